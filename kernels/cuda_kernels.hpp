@@ -1,0 +1,37 @@
+// Launchers for the real CUDA kernels: ordinary C++ functions over our own types, so no
+// caller needs CUDA headers and `<<<…>>>` stays in cuda_kernels.cu.
+#pragma once
+
+#include <string>
+
+#include "launch_config.hpp"
+#include "workload.hpp"
+
+namespace threadmap {
+
+// Device pointers for one mapped launch. first_toucher must start at 0xFFFFFFFF and touches
+// and threads_active at 0: the kernels keep the minimum id with atomicMin and count with
+// atomicAdd.
+struct DeviceMapBuffers {
+    float* out = nullptr;
+    const float* a = nullptr;  // matmul only
+    const float* b = nullptr;  // matmul only
+    uint32_t* first_toucher = nullptr;
+    uint32_t* touches = nullptr;
+    unsigned long long* threads_active = nullptr;
+};
+
+// Launches w's kernel with map recording on the current device and stream 0. Returns the
+// launch's cudaError_t as an int (0: cudaSuccess), so callers need no CUDA header.
+int launch_mapped_kernel(const Workload& w, const LaunchConfig& launch, const DeviceMapBuffers& buffers);
+
+// What this build knows about CUDA at run time: the runtime version compiled in and whether
+// a usable device exists, with CUDA's own error name when not (e.g. error 35 without a driver).
+struct CudaStatus {
+    int runtime_version = 0;  // e.g. 13000
+    int device_count = 0;
+    std::string reason;  // empty when device_count > 0
+};
+CudaStatus query_cuda_status();
+
+}  // namespace threadmap

@@ -1,0 +1,65 @@
+// ThreadMap: for each element of the mapped array, the thread that touched it (the smallest
+// global linear thread id when several did) and how many threads touched it.
+// LaunchStats: the counts a learner reads beside the map.
+#pragma once
+
+#include <optional>
+
+#include "launch_config.hpp"
+#include "thread_context.hpp"
+#include "zeroed_buffer.hpp"
+
+namespace threadmap {
+
+struct Toucher {
+    uint64_t global_id = 0;
+    Dim3 block;   // blockIdx
+    Dim3 thread;  // threadIdx
+};
+
+struct ThreadMap {
+    LaunchConfig launch;
+    // 32-bit ids are enough: the emulator (and the map) run at most 2^30 threads per launch.
+    ZeroedBuffer<uint32_t> first_toucher;  // global linear id; meaningful where touches > 0
+    ZeroedBuffer<uint32_t> touches;        // threads that wrote the element
+
+    ThreadMap() = default;
+    ThreadMap(const LaunchConfig& l, uint64_t elements)
+        : launch(l), first_toucher(elements), touches(elements) {}
+
+    uint64_t size() const { return touches.size(); }
+
+    std::optional<Toucher> toucher(uint64_t element) const {
+        if (touches[element] == 0) return std::nullopt;
+        return decode_global_id(first_toucher[element], launch);
+    }
+
+    static Toucher decode_global_id(uint64_t id, const LaunchConfig& l) {
+        const uint64_t tpb = l.threads_per_block();
+        return {id, unlinearize(id / tpb, l.grid), unlinearize(id % tpb, l.block)};
+    }
+};
+
+struct LaunchStats {
+    uint64_t blocks = 0;
+    uint64_t threads_launched = 0;
+    uint64_t threads_active = 0;  // wrote at least one element
+    uint64_t threads_idle = 0;    // launched, wrote nothing (fell off the end, or guarded out)
+    uint64_t elements = 0;
+    uint64_t elements_untouched = 0;
+    uint64_t elements_multi = 0;  // written by more than one thread
+    uint64_t warps = 0;           // ⌈threadsPerBlock / 32⌉ per block
+    uint64_t partial_warps = 0;   // one per block whose size is not a multiple of 32
+};
+
+// The counts that follow from the launch shape alone (blocks, threads, warps).
+inline LaunchStats shape_stats(const LaunchConfig& l, uint32_t warp_size = 32) {
+    LaunchStats s;
+    s.blocks = l.blocks();
+    s.threads_launched = s.blocks * l.threads_per_block();
+    s.warps = s.blocks * div_round_up(l.threads_per_block(), warp_size);
+    s.partial_warps = l.threads_per_block() % warp_size ? s.blocks : 0;
+    return s;
+}
+
+}  // namespace threadmap

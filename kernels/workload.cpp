@@ -1,0 +1,105 @@
+// Kernel names, shapes and the covering grid; see workload.hpp.
+#include "workload.hpp"
+
+#include <array>
+
+namespace threadmap {
+
+namespace {
+
+struct KernelEntry {
+    KernelKind kind;
+    std::string_view name;
+};
+
+constexpr std::array<KernelEntry, 4> kKernels{{
+    {KernelKind::Increment, "increment"},
+    {KernelKind::IncrementStride, "increment-stride"},
+    {KernelKind::Matmul, "matmul"},
+    {KernelKind::MatmulXCol, "matmul-xcol"},
+}};
+
+uint32_t clamp_u32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : uint32_t(v); }
+
+}  // namespace
+
+std::string_view kernel_name(KernelKind kind) {
+    for (const auto& k : kKernels)
+        if (k.kind == kind) return k.name;
+    return "?";
+}
+
+std::optional<KernelKind> parse_kernel(std::string_view name) {
+    for (const auto& k : kKernels)
+        if (k.name == name) return k.kind;
+    return std::nullopt;
+}
+
+const std::vector<KernelKind>& all_kernels() {
+    static const std::vector<KernelKind> kinds = [] {
+        std::vector<KernelKind> v;
+        for (const auto& k : kKernels) v.push_back(k.kind);
+        return v;
+    }();
+    return kinds;
+}
+
+bool is_matrix(KernelKind kind) {
+    return kind == KernelKind::Matmul || kind == KernelKind::MatmulXCol;
+}
+
+Workload matmul_workload(KernelKind kind, uint64_t rows, uint64_t cols, uint64_t inner) {
+    Workload w;
+    w.kernel = kind;
+    w.rows = w.a_rows = rows;
+    w.cols = w.b_cols = cols;
+    w.inner = inner;
+    return w;
+}
+
+uint64_t element_count(const Workload& w) { return is_matrix(w.kernel) ? w.rows * w.cols : w.n; }
+
+std::vector<uint64_t> map_shape(const Workload& w) {
+    if (is_matrix(w.kernel)) return {w.rows, w.cols};
+    return {w.n};
+}
+
+Dim3 covering_grid(const Workload& w, const Dim3& block) {
+    Dim3 grid;  // y and z stay 1: no kernel here indexes blockIdx.z, 1D kernels not blockIdx.y
+    const auto cover = [](uint64_t extent, uint32_t b) {
+        return clamp_u32(div_round_up(extent, b == 0 ? 1 : b));
+    };
+    switch (w.kernel) {
+        case KernelKind::Increment:
+        case KernelKind::IncrementStride:
+            grid.x = cover(w.n, block.x);
+            break;
+        case KernelKind::Matmul:  // x → row i, y → column j
+            grid.x = cover(w.rows, block.x);
+            grid.y = cover(w.cols, block.y);
+            break;
+        case KernelKind::MatmulXCol:  // x → column j, y → row i
+            grid.x = cover(w.cols, block.x);
+            grid.y = cover(w.rows, block.y);
+            break;
+    }
+    return grid;
+}
+
+std::optional<std::string> check_shape(const Workload& w) {
+    if (!is_matrix(w.kernel)) {
+        if (w.n == 0) return "the array length n must be at least 1";
+        return std::nullopt;
+    }
+    if (w.rows == 0 || w.cols == 0 || w.inner == 0)
+        return "matrix sizes (rows, cols, inner) must each be at least 1";
+    if (w.a_rows < w.rows)
+        return "A has " + std::to_string(w.a_rows) + " rows but C has " + std::to_string(w.rows) +
+               "; the kernel would read past the end of A";
+    if (w.b_cols < w.cols)
+        return "B has " + std::to_string(w.b_cols) + " columns but C has " +
+               std::to_string(w.cols) + "; the kernel would read past the end of B";
+    return std::nullopt;
+}
+
+}  // namespace threadmap

@@ -1,0 +1,47 @@
+// Workload: which kernel runs over which shape. The map is always of the kernel's output
+// array (a for increment, C for matmul).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "launch_config.hpp"
+
+namespace threadmap {
+
+enum class KernelKind { Increment, IncrementStride, Matmul, MatmulXCol };
+
+struct Workload {
+    KernelKind kernel = KernelKind::Increment;
+    uint64_t n = 0;  // 1D kernels: array length
+    // Matmul: C is rows×cols; A is a_rows×inner, B is inner×b_cols. The tutorial's seed-matmul
+    // allocates C smaller than A·B (a_rows > rows, b_cols > cols), so they are kept apart.
+    uint64_t rows = 0;
+    uint64_t cols = 0;
+    uint64_t inner = 0;
+    uint64_t a_rows = 0;
+    uint64_t b_cols = 0;
+};
+
+std::string_view kernel_name(KernelKind kind);  // "increment", "matmul-xcol", …
+std::optional<KernelKind> parse_kernel(std::string_view name);
+const std::vector<KernelKind>& all_kernels();
+bool is_matrix(KernelKind kind);
+
+// A matmul workload whose A and B are exactly the operands of a rows×cols product.
+Workload matmul_workload(KernelKind kind, uint64_t rows, uint64_t cols, uint64_t inner);
+
+uint64_t element_count(const Workload& w);         // elements of the mapped (output) array
+std::vector<uint64_t> map_shape(const Workload& w);  // [n] or [rows, cols]
+
+// The grid a user should write for this block: ⌈extent / block⌉ on the axes the kernel
+// indexes, 1 elsewhere (may exceed a device limit; validation says so).
+Dim3 covering_grid(const Workload& w, const Dim3& block);
+
+// Empty when the shapes make sense (positive, operands large enough for C's guard to keep
+// every read in bounds); otherwise why not.
+std::optional<std::string> check_shape(const Workload& w);
+
+}  // namespace threadmap

