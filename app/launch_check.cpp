@@ -1,0 +1,29 @@
+// Launch checks shared by the commands; see launch_check.hpp.
+#include "launch_check.hpp"
+
+#include "emulator_caps.hpp"
+#include "validation.hpp"
+
+namespace threadmap {
+
+CheckedLaunch check_launch(const LaunchOptions& options) {
+    CheckedLaunch c;
+    auto resolved = resolve_launch(options);
+    if (!resolved.value) {
+        c.error = resolved.error;
+        return c;
+    }
+    const auto& r = *resolved.value;
+    if (auto problem = check_shape_caps(r.workload)) {
+        c.error = *problem;
+    } else if (auto invalid = validate_launch(r.launch, cc90_profile())) {
+        c.error = describe(*invalid);
+    } else if (auto too_big = check_launch_caps(r.workload, r.launch)) {
+        c.error = *too_big;
+    } else {
+        c.value = r;
+    }
+    return c;
+}
+
+}  // namespace threadmap

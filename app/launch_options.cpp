@@ -1,0 +1,156 @@
+// Launch options; see launch_options.hpp.
+#include "launch_options.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "lessons.hpp"
+
+namespace threadmap {
+
+void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
+    // An empty value would read as "not given" below; refuse it where it is typed.
+    const CLI::Validator non_empty(
+        [](std::string& v) { return v.empty() ? std::string("an empty value") : std::string(); }, "VALUE");
+    cmd.add_option("--preset", o.preset, "A lesson: " + lesson_names())->check(non_empty);
+    cmd.add_option("--kernel", o.kernel, "increment | increment-stride | matmul | matmul-xcol")->check(non_empty);
+    cmd.add_option("--n", o.n, "Array length, for increment kernels")->check(non_empty);
+    cmd.add_option("--rows", o.rows, "Rows of C, for matmul kernels")->check(non_empty);
+    cmd.add_option("--cols", o.cols, "Columns of C, for matmul kernels")->check(non_empty);
+    cmd.add_option("--inner", o.inner, "Inner dimension of A·B (default: --cols)")->check(non_empty);
+    cmd.add_option("--block", o.block, "blockDim X[,Y[,Z]] (default 256, or 16,16 for matmul)")->check(non_empty);
+    cmd.add_option("--grid", o.grid, "gridDim X[,Y[,Z]] (default: ceiling division of the shape)")->check(non_empty);
+}
+
+std::optional<uint64_t> parse_count(const std::string& text, const std::string& option, std::string& error) {
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+        error = option + " expects a whole number, got '" + text + "'";
+        return std::nullopt;
+    }
+    uint64_t value = 0;
+    for (char c : text) {
+        const uint64_t digit = uint64_t(c - '0');
+        if (value > (UINT64_MAX - digit) / 10) {
+            error = option + " value '" + text + "' is too large";
+            return std::nullopt;
+        }
+        value = value * 10 + digit;
+    }
+    return value;
+}
+
+std::optional<Dim3> parse_dim3(const std::string& text, const std::string& option, std::string& error) {
+    uint32_t parts[3] = {1, 1, 1};
+    size_t start = 0;
+    for (int i = 0;; ++i) {
+        const size_t comma = text.find(',', start);
+        const std::string piece = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (i == 3) {
+            error = option + " takes at most three numbers X,Y,Z, got '" + text + "'";
+            return std::nullopt;
+        }
+        const auto v = parse_count(piece, option, error);
+        if (!v) return std::nullopt;
+        if (*v > UINT32_MAX) {  // CUDA's dim3 holds unsigned int
+            error = option + " component " + piece + " does not fit in a dim3 (at most 4294967295)";
+            return std::nullopt;
+        }
+        parts[i] = uint32_t(*v);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return Dim3{parts[0], parts[1], parts[2]};
+}
+
+Dim3 default_block(KernelKind kind) { return is_matrix(kind) ? Dim3{16, 16, 1} : Dim3{256, 1, 1}; }
+
+ResolveResult resolve_launch(const LaunchOptions& o) {
+    ResolveResult r;
+    std::string& err = r.error;
+    const bool explicit_kernel = !o.kernel.empty();
+    const Lesson* lesson = nullptr;
+    if (!o.preset.empty()) {
+        lesson = find_lesson(o.preset);
+        if (!lesson) {
+            err = "unknown preset '" + o.preset + "'; the lessons are: " + lesson_names();
+            return r;
+        }
+    } else if (!explicit_kernel) {
+        lesson = find_lesson(kDefaultLesson);
+    }
+
+    ResolvedLaunch out;
+    std::optional<Dim3> block, grid;
+    if (lesson) {
+        out.preset = lesson->name;
+        out.workload = lesson->workload;
+        block = lesson->block;
+        grid = lesson->grid;
+    }
+    if (explicit_kernel) {
+        const auto kind = parse_kernel(o.kernel);
+        if (!kind) {
+            err = "unknown kernel '" + o.kernel + "'; choose increment, increment-stride, matmul or matmul-xcol";
+            return r;
+        }
+        if (lesson && is_matrix(*kind) != is_matrix(lesson->workload.kernel)) {
+            err = "--kernel " + o.kernel + " needs a different shape than preset " + lesson->name +
+                  "; give the shape without --preset";
+            return r;
+        }
+        out.workload.kernel = *kind;
+    }
+    Workload& w = out.workload;
+    const auto take = [&](const std::string& text, const char* option, uint64_t& field) {
+        if (text.empty()) return true;
+        const auto v = parse_count(text, option, err);
+        if (v) field = *v;
+        return v.has_value();
+    };
+    if (is_matrix(w.kernel)) {
+        if (!o.n.empty()) {
+            err = "--n is for the increment kernels; matmul takes --rows, --cols and --inner";
+            return r;
+        }
+        if (!take(o.rows, "--rows", w.rows) || !take(o.cols, "--cols", w.cols) || !take(o.inner, "--inner", w.inner))
+            return r;
+        if (!o.rows.empty() || !o.cols.empty() || !o.inner.empty()) {
+            if (o.inner.empty() && !lesson) w.inner = w.cols;
+            // A shape given here gets exactly matching operands; a preset's odd A and B
+            // (seed-matmul's C smaller than A·B) hold only for the preset's own shape.
+            w = matmul_workload(w.kernel, w.rows, w.cols, w.inner);
+        }
+        if (w.rows == 0 && o.rows.empty()) {
+            err = "matmul needs --rows and --cols (and optionally --inner)";
+            return r;
+        }
+    } else {
+        if (!o.rows.empty() || !o.cols.empty() || !o.inner.empty()) {
+            err = "--rows, --cols and --inner are for matmul; the increment kernels take --n";
+            return r;
+        }
+        if (!take(o.n, "--n", w.n)) return r;
+        if (w.n == 0 && o.n.empty()) {
+            err = "--kernel " + std::string(kernel_name(w.kernel)) + " needs --n";
+            return r;
+        }
+    }
+    if (auto problem = check_shape(w)) {
+        err = *problem;
+        return r;
+    }
+    if (!o.block.empty()) {
+        block = parse_dim3(o.block, "--block", err);
+        if (!block) return r;
+        if (o.grid.empty()) grid.reset();  // a new block gets the grid that covers the shape
+    }
+    if (!o.grid.empty()) {
+        grid = parse_dim3(o.grid, "--grid", err);
+        if (!grid) return r;
+    }
+    out.launch.block = block.value_or(default_block(w.kernel));
+    out.launch.grid = grid.value_or(covering_grid(w, out.launch.block));
+    r.value = out;
+    return r;
+}
+
+}  // namespace threadmap

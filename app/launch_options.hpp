@@ -1,0 +1,49 @@
+// The kernel/shape/launch options shared by `map`, `render` and `bench`, and how they turn
+// into a Workload and LaunchConfig: a preset first, then whatever was given explicitly.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "launch_config.hpp"
+#include "workload.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace threadmap {
+
+struct LaunchOptions {
+    std::string preset;  // empty: no preset
+    std::string kernel;  // empty: the preset's, or the default lesson's
+    std::string n, rows, cols, inner;  // kept as text: parsed strictly, with our own messages
+    std::string block;  // "X[,Y[,Z]]"
+    std::string grid;   // "X[,Y[,Z]]"; empty: the covering grid
+};
+
+void add_launch_options(CLI::App& command, LaunchOptions& options);
+
+struct ResolvedLaunch {
+    std::string preset;  // the lesson used, if any
+    Workload workload;
+    LaunchConfig launch;
+};
+
+// Applies the options; a usage problem (not a launch-limit problem) comes back as a message.
+struct ResolveResult {
+    std::optional<ResolvedLaunch> value;
+    std::string error;
+};
+ResolveResult resolve_launch(const LaunchOptions& options);
+
+// Strict parsers: digits only, no sign, no overflow. Errors name the option.
+std::optional<uint64_t> parse_count(const std::string& text, const std::string& option, std::string& error);
+std::optional<Dim3> parse_dim3(const std::string& text, const std::string& option, std::string& error);
+
+// The block a user gets without --block: 256 threads for 1D kernels, 16×16 for matmul.
+Dim3 default_block(KernelKind kind);
+
+inline constexpr const char* kDefaultLesson = "seed-increment";
+
+}  // namespace threadmap

@@ -1,0 +1,76 @@
+// Lesson parsing and the embedded lesson list; see lessons.hpp.
+#include "lessons.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace threadmap {
+
+extern const char* const kEmbeddedLessons[];  // generated from assets/lessons (CMake)
+extern const int kEmbeddedLessonCount;
+
+namespace {
+
+Dim3 parse_dim3(const nlohmann::json& j, const std::string& key) {
+    const auto& v = j.at(key);
+    if (!v.is_array() || v.empty() || v.size() > 3)
+        throw std::runtime_error("'" + key + "' must be a list of 1 to 3 positive integers");
+    uint32_t c[3] = {1, 1, 1};
+    for (size_t i = 0; i < v.size(); ++i) c[i] = v[i].get<uint32_t>();
+    return {c[0], c[1], c[2]};
+}
+
+}  // namespace
+
+Lesson parse_lesson(const std::string& text) {
+    try {
+        const auto j = nlohmann::json::parse(text);
+        Lesson l;
+        l.name = j.at("name").get<std::string>();
+        l.title = j.at("title").get<std::string>();
+        l.explanation = j.at("explanation").get<std::string>();
+        l.look_for = j.at("look_for").get<std::string>();
+        const auto kernel = parse_kernel(j.at("kernel").get<std::string>());
+        if (!kernel) throw std::runtime_error("unknown kernel '" + j.at("kernel").get<std::string>() + "'");
+        if (is_matrix(*kernel)) {
+            l.workload = matmul_workload(*kernel, j.at("rows").get<uint64_t>(), j.at("cols").get<uint64_t>(),
+                                         j.at("inner").get<uint64_t>());
+            l.workload.a_rows = j.value("a_rows", l.workload.rows);
+            l.workload.b_cols = j.value("b_cols", l.workload.cols);
+        } else {
+            l.workload.kernel = *kernel;
+            l.workload.n = j.at("n").get<uint64_t>();
+        }
+        if (j.contains("block")) l.block = parse_dim3(j, "block");
+        if (j.contains("grid")) l.grid = parse_dim3(j, "grid");
+        if (auto problem = check_shape(l.workload)) throw std::runtime_error(*problem);
+        return l;
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(std::string("malformed lesson: ") + e.what());
+    }
+}
+
+const std::vector<Lesson>& lessons() {
+    static const std::vector<Lesson> all = [] {
+        std::vector<Lesson> v;
+        for (int i = 0; i < kEmbeddedLessonCount; ++i) v.push_back(parse_lesson(kEmbeddedLessons[i]));
+        std::sort(v.begin(), v.end(), [](const Lesson& a, const Lesson& b) { return a.name < b.name; });
+        return v;
+    }();
+    return all;
+}
+
+const Lesson* find_lesson(const std::string& name) {
+    for (const auto& l : lessons())
+        if (l.name == name) return &l;
+    return nullptr;
+}
+
+std::string lesson_names() {
+    std::string s;
+    for (const auto& l : lessons()) s += (s.empty() ? "" : ", ") + l.name;
+    return s;
+}
+
+}  // namespace threadmap

@@ -1,0 +1,221 @@
+// Map report writers; see map_report.hpp. Elements stream through a buffered writer: a 16M
+// element JSON is ~1 GB and must not be built in memory.
+#include "map_report.hpp"
+
+#include <charconv>
+#include <cstring>
+#include <vector>
+
+namespace threadmap {
+
+namespace {
+
+class Writer {
+public:
+    explicit Writer(std::FILE* f) : f_(f) { buf_.reserve(kFlushAt + 256); }
+    ~Writer() { flush(); }
+    Writer& operator<<(std::string_view s) {
+        buf_.insert(buf_.end(), s.begin(), s.end());
+        return maybe_flush();
+    }
+    Writer& operator<<(char c) {
+        buf_.push_back(c);
+        return maybe_flush();
+    }
+    Writer& operator<<(uint64_t v) {
+        char tmp[24];
+        const auto end = std::to_chars(tmp, tmp + sizeof tmp, v).ptr;
+        buf_.insert(buf_.end(), tmp, end);
+        return maybe_flush();
+    }
+    bool flush() {
+        if (!buf_.empty() && std::fwrite(buf_.data(), 1, buf_.size(), f_) != buf_.size()) ok_ = false;
+        buf_.clear();
+        return ok_;
+    }
+    bool finish() { return flush() && std::fflush(f_) == 0 && ok_; }
+
+private:
+    static constexpr size_t kFlushAt = 1 << 16;
+    Writer& maybe_flush() {
+        if (buf_.size() >= kFlushAt) flush();
+        return *this;
+    }
+    std::FILE* f_;
+    std::vector<char> buf_;
+    bool ok_ = true;
+};
+
+struct Stat {
+    const char* key;
+    uint64_t value;
+};
+
+std::vector<Stat> stat_list(const LaunchStats& s) {
+    return {{"blocks", s.blocks},
+            {"threads_launched", s.threads_launched},
+            {"threads_active", s.threads_active},
+            {"threads_idle", s.threads_idle},
+            {"elements", s.elements},
+            {"elements_untouched", s.elements_untouched},
+            {"elements_multi", s.elements_multi},
+            {"warps", s.warps},
+            {"partial_warps", s.partial_warps}};
+}
+
+void write_json_dim(Writer& w, const Dim3& d) { w << '[' << uint64_t(d.x) << ',' << uint64_t(d.y) << ',' << uint64_t(d.z) << ']'; }
+
+void write_index(Writer& w, const Workload& wl, uint64_t e, char sep) {
+    if (is_matrix(wl.kernel))
+        w << e / wl.cols << sep << e % wl.cols;
+    else
+        w << e;
+}
+
+void write_json(Writer& w, const MapReport& r) {
+    const auto& wl = r.workload;
+    const auto& m = r.emulation.map;
+    w << "{\"launch\":{\"grid\":";
+    write_json_dim(w, m.launch.grid);
+    w << ",\"block\":";
+    write_json_dim(w, m.launch.block);
+    w << "},\"kernel\":\"" << kernel_name(wl.kernel) << "\",\"shape\":[";
+    const auto shape = map_shape(wl);
+    for (size_t i = 0; i < shape.size(); ++i) w << (i ? "," : "") << shape[i];
+    w << ']';
+    if (is_matrix(wl.kernel)) {
+        w << ",\"operands\":{\"A\":[" << wl.a_rows << ',' << wl.inner << "],\"B\":[" << wl.inner << ','
+          << wl.b_cols << "],\"C\":[" << wl.rows << ',' << wl.cols << "]}";
+    }
+    w << ",\"backend\":\"" << r.backend << "\",\"stats\":{";
+    const auto stats = stat_list(r.emulation.stats);
+    for (size_t i = 0; i < stats.size(); ++i) w << (i ? "," : "") << '"' << stats[i].key << "\":" << stats[i].value;
+    w << '}';
+    if (r.include_elements) {
+        w << ",\"elements\":[";
+        for (uint64_t e = 0; e < m.size(); ++e) {
+            w << (e ? ",\n" : "\n") << "{\"index\":[";
+            write_index(w, wl, e, ',');
+            w << "],";
+            if (const auto t = m.toucher(e)) {
+                w << "\"block\":";
+                write_json_dim(w, t->block);
+                w << ",\"thread\":";
+                write_json_dim(w, t->thread);
+            } else {
+                w << "\"block\":null,\"thread\":null";
+            }
+            w << ",\"touches\":" << uint64_t(m.touches[e]) << '}';
+        }
+        w << "\n]";
+    }
+    w << "}\n";
+}
+
+void write_csv(Writer& w, const MapReport& r) {
+    if (!r.include_elements) {
+        w << "stat,value\n";
+        for (const auto& s : stat_list(r.emulation.stats)) w << s.key << ',' << s.value << '\n';
+        return;
+    }
+    const auto& m = r.emulation.map;
+    w << (is_matrix(r.workload.kernel) ? "i,j" : "i")
+      << ",block_x,block_y,block_z,thread_x,thread_y,thread_z,touches\n";
+    for (uint64_t e = 0; e < m.size(); ++e) {
+        write_index(w, r.workload, e, ',');
+        if (const auto t = m.toucher(e)) {
+            w << ',' << uint64_t(t->block.x) << ',' << uint64_t(t->block.y) << ',' << uint64_t(t->block.z) << ','
+              << uint64_t(t->thread.x) << ',' << uint64_t(t->thread.y) << ',' << uint64_t(t->thread.z);
+        } else {
+            w << ",,,,,,";
+        }
+        w << ',' << uint64_t(m.touches[e]) << '\n';
+    }
+}
+
+// "3/4" for a 1D launch, "3,1/4,0" for 2D, "3,1,0/4,0,2" for 3D: blockIdx/threadIdx.
+std::string cell_label(const Toucher& t, int dims) {
+    const auto part = [dims](const Dim3& d) {
+        std::string s = std::to_string(d.x);
+        if (dims > 1) s += "," + std::to_string(d.y);
+        if (dims > 2) s += "," + std::to_string(d.z);
+        return s;
+    };
+    return part(t.block) + "/" + part(t.thread);
+}
+
+int launch_dims(const LaunchConfig& l) {
+    if (l.grid.z > 1 || l.block.z > 1) return 3;
+    if (l.grid.y > 1 || l.block.y > 1) return 2;
+    return 1;
+}
+
+void pad(Writer& w, const std::string& s, size_t width) {
+    for (size_t i = s.size(); i < width; ++i) w << ' ';
+    w << s;
+}
+
+void write_table(Writer& w, const MapReport& r) {
+    const auto& wl = r.workload;
+    const auto& m = r.emulation.map;
+    const auto& s = r.emulation.stats;
+    w << "kernel    " << kernel_name(wl.kernel) << "\nshape     ";
+    if (is_matrix(wl.kernel))
+        w << "C " << wl.rows << "x" << wl.cols << " = A " << wl.a_rows << "x" << wl.inner << " · B " << wl.inner
+          << "x" << wl.b_cols;
+    else
+        w << wl.n << " elements";
+    w << "\nlaunch    gridDim " << to_string(m.launch.grid) << " blocks, blockDim " << to_string(m.launch.block)
+      << " threads per block\nbackend   " << r.backend << "\n\n";
+
+    if (r.include_elements && m.size() <= kTableElementLimit) {
+        const int dims = launch_dims(m.launch);
+        std::vector<std::string> cells(m.size());
+        size_t width = 1;
+        for (uint64_t e = 0; e < m.size(); ++e) {
+            const auto t = m.toucher(e);
+            cells[e] = t ? cell_label(*t, dims) + (m.touches[e] > 1 ? "*" : "") : ".";
+            width = std::max(width, cells[e].size());
+        }
+        const uint64_t per_row = is_matrix(wl.kernel) ? wl.cols : std::min<uint64_t>(16, wl.n);
+        w << "each cell: blockIdx/threadIdx of the thread that wrote it ('.' nobody, '*' more than one)\n";
+        for (uint64_t e = 0; e < m.size(); ++e) {
+            if (e % per_row == 0) {
+                if (e) w << '\n';
+                pad(w, std::to_string(is_matrix(wl.kernel) ? e / wl.cols : e), 6);
+                w << " |";
+            }
+            w << ' ';
+            pad(w, cells[e], width);
+        }
+        w << "\n\n";
+    } else if (r.include_elements) {
+        w << "(" << m.size() << " elements: the per-element table stops at " << kTableElementLimit
+          << "; use --format csv or json for all of them)\n\n";
+    }
+    const auto pct = [](uint64_t part, uint64_t whole) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, " (%.1f%%)", whole ? 100.0 * double(part) / double(whole) : 0.0);
+        return std::string(buf);
+    };
+    w << "blocks              " << s.blocks << "\nthreads launched    " << s.threads_launched
+      << "\nthreads active      " << s.threads_active << pct(s.threads_active, s.threads_launched)
+      << "\nthreads idle        " << s.threads_idle << pct(s.threads_idle, s.threads_launched)
+      << "\nwarps               " << s.warps << "\npartial warps       " << s.partial_warps
+      << "\nelements            " << s.elements << "\nelements untouched  " << s.elements_untouched
+      << "\nelements multi      " << s.elements_multi << " (written by more than one thread)\n";
+}
+
+}  // namespace
+
+bool write_map_report(std::FILE* out, const MapReport& r, MapFormat format) {
+    Writer w(out);
+    switch (format) {
+        case MapFormat::Table: write_table(w, r); break;
+        case MapFormat::Csv: write_csv(w, r); break;
+        case MapFormat::Json: write_json(w, r); break;
+    }
+    return w.finish();
+}
+
+}  // namespace threadmap

@@ -1,0 +1,163 @@
+// `threadmap map` as scripts use it: exit codes, the JSON and CSV contract, bad input.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "../run_binary.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+json map_json(std::vector<std::string> args) {
+    args.insert(args.begin(), "map");
+    args.push_back("--format");
+    args.push_back("json");
+    const RunResult r = run_threadmap(args);
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    return json::parse(r.out);
+}
+
+}  // namespace
+
+TEST_CASE("the tutorial's buggy launch: 531 blocks, 16992 threads, 500 active") {
+    const json j = map_json({"--preset", "seed-increment-bug", "--no-elements"});
+    CHECK(j["launch"]["grid"] == json::array({531, 1, 1}));
+    CHECK(j["launch"]["block"] == json::array({32, 1, 1}));
+    CHECK(j["kernel"] == "increment");
+    CHECK(j["shape"] == json::array({500}));
+    CHECK(j["stats"]["blocks"] == 531);
+    CHECK(j["stats"]["threads_launched"] == 16992);
+    CHECK(j["stats"]["threads_active"] == 500);
+    CHECK(j["stats"]["threads_idle"] == 16492);
+    CHECK_FALSE(j.contains("elements"));
+}
+
+TEST_CASE("JSON elements: row-major, index always a list, untouched elements null") {
+    const json j = map_json({"--kernel", "matmul", "--rows", "5", "--cols", "3", "--block", "4,2", "--grid", "1,1"});
+    const auto& el = j["elements"];
+    REQUIRE(el.size() == 15);
+    CHECK(el[0]["index"] == json::array({0, 0}));
+    CHECK(el[1]["index"] == json::array({0, 1}));
+    CHECK(el[3]["index"] == json::array({1, 0}));
+    // x indexes rows: element (3,1) is thread (3,1) of block (0,0).
+    CHECK(el[3 * 3 + 1]["thread"] == json::array({3, 1, 0}));
+    CHECK(el[3 * 3 + 1]["touches"] == 1);
+    // One 4x2 block covers rows 0..3 and columns 0..1: row 4 and column 2 are untouched.
+    CHECK(el[4 * 3 + 0]["touches"] == 0);
+    CHECK(el[4 * 3 + 0]["block"].is_null());
+    CHECK(el[4 * 3 + 0]["thread"].is_null());
+    CHECK(el[0 * 3 + 2]["touches"] == 0);
+    CHECK(j["stats"]["elements_untouched"] == 7);
+
+    const json one = map_json({"--kernel", "increment", "--n", "3", "--block", "2"});
+    CHECK(one["elements"][2]["index"] == json::array({2}));
+    CHECK(one["elements"][2]["block"] == json::array({1, 0, 0}));
+    CHECK(one["launch"]["grid"] == json::array({2, 1, 1}));  // the covering grid by default
+}
+
+TEST_CASE("CSV: one row per element, or the stats with --no-elements") {
+    RunResult r = run_threadmap({"map", "--kernel", "increment", "--n", "40", "--block", "32", "--format", "csv"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.rfind("i,block_x,block_y,block_z,thread_x,thread_y,thread_z,touches\n", 0) == 0);
+    CHECK(r.out.find("\n33,1,0,0,1,0,0,1\n") != std::string::npos);
+    CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 41);
+    r = run_threadmap({"map", "--preset", "seed-matmul", "--format", "csv", "--no-elements"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("threads_launched,262144\n") != std::string::npos);
+    CHECK(r.out.find("threads_active,40000\n") != std::string::npos);
+}
+
+TEST_CASE("the table shows who wrote what for small shapes and the stats") {
+    const RunResult r = run_threadmap({"map", "--kernel", "increment", "--n", "8", "--block", "4,2", "--grid", "1,2"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("0,0/3,0*") != std::string::npos);  // written by more than one thread
+    CHECK(r.out.find("elements untouched  4") != std::string::npos);
+    const RunResult big = run_threadmap({"map", "--kernel", "increment", "--n", "100000"});
+    REQUIRE(big.exit_code == 0);
+    CHECK(big.out.find("threads launched    100096") != std::string::npos);
+    CHECK(big.out.find("use --format csv or json") != std::string::npos);
+}
+
+TEST_CASE("with no arguments, threadmap maps the default lesson") {
+    const RunResult r = run_threadmap({});
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("500 elements") != std::string::npos);
+}
+
+TEST_CASE("invalid launches exit 2 with the limit named, before anything runs") {
+    RunResult r = run_threadmap({"map", "--kernel", "increment", "--n", "100", "--block", "32,33"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("blockDim (32,33,1) has 1056 threads; a block may have at most 1024") != std::string::npos);
+    CHECK(r.err.find("cudaErrorInvalidConfiguration") != std::string::npos);
+    r = run_threadmap({"map", "--kernel", "increment", "--n", "100", "--block", "1,1,65"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("blockDim.z is 65") != std::string::npos);
+    r = run_threadmap({"map", "--kernel", "increment", "--n", "100", "--grid", "1,70000"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("gridDim.y is 70000") != std::string::npos);
+    r = run_threadmap({"map", "--kernel", "increment", "--n", "100", "--grid", "0"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("gridDim.x is 0") != std::string::npos);
+}
+
+TEST_CASE("a launch valid on a GPU but too big to emulate gets its own message") {
+    const RunResult r = run_threadmap({"map", "--kernel", "increment", "--n", "10", "--grid", "2147483647", "--block", "1024"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("valid on a GPU; above the emulator's cap of 1073741824 threads") != std::string::npos);
+    CHECK(r.err.find("invalid launch") == std::string::npos);
+}
+
+TEST_CASE("shapes above the caps are refused before allocating") {
+    RunResult r = run_threadmap({"map", "--kernel", "increment", "--n", "18446744073709551615"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("above the emulator's cap") != std::string::npos);
+    r = run_threadmap({"map", "--kernel", "matmul", "--rows", "4294967296", "--cols", "4294967296"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("C has 18446744073709551616 elements") != std::string::npos);
+}
+
+TEST_CASE("malformed arguments exit 2 with a one-line message, never a crash") {
+    const std::vector<std::vector<std::string>> bad = {
+        {"map", "--n", "-5"},
+        {"map", "--n", "abc"},
+        {"map", "--n", "1e3"},
+        {"map", "--n", ""},
+        {"map", "--n", "99999999999999999999999"},
+        {"map", "--kernel", "nope", "--n", "5"},
+        {"map", "--kernel", "increment"},
+        {"map", "--kernel", "increment", "--n", "0"},
+        {"map", "--kernel", "increment", "--n", "5", "--block", "1,2,3,4"},
+        {"map", "--kernel", "increment", "--n", "5", "--block", "4294967296"},
+        {"map", "--kernel", "increment", "--n", "5", "--block", ",,"},
+        {"map", "--kernel", "increment", "--n", "5", "--rows", "3"},
+        {"map", "--kernel", "matmul", "--n", "5"},
+        {"map", "--kernel", "matmul", "--rows", "0", "--cols", "4"},
+        {"map", "--preset", "no-such-lesson"},
+        {"map", "--preset", "seed-matmul", "--kernel", "increment"},
+        {"map", "--format", "xml"},
+        {"map", "--unknown"},
+        {"frobnicate"},
+    };
+    for (const auto& args : bad) {
+        CAPTURE(args.back());
+        const RunResult r = run_threadmap(args);
+        CHECK(r.exit_code == 2);
+        CHECK_FALSE(r.err.empty());
+        CHECK(r.out.empty());
+    }
+}
+
+TEST_CASE("--help and --version") {
+    RunResult r = run_threadmap({"--help"});
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("map") != std::string::npos);
+    r = run_threadmap({"map", "--help"});
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("--block") != std::string::npos);
+    r = run_threadmap({"--version"});
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("threadmap ") == 0);
+    CHECK(r.out.find("CUDA: ") != std::string::npos);
+}

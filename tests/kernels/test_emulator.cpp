@@ -1,0 +1,137 @@
+// The emulator's map and statistics against the independent oracle, for launches chosen to
+// hit every case: 1D/2D/3D, blocks that are not multiples of 32, grids too small (untouched
+// elements) and too large (idle threads), y/z > 1 on x-only kernels (multiple touches).
+#include <doctest/doctest.h>
+
+#include <random>
+
+#include "../launch_oracle.hpp"
+#include "cpu_emulator.hpp"
+
+using namespace threadmap;
+
+namespace {
+
+Workload one_d(KernelKind k, uint64_t n) {
+    Workload w;
+    w.kernel = k;
+    w.n = n;
+    return w;
+}
+
+void check_against_oracle(const Workload& w, const LaunchConfig& l, unsigned workers) {
+    CAPTURE(kernel_name(w.kernel));
+    CAPTURE(to_string(l.grid));
+    CAPTURE(to_string(l.block));
+    CAPTURE(workers);
+    const Emulation e = emulate(w, l, workers);
+    const oracle::Map o = oracle::compute(w, l);
+    REQUIRE(e.map.size() == o.touches.size());
+    uint64_t untouched = 0, multi = 0;
+    for (uint64_t i = 0; i < e.map.size(); ++i) {
+        REQUIRE(e.map.touches[i] == o.touches[i]);
+        if (o.touches[i] > 0) REQUIRE(e.map.first_toucher[i] == o.first[i]);
+        untouched += o.touches[i] == 0;
+        multi += o.touches[i] > 1;
+    }
+    const uint64_t tpb = uint64_t(l.block.x) * l.block.y * l.block.z;
+    const uint64_t blocks = uint64_t(l.grid.x) * l.grid.y * l.grid.z;
+    CHECK(e.stats.blocks == blocks);
+    CHECK(e.stats.threads_launched == blocks * tpb);
+    CHECK(e.stats.threads_active == o.threads_active);
+    CHECK(e.stats.threads_idle == blocks * tpb - o.threads_active);
+    CHECK(e.stats.elements == o.touches.size());
+    CHECK(e.stats.elements_untouched == untouched);
+    CHECK(e.stats.elements_multi == multi);
+    CHECK(e.stats.warps == blocks * ((tpb + 31) / 32));
+    CHECK(e.stats.partial_warps == (tpb % 32 ? blocks : 0));
+}
+
+}  // namespace
+
+TEST_CASE("the tutorial's launches, by hand") {
+    const Workload w = one_d(KernelKind::Increment, 500);
+    const Emulation right = emulate(w, {{16, 1, 1}, {32, 1, 1}});
+    CHECK(right.stats.threads_launched == 512);
+    CHECK(right.stats.threads_active == 500);
+    CHECK(right.stats.elements_untouched == 0);
+    const auto t = right.map.toucher(100);
+    REQUIRE(t);
+    CHECK(t->block == Dim3{3, 0, 0});   // 100 = 4 + 3 * 32
+    CHECK(t->thread == Dim3{4, 0, 0});
+
+    const Emulation bug = emulate(w, {{531, 1, 1}, {32, 1, 1}});
+    CHECK(bug.stats.blocks == 531);
+    CHECK(bug.stats.threads_launched == 16992);
+    CHECK(bug.stats.threads_active == 500);
+    CHECK(bug.stats.threads_idle == 16492);
+}
+
+TEST_CASE("a 2D block on the x-only increment: several threads write one element") {
+    const Workload w = one_d(KernelKind::Increment, 64);
+    const Emulation e = emulate(w, {{2, 1, 1}, {32, 3, 1}});
+    CHECK(e.stats.elements_multi == 64);
+    CHECK(e.map.touches[5] == 3);
+    CHECK(e.map.toucher(5)->thread == Dim3{5, 0, 0});  // the smallest id: ty = 0
+    CHECK(e.stats.threads_active == 192);              // all of them wrote, though twice over
+}
+
+TEST_CASE("blockIdx.y copies of an x-only grid race on a GPU; the emulator still maps exactly") {
+    // Different blocks write the same elements: the parallel run detects it and re-runs.
+    check_against_oracle(one_d(KernelKind::Increment, 1000), {{8, 3, 2}, {128, 1, 1}}, 2);
+    check_against_oracle(one_d(KernelKind::IncrementStride, 1000), {{3, 2, 1}, {100, 1, 1}}, 4);
+}
+
+TEST_CASE("emulator against the oracle: fixed corner cases") {
+    const LaunchConfig cases[] = {
+        {{1, 1, 1}, {1, 1, 1}},    {{7, 1, 1}, {33, 1, 1}},  {{3, 1, 1}, {1024, 1, 1}},
+        {{2, 2, 2}, {5, 3, 2}},    {{1, 1, 1}, {31, 1, 1}},  {{40, 1, 1}, {32, 1, 1}},
+        {{1, 5, 1}, {17, 1, 3}},   {{2, 1, 3}, {4, 4, 4}},
+    };
+    for (const auto& l : cases)
+        for (unsigned workers : {1u, 2u, 3u}) {
+            check_against_oracle(one_d(KernelKind::Increment, 777), l, workers);
+            check_against_oracle(one_d(KernelKind::IncrementStride, 777), l, workers);
+            check_against_oracle(matmul_workload(KernelKind::Matmul, 23, 37, 5), l, workers);
+            check_against_oracle(matmul_workload(KernelKind::MatmulXCol, 23, 37, 5), l, workers);
+        }
+}
+
+TEST_CASE("emulator against the oracle: random launches") {
+    std::mt19937 rng(20261130);
+    const auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+    for (int trial = 0; trial < 300; ++trial) {
+        LaunchConfig l;
+        l.block = {pick(1, 70), pick(1, 6), pick(1, 3)};
+        l.grid = {pick(1, 12), pick(1, 4), pick(1, 3)};
+        if (trial % 3 == 0) l.block.y = l.block.z = l.grid.y = l.grid.z = 1;  // plenty of pure 1D
+        const unsigned workers = pick(1, 4);
+        switch (trial % 4) {
+            case 0: check_against_oracle(one_d(KernelKind::Increment, pick(1, 900)), l, workers); break;
+            case 1: check_against_oracle(one_d(KernelKind::IncrementStride, pick(1, 900)), l, workers); break;
+            case 2:
+                check_against_oracle(matmul_workload(KernelKind::Matmul, pick(1, 60), pick(1, 60), pick(1, 4)), l,
+                                     workers);
+                break;
+            case 3:
+                check_against_oracle(matmul_workload(KernelKind::MatmulXCol, pick(1, 60), pick(1, 60), pick(1, 4)),
+                                     l, workers);
+                break;
+        }
+    }
+}
+
+TEST_CASE("a linear id decodes back to the blockIdx and threadIdx it came from") {
+    const LaunchConfig l{{5, 4, 3}, {7, 3, 2}};
+    uint64_t id = 0;
+    for (uint32_t bz = 0; bz < 3; ++bz)
+        for (uint32_t by = 0; by < 4; ++by)
+            for (uint32_t bx = 0; bx < 5; ++bx)
+                for (uint32_t tz = 0; tz < 2; ++tz)
+                    for (uint32_t ty = 0; ty < 3; ++ty)
+                        for (uint32_t tx = 0; tx < 7; ++tx, ++id) {
+                            const Toucher t = ThreadMap::decode_global_id(id, l);
+                            REQUIRE(t.block == Dim3{bx, by, bz});
+                            REQUIRE(t.thread == Dim3{tx, ty, tz});
+                        }
+}

@@ -1,0 +1,58 @@
+// The kernels' real results (not only the map) against references computed separately.
+#include <doctest/doctest.h>
+
+#include "../launch_oracle.hpp"
+#include "cpu_emulator.hpp"
+
+using namespace threadmap;
+
+TEST_CASE("increment adds one per writing thread, and nothing past the guard") {
+    Workload w;
+    w.kernel = KernelKind::Increment;
+    w.n = 300;
+    for (const LaunchConfig l : {LaunchConfig{{10, 1, 1}, {32, 1, 1}}, LaunchConfig{{2, 1, 1}, {64, 1, 1}},
+                                 LaunchConfig{{3, 2, 1}, {128, 2, 1}}}) {
+        const Emulation e = emulate(w, l, 2);
+        const oracle::Map o = oracle::compute(w, l);
+        for (uint64_t i = 0; i < w.n; ++i) {
+            // Threads that race on one element run one after another here: +1 each.
+            REQUIRE(e.data.out[i] == float(i % 1000) + float(o.touches[i]));
+        }
+    }
+}
+
+TEST_CASE("matmul computes C = A·B where the grid covers C, and leaves zeros elsewhere") {
+    for (KernelKind k : {KernelKind::Matmul, KernelKind::MatmulXCol}) {
+        Workload w = matmul_workload(k, 45, 30, 17);
+        w.a_rows = 50;  // A and B larger than C, as in the tutorial's seed-matmul
+        w.b_cols = 33;
+        const LaunchConfig l{{2, 2, 1}, {16, 16, 1}};  // covers 32x32: rows 32..44 stay zero
+        const Emulation e = emulate(w, l, 2);
+        const oracle::Map o = oracle::compute(w, l);
+        for (uint64_t i = 0; i < w.rows; ++i)
+            for (uint64_t j = 0; j < w.cols; ++j) {
+                double expect = 0;
+                if (o.touches[i * w.cols + j] > 0) {
+                    for (uint64_t kk = 0; kk < w.inner; ++kk) {
+                        const double a = double(int((i * 7 + kk * 3) % 17) - 8) / 8;
+                        const double b = double(int((kk * 5 + j * 11) % 13) - 6) / 8;
+                        expect += a * b;
+                    }
+                }
+                REQUIRE(double(e.data.out[i * w.cols + j]) == expect);
+            }
+        CHECK(e.stats.elements_untouched == 45 * 30 - 32 * 30);
+    }
+}
+
+TEST_CASE("the grid-stride loop covers any n with any grid, once per element") {
+    Workload w;
+    w.kernel = KernelKind::IncrementStride;
+    w.n = 1000;
+    const Emulation e = emulate(w, {{3, 1, 1}, {50, 1, 1}}, 2);
+    CHECK(e.stats.elements_untouched == 0);
+    CHECK(e.stats.elements_multi == 0);
+    CHECK(e.stats.threads_active == 150);
+    for (uint64_t i = 0; i < w.n; ++i) REQUIRE(e.data.out[i] == float(i % 1000) + 1);
+    CHECK(e.map.toucher(155)->block == Dim3{0, 0, 0});  // 155 = 5 + 150: thread 5 of block 0
+}

@@ -1,0 +1,14 @@
+// Runs the real threadmap binary as a user would, capturing exit code, stdout and stderr.
+#pragma once
+
+#include <string>
+#include <vector>
+
+struct RunResult {
+    int exit_code = -1;  // -1: did not exit normally (crashed or was killed)
+    std::string out;
+    std::string err;
+};
+
+// env: extra "NAME=value" assignments (or "-u NAME" to unset) passed through env(1).
+RunResult run_threadmap(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
