@@ -21,10 +21,12 @@ public:
     ZeroedBuffer() = default;
     explicit ZeroedBuffer(size_t size) : size_(size) {
         if (size == 0) return;
-        bytes_ = (size * sizeof(T) + kHugePage - 1) / kHugePage * kHugePage;
+        const bool huge = size * sizeof(T) >= kHugePage;  // smaller ones would waste the rounding
+        const size_t unit = huge ? kHugePage : size_t(4096);
+        bytes_ = (size * sizeof(T) + unit - 1) / unit * unit;
         void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED) throw std::bad_alloc();
-        madvise(p, bytes_, MADV_HUGEPAGE);  // a hint: without THP it is plain 4 KiB pages
+        if (huge) madvise(p, bytes_, MADV_HUGEPAGE);  // a hint: without THP, plain 4 KiB pages
         data_ = static_cast<T*>(p);
     }
     ZeroedBuffer(ZeroedBuffer&& o) noexcept
