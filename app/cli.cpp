@@ -6,6 +6,7 @@
 
 #include "build_info.hpp"
 #include "map_command.hpp"
+#include "render_command.hpp"
 
 namespace threadmap {
 
@@ -14,6 +15,8 @@ int run_cli(int argc, char** argv) {
     app.set_version_flag("--version", version_text());
     MapCommandOptions map;
     add_map_command(app, map);
+    RenderCommandOptions render;
+    add_render_command(app, render);
     app.require_subcommand(0, 1);
     try {
         app.parse(argc, argv);
@@ -27,6 +30,7 @@ int run_cli(int argc, char** argv) {
         std::fprintf(stderr, "threadmap: %s\nRun 'threadmap --help' for the options.\n", e.what());
         return 2;
     }
+    if (app.got_subcommand("render")) return run_render_command(render);
     // With no subcommand: the default lesson's map (the window takes this over later).
     return run_map_command(map);
 }

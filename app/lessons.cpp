@@ -1,14 +1,16 @@
 // Lesson parsing and the embedded lesson list; see lessons.hpp.
 #include "lessons.hpp"
 
+#include "embedded_file.hpp"
+
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 namespace threadmap {
 
-extern const char* const kEmbeddedLessons[];  // generated from assets/lessons (CMake)
-extern const int kEmbeddedLessonCount;
+extern const EmbeddedFile kEmbeddedLessons[];  // assets/lessons/*.json, see app/CMakeLists.txt
+extern const int kEmbeddedLessonsCount;
 
 namespace {
 
@@ -54,7 +56,7 @@ Lesson parse_lesson(const std::string& text) {
 const std::vector<Lesson>& lessons() {
     static const std::vector<Lesson> all = [] {
         std::vector<Lesson> v;
-        for (int i = 0; i < kEmbeddedLessonCount; ++i) v.push_back(parse_lesson(kEmbeddedLessons[i]));
+        for (int i = 0; i < kEmbeddedLessonsCount; ++i) v.push_back(parse_lesson(kEmbeddedLessons[i].text));
         std::sort(v.begin(), v.end(), [](const Lesson& a, const Lesson& b) { return a.name < b.name; });
         return v;
     }();

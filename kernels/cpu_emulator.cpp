@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <cassert>
 #include <thread>
 #include <type_traits>
@@ -180,20 +181,37 @@ bool run_parallel(const Workload& w, const LaunchConfig& l, KernelData& d, Threa
     return true;
 }
 
+void clear_map(ThreadMap& map, const LaunchConfig& l, uint64_t elements) {
+    if (map.size() != elements) {
+        map = ThreadMap(l, elements);
+        return;
+    }
+    map.launch = l;  // first_toucher needs no clearing: it is read only where touches > 0
+    std::memset(map.touches.data(), 0, elements * sizeof(uint32_t));
+}
+
 }  // namespace
 
 Emulation emulate(const Workload& w, const LaunchConfig& l, unsigned workers) {
-    assert(l.blocks() > 0 && l.threads_per_block() > 0 && "validate the launch before emulating");
     Emulation e;
-    e.data = make_kernel_data(w);
-    e.map = ThreadMap(l, element_count(w));
+    emulate_into(w, l, e, workers);
+    return e;
+}
+
+void emulate_into(const Workload& w, const LaunchConfig& l, Emulation& e, unsigned workers) {
+    assert(l.blocks() > 0 && l.threads_per_block() > 0 && "validate the launch before emulating");
+    const uint64_t elements = element_count(w);
+    clear_map(e.map, l, elements);
+    reset_output(w, e.data.out);
+    if (!(e.workload == w)) make_inputs(w, e.data);
+    e.workload = w;
 
     if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
     workers = unsigned(std::min<uint64_t>({workers, l.blocks(), 16}));
 
     std::vector<WorkerTally> tallies;
     if (workers > 1 && !run_parallel(w, l, e.data, e.map, workers, tallies)) {
-        e.map = ThreadMap(l, element_count(w));
+        clear_map(e.map, l, elements);
         reset_output(w, e.data.out);
         workers = 1;
     }
@@ -211,7 +229,6 @@ Emulation emulate(const Workload& w, const LaunchConfig& l, unsigned workers) {
     }
     e.stats.threads_idle = e.stats.threads_launched - e.stats.threads_active;
     e.stats.elements_untouched = e.stats.elements - distinct;
-    return e;
 }
 
 }  // namespace threadmap

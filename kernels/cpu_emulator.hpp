@@ -10,6 +10,7 @@
 namespace threadmap {
 
 struct Emulation {
+    Workload workload;
     ThreadMap map;
     LaunchStats stats;
     KernelData data;  // inputs, and the kernel's real output in data.out
@@ -22,5 +23,9 @@ struct Emulation {
 // Pre: check_shape, validate_launch and the emulator caps accepted (w, launch).
 // workers = 0 uses every core.
 Emulation emulate(const Workload& w, const LaunchConfig& launch, unsigned workers = 0);
+
+// The same, reusing `into`'s buffers where the sizes match: a window that re-runs one shape
+// with another launch skips allocating (and faulting in) hundreds of megabytes.
+void emulate_into(const Workload& w, const LaunchConfig& launch, Emulation& into, unsigned workers = 0);
 
 }  // namespace threadmap

@@ -1,17 +1,30 @@
 // Deterministic kernel inputs; see kernel_data.hpp.
 #include "kernel_data.hpp"
 
+#include <cstring>
+
 namespace threadmap {
 
 void reset_output(const Workload& w, ZeroedBuffer<float>& out) {
-    out = ZeroedBuffer<float>(element_count(w));  // C starts as zeros, as np.zeros gives
-    if (is_matrix(w.kernel)) return;
+    const bool fresh = out.size() != element_count(w);
+    if (fresh) out = ZeroedBuffer<float>(element_count(w));  // fresh pages are zeros already
+    if (is_matrix(w.kernel)) {
+        if (!fresh) std::memset(out.data(), 0, out.size() * sizeof(float));  // C starts as np.zeros
+        return;
+    }
     for (uint64_t i = 0; i < out.size(); ++i) out[i] = initial_array_value(i);
 }
 
 KernelData make_kernel_data(const Workload& w) {
     KernelData data;
     reset_output(w, data.out);
+    make_inputs(w, data);
+    return data;
+}
+
+void make_inputs(const Workload& w, KernelData& data) {
+    data.a = {};
+    data.b = {};
     if (is_matrix(w.kernel)) {
         data.a = ZeroedBuffer<float>(w.a_rows * w.inner);
         for (uint64_t i = 0; i < w.a_rows; ++i)
@@ -20,7 +33,6 @@ KernelData make_kernel_data(const Workload& w) {
         for (uint64_t k = 0; k < w.inner; ++k)
             for (uint64_t j = 0; j < w.b_cols; ++j) data.b[k * w.b_cols + j] = matrix_b_value(k, j);
     }
-    return data;
 }
 
 }  // namespace threadmap

@@ -19,8 +19,9 @@ inline float matrix_a_value(uint64_t i, uint64_t k) { return float(int((i * 7 + 
 inline float matrix_b_value(uint64_t k, uint64_t j) { return float(int((k * 5 + j * 11) % 13) - 6) / 8; }
 
 KernelData make_kernel_data(const Workload& w);
+void make_inputs(const Workload& w, KernelData& data);  // A and B only
 
-// Gives out its value before the launch.
+// Gives out its value before the launch, reusing its memory when the size matches.
 void reset_output(const Workload& w, ZeroedBuffer<float>& out);
 
 }  // namespace threadmap

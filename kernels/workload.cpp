@@ -23,6 +23,11 @@ uint32_t clamp_u32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : uint32_t(v
 
 }  // namespace
 
+bool operator==(const Workload& a, const Workload& b) {
+    return a.kernel == b.kernel && a.n == b.n && a.rows == b.rows && a.cols == b.cols && a.inner == b.inner &&
+           a.a_rows == b.a_rows && a.b_cols == b.b_cols;
+}
+
 std::string_view kernel_name(KernelKind kind) {
     for (const auto& k : kKernels)
         if (k.kind == kind) return k.name;

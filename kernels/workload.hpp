@@ -25,6 +25,8 @@ struct Workload {
     uint64_t b_cols = 0;
 };
 
+bool operator==(const Workload& a, const Workload& b);  // spelled out: nvcc here is C++17
+
 std::string_view kernel_name(KernelKind kind);  // "increment", "matmul-xcol", …
 std::optional<KernelKind> parse_kernel(std::string_view name);
 const std::vector<KernelKind>& all_kernels();

@@ -1,0 +1,41 @@
+// The path from a checked launch to the coloured cells on screen: emulate, lay out, colour.
+// The window and `threadmap render` both go through it.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "colorizer.hpp"
+#include "cpu_emulator.hpp"
+#include "launch_options.hpp"
+#include "map_layout.hpp"
+
+namespace threadmap {
+
+struct MapPicture {
+    ResolvedLaunch launch;
+    Emulation emulation;
+    MapLayout layout;
+    ZeroedBuffer<Rgba8> colors;  // layout.width × layout.height
+    ColorContext color;
+};
+
+struct PictureOptions {
+    ColorMode mode = ColorMode::Block;
+    Palette palette = Palette::Standard;
+    uint32_t blocks_per_row = 1;  // 1D rows, in blocks
+    uint32_t max_side = 16384;    // the GL texture limit
+};
+
+struct PictureResult {
+    std::optional<MapPicture> picture;
+    std::string error;  // one line, when picture is empty
+};
+
+// previous: a picture to take buffers from (a window re-running the same shape).
+PictureResult build_picture(const ResolvedLaunch& launch, const PictureOptions& options, MapPicture* previous = nullptr);
+
+// New colours for the same map (a colour mode or palette change: no re-emulation).
+void recolor(MapPicture& picture, ColorMode mode, Palette palette);
+
+}  // namespace threadmap

@@ -1,0 +1,104 @@
+// `threadmap render`; see render_command.hpp.
+#include "render_command.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "figure.hpp"
+#include "image_export.hpp"
+#include "launch_check.hpp"
+#include "map_picture.hpp"
+#include "offscreen_context.hpp"
+#include "overlay.hpp"
+
+namespace threadmap {
+
+namespace {
+
+constexpr int kMaxRenderSide = 8192;  // 8192×8192 RGBA is 256 MB: enough for any slide
+
+bool parse_size(const std::string& text, int& w, int& h, std::string& error) {
+    const size_t x = text.find('x');
+    std::string e;
+    const auto pw = x == std::string::npos ? std::nullopt : parse_count(text.substr(0, x), "--size", e);
+    const auto ph = x == std::string::npos ? std::nullopt : parse_count(text.substr(x + 1), "--size", e);
+    if (!pw || !ph || *pw < 64 || *ph < 64 || *pw > kMaxRenderSide || *ph > kMaxRenderSide) {
+        error = "--size expects WIDTHxHEIGHT between 64x64 and " + std::to_string(kMaxRenderSide) + "x" +
+                std::to_string(kMaxRenderSide) + ", got '" + text + "'";
+        return false;
+    }
+    w = int(*pw);
+    h = int(*ph);
+    return true;
+}
+
+}  // namespace
+
+void add_render_command(CLI::App& app, RenderCommandOptions& o) {
+    auto* cmd = app.add_subcommand("render", "Draw the map as a PNG, with no display needed (EGL)");
+    add_launch_options(*cmd, o.launch);
+    cmd->add_option("--color", o.color,
+                    "block | thread-x | thread-y | thread-z | global | warp | lane | coverage (default block)");
+    cmd->add_option("--palette", o.palette, "standard | colorblind (default standard)")
+        ->check(CLI::IsMember({"standard", "colorblind"}));
+    cmd->add_option("--out", o.out, "PNG file to write")->required();
+    cmd->add_option("--size", o.size, "Image size WxH (default 1920x1080)");
+    cmd->add_option("--blocks-per-row", o.blocks_per_row, "1D arrays: blocks per row (default 1)");
+    cmd->add_flag("--no-legend", o.no_legend, "Leave out the legend");
+}
+
+int run_render_command(const RenderCommandOptions& o) {
+    const auto fail = [](const std::string& why, int code) {
+        std::fprintf(stderr, "threadmap render: %s\n", why.c_str());
+        return code;
+    };
+    const auto mode = parse_color_mode(o.color);
+    if (!mode) return fail("unknown colour mode '" + o.color + "'; choose block, thread-x, thread-y, thread-z, global, warp, lane or coverage", 2);
+    int width = 0, height = 0;
+    std::string error;
+    if (!parse_size(o.size, width, height, error)) return fail(error, 2);
+    const auto per_row = parse_count(o.blocks_per_row, "--blocks-per-row", error);
+    if (!per_row) return fail(error, 2);
+    if (*per_row < 1 || *per_row > 4096) return fail("--blocks-per-row must be between 1 and 4096", 2);
+    const auto checked = check_launch(o.launch);
+    if (!checked.value) return fail(checked.error, 2);
+
+    try {
+        OffscreenContext context;
+        PictureOptions po;
+        po.mode = *mode;
+        po.palette = o.palette == "colorblind" ? Palette::ColorBlindSafe : Palette::Standard;
+        po.blocks_per_row = uint32_t(*per_row);
+        po.max_side = uint32_t(CellGridRenderer::max_texture_side());
+        auto built = build_picture(*checked.value, po);
+        if (!built.picture) return fail(built.error, 2);
+        const MapPicture& p = *built.picture;
+
+        const float font_px = std::max(12.0f, float(std::min(width, height)) / 48);
+        HeadlessImGui imgui(width, height, font_px);
+        CellGridRenderer renderer;
+        renderer.upload(p.colors.data(), p.layout.width, p.layout.height);
+        RenderTarget target(width, height);
+        target.bind();
+        FigureSpec spec;
+        spec.layout = &p.layout;
+        spec.legend = make_legend(*mode, po.palette, p.layout.launch);
+        const auto& s = p.emulation.stats;
+        spec.caption = launch_caption(p.layout, *mode) + "\n" + std::to_string(s.threads_launched) +
+                       " threads launched, " + std::to_string(s.threads_active) + " active, " +
+                       std::to_string(s.threads_idle) + " idle; " + std::to_string(s.elements_untouched) +
+                       " elements untouched, " + std::to_string(s.elements_multi) + " written more than once";
+        spec.show_legend = !o.no_legend;
+        spec.width = width;
+        spec.height = height;
+        spec.font_px = font_px;
+        draw_figure(renderer, spec);
+        const std::string why = write_png(read_framebuffer(width, height), o.out);
+        if (!why.empty()) return fail(why, 2);
+    } catch (const std::runtime_error& e) {
+        return fail(e.what(), 1);
+    }
+    return 0;
+}
+
+}  // namespace threadmap

@@ -1,0 +1,27 @@
+// `threadmap render`: the map as a PNG figure, drawn offscreen with EGL (no display needed).
+#pragma once
+
+#include <string>
+
+#include "launch_options.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace threadmap {
+
+struct RenderCommandOptions {
+    LaunchOptions launch;
+    std::string color = "block";       // a colour mode name
+    std::string palette = "standard";  // standard | colorblind
+    std::string out;                   // the PNG path (required)
+    std::string size = "1920x1080";    // WxH in pixels
+    std::string blocks_per_row = "1";  // 1D rows, in blocks
+    bool no_legend = false;
+};
+
+void add_render_command(CLI::App& app, RenderCommandOptions& options);
+int run_render_command(const RenderCommandOptions& options);
+
+}  // namespace threadmap

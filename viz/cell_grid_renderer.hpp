@@ -1,0 +1,56 @@
+// CellGridRenderer: draws the map from a texture (one texel per cell) with our own shader,
+// plus matmul's operands A and B beside C. One draw call per quad, whatever the cell count.
+#pragma once
+
+#include <optional>
+
+#include "colors.hpp"
+#include "gl_resources.hpp"
+#include "map_layout.hpp"
+#include "view_transform.hpp"
+
+namespace threadmap {
+
+struct SceneTarget {
+    ViewRect viewport;           // where to draw, in framebuffer pixels from the top-left
+    int framebuffer_height = 0;  // to flip into GL's bottom-left origin
+};
+
+// Where A and B sit relative to C (world cells): A to the left (its rows beside C's rows),
+// B above (its columns above C's columns).
+struct OperandRects {
+    WorldRect a, b;
+};
+OperandRects operand_rects(const MapLayout& layout);
+// Everything the scene draws: C with its ghosts, and A and B for matmul.
+WorldRect scene_bounds(const MapLayout& layout);
+
+inline constexpr Rgba8 kSceneBackground{24, 26, 30, 255};
+
+class CellGridRenderer {
+public:
+    CellGridRenderer();  // needs a current GL 3.3 core context
+
+    static int max_texture_side();
+
+    // Replaces the cell colours. Reallocates only when the size changes.
+    void upload(const Rgba8* cells, uint32_t width, uint32_t height);
+
+    // C (and A, B for matmul); hovered: a C element (column, row) whose row of A and column
+    // of B are highlighted.
+    void draw_scene(const MapLayout& layout, const View& view, const SceneTarget& target,
+                    std::optional<glm::ivec2> hovered_element) const;
+
+private:
+    void begin(const View& view, const SceneTarget& target) const;
+    void draw_rect(const WorldRect& r) const;
+
+    GlProgram program_;
+    GlVertexArray vao_;
+    GlTexture texture_;
+    uint32_t width_ = 0, height_ = 0;
+    GLint u_projection_, u_rect_, u_kind_, u_pixels_per_cell_, u_block_, u_background_, u_solid_, u_highlight_,
+        u_highlight_color_, u_cells_;
+};
+
+}  // namespace threadmap

@@ -1,0 +1,88 @@
+// The colorizer: one function from a cell of the map to its colour, for every colour mode.
+// The CPU path calls it per cell; the CUDA path (a later issue) calls the same function.
+//
+// Alpha carries the cell's kind to the shader: 255 an element, 128 a ghost (an idle thread
+// past the end of the data, drawn hatched), 0 nothing.
+#pragma once
+
+#include "colors.hpp"
+#include "thread_context.hpp"
+
+namespace threadmap {
+
+enum class ColorMode { Block, ThreadX, ThreadY, ThreadZ, Global, Warp, Lane, Coverage };
+
+struct CellSample {
+    enum Kind : uint8_t { Empty, Element, Ghost };
+    Kind kind = Empty;
+    uint32_t touches = 0;  // Element: threads that wrote it (0: untouched)
+    Dim3 block;            // Element: the first toucher; Ghost: the idle thread
+    Dim3 thread;
+};
+
+struct ColorContext {
+    ColorMode mode = ColorMode::Block;
+    Palette palette = Palette::Standard;
+    Dim3 grid;
+    Dim3 block;
+};
+
+inline constexpr uint8_t kElementAlpha = 255;
+inline constexpr uint8_t kGhostAlpha = 128;
+
+// Coverage colours, also used for untouched elements in every mode.
+enum class Coverage { Untouched, Once, Multi, Idle };
+TM_HD inline Rgba8 coverage_color(Coverage c, Palette p) {
+    const uint32_t standard[4] = {0xE15759, 0x59A14F, 0xF28E2B, 0xBAB0AC};
+    const uint32_t safe[4] = {0xD55E00, 0x0072B2, 0xF0E442, 0x999999};
+    return from_hex((p == Palette::Standard ? standard : safe)[int(c)]);
+}
+
+// blockIdx as a palette index: neighbours along x differ by 1, along y by 2, so adjacent
+// blocks in a 2D grid never share a colour in either palette.
+TM_HD inline uint64_t block_color_index(const Dim3& b) { return b.x + 2ull * b.y + 4ull * b.z; }
+
+TM_HD inline Rgba8 colorize(const CellSample& s, const ColorContext& c) {
+    if (s.kind == CellSample::Empty) return {0, 0, 0, 0};
+    const uint8_t alpha = s.kind == CellSample::Ghost ? kGhostAlpha : kElementAlpha;
+    Rgba8 out{};
+    if (c.mode == ColorMode::Coverage) {
+        out = coverage_color(s.kind == CellSample::Ghost ? Coverage::Idle
+                             : s.touches == 0         ? Coverage::Untouched
+                             : s.touches == 1         ? Coverage::Once
+                                                      : Coverage::Multi,
+                             c.palette);
+    } else if (s.kind == CellSample::Element && s.touches == 0) {
+        out = from_hex(0x2B2B2B);  // nobody wrote it: no thread to colour by
+    } else {
+        const auto frac = [](uint32_t v, uint32_t extent) { return extent > 1 ? float(v) / float(extent - 1) : 0.5f; };
+        const uint64_t t_lin = thread_linear(s.thread, c.block);
+        switch (c.mode) {
+            case ColorMode::Block: out = categorical(block_color_index(s.block), c.palette); break;
+            case ColorMode::ThreadX: out = ramp(frac(s.thread.x, c.block.x)); break;
+            case ColorMode::ThreadY: out = ramp(frac(s.thread.y, c.block.y)); break;
+            case ColorMode::ThreadZ: out = ramp(frac(s.thread.z, c.block.z)); break;
+            case ColorMode::Global: {  // cuda.grid, flattened x-fastest over the whole launch
+                const uint64_t wx = uint64_t(c.grid.x) * c.block.x, wy = uint64_t(c.grid.y) * c.block.y;
+                const uint64_t gx = uint64_t(s.block.x) * c.block.x + s.thread.x;
+                const uint64_t gy = uint64_t(s.block.y) * c.block.y + s.thread.y;
+                const uint64_t gz = uint64_t(s.block.z) * c.block.z + s.thread.z;
+                const uint64_t total = wx * wy * (uint64_t(c.grid.z) * c.block.z);
+                const uint64_t g = gx + gy * wx + gz * wx * wy;
+                out = ramp(total > 1 ? float(double(g) / double(total - 1)) : 0.5f);
+                break;
+            }
+            case ColorMode::Warp: {
+                const uint64_t warps_per_block = (c.block.volume() + 31) / 32;
+                out = categorical(block_linear(s.block, c.grid) * warps_per_block + t_lin / 32, c.palette);
+                break;
+            }
+            case ColorMode::Lane: out = ramp(float(t_lin % 32) / 31.0f); break;
+            default: break;
+        }
+    }
+    out.a = alpha;
+    return out;
+}
+
+}  // namespace threadmap

@@ -1,0 +1,49 @@
+// Colours: RGBA8, the categorical palettes and the sequential ramp. TM_HD so that a CUDA
+// colorizer (a later issue) computes the very same bytes as the CPU.
+#pragma once
+
+#include <cstdint>
+
+#include "host_device.hpp"
+
+namespace threadmap {
+
+struct Rgba8 {  // trivial, so big buffers of it need no constructor pass
+    uint8_t r, g, b, a;
+    TM_HD bool operator==(const Rgba8& o) const { return r == o.r && g == o.g && b == o.b && a == o.a; }
+};
+
+TM_HD inline Rgba8 from_hex(uint32_t rgb, uint8_t alpha = 255) {
+    return {uint8_t(rgb >> 16), uint8_t(rgb >> 8), uint8_t(rgb), alpha};
+}
+
+enum class Palette {
+    Standard,        // Tableau 10: strong, distinct hues
+    ColorBlindSafe,  // Okabe & Ito (2008), black replaced by grey: safe for the common deficiencies
+};
+
+TM_HD inline int palette_size(Palette p) { return p == Palette::Standard ? 10 : 8; }
+
+// The index-th colour of a categorical palette (wraps around).
+TM_HD inline Rgba8 categorical(uint64_t index, Palette p) {
+    const uint32_t standard[10] = {0x4E79A7, 0xF28E2B, 0xE15759, 0x76B7B2, 0x59A14F,
+                                   0xEDC948, 0xB07AA1, 0xFF9DA7, 0x9C755F, 0xBAB0AC};
+    const uint32_t safe[8] = {0xE69F00, 0x56B4E9, 0x009E73, 0xF0E442, 0x0072B2, 0xD55E00, 0xCC79A7, 0x999999};
+    const uint64_t i = index % uint64_t(palette_size(p));
+    return from_hex(p == Palette::Standard ? standard[i] : safe[i]);
+}
+
+// Sequential ramp for t in [0, 1]: viridis' five anchor colours, linearly interpolated
+// (perceptually ordered and readable with colour-vision deficiencies).
+TM_HD inline Rgba8 ramp(float t) {
+    const uint32_t anchor[5] = {0x440154, 0x3B528B, 0x21918C, 0x5EC962, 0xFDE725};
+    t = t < 0 ? 0 : (t > 1 ? 1 : t);
+    const float pos = t * 4;
+    const int i = pos >= 4 ? 3 : int(pos);
+    const float f = pos - float(i);
+    const Rgba8 a = from_hex(anchor[i]), b = from_hex(anchor[i + 1]);
+    const auto mix = [f](uint8_t x, uint8_t y) { return uint8_t(float(x) + (float(y) - float(x)) * f + 0.5f); };
+    return {mix(a.r, b.r), mix(a.g, b.g), mix(a.b, b.b), 255};
+}
+
+}  // namespace threadmap

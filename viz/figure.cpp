@@ -1,0 +1,46 @@
+// Figure composition; see figure.hpp.
+#include "figure.hpp"
+
+#include <algorithm>
+
+#include "gl.hpp"
+#include "overlay.hpp"
+
+namespace threadmap {
+
+std::string launch_caption(const MapLayout& m, ColorMode mode) {
+    const Workload& w = m.workload;
+    std::string shape = is_matrix(w.kernel) ? "C " + std::to_string(w.rows) + "x" + std::to_string(w.cols) + " = A " +
+                                                  std::to_string(w.a_rows) + "x" + std::to_string(w.inner) + " · B " +
+                                                  std::to_string(w.inner) + "x" + std::to_string(w.b_cols)
+                                            : std::to_string(w.n) + " elements";
+    return std::string(kernel_name(w.kernel)) + " · " + shape + " · gridDim " + to_string(m.launch.grid) +
+           " · blockDim " + to_string(m.launch.block) + " · colour: " + color_mode_title(mode);
+}
+
+void draw_figure(const CellGridRenderer& renderer, const FigureSpec& s) {
+    const float pad = s.font_px * 0.8f;
+    const int lines = 1 + int(std::count(s.caption.begin(), s.caption.end(), '\n'));
+    const float caption_h = pad + float(lines) * s.font_px * 1.3f + pad * 0.5f;
+    const float legend_w = s.show_legend ? std::min(float(s.width) * 0.32f, s.font_px * 17) : 0;
+    ViewRect map{pad, caption_h, std::max(1.0, double(s.width) - legend_w - 2 * pad),
+                 std::max(1.0, double(s.height) - caption_h - pad)};
+
+    glDisable(GL_SCISSOR_TEST);
+    glViewport(0, 0, s.width, s.height);
+    const Rgba8 bg{16, 17, 20, 255};
+    glClearColor(bg.r / 255.0f, bg.g / 255.0f, bg.b / 255.0f, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    const View view = fit(scene_bounds(*s.layout), map);
+    renderer.draw_scene(*s.layout, view, {map, s.height}, std::nullopt);
+
+    Overlay overlay(s.width, s.height);
+    ImDrawList* dl = overlay.list();
+    dl->AddText(overlay.font(), s.font_px, ImVec2(pad, pad), IM_COL32(240, 240, 240, 255), s.caption.c_str());
+    if (s.show_legend)
+        draw_legend(dl, s.legend, overlay.font(), s.font_px * 0.85f, float(s.width) - legend_w, caption_h,
+                    legend_w - pad);
+    overlay.render();
+}
+
+}  // namespace threadmap

@@ -1,0 +1,28 @@
+// A figure: the map fitted into a frame, a caption of the launch above it and the legend
+// beside it. `threadmap render` and the window's "map only" export draw the same figure.
+#pragma once
+
+#include <string>
+
+#include "cell_grid_renderer.hpp"
+#include "legend.hpp"
+
+namespace threadmap {
+
+struct FigureSpec {
+    const MapLayout* layout = nullptr;
+    Legend legend;
+    std::string caption;       // first line: the launch; more lines after '\n'
+    bool show_legend = true;
+    int width = 1920, height = 1080;
+    float font_px = 20;
+};
+
+// Draws into the bound framebuffer (width×height). The renderer must hold the layout's
+// colours; an ImGui context with the OpenGL3 backend must be current.
+void draw_figure(const CellGridRenderer& renderer, const FigureSpec& spec);
+
+// "increment · 500 elements · gridDim (16,1,1) · blockDim (32,1,1) · colour: blockIdx"
+std::string launch_caption(const MapLayout& layout, ColorMode mode);
+
+}  // namespace threadmap

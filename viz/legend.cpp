@@ -1,0 +1,152 @@
+// Colour-mode names and legends; see legend.hpp.
+#include "legend.hpp"
+
+#include <imgui.h>
+
+#include <array>
+#include <string>
+
+namespace threadmap {
+
+namespace {
+
+struct ModeEntry {
+    ColorMode mode;
+    std::string_view name;
+    const char* title;
+};
+
+constexpr std::array<ModeEntry, 8> kModes{{
+    {ColorMode::Block, "block", "blockIdx"},
+    {ColorMode::ThreadX, "thread-x", "threadIdx.x"},
+    {ColorMode::ThreadY, "thread-y", "threadIdx.y"},
+    {ColorMode::ThreadZ, "thread-z", "threadIdx.z"},
+    {ColorMode::Global, "global", "global index, cuda.grid (x fastest)"},
+    {ColorMode::Warp, "warp", "warp (32 consecutive thread IDs)"},
+    {ColorMode::Lane, "lane", "lane (thread ID % 32)"},
+    {ColorMode::Coverage, "coverage", "coverage"},
+}};
+
+ImU32 to_imgui(Rgba8 c) { return IM_COL32(c.r, c.g, c.b, 255); }
+
+std::string dim_label(const Dim3& d, bool two_d, bool three_d) {
+    if (three_d) return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+    if (two_d) return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + ")";
+    return std::to_string(d.x);
+}
+
+}  // namespace
+
+std::string_view color_mode_name(ColorMode mode) {
+    for (const auto& m : kModes)
+        if (m.mode == mode) return m.name;
+    return "?";
+}
+
+std::optional<ColorMode> parse_color_mode(std::string_view name) {
+    for (const auto& m : kModes)
+        if (m.name == name) return m.mode;
+    return std::nullopt;
+}
+
+const std::vector<ColorMode>& all_color_modes() {
+    static const std::vector<ColorMode> modes = [] {
+        std::vector<ColorMode> v;
+        for (const auto& m : kModes) v.push_back(m.mode);
+        return v;
+    }();
+    return modes;
+}
+
+std::string color_mode_title(ColorMode mode) {
+    for (const auto& m : kModes)
+        if (m.mode == mode) return m.title;
+    return "?";
+}
+
+Legend make_legend(ColorMode mode, Palette palette, const LaunchConfig& l) {
+    Legend g;
+    g.title = color_mode_title(mode);
+    const Rgba8 untouched = colorize({CellSample::Element, 0, {}, {}}, {mode, palette, l.grid, l.block});
+    const auto idle_swatch = [&](Rgba8 c) { g.swatches.push_back({c, "idle thread (past the data)", true}); };
+    const auto ramp_of = [&](const std::string& low, const std::string& high) {
+        g.ramp = true;
+        g.ramp_low = low;
+        g.ramp_high = high;
+    };
+    switch (mode) {
+        case ColorMode::Block: {
+            const bool three = l.grid.z > 1, two = three || l.grid.y > 1;
+            const uint64_t shown = std::min<uint64_t>(uint64_t(palette_size(palette)), l.blocks());
+            for (uint64_t b = 0; b < shown; ++b) {
+                const Dim3 idx = unlinearize(b, l.grid);
+                g.swatches.push_back({categorical(block_color_index(idx), palette), "blockIdx " + dim_label(idx, two, three)});
+            }
+            if (l.blocks() > shown) g.title += " (colours repeat)";
+            break;
+        }
+        case ColorMode::ThreadX: ramp_of("0", std::to_string(l.block.x - 1)); break;
+        case ColorMode::ThreadY: ramp_of("0", std::to_string(l.block.y - 1)); break;
+        case ColorMode::ThreadZ: ramp_of("0", std::to_string(l.block.z - 1)); break;
+        case ColorMode::Global: ramp_of("0", std::to_string(l.blocks() * l.threads_per_block() - 1)); break;
+        case ColorMode::Lane: ramp_of("lane 0", "lane 31"); break;
+        case ColorMode::Warp: {
+            const uint64_t per_block = (l.threads_per_block() + 31) / 32;
+            const uint64_t shown = std::min<uint64_t>(uint64_t(palette_size(palette)), l.blocks() * per_block);
+            for (uint64_t w = 0; w < shown; ++w)
+                g.swatches.push_back({categorical(w, palette), "warp " + std::to_string(w % per_block) + " of block " +
+                                                                   std::to_string(w / per_block)});
+            break;
+        }
+        case ColorMode::Coverage:
+            g.swatches.push_back({coverage_color(Coverage::Untouched, palette), "element nobody wrote"});
+            g.swatches.push_back({coverage_color(Coverage::Once, palette), "written by one thread"});
+            g.swatches.push_back({coverage_color(Coverage::Multi, palette), "written by more than one"});
+            idle_swatch(coverage_color(Coverage::Idle, palette));
+            return g;
+    }
+    g.swatches.push_back({untouched, "element nobody wrote"});
+    idle_swatch(colorize({CellSample::Ghost, 0, {}, {}}, {mode, palette, l.grid, l.block}));
+    return g;
+}
+
+float draw_legend(ImDrawList* dl, const Legend& g, ImFont* font, float size, float x, float y, float width) {
+    const ImU32 text = IM_COL32(230, 230, 230, 255);
+    const float line = size * 1.35f, box = size * 0.9f;
+    float cy = y;
+    dl->AddText(font, size, ImVec2(x, cy), text, g.title.c_str());
+    cy += line * 1.2f;
+    if (g.ramp) {
+        const uint32_t anchors = 4;  // one gradient segment between each pair of ramp anchors
+        const float w = width - 2, h = box;
+        for (uint32_t i = 0; i < anchors; ++i) {
+            const ImU32 a = to_imgui(ramp(float(i) / anchors)), b = to_imgui(ramp(float(i + 1) / anchors));
+            dl->AddRectFilledMultiColor(ImVec2(x + w * float(i) / anchors, cy), ImVec2(x + w * float(i + 1) / anchors, cy + h),
+                                        a, b, b, a);
+        }
+        cy += h + size * 0.3f;
+        dl->AddText(font, size, ImVec2(x, cy), text, g.ramp_low.c_str());
+        const float hw = font->CalcTextSizeA(size, 1e9f, 0, g.ramp_high.c_str()).x;
+        dl->AddText(font, size, ImVec2(x + width - hw, cy), text, g.ramp_high.c_str());
+        cy += line * 1.3f;
+    }
+    for (const auto& s : g.swatches) {
+        const ImVec2 a(x, cy + (line - box) / 2), b(x + box, cy + (line - box) / 2 + box);
+        if (s.ghost) {  // faded and hatched, like the map's idle threads
+            const Rgba8 bg{24, 26, 30, 255};
+            const auto fade = [](uint8_t c, uint8_t k) { return uint8_t(c + (k - c) * 0.45f); };
+            dl->AddRectFilled(a, b, IM_COL32(fade(s.color.r, bg.r), fade(s.color.g, bg.g), fade(s.color.b, bg.b), 255));
+            for (float d = 3; d < box * 2; d += 4)
+                dl->AddLine(ImVec2(a.x + std::max(0.0f, d - box), a.y + std::min(d, box)),
+                            ImVec2(a.x + std::min(d, box), a.y + std::max(0.0f, d - box)), IM_COL32(0, 0, 0, 110));
+        } else {
+            dl->AddRectFilled(a, b, to_imgui(s.color));
+        }
+        dl->AddRect(a, b, IM_COL32(0, 0, 0, 255));
+        dl->AddText(font, size, ImVec2(x + box + size * 0.5f, cy + (line - size) / 2), text, s.label.c_str());
+        cy += line;
+    }
+    return cy - y;
+}
+
+}  // namespace threadmap

@@ -1,0 +1,41 @@
+// Colour modes by name, and the legend of each: what a colour on the map means. The legend
+// is data (for the window's panel) and a drawing on an ImDrawList (for figures and exports).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "colorizer.hpp"
+#include "launch_config.hpp"
+
+struct ImDrawList;
+struct ImFont;
+
+namespace threadmap {
+
+std::string_view color_mode_name(ColorMode mode);  // the CLI's word: "block", "thread-x", …
+std::optional<ColorMode> parse_color_mode(std::string_view name);
+const std::vector<ColorMode>& all_color_modes();
+std::string color_mode_title(ColorMode mode);  // "blockIdx", "threadIdx.x", …
+
+struct LegendSwatch {
+    Rgba8 color;
+    std::string label;
+    bool ghost = false;  // drawn faded and hatched, as idle threads are on the map
+};
+
+struct Legend {
+    std::string title;
+    std::vector<LegendSwatch> swatches;
+    bool ramp = false;  // a continuous scale from ramp_low to ramp_high
+    std::string ramp_low, ramp_high;
+};
+
+Legend make_legend(ColorMode mode, Palette palette, const LaunchConfig& launch);
+
+// Draws the legend with its top-left at (x, y) within `width` pixels; returns its height.
+float draw_legend(ImDrawList* list, const Legend& legend, ImFont* font, float font_size, float x, float y, float width);
+
+}  // namespace threadmap

@@ -1,0 +1,144 @@
+// Map layout and colouring; see map_layout.hpp.
+#include "map_layout.hpp"
+
+#include <algorithm>
+#include <thread>
+#include <vector>
+
+namespace threadmap {
+
+namespace {
+
+// Launched extent along the array (1D) or along C's rows and columns.
+struct Extent {
+    uint64_t rows, cols;
+};
+
+Extent launched_extent(const Workload& w, const LaunchConfig& l) {
+    const uint64_t ex = uint64_t(l.grid.x) * l.block.x, ey = uint64_t(l.grid.y) * l.block.y;
+    switch (w.kernel) {
+        case KernelKind::Matmul: return {ex, ey};      // x → row i
+        case KernelKind::MatmulXCol: return {ey, ex};  // x → column j
+        default: return {1, ex};
+    }
+}
+
+}  // namespace
+
+std::optional<uint64_t> MapLayout::element_at(uint32_t x, uint32_t y) const {
+    if (is_matrix()) {
+        if (y < workload.rows && x < workload.cols) return uint64_t(y) * workload.cols + x;
+        return std::nullopt;
+    }
+    const uint64_t p = uint64_t(y) * width + x;
+    if (p < workload.n) return p;
+    return std::nullopt;
+}
+
+void MapLayout::cell_of(uint64_t e, uint32_t& x, uint32_t& y) const {
+    if (is_matrix()) {
+        y = uint32_t(e / workload.cols);
+        x = uint32_t(e % workload.cols);
+    } else {
+        y = uint32_t(e / width);
+        x = uint32_t(e % width);
+    }
+}
+
+LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t blocks_per_row, uint32_t max_side) {
+    LayoutResult r;
+    MapLayout m;
+    m.workload = w;
+    m.launch = l;
+    const Extent launched = launched_extent(w, l);
+    if (is_matrix(w.kernel)) {
+        if (w.rows > max_side || w.cols > max_side) {
+            r.problem = "C is " + std::to_string(w.rows) + "x" + std::to_string(w.cols) +
+                        "; the map can draw at most " + std::to_string(max_side) + " cells on a side";
+            return r;
+        }
+        uint64_t rows = std::max(w.rows, launched.rows), cols = std::max(w.cols, launched.cols);
+        rows = std::min<uint64_t>(rows, max_side);
+        cols = std::min<uint64_t>(cols, max_side);
+        while (rows * cols > kMaxDrawnCells) {  // trim the ghost margin, never C itself
+            if (rows > w.rows && rows >= cols) rows = std::max<uint64_t>(w.rows, rows / 2);
+            else cols = std::max<uint64_t>(w.cols, cols / 2);
+        }
+        m.width = uint32_t(cols);
+        m.height = uint32_t(rows);
+        // Display x is the column j: set by blockIdx.y for matmul, blockIdx.x for matmul-xcol.
+        m.block_w = w.kernel == KernelKind::Matmul ? l.block.y : l.block.x;
+        m.block_h = w.kernel == KernelKind::Matmul ? l.block.x : l.block.y;
+        const uint64_t launched_cells = std::min(launched.rows, uint64_t(m.height)) * std::min(launched.cols, uint64_t(m.width));
+        const uint64_t launched_all = launched.rows * launched.cols;
+        m.ghosts_not_drawn = launched_all - launched_cells;
+    } else {
+        const uint64_t extent = std::max(w.n, launched.cols);
+        const uint64_t drawn = std::min(extent, kMaxDrawnCells);
+        const uint64_t bdx = l.block.x;
+        uint64_t k = std::max<uint64_t>(1, blocks_per_row);
+        k = std::max(k, (drawn + bdx * max_side - 1) / (bdx * max_side));  // fit the height
+        if (k * bdx > max_side) {
+            r.problem = std::to_string(drawn) + " cells do not fit a " + std::to_string(max_side) + "x" +
+                        std::to_string(max_side) + " texture in whole blocks of " + std::to_string(bdx);
+            return r;
+        }
+        m.blocks_per_row = uint32_t(k);
+        m.width = uint32_t(k * bdx);
+        m.height = uint32_t((drawn + m.width - 1) / m.width);
+        m.block_w = l.block.x;
+        m.block_h = 1;
+        m.ghosts_not_drawn = extent - drawn;
+    }
+    r.layout = m;
+    return r;
+}
+
+CellSample sample_cell(const MapLayout& m, const ThreadMap& map, uint32_t x, uint32_t y) {
+    CellSample s;
+    if (const auto e = m.element_at(x, y)) {
+        s.kind = CellSample::Element;
+        s.touches = map.touches[*e];
+        if (s.touches > 0) {
+            const Toucher t = map.toucher(*e).value();
+            s.block = t.block;
+            s.thread = t.thread;
+        }
+        return s;
+    }
+    // Not an element: a ghost if some thread's cuda.grid position lands here.
+    const LaunchConfig& l = m.launch;
+    const auto split = [](uint64_t pos, uint32_t bd, uint32_t& b, uint32_t& t) {
+        b = uint32_t(pos / bd);
+        t = uint32_t(pos % bd);
+    };
+    const uint64_t ex = uint64_t(l.grid.x) * l.block.x, ey = uint64_t(l.grid.y) * l.block.y;
+    uint64_t gx, gy = 0;  // cuda.grid position of the cell
+    switch (m.workload.kernel) {
+        case KernelKind::Matmul: gx = y; gy = x; break;
+        case KernelKind::MatmulXCol: gx = x; gy = y; break;
+        default: gx = uint64_t(y) * m.width + x; break;
+    }
+    if (gx >= ex || gy >= ey) return s;
+    s.kind = CellSample::Ghost;
+    split(gx, l.block.x, s.block.x, s.thread.x);
+    split(gy, l.block.y, s.block.y, s.thread.y);
+    return s;
+}
+
+void colorize_layout(const MapLayout& m, const ThreadMap& map, const ColorContext& ctx, Rgba8* out) {
+    const unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+    const auto rows = [&](uint32_t y0, uint32_t y1) {
+        for (uint32_t y = y0; y < y1; ++y)
+            for (uint32_t x = 0; x < m.width; ++x) out[uint64_t(y) * m.width + x] = colorize(sample_cell(m, map, x, y), ctx);
+    };
+    if (workers == 1 || uint64_t(m.width) * m.height < 65536) {
+        rows(0, m.height);
+        return;
+    }
+    std::vector<std::jthread> pool;
+    for (unsigned i = 0; i < workers; ++i)
+        pool.emplace_back(rows, uint32_t(uint64_t(m.height) * i / workers), uint32_t(uint64_t(m.height) * (i + 1) / workers));
+}
+
+}  // namespace threadmap

@@ -1,0 +1,49 @@
+// MapLayout: how a launch's map is laid out as a grid of cells on screen. A 1D array wraps
+// into rows of whole blocks; a matrix is drawn as C (row i down, column j across). Idle
+// threads that ran past the end of the data are "ghost" cells after it, so they can be seen.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "colorizer.hpp"
+#include "thread_map.hpp"
+#include "workload.hpp"
+
+namespace threadmap {
+
+struct MapLayout {
+    Workload workload;
+    LaunchConfig launch;
+    uint32_t width = 0;   // cells across
+    uint32_t height = 0;  // cells down
+    uint32_t block_w = 1;  // block outlines every block_w cells across …
+    uint32_t block_h = 1;  // … and every block_h cells down
+    uint32_t blocks_per_row = 1;  // 1D only: the row width in blocks (may be raised to fit)
+    uint64_t ghosts_not_drawn = 0;  // idle threads past the drawn area (huge oversized grids)
+
+    bool is_matrix() const { return threadmap::is_matrix(workload.kernel); }
+    // The element a cell shows, if any.
+    std::optional<uint64_t> element_at(uint32_t x, uint32_t y) const;
+    // The cell of an element (inverse of element_at).
+    void cell_of(uint64_t element, uint32_t& x, uint32_t& y) const;
+};
+
+// Drawing caps: the texture must fit the GL limit on each side and 2^26 cells in all.
+inline constexpr uint64_t kMaxDrawnCells = uint64_t(1) << 26;
+
+// blocks_per_row: 1D rows hold this many blocks (raised when the height would pass
+// max_side). A problem (the data alone is larger than a texture can be) comes back as text.
+struct LayoutResult {
+    std::optional<MapLayout> layout;
+    std::string problem;
+};
+LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t blocks_per_row, uint32_t max_side);
+
+// What the cell at (x, y) shows: an element with its first toucher, an idle thread, or nothing.
+CellSample sample_cell(const MapLayout& layout, const ThreadMap& map, uint32_t x, uint32_t y);
+
+// Colours every cell into out (width·height RGBA8, row 0 first), on all cores.
+void colorize_layout(const MapLayout& layout, const ThreadMap& map, const ColorContext& ctx, Rgba8* out);
+
+}  // namespace threadmap
