@@ -23,4 +23,16 @@ std::string version_text() {
     return s;
 }
 
+std::string backend_status_line() {
+#if THREADMAP_HAS_CUDA
+    const CudaStatus cuda = query_cuda_status();
+    if (cuda.device_count > 0)
+        return "Backend: CPU emulator (" + std::to_string(cuda.device_count) +
+               " CUDA device(s) found; GPU launches come with the CUDA executor)";
+    return "Backend: CPU emulator (no CUDA device: " + cuda.reason + ")";
+#else
+    return "Backend: CPU emulator (built without CUDA)";
+#endif
+}
+
 }  // namespace threadmap

@@ -5,18 +5,47 @@
 #include <cstdio>
 
 #include "build_info.hpp"
+#include "lessons.hpp"
 #include "map_command.hpp"
 #include "render_command.hpp"
+#include "window.hpp"
 
 namespace threadmap {
+
+namespace {
+
+bool parse_window_size(const std::string& text, int& w, int& h) {
+    std::string error;
+    const size_t x = text.find('x');
+    if (x == std::string::npos) return false;
+    const auto pw = parse_count(text.substr(0, x), "--window-size", error);
+    const auto ph = parse_count(text.substr(x + 1), "--window-size", error);
+    if (!pw || !ph || *pw < 200 || *ph < 150 || *pw > 16384 || *ph > 16384) return false;
+    w = int(*pw);
+    h = int(*ph);
+    return true;
+}
+
+}  // namespace
 
 int run_cli(int argc, char** argv) {
     CLI::App app{"threadmap: see which CUDA thread touches which element of an array or matrix"};
     app.set_version_flag("--version", version_text());
+    std::string window_size;
     MapCommandOptions map;
     add_map_command(app, map);
     RenderCommandOptions render;
     add_render_command(app, render);
+    // With no subcommand: the window.
+    WindowOptions window;
+    app.add_option("--preset", window.preset, "Open the window on this lesson (default: the last one used)");
+    app.add_option("--screenshot", window.screenshot, "Save the window as PNG after --quit-after-frames frames, then quit");
+    app.add_option("--quit-after-frames", window.quit_after_frames, "Quit after this many frames")
+        ->check(CLI::Range(1, 1000000));
+    app.add_option("--window-size", window_size, "Window size WxH (default 1600x900)");
+    app.add_option("--replay", window.replay, "Scripted input, for tests and benchmarks (see app/replay.hpp)");
+    app.add_option("--frame-report", window.frame_report, "Write frame and update times as JSON when the window closes");
+    app.add_flag("--no-settings", window.keep_settings, "Neither read nor save settings (tests)");
     app.require_subcommand(0, 1);
     try {
         app.parse(argc, argv);
@@ -31,8 +60,19 @@ int run_cli(int argc, char** argv) {
         return 2;
     }
     if (app.got_subcommand("render")) return run_render_command(render);
-    // With no subcommand: the default lesson's map (the window takes this over later).
-    return run_map_command(map);
+    if (app.got_subcommand("map")) return run_map_command(map);
+    if (!window_size.empty() && !parse_window_size(window_size, window.width, window.height)) {
+        std::fprintf(stderr, "threadmap: --window-size expects WIDTHxHEIGHT, e.g. 1920x1080, got '%s'\n",
+                     window_size.c_str());
+        return 2;
+    }
+    if (!window.preset.empty() && !find_lesson(window.preset)) {
+        std::fprintf(stderr, "threadmap: unknown preset '%s'; the lessons are: %s\n", window.preset.c_str(),
+                     lesson_names().c_str());
+        return 2;
+    }
+    if (!window.screenshot.empty() && window.quit_after_frames == 0) window.quit_after_frames = 3;
+    return run_window(window);
 }
 
 }  // namespace threadmap

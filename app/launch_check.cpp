@@ -7,14 +7,16 @@
 namespace threadmap {
 
 CheckedLaunch check_launch(const LaunchOptions& options) {
-    CheckedLaunch c;
     auto resolved = resolve_launch(options);
-    if (!resolved.value) {
-        c.error = resolved.error;
-        return c;
-    }
-    const auto& r = *resolved.value;
-    if (auto problem = check_shape_caps(r.workload)) {
+    if (!resolved.value) return {std::nullopt, resolved.error};
+    return check_resolved(*resolved.value);
+}
+
+CheckedLaunch check_resolved(const ResolvedLaunch& r) {
+    CheckedLaunch c;
+    if (auto shape = check_shape(r.workload)) {
+        c.error = *shape;
+    } else if (auto problem = check_shape_caps(r.workload)) {
         c.error = *problem;
     } else if (auto invalid = validate_launch(r.launch, cc90_profile())) {
         c.error = describe(*invalid);

@@ -15,5 +15,7 @@ struct CheckedLaunch {
 };
 
 CheckedLaunch check_launch(const LaunchOptions& options);
+// The same checks for a launch built some other way (the window's controls).
+CheckedLaunch check_resolved(const ResolvedLaunch& launch);
 
 }  // namespace threadmap

@@ -1,0 +1,64 @@
+// The window's state: plain structs with defaults, passed by reference to each panel.
+// Nothing here draws; panels read and change it, window.cpp turns changes into maps.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include <glm/glm.hpp>
+
+#include "map_picture.hpp"
+#include "view_transform.hpp"
+
+namespace threadmap {
+
+// Saved in $XDG_CONFIG_HOME/threadmap/settings.json (see settings.hpp).
+struct Settings {
+    float ui_scale = 1.0f;              // Ctrl + / Ctrl − and the slider; 1 = 17 px text
+    bool colorblind_palette = false;    // Okabe-Ito instead of Tableau 10
+    std::string color_mode = "block";   // a colour mode name
+    int export_scale = 1;               // 1, 2 or 4
+    std::string export_dir = ".";       // where exports go
+    float left_width = 360;             // controls and lessons column, pixels at scale 1
+    float right_width = 430;            // inspector, stats and code column
+    std::string last_preset = "seed-increment";
+};
+
+struct AppState {
+    Settings settings;
+    ResolvedLaunch edit;         // what the controls show, valid or not
+    std::string launch_error;    // why `edit` cannot run; the last valid map stays on screen
+    std::optional<MapPicture> picture;  // the last valid map
+    bool needs_apply = true;     // `edit` changed: check and rebuild the map
+    bool needs_recolor = false;  // colour mode or palette changed
+    bool needs_upload = false;   // new colours for the GL texture
+    uint32_t blocks_per_row = 1;
+
+    View view;
+    bool fit_requested = true;
+    std::optional<glm::ivec2> hovered_cell;  // (column, row) of the map under the mouse
+    std::optional<glm::ivec2> pinned_cell;   // clicked; shown until clicked again
+
+    std::string backend_line;     // status bar: the backend in use and why
+    std::string message;          // status bar: the last export or settings message
+    double last_update_ms = 0;    // time from a launch change to its new colours
+    bool export_map_requested = false;
+    bool export_window_requested = false;
+    bool scale_changed = true;    // rebuild fonts and sizes before the next frame
+    bool quit_requested = false;
+
+    // Where the map was drawn this frame (window pixels), for input and exports.
+    ViewRect map_rect;
+    // Screen rectangles of named widgets this frame, so scripted input can find them.
+    std::map<std::string, ViewRect> widget_rects;
+
+    ColorMode color_mode() const;
+    Palette palette() const { return settings.colorblind_palette ? Palette::ColorBlindSafe : Palette::Standard; }
+    std::optional<glm::ivec2> inspected_cell() const { return pinned_cell ? pinned_cell : hovered_cell; }
+};
+
+// Loads a lesson into the controls (the map follows on the next frame).
+void select_lesson(AppState& state, const std::string& name);
+
+}  // namespace threadmap

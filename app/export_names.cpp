@@ -1,0 +1,19 @@
+// Export file names; see export_names.hpp.
+#include "export_names.hpp"
+
+namespace threadmap {
+
+std::string export_file_name(const ResolvedLaunch& r, const std::string& mode, bool whole_window, std::time_t when) {
+    const auto dim = [](const Dim3& d) {
+        return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
+    };
+    char stamp[32];
+    std::tm local{};
+    localtime_r(&when, &local);
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+    const std::string what = r.preset.empty() ? std::string(kernel_name(r.workload.kernel)) : r.preset;
+    return "threadmap-" + what + "-grid" + dim(r.launch.grid) + "-block" + dim(r.launch.block) + "-" + mode +
+           (whole_window ? "-window-" : "-") + stamp + ".png";
+}
+
+}  // namespace threadmap

@@ -1,0 +1,15 @@
+// File names for exports: what the figure shows, and when it was made, e.g.
+// threadmap-seed-matmul-grid16x16x1-block32x32x1-block-20261130-101500.png
+#pragma once
+
+#include <ctime>
+#include <string>
+
+#include "launch_options.hpp"
+
+namespace threadmap {
+
+std::string export_file_name(const ResolvedLaunch& launch, const std::string& color_mode, bool whole_window,
+                             std::time_t when);
+
+}  // namespace threadmap

@@ -1,0 +1,92 @@
+// Inspector text; see inspector_text.hpp.
+#include "inspector_text.hpp"
+
+namespace threadmap {
+
+namespace {
+
+std::string dim(const Dim3& d) {
+    return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+}
+
+std::string n2s(uint64_t v) { return std::to_string(v); }
+
+// "i = threadIdx.x + blockIdx.x * blockDim.x = 4 + 3 * 32 = 100"
+std::string grid_formula(const char* name, char axis, uint32_t t, uint32_t b, uint32_t bd) {
+    return std::string(name) + " = threadIdx." + axis + " + blockIdx." + axis + " * blockDim." + axis + " = " +
+           n2s(t) + " + " + n2s(b) + " * " + n2s(bd) + " = " + n2s(uint64_t(t) + uint64_t(b) * bd);
+}
+
+}  // namespace
+
+CellDescription describe_cell(const MapPicture& p, int column, int row) {
+    CellDescription d;
+    const MapLayout& m = p.layout;
+    if (column < 0 || row < 0 || uint32_t(column) >= m.width || uint32_t(row) >= m.height) return d;
+    const CellSample s = sample_cell(m, p.emulation.map, uint32_t(column), uint32_t(row));
+    if (s.kind == CellSample::Empty) return d;
+    const Workload& w = p.launch.workload;
+    const LaunchConfig& l = p.launch.launch;
+    const auto element = m.element_at(uint32_t(column), uint32_t(row));
+    if (element)
+        d.heading = is_matrix(w.kernel) ? "C[" + n2s(*element / w.cols) + ", " + n2s(*element % w.cols) + "]"
+                                        : "a[" + n2s(*element) + "]";
+    else
+        d.heading = "idle thread: past the end of the data";
+
+    d.fields.push_back({"blockDim (threads per block)", dim(l.block)});
+    d.fields.push_back({"gridDim (blocks in the grid)", dim(l.grid)});
+    if (s.kind == CellSample::Element && s.touches == 0) {
+        d.fields.push_back({"written by", "no thread: the grid does not reach it"});
+        return d;
+    }
+    d.fields.push_back({"blockIdx", dim(s.block)});
+    d.fields.push_back({"threadIdx", dim(s.thread)});
+    const uint64_t t_lin = thread_linear(s.thread, l.block);
+    const ThreadContext ctx{s.thread, s.block, l.block, l.grid};
+    d.fields.push_back({"linear thread id", n2s(global_linear(ctx)) + " (block " + n2s(block_linear(s.block, l.grid)) +
+                                                " × " + n2s(l.threads_per_block()) + " + " + n2s(t_lin) + ")"});
+    d.fields.push_back({"warp, lane", "warp " + n2s(t_lin / 32) + " of its block, lane " + n2s(t_lin % 32)});
+    const uint64_t gx = uint64_t(s.block.x) * l.block.x + s.thread.x, gy = uint64_t(s.block.y) * l.block.y + s.thread.y;
+    d.fields.push_back({"global index, cuda.grid", is_matrix(w.kernel) ? "(" + n2s(gx) + ", " + n2s(gy) + ")" : n2s(gx)});
+    if (s.kind == CellSample::Element)
+        d.fields.push_back({"touches", s.touches == 1 ? "1 thread" : n2s(s.touches) + " threads (the one with the smallest id shown)"});
+
+    switch (w.kernel) {
+        case KernelKind::Increment:
+        case KernelKind::IncrementStride: {
+            d.formulas.push_back(grid_formula("pos", 'x', s.thread.x, s.block.x, l.block.x));
+            if (!element) {
+                d.formulas.push_back("pos >= n: " + n2s(gx) + " >= " + n2s(w.n) + ", so the guard skips this thread");
+            } else if (w.kernel == KernelKind::IncrementStride && *element != gx) {
+                const uint64_t stride = uint64_t(l.block.x) * l.grid.x;
+                d.formulas.push_back("stride = blockDim.x * gridDim.x = " + n2s(l.block.x) + " * " + n2s(l.grid.x) +
+                                     " = " + n2s(stride));
+                d.formulas.push_back("element " + n2s(*element) + " = " + n2s(gx) + " + " + n2s((*element - gx) / stride) +
+                                     " * " + n2s(stride) + ": this thread's step " + n2s((*element - gx) / stride + 1));
+            } else {
+                d.formulas.push_back("pos < n: " + n2s(gx) + " < " + n2s(w.n) + ", so a[" + n2s(gx) + "] += 1");
+            }
+            break;
+        }
+        case KernelKind::Matmul:
+        case KernelKind::MatmulXCol: {
+            const bool x_row = w.kernel == KernelKind::Matmul;
+            d.formulas.push_back(x_row ? grid_formula("i", 'x', s.thread.x, s.block.x, l.block.x)
+                                       : grid_formula("i", 'y', s.thread.y, s.block.y, l.block.y));
+            d.formulas.push_back(x_row ? grid_formula("j", 'y', s.thread.y, s.block.y, l.block.y)
+                                       : grid_formula("j", 'x', s.thread.x, s.block.x, l.block.x));
+            const uint64_t i = x_row ? gx : gy, j = x_row ? gy : gx;
+            if (element)
+                d.formulas.push_back("i < " + n2s(w.rows) + " and j < " + n2s(w.cols) + ", so C[" + n2s(i) + ", " + n2s(j) +
+                                     "] = sum over k < " + n2s(w.inner) + " of A[" + n2s(i) + ", k] * B[k, " + n2s(j) + "]");
+            else
+                d.formulas.push_back("(i, j) = (" + n2s(i) + ", " + n2s(j) + ") is outside C (" + n2s(w.rows) + "x" +
+                                     n2s(w.cols) + "): the guard skips this thread");
+            break;
+        }
+    }
+    return d;
+}
+
+}  // namespace threadmap

@@ -1,0 +1,22 @@
+// What the inspector says about one cell of the map: which thread, the launch's numbers,
+// and the kernel's index formula with those numbers in.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "map_picture.hpp"
+
+namespace threadmap {
+
+struct CellDescription {
+    std::string heading;  // "a[100]", "C[3, 7]", "idle thread (no element)"
+    std::vector<std::pair<std::string, std::string>> fields;  // label, value
+    std::vector<std::string> formulas;  // the index arithmetic, numbers filled in
+};
+
+// Empty heading when the cell is outside the map or shows nothing.
+CellDescription describe_cell(const MapPicture& picture, int column, int row);
+
+}  // namespace threadmap

@@ -1,0 +1,43 @@
+// Launch updates; see launch_update.hpp.
+#include "launch_update.hpp"
+
+#include <chrono>
+
+#include "launch_check.hpp"
+
+namespace threadmap {
+
+void update_picture(AppState& state, uint32_t max_side) {
+    if (!state.needs_apply && !state.needs_recolor) return;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (state.needs_apply) {
+        state.needs_apply = false;
+        state.needs_recolor = false;
+        const CheckedLaunch checked = check_resolved(state.edit);
+        if (!checked.value) {
+            state.launch_error = checked.error;
+            return;
+        }
+        PictureOptions o;
+        o.mode = state.color_mode();
+        o.palette = state.palette();
+        o.blocks_per_row = state.blocks_per_row;
+        o.max_side = max_side;
+        const bool same_shape = state.picture && state.picture->launch.workload == checked.value->workload;
+        auto built = build_picture(*checked.value, o, state.picture ? &*state.picture : nullptr);
+        if (!built.picture) {
+            state.launch_error = built.error;
+            return;
+        }
+        state.launch_error.clear();
+        state.picture = std::move(built.picture);
+        if (!same_shape) state.pinned_cell.reset();
+    } else if (state.picture) {
+        state.needs_recolor = false;
+        recolor(*state.picture, state.color_mode(), state.palette());
+    }
+    state.needs_upload = state.picture.has_value();
+    state.last_update_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace threadmap

@@ -1,0 +1,121 @@
+// Main layout; see main_layout.hpp.
+#include "main_layout.hpp"
+
+#include <GLFW/glfw3.h>  // key codes only: ImGui 1.86's GLFW backend indexes KeysDown by them
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "panels/code_panel.hpp"
+#include "panels/controls_panel.hpp"
+#include "panels/display_panel.hpp"
+#include "panels/inspector_panel.hpp"
+#include "panels/lessons_panel.hpp"
+#include "panels/stats_panel.hpp"
+
+namespace threadmap {
+
+namespace {
+
+// A vertical bar between columns; dragging it changes `width` (in unscaled pixels).
+void splitter(const char* id, float& width, float direction, float scale, float height) {
+    ImGui::SameLine(0, 0);
+    ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_Separator));
+    ImGui::Button(id, ImVec2(6 * scale, height));
+    ImGui::PopStyleColor();
+    if (ImGui::IsItemActive()) width = std::clamp(width + direction * ImGui::GetIO().MouseDelta.x / scale, 200.0f, 1200.0f);
+    if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+    ImGui::SameLine(0, 0);
+}
+
+void draw_status_bar(const AppState& state) {
+    ImGui::Separator();
+    ImGui::TextUnformatted(state.backend_line.c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("| map updated in %.0f ms | %.1f ms/frame", state.last_update_ms,
+                        1000.0 / std::max(ImGui::GetIO().Framerate, 0.001f));
+    if (!state.message.empty()) {
+        ImGui::SameLine();
+        ImGui::TextUnformatted(("| " + state.message).c_str());
+    }
+}
+
+}  // namespace
+
+void handle_shortcuts(AppState& state) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (!io.KeyCtrl) return;
+    if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD)) {
+        state.settings.ui_scale = std::min(state.settings.ui_scale * 1.15f, 3.0f);
+        state.scale_changed = true;
+    }
+    if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT)) {
+        state.settings.ui_scale = std::max(state.settings.ui_scale / 1.15f, 0.5f);
+        state.scale_changed = true;
+    }
+    if (ImGui::IsKeyPressed(GLFW_KEY_S)) (io.KeyShift ? state.export_window_requested : state.export_map_requested) = true;
+}
+
+void draw_main_layout(AppState& state, MapFrame& frame) {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(vp->WorkPos);
+    ImGui::SetNextWindowSize(vp->WorkSize);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+    ImGui::Begin("threadmap", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                     ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollbar);
+    ImGui::PopStyleVar();
+    state.widget_rects.clear();
+
+    const float scale = state.settings.ui_scale;
+    const float status_h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y * 2;
+    const float height = std::max(ImGui::GetContentRegionAvail().y - status_h, 1.0f);
+    const float total = ImGui::GetContentRegionAvail().x;
+    float left = state.settings.left_width * scale, right = state.settings.right_width * scale;
+    // A narrow window gives the map at least a third; the side columns shrink first.
+    const float sides = std::max(total * 2 / 3 - 12 * scale, 2.0f);
+    if (left + right > sides) {
+        const float k = sides / (left + right);
+        left *= k;
+        right *= k;
+    }
+
+    ImGui::BeginChild("left", ImVec2(left, height), true);
+    if (ImGui::CollapsingHeader("Launch", ImGuiTreeNodeFlags_DefaultOpen)) draw_controls_panel(state);
+    if (ImGui::CollapsingHeader("Display and export", ImGuiTreeNodeFlags_DefaultOpen)) draw_display_panel(state);
+    ImGui::EndChild();
+    splitter("##split-left", state.settings.left_width, 1, scale, height);
+
+    const float map_w = std::max(total - left - right - 12 * scale, 1.0f);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+    ImGui::BeginChild("map-view", ImVec2(map_w, height), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    draw_map_panel(state, frame);
+    ImGui::EndChild();
+    ImGui::PopStyleVar();
+    splitter("##split-right", state.settings.right_width, -1, scale, height);
+
+    ImGui::BeginChild("right", ImVec2(right, height), true);
+    if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) draw_inspector_panel(state);
+    if (ImGui::BeginTabBar("info")) {
+        if (ImGui::BeginTabItem("Stats")) {
+            draw_stats_panel(state);
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("Code")) {
+            draw_code_panel(state);
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("Lessons")) {
+            draw_lessons_panel(state);
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
+    ImGui::EndChild();
+
+    ImGui::SetCursorPosX(ImGui::GetStyle().ItemSpacing.x);
+    draw_status_bar(state);
+    ImGui::End();
+}
+
+}  // namespace threadmap

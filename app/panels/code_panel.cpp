@@ -1,0 +1,42 @@
+// Code panel; see code_panel.hpp.
+#include "code_panel.hpp"
+
+#include <imgui.h>
+
+#include "kernel_code.hpp"
+#include "panel_widgets.hpp"
+
+namespace threadmap {
+
+namespace {
+
+void show(const std::vector<CodeLine>& lines) {
+    for (const auto& l : lines) {
+        if (l.guard)
+            ImGui::TextColored(kGuardColor, "%s   <- guard", l.text.c_str());
+        else if (l.launch)
+            ImGui::TextColored(kGridDimColor, "%s", l.text.c_str());
+        else
+            ImGui::TextUnformatted(l.text.c_str());
+    }
+}
+
+}  // namespace
+
+void draw_code_panel(AppState& state) {
+    const ResolvedLaunch& r = state.picture ? state.picture->launch : state.edit;
+    if (ImGui::BeginTabBar("languages")) {
+        if (ImGui::BeginTabItem("numba (Python)")) {
+            show(numba_code(r.workload, r.launch));
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("CUDA C++")) {
+            show(cuda_code(r.workload, r.launch));
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
+    ImGui::TextDisabled("numba: kernel[blocks per grid, threads per block]; CUDA: <<<gridDim, blockDim>>>");
+}
+
+}  // namespace threadmap

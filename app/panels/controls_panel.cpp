@@ -1,0 +1,122 @@
+// Controls panel; see controls_panel.hpp.
+#include "controls_panel.hpp"
+
+#include <imgui.h>
+
+#include "lessons.hpp"
+#include "panel_widgets.hpp"
+
+namespace threadmap {
+
+namespace {
+
+// Three unsigned fields on one line; true when any changed.
+bool dim3_fields(AppState& state, const char* id, Dim3& d) {
+    bool changed = false;
+    ImGui::PushID(id);
+    const float w = (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3;
+    uint32_t* parts[] = {&d.x, &d.y, &d.z};
+    const char* axis[] = {"x", "y", "z"};
+    for (int i = 0; i < 3; ++i) {
+        if (i) ImGui::SameLine();
+        ImGui::SetNextItemWidth(w);
+        ImGui::PushID(i);
+        changed |= ImGui::InputScalar("##v", ImGuiDataType_U32, parts[i], nullptr, nullptr, "%u");
+        remember_rect(state, std::string(id) + "." + axis[i]);
+        ImGui::PopID();
+    }
+    ImGui::PopID();
+    return changed;
+}
+
+bool count_field(AppState& state, const char* label, uint64_t& v) {
+    const bool changed = ImGui::InputScalar(label, ImGuiDataType_U64, &v, nullptr, nullptr, "%llu");
+    remember_rect(state, label);
+    return changed;
+}
+
+}  // namespace
+
+void draw_controls_panel(AppState& state) {
+    ResolvedLaunch& e = state.edit;
+    bool changed = false;
+
+    const Lesson* current = find_lesson(e.preset);
+    if (ImGui::BeginCombo("lesson", current ? current->name.c_str() : "(custom)")) {
+        for (const auto& l : lessons())
+            if (ImGui::Selectable(l.name.c_str(), current == &l)) select_lesson(state, l.name);
+        ImGui::EndCombo();
+    }
+    if (current) ImGui::TextWrapped("%s", current->title.c_str());
+    ImGui::Separator();
+
+    if (ImGui::BeginCombo("kernel", std::string(kernel_name(e.workload.kernel)).c_str())) {
+        for (KernelKind k : all_kernels()) {
+            if (!ImGui::Selectable(std::string(kernel_name(k)).c_str(), k == e.workload.kernel)) continue;
+            if (is_matrix(k) != is_matrix(e.workload.kernel)) {
+                e.workload = is_matrix(k) ? matmul_workload(k, 300, 300, 200) : Workload{k, 500};
+                e.launch.block = default_block(k);
+                e.launch.grid = covering_grid(e.workload, e.launch.block);
+                state.fit_requested = true;
+            }
+            e.workload.kernel = k;
+            changed = true;
+        }
+        ImGui::EndCombo();
+    }
+    remember_rect(state, "kernel");
+
+    Workload& w = e.workload;
+    if (is_matrix(w.kernel)) {
+        const Workload before = w;
+        changed |= count_field(state, "rows of C", w.rows);
+        changed |= count_field(state, "cols of C", w.cols);
+        changed |= count_field(state, "inner (k)", w.inner);
+        // A reshaped C keeps operands that cover it (the seed lesson's larger A and B stay).
+        if (!(before == w)) {
+            w.a_rows = std::max(w.rows, before.a_rows == before.rows ? w.rows : before.a_rows);
+            w.b_cols = std::max(w.cols, before.b_cols == before.cols ? w.cols : before.b_cols);
+            state.fit_requested = true;
+        }
+    } else {
+        if (count_field(state, "n (elements)", w.n)) {
+            changed = true;
+            state.fit_requested = true;
+        }
+    }
+
+    ImGui::Spacing();
+    ImGui::TextColored(kBlockDimColor, "blockDim");
+    ImGui::SameLine();
+    ImGui::TextDisabled("threads in each block (x, y, z)");
+    changed |= dim3_fields(state, "blockDim", e.launch.block);
+    ImGui::TextColored(kGridDimColor, "gridDim");
+    ImGui::SameLine();
+    ImGui::TextDisabled("blocks in the grid (x, y, z)");
+    changed |= dim3_fields(state, "gridDim", e.launch.grid);
+
+    const Dim3 cover = covering_grid(w, e.launch.block);
+    const std::string fix = is_matrix(w.kernel) ? "gridDim = ceil(C / blockDim) = " + to_string(cover)
+                                                : "gridDim.x = ceil(" + std::to_string(w.n) + " / " +
+                                                      std::to_string(e.launch.block.x) + ") = " + std::to_string(cover.x);
+    ImGui::BeginDisabled(cover == e.launch.grid);
+    if (ImGui::Button(fix.c_str())) {
+        e.launch.grid = cover;
+        changed = true;
+    }
+    ImGui::EndDisabled();
+    remember_rect(state, "fix-grid");
+
+    if (!state.launch_error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+        ImGui::TextWrapped("%s", state.launch_error.c_str());
+        ImGui::PopStyleColor();
+        ImGui::TextDisabled("(the map shows the last valid launch)");
+    }
+    if (changed) {
+        e.preset.clear();  // a changed lesson is the learner's own launch now
+        state.needs_apply = true;
+    }
+}
+
+}  // namespace threadmap

@@ -1,0 +1,57 @@
+// Display panel; see display_panel.hpp.
+#include "display_panel.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "legend.hpp"
+#include "panel_widgets.hpp"
+
+namespace threadmap {
+
+void draw_display_panel(AppState& state) {
+    Settings& s = state.settings;
+    ImGui::TextUnformatted("colour by");
+    for (ColorMode m : all_color_modes()) {
+        const std::string name(color_mode_name(m));
+        if (ImGui::RadioButton(color_mode_title(m).c_str(), state.color_mode() == m)) {
+            s.color_mode = name;
+            state.needs_recolor = true;
+        }
+        remember_rect(state, "color:" + name);
+    }
+    if (ImGui::Checkbox("colour-blind-safe palette", &s.colorblind_palette)) state.needs_recolor = true;
+
+    if (state.picture && !state.picture->layout.is_matrix()) {
+        int per_row = int(state.blocks_per_row);
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+        if (ImGui::InputInt("blocks per row", &per_row)) {
+            state.blocks_per_row = uint32_t(std::clamp(per_row, 1, 4096));
+            state.needs_apply = true;
+            state.fit_requested = true;
+        }
+    }
+
+    ImGui::Separator();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+    if (ImGui::SliderFloat("UI scale", &s.ui_scale, 0.5f, 3.0f, "%.2f")) state.scale_changed = true;
+    ImGui::SameLine();
+    ImGui::TextDisabled("Ctrl +/-");
+
+    ImGui::Separator();
+    ImGui::TextUnformatted("export PNG");
+    for (int k : {1, 2, 4}) {
+        ImGui::SameLine();
+        if (ImGui::RadioButton((std::to_string(k) + "x").c_str(), s.export_scale == k)) s.export_scale = k;
+    }
+    char dir[512];
+    std::snprintf(dir, sizeof dir, "%s", s.export_dir.c_str());
+    if (ImGui::InputText("folder", dir, sizeof dir)) s.export_dir = dir;
+    if (ImGui::Button("map + legend (Ctrl+S)")) state.export_map_requested = true;
+    ImGui::SameLine();
+    if (ImGui::Button("whole window (Ctrl+Shift+S)")) state.export_window_requested = true;
+}
+
+}  // namespace threadmap

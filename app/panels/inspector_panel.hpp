@@ -1,0 +1,10 @@
+// Inspector: the hovered (or pinned) cell's thread, with the index formula's numbers in.
+#pragma once
+
+#include "app_state.hpp"
+
+namespace threadmap {
+
+void draw_inspector_panel(AppState& state);
+
+}  // namespace threadmap

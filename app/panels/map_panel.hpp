@@ -1,0 +1,27 @@
+// The map: drawn by the cell-grid renderer inside ImGui's frame (a draw-list callback),
+// with zoom (wheel, around the cursor), pan (drag), fit (double-click or F), hover and pin,
+// the legend in a corner.
+#pragma once
+
+#include <optional>
+
+#include "app_state.hpp"
+#include "cell_grid_renderer.hpp"
+
+namespace threadmap {
+
+// What the draw callback needs; lives in the window's frame loop.
+struct MapFrame {
+    const CellGridRenderer* renderer = nullptr;
+    float framebuffer_scale = 1;  // framebuffer pixels per window pixel (2 or 4 for exports)
+    int framebuffer_height = 0;
+    // Filled by draw_map_panel for the callback:
+    const MapLayout* layout = nullptr;
+    View view;
+    ViewRect rect;
+    std::optional<glm::ivec2> hovered_element;
+};
+
+void draw_map_panel(AppState& state, MapFrame& frame);
+
+}  // namespace threadmap

@@ -1,0 +1,24 @@
+// Small pieces the panels share: colours that keep blockDim and gridDim apart everywhere,
+// and recording of widget rectangles for scripted input.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+
+#include "app_state.hpp"
+
+namespace threadmap {
+
+inline const ImVec4 kBlockDimColor{0.45f, 0.78f, 1.0f, 1.0f};  // blockDim: always this blue
+inline const ImVec4 kGridDimColor{1.0f, 0.70f, 0.30f, 1.0f};   // gridDim: always this orange
+inline const ImVec4 kErrorColor{1.0f, 0.42f, 0.42f, 1.0f};
+inline const ImVec4 kGuardColor{0.55f, 1.0f, 0.55f, 1.0f};
+
+// Stores the last item's screen rectangle under `name` (see AppState::widget_rects).
+inline void remember_rect(AppState& state, const std::string& name) {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    state.widget_rects[name] = {a.x, a.y, b.x - a.x, b.y - a.y};
+}
+
+}  // namespace threadmap

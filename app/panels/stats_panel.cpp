@@ -1,0 +1,42 @@
+// Stats panel; see stats_panel.hpp.
+#include "stats_panel.hpp"
+
+#include <imgui.h>
+
+namespace threadmap {
+
+void draw_stats_panel(AppState& state) {
+    if (!state.picture) return;
+    const LaunchStats& s = state.picture->emulation.stats;
+    const float idle = s.threads_launched ? float(double(s.threads_idle) / double(s.threads_launched)) : 0;
+    char overlay[64];
+    std::snprintf(overlay, sizeof overlay, "%.1f%% of threads idle", idle * 100);
+    ImGui::ProgressBar(idle, ImVec2(-1, 0), overlay);
+    if (ImGui::BeginTable("stats", 2, ImGuiTableFlags_RowBg)) {
+        const auto row = [](const char* label, uint64_t v) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(label);
+            ImGui::TableNextColumn();
+            ImGui::Text("%llu", static_cast<unsigned long long>(v));
+        };
+        row("threads launched", s.threads_launched);
+        row("threads active", s.threads_active);
+        row("threads idle", s.threads_idle);
+        row("blocks", s.blocks);
+        row("warps", s.warps);
+        row("partial warps", s.partial_warps);
+        row("elements", s.elements);
+        row("elements untouched", s.elements_untouched);
+        row("written 2+ times", s.elements_multi);
+        ImGui::EndTable();
+    }
+    if (s.elements_multi > 0)
+        ImGui::TextWrapped("Several threads write the same element: on a GPU that is a data race "
+                           "(the emulator runs them one after another).");
+    if (state.picture->layout.ghosts_not_drawn > 0)
+        ImGui::TextWrapped("%llu idle threads lie past the drawn area.",
+                           static_cast<unsigned long long>(state.picture->layout.ghosts_not_drawn));
+}
+
+}  // namespace threadmap

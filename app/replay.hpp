@@ -1,0 +1,50 @@
+// Scripted input for tests and benchmarks (`threadmap --replay FILE`): each line is
+// "FRAME COMMAND ARGS…", injected into ImGui's input at that frame, so every panel's real
+// input handling runs. Commands:
+//   move X Y | move WIDGET            put the mouse there (WIDGET: a name from widget_rects)
+//   click X Y | click WIDGET          press and release the left button there
+//   scroll X Y DY                     wheel DY notches at (X, Y)
+//   key [ctrl+][shift+]NAME           NAME: a-z, enter, backspace, tab, escape, space, equal, minus
+//   type TEXT                         characters typed (the rest of the line)
+//   screenshot FILE                   the window's pixels after the frame, as PNG
+//   state FILE                        the map's place and view, launch and widgets, as JSON
+//   quit
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app_state.hpp"
+
+struct GLFWwindow;
+
+namespace threadmap {
+
+struct ReplayStep {
+    int frame = 0;
+    std::string command;
+    std::vector<std::string> args;
+    std::string rest;  // everything after the command, for `type`
+};
+
+class Replay {
+public:
+    // Parses a script; returns nothing and sets error on a malformed line.
+    static std::optional<Replay> load(const std::string& path, std::string& error);
+    static Replay screenshot_then_quit(const std::string& path, int frame);
+    static Replay quit_after(int frame);
+
+    // After ImGui_ImplGlfw_NewFrame, before ImGui::NewFrame.
+    void inject(int frame, const AppState& state);
+    // After the frame is drawn, before the swap. Returns an error message or "".
+    std::string after_render(int frame, AppState& state, int framebuffer_width, int framebuffer_height);
+
+private:
+    std::vector<ReplayStep> steps_;
+    std::optional<std::pair<float, float>> mouse_;  // injected position, held until moved
+    int release_keys_at_ = -1;
+    std::vector<int> held_keys_;
+};
+
+}  // namespace threadmap

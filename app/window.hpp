@@ -1,0 +1,21 @@
+// The window: GLFW + Dear ImGui 1.86 + OpenGL 3.3 core, the frame loop, exports and
+// scripted runs (--screenshot, --quit-after-frames, --replay).
+#pragma once
+
+#include <string>
+
+namespace threadmap {
+
+struct WindowOptions {
+    std::string preset;            // empty: the saved last lesson, or seed-increment
+    int width = 1600, height = 900;  // initial window size
+    std::string screenshot;        // with quit_after_frames: capture that frame, then quit
+    int quit_after_frames = 0;     // 0: run until closed
+    std::string replay;            // a scripted-input file (see replay.hpp)
+    std::string frame_report;      // write frame and update times as JSON on exit
+    bool keep_settings = false;    // tests: neither read nor write the user's settings
+};
+
+int run_window(const WindowOptions& options);  // the process exit code
+
+}  // namespace threadmap

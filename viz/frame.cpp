@@ -1,0 +1,18 @@
+// Window frame start; see frame.hpp.
+#include "frame.hpp"
+
+#include "gl.hpp"
+
+namespace threadmap {
+
+void begin_window_frame(int w, int h, Rgba8 c) {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDisable(GL_SCISSOR_TEST);
+    glViewport(0, 0, w, h);
+    glClearColor(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+}
+
+void finish_gpu_work() { glFinish(); }
+
+}  // namespace threadmap

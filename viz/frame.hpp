@@ -1,0 +1,13 @@
+// The window's framebuffer: bind it and clear it before ImGui draws a frame.
+#pragma once
+
+#include "colors.hpp"
+
+namespace threadmap {
+
+void begin_window_frame(int framebuffer_width, int framebuffer_height, Rgba8 clear);
+
+// Waits until the GPU (or llvmpipe) has finished the frame: benchmarks time real work.
+void finish_gpu_work();
+
+}  // namespace threadmap
