@@ -5,7 +5,6 @@
 #include <cstdio>
 
 #include "build_info.hpp"
-#include "lessons.hpp"
 #include "map_command.hpp"
 #include "render_command.hpp"
 #include "window.hpp"
@@ -38,7 +37,8 @@ int run_cli(int argc, char** argv) {
     add_render_command(app, render);
     // With no subcommand: the window.
     WindowOptions window;
-    app.add_option("--preset", window.preset, "Open the window on this lesson (default: the last one used)");
+    LaunchOptions window_launch;  // none given: the lesson used last
+    add_launch_options(app, window_launch);
     app.add_option("--screenshot", window.screenshot, "Save the window as PNG after --quit-after-frames frames, then quit");
     app.add_option("--quit-after-frames", window.quit_after_frames, "Quit after this many frames")
         ->check(CLI::Range(1, 1000000));
@@ -66,10 +66,16 @@ int run_cli(int argc, char** argv) {
                      window_size.c_str());
         return 2;
     }
-    if (!window.preset.empty() && !find_lesson(window.preset)) {
-        std::fprintf(stderr, "threadmap: unknown preset '%s'; the lessons are: %s\n", window.preset.c_str(),
-                     lesson_names().c_str());
-        return 2;
+    const bool launch_given = !window_launch.preset.empty() || !window_launch.kernel.empty() ||
+                              !window_launch.n.empty() || !window_launch.rows.empty() || !window_launch.cols.empty() ||
+                              !window_launch.inner.empty() || !window_launch.block.empty() || !window_launch.grid.empty();
+    if (launch_given) {
+        auto resolved = resolve_launch(window_launch);
+        if (!resolved.value) {
+            std::fprintf(stderr, "threadmap: %s\n", resolved.error.c_str());
+            return 2;
+        }
+        window.launch = resolved.value;
     }
     if (!window.screenshot.empty() && window.quit_after_frames == 0) window.quit_after_frames = 3;
     return run_window(window);

@@ -118,7 +118,12 @@ int run_window(const WindowOptions& o) {
 
     AppState state;
     if (!o.keep_settings) state.settings = load_settings(state.message);
-    select_lesson(state, o.preset.empty() ? state.settings.last_preset : o.preset);
+    if (o.launch) {
+        state.edit = *o.launch;
+        if (!o.launch->preset.empty()) state.settings.last_preset = o.launch->preset;
+    } else {
+        select_lesson(state, state.settings.last_preset);
+    }
 
     glfwSetErrorCallback(glfw_error);
     if (!glfwInit()) {

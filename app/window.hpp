@@ -2,12 +2,15 @@
 // scripted runs (--screenshot, --quit-after-frames, --replay).
 #pragma once
 
+#include <optional>
 #include <string>
+
+#include "launch_options.hpp"
 
 namespace threadmap {
 
 struct WindowOptions {
-    std::string preset;            // empty: the saved last lesson, or seed-increment
+    std::optional<ResolvedLaunch> launch;  // from the command line; none: the last lesson used
     int width = 1600, height = 900;  // initial window size
     std::string screenshot;        // with quit_after_frames: capture that frame, then quit
     int quit_after_frames = 0;     // 0: run until closed

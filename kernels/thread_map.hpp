@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "launch_config.hpp"
 #include "thread_context.hpp"
@@ -38,6 +39,39 @@ struct ThreadMap {
         const uint64_t tpb = l.threads_per_block();
         return {id, unlinearize(id / tpb, l.grid), unlinearize(id % tpb, l.block)};
     }
+};
+
+// Fast global id → (blockIdx, threadIdx) for colouring millions of cells: the division by
+// threads-per-block is a multiply by a precomputed reciprocal (exact for 32-bit ids: the
+// rounding error n·(m − 2^64/d) stays below 2^64/d), threadIdx comes from a table (at most
+// 1024 entries), blockIdx from a table when the grid is small enough. Gives exactly
+// ThreadMap::decode_global_id; ids are < 2^30 (the emulator's thread cap).
+class ToucherDecoder {
+public:
+    explicit ToucherDecoder(const LaunchConfig& l)
+        : launch_(l),
+          tpb_(uint32_t(l.threads_per_block())),
+          reciprocal_(tpb_ > 1 ? ~uint64_t(0) / tpb_ + 1 : 0) {
+        threads_.resize(tpb_);
+        for (uint32_t t = 0; t < tpb_; ++t) threads_[t] = unlinearize(t, l.block);
+        if (l.blocks() <= kMaxTabulatedBlocks) {
+            blocks_.resize(size_t(l.blocks()));
+            for (uint64_t b = 0; b < l.blocks(); ++b) blocks_[b] = unlinearize(b, l.grid);
+        }
+    }
+    Toucher decode(uint32_t id) const {
+        const uint32_t b = tpb_ > 1 ? uint32_t((unsigned __int128)id * reciprocal_ >> 64) : id;
+        const uint32_t t = id - b * tpb_;
+        return {id, b < blocks_.size() ? blocks_[b] : unlinearize(b, launch_.grid), threads_[t]};
+    }
+
+private:
+    static constexpr uint64_t kMaxTabulatedBlocks = uint64_t(1) << 20;  // 12 MB of Dim3 at most
+    LaunchConfig launch_;
+    uint32_t tpb_;
+    uint64_t reciprocal_;  // ⌈2^64 / tpb⌉
+    std::vector<Dim3> threads_;
+    std::vector<Dim3> blocks_;
 };
 
 struct LaunchStats {

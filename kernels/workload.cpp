@@ -49,10 +49,6 @@ const std::vector<KernelKind>& all_kernels() {
     return kinds;
 }
 
-bool is_matrix(KernelKind kind) {
-    return kind == KernelKind::Matmul || kind == KernelKind::MatmulXCol;
-}
-
 Workload matmul_workload(KernelKind kind, uint64_t rows, uint64_t cols, uint64_t inner) {
     Workload w;
     w.kernel = kind;

@@ -30,20 +30,27 @@ WorldRect scene_bounds(const MapLayout& m) {
     return r;
 }
 
-CellGridRenderer::CellGridRenderer()
-    : program_(make_program("cell_grid.vert", "cell_grid.frag")), vao_(make_vertex_array()), texture_(make_texture()) {
-    const GLuint p = program_.get();
-    u_projection_ = glGetUniformLocation(p, "u_projection");
-    u_rect_ = glGetUniformLocation(p, "u_rect");
-    u_kind_ = glGetUniformLocation(p, "u_kind");
-    u_pixels_per_cell_ = glGetUniformLocation(p, "u_pixels_per_cell");
-    u_block_ = glGetUniformLocation(p, "u_block");
-    u_background_ = glGetUniformLocation(p, "u_background");
-    u_solid_ = glGetUniformLocation(p, "u_solid");
-    u_highlight_ = glGetUniformLocation(p, "u_highlight");
-    u_highlight_color_ = glGetUniformLocation(p, "u_highlight_color");
-    u_cells_ = glGetUniformLocation(p, "u_cells");
+CellGridRenderer::Variant::Variant(const char* defines)
+    : program(make_program("cell_grid.vert", "cell_grid.frag", defines)) {
+    const GLuint p = program.get();
+    projection = glGetUniformLocation(p, "u_projection");
+    rect = glGetUniformLocation(p, "u_rect");
+    pixels_per_cell = glGetUniformLocation(p, "u_pixels_per_cell");
+    background = glGetUniformLocation(p, "u_background");
+    cells = glGetUniformLocation(p, "u_cells");
+    cell_borders = glGetUniformLocation(p, "u_cell_borders");
+    block = glGetUniformLocation(p, "u_block");
+    solid = glGetUniformLocation(p, "u_solid");
+    highlight = glGetUniformLocation(p, "u_highlight");
+    highlight_color = glGetUniformLocation(p, "u_highlight_color");
 }
+
+CellGridRenderer::CellGridRenderer()
+    : plain_(""),
+      detail_("#define CELL_DETAIL 1\n"),
+      operand_("#define OPERAND 1\n"),
+      vao_(make_vertex_array()),
+      texture_(make_texture()) {}
 
 int CellGridRenderer::max_texture_side() {
     GLint side = 0;
@@ -71,7 +78,17 @@ void CellGridRenderer::upload(const Rgba8* cells, uint32_t width, uint32_t heigh
     }
 }
 
-void CellGridRenderer::begin(const View& view, const SceneTarget& t) const {
+const CellGridRenderer::Variant& CellGridRenderer::use(const Variant& v, const View& view, const ViewRect& r) const {
+    glUseProgram(v.program.get());
+    glUniform1i(v.cells, 0);
+    glUniformMatrix4fv(v.projection, 1, GL_FALSE, glm::value_ptr(projection(view, r)));
+    glUniform1f(v.pixels_per_cell, float(view.zoom));
+    glUniform4fv(v.background, 1, glm::value_ptr(to_vec4(kSceneBackground)));
+    return v;
+}
+
+void CellGridRenderer::draw_scene(const MapLayout& m, const View& view, const SceneTarget& t,
+                                  std::optional<glm::ivec2> hovered) const {
     const ViewRect& r = t.viewport;
     const GLint x = GLint(r.x), y = GLint(t.framebuffer_height - r.y - r.h);
     glViewport(x, y, GLsizei(r.w), GLsizei(r.h));
@@ -82,39 +99,39 @@ void CellGridRenderer::begin(const View& view, const SceneTarget& t) const {
     glDisable(GL_CULL_FACE);
     glDisable(GL_STENCIL_TEST);
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
-    glUseProgram(program_.get());
-    glBindVertexArray(vao_.get());
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, texture_.get());
-    glUniform1i(u_cells_, 0);
-    glUniformMatrix4fv(u_projection_, 1, GL_FALSE, glm::value_ptr(projection(view, r)));
-    glUniform1f(u_pixels_per_cell_, float(view.zoom));
-    glUniform4fv(u_background_, 1, glm::value_ptr(to_vec4(kSceneBackground)));
     const glm::vec4 bg = to_vec4(kSceneBackground);
     glClearColor(bg.r, bg.g, bg.b, 1);
     glClear(GL_COLOR_BUFFER_BIT);
-}
+    glBindVertexArray(vao_.get());
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, texture_.get());
 
-void CellGridRenderer::draw_rect(const WorldRect& r) const {
-    glUniform4f(u_rect_, float(r.x0), float(r.y0), float(r.x1), float(r.y1));
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-}
-
-void CellGridRenderer::draw_scene(const MapLayout& m, const View& view, const SceneTarget& t,
-                                  std::optional<glm::ivec2> hovered) const {
-    begin(view, t);
-    glUniform1i(u_kind_, 0);
-    glUniform2i(u_block_, GLint(m.block_w), GLint(m.block_h));
-    draw_rect({0, 0, double(std::min(m.width, width_)), double(std::min(m.height, height_))});
+    const auto draw_rect = [&](const Variant& v, const WorldRect& w) {
+        glUniform4f(v.rect, float(w.x0), float(w.y0), float(w.x1), float(w.y1));
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    };
+    // Outlines only where they can be seen: cell borders from 6 pixels a cell, block
+    // outlines from 8 pixels a block; otherwise the plain variant.
+    const bool borders = view.zoom >= 6;
+    const GLint block_w = m.block_w * view.zoom >= 8 ? GLint(m.block_w) : 0;
+    const GLint block_h = m.block_h * view.zoom >= 8 ? GLint(m.block_h) : 0;
+    if (borders || block_w || block_h) {
+        const Variant& v = use(detail_, view, r);
+        glUniform1i(v.cell_borders, borders);
+        glUniform2i(v.block, block_w, block_h);
+        draw_rect(v, {0, 0, double(std::min(m.width, width_)), double(std::min(m.height, height_))});
+    } else {
+        draw_rect(use(plain_, view, r), {0, 0, double(std::min(m.width, width_)), double(std::min(m.height, height_))});
+    }
     if (m.is_matrix()) {
         const OperandRects o = operand_rects(m);
-        glUniform1i(u_kind_, 1);
-        glUniform4f(u_solid_, 0.36f, 0.38f, 0.42f, 1);
-        glUniform4f(u_highlight_color_, 1.0f, 0.85f, 0.25f, 1);
-        glUniform2i(u_highlight_, -1, hovered ? hovered->y : -1);  // A: row i
-        draw_rect(o.a);
-        glUniform2i(u_highlight_, hovered ? hovered->x : -1, -1);  // B: column j
-        draw_rect(o.b);
+        const Variant& v = use(operand_, view, r);
+        glUniform4f(v.solid, 0.36f, 0.38f, 0.42f, 1);
+        glUniform4f(v.highlight_color, 1.0f, 0.85f, 0.25f, 1);
+        glUniform2i(v.highlight, -1, hovered ? hovered->y : -1);  // A: row i
+        draw_rect(v, o.a);
+        glUniform2i(v.highlight, hovered ? hovered->x : -1, -1);  // B: column j
+        draw_rect(v, o.b);
     }
     glBindVertexArray(0);
     glUseProgram(0);

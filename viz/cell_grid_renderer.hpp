@@ -42,15 +42,19 @@ public:
                     std::optional<glm::ivec2> hovered_element) const;
 
 private:
-    void begin(const View& view, const SceneTarget& target) const;
-    void draw_rect(const WorldRect& r) const;
+    // One compiled variant of shaders/cell_grid.frag and its uniforms.
+    struct Variant {
+        explicit Variant(const char* defines);
+        GlProgram program;
+        GLint projection, rect, pixels_per_cell, background, cells, cell_borders, block, solid, highlight,
+            highlight_color;
+    };
+    const Variant& use(const Variant& v, const View& view, const ViewRect& r) const;
 
-    GlProgram program_;
+    Variant plain_, detail_, operand_;
     GlVertexArray vao_;
     GlTexture texture_;
     uint32_t width_ = 0, height_ = 0;
-    GLint u_projection_, u_rect_, u_kind_, u_pixels_per_cell_, u_block_, u_background_, u_solid_, u_highlight_,
-        u_highlight_color_, u_cells_;
 };
 
 }  // namespace threadmap

@@ -42,7 +42,7 @@ TM_HD inline Rgba8 coverage_color(Coverage c, Palette p) {
 // blocks in a 2D grid never share a colour in either palette.
 TM_HD inline uint64_t block_color_index(const Dim3& b) { return b.x + 2ull * b.y + 4ull * b.z; }
 
-TM_HD inline Rgba8 colorize(const CellSample& s, const ColorContext& c) {
+TM_HD_INLINE Rgba8 colorize(const CellSample& s, const ColorContext& c) {
     if (s.kind == CellSample::Empty) return {0, 0, 0, 0};
     const uint8_t alpha = s.kind == CellSample::Ghost ? kGhostAlpha : kElementAlpha;
     Rgba8 out{};

@@ -19,10 +19,13 @@ const char* shader_text(const char* name) {
     throw std::runtime_error(std::string("no embedded shader named ") + name);
 }
 
-GLuint compile(GLenum type, const char* name) {
+GLuint compile(GLenum type, const char* name, const std::string& defines) {
     const GLuint shader = glCreateShader(type);
-    const char* text = shader_text(name);
-    glShaderSource(shader, 1, &text, nullptr);
+    std::string text = shader_text(name);
+    const size_t version_end = text.find('\n') + 1;  // "#version …" must stay first
+    text.insert(version_end, defines);
+    const char* source = text.c_str();
+    glShaderSource(shader, 1, &source, nullptr);
     glCompileShader(shader);
     GLint ok = 0;
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
@@ -55,9 +58,9 @@ GlVertexArray make_vertex_array() {
     return GlVertexArray(n);
 }
 
-GlProgram make_program(const char* vertex_name, const char* fragment_name) {
-    const GLuint vs = compile(GL_VERTEX_SHADER, vertex_name);
-    const GLuint fs = compile(GL_FRAGMENT_SHADER, fragment_name);
+GlProgram make_program(const char* vertex_name, const char* fragment_name, const std::string& defines) {
+    const GLuint vs = compile(GL_VERTEX_SHADER, vertex_name, defines);
+    const GLuint fs = compile(GL_FRAGMENT_SHADER, fragment_name, defines);
     GlProgram program(glCreateProgram());
     glAttachShader(program.get(), vs);
     glAttachShader(program.get(), fs);

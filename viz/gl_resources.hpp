@@ -2,6 +2,7 @@
 // that must be current then (the window's or the offscreen one).
 #pragma once
 
+#include <string>
 #include <utility>
 
 #include "gl.hpp"
@@ -48,8 +49,9 @@ GlTexture make_texture();
 GlBuffer make_buffer();
 GlVertexArray make_vertex_array();
 
-// Compiles and links the two embedded shaders; throws with the GLSL log on failure.
-GlProgram make_program(const char* vertex_name, const char* fragment_name);
+// Compiles and links two embedded shaders; `defines` (e.g. "#define X\n") go right after
+// each shader's #version line. Throws with the GLSL log on failure.
+GlProgram make_program(const char* vertex_name, const char* fragment_name, const std::string& defines = "");
 
 // An RGBA8 colour target to render into (exports, `threadmap render`).
 class RenderTarget {

@@ -25,16 +25,6 @@ Extent launched_extent(const Workload& w, const LaunchConfig& l) {
 
 }  // namespace
 
-std::optional<uint64_t> MapLayout::element_at(uint32_t x, uint32_t y) const {
-    if (is_matrix()) {
-        if (y < workload.rows && x < workload.cols) return uint64_t(y) * workload.cols + x;
-        return std::nullopt;
-    }
-    const uint64_t p = uint64_t(y) * width + x;
-    if (p < workload.n) return p;
-    return std::nullopt;
-}
-
 void MapLayout::cell_of(uint64_t e, uint32_t& x, uint32_t& y) const {
     if (is_matrix()) {
         y = uint32_t(e / workload.cols);
@@ -94,13 +84,17 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
     return r;
 }
 
-CellSample sample_cell(const MapLayout& m, const ThreadMap& map, uint32_t x, uint32_t y) {
+namespace {
+
+// The per-cell work of sample_cell, forced inline into colorize_layout's loop.
+TM_HD_INLINE CellSample sample(const MapLayout& m, const ThreadMap& map, const ToucherDecoder& decoder, uint32_t x,
+                               uint32_t y) {
     CellSample s;
     if (const auto e = m.element_at(x, y)) {
         s.kind = CellSample::Element;
         s.touches = map.touches[*e];
         if (s.touches > 0) {
-            const Toucher t = map.toucher(*e).value();
+            const Toucher t = decoder.decode(map.first_toucher[*e]);
             s.block = t.block;
             s.thread = t.thread;
         }
@@ -108,10 +102,6 @@ CellSample sample_cell(const MapLayout& m, const ThreadMap& map, uint32_t x, uin
     }
     // Not an element: a ghost if some thread's cuda.grid position lands here.
     const LaunchConfig& l = m.launch;
-    const auto split = [](uint64_t pos, uint32_t bd, uint32_t& b, uint32_t& t) {
-        b = uint32_t(pos / bd);
-        t = uint32_t(pos % bd);
-    };
     const uint64_t ex = uint64_t(l.grid.x) * l.block.x, ey = uint64_t(l.grid.y) * l.block.y;
     uint64_t gx, gy = 0;  // cuda.grid position of the cell
     switch (m.workload.kernel) {
@@ -121,16 +111,28 @@ CellSample sample_cell(const MapLayout& m, const ThreadMap& map, uint32_t x, uin
     }
     if (gx >= ex || gy >= ey) return s;
     s.kind = CellSample::Ghost;
-    split(gx, l.block.x, s.block.x, s.thread.x);
-    split(gy, l.block.y, s.block.y, s.thread.y);
+    s.block = {uint32_t(gx / l.block.x), uint32_t(gy / l.block.y), 0};
+    s.thread = {uint32_t(gx % l.block.x), uint32_t(gy % l.block.y), 0};
     return s;
+}
+
+}  // namespace
+
+CellSample sample_cell(const MapLayout& m, const ThreadMap& map, uint32_t x, uint32_t y) {
+    return sample(m, map, ToucherDecoder(map.launch), x, y);
+}
+
+CellSample sample_cell(const MapLayout& m, const ThreadMap& map, const ToucherDecoder& decoder, uint32_t x, uint32_t y) {
+    return sample(m, map, decoder, x, y);
 }
 
 void colorize_layout(const MapLayout& m, const ThreadMap& map, const ColorContext& ctx, Rgba8* out) {
     const unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+    const ToucherDecoder decoder(map.launch);
     const auto rows = [&](uint32_t y0, uint32_t y1) {
         for (uint32_t y = y0; y < y1; ++y)
-            for (uint32_t x = 0; x < m.width; ++x) out[uint64_t(y) * m.width + x] = colorize(sample_cell(m, map, x, y), ctx);
+            for (uint32_t x = 0; x < m.width; ++x)
+                out[uint64_t(y) * m.width + x] = colorize(sample(m, map, decoder, x, y), ctx);
     };
     if (workers == 1 || uint64_t(m.width) * m.height < 65536) {
         rows(0, m.height);

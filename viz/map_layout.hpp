@@ -23,8 +23,16 @@ struct MapLayout {
     uint64_t ghosts_not_drawn = 0;  // idle threads past the drawn area (huge oversized grids)
 
     bool is_matrix() const { return threadmap::is_matrix(workload.kernel); }
-    // The element a cell shows, if any.
-    std::optional<uint64_t> element_at(uint32_t x, uint32_t y) const;
+    // The element a cell shows, if any (inline: called for every cell when colouring).
+    std::optional<uint64_t> element_at(uint32_t x, uint32_t y) const {
+        if (is_matrix()) {
+            if (y < workload.rows && x < workload.cols) return uint64_t(y) * workload.cols + x;
+            return std::nullopt;
+        }
+        const uint64_t p = uint64_t(y) * width + x;
+        if (p < workload.n) return p;
+        return std::nullopt;
+    }
     // The cell of an element (inverse of element_at).
     void cell_of(uint64_t element, uint32_t& x, uint32_t& y) const;
 };
@@ -42,6 +50,9 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
 
 // What the cell at (x, y) shows: an element with its first toucher, an idle thread, or nothing.
 CellSample sample_cell(const MapLayout& layout, const ThreadMap& map, uint32_t x, uint32_t y);
+// The same with a decoder made once for the map's launch (colouring millions of cells).
+CellSample sample_cell(const MapLayout& layout, const ThreadMap& map, const ToucherDecoder& decoder, uint32_t x,
+                       uint32_t y);
 
 // Colours every cell into out (width·height RGBA8, row 0 first), on all cores.
 void colorize_layout(const MapLayout& layout, const ThreadMap& map, const ColorContext& ctx, Rgba8* out);

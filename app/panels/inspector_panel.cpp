@@ -19,7 +19,7 @@ void draw_inspector_panel(AppState& state) {
         ImGui::TextDisabled("(no element and no thread here)");
         return;
     }
-    ImGui::Text("%s%s", d.heading.c_str(), state.pinned_cell ? "   [pinned: click to release]" : "");
+    ImGui::TextWrapped("%s%s", d.heading.c_str(), state.pinned_cell ? "   [pinned: click it again to release]" : "");
     if (ImGui::BeginTable("cell", 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
         for (const auto& [label, value] : d.fields) {
             ImGui::TableNextRow();
@@ -36,7 +36,9 @@ void draw_inspector_panel(AppState& state) {
     }
     for (const auto& f : d.formulas) ImGui::TextWrapped("%s", f.c_str());
     ImGui::Spacing();
-    ImGui::TextDisabled("blockDim is the shape of one block; gridDim is how many blocks the grid has.");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("blockDim is the shape of one block; gridDim is how many blocks the grid has.");
+    ImGui::PopStyleColor();
 }
 
 }  // namespace threadmap

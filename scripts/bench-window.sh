@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Window and render benchmarks under Xvfb/Mesa (llvmpipe), printed as JSON lines:
+#  1. frame time at 1920x1080 with a 4096x4096 matmul-xcol map on screen (median, p90, max),
+#  2. time from a blockDim change to the new 4096x4096 map on screen,
+#  3. `threadmap render` of seed-matmul at 1920x1080, start to finish (DISPLAY unset).
+# Usage: scripts/bench-window.sh [BUILD_DIR]   (default build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-build}/app/threadmap
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+XDG_CONFIG_HOME="$out" xvfb-run -a -s "-screen 0 1920x1080x24" "$bin" --no-settings \
+  --kernel matmul-xcol --rows 4096 --cols 4096 --inner 16 --block 32,32 \
+  --window-size 1920x1080 --replay bench/window_blockdim_change.replay --frame-report "$out/frames.json"
+
+python3 - "$out/frames.json" <<'PY'
+import json, statistics, sys
+r = json.load(open(sys.argv[1]))
+steady = r["frame_ms"][10:60]            # after start-up, before the change
+after = r["frame_ms"][70:]               # after the change settled
+def stats(v):
+    v = sorted(v)
+    return {"median": round(statistics.median(v), 2), "p90": round(v[int(len(v) * 0.9)], 2), "max": round(v[-1], 2)}
+print(json.dumps({"bench": "frame_ms_1920x1080_4096x4096_map", "before_change": stats(steady), "after_change": stats(after)}))
+print(json.dumps({"bench": "blockdim_change_to_screen_ms", "first_map": round(r["change_to_screen_ms"][0], 1),
+                  "changes": [round(x, 1) for x in r["change_to_screen_ms"][1:]],
+                  "update_ms": [round(x, 1) for x in r["update_ms"]]}))
+PY
+
+runs=()
+for _ in 1 2 3 4 5; do
+  start=$(date +%s.%N)
+  env -u DISPLAY "$bin" render --preset seed-matmul --size 1920x1080 --out "$out/seed-matmul.png"
+  end=$(date +%s.%N)
+  runs+=("$(python3 -c "print(round(($end - $start) * 1000, 1))")")
+done
+echo "{\"bench\": \"render_seed_matmul_1920x1080_wall_ms\", \"runs\": [$(IFS=,; echo "${runs[*]}")]}"
