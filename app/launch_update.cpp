@@ -1,15 +1,12 @@
 // Launch updates; see launch_update.hpp.
 #include "launch_update.hpp"
 
-#include <chrono>
-
 #include "launch_check.hpp"
 
 namespace threadmap {
 
-void update_picture(AppState& state, uint32_t max_side) {
+void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
     if (!state.needs_apply && !state.needs_recolor) return;
-    const auto t0 = std::chrono::steady_clock::now();
     if (state.needs_apply) {
         state.needs_apply = false;
         state.needs_recolor = false;
@@ -23,6 +20,7 @@ void update_picture(AppState& state, uint32_t max_side) {
         o.palette = state.palette();
         o.blocks_per_row = state.blocks_per_row;
         o.max_side = max_side;
+        o.max_cells = max_cells;
         const bool same_shape = state.picture && state.picture->launch.workload == checked.value->workload;
         auto built = build_picture(*checked.value, o, state.picture ? &*state.picture : nullptr);
         if (!built.picture) {
@@ -37,7 +35,6 @@ void update_picture(AppState& state, uint32_t max_side) {
         recolor(*state.picture, state.color_mode(), state.palette());
     }
     state.needs_upload = state.picture.has_value();
-    state.last_update_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace threadmap

@@ -6,8 +6,9 @@
 
 namespace threadmap {
 
-// Acts on state.needs_apply / needs_recolor; sets needs_upload when colours changed.
-// max_side: the GL texture limit.
-void update_picture(AppState& state, uint32_t max_side);
+// Acts on state.needs_apply / needs_recolor; sets needs_upload when the picture needs
+// painting again. max_side, max_cells: the GL limits. last_update_ms covers this step only; the
+// window adds the painting.
+void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells);
 
 }  // namespace threadmap

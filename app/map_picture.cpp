@@ -5,7 +5,7 @@ namespace threadmap {
 
 PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, MapPicture* previous) {
     PictureResult out;
-    auto layout = make_layout(r.workload, r.launch, o.blocks_per_row, o.max_side);
+    auto layout = make_layout(r.workload, r.launch, o.blocks_per_row, o.max_side, o.max_cells);
     if (!layout.layout) {
         out.error = layout.problem;
         return out;
@@ -19,11 +19,6 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
         p.emulation = emulate(r.workload, r.launch);
     }
     p.layout = *layout.layout;
-    const size_t cells = size_t(p.layout.width) * p.layout.height;
-    if (previous && previous->colors.size() == cells)
-        p.colors = std::move(previous->colors);
-    else
-        p.colors = ZeroedBuffer<Rgba8>(cells);
     recolor(p, o.mode, o.palette);
     out.picture = std::move(p);
     return out;
@@ -31,7 +26,8 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
 
 void recolor(MapPicture& p, ColorMode mode, Palette palette) {
     p.color = {mode, palette, p.launch.launch.grid, p.launch.launch.block};
-    colorize_layout(p.layout, p.emulation.map, p.color, p.colors.data());
 }
+
+void paint(const MapPicture& p, Rgba8* out) { colorize_layout(p.layout, p.emulation.map, p.color, out); }
 
 }  // namespace threadmap

@@ -16,7 +16,6 @@ struct MapPicture {
     ResolvedLaunch launch;
     Emulation emulation;
     MapLayout layout;
-    ZeroedBuffer<Rgba8> colors;  // layout.width × layout.height
     ColorContext color;
 };
 
@@ -25,6 +24,7 @@ struct PictureOptions {
     Palette palette = Palette::Standard;
     uint32_t blocks_per_row = 1;  // 1D rows, in blocks
     uint32_t max_side = 16384;    // the GL texture limit
+    uint64_t max_cells = kMaxDrawnCells;  // the GL buffer-texture limit
 };
 
 struct PictureResult {
@@ -35,7 +35,10 @@ struct PictureResult {
 // previous: a picture to take buffers from (a window re-running the same shape).
 PictureResult build_picture(const ResolvedLaunch& launch, const PictureOptions& options, MapPicture* previous = nullptr);
 
-// New colours for the same map (a colour mode or palette change: no re-emulation).
+// Another colour mode or palette for the same map (no re-emulation; paint again after).
 void recolor(MapPicture& picture, ColorMode mode, Palette palette);
+
+// Writes the picture's colours, layout.width × layout.height RGBA8, row 0 first.
+void paint(const MapPicture& picture, Rgba8* out);
 
 }  // namespace threadmap

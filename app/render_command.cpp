@@ -70,6 +70,7 @@ int run_render_command(const RenderCommandOptions& o) {
         po.palette = o.palette == "colorblind" ? Palette::ColorBlindSafe : Palette::Standard;
         po.blocks_per_row = uint32_t(*per_row);
         po.max_side = uint32_t(CellGridRenderer::max_texture_side());
+        po.max_cells = CellGridRenderer::max_cells();
         auto built = build_picture(*checked.value, po);
         if (!built.picture) return fail(built.error, 2);
         const MapPicture& p = *built.picture;
@@ -77,7 +78,8 @@ int run_render_command(const RenderCommandOptions& o) {
         const float font_px = std::max(12.0f, float(std::min(width, height)) / 48);
         HeadlessImGui imgui(width, height, font_px);
         CellGridRenderer renderer;
-        renderer.upload(p.colors.data(), p.layout.width, p.layout.height);
+        paint(p, renderer.map_cells(p.layout.width, p.layout.height));
+        renderer.unmap_cells();
         RenderTarget target(width, height);
         target.bind();
         FigureSpec spec;

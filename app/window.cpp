@@ -157,6 +157,7 @@ int run_window(const WindowOptions& o) {
     {
         const auto renderer = std::make_unique<CellGridRenderer>();
         const uint32_t max_side = uint32_t(CellGridRenderer::max_texture_side());
+        const uint64_t max_cells = CellGridRenderer::max_cells();
         state.backend_line = backend_status_line();
         MapFrame frame;
         frame.renderer = renderer.get();
@@ -176,11 +177,17 @@ int run_window(const WindowOptions& o) {
             if (state.scale_changed) apply_scale(state);
             if (state.needs_apply && !change_started) change_started = std::chrono::steady_clock::now();
             const bool updating = state.needs_apply || state.needs_recolor;
-            update_picture(state, max_side);
-            if (updating) times.update_ms.push_back(state.last_update_ms);
-            if (state.needs_upload) {
-                renderer->upload(state.picture->colors.data(), state.picture->layout.width, state.picture->layout.height);
+            const auto update_start = std::chrono::steady_clock::now();
+            update_picture(state, max_side, max_cells);
+            if (state.needs_upload) {  // colours straight into the GL buffer the shader reads
+                paint(*state.picture, renderer->map_cells(state.picture->layout.width, state.picture->layout.height));
+                renderer->unmap_cells();
                 state.needs_upload = false;
+            }
+            if (updating) {
+                state.last_update_ms =
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - update_start).count();
+                times.update_ms.push_back(state.last_update_ms);
             }
 
             ImGui_ImplOpenGL3_NewFrame();

@@ -1,10 +1,11 @@
 #version 330 core
-// Cells of the thread map: one texel per cell. Compiled three ways (the renderer prepends a
+// Cells of the thread map: one texel per cell, read from a buffer texture. Compiled three ways (the renderer prepends a
 // #define): plain for zoomed-out views, CELL_DETAIL with cell borders and block outlines when
 // cells are wide enough to see them, OPERAND for matmul's A and B (one colour, a highlighted
 // row and column). llvmpipe runs shaders on the CPU and pays for every branch, taken or not,
 // so the plain variant does no more than it must.
-uniform sampler2D u_cells;
+uniform samplerBuffer u_cells;  // width × height RGBA8, row 0 first
+uniform int u_cells_width;
 uniform float u_pixels_per_cell;
 uniform vec4 u_background;
 #ifdef CELL_DETAIL
@@ -24,7 +25,7 @@ void main() {
 #ifdef OPERAND
     vec4 c = (cell.y == u_highlight.y || cell.x == u_highlight.x) ? u_highlight_color : u_solid;
 #else
-    vec4 c = texelFetch(u_cells, cell, 0);
+    vec4 c = texelFetch(u_cells, cell.y * u_cells_width + min(cell.x, u_cells_width - 1));
     if (c.a < 0.25) {              // no element, no thread
         frag_color = u_background;
         return;

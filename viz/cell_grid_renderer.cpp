@@ -2,6 +2,8 @@
 #include "cell_grid_renderer.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <string>
 #include <glm/gtc/type_ptr.hpp>
 
 namespace threadmap {
@@ -38,6 +40,7 @@ CellGridRenderer::Variant::Variant(const char* defines)
     pixels_per_cell = glGetUniformLocation(p, "u_pixels_per_cell");
     background = glGetUniformLocation(p, "u_background");
     cells = glGetUniformLocation(p, "u_cells");
+    cells_width = glGetUniformLocation(p, "u_cells_width");
     cell_borders = glGetUniformLocation(p, "u_cell_borders");
     block = glGetUniformLocation(p, "u_block");
     solid = glGetUniformLocation(p, "u_solid");
@@ -50,6 +53,7 @@ CellGridRenderer::CellGridRenderer()
       detail_("#define CELL_DETAIL 1\n"),
       operand_("#define OPERAND 1\n"),
       vao_(make_vertex_array()),
+      cells_(make_buffer()),
       texture_(make_texture()) {}
 
 int CellGridRenderer::max_texture_side() {
@@ -58,29 +62,42 @@ int CellGridRenderer::max_texture_side() {
     return side;
 }
 
-void CellGridRenderer::upload(const Rgba8* cells, uint32_t width, uint32_t height) {
-    glActiveTexture(GL_TEXTURE0);
-    GL_CHECK(glBindTexture(GL_TEXTURE_2D, texture_.get()));
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+uint64_t CellGridRenderer::max_cells() {
+    GLint cells = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &cells);
+    return uint64_t(cells);
+}
+
+Rgba8* CellGridRenderer::map_cells(uint32_t width, uint32_t height) {
+    const GLsizeiptr bytes = GLsizeiptr(uint64_t(width) * height * sizeof(Rgba8));
+    GL_CHECK(glBindBuffer(GL_TEXTURE_BUFFER, cells_.get()));
     if (width != width_ || height != height_) {
-        GL_CHECK(glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0, GL_RGBA,
-                              GL_UNSIGNED_BYTE, cells));
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+        GL_CHECK(glBufferData(GL_TEXTURE_BUFFER, bytes, nullptr, GL_DYNAMIC_DRAW));
+        GL_CHECK(glBindTexture(GL_TEXTURE_BUFFER, texture_.get()));
+        GL_CHECK(glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA8, cells_.get()));
         width_ = width;
         height_ = height;
-    } else {
-        GL_CHECK(glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, GLsizei(width), GLsizei(height), GL_RGBA, GL_UNSIGNED_BYTE,
-                                 cells));
     }
+    void* p = glMapBufferRange(GL_TEXTURE_BUFFER, 0, bytes, GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
+    if (p == nullptr) throw std::runtime_error("could not map the map's colour buffer (" + std::to_string(bytes) + " bytes)");
+    return static_cast<Rgba8*>(p);
+}
+
+void CellGridRenderer::unmap_cells() {
+    glBindBuffer(GL_TEXTURE_BUFFER, cells_.get());
+    if (!glUnmapBuffer(GL_TEXTURE_BUFFER)) throw std::runtime_error("the map's colour buffer was lost while written");
+    glBindBuffer(GL_TEXTURE_BUFFER, 0);
+}
+
+void CellGridRenderer::upload(const Rgba8* cells, uint32_t width, uint32_t height) {
+    std::memcpy(map_cells(width, height), cells, size_t(width) * height * sizeof(Rgba8));
+    unmap_cells();
 }
 
 const CellGridRenderer::Variant& CellGridRenderer::use(const Variant& v, const View& view, const ViewRect& r) const {
     glUseProgram(v.program.get());
     glUniform1i(v.cells, 0);
+    glUniform1i(v.cells_width, GLint(width_));
     glUniformMatrix4fv(v.projection, 1, GL_FALSE, glm::value_ptr(projection(view, r)));
     glUniform1f(v.pixels_per_cell, float(view.zoom));
     glUniform4fv(v.background, 1, glm::value_ptr(to_vec4(kSceneBackground)));
@@ -104,7 +121,7 @@ void CellGridRenderer::draw_scene(const MapLayout& m, const View& view, const Sc
     glClear(GL_COLOR_BUFFER_BIT);
     glBindVertexArray(vao_.get());
     glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, texture_.get());
+    glBindTexture(GL_TEXTURE_BUFFER, texture_.get());
 
     const auto draw_rect = [&](const Variant& v, const WorldRect& w) {
         glUniform4f(v.rect, float(w.x0), float(w.y0), float(w.x1), float(w.y1));
@@ -133,6 +150,7 @@ void CellGridRenderer::draw_scene(const MapLayout& m, const View& view, const Sc
         glUniform2i(v.highlight, hovered ? hovered->x : -1, -1);  // B: column j
         draw_rect(v, o.b);
     }
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
     glBindVertexArray(0);
     glUseProgram(0);
     glDisable(GL_SCISSOR_TEST);

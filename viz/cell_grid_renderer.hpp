@@ -32,9 +32,14 @@ public:
     CellGridRenderer();  // needs a current GL 3.3 core context
 
     static int max_texture_side();
+    static uint64_t max_cells();  // GL_MAX_TEXTURE_BUFFER_SIZE
 
-    // Replaces the cell colours. Reallocates only when the size changes.
-    void upload(const Rgba8* cells, uint32_t width, uint32_t height);
+    // The cell colours live in a GL buffer that the shader reads as a buffer texture, so they
+    // are written in place: map_cells gives width·height RGBA8 slots (row 0 first) to fill,
+    // unmap_cells hands them to GL. No staging copy, and a CUDA path can register the buffer.
+    Rgba8* map_cells(uint32_t width, uint32_t height);
+    void unmap_cells();
+    void upload(const Rgba8* cells, uint32_t width, uint32_t height);  // map, copy, unmap
 
     // C (and A, B for matmul); hovered: a C element (column, row) whose row of A and column
     // of B are highlighted.
@@ -46,14 +51,15 @@ private:
     struct Variant {
         explicit Variant(const char* defines);
         GlProgram program;
-        GLint projection, rect, pixels_per_cell, background, cells, cell_borders, block, solid, highlight,
+        GLint projection, rect, pixels_per_cell, background, cells, cells_width, cell_borders, block, solid, highlight,
             highlight_color;
     };
     const Variant& use(const Variant& v, const View& view, const ViewRect& r) const;
 
     Variant plain_, detail_, operand_;
     GlVertexArray vao_;
-    GlTexture texture_;
+    GlBuffer cells_;
+    GlTexture texture_;  // a GL_TEXTURE_BUFFER view of cells_
     uint32_t width_ = 0, height_ = 0;
 };
 

@@ -35,8 +35,14 @@ void MapLayout::cell_of(uint64_t e, uint32_t& x, uint32_t& y) const {
     }
 }
 
-LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t blocks_per_row, uint32_t max_side) {
+LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t blocks_per_row, uint32_t max_side,
+                         uint64_t max_cells) {
     LayoutResult r;
+    max_cells = std::min(max_cells, kMaxDrawnCells);
+    if (element_count(w) > max_cells) {
+        r.problem = std::to_string(element_count(w)) + " elements; the map can draw at most " + std::to_string(max_cells);
+        return r;
+    }
     MapLayout m;
     m.workload = w;
     m.launch = l;
@@ -50,7 +56,7 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
         uint64_t rows = std::max(w.rows, launched.rows), cols = std::max(w.cols, launched.cols);
         rows = std::min<uint64_t>(rows, max_side);
         cols = std::min<uint64_t>(cols, max_side);
-        while (rows * cols > kMaxDrawnCells) {  // trim the ghost margin, never C itself
+        while (rows * cols > max_cells) {  // trim the ghost margin, never C itself
             if (rows > w.rows && rows >= cols) rows = std::max<uint64_t>(w.rows, rows / 2);
             else cols = std::max<uint64_t>(w.cols, cols / 2);
         }
@@ -64,7 +70,7 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
         m.ghosts_not_drawn = launched_all - launched_cells;
     } else {
         const uint64_t extent = std::max(w.n, launched.cols);
-        const uint64_t drawn = std::min(extent, kMaxDrawnCells);
+        const uint64_t drawn = std::min(extent, max_cells);
         const uint64_t bdx = l.block.x;
         uint64_t k = std::max<uint64_t>(1, blocks_per_row);
         k = std::max(k, (drawn + bdx * max_side - 1) / (bdx * max_side));  // fit the height

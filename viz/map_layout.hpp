@@ -37,16 +37,19 @@ struct MapLayout {
     void cell_of(uint64_t element, uint32_t& x, uint32_t& y) const;
 };
 
-// Drawing caps: the texture must fit the GL limit on each side and 2^26 cells in all.
+// Drawing caps: at most max_side cells on a side and max_cells in all (the GL limits), and
+// never more than 2^26 cells (256 MB of colours).
 inline constexpr uint64_t kMaxDrawnCells = uint64_t(1) << 26;
 
 // blocks_per_row: 1D rows hold this many blocks (raised when the height would pass
-// max_side). A problem (the data alone is larger than a texture can be) comes back as text.
+// max_side). Ghost cells are trimmed to fit; when the data alone does not fit, the problem
+// comes back as text.
 struct LayoutResult {
     std::optional<MapLayout> layout;
     std::string problem;
 };
-LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t blocks_per_row, uint32_t max_side);
+LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t blocks_per_row, uint32_t max_side,
+                         uint64_t max_cells = kMaxDrawnCells);
 
 // What the cell at (x, y) shows: an element with its first toucher, an idle thread, or nothing.
 CellSample sample_cell(const MapLayout& layout, const ThreadMap& map, uint32_t x, uint32_t y);
