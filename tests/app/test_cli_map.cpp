@@ -80,10 +80,12 @@ TEST_CASE("the table shows who wrote what for small shapes and the stats") {
     CHECK(big.out.find("use --format csv or json") != std::string::npos);
 }
 
-TEST_CASE("with no arguments, threadmap maps the default lesson") {
-    const RunResult r = run_threadmap({});
-    CHECK(r.exit_code == 0);
-    CHECK(r.out.find("500 elements") != std::string::npos);
+TEST_CASE("with no display, the window says so in one line and points to threadmap render") {
+    const RunResult r = run_threadmap({}, {"-u DISPLAY", "-u WAYLAND_DISPLAY"});
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("no display") != std::string::npos);
+    CHECK(r.err.find("threadmap render") != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') <= 2);  // GLFW's own line, then ours
 }
 
 TEST_CASE("invalid launches exit 2 with the limit named, before anything runs") {

@@ -1,0 +1,102 @@
+// What the inspector and the code panel say, for the tutorial's launches.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "export_names.hpp"
+#include "inspector_text.hpp"
+#include "kernel_code.hpp"
+
+using namespace threadmap;
+
+namespace {
+
+MapPicture picture(const std::string& preset) {
+    LaunchOptions o;
+    o.preset = preset;
+    const auto r = resolve_launch(o);
+    REQUIRE(r.value);
+    auto p = build_picture(*r.value, {});
+    REQUIRE(p.picture);
+    return std::move(*p.picture);
+}
+
+bool has(const std::vector<std::string>& lines, const std::string& text) {
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l == text; });
+}
+
+std::string field(const CellDescription& d, const std::string& label) {
+    for (const auto& [l, v] : d.fields)
+        if (l == label) return v;
+    return "(missing)";
+}
+
+}  // namespace
+
+TEST_CASE("inspector: element 100 of seed-increment, with the formula's numbers in") {
+    const MapPicture p = picture("seed-increment");
+    const CellDescription d = describe_cell(p, 4, 3);  // one block per row: row 3, column 4
+    CHECK(d.heading == "a[100]");
+    CHECK(has(d.formulas, "pos = threadIdx.x + blockIdx.x * blockDim.x = 4 + 3 * 32 = 100"));
+    CHECK(has(d.formulas, "pos < n: 100 < 500, so a[100] += 1"));
+    CHECK(field(d, "blockIdx") == "(3, 0, 0)");
+    CHECK(field(d, "threadIdx") == "(4, 0, 0)");
+    CHECK(field(d, "blockDim (threads per block)") == "(32, 1, 1)");
+    CHECK(field(d, "gridDim (blocks in the grid)") == "(16, 1, 1)");
+    CHECK(field(d, "warp, lane") == "warp 0 of its block, lane 4");
+    CHECK(field(d, "linear thread id") == "100 (block 3 × 32 + 4)");
+}
+
+TEST_CASE("inspector: an idle thread of seed-increment-bug says why it did nothing") {
+    const MapPicture p = picture("seed-increment-bug");
+    const CellDescription d = describe_cell(p, 5, 20);  // position 645
+    CHECK(d.heading == "idle thread: past the end of the data");
+    CHECK(has(d.formulas, "pos = threadIdx.x + blockIdx.x * blockDim.x = 5 + 20 * 32 = 645"));
+    CHECK(has(d.formulas, "pos >= n: 645 >= 500, so the guard skips this thread"));
+    CHECK(describe_cell(p, -1, 0).heading.empty());
+    CHECK(describe_cell(p, 0, 100000).heading.empty());
+}
+
+TEST_CASE("inspector: grid-stride steps and matmul's i and j") {
+    const MapPicture s = picture("grid-stride");
+    const CellDescription d = describe_cell(s, 5, 12);  // element 389 = 5 + 3 * 128
+    CHECK(has(d.formulas, "stride = blockDim.x * gridDim.x = 32 * 4 = 128"));
+    CHECK(has(d.formulas, "element 389 = 5 + 3 * 128: this thread's step 4"));
+    const MapPicture m = picture("seed-matmul");
+    const CellDescription c = describe_cell(m, 7, 40);  // C[40, 7]
+    CHECK(c.heading == "C[40, 7]");
+    CHECK(has(c.formulas, "i = threadIdx.x + blockIdx.x * blockDim.x = 8 + 1 * 32 = 40"));
+    CHECK(has(c.formulas, "j = threadIdx.y + blockIdx.y * blockDim.y = 7 + 0 * 32 = 7"));
+}
+
+TEST_CASE("code panel: the launch line for the current configuration, and the guard marked") {
+    Workload w;
+    w.kernel = KernelKind::Increment;
+    w.n = 500;
+    const auto py = numba_code(w, {{16, 1, 1}, {32, 1, 1}});
+    const auto cu = cuda_code(w, {{16, 1, 1}, {32, 1, 1}});
+    const auto launch_of = [](const std::vector<CodeLine>& lines) {
+        for (const auto& l : lines)
+            if (l.launch) return l.text;
+        return std::string();
+    };
+    CHECK(launch_of(py) == "increment_by_one[16, 32](an_array)");
+    CHECK(launch_of(cu) == "increment_by_one<<<16, 32>>>(d_a, 500);");
+    CHECK(std::count_if(py.begin(), py.end(), [](const CodeLine& l) { return l.guard; }) == 1);
+    const Workload m = matmul_workload(KernelKind::Matmul, 200, 200, 200);
+    CHECK(launch_of(numba_code(m, {{16, 16, 1}, {32, 32, 1}})) == "matmul[(16, 16), (32, 32)](A, B, C)");
+    CHECK(launch_of(cuda_code(m, {{16, 16, 1}, {32, 32, 1}})) ==
+          "matmul<<<dim3(16, 16), dim3(32, 32)>>>(d_A, d_B, d_C, 200, 200, 200, 200);");
+}
+
+TEST_CASE("export file names say what the figure shows") {
+    LaunchOptions o;
+    o.preset = "seed-matmul";
+    const auto r = resolve_launch(o);
+    REQUIRE(r.value);
+    const std::string name = export_file_name(*r.value, "warp", false, 0);
+    CHECK(name.rfind("threadmap-seed-matmul-grid16x16x1-block32x32x1-warp-", 0) == 0);
+    CHECK(name.size() > 4);
+    CHECK(name.substr(name.size() - 4) == ".png");
+    CHECK(export_file_name(*r.value, "warp", true, 0).find("-window-") != std::string::npos);
+}

@@ -1,0 +1,132 @@
+// The panels in a headless ImGui context (no window, no GL): every lesson and colour mode
+// draws, inputs change the launch, an invalid launch keeps the last map, settings persist.
+#include <doctest/doctest.h>
+
+#include <imgui.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "launch_update.hpp"
+#include "legend.hpp"
+#include "lessons.hpp"
+#include "main_layout.hpp"
+#include "settings.hpp"
+
+using namespace threadmap;
+
+namespace {
+
+struct HeadlessUi {
+    HeadlessUi() {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        io.DisplaySize = ImVec2(1600, 900);
+        io.DeltaTime = 1.0f / 60;
+        unsigned char* pixels = nullptr;
+        int w = 0, h = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);  // builds the atlas; no GL needed
+    }
+    ~HeadlessUi() { ImGui::DestroyContext(); }
+    void frame(AppState& state) {
+        update_picture(state, 16384, kMaxDrawnCells);
+        state.needs_upload = false;
+        ImGui::NewFrame();
+        MapFrame f;  // the draw callback never runs: nothing is rendered
+        draw_main_layout(state, f);
+        ImGui::Render();
+    }
+};
+
+}  // namespace
+
+TEST_CASE("every lesson and colour mode draws its panels") {
+    HeadlessUi ui;
+    for (const auto& l : lessons()) {
+        AppState state;
+        state.scale_changed = false;
+        select_lesson(state, l.name);
+        for (ColorMode m : all_color_modes()) {
+            state.settings.color_mode = std::string(color_mode_name(m));
+            state.needs_recolor = true;
+            ui.frame(state);
+        }
+        REQUIRE(state.picture);
+        CHECK(state.launch_error.empty());
+        CHECK(state.widget_rects.count("blockDim.x") == 1);
+        CHECK(state.map_rect.w > 100);
+    }
+}
+
+TEST_CASE("an invalid blockDim is explained and the last valid map stays") {
+    HeadlessUi ui;
+    AppState state;
+    select_lesson(state, "seed-increment");
+    ui.frame(state);
+    REQUIRE(state.picture);
+    state.edit.launch.block = {32, 33, 1};
+    state.needs_apply = true;
+    ui.frame(state);
+    CHECK(state.launch_error.find("1056 threads; a block may have at most 1024") != std::string::npos);
+    REQUIRE(state.picture);
+    CHECK(state.picture->launch.launch.block == Dim3{32, 1, 1});
+    state.edit.launch.block = {64, 1, 1};
+    state.needs_apply = true;
+    ui.frame(state);
+    CHECK(state.launch_error.empty());
+    CHECK(state.picture->launch.launch.block == Dim3{64, 1, 1});
+}
+
+TEST_CASE("the map under the mouse is inspected; the wheel zooms") {
+    HeadlessUi ui;
+    AppState state;
+    select_lesson(state, "seed-increment");
+    ui.frame(state);
+    ui.frame(state);  // the map has its place now
+    const ViewRect r = state.map_rect;
+    const glm::dvec2 cell_centre = world_to_screen(state.view, r, {4.5, 3.5});
+    ImGui::GetIO().MousePos = ImVec2(float(cell_centre.x), float(cell_centre.y));
+    ui.frame(state);
+    REQUIRE(state.hovered_cell);
+    CHECK(*state.hovered_cell == glm::ivec2(4, 3));
+    const double zoom = state.view.zoom;
+    ImGui::GetIO().MouseWheel = 2;
+    ui.frame(state);
+    CHECK(state.view.zoom > zoom);
+    ImGui::GetIO().MousePos = ImVec2(5, 5);  // over the controls
+    ui.frame(state);
+    CHECK_FALSE(state.hovered_cell);
+}
+
+TEST_CASE("settings: saved in XDG_CONFIG_HOME, malformed files ignored with a message") {
+    const std::string dir = "/tmp/threadmap-settings-test-" + std::to_string(::getpid());
+    setenv("XDG_CONFIG_HOME", dir.c_str(), 1);
+    CHECK(config_dir() == dir + "/threadmap");
+    Settings s;
+    s.ui_scale = 1.75f;
+    s.color_mode = "warp";
+    s.last_preset = "seed-matmul";
+    CHECK(save_settings(s).empty());
+    std::string message;
+    const Settings back = load_settings(message);
+    CHECK(message.empty());
+    CHECK(back.ui_scale == doctest::Approx(1.75));
+    CHECK(back.color_mode == "warp");
+    CHECK(back.last_preset == "seed-matmul");
+    std::ofstream(dir + "/threadmap/settings.json") << "{ not json";
+    const Settings bad = load_settings(message);
+    CHECK(message.find("ignored") != std::string::npos);
+    CHECK(bad.ui_scale == doctest::Approx(1.0));
+    std::ofstream(dir + "/threadmap/settings.json") << R"({"ui_scale": 99, "color_mode": "plaid", "export_scale": 3})";
+    message.clear();
+    const Settings clamped = load_settings(message);
+    CHECK(clamped.ui_scale == doctest::Approx(4.0));
+    CHECK(clamped.color_mode == "block");
+    CHECK(clamped.export_scale == 1);
+    std::filesystem::remove_all(dir);
+    unsetenv("XDG_CONFIG_HOME");
+}

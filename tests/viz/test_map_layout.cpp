@@ -1,0 +1,85 @@
+// Map layout: wrapping 1D arrays into rows of blocks, ghost cells for idle threads, matrices.
+#include <doctest/doctest.h>
+
+#include "cpu_emulator.hpp"
+#include "map_layout.hpp"
+
+using namespace threadmap;
+
+TEST_CASE("seed-increment-bug: one block per row, 500 elements, then 16492 ghosts") {
+    Workload w;
+    w.kernel = KernelKind::Increment;
+    w.n = 500;
+    const LaunchConfig l{{531, 1, 1}, {32, 1, 1}};
+    const auto r = make_layout(w, l, 1, 16384);
+    REQUIRE(r.layout);
+    const MapLayout& m = *r.layout;
+    CHECK(m.width == 32);
+    CHECK(m.height == 531);
+    const Emulation e = emulate(w, l);
+    const CellSample el = sample_cell(m, e.map, 4, 3);  // element 100
+    CHECK(el.kind == CellSample::Element);
+    CHECK(el.block == Dim3{3, 0, 0});
+    CHECK(el.thread == Dim3{4, 0, 0});
+    const CellSample ghost = sample_cell(m, e.map, 21, 16);  // position 533: past n
+    CHECK(ghost.kind == CellSample::Ghost);
+    CHECK(ghost.block == Dim3{16, 0, 0});
+    CHECK(ghost.thread == Dim3{21, 0, 0});
+    uint64_t ghosts = 0;
+    for (uint32_t y = 0; y < m.height; ++y)
+        for (uint32_t x = 0; x < m.width; ++x) ghosts += sample_cell(m, e.map, x, y).kind == CellSample::Ghost;
+    CHECK(ghosts == e.stats.threads_idle);
+}
+
+TEST_CASE("rows of several blocks, and a row width raised to fit the texture") {
+    Workload w;
+    w.kernel = KernelKind::Increment;
+    w.n = 1000;
+    const LaunchConfig l{{8, 1, 1}, {128, 1, 1}};
+    auto r = make_layout(w, l, 4, 16384);
+    REQUIRE(r.layout);
+    CHECK(r.layout->width == 512);
+    CHECK(r.layout->height == 2);
+    CHECK(r.layout->element_at(10, 1) == 522u);
+    // Blocks of 2 and at most 64 cells a side: 1000 cells need 8 blocks (16 cells) a row.
+    r = make_layout(w, {{500, 1, 1}, {2, 1, 1}}, 1, 64);
+    REQUIRE(r.layout);
+    CHECK(r.layout->blocks_per_row == 8);
+    CHECK(r.layout->width == 16);
+    CHECK(r.layout->height == 63);
+}
+
+TEST_CASE("seed-matmul: C 200x200 inside a 512x512 launch; x runs down the rows") {
+    Workload w = matmul_workload(KernelKind::Matmul, 200, 200, 200);
+    w.a_rows = w.b_cols = 300;
+    const LaunchConfig l{{16, 16, 1}, {32, 32, 1}};
+    const auto r = make_layout(w, l, 1, 16384);
+    REQUIRE(r.layout);
+    const MapLayout& m = *r.layout;
+    CHECK(m.width == 512);
+    CHECK(m.height == 512);
+    CHECK(m.block_w == 32);
+    const Emulation e = emulate(w, l);
+    const CellSample c = sample_cell(m, e.map, 7, 40);  // C[40, 7]: i = 40 → block x 1, thread x 8
+    CHECK(c.kind == CellSample::Element);
+    CHECK(c.block == Dim3{1, 0, 0});
+    CHECK(c.thread == Dim3{8, 7, 0});
+    const CellSample g = sample_cell(m, e.map, 300, 250);  // i = 250, j = 300: past C
+    CHECK(g.kind == CellSample::Ghost);
+    CHECK(g.block == Dim3{7, 9, 0});
+    CHECK(g.thread == Dim3{26, 12, 0});
+}
+
+TEST_CASE("a matrix too large to draw is refused with the reason; huge ghost margins are trimmed") {
+    const Workload big = matmul_workload(KernelKind::MatmulXCol, 20000, 10, 1);
+    const auto r = make_layout(big, {{1, 1250, 1}, {16, 16, 1}}, 1, 16384);
+    CHECK_FALSE(r.layout);
+    CHECK(r.problem.find("at most 16384") != std::string::npos);
+    Workload w;
+    w.kernel = KernelKind::Increment;
+    w.n = 10;
+    const auto t = make_layout(w, {{1u << 20, 1, 1}, {1024, 1, 1}}, 1, 16384, 1u << 20);
+    REQUIRE(t.layout);
+    CHECK(uint64_t(t.layout->width) * t.layout->height <= (1u << 20) + 1024);
+    CHECK(t.layout->ghosts_not_drawn > 0);
+}
