@@ -1,0 +1,96 @@
+// `threadmap render` with no display: every colour mode, the same pixels twice, bad input.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <set>
+
+#include "../png_image.hpp"
+#include "../run_binary.hpp"
+#include "colorizer.hpp"
+#include "legend.hpp"
+
+using namespace threadmap;
+
+namespace {
+
+const std::vector<std::string> kNoDisplay = {"-u DISPLAY", "-u WAYLAND_DISPLAY"};
+
+std::string temp_png(const std::string& name) { return "/tmp/threadmap-render-" + std::to_string(getpid()) + "-" + name + ".png"; }
+
+std::set<std::array<uint8_t, 3>> colours(const PngImage& img) {
+    std::set<std::array<uint8_t, 3>> s;
+    for (int y = 0; y < img.height; ++y)
+        for (int x = 0; x < img.width; ++x) s.insert(img.at(x, y));
+    return s;
+}
+
+std::array<uint8_t, 3> rgb(Rgba8 c) { return {c.r, c.g, c.b}; }
+
+}  // namespace
+
+TEST_CASE("every colour mode renders with DISPLAY unset, and the same arguments give the same pixels") {
+    for (ColorMode m : all_color_modes()) {
+        const std::string mode(color_mode_name(m));
+        CAPTURE(mode);
+        const std::string a = temp_png(mode + "-a"), b = temp_png(mode + "-b");
+        const std::vector<std::string> args = {"render", "--preset", "seed-increment-bug", "--color", mode, "--size", "800x600"};
+        auto with_out = [&](const std::string& out) {
+            auto v = args;
+            v.push_back("--out");
+            v.push_back(out);
+            return v;
+        };
+        const RunResult r1 = run_threadmap(with_out(a), kNoDisplay);
+        REQUIRE_MESSAGE(r1.exit_code == 0, r1.err);
+        const RunResult r2 = run_threadmap(with_out(b), kNoDisplay);
+        REQUIRE(r2.exit_code == 0);
+        const PngImage img = load_png(a);
+        REQUIRE(img.valid());
+        CHECK(img.width == 800);
+        CHECK(img.height == 600);
+        CHECK(file_bytes(a) == file_bytes(b));
+        CHECK(colours(img).size() > 8);  // map, legend and text: not a blank frame
+        std::remove(a.c_str());
+        std::remove(b.c_str());
+    }
+}
+
+TEST_CASE("the rendered map shows the colorizer's block colours, and the legend can be left out") {
+    const std::string with = temp_png("legend"), without = temp_png("nolegend");
+    REQUIRE(run_threadmap({"render", "--preset", "seed-increment", "--out", with, "--size", "1280x720"}, kNoDisplay).exit_code == 0);
+    REQUIRE(run_threadmap({"render", "--preset", "seed-increment", "--out", without, "--size", "1280x720", "--no-legend"},
+                          kNoDisplay)
+                .exit_code == 0);
+    const auto c = colours(load_png(with));
+    for (uint32_t b = 0; b < 10; ++b) {
+        const Rgba8 expect = colorize({CellSample::Element, 1, {b, 0, 0}, {0, 0, 0}},
+                                      {ColorMode::Block, Palette::Standard, {16, 1, 1}, {32, 1, 1}});
+        CHECK(c.count(rgb(expect)) == 1);
+    }
+    CHECK(file_bytes(with) != file_bytes(without));
+    std::remove(with.c_str());
+    std::remove(without.c_str());
+}
+
+TEST_CASE("render: bad arguments and unwritable paths exit 2 with a message") {
+    const std::string out = temp_png("bad");
+    const std::vector<std::vector<std::string>> bad = {
+        {"render", "--preset", "seed-increment", "--out", out, "--color", "rainbow"},
+        {"render", "--preset", "seed-increment", "--out", out, "--size", "10x10"},
+        {"render", "--preset", "seed-increment", "--out", out, "--size", "wide"},
+        {"render", "--preset", "seed-increment", "--out", out, "--size", "99999x99999"},
+        {"render", "--preset", "seed-increment", "--out", out, "--blocks-per-row", "0"},
+        {"render", "--preset", "seed-increment", "--out", out, "--palette", "neon"},
+        {"render", "--preset", "seed-increment"},
+        {"render", "--kernel", "increment", "--n", "100", "--block", "2048", "--out", out},
+        {"render", "--preset", "seed-increment", "--out", "/nonexistent-folder/x.png"},
+    };
+    for (const auto& args : bad) {
+        CAPTURE(args.back());
+        const RunResult r = run_threadmap(args, kNoDisplay);
+        CHECK(r.exit_code == 2);
+        CHECK_FALSE(r.err.empty());
+    }
+    CHECK(access(out.c_str(), F_OK) != 0);
+}
