@@ -5,7 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make pkg-config
-          libcli11-dev nlohmann-json3-dev doctest-dev)
+          libcli11-dev nlohmann-json3-dev doctest-dev                  # CLI, JSON, tests
+          libimgui-dev libglfw3-dev libglm-dev libstb-dev libepoxy-dev  # window and drawing
+          libegl-dev libegl-mesa0 libgl1-mesa-dri                      # OpenGL with no display
+          fonts-dejavu-core                                            # readable UI text
+          xvfb xauth)                                                  # window tests
 
 missing=()
 for p in "${packages[@]}"; do

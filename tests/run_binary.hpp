@@ -11,4 +11,6 @@ struct RunResult {
 };
 
 // env: extra "NAME=value" assignments (or "-u NAME" to unset) passed through env(1).
-RunResult run_threadmap(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
+// launcher: words put before the binary, e.g. an xvfb-run command line.
+RunResult run_threadmap(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
+                        const std::string& launcher = "");

@@ -49,9 +49,12 @@ void draw_display_panel(AppState& state) {
     char dir[512];
     std::snprintf(dir, sizeof dir, "%s", s.export_dir.c_str());
     if (ImGui::InputText("folder", dir, sizeof dir)) s.export_dir = dir;
+    remember_rect(state, "folder");
     if (ImGui::Button("map + legend (Ctrl+S)")) state.export_map_requested = true;
+    remember_rect(state, "export-map");
     ImGui::SameLine();
     if (ImGui::Button("whole window (Ctrl+Shift+S)")) state.export_window_requested = true;
+    remember_rect(state, "export-window");
 }
 
 }  // namespace threadmap

@@ -21,7 +21,7 @@ json map_json(std::vector<std::string> args) {
 
 }  // namespace
 
-TEST_CASE("the tutorial's buggy launch: 531 blocks, 16992 threads, 500 active") {
+TEST_CASE("the tutorial's buggy launch - 531 blocks - 16992 threads - 500 active") {
     const json j = map_json({"--preset", "seed-increment-bug", "--no-elements"});
     CHECK(j["launch"]["grid"] == json::array({531, 1, 1}));
     CHECK(j["launch"]["block"] == json::array({32, 1, 1}));
@@ -34,7 +34,7 @@ TEST_CASE("the tutorial's buggy launch: 531 blocks, 16992 threads, 500 active") 
     CHECK_FALSE(j.contains("elements"));
 }
 
-TEST_CASE("JSON elements: row-major, index always a list, untouched elements null") {
+TEST_CASE("JSON elements - row-major - index always a list - untouched elements null") {
     const json j = map_json({"--kernel", "matmul", "--rows", "5", "--cols", "3", "--block", "4,2", "--grid", "1,1"});
     const auto& el = j["elements"];
     REQUIRE(el.size() == 15);
@@ -57,7 +57,7 @@ TEST_CASE("JSON elements: row-major, index always a list, untouched elements nul
     CHECK(one["launch"]["grid"] == json::array({2, 1, 1}));  // the covering grid by default
 }
 
-TEST_CASE("CSV: one row per element, or the stats with --no-elements") {
+TEST_CASE("CSV - one row per element - or the stats with --no-elements") {
     RunResult r = run_threadmap({"map", "--kernel", "increment", "--n", "40", "--block", "32", "--format", "csv"});
     REQUIRE(r.exit_code == 0);
     CHECK(r.out.rfind("i,block_x,block_y,block_z,thread_x,thread_y,thread_z,touches\n", 0) == 0);
@@ -80,7 +80,7 @@ TEST_CASE("the table shows who wrote what for small shapes and the stats") {
     CHECK(big.out.find("use --format csv or json") != std::string::npos);
 }
 
-TEST_CASE("with no display, the window says so in one line and points to threadmap render") {
+TEST_CASE("with no display - the window says so in one line and points to threadmap render") {
     const RunResult r = run_threadmap({}, {"-u DISPLAY", "-u WAYLAND_DISPLAY"});
     CHECK(r.exit_code == 1);
     CHECK(r.err.find("no display") != std::string::npos);
@@ -88,7 +88,7 @@ TEST_CASE("with no display, the window says so in one line and points to threadm
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') <= 2);  // GLFW's own line, then ours
 }
 
-TEST_CASE("invalid launches exit 2 with the limit named, before anything runs") {
+TEST_CASE("invalid launches exit 2 with the limit named - before anything runs") {
     RunResult r = run_threadmap({"map", "--kernel", "increment", "--n", "100", "--block", "32,33"});
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("blockDim (32,33,1) has 1056 threads; a block may have at most 1024") != std::string::npos);
@@ -120,7 +120,7 @@ TEST_CASE("shapes above the caps are refused before allocating") {
     CHECK(r.err.find("C has 18446744073709551616 elements") != std::string::npos);
 }
 
-TEST_CASE("malformed arguments exit 2 with a one-line message, never a crash") {
+TEST_CASE("malformed arguments exit 2 with a one-line message - never a crash") {
     const std::vector<std::vector<std::string>> bad = {
         {"map", "--n", "-5"},
         {"map", "--n", "abc"},

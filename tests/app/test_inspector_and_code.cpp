@@ -33,7 +33,7 @@ std::string field(const CellDescription& d, const std::string& label) {
 
 }  // namespace
 
-TEST_CASE("inspector: element 100 of seed-increment, with the formula's numbers in") {
+TEST_CASE("inspector - element 100 of seed-increment - with the formula's numbers in") {
     const MapPicture p = picture("seed-increment");
     const CellDescription d = describe_cell(p, 4, 3);  // one block per row: row 3, column 4
     CHECK(d.heading == "a[100]");
@@ -47,7 +47,7 @@ TEST_CASE("inspector: element 100 of seed-increment, with the formula's numbers 
     CHECK(field(d, "linear thread id") == "100 (block 3 × 32 + 4)");
 }
 
-TEST_CASE("inspector: an idle thread of seed-increment-bug says why it did nothing") {
+TEST_CASE("inspector - an idle thread of seed-increment-bug says why it did nothing") {
     const MapPicture p = picture("seed-increment-bug");
     const CellDescription d = describe_cell(p, 5, 20);  // position 645
     CHECK(d.heading == "idle thread: past the end of the data");
@@ -57,7 +57,7 @@ TEST_CASE("inspector: an idle thread of seed-increment-bug says why it did nothi
     CHECK(describe_cell(p, 0, 100000).heading.empty());
 }
 
-TEST_CASE("inspector: grid-stride steps and matmul's i and j") {
+TEST_CASE("inspector - grid-stride steps and matmul's i and j") {
     const MapPicture s = picture("grid-stride");
     const CellDescription d = describe_cell(s, 5, 12);  // element 389 = 5 + 3 * 128
     CHECK(has(d.formulas, "stride = blockDim.x * gridDim.x = 32 * 4 = 128"));
@@ -69,7 +69,7 @@ TEST_CASE("inspector: grid-stride steps and matmul's i and j") {
     CHECK(has(c.formulas, "j = threadIdx.y + blockIdx.y * blockDim.y = 7 + 0 * 32 = 7"));
 }
 
-TEST_CASE("code panel: the launch line for the current configuration, and the guard marked") {
+TEST_CASE("code panel - the launch line for the current configuration - and the guard marked") {
     Workload w;
     w.kernel = KernelKind::Increment;
     w.n = 500;

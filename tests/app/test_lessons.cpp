@@ -31,14 +31,14 @@ TEST_CASE("the five seed lessons exist and have their texts") {
     }
 }
 
-TEST_CASE("seed-increment: 16 blocks of 32, 12 idle threads") {
+TEST_CASE("seed-increment - 16 blocks of 32 - 12 idle threads") {
     const Emulation e = run_preset("seed-increment");
     CHECK(e.map.launch.grid == Dim3{16, 1, 1});
     CHECK(e.stats.threads_idle == 12);
     CHECK(e.stats.elements_untouched == 0);
 }
 
-TEST_CASE("seed-matmul: 512x512 threads for a 200x200 C carved out of a 300x300 product") {
+TEST_CASE("seed-matmul - 512x512 threads for a 200x200 C carved out of a 300x300 product") {
     const Emulation e = run_preset("seed-matmul");
     CHECK(e.stats.threads_launched == 512 * 512);
     CHECK(e.stats.elements == 200 * 200);
@@ -47,7 +47,7 @@ TEST_CASE("seed-matmul: 512x512 threads for a 200x200 C carved out of a 300x300 
     CHECK(find_lesson("seed-matmul")->workload.b_cols == 300);
 }
 
-TEST_CASE("seed-matmul-fixed: the covering grid is 10x10 and covers all of C") {
+TEST_CASE("seed-matmul-fixed - the covering grid is 10x10 and covers all of C") {
     const Emulation e = run_preset("seed-matmul-fixed");
     CHECK(e.map.launch.grid == Dim3{10, 10, 1});
     CHECK(e.stats.elements == 90000);
@@ -55,7 +55,7 @@ TEST_CASE("seed-matmul-fixed: the covering grid is 10x10 and covers all of C") {
     CHECK(e.stats.threads_idle == 12400);
 }
 
-TEST_CASE("grid-stride: 128 threads cover 500 elements once each") {
+TEST_CASE("grid-stride - 128 threads cover 500 elements once each") {
     const Emulation e = run_preset("grid-stride");
     CHECK(e.stats.threads_launched == 128);
     CHECK(e.stats.elements_untouched == 0);
@@ -72,7 +72,7 @@ TEST_CASE("a malformed lesson file is refused with a message") {
                     std::runtime_error);  // A too small for C's guard
 }
 
-TEST_CASE("options override a preset; a new block gets a covering grid") {
+TEST_CASE("options override a preset - a new block gets a covering grid") {
     LaunchOptions o;
     o.preset = "seed-increment-bug";
     o.block = "64";

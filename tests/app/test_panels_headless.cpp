@@ -81,7 +81,7 @@ TEST_CASE("an invalid blockDim is explained and the last valid map stays") {
     CHECK(state.picture->launch.launch.block == Dim3{64, 1, 1});
 }
 
-TEST_CASE("the map under the mouse is inspected; the wheel zooms") {
+TEST_CASE("the map under the mouse is inspected - the wheel zooms") {
     HeadlessUi ui;
     AppState state;
     select_lesson(state, "seed-increment");
@@ -102,7 +102,7 @@ TEST_CASE("the map under the mouse is inspected; the wheel zooms") {
     CHECK_FALSE(state.hovered_cell);
 }
 
-TEST_CASE("settings: saved in XDG_CONFIG_HOME, malformed files ignored with a message") {
+TEST_CASE("settings - saved in XDG_CONFIG_HOME - malformed files ignored with a message") {
     const std::string dir = "/tmp/threadmap-settings-test-" + std::to_string(::getpid());
     setenv("XDG_CONFIG_HOME", dir.c_str(), 1);
     CHECK(config_dir() == dir + "/threadmap");

@@ -29,7 +29,7 @@ std::array<uint8_t, 3> rgb(Rgba8 c) { return {c.r, c.g, c.b}; }
 
 }  // namespace
 
-TEST_CASE("every colour mode renders with DISPLAY unset, and the same arguments give the same pixels") {
+TEST_CASE("every colour mode renders with DISPLAY unset - and the same arguments give the same pixels") {
     for (ColorMode m : all_color_modes()) {
         const std::string mode(color_mode_name(m));
         CAPTURE(mode);
@@ -56,7 +56,7 @@ TEST_CASE("every colour mode renders with DISPLAY unset, and the same arguments 
     }
 }
 
-TEST_CASE("the rendered map shows the colorizer's block colours, and the legend can be left out") {
+TEST_CASE("the rendered map shows the colorizer's block colours - and the legend can be left out") {
     const std::string with = temp_png("legend"), without = temp_png("nolegend");
     REQUIRE(run_threadmap({"render", "--preset", "seed-increment", "--out", with, "--size", "1280x720"}, kNoDisplay).exit_code == 0);
     REQUIRE(run_threadmap({"render", "--preset", "seed-increment", "--out", without, "--size", "1280x720", "--no-legend"},
@@ -73,7 +73,7 @@ TEST_CASE("the rendered map shows the colorizer's block colours, and the legend 
     std::remove(without.c_str());
 }
 
-TEST_CASE("render: bad arguments and unwritable paths exit 2 with a message") {
+TEST_CASE("render - bad arguments and unwritable paths exit 2 with a message") {
     const std::string out = temp_png("bad");
     const std::vector<std::vector<std::string>> bad = {
         {"render", "--preset", "seed-increment", "--out", out, "--color", "rainbow"},

@@ -49,7 +49,7 @@ void check_against_oracle(const Workload& w, const LaunchConfig& l, unsigned wor
 
 }  // namespace
 
-TEST_CASE("the tutorial's launches, by hand") {
+TEST_CASE("the tutorial's launches - by hand") {
     const Workload w = one_d(KernelKind::Increment, 500);
     const Emulation right = emulate(w, {{16, 1, 1}, {32, 1, 1}});
     CHECK(right.stats.threads_launched == 512);
@@ -67,7 +67,7 @@ TEST_CASE("the tutorial's launches, by hand") {
     CHECK(bug.stats.threads_idle == 16492);
 }
 
-TEST_CASE("a 2D block on the x-only increment: several threads write one element") {
+TEST_CASE("a 2D block on the x-only increment - several threads write one element") {
     const Workload w = one_d(KernelKind::Increment, 64);
     const Emulation e = emulate(w, {{2, 1, 1}, {32, 3, 1}});
     CHECK(e.stats.elements_multi == 64);
@@ -76,13 +76,13 @@ TEST_CASE("a 2D block on the x-only increment: several threads write one element
     CHECK(e.stats.threads_active == 192);              // all of them wrote, though twice over
 }
 
-TEST_CASE("blockIdx.y copies of an x-only grid race on a GPU; the emulator still maps exactly") {
+TEST_CASE("blockIdx.y copies of an x-only grid race on a GPU - the emulator still maps exactly") {
     // Different blocks write the same elements: the parallel run detects it and re-runs.
     check_against_oracle(one_d(KernelKind::Increment, 1000), {{8, 3, 2}, {128, 1, 1}}, 2);
     check_against_oracle(one_d(KernelKind::IncrementStride, 1000), {{3, 2, 1}, {100, 1, 1}}, 4);
 }
 
-TEST_CASE("emulator against the oracle: fixed corner cases") {
+TEST_CASE("emulator against the oracle - fixed corner cases") {
     const LaunchConfig cases[] = {
         {{1, 1, 1}, {1, 1, 1}},    {{7, 1, 1}, {33, 1, 1}},  {{3, 1, 1}, {1024, 1, 1}},
         {{2, 2, 2}, {5, 3, 2}},    {{1, 1, 1}, {31, 1, 1}},  {{40, 1, 1}, {32, 1, 1}},
@@ -97,7 +97,7 @@ TEST_CASE("emulator against the oracle: fixed corner cases") {
         }
 }
 
-TEST_CASE("emulator against the oracle: random launches") {
+TEST_CASE("emulator against the oracle - random launches") {
     std::mt19937 rng(20261130);
     const auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
     for (int trial = 0; trial < 300; ++trial) {

@@ -6,7 +6,7 @@
 
 using namespace threadmap;
 
-TEST_CASE("increment adds one per writing thread, and nothing past the guard") {
+TEST_CASE("increment adds one per writing thread - and nothing past the guard") {
     Workload w;
     w.kernel = KernelKind::Increment;
     w.n = 300;
@@ -21,7 +21,7 @@ TEST_CASE("increment adds one per writing thread, and nothing past the guard") {
     }
 }
 
-TEST_CASE("matmul computes C = A·B where the grid covers C, and leaves zeros elsewhere") {
+TEST_CASE("matmul computes C = A·B where the grid covers C - and leaves zeros elsewhere") {
     for (KernelKind k : {KernelKind::Matmul, KernelKind::MatmulXCol}) {
         Workload w = matmul_workload(k, 45, 30, 17);
         w.a_rows = 50;  // A and B larger than C, as in the tutorial's seed-matmul
@@ -45,7 +45,7 @@ TEST_CASE("matmul computes C = A·B where the grid covers C, and leaves zeros el
     }
 }
 
-TEST_CASE("the grid-stride loop covers any n with any grid, once per element") {
+TEST_CASE("the grid-stride loop covers any n with any grid - once per element") {
     Workload w;
     w.kernel = KernelKind::IncrementStride;
     w.n = 1000;

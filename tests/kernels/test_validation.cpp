@@ -18,7 +18,7 @@ std::string message(Dim3 grid, Dim3 block) {
 
 }  // namespace
 
-TEST_CASE("threads per block: 1024 is accepted, 1025 is not") {
+TEST_CASE("threads per block - 1024 is accepted - 1025 is not") {
     CHECK(accepted({1, 1, 1}, {1024, 1, 1}));
     CHECK(accepted({1, 1, 1}, {32, 32, 1}));
     CHECK(accepted({1, 1, 1}, {16, 16, 4}));
@@ -27,7 +27,7 @@ TEST_CASE("threads per block: 1024 is accepted, 1025 is not") {
     CHECK_FALSE(accepted({1, 1, 1}, {16, 16, 5}));
 }
 
-TEST_CASE("blockDim per axis: (1024, 1024, 64)") {
+TEST_CASE("blockDim per axis - (1024 - 1024 - 64)") {
     CHECK(accepted({1, 1, 1}, {1, 1024, 1}));
     CHECK(accepted({1, 1, 1}, {1, 1, 64}));
     CHECK(message({1, 1, 1}, {1, 1, 65}) == "blockDim.z is 65; the largest allowed is 64");
@@ -35,7 +35,7 @@ TEST_CASE("blockDim per axis: (1024, 1024, 64)") {
     CHECK(message({1, 1, 1}, {2048, 1, 1}).find("blockDim.x is 2048; the largest allowed is 1024") == 0);
 }
 
-TEST_CASE("gridDim per axis: (2^31-1, 65535, 65535)") {
+TEST_CASE("gridDim per axis - (2^31-1 - 65535 - 65535)") {
     CHECK(accepted({2147483647u, 1, 1}, {1, 1, 1}));
     CHECK(accepted({1, 65535, 65535}, {1, 1, 1}));
     CHECK(message({2147483648u, 1, 1}, {1, 1, 1}) == "gridDim.x is 2147483648; the largest allowed is 2147483647");
@@ -50,7 +50,7 @@ TEST_CASE("a zero dimension anywhere is rejected") {
     CHECK_FALSE(accepted({1, 1, 0}, {1, 1, 1}));
 }
 
-TEST_CASE("every broken limit is named, and the line says what CUDA returns") {
+TEST_CASE("every broken limit is named - and the line says what CUDA returns") {
     const auto e = validate_launch({{1, 70000, 1}, {32, 1, 65}}, cc90_profile());
     REQUIRE(e);
     CHECK(e->message.find("blockDim.z is 65") != std::string::npos);

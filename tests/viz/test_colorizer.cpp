@@ -14,7 +14,7 @@ CellSample element(Dim3 block, Dim3 thread, uint32_t touches = 1) {
 
 }  // namespace
 
-TEST_CASE("blockIdx colours: neighbouring blocks differ across and down, in both palettes") {
+TEST_CASE("blockIdx colours - neighbouring blocks differ across and down - in both palettes") {
     for (Palette p : {Palette::Standard, Palette::ColorBlindSafe}) {
         const ColorContext c{ColorMode::Block, p, {40, 40, 1}, {32, 1, 1}};
         for (uint32_t by = 0; by < 20; ++by)
@@ -33,7 +33,7 @@ TEST_CASE("blockIdx colours: neighbouring blocks differ across and down, in both
           from_hex(0xE69F00));
 }
 
-TEST_CASE("alpha tells the shader an element (255), a ghost (128) or nothing (0)") {
+TEST_CASE("alpha tells the shader an element (255) - a ghost (128) or nothing (0)") {
     const ColorContext c{ColorMode::ThreadX, Palette::Standard, {4, 1, 1}, {32, 1, 1}};
     CHECK(colorize(element({1, 0, 0}, {3, 0, 0}), c).a == 255);
     CHECK(colorize({CellSample::Ghost, 0, {1, 0, 0}, {3, 0, 0}}, c).a == 128);
@@ -44,7 +44,7 @@ TEST_CASE("alpha tells the shader an element (255), a ghost (128) or nothing (0)
     CHECK(ghost == colorize(element({1, 0, 0}, {3, 0, 0}), c));
 }
 
-TEST_CASE("threadIdx, lane and warp modes follow CUDA's numbering") {
+TEST_CASE("threadIdx - lane and warp modes follow CUDA's numbering") {
     const Dim3 grid{2, 1, 1}, block{64, 1, 1};
     const ColorContext tx{ColorMode::ThreadX, Palette::Standard, grid, block};
     CHECK(colorize(element({0, 0, 0}, {0, 0, 0}), tx) == ramp(0));
@@ -63,7 +63,7 @@ TEST_CASE("threadIdx, lane and warp modes follow CUDA's numbering") {
     CHECK(colorize(element({1, 0, 0}, {63, 0, 0}), global) == ramp(1));
 }
 
-TEST_CASE("coverage: untouched, once, more than once, idle thread") {
+TEST_CASE("coverage - untouched - once - more than once - idle thread") {
     const ColorContext c{ColorMode::Coverage, Palette::Standard, {1, 1, 1}, {32, 1, 1}};
     CHECK(colorize(element({}, {}, 0), c) == from_hex(0xE15759));
     CHECK(colorize(element({}, {}, 1), c) == from_hex(0x59A14F));

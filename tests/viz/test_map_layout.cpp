@@ -6,7 +6,7 @@
 
 using namespace threadmap;
 
-TEST_CASE("seed-increment-bug: one block per row, 500 elements, then 16492 ghosts") {
+TEST_CASE("seed-increment-bug - one block per row - 500 elements - then 16492 ghosts") {
     Workload w;
     w.kernel = KernelKind::Increment;
     w.n = 500;
@@ -31,7 +31,7 @@ TEST_CASE("seed-increment-bug: one block per row, 500 elements, then 16492 ghost
     CHECK(ghosts == e.stats.threads_idle);
 }
 
-TEST_CASE("rows of several blocks, and a row width raised to fit the texture") {
+TEST_CASE("rows of several blocks - and a row width raised to fit the texture") {
     Workload w;
     w.kernel = KernelKind::Increment;
     w.n = 1000;
@@ -49,7 +49,7 @@ TEST_CASE("rows of several blocks, and a row width raised to fit the texture") {
     CHECK(r.layout->height == 63);
 }
 
-TEST_CASE("seed-matmul: C 200x200 inside a 512x512 launch; x runs down the rows") {
+TEST_CASE("seed-matmul - C 200x200 inside a 512x512 launch - x runs down the rows") {
     Workload w = matmul_workload(KernelKind::Matmul, 200, 200, 200);
     w.a_rows = w.b_cols = 300;
     const LaunchConfig l{{16, 16, 1}, {32, 32, 1}};
@@ -70,7 +70,7 @@ TEST_CASE("seed-matmul: C 200x200 inside a 512x512 launch; x runs down the rows"
     CHECK(g.thread == Dim3{26, 12, 0});
 }
 
-TEST_CASE("a matrix too large to draw is refused with the reason; huge ghost margins are trimmed") {
+TEST_CASE("a matrix too large to draw is refused with the reason - huge ghost margins are trimmed") {
     const Workload big = matmul_workload(KernelKind::MatmulXCol, 20000, 10, 1);
     const auto r = make_layout(big, {{1, 1250, 1}, {16, 16, 1}}, 1, 16384);
     CHECK_FALSE(r.layout);

@@ -5,7 +5,7 @@
 
 using namespace threadmap;
 
-TEST_CASE("the cell under the cursor, at any zoom and pan") {
+TEST_CASE("the cell under the cursor - at any zoom and pan") {
     const ViewRect r{100, 50, 800, 600};
     View v;
     v.center = {10, 5};
