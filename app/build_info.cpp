@@ -1,38 +1,34 @@
 // Version and backend description; see build_info.hpp.
 #include "build_info.hpp"
 
-#if THREADMAP_HAS_CUDA
-#include "cuda_kernels.hpp"
-#endif
+#include "cuda_runtime.hpp"
 
 namespace threadmap {
 
+namespace {
+
+std::string version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
+
+}  // namespace
+
 std::string version_text() {
     std::string s = "threadmap " THREADMAP_VERSION "\n";
-#if THREADMAP_HAS_CUDA
-    const CudaStatus cuda = query_cuda_status();
-    s += "CUDA: compiled in (runtime " + std::to_string(cuda.runtime_version / 1000) + "." +
-         std::to_string(cuda.runtime_version % 1000 / 10) + ", architectures " THREADMAP_CUDA_ARCHS ")\n";
-    if (cuda.device_count > 0)
-        s += "devices: " + std::to_string(cuda.device_count) + " CUDA device(s) found\n";
-    else
-        s += "devices: none usable (" + cuda.reason + "); the CPU emulator is used\n";
-#else
-    s += "CUDA: not compiled in (built without nvcc); the CPU emulator is the only backend\n";
-#endif
+    const CudaDevices cuda = list_cuda_devices();
+    if (!cuda.compiled_in) return s + "CUDA: not compiled in (built without nvcc); the CPU emulator is the only backend\n";
+    s += "CUDA: compiled in (runtime " + version_string(cuda.runtime_version) + ", architectures " THREADMAP_CUDA_ARCHS;
+    s += cuda.driver_version ? ", driver supports " + version_string(cuda.driver_version) + ")\n" : ", no driver)\n";
+    if (cuda.devices.empty()) return s + "devices: none usable (" + cuda.reason + "); the CPU emulator is used\n";
+    for (const auto& d : cuda.devices)
+        s += "device " + std::to_string(d.index) + ": " + d.name + " (cc " + std::to_string(d.cc_major) + "." +
+             std::to_string(d.cc_minor) + ")\n";
     return s;
 }
 
 std::string backend_status_line() {
-#if THREADMAP_HAS_CUDA
-    const CudaStatus cuda = query_cuda_status();
-    if (cuda.device_count > 0)
-        return "Backend: CPU emulator (" + std::to_string(cuda.device_count) +
-               " CUDA device(s) found; GPU launches come with the CUDA executor)";
-    return "Backend: CPU emulator (no CUDA device: " + cuda.reason + ")";
-#else
-    return "Backend: CPU emulator (built without CUDA)";
-#endif
+    const CudaDevices cuda = list_cuda_devices();
+    if (cuda.devices.empty()) return "Backend: CPU emulator (no CUDA device: " + cuda.reason + ")";
+    return "Backend: CPU emulator in the window (" + cuda.devices.front().name +
+           " found: `threadmap map --backend cuda` and `threadmap bench` use it)";
 }
 
 }  // namespace threadmap

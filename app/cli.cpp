@@ -4,7 +4,9 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "bench_command.hpp"
 #include "build_info.hpp"
+#include "devices_command.hpp"
 #include "map_command.hpp"
 #include "render_command.hpp"
 #include "window.hpp"
@@ -35,6 +37,9 @@ int run_cli(int argc, char** argv) {
     add_map_command(app, map);
     RenderCommandOptions render;
     add_render_command(app, render);
+    BenchCommandOptions bench;
+    add_bench_command(app, bench);
+    add_devices_command(app);
     // With no subcommand: the window.
     WindowOptions window;
     LaunchOptions window_launch;  // none given: the lesson used last
@@ -61,6 +66,8 @@ int run_cli(int argc, char** argv) {
     }
     if (app.got_subcommand("render")) return run_render_command(render);
     if (app.got_subcommand("map")) return run_map_command(map);
+    if (app.got_subcommand("bench")) return run_bench_command(bench);
+    if (app.got_subcommand("devices")) return run_devices_command();
     if (!window_size.empty() && !parse_window_size(window_size, window.width, window.height)) {
         std::fprintf(stderr, "threadmap: --window-size expects WIDTHxHEIGHT, e.g. 1920x1080, got '%s'\n",
                      window_size.c_str());

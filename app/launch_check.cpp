@@ -6,21 +6,21 @@
 
 namespace threadmap {
 
-CheckedLaunch check_launch(const LaunchOptions& options) {
+CheckedLaunch check_launch(const LaunchOptions& options, const DeviceLimits& limits, bool emulator_caps) {
     auto resolved = resolve_launch(options);
     if (!resolved.value) return {std::nullopt, resolved.error};
-    return check_resolved(*resolved.value);
+    return check_resolved(*resolved.value, limits, emulator_caps);
 }
 
-CheckedLaunch check_resolved(const ResolvedLaunch& r) {
+CheckedLaunch check_resolved(const ResolvedLaunch& r, const DeviceLimits& limits, bool emulator_caps) {
     CheckedLaunch c;
     if (auto shape = check_shape(r.workload)) {
         c.error = *shape;
     } else if (auto problem = check_shape_caps(r.workload)) {
         c.error = *problem;
-    } else if (auto invalid = validate_launch(r.launch, cc90_profile())) {
+    } else if (auto invalid = validate_launch(r.launch, limits)) {
         c.error = describe(*invalid);
-    } else if (auto too_big = check_launch_caps(r.workload, r.launch)) {
+    } else if (auto too_big = emulator_caps ? check_launch_caps(r.workload, r.launch) : std::nullopt) {
         c.error = *too_big;
     } else {
         c.value = r;

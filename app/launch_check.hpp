@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "device_limits.hpp"
 #include "launch_options.hpp"
 
 namespace threadmap {
@@ -14,8 +15,12 @@ struct CheckedLaunch {
     std::string error;  // one line, when value is empty
 };
 
-CheckedLaunch check_launch(const LaunchOptions& options);
+// limits: the device's (a real device's replace the default cc 9.0 profile). The emulator's
+// caps apply only when the launch runs on the CPU (emulator_caps = true).
+CheckedLaunch check_launch(const LaunchOptions& options, const DeviceLimits& limits = cc90_profile(),
+                           bool emulator_caps = true);
 // The same checks for a launch built some other way (the window's controls).
-CheckedLaunch check_resolved(const ResolvedLaunch& launch);
+CheckedLaunch check_resolved(const ResolvedLaunch& launch, const DeviceLimits& limits = cc90_profile(),
+                             bool emulator_caps = true);
 
 }  // namespace threadmap

@@ -20,6 +20,7 @@ struct LaunchOptions {
     std::string n, rows, cols, inner;  // kept as text: parsed strictly, with our own messages
     std::string block;  // "X[,Y[,Z]]"
     std::string grid;   // "X[,Y[,Z]]"; empty: the covering grid
+    std::string backend = "auto";  // cpu | cuda | auto
 };
 
 void add_launch_options(CLI::App& command, LaunchOptions& options);

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "backend_choice.hpp"
 #include "cpu_emulator.hpp"
 #include "launch_check.hpp"
 #include "map_report.hpp"
@@ -19,17 +20,24 @@ void add_map_command(CLI::App& app, MapCommandOptions& o) {
 }
 
 int run_map_command(const MapCommandOptions& o) {
-    const auto checked = check_launch(o.launch);
-    if (!checked.value) {
-        std::fprintf(stderr, "threadmap map: %s\n", checked.error.c_str());
-        return 2;
-    }
+    const auto fail = [](const std::string& why, int code) {
+        std::fprintf(stderr, "threadmap map: %s\n", why.c_str());
+        return code;
+    };
+    const BackendResult backend = choose_backend(o.launch.backend);
+    if (!backend.choice) return fail(backend.error, 2);
+    const BackendChoice& b = *backend.choice;
+    // The map is copied back to the host either way: the emulator's caps bound its size.
+    const auto checked = check_launch(o.launch, b.limits);
+    if (!checked.value) return fail(checked.error, 2);
     const auto& r = *checked.value;
-    const Emulation e = emulate(r.workload, r.launch);
+    const LaunchRun run = run_launch(r, b);
+    if (!run.value) return fail(run.error, 1);
+    const Emulation& e = *run.value;
     const MapFormat format = o.format == "json" ? MapFormat::Json
                              : o.format == "csv" ? MapFormat::Csv
                                                  : MapFormat::Table;
-    const MapReport report{r.workload, e, "cpu-emulator", !o.no_elements};
+    const MapReport report{r.workload, e, b.name, !o.no_elements};
     if (!write_map_report(stdout, report, format)) {
         std::fprintf(stderr, "threadmap map: could not write the output\n");
         return 1;

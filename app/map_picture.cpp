@@ -12,7 +12,14 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
     }
     MapPicture p;
     p.launch = r;
-    if (previous) {
+    if (o.backend && o.backend->cuda) {
+        LaunchRun run = run_launch(r, *o.backend);
+        if (!run.value) {
+            out.error = run.error;
+            return out;
+        }
+        p.emulation = std::move(*run.value);
+    } else if (previous) {
         p.emulation = std::move(previous->emulation);
         emulate_into(r.workload, r.launch, p.emulation);
     } else {

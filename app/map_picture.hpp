@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "backend_choice.hpp"
 #include "colorizer.hpp"
 #include "cpu_emulator.hpp"
 #include "launch_options.hpp"
@@ -25,6 +26,7 @@ struct PictureOptions {
     uint32_t blocks_per_row = 1;  // 1D rows, in blocks
     uint32_t max_side = 16384;    // the GL texture limit
     uint64_t max_cells = kMaxDrawnCells;  // the GL buffer-texture limit
+    std::optional<BackendChoice> backend;  // none: the emulator
 };
 
 struct PictureResult {

@@ -41,10 +41,15 @@ private:
     uint64_t last_ = kNone;
 };
 
-struct GpuReadAccess {
+// Plain memory: reads (and, for the plain kernels, writes) with nothing recorded.
+struct GpuPlainAccess {
     template <class T>
     __device__ T load(const T* base, uint64_t i) const {
         return base[i];
+    }
+    template <class T>
+    __device__ void store(T* base, uint64_t i, T value) const {
+        base[i] = value;
     }
 };
 
@@ -57,66 +62,79 @@ __device__ ThreadContext this_thread() {
     return c;
 }
 
-template <KernelKind kKind>
-__global__ void mapped_kernel(Workload w, DeviceMapBuffers m) {
-    const ThreadContext c = this_thread();
-    GpuRecordingAccess out(m.first_toucher, m.touches, uint32_t(global_linear(c)));
+// Runs one kernel body for this thread with views of out, A and B through `Access`s.
+template <KernelKind kKind, class OutAccess>
+__device__ void run_body(const ThreadContext& c, const Workload& w, float* out, const float* a, const float* b,
+                         OutAccess* out_access) {
     if constexpr (kKind == KernelKind::Increment || kKind == KernelKind::IncrementStride) {
-        const ArrayView<float, GpuRecordingAccess> a(m.out, w.n, &out);
+        const ArrayView<float, OutAccess> view(out, w.n, out_access);
         if constexpr (kKind == KernelKind::Increment)
-            increment_by_one(c, a);
+            increment_by_one(c, view);
         else
-            increment_stride(c, a);
+            increment_stride(c, view);
     } else {
-        GpuReadAccess in;
-        const MatrixView<const float, GpuReadAccess> A(m.a, w.a_rows, w.inner, &in);
-        const MatrixView<const float, GpuReadAccess> B(m.b, w.inner, w.b_cols, &in);
-        const MatrixView<float, GpuRecordingAccess> C(m.out, w.rows, w.cols, &out);
+        GpuPlainAccess in;
+        const MatrixView<const float, GpuPlainAccess> A(a, w.a_rows, w.inner, &in);
+        const MatrixView<const float, GpuPlainAccess> B(b, w.inner, w.b_cols, &in);
+        const MatrixView<float, OutAccess> C(out, w.rows, w.cols, out_access);
         if constexpr (kKind == KernelKind::Matmul)
             matmul_x_row(c, A, B, C);
         else
             matmul_x_col(c, A, B, C);
     }
+}
+
+template <KernelKind kKind>
+__global__ void plain_kernel(Workload w, float* out, const float* a, const float* b) {
+    GpuPlainAccess access;
+    run_body<kKind>(this_thread(), w, out, a, b, &access);
+}
+
+template <KernelKind kKind>
+__global__ void mapped_kernel(Workload w, DeviceMapBuffers m) {
+    const ThreadContext c = this_thread();
+    GpuRecordingAccess out(m.first_toucher, m.touches, uint32_t(global_linear(c)));
+    run_body<kKind>(c, w, m.out, m.a, m.b, &out);
     if (out.touched()) atomicAdd(m.threads_active, 1ull);
 }
 
 dim3 to_cuda(const Dim3& d) { return dim3(d.x, d.y, d.z); }
 
+// Instantiates `kernel<kind>` for w's kernel and launches it.
+template <template <KernelKind> class Launch, class... Args>
+void dispatch(KernelKind kind, Args&&... args) {
+    switch (kind) {
+        case KernelKind::Increment: Launch<KernelKind::Increment>::go(args...); break;
+        case KernelKind::IncrementStride: Launch<KernelKind::IncrementStride>::go(args...); break;
+        case KernelKind::Matmul: Launch<KernelKind::Matmul>::go(args...); break;
+        case KernelKind::MatmulXCol: Launch<KernelKind::MatmulXCol>::go(args...); break;
+    }
+}
+
+template <KernelKind kKind>
+struct LaunchMapped {
+    static void go(const Workload& w, dim3 grid, dim3 block, const DeviceMapBuffers& m) {
+        mapped_kernel<kKind><<<grid, block>>>(w, m);
+    }
+};
+
+template <KernelKind kKind>
+struct LaunchPlain {
+    static void go(const Workload& w, dim3 grid, dim3 block, float* out, const float* a, const float* b) {
+        plain_kernel<kKind><<<grid, block>>>(w, out, a, b);
+    }
+};
+
 }  // namespace
 
 int launch_mapped_kernel(const Workload& w, const LaunchConfig& l, const DeviceMapBuffers& m) {
-    const dim3 grid = to_cuda(l.grid), block = to_cuda(l.block);
-    switch (w.kernel) {
-        case KernelKind::Increment:
-            mapped_kernel<KernelKind::Increment><<<grid, block>>>(w, m);
-            break;
-        case KernelKind::IncrementStride:
-            mapped_kernel<KernelKind::IncrementStride><<<grid, block>>>(w, m);
-            break;
-        case KernelKind::Matmul:
-            mapped_kernel<KernelKind::Matmul><<<grid, block>>>(w, m);
-            break;
-        case KernelKind::MatmulXCol:
-            mapped_kernel<KernelKind::MatmulXCol><<<grid, block>>>(w, m);
-            break;
-    }
+    dispatch<LaunchMapped>(w.kernel, w, to_cuda(l.grid), to_cuda(l.block), m);
     return int(cudaGetLastError());
 }
 
-CudaStatus query_cuda_status() {
-    CudaStatus s;
-    cudaRuntimeGetVersion(&s.runtime_version);
-    int count = 0;  // left unwritten by cudaGetDeviceCount when there is no driver
-    const cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess) {
-        s.reason = std::string("cudaGetDeviceCount failed with error ") + std::to_string(int(err)) +
-                   " (" + cudaGetErrorName(err) + ": " + cudaGetErrorString(err) + ")";
-        cudaGetLastError();  // clear it: the emulator takes over
-        return s;
-    }
-    s.device_count = count;
-    if (count == 0) s.reason = "the CUDA driver reports no devices";
-    return s;
+int launch_plain_kernel(const Workload& w, const LaunchConfig& l, float* out, const float* a, const float* b) {
+    dispatch<LaunchPlain>(w.kernel, w, to_cuda(l.grid), to_cuda(l.block), out, a, b);
+    return int(cudaGetLastError());
 }
 
 }  // namespace threadmap

@@ -2,8 +2,6 @@
 // caller needs CUDA headers and `<<<…>>>` stays in cuda_kernels.cu.
 #pragma once
 
-#include <string>
-
 #include "launch_config.hpp"
 #include "workload.hpp"
 
@@ -25,13 +23,7 @@ struct DeviceMapBuffers {
 // launch's cudaError_t as an int (0: cudaSuccess), so callers need no CUDA header.
 int launch_mapped_kernel(const Workload& w, const LaunchConfig& launch, const DeviceMapBuffers& buffers);
 
-// What this build knows about CUDA at run time: the runtime version compiled in and whether
-// a usable device exists, with CUDA's own error name when not (e.g. error 35 without a driver).
-struct CudaStatus {
-    int runtime_version = 0;  // e.g. 13000
-    int device_count = 0;
-    std::string reason;  // empty when device_count > 0
-};
-CudaStatus query_cuda_status();
+// The same kernel without map recording: what a learner's kernel costs (bench timings).
+int launch_plain_kernel(const Workload& w, const LaunchConfig& launch, float* out, const float* a, const float* b);
 
 }  // namespace threadmap

@@ -1,0 +1,46 @@
+// Backend choice; see backend_choice.hpp.
+#include "backend_choice.hpp"
+
+#include "cuda_runtime.hpp"
+
+namespace threadmap {
+
+BackendResult choose_backend(const std::string& requested) {
+    BackendResult r;
+    if (requested != "cpu" && requested != "cuda" && requested != "auto") {
+        r.error = "--backend must be cpu, cuda or auto, got '" + requested + "'";
+        return r;
+    }
+    BackendChoice cpu;
+    cpu.name = "cpu-emulator";
+    if (requested == "cpu") {
+        cpu.reason = "asked for with --backend cpu";
+        r.choice = cpu;
+        return r;
+    }
+    const CudaDevices cuda = list_cuda_devices();
+    if (cuda.devices.empty()) {
+        if (requested == "cuda") {
+            r.error = "--backend cuda: no usable CUDA device (" + cuda.reason + ")";
+            return r;
+        }
+        cpu.reason = "no CUDA device: " + cuda.reason;
+        r.choice = cpu;
+        return r;
+    }
+    BackendChoice gpu;
+    gpu.cuda = true;
+    gpu.device = cuda.devices.front().index;
+    gpu.name = "cuda:" + cuda.devices.front().name;
+    gpu.limits = cuda.devices.front().limits;
+    r.choice = gpu;
+    return r;
+}
+
+LaunchRun run_launch(const ResolvedLaunch& l, const BackendChoice& b) {
+    if (!b.cuda) return {emulate(l.workload, l.launch), {}};
+    GpuMapResult g = run_mapped_on_gpu(l.workload, l.launch, b.device);
+    return {std::move(g.value), g.error};
+}
+
+}  // namespace threadmap

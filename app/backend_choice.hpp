@@ -1,0 +1,36 @@
+// --backend cpu|cuda|auto: which executor runs a launch, and why. auto takes the first
+// CUDA device when there is one and says why not when there is none; cuda insists.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "cpu_emulator.hpp"
+#include "device_limits.hpp"
+#include "launch_options.hpp"
+
+namespace threadmap {
+
+struct BackendChoice {
+    bool cuda = false;
+    int device = 0;
+    std::string name;    // "cpu-emulator" or "cuda:NVIDIA H200"
+    std::string reason;  // for the CPU: why not a GPU ("no CUDA device: …"); empty for cuda
+    DeviceLimits limits = cc90_profile();  // the device's own limits replace the profile
+};
+
+struct BackendResult {
+    std::optional<BackendChoice> choice;
+    std::string error;  // "cuda" asked for and none usable: the reason, for exit code 2
+};
+
+BackendResult choose_backend(const std::string& requested);  // "cpu", "cuda" or "auto"
+
+// Runs a checked launch on the chosen backend.
+struct LaunchRun {
+    std::optional<Emulation> value;
+    std::string error;
+};
+LaunchRun run_launch(const ResolvedLaunch& launch, const BackendChoice& backend);
+
+}  // namespace threadmap

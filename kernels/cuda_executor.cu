@@ -1,0 +1,271 @@
+// The CUDA backend; see cuda_runtime.hpp. Host-side orchestration only: the kernels and
+// their launchers are in cuda_kernels.cu.
+//
+// Sections: 1. device memory  2. devices  3. the mapped launch  4. measured timings
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "cuda_check.hpp"
+#include "cuda_kernels.hpp"
+#include "cuda_runtime.hpp"
+#include "kernel_data.hpp"
+
+namespace threadmap {
+
+namespace {
+
+// ---- 1. device memory ---------------------------------------------------------------------
+
+template <class T>
+class DeviceBuffer {
+public:
+    explicit DeviceBuffer(size_t count) : count_(count) {
+        if (count > 0) CUDA_CHECK(cudaMalloc(&data_, count * sizeof(T)));
+    }
+    ~DeviceBuffer() {
+        if (data_) CUDA_LOG(cudaFree(data_));
+    }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    T* get() const { return data_; }
+    size_t bytes() const { return count_ * sizeof(T); }
+
+private:
+    T* data_ = nullptr;
+    size_t count_;
+};
+
+// Host memory that is page-locked (cudaMallocHost) or ordinary (pageable), as asked.
+class HostBuffer {
+public:
+    HostBuffer(size_t bytes, bool pinned) : bytes_(bytes), pinned_(pinned) {
+        if (bytes == 0) return;
+        if (pinned)
+            CUDA_CHECK(cudaMallocHost(&data_, bytes));
+        else
+            data_ = std::malloc(bytes);
+        if (!data_) throw std::bad_alloc();
+    }
+    ~HostBuffer() {
+        if (!data_) return;
+        if (pinned_)
+            CUDA_LOG(cudaFreeHost(data_));
+        else
+            std::free(data_);
+    }
+    HostBuffer(const HostBuffer&) = delete;
+    HostBuffer& operator=(const HostBuffer&) = delete;
+    void* get() const { return data_; }
+
+private:
+    void* data_ = nullptr;
+    size_t bytes_;
+    bool pinned_;
+};
+
+// ---- 2. devices ---------------------------------------------------------------------------
+
+CudaDevice describe(int index, const cudaDeviceProp& p) {
+    CudaDevice d;
+    d.index = index;
+    d.name = p.name;
+    d.cc_major = p.major;
+    d.cc_minor = p.minor;
+    d.multiprocessors = p.multiProcessorCount;
+    d.memory_bytes = p.totalGlobalMem;
+    d.limits.name = std::string(p.name) + " (cudaGetDeviceProperties)";
+    d.limits.max_threads_per_block = uint32_t(p.maxThreadsPerBlock);
+    d.limits.max_block = {uint32_t(p.maxThreadsDim[0]), uint32_t(p.maxThreadsDim[1]), uint32_t(p.maxThreadsDim[2])};
+    d.limits.max_grid = {uint32_t(p.maxGridSize[0]), uint32_t(p.maxGridSize[1]), uint32_t(p.maxGridSize[2])};
+    d.limits.warp_size = uint32_t(p.warpSize);
+    return d;
+}
+
+std::string device_line(const cudaDeviceProp& p) {
+    return std::string(p.name) + " (cc " + std::to_string(p.major) + "." + std::to_string(p.minor) + ")";
+}
+
+// ---- 3. the mapped launch -----------------------------------------------------------------
+
+Emulation mapped_launch(const Workload& w, const LaunchConfig& l, int device) {
+    CUDA_CHECK(cudaSetDevice(device));
+    cudaDeviceProp props{};
+    CUDA_CHECK(cudaGetDeviceProperties(&props, device));
+    Emulation e;
+    e.workload = w;
+    e.workers = 0;  // ran on a GPU
+    e.data = make_kernel_data(w);
+    const uint64_t n = element_count(w);
+    DeviceBuffer<float> out(n), a(e.data.a.size()), b(e.data.b.size());
+    DeviceBuffer<uint32_t> first(n), touches(n);
+    DeviceBuffer<unsigned long long> active(1);
+    CUDA_CHECK(cudaMemcpy(out.get(), e.data.out.data(), out.bytes(), cudaMemcpyHostToDevice));
+    if (a.bytes()) CUDA_CHECK(cudaMemcpy(a.get(), e.data.a.data(), a.bytes(), cudaMemcpyHostToDevice));
+    if (b.bytes()) CUDA_CHECK(cudaMemcpy(b.get(), e.data.b.data(), b.bytes(), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(first.get(), 0xFF, first.bytes()));  // atomicMin starts from the largest id
+    CUDA_CHECK(cudaMemset(touches.get(), 0, touches.bytes()));
+    CUDA_CHECK(cudaMemset(active.get(), 0, active.bytes()));
+
+    DeviceMapBuffers m;
+    m.out = out.get();
+    m.a = a.get();
+    m.b = b.get();
+    m.first_toucher = first.get();
+    m.touches = touches.get();
+    m.threads_active = active.get();
+    const cudaError_t launched = cudaError_t(launch_mapped_kernel(w, l, m));
+    if (launched != cudaSuccess)
+        throw std::runtime_error("the device rejected the launch: " + cuda_error_text(launched));
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    e.map = ThreadMap(l, n);
+    CUDA_CHECK(cudaMemcpy(e.data.out.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(e.map.first_toucher.data(), first.get(), first.bytes(), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(e.map.touches.data(), touches.get(), touches.bytes(), cudaMemcpyDeviceToHost));
+    unsigned long long threads_active = 0;
+    CUDA_CHECK(cudaMemcpy(&threads_active, active.get(), sizeof threads_active, cudaMemcpyDeviceToHost));
+
+    e.stats = shape_stats(l, uint32_t(props.warpSize));
+    e.stats.elements = n;
+    e.stats.threads_active = threads_active;
+    e.stats.threads_idle = e.stats.threads_launched - threads_active;
+    for (uint64_t i = 0; i < n; ++i) {
+        e.stats.elements_untouched += e.map.touches[i] == 0;
+        e.stats.elements_multi += e.map.touches[i] > 1;
+    }
+    return e;
+}
+
+// ---- 4. measured timings ------------------------------------------------------------------
+
+class Event {
+public:
+    Event() { CUDA_CHECK(cudaEventCreate(&e_)); }
+    ~Event() { CUDA_LOG(cudaEventDestroy(e_)); }
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+    cudaEvent_t get() const { return e_; }
+
+private:
+    cudaEvent_t e_{};
+};
+
+// Seconds between two recorded events, after waiting for the second.
+double elapsed(const Event& start, const Event& stop) {
+    CUDA_CHECK(cudaEventSynchronize(stop.get()));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+    return double(ms) / 1000;
+}
+
+GpuBenchResult measure(const Workload& w, const LaunchConfig& l, const GpuBenchOptions& o, int device) {
+    GpuBenchResult r;
+    // First launch in the process: context creation, module load and the launch itself,
+    // timed on the host clock (events need the context that is being created).
+    const auto t0 = std::chrono::steady_clock::now();
+    CUDA_CHECK(cudaSetDevice(device));
+    CUDA_CHECK(cudaFree(nullptr));  // creates the context
+    cudaDeviceProp props{};
+    CUDA_CHECK(cudaGetDeviceProperties(&props, device));
+    r.device = device_line(props);
+    cudaDriverGetVersion(&r.driver_version);
+    cudaRuntimeGetVersion(&r.runtime_version);
+
+    const KernelData data = make_kernel_data(w);
+    const size_t out_bytes = data.out.size() * sizeof(float);
+    const size_t a_bytes = data.a.size() * sizeof(float), b_bytes = data.b.size() * sizeof(float);
+    const bool matrix = is_matrix(w.kernel);
+    // What a learner copies: increment's array goes both ways; matmul copies A and B in and C out.
+    const size_t in_bytes = matrix ? a_bytes + b_bytes : out_bytes;
+    HostBuffer host_out(out_bytes, o.pinned), host_a(a_bytes, o.pinned), host_b(b_bytes, o.pinned);
+    std::memcpy(host_out.get(), data.out.data(), out_bytes);
+    if (a_bytes) std::memcpy(host_a.get(), data.a.data(), a_bytes);
+    if (b_bytes) std::memcpy(host_b.get(), data.b.data(), b_bytes);
+    DeviceBuffer<float> out(data.out.size()), a(data.a.size()), b(data.b.size());
+
+    const auto h2d = [&] {
+        if (matrix) {
+            CUDA_CHECK(cudaMemcpy(a.get(), host_a.get(), a_bytes, cudaMemcpyHostToDevice));
+            CUDA_CHECK(cudaMemcpy(b.get(), host_b.get(), b_bytes, cudaMemcpyHostToDevice));
+        } else {
+            CUDA_CHECK(cudaMemcpy(out.get(), host_out.get(), out_bytes, cudaMemcpyHostToDevice));
+        }
+    };
+    const auto kernel = [&] {
+        const cudaError_t e = cudaError_t(launch_plain_kernel(w, l, out.get(), a.get(), b.get()));
+        if (e != cudaSuccess) throw std::runtime_error("the device rejected the launch: " + cuda_error_text(e));
+    };
+    const auto d2h = [&] { CUDA_CHECK(cudaMemcpy(host_out.get(), out.get(), out_bytes, cudaMemcpyDeviceToHost)); };
+
+    h2d();
+    kernel();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    r.first_launch_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    const uint64_t kernel_bytes = matrix ? a_bytes + b_bytes + out_bytes : 2 * out_bytes;
+    StageTiming sh{"h2d", {}, in_bytes}, sk{"kernel", {}, kernel_bytes}, sd{"d2h", {}, out_bytes};
+    Event e0, e1, e2, e3;
+    const int copies = o.resident ? 1 : o.repeats;  // resident: data stays on the device
+    for (int i = 0; i < o.repeats; ++i) {
+        const bool copy = i < copies;
+        CUDA_CHECK(cudaEventRecord(e0.get()));
+        if (copy) h2d();
+        CUDA_CHECK(cudaEventRecord(e1.get()));
+        kernel();
+        CUDA_CHECK(cudaEventRecord(e2.get()));
+        if (copy || i == o.repeats - 1) d2h();
+        CUDA_CHECK(cudaEventRecord(e3.get()));
+        if (copy) sh.seconds.push_back(elapsed(e0, e1));
+        sk.seconds.push_back(elapsed(e1, e2));
+        if (copy || i == o.repeats - 1) sd.seconds.push_back(elapsed(e2, e3));
+    }
+    r.stages = {sh, sk, sd};
+    return r;
+}
+
+}  // namespace
+
+CudaDevices list_cuda_devices() {
+    CudaDevices d;
+    d.compiled_in = true;
+    cudaRuntimeGetVersion(&d.runtime_version);
+    cudaDriverGetVersion(&d.driver_version);
+    int count = 0;  // cudaGetDeviceCount leaves it unwritten when there is no driver
+    const cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess) {
+        d.reason = "cudaGetDeviceCount failed with error " + std::to_string(int(err)) + " (" + cuda_error_text(err) + ")";
+        cudaGetLastError();  // clear it: the emulator takes over
+        return d;
+    }
+    if (count == 0) d.reason = "the CUDA driver reports no devices";
+    for (int i = 0; i < count; ++i) {
+        cudaDeviceProp p{};
+        if (cudaGetDeviceProperties(&p, i) == cudaSuccess) d.devices.push_back(describe(i, p));
+    }
+    if (count > 0 && d.devices.empty()) d.reason = "cudaGetDeviceProperties failed for every device";
+    cudaGetLastError();
+    return d;
+}
+
+GpuMapResult run_mapped_on_gpu(const Workload& w, const LaunchConfig& l, int device) {
+    try {
+        return {mapped_launch(w, l, device), {}};
+    } catch (const std::exception& e) {
+        cudaGetLastError();
+        return {std::nullopt, e.what()};
+    }
+}
+
+GpuBenchResult bench_on_gpu(const Workload& w, const LaunchConfig& l, const GpuBenchOptions& o, int device) {
+    try {
+        return measure(w, l, o, device);
+    } catch (const std::exception& e) {
+        cudaGetLastError();
+        GpuBenchResult r;
+        r.error = e.what();
+        return r;
+    }
+}
+
+}  // namespace threadmap

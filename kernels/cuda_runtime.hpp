@@ -1,0 +1,69 @@
+// The CUDA backend seen from plain C++: which devices exist (or why none can be used), the
+// same mapped launch the emulator runs, and measured timings of copies and kernels. The
+// implementation is cuda_executor.cu when nvcc built it, cuda_unavailable.cpp otherwise,
+// so callers need neither CUDA headers nor #ifdefs.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cpu_emulator.hpp"
+#include "device_limits.hpp"
+
+namespace threadmap {
+
+struct CudaDevice {
+    int index = 0;
+    std::string name;
+    int cc_major = 0, cc_minor = 0;
+    int multiprocessors = 0;
+    uint64_t memory_bytes = 0;
+    DeviceLimits limits;  // from cudaGetDeviceProperties
+};
+
+struct CudaDevices {
+    bool compiled_in = false;
+    int runtime_version = 0;  // e.g. 13000; 0 when not compiled in
+    int driver_version = 0;   // 0 when there is no driver
+    std::vector<CudaDevice> devices;
+    std::string reason;  // why `devices` is empty, in CUDA's own terms (e.g. error 35)
+};
+
+// Never throws; CUDA errors are cleared after being turned into `reason`.
+CudaDevices list_cuda_devices();
+
+// The mapped launch on a real GPU: same ThreadMap (first toucher by atomicMin, touches by
+// atomicAdd), LaunchStats and output as emulate(). error is set (and value empty) when the
+// device rejects the launch or fails; the message names the CUDA error.
+struct GpuMapResult {
+    std::optional<Emulation> value;
+    std::string error;
+};
+GpuMapResult run_mapped_on_gpu(const Workload& w, const LaunchConfig& launch, int device = 0);
+
+// Measured timings of the plain kernel (no map recording), with CUDA events.
+struct StageTiming {
+    std::string name;              // "h2d", "kernel", "d2h" (or "cpu")
+    std::vector<double> seconds;   // one per repeat
+    uint64_t bytes = 0;            // moved by a copy, or touched by the kernel
+    std::string origin = "measured";
+};
+
+struct GpuBenchOptions {
+    int repeats = 10;
+    bool pinned = false;    // host buffers from cudaMallocHost instead of pageable memory
+    bool resident = false;  // copy once, launch `repeats` times, copy back once
+};
+
+struct GpuBenchResult {
+    std::string device;  // "NVIDIA H200 (cc 9.0)"
+    int driver_version = 0, runtime_version = 0;
+    std::vector<StageTiming> stages;
+    double first_launch_seconds = 0;  // context creation, module load and the first launch
+    std::string error;                // set when nothing was measured
+};
+GpuBenchResult bench_on_gpu(const Workload& w, const LaunchConfig& launch, const GpuBenchOptions& options,
+                            int device = 0);
+
+}  // namespace threadmap
