@@ -8,6 +8,7 @@
 
 #include <glm/glm.hpp>
 
+#include "backend_choice.hpp"
 #include "map_picture.hpp"
 #include "view_transform.hpp"
 
@@ -40,7 +41,9 @@ struct AppState {
     std::optional<glm::ivec2> hovered_cell;  // (column, row) of the map under the mouse
     std::optional<glm::ivec2> pinned_cell;   // clicked; shown until clicked again
 
+    std::optional<BackendChoice> backend;  // where launches run (none: the emulator)
     std::string backend_line;     // status bar: the backend in use and why
+    std::string paint_line;       // status bar: where colours are painted (GPU interop or host) and why
     std::string message;          // status bar: the last export or settings message
     double last_update_ms = 0;    // time from a launch change to its new colours
     bool export_map_requested = false;

@@ -24,11 +24,4 @@ std::string version_text() {
     return s;
 }
 
-std::string backend_status_line() {
-    const CudaDevices cuda = list_cuda_devices();
-    if (cuda.devices.empty()) return "Backend: CPU emulator (no CUDA device: " + cuda.reason + ")";
-    return "Backend: CPU emulator in the window (" + cuda.devices.front().name +
-           " found: `threadmap map --backend cuda` and `threadmap bench` use it)";
-}
-
 }  // namespace threadmap

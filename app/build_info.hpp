@@ -9,7 +9,4 @@ namespace threadmap {
 // usable and, when not, CUDA's own reason (error 35 on a machine with no driver).
 std::string version_text();
 
-// One line for the status bar: the backend in use and why.
-std::string backend_status_line();
-
 }  // namespace threadmap

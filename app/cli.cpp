@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "backend_choice.hpp"
 #include "bench_command.hpp"
 #include "build_info.hpp"
 #include "devices_command.hpp"
@@ -76,6 +77,14 @@ int run_cli(int argc, char** argv) {
     const bool launch_given = !window_launch.preset.empty() || !window_launch.kernel.empty() ||
                               !window_launch.n.empty() || !window_launch.rows.empty() || !window_launch.cols.empty() ||
                               !window_launch.inner.empty() || !window_launch.block.empty() || !window_launch.grid.empty();
+    window.backend = window_launch.backend;
+    if (window.backend == "cuda") {  // insisted on and impossible: say so before opening a window
+        const BackendResult b = choose_backend("cuda");
+        if (!b.choice) {
+            std::fprintf(stderr, "threadmap: %s\n", b.error.c_str());
+            return 2;
+        }
+    }
     if (launch_given) {
         auto resolved = resolve_launch(window_launch);
         if (!resolved.value) {

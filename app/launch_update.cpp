@@ -10,7 +10,8 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
     if (state.needs_apply) {
         state.needs_apply = false;
         state.needs_recolor = false;
-        const CheckedLaunch checked = check_resolved(state.edit);
+        const DeviceLimits limits = state.backend ? state.backend->limits : cc90_profile();
+        const CheckedLaunch checked = check_resolved(state.edit, limits);
         if (!checked.value) {
             state.launch_error = checked.error;
             return;
@@ -21,6 +22,7 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
         o.blocks_per_row = state.blocks_per_row;
         o.max_side = max_side;
         o.max_cells = max_cells;
+        o.backend = state.backend;
         const bool same_shape = state.picture && state.picture->launch.workload == checked.value->workload;
         auto built = build_picture(*checked.value, o, state.picture ? &*state.picture : nullptr);
         if (!built.picture) {

@@ -31,6 +31,10 @@ void splitter(const char* id, float& width, float direction, float scale, float 
 void draw_status_bar(const AppState& state) {
     ImGui::Separator();
     ImGui::TextUnformatted(state.backend_line.c_str());
+    if (!state.paint_line.empty()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("| %s", state.paint_line.c_str());
+    }
     ImGui::SameLine();
     ImGui::TextDisabled("| map updated in %.0f ms | %.1f ms/frame", state.last_update_ms,
                         1000.0 / std::max(ImGui::GetIO().Framerate, 0.001f));

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "backend_choice.hpp"
+#include "cuda_interop.hpp"
 #include "figure.hpp"
 #include "image_export.hpp"
 #include "launch_check.hpp"
@@ -67,7 +68,8 @@ int run_render_command(const RenderCommandOptions& o) {
     if (!checked.value) return fail(checked.error, 2);
 
     try {
-        OffscreenContext context;
+        const BackendChoice& b = *backend.choice;
+        OffscreenContext context(b.cuda);  // CUDA interop needs GL on the NVIDIA device
         PictureOptions po;
         po.mode = *mode;
         po.palette = o.palette == "colorblind" ? Palette::ColorBlindSafe : Palette::Standard;
@@ -82,8 +84,11 @@ int run_render_command(const RenderCommandOptions& o) {
         const float font_px = std::max(12.0f, float(std::min(width, height)) / 48);
         HeadlessImGui imgui(width, height, font_px);
         CellGridRenderer renderer;
-        paint(p, renderer.map_cells(p.layout.width, p.layout.height));
-        renderer.unmap_cells();
+        CudaGlPainter painter;  // after the renderer: unregisters its buffer first
+        if (!b.cuda || !painter.paint(renderer, p.layout, p.emulation.map, p.color).empty()) {
+            paint(p, renderer.map_cells(p.layout.width, p.layout.height));
+            renderer.unmap_cells();
+        }
         RenderTarget target(width, height);
         target.bind();
         FigureSpec spec;

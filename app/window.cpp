@@ -14,7 +14,9 @@
 #include <nlohmann/json.hpp>
 
 #include "build_info.hpp"
+#include "backend_choice.hpp"
 #include "cell_grid_renderer.hpp"
+#include "cuda_interop.hpp"
 #include "export_names.hpp"
 #include "figure.hpp"
 #include "frame.hpp"
@@ -156,9 +158,16 @@ int run_window(const WindowOptions& o) {
     int exit_code = 0;
     {
         const auto renderer = std::make_unique<CellGridRenderer>();
+        CudaGlPainter painter;  // declared after the renderer: unregisters its buffer first
         const uint32_t max_side = uint32_t(CellGridRenderer::max_texture_side());
         const uint64_t max_cells = CellGridRenderer::max_cells();
-        state.backend_line = backend_status_line();
+        if (const BackendResult b = choose_backend(o.backend); b.choice) {
+            state.backend = b.choice;
+            state.backend_line = b.choice->cuda ? "Backend: " + b.choice->name
+                                                : "Backend: CPU emulator (" + b.choice->reason + ")";
+        } else {
+            state.backend_line = "Backend: CPU emulator (" + b.error + ")";
+        }
         MapFrame frame;
         frame.renderer = renderer.get();
         FrameTimes times;
@@ -180,8 +189,16 @@ int run_window(const WindowOptions& o) {
             const auto update_start = std::chrono::steady_clock::now();
             update_picture(state, max_side, max_cells);
             if (state.needs_upload) {  // colours straight into the GL buffer the shader reads
-                paint(*state.picture, renderer->map_cells(state.picture->layout.width, state.picture->layout.height));
-                renderer->unmap_cells();
+                const MapPicture& p = *state.picture;
+                const bool gpu = state.backend && state.backend->cuda;
+                const std::string why_not = gpu ? painter.paint(*renderer, p.layout, p.emulation.map, p.color) : "";
+                if (!gpu || !why_not.empty()) {
+                    paint(p, renderer->map_cells(p.layout.width, p.layout.height));
+                    renderer->unmap_cells();
+                }
+                // With a GPU, say where the colours came from; without one the backend line says it.
+                state.paint_line = !gpu ? "" : why_not.empty() ? "colours painted on the GPU (CUDA-OpenGL interop)"
+                                                               : "colours painted on the host (" + why_not + ")";
                 state.needs_upload = false;
             }
             if (updating) {

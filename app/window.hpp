@@ -17,6 +17,7 @@ struct WindowOptions {
     std::string replay;            // a scripted-input file (see replay.hpp)
     std::string frame_report;      // write frame and update times as JSON on exit
     bool keep_settings = false;    // tests: neither read nor write the user's settings
+    std::string backend = "auto";  // cpu | cuda | auto
 };
 
 int run_window(const WindowOptions& options);  // the process exit code

@@ -41,4 +41,14 @@ TM_HD inline Dim3 unlinearize(uint64_t linear, const Dim3& extent) {
     return d;
 }
 
+// A global linear id back to the blockIdx and threadIdx it names.
+struct ThreadCoords {
+    Dim3 block;
+    Dim3 thread;
+};
+TM_HD inline ThreadCoords decode_global_id(uint64_t id, const Dim3& grid, const Dim3& block) {
+    const uint64_t tpb = block.volume();
+    return {unlinearize(id / tpb, grid), unlinearize(id % tpb, block)};
+}
+
 }  // namespace threadmap

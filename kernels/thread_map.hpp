@@ -36,8 +36,8 @@ struct ThreadMap {
     }
 
     static Toucher decode_global_id(uint64_t id, const LaunchConfig& l) {
-        const uint64_t tpb = l.threads_per_block();
-        return {id, unlinearize(id / tpb, l.grid), unlinearize(id % tpb, l.block)};
+        const ThreadCoords c = threadmap::decode_global_id(id, l.grid, l.block);
+        return {id, c.block, c.thread};
     }
 };
 

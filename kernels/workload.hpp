@@ -30,7 +30,7 @@ bool operator==(const Workload& a, const Workload& b);  // spelled out: nvcc her
 std::string_view kernel_name(KernelKind kind);  // "increment", "matmul-xcol", …
 std::optional<KernelKind> parse_kernel(std::string_view name);
 const std::vector<KernelKind>& all_kernels();
-inline bool is_matrix(KernelKind kind) { return kind == KernelKind::Matmul || kind == KernelKind::MatmulXCol; }
+TM_HD inline bool is_matrix(KernelKind kind) { return kind == KernelKind::Matmul || kind == KernelKind::MatmulXCol; }
 
 // A matmul workload whose A and B are exactly the operands of a rows×cols product.
 Workload matmul_workload(KernelKind kind, uint64_t rows, uint64_t cols, uint64_t inner);

@@ -68,16 +68,33 @@ uint64_t CellGridRenderer::max_cells() {
     return uint64_t(cells);
 }
 
-Rgba8* CellGridRenderer::map_cells(uint32_t width, uint32_t height) {
-    const GLsizeiptr bytes = GLsizeiptr(uint64_t(width) * height * sizeof(Rgba8));
+GLuint CellGridRenderer::prepare_cells(uint32_t width, uint32_t height) {
     GL_CHECK(glBindBuffer(GL_TEXTURE_BUFFER, cells_.get()));
     if (width != width_ || height != height_) {
+        const GLsizeiptr bytes = GLsizeiptr(uint64_t(width) * height * sizeof(Rgba8));
         GL_CHECK(glBufferData(GL_TEXTURE_BUFFER, bytes, nullptr, GL_DYNAMIC_DRAW));
         GL_CHECK(glBindTexture(GL_TEXTURE_BUFFER, texture_.get()));
         GL_CHECK(glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA8, cells_.get()));
+        glBindTexture(GL_TEXTURE_BUFFER, 0);
         width_ = width;
         height_ = height;
     }
+    glBindBuffer(GL_TEXTURE_BUFFER, 0);
+    return cells_.get();
+}
+
+std::vector<Rgba8> CellGridRenderer::read_cells() const {
+    std::vector<Rgba8> out(size_t(width_) * height_);
+    glBindBuffer(GL_TEXTURE_BUFFER, cells_.get());
+    GL_CHECK(glGetBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(out.size() * sizeof(Rgba8)), out.data()));
+    glBindBuffer(GL_TEXTURE_BUFFER, 0);
+    return out;
+}
+
+Rgba8* CellGridRenderer::map_cells(uint32_t width, uint32_t height) {
+    const GLsizeiptr bytes = GLsizeiptr(uint64_t(width) * height * sizeof(Rgba8));
+    prepare_cells(width, height);
+    GL_CHECK(glBindBuffer(GL_TEXTURE_BUFFER, cells_.get()));
     void* p = glMapBufferRange(GL_TEXTURE_BUFFER, 0, bytes, GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
     if (p == nullptr) throw std::runtime_error("could not map the map's colour buffer (" + std::to_string(bytes) + " bytes)");
     return static_cast<Rgba8*>(p);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "colors.hpp"
 #include "gl_resources.hpp"
@@ -39,6 +40,11 @@ public:
     // unmap_cells hands them to GL. No staging copy, and a CUDA path can register the buffer.
     Rgba8* map_cells(uint32_t width, uint32_t height);
     void unmap_cells();
+    // Sizes the colour buffer for width × height cells (reallocating only on a change) and
+    // returns its GL name, for CUDA–OpenGL interop to register.
+    GLuint prepare_cells(uint32_t width, uint32_t height);
+    // The colours as GL holds them (tests compare interop and host painting with it).
+    std::vector<Rgba8> read_cells() const;
     void upload(const Rgba8* cells, uint32_t width, uint32_t height);  // map, copy, unmap
 
     // C (and A, B for matmul); hovered: a C element (column, row) whose row of A and column

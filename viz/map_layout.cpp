@@ -1,6 +1,8 @@
 // Map layout and colouring; see map_layout.hpp.
 #include "map_layout.hpp"
 
+#include "cell_sample.hpp"
+
 #include <algorithm>
 #include <thread>
 #include <vector>
@@ -95,31 +97,11 @@ namespace {
 // The per-cell work of sample_cell, forced inline into colorize_layout's loop.
 TM_HD_INLINE CellSample sample(const MapLayout& m, const ThreadMap& map, const ToucherDecoder& decoder, uint32_t x,
                                uint32_t y) {
-    CellSample s;
-    if (const auto e = m.element_at(x, y)) {
-        s.kind = CellSample::Element;
-        s.touches = map.touches[*e];
-        if (s.touches > 0) {
-            const Toucher t = decoder.decode(map.first_toucher[*e]);
-            s.block = t.block;
-            s.thread = t.thread;
-        }
-        return s;
-    }
-    // Not an element: a ghost if some thread's cuda.grid position lands here.
-    const LaunchConfig& l = m.launch;
-    const uint64_t ex = uint64_t(l.grid.x) * l.block.x, ey = uint64_t(l.grid.y) * l.block.y;
-    uint64_t gx, gy = 0;  // cuda.grid position of the cell
-    switch (m.workload.kernel) {
-        case KernelKind::Matmul: gx = y; gy = x; break;
-        case KernelKind::MatmulXCol: gx = x; gy = y; break;
-        default: gx = uint64_t(y) * m.width + x; break;
-    }
-    if (gx >= ex || gy >= ey) return s;
-    s.kind = CellSample::Ghost;
-    s.block = {uint32_t(gx / l.block.x), uint32_t(gy / l.block.y), 0};
-    s.thread = {uint32_t(gx % l.block.x), uint32_t(gy % l.block.y), 0};
-    return s;
+    const auto decode = [&decoder](uint32_t id) {
+        const Toucher t = decoder.decode(id);
+        return ThreadCoords{t.block, t.thread};
+    };
+    return sample_map_cell(m, map.first_toucher.data(), map.touches.data(), decode, x, y);
 }
 
 }  // namespace

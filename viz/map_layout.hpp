@@ -22,16 +22,18 @@ struct MapLayout {
     uint32_t blocks_per_row = 1;  // 1D only: the row width in blocks (may be raised to fit)
     uint64_t ghosts_not_drawn = 0;  // idle threads past the drawn area (huge oversized grids)
 
-    bool is_matrix() const { return threadmap::is_matrix(workload.kernel); }
-    // The element a cell shows, if any (inline: called for every cell when colouring).
-    std::optional<uint64_t> element_at(uint32_t x, uint32_t y) const {
-        if (is_matrix()) {
-            if (y < workload.rows && x < workload.cols) return uint64_t(y) * workload.cols + x;
-            return std::nullopt;
-        }
+    static constexpr uint64_t kNoElement = ~uint64_t(0);
+
+    TM_HD bool is_matrix() const { return threadmap::is_matrix(workload.kernel); }
+    // The element a cell shows, or kNoElement (TM_HD: the CUDA colorizer calls it too).
+    TM_HD uint64_t element_index(uint32_t x, uint32_t y) const {
+        if (is_matrix()) return y < workload.rows && x < workload.cols ? uint64_t(y) * workload.cols + x : kNoElement;
         const uint64_t p = uint64_t(y) * width + x;
-        if (p < workload.n) return p;
-        return std::nullopt;
+        return p < workload.n ? p : kNoElement;
+    }
+    std::optional<uint64_t> element_at(uint32_t x, uint32_t y) const {
+        const uint64_t e = element_index(x, y);
+        return e == kNoElement ? std::nullopt : std::optional<uint64_t>(e);
     }
     // The cell of an element (inverse of element_at).
     void cell_of(uint64_t element, uint32_t& x, uint32_t& y) const;

@@ -38,7 +38,7 @@ std::string make_current(EGLDisplay display, EGLContext& context) {
 
 }  // namespace
 
-OffscreenContext::OffscreenContext() : egl_(std::make_unique<Egl>()) {
+OffscreenContext::OffscreenContext(bool prefer_device) : egl_(std::make_unique<Egl>()) {
     std::string tried;
     const bool has_platform = epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_EXT_platform_base");
     if (!has_platform) throw std::runtime_error("EGL has no EGL_EXT_platform_base: cannot draw without a display");
@@ -63,17 +63,21 @@ OffscreenContext::OffscreenContext() : egl_(std::make_unique<Egl>()) {
         return true;
     };
 
-    if (epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_MESA_platform_surfaceless") &&
-        attempt(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, "EGL surfaceless (Mesa)"))
-        return;
-    if (epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_EXT_platform_device")) {
+    const auto surfaceless = [&] {
+        return epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_MESA_platform_surfaceless") &&
+               attempt(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, "EGL surfaceless (Mesa)");
+    };
+    const auto device = [&] {
+        if (!epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_EXT_platform_device")) return false;
         EGLint n = 0;
         eglQueryDevicesEXT(0, nullptr, &n);
         std::vector<EGLDeviceEXT> devices(size_t(std::max(n, 0)));
         if (n > 0 && eglQueryDevicesEXT(n, devices.data(), &n))
             for (EGLint i = 0; i < n; ++i)
-                if (attempt(EGL_PLATFORM_DEVICE_EXT, devices[size_t(i)], "EGL device")) return;
-    }
+                if (attempt(EGL_PLATFORM_DEVICE_EXT, devices[size_t(i)], "EGL device")) return true;
+        return false;
+    };
+    if (prefer_device ? device() || surfaceless() : surfaceless() || device()) return;
     throw std::runtime_error("no offscreen OpenGL 3.3 context: " + (tried.empty() ? std::string("no EGL platform") : tried));
 }
 

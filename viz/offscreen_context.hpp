@@ -10,8 +10,9 @@ namespace threadmap {
 
 class OffscreenContext {
 public:
-    // Throws std::runtime_error saying what was tried and why it failed.
-    OffscreenContext();
+    // Throws std::runtime_error saying what was tried and why it failed. prefer_device: try
+    // EGL devices (the NVIDIA driver's, which CUDA interop needs) before Mesa's surfaceless.
+    explicit OffscreenContext(bool prefer_device = false);
     ~OffscreenContext();
     OffscreenContext(const OffscreenContext&) = delete;
     OffscreenContext& operator=(const OffscreenContext&) = delete;

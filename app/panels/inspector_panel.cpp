@@ -20,7 +20,9 @@ void draw_inspector_panel(AppState& state) {
         return;
     }
     ImGui::TextWrapped("%s%s", d.heading.c_str(), state.pinned_cell ? "   [pinned: click it again to release]" : "");
-    if (ImGui::BeginTable("cell", 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+    if (ImGui::BeginTable("cell", 2, ImGuiTableFlags_RowBg)) {
+        ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthFixed);
+        ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
         for (const auto& [label, value] : d.fields) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();

@@ -1,0 +1,43 @@
+// What one cell of the map shows, written once for the CPU (colorize_layout) and the GPU
+// (the interop colorizer): an element with its first toucher, an idle thread's ghost, or
+// nothing. `decode` turns a global linear id into ThreadCoords (a table on the CPU, a
+// division on the GPU).
+#pragma once
+
+#include "colorizer.hpp"
+#include "map_layout.hpp"
+
+namespace threadmap {
+
+template <class Decode>
+TM_HD_INLINE CellSample sample_map_cell(const MapLayout& m, const uint32_t* first_toucher, const uint32_t* touches,
+                                        const Decode& decode, uint32_t x, uint32_t y) {
+    CellSample s;
+    const uint64_t e = m.element_index(x, y);
+    if (e != MapLayout::kNoElement) {
+        s.kind = CellSample::Element;
+        s.touches = touches[e];
+        if (s.touches > 0) {
+            const ThreadCoords t = decode(first_toucher[e]);
+            s.block = t.block;
+            s.thread = t.thread;
+        }
+        return s;
+    }
+    // Not an element: a ghost if some thread's cuda.grid position lands here.
+    const LaunchConfig& l = m.launch;
+    const uint64_t ex = uint64_t(l.grid.x) * l.block.x, ey = uint64_t(l.grid.y) * l.block.y;
+    uint64_t gx, gy = 0;  // cuda.grid position of the cell
+    switch (m.workload.kernel) {
+        case KernelKind::Matmul: gx = y; gy = x; break;
+        case KernelKind::MatmulXCol: gx = x; gy = y; break;
+        default: gx = uint64_t(y) * m.width + x; break;
+    }
+    if (gx >= ex || gy >= ey) return s;
+    s.kind = CellSample::Ghost;
+    s.block = {uint32_t(gx / l.block.x), uint32_t(gy / l.block.y), 0};
+    s.thread = {uint32_t(gx % l.block.x), uint32_t(gy % l.block.y), 0};
+    return s;
+}
+
+}  // namespace threadmap
