@@ -14,4 +14,8 @@ if [ "${1:-}" = "--sanitize" ]; then
 fi
 scripts/setup.sh
 cd "${BUILD_DIR:-build}"
-ctest --output-on-failure -j"$(nproc)" "${ctest_args[@]}"
+# The GPU tests first and verbose, so a skip shows its reason (ctest hides skipped output).
+if [ "${1:-}" != "--sanitize" ]; then
+  ctest -R '^gpu_tests$' -V | grep -E "SKIPPED|GPU tests on|test cases|Skipped|Passed|Failed" || true
+fi
+ctest --output-on-failure -j"$(nproc)" -E '^gpu_tests$' "${ctest_args[@]}"
