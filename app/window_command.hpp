@@ -1,0 +1,25 @@
+// The top-level options that open the window (no subcommand): the launch options, scripted
+// runs (--screenshot, --quit-after-frames, --replay) and test and benchmark switches.
+#pragma once
+
+#include <string>
+
+#include "launch_options.hpp"
+#include "window.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace threadmap {
+
+struct WindowCommandOptions {
+    LaunchOptions launch;     // none given: the lesson used last
+    WindowOptions window;
+    std::string window_size;  // WxH; empty: the default
+};
+
+void add_window_options(CLI::App& app, WindowCommandOptions& options);
+int run_window_command(WindowCommandOptions options);
+
+}  // namespace threadmap

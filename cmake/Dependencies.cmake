@@ -1,0 +1,72 @@
+# Third-party dependencies, all from Debian packages (scripts/setup.sh installs them).
+#
+# Header-only CLI11, nlohmann-json and doctest may instead come from .deps/include, where
+# scripts/stage-headers.sh copies this machine's Debian headers (an ignored folder, never
+# committed) so they can travel to a machine with no package registry (the GPU check).
+# The window (GLFW, Dear ImGui, libepoxy, GLM) is optional: THREADMAP_GUI=AUTO builds it
+# when all are found, ON insists, OFF leaves it out. OpenBLAS is optional too: without it
+# the CPU reference multiplies with its own blocked loop, and says so.
+set(THREADMAP_GUI AUTO CACHE STRING "Build the window and offscreen rendering: AUTO, ON or OFF (default AUTO)")
+set_property(CACHE THREADMAP_GUI PROPERTY STRINGS AUTO ON OFF)
+
+find_package(Threads REQUIRED)
+find_package(PkgConfig)
+
+set(THREADMAP_STAGED_INCLUDE ${PROJECT_SOURCE_DIR}/.deps/include)
+function(threadmap_header_only target header)
+  if(TARGET ${target})
+    return()
+  endif()
+  find_path(staged_dir ${header} PATHS ${THREADMAP_STAGED_INCLUDE} NO_DEFAULT_PATH NO_CACHE)
+  if(NOT staged_dir)
+    message(FATAL_ERROR "${header} not found: install the Debian package (scripts/setup.sh), or run "
+                        "scripts/stage-headers.sh on a machine that has it and carry .deps/")
+  endif()
+  add_library(${target} INTERFACE IMPORTED GLOBAL)
+  target_include_directories(${target} INTERFACE ${staged_dir})
+  message(STATUS "threadmap: ${header} from ${staged_dir}")
+endfunction()
+
+find_package(nlohmann_json 3 QUIET)
+threadmap_header_only(nlohmann_json::nlohmann_json nlohmann/json.hpp)
+find_package(CLI11 QUIET)
+threadmap_header_only(CLI11::CLI11 CLI/CLI.hpp)
+find_package(doctest QUIET)
+if(NOT doctest_FOUND)  # doctest_discover_tests comes from doctest's own CMake module
+  list(APPEND CMAKE_MODULE_PATH ${PROJECT_SOURCE_DIR}/.deps/cmake)
+endif()
+threadmap_header_only(doctest::doctest doctest/doctest.h)
+
+option(THREADMAP_BLAS "Use OpenBLAS for the CPU reference when found (default ON)" ON)
+set(BLA_VENDOR OpenBLAS)
+if(THREADMAP_BLAS)
+  find_package(BLAS QUIET)
+endif()
+find_path(THREADMAP_CBLAS_INCLUDE cblas.h
+  PATHS /usr/include/x86_64-linux-gnu/openblas-pthread /usr/include/aarch64-linux-gnu/openblas-pthread
+        /usr/include/openblas NO_DEFAULT_PATH)
+set(THREADMAP_HAS_BLAS OFF)
+if(BLAS_FOUND AND THREADMAP_CBLAS_INCLUDE)
+  set(THREADMAP_HAS_BLAS ON)
+else()
+  message(STATUS "threadmap: no OpenBLAS; the CPU reference uses its own blocked matmul")
+endif()
+
+set(THREADMAP_HAS_GUI OFF)
+if(NOT THREADMAP_GUI STREQUAL "OFF")
+  if(PkgConfig_FOUND)
+    pkg_check_modules(EPOXY QUIET IMPORTED_TARGET epoxy)
+    pkg_check_modules(IMGUI QUIET IMPORTED_TARGET imgui)  # Requires: stb (libimgui.a needs it)
+  endif()
+  find_package(glfw3 3.3 QUIET)
+  find_package(glm QUIET)
+  if(EPOXY_FOUND AND IMGUI_FOUND AND glfw3_FOUND AND glm_FOUND)
+    set(THREADMAP_HAS_GUI ON)
+  elseif(THREADMAP_GUI STREQUAL "ON")
+    message(FATAL_ERROR "THREADMAP_GUI=ON but GLFW 3.3, Dear ImGui, libepoxy or GLM is missing: run "
+                        "scripts/setup.sh, or use -DTHREADMAP_GUI=AUTO")
+  else()
+    message(STATUS "threadmap: GLFW, Dear ImGui, libepoxy or GLM missing; building without the window "
+                   "and offscreen rendering (threadmap map, bench and devices only)")
+  endif()
+endif()
