@@ -2,6 +2,7 @@
 #include "backend_choice.hpp"
 
 #include "cuda_runtime.hpp"
+#include "launch_check.hpp"
 
 namespace threadmap {
 
@@ -35,6 +36,14 @@ BackendResult choose_backend(const std::string& requested) {
     gpu.limits = cuda.devices.front().limits;
     r.choice = gpu;
     return r;
+}
+
+PrepareResult prepare_launch(const LaunchOptions& o) {
+    const BackendResult backend = choose_backend(o.backend);
+    if (!backend.choice) return {std::nullopt, backend.error};
+    const CheckedLaunch checked = check_launch(o, backend.choice->limits);
+    if (!checked.value) return {std::nullopt, checked.error};
+    return {PreparedLaunch{*backend.choice, *checked.value}, {}};
 }
 
 LaunchRun run_launch(const ResolvedLaunch& l, const BackendChoice& b) {

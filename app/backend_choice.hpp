@@ -26,6 +26,19 @@ struct BackendResult {
 
 BackendResult choose_backend(const std::string& requested);  // "cpu", "cuda" or "auto"
 
+// What every command does before it runs: choose the backend, then check the launch
+// against that backend's limits (a real device's replace the cc 9.0 profile) and the
+// emulator's caps. error: one line for stderr, exit code 2.
+struct PreparedLaunch {
+    BackendChoice backend;
+    ResolvedLaunch launch;
+};
+struct PrepareResult {
+    std::optional<PreparedLaunch> value;
+    std::string error;
+};
+PrepareResult prepare_launch(const LaunchOptions& options);
+
 // Runs a checked launch on the chosen backend.
 struct LaunchRun {
     std::optional<Emulation> value;

@@ -12,7 +12,6 @@
 #include "backend_choice.hpp"
 #include "cpu_reference.hpp"
 #include "cuda_runtime.hpp"
-#include "launch_check.hpp"
 
 namespace threadmap {
 
@@ -92,12 +91,10 @@ int run_bench_command(const BenchCommandOptions& o) {
     const auto repeats = parse_count(o.repeat, "--repeat", error);
     if (!repeats) return fail(error, 2);
     if (*repeats < 1 || *repeats > kMaxRepeats) return fail("--repeat must be between 1 and " + std::to_string(kMaxRepeats), 2);
-    const BackendResult backend = choose_backend(o.launch.backend);
-    if (!backend.choice) return fail(backend.error, 2);
-    const BackendChoice& b = *backend.choice;
-    const auto checked = check_launch(o.launch, b.limits);
-    if (!checked.value) return fail(checked.error, 2);
-    const ResolvedLaunch& r = *checked.value;
+    const PrepareResult prepared = prepare_launch(o.launch);
+    if (!prepared.value) return fail(prepared.error, 2);
+    const BackendChoice& b = prepared.value->backend;
+    const ResolvedLaunch& r = prepared.value->launch;
 
     const CpuReferenceTiming ref = time_cpu_reference(r.workload, int(*repeats));
     nlohmann::json j;

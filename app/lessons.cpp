@@ -41,8 +41,7 @@ Lesson parse_lesson(const std::string& text) {
             l.workload.a_rows = j.value("a_rows", l.workload.rows);
             l.workload.b_cols = j.value("b_cols", l.workload.cols);
         } else {
-            l.workload.kernel = *kernel;
-            l.workload.n = j.at("n").get<uint64_t>();
+            l.workload = array_workload(*kernel, j.at("n").get<uint64_t>());
         }
         if (j.contains("block")) l.block = parse_dim3(j, "block");
         if (j.contains("grid")) l.grid = parse_dim3(j, "grid");

@@ -6,7 +6,6 @@
 
 #include "backend_choice.hpp"
 #include "cpu_emulator.hpp"
-#include "launch_check.hpp"
 #include "map_report.hpp"
 
 namespace threadmap {
@@ -24,13 +23,11 @@ int run_map_command(const MapCommandOptions& o) {
         std::fprintf(stderr, "threadmap map: %s\n", why.c_str());
         return code;
     };
-    const BackendResult backend = choose_backend(o.launch.backend);
-    if (!backend.choice) return fail(backend.error, 2);
-    const BackendChoice& b = *backend.choice;
     // The map is copied back to the host either way: the emulator's caps bound its size.
-    const auto checked = check_launch(o.launch, b.limits);
-    if (!checked.value) return fail(checked.error, 2);
-    const auto& r = *checked.value;
+    const PrepareResult prepared = prepare_launch(o.launch);
+    if (!prepared.value) return fail(prepared.error, 2);
+    const BackendChoice& b = prepared.value->backend;
+    const ResolvedLaunch& r = prepared.value->launch;
     const LaunchRun run = run_launch(r, b);
     if (!run.value) return fail(run.error, 1);
     const Emulation& e = *run.value;

@@ -8,7 +8,6 @@
 #include "cuda_interop.hpp"
 #include "figure.hpp"
 #include "image_export.hpp"
-#include "launch_check.hpp"
 #include "map_picture.hpp"
 #include "offscreen_context.hpp"
 #include "overlay.hpp"
@@ -62,13 +61,11 @@ int run_render_command(const RenderCommandOptions& o) {
     const auto per_row = parse_count(o.blocks_per_row, "--blocks-per-row", error);
     if (!per_row) return fail(error, 2);
     if (*per_row < 1 || *per_row > 4096) return fail("--blocks-per-row must be between 1 and 4096", 2);
-    const BackendResult backend = choose_backend(o.launch.backend);
-    if (!backend.choice) return fail(backend.error, 2);
-    const auto checked = check_launch(o.launch, backend.choice->limits);
-    if (!checked.value) return fail(checked.error, 2);
+    const PrepareResult prepared = prepare_launch(o.launch);
+    if (!prepared.value) return fail(prepared.error, 2);
 
     try {
-        const BackendChoice& b = *backend.choice;
+        const BackendChoice& b = prepared.value->backend;
         OffscreenContext context(b.cuda);  // CUDA interop needs GL on the NVIDIA device
         PictureOptions po;
         po.mode = *mode;
@@ -76,8 +73,8 @@ int run_render_command(const RenderCommandOptions& o) {
         po.blocks_per_row = uint32_t(*per_row);
         po.max_side = uint32_t(CellGridRenderer::max_texture_side());
         po.max_cells = CellGridRenderer::max_cells();
-        po.backend = backend.choice;
-        auto built = build_picture(*checked.value, po);
+        po.backend = b;
+        auto built = build_picture(prepared.value->launch, po);
         if (!built.picture) return fail(built.error, 2);
         const MapPicture& p = *built.picture;
 

@@ -171,7 +171,8 @@ int run_window(const WindowOptions& o) {
         MapFrame frame;
         frame.renderer = renderer.get();
         FrameTimes times;
-        std::optional<std::chrono::steady_clock::time_point> change_started;
+        std::chrono::steady_clock::time_point change_started{};
+        bool change_pending = false;  // a launch change not yet on screen
         auto frame_start = std::chrono::steady_clock::now();
 
         for (int n = 1; !glfwWindowShouldClose(window) && !state.quit_requested; ++n) {
@@ -184,7 +185,10 @@ int run_window(const WindowOptions& o) {
                 continue;
             }
             if (state.scale_changed) apply_scale(state);
-            if (state.needs_apply && !change_started) change_started = std::chrono::steady_clock::now();
+            if (state.needs_apply && !change_pending) {
+                change_started = std::chrono::steady_clock::now();
+                change_pending = true;
+            }
             const bool updating = state.needs_apply || state.needs_recolor;
             const auto update_start = std::chrono::steady_clock::now();
             update_picture(state, max_side, max_cells);
@@ -241,9 +245,9 @@ int run_window(const WindowOptions& o) {
             const auto now = std::chrono::steady_clock::now();
             times.frame_ms.push_back(std::chrono::duration<double, std::milli>(now - frame_start).count());
             frame_start = now;
-            if (change_started && !state.needs_apply) {
-                times.change_to_screen_ms.push_back(std::chrono::duration<double, std::milli>(now - *change_started).count());
-                change_started.reset();
+            if (change_pending && !state.needs_apply) {
+                times.change_to_screen_ms.push_back(std::chrono::duration<double, std::milli>(now - change_started).count());
+                change_pending = false;
             }
         }
         if (!o.frame_report.empty()) write_frame_report(o.frame_report, times, state);

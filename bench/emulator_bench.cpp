@@ -26,13 +26,6 @@ struct Case {
     Dim3 block;
 };
 
-Workload increment(uint64_t n) {
-    Workload w;
-    w.kernel = KernelKind::Increment;
-    w.n = n;
-    return w;
-}
-
 // kB from /proc/self/status, e.g. "VmHWM:" (peak) or "VmRSS:" (now).
 uint64_t status_kb(const char* key) {
     std::ifstream f("/proc/self/status");
@@ -80,8 +73,8 @@ int main(int argc, char** argv) {
     int repeats = 7;
     if (argc == 3 && std::strcmp(argv[1], "--repeats") == 0) repeats = std::max(1, std::atoi(argv[2]));
     const std::vector<Case> cases = {
-        {"increment 1M", increment(1 << 20), {256, 1, 1}},
-        {"increment 16M", increment(1 << 24), {256, 1, 1}},
+        {"increment 1M", array_workload(KernelKind::Increment, 1 << 20), {256, 1, 1}},
+        {"increment 16M", array_workload(KernelKind::Increment, 1 << 24), {256, 1, 1}},
         {"matmul 300x200x300", matmul_workload(KernelKind::Matmul, 300, 300, 200), {32, 32, 1}},
         {"matmul-xcol 4096x4096, inner 16", matmul_workload(KernelKind::MatmulXCol, 4096, 4096, 16), {32, 32, 1}},
     };

@@ -49,6 +49,13 @@ const std::vector<KernelKind>& all_kernels() {
     return kinds;
 }
 
+Workload array_workload(KernelKind kind, uint64_t n) {
+    Workload w;
+    w.kernel = kind;
+    w.n = n;
+    return w;
+}
+
 Workload matmul_workload(KernelKind kind, uint64_t rows, uint64_t cols, uint64_t inner) {
     Workload w;
     w.kernel = kind;

@@ -32,6 +32,8 @@ std::optional<KernelKind> parse_kernel(std::string_view name);
 const std::vector<KernelKind>& all_kernels();
 TM_HD inline bool is_matrix(KernelKind kind) { return kind == KernelKind::Matmul || kind == KernelKind::MatmulXCol; }
 
+// An increment kernel over an array of n elements.
+Workload array_workload(KernelKind kind, uint64_t n);
 // A matmul workload whose A and B are exactly the operands of a rows×cols product.
 Workload matmul_workload(KernelKind kind, uint64_t rows, uint64_t cols, uint64_t inner);
 

@@ -54,7 +54,7 @@ void draw_controls_panel(AppState& state) {
         for (KernelKind k : all_kernels()) {
             if (!ImGui::Selectable(std::string(kernel_name(k)).c_str(), k == e.workload.kernel)) continue;
             if (is_matrix(k) != is_matrix(e.workload.kernel)) {
-                e.workload = is_matrix(k) ? matmul_workload(k, 300, 300, 200) : Workload{k, 500};
+                e.workload = is_matrix(k) ? matmul_workload(k, 300, 300, 200) : array_workload(k, 500);
                 e.launch.block = default_block(k);
                 e.launch.grid = covering_grid(e.workload, e.launch.block);
                 state.fit_requested = true;

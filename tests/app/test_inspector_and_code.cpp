@@ -70,9 +70,7 @@ TEST_CASE("inspector - grid-stride steps and matmul's i and j") {
 }
 
 TEST_CASE("code panel - the launch line for the current configuration - and the guard marked") {
-    Workload w;
-    w.kernel = KernelKind::Increment;
-    w.n = 500;
+    Workload w = array_workload(KernelKind::Increment, 500);
     const auto py = numba_code(w, {{16, 1, 1}, {32, 1, 1}});
     const auto cu = cuda_code(w, {{16, 1, 1}, {32, 1, 1}});
     const auto launch_of = [](const std::vector<CodeLine>& lines) {

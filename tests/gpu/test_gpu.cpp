@@ -21,13 +21,6 @@ using namespace threadmap;
 
 namespace {
 
-Workload one_d(KernelKind k, uint64_t n) {
-    Workload w;
-    w.kernel = k;
-    w.n = n;
-    return w;
-}
-
 void compare(const Workload& w, const LaunchConfig& l) {
     CAPTURE(std::string(kernel_name(w.kernel)));
     CAPTURE(to_string(l.grid));
@@ -62,8 +55,8 @@ TEST_CASE("the CUDA map equals the emulator's for 1000+ random valid launches") 
         if (trial % 3 == 0) l.block.y = l.block.z = l.grid.y = l.grid.z = 1;
         REQUIRE_FALSE(validate_launch(l, cc90_profile()));
         switch (trial % 4) {
-            case 0: compare(one_d(KernelKind::Increment, pick(1, 5000)), l); break;
-            case 1: compare(one_d(KernelKind::IncrementStride, pick(1, 5000)), l); break;
+            case 0: compare(array_workload(KernelKind::Increment, pick(1, 5000)), l); break;
+            case 1: compare(array_workload(KernelKind::IncrementStride, pick(1, 5000)), l); break;
             case 2: compare(matmul_workload(KernelKind::Matmul, pick(1, 150), pick(1, 150), pick(1, 16)), l); break;
             default: compare(matmul_workload(KernelKind::MatmulXCol, pick(1, 150), pick(1, 150), pick(1, 16)), l); break;
         }
@@ -78,7 +71,7 @@ TEST_CASE("the kernels compute what the CPU reference computes") {
         const std::vector<float> ref = cpu_reference_result(w);
         for (size_t i = 0; i < ref.size(); ++i) REQUIRE(g.value->data.out[i] == ref[i]);
     }
-    const Workload inc = one_d(KernelKind::Increment, 1 << 20);
+    const Workload inc = array_workload(KernelKind::Increment, 1 << 20);
     const GpuMapResult g = run_mapped_on_gpu(inc, {covering_grid(inc, {256, 1, 1}), {256, 1, 1}});
     REQUIRE(g.value);
     const std::vector<float> ref = cpu_reference_result(inc);
@@ -98,7 +91,7 @@ TEST_CASE("the validator rejects exactly the limit cases the device rejects") {
         CAPTURE(to_string(l.grid));
         CAPTURE(to_string(l.block));
         const bool ours = !validate_launch(l, limits).has_value();
-        const GpuMapResult g = run_mapped_on_gpu(one_d(KernelKind::Increment, 16), l);
+        const GpuMapResult g = run_mapped_on_gpu(array_workload(KernelKind::Increment, 16), l);
         CHECK(ours == g.value.has_value());
         if (!ours) CHECK(g.error.find("cudaErrorInvalidConfiguration") != std::string::npos);
     }
@@ -111,7 +104,7 @@ TEST_CASE("interop colours equal host-painted colours - pixel for pixel") {
     CellGridRenderer renderer;
     CudaGlPainter painter;
     for (const auto& [w, block] : {std::pair{matmul_workload(KernelKind::Matmul, 200, 200, 200), Dim3{32, 32, 1}},
-                                   std::pair{one_d(KernelKind::Increment, 500), Dim3{32, 1, 1}}}) {
+                                   std::pair{array_workload(KernelKind::Increment, 500), Dim3{32, 1, 1}}}) {
         const LaunchConfig l{covering_grid(w, block), block};
         const Emulation e = emulate(w, l);
         const auto layout = make_layout(w, l, 1, 16384);

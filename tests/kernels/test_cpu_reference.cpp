@@ -14,9 +14,7 @@ TEST_CASE("the CPU reference matches the emulated kernels on covering launches")
     const std::vector<float> ref = cpu_reference_result(w);
     REQUIRE(ref.size() == e.data.out.size());
     for (size_t i = 0; i < ref.size(); ++i) REQUIRE(ref[i] == e.data.out[i]);
-    Workload inc;
-    inc.kernel = KernelKind::Increment;
-    inc.n = 1000;
+    Workload inc = array_workload(KernelKind::Increment, 1000);
     const Emulation ei = emulate(inc, {covering_grid(inc, {64, 1, 1}), {64, 1, 1}});
     const std::vector<float> ri = cpu_reference_result(inc);
     for (size_t i = 0; i < ri.size(); ++i) REQUIRE(ri[i] == ei.data.out[i]);

@@ -12,13 +12,6 @@ using namespace threadmap;
 
 namespace {
 
-Workload one_d(KernelKind k, uint64_t n) {
-    Workload w;
-    w.kernel = k;
-    w.n = n;
-    return w;
-}
-
 void check_against_oracle(const Workload& w, const LaunchConfig& l, unsigned workers) {
     CAPTURE(kernel_name(w.kernel));
     CAPTURE(to_string(l.grid));
@@ -50,7 +43,7 @@ void check_against_oracle(const Workload& w, const LaunchConfig& l, unsigned wor
 }  // namespace
 
 TEST_CASE("the tutorial's launches - by hand") {
-    const Workload w = one_d(KernelKind::Increment, 500);
+    const Workload w = array_workload(KernelKind::Increment, 500);
     const Emulation right = emulate(w, {{16, 1, 1}, {32, 1, 1}});
     CHECK(right.stats.threads_launched == 512);
     CHECK(right.stats.threads_active == 500);
@@ -68,7 +61,7 @@ TEST_CASE("the tutorial's launches - by hand") {
 }
 
 TEST_CASE("a 2D block on the x-only increment - several threads write one element") {
-    const Workload w = one_d(KernelKind::Increment, 64);
+    const Workload w = array_workload(KernelKind::Increment, 64);
     const Emulation e = emulate(w, {{2, 1, 1}, {32, 3, 1}});
     CHECK(e.stats.elements_multi == 64);
     CHECK(e.map.touches[5] == 3);
@@ -78,8 +71,8 @@ TEST_CASE("a 2D block on the x-only increment - several threads write one elemen
 
 TEST_CASE("blockIdx.y copies of an x-only grid race on a GPU - the emulator still maps exactly") {
     // Different blocks write the same elements: the parallel run detects it and re-runs.
-    check_against_oracle(one_d(KernelKind::Increment, 1000), {{8, 3, 2}, {128, 1, 1}}, 2);
-    check_against_oracle(one_d(KernelKind::IncrementStride, 1000), {{3, 2, 1}, {100, 1, 1}}, 4);
+    check_against_oracle(array_workload(KernelKind::Increment, 1000), {{8, 3, 2}, {128, 1, 1}}, 2);
+    check_against_oracle(array_workload(KernelKind::IncrementStride, 1000), {{3, 2, 1}, {100, 1, 1}}, 4);
 }
 
 TEST_CASE("emulator against the oracle - fixed corner cases") {
@@ -90,8 +83,8 @@ TEST_CASE("emulator against the oracle - fixed corner cases") {
     };
     for (const auto& l : cases)
         for (unsigned workers : {1u, 2u, 3u}) {
-            check_against_oracle(one_d(KernelKind::Increment, 777), l, workers);
-            check_against_oracle(one_d(KernelKind::IncrementStride, 777), l, workers);
+            check_against_oracle(array_workload(KernelKind::Increment, 777), l, workers);
+            check_against_oracle(array_workload(KernelKind::IncrementStride, 777), l, workers);
             check_against_oracle(matmul_workload(KernelKind::Matmul, 23, 37, 5), l, workers);
             check_against_oracle(matmul_workload(KernelKind::MatmulXCol, 23, 37, 5), l, workers);
         }
@@ -107,8 +100,8 @@ TEST_CASE("emulator against the oracle - random launches") {
         if (trial % 3 == 0) l.block.y = l.block.z = l.grid.y = l.grid.z = 1;  // plenty of pure 1D
         const unsigned workers = pick(1, 4);
         switch (trial % 4) {
-            case 0: check_against_oracle(one_d(KernelKind::Increment, pick(1, 900)), l, workers); break;
-            case 1: check_against_oracle(one_d(KernelKind::IncrementStride, pick(1, 900)), l, workers); break;
+            case 0: check_against_oracle(array_workload(KernelKind::Increment, pick(1, 900)), l, workers); break;
+            case 1: check_against_oracle(array_workload(KernelKind::IncrementStride, pick(1, 900)), l, workers); break;
             case 2:
                 check_against_oracle(matmul_workload(KernelKind::Matmul, pick(1, 60), pick(1, 60), pick(1, 4)), l,
                                      workers);

@@ -7,9 +7,7 @@
 using namespace threadmap;
 
 TEST_CASE("increment adds one per writing thread - and nothing past the guard") {
-    Workload w;
-    w.kernel = KernelKind::Increment;
-    w.n = 300;
+    Workload w = array_workload(KernelKind::Increment, 300);
     for (const LaunchConfig l : {LaunchConfig{{10, 1, 1}, {32, 1, 1}}, LaunchConfig{{2, 1, 1}, {64, 1, 1}},
                                  LaunchConfig{{3, 2, 1}, {128, 2, 1}}}) {
         const Emulation e = emulate(w, l, 2);
@@ -46,9 +44,7 @@ TEST_CASE("matmul computes C = A·B where the grid covers C - and leaves zeros e
 }
 
 TEST_CASE("the grid-stride loop covers any n with any grid - once per element") {
-    Workload w;
-    w.kernel = KernelKind::IncrementStride;
-    w.n = 1000;
+    Workload w = array_workload(KernelKind::IncrementStride, 1000);
     const Emulation e = emulate(w, {{3, 1, 1}, {50, 1, 1}}, 2);
     CHECK(e.stats.elements_untouched == 0);
     CHECK(e.stats.elements_multi == 0);

@@ -7,9 +7,7 @@
 using namespace threadmap;
 
 TEST_CASE("seed-increment-bug - one block per row - 500 elements - then 16492 ghosts") {
-    Workload w;
-    w.kernel = KernelKind::Increment;
-    w.n = 500;
+    Workload w = array_workload(KernelKind::Increment, 500);
     const LaunchConfig l{{531, 1, 1}, {32, 1, 1}};
     const auto r = make_layout(w, l, 1, 16384);
     REQUIRE(r.layout);
@@ -32,9 +30,7 @@ TEST_CASE("seed-increment-bug - one block per row - 500 elements - then 16492 gh
 }
 
 TEST_CASE("rows of several blocks - and a row width raised to fit the texture") {
-    Workload w;
-    w.kernel = KernelKind::Increment;
-    w.n = 1000;
+    Workload w = array_workload(KernelKind::Increment, 1000);
     const LaunchConfig l{{8, 1, 1}, {128, 1, 1}};
     auto r = make_layout(w, l, 4, 16384);
     REQUIRE(r.layout);
@@ -75,9 +71,7 @@ TEST_CASE("a matrix too large to draw is refused with the reason - huge ghost ma
     const auto r = make_layout(big, {{1, 1250, 1}, {16, 16, 1}}, 1, 16384);
     CHECK_FALSE(r.layout);
     CHECK(r.problem.find("at most 16384") != std::string::npos);
-    Workload w;
-    w.kernel = KernelKind::Increment;
-    w.n = 10;
+    Workload w = array_workload(KernelKind::Increment, 10);
     const auto t = make_layout(w, {{1u << 20, 1, 1}, {1024, 1, 1}}, 1, 16384, 1u << 20);
     REQUIRE(t.layout);
     CHECK(uint64_t(t.layout->width) * t.layout->height <= (1u << 20) + 1024);
