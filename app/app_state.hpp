@@ -38,6 +38,7 @@ struct AppState {
 
     View view;
     bool fit_requested = true;
+    bool view_is_fit = false;  // untouched since the last fit: follows the panel's size
     std::optional<glm::ivec2> hovered_cell;  // (column, row) of the map under the mouse
     std::optional<glm::ivec2> pinned_cell;   // clicked; shown until clicked again
 

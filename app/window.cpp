@@ -34,6 +34,15 @@ namespace {
 
 constexpr float kBaseFontPx = 17;
 
+// "no CUDA device: cudaGetDeviceCount failed with error 35 (cudaErrorInsufficientDriver: …)"
+// → "no CUDA device: cudaErrorInsufficientDriver; see threadmap devices": fits a status bar.
+std::string short_reason(const std::string& reason) {
+    const size_t at = reason.find("cudaError");
+    if (at == std::string::npos) return reason;
+    const size_t end = reason.find_first_of(":) ", at);
+    return reason.substr(0, reason.find(':') + 1) + " " + reason.substr(at, end - at) + "; see threadmap devices";
+}
+
 void glfw_error(int code, const char* text) { std::fprintf(stderr, "threadmap: GLFW error %d: %s\n", code, text); }
 
 void apply_scale(AppState& state) {
@@ -163,8 +172,7 @@ int run_window(const WindowOptions& o) {
         const uint64_t max_cells = CellGridRenderer::max_cells();
         if (const BackendResult b = choose_backend(o.backend); b.choice) {
             state.backend = b.choice;
-            state.backend_line = b.choice->cuda ? "Backend: " + b.choice->name
-                                                : "Backend: CPU emulator (" + b.choice->reason + ")";
+            state.backend_line = b.choice->cuda ? "Backend: " + b.choice->name : "Backend: CPU emulator (" + short_reason(b.choice->reason) + ")";
         } else {
             state.backend_line = "Backend: CPU emulator (" + b.error + ")";
         }

@@ -23,7 +23,11 @@ out vec4 frag_color;
 void main() {
     ivec2 cell = ivec2(floor(v_cell));
 #ifdef OPERAND
-    vec4 c = (cell.y == u_highlight.y || cell.x == u_highlight.x) ? u_highlight_color : u_solid;
+    // The highlighted row and column stay at least 3 pixels wide however far zoomed out.
+    float half_width = max(0.5, 1.5 / u_pixels_per_cell);
+    bool row = u_highlight.y >= 0 && abs(v_cell.y - (float(u_highlight.y) + 0.5)) <= half_width;
+    bool column = u_highlight.x >= 0 && abs(v_cell.x - (float(u_highlight.x) + 0.5)) <= half_width;
+    vec4 c = (row || column) ? u_highlight_color : u_solid;
 #else
     vec4 c = texelFetch(u_cells, cell.y * u_cells_width + min(cell.x, u_cells_width - 1));
     if (c.a < 0.25) {              // no element, no thread

@@ -60,17 +60,28 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const ImVec2 size(std::max(ImGui::GetContentRegionAvail().x, 1.0f), std::max(ImGui::GetContentRegionAvail().y, 1.0f));
     const ViewRect r{pos.x, pos.y, size.x, size.y};
-    state.map_rect = r;
     ImGui::InvisibleButton("map", size,
                            ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight |
                                ImGuiButtonFlags_MouseButtonMiddle);
-    if (!state.picture) return;
-    const MapLayout& m = state.picture->layout;
-    if (state.fit_requested) {
-        state.view = fit(scene_bounds(m), r);
-        state.fit_requested = false;
+    if (!state.picture) {
+        state.map_rect = r;
+        return;
     }
+    const MapLayout& m = state.picture->layout;
+    // A fitted view refits when the panel changes size (window resized, UI scale changed),
+    // and leaves the legend's column on the right free.
+    const float font = ImGui::GetFontSize();
+    const float legend_w = std::min(font * 16, size.x * 0.4f);
+    const bool resized = state.map_rect.w != r.w || state.map_rect.h != r.h;
+    if (state.fit_requested || (state.view_is_fit && resized)) {
+        state.view = fit(scene_bounds(m), {r.x, r.y, std::max(r.w - legend_w - font, r.w * 0.5), r.h});
+        state.fit_requested = false;
+        state.view_is_fit = true;
+    }
+    state.map_rect = r;
+    const View before = state.view;
     handle_input(state, r);
+    if (state.view.zoom != before.zoom || state.view.center != before.center) state.view_is_fit = false;
 
     ImDrawList* dl = ImGui::GetWindowDrawList();
     frame.layout = &m;
@@ -87,8 +98,7 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     if (state.pinned_cell) outline_cell(dl, state.view, r, *state.pinned_cell, IM_COL32(255, 230, 60, 255), 2.5f);
 
     // Legend in the top-right corner, on a dark box sized after drawing it.
-    const float font = ImGui::GetFontSize();
-    const float w = std::min(font * 16, size.x * 0.4f);
+    const float w = legend_w;
     const float x = pos.x + size.x - w - font * 0.6f, y = pos.y + font * 0.6f;
     dl->ChannelsSplit(2);
     dl->ChannelsSetCurrent(1);
