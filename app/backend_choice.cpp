@@ -8,6 +8,10 @@ namespace threadmap {
 
 BackendResult choose_backend(const std::string& requested) {
     BackendResult r;
+    if (requested == "model") {
+        r.error = "--backend model gives timings (threadmap bench); maps run on cpu or cuda";
+        return r;
+    }
     if (requested != "cpu" && requested != "cuda" && requested != "auto") {
         r.error = "--backend must be cpu, cuda or auto, got '" + requested + "'";
         return r;

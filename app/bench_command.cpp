@@ -12,6 +12,8 @@
 #include "backend_choice.hpp"
 #include "cpu_reference.hpp"
 #include "cuda_runtime.hpp"
+#include "device_profiles.hpp"
+#include "sweep.hpp"
 
 namespace threadmap {
 
@@ -66,8 +68,8 @@ void print_text(const nlohmann::json& j) {
     std::printf("\nCPU reference: %s\n", std::string(j["cpu_reference"]["implementation"]).c_str());
     row(j["cpu_reference"], "cpu-ref");
     if (!j["first_launch_seconds"].is_null())
-        std::printf("\nfirst launch in the process (context, module load, launch): %.1f ms, measured\n",
-                    double(j["first_launch_seconds"]) * 1e3);
+        std::printf("\nfirst launch in the process (context, module load, launch): %.1f ms, %s\n",
+                    double(j["first_launch_seconds"]) * 1e3, std::string(j.value("first_launch_origin", "measured")).c_str());
     std::printf("%s\n", std::string(j["note"]).c_str());
 }
 
@@ -80,21 +82,145 @@ void add_bench_command(CLI::App& app, BenchCommandOptions& o) {
     cmd->add_flag("--pinned", o.pinned, "Page-locked host memory (cudaMallocHost) instead of pageable");
     cmd->add_flag("--resident", o.resident, "Copy once, launch --repeat times, copy back once");
     cmd->add_flag("--json", o.json, "JSON instead of a table");
+    cmd->add_flag("--csv", o.csv, "CSV instead of a table");
+    cmd->add_option("--device-profile", o.device_profile,
+                    "With --backend model: a device profile (" + device_profile_names() + "), or 'list'");
+    cmd->add_flag("--sweep", o.sweep, "Run the kernel from tiny to large sizes; find where the GPU wins");
+    cmd->add_option("--from", o.from, "Sweep: smallest size in elements (default 1024, or 256 for matmul)");
+    cmd->add_option("--to", o.to, "Sweep: largest size in elements (default 16777216, or 262144 for matmul)");
+    cmd->add_option("--points", o.points, "Sweep: number of sizes (default 30)");
 }
+
+namespace {
+
+// The CPU reference's median, with enough repeats for a stable median (≈ 20 ms of work,
+// 3 to 50 runs).
+double cpu_median_seconds(const Workload& w) {
+    const double once = time_cpu_reference(w, 1).seconds.front();
+    const int repeats = int(std::clamp(0.02 / std::max(once, 1e-9), 3.0, 50.0));
+    std::vector<double> s = time_cpu_reference(w, repeats).seconds;
+    std::sort(s.begin(), s.end());
+    return s[s.size() / 2];
+}
+
+int print_profiles() {
+    for (const auto& p : device_profiles()) {
+        std::printf("%s: %s\n", p.name.c_str(), p.title.c_str());
+        for (const auto& [field, source] : p.sources) std::printf("    %-16s %s\n", field.c_str(), source.c_str());
+    }
+    return 0;
+}
+
+int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const BackendChoice& b, const DeviceProfile* model) {
+    std::string error;
+    const bool matrix = is_matrix(kind);
+    const auto from = parse_count(o.from.empty() ? (matrix ? "256" : "1024") : o.from, "--from", error);
+    const auto to = parse_count(o.to.empty() ? (matrix ? "262144" : "16777216") : o.to, "--to", error);
+    const auto points = parse_count(o.points, "--points", error);
+    if (!from || !to || !points) return std::fprintf(stderr, "threadmap bench: %s\n", error.c_str()), 2;
+    if (*from < 1 || *to < *from || *to > (matrix ? (uint64_t(1) << 22) : (uint64_t(1) << 26)) || *points < 2 ||
+        *points > 200) {
+        std::fprintf(stderr, "threadmap bench: the sweep needs 1 <= --from <= --to <= %s and 2 to 200 --points\n",
+                     matrix ? "4194304 (a 2048x2048 matmul)" : "67108864");
+        return 2;
+    }
+    GpuTimer gpu;
+    std::string origin, device;
+    if (model) {
+        gpu = modeled_gpu(*model, o.pinned);
+        origin = "modeled";
+        device = model->title;
+    } else if (b.cuda) {
+        gpu = [&](const Workload& w) -> std::optional<GpuStageSeconds> {
+            GpuBenchOptions go;
+            go.repeats = 5;
+            go.pinned = o.pinned;
+            const GpuBenchResult g = bench_on_gpu(w, {covering_grid(w, default_block(w.kernel)), default_block(w.kernel)}, go,
+                                                  b.device);
+            if (!g.error.empty() || g.stages.size() != 3) return std::nullopt;
+            const auto median = [](std::vector<double> v) {
+                std::sort(v.begin(), v.end());
+                return v[v.size() / 2];
+            };
+            return GpuStageSeconds{median(g.stages[0].seconds), median(g.stages[1].seconds), median(g.stages[2].seconds)};
+        };
+        origin = "measured";
+        device = b.name;
+    }
+    const SweepResult r = run_sweep(kind, sweep_sizes(*from, *to, int(*points)), cpu_median_seconds, gpu, origin, device);
+    const std::string point_origin = "cpu: measured, gpu: " + (origin.empty() ? std::string("none") : origin);
+    if (o.csv) {
+        std::printf("elements,cpu_seconds,gpu_copy_seconds,gpu_resident_seconds,origin\n");
+        for (const auto& p : r.points) {
+            std::printf("%llu,%.9g,", (unsigned long long)p.elements, p.cpu_seconds);
+            if (p.gpu_copy_seconds) std::printf("%.9g,%.9g,", *p.gpu_copy_seconds, *p.gpu_resident_seconds);
+            else std::printf(",,");
+            std::printf("%s\n", point_origin.c_str());
+        }
+        return 0;
+    }
+    nlohmann::json j;
+    j["kernel"] = std::string(kernel_name(kind));
+    j["device"] = device;
+    j["cpu_device"] = cpu_name();
+    j["pinned"] = o.pinned;
+    j["date"] = utc_now();
+    j["points"] = nlohmann::json::array();
+    for (const auto& p : r.points) {
+        nlohmann::json e = {{"elements", p.elements}, {"cpu_seconds", p.cpu_seconds}, {"origin", point_origin}};
+        e["gpu_copy_seconds"] = p.gpu_copy_seconds ? nlohmann::json(*p.gpu_copy_seconds) : nlohmann::json(nullptr);
+        e["gpu_resident_seconds"] = p.gpu_resident_seconds ? nlohmann::json(*p.gpu_resident_seconds) : nlohmann::json(nullptr);
+        j["points"].push_back(e);
+    }
+    j["crossover_elements"] = r.crossover_elements ? nlohmann::json(*r.crossover_elements) : nlohmann::json(nullptr);
+    j["crossover_elements_with_copies"] =
+        r.crossover_elements_with_copies ? nlohmann::json(*r.crossover_elements_with_copies) : nlohmann::json(nullptr);
+    j["sentence"] = r.sentence;
+    if (o.json) {
+        std::printf("%s\n", j.dump(1).c_str());
+        return 0;
+    }
+    std::printf("%12s %14s %18s %20s\n", "elements", "cpu (us)", "gpu+copies (us)", "gpu resident (us)");
+    for (const auto& p : r.points)
+        std::printf("%12llu %14.1f %18s %20s\n", (unsigned long long)p.elements, p.cpu_seconds * 1e6,
+                    p.gpu_copy_seconds ? std::to_string(*p.gpu_copy_seconds * 1e6).c_str() : "-",
+                    p.gpu_resident_seconds ? std::to_string(*p.gpu_resident_seconds * 1e6).c_str() : "-");
+    std::printf("%s\n(%s)\n", r.sentence.c_str(), point_origin.c_str());
+    return 0;
+}
+
+}  // namespace
 
 int run_bench_command(const BenchCommandOptions& o) {
     const auto fail = [](const std::string& why, int code) {
         std::fprintf(stderr, "threadmap bench: %s\n", why.c_str());
         return code;
     };
+    if (o.device_profile == "list") return print_profiles();
+    if (o.json && o.csv) return fail("choose --json or --csv", 2);
     std::string error;
     const auto repeats = parse_count(o.repeat, "--repeat", error);
     if (!repeats) return fail(error, 2);
     if (*repeats < 1 || *repeats > kMaxRepeats) return fail("--repeat must be between 1 and " + std::to_string(kMaxRepeats), 2);
-    const PrepareResult prepared = prepare_launch(o.launch);
+
+    // --backend model: timings from a device profile; the launch is checked as for the CPU.
+    const bool modeled = o.launch.backend == "model";
+    const DeviceProfile* model = nullptr;
+    if (modeled) {
+        if (o.device_profile.empty()) return fail("--backend model needs --device-profile NAME (" + device_profile_names() + ")", 2);
+        model = find_device_profile(o.device_profile);
+        if (!model) return fail("unknown device profile '" + o.device_profile + "'; the profiles are: " + device_profile_names(), 2);
+    } else if (!o.device_profile.empty()) {
+        return fail("--device-profile goes with --backend model", 2);
+    }
+    LaunchOptions launch = o.launch;
+    if (modeled) launch.backend = "cpu";
+    const PrepareResult prepared = prepare_launch(launch);
     if (!prepared.value) return fail(prepared.error, 2);
     const BackendChoice& b = prepared.value->backend;
     const ResolvedLaunch& r = prepared.value->launch;
+    if (o.sweep) return run_sweep_command(o, r.workload.kernel, b, model);
+    if (o.csv) return fail("--csv goes with --sweep (a single run prints JSON or a table)", 2);
 
     const CpuReferenceTiming ref = time_cpu_reference(r.workload, int(*repeats));
     nlohmann::json j;
@@ -110,7 +236,23 @@ int run_bench_command(const BenchCommandOptions& o) {
     j["cpu_reference"] = stage_json("cpu", ref.seconds, ref.bytes, "measured");
     j["cpu_reference"]["implementation"] = ref.implementation;
     j["cpu_reference"]["device"] = cpu_name();
-    if (b.cuda) {
+    if (model) {
+        const WorkloadCost cost = workload_cost(r.workload);
+        const ModeledTimes t = model_times(*model, cost, o.pinned);
+        const auto modeled_stage = [](const char* name, double seconds, uint64_t bytes) {
+            return stage_json(name, {seconds}, bytes, "modeled");
+        };
+        j["backend"] = "model";
+        j["device"] = model->title + " (model: " + model->name + ")";
+        j["stages"] = {modeled_stage("h2d", t.h2d, cost.h2d_bytes), modeled_stage("kernel", t.kernel, cost.kernel_bytes),
+                       modeled_stage("d2h", t.d2h, cost.d2h_bytes)};
+        j["first_launch_seconds"] = t.first_launch;
+        j["first_launch_origin"] = "modeled";
+        j["model"] = "copy = latency + bytes / bandwidth; kernel = launch latency + max(bytes / memory bandwidth, "
+                     "flops / FP32 peak); first launch = start-up + kernel";
+        j["sources"] = model->sources;
+        j["note"] = "GPU figures modeled from the profile (sources in 'sources'); the CPU reference measured here.";
+    } else if (b.cuda) {
         GpuBenchOptions go;
         go.repeats = int(*repeats);
         go.pinned = o.pinned;

@@ -1,6 +1,8 @@
-// `threadmap bench`: measured times of host→device copy, kernel and device→host copy (CUDA
-// events, on a GPU), or of the CPU computation alone, next to a competent CPU reference.
-// Every figure says where it comes from ("measured"). JSON with --json.
+// `threadmap bench`: times of host→device copy, kernel and device→host copy — measured with
+// CUDA events on a GPU, or modeled from a device profile (--backend model) — or of the CPU
+// computation alone, next to a competent CPU reference (always measured). --sweep runs the
+// kernel from tiny to large sizes and finds where the GPU wins. Every figure says where it
+// comes from. JSON with --json, CSV with --csv.
 #pragma once
 
 #include <string>
@@ -19,6 +21,11 @@ struct BenchCommandOptions {
     bool pinned = false;        // page-locked host memory
     bool resident = false;      // copy once, launch R times
     bool json = false;
+    bool csv = false;
+    std::string device_profile;  // --backend model: a profile's name, or "list"
+    bool sweep = false;
+    std::string from, to;        // sweep range in elements (default: by kernel)
+    std::string points = "30";   // sweep sizes
 };
 
 void add_bench_command(CLI::App& app, BenchCommandOptions& options);

@@ -19,8 +19,9 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
     cmd.add_option("--inner", o.inner, "Inner dimension of A·B (default: --cols)")->check(non_empty);
     cmd.add_option("--block", o.block, "blockDim X[,Y[,Z]] (default 256, or 16,16 for matmul)")->check(non_empty);
     cmd.add_option("--grid", o.grid, "gridDim X[,Y[,Z]] (default: ceiling division of the shape)")->check(non_empty);
-    cmd.add_option("--backend", o.backend, "cpu | cuda | auto (default auto: a CUDA device when there is one)")
-        ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+    cmd.add_option("--backend", o.backend,
+                   "cpu | cuda | auto (default auto: a CUDA device when there is one); bench also takes model")
+        ->check(CLI::IsMember({"cpu", "cuda", "auto", "model"}));
 }
 
 std::optional<uint64_t> parse_count(const std::string& text, const std::string& option, std::string& error) {

@@ -11,6 +11,7 @@ extern "C" int openblas_get_num_threads(void);
 #include <cstring>
 
 #include "kernel_data.hpp"
+#include "timing_model.hpp"
 
 namespace threadmap {
 
@@ -60,8 +61,9 @@ CpuReferenceTiming time_cpu_reference(const Workload& w, int repeats) {
     const std::string matmul = "blocked loop (no OpenBLAS at build time, 1 thread)";
 #endif
     t.implementation = matrix ? matmul : std::string("loop a[i] += 1 (g++ -O2, 1 thread)");
-    t.bytes = matrix ? (w.rows * w.inner + w.inner * w.cols + w.rows * w.cols) * sizeof(float) : 2 * w.n * sizeof(float);
-    t.flops = matrix ? 2.0 * double(w.rows) * double(w.cols) * double(w.inner) : double(w.n);
+    const WorkloadCost cost = workload_cost(w);
+    t.bytes = cost.kernel_bytes;
+    t.flops = cost.flops;
     compute(w, d);  // warm caches and OpenBLAS's threads before timing
     for (int r = 0; r < repeats; ++r) {
         const auto t0 = std::chrono::steady_clock::now();

@@ -10,6 +10,7 @@
 #include "cuda_kernels.hpp"
 #include "cuda_runtime.hpp"
 #include "kernel_data.hpp"
+#include "timing_model.hpp"
 
 namespace threadmap {
 
@@ -177,7 +178,7 @@ GpuBenchResult measure(const Workload& w, const LaunchConfig& l, const GpuBenchO
     const size_t a_bytes = data.a.size() * sizeof(float), b_bytes = data.b.size() * sizeof(float);
     const bool matrix = is_matrix(w.kernel);
     // What a learner copies: increment's array goes both ways; matmul copies A and B in and C out.
-    const size_t in_bytes = matrix ? a_bytes + b_bytes : out_bytes;
+    const WorkloadCost cost = workload_cost(w);
     HostBuffer host_out(out_bytes, o.pinned), host_a(a_bytes, o.pinned), host_b(b_bytes, o.pinned);
     std::memcpy(host_out.get(), data.out.data(), out_bytes);
     if (a_bytes) std::memcpy(host_a.get(), data.a.data(), a_bytes);
@@ -203,8 +204,7 @@ GpuBenchResult measure(const Workload& w, const LaunchConfig& l, const GpuBenchO
     CUDA_CHECK(cudaDeviceSynchronize());
     r.first_launch_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    const uint64_t kernel_bytes = matrix ? a_bytes + b_bytes + out_bytes : 2 * out_bytes;
-    StageTiming sh{"h2d", {}, in_bytes}, sk{"kernel", {}, kernel_bytes}, sd{"d2h", {}, out_bytes};
+    StageTiming sh{"h2d", {}, cost.h2d_bytes}, sk{"kernel", {}, cost.kernel_bytes}, sd{"d2h", {}, cost.d2h_bytes};
     Event e0, e1, e2, e3;
     const int copies = o.resident ? 1 : o.repeats;  // resident: data stays on the device
     for (int i = 0; i < o.repeats; ++i) {

@@ -1,0 +1,58 @@
+// The size sweep: the chosen kernel from tiny to large sizes, CPU time (always measured)
+// against GPU time with copies every launch and with data resident on the device (measured
+// on a GPU, or modeled from a device profile), and where the GPU starts to win.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "timing_model.hpp"
+#include "workload.hpp"
+
+namespace threadmap {
+
+struct SweepPoint {
+    uint64_t elements = 0;
+    double cpu_seconds = 0;                   // measured: median of the CPU reference
+    std::optional<double> gpu_copy_seconds;   // h2d + kernel + d2h
+    std::optional<double> gpu_resident_seconds;  // kernel alone: the data stays on the device
+};
+
+struct SweepResult {
+    std::vector<SweepPoint> points;
+    std::string gpu_origin;  // "measured", "modeled" or "" (no GPU column)
+    std::string device;      // the GPU (or profile) the GPU columns are for
+    std::optional<uint64_t> crossover_elements;             // resident: the GPU wins from here on
+    std::optional<uint64_t> crossover_elements_with_copies;  // copying every launch
+    std::string sentence;  // the finding in one sentence
+    bool cancelled = false;
+};
+
+// GPU stage times for one workload: h2d, kernel, d2h seconds (empty: no GPU column).
+struct GpuStageSeconds {
+    double h2d = 0, kernel = 0, d2h = 0;
+};
+using GpuTimer = std::function<std::optional<GpuStageSeconds>(const Workload&)>;
+
+// Workload of a given size: n elements for the 1D kernels, an N×N×N matmul (N = √elements).
+Workload sized_workload(KernelKind kind, uint64_t elements);
+// `points` sizes from `from` to `to`, evenly spaced on a log scale, distinct.
+std::vector<uint64_t> sweep_sizes(uint64_t from, uint64_t to, int points);
+
+// cpu(elements) → seconds; gpu may be empty. progress(done, total) after each size; cancel
+// stops between sizes.
+SweepResult run_sweep(KernelKind kind, const std::vector<uint64_t>& sizes,
+                      const std::function<double(const Workload&)>& cpu, const GpuTimer& gpu,
+                      const std::string& gpu_origin, const std::string& device,
+                      const std::function<void(size_t, size_t)>& progress = {},
+                      const std::atomic<bool>* cancel = nullptr);
+
+// The smallest size from which `gpu` stays below `cpu` to the end of the sweep, if any.
+std::optional<uint64_t> crossover(const std::vector<SweepPoint>& points, bool resident);
+
+GpuTimer modeled_gpu(const DeviceProfile& profile, bool pinned);
+
+}  // namespace threadmap
