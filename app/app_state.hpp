@@ -10,6 +10,7 @@
 
 #include "backend_choice.hpp"
 #include "map_picture.hpp"
+#include "timing_state.hpp"
 #include "view_transform.hpp"
 
 namespace threadmap {
@@ -51,6 +52,8 @@ struct AppState {
     bool export_window_requested = false;
     bool scale_changed = true;    // rebuild fonts and sizes before the next frame
     bool quit_requested = false;
+
+    TimingState timing;  // the timing panel: runs, recordings, the sweep
 
     // Where the map was drawn this frame (window pixels), for input and exports.
     ViewRect map_rect;

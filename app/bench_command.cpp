@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "backend_choice.hpp"
@@ -14,39 +12,13 @@
 #include "cuda_runtime.hpp"
 #include "device_profiles.hpp"
 #include "sweep.hpp"
+#include "timing_report.hpp"
 
 namespace threadmap {
 
 namespace {
 
 constexpr uint64_t kMaxRepeats = 10000;
-
-std::string cpu_name() {
-    std::ifstream f("/proc/cpuinfo");
-    for (std::string line; std::getline(f, line);)
-        if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-    return "CPU";
-}
-
-std::string utc_now() {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-
-nlohmann::json stage_json(const std::string& name, std::vector<double> s, uint64_t bytes, const std::string& origin) {
-    std::sort(s.begin(), s.end());
-    return {{"name", name},
-            {"seconds_min", s.front()},
-            {"seconds_median", s[s.size() / 2]},
-            {"seconds_max", s.back()},
-            {"repeats", s.size()},
-            {"bytes", bytes},
-            {"origin", origin}};
-}
 
 void print_text(const nlohmann::json& j) {
     std::printf("%s on %s\nlaunch gridDim (%d,%d,%d) blockDim (%d,%d,%d)\n\n", std::string(j["kernel"]).c_str(),
@@ -222,58 +194,9 @@ int run_bench_command(const BenchCommandOptions& o) {
     if (o.sweep) return run_sweep_command(o, r.workload.kernel, b, model);
     if (o.csv) return fail("--csv goes with --sweep (a single run prints JSON or a table)", 2);
 
-    const CpuReferenceTiming ref = time_cpu_reference(r.workload, int(*repeats));
-    nlohmann::json j;
-    j["kernel"] = std::string(kernel_name(r.workload.kernel));
-    j["shape"] = map_shape(r.workload);
-    j["launch"] = {{"grid", {r.launch.grid.x, r.launch.grid.y, r.launch.grid.z}},
-                   {"block", {r.launch.block.x, r.launch.block.y, r.launch.block.z}}};
-    j["flops"] = ref.flops;
-    j["repeats"] = *repeats;
-    j["pinned"] = o.pinned;
-    j["resident"] = o.resident;
-    j["date"] = utc_now();
-    j["cpu_reference"] = stage_json("cpu", ref.seconds, ref.bytes, "measured");
-    j["cpu_reference"]["implementation"] = ref.implementation;
-    j["cpu_reference"]["device"] = cpu_name();
-    if (model) {
-        const WorkloadCost cost = workload_cost(r.workload);
-        const ModeledTimes t = model_times(*model, cost, o.pinned);
-        const auto modeled_stage = [](const char* name, double seconds, uint64_t bytes) {
-            return stage_json(name, {seconds}, bytes, "modeled");
-        };
-        j["backend"] = "model";
-        j["device"] = model->title + " (model: " + model->name + ")";
-        j["stages"] = {modeled_stage("h2d", t.h2d, cost.h2d_bytes), modeled_stage("kernel", t.kernel, cost.kernel_bytes),
-                       modeled_stage("d2h", t.d2h, cost.d2h_bytes)};
-        j["first_launch_seconds"] = t.first_launch;
-        j["first_launch_origin"] = "modeled";
-        j["model"] = "copy = latency + bytes / bandwidth; kernel = launch latency + max(bytes / memory bandwidth, "
-                     "flops / FP32 peak); first launch = start-up + kernel";
-        j["sources"] = model->sources;
-        j["note"] = "GPU figures modeled from the profile (sources in 'sources'); the CPU reference measured here.";
-    } else if (b.cuda) {
-        GpuBenchOptions go;
-        go.repeats = int(*repeats);
-        go.pinned = o.pinned;
-        go.resident = o.resident;
-        const GpuBenchResult g = bench_on_gpu(r.workload, r.launch, go, b.device);
-        if (!g.error.empty()) return fail(g.error, 1);
-        j["backend"] = "cuda";
-        j["device"] = g.device;
-        j["driver_version"] = g.driver_version;
-        j["runtime_version"] = g.runtime_version;
-        j["stages"] = nlohmann::json::array();
-        for (const auto& s : g.stages) j["stages"].push_back(stage_json(s.name, s.seconds, s.bytes, s.origin));
-        j["first_launch_seconds"] = g.first_launch_seconds;
-        j["note"] = "CUDA events around each copy and kernel; the CPU reference on this machine's host clock.";
-    } else {
-        j["backend"] = "cpu";
-        j["device"] = cpu_name();
-        j["stages"] = {stage_json("cpu", ref.seconds, ref.bytes, "measured")};
-        j["first_launch_seconds"] = nullptr;
-        j["note"] = "No GPU timings here (" + b.reason + "): the CPU computation alone, on a steady clock.";
-    }
+    TimingRequest request{r, b, model, o.pinned, o.resident, int(*repeats)};
+    const nlohmann::json j = measure_timing(request, error);
+    if (j.is_null()) return fail(error, 1);
     if (o.json)
         std::printf("%s\n", j.dump(1).c_str());
     else

@@ -7,11 +7,13 @@
 #include <algorithm>
 
 #include "panels/code_panel.hpp"
+#include "panels/panel_widgets.hpp"
 #include "panels/controls_panel.hpp"
 #include "panels/display_panel.hpp"
 #include "panels/inspector_panel.hpp"
 #include "panels/lessons_panel.hpp"
 #include "panels/stats_panel.hpp"
+#include "panels/timing_panel.hpp"
 
 namespace threadmap {
 
@@ -61,6 +63,7 @@ void handle_shortcuts(AppState& state) {
 }
 
 void draw_main_layout(AppState& state, MapFrame& frame) {
+    poll_timing_jobs(state.timing);
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(vp->WorkPos);
     ImGui::SetNextWindowSize(vp->WorkSize);
@@ -108,6 +111,12 @@ void draw_main_layout(AppState& state, MapFrame& frame) {
         }
         if (ImGui::BeginTabItem("Code")) {
             draw_code_panel(state);
+            ImGui::EndTabItem();
+        }
+        const bool timing = ImGui::BeginTabItem("Timing");
+        remember_rect(state, "tab:Timing");
+        if (timing) {
+            draw_timing_panel(state);
             ImGui::EndTabItem();
         }
         if (ImGui::BeginTabItem("Lessons")) {

@@ -1,0 +1,133 @@
+// Timing panel state and jobs; see timing_state.hpp.
+#include "timing_state.hpp"
+
+#include <algorithm>
+
+#include "cpu_reference.hpp"
+#include "cuda_runtime.hpp"
+#include "device_profiles.hpp"
+#include "timing_report.hpp"
+
+namespace threadmap {
+
+namespace {
+
+bool running(const std::future<nlohmann::json>& f) { return f.valid(); }
+
+const DeviceProfile* chosen_profile(const TimingState& t) {
+    const auto& all = device_profiles();
+    return all.empty() ? nullptr : &all[size_t(std::clamp(t.profile, 0, int(all.size()) - 1))];
+}
+
+BackendChoice cpu_backend() {
+    BackendChoice b;
+    b.name = "cpu-emulator";
+    b.reason = "no CUDA device";
+    return b;
+}
+
+}  // namespace
+
+bool start_timing_run(TimingState& t, const ResolvedLaunch& launch, const std::optional<BackendChoice>& backend) {
+    if (running(t.run) || t.source == TimingSource::Recorded) return false;
+    TimingRequest q{launch, backend.value_or(cpu_backend()), nullptr, t.pinned, t.resident, t.repeats};
+    if (t.source == TimingSource::Modeled) q.model = chosen_profile(t);
+    t.message.clear();
+    t.run = std::async(std::launch::async, [q, &t] {
+        std::string error;
+        nlohmann::json j = measure_timing(q, error);
+        if (j.is_null()) t.run_error = error;
+        return j;
+    });
+    return true;
+}
+
+bool start_sweep(TimingState& t, KernelKind kernel, const std::optional<BackendChoice>& backend) {
+    if (t.sweep_job.valid()) return false;
+    GpuTimer gpu;
+    std::string origin, device;
+    if (t.source == TimingSource::Modeled) {
+        if (const DeviceProfile* p = chosen_profile(t)) {
+            gpu = modeled_gpu(*p, t.pinned);
+            origin = "modeled";
+            device = p->title;
+        }
+    } else if (t.source == TimingSource::Measured && backend && backend->cuda) {
+        const BackendChoice b = *backend;
+        const bool pinned = t.pinned;
+        gpu = [b, pinned](const Workload& w) -> std::optional<GpuStageSeconds> {
+            GpuBenchOptions go;
+            go.repeats = 5;
+            go.pinned = pinned;
+            const Dim3 block = is_matrix(w.kernel) ? Dim3{16, 16, 1} : Dim3{256, 1, 1};
+            const GpuBenchResult g = bench_on_gpu(w, {covering_grid(w, block), block}, go, b.device);
+            if (!g.error.empty() || g.stages.size() != 3) return std::nullopt;
+            const auto median = [](std::vector<double> v) {
+                std::sort(v.begin(), v.end());
+                return v[v.size() / 2];
+            };
+            return GpuStageSeconds{median(g.stages[0].seconds), median(g.stages[1].seconds), median(g.stages[2].seconds)};
+        };
+        origin = "measured";
+        device = b.name;
+    }
+    const bool matrix = is_matrix(kernel);
+    const std::vector<uint64_t> sizes = sweep_sizes(matrix ? 256 : 1024, matrix ? 262144 : (uint64_t(1) << 24), 30);
+    t.sweep_cancel = false;
+    t.sweep_done = 0;
+    t.sweep_total = sizes.size();
+    t.sweep_job = std::async(std::launch::async, [&t, kernel, sizes, gpu, origin, device] {
+        const auto cpu = [](const Workload& w) {
+            const double once = time_cpu_reference(w, 1).seconds.front();
+            std::vector<double> s = time_cpu_reference(w, int(std::clamp(0.02 / std::max(once, 1e-9), 3.0, 50.0))).seconds;
+            std::sort(s.begin(), s.end());
+            return s[s.size() / 2];
+        };
+        return run_sweep(kernel, sizes, cpu, gpu, origin, device, [&t](size_t done, size_t) { t.sweep_done = done; },
+                         &t.sweep_cancel);
+    });
+    return true;
+}
+
+void load_recording_into(TimingState& t, const nlohmann::json& like) {
+    Recording r = load_recording(t.recording_path, like);
+    if (!r.error.empty()) {
+        t.message = r.error;
+        return;
+    }
+    if (!t.current.is_null()) t.history.push_front(t.current);
+    if (t.history.size() > kTimingHistory) t.history.pop_back();
+    t.current = r.report;
+    t.message.clear();
+}
+
+void poll_timing_jobs(TimingState& t) {
+    using namespace std::chrono_literals;
+    if (t.run.valid() && t.run.wait_for(0s) == std::future_status::ready) {
+        nlohmann::json j = t.run.get();
+        if (j.is_null()) {
+            t.message = t.run_error;
+        } else {
+            if (!t.current.is_null()) t.history.push_front(t.current);
+            if (t.history.size() > kTimingHistory) t.history.pop_back();
+            t.current = std::move(j);
+        }
+    }
+    if (t.sweep_job.valid() && t.sweep_job.wait_for(0s) == std::future_status::ready) t.sweep = t.sweep_job.get();
+}
+
+std::optional<double> gpu_seconds_per_launch(const nlohmann::json& report, bool resident) {
+    if (!report.is_object() || !report.contains("stages")) return std::nullopt;
+    double h2d = -1, kernel = -1, d2h = -1;
+    for (const auto& s : report["stages"]) {
+        const double m = s["seconds_median"];
+        if (s["name"] == "h2d") h2d = m;
+        if (s["name"] == "kernel") kernel = m;
+        if (s["name"] == "d2h") d2h = m;
+    }
+    if (h2d < 0 || kernel < 0 || d2h < 0) return std::nullopt;
+    const double repeats = std::max(1.0, double(report.value("repeats", 1)));
+    return resident ? kernel + (h2d + d2h) / repeats : h2d + kernel + d2h;
+}
+
+}  // namespace threadmap

@@ -1,0 +1,56 @@
+// The timing panel's state and its background work: a run (measured, modeled, or a loaded
+// recording) and a size sweep, both off the UI thread so the window stays interactive.
+#pragma once
+
+#include <atomic>
+#include <deque>
+#include <future>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "backend_choice.hpp"
+#include "sweep.hpp"
+
+namespace threadmap {
+
+enum class TimingSource { Measured, Modeled, Recorded };
+
+struct TimingState {
+    TimingSource source = TimingSource::Modeled;  // no GPU is the common case
+    int profile = 0;               // index into device_profiles()
+    bool pinned = false;           // page-locked host memory
+    bool resident = false;         // copy once, launch `repeats` times
+    bool first_launch = false;     // show the first launch of a process next to warm ones
+    int repeats = 10;
+    std::string recording_path;    // a `threadmap bench --json` file
+    nlohmann::json current;        // the report on show (null: none yet)
+    std::deque<nlohmann::json> history;  // earlier reports, newest first
+    std::string message;           // why a run or a recording failed; the report on show stays
+
+    std::future<nlohmann::json> run;  // a run in progress
+    std::string run_error;
+    std::future<SweepResult> sweep_job;
+    std::atomic<bool> sweep_cancel{false};
+    std::atomic<size_t> sweep_done{0}, sweep_total{0};
+    std::optional<SweepResult> sweep;
+
+    ~TimingState() { sweep_cancel = true; }  // a running sweep stops at its next size
+};
+
+inline constexpr size_t kTimingHistory = 8;
+
+// Starts a measured or modeled run of `launch` on the chosen backend; false when one runs.
+bool start_timing_run(TimingState& t, const ResolvedLaunch& launch, const std::optional<BackendChoice>& backend);
+// Starts a sweep of the launch's kernel; false when one runs.
+bool start_sweep(TimingState& t, KernelKind kernel, const std::optional<BackendChoice>& backend);
+// Loads t.recording_path; on failure t.message says why and the report on show stays.
+void load_recording_into(TimingState& t, const nlohmann::json& like);
+// Collects finished background work (call once a frame).
+void poll_timing_jobs(TimingState& t);
+
+// Per-launch GPU seconds of a report: h2d + kernel + d2h, or with `resident` the kernel
+// plus the copies shared out over the repeats. Empty when the report has no GPU stages.
+std::optional<double> gpu_seconds_per_launch(const nlohmann::json& report, bool resident);
+
+}  // namespace threadmap

@@ -1,0 +1,158 @@
+// The timing panel's data: modeled runs say "modeled" on every GPU figure, recordings say
+// "recorded" and where from, a bad or mismatched recording leaves the panel as it was, and
+// the sweep runs off the UI thread and finds its crossover.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <imgui.h>
+
+#include "app_state.hpp"
+#include "launch_update.hpp"
+#include "panels/timing_panel.hpp"
+#include "device_profiles.hpp"
+#include "timing_report.hpp"
+
+using namespace threadmap;
+
+namespace {
+
+ResolvedLaunch lesson(const std::string& name) {
+    LaunchOptions o;
+    o.preset = name;
+    auto r = resolve_launch(o);
+    REQUIRE(r.value);
+    return *r.value;
+}
+
+void wait_for_jobs(TimingState& t) {
+    for (int i = 0; i < 600 && (t.run.valid() || t.sweep_job.valid()); ++i) {
+        poll_timing_jobs(t);
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    poll_timing_jobs(t);
+    REQUIRE_FALSE(t.run.valid());
+    REQUIRE_FALSE(t.sweep_job.valid());
+}
+
+nlohmann::json like(const ResolvedLaunch& r) {
+    return {{"kernel", std::string(kernel_name(r.workload.kernel))}, {"shape", map_shape(r.workload)}};
+}
+
+}  // namespace
+
+TEST_CASE("a modeled run labels every GPU figure modeled and the CPU measured") {
+    TimingState t;
+    t.source = TimingSource::Modeled;
+    REQUIRE(start_timing_run(t, lesson("seed-matmul-fixed"), std::nullopt));
+    CHECK_FALSE(start_timing_run(t, lesson("seed-matmul-fixed"), std::nullopt));  // one at a time
+    wait_for_jobs(t);
+    REQUIRE(t.current.is_object());
+    for (const auto& s : t.current["stages"]) CHECK(s["origin"] == "modeled");
+    CHECK(t.current["cpu_reference"]["origin"] == "measured");
+    const auto copies = gpu_seconds_per_launch(t.current, false), resident = gpu_seconds_per_launch(t.current, true);
+    REQUIRE(copies);
+    REQUIRE(resident);
+    CHECK(*resident < *copies);  // sharing the copies over 10 launches
+    // A second run moves the first into the history.
+    REQUIRE(start_timing_run(t, lesson("seed-matmul-fixed"), std::nullopt));
+    wait_for_jobs(t);
+    CHECK(t.history.size() == 1);
+}
+
+TEST_CASE("recordings - recorded on DEVICE and DATE - bad or mismatched files keep the panel as it was") {
+    const std::string dir = "/tmp/threadmap-recording-" + std::to_string(getpid());
+    std::filesystem::create_directories(dir);
+    const ResolvedLaunch r = lesson("seed-matmul-fixed");
+    std::string error;
+    TimingRequest q{r, BackendChoice{}, &device_profiles().front(), false, false, 3};
+    nlohmann::json bench = measure_timing(q, error);
+    REQUIRE(bench.is_object());
+    bench["device"] = "NVIDIA H200 (cc 9.0)";  // as a GPU machine would have written it
+    bench["date"] = "2026-11-29T10:00:00Z";
+    std::ofstream(dir + "/good.json") << bench.dump();
+    std::ofstream(dir + "/broken.json") << "{ \"device\": ";
+    std::ofstream(dir + "/nostages.json") << R"({"device":"x","kernel":"matmul","date":"d","shape":[300,300]})";
+
+    TimingState t;
+    t.recording_path = dir + "/good.json";
+    load_recording_into(t, like(r));
+    REQUIRE(t.message.empty());
+    CHECK(t.current["recorded_from"] == "NVIDIA H200 (cc 9.0), 2026-11-29T10:00:00Z");
+    for (const auto& s : t.current["stages"]) CHECK(s["origin"] == "recorded");
+    CHECK(t.current["cpu_reference"]["origin"] == "recorded");
+    const nlohmann::json before = t.current;
+
+    for (const std::string& bad : {"/broken.json", "/nostages.json", "/missing.json"}) {
+        t.recording_path = dir + bad;
+        load_recording_into(t, like(r));
+        CHECK_FALSE(t.message.empty());
+        CHECK(t.current == before);
+    }
+    t.recording_path = dir + "/good.json";
+    load_recording_into(t, like(lesson("seed-increment")));  // another kernel
+    CHECK(t.message.find("the current launch is increment") != std::string::npos);
+    CHECK(t.current == before);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("the sweep runs off the UI thread - reports progress - and can be cancelled") {
+    TimingState t;
+    t.source = TimingSource::Modeled;
+    const auto start = std::chrono::steady_clock::now();
+    REQUIRE(start_sweep(t, KernelKind::Increment, std::nullopt));
+    // Starting returns at once: the work is on another thread.
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::milliseconds(200));
+    wait_for_jobs(t);
+    REQUIRE(t.sweep);
+    CHECK(t.sweep->points.size() == 30);
+    CHECK(t.sweep_done == 30);
+    CHECK(t.sweep->gpu_origin == "modeled");
+    TimingState c;
+    c.source = TimingSource::Modeled;
+    REQUIRE(start_sweep(c, KernelKind::Increment, std::nullopt));
+    c.sweep_cancel = true;
+    wait_for_jobs(c);
+    REQUIRE(c.sweep);
+    CHECK(c.sweep->points.size() < 30);
+    CHECK(c.sweep->cancelled);
+}
+
+TEST_CASE("the timing panel draws a run - its history - and a sweep chart in a headless ImGui frame") {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1200, 900);
+    io.DeltaTime = 1.0f / 60;
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    AppState state;
+    select_lesson(state, "seed-matmul-fixed");
+    update_picture(state, 16384, kMaxDrawnCells);
+    state.timing.source = TimingSource::Modeled;
+    REQUIRE(start_timing_run(state.timing, state.picture->launch, std::nullopt));
+    REQUIRE(start_sweep(state.timing, KernelKind::MatmulXCol, std::nullopt));
+    wait_for_jobs(state.timing);
+    REQUIRE(start_timing_run(state.timing, state.picture->launch, std::nullopt));
+    wait_for_jobs(state.timing);
+    for (bool resident : {false, true}) {
+        state.timing.resident = resident;
+        state.timing.first_launch = resident;
+        ImGui::NewFrame();
+        ImGui::Begin("timing");
+        draw_timing_panel(state);
+        ImGui::End();
+        ImGui::Render();
+    }
+    CHECK(state.widget_rects.count("timing-run") == 1);
+    CHECK(state.timing.history.size() == 1);
+    REQUIRE(state.timing.sweep);
+    CHECK(state.timing.sweep->crossover_elements.has_value());
+    ImGui::DestroyContext();
+}
