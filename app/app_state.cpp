@@ -1,7 +1,9 @@
 // AppState helpers; see app_state.hpp.
 #include "app_state.hpp"
 
+#include "device_profiles.hpp"
 #include "legend.hpp"
+#include "lessons.hpp"
 
 namespace threadmap {
 
@@ -17,6 +19,17 @@ void select_lesson(AppState& state, const std::string& name) {
     }
     state.edit = *r.value;
     state.settings.last_preset = name;
+    if (const Lesson* l = find_lesson(name); l && l->timing) {  // set the Timing panel up for the lesson
+        TimingState& t = state.timing;
+        t.source = l->timing->source == "measured" ? TimingSource::Measured : TimingSource::Modeled;
+        const auto& profiles = device_profiles();
+        for (size_t i = 0; i < profiles.size(); ++i)
+            if (profiles[i].name == l->timing->profile) t.profile = int(i);
+        t.pinned = l->timing->pinned;
+        t.resident = l->timing->resident;
+        t.first_launch = l->timing->first_launch;
+        state.open_timing_tab = true;
+    }
     state.needs_apply = true;
     state.fit_requested = true;
     state.pinned_cell.reset();

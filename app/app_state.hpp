@@ -54,6 +54,7 @@ struct AppState {
     bool quit_requested = false;
 
     TimingState timing;  // the timing panel: runs, recordings, the sweep
+    bool open_timing_tab = false;  // a timing lesson was chosen: show its tab once
 
     // Where the map was drawn this frame (window pixels), for input and exports.
     ViewRect map_rect;

@@ -45,6 +45,18 @@ Lesson parse_lesson(const std::string& text) {
         }
         if (j.contains("block")) l.block = parse_dim3(j, "block");
         if (j.contains("grid")) l.grid = parse_dim3(j, "grid");
+        if (j.contains("timing")) {
+            const auto& t = j.at("timing");
+            LessonTiming lt;
+            lt.source = t.value("source", lt.source);
+            lt.profile = t.value("profile", lt.profile);
+            lt.pinned = t.value("pinned", false);
+            lt.resident = t.value("resident", false);
+            lt.first_launch = t.value("first_launch", false);
+            if (lt.source != "measured" && lt.source != "modeled")
+                throw std::runtime_error("timing.source must be measured or modeled");
+            l.timing = lt;
+        }
         if (auto problem = check_shape(l.workload)) throw std::runtime_error(*problem);
         return l;
     } catch (const nlohmann::json::exception& e) {

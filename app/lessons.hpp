@@ -11,6 +11,15 @@
 
 namespace threadmap {
 
+// How a timing lesson sets up the Timing panel.
+struct LessonTiming {
+    std::string source = "modeled";  // measured | modeled
+    std::string profile;             // a device profile, for modeled
+    bool pinned = false;
+    bool resident = false;
+    bool first_launch = false;
+};
+
 struct Lesson {
     std::string name;  // what --preset takes
     std::string title;
@@ -19,6 +28,7 @@ struct Lesson {
     Workload workload;
     std::optional<Dim3> block;  // absent: the CLI's default block
     std::optional<Dim3> grid;   // absent: the covering grid for the block
+    std::optional<LessonTiming> timing;  // a timing lesson: opens the Timing panel set up so
 };
 
 // Parses one lesson file; throws std::runtime_error naming the problem.

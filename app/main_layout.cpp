@@ -113,7 +113,9 @@ void draw_main_layout(AppState& state, MapFrame& frame) {
             draw_code_panel(state);
             ImGui::EndTabItem();
         }
-        const bool timing = ImGui::BeginTabItem("Timing");
+        const bool timing =
+            ImGui::BeginTabItem("Timing", nullptr, state.open_timing_tab ? ImGuiTabItemFlags_SetSelected : 0);
+        state.open_timing_tab = false;
         remember_rect(state, "tab:Timing");
         if (timing) {
             draw_timing_panel(state);

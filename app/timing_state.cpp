@@ -2,6 +2,7 @@
 #include "timing_state.hpp"
 
 #include <algorithm>
+#include <fstream>
 
 #include "cpu_reference.hpp"
 #include "cuda_runtime.hpp"
@@ -114,6 +115,35 @@ void poll_timing_jobs(TimingState& t) {
         }
     }
     if (t.sweep_job.valid() && t.sweep_job.wait_for(0s) == std::future_status::ready) t.sweep = t.sweep_job.get();
+}
+
+std::string save_timing_numbers(const TimingState& t, const std::string& dir, std::time_t when) {
+    char stamp[32];
+    std::tm local{};
+    localtime_r(&when, &local);
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+    std::string saved;
+    if (t.current.is_object()) {
+        const std::string path = dir + "/threadmap-timing-" + t.current["kernel"].get<std::string>() + "-" + stamp + ".json";
+        std::ofstream f(path);
+        if (!(f << t.current.dump(1) << "\n")) return "cannot write " + path;
+        saved = path;
+    }
+    if (t.sweep) {
+        const std::string path = dir + "/threadmap-sweep-" + stamp + ".csv";
+        std::ofstream f(path);
+        f << "elements,cpu_seconds,gpu_copy_seconds,gpu_resident_seconds,origin\n";
+        const std::string origin = "cpu: measured, gpu: " + (t.sweep->gpu_origin.empty() ? std::string("none") : t.sweep->gpu_origin);
+        for (const auto& p : t.sweep->points) {
+            f << p.elements << ',' << p.cpu_seconds << ',';
+            if (p.gpu_copy_seconds) f << *p.gpu_copy_seconds << ',' << *p.gpu_resident_seconds << ',';
+            else f << ",,";
+            f << origin << '\n';
+        }
+        if (!f) return "cannot write " + path;
+        saved += (saved.empty() ? "" : " and ") + path;
+    }
+    return saved.empty() ? "nothing to save yet" : "saved " + saved;
 }
 
 std::optional<double> gpu_seconds_per_launch(const nlohmann::json& report, bool resident) {

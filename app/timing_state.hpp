@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <ctime>
 #include <deque>
 #include <future>
 #include <nlohmann/json.hpp>
@@ -48,6 +49,10 @@ bool start_sweep(TimingState& t, KernelKind kernel, const std::optional<BackendC
 void load_recording_into(TimingState& t, const nlohmann::json& like);
 // Collects finished background work (call once a frame).
 void poll_timing_jobs(TimingState& t);
+
+// Writes the report on show (bench JSON) and the sweep (bench --sweep CSV) into `dir`,
+// named after the kernel and the time; returns what was saved, or why not.
+std::string save_timing_numbers(const TimingState& t, const std::string& dir, std::time_t when);
 
 // Per-launch GPU seconds of a report: h2d + kernel + d2h, or with `resident` the kernel
 // plus the copies shared out over the repeats. Empty when the report has no GPU stages.

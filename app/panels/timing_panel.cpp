@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 
 #include "device_profiles.hpp"
 #include "panel_widgets.hpp"
@@ -244,6 +245,11 @@ void draw_timing_panel(AppState& state) {
     draw_history(state.timing);
     ImGui::Separator();
     draw_sweep(state);
+    ImGui::BeginDisabled(state.timing.current.is_null() && !state.timing.sweep);
+    if (ImGui::Button("save the numbers (JSON, CSV)"))
+        state.message = save_timing_numbers(state.timing, state.settings.export_dir, std::time(nullptr));
+    remember_rect(state, "timing-save");
+    ImGui::EndDisabled();
 }
 
 }  // namespace threadmap

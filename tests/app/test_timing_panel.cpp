@@ -156,3 +156,37 @@ TEST_CASE("the timing panel draws a run - its history - and a sweep chart in a h
     CHECK(state.timing.sweep->crossover_elements.has_value());
     ImGui::DestroyContext();
 }
+
+TEST_CASE("timing lessons set the panel up - and the numbers can be saved as JSON and CSV") {
+    AppState state;
+    select_lesson(state, "timing-pinned");
+    CHECK(state.timing.pinned);
+    CHECK(state.timing.source == TimingSource::Modeled);
+    CHECK(device_profiles()[size_t(state.timing.profile)].name == "laptop-gpu");
+    CHECK(state.open_timing_tab);
+    update_picture(state, 16384, kMaxDrawnCells);
+    REQUIRE(start_timing_run(state.timing, state.picture->launch, std::nullopt));
+    wait_for_jobs(state.timing);
+    // 64 MiB over the laptop's pinned 12.2 GB/s, plus 10 us.
+    CHECK(double(state.timing.current["stages"][0]["seconds_median"]) == doctest::Approx(1e-5 + 67108864 / 12.2e9));
+    select_lesson(state, "timing-first-launch");
+    CHECK(state.timing.first_launch);
+    CHECK_FALSE(state.timing.pinned);
+
+    const std::string dir = "/tmp/threadmap-timing-save-" + std::to_string(getpid());
+    std::filesystem::create_directories(dir);
+    REQUIRE(start_sweep(state.timing, KernelKind::Increment, std::nullopt));
+    wait_for_jobs(state.timing);
+    const std::string said = save_timing_numbers(state.timing, dir, 0);
+    CHECK(said.rfind("saved ", 0) == 0);
+    int json_files = 0, csv_files = 0;
+    for (const auto& f : std::filesystem::directory_iterator(dir)) {
+        const std::string name = f.path().filename();
+        json_files += name.size() > 5 && name.substr(name.size() - 5) == ".json";
+        csv_files += name.size() > 4 && name.substr(name.size() - 4) == ".csv";
+    }
+    CHECK(json_files == 1);
+    CHECK(csv_files == 1);
+    CHECK(save_timing_numbers(state.timing, "/proc/no-such-folder", 0).rfind("cannot write", 0) == 0);
+    std::filesystem::remove_all(dir);
+}
