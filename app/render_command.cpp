@@ -6,7 +6,10 @@
 
 #include "backend_choice.hpp"
 #include "cuda_interop.hpp"
+#include "device_profiles.hpp"
 #include "figure.hpp"
+#include "timing_report.hpp"
+#include "timing_state.hpp"
 #include "image_export.hpp"
 #include "map_picture.hpp"
 #include "offscreen_context.hpp"
@@ -46,7 +49,69 @@ void add_render_command(CLI::App& app, RenderCommandOptions& o) {
     cmd->add_option("--size", o.size, "Image size WxH (default 1920x1080)");
     cmd->add_option("--blocks-per-row", o.blocks_per_row, "1D arrays: blocks per row (default 1)");
     cmd->add_flag("--no-legend", o.no_legend, "Leave out the legend");
+    cmd->add_flag("--timing", o.timing, "Draw the timings (copies, kernel, CPU, and a size sweep) instead of the map");
+    cmd->add_option("--device-profile", o.device_profile, "--timing with --backend model: a device profile");
+    cmd->add_option("--recording", o.recording, "--timing: a file written by threadmap bench --json on a GPU");
 }
+
+namespace {
+
+// `render --timing`: a run (measured, modeled or recorded) and, unless recorded, a sweep.
+int render_timing(const RenderCommandOptions& o, int width, int height) {
+    const auto fail = [](const std::string& why, int code) {
+        std::fprintf(stderr, "threadmap render: %s\n", why.c_str());
+        return code;
+    };
+    const bool modeled = o.launch.backend == "model";
+    const DeviceProfile* model = modeled ? find_device_profile(o.device_profile) : nullptr;
+    if (modeled && !model)
+        return fail("--backend model needs --device-profile NAME (" + device_profile_names() + ")", 2);
+    LaunchOptions launch = o.launch;
+    if (modeled) launch.backend = "cpu";
+    const PrepareResult prepared = prepare_launch(launch);
+    if (!prepared.value) return fail(prepared.error, 2);
+    const ResolvedLaunch& r = prepared.value->launch;
+    nlohmann::json report;
+    std::optional<SweepResult> sweep;
+    if (!o.recording.empty()) {
+        const nlohmann::json like = {{"kernel", std::string(kernel_name(r.workload.kernel))}, {"shape", map_shape(r.workload)}};
+        Recording rec = load_recording(o.recording, like);
+        if (!rec.error.empty()) return fail(rec.error, 2);
+        report = rec.report;
+    } else {
+        std::string error;
+        report = measure_timing({r, prepared.value->backend, model, false, false, 10}, error);
+        if (report.is_null()) return fail(error, 1);
+        TimingState t;  // the panel's sweep, run here to the end
+        t.source = model ? TimingSource::Modeled : TimingSource::Measured;
+        for (size_t i = 0; model && i < device_profiles().size(); ++i)
+            if (&device_profiles()[i] == model) t.profile = int(i);
+        start_sweep(t, r.workload.kernel, prepared.value->backend);
+        sweep = t.sweep_job.get();
+    }
+    double axis = 0;
+    const std::vector<TimingBar> bars = timing_bars(report, false, true, axis);
+    const std::vector<std::string> caption = {
+        std::string(kernel_name(r.workload.kernel)) + " " + report["shape"].dump() + " · gridDim " + to_string(r.launch.grid) +
+            " · blockDim " + to_string(r.launch.block),
+        report.contains("recorded_from") ? "recorded on " + report["recorded_from"].get<std::string>()
+                                         : report["device"].get<std::string>() + " · " + report["date"].get<std::string>()};
+    try {
+        OffscreenContext context;
+        const float font_px = std::max(12.0f, float(std::min(width, height)) / 48);
+        HeadlessImGui imgui(width, height, font_px);
+        RenderTarget target(width, height);
+        target.bind();
+        draw_timing_figure(width, height, font_px, caption, bars, axis, sweep ? &*sweep : nullptr);
+        const std::string why = write_png(read_framebuffer(width, height), o.out);
+        if (!why.empty()) return fail(why, 2);
+    } catch (const std::runtime_error& e) {
+        return fail(e.what(), 1);
+    }
+    return 0;
+}
+
+}  // namespace
 
 int run_render_command(const RenderCommandOptions& o) {
     const auto fail = [](const std::string& why, int code) {
@@ -61,6 +126,8 @@ int run_render_command(const RenderCommandOptions& o) {
     const auto per_row = parse_count(o.blocks_per_row, "--blocks-per-row", error);
     if (!per_row) return fail(error, 2);
     if (*per_row < 1 || *per_row > 4096) return fail("--blocks-per-row must be between 1 and 4096", 2);
+    if (o.timing) return render_timing(o, width, height);
+    if (!o.device_profile.empty() || !o.recording.empty()) return fail("--device-profile and --recording go with --timing", 2);
     const PrepareResult prepared = prepare_launch(o.launch);
     if (!prepared.value) return fail(prepared.error, 2);
 

@@ -19,6 +19,9 @@ struct RenderCommandOptions {
     std::string size = "1920x1080";    // WxH in pixels
     std::string blocks_per_row = "1";  // 1D rows, in blocks
     bool no_legend = false;
+    bool timing = false;          // the timing figure instead of the map
+    std::string device_profile;   // --timing with --backend model
+    std::string recording;        // --timing from a `bench --json` file
 };
 
 void add_render_command(CLI::App& app, RenderCommandOptions& options);

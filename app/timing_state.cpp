@@ -146,6 +146,31 @@ std::string save_timing_numbers(const TimingState& t, const std::string& dir, st
     return saved.empty() ? "nothing to save yet" : "saved " + saved;
 }
 
+std::vector<TimingBar> timing_bars(const nlohmann::json& j, bool resident, bool first_launch, double& axis) {
+    std::vector<TimingBar> bars;
+    axis = 0;
+    if (!j.is_object()) return bars;
+    if (gpu_seconds_per_launch(j, resident)) {
+        TimingBar gpu;
+        const std::string origin = j["stages"][0]["origin"];
+        gpu.label = std::string(resident ? "GPU per launch, data resident" : "GPU, copies every launch") + " (" + origin + ")";
+        if (first_launch && j["first_launch_seconds"].is_number()) gpu.segments.push_back({"first", j["first_launch_seconds"]});
+        const double share = resident ? std::max(1.0, double(j.value("repeats", 1))) : 1.0;
+        for (const auto& s : j["stages"])
+            gpu.segments.push_back({s["name"], double(s["seconds_median"]) / (s["name"] == "kernel" ? 1.0 : share)});
+        bars.push_back(gpu);
+    }
+    bars.push_back({"CPU, " + j["cpu_reference"].value("implementation", std::string("reference")) + " (" +
+                        j["cpu_reference"]["origin"].get<std::string>() + ")",
+                    {{"cpu", j["cpu_reference"]["seconds_median"]}}});
+    for (const auto& b : bars) {
+        double total = 0;
+        for (const auto& seg : b.segments) total += seg.second;
+        axis = std::max(axis, total);
+    }
+    return bars;
+}
+
 std::optional<double> gpu_seconds_per_launch(const nlohmann::json& report, bool resident) {
     if (!report.is_object() || !report.contains("stages")) return std::nullopt;
     double h2d = -1, kernel = -1, d2h = -1;

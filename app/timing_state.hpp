@@ -12,6 +12,7 @@
 
 #include "backend_choice.hpp"
 #include "sweep.hpp"
+#include "timing_figure.hpp"
 
 namespace threadmap {
 
@@ -57,5 +58,14 @@ std::string save_timing_numbers(const TimingState& t, const std::string& dir, st
 // Per-launch GPU seconds of a report: h2d + kernel + d2h, or with `resident` the kernel
 // plus the copies shared out over the repeats. Empty when the report has no GPU stages.
 std::optional<double> gpu_seconds_per_launch(const nlohmann::json& report, bool resident);
+
+}  // namespace threadmap
+
+namespace threadmap {
+
+// The bars to draw for a report: the GPU's stages (per launch; with `resident` the copies
+// are shared out over the repeats; with `first_launch` the first launch's cost first) and
+// the CPU's, each label naming its origin. axis_seconds: the longest bar.
+std::vector<TimingBar> timing_bars(const nlohmann::json& report, bool resident, bool first_launch, double& axis_seconds);
 
 }  // namespace threadmap

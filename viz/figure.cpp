@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "gl.hpp"
+#include "frame.hpp"
 #include "overlay.hpp"
 
 namespace threadmap {
@@ -26,11 +26,7 @@ void draw_figure(const CellGridRenderer& renderer, const FigureSpec& s) {
     ViewRect map{pad, caption_h, std::max(1.0, double(s.width) - legend_w - 2 * pad),
                  std::max(1.0, double(s.height) - caption_h - pad)};
 
-    glDisable(GL_SCISSOR_TEST);
-    glViewport(0, 0, s.width, s.height);
-    const Rgba8 bg{16, 17, 20, 255};
-    glClearColor(bg.r / 255.0f, bg.g / 255.0f, bg.b / 255.0f, 1);
-    glClear(GL_COLOR_BUFFER_BIT);
+    clear_bound_framebuffer(s.width, s.height, {16, 17, 20, 255});
     const View view = fit(scene_bounds(*s.layout), map);
     renderer.draw_scene(*s.layout, view, {map, s.height}, std::nullopt);
 

@@ -7,6 +7,10 @@ namespace threadmap {
 
 void begin_window_frame(int w, int h, Rgba8 c) {
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    clear_bound_framebuffer(w, h, c);
+}
+
+void clear_bound_framebuffer(int w, int h, Rgba8 c) {
     glDisable(GL_SCISSOR_TEST);
     glViewport(0, 0, w, h);
     glClearColor(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1);

@@ -1,12 +1,12 @@
 // Timing panel; see timing_panel.hpp.
 //
-// Sections: 1. source and toggles  2. the bars of one run  3. history  4. the sweep chart
+// Sections: 1. source and toggles  2. one run: bars and figures  3. history  4. the sweep
+// The bars and the chart are drawn by viz/timing_figure, as `render --timing` draws them.
 #include "timing_panel.hpp"
 
 #include <imgui.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <ctime>
 
@@ -16,22 +16,6 @@
 namespace threadmap {
 
 namespace {
-
-std::string seconds_text(double s) {
-    char buf[32];
-    if (s < 1e-3)
-        std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
-    else
-        std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
-    return buf;
-}
-
-ImU32 stage_color(const std::string& name) {
-    if (name == "h2d") return IM_COL32(78, 121, 167, 255);
-    if (name == "kernel") return IM_COL32(89, 161, 79, 255);
-    if (name == "d2h") return IM_COL32(242, 142, 43, 255);
-    return IM_COL32(150, 150, 150, 255);  // the CPU
-}
 
 // ---- 1. source and toggles ------------------------------------------------------------
 
@@ -95,35 +79,12 @@ void draw_run(const TimingState& t) {
     ImGui::TextWrapped("%s %s", j["kernel"].get<std::string>().c_str(), j["shape"].dump().c_str());
     ImGui::TextWrapped("%s", recorded ? ("recorded on " + j["recorded_from"].get<std::string>()).c_str()
                                       : (j["device"].get<std::string>() + ", " + j["date"].get<std::string>()).c_str());
-    const auto per_launch = gpu_seconds_per_launch(j, t.resident);
-    const double cpu = j["cpu_reference"]["seconds_median"];
-    const double first = t.first_launch && j["first_launch_seconds"].is_number() ? double(j["first_launch_seconds"]) : 0;
-    const double axis = std::max({per_launch.value_or(0) + first, cpu, 1e-9});
-
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const float width = ImGui::GetContentRegionAvail().x, bar = ImGui::GetFontSize() * 1.3f;
-    const auto draw_bar = [&](const char* label, const std::vector<std::pair<std::string, double>>& parts) {
-        ImGui::TextUnformatted(label);
-        const ImVec2 p = ImGui::GetCursorScreenPos();
-        float x = p.x;
-        for (const auto& [name, seconds] : parts) {
-            const float w = std::max(1.0f, float(seconds / axis) * width);
-            dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + w, p.y + bar), stage_color(name));
-            x += w;
-        }
-        ImGui::Dummy(ImVec2(width, bar));
-    };
-    if (per_launch) {
-        std::vector<std::pair<std::string, double>> parts;
-        if (first > 0) parts.push_back({"first", first});
-        const double share = t.resident ? std::max(1.0, double(j.value("repeats", 1))) : 1.0;
-        for (const auto& s : j["stages"])
-            parts.push_back({s["name"], double(s["seconds_median"]) / (s["name"] == "kernel" ? 1.0 : share)});
-        draw_bar(t.resident ? "GPU, per launch (data resident: copies shared over the repeats)" : "GPU, copies every launch",
-                 parts);
-    }
-    draw_bar("CPU", {{"cpu", cpu}});
-    ImGui::TextDisabled("axis: 0 to %s", seconds_text(axis).c_str());
+    double axis = 0;
+    const std::vector<TimingBar> bars = timing_bars(j, t.resident, t.first_launch, axis);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float h = draw_timing_bars(ImGui::GetWindowDrawList(), ImGui::GetFont(), ImGui::GetFontSize(), p.x, p.y,
+                                     ImGui::GetContentRegionAvail().x, bars, axis);
+    ImGui::Dummy(ImVec2(ImGui::GetContentRegionAvail().x, h));
 
     // Every figure with its origin.
     const ImVec2 table_size(0, ImGui::GetTextLineHeightWithSpacing() * 7.5f);
@@ -197,42 +158,10 @@ void draw_sweep(AppState& state) {
     }
     if (!t.sweep || t.sweep->points.empty()) return;
     const SweepResult& r = *t.sweep;
-    // Log-log axes over all series.
-    double lo_t = 1e300, hi_t = 0;
-    for (const auto& p : r.points)
-        for (const auto v : {std::optional<double>(p.cpu_seconds), p.gpu_copy_seconds, p.gpu_resident_seconds})
-            if (v && *v > 0) lo_t = std::min(lo_t, *v), hi_t = std::max(hi_t, *v);
-    const double lo_n = double(r.points.front().elements), hi_n = double(std::max(r.points.back().elements, r.points.front().elements + 1));
-    const ImVec2 p0 = ImGui::GetCursorScreenPos();
-    const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetFontSize() * 10;
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddRectFilled(p0, ImVec2(p0.x + w, p0.y + h), IM_COL32(20, 22, 26, 255));
-    const auto at = [&](double n, double s) {
-        const float x = float(std::log(n / lo_n) / std::log(hi_n / lo_n)) * w;
-        const float y = h - float(std::log(s / lo_t) / std::log(std::max(hi_t / lo_t, 1.0001))) * h;
-        return ImVec2(p0.x + x, p0.y + y);
-    };
-    const auto series = [&](auto get, ImU32 color) {
-        for (size_t i = 1; i < r.points.size(); ++i) {
-            const auto a = get(r.points[i - 1]), b = get(r.points[i]);
-            if (a && b) dl->AddLine(at(double(r.points[i - 1].elements), *a), at(double(r.points[i].elements), *b), color, 2);
-        }
-    };
-    series([](const SweepPoint& p) { return std::optional<double>(p.cpu_seconds); }, IM_COL32(200, 200, 200, 255));
-    series([](const SweepPoint& p) { return p.gpu_copy_seconds; }, stage_color("d2h"));
-    series([](const SweepPoint& p) { return p.gpu_resident_seconds; }, stage_color("kernel"));
-    if (r.crossover_elements) {
-        const float x = at(double(*r.crossover_elements), lo_t).x;
-        dl->AddLine(ImVec2(x, p0.y), ImVec2(x, p0.y + h), IM_COL32(255, 230, 60, 255), 1);
-    }
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetFontSize() * 12;
+    draw_sweep_chart(ImGui::GetWindowDrawList(), ImGui::GetFont(), ImGui::GetFontSize(), p.x, p.y, w, h, r);
     ImGui::Dummy(ImVec2(w, h));
-    ImGui::TextDisabled("log-log: %llu to %llu elements, %s to %s", (unsigned long long)r.points.front().elements,
-                        (unsigned long long)r.points.back().elements, seconds_text(lo_t).c_str(), seconds_text(hi_t).c_str());
-    ImGui::TextColored(ImVec4(0.8f, 0.8f, 0.8f, 1), "CPU (measured)");
-    ImGui::SameLine();
-    ImGui::TextColored(ImVec4(0.95f, 0.56f, 0.17f, 1), "GPU + copies (%s)", r.gpu_origin.empty() ? "none" : r.gpu_origin.c_str());
-    ImGui::SameLine();
-    ImGui::TextColored(ImVec4(0.35f, 0.63f, 0.31f, 1), "GPU resident (%s)", r.gpu_origin.empty() ? "none" : r.gpu_origin.c_str());
     ImGui::TextWrapped("%s%s", r.sentence.c_str(), r.cancelled ? " (cancelled: partial sweep)" : "");
 }
 

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <fstream>
 #include <set>
 
 #include "../png_image.hpp"
@@ -93,4 +94,35 @@ TEST_CASE("render - bad arguments and unwritable paths exit 2 with a message") {
         CHECK_FALSE(r.err.empty());
     }
     CHECK(access(out.c_str(), F_OK) != 0);
+}
+
+TEST_CASE("render --timing draws the bars and the sweep with no display - from the model or a recording") {
+    const std::string png = temp_png("timing"), rec = "/tmp/threadmap-render-rec-" + std::to_string(getpid()) + ".json";
+    RunResult r = run_threadmap({"render", "--timing", "--preset", "timing-copies-dominate", "--backend", "model",
+                                 "--device-profile", "laptop-gpu", "--size", "960x540", "--out", png},
+                                kNoDisplay);
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const PngImage img = load_png(png);
+    REQUIRE(img.valid());
+    const auto c = colours(img);
+    CHECK(c.count({78, 121, 167}) == 1);  // an h2d segment
+    CHECK(c.count({242, 142, 43}) == 1);  // d2h segment and the GPU + copies curve
+    // A recording of the same launch, drawn as recorded (no sweep).
+    r = run_threadmap({"bench", "--backend", "model", "--device-profile", "h200", "--preset", "timing-copies-dominate",
+                       "--repeat", "2", "--json"});
+    REQUIRE(r.exit_code == 0);
+    std::ofstream(rec) << r.out;
+    r = run_threadmap({"render", "--timing", "--preset", "timing-copies-dominate", "--recording", rec, "--out", png,
+                       "--size", "960x540"},
+                      kNoDisplay);
+    CHECK(r.exit_code == 0);
+    r = run_threadmap({"render", "--timing", "--preset", "seed-matmul", "--recording", rec, "--out", png}, kNoDisplay);
+    CHECK(r.exit_code == 2);  // a recording of another launch
+    CHECK(r.err.find("the current launch is matmul") != std::string::npos);
+    r = run_threadmap({"render", "--timing", "--preset", "seed-matmul", "--backend", "model", "--out", png}, kNoDisplay);
+    CHECK(r.exit_code == 2);
+    r = run_threadmap({"render", "--preset", "seed-matmul", "--recording", rec, "--out", png}, kNoDisplay);
+    CHECK(r.exit_code == 2);
+    std::remove(png.c_str());
+    std::remove(rec.c_str());
 }
