@@ -133,6 +133,7 @@ std::string Replay::after_render(int frame, AppState& state, int fb_w, int fb_h)
                 j["kernel"] = std::string(kernel_name(p.launch.workload.kernel));
             }
             for (const auto& [name, r] : state.widget_rects) j["widgets"][name] = {r.x, r.y, r.w, r.h};
+            j["timing"] = state.timing.current;  // the Timing tab's report, origins included
             std::ofstream(s.args[0]) << j.dump(1) << "\n";
         } else if (s.command == "quit") {
             state.quit_requested = true;

@@ -130,8 +130,8 @@ int run_window(const WindowOptions& o) {
     AppState state;
     if (!o.keep_settings) state.settings = load_settings(state.message);
     if (o.launch) {
-        state.edit = *o.launch;
-        if (!o.launch->preset.empty()) state.settings.last_preset = o.launch->preset;
+        if (!o.launch->preset.empty()) select_lesson(state, o.launch->preset);  // its Timing setup too
+        state.edit = *o.launch;  // with the command line's changes to the lesson
     } else {
         select_lesson(state, state.settings.last_preset);
     }

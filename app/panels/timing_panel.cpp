@@ -79,6 +79,15 @@ void draw_run(const TimingState& t) {
     ImGui::TextWrapped("%s %s", j["kernel"].get<std::string>().c_str(), j["shape"].dump().c_str());
     ImGui::TextWrapped("%s", recorded ? ("recorded on " + j["recorded_from"].get<std::string>()).c_str()
                                       : (j["device"].get<std::string>() + ", " + j["date"].get<std::string>()).c_str());
+    if (j.contains("model")) {  // a modeled run states its model, and the sources on hover
+        ImGui::TextDisabled("model: %s", j["model"].get<std::string>().c_str());
+        if (ImGui::IsItemHovered() && j.contains("sources")) {
+            ImGui::BeginTooltip();
+            for (const auto& [field, source] : j["sources"].items())
+                ImGui::Text("%s: %s", field.c_str(), source.get<std::string>().c_str());
+            ImGui::EndTooltip();
+        }
+    }
     double axis = 0;
     const std::vector<TimingBar> bars = timing_bars(j, t.resident, t.first_launch, axis);
     const ImVec2 p = ImGui::GetCursorScreenPos();

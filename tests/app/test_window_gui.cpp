@@ -211,3 +211,20 @@ TEST_CASE("export - Ctrl+S writes the map figure - an unwritable folder is a mes
     CHECK(load_png(w.path("after.png")).valid());  // it kept running after the failed export
     std::filesystem::remove_all(out);
 }
+
+TEST_CASE("a timing lesson opens the Timing tab - runs off the UI thread - and shows its bars with their origins") {
+    const WindowRun w = run_window({"--preset", "timing-copies-dominate"},
+                                   "1 move 5 5\n4 click timing-run\n"
+                                   "60 move 5 5\n62 state @/s.json\n62 screenshot @/t.png\n63 quit\n");
+    const json s = load_json(w.path("s.json"));
+    REQUIRE(s["timing"].is_object());
+    for (const auto& stage : s["timing"]["stages"]) CHECK(stage["origin"] == "modeled");
+    CHECK(s["timing"]["cpu_reference"]["origin"] == "measured");
+    // The bars are on screen in the right-hand column: an h2d segment's colour.
+    const PngImage img = load_png(w.path("t.png"));
+    REQUIRE(img.valid());
+    int h2d = 0;
+    for (int y = 0; y < img.height; ++y)
+        for (int x = img.width * 2 / 3; x < img.width; ++x) h2d += img.at(x, y) == std::array<uint8_t, 3>{78, 121, 167};
+    CHECK(h2d > 50);
+}
