@@ -28,6 +28,7 @@ void select_lesson(AppState& state, const std::string& name) {
         t.pinned = l->timing->pinned;
         t.resident = l->timing->resident;
         t.first_launch = l->timing->first_launch;
+        t.repeats = l->timing->repeats;
         state.open_timing_tab = true;
     }
     state.needs_apply = true;

@@ -53,6 +53,8 @@ Lesson parse_lesson(const std::string& text) {
             lt.pinned = t.value("pinned", false);
             lt.resident = t.value("resident", false);
             lt.first_launch = t.value("first_launch", false);
+            lt.repeats = t.value("repeats", 10);
+            if (lt.repeats < 1 || lt.repeats > 10000) throw std::runtime_error("timing.repeats must be 1 to 10000");
             if (lt.source != "measured" && lt.source != "modeled")
                 throw std::runtime_error("timing.source must be measured or modeled");
             l.timing = lt;

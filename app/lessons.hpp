@@ -18,6 +18,7 @@ struct LessonTiming {
     bool pinned = false;
     bool resident = false;
     bool first_launch = false;
+    int repeats = 10;  // launches per run (with resident: copy once, launch this many times)
 };
 
 struct Lesson {

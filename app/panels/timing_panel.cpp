@@ -55,6 +55,8 @@ void draw_controls(AppState& state) {
     ImGui::Checkbox("resident (copy once)", &t.resident);
     ImGui::SameLine();
     ImGui::Checkbox("first launch", &t.first_launch);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+    if (ImGui::InputInt("launches (repeats)", &t.repeats)) t.repeats = std::clamp(t.repeats, 1, 10000);
     const bool busy = t.run.valid();
     ImGui::BeginDisabled(busy || t.source == TimingSource::Recorded || !state.picture);
     if (ImGui::Button(busy ? "running..." : "run")) start_timing_run(t, state.picture->launch, state.backend);
