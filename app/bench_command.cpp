@@ -65,16 +65,6 @@ void add_bench_command(CLI::App& app, BenchCommandOptions& o) {
 
 namespace {
 
-// The CPU reference's median, with enough repeats for a stable median (≈ 20 ms of work,
-// 3 to 50 runs).
-double cpu_median_seconds(const Workload& w) {
-    const double once = time_cpu_reference(w, 1).seconds.front();
-    const int repeats = int(std::clamp(0.02 / std::max(once, 1e-9), 3.0, 50.0));
-    std::vector<double> s = time_cpu_reference(w, repeats).seconds;
-    std::sort(s.begin(), s.end());
-    return s[s.size() / 2];
-}
-
 int print_profiles() {
     for (const auto& p : device_profiles()) {
         std::printf("%s: %s\n", p.name.c_str(), p.title.c_str());
@@ -103,19 +93,7 @@ int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const Backe
         origin = "modeled";
         device = model->title;
     } else if (b.cuda) {
-        gpu = [&](const Workload& w) -> std::optional<GpuStageSeconds> {
-            GpuBenchOptions go;
-            go.repeats = 5;
-            go.pinned = o.pinned;
-            const GpuBenchResult g = bench_on_gpu(w, {covering_grid(w, default_block(w.kernel)), default_block(w.kernel)}, go,
-                                                  b.device);
-            if (!g.error.empty() || g.stages.size() != 3) return std::nullopt;
-            const auto median = [](std::vector<double> v) {
-                std::sort(v.begin(), v.end());
-                return v[v.size() / 2];
-            };
-            return GpuStageSeconds{median(g.stages[0].seconds), median(g.stages[1].seconds), median(g.stages[2].seconds)};
-        };
+        gpu = measured_gpu(b.device, o.pinned);
         origin = "measured";
         device = b.name;
     }

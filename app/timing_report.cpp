@@ -34,6 +34,29 @@ bool valid_stage(const nlohmann::json& s) {
 
 }  // namespace
 
+double cpu_median_seconds(const Workload& w) {
+    const double once = time_cpu_reference(w, 1).seconds.front();
+    std::vector<double> s = time_cpu_reference(w, int(std::clamp(0.02 / std::max(once, 1e-9), 3.0, 50.0))).seconds;
+    std::sort(s.begin(), s.end());
+    return s[s.size() / 2];
+}
+
+GpuTimer measured_gpu(int device, bool pinned) {
+    return [device, pinned](const Workload& w) -> std::optional<GpuStageSeconds> {
+        GpuBenchOptions go;
+        go.repeats = 5;
+        go.pinned = pinned;
+        const Dim3 block = default_block(w.kernel);
+        const GpuBenchResult g = bench_on_gpu(w, {covering_grid(w, block), block}, go, device);
+        if (!g.error.empty() || g.stages.size() != 3) return std::nullopt;
+        const auto median = [](std::vector<double> v) {
+            std::sort(v.begin(), v.end());
+            return v[v.size() / 2];
+        };
+        return GpuStageSeconds{median(g.stages[0].seconds), median(g.stages[1].seconds), median(g.stages[2].seconds)};
+    };
+}
+
 std::string cpu_name() {
     std::ifstream f("/proc/cpuinfo");
     for (std::string line; std::getline(f, line);)

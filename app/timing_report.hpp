@@ -8,6 +8,7 @@
 #include <string>
 
 #include "backend_choice.hpp"
+#include "sweep.hpp"
 #include "timing_model.hpp"
 
 namespace threadmap {
@@ -32,6 +33,12 @@ struct Recording {
     std::string error;
 };
 Recording load_recording(const std::string& path, const nlohmann::json& expect_like = nullptr);
+
+// The sweep's two clocks: the CPU reference's median over enough runs for a stable median
+// (≈ 20 ms of work, 3 to 50 runs), and the GPU's stages measured with CUDA events (median
+// of 5) at the default block for each size.
+double cpu_median_seconds(const Workload& w);
+GpuTimer measured_gpu(int device, bool pinned);
 
 std::string cpu_name();  // /proc/cpuinfo's model name
 std::string utc_now();   // 2026-11-30T06:23:17Z

@@ -55,20 +55,7 @@ bool start_sweep(TimingState& t, KernelKind kernel, const std::optional<BackendC
         }
     } else if (t.source == TimingSource::Measured && backend && backend->cuda) {
         const BackendChoice b = *backend;
-        const bool pinned = t.pinned;
-        gpu = [b, pinned](const Workload& w) -> std::optional<GpuStageSeconds> {
-            GpuBenchOptions go;
-            go.repeats = 5;
-            go.pinned = pinned;
-            const Dim3 block = is_matrix(w.kernel) ? Dim3{16, 16, 1} : Dim3{256, 1, 1};
-            const GpuBenchResult g = bench_on_gpu(w, {covering_grid(w, block), block}, go, b.device);
-            if (!g.error.empty() || g.stages.size() != 3) return std::nullopt;
-            const auto median = [](std::vector<double> v) {
-                std::sort(v.begin(), v.end());
-                return v[v.size() / 2];
-            };
-            return GpuStageSeconds{median(g.stages[0].seconds), median(g.stages[1].seconds), median(g.stages[2].seconds)};
-        };
+        gpu = measured_gpu(b.device, t.pinned);
         origin = "measured";
         device = b.name;
     }
@@ -78,14 +65,8 @@ bool start_sweep(TimingState& t, KernelKind kernel, const std::optional<BackendC
     t.sweep_done = 0;
     t.sweep_total = sizes.size();
     t.sweep_job = std::async(std::launch::async, [&t, kernel, sizes, gpu, origin, device] {
-        const auto cpu = [](const Workload& w) {
-            const double once = time_cpu_reference(w, 1).seconds.front();
-            std::vector<double> s = time_cpu_reference(w, int(std::clamp(0.02 / std::max(once, 1e-9), 3.0, 50.0))).seconds;
-            std::sort(s.begin(), s.end());
-            return s[s.size() / 2];
-        };
-        return run_sweep(kernel, sizes, cpu, gpu, origin, device, [&t](size_t done, size_t) { t.sweep_done = done; },
-                         &t.sweep_cancel);
+        return run_sweep(kernel, sizes, cpu_median_seconds, gpu, origin, device,
+                         [&t](size_t done, size_t) { t.sweep_done = done; }, &t.sweep_cancel);
     });
     return true;
 }

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "headless_imgui.hpp"
 #include "launch_update.hpp"
 #include "legend.hpp"
 #include "lessons.hpp"
@@ -21,17 +22,7 @@ using namespace threadmap;
 namespace {
 
 struct HeadlessUi {
-    HeadlessUi() {
-        ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;
-        io.DisplaySize = ImVec2(1600, 900);
-        io.DeltaTime = 1.0f / 60;
-        unsigned char* pixels = nullptr;
-        int w = 0, h = 0;
-        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);  // builds the atlas; no GL needed
-    }
-    ~HeadlessUi() { ImGui::DestroyContext(); }
+    HeadlessImGuiContext context;
     void frame(AppState& state) {
         update_picture(state, 16384, kMaxDrawnCells);
         state.needs_upload = false;

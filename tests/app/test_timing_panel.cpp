@@ -13,6 +13,7 @@
 #include <imgui.h>
 
 #include "app_state.hpp"
+#include "headless_imgui.hpp"
 #include "launch_update.hpp"
 #include "panels/timing_panel.hpp"
 #include "device_profiles.hpp"
@@ -124,14 +125,7 @@ TEST_CASE("the sweep runs off the UI thread - reports progress - and can be canc
 }
 
 TEST_CASE("the timing panel draws a run - its history - and a sweep chart in a headless ImGui frame") {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1200, 900);
-    io.DeltaTime = 1.0f / 60;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    HeadlessImGuiContext context(1200, 900);
     AppState state;
     select_lesson(state, "seed-matmul-fixed");
     update_picture(state, 16384, kMaxDrawnCells);
@@ -154,7 +148,6 @@ TEST_CASE("the timing panel draws a run - its history - and a sweep chart in a h
     CHECK(state.timing.history.size() == 1);
     REQUIRE(state.timing.sweep);
     CHECK(state.timing.sweep->crossover_elements.has_value());
-    ImGui::DestroyContext();
 }
 
 TEST_CASE("timing lessons set the panel up - and the numbers can be saved as JSON and CSV") {

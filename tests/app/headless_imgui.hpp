@@ -1,0 +1,21 @@
+// An ImGui context with no window and no GL, for drawing panels in tests: display size,
+// delta time and a built font atlas, as ImGui's example_null sets them up.
+#pragma once
+
+#include <imgui.h>
+
+struct HeadlessImGuiContext {
+    explicit HeadlessImGuiContext(float width = 1600, float height = 900) {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        io.DisplaySize = ImVec2(width, height);
+        io.DeltaTime = 1.0f / 60;
+        unsigned char* pixels = nullptr;
+        int w = 0, h = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);  // builds the atlas; no GL needed
+    }
+    ~HeadlessImGuiContext() { ImGui::DestroyContext(); }
+    HeadlessImGuiContext(const HeadlessImGuiContext&) = delete;
+    HeadlessImGuiContext& operator=(const HeadlessImGuiContext&) = delete;
+};
