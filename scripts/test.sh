@@ -5,14 +5,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ctest_args=()
+jobs=$(nproc)
 if [ "${1:-}" = "--sanitize" ]; then
   export BUILD_DIR=build-sanitize
   export CMAKE_ARGS="-DTHREADMAP_SANITIZE=ON -DTHREADMAP_CUDA=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo"
   export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-  # LeakSanitizer now and then fails to stop the threads of Mesa's llvmpipe in the render
-  # tests ("LeakSanitizer has encountered a fatal error"): a failing test gets one more run.
+  # LeakSanitizer fails to stop the threads of Mesa's llvmpipe in the render tests when two
+  # sanitized processes run at once ("LeakSanitizer has encountered a fatal error"): one test
+  # at a time, and a failing test gets one more run.
   ctest_args=(-LE gui --repeat until-pass:2)
+  jobs=1
 fi
 scripts/setup.sh
 cd "${BUILD_DIR:-build}"
@@ -20,4 +23,4 @@ cd "${BUILD_DIR:-build}"
 if [ "${1:-}" != "--sanitize" ]; then
   ctest -R '^gpu_tests$' -V | grep -E "SKIPPED|GPU tests on|test cases|Skipped|Passed|Failed" || true
 fi
-ctest --output-on-failure -j"$(nproc)" -E '^gpu_tests$' "${ctest_args[@]}"
+ctest --output-on-failure -j"$jobs" -E '^gpu_tests$' "${ctest_args[@]}"
