@@ -2,7 +2,6 @@
 #include "cell_grid_renderer.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <glm/gtc/type_ptr.hpp>
 
@@ -104,11 +103,6 @@ void CellGridRenderer::unmap_cells() {
     glBindBuffer(GL_TEXTURE_BUFFER, cells_.get());
     if (!glUnmapBuffer(GL_TEXTURE_BUFFER)) throw std::runtime_error("the map's colour buffer was lost while written");
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
-}
-
-void CellGridRenderer::upload(const Rgba8* cells, uint32_t width, uint32_t height) {
-    std::memcpy(map_cells(width, height), cells, size_t(width) * height * sizeof(Rgba8));
-    unmap_cells();
 }
 
 const CellGridRenderer::Variant& CellGridRenderer::use(const Variant& v, const View& view, const ViewRect& r) const {

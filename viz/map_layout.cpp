@@ -110,10 +110,6 @@ CellSample sample_cell(const MapLayout& m, const ThreadMap& map, uint32_t x, uin
     return sample(m, map, ToucherDecoder(map.launch), x, y);
 }
 
-CellSample sample_cell(const MapLayout& m, const ThreadMap& map, const ToucherDecoder& decoder, uint32_t x, uint32_t y) {
-    return sample(m, map, decoder, x, y);
-}
-
 void colorize_layout(const MapLayout& m, const ThreadMap& map, const ColorContext& ctx, Rgba8* out) {
     const unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
     const ToucherDecoder decoder(map.launch);

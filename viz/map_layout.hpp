@@ -55,9 +55,7 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
 
 // What the cell at (x, y) shows: an element with its first toucher, an idle thread, or nothing.
 CellSample sample_cell(const MapLayout& layout, const ThreadMap& map, uint32_t x, uint32_t y);
-// The same with a decoder made once for the map's launch (colouring millions of cells).
-CellSample sample_cell(const MapLayout& layout, const ThreadMap& map, const ToucherDecoder& decoder, uint32_t x,
-                       uint32_t y);
+
 
 // Colours every cell into out (width·height RGBA8, row 0 first), on all cores.
 void colorize_layout(const MapLayout& layout, const ThreadMap& map, const ColorContext& ctx, Rgba8* out);
