@@ -11,9 +11,8 @@ if [ "${1:-}" = "--sanitize" ]; then
   export CMAKE_ARGS="-DTHREADMAP_SANITIZE=ON -DTHREADMAP_CUDA=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo"
   export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-  # LeakSanitizer fails to stop the threads of Mesa's llvmpipe in the render tests when two
-  # sanitized processes run at once ("LeakSanitizer has encountered a fatal error"): one test
-  # at a time, and a failing test gets one more run.
+  # LeakSanitizer cannot always stop the threads of Mesa's llvmpipe (see test_render_cli.cpp):
+  # one test at a time, and a test that fails gets one more run.
   ctest_args=(-LE gui --repeat until-pass:2)
   jobs=1
 fi
