@@ -8,6 +8,7 @@
 #include "cpu_emulator.hpp"
 #include "device_limits.hpp"
 #include "launch_options.hpp"
+#include "outcome.hpp"
 
 namespace threadmap {
 
@@ -33,17 +34,11 @@ struct PreparedLaunch {
     BackendChoice backend;
     ResolvedLaunch launch;
 };
-struct PrepareResult {
-    std::optional<PreparedLaunch> value;
-    std::string error;
-};
+using PrepareResult = Outcome<PreparedLaunch>;
 PrepareResult prepare_launch(const LaunchOptions& options);
 
 // Runs a checked launch on the chosen backend.
-struct LaunchRun {
-    std::optional<Emulation> value;
-    std::string error;
-};
+using LaunchRun = Outcome<Emulation>;
 LaunchRun run_launch(const ResolvedLaunch& launch, const BackendChoice& backend);
 
 }  // namespace threadmap

@@ -7,13 +7,11 @@
 
 #include "device_limits.hpp"
 #include "launch_options.hpp"
+#include "outcome.hpp"
 
 namespace threadmap {
 
-struct CheckedLaunch {
-    std::optional<ResolvedLaunch> value;
-    std::string error;  // one line, when value is empty
-};
+using CheckedLaunch = Outcome<ResolvedLaunch>;
 
 // limits: the device's (a real device's replace the default cc 9.0 profile). The emulator's
 // caps apply only when the launch runs on the CPU (emulator_caps = true).

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "launch_config.hpp"
+#include "outcome.hpp"
 #include "workload.hpp"
 
 namespace CLI {
@@ -32,10 +33,7 @@ struct ResolvedLaunch {
 };
 
 // Applies the options; a usage problem (not a launch-limit problem) comes back as a message.
-struct ResolveResult {
-    std::optional<ResolvedLaunch> value;
-    std::string error;
-};
+using ResolveResult = Outcome<ResolvedLaunch>;
 ResolveResult resolve_launch(const LaunchOptions& options);
 
 // Strict parsers: digits only, no sign, no overflow. Errors name the option.

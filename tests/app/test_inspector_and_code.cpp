@@ -6,17 +6,14 @@
 #include "export_names.hpp"
 #include "inspector_text.hpp"
 #include "kernel_code.hpp"
+#include "lesson_launch.hpp"
 
 using namespace threadmap;
 
 namespace {
 
 MapPicture picture(const std::string& preset) {
-    LaunchOptions o;
-    o.preset = preset;
-    const auto r = resolve_launch(o);
-    REQUIRE(r.value);
-    auto p = build_picture(*r.value, {});
+    auto p = build_picture(lesson_launch(preset), {});
     REQUIRE(p.picture);
     return std::move(*p.picture);
 }
@@ -88,13 +85,10 @@ TEST_CASE("code panel - the launch line for the current configuration - and the 
 }
 
 TEST_CASE("export file names say what the figure shows") {
-    LaunchOptions o;
-    o.preset = "seed-matmul";
-    const auto r = resolve_launch(o);
-    REQUIRE(r.value);
-    const std::string name = export_file_name(*r.value, "warp", false, 0);
+    const ResolvedLaunch r = lesson_launch("seed-matmul");
+    const std::string name = export_file_name(r, "warp", false, 0);
     CHECK(name.rfind("threadmap-seed-matmul-grid16x16x1-block32x32x1-warp-", 0) == 0);
     CHECK(name.size() > 4);
     CHECK(name.substr(name.size() - 4) == ".png");
-    CHECK(export_file_name(*r.value, "warp", true, 0).find("-window-") != std::string::npos);
+    CHECK(export_file_name(r, "warp", true, 0).find("-window-") != std::string::npos);
 }

@@ -6,17 +6,15 @@
 #include "cpu_emulator.hpp"
 #include "launch_options.hpp"
 #include "lessons.hpp"
+#include "lesson_launch.hpp"
 
 using namespace threadmap;
 
 namespace {
 
 Emulation run_preset(const std::string& name) {
-    LaunchOptions o;
-    o.preset = name;
-    const auto r = resolve_launch(o);
-    REQUIRE_MESSAGE(r.value, r.error);
-    return emulate(r.value->workload, r.value->launch);
+    const ResolvedLaunch r = lesson_launch(name);
+    return emulate(r.workload, r.launch);
 }
 
 }  // namespace

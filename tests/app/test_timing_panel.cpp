@@ -14,6 +14,7 @@
 
 #include "app_state.hpp"
 #include "headless_imgui.hpp"
+#include "lesson_launch.hpp"
 #include "launch_update.hpp"
 #include "panels/timing_panel.hpp"
 #include "device_profiles.hpp"
@@ -22,14 +23,6 @@
 using namespace threadmap;
 
 namespace {
-
-ResolvedLaunch lesson(const std::string& name) {
-    LaunchOptions o;
-    o.preset = name;
-    auto r = resolve_launch(o);
-    REQUIRE(r.value);
-    return *r.value;
-}
 
 void wait_for_jobs(TimingState& t) {
     for (int i = 0; i < 600 && (t.run.valid() || t.sweep_job.valid()); ++i) {
@@ -50,8 +43,8 @@ nlohmann::json like(const ResolvedLaunch& r) {
 TEST_CASE("a modeled run labels every GPU figure modeled and the CPU measured") {
     TimingState t;
     t.source = TimingSource::Modeled;
-    REQUIRE(start_timing_run(t, lesson("seed-matmul-fixed"), std::nullopt));
-    CHECK_FALSE(start_timing_run(t, lesson("seed-matmul-fixed"), std::nullopt));  // one at a time
+    REQUIRE(start_timing_run(t, lesson_launch("seed-matmul-fixed"), std::nullopt));
+    CHECK_FALSE(start_timing_run(t, lesson_launch("seed-matmul-fixed"), std::nullopt));  // one at a time
     wait_for_jobs(t);
     REQUIRE(t.current.is_object());
     for (const auto& s : t.current["stages"]) CHECK(s["origin"] == "modeled");
@@ -61,7 +54,7 @@ TEST_CASE("a modeled run labels every GPU figure modeled and the CPU measured") 
     REQUIRE(resident);
     CHECK(*resident < *copies);  // sharing the copies over 10 launches
     // A second run moves the first into the history.
-    REQUIRE(start_timing_run(t, lesson("seed-matmul-fixed"), std::nullopt));
+    REQUIRE(start_timing_run(t, lesson_launch("seed-matmul-fixed"), std::nullopt));
     wait_for_jobs(t);
     CHECK(t.history.size() == 1);
 }
@@ -69,7 +62,7 @@ TEST_CASE("a modeled run labels every GPU figure modeled and the CPU measured") 
 TEST_CASE("recordings - recorded on DEVICE and DATE - bad or mismatched files keep the panel as it was") {
     const std::string dir = "/tmp/threadmap-recording-" + std::to_string(getpid());
     std::filesystem::create_directories(dir);
-    const ResolvedLaunch r = lesson("seed-matmul-fixed");
+    const ResolvedLaunch r = lesson_launch("seed-matmul-fixed");
     std::string error;
     TimingRequest q{r, BackendChoice{}, &device_profiles().front(), false, false, 3};
     nlohmann::json bench = measure_timing(q, error);
@@ -96,7 +89,7 @@ TEST_CASE("recordings - recorded on DEVICE and DATE - bad or mismatched files ke
         CHECK(t.current == before);
     }
     t.recording_path = dir + "/good.json";
-    load_recording_into(t, like(lesson("seed-increment")));  // another kernel
+    load_recording_into(t, like(lesson_launch("seed-increment")));  // another kernel
     CHECK(t.message.find("the current launch is increment") != std::string::npos);
     CHECK(t.current == before);
     std::filesystem::remove_all(dir);
