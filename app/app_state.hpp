@@ -64,6 +64,11 @@ struct AppState {
     ColorMode color_mode() const;
     Palette palette() const { return settings.colorblind_palette ? Palette::ColorBlindSafe : Palette::Standard; }
     std::optional<glm::ivec2> inspected_cell() const { return pinned_cell ? pinned_cell : hovered_cell; }
+    // Work that will change what is on screen without input: a map to build, a timing run or
+    // a sweep in flight.
+    bool busy() const {
+        return needs_apply || needs_recolor || needs_upload || timing.run.valid() || timing.sweep_job.valid();
+    }
 };
 
 // Loads a lesson into the controls (the map follows on the next frame).

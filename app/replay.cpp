@@ -58,6 +58,10 @@ std::optional<Replay> Replay::load(const std::string& path, std::string& error) 
         std::getline(in >> std::ws, s.rest);
         std::istringstream words(s.rest);
         for (std::string w; words >> w;) s.args.push_back(w);
+        if (s.command == "wait" && (s.args.size() != 1 || s.args[0] != "idle")) {
+            error = path + ":" + std::to_string(n) + ": expected 'wait idle'";
+            return std::nullopt;
+        }
         r.steps_.push_back(s);
     }
     return r;
@@ -76,8 +80,22 @@ Replay Replay::quit_after(int frame) {
     return r;
 }
 
-void Replay::inject(int frame, const AppState& state) {
+bool Replay::held(const AppState& state) {
+    for (const auto& s : steps_)
+        if (s.frame == frame_ && s.command == "wait" && state.busy()) return true;
+    return false;
+}
+
+void Replay::inject(const AppState& state) {
     ImGuiIO& io = ImGui::GetIO();
+    holding_ = held(state);
+    if (holding_) {
+        if (!wait_started_) wait_started_ = std::chrono::steady_clock::now();
+        if (mouse_) io.MousePos = ImVec2(mouse_->first, mouse_->second), io.MouseDown[0] = false;
+        return;
+    }
+    wait_started_.reset();
+    const int frame = frame_;
     if (frame == release_keys_at_) {
         for (int k : held_keys_) io.KeysDown[k] = false;
         held_keys_.clear();
@@ -112,7 +130,13 @@ void Replay::inject(int frame, const AppState& state) {
     }
 }
 
-std::string Replay::after_render(int frame, AppState& state, int fb_w, int fb_h) {
+std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
+    if (holding_) {
+        if (std::chrono::steady_clock::now() - *wait_started_ < kWaitCap) return {};
+        return "replay: 'wait idle' at script frame " + std::to_string(frame_) + " still busy after " +
+               std::to_string(kWaitCap.count()) + " s";
+    }
+    const int frame = frame_++;
     for (const auto& s : steps_) {
         if (s.frame != frame) continue;
         if (s.command == "screenshot" && !s.args.empty()) {

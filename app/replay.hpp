@@ -8,9 +8,14 @@
 //   type TEXT                         characters typed (the rest of the line)
 //   screenshot FILE                   the window's pixels after the frame, as PNG
 //   state FILE                        the map's place and view, launch and widgets, as JSON
+//   wait idle                         hold the script here until no map, timing run or sweep
+//                                     is being computed (frames go on; at most two minutes,
+//                                     then the window exits 2 saying what it waited for)
 //   quit
+// FRAME counts the script's frames: a held `wait` does not advance it.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,12 +40,21 @@ public:
     static Replay screenshot_then_quit(const std::string& path, int frame);
     static Replay quit_after(int frame);
 
-    // After ImGui_ImplGlfw_NewFrame, before ImGui::NewFrame.
-    void inject(int frame, const AppState& state);
-    // After the frame is drawn, before the swap. Returns an error message or "".
-    std::string after_render(int frame, AppState& state, int framebuffer_width, int framebuffer_height);
+    // After ImGui_ImplGlfw_NewFrame, before ImGui::NewFrame: the script's next frame, or
+    // the mouse alone while a `wait` holds the script.
+    void inject(const AppState& state);
+    // After the frame is drawn, before the swap: runs the frame's outputs and moves the
+    // script on. Returns an error message or "".
+    std::string after_render(AppState& state, int framebuffer_width, int framebuffer_height);
+
+    static constexpr std::chrono::seconds kWaitCap{120};
 
 private:
+    bool held(const AppState& state);
+
+    int frame_ = 1;            // the script's clock
+    bool holding_ = false;     // this window frame is a held one: no steps run
+    std::optional<std::chrono::steady_clock::time_point> wait_started_;
     std::vector<ReplayStep> steps_;
     std::optional<std::pair<float, float>> mouse_;  // injected position, held until moved
     int release_keys_at_ = -1;

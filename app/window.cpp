@@ -183,7 +183,7 @@ int run_window(const WindowOptions& o) {
         bool change_pending = false;  // a launch change not yet on screen
         auto frame_start = std::chrono::steady_clock::now();
 
-        for (int n = 1; !glfwWindowShouldClose(window) && !state.quit_requested; ++n) {
+        while (!glfwWindowShouldClose(window) && !state.quit_requested) {
             glfwPollEvents();
             int fb_w = 0, fb_h = 0, win_w = 0, win_h = 0;
             glfwGetFramebufferSize(window, &fb_w, &fb_h);
@@ -221,7 +221,7 @@ int run_window(const WindowOptions& o) {
 
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplGlfw_NewFrame();
-            if (replay) replay->inject(n, state);
+            if (replay) replay->inject(state);
             ImGui::NewFrame();
             handle_shortcuts(state);
             draw_main_layout(state, frame);
@@ -233,7 +233,7 @@ int run_window(const WindowOptions& o) {
             begin_window_frame(fb_w, fb_h, {16, 17, 20, 255});
             ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
             if (replay) {
-                const std::string why = replay->after_render(n, state, fb_w, fb_h);
+                const std::string why = replay->after_render(state, fb_w, fb_h);
                 if (!why.empty()) {
                     std::fprintf(stderr, "threadmap: %s\n", why.c_str());
                     exit_code = 2;

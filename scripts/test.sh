@@ -1,25 +1,24 @@
 #!/usr/bin/env bash
-# Sets up and builds threadmap if needed, then runs the whole test suite.
+# Sets up and builds threadmap if needed, then runs the whole test suite; exits non-zero when
+# any test fails. The GPU tests run with the rest: with no usable device ctest reports them
+# "Skipped" and this script prints the reason they gave.
 # --sanitize: a separate CPU-only build under AddressSanitizer and UBSan (build-sanitize/),
-# without the window tests (Xvfb and llvmpipe are slow and noisy under ASan).
+# without the window tests (Xvfb and llvmpipe are slow under ASan). llvmpipe runs without
+# threads there (LP_NUM_THREADS=0), so LeakSanitizer can stop the process and check it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ctest_args=()
-jobs=$(nproc)
 if [ "${1:-}" = "--sanitize" ]; then
   export BUILD_DIR=build-sanitize
   export CMAKE_ARGS="-DTHREADMAP_SANITIZE=ON -DTHREADMAP_CUDA=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo"
   export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-  # LeakSanitizer cannot always stop the threads of Mesa's llvmpipe (see test_render_cli.cpp):
-  # one test at a time, and a test that fails gets one more run.
-  ctest_args=(-LE gui --repeat until-pass:2)
-  jobs=1
+  export LP_NUM_THREADS=0
+  ctest_args=(-LE gui)
 fi
 scripts/setup.sh
 cd "${BUILD_DIR:-build}"
-# The GPU tests first and verbose, so a skip shows its reason (ctest hides skipped output).
-if [ "${1:-}" != "--sanitize" ]; then
-  ctest -R '^gpu_tests$' -V | grep -E "SKIPPED|GPU tests on|test cases|Skipped|Passed|Failed" || true
-fi
-ctest --output-on-failure -j"$jobs" -E '^gpu_tests$' "${ctest_args[@]}"
+ctest --output-on-failure -j"$(nproc)" "${ctest_args[@]}"
+# ctest hides a skipped test's output: show why the GPU tests did not run (a report only;
+# their result is already in ctest's exit status above).
+awk '/^SKIPPED: no usable CUDA device/ {print "gpu_tests " $0}' Testing/Temporary/LastTest.log

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include <imgui.h>
 
@@ -24,11 +23,11 @@ using namespace threadmap;
 
 namespace {
 
+// Waits on the jobs themselves; two minutes is a cap that fails loudly, not a schedule.
 void wait_for_jobs(TimingState& t) {
-    for (int i = 0; i < 600 && (t.run.valid() || t.sweep_job.valid()); ++i) {
-        poll_timing_jobs(t);
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    constexpr auto kCap = std::chrono::minutes(2);
+    if (t.run.valid()) REQUIRE(t.run.wait_for(kCap) == std::future_status::ready);
+    if (t.sweep_job.valid()) REQUIRE(t.sweep_job.wait_for(kCap) == std::future_status::ready);
     poll_timing_jobs(t);
     REQUIRE_FALSE(t.run.valid());
     REQUIRE_FALSE(t.sweep_job.valid());
@@ -98,10 +97,7 @@ TEST_CASE("recordings - recorded on DEVICE and DATE - bad or mismatched files ke
 TEST_CASE("the sweep runs off the UI thread - reports progress - and can be cancelled") {
     TimingState t;
     t.source = TimingSource::Modeled;
-    const auto start = std::chrono::steady_clock::now();
     REQUIRE(start_sweep(t, KernelKind::Increment, std::nullopt));
-    // Starting returns at once: the work is on another thread.
-    CHECK(std::chrono::steady_clock::now() - start < std::chrono::milliseconds(200));
     wait_for_jobs(t);
     REQUIRE(t.sweep);
     CHECK(t.sweep->points.size() == 30);
@@ -110,7 +106,7 @@ TEST_CASE("the sweep runs off the UI thread - reports progress - and can be canc
     TimingState c;
     c.source = TimingSource::Modeled;
     REQUIRE(start_sweep(c, KernelKind::Increment, std::nullopt));
-    c.sweep_cancel = true;
+    c.sweep_cancel = true;  // heard by the sweep's own thread while this one goes on
     wait_for_jobs(c);
     REQUIRE(c.sweep);
     CHECK(c.sweep->points.size() < 30);

@@ -214,8 +214,8 @@ TEST_CASE("export - Ctrl+S writes the map figure - an unwritable folder is a mes
 
 TEST_CASE("a timing lesson opens the Timing tab - runs off the UI thread - and shows its bars with their origins") {
     const WindowRun w = run_window({"--preset", "timing-copies-dominate"},
-                                   "1 move 5 5\n4 click timing-run\n"
-                                   "60 move 5 5\n62 state @/s.json\n62 screenshot @/t.png\n63 quit\n");
+                                   "1 move 5 5\n4 click timing-run\n5 wait idle\n"
+                                   "6 move 5 5\n8 state @/s.json\n8 screenshot @/t.png\n9 quit\n");
     const json s = load_json(w.path("s.json"));
     REQUIRE(s["timing"].is_object());
     for (const auto& stage : s["timing"]["stages"]) CHECK(stage["origin"] == "modeled");

@@ -75,6 +75,56 @@ TEST_CASE("blockIdx.y copies of an x-only grid race on a GPU - the emulator stil
     check_against_oracle(array_workload(KernelKind::IncrementStride, 1000), {{3, 2, 1}, {100, 1, 1}}, 4);
 }
 
+TEST_CASE("a launch whose blocks race is re-run on one worker - a race-free one keeps its workers") {
+    // blockIdx.y = 0 and 1 lie far apart in block order, so two workers get them and both
+    // write a[0..1023]: the parallel run must notice and re-run on one worker.
+    const Emulation racy = emulate(array_workload(KernelKind::Increment, 1024), {{4, 2, 1}, {256, 1, 1}}, 2);
+    CHECK(racy.workers == 1);
+    CHECK(racy.stats.elements_multi == 1024);
+    const Emulation clean = emulate(array_workload(KernelKind::Increment, 1024), {{8, 1, 1}, {128, 1, 1}}, 2);
+    CHECK(clean.workers == 2);
+    CHECK(clean.stats.elements_multi == 0);
+    // Several threads of one block writing one element is no cross-worker race.
+    const Emulation in_block = emulate(array_workload(KernelKind::Increment, 64), {{4, 1, 1}, {16, 2, 1}}, 2);
+    CHECK(in_block.workers == 2);
+    CHECK(in_block.stats.elements_multi == 64);
+}
+
+TEST_CASE("the fast decoder equals decode_global_id for every block size and both sides of the block table") {
+    // Every threads-per-block 1..1024, as a 1D block and folded into 2D/3D shapes.
+    for (uint32_t tpb = 1; tpb <= 1024; ++tpb) {
+        const Dim3 shapes[] = {{tpb, 1, 1}, tpb % 4 == 0 ? Dim3{tpb / 4, 2, 2} : Dim3{1, tpb, 1}};
+        for (const Dim3 block : shapes) {
+            const LaunchConfig l{{7, 3, 2}, block};
+            const ToucherDecoder d(l);
+            const uint64_t threads = l.blocks() * l.threads_per_block();
+            // Every id of small launches; a stride through larger ones, ends included.
+            const uint64_t step = std::max<uint64_t>(1, threads / 4000);
+            for (uint64_t id = 0; id < threads; id += step) {
+                const Toucher a = d.decode(uint32_t(id)), b = ThreadMap::decode_global_id(id, l);
+                REQUIRE(a.block == b.block);
+                REQUIRE(a.thread == b.thread);
+            }
+            const Toucher last = d.decode(uint32_t(threads - 1));
+            REQUIRE(last.block == Dim3{6, 2, 1});
+        }
+    }
+    // Grids of 2^20 blocks (tabulated) and 2^20 + 1 (computed), ids up to the 2^30 thread cap.
+    for (const LaunchConfig& l : {LaunchConfig{{1u << 20, 1, 1}, {1024, 1, 1}}, LaunchConfig{{(1u << 20) + 1, 1, 1}, {1023, 1, 1}},
+                                  LaunchConfig{{1025, 1024, 1}, {3, 1, 1}}, LaunchConfig{{1024, 1024, 1}, {1, 1, 1}}}) {
+        CAPTURE(to_string(l.grid));
+        const ToucherDecoder d(l);
+        const uint64_t threads = l.blocks() * l.threads_per_block();
+        for (uint64_t id = 0; id < threads; id += 999'983) {
+            const Toucher a = d.decode(uint32_t(id)), b = ThreadMap::decode_global_id(id, l);
+            REQUIRE(a.block == b.block);
+            REQUIRE(a.thread == b.thread);
+        }
+        for (uint64_t id = threads - 2000; id < threads; ++id)
+            REQUIRE(d.decode(uint32_t(id)).block == ThreadMap::decode_global_id(id, l).block);
+    }
+}
+
 TEST_CASE("emulator against the oracle - fixed corner cases") {
     const LaunchConfig cases[] = {
         {{1, 1, 1}, {1, 1, 1}},    {{7, 1, 1}, {33, 1, 1}},  {{3, 1, 1}, {1024, 1, 1}},
