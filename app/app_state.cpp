@@ -29,8 +29,8 @@ void select_lesson(AppState& state, const std::string& name) {
         t.resident = l->timing->resident;
         t.first_launch = l->timing->first_launch;
         t.repeats = l->timing->repeats;
-        state.open_timing_tab = true;
     }
+    state.open_view = find_lesson(name) && find_lesson(name)->timing ? CentreView::Timing : CentreView::Map;
     state.needs_apply = true;
     state.fit_requested = true;
     state.pinned_cell.reset();

@@ -15,6 +15,9 @@
 
 namespace threadmap {
 
+// The views the centre of the window holds as tabs.
+enum class CentreView { Map, Timing };
+
 // Saved in $XDG_CONFIG_HOME/threadmap/settings.json (see settings.hpp).
 struct Settings {
     float ui_scale = 1.0f;              // Ctrl + / Ctrl − and the slider; 1 = 17 px text
@@ -22,8 +25,8 @@ struct Settings {
     std::string color_mode = "block";   // a colour mode name
     int export_scale = 1;               // 1, 2 or 4
     std::string export_dir = ".";       // where exports go
-    float left_width = 360;             // controls and lessons column, pixels at scale 1
-    float right_width = 430;            // inspector, stats and code column
+    float left_width = 340;             // controls and lessons column, pixels at scale 1
+    float right_width = 380;            // inspector, stats and code column
     std::string last_preset = "seed-increment";
 };
 
@@ -36,6 +39,8 @@ struct AppState {
     bool needs_recolor = false;  // colour mode or palette changed
     bool needs_upload = false;   // new colours for the GL texture
     uint32_t blocks_per_row = 1;
+    bool auto_blocks_per_row = true;  // 1D rows follow the view's shape until the learner sets them
+    bool needs_relayout = false;      // blocks_per_row changed: same map, new rows
 
     View view;
     bool fit_requested = true;
@@ -54,10 +59,11 @@ struct AppState {
     bool quit_requested = false;
 
     TimingState timing;  // the timing panel: runs, recordings, the sweep
-    bool open_timing_tab = false;  // a timing lesson was chosen: show its tab once
+    std::optional<CentreView> open_view;  // select this tab of the centre once (a lesson chose it)
 
     // Where the map was drawn this frame (window pixels), for input and exports.
     ViewRect map_rect;
+    ViewRect legend_rect;  // the legend's column beside the map
     // Screen rectangles of named widgets this frame, so scripted input can find them.
     std::map<std::string, ViewRect> widget_rects;
 
@@ -67,7 +73,7 @@ struct AppState {
     // Work that will change what is on screen without input: a map to build, a timing run or
     // a sweep in flight.
     bool busy() const {
-        return needs_apply || needs_recolor || needs_upload || timing.run.valid() || timing.sweep_job.valid();
+        return needs_apply || needs_recolor || needs_relayout || needs_upload || timing.run.valid() || timing.sweep_job.valid();
     }
 };
 

@@ -6,10 +6,11 @@
 namespace threadmap {
 
 void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
-    if (!state.needs_apply && !state.needs_recolor) return;
+    if (!state.needs_apply && !state.needs_recolor && !state.needs_relayout) return;
     if (state.needs_apply) {
         state.needs_apply = false;
         state.needs_recolor = false;
+        state.needs_relayout = false;
         const DeviceLimits limits = state.backend ? state.backend->limits : cc90_profile();
         const CheckedLaunch checked = check_resolved(state.edit, limits);
         if (!checked.value) {
@@ -33,7 +34,14 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
         state.picture = std::move(built.picture);
         if (!same_shape) state.pinned_cell.reset();
     } else if (state.picture) {
-        state.needs_recolor = false;
+        if (state.needs_relayout) {
+            PictureOptions o;
+            o.blocks_per_row = state.blocks_per_row;
+            o.max_side = max_side;
+            o.max_cells = max_cells;
+            relayout(*state.picture, o);
+        }
+        state.needs_recolor = state.needs_relayout = false;
         recolor(*state.picture, state.color_mode(), state.palette());
     }
     state.needs_upload = state.picture.has_value();

@@ -46,6 +46,33 @@ void draw_status_bar(const AppState& state) {
     }
 }
 
+// The centre holds the views as tabs, each given the whole area: the map, the timings, and
+// (as they come) the kernel editor, findings, memory and occupancy views.
+void draw_centre_views(AppState& state, MapFrame& frame) {
+    if (!ImGui::BeginTabBar("views")) return;
+    const bool map = ImGui::BeginTabItem("Map", nullptr, state.open_view == CentreView::Map ? ImGuiTabItemFlags_SetSelected : 0);
+    remember_rect(state, "tab:Map");
+    if (map) {
+        ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+        ImGui::BeginChild("map-view", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+        draw_map_panel(state, frame);
+        ImGui::EndChild();
+        ImGui::PopStyleVar();
+        ImGui::EndTabItem();
+    }
+    const bool timing =
+        ImGui::BeginTabItem("Timing", nullptr, state.open_view == CentreView::Timing ? ImGuiTabItemFlags_SetSelected : 0);
+    remember_rect(state, "tab:Timing");
+    if (timing) {
+        ImGui::BeginChild("timing-view", ImVec2(0, 0), false);
+        draw_timing_panel(state);
+        ImGui::EndChild();
+        ImGui::EndTabItem();
+    }
+    state.open_view.reset();
+    ImGui::EndTabBar();
+}
+
 }  // namespace
 
 void handle_shortcuts(AppState& state) {
@@ -94,12 +121,10 @@ void draw_main_layout(AppState& state, MapFrame& frame) {
     ImGui::EndChild();
     splitter("##split-left", state.settings.left_width, 1, scale, height);
 
-    const float map_w = std::max(total - left - right - 12 * scale, 1.0f);
-    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
-    ImGui::BeginChild("map-view", ImVec2(map_w, height), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    draw_map_panel(state, frame);
+    const float centre_w = std::max(total - left - right - 12 * scale, 1.0f);
+    ImGui::BeginChild("centre", ImVec2(centre_w, height), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    draw_centre_views(state, frame);
     ImGui::EndChild();
-    ImGui::PopStyleVar();
     splitter("##split-right", state.settings.right_width, -1, scale, height);
 
     ImGui::BeginChild("right", ImVec2(right, height), true);
@@ -111,14 +136,6 @@ void draw_main_layout(AppState& state, MapFrame& frame) {
         }
         if (ImGui::BeginTabItem("Code")) {
             draw_code_panel(state);
-            ImGui::EndTabItem();
-        }
-        const bool timing =
-            ImGui::BeginTabItem("Timing", nullptr, state.open_timing_tab ? ImGuiTabItemFlags_SetSelected : 0);
-        state.open_timing_tab = false;
-        remember_rect(state, "tab:Timing");
-        if (timing) {
-            draw_timing_panel(state);
             ImGui::EndTabItem();
         }
         if (ImGui::BeginTabItem("Lessons")) {

@@ -31,6 +31,13 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
     return out;
 }
 
+bool relayout(MapPicture& p, const PictureOptions& o) {
+    auto layout = make_layout(p.launch.workload, p.launch.launch, o.blocks_per_row, o.max_side, o.max_cells);
+    if (!layout.layout) return false;
+    p.layout = *layout.layout;
+    return true;
+}
+
 void recolor(MapPicture& p, ColorMode mode, Palette palette) {
     p.color = {mode, palette, p.launch.launch.grid, p.launch.launch.block};
 }

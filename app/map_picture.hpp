@@ -37,6 +37,10 @@ struct PictureResult {
 // previous: a picture to take buffers from (a window re-running the same shape).
 PictureResult build_picture(const ResolvedLaunch& launch, const PictureOptions& options, MapPicture* previous = nullptr);
 
+// The same map in rows of another number of blocks (1D); false, with the picture unchanged,
+// when that layout cannot be drawn.
+bool relayout(MapPicture& picture, const PictureOptions& options);
+
 // Another colour mode or palette for the same map (no re-emulation; paint again after).
 void recolor(MapPicture& picture, ColorMode mode, Palette palette);
 

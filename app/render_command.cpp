@@ -47,7 +47,7 @@ void add_render_command(CLI::App& app, RenderCommandOptions& o) {
         ->check(CLI::IsMember({"standard", "colorblind"}));
     cmd->add_option("--out", o.out, "PNG file to write")->required();
     cmd->add_option("--size", o.size, "Image size WxH (default 1920x1080)");
-    cmd->add_option("--blocks-per-row", o.blocks_per_row, "1D arrays: blocks per row (default 1)");
+    cmd->add_option("--blocks-per-row", o.blocks_per_row, "1D arrays: blocks per row, or auto to give the map the image's shape (default auto)");
     cmd->add_flag("--no-legend", o.no_legend, "Leave out the legend");
     cmd->add_flag("--timing", o.timing, "Draw the timings (copies, kernel, CPU, and a size sweep) instead of the map");
     cmd->add_option("--device-profile", o.device_profile, "--timing with --backend model: a device profile");
@@ -123,9 +123,12 @@ int run_render_command(const RenderCommandOptions& o) {
     int width = 0, height = 0;
     std::string error;
     if (!parse_size(o.size, width, height, error)) return fail(error, 2);
-    const auto per_row = parse_count(o.blocks_per_row, "--blocks-per-row", error);
-    if (!per_row) return fail(error, 2);
-    if (*per_row < 1 || *per_row > 4096) return fail("--blocks-per-row must be between 1 and 4096", 2);
+    std::optional<uint64_t> per_row;  // empty: auto
+    if (o.blocks_per_row != "auto") {
+        per_row = parse_count(o.blocks_per_row, "--blocks-per-row", error);
+        if (!per_row) return fail(error, 2);
+        if (*per_row < 1 || *per_row > 4096) return fail("--blocks-per-row must be auto or between 1 and 4096", 2);
+    }
     if (o.timing) return render_timing(o, width, height);
     if (!o.device_profile.empty() || !o.recording.empty()) return fail("--device-profile and --recording go with --timing", 2);
     const PrepareResult prepared = prepare_launch(o.launch);
@@ -134,18 +137,26 @@ int run_render_command(const RenderCommandOptions& o) {
     try {
         const BackendChoice& b = prepared.value->backend;
         OffscreenContext context(b.cuda);  // CUDA interop needs GL on the NVIDIA device
+        const float font_px = std::max(12.0f, float(std::min(width, height)) / 48);
+        FigureSpec spec;
+        spec.caption = "launch\nstatistics";  // two lines, as below: sets the map's area
+        spec.show_legend = !o.no_legend;
+        spec.width = width;
+        spec.height = height;
+        spec.font_px = font_px;
+        const ViewRect area = figure_map_area(spec);
+        const ResolvedLaunch& launch = prepared.value->launch;
         PictureOptions po;
         po.mode = *mode;
         po.palette = o.palette == "colorblind" ? Palette::ColorBlindSafe : Palette::Standard;
-        po.blocks_per_row = uint32_t(*per_row);
+        po.blocks_per_row = per_row ? uint32_t(*per_row) : blocks_per_row_for_aspect(launch.workload, launch.launch, area.w / area.h);
         po.max_side = uint32_t(CellGridRenderer::max_texture_side());
         po.max_cells = CellGridRenderer::max_cells();
         po.backend = b;
-        auto built = build_picture(prepared.value->launch, po);
+        auto built = build_picture(launch, po);
         if (!built.picture) return fail(built.error, 2);
         const MapPicture& p = *built.picture;
 
-        const float font_px = std::max(12.0f, float(std::min(width, height)) / 48);
         HeadlessImGui imgui(width, height, font_px);
         CellGridRenderer renderer;
         CudaGlPainter painter;  // after the renderer: unregisters its buffer first
@@ -155,7 +166,6 @@ int run_render_command(const RenderCommandOptions& o) {
         }
         RenderTarget target(width, height);
         target.bind();
-        FigureSpec spec;
         spec.layout = &p.layout;
         spec.legend = make_legend(*mode, po.palette, p.layout.launch);
         const auto& s = p.emulation.stats;
@@ -163,10 +173,6 @@ int run_render_command(const RenderCommandOptions& o) {
                        " threads launched, " + std::to_string(s.threads_active) + " active, " +
                        std::to_string(s.threads_idle) + " idle; " + std::to_string(s.elements_untouched) +
                        " elements untouched, " + std::to_string(s.elements_multi) + " written more than once";
-        spec.show_legend = !o.no_legend;
-        spec.width = width;
-        spec.height = height;
-        spec.font_px = font_px;
         draw_figure(renderer, spec);
         const std::string why = write_png(read_framebuffer(width, height), o.out);
         if (!why.empty()) return fail(why, 2);

@@ -17,7 +17,7 @@ struct RenderCommandOptions {
     std::string palette = "standard";  // standard | colorblind
     std::string out;                   // the PNG path (required)
     std::string size = "1920x1080";    // WxH in pixels
-    std::string blocks_per_row = "1";  // 1D rows, in blocks
+    std::string blocks_per_row = "auto";  // 1D rows, in blocks; auto: the shape of the image
     bool no_legend = false;
     bool timing = false;          // the timing figure instead of the map
     std::string device_profile;   // --timing with --backend model

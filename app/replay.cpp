@@ -145,13 +145,14 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
         } else if (s.command == "state" && !s.args.empty()) {
             nlohmann::json j;
             j["map_rect"] = {state.map_rect.x, state.map_rect.y, state.map_rect.w, state.map_rect.h};
+            j["legend_rect"] = {state.legend_rect.x, state.legend_rect.y, state.legend_rect.w, state.legend_rect.h};
             j["view"] = {{"center", {state.view.center.x, state.view.center.y}}, {"zoom", state.view.zoom}};
             j["launch_error"] = state.launch_error;
             j["color_mode"] = state.settings.color_mode;
             j["ui_scale"] = state.settings.ui_scale;
             if (state.picture) {
                 const auto& p = *state.picture;
-                j["layout"] = {{"width", p.layout.width}, {"height", p.layout.height}};
+                j["layout"] = {{"width", p.layout.width}, {"height", p.layout.height}, {"blocks_per_row", p.layout.blocks_per_row}};
                 j["launch"] = {{"grid", {p.launch.launch.grid.x, p.launch.launch.grid.y, p.launch.launch.grid.z}},
                                {"block", {p.launch.launch.block.x, p.launch.launch.block.y, p.launch.launch.block.z}}};
                 j["kernel"] = std::string(kernel_name(p.launch.workload.kernel));

@@ -2,7 +2,8 @@
 // "FRAME COMMAND ARGS…", injected into ImGui's input at that frame, so every panel's real
 // input handling runs. Commands:
 //   move X Y | move WIDGET            put the mouse there (WIDGET: a name from widget_rects)
-//   click X Y | click WIDGET          press and release the left button there
+//   click X Y | click WIDGET          press the left button there; released (and a button
+//                                     fires) the frame after
 //   scroll X Y DY                     wheel DY notches at (X, Y)
 //   key [ctrl+][shift+]NAME           NAME: a-z, enter, backspace, tab, escape, space, equal, minus
 //   type TEXT                         characters typed (the rest of the line)

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "frame.hpp"
+#include "missing_product.hpp"
 #include "overlay.hpp"
 
 namespace threadmap {
@@ -18,13 +19,26 @@ std::string launch_caption(const MapLayout& m, ColorMode mode) {
            " · blockDim " + to_string(m.launch.block) + " · colour: " + color_mode_title(mode);
 }
 
-void draw_figure(const CellGridRenderer& renderer, const FigureSpec& s) {
-    const float pad = s.font_px * 0.8f;
+namespace {
+
+float caption_height(const FigureSpec& s) {
     const int lines = 1 + int(std::count(s.caption.begin(), s.caption.end(), '\n'));
-    const float caption_h = pad + float(lines) * s.font_px * 1.3f + pad * 0.5f;
-    const float legend_w = s.show_legend ? std::min(float(s.width) * 0.32f, s.font_px * 17) : 0;
-    ViewRect map{pad, caption_h, std::max(1.0, double(s.width) - legend_w - 2 * pad),
-                 std::max(1.0, double(s.height) - caption_h - pad)};
+    return s.font_px * 0.8f * 1.5f + float(lines) * s.font_px * 1.3f;
+}
+
+float legend_width(const FigureSpec& s) { return s.show_legend ? std::min(float(s.width) * 0.32f, s.font_px * 17) : 0; }
+
+}  // namespace
+
+ViewRect figure_map_area(const FigureSpec& s) {
+    const float pad = s.font_px * 0.8f, caption_h = caption_height(s);
+    return {pad, caption_h, std::max(1.0, double(s.width) - legend_width(s) - 2 * pad),
+            std::max(1.0, double(s.height) - caption_h - pad)};
+}
+
+void draw_figure(const CellGridRenderer& renderer, const FigureSpec& s) {
+    const float pad = s.font_px * 0.8f, caption_h = caption_height(s), legend_w = legend_width(s);
+    const ViewRect map = figure_map_area(s);
 
     clear_bound_framebuffer(s.width, s.height, {16, 17, 20, 255});
     const View view = fit(scene_bounds(*s.layout), map);
@@ -33,6 +47,8 @@ void draw_figure(const CellGridRenderer& renderer, const FigureSpec& s) {
     Overlay overlay(s.width, s.height);
     ImDrawList* dl = overlay.list();
     dl->AddText(overlay.font(), s.font_px, ImVec2(pad, pad), IM_COL32(240, 240, 240, 255), s.caption.c_str());
+    if (const auto missing = missing_product(s.layout->workload))
+        draw_missing_product(dl, *missing, view, map, overlay.font(), s.font_px * 0.85f);
     if (s.show_legend)
         draw_legend(dl, s.legend, overlay.font(), s.font_px * 0.85f, float(s.width) - legend_w, caption_h,
                     legend_w - pad);

@@ -18,6 +18,10 @@ struct FigureSpec {
     float font_px = 20;
 };
 
+// Where the map goes in the figure (the caption above it, the legend right of it); its
+// shape sets a 1D map's rows.
+ViewRect figure_map_area(const FigureSpec& spec);
+
 // Draws into the bound framebuffer (width×height). The renderer must hold the layout's
 // colours; an ImGui context with the OpenGL3 backend must be current.
 void draw_figure(const CellGridRenderer& renderer, const FigureSpec& spec);

@@ -4,6 +4,7 @@
 #include "cell_sample.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <thread>
 #include <vector>
 
@@ -90,6 +91,23 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
     }
     r.layout = m;
     return r;
+}
+
+uint32_t blocks_per_row_for_aspect(const Workload& w, const LaunchConfig& l, double aspect) {
+    if (is_matrix(w.kernel) || !(aspect > 0)) return 1;
+    const uint64_t cells = std::min(std::max(w.n, launched_extent(w, l).cols), kMaxDrawnCells);
+    const uint64_t bdx = l.block.x, max_k = std::max<uint64_t>(1, (cells + bdx - 1) / bdx);
+    // width = k·bdx, height = ⌈cells / width⌉; width/height ≈ aspect near k = √(cells·aspect)/bdx.
+    const double guess = std::sqrt(double(cells) * aspect) / double(bdx);
+    uint64_t best = 1;
+    double best_error = 1e300;
+    for (double c : {std::floor(guess), std::ceil(guess)}) {
+        const uint64_t k = std::clamp<uint64_t>(uint64_t(std::max(c, 1.0)), 1, max_k);
+        const double width = double(k * bdx), height = std::ceil(double(cells) / width);
+        const double error = std::abs(std::log(width / height / aspect));
+        if (error < best_error) best = k, best_error = error;
+    }
+    return uint32_t(std::min<uint64_t>(best, 4096));
 }
 
 namespace {

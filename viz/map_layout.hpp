@@ -53,6 +53,10 @@ struct LayoutResult {
 LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t blocks_per_row, uint32_t max_side,
                          uint64_t max_cells = kMaxDrawnCells);
 
+// 1D arrays: the blocks per row whose layout is closest in shape to a view of `aspect`
+// (width / height), so the map fills the view instead of a strip down its middle.
+uint32_t blocks_per_row_for_aspect(const Workload& w, const LaunchConfig& l, double aspect);
+
 // What the cell at (x, y) shows: an element with its first toucher, an idle thread, or nothing.
 CellSample sample_cell(const MapLayout& layout, const ThreadMap& map, uint32_t x, uint32_t y);
 

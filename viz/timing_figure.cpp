@@ -43,6 +43,18 @@ float draw_timing_bars(ImDrawList* dl, ImFont* font, float size, float x, float 
     axis = std::max(axis, 1e-12);
     const float bar = size * 1.3f;
     float cy = y;
+    // What each segment's colour is, once above the bars.
+    float lx = x;
+    for (const auto& [name, text] : {std::pair{"first", "first launch"}, std::pair{"h2d", "host to device"},
+                                     std::pair{"kernel", "kernel"}, std::pair{"d2h", "device to host"},
+                                     std::pair{"cpu", "CPU"}}) {
+        const float tw = font->CalcTextSizeA(size * 0.85f, 1e9f, 0, text).x;
+        if (lx > x && lx + size + tw > x + width) lx = x, cy += size * 1.2f;  // wrap in narrow panels
+        dl->AddRectFilled(ImVec2(lx, cy + size * 0.15f), ImVec2(lx + size * 0.7f, cy + size * 0.85f), stage_color(name));
+        dl->AddText(font, size * 0.85f, ImVec2(lx + size * 0.9f, cy), IM_COL32(200, 200, 200, 255), text);
+        lx += size * 1.6f + tw;
+    }
+    cy += size * 1.5f;
     for (const auto& b : bars) {
         dl->AddText(font, size, ImVec2(x, cy), kText, b.label.c_str());
         cy += size * 1.3f;
@@ -63,6 +75,33 @@ float draw_timing_bars(ImDrawList* dl, ImFont* font, float size, float x, float 
     return cy + size * 1.2f - y;
 }
 
+namespace {
+
+// Decade labels: 1, 10, 100, 1K … 1G elements; 1 ns … 100 s.
+std::string elements_text(double n) {
+    const char* suffix[] = {"", "K", "M", "G", "T"};
+    int k = 0;
+    for (; n >= 1000 && k < 4; ++k) n /= 1000;
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%.0f%s", n, suffix[k]);
+    return buf;
+}
+
+std::string decade_seconds_text(double s) {
+    const char* unit[] = {"ns", "\u00b5s", "ms", "s"};
+    double v = s * 1e9;
+    int k = 0;
+    for (; v >= 999.5 && k < 3; ++k) v /= 1000;
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%.0f %s", v, unit[k]);
+    return buf;
+}
+
+double decade_below(double v) { return std::pow(10.0, std::floor(std::log10(v) + 1e-9)); }
+double decade_above(double v) { return std::pow(10.0, std::ceil(std::log10(v) - 1e-9)); }
+
+}  // namespace
+
 void draw_sweep_chart(ImDrawList* dl, ImFont* font, float size, float x, float y, float w, float h,
                       const SweepResult& r) {
     dl->AddRectFilled(ImVec2(x, y), ImVec2(x + w, y + h), IM_COL32(20, 22, 26, 255));
@@ -71,15 +110,41 @@ void draw_sweep_chart(ImDrawList* dl, ImFont* font, float size, float x, float y
     for (const auto& p : r.points)
         for (const auto v : {std::optional<double>(p.cpu_seconds), p.gpu_copy_seconds, p.gpu_resident_seconds})
             if (v && *v > 0) lo_t = std::min(lo_t, *v), hi_t = std::max(hi_t, *v);
-    const double lo_n = double(r.points.front().elements);
-    const double hi_n = double(std::max(r.points.back().elements, r.points.front().elements + 1));
-    const float legend_h = size * 1.5f;
-    const float ph = h - legend_h;
+    if (hi_t <= 0) return;
+    // Both axes span whole decades, so every axis has at least two labelled ticks.
+    lo_t = decade_below(lo_t);
+    hi_t = std::max(decade_above(hi_t), lo_t * 10);
+    const double lo_n = decade_below(double(std::max<uint64_t>(r.points.front().elements, 1)));
+    const double hi_n = std::max(decade_above(double(r.points.back().elements)), lo_n * 10);
+    const float tick_size = size * 0.8f;
+    const float left = font->CalcTextSizeA(tick_size, 1e9f, 0, "100 ms").x + size * 0.8f;
+    const float legend_h = size * 1.5f, bottom = tick_size * 1.6f;
+    const float px0 = x + left, px1 = x + w - size * 0.8f, py0 = y + size * 0.6f, py1 = y + h - legend_h - bottom;
     const auto at = [&](double n, double s) {
-        const float px = float(std::log(n / lo_n) / std::log(hi_n / lo_n)) * w;
-        const float py = ph - float(std::log(s / lo_t) / std::log(std::max(hi_t / lo_t, 1.0001))) * ph;
-        return ImVec2(x + px, y + py);
+        const float fx = float(std::log(n / lo_n) / std::log(hi_n / lo_n));
+        const float fy = float(std::log(s / lo_t) / std::log(hi_t / lo_t));
+        return ImVec2(px0 + fx * (px1 - px0), py1 - fy * (py1 - py0));
     };
+    const ImU32 grid = IM_COL32(255, 255, 255, 28), tick_text = IM_COL32(170, 170, 170, 255);
+    for (double n = lo_n; n <= hi_n * 1.0001; n *= 10) {
+        const float gx = at(n, lo_t).x;
+        dl->AddLine(ImVec2(gx, py0), ImVec2(gx, py1), grid);
+        const std::string label = elements_text(n);
+        const float tw = font->CalcTextSizeA(tick_size, 1e9f, 0, label.c_str()).x;
+        dl->AddText(font, tick_size, ImVec2(std::clamp(gx - tw / 2, x, x + w - tw), py1 + tick_size * 0.25f), tick_text,
+                    label.c_str());
+    }
+    for (double s = lo_t; s <= hi_t * 1.0001; s *= 10) {
+        const float gy = at(lo_n, s).y;
+        dl->AddLine(ImVec2(px0, gy), ImVec2(px1, gy), grid);
+        const std::string label = decade_seconds_text(s);
+        const float tw = font->CalcTextSizeA(tick_size, 1e9f, 0, label.c_str()).x;
+        dl->AddText(font, tick_size, ImVec2(px0 - tw - size * 0.3f, gy - tick_size / 2), tick_text, label.c_str());
+    }
+    dl->AddRect(ImVec2(px0, py0), ImVec2(px1, py1), IM_COL32(255, 255, 255, 70));
+    dl->AddText(font, tick_size, ImVec2(px1 - font->CalcTextSizeA(tick_size, 1e9f, 0, "elements (log)").x, py0 + 2),
+                tick_text, "elements (log)");
+    dl->AddText(font, tick_size, ImVec2(px0 + 4, py0 + 2), tick_text, "time per launch (log)");
     const auto series = [&](auto get, ImU32 color) {
         for (size_t i = 1; i < r.points.size(); ++i) {
             const auto a = get(r.points[i - 1]), b = get(r.points[i]);
@@ -89,22 +154,23 @@ void draw_sweep_chart(ImDrawList* dl, ImFont* font, float size, float x, float y
     series([](const SweepPoint& p) { return std::optional<double>(p.cpu_seconds); }, stage_color("cpu"));
     series([](const SweepPoint& p) { return p.gpu_copy_seconds; }, stage_color("d2h"));
     series([](const SweepPoint& p) { return p.gpu_resident_seconds; }, stage_color("kernel"));
-    if (r.crossover_elements) {
+    if (r.crossover_elements) {  // where the resident GPU starts to win, marked and named
+        const ImU32 yellow = IM_COL32(255, 230, 60, 255);
         const float cx = at(double(*r.crossover_elements), lo_t).x;
-        dl->AddLine(ImVec2(cx, y), ImVec2(cx, y + ph), IM_COL32(255, 230, 60, 255), 1);
+        dl->AddLine(ImVec2(cx, py0), ImVec2(cx, py1), yellow, 1.5f);
+        const std::string label = "crossover: " + elements_text(double(*r.crossover_elements)) + " elements";
+        const float tw = font->CalcTextSizeA(tick_size, 1e9f, 0, label.c_str()).x;
+        const float lx = cx + tw + size * 0.4f < px1 ? cx + size * 0.3f : cx - tw - size * 0.3f;
+        dl->AddText(font, tick_size, ImVec2(lx, py0 + tick_size * 1.5f), yellow, label.c_str());
     }
-    char axes[160];
-    std::snprintf(axes, sizeof axes, "log-log: %llu to %llu elements, %s to %s",
-                  (unsigned long long)r.points.front().elements, (unsigned long long)r.points.back().elements,
-                  seconds_text(lo_t).c_str(), seconds_text(hi_t).c_str());
-    dl->AddText(font, size * 0.85f, ImVec2(x + size * 0.3f, y + size * 0.2f), IM_COL32(150, 150, 150, 255), axes);
     const std::string gpu = r.gpu_origin.empty() ? "none" : r.gpu_origin;
     float lx = x;
+    const float ly = y + h - legend_h;
     for (const auto& [text, color] : {std::pair{std::string("CPU (measured)"), stage_color("cpu")},
                                       std::pair{"GPU + copies (" + gpu + ")", stage_color("d2h")},
                                       std::pair{"GPU resident (" + gpu + ")", stage_color("kernel")}}) {
-        dl->AddRectFilled(ImVec2(lx, y + ph + size * 0.4f), ImVec2(lx + size * 0.8f, y + ph + size * 1.2f), color);
-        dl->AddText(font, size * 0.9f, ImVec2(lx + size, y + ph + size * 0.3f), kText, text.c_str());
+        dl->AddRectFilled(ImVec2(lx, ly + size * 0.4f), ImVec2(lx + size * 0.8f, ly + size * 1.2f), color);
+        dl->AddText(font, size * 0.9f, ImVec2(lx + size, ly + size * 0.3f), kText, text.c_str());
         lx += size * 1.5f + font->CalcTextSizeA(size * 0.9f, 1e9f, 0, text.c_str()).x;
     }
 }

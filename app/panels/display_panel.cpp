@@ -25,13 +25,18 @@ void draw_display_panel(AppState& state) {
     if (ImGui::Checkbox("colour-blind-safe palette", &s.colorblind_palette)) state.needs_recolor = true;
 
     if (state.picture && !state.picture->layout.is_matrix()) {
-        int per_row = int(state.blocks_per_row);
+        int per_row = int(state.picture->layout.blocks_per_row);
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-        if (ImGui::InputInt("blocks per row", &per_row)) {
+        if (ImGui::InputInt("blocks per row", &per_row)) {  // the learner's choice wins over auto
             state.blocks_per_row = uint32_t(std::clamp(per_row, 1, 4096));
-            state.needs_apply = true;
+            state.auto_blocks_per_row = false;
+            state.needs_relayout = true;
             state.fit_requested = true;
         }
+        remember_rect(state, "blocks-per-row");
+        ImGui::SameLine();
+        if (ImGui::Checkbox("auto", &state.auto_blocks_per_row)) state.fit_requested = true;
+        remember_rect(state, "blocks-per-row-auto");
     }
 
     ImGui::Separator();

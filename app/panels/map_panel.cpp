@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "legend.hpp"
+#include "missing_product.hpp"
 
 namespace threadmap {
 
@@ -57,8 +58,15 @@ void handle_input(AppState& state, const ViewRect& r) {
 }  // namespace
 
 void draw_map_panel(AppState& state, MapFrame& frame) {
-    const ImVec2 pos = ImGui::GetCursorScreenPos();
-    const ImVec2 size(std::max(ImGui::GetContentRegionAvail().x, 1.0f), std::max(ImGui::GetContentRegionAvail().y, 1.0f));
+    // The map on the left, the legend in its own column on the right: never over cells.
+    const float font = ImGui::GetFontSize();
+    const ImVec2 panel_pos = ImGui::GetCursorScreenPos();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float legend_w = std::floor(std::min(font * 16, std::max(avail.x, 1.0f) * 0.4f));
+    const ImVec2 pos = panel_pos;
+    // Whole pixels: the renderer's viewport is in whole pixels, and cells must land where
+    // the view says they are.
+    const ImVec2 size(std::max(std::floor(avail.x - legend_w - font * 0.6f), 1.0f), std::max(avail.y, 1.0f));
     const ViewRect r{pos.x, pos.y, size.x, size.y};
     ImGui::InvisibleButton("map", size,
                            ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight |
@@ -68,13 +76,20 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
         return;
     }
     const MapLayout& m = state.picture->layout;
-    // A fitted view refits when the panel changes size (window resized, UI scale changed),
-    // and leaves the legend's column on the right free.
-    const float font = ImGui::GetFontSize();
-    const float legend_w = std::min(font * 16, size.x * 0.4f);
+    // 1D rows follow the view's shape (until the learner sets them); the new rows come with
+    // the next frame's update.
+    if (state.auto_blocks_per_row && !m.is_matrix()) {
+        const uint32_t wanted = blocks_per_row_for_aspect(m.workload, m.launch, r.w / r.h);
+        if (wanted != state.blocks_per_row) {
+            state.blocks_per_row = wanted;
+            state.needs_relayout = true;
+            state.fit_requested = state.fit_requested || state.view_is_fit;
+        }
+    }
+    // A fitted view refits when the panel changes size (window resized, UI scale changed).
     const bool resized = state.map_rect.w != r.w || state.map_rect.h != r.h;
-    if (state.fit_requested || (state.view_is_fit && resized)) {
-        state.view = fit(scene_bounds(m), {r.x, r.y, std::max(r.w - legend_w - font, r.w * 0.5), r.h});
+    if ((state.fit_requested || (state.view_is_fit && resized)) && !state.needs_relayout) {
+        state.view = fit(scene_bounds(m), r, font * 0.6);
         state.fit_requested = false;
         state.view_is_fit = true;
     }
@@ -96,19 +111,15 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     dl->PushClipRect(ImVec2(pos.x, pos.y), ImVec2(pos.x + size.x, pos.y + size.y), true);
     if (state.hovered_cell) outline_cell(dl, state.view, r, *state.hovered_cell, IM_COL32(255, 255, 255, 220), 1.5f);
     if (state.pinned_cell) outline_cell(dl, state.view, r, *state.pinned_cell, IM_COL32(255, 230, 60, 255), 2.5f);
-
-    // Legend in the top-right corner, on a dark box sized after drawing it.
-    const float w = legend_w;
-    const float x = pos.x + size.x - w - font * 0.6f, y = pos.y + font * 0.6f;
-    dl->ChannelsSplit(2);
-    dl->ChannelsSetCurrent(1);
-    const float h = draw_legend(dl, make_legend(state.picture->color.mode, state.picture->color.palette, m.launch),
-                                ImGui::GetFont(), font * 0.9f, x, y, w);
-    dl->ChannelsSetCurrent(0);
-    dl->AddRectFilled(ImVec2(x - font * 0.4f, y - font * 0.4f), ImVec2(x + w + font * 0.2f, y + h + font * 0.2f),
-                      IM_COL32(10, 10, 12, 215), font * 0.3f);
-    dl->ChannelsMerge();
+    if (const auto missing = missing_product(m.workload))
+        draw_missing_product(dl, *missing, state.view, r, ImGui::GetFont(), font * 0.9f);
     dl->PopClipRect();
+
+    // The legend's column, right of the map.
+    const float x = pos.x + size.x + font * 0.6f, y = pos.y + font * 0.6f;
+    state.legend_rect = {x, y, legend_w - font * 0.2f, size.y - font * 0.6f};
+    draw_legend(dl, make_legend(state.picture->color.mode, state.picture->color.palette, m.launch), ImGui::GetFont(),
+                font * 0.9f, x, y, legend_w - font * 0.2f);
 }
 
 }  // namespace threadmap

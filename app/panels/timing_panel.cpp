@@ -170,7 +170,9 @@ void draw_sweep(AppState& state) {
     if (!t.sweep || t.sweep->points.empty()) return;
     const SweepResult& r = *t.sweep;
     const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetFontSize() * 12;
+    // The chart takes the height left in the view, leaving a line for its sentence.
+    const float w = ImGui::GetContentRegionAvail().x;
+    const float h = std::max(ImGui::GetFontSize() * 12, ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 6.5f);
     draw_sweep_chart(ImGui::GetWindowDrawList(), ImGui::GetFont(), ImGui::GetFontSize(), p.x, p.y, w, h, r);
     ImGui::Dummy(ImVec2(w, h));
     ImGui::TextWrapped("%s%s", r.sentence.c_str(), r.cancelled ? " (cancelled: partial sweep)" : "");

@@ -145,7 +145,10 @@ TEST_CASE("timing lessons set the panel up - and the numbers can be saved as JSO
     CHECK(state.timing.pinned);
     CHECK(state.timing.source == TimingSource::Modeled);
     CHECK(device_profiles()[size_t(state.timing.profile)].name == "laptop-gpu");
-    CHECK(state.open_timing_tab);
+    CHECK(state.open_view == CentreView::Timing);  // the lesson shows its view in the centre
+    AppState map_lesson;
+    select_lesson(map_lesson, "seed-matmul");
+    CHECK(map_lesson.open_view == CentreView::Map);
     update_picture(state, 16384, kMaxDrawnCells);
     REQUIRE(start_timing_run(state.timing, state.picture->launch, std::nullopt));
     wait_for_jobs(state.timing);

@@ -15,6 +15,7 @@
 #include "../run_binary.hpp"
 #include "cell_grid_renderer.hpp"
 #include "map_picture.hpp"
+#include "missing_product.hpp"
 
 using namespace threadmap;
 using nlohmann::json;
@@ -53,10 +54,13 @@ json load_json(const std::string& path) {
     return json::parse(f);
 }
 
-MapPicture expected_picture(const LaunchOptions& o) {
+// The picture the window should show, in the rows the window chose for a 1D map.
+MapPicture expected_picture(const LaunchOptions& o, const json& state) {
     const auto r = resolve_launch(o);
     REQUIRE(r.value);
-    auto p = build_picture(*r.value, {});
+    PictureOptions po;
+    po.blocks_per_row = state["layout"]["blocks_per_row"];
+    auto p = build_picture(*r.value, po);
     REQUIRE(p.picture);
     return std::move(*p.picture);
 }
@@ -79,12 +83,20 @@ PixelCheck check_map_pixels(const PngImage& img, const json& state, const MapPic
     v.center = {state["view"]["center"][0], state["view"]["center"][1]};
     v.zoom = state["view"]["zoom"];
     const MapLayout& m = p.layout;
+    const auto missing = missing_product(m.workload);
     const Rgba8 bg = kSceneBackground;
     PixelCheck c;
     for (int py = int(r.y) + 2; py < int(r.y + r.h) - 2; py += 5)
         for (int px = int(r.x) + 2; px < int(r.x + r.w) - 2; px += 5) {
-            if (px > r.x + r.w - 320 && py < r.y + 330) continue;  // the legend box
             const glm::dvec2 w = screen_to_world(v, r, {px + 0.5, py + 0.5});
+            if (missing) {  // the outline of A·B and its sentence under it
+                const double edge = 4 / v.zoom;
+                const WorldRect& a = missing->product;
+                const bool on_outline = w.x > a.x0 - edge && w.x < a.x1 + edge && w.y > a.y0 - edge && w.y < a.y1 + edge &&
+                                        !(w.x > a.x0 + edge && w.x < a.x1 - edge && w.y > a.y0 + edge && w.y < a.y1 - edge);
+                const bool under = w.y >= a.y1 && w.y < a.y1 + 60 / v.zoom;
+                if (on_outline || under) continue;
+            }
             if (w.x < 0 || w.y < 0 || w.x >= m.width || w.y >= m.height) continue;
             // Stay clear of cell edges (rounding), and of the borders and outlines the
             // renderer draws when they are wide enough to see.
@@ -124,26 +136,38 @@ LaunchOptions preset(const std::string& name) {
 TEST_CASE("every lesson opens - and its map pixels are the colorizer's colours where the view puts them") {
     for (const char* name : {"seed-increment", "seed-increment-bug", "grid-stride", "seed-matmul", "seed-matmul-fixed"}) {
         CAPTURE(std::string(name));
-        const WindowRun w = run_window({"--preset", name}, "1 move 5 5\n4 state @/s.json\n4 screenshot @/w.png\n5 quit\n");
+        const WindowRun w =
+            run_window({"--preset", name}, "1 move 5 5\n2 wait idle\n4 state @/s.json\n4 screenshot @/w.png\n5 quit\n");
         const PngImage img = load_png(w.path("w.png"));
         REQUIRE(img.valid());
         CHECK(img.width == 1600);
         const json s = load_json(w.path("s.json"));
-        const PixelCheck c = check_map_pixels(img, s, expected_picture(preset(name)));
+        const PixelCheck c = check_map_pixels(img, s, expected_picture(preset(name), s));
         CHECK(c.elements > 30);  // seed-increment-bug: 500 elements atop 16,992 threads
         CHECK(c.mismatches == 0);
         if (std::string(name) == "seed-increment-bug" || std::string(name) == "seed-matmul") CHECK(c.ghosts > 200);
-        // The legend: the first blocks' swatches, in the map's top-right corner.
+        // The legend: the first blocks' swatches, in its own column right of the map.
         const ViewRect r{s["map_rect"][0], s["map_rect"][1], s["map_rect"][2], s["map_rect"][3]};
+        const ViewRect l{s["legend_rect"][0], s["legend_rect"][1], s["legend_rect"][2], s["legend_rect"][3]};
+        CHECK(l.x >= r.x + r.w);  // never over the cells
         int swatches = 0;
         for (uint32_t b = 0; b < 4; ++b) {
             const Rgba8 e = categorical(b, Palette::Standard);
             bool found = false;
-            for (int y = int(r.y); y < int(r.y) + 330 && !found; ++y)
-                for (int x = int(r.x + r.w) - 320; x < int(r.x + r.w) && !found; ++x) found = close(img.at(x, y), {float(e.r), float(e.g), float(e.b)}, 0);
+            for (int y = int(l.y); y < int(l.y + l.h) && !found; ++y)
+                for (int x = int(l.x); x < int(l.x + l.w) && !found; ++x) found = close(img.at(x, y), {float(e.r), float(e.g), float(e.b)}, 0);
             swatches += found;
         }
         CHECK(swatches == 4);
+        // The map fills its view: the fitted scene spans the view's width or its height.
+        const double zoom = s["view"]["zoom"];
+        const double wide = double(s["layout"]["width"]) * zoom / r.w, tall = double(s["layout"]["height"]) * zoom / r.h;
+        if (std::string(name).rfind("seed-matmul", 0) != 0) CHECK(std::max(wide, tall) > 0.9);
+        // seed-matmul: the 300x300 product C cannot hold is outlined in magenta.
+        int magenta = 0;
+        for (int y = int(r.y); y < int(r.y + r.h); ++y)
+            for (int x = int(r.x); x < int(r.x + r.w); ++x) magenta += img.at(x, y) == std::array<uint8_t, 3>{255, 90, 200};
+        CHECK((magenta > 300) == (std::string(name) == "seed-matmul"));
     }
 }
 
@@ -166,7 +190,7 @@ TEST_CASE("typing a blockDim - turning the wheel and Ctrl+= change what is on sc
     LaunchOptions o = preset("seed-increment");
     o.block = "64";
     o.grid = "16";
-    const PixelCheck c = check_map_pixels(load_png(w.path("b.png")), s2, expected_picture(o));
+    const PixelCheck c = check_map_pixels(load_png(w.path("b.png")), s2, expected_picture(o, s2));
     CHECK(c.elements > 200);
     CHECK(c.ghosts > 50);  // 1024 threads for 500 elements
     CHECK(c.mismatches == 0);
@@ -183,7 +207,7 @@ TEST_CASE("an invalid blockDim typed in is explained and the last valid map stay
     const json s = load_json(w.path("s.json"));
     CHECK(std::string(s["launch_error"]).find("has 1056 threads; a block may have at most 1024") != std::string::npos);
     CHECK(s["launch"]["block"] == json::array({32, 1, 1}));  // the last valid launch
-    const PixelCheck c = check_map_pixels(load_png(w.path("b.png")), s, expected_picture(preset("seed-increment")));
+    const PixelCheck c = check_map_pixels(load_png(w.path("b.png")), s, expected_picture(preset("seed-increment"), s));
     CHECK(c.elements > 200);
     CHECK(c.mismatches == 0);
 }
@@ -214,17 +238,21 @@ TEST_CASE("export - Ctrl+S writes the map figure - an unwritable folder is a mes
 
 TEST_CASE("a timing lesson opens the Timing tab - runs off the UI thread - and shows its bars with their origins") {
     const WindowRun w = run_window({"--preset", "timing-copies-dominate"},
-                                   "1 move 5 5\n4 click timing-run\n5 wait idle\n"
+                                   "1 move 5 5\n4 click timing-run\n6 wait idle\n"
                                    "6 move 5 5\n8 state @/s.json\n8 screenshot @/t.png\n9 quit\n");
     const json s = load_json(w.path("s.json"));
     REQUIRE(s["timing"].is_object());
     for (const auto& stage : s["timing"]["stages"]) CHECK(stage["origin"] == "modeled");
     CHECK(s["timing"]["cpu_reference"]["origin"] == "measured");
-    // The bars are on screen in the right-hand column: an h2d segment's colour.
+    // The bars are on screen in the centre, which the lesson turned to its Timing view: an
+    // h2d segment's colour over far more pixels than its legend swatch has.
     const PngImage img = load_png(w.path("t.png"));
     REQUIRE(img.valid());
+    const double timing_tab_x = s["widgets"]["tab:Timing"][0];
+    CHECK(timing_tab_x > 300);  // a tab of the centre, not of the right-hand column
+    CHECK(timing_tab_x < 800);
     int h2d = 0;
     for (int y = 0; y < img.height; ++y)
-        for (int x = img.width * 2 / 3; x < img.width; ++x) h2d += img.at(x, y) == std::array<uint8_t, 3>{78, 121, 167};
-    CHECK(h2d > 50);
+        for (int x = 300; x < img.width * 3 / 4; ++x) h2d += img.at(x, y) == std::array<uint8_t, 3>{78, 121, 167};
+    CHECK(h2d > 3000);
 }

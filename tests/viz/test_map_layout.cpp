@@ -77,3 +77,28 @@ TEST_CASE("a matrix too large to draw is refused with the reason - huge ghost ma
     CHECK(uint64_t(t.layout->width) * t.layout->height <= (1u << 20) + 1024);
     CHECK(t.layout->ghosts_not_drawn > 0);
 }
+
+TEST_CASE("1D arrays wrap into rows of whole blocks that give the map the view's shape") {
+    // seed-increment-bug: 531 blocks of 32 in a 16:9 view — 5 blocks per row, not a strip.
+    const Workload bug = array_workload(KernelKind::Increment, 500);
+    const LaunchConfig bug_launch{{531, 1, 1}, {32, 1, 1}};
+    CHECK(blocks_per_row_for_aspect(bug, bug_launch, 16.0 / 9) == 5);
+    for (const auto& [w, l] : {std::pair{bug, bug_launch},
+                               std::pair{array_workload(KernelKind::Increment, 1'000'000), LaunchConfig{{3907, 1, 1}, {256, 1, 1}}},
+                               std::pair{array_workload(KernelKind::IncrementStride, 100'000), LaunchConfig{{4, 1, 1}, {128, 1, 1}}}})
+        for (double aspect : {0.5, 1.0, 16.0 / 9, 3.0}) {
+            CAPTURE(aspect);
+            const uint32_t k = blocks_per_row_for_aspect(w, l, aspect);
+            const auto m = make_layout(w, l, k, 16384);
+            REQUIRE(m.layout);
+            CHECK(m.layout->width % l.block.x == 0);  // whole blocks
+            const double shape = double(m.layout->width) / m.layout->height;
+            CHECK(shape / aspect < 1.6);
+            CHECK(aspect / shape < 1.6);
+        }
+    // Two blocks of 32 in a wide view: two rows of 32 are closer to its shape than one of 64;
+    // in a view 100 times wider than tall, one row. Matrices are not wrapped.
+    CHECK(blocks_per_row_for_aspect(array_workload(KernelKind::Increment, 64), {{2, 1, 1}, {32, 1, 1}}, 16.0 / 9) == 1);
+    CHECK(blocks_per_row_for_aspect(array_workload(KernelKind::Increment, 64), {{2, 1, 1}, {32, 1, 1}}, 100) == 2);
+    CHECK(blocks_per_row_for_aspect(matmul_workload(KernelKind::Matmul, 50, 50, 5), {{2, 2, 1}, {32, 32, 1}}, 2) == 1);
+}

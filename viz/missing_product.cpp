@@ -1,0 +1,39 @@
+// The part of A·B that C cannot hold; see missing_product.hpp.
+#include "missing_product.hpp"
+
+#include <imgui.h>
+
+namespace threadmap {
+
+std::string group_thousands(uint64_t value) {
+    std::string digits = std::to_string(value);
+    for (int at = int(digits.size()) - 3; at > 0; at -= 3) digits.insert(size_t(at), ",");
+    return digits;
+}
+
+std::optional<MissingProduct> missing_product(const Workload& w) {
+    if (!is_matrix(w.kernel) || (w.a_rows <= w.rows && w.b_cols <= w.cols)) return std::nullopt;
+    MissingProduct m;
+    m.results = w.a_rows * w.b_cols - std::min(w.a_rows, w.rows) * std::min(w.b_cols, w.cols);
+    m.product = {0, 0, double(w.b_cols), double(w.a_rows)};
+    const auto dims = [](uint64_t r, uint64_t c) { return std::to_string(r) + "\u00d7" + std::to_string(c); };
+    m.text = group_thousands(m.results) + " results are never computed: C is " + dims(w.rows, w.cols) + ", A\u00b7B is " +
+             dims(w.a_rows, w.b_cols);
+    return m;
+}
+
+void draw_missing_product(ImDrawList* dl, const MissingProduct& m, const View& v, const ViewRect& r, ImFont* font,
+                          float font_px) {
+    const glm::dvec2 a = world_to_screen(v, r, {m.product.x0, m.product.y0});
+    const glm::dvec2 b = world_to_screen(v, r, {m.product.x1, m.product.y1});
+    const ImU32 color = IM_COL32(255, 90, 200, 255);  // magenta: no block colour of either palette
+    const float thickness = std::max(2.0f, font_px * 0.15f);
+    dl->AddRect(ImVec2(float(a.x), float(a.y)), ImVec2(float(b.x), float(b.y)), color, 0, 0, thickness);
+    // The sentence on a dark box just under the outline's bottom-left corner.
+    const ImVec2 size = font->CalcTextSizeA(font_px, 1e9f, 0, m.text.c_str());
+    const ImVec2 at(float(a.x), float(b.y) + thickness + font_px * 0.3f);
+    dl->AddRectFilled(ImVec2(at.x - 3, at.y - 2), ImVec2(at.x + size.x + 3, at.y + size.y + 2), IM_COL32(10, 10, 12, 225), 3);
+    dl->AddText(font, font_px, at, color, m.text.c_str());
+}
+
+}  // namespace threadmap
