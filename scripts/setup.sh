@@ -10,7 +10,8 @@ packages=(cmake g++ make pkg-config
           libimgui-dev libglfw3-dev libglm-dev libstb-dev libepoxy-dev  # window and drawing
           libegl-dev libegl-mesa0 libgl1-mesa-dri                      # OpenGL with no display
           fonts-dejavu-core                                            # readable UI text
-          xvfb xauth)                                                  # window tests
+          xvfb xauth                                                   # window tests
+          desktop-file-utils appstream)                                # install test
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the build into a fresh prefix, then uses it as a user would: the installed binary
+# from another folder (nothing read from the source tree), a figure drawn with no display,
+# and the desktop entry and AppStream metainfo checked by their own validators.
+# Usage: test_install.sh BUILD_DIR HAS_GUI
+set -euo pipefail
+build=$1 has_gui=$2
+prefix=$(mktemp -d /tmp/threadmap-install-XXXXXX)
+trap 'rm -rf "$prefix"' EXIT
+cmake --install "$build" --prefix "$prefix" > "$prefix/install.log"
+cd /
+"$prefix/bin/threadmap" --version | grep -q '^threadmap ' || { echo "installed --version printed no version"; exit 1; }
+test -s "$prefix/share/doc/threadmap/README.md" || { echo "README.md not installed"; exit 1; }
+if [ "$has_gui" = 1 ]; then
+  env -u DISPLAY -u WAYLAND_DISPLAY "$prefix/bin/threadmap" render --preset seed-matmul --size 640x360 --out "$prefix/figure.png"
+  [ "$(head -c 8 "$prefix/figure.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || { echo "render wrote no PNG"; exit 1; }
+  desktop=$prefix/share/applications/io.github.threadmap.Threadmap.desktop
+  desktop-file-validate "$desktop"
+  grep -q '^Exec=threadmap$' "$desktop"
+  appstreamcli validate --no-net "$prefix/share/metainfo/io.github.threadmap.Threadmap.metainfo.xml"
+  for icon in scalable/apps/threadmap.svg 48x48/apps/threadmap.png 128x128/apps/threadmap.png 256x256/apps/threadmap.png; do
+    test -s "$prefix/share/icons/hicolor/$icon" || { echo "icon $icon not installed"; exit 1; }
+  done
+fi
+echo "installed and ran from $prefix"

@@ -1,0 +1,83 @@
+// The GL drawing code in this process, through a surfaceless EGL context (no display): the
+// cell-grid renderer and the figure draw a map whose cells have the colorizer's colours, and
+// the timing figure draws its bars. In the sanitizer build this is where the GL resource code
+// (buffers, textures, programs, framebuffers, the ImGui overlay) is checked for leaks and
+// misuse; llvmpipe runs there without threads (LP_NUM_THREADS=0) so LeakSanitizer can work.
+#include <doctest/doctest.h>
+
+#include "cell_grid_renderer.hpp"
+#include "cpu_emulator.hpp"
+#include "figure.hpp"
+#include "gl_resources.hpp"
+#include "image_export.hpp"
+#include "map_layout.hpp"
+#include "offscreen_context.hpp"
+#include "overlay.hpp"
+#include "timing_figure.hpp"
+
+using namespace threadmap;
+
+TEST_CASE("a map and a figure drawn in-process through EGL have the colorizer's colours") {
+    OffscreenContext context;
+    constexpr int kWidth = 800, kHeight = 450;
+    HeadlessImGui imgui(kWidth, kHeight, 16);
+    const Workload w = array_workload(KernelKind::Increment, 100);
+    const LaunchConfig l{{4, 1, 1}, {32, 1, 1}};
+    const Emulation e = emulate(w, l);
+    const auto layout = make_layout(w, l, 2, uint32_t(CellGridRenderer::max_texture_side()));
+    REQUIRE(layout.layout);
+    const MapLayout& m = *layout.layout;
+    const ColorContext color{ColorMode::Block, Palette::Standard, l.grid, l.block};
+
+    for (int pass = 0; pass < 2; ++pass) {  // resources made, freed and made again
+        CellGridRenderer renderer;
+        colorize_layout(m, e.map, color, renderer.map_cells(m.width, m.height));
+        renderer.unmap_cells();
+        RenderTarget target(kWidth, kHeight);
+        target.bind();
+        FigureSpec spec;
+        spec.layout = &m;
+        spec.legend = make_legend(color.mode, color.palette, l);
+        spec.caption = launch_caption(m, color.mode);
+        spec.width = kWidth;
+        spec.height = kHeight;
+        spec.font_px = 16;
+        draw_figure(renderer, spec);
+        const Image img = read_framebuffer(kWidth, kHeight);
+        // The centre of each element's cell, where the figure's fitted view puts it.
+        const ViewRect area = figure_map_area(spec);
+        const View view = fit(scene_bounds(m), area);
+        int checked = 0;
+        for (uint32_t y = 0; y < m.height; ++y)
+            for (uint32_t x = 0; x < m.width; ++x) {
+                if (!m.element_at(x, y)) continue;
+                const glm::dvec2 s = world_to_screen(view, area, {x + 0.5, y + 0.5});
+                const Rgba8 want = colorize(sample_cell(m, e.map, x, y), color);
+                const uint8_t* got = img.pixel(int(s.x), int(s.y));
+                CHECK(int(got[0]) == int(want.r));
+                CHECK(int(got[1]) == int(want.g));
+                CHECK(int(got[2]) == int(want.b));
+                ++checked;
+            }
+        CHECK(checked == 100);
+    }
+}
+
+TEST_CASE("the timing figure draws its bars in-process through EGL") {
+    OffscreenContext context;
+    constexpr int kWidth = 640, kHeight = 360;
+    HeadlessImGui imgui(kWidth, kHeight, 14);
+    RenderTarget target(kWidth, kHeight);
+    target.bind();
+    const std::vector<TimingBar> bars = {{"GPU (modeled)", {{"h2d", 2e-3}, {"kernel", 1e-4}, {"d2h", 2e-3}}},
+                                         {"CPU (measured)", {{"cpu", 1e-3}}}};
+    draw_timing_figure(kWidth, kHeight, 14, {"increment [1000000]"}, bars, 4.1e-3, nullptr);
+    const Image img = read_framebuffer(kWidth, kHeight);
+    int h2d = 0;
+    for (int y = 0; y < kHeight; ++y)
+        for (int x = 0; x < kWidth; ++x) {
+            const uint8_t* p = img.pixel(x, y);
+            h2d += p[0] == 78 && p[1] == 121 && p[2] == 167;
+        }
+    CHECK(h2d > 2000);  // the h2d segment: nearly half of a full-width bar
+}
