@@ -31,8 +31,8 @@ void select_lesson(AppState& state, const std::string& name) {
         t.repeats = l->timing->repeats;
     }
     state.open_view = find_lesson(name) && find_lesson(name)->timing ? CentreView::Timing : CentreView::Map;
-    state.needs_apply = true;
-    state.fit_requested = true;
+    state.pending.apply = true;
+    state.requests.fit = true;
     state.pinned_cell.reset();
 }
 

@@ -18,6 +18,24 @@ namespace threadmap {
 // The views the centre of the window holds as tabs.
 enum class CentreView { Map, Timing };
 
+// Work on the picture, done by update_picture at the start of the next frame.
+struct PictureWork {
+    bool apply = true;      // the launch changed: check it and rebuild the map
+    bool recolor = false;   // colour mode or palette changed
+    bool relayout = false;  // blocks per row changed: the same map in new rows
+    bool upload = false;    // new colours for the GL buffer
+    bool any_update() const { return apply || recolor || relayout; }
+};
+
+// Requests a panel or shortcut makes for the window to act on once.
+struct FrameRequests {
+    bool fit = true;             // fit the view to the map
+    bool export_map = false;     // Ctrl+S
+    bool export_window = false;  // Ctrl+Shift+S
+    bool rescale = true;         // rebuild fonts and sizes (UI scale changed)
+    bool quit = false;
+};
+
 // Saved in $XDG_CONFIG_HOME/threadmap/settings.json (see settings.hpp).
 struct Settings {
     float ui_scale = 1.0f;              // Ctrl + / Ctrl − and the slider; 1 = 17 px text
@@ -35,15 +53,12 @@ struct AppState {
     ResolvedLaunch edit;         // what the controls show, valid or not
     std::string launch_error;    // why `edit` cannot run; the last valid map stays on screen
     std::optional<MapPicture> picture;  // the last valid map
-    bool needs_apply = true;     // `edit` changed: check and rebuild the map
-    bool needs_recolor = false;  // colour mode or palette changed
-    bool needs_upload = false;   // new colours for the GL texture
+    PictureWork pending;         // what the next update_picture does
+    FrameRequests requests;      // one-frame requests from panels and shortcuts
     uint32_t blocks_per_row = 1;
     bool auto_blocks_per_row = true;  // 1D rows follow the view's shape until the learner sets them
-    bool needs_relayout = false;      // blocks_per_row changed: same map, new rows
 
     View view;
-    bool fit_requested = true;
     bool view_is_fit = false;  // untouched since the last fit: follows the panel's size
     std::optional<glm::ivec2> hovered_cell;  // (column, row) of the map under the mouse
     std::optional<glm::ivec2> pinned_cell;   // clicked; shown until clicked again
@@ -53,10 +68,6 @@ struct AppState {
     std::string paint_line;       // status bar: where colours are painted (GPU interop or host) and why
     std::string message;          // status bar: the last export or settings message
     double last_update_ms = 0;    // time from a launch change to its new colours
-    bool export_map_requested = false;
-    bool export_window_requested = false;
-    bool scale_changed = true;    // rebuild fonts and sizes before the next frame
-    bool quit_requested = false;
 
     TimingState timing;  // the timing panel: runs, recordings, the sweep
     std::optional<CentreView> open_view;  // select this tab of the centre once (a lesson chose it)
@@ -73,7 +84,7 @@ struct AppState {
     // Work that will change what is on screen without input: a map to build, a timing run or
     // a sweep in flight.
     bool busy() const {
-        return needs_apply || needs_recolor || needs_relayout || needs_upload || timing.run.valid() || timing.sweep_job.valid();
+        return pending.any_update() || pending.upload || timing.run.valid() || timing.sweep_job.valid();
     }
 };
 

@@ -1,7 +1,7 @@
 // Backend choice; see backend_choice.hpp.
 #include "backend_choice.hpp"
 
-#include "cuda_runtime.hpp"
+#include "cuda_backend.hpp"
 #include "launch_check.hpp"
 
 namespace threadmap {
@@ -16,11 +16,8 @@ BackendResult choose_backend(const std::string& requested) {
         r.error = "--backend must be cpu, cuda or auto, got '" + requested + "'";
         return r;
     }
-    BackendChoice cpu;
-    cpu.name = "cpu-emulator";
     if (requested == "cpu") {
-        cpu.reason = "asked for with --backend cpu";
-        r.choice = cpu;
+        r.choice = cpu_backend("asked for with --backend cpu");
         return r;
     }
     const CudaDevices cuda = list_cuda_devices();
@@ -29,8 +26,7 @@ BackendResult choose_backend(const std::string& requested) {
             r.error = "--backend cuda: no usable CUDA device (" + cuda.reason + ")";
             return r;
         }
-        cpu.reason = "no CUDA device: " + cuda.reason;
-        r.choice = cpu;
+        r.choice = cpu_backend("no CUDA device: " + cuda.reason);
         return r;
     }
     BackendChoice gpu;
@@ -38,6 +34,7 @@ BackendResult choose_backend(const std::string& requested) {
     gpu.device = cuda.devices.front().index;
     gpu.name = "cuda:" + cuda.devices.front().name;
     gpu.limits = cuda.devices.front().limits;
+    gpu.executor = make_cuda_executor(gpu.device, gpu.name);
     r.choice = gpu;
     return r;
 }
@@ -50,10 +47,12 @@ PrepareResult prepare_launch(const LaunchOptions& o) {
     return {PreparedLaunch{*backend.choice, *checked.value}, {}};
 }
 
-LaunchRun run_launch(const ResolvedLaunch& l, const BackendChoice& b) {
-    if (!b.cuda) return {emulate(l.workload, l.launch), {}};
-    GpuMapResult g = run_mapped_on_gpu(l.workload, l.launch, b.device);
-    return {std::move(g.value), g.error};
+BackendChoice cpu_backend(const std::string& reason) {
+    BackendChoice cpu;
+    cpu.name = "cpu-emulator";
+    cpu.reason = reason;
+    cpu.executor = make_cpu_executor();
+    return cpu;
 }
 
 }  // namespace threadmap

@@ -2,11 +2,12 @@
 // CUDA device when there is one and says why not when there is none; cuda insists.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
-#include "cpu_emulator.hpp"
 #include "device_limits.hpp"
+#include "executor.hpp"
 #include "launch_options.hpp"
 #include "outcome.hpp"
 
@@ -18,7 +19,11 @@ struct BackendChoice {
     std::string name;    // "cpu-emulator" or "cuda:NVIDIA H200"
     std::string reason;  // for the CPU: why not a GPU ("no CUDA device: …"); empty for cuda
     DeviceLimits limits = cc90_profile();  // the device's own limits replace the profile
+    std::shared_ptr<Executor> executor;    // where this backend's launches run
 };
+
+// The emulator, chosen without looking for a GPU (tests, and callers with no backend).
+BackendChoice cpu_backend(const std::string& reason);
 
 struct BackendResult {
     std::optional<BackendChoice> choice;
@@ -37,8 +42,5 @@ struct PreparedLaunch {
 using PrepareResult = Outcome<PreparedLaunch>;
 PrepareResult prepare_launch(const LaunchOptions& options);
 
-// Runs a checked launch on the chosen backend.
-using LaunchRun = Outcome<Emulation>;
-LaunchRun run_launch(const ResolvedLaunch& launch, const BackendChoice& backend);
 
 }  // namespace threadmap

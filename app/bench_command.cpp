@@ -9,7 +9,7 @@
 
 #include "backend_choice.hpp"
 #include "cpu_reference.hpp"
-#include "cuda_runtime.hpp"
+#include "cuda_backend.hpp"
 #include "device_profiles.hpp"
 #include "sweep.hpp"
 #include "timing_report.hpp"

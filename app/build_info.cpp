@@ -1,7 +1,7 @@
 // Version and backend description; see build_info.hpp.
 #include "build_info.hpp"
 
-#include "cuda_runtime.hpp"
+#include "cuda_backend.hpp"
 
 namespace threadmap {
 

@@ -4,7 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
-#include "cuda_runtime.hpp"
+#include "cuda_backend.hpp"
 
 namespace threadmap {
 

@@ -19,11 +19,11 @@ std::string grid_formula(const char* name, char axis, uint32_t t, uint32_t b, ui
 
 }  // namespace
 
-CellDescription describe_cell(const MapPicture& p, int column, int row) {
+CellDescription describe_cell(MapPicture& p, int column, int row) {
     CellDescription d;
     const MapLayout& m = p.layout;
     if (column < 0 || row < 0 || uint32_t(column) >= m.width || uint32_t(row) >= m.height) return d;
-    const CellSample s = sample_cell(m, p.emulation.map, uint32_t(column), uint32_t(row));
+    const CellSample s = sample_cell(m, host_map(p), uint32_t(column), uint32_t(row));  // from the GPU on first ask
     if (s.kind == CellSample::Empty) return d;
     const Workload& w = p.launch.workload;
     const LaunchConfig& l = p.launch.launch;

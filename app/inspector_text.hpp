@@ -17,6 +17,6 @@ struct CellDescription {
 };
 
 // Empty heading when the cell is outside the map or shows nothing.
-CellDescription describe_cell(const MapPicture& picture, int column, int row);
+CellDescription describe_cell(MapPicture& picture, int column, int row);
 
 }  // namespace threadmap

@@ -6,11 +6,11 @@
 namespace threadmap {
 
 void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
-    if (!state.needs_apply && !state.needs_recolor && !state.needs_relayout) return;
-    if (state.needs_apply) {
-        state.needs_apply = false;
-        state.needs_recolor = false;
-        state.needs_relayout = false;
+    if (!state.pending.apply && !state.pending.recolor && !state.pending.relayout) return;
+    if (state.pending.apply) {
+        state.pending.apply = false;
+        state.pending.recolor = false;
+        state.pending.relayout = false;
         const DeviceLimits limits = state.backend ? state.backend->limits : cc90_profile();
         const CheckedLaunch checked = check_resolved(state.edit, limits);
         if (!checked.value) {
@@ -34,17 +34,17 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
         state.picture = std::move(built.picture);
         if (!same_shape) state.pinned_cell.reset();
     } else if (state.picture) {
-        if (state.needs_relayout) {
+        if (state.pending.relayout) {
             PictureOptions o;
             o.blocks_per_row = state.blocks_per_row;
             o.max_side = max_side;
             o.max_cells = max_cells;
             relayout(*state.picture, o);
         }
-        state.needs_recolor = state.needs_relayout = false;
+        state.pending.recolor = state.pending.relayout = false;
         recolor(*state.picture, state.color_mode(), state.palette());
     }
-    state.needs_upload = state.picture.has_value();
+    state.pending.upload = state.picture.has_value();
 }
 
 }  // namespace threadmap

@@ -6,7 +6,7 @@
 
 namespace threadmap {
 
-// Acts on state.needs_apply / needs_recolor; sets needs_upload when the picture needs
+// Acts on state.pending.apply / pending.recolor; sets pending.upload when the picture needs
 // painting again. max_side, max_cells: the GL limits. last_update_ms covers this step only; the
 // window adds the painting.
 void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells);

@@ -80,13 +80,13 @@ void handle_shortcuts(AppState& state) {
     if (!io.KeyCtrl) return;
     if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD)) {
         state.settings.ui_scale = std::min(state.settings.ui_scale * 1.15f, 3.0f);
-        state.scale_changed = true;
+        state.requests.rescale = true;
     }
     if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT)) {
         state.settings.ui_scale = std::max(state.settings.ui_scale / 1.15f, 0.5f);
-        state.scale_changed = true;
+        state.requests.rescale = true;
     }
-    if (ImGui::IsKeyPressed(GLFW_KEY_S)) (io.KeyShift ? state.export_window_requested : state.export_map_requested) = true;
+    if (ImGui::IsKeyPressed(GLFW_KEY_S)) (io.KeyShift ? state.requests.export_window : state.requests.export_map) = true;
 }
 
 void draw_main_layout(AppState& state, MapFrame& frame) {

@@ -28,9 +28,10 @@ int run_map_command(const MapCommandOptions& o) {
     if (!prepared.value) return fail(prepared.error, 2);
     const BackendChoice& b = prepared.value->backend;
     const ResolvedLaunch& r = prepared.value->launch;
-    const LaunchRun run = run_launch(r, b);
+    Outcome<LaunchResult> run = b.executor->run(r.workload, r.launch);
     if (!run.value) return fail(run.error, 1);
-    const Emulation& e = *run.value;
+    LaunchResult& e = *run.value;
+    b.executor->fetch_map(e);  // every element is printed (or counted): the map comes to the host
     const MapFormat format = o.format == "json" ? MapFormat::Json
                              : o.format == "csv" ? MapFormat::Csv
                                                  : MapFormat::Table;

@@ -12,19 +12,13 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
     }
     MapPicture p;
     p.launch = r;
-    if (o.backend && o.backend->cuda) {
-        LaunchRun run = run_launch(r, *o.backend);
-        if (!run.value) {
-            out.error = run.error;
-            return out;
-        }
-        p.emulation = std::move(*run.value);
-    } else if (previous) {
-        p.emulation = std::move(previous->emulation);
-        emulate_into(r.workload, r.launch, p.emulation);
-    } else {
-        p.emulation = emulate(r.workload, r.launch);
+    p.executor = o.backend ? o.backend->executor : cpu_backend("").executor;
+    Outcome<LaunchResult> run = p.executor->run(r.workload, r.launch, previous ? &previous->result : nullptr);
+    if (!run.value) {
+        out.error = run.error;
+        return out;
     }
+    p.result = std::move(*run.value);
     p.layout = *layout.layout;
     recolor(p, o.mode, o.palette);
     out.picture = std::move(p);
@@ -42,6 +36,18 @@ void recolor(MapPicture& p, ColorMode mode, Palette palette) {
     p.color = {mode, palette, p.launch.launch.grid, p.launch.launch.block};
 }
 
-void paint(const MapPicture& p, Rgba8* out) { colorize_layout(p.layout, p.emulation.map, p.color, out); }
+const ThreadMap& host_map(MapPicture& p) {
+    p.executor->fetch_map(p.result);
+    return p.result.map;
+}
+
+std::string paint_picture(MapPicture& p, CellGridRenderer& renderer, CudaGlPainter& painter) {
+    const bool on_gpu = p.result.device_map != nullptr;
+    const std::string why_not = on_gpu ? painter.paint(renderer, p.layout, p.result, p.color) : "";
+    if (on_gpu && why_not.empty()) return "colours painted on the GPU (CUDA-OpenGL interop)";
+    colorize_layout(p.layout, host_map(p), p.color, renderer.map_cells(p.layout.width, p.layout.height));
+    renderer.unmap_cells();
+    return on_gpu ? "colours painted on the host (" + why_not + ")" : "";
+}
 
 }  // namespace threadmap

@@ -6,8 +6,9 @@
 #include <string>
 
 #include "backend_choice.hpp"
+#include "cell_grid_renderer.hpp"
 #include "colorizer.hpp"
-#include "cpu_emulator.hpp"
+#include "cuda_interop.hpp"
 #include "launch_options.hpp"
 #include "map_layout.hpp"
 
@@ -15,10 +16,15 @@ namespace threadmap {
 
 struct MapPicture {
     ResolvedLaunch launch;
-    Emulation emulation;
+    LaunchResult result;  // from a GPU its map may still be on the device: see host_map
     MapLayout layout;
     ColorContext color;
+    std::shared_ptr<Executor> executor;  // the one that ran it
 };
+
+// The picture's map on the host, brought from the device the first time it is asked for
+// (the inspector, a host paint).
+const ThreadMap& host_map(MapPicture& picture);
 
 struct PictureOptions {
     ColorMode mode = ColorMode::Block;
@@ -44,7 +50,9 @@ bool relayout(MapPicture& picture, const PictureOptions& options);
 // Another colour mode or palette for the same map (no re-emulation; paint again after).
 void recolor(MapPicture& picture, ColorMode mode, Palette palette);
 
-// Writes the picture's colours, layout.width × layout.height RGBA8, row 0 first.
-void paint(const MapPicture& picture, Rgba8* out);
+// Writes the picture's colours into the renderer's cells: on the GPU straight from the
+// executor's device map when there is one (CUDA-OpenGL interop), else on the host. Returns
+// where they were painted, for the status bar ("" on the host when no GPU ran the launch).
+std::string paint_picture(MapPicture& picture, CellGridRenderer& renderer, CudaGlPainter& painter);
 
 }  // namespace threadmap

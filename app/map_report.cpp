@@ -74,7 +74,7 @@ void write_index(Writer& w, const Workload& wl, uint64_t e, char sep) {
 
 void write_json(Writer& w, const MapReport& r) {
     const auto& wl = r.workload;
-    const auto& m = r.emulation.map;
+    const auto& m = r.result.map;
     w << "{\"launch\":{\"grid\":";
     write_json_dim(w, m.launch.grid);
     w << ",\"block\":";
@@ -88,7 +88,7 @@ void write_json(Writer& w, const MapReport& r) {
           << wl.b_cols << "],\"C\":[" << wl.rows << ',' << wl.cols << "]}";
     }
     w << ",\"backend\":\"" << r.backend << "\",\"stats\":{";
-    const auto stats = stat_list(r.emulation.stats);
+    const auto stats = stat_list(r.result.stats);
     for (size_t i = 0; i < stats.size(); ++i) w << (i ? "," : "") << '"' << stats[i].key << "\":" << stats[i].value;
     w << '}';
     if (r.include_elements) {
@@ -115,10 +115,10 @@ void write_json(Writer& w, const MapReport& r) {
 void write_csv(Writer& w, const MapReport& r) {
     if (!r.include_elements) {
         w << "stat,value\n";
-        for (const auto& s : stat_list(r.emulation.stats)) w << s.key << ',' << s.value << '\n';
+        for (const auto& s : stat_list(r.result.stats)) w << s.key << ',' << s.value << '\n';
         return;
     }
-    const auto& m = r.emulation.map;
+    const auto& m = r.result.map;
     w << (is_matrix(r.workload.kernel) ? "i,j" : "i")
       << ",block_x,block_y,block_z,thread_x,thread_y,thread_z,touches\n";
     for (uint64_t e = 0; e < m.size(); ++e) {
@@ -157,8 +157,8 @@ void pad(Writer& w, const std::string& s, size_t width) {
 
 void write_table(Writer& w, const MapReport& r) {
     const auto& wl = r.workload;
-    const auto& m = r.emulation.map;
-    const auto& s = r.emulation.stats;
+    const auto& m = r.result.map;
+    const auto& s = r.result.stats;
     w << "kernel    " << kernel_name(wl.kernel) << "\nshape     ";
     if (is_matrix(wl.kernel))
         w << "C " << wl.rows << "x" << wl.cols << " = A " << wl.a_rows << "x" << wl.inner << " · B " << wl.inner

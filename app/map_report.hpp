@@ -13,7 +13,7 @@ enum class MapFormat { Table, Csv, Json };
 
 struct MapReport {
     const Workload& workload;
-    const Emulation& emulation;
+    const LaunchResult& result;
     std::string backend;  // "cpu-emulator", …
     bool include_elements = true;
 };

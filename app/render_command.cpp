@@ -155,20 +155,17 @@ int run_render_command(const RenderCommandOptions& o) {
         po.backend = b;
         auto built = build_picture(launch, po);
         if (!built.picture) return fail(built.error, 2);
-        const MapPicture& p = *built.picture;
+        MapPicture& p = *built.picture;
 
         HeadlessImGui imgui(width, height, font_px);
         CellGridRenderer renderer;
         CudaGlPainter painter;  // after the renderer: unregisters its buffer first
-        if (!b.cuda || !painter.paint(renderer, p.layout, p.emulation.map, p.color).empty()) {
-            paint(p, renderer.map_cells(p.layout.width, p.layout.height));
-            renderer.unmap_cells();
-        }
+        paint_picture(p, renderer, painter);
         RenderTarget target(width, height);
         target.bind();
         spec.layout = &p.layout;
         spec.legend = make_legend(*mode, po.palette, p.layout.launch);
-        const auto& s = p.emulation.stats;
+        const auto& s = p.result.stats;
         spec.caption = launch_caption(p.layout, *mode) + "\n" + std::to_string(s.threads_launched) +
                        " threads launched, " + std::to_string(s.threads_active) + " active, " +
                        std::to_string(s.threads_idle) + " idle; " + std::to_string(s.elements_untouched) +

@@ -161,7 +161,7 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
             j["timing"] = state.timing.current;  // the Timing tab's report, origins included
             std::ofstream(s.args[0]) << j.dump(1) << "\n";
         } else if (s.command == "quit") {
-            state.quit_requested = true;
+            state.requests.quit = true;
         }
     }
     return {};

@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "cpu_reference.hpp"
-#include "cuda_runtime.hpp"
+#include "cuda_backend.hpp"
 
 namespace threadmap {
 

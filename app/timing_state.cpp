@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "cpu_reference.hpp"
-#include "cuda_runtime.hpp"
+#include "cuda_backend.hpp"
 #include "device_profiles.hpp"
 #include "timing_report.hpp"
 

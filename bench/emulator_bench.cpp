@@ -44,7 +44,7 @@ void run_case(const Case& c, int repeats, int fd) {
     unsigned workers = 0;
     for (int r = 0; r < repeats; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
-        const Emulation e = emulate(c.workload, l);
+        const LaunchResult e = emulate(c.workload, l);
         const auto t1 = std::chrono::steady_clock::now();
         ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
         threads = e.stats.threads_launched;
@@ -53,7 +53,7 @@ void run_case(const Case& c, int repeats, int fd) {
     }
     // The window's path: the same launch again into the buffers of the previous run.
     std::vector<double> reused;
-    Emulation into = emulate(c.workload, l);
+    LaunchResult into = emulate(c.workload, l);
     for (int r = 0; r < repeats; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
         emulate_into(c.workload, l, into);

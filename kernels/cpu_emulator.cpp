@@ -192,19 +192,21 @@ void clear_map(ThreadMap& map, const LaunchConfig& l, uint64_t elements) {
 
 }  // namespace
 
-Emulation emulate(const Workload& w, const LaunchConfig& l, unsigned workers) {
-    Emulation e;
+LaunchResult emulate(const Workload& w, const LaunchConfig& l, unsigned workers) {
+    LaunchResult e;
     emulate_into(w, l, e, workers);
     return e;
 }
 
-void emulate_into(const Workload& w, const LaunchConfig& l, Emulation& e, unsigned workers) {
+void emulate_into(const Workload& w, const LaunchConfig& l, LaunchResult& e, unsigned workers) {
     assert(l.blocks() > 0 && l.threads_per_block() > 0 && "validate the launch before emulating");
     const uint64_t elements = element_count(w);
     clear_map(e.map, l, elements);
     reset_output(w, e.data.out);
     if (!(e.workload == w)) make_inputs(w, e.data);
     e.workload = w;
+    e.launch = l;
+    e.device_map.reset();
 
     if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
     workers = unsigned(std::min<uint64_t>({workers, l.blocks(), 16}));

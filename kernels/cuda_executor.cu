@@ -8,7 +8,8 @@
 
 #include "cuda_check.hpp"
 #include "cuda_kernels.hpp"
-#include "cuda_runtime.hpp"
+#include "cuda_backend.hpp"
+#include "executor.hpp"
 #include "kernel_data.hpp"
 #include "timing_model.hpp"
 
@@ -89,54 +90,94 @@ std::string device_line(const cudaDeviceProp& p) {
 
 // ---- 3. the mapped launch -----------------------------------------------------------------
 
-Emulation mapped_launch(const Workload& w, const LaunchConfig& l, int device) {
+}  // namespace
+
+// A map on a device: the executor's buffers, kept while a LaunchResult refers to them.
+struct DeviceMap {
+    DeviceMap(uint64_t elements, int on_device) : first(elements), touches(elements), size(elements), device(on_device) {}
+    DeviceBuffer<uint32_t> first, touches;
+    uint64_t size;
+    int device;
+};
+
+DeviceMapView view_of(const DeviceMap& m) { return {m.first.get(), m.touches.get(), m.size, m.device}; }
+
+namespace {
+
+LaunchResult mapped_launch(const Workload& w, const LaunchConfig& l, int device) {
     CUDA_CHECK(cudaSetDevice(device));
     cudaDeviceProp props{};
     CUDA_CHECK(cudaGetDeviceProperties(&props, device));
-    Emulation e;
+    LaunchResult e;
     e.workload = w;
+    e.launch = l;
     e.workers = 0;  // ran on a GPU
     e.data = make_kernel_data(w);
     const uint64_t n = element_count(w);
     DeviceBuffer<float> out(n), a(e.data.a.size()), b(e.data.b.size());
-    DeviceBuffer<uint32_t> first(n), touches(n);
-    DeviceBuffer<unsigned long long> active(1);
+    auto map = std::make_shared<DeviceMap>(n, device);
+    DeviceBuffer<unsigned long long> counters(3);  // threads active, elements untouched, written 2+ times
     CUDA_CHECK(cudaMemcpy(out.get(), e.data.out.data(), out.bytes(), cudaMemcpyHostToDevice));
     if (a.bytes()) CUDA_CHECK(cudaMemcpy(a.get(), e.data.a.data(), a.bytes(), cudaMemcpyHostToDevice));
     if (b.bytes()) CUDA_CHECK(cudaMemcpy(b.get(), e.data.b.data(), b.bytes(), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemset(first.get(), 0xFF, first.bytes()));  // atomicMin starts from the largest id
-    CUDA_CHECK(cudaMemset(touches.get(), 0, touches.bytes()));
-    CUDA_CHECK(cudaMemset(active.get(), 0, active.bytes()));
+    CUDA_CHECK(cudaMemset(map->first.get(), 0xFF, map->first.bytes()));  // atomicMin starts from the largest id
+    CUDA_CHECK(cudaMemset(map->touches.get(), 0, map->touches.bytes()));
+    CUDA_CHECK(cudaMemset(counters.get(), 0, counters.bytes()));
 
     DeviceMapBuffers m;
     m.out = out.get();
     m.a = a.get();
     m.b = b.get();
-    m.first_toucher = first.get();
-    m.touches = touches.get();
-    m.threads_active = active.get();
+    m.first_toucher = map->first.get();
+    m.touches = map->touches.get();
+    m.threads_active = counters.get();
     const cudaError_t launched = cudaError_t(launch_mapped_kernel(w, l, m));
     if (launched != cudaSuccess)
         throw std::runtime_error("the device rejected the launch: " + cuda_error_text(launched));
+    const cudaError_t counted = cudaError_t(launch_count_touches(map->touches.get(), n, counters.get() + 1));
+    if (counted != cudaSuccess) throw std::runtime_error("counting the map failed: " + cuda_error_text(counted));
     CUDA_CHECK(cudaDeviceSynchronize());
 
-    e.map = ThreadMap(l, n);
+    // The kernel's output comes back (it is the learner's data); the map stays on the device.
     CUDA_CHECK(cudaMemcpy(e.data.out.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(e.map.first_toucher.data(), first.get(), first.bytes(), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(e.map.touches.data(), touches.get(), touches.bytes(), cudaMemcpyDeviceToHost));
-    unsigned long long threads_active = 0;
-    CUDA_CHECK(cudaMemcpy(&threads_active, active.get(), sizeof threads_active, cudaMemcpyDeviceToHost));
-
+    unsigned long long c[3] = {};
+    CUDA_CHECK(cudaMemcpy(c, counters.get(), sizeof c, cudaMemcpyDeviceToHost));
     e.stats = shape_stats(l, uint32_t(props.warpSize));
     e.stats.elements = n;
-    e.stats.threads_active = threads_active;
-    e.stats.threads_idle = e.stats.threads_launched - threads_active;
-    for (uint64_t i = 0; i < n; ++i) {
-        e.stats.elements_untouched += e.map.touches[i] == 0;
-        e.stats.elements_multi += e.map.touches[i] > 1;
-    }
+    e.stats.threads_active = c[0];
+    e.stats.threads_idle = e.stats.threads_launched - c[0];
+    e.stats.elements_untouched = c[1];
+    e.stats.elements_multi = c[2];
+    e.device_map = std::move(map);
     return e;
 }
+
+class CudaExecutor final : public Executor {
+public:
+    CudaExecutor(int device, std::string name) : device_(device), name_(std::move(name)) {}
+    std::string name() const override { return name_; }
+    Outcome<LaunchResult> run(const Workload& w, const LaunchConfig& l, LaunchResult*) override {
+        try {
+            return {mapped_launch(w, l, device_), {}};
+        } catch (const std::exception& e) {
+            cudaGetLastError();  // clear it: the next launch starts clean
+            return {std::nullopt, e.what()};
+        }
+    }
+    void fetch_map(LaunchResult& r) const override {
+        if (r.has_host_map() || !r.device_map) return;
+        const DeviceMapView v = view_of(*r.device_map);
+        ThreadMap map(r.launch, v.size);
+        CUDA_CHECK(cudaSetDevice(v.device));
+        CUDA_CHECK(cudaMemcpy(map.first_toucher.data(), v.first_toucher, v.size * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(map.touches.data(), v.touches, v.size * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+        r.map = std::move(map);
+    }
+
+private:
+    int device_;
+    std::string name_;
+};
 
 // ---- 4. measured timings ------------------------------------------------------------------
 
@@ -248,13 +289,8 @@ CudaDevices list_cuda_devices() {
     return d;
 }
 
-GpuMapResult run_mapped_on_gpu(const Workload& w, const LaunchConfig& l, int device) {
-    try {
-        return {mapped_launch(w, l, device), {}};
-    } catch (const std::exception& e) {
-        cudaGetLastError();
-        return {std::nullopt, e.what()};
-    }
+std::unique_ptr<Executor> make_cuda_executor(int device, const std::string& name) {
+    return std::make_unique<CudaExecutor>(device, name);
 }
 
 GpuBenchResult bench_on_gpu(const Workload& w, const LaunchConfig& l, const GpuBenchOptions& o, int device) {

@@ -3,6 +3,8 @@
 // does not share.
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 #include "array_views.hpp"
 #include "cuda_kernels.hpp"
 #include "kernel_bodies.hpp"
@@ -125,7 +127,31 @@ struct LaunchPlain {
     }
 };
 
+// Grid-stride over the map; each warp sums its lanes with shuffles and adds once.
+__global__ void count_touches(const uint32_t* touches, uint64_t n, unsigned long long* counts) {
+    unsigned long long untouched = 0, multi = 0;
+    const uint64_t stride = uint64_t(blockDim.x) * gridDim.x;
+    for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += stride) {
+        untouched += touches[i] == 0;
+        multi += touches[i] > 1;
+    }
+    for (int offset = 16; offset > 0; offset /= 2) {  // every lane is here: blocks are whole warps
+        untouched += __shfl_down_sync(0xffffffffu, untouched, offset);
+        multi += __shfl_down_sync(0xffffffffu, multi, offset);
+    }
+    if (threadIdx.x % 32 == 0) {
+        atomicAdd(counts, untouched);
+        atomicAdd(counts + 1, multi);
+    }
+}
+
 }  // namespace
+
+int launch_count_touches(const uint32_t* touches, uint64_t n, unsigned long long* counts) {
+    const unsigned blocks = unsigned(std::min<uint64_t>((n + 255) / 256, 1024));
+    count_touches<<<std::max(blocks, 1u), 256>>>(touches, n, counts);
+    return int(cudaGetLastError());
+}
 
 int launch_mapped_kernel(const Workload& w, const LaunchConfig& l, const DeviceMapBuffers& m) {
     dispatch<LaunchMapped>(w.kernel, w, to_cuda(l.grid), to_cuda(l.block), m);

@@ -23,6 +23,11 @@ struct DeviceMapBuffers {
 // launch's cudaError_t as an int (0: cudaSuccess), so callers need no CUDA header.
 int launch_mapped_kernel(const Workload& w, const LaunchConfig& launch, const DeviceMapBuffers& buffers);
 
+// Counts, over a map's touches, the elements nobody wrote (counts[0]) and those written by
+// more than one thread (counts[1]), so the statistics need no copy of the map. counts must
+// start at 0.
+int launch_count_touches(const uint32_t* touches, uint64_t elements, unsigned long long* counts);
+
 // The same kernel without map recording: what a learner's kernel costs (bench timings).
 int launch_plain_kernel(const Workload& w, const LaunchConfig& launch, float* out, const float* a, const float* b);
 

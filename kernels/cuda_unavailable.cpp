@@ -1,5 +1,6 @@
 // The CUDA backend in a build without nvcc: no devices, and every call says why.
-#include "cuda_runtime.hpp"
+#include "cuda_backend.hpp"
+#include "executor.hpp"
 
 namespace threadmap {
 
@@ -13,7 +14,20 @@ CudaDevices list_cuda_devices() {
     return d;
 }
 
-GpuMapResult run_mapped_on_gpu(const Workload&, const LaunchConfig&, int) { return {std::nullopt, kWhy}; }
+namespace {
+
+class NoCudaExecutor final : public Executor {
+public:
+    std::string name() const override { return "cuda (not built)"; }
+    Outcome<LaunchResult> run(const Workload&, const LaunchConfig&, LaunchResult*) override { return {std::nullopt, kWhy}; }
+    void fetch_map(LaunchResult&) const override {}
+};
+
+}  // namespace
+
+std::unique_ptr<Executor> make_cuda_executor(int, const std::string&) { return std::make_unique<NoCudaExecutor>(); }
+
+DeviceMapView view_of(const DeviceMap&) { return {}; }  // no DeviceMap is ever made here
 
 GpuBenchResult bench_on_gpu(const Workload&, const LaunchConfig&, const GpuBenchOptions&, int) {
     GpuBenchResult r;

@@ -56,37 +56,23 @@ private:
     void* pointer_ = nullptr;
 };
 
-// Device memory that grows as needed.
-struct Scratch {
-    void* data = nullptr;
-    size_t bytes = 0;
-    void reserve(size_t n) {
-        if (n <= bytes) return;
-        if (data) CUDA_CHECK(cudaFree(data));
-        data = nullptr;
-        CUDA_CHECK(cudaMalloc(&data, n));
-        bytes = n;
-    }
-    ~Scratch() {
-        if (data) CUDA_LOG(cudaFree(data));
-    }
-};
-
 }  // namespace
 
 struct CudaGlPainter::Impl {
     std::unique_ptr<Registration> registration;
     uint32_t width = 0, height = 0;
-    Scratch first, touches;
 };
 
 CudaGlPainter::CudaGlPainter() : impl_(std::make_unique<Impl>()) {}
 CudaGlPainter::~CudaGlPainter() = default;
 
-std::string CudaGlPainter::paint(CellGridRenderer& renderer, const MapLayout& m, const ThreadMap& map,
+std::string CudaGlPainter::paint(CellGridRenderer& renderer, const MapLayout& m, const LaunchResult& result,
                                  const ColorContext& color) {
     if (m.width == 0 || m.height == 0) return "nothing to paint";  // a 0×0 map changes nothing
+    if (!result.device_map) return "the map was made on the host";
+    const DeviceMapView map = view_of(*result.device_map);
     try {
+        CUDA_CHECK(cudaSetDevice(map.device));
         if (m.width != impl_->width || m.height != impl_->height || !impl_->registration) {
             impl_->registration.reset();  // unregister before GL reallocates the buffer
             const GLuint buffer = renderer.prepare_cells(m.width, m.height);
@@ -94,17 +80,11 @@ std::string CudaGlPainter::paint(CellGridRenderer& renderer, const MapLayout& m,
             impl_->width = m.width;
             impl_->height = m.height;
         }
-        const size_t map_bytes = map.size() * sizeof(uint32_t);
-        impl_->first.reserve(map_bytes);
-        impl_->touches.reserve(map_bytes);
-        CUDA_CHECK(cudaMemcpy(impl_->first.data, map.first_toucher.data(), map_bytes, cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaMemcpy(impl_->touches.data, map.touches.data(), map_bytes, cudaMemcpyHostToDevice));
-        {
+        {  // the executor's device buffers, read in place: the map never leaves the GPU
             ScopedMapping mapping(impl_->registration->get());
             const uint64_t cells = uint64_t(m.width) * m.height;
-            colorize_kernel<<<unsigned((cells + 255) / 256), 256>>>(
-                m, static_cast<const uint32_t*>(impl_->first.data), static_cast<const uint32_t*>(impl_->touches.data),
-                color, static_cast<Rgba8*>(mapping.pointer()));
+            colorize_kernel<<<unsigned((cells + 255) / 256), 256>>>(m, map.first_toucher, map.touches, color,
+                                                                   static_cast<Rgba8*>(mapping.pointer()));
             CUDA_CHECK(cudaGetLastError());
             CUDA_CHECK(cudaDeviceSynchronize());
         }

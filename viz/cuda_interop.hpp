@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cell_grid_renderer.hpp"
+#include "launch_result.hpp"
 
 namespace threadmap {
 
@@ -20,9 +21,11 @@ public:
     CudaGlPainter(const CudaGlPainter&) = delete;
     CudaGlPainter& operator=(const CudaGlPainter&) = delete;
 
-    // Paints the layout's colours into the renderer's buffer on the GPU. Returns "" when it
-    // did, or why not (then nothing was written and CUDA's error state is cleared).
-    std::string paint(CellGridRenderer& renderer, const MapLayout& layout, const ThreadMap& map,
+    // Paints the layout's colours into the renderer's buffer on the GPU, reading the map
+    // where the CUDA executor left it (result.device_map). Returns "" when it did, or why
+    // not (a host-made map, no interop; then nothing was written and CUDA's error state is
+    // cleared).
+    std::string paint(CellGridRenderer& renderer, const MapLayout& layout, const LaunchResult& result,
                       const ColorContext& color);
 
 private:

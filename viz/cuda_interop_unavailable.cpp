@@ -8,7 +8,7 @@ struct CudaGlPainter::Impl {};
 CudaGlPainter::CudaGlPainter() = default;
 CudaGlPainter::~CudaGlPainter() = default;
 
-std::string CudaGlPainter::paint(CellGridRenderer&, const MapLayout&, const ThreadMap&, const ColorContext&) {
+std::string CudaGlPainter::paint(CellGridRenderer&, const MapLayout&, const LaunchResult&, const ColorContext&) {
     return "built without CUDA: colours are painted on the host";
 }
 

@@ -40,7 +40,7 @@ void draw_figure(const CellGridRenderer& renderer, const FigureSpec& s) {
     const float pad = s.font_px * 0.8f, caption_h = caption_height(s), legend_w = legend_width(s);
     const ViewRect map = figure_map_area(s);
 
-    clear_bound_framebuffer(s.width, s.height, {16, 17, 20, 255});
+    clear_bound_framebuffer(s.width, s.height, kWindowBackground);
     const View view = fit(scene_bounds(*s.layout), map);
     renderer.draw_scene(*s.layout, view, {map, s.height}, std::nullopt);
 

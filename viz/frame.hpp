@@ -5,6 +5,8 @@
 
 namespace threadmap {
 
+inline constexpr Rgba8 kWindowBackground{16, 17, 20, 255};  // the window's and figures' background
+
 void begin_window_frame(int framebuffer_width, int framebuffer_height, Rgba8 clear);
 // Clears whichever framebuffer is bound (an export's RenderTarget) to `clear`.
 void clear_bound_framebuffer(int width, int height, Rgba8 clear);

@@ -177,7 +177,7 @@ void draw_sweep_chart(ImDrawList* dl, ImFont* font, float size, float x, float y
 
 void draw_timing_figure(int width, int height, float font_px, const std::vector<std::string>& caption,
                         const std::vector<TimingBar>& bars, double axis, const SweepResult* sweep) {
-    clear_bound_framebuffer(width, height, {16, 17, 20, 255});
+    clear_bound_framebuffer(width, height, kWindowBackground);
     Overlay overlay(width, height);
     ImDrawList* dl = overlay.list();
     ImFont* font = overlay.font();

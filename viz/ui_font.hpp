@@ -6,6 +6,7 @@ struct ImGuiIO;
 
 namespace threadmap {
 
+inline constexpr float kBaseFontPx = 17;  // UI text at UI scale 1
 inline constexpr const char* kUiFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 
 // Clears io.Fonts and adds the UI font at size_px; returns it (also the default font).

@@ -57,7 +57,7 @@ void draw_controls_panel(AppState& state) {
                 e.workload = is_matrix(k) ? matmul_workload(k, 300, 300, 200) : array_workload(k, 500);
                 e.launch.block = default_block(k);
                 e.launch.grid = covering_grid(e.workload, e.launch.block);
-                state.fit_requested = true;
+                state.requests.fit = true;
             }
             e.workload.kernel = k;
             changed = true;
@@ -76,12 +76,12 @@ void draw_controls_panel(AppState& state) {
         if (!(before == w)) {
             w.a_rows = std::max(w.rows, before.a_rows == before.rows ? w.rows : before.a_rows);
             w.b_cols = std::max(w.cols, before.b_cols == before.cols ? w.cols : before.b_cols);
-            state.fit_requested = true;
+            state.requests.fit = true;
         }
     } else {
         if (count_field(state, "n (elements)", w.n)) {
             changed = true;
-            state.fit_requested = true;
+            state.requests.fit = true;
         }
     }
 
@@ -115,7 +115,7 @@ void draw_controls_panel(AppState& state) {
     }
     if (changed) {
         e.preset.clear();  // a changed lesson is the learner's own launch now
-        state.needs_apply = true;
+        state.pending.apply = true;
     }
 }
 

@@ -18,11 +18,11 @@ void draw_display_panel(AppState& state) {
         const std::string name(color_mode_name(m));
         if (ImGui::RadioButton(color_mode_title(m).c_str(), state.color_mode() == m)) {
             s.color_mode = name;
-            state.needs_recolor = true;
+            state.pending.recolor = true;
         }
         remember_rect(state, "color:" + name);
     }
-    if (ImGui::Checkbox("colour-blind-safe palette", &s.colorblind_palette)) state.needs_recolor = true;
+    if (ImGui::Checkbox("colour-blind-safe palette", &s.colorblind_palette)) state.pending.recolor = true;
 
     if (state.picture && !state.picture->layout.is_matrix()) {
         int per_row = int(state.picture->layout.blocks_per_row);
@@ -30,18 +30,18 @@ void draw_display_panel(AppState& state) {
         if (ImGui::InputInt("blocks per row", &per_row)) {  // the learner's choice wins over auto
             state.blocks_per_row = uint32_t(std::clamp(per_row, 1, 4096));
             state.auto_blocks_per_row = false;
-            state.needs_relayout = true;
-            state.fit_requested = true;
+            state.pending.relayout = true;
+            state.requests.fit = true;
         }
         remember_rect(state, "blocks-per-row");
         ImGui::SameLine();
-        if (ImGui::Checkbox("auto", &state.auto_blocks_per_row)) state.fit_requested = true;
+        if (ImGui::Checkbox("auto", &state.auto_blocks_per_row)) state.requests.fit = true;
         remember_rect(state, "blocks-per-row-auto");
     }
 
     ImGui::Separator();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-    if (ImGui::SliderFloat("UI scale", &s.ui_scale, 0.5f, 3.0f, "%.2f")) state.scale_changed = true;
+    if (ImGui::SliderFloat("UI scale", &s.ui_scale, 0.5f, 3.0f, "%.2f")) state.requests.rescale = true;
     ImGui::SameLine();
     ImGui::TextDisabled("Ctrl +/-");
 
@@ -55,10 +55,10 @@ void draw_display_panel(AppState& state) {
     std::snprintf(dir, sizeof dir, "%s", s.export_dir.c_str());
     if (ImGui::InputText("folder", dir, sizeof dir)) s.export_dir = dir;
     remember_rect(state, "folder");
-    if (ImGui::Button("map + legend (Ctrl+S)")) state.export_map_requested = true;
+    if (ImGui::Button("map + legend (Ctrl+S)")) state.requests.export_map = true;
     remember_rect(state, "export-map");
     ImGui::SameLine();
-    if (ImGui::Button("whole window (Ctrl+Shift+S)")) state.export_window_requested = true;
+    if (ImGui::Button("whole window (Ctrl+Shift+S)")) state.requests.export_window = true;
     remember_rect(state, "export-window");
 }
 

@@ -36,7 +36,7 @@ void handle_input(AppState& state, const ViewRect& r) {
     if (ImGui::IsItemHovered()) {
         state.hovered_cell = cell_at(state.view, r, mouse, int(m.width), int(m.height));
         if (io.MouseWheel != 0) state.view = zoom_at(state.view, r, mouse, std::pow(1.25, double(io.MouseWheel)));
-        if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) state.fit_requested = true;
+        if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) state.requests.fit = true;
     } else {
         state.hovered_cell.reset();
     }
@@ -52,7 +52,7 @@ void handle_input(AppState& state, const ViewRect& r) {
             state.pinned_cell = state.hovered_cell;
     }
     if (ImGui::IsItemHovered() && !io.WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space)))
-        state.fit_requested = true;
+        state.requests.fit = true;
 }
 
 }  // namespace
@@ -82,15 +82,15 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
         const uint32_t wanted = blocks_per_row_for_aspect(m.workload, m.launch, r.w / r.h);
         if (wanted != state.blocks_per_row) {
             state.blocks_per_row = wanted;
-            state.needs_relayout = true;
-            state.fit_requested = state.fit_requested || state.view_is_fit;
+            state.pending.relayout = true;
+            state.requests.fit = state.requests.fit || state.view_is_fit;
         }
     }
     // A fitted view refits when the panel changes size (window resized, UI scale changed).
     const bool resized = state.map_rect.w != r.w || state.map_rect.h != r.h;
-    if ((state.fit_requested || (state.view_is_fit && resized)) && !state.needs_relayout) {
+    if ((state.requests.fit || (state.view_is_fit && resized)) && !state.pending.relayout) {
         state.view = fit(scene_bounds(m), r, font * 0.6);
-        state.fit_requested = false;
+        state.requests.fit = false;
         state.view_is_fit = true;
     }
     state.map_rect = r;

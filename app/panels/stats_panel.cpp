@@ -7,7 +7,7 @@ namespace threadmap {
 
 void draw_stats_panel(AppState& state) {
     if (!state.picture) return;
-    const LaunchStats& s = state.picture->emulation.stats;
+    const LaunchStats& s = state.picture->result.stats;
     const float idle = s.threads_launched ? float(double(s.threads_idle) / double(s.threads_launched)) : 0;
     char overlay[64];
     std::snprintf(overlay, sizeof overlay, "%.1f%% of threads idle", idle * 100);

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../run_binary.hpp"
-#include "cuda_runtime.hpp"
+#include "cuda_backend.hpp"
 
 using namespace threadmap;
 using nlohmann::json;

@@ -31,7 +31,7 @@ std::string field(const CellDescription& d, const std::string& label) {
 }  // namespace
 
 TEST_CASE("inspector - element 100 of seed-increment - with the formula's numbers in") {
-    const MapPicture p = picture("seed-increment");
+    MapPicture p = picture("seed-increment");
     const CellDescription d = describe_cell(p, 4, 3);  // one block per row: row 3, column 4
     CHECK(d.heading == "a[100]");
     CHECK(has(d.formulas, "pos = threadIdx.x + blockIdx.x * blockDim.x = 4 + 3 * 32 = 100"));
@@ -45,7 +45,7 @@ TEST_CASE("inspector - element 100 of seed-increment - with the formula's number
 }
 
 TEST_CASE("inspector - an idle thread of seed-increment-bug says why it did nothing") {
-    const MapPicture p = picture("seed-increment-bug");
+    MapPicture p = picture("seed-increment-bug");
     const CellDescription d = describe_cell(p, 5, 20);  // position 645
     CHECK(d.heading == "idle thread: past the end of the data");
     CHECK(has(d.formulas, "pos = threadIdx.x + blockIdx.x * blockDim.x = 5 + 20 * 32 = 645"));
@@ -55,11 +55,11 @@ TEST_CASE("inspector - an idle thread of seed-increment-bug says why it did noth
 }
 
 TEST_CASE("inspector - grid-stride steps and matmul's i and j") {
-    const MapPicture s = picture("grid-stride");
+    MapPicture s = picture("grid-stride");
     const CellDescription d = describe_cell(s, 5, 12);  // element 389 = 5 + 3 * 128
     CHECK(has(d.formulas, "stride = blockDim.x * gridDim.x = 32 * 4 = 128"));
     CHECK(has(d.formulas, "element 389 = 5 + 3 * 128: this thread's step 4"));
-    const MapPicture m = picture("seed-matmul");
+    MapPicture m = picture("seed-matmul");
     const CellDescription c = describe_cell(m, 7, 40);  // C[40, 7]
     CHECK(c.heading == "C[40, 7]");
     CHECK(has(c.formulas, "i = threadIdx.x + blockIdx.x * blockDim.x = 8 + 1 * 32 = 40"));

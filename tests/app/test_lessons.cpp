@@ -12,7 +12,7 @@ using namespace threadmap;
 
 namespace {
 
-Emulation run_preset(const std::string& name) {
+LaunchResult run_preset(const std::string& name) {
     const ResolvedLaunch r = lesson_launch(name);
     return emulate(r.workload, r.launch);
 }
@@ -30,14 +30,14 @@ TEST_CASE("the five seed lessons exist and have their texts") {
 }
 
 TEST_CASE("seed-increment - 16 blocks of 32 - 12 idle threads") {
-    const Emulation e = run_preset("seed-increment");
+    const LaunchResult e = run_preset("seed-increment");
     CHECK(e.map.launch.grid == Dim3{16, 1, 1});
     CHECK(e.stats.threads_idle == 12);
     CHECK(e.stats.elements_untouched == 0);
 }
 
 TEST_CASE("seed-matmul - 512x512 threads for a 200x200 C carved out of a 300x300 product") {
-    const Emulation e = run_preset("seed-matmul");
+    const LaunchResult e = run_preset("seed-matmul");
     CHECK(e.stats.threads_launched == 512 * 512);
     CHECK(e.stats.elements == 200 * 200);
     CHECK(e.stats.threads_active == 200 * 200);
@@ -46,7 +46,7 @@ TEST_CASE("seed-matmul - 512x512 threads for a 200x200 C carved out of a 300x300
 }
 
 TEST_CASE("seed-matmul-fixed - the covering grid is 10x10 and covers all of C") {
-    const Emulation e = run_preset("seed-matmul-fixed");
+    const LaunchResult e = run_preset("seed-matmul-fixed");
     CHECK(e.map.launch.grid == Dim3{10, 10, 1});
     CHECK(e.stats.elements == 90000);
     CHECK(e.stats.elements_untouched == 0);
@@ -54,7 +54,7 @@ TEST_CASE("seed-matmul-fixed - the covering grid is 10x10 and covers all of C") 
 }
 
 TEST_CASE("grid-stride - 128 threads cover 500 elements once each") {
-    const Emulation e = run_preset("grid-stride");
+    const LaunchResult e = run_preset("grid-stride");
     CHECK(e.stats.threads_launched == 128);
     CHECK(e.stats.elements_untouched == 0);
     CHECK(e.stats.elements_multi == 0);

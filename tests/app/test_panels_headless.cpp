@@ -25,7 +25,7 @@ struct HeadlessUi {
     HeadlessImGuiContext context;
     void frame(AppState& state) {
         update_picture(state, 16384, kMaxDrawnCells);
-        state.needs_upload = false;
+        state.pending.upload = false;
         ImGui::NewFrame();
         MapFrame f;  // the draw callback never runs: nothing is rendered
         draw_main_layout(state, f);
@@ -39,11 +39,11 @@ TEST_CASE("every lesson and colour mode draws its panels") {
     HeadlessUi ui;
     for (const auto& l : lessons()) {
         AppState state;
-        state.scale_changed = false;
+        state.requests.rescale = false;
         select_lesson(state, l.name);
         for (ColorMode m : all_color_modes()) {
             state.settings.color_mode = std::string(color_mode_name(m));
-            state.needs_recolor = true;
+            state.pending.recolor = true;
             ui.frame(state);
         }
         REQUIRE(state.picture);
@@ -63,13 +63,13 @@ TEST_CASE("an invalid blockDim is explained and the last valid map stays") {
     ui.frame(state);
     REQUIRE(state.picture);
     state.edit.launch.block = {32, 33, 1};
-    state.needs_apply = true;
+    state.pending.apply = true;
     ui.frame(state);
     CHECK(state.launch_error.find("1056 threads; a block may have at most 1024") != std::string::npos);
     REQUIRE(state.picture);
     CHECK(state.picture->launch.launch.block == Dim3{32, 1, 1});
     state.edit.launch.block = {64, 1, 1};
-    state.needs_apply = true;
+    state.pending.apply = true;
     ui.frame(state);
     CHECK(state.launch_error.empty());
     CHECK(state.picture->launch.launch.block == Dim3{64, 1, 1});

@@ -107,7 +107,7 @@ PixelCheck check_map_pixels(const PngImage& img, const json& state, const MapPic
             const uint32_t cx = uint32_t(w.x), cy = uint32_t(w.y);
             if (m.block_w * v.zoom >= 8 && cx % m.block_w == 0 && ex < 2.5) continue;
             if (m.block_h * v.zoom >= 8 && cy % m.block_h == 0 && ey < 2.5) continue;
-            const CellSample s = sample_cell(m, p.emulation.map, cx, cy);
+            const CellSample s = sample_cell(m, p.result.map, cx, cy);
             if (s.kind == CellSample::Empty) continue;
             const Rgba8 e = colorize(s, p.color);
             const auto got = img.at(px, py);

@@ -10,7 +10,9 @@
 #include <random>
 
 #include "cpu_reference.hpp"
-#include "cuda_runtime.hpp"
+#include "cpu_emulator.hpp"
+#include "cuda_backend.hpp"
+#include "executor.hpp"
 #include "validation.hpp"
 #if THREADMAP_HAS_GUI
 #include "cuda_interop.hpp"
@@ -22,14 +24,32 @@ using namespace threadmap;
 
 namespace {
 
+// The first device's executor, made once.
+Executor& gpu() {
+    static const std::unique_ptr<Executor> executor = make_cuda_executor(0, "cuda:0");
+    return *executor;
+}
+
+// Runs on the GPU and brings the map to the host, as the inspector and `map` do.
+Outcome<LaunchResult> run_on_gpu(const Workload& w, const LaunchConfig& l) {
+    Outcome<LaunchResult> r = gpu().run(w, l);
+    if (r.value) {
+        REQUIRE(r.value->device_map);        // the map stays on the device …
+        REQUIRE_FALSE(r.value->has_host_map());
+        gpu().fetch_map(*r.value);           // … until something asks for it
+        REQUIRE(r.value->has_host_map());
+    }
+    return r;
+}
+
 void compare(const Workload& w, const LaunchConfig& l) {
     CAPTURE(std::string(kernel_name(w.kernel)));
     CAPTURE(to_string(l.grid));
     CAPTURE(to_string(l.block));
-    const Emulation cpu = emulate(w, l);
-    const GpuMapResult gpu = run_mapped_on_gpu(w, l);
-    REQUIRE_MESSAGE(gpu.value, gpu.error);
-    const Emulation& g = *gpu.value;
+    const LaunchResult cpu = emulate(w, l);
+    const Outcome<LaunchResult> on_gpu = run_on_gpu(w, l);
+    REQUIRE_MESSAGE(on_gpu.value, on_gpu.error);
+    const LaunchResult& g = *on_gpu.value;
     REQUIRE(g.map.size() == cpu.map.size());
     for (uint64_t i = 0; i < cpu.map.size(); ++i) {
         REQUIRE(g.map.touches[i] == cpu.map.touches[i]);
@@ -68,13 +88,13 @@ TEST_CASE("the CUDA map equals the emulator's for 1000+ random valid launches") 
 TEST_CASE("the kernels compute what the CPU reference computes") {
     for (KernelKind k : {KernelKind::Matmul, KernelKind::MatmulXCol}) {
         const Workload w = matmul_workload(k, 300, 300, 200);
-        const GpuMapResult g = run_mapped_on_gpu(w, {covering_grid(w, {32, 32, 1}), {32, 32, 1}});
+        const Outcome<LaunchResult> g = run_on_gpu(w, {covering_grid(w, {32, 32, 1}), {32, 32, 1}});
         REQUIRE_MESSAGE(g.value, g.error);
         const std::vector<float> ref = cpu_reference_result(w);
         for (size_t i = 0; i < ref.size(); ++i) REQUIRE(g.value->data.out[i] == ref[i]);
     }
     const Workload inc = array_workload(KernelKind::Increment, 1 << 20);
-    const GpuMapResult g = run_mapped_on_gpu(inc, {covering_grid(inc, {256, 1, 1}), {256, 1, 1}});
+    const Outcome<LaunchResult> g = run_on_gpu(inc, {covering_grid(inc, {256, 1, 1}), {256, 1, 1}});
     REQUIRE(g.value);
     const std::vector<float> ref = cpu_reference_result(inc);
     for (size_t i = 0; i < ref.size(); ++i) REQUIRE(g.value->data.out[i] == ref[i]);
@@ -93,7 +113,7 @@ TEST_CASE("the validator rejects exactly the limit cases the device rejects") {
         CAPTURE(to_string(l.grid));
         CAPTURE(to_string(l.block));
         const bool ours = !validate_launch(l, limits).has_value();
-        const GpuMapResult g = run_mapped_on_gpu(array_workload(KernelKind::Increment, 16), l);
+        const Outcome<LaunchResult> g = run_on_gpu(array_workload(KernelKind::Increment, 16), l);
         CHECK(ours == g.value.has_value());
         if (!ours) CHECK(g.error.find("cudaErrorInvalidConfiguration") != std::string::npos);
     }
@@ -108,12 +128,14 @@ TEST_CASE("interop colours equal host-painted colours - pixel for pixel") {
     for (const auto& [w, block] : {std::pair{matmul_workload(KernelKind::Matmul, 200, 200, 200), Dim3{32, 32, 1}},
                                    std::pair{array_workload(KernelKind::Increment, 500), Dim3{32, 1, 1}}}) {
         const LaunchConfig l{covering_grid(w, block), block};
-        const Emulation e = emulate(w, l);
+        const LaunchResult e = emulate(w, l);
+        const Outcome<LaunchResult> g = gpu().run(w, l);  // painted from the device map in place
+        REQUIRE_MESSAGE(g.value, g.error);
         const auto layout = make_layout(w, l, 1, 16384);
         REQUIRE(layout.layout);
         for (ColorMode mode : {ColorMode::Block, ColorMode::Warp, ColorMode::Coverage, ColorMode::Global}) {
             const ColorContext color{mode, Palette::Standard, l.grid, l.block};
-            const std::string why = painter.paint(renderer, *layout.layout, e.map, color);
+            const std::string why = painter.paint(renderer, *layout.layout, *g.value, color);
             REQUIRE_MESSAGE(why.empty(), why);
             const std::vector<Rgba8> gpu = renderer.read_cells();
             std::vector<Rgba8> host(gpu.size());

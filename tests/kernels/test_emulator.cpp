@@ -17,7 +17,7 @@ void check_against_oracle(const Workload& w, const LaunchConfig& l, unsigned wor
     CAPTURE(to_string(l.grid));
     CAPTURE(to_string(l.block));
     CAPTURE(workers);
-    const Emulation e = emulate(w, l, workers);
+    const LaunchResult e = emulate(w, l, workers);
     const oracle::Map o = oracle::compute(w, l);
     REQUIRE(e.map.size() == o.touches.size());
     uint64_t untouched = 0, multi = 0;
@@ -44,7 +44,7 @@ void check_against_oracle(const Workload& w, const LaunchConfig& l, unsigned wor
 
 TEST_CASE("the tutorial's launches - by hand") {
     const Workload w = array_workload(KernelKind::Increment, 500);
-    const Emulation right = emulate(w, {{16, 1, 1}, {32, 1, 1}});
+    const LaunchResult right = emulate(w, {{16, 1, 1}, {32, 1, 1}});
     CHECK(right.stats.threads_launched == 512);
     CHECK(right.stats.threads_active == 500);
     CHECK(right.stats.elements_untouched == 0);
@@ -53,7 +53,7 @@ TEST_CASE("the tutorial's launches - by hand") {
     CHECK(t->block == Dim3{3, 0, 0});   // 100 = 4 + 3 * 32
     CHECK(t->thread == Dim3{4, 0, 0});
 
-    const Emulation bug = emulate(w, {{531, 1, 1}, {32, 1, 1}});
+    const LaunchResult bug = emulate(w, {{531, 1, 1}, {32, 1, 1}});
     CHECK(bug.stats.blocks == 531);
     CHECK(bug.stats.threads_launched == 16992);
     CHECK(bug.stats.threads_active == 500);
@@ -62,7 +62,7 @@ TEST_CASE("the tutorial's launches - by hand") {
 
 TEST_CASE("a 2D block on the x-only increment - several threads write one element") {
     const Workload w = array_workload(KernelKind::Increment, 64);
-    const Emulation e = emulate(w, {{2, 1, 1}, {32, 3, 1}});
+    const LaunchResult e = emulate(w, {{2, 1, 1}, {32, 3, 1}});
     CHECK(e.stats.elements_multi == 64);
     CHECK(e.map.touches[5] == 3);
     CHECK(e.map.toucher(5)->thread == Dim3{5, 0, 0});  // the smallest id: ty = 0
@@ -78,14 +78,14 @@ TEST_CASE("blockIdx.y copies of an x-only grid race on a GPU - the emulator stil
 TEST_CASE("a launch whose blocks race is re-run on one worker - a race-free one keeps its workers") {
     // blockIdx.y = 0 and 1 lie far apart in block order, so two workers get them and both
     // write a[0..1023]: the parallel run must notice and re-run on one worker.
-    const Emulation racy = emulate(array_workload(KernelKind::Increment, 1024), {{4, 2, 1}, {256, 1, 1}}, 2);
+    const LaunchResult racy = emulate(array_workload(KernelKind::Increment, 1024), {{4, 2, 1}, {256, 1, 1}}, 2);
     CHECK(racy.workers == 1);
     CHECK(racy.stats.elements_multi == 1024);
-    const Emulation clean = emulate(array_workload(KernelKind::Increment, 1024), {{8, 1, 1}, {128, 1, 1}}, 2);
+    const LaunchResult clean = emulate(array_workload(KernelKind::Increment, 1024), {{8, 1, 1}, {128, 1, 1}}, 2);
     CHECK(clean.workers == 2);
     CHECK(clean.stats.elements_multi == 0);
     // Several threads of one block writing one element is no cross-worker race.
-    const Emulation in_block = emulate(array_workload(KernelKind::Increment, 64), {{4, 1, 1}, {16, 2, 1}}, 2);
+    const LaunchResult in_block = emulate(array_workload(KernelKind::Increment, 64), {{4, 1, 1}, {16, 2, 1}}, 2);
     CHECK(in_block.workers == 2);
     CHECK(in_block.stats.elements_multi == 64);
 }

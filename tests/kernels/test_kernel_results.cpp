@@ -10,7 +10,7 @@ TEST_CASE("increment adds one per writing thread - and nothing past the guard") 
     Workload w = array_workload(KernelKind::Increment, 300);
     for (const LaunchConfig l : {LaunchConfig{{10, 1, 1}, {32, 1, 1}}, LaunchConfig{{2, 1, 1}, {64, 1, 1}},
                                  LaunchConfig{{3, 2, 1}, {128, 2, 1}}}) {
-        const Emulation e = emulate(w, l, 2);
+        const LaunchResult e = emulate(w, l, 2);
         const oracle::Map o = oracle::compute(w, l);
         for (uint64_t i = 0; i < w.n; ++i) {
             // Threads that race on one element run one after another here: +1 each.
@@ -25,7 +25,7 @@ TEST_CASE("matmul computes C = A·B where the grid covers C - and leaves zeros e
         w.a_rows = 50;  // A and B larger than C, as in the tutorial's seed-matmul
         w.b_cols = 33;
         const LaunchConfig l{{2, 2, 1}, {16, 16, 1}};  // covers 32x32: rows 32..44 stay zero
-        const Emulation e = emulate(w, l, 2);
+        const LaunchResult e = emulate(w, l, 2);
         const oracle::Map o = oracle::compute(w, l);
         for (uint64_t i = 0; i < w.rows; ++i)
             for (uint64_t j = 0; j < w.cols; ++j) {
@@ -45,7 +45,7 @@ TEST_CASE("matmul computes C = A·B where the grid covers C - and leaves zeros e
 
 TEST_CASE("the grid-stride loop covers any n with any grid - once per element") {
     Workload w = array_workload(KernelKind::IncrementStride, 1000);
-    const Emulation e = emulate(w, {{3, 1, 1}, {50, 1, 1}}, 2);
+    const LaunchResult e = emulate(w, {{3, 1, 1}, {50, 1, 1}}, 2);
     CHECK(e.stats.elements_untouched == 0);
     CHECK(e.stats.elements_multi == 0);
     CHECK(e.stats.threads_active == 150);

@@ -14,7 +14,7 @@ TEST_CASE("seed-increment-bug - one block per row - 500 elements - then 16492 gh
     const MapLayout& m = *r.layout;
     CHECK(m.width == 32);
     CHECK(m.height == 531);
-    const Emulation e = emulate(w, l);
+    const LaunchResult e = emulate(w, l);
     const CellSample el = sample_cell(m, e.map, 4, 3);  // element 100
     CHECK(el.kind == CellSample::Element);
     CHECK(el.block == Dim3{3, 0, 0});
@@ -55,7 +55,7 @@ TEST_CASE("seed-matmul - C 200x200 inside a 512x512 launch - x runs down the row
     CHECK(m.width == 512);
     CHECK(m.height == 512);
     CHECK(m.block_w == 32);
-    const Emulation e = emulate(w, l);
+    const LaunchResult e = emulate(w, l);
     const CellSample c = sample_cell(m, e.map, 7, 40);  // C[40, 7]: i = 40 → block x 1, thread x 8
     CHECK(c.kind == CellSample::Element);
     CHECK(c.block == Dim3{1, 0, 0});

@@ -23,7 +23,7 @@ TEST_CASE("a map and a figure drawn in-process through EGL have the colorizer's 
     HeadlessImGui imgui(kWidth, kHeight, 16);
     const Workload w = array_workload(KernelKind::Increment, 100);
     const LaunchConfig l{{4, 1, 1}, {32, 1, 1}};
-    const Emulation e = emulate(w, l);
+    const LaunchResult e = emulate(w, l);
     const auto layout = make_layout(w, l, 2, uint32_t(CellGridRenderer::max_texture_side()));
     REQUIRE(layout.layout);
     const MapLayout& m = *layout.layout;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cpu_emulator.hpp"
+#include "launch_result.hpp"
 #include "device_limits.hpp"
 
 namespace threadmap {
@@ -33,14 +33,8 @@ struct CudaDevices {
 // Never throws; CUDA errors are cleared after being turned into `reason`.
 CudaDevices list_cuda_devices();
 
-// The mapped launch on a real GPU: same ThreadMap (first toucher by atomicMin, touches by
-// atomicAdd), LaunchStats and output as emulate(). error is set (and value empty) when the
-// device rejects the launch or fails; the message names the CUDA error.
-struct GpuMapResult {
-    std::optional<Emulation> value;
-    std::string error;
-};
-GpuMapResult run_mapped_on_gpu(const Workload& w, const LaunchConfig& launch, int device = 0);
+// The mapped launch on a real GPU is make_cuda_executor (executor.hpp): the same ThreadMap
+// as the emulator's (first toucher by atomicMin, touches by atomicAdd), kept on the device.
 
 // Measured timings of the plain kernel (no map recording), with CUDA events.
 struct StageTiming {

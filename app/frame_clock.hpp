@@ -1,0 +1,32 @@
+// The window's clock for `--frame-report` (scripts/bench-window.sh): how long each frame
+// took, how long each launch change took to new colours and to the screen.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "app_state.hpp"
+
+namespace threadmap {
+
+class FrameClock {
+public:
+    // Before update_picture: starts the change-to-screen clock when a launch change is new.
+    void before_update(const AppState& state);
+    // After update_picture, when it had work: how long the update took (state.last_update_ms).
+    void after_update(AppState& state, bool updated);
+    // After the swap.
+    void frame_shown(const AppState& state);
+    // JSON: frame_ms, update_ms, change_to_screen_ms and the map's size; "" or why not.
+    std::string write_report(const std::string& path, const AppState& state) const;
+
+private:
+    using Clock = std::chrono::steady_clock;
+    static double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+    std::vector<double> frame_ms_, update_ms_, change_to_screen_ms_;
+    Clock::time_point frame_start_ = Clock::now(), update_start_{}, change_start_{};
+    bool change_pending_ = false;  // a launch change not yet on screen
+};
+
+}  // namespace threadmap

@@ -1,0 +1,89 @@
+// GLFW, GL and ImGui set-up and teardown; see window_session.hpp.
+#include "window_session.hpp"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <cstdio>
+
+#include "ui_font.hpp"
+
+namespace threadmap {
+
+namespace {
+
+void glfw_error(int code, const char* text) { std::fprintf(stderr, "threadmap: GLFW error %d: %s\n", code, text); }
+
+}  // namespace
+
+Outcome<std::unique_ptr<WindowSession>> WindowSession::open(int width, int height, bool vsync, const char* ini_file) {
+    std::unique_ptr<WindowSession> s(new WindowSession);
+    glfwSetErrorCallback(glfw_error);
+    if (!glfwInit())
+        return {std::nullopt, "no display to open a window on (is DISPLAY set?); "
+                              "use 'threadmap render … --out FILE.png' to draw without one"};
+    s->glfw_ = true;
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    s->window_ = glfwCreateWindow(width, height, "threadmap", nullptr, nullptr);
+    if (!s->window_)
+        return {std::nullopt, "could not create an OpenGL 3.3 core window; 'threadmap render' draws offscreen instead"};
+    glfwMakeContextCurrent(s->window_);
+    glfwSwapInterval(vsync ? 1 : 0);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    s->imgui_ = true;
+    ImGui::GetIO().IniFilename = ini_file;
+    s->glfw_backend_ = ImGui_ImplGlfw_InitForOpenGL(s->window_, true);
+    s->gl_backend_ = ImGui_ImplOpenGL3_Init("#version 330");
+    if (!s->glfw_backend_ || !s->gl_backend_) return {std::nullopt, "Dear ImGui could not start on this OpenGL context"};
+    return {std::move(s), {}};
+}
+
+WindowSession::~WindowSession() {
+    if (gl_backend_) ImGui_ImplOpenGL3_Shutdown();
+    if (glfw_backend_) ImGui_ImplGlfw_Shutdown();
+    if (imgui_) ImGui::DestroyContext();
+    if (window_) glfwDestroyWindow(window_);
+    if (glfw_) glfwTerminate();
+}
+
+bool WindowSession::should_close() const { return glfwWindowShouldClose(window_); }
+
+std::optional<FramebufferSize> WindowSession::poll() {
+    glfwPollEvents();
+    int fb_w = 0, fb_h = 0, win_w = 0, win_h = 0;
+    glfwGetFramebufferSize(window_, &fb_w, &fb_h);
+    glfwGetWindowSize(window_, &win_w, &win_h);
+    if (fb_w <= 0 || fb_h <= 0 || win_w <= 0 || win_h <= 0) {  // minimised: nothing to draw
+        glfwWaitEventsTimeout(0.1);
+        return std::nullopt;
+    }
+    return FramebufferSize{fb_w, fb_h, float(fb_w) / float(win_w)};
+}
+
+void WindowSession::begin_imgui_frame() {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+}
+
+void WindowSession::render_imgui() { ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData()); }
+
+void WindowSession::swap() { glfwSwapBuffers(window_); }
+
+void WindowSession::rebuild_fonts(float pixels, float scale) {
+    load_ui_font(ImGui::GetIO(), pixels);
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+    ImGuiStyle style;
+    ImGui::StyleColorsDark(&style);
+    style.ScaleAllSizes(scale);
+    ImGui::GetStyle() = style;
+}
+
+}  // namespace threadmap

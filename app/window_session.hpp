@@ -1,0 +1,42 @@
+// The window's platform: GLFW, an OpenGL 3.3 core context, Dear ImGui and its GLFW and
+// OpenGL3 backends, set up in the order of ImGui 1.86's example_glfw_opengl3 and torn down
+// in reverse by the destructor.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "outcome.hpp"
+
+struct GLFWwindow;
+
+namespace threadmap {
+
+struct FramebufferSize {
+    int width = 0, height = 0;  // pixels
+    float scale = 1;            // framebuffer pixels per window pixel (HiDPI)
+};
+
+class WindowSession {
+public:
+    // error: one sentence for stderr (no display, no GL 3.3 context).
+    static Outcome<std::unique_ptr<WindowSession>> open(int width, int height, bool vsync, const char* ini_file);
+    ~WindowSession();
+    WindowSession(const WindowSession&) = delete;
+    WindowSession& operator=(const WindowSession&) = delete;
+
+    bool should_close() const;
+    // Polls input; returns the framebuffer's size, or nothing while the window is minimised.
+    std::optional<FramebufferSize> poll();
+    void begin_imgui_frame();  // the backends' NewFrame (input injection goes after it)
+    void render_imgui();       // ImGui's draw data into the bound framebuffer
+    void swap();
+    void rebuild_fonts(float pixels, float scale);  // UI scale: font atlas and style sizes
+
+private:
+    WindowSession() = default;
+    GLFWwindow* window_ = nullptr;
+    bool glfw_ = false, imgui_ = false, glfw_backend_ = false, gl_backend_ = false;
+};
+
+}  // namespace threadmap

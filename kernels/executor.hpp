@@ -1,0 +1,31 @@
+// Where launches run, behind one interface: the CPU emulator or a CUDA device. The app
+// chooses one executor (backend_choice) and never branches on which it holds.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "device_limits.hpp"
+#include "launch_result.hpp"
+#include "outcome.hpp"
+
+namespace threadmap {
+
+class Executor {
+public:
+    virtual ~Executor() = default;
+    virtual std::string name() const = 0;  // "cpu-emulator", "cuda:NVIDIA H200"
+    // Runs a launch that check_shape, validate_launch (against this executor's limits) and
+    // the emulator caps accepted. `previous` may lend its buffers (a window re-running one
+    // shape). error: the device's own words when it refuses or fails.
+    virtual Outcome<LaunchResult> run(const Workload& w, const LaunchConfig& launch, LaunchResult* previous = nullptr) = 0;
+    // Brings a result's map to the host (result.map) if it is not there yet.
+    virtual void fetch_map(LaunchResult& result) const = 0;
+};
+
+std::unique_ptr<Executor> make_cpu_executor();
+// The CUDA device with that index (cuda_executor.cu; without nvcc, an executor whose every
+// run says why there is none).
+std::unique_ptr<Executor> make_cuda_executor(int device, const std::string& name);
+
+}  // namespace threadmap
