@@ -39,6 +39,7 @@ struct FrameRequests {
 // Saved in $XDG_CONFIG_HOME/threadmap/settings.json (see settings.hpp).
 struct Settings {
     float ui_scale = 1.0f;              // Ctrl + / Ctrl − and the slider; 1 = 17 px text
+    static constexpr float kMinUiScale = 0.5f, kMaxUiScale = 3.0f;
     bool colorblind_palette = false;    // Okabe-Ito instead of Tableau 10
     std::string color_mode = "block";   // a colour mode name
     int export_scale = 1;               // 1, 2 or 4

@@ -17,7 +17,7 @@ BackendResult choose_backend(const std::string& requested) {
         return r;
     }
     if (requested == "cpu") {
-        r.choice = cpu_backend("asked for with --backend cpu");
+        r.value = cpu_backend("asked for with --backend cpu");
         return r;
     }
     const CudaDevices cuda = list_cuda_devices();
@@ -26,7 +26,7 @@ BackendResult choose_backend(const std::string& requested) {
             r.error = "--backend cuda: no usable CUDA device (" + cuda.reason + ")";
             return r;
         }
-        r.choice = cpu_backend("no CUDA device: " + cuda.reason);
+        r.value = cpu_backend("no CUDA device: " + cuda.reason);
         return r;
     }
     BackendChoice gpu;
@@ -35,16 +35,16 @@ BackendResult choose_backend(const std::string& requested) {
     gpu.name = "cuda:" + cuda.devices.front().name;
     gpu.limits = cuda.devices.front().limits;
     gpu.executor = make_cuda_executor(gpu.device, gpu.name);
-    r.choice = gpu;
+    r.value = gpu;
     return r;
 }
 
 PrepareResult prepare_launch(const LaunchOptions& o) {
     const BackendResult backend = choose_backend(o.backend);
-    if (!backend.choice) return {std::nullopt, backend.error};
-    const CheckedLaunch checked = check_launch(o, backend.choice->limits);
+    if (!backend.value) return {std::nullopt, backend.error};
+    const CheckedLaunch checked = check_launch(o, backend.value->limits);
     if (!checked.value) return {std::nullopt, checked.error};
-    return {PreparedLaunch{*backend.choice, *checked.value}, {}};
+    return {PreparedLaunch{*backend.value, *checked.value}, {}};
 }
 
 BackendChoice cpu_backend(const std::string& reason) {

@@ -25,10 +25,8 @@ struct BackendChoice {
 // The emulator, chosen without looking for a GPU (tests, and callers with no backend).
 BackendChoice cpu_backend(const std::string& reason);
 
-struct BackendResult {
-    std::optional<BackendChoice> choice;
-    std::string error;  // "cuda" asked for and none usable: the reason, for exit code 2
-};
+// error: "cuda" asked for and none usable, the reason (exit code 2).
+using BackendResult = Outcome<BackendChoice>;
 
 BackendResult choose_backend(const std::string& requested);  // "cpu", "cuda" or "auto"
 

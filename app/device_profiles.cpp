@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "embedded_file.hpp"
+#include "catalog.hpp"
 
 namespace threadmap {
 
@@ -38,26 +38,17 @@ DeviceProfile parse_device_profile(const std::string& text) {
     }
 }
 
-const std::vector<DeviceProfile>& device_profiles() {
-    static const std::vector<DeviceProfile> all = [] {
-        std::vector<DeviceProfile> v;
-        for (int i = 0; i < kEmbeddedDevicesCount; ++i) v.push_back(parse_device_profile(kEmbeddedDevices[i].text));
-        std::sort(v.begin(), v.end(), [](const DeviceProfile& a, const DeviceProfile& b) { return a.name < b.name; });
-        return v;
-    }();
+namespace {
+
+const Catalog<DeviceProfile>& catalog() {
+    static const Catalog<DeviceProfile> all(kEmbeddedDevices, kEmbeddedDevicesCount, parse_device_profile);
     return all;
 }
 
-const DeviceProfile* find_device_profile(const std::string& name) {
-    for (const auto& p : device_profiles())
-        if (p.name == name) return &p;
-    return nullptr;
-}
+}  // namespace
 
-std::string device_profile_names() {
-    std::string s;
-    for (const auto& p : device_profiles()) s += (s.empty() ? "" : ", ") + p.name;
-    return s;
-}
+const std::vector<DeviceProfile>& device_profiles() { return catalog().items(); }
+const DeviceProfile* find_device_profile(const std::string& name) { return catalog().find(name); }
+std::string device_profile_names() { return catalog().names(); }
 
 }  // namespace threadmap

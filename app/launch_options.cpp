@@ -12,7 +12,7 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
     const CLI::Validator non_empty(
         [](std::string& v) { return v.empty() ? std::string("an empty value") : std::string(); }, "VALUE");
     cmd.add_option("--preset", o.preset, "A lesson: " + lesson_names())->check(non_empty);
-    cmd.add_option("--kernel", o.kernel, "increment | increment-stride | matmul | matmul-xcol")->check(non_empty);
+    cmd.add_option("--kernel", o.kernel, kernel_names(" | ", " | "))->check(non_empty);
     cmd.add_option("--n", o.n, "Array length, for increment kernels")->check(non_empty);
     cmd.add_option("--rows", o.rows, "Rows of C, for matmul kernels")->check(non_empty);
     cmd.add_option("--cols", o.cols, "Columns of C, for matmul kernels")->check(non_empty);
@@ -92,7 +92,7 @@ ResolveResult resolve_launch(const LaunchOptions& o) {
     if (explicit_kernel) {
         const auto kind = parse_kernel(o.kernel);
         if (!kind) {
-            err = "unknown kernel '" + o.kernel + "'; choose increment, increment-stride, matmul or matmul-xcol";
+            err = "unknown kernel '" + o.kernel + "'; choose " + kernel_names();
             return r;
         }
         if (lesson && is_matrix(*kind) != is_matrix(lesson->workload.kernel)) {

@@ -26,12 +26,12 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
         o.backend = state.backend;
         const bool same_shape = state.picture && state.picture->launch.workload == checked.value->workload;
         auto built = build_picture(*checked.value, o, state.picture ? &*state.picture : nullptr);
-        if (!built.picture) {
+        if (!built.value) {
             state.launch_error = built.error;
             return;
         }
         state.launch_error.clear();
-        state.picture = std::move(built.picture);
+        state.picture = std::move(built.value);
         if (!same_shape) state.pinned_cell.reset();
     } else if (state.picture) {
         if (state.pending.relayout) {

@@ -1,7 +1,7 @@
 // Lesson parsing and the embedded lesson list; see lessons.hpp.
 #include "lessons.hpp"
 
-#include "embedded_file.hpp"
+#include "catalog.hpp"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -66,26 +66,17 @@ Lesson parse_lesson(const std::string& text) {
     }
 }
 
-const std::vector<Lesson>& lessons() {
-    static const std::vector<Lesson> all = [] {
-        std::vector<Lesson> v;
-        for (int i = 0; i < kEmbeddedLessonsCount; ++i) v.push_back(parse_lesson(kEmbeddedLessons[i].text));
-        std::sort(v.begin(), v.end(), [](const Lesson& a, const Lesson& b) { return a.name < b.name; });
-        return v;
-    }();
+namespace {
+
+const Catalog<Lesson>& catalog() {
+    static const Catalog<Lesson> all(kEmbeddedLessons, kEmbeddedLessonsCount, parse_lesson);
     return all;
 }
 
-const Lesson* find_lesson(const std::string& name) {
-    for (const auto& l : lessons())
-        if (l.name == name) return &l;
-    return nullptr;
-}
+}  // namespace
 
-std::string lesson_names() {
-    std::string s;
-    for (const auto& l : lessons()) s += (s.empty() ? "" : ", ") + l.name;
-    return s;
-}
+const std::vector<Lesson>& lessons() { return catalog().items(); }
+const Lesson* find_lesson(const std::string& name) { return catalog().find(name); }
+std::string lesson_names() { return catalog().names(); }
 
 }  // namespace threadmap

@@ -79,11 +79,11 @@ void handle_shortcuts(AppState& state) {
     const ImGuiIO& io = ImGui::GetIO();
     if (!io.KeyCtrl) return;
     if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD)) {
-        state.settings.ui_scale = std::min(state.settings.ui_scale * 1.15f, 3.0f);
+        state.settings.ui_scale = std::min(state.settings.ui_scale * 1.15f, Settings::kMaxUiScale);
         state.requests.rescale = true;
     }
     if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT)) {
-        state.settings.ui_scale = std::max(state.settings.ui_scale / 1.15f, 0.5f);
+        state.settings.ui_scale = std::max(state.settings.ui_scale / 1.15f, Settings::kMinUiScale);
         state.requests.rescale = true;
     }
     if (ImGui::IsKeyPressed(GLFW_KEY_S)) (io.KeyShift ? state.requests.export_window : state.requests.export_map) = true;

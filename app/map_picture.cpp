@@ -6,8 +6,8 @@ namespace threadmap {
 PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, MapPicture* previous) {
     PictureResult out;
     auto layout = make_layout(r.workload, r.launch, o.blocks_per_row, o.max_side, o.max_cells);
-    if (!layout.layout) {
-        out.error = layout.problem;
+    if (!layout.value) {
+        out.error = layout.error;
         return out;
     }
     MapPicture p;
@@ -19,16 +19,16 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
         return out;
     }
     p.result = std::move(*run.value);
-    p.layout = *layout.layout;
+    p.layout = *layout.value;
     recolor(p, o.mode, o.palette);
-    out.picture = std::move(p);
+    out.value = std::move(p);
     return out;
 }
 
 bool relayout(MapPicture& p, const PictureOptions& o) {
     auto layout = make_layout(p.launch.workload, p.launch.launch, o.blocks_per_row, o.max_side, o.max_cells);
-    if (!layout.layout) return false;
-    p.layout = *layout.layout;
+    if (!layout.value) return false;
+    p.layout = *layout.value;
     return true;
 }
 

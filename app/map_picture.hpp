@@ -35,10 +35,7 @@ struct PictureOptions {
     std::optional<BackendChoice> backend;  // none: the emulator
 };
 
-struct PictureResult {
-    std::optional<MapPicture> picture;
-    std::string error;  // one line, when picture is empty
-};
+using PictureResult = Outcome<MapPicture>;  // error: one line
 
 // previous: a picture to take buffers from (a window re-running the same shape).
 PictureResult build_picture(const ResolvedLaunch& launch, const PictureOptions& options, MapPicture* previous = nullptr);

@@ -42,7 +42,7 @@ void add_render_command(CLI::App& app, RenderCommandOptions& o) {
     auto* cmd = app.add_subcommand("render", "Draw the map as a PNG, with no display needed (EGL)");
     add_launch_options(*cmd, o.launch);
     cmd->add_option("--color", o.color,
-                    "block | thread-x | thread-y | thread-z | global | warp | lane | coverage (default block)");
+                    color_mode_names(" | ", " | ") + " (default block)");
     cmd->add_option("--palette", o.palette, "standard | colorblind (default standard)")
         ->check(CLI::IsMember({"standard", "colorblind"}));
     cmd->add_option("--out", o.out, "PNG file to write")->required();
@@ -119,7 +119,7 @@ int run_render_command(const RenderCommandOptions& o) {
         return code;
     };
     const auto mode = parse_color_mode(o.color);
-    if (!mode) return fail("unknown colour mode '" + o.color + "'; choose block, thread-x, thread-y, thread-z, global, warp, lane or coverage", 2);
+    if (!mode) return fail("unknown colour mode '" + o.color + "'; choose " + color_mode_names(), 2);
     int width = 0, height = 0;
     std::string error;
     if (!parse_size(o.size, width, height, error)) return fail(error, 2);
@@ -154,8 +154,8 @@ int run_render_command(const RenderCommandOptions& o) {
         po.max_cells = CellGridRenderer::max_cells();
         po.backend = b;
         auto built = build_picture(launch, po);
-        if (!built.picture) return fail(built.error, 2);
-        MapPicture& p = *built.picture;
+        if (!built.value) return fail(built.error, 2);
+        MapPicture& p = *built.value;
 
         HeadlessImGui imgui(width, height, font_px);
         CellGridRenderer renderer;

@@ -20,7 +20,7 @@ std::string config_dir() {
 }
 
 Settings sanitized(Settings s) {
-    s.ui_scale = std::clamp(s.ui_scale, 0.5f, 4.0f);
+    s.ui_scale = std::clamp(s.ui_scale, Settings::kMinUiScale, Settings::kMaxUiScale);
     if (s.export_scale != 1 && s.export_scale != 2 && s.export_scale != 4) s.export_scale = 1;
     if (!parse_color_mode(s.color_mode)) s.color_mode = "block";
     s.left_width = std::clamp(s.left_width, 200.0f, 1200.0f);

@@ -47,10 +47,10 @@ Outcome<std::optional<Replay>> scripted_input(const WindowOptions& o) {
 }
 
 void choose_backend_once(AppState& state, const std::string& requested) {
-    if (const BackendResult b = choose_backend(requested); b.choice) {
-        state.backend = b.choice;
-        state.backend_line = b.choice->cuda ? "Backend: " + b.choice->name
-                                            : "Backend: CPU emulator (" + short_reason(b.choice->reason) + ")";
+    if (const BackendResult b = choose_backend(requested); b.value) {
+        state.backend = b.value;
+        state.backend_line = b.value->cuda ? "Backend: " + b.value->name
+                                            : "Backend: CPU emulator (" + short_reason(b.value->reason) + ")";
     } else {
         state.backend = cpu_backend(b.error);
         state.backend_line = "Backend: CPU emulator (" + b.error + ")";

@@ -51,7 +51,7 @@ int run_window_command(WindowCommandOptions o) {
     w.backend = o.launch.backend;
     if (w.backend == "cuda") {  // insisted on and impossible: say so before opening a window
         const BackendResult b = choose_backend("cuda");
-        if (!b.choice) return fail(b.error);
+        if (!b.value) return fail(b.error);
     }
     if (any_launch_option(o.launch)) {
         auto resolved = resolve_launch(o.launch);

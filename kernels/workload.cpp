@@ -40,6 +40,14 @@ std::optional<KernelKind> parse_kernel(std::string_view name) {
     return std::nullopt;
 }
 
+std::string kernel_names(const char* separator, const char* last) {
+    std::string s;
+    const auto& kinds = all_kernels();
+    for (size_t i = 0; i < kinds.size(); ++i)
+        s += (i == 0 ? "" : i + 1 == kinds.size() ? last : separator) + std::string(kernel_name(kinds[i]));
+    return s;
+}
+
 const std::vector<KernelKind>& all_kernels() {
     static const std::vector<KernelKind> kinds = [] {
         std::vector<KernelKind> v;

@@ -30,6 +30,8 @@ bool operator==(const Workload& a, const Workload& b);  // spelled out: nvcc her
 std::string_view kernel_name(KernelKind kind);  // "increment", "matmul-xcol", …
 std::optional<KernelKind> parse_kernel(std::string_view name);
 const std::vector<KernelKind>& all_kernels();
+// "increment, increment-stride, matmul or matmul-xcol" (or joined by `separator`).
+std::string kernel_names(const char* separator = ", ", const char* last = " or ");
 TM_HD inline bool is_matrix(KernelKind kind) { return kind == KernelKind::Matmul || kind == KernelKind::MatmulXCol; }
 
 // An increment kernel over an array of n elements.

@@ -49,6 +49,14 @@ std::optional<ColorMode> parse_color_mode(std::string_view name) {
     return std::nullopt;
 }
 
+std::string color_mode_names(const char* separator, const char* last) {
+    std::string s;
+    const auto& modes = all_color_modes();
+    for (size_t i = 0; i < modes.size(); ++i)
+        s += (i == 0 ? "" : i + 1 == modes.size() ? last : separator) + std::string(color_mode_name(modes[i]));
+    return s;
+}
+
 const std::vector<ColorMode>& all_color_modes() {
     static const std::vector<ColorMode> modes = [] {
         std::vector<ColorMode> v;

@@ -18,6 +18,8 @@ namespace threadmap {
 std::string_view color_mode_name(ColorMode mode);  // the CLI's word: "block", "thread-x", …
 std::optional<ColorMode> parse_color_mode(std::string_view name);
 const std::vector<ColorMode>& all_color_modes();
+// "block, thread-x, … or coverage" (with `last` "or"), or joined by `separator`: help and errors.
+std::string color_mode_names(const char* separator = ", ", const char* last = " or ");
 std::string color_mode_title(ColorMode mode);  // "blockIdx", "threadIdx.x", …
 
 struct LegendSwatch {

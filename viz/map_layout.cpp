@@ -43,7 +43,7 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
     LayoutResult r;
     max_cells = std::min(max_cells, kMaxDrawnCells);
     if (element_count(w) > max_cells) {
-        r.problem = std::to_string(element_count(w)) + " elements; the map can draw at most " + std::to_string(max_cells);
+        r.error = std::to_string(element_count(w)) + " elements; the map can draw at most " + std::to_string(max_cells);
         return r;
     }
     MapLayout m;
@@ -52,7 +52,7 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
     const Extent launched = launched_extent(w, l);
     if (is_matrix(w.kernel)) {
         if (w.rows > max_side || w.cols > max_side) {
-            r.problem = "C is " + std::to_string(w.rows) + "x" + std::to_string(w.cols) +
+            r.error = "C is " + std::to_string(w.rows) + "x" + std::to_string(w.cols) +
                         "; the map can draw at most " + std::to_string(max_side) + " cells on a side";
             return r;
         }
@@ -78,7 +78,7 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
         uint64_t k = std::max<uint64_t>(1, blocks_per_row);
         k = std::max(k, (drawn + bdx * max_side - 1) / (bdx * max_side));  // fit the height
         if (k * bdx > max_side) {
-            r.problem = std::to_string(drawn) + " cells do not fit a " + std::to_string(max_side) + "x" +
+            r.error = std::to_string(drawn) + " cells do not fit a " + std::to_string(max_side) + "x" +
                         std::to_string(max_side) + " texture in whole blocks of " + std::to_string(bdx);
             return r;
         }
@@ -89,7 +89,7 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
         m.block_h = 1;
         m.ghosts_not_drawn = extent - drawn;
     }
-    r.layout = m;
+    r.value = m;
     return r;
 }
 

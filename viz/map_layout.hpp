@@ -7,6 +7,7 @@
 #include <string>
 
 #include "colorizer.hpp"
+#include "outcome.hpp"
 #include "thread_map.hpp"
 #include "workload.hpp"
 
@@ -46,10 +47,7 @@ inline constexpr uint64_t kMaxDrawnCells = uint64_t(1) << 26;
 // blocks_per_row: 1D rows hold this many blocks (raised when the height would pass
 // max_side). Ghost cells are trimmed to fit; when the data alone does not fit, the problem
 // comes back as text.
-struct LayoutResult {
-    std::optional<MapLayout> layout;
-    std::string problem;
-};
+using LayoutResult = Outcome<MapLayout>;
 LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t blocks_per_row, uint32_t max_side,
                          uint64_t max_cells = kMaxDrawnCells);
 

@@ -14,8 +14,8 @@ namespace {
 
 MapPicture picture(const std::string& preset) {
     auto p = build_picture(lesson_launch(preset), {});
-    REQUIRE(p.picture);
-    return std::move(*p.picture);
+    REQUIRE(p.value);
+    return std::move(*p.value);
 }
 
 bool has(const std::vector<std::string>& lines, const std::string& text) {

@@ -61,8 +61,8 @@ MapPicture expected_picture(const LaunchOptions& o, const json& state) {
     PictureOptions po;
     po.blocks_per_row = state["layout"]["blocks_per_row"];
     auto p = build_picture(*r.value, po);
-    REQUIRE(p.picture);
-    return std::move(*p.picture);
+    REQUIRE(p.value);
+    return std::move(*p.value);
 }
 
 bool close(std::array<uint8_t, 3> a, std::array<float, 3> b, float tolerance) {

@@ -132,14 +132,14 @@ TEST_CASE("interop colours equal host-painted colours - pixel for pixel") {
         const Outcome<LaunchResult> g = gpu().run(w, l);  // painted from the device map in place
         REQUIRE_MESSAGE(g.value, g.error);
         const auto layout = make_layout(w, l, 1, 16384);
-        REQUIRE(layout.layout);
+        REQUIRE(layout.value);
         for (ColorMode mode : {ColorMode::Block, ColorMode::Warp, ColorMode::Coverage, ColorMode::Global}) {
             const ColorContext color{mode, Palette::Standard, l.grid, l.block};
-            const std::string why = painter.paint(renderer, *layout.layout, *g.value, color);
+            const std::string why = painter.paint(renderer, *layout.value, *g.value, color);
             REQUIRE_MESSAGE(why.empty(), why);
             const std::vector<Rgba8> gpu = renderer.read_cells();
             std::vector<Rgba8> host(gpu.size());
-            colorize_layout(*layout.layout, e.map, color, host.data());
+            colorize_layout(*layout.value, e.map, color, host.data());
             REQUIRE(gpu.size() == host.size());
             for (size_t i = 0; i < host.size(); ++i) REQUIRE(gpu[i] == host[i]);
         }

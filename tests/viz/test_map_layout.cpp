@@ -10,8 +10,8 @@ TEST_CASE("seed-increment-bug - one block per row - 500 elements - then 16492 gh
     Workload w = array_workload(KernelKind::Increment, 500);
     const LaunchConfig l{{531, 1, 1}, {32, 1, 1}};
     const auto r = make_layout(w, l, 1, 16384);
-    REQUIRE(r.layout);
-    const MapLayout& m = *r.layout;
+    REQUIRE(r.value);
+    const MapLayout& m = *r.value;
     CHECK(m.width == 32);
     CHECK(m.height == 531);
     const LaunchResult e = emulate(w, l);
@@ -33,16 +33,16 @@ TEST_CASE("rows of several blocks - and a row width raised to fit the texture") 
     Workload w = array_workload(KernelKind::Increment, 1000);
     const LaunchConfig l{{8, 1, 1}, {128, 1, 1}};
     auto r = make_layout(w, l, 4, 16384);
-    REQUIRE(r.layout);
-    CHECK(r.layout->width == 512);
-    CHECK(r.layout->height == 2);
-    CHECK(r.layout->element_at(10, 1) == 522u);
+    REQUIRE(r.value);
+    CHECK(r.value->width == 512);
+    CHECK(r.value->height == 2);
+    CHECK(r.value->element_at(10, 1) == 522u);
     // Blocks of 2 and at most 64 cells a side: 1000 cells need 8 blocks (16 cells) a row.
     r = make_layout(w, {{500, 1, 1}, {2, 1, 1}}, 1, 64);
-    REQUIRE(r.layout);
-    CHECK(r.layout->blocks_per_row == 8);
-    CHECK(r.layout->width == 16);
-    CHECK(r.layout->height == 63);
+    REQUIRE(r.value);
+    CHECK(r.value->blocks_per_row == 8);
+    CHECK(r.value->width == 16);
+    CHECK(r.value->height == 63);
 }
 
 TEST_CASE("seed-matmul - C 200x200 inside a 512x512 launch - x runs down the rows") {
@@ -50,8 +50,8 @@ TEST_CASE("seed-matmul - C 200x200 inside a 512x512 launch - x runs down the row
     w.a_rows = w.b_cols = 300;
     const LaunchConfig l{{16, 16, 1}, {32, 32, 1}};
     const auto r = make_layout(w, l, 1, 16384);
-    REQUIRE(r.layout);
-    const MapLayout& m = *r.layout;
+    REQUIRE(r.value);
+    const MapLayout& m = *r.value;
     CHECK(m.width == 512);
     CHECK(m.height == 512);
     CHECK(m.block_w == 32);
@@ -69,13 +69,13 @@ TEST_CASE("seed-matmul - C 200x200 inside a 512x512 launch - x runs down the row
 TEST_CASE("a matrix too large to draw is refused with the reason - huge ghost margins are trimmed") {
     const Workload big = matmul_workload(KernelKind::MatmulXCol, 20000, 10, 1);
     const auto r = make_layout(big, {{1, 1250, 1}, {16, 16, 1}}, 1, 16384);
-    CHECK_FALSE(r.layout);
-    CHECK(r.problem.find("at most 16384") != std::string::npos);
+    CHECK_FALSE(r.value);
+    CHECK(r.error.find("at most 16384") != std::string::npos);
     Workload w = array_workload(KernelKind::Increment, 10);
     const auto t = make_layout(w, {{1u << 20, 1, 1}, {1024, 1, 1}}, 1, 16384, 1u << 20);
-    REQUIRE(t.layout);
-    CHECK(uint64_t(t.layout->width) * t.layout->height <= (1u << 20) + 1024);
-    CHECK(t.layout->ghosts_not_drawn > 0);
+    REQUIRE(t.value);
+    CHECK(uint64_t(t.value->width) * t.value->height <= (1u << 20) + 1024);
+    CHECK(t.value->ghosts_not_drawn > 0);
 }
 
 TEST_CASE("1D arrays wrap into rows of whole blocks that give the map the view's shape") {
@@ -90,9 +90,9 @@ TEST_CASE("1D arrays wrap into rows of whole blocks that give the map the view's
             CAPTURE(aspect);
             const uint32_t k = blocks_per_row_for_aspect(w, l, aspect);
             const auto m = make_layout(w, l, k, 16384);
-            REQUIRE(m.layout);
-            CHECK(m.layout->width % l.block.x == 0);  // whole blocks
-            const double shape = double(m.layout->width) / m.layout->height;
+            REQUIRE(m.value);
+            CHECK(m.value->width % l.block.x == 0);  // whole blocks
+            const double shape = double(m.value->width) / m.value->height;
             CHECK(shape / aspect < 1.6);
             CHECK(aspect / shape < 1.6);
         }

@@ -25,8 +25,8 @@ TEST_CASE("a map and a figure drawn in-process through EGL have the colorizer's 
     const LaunchConfig l{{4, 1, 1}, {32, 1, 1}};
     const LaunchResult e = emulate(w, l);
     const auto layout = make_layout(w, l, 2, uint32_t(CellGridRenderer::max_texture_side()));
-    REQUIRE(layout.layout);
-    const MapLayout& m = *layout.layout;
+    REQUIRE(layout.value);
+    const MapLayout& m = *layout.value;
     const ColorContext color{ColorMode::Block, Palette::Standard, l.grid, l.block};
 
     for (int pass = 0; pass < 2; ++pass) {  // resources made, freed and made again
