@@ -38,39 +38,39 @@ struct FrameRequests {
 
 // Saved in $XDG_CONFIG_HOME/threadmap/settings.json (see settings.hpp).
 struct Settings {
-    float ui_scale = 1.0f;              // Ctrl + / Ctrl − and the slider; 1 = 17 px text
+    float ui_scale = 1.0f;  // Ctrl + / Ctrl − and the slider; 1 = 17 px text
     static constexpr float kMinUiScale = 0.5f, kMaxUiScale = 3.0f;
-    bool colorblind_palette = false;    // Okabe-Ito instead of Tableau 10
-    std::string color_mode = "block";   // a colour mode name
-    int export_scale = 1;               // 1, 2 or 4
-    std::string export_dir = ".";       // where exports go
-    float left_width = 340;             // controls and lessons column, pixels at scale 1
-    float right_width = 380;            // inspector, stats and code column
+    bool colorblind_palette = false;   // Okabe-Ito instead of Tableau 10
+    std::string color_mode = "block";  // a colour mode name
+    int export_scale = 1;              // 1, 2 or 4
+    std::string export_dir = ".";      // where exports go
+    float left_width = 340;            // controls and lessons column, pixels at scale 1
+    float right_width = 380;           // inspector, stats and code column
     std::string last_preset = "seed-increment";
 };
 
 struct AppState {
     Settings settings;
-    ResolvedLaunch edit;         // what the controls show, valid or not
-    std::string launch_error;    // why `edit` cannot run; the last valid map stays on screen
+    ResolvedLaunch edit;                // what the controls show, valid or not
+    std::string launch_error;           // why `edit` cannot run; the last valid map stays on screen
     std::optional<MapPicture> picture;  // the last valid map
-    PictureWork pending;         // what the next update_picture does
-    FrameRequests requests;      // one-frame requests from panels and shortcuts
+    PictureWork pending;                // what the next update_picture does
+    FrameRequests requests;             // one-frame requests from panels and shortcuts
     uint32_t blocks_per_row = 1;
     bool auto_blocks_per_row = true;  // 1D rows follow the view's shape until the learner sets them
 
     View view;
-    bool view_is_fit = false;  // untouched since the last fit: follows the panel's size
+    bool view_is_fit = false;                // untouched since the last fit: follows the panel's size
     std::optional<glm::ivec2> hovered_cell;  // (column, row) of the map under the mouse
     std::optional<glm::ivec2> pinned_cell;   // clicked; shown until clicked again
 
     std::optional<BackendChoice> backend;  // where launches run (none: the emulator)
-    std::string backend_line;     // status bar: the backend in use and why
-    std::string paint_line;       // status bar: where colours are painted (GPU interop or host) and why
-    std::string message;          // status bar: the last export or settings message
-    double last_update_ms = 0;    // time from a launch change to its new colours
+    std::string backend_line;              // status bar: the backend in use and why
+    std::string paint_line;                // status bar: where colours are painted (GPU interop or host) and why
+    std::string message;                   // status bar: the last export or settings message
+    double last_update_ms = 0;             // time from a launch change to its new colours
 
-    TimingState timing;  // the timing panel: runs, recordings, the sweep
+    TimingState timing;                   // the timing panel: runs, recordings, the sweep
     std::optional<CentreView> open_view;  // select this tab of the centre once (a lesson chose it)
 
     // Where the map was drawn this frame (window pixels), for input and exports.

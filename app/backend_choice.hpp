@@ -16,8 +16,8 @@ namespace threadmap {
 struct BackendChoice {
     bool cuda = false;
     int device = 0;
-    std::string name;    // "cpu-emulator" or "cuda:NVIDIA H200"
-    std::string reason;  // for the CPU: why not a GPU ("no CUDA device: …"); empty for cuda
+    std::string name;                      // "cpu-emulator" or "cuda:NVIDIA H200"
+    std::string reason;                    // for the CPU: why not a GPU ("no CUDA device: …"); empty for cuda
     DeviceLimits limits = cc90_profile();  // the device's own limits replace the profile
     std::shared_ptr<Executor> executor;    // where this backend's launches run
 };
@@ -39,6 +39,5 @@ struct PreparedLaunch {
 };
 using PrepareResult = Outcome<PreparedLaunch>;
 PrepareResult prepare_launch(const LaunchOptions& options);
-
 
 }  // namespace threadmap

@@ -41,7 +41,8 @@ void print_text(const nlohmann::json& j) {
     row(j["cpu_reference"], "cpu-ref");
     if (!j["first_launch_seconds"].is_null())
         std::printf("\nfirst launch in the process (context, module load, launch): %.1f ms, %s\n",
-                    double(j["first_launch_seconds"]) * 1e3, std::string(j.value("first_launch_origin", "measured")).c_str());
+                    double(j["first_launch_seconds"]) * 1e3,
+                    std::string(j.value("first_launch_origin", "measured")).c_str());
     std::printf("%s\n", std::string(j["note"]).c_str());
 }
 
@@ -73,7 +74,8 @@ int print_profiles() {
     return 0;
 }
 
-int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const BackendChoice& b, const DeviceProfile* model) {
+int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const BackendChoice& b,
+                      const DeviceProfile* model) {
     std::string error;
     const bool matrix = is_matrix(kind);
     const auto from = parse_count(o.from.empty() ? (matrix ? "256" : "1024") : o.from, "--from", error);
@@ -97,14 +99,17 @@ int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const Backe
         origin = "measured";
         device = b.name;
     }
-    const SweepResult r = run_sweep(kind, sweep_sizes(*from, *to, int(*points)), cpu_median_seconds, gpu, origin, device);
+    const SweepResult r =
+        run_sweep(kind, sweep_sizes(*from, *to, int(*points)), cpu_median_seconds, gpu, origin, device);
     const std::string point_origin = "cpu: measured, gpu: " + (origin.empty() ? std::string("none") : origin);
     if (o.csv) {
         std::printf("elements,cpu_seconds,gpu_copy_seconds,gpu_resident_seconds,origin\n");
         for (const auto& p : r.points) {
             std::printf("%llu,%.9g,", (unsigned long long)p.elements, p.cpu_seconds);
-            if (p.gpu_copy_seconds) std::printf("%.9g,%.9g,", *p.gpu_copy_seconds, *p.gpu_resident_seconds);
-            else std::printf(",,");
+            if (p.gpu_copy_seconds)
+                std::printf("%.9g,%.9g,", *p.gpu_copy_seconds, *p.gpu_resident_seconds);
+            else
+                std::printf(",,");
             std::printf("%s\n", point_origin.c_str());
         }
         return 0;
@@ -119,7 +124,8 @@ int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const Backe
     for (const auto& p : r.points) {
         nlohmann::json e = {{"elements", p.elements}, {"cpu_seconds", p.cpu_seconds}, {"origin", point_origin}};
         e["gpu_copy_seconds"] = p.gpu_copy_seconds ? nlohmann::json(*p.gpu_copy_seconds) : nlohmann::json(nullptr);
-        e["gpu_resident_seconds"] = p.gpu_resident_seconds ? nlohmann::json(*p.gpu_resident_seconds) : nlohmann::json(nullptr);
+        e["gpu_resident_seconds"] =
+            p.gpu_resident_seconds ? nlohmann::json(*p.gpu_resident_seconds) : nlohmann::json(nullptr);
         j["points"].push_back(e);
     }
     j["crossover_elements"] = r.crossover_elements ? nlohmann::json(*r.crossover_elements) : nlohmann::json(nullptr);
@@ -151,15 +157,19 @@ int run_bench_command(const BenchCommandOptions& o) {
     std::string error;
     const auto repeats = parse_count(o.repeat, "--repeat", error);
     if (!repeats) return fail(error, 2);
-    if (*repeats < 1 || *repeats > kMaxRepeats) return fail("--repeat must be between 1 and " + std::to_string(kMaxRepeats), 2);
+    if (*repeats < 1 || *repeats > kMaxRepeats)
+        return fail("--repeat must be between 1 and " + std::to_string(kMaxRepeats), 2);
 
     // --backend model: timings from a device profile; the launch is checked as for the CPU.
     const bool modeled = o.launch.backend == "model";
     const DeviceProfile* model = nullptr;
     if (modeled) {
-        if (o.device_profile.empty()) return fail("--backend model needs --device-profile NAME (" + device_profile_names() + ")", 2);
+        if (o.device_profile.empty())
+            return fail("--backend model needs --device-profile NAME (" + device_profile_names() + ")", 2);
         model = find_device_profile(o.device_profile);
-        if (!model) return fail("unknown device profile '" + o.device_profile + "'; the profiles are: " + device_profile_names(), 2);
+        if (!model)
+            return fail(
+                "unknown device profile '" + o.device_profile + "'; the profiles are: " + device_profile_names(), 2);
     } else if (!o.device_profile.empty()) {
         return fail("--device-profile goes with --backend model", 2);
     }

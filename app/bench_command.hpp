@@ -24,8 +24,8 @@ struct BenchCommandOptions {
     bool csv = false;
     std::string device_profile;  // --backend model: a profile's name, or "list"
     bool sweep = false;
-    std::string from, to;        // sweep range in elements (default: by kernel)
-    std::string points = "30";   // sweep sizes
+    std::string from, to;       // sweep range in elements (default: by kernel)
+    std::string points = "30";  // sweep sizes
 };
 
 void add_bench_command(CLI::App& app, BenchCommandOptions& options);

@@ -14,7 +14,8 @@ std::string version_string(int v) { return std::to_string(v / 1000) + "." + std:
 std::string version_text() {
     std::string s = "threadmap " THREADMAP_VERSION "\n";
     const CudaDevices cuda = list_cuda_devices();
-    if (!cuda.compiled_in) return s + "CUDA: not compiled in (built without nvcc); the CPU emulator is the only backend\n";
+    if (!cuda.compiled_in)
+        return s + "CUDA: not compiled in (built without nvcc); the CPU emulator is the only backend\n";
     s += "CUDA: compiled in (runtime " + version_string(cuda.runtime_version) + ", architectures " THREADMAP_CUDA_ARCHS;
     s += cuda.driver_version ? ", driver supports " + version_string(cuda.driver_version) + ")\n" : ", no driver)\n";
     if (cuda.devices.empty()) return s + "devices: none usable (" + cuda.reason + "); the CPU emulator is used\n";

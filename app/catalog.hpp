@@ -13,7 +13,7 @@ namespace threadmap {
 
 template <class Item>
 class Catalog {
-public:
+  public:
     using Parser = Item (*)(const std::string& text);
 
     Catalog(const EmbeddedFile* files, int count, Parser parse) {
@@ -35,7 +35,7 @@ public:
         return s;
     }
 
-private:
+  private:
     std::vector<Item> items_;
 };
 

@@ -49,8 +49,9 @@ int run_cli(int argc, char** argv) {
     if (app.got_subcommand("render")) return run_render_command(render);
     return run_window_command(window);
 #else
-    std::fprintf(stderr, "threadmap: this build has no window (GLFW, Dear ImGui or libepoxy was missing when it was "
-                         "built); use threadmap map, bench or devices\n");
+    std::fprintf(stderr,
+                 "threadmap: this build has no window (GLFW, Dear ImGui or libepoxy was missing when it was "
+                 "built); use threadmap map, bench or devices\n");
     return 1;
 #endif
 }

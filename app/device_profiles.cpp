@@ -18,11 +18,13 @@ DeviceProfile parse_device_profile(const std::string& text) {
         DeviceProfile p;
         p.name = j.at("name").get<std::string>();
         p.title = j.at("title").get<std::string>();
-        const std::pair<const char*, double*> fields[] = {
-            {"pinned_gbps", &p.pinned_gbps},       {"pageable_gbps", &p.pageable_gbps},
-            {"copy_latency_s", &p.copy_latency_s}, {"memory_gbps", &p.memory_gbps},
-            {"fp32_gflops", &p.fp32_gflops},       {"launch_latency_s", &p.launch_latency_s},
-            {"startup_s", &p.startup_s}};
+        const std::pair<const char*, double*> fields[] = {{"pinned_gbps", &p.pinned_gbps},
+                                                          {"pageable_gbps", &p.pageable_gbps},
+                                                          {"copy_latency_s", &p.copy_latency_s},
+                                                          {"memory_gbps", &p.memory_gbps},
+                                                          {"fp32_gflops", &p.fp32_gflops},
+                                                          {"launch_latency_s", &p.launch_latency_s},
+                                                          {"startup_s", &p.startup_s}};
         for (const auto& [key, value] : fields) {
             const auto& f = j.at(key);
             *value = f.at("value").get<double>();

@@ -9,7 +9,8 @@
 namespace threadmap {
 
 void add_devices_command(CLI::App& app) {
-    app.add_subcommand("devices", "List CUDA devices (name, compute capability, SMs, memory), or say why there are none");
+    app.add_subcommand("devices",
+                       "List CUDA devices (name, compute capability, SMs, memory), or say why there are none");
 }
 
 int run_devices_command() {

@@ -30,7 +30,8 @@ void FrameClock::frame_shown(const AppState& state) {
 }
 
 std::string FrameClock::write_report(const std::string& path, const AppState& s) const {
-    nlohmann::json j = {{"frame_ms", frame_ms_}, {"update_ms", update_ms_}, {"change_to_screen_ms", change_to_screen_ms_}};
+    nlohmann::json j = {
+        {"frame_ms", frame_ms_}, {"update_ms", update_ms_}, {"change_to_screen_ms", change_to_screen_ms_}};
     if (s.picture)
         j["map"] = {{"kernel", std::string(kernel_name(s.picture->launch.workload.kernel))},
                     {"cells", uint64_t(s.picture->layout.width) * s.picture->layout.height}};

@@ -11,7 +11,7 @@
 namespace threadmap {
 
 class FrameClock {
-public:
+  public:
     // Before update_picture: starts the change-to-screen clock when a launch change is new.
     void before_update(const AppState& state);
     // After update_picture, when it had work: how long the update took (state.last_update_ms).
@@ -21,9 +21,11 @@ public:
     // JSON: frame_ms, update_ms, change_to_screen_ms and the map's size; "" or why not.
     std::string write_report(const std::string& path, const AppState& state) const;
 
-private:
+  private:
     using Clock = std::chrono::steady_clock;
-    static double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+    static double ms_since(Clock::time_point t) {
+        return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+    }
     std::vector<double> frame_ms_, update_ms_, change_to_screen_ms_;
     Clock::time_point frame_start_ = Clock::now(), update_start_{}, change_start_{};
     bool change_pending_ = false;  // a launch change not yet on screen

@@ -13,8 +13,8 @@ std::string n2s(uint64_t v) { return std::to_string(v); }
 
 // "i = threadIdx.x + blockIdx.x * blockDim.x = 4 + 3 * 32 = 100"
 std::string grid_formula(const char* name, char axis, uint32_t t, uint32_t b, uint32_t bd) {
-    return std::string(name) + " = threadIdx." + axis + " + blockIdx." + axis + " * blockDim." + axis + " = " +
-           n2s(t) + " + " + n2s(b) + " * " + n2s(bd) + " = " + n2s(uint64_t(t) + uint64_t(b) * bd);
+    return std::string(name) + " = threadIdx." + axis + " + blockIdx." + axis + " * blockDim." + axis + " = " + n2s(t) +
+           " + " + n2s(b) + " * " + n2s(bd) + " = " + n2s(uint64_t(t) + uint64_t(b) * bd);
 }
 
 }  // namespace
@@ -48,9 +48,12 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
                                                 " × " + n2s(l.threads_per_block()) + " + " + n2s(t_lin) + ")"});
     d.fields.push_back({"warp, lane", "warp " + n2s(t_lin / 32) + " of its block, lane " + n2s(t_lin % 32)});
     const uint64_t gx = uint64_t(s.block.x) * l.block.x + s.thread.x, gy = uint64_t(s.block.y) * l.block.y + s.thread.y;
-    d.fields.push_back({"global index, cuda.grid", is_matrix(w.kernel) ? "(" + n2s(gx) + ", " + n2s(gy) + ")" : n2s(gx)});
+    d.fields.push_back(
+        {"global index, cuda.grid", is_matrix(w.kernel) ? "(" + n2s(gx) + ", " + n2s(gy) + ")" : n2s(gx)});
     if (s.kind == CellSample::Element)
-        d.fields.push_back({"touches", s.touches == 1 ? "1 thread" : n2s(s.touches) + " threads (the one with the smallest id shown)"});
+        d.fields.push_back({"touches", s.touches == 1
+                                           ? "1 thread"
+                                           : n2s(s.touches) + " threads (the one with the smallest id shown)"});
 
     switch (w.kernel) {
         case KernelKind::Increment:
@@ -62,8 +65,9 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
                 const uint64_t stride = uint64_t(l.block.x) * l.grid.x;
                 d.formulas.push_back("stride = blockDim.x * gridDim.x = " + n2s(l.block.x) + " * " + n2s(l.grid.x) +
                                      " = " + n2s(stride));
-                d.formulas.push_back("element " + n2s(*element) + " = " + n2s(gx) + " + " + n2s((*element - gx) / stride) +
-                                     " * " + n2s(stride) + ": this thread's step " + n2s((*element - gx) / stride + 1));
+                d.formulas.push_back("element " + n2s(*element) + " = " + n2s(gx) + " + " +
+                                     n2s((*element - gx) / stride) + " * " + n2s(stride) + ": this thread's step " +
+                                     n2s((*element - gx) / stride + 1));
             } else {
                 d.formulas.push_back("pos < n: " + n2s(gx) + " < " + n2s(w.n) + ", so a[" + n2s(gx) + "] += 1");
             }
@@ -78,8 +82,9 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
                                        : grid_formula("j", 'x', s.thread.x, s.block.x, l.block.x));
             const uint64_t i = x_row ? gx : gy, j = x_row ? gy : gx;
             if (element)
-                d.formulas.push_back("i < " + n2s(w.rows) + " and j < " + n2s(w.cols) + ", so C[" + n2s(i) + ", " + n2s(j) +
-                                     "] = sum over k < " + n2s(w.inner) + " of A[" + n2s(i) + ", k] * B[k, " + n2s(j) + "]");
+                d.formulas.push_back("i < " + n2s(w.rows) + " and j < " + n2s(w.cols) + ", so C[" + n2s(i) + ", " +
+                                     n2s(j) + "] = sum over k < " + n2s(w.inner) + " of A[" + n2s(i) + ", k] * B[k, " +
+                                     n2s(j) + "]");
             else
                 d.formulas.push_back("(i, j) = (" + n2s(i) + ", " + n2s(j) + ") is outside C (" + n2s(w.rows) + "x" +
                                      n2s(w.cols) + "): the guard skips this thread");

@@ -11,9 +11,9 @@
 namespace threadmap {
 
 struct CellDescription {
-    std::string heading;  // "a[100]", "C[3, 7]", "idle thread (no element)"
+    std::string heading;                                      // "a[100]", "C[3, 7]", "idle thread (no element)"
     std::vector<std::pair<std::string, std::string>> fields;  // label, value
-    std::vector<std::string> formulas;  // the index arithmetic, numbers filled in
+    std::vector<std::string> formulas;                        // the index arithmetic, numbers filled in
 };
 
 // Empty heading when the cell is outside the map or shows nothing.

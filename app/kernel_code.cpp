@@ -49,19 +49,20 @@ std::vector<CodeLine> numba_code(const Workload& w, const LaunchConfig& l) {
         case KernelKind::Matmul:
         case KernelKind::MatmulXCol: {
             const bool x_row = w.kernel == KernelKind::Matmul;
-            return {{"@cuda.jit"},
-                    {"def matmul(A, B, C):"},
-                    {x_row ? "    i, j = cuda.grid(2)      # x -> row i" : "    j, i = cuda.grid(2)      # x -> column j"},
-                    {"    if i < C.shape[0] and j < C.shape[1]:", true},
-                    {"        tmp = 0."},
-                    {"        for k in range(A.shape[1]):"},
-                    {"            tmp += A[i, k] * B[k, j]"},
-                    {"        C[i, j] = tmp"},
-                    {""},
-                    {"A = np.random.rand(" + std::to_string(w.a_rows) + ", " + std::to_string(w.inner) + ")"},
-                    {"B = np.random.rand(" + std::to_string(w.inner) + ", " + std::to_string(w.b_cols) + ")"},
-                    {"C = np.zeros((" + std::to_string(w.rows) + ", " + std::to_string(w.cols) + "))"},
-                    {"matmul" + launch + "(A, B, C)", false, true}};
+            return {
+                {"@cuda.jit"},
+                {"def matmul(A, B, C):"},
+                {x_row ? "    i, j = cuda.grid(2)      # x -> row i" : "    j, i = cuda.grid(2)      # x -> column j"},
+                {"    if i < C.shape[0] and j < C.shape[1]:", true},
+                {"        tmp = 0."},
+                {"        for k in range(A.shape[1]):"},
+                {"            tmp += A[i, k] * B[k, j]"},
+                {"        C[i, j] = tmp"},
+                {""},
+                {"A = np.random.rand(" + std::to_string(w.a_rows) + ", " + std::to_string(w.inner) + ")"},
+                {"B = np.random.rand(" + std::to_string(w.inner) + ", " + std::to_string(w.b_cols) + ")"},
+                {"C = np.zeros((" + std::to_string(w.rows) + ", " + std::to_string(w.cols) + "))"},
+                {"matmul" + launch + "(A, B, C)", false, true}};
         }
     }
     return {};

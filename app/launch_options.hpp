@@ -16,12 +16,12 @@ class App;
 namespace threadmap {
 
 struct LaunchOptions {
-    std::string preset;  // empty: no preset
-    std::string kernel;  // empty: the preset's, or the default lesson's
+    std::string preset;                // empty: no preset
+    std::string kernel;                // empty: the preset's, or the default lesson's
     std::string n, rows, cols, inner;  // kept as text: parsed strictly, with our own messages
-    std::string block;  // "X[,Y[,Z]]"
-    std::string grid;   // "X[,Y[,Z]]"; empty: the covering grid
-    std::string backend = "auto";  // cpu | cuda | auto
+    std::string block;                 // "X[,Y[,Z]]"
+    std::string grid;                  // "X[,Y[,Z]]"; empty: the covering grid
+    std::string backend = "auto";      // cpu | cuda | auto
 };
 
 void add_launch_options(CLI::App& command, LaunchOptions& options);

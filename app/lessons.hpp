@@ -27,8 +27,8 @@ struct Lesson {
     std::string explanation;
     std::string look_for;  // what the map shows that teaches it
     Workload workload;
-    std::optional<Dim3> block;  // absent: the CLI's default block
-    std::optional<Dim3> grid;   // absent: the covering grid for the block
+    std::optional<Dim3> block;           // absent: the CLI's default block
+    std::optional<Dim3> grid;            // absent: the covering grid for the block
     std::optional<LessonTiming> timing;  // a timing lesson: opens the Timing panel set up so
 };
 

@@ -25,7 +25,8 @@ void splitter(const char* id, float& width, float direction, float scale, float 
     ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_Separator));
     ImGui::Button(id, ImVec2(6 * scale, height));
     ImGui::PopStyleColor();
-    if (ImGui::IsItemActive()) width = std::clamp(width + direction * ImGui::GetIO().MouseDelta.x / scale, 200.0f, 1200.0f);
+    if (ImGui::IsItemActive())
+        width = std::clamp(width + direction * ImGui::GetIO().MouseDelta.x / scale, 200.0f, 1200.0f);
     if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
     ImGui::SameLine(0, 0);
 }
@@ -50,18 +51,20 @@ void draw_status_bar(const AppState& state) {
 // (as they come) the kernel editor, findings, memory and occupancy views.
 void draw_centre_views(AppState& state, MapFrame& frame) {
     if (!ImGui::BeginTabBar("views")) return;
-    const bool map = ImGui::BeginTabItem("Map", nullptr, state.open_view == CentreView::Map ? ImGuiTabItemFlags_SetSelected : 0);
+    const bool map =
+        ImGui::BeginTabItem("Map", nullptr, state.open_view == CentreView::Map ? ImGuiTabItemFlags_SetSelected : 0);
     remember_rect(state, "tab:Map");
     if (map) {
         ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
-        ImGui::BeginChild("map-view", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+        ImGui::BeginChild("map-view", ImVec2(0, 0), false,
+                          ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
         draw_map_panel(state, frame);
         ImGui::EndChild();
         ImGui::PopStyleVar();
         ImGui::EndTabItem();
     }
-    const bool timing =
-        ImGui::BeginTabItem("Timing", nullptr, state.open_view == CentreView::Timing ? ImGuiTabItemFlags_SetSelected : 0);
+    const bool timing = ImGui::BeginTabItem("Timing", nullptr,
+                                            state.open_view == CentreView::Timing ? ImGuiTabItemFlags_SetSelected : 0);
     remember_rect(state, "tab:Timing");
     if (timing) {
         ImGui::BeginChild("timing-view", ImVec2(0, 0), false);
@@ -86,7 +89,8 @@ void handle_shortcuts(AppState& state) {
         state.settings.ui_scale = std::max(state.settings.ui_scale / 1.15f, Settings::kMinUiScale);
         state.requests.rescale = true;
     }
-    if (ImGui::IsKeyPressed(GLFW_KEY_S)) (io.KeyShift ? state.requests.export_window : state.requests.export_map) = true;
+    if (ImGui::IsKeyPressed(GLFW_KEY_S))
+        (io.KeyShift ? state.requests.export_window : state.requests.export_map) = true;
 }
 
 void draw_main_layout(AppState& state, MapFrame& frame) {
@@ -122,7 +126,8 @@ void draw_main_layout(AppState& state, MapFrame& frame) {
     splitter("##split-left", state.settings.left_width, 1, scale, height);
 
     const float centre_w = std::max(total - left - right - 12 * scale, 1.0f);
-    ImGui::BeginChild("centre", ImVec2(centre_w, height), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    ImGui::BeginChild("centre", ImVec2(centre_w, height), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     draw_centre_views(state, frame);
     ImGui::EndChild();
     splitter("##split-right", state.settings.right_width, -1, scale, height);

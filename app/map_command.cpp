@@ -32,7 +32,7 @@ int run_map_command(const MapCommandOptions& o) {
     if (!run.value) return fail(run.error, 1);
     LaunchResult& e = *run.value;
     b.executor->fetch_map(e);  // every element is printed (or counted): the map comes to the host
-    const MapFormat format = o.format == "json" ? MapFormat::Json
+    const MapFormat format = o.format == "json"  ? MapFormat::Json
                              : o.format == "csv" ? MapFormat::Csv
                                                  : MapFormat::Table;
     const MapReport report{r.workload, e, b.name, !o.no_elements};

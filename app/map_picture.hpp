@@ -29,16 +29,17 @@ const ThreadMap& host_map(MapPicture& picture);
 struct PictureOptions {
     ColorMode mode = ColorMode::Block;
     Palette palette = Palette::Standard;
-    uint32_t blocks_per_row = 1;  // 1D rows, in blocks
-    uint32_t max_side = 16384;    // the GL texture limit
-    uint64_t max_cells = kMaxDrawnCells;  // the GL buffer-texture limit
+    uint32_t blocks_per_row = 1;           // 1D rows, in blocks
+    uint32_t max_side = 16384;             // the GL texture limit
+    uint64_t max_cells = kMaxDrawnCells;   // the GL buffer-texture limit
     std::optional<BackendChoice> backend;  // none: the emulator
 };
 
 using PictureResult = Outcome<MapPicture>;  // error: one line
 
 // previous: a picture to take buffers from (a window re-running the same shape).
-PictureResult build_picture(const ResolvedLaunch& launch, const PictureOptions& options, MapPicture* previous = nullptr);
+PictureResult build_picture(const ResolvedLaunch& launch, const PictureOptions& options,
+                            MapPicture* previous = nullptr);
 
 // The same map in rows of another number of blocks (1D); false, with the picture unchanged,
 // when that layout cannot be drawn.

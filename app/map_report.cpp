@@ -11,7 +11,7 @@ namespace threadmap {
 namespace {
 
 class Writer {
-public:
+  public:
     explicit Writer(std::FILE* f) : f_(f) { buf_.reserve(kFlushAt + 256); }
     ~Writer() { flush(); }
     Writer& operator<<(std::string_view s) {
@@ -35,7 +35,7 @@ public:
     }
     bool finish() { return flush() && std::fflush(f_) == 0 && ok_; }
 
-private:
+  private:
     static constexpr size_t kFlushAt = 1 << 16;
     Writer& maybe_flush() {
         if (buf_.size() >= kFlushAt) flush();
@@ -63,7 +63,9 @@ std::vector<Stat> stat_list(const LaunchStats& s) {
             {"partial_warps", s.partial_warps}};
 }
 
-void write_json_dim(Writer& w, const Dim3& d) { w << '[' << uint64_t(d.x) << ',' << uint64_t(d.y) << ',' << uint64_t(d.z) << ']'; }
+void write_json_dim(Writer& w, const Dim3& d) {
+    w << '[' << uint64_t(d.x) << ',' << uint64_t(d.y) << ',' << uint64_t(d.z) << ']';
+}
 
 void write_index(Writer& w, const Workload& wl, uint64_t e, char sep) {
     if (is_matrix(wl.kernel))
@@ -84,8 +86,8 @@ void write_json(Writer& w, const MapReport& r) {
     for (size_t i = 0; i < shape.size(); ++i) w << (i ? "," : "") << shape[i];
     w << ']';
     if (is_matrix(wl.kernel)) {
-        w << ",\"operands\":{\"A\":[" << wl.a_rows << ',' << wl.inner << "],\"B\":[" << wl.inner << ','
-          << wl.b_cols << "],\"C\":[" << wl.rows << ',' << wl.cols << "]}";
+        w << ",\"operands\":{\"A\":[" << wl.a_rows << ',' << wl.inner << "],\"B\":[" << wl.inner << ',' << wl.b_cols
+          << "],\"C\":[" << wl.rows << ',' << wl.cols << "]}";
     }
     w << ",\"backend\":\"" << r.backend << "\",\"stats\":{";
     const auto stats = stat_list(r.result.stats);
@@ -161,8 +163,8 @@ void write_table(Writer& w, const MapReport& r) {
     const auto& s = r.result.stats;
     w << "kernel    " << kernel_name(wl.kernel) << "\nshape     ";
     if (is_matrix(wl.kernel))
-        w << "C " << wl.rows << "x" << wl.cols << " = A " << wl.a_rows << "x" << wl.inner << " · B " << wl.inner
-          << "x" << wl.b_cols;
+        w << "C " << wl.rows << "x" << wl.cols << " = A " << wl.a_rows << "x" << wl.inner << " · B " << wl.inner << "x"
+          << wl.b_cols;
     else
         w << wl.n << " elements";
     w << "\nlaunch    gridDim " << to_string(m.launch.grid) << " blocks, blockDim " << to_string(m.launch.block)
@@ -201,9 +203,9 @@ void write_table(Writer& w, const MapReport& r) {
     w << "blocks              " << s.blocks << "\nthreads launched    " << s.threads_launched
       << "\nthreads active      " << s.threads_active << pct(s.threads_active, s.threads_launched)
       << "\nthreads idle        " << s.threads_idle << pct(s.threads_idle, s.threads_launched)
-      << "\nwarps               " << s.warps << "\npartial warps       " << s.partial_warps
-      << "\nelements            " << s.elements << "\nelements untouched  " << s.elements_untouched
-      << "\nelements multi      " << s.elements_multi << " (written by more than one thread)\n";
+      << "\nwarps               " << s.warps << "\npartial warps       " << s.partial_warps << "\nelements            "
+      << s.elements << "\nelements untouched  " << s.elements_untouched << "\nelements multi      " << s.elements_multi
+      << " (written by more than one thread)\n";
 }
 
 }  // namespace
@@ -211,9 +213,15 @@ void write_table(Writer& w, const MapReport& r) {
 bool write_map_report(std::FILE* out, const MapReport& r, MapFormat format) {
     Writer w(out);
     switch (format) {
-        case MapFormat::Table: write_table(w, r); break;
-        case MapFormat::Csv: write_csv(w, r); break;
-        case MapFormat::Json: write_json(w, r); break;
+        case MapFormat::Table:
+            write_table(w, r);
+            break;
+        case MapFormat::Csv:
+            write_csv(w, r);
+            break;
+        case MapFormat::Json:
+            write_json(w, r);
+            break;
     }
     return w.finish();
 }

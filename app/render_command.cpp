@@ -41,13 +41,13 @@ bool parse_size(const std::string& text, int& w, int& h, std::string& error) {
 void add_render_command(CLI::App& app, RenderCommandOptions& o) {
     auto* cmd = app.add_subcommand("render", "Draw the map as a PNG, with no display needed (EGL)");
     add_launch_options(*cmd, o.launch);
-    cmd->add_option("--color", o.color,
-                    color_mode_names(" | ", " | ") + " (default block)");
+    cmd->add_option("--color", o.color, color_mode_names(" | ", " | ") + " (default block)");
     cmd->add_option("--palette", o.palette, "standard | colorblind (default standard)")
         ->check(CLI::IsMember({"standard", "colorblind"}));
     cmd->add_option("--out", o.out, "PNG file to write")->required();
     cmd->add_option("--size", o.size, "Image size WxH (default 1920x1080)");
-    cmd->add_option("--blocks-per-row", o.blocks_per_row, "1D arrays: blocks per row, or auto to give the map the image's shape (default auto)");
+    cmd->add_option("--blocks-per-row", o.blocks_per_row,
+                    "1D arrays: blocks per row, or auto to give the map the image's shape (default auto)");
     cmd->add_flag("--no-legend", o.no_legend, "Leave out the legend");
     cmd->add_flag("--timing", o.timing, "Draw the timings (copies, kernel, CPU, and a size sweep) instead of the map");
     cmd->add_option("--device-profile", o.device_profile, "--timing with --backend model: a device profile");
@@ -74,7 +74,8 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
     nlohmann::json report;
     std::optional<SweepResult> sweep;
     if (!o.recording.empty()) {
-        const nlohmann::json like = {{"kernel", std::string(kernel_name(r.workload.kernel))}, {"shape", map_shape(r.workload)}};
+        const nlohmann::json like = {{"kernel", std::string(kernel_name(r.workload.kernel))},
+                                     {"shape", map_shape(r.workload)}};
         Recording rec = load_recording(o.recording, like);
         if (!rec.error.empty()) return fail(rec.error, 2);
         report = rec.report;
@@ -92,10 +93,11 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
     double axis = 0;
     const std::vector<TimingBar> bars = timing_bars(report, false, true, axis);
     const std::vector<std::string> caption = {
-        std::string(kernel_name(r.workload.kernel)) + " " + report["shape"].dump() + " · gridDim " + to_string(r.launch.grid) +
-            " · blockDim " + to_string(r.launch.block),
-        report.contains("recorded_from") ? "recorded on " + report["recorded_from"].get<std::string>()
-                                         : report["device"].get<std::string>() + " · " + report["date"].get<std::string>()};
+        std::string(kernel_name(r.workload.kernel)) + " " + report["shape"].dump() + " · gridDim " +
+            to_string(r.launch.grid) + " · blockDim " + to_string(r.launch.block),
+        report.contains("recorded_from")
+            ? "recorded on " + report["recorded_from"].get<std::string>()
+            : report["device"].get<std::string>() + " · " + report["date"].get<std::string>()};
     try {
         OffscreenContext context;
         const float font_px = std::max(12.0f, float(std::min(width, height)) / 48);
@@ -130,7 +132,8 @@ int run_render_command(const RenderCommandOptions& o) {
         if (*per_row < 1 || *per_row > 4096) return fail("--blocks-per-row must be auto or between 1 and 4096", 2);
     }
     if (o.timing) return render_timing(o, width, height);
-    if (!o.device_profile.empty() || !o.recording.empty()) return fail("--device-profile and --recording go with --timing", 2);
+    if (!o.device_profile.empty() || !o.recording.empty())
+        return fail("--device-profile and --recording go with --timing", 2);
     const PrepareResult prepared = prepare_launch(o.launch);
     if (!prepared.value) return fail(prepared.error, 2);
 
@@ -149,7 +152,8 @@ int run_render_command(const RenderCommandOptions& o) {
         PictureOptions po;
         po.mode = *mode;
         po.palette = o.palette == "colorblind" ? Palette::ColorBlindSafe : Palette::Standard;
-        po.blocks_per_row = per_row ? uint32_t(*per_row) : blocks_per_row_for_aspect(launch.workload, launch.launch, area.w / area.h);
+        po.blocks_per_row =
+            per_row ? uint32_t(*per_row) : blocks_per_row_for_aspect(launch.workload, launch.launch, area.w / area.h);
         po.max_side = uint32_t(CellGridRenderer::max_texture_side());
         po.max_cells = CellGridRenderer::max_cells();
         po.backend = b;

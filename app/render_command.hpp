@@ -13,15 +13,15 @@ namespace threadmap {
 
 struct RenderCommandOptions {
     LaunchOptions launch;
-    std::string color = "block";       // a colour mode name
-    std::string palette = "standard";  // standard | colorblind
-    std::string out;                   // the PNG path (required)
-    std::string size = "1920x1080";    // WxH in pixels
+    std::string color = "block";          // a colour mode name
+    std::string palette = "standard";     // standard | colorblind
+    std::string out;                      // the PNG path (required)
+    std::string size = "1920x1080";       // WxH in pixels
     std::string blocks_per_row = "auto";  // 1D rows, in blocks; auto: the shape of the image
     bool no_legend = false;
-    bool timing = false;          // the timing figure instead of the map
-    std::string device_profile;   // --timing with --backend model
-    std::string recording;        // --timing from a `bench --json` file
+    bool timing = false;         // the timing figure instead of the map
+    std::string device_profile;  // --timing with --backend model
+    std::string recording;       // --timing from a `bench --json` file
 };
 
 void add_render_command(CLI::App& app, RenderCommandOptions& options);

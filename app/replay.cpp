@@ -152,7 +152,9 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
             j["ui_scale"] = state.settings.ui_scale;
             if (state.picture) {
                 const auto& p = *state.picture;
-                j["layout"] = {{"width", p.layout.width}, {"height", p.layout.height}, {"blocks_per_row", p.layout.blocks_per_row}};
+                j["layout"] = {{"width", p.layout.width},
+                               {"height", p.layout.height},
+                               {"blocks_per_row", p.layout.blocks_per_row}};
                 j["launch"] = {{"grid", {p.launch.launch.grid.x, p.launch.launch.grid.y, p.launch.launch.grid.z}},
                                {"block", {p.launch.launch.block.x, p.launch.launch.block.y, p.launch.launch.block.z}}};
                 j["kernel"] = std::string(kernel_name(p.launch.workload.kernel));

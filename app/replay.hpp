@@ -35,7 +35,7 @@ struct ReplayStep {
 };
 
 class Replay {
-public:
+  public:
     // Parses a script; returns nothing and sets error on a malformed line.
     static std::optional<Replay> load(const std::string& path, std::string& error);
     static Replay screenshot_then_quit(const std::string& path, int frame);
@@ -50,11 +50,11 @@ public:
 
     static constexpr std::chrono::seconds kWaitCap{120};
 
-private:
+  private:
     bool held(const AppState& state);
 
-    int frame_ = 1;            // the script's clock
-    bool holding_ = false;     // this window frame is a held one: no steps run
+    int frame_ = 1;         // the script's clock
+    bool holding_ = false;  // this window frame is a held one: no steps run
     std::optional<std::chrono::steady_clock::time_point> wait_started_;
     std::vector<ReplayStep> steps_;
     std::optional<std::pair<float, float>> mouse_;  // injected position, held until moved

@@ -100,8 +100,9 @@ nlohmann::json measure_timing(const TimingRequest& q, std::string& error) {
                        stage_json("d2h", {t.d2h}, cost.d2h_bytes, "modeled")};
         j["first_launch_seconds"] = t.first_launch;
         j["first_launch_origin"] = "modeled";
-        j["model"] = "copy = latency + bytes / bandwidth; kernel = launch latency + max(bytes / memory bandwidth, "
-                     "flops / FP32 peak); first launch = start-up + kernel";
+        j["model"] =
+            "copy = latency + bytes / bandwidth; kernel = launch latency + max(bytes / memory bandwidth, "
+            "flops / FP32 peak); first launch = start-up + kernel";
         j["sources"] = q.model->sources;
         j["note"] = "GPU figures modeled from the profile (sources in 'sources'); the CPU reference measured here.";
     } else if (q.backend.cuda) {

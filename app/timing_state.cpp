@@ -65,8 +65,9 @@ bool start_sweep(TimingState& t, KernelKind kernel, const std::optional<BackendC
     t.sweep_done = 0;
     t.sweep_total = sizes.size();
     t.sweep_job = std::async(std::launch::async, [&t, kernel, sizes, gpu, origin, device] {
-        return run_sweep(kernel, sizes, cpu_median_seconds, gpu, origin, device,
-                         [&t](size_t done, size_t) { t.sweep_done = done; }, &t.sweep_cancel);
+        return run_sweep(
+            kernel, sizes, cpu_median_seconds, gpu, origin, device, [&t](size_t done, size_t) { t.sweep_done = done; },
+            &t.sweep_cancel);
     });
     return true;
 }
@@ -105,7 +106,8 @@ std::string save_timing_numbers(const TimingState& t, const std::string& dir, st
     std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
     std::string saved;
     if (t.current.is_object()) {
-        const std::string path = dir + "/threadmap-timing-" + t.current["kernel"].get<std::string>() + "-" + stamp + ".json";
+        const std::string path =
+            dir + "/threadmap-timing-" + t.current["kernel"].get<std::string>() + "-" + stamp + ".json";
         std::ofstream f(path);
         if (!(f << t.current.dump(1) << "\n")) return "cannot write " + path;
         saved = path;
@@ -114,11 +116,14 @@ std::string save_timing_numbers(const TimingState& t, const std::string& dir, st
         const std::string path = dir + "/threadmap-sweep-" + stamp + ".csv";
         std::ofstream f(path);
         f << "elements,cpu_seconds,gpu_copy_seconds,gpu_resident_seconds,origin\n";
-        const std::string origin = "cpu: measured, gpu: " + (t.sweep->gpu_origin.empty() ? std::string("none") : t.sweep->gpu_origin);
+        const std::string origin =
+            "cpu: measured, gpu: " + (t.sweep->gpu_origin.empty() ? std::string("none") : t.sweep->gpu_origin);
         for (const auto& p : t.sweep->points) {
             f << p.elements << ',' << p.cpu_seconds << ',';
-            if (p.gpu_copy_seconds) f << *p.gpu_copy_seconds << ',' << *p.gpu_resident_seconds << ',';
-            else f << ",,";
+            if (p.gpu_copy_seconds)
+                f << *p.gpu_copy_seconds << ',' << *p.gpu_resident_seconds << ',';
+            else
+                f << ",,";
             f << origin << '\n';
         }
         if (!f) return "cannot write " + path;
@@ -134,8 +139,10 @@ std::vector<TimingBar> timing_bars(const nlohmann::json& j, bool resident, bool 
     if (gpu_seconds_per_launch(j, resident)) {
         TimingBar gpu;
         const std::string origin = j["stages"][0]["origin"];
-        gpu.label = std::string(resident ? "GPU per launch, data resident" : "GPU, copies every launch") + " (" + origin + ")";
-        if (first_launch && j["first_launch_seconds"].is_number()) gpu.segments.push_back({"first", j["first_launch_seconds"]});
+        gpu.label =
+            std::string(resident ? "GPU per launch, data resident" : "GPU, copies every launch") + " (" + origin + ")";
+        if (first_launch && j["first_launch_seconds"].is_number())
+            gpu.segments.push_back({"first", j["first_launch_seconds"]});
         const double share = resident ? std::max(1.0, double(j.value("repeats", 1))) : 1.0;
         for (const auto& s : j["stages"])
             gpu.segments.push_back({s["name"], double(s["seconds_median"]) / (s["name"] == "kernel" ? 1.0 : share)});

@@ -20,15 +20,15 @@ enum class TimingSource { Measured, Modeled, Recorded };
 
 struct TimingState {
     TimingSource source = TimingSource::Modeled;  // no GPU is the common case
-    int profile = 0;               // index into device_profiles()
-    bool pinned = false;           // page-locked host memory
-    bool resident = false;         // copy once, launch `repeats` times
-    bool first_launch = false;     // show the first launch of a process next to warm ones
+    int profile = 0;                              // index into device_profiles()
+    bool pinned = false;                          // page-locked host memory
+    bool resident = false;                        // copy once, launch `repeats` times
+    bool first_launch = false;                    // show the first launch of a process next to warm ones
     int repeats = 10;
-    std::string recording_path;    // a `threadmap bench --json` file
-    nlohmann::json current;        // the report on show (null: none yet)
+    std::string recording_path;          // a `threadmap bench --json` file
+    nlohmann::json current;              // the report on show (null: none yet)
     std::deque<nlohmann::json> history;  // earlier reports, newest first
-    std::string message;           // why a run or a recording failed; the report on show stays
+    std::string message;                 // why a run or a recording failed; the report on show stays
 
     std::future<nlohmann::json> run;  // a run in progress
     std::string run_error;
@@ -66,6 +66,7 @@ namespace threadmap {
 // The bars to draw for a report: the GPU's stages (per launch; with `resident` the copies
 // are shared out over the repeats; with `first_launch` the first launch's cost first) and
 // the CPU's, each label naming its origin. axis_seconds: the longest bar.
-std::vector<TimingBar> timing_bars(const nlohmann::json& report, bool resident, bool first_launch, double& axis_seconds);
+std::vector<TimingBar> timing_bars(const nlohmann::json& report, bool resident, bool first_launch,
+                                   double& axis_seconds);
 
 }  // namespace threadmap

@@ -41,7 +41,8 @@ Outcome<std::optional<Replay>> scripted_input(const WindowOptions& o) {
         if (!replay) return {std::nullopt, error};
         return {std::move(replay), {}};
     }
-    if (!o.screenshot.empty()) return {Replay::screenshot_then_quit(o.screenshot, std::max(o.quit_after_frames, 1)), {}};
+    if (!o.screenshot.empty())
+        return {Replay::screenshot_then_quit(o.screenshot, std::max(o.quit_after_frames, 1)), {}};
     if (o.quit_after_frames > 0) return {Replay::quit_after(o.quit_after_frames), {}};
     return {std::optional<Replay>(), {}};
 }
@@ -50,7 +51,7 @@ void choose_backend_once(AppState& state, const std::string& requested) {
     if (const BackendResult b = choose_backend(requested); b.value) {
         state.backend = b.value;
         state.backend_line = b.value->cuda ? "Backend: " + b.value->name
-                                            : "Backend: CPU emulator (" + short_reason(b.value->reason) + ")";
+                                           : "Backend: CPU emulator (" + short_reason(b.value->reason) + ")";
     } else {
         state.backend = cpu_backend(b.error);
         state.backend_line = "Backend: CPU emulator (" + b.error + ")";

@@ -33,7 +33,8 @@ void add_window_options(CLI::App& app, WindowCommandOptions& o) {
     add_launch_options(app, o.launch);
     WindowOptions& w = o.window;
     app.add_option("--screenshot", w.screenshot, "Save the window as PNG after --quit-after-frames frames, then quit");
-    app.add_option("--quit-after-frames", w.quit_after_frames, "Quit after this many frames")->check(CLI::Range(1, 1000000));
+    app.add_option("--quit-after-frames", w.quit_after_frames, "Quit after this many frames")
+        ->check(CLI::Range(1, 1000000));
     app.add_option("--window-size", o.window_size, "Window size WxH (default 1600x900)");
     app.add_option("--replay", w.replay, "Scripted input, for tests and benchmarks (see app/replay.hpp)");
     app.add_option("--frame-report", w.frame_report, "Write frame and update times as JSON when the window closes");

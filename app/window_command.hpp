@@ -14,7 +14,7 @@ class App;
 namespace threadmap {
 
 struct WindowCommandOptions {
-    LaunchOptions launch;     // none given: the lesson used last
+    LaunchOptions launch;  // none given: the lesson used last
     WindowOptions window;
     std::string window_size;  // WxH; empty: the default
 };

@@ -22,8 +22,9 @@ Outcome<std::unique_ptr<WindowSession>> WindowSession::open(int width, int heigh
     std::unique_ptr<WindowSession> s(new WindowSession);
     glfwSetErrorCallback(glfw_error);
     if (!glfwInit())
-        return {std::nullopt, "no display to open a window on (is DISPLAY set?); "
-                              "use 'threadmap render … --out FILE.png' to draw without one"};
+        return {std::nullopt,
+                "no display to open a window on (is DISPLAY set?); "
+                "use 'threadmap render … --out FILE.png' to draw without one"};
     s->glfw_ = true;
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
@@ -41,7 +42,8 @@ Outcome<std::unique_ptr<WindowSession>> WindowSession::open(int width, int heigh
     ImGui::GetIO().IniFilename = ini_file;
     s->glfw_backend_ = ImGui_ImplGlfw_InitForOpenGL(s->window_, true);
     s->gl_backend_ = ImGui_ImplOpenGL3_Init("#version 330");
-    if (!s->glfw_backend_ || !s->gl_backend_) return {std::nullopt, "Dear ImGui could not start on this OpenGL context"};
+    if (!s->glfw_backend_ || !s->gl_backend_)
+        return {std::nullopt, "Dear ImGui could not start on this OpenGL context"};
     return {std::move(s), {}};
 }
 

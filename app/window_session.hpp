@@ -18,7 +18,7 @@ struct FramebufferSize {
 };
 
 class WindowSession {
-public:
+  public:
     // error: one sentence for stderr (no display, no GL 3.3 context).
     static Outcome<std::unique_ptr<WindowSession>> open(int width, int height, bool vsync, const char* ini_file);
     ~WindowSession();
@@ -33,7 +33,7 @@ public:
     void swap();
     void rebuild_fonts(float pixels, float scale);  // UI scale: font atlas and style sizes
 
-private:
+  private:
     WindowSession() = default;
     GLFWwindow* window_ = nullptr;
     bool glfw_ = false, imgui_ = false, glfw_backend_ = false, gl_backend_ = false;

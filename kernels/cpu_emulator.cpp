@@ -47,7 +47,7 @@ struct WorkerTally {
 // The output array's access: every store records the writing thread in the map.
 template <bool kTrackOwnership>
 class RecordingAccess {
-public:
+  public:
     RecordingAccess(uint32_t* first, uint32_t* touches, uint64_t* owned)
         : first_(first), touches_(touches), owned_(owned) {}
 
@@ -69,7 +69,7 @@ public:
 
     WorkerTally tally;
 
-private:
+  private:
     static constexpr uint64_t kNone = ~uint64_t(0);
 
     void record(uint64_t e) {
@@ -106,8 +106,7 @@ struct ReadOnlyAccess {
 // ---- 2. running a range of blocks ---------------------------------------------------------
 
 template <class Access, class Body>
-void run_blocks(const LaunchConfig& l, uint64_t first_block, uint64_t end_block, Access& access,
-                const Body& body) {
+void run_blocks(const LaunchConfig& l, uint64_t first_block, uint64_t end_block, Access& access, const Body& body) {
     ThreadContext c;
     c.blockDim = l.block;
     c.gridDim = l.grid;
@@ -127,8 +126,8 @@ void run_blocks(const LaunchConfig& l, uint64_t first_block, uint64_t end_block,
 }
 
 template <bool kTrackOwnership>
-WorkerTally run_worker(const Workload& w, const LaunchConfig& l, KernelData& d, ThreadMap& map,
-                       uint64_t* owned, uint64_t first_block, uint64_t end_block) {
+WorkerTally run_worker(const Workload& w, const LaunchConfig& l, KernelData& d, ThreadMap& map, uint64_t* owned,
+                       uint64_t first_block, uint64_t end_block) {
     using Out = RecordingAccess<kTrackOwnership>;
     Out out(map.first_toucher.data(), map.touches.data(), owned);
     ReadOnlyAccess in;
@@ -155,8 +154,8 @@ WorkerTally run_worker(const Workload& w, const LaunchConfig& l, KernelData& d, 
 // ---- 3. the parallel driver ---------------------------------------------------------------
 
 // Runs [0, blocks) on `workers` threads; returns false when two workers wrote one element.
-bool run_parallel(const Workload& w, const LaunchConfig& l, KernelData& d, ThreadMap& map,
-                  unsigned workers, std::vector<WorkerTally>& tallies) {
+bool run_parallel(const Workload& w, const LaunchConfig& l, KernelData& d, ThreadMap& map, unsigned workers,
+                  std::vector<WorkerTally>& tallies) {
     const uint64_t words = (map.size() + 63) / 64;
     ZeroedBuffer<uint64_t> owned(words * workers);
     const uint64_t blocks = l.blocks();
@@ -165,8 +164,8 @@ bool run_parallel(const Workload& w, const LaunchConfig& l, KernelData& d, Threa
         std::vector<std::jthread> pool;
         for (unsigned i = 0; i < workers; ++i) {
             pool.emplace_back([&, i] {
-                tallies[i] = run_worker<true>(w, l, d, map, owned.data() + i * words,
-                                              blocks * i / workers, blocks * (i + 1) / workers);
+                tallies[i] = run_worker<true>(w, l, d, map, owned.data() + i * words, blocks * i / workers,
+                                              blocks * (i + 1) / workers);
             });
         }
     }
@@ -217,8 +216,7 @@ void emulate_into(const Workload& w, const LaunchConfig& l, LaunchResult& e, uns
         reset_output(w, e.data.out);
         workers = 1;
     }
-    if (workers == 1)
-        tallies = {run_worker<false>(w, l, e.data, e.map, nullptr, 0, l.blocks())};
+    if (workers == 1) tallies = {run_worker<false>(w, l, e.data, e.map, nullptr, 0, l.blocks())};
     e.workers = workers;
 
     e.stats = shape_stats(l);

@@ -7,7 +7,7 @@ namespace threadmap {
 namespace {
 
 class CpuExecutor final : public Executor {
-public:
+  public:
     std::string name() const override { return "cpu-emulator"; }
     Outcome<LaunchResult> run(const Workload& w, const LaunchConfig& l, LaunchResult* previous) override {
         if (!previous) return {emulate(w, l), {}};

@@ -38,8 +38,8 @@ void compute(const Workload& w, KernelData& d) {
     if (is_matrix(w.kernel)) {
 #if THREADMAP_HAS_BLAS
         // C (rows×cols) = A[:rows, :] · B[:, :cols]; lda and ldb are A's and B's row lengths.
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(w.rows), int(w.cols), int(w.inner), 1.0f,
-                    d.a.data(), int(w.inner), d.b.data(), int(w.b_cols), 0.0f, d.out.data(), int(w.cols));
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(w.rows), int(w.cols), int(w.inner), 1.0f, d.a.data(),
+                    int(w.inner), d.b.data(), int(w.b_cols), 0.0f, d.out.data(), int(w.cols));
 #else
         blocked_matmul(w, d.a.data(), d.b.data(), d.out.data());
 #endif

@@ -11,7 +11,7 @@
 namespace threadmap {
 
 struct CpuReferenceTiming {
-    std::string implementation;  // "loop (g++ -O2, 1 thread)", "OpenBLAS sgemm (2 threads)"
+    std::string implementation;   // "loop (g++ -O2, 1 thread)", "OpenBLAS sgemm (2 threads)"
     std::vector<double> seconds;  // one per repeat
     uint64_t bytes = 0;           // read and written
     double flops = 0;             // matmul: 2·rows·cols·inner; increment: n

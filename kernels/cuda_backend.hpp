@@ -38,9 +38,9 @@ CudaDevices list_cuda_devices();
 
 // Measured timings of the plain kernel (no map recording), with CUDA events.
 struct StageTiming {
-    std::string name;              // "h2d", "kernel", "d2h" (or "cpu")
-    std::vector<double> seconds;   // one per repeat
-    uint64_t bytes = 0;            // moved by a copy, or touched by the kernel
+    std::string name;             // "h2d", "kernel", "d2h" (or "cpu")
+    std::vector<double> seconds;  // one per repeat
+    uint64_t bytes = 0;           // moved by a copy, or touched by the kernel
     std::string origin = "measured";
 };
 

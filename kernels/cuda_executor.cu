@@ -21,7 +21,7 @@ namespace {
 
 template <class T>
 class DeviceBuffer {
-public:
+  public:
     explicit DeviceBuffer(size_t count) : count_(count) {
         if (count > 0) CUDA_CHECK(cudaMalloc(&data_, count * sizeof(T)));
     }
@@ -33,14 +33,14 @@ public:
     T* get() const { return data_; }
     size_t bytes() const { return count_ * sizeof(T); }
 
-private:
+  private:
     T* data_ = nullptr;
     size_t count_;
 };
 
 // Host memory that is page-locked (cudaMallocHost) or ordinary (pageable), as asked.
 class HostBuffer {
-public:
+  public:
     HostBuffer(size_t bytes, bool pinned) : bytes_(bytes), pinned_(pinned) {
         if (bytes == 0) return;
         if (pinned)
@@ -60,7 +60,7 @@ public:
     HostBuffer& operator=(const HostBuffer&) = delete;
     void* get() const { return data_; }
 
-private:
+  private:
     void* data_ = nullptr;
     size_t bytes_;
     bool pinned_;
@@ -94,7 +94,8 @@ std::string device_line(const cudaDeviceProp& p) {
 
 // A map on a device: the executor's buffers, kept while a LaunchResult refers to them.
 struct DeviceMap {
-    DeviceMap(uint64_t elements, int on_device) : first(elements), touches(elements), size(elements), device(on_device) {}
+    DeviceMap(uint64_t elements, int on_device)
+        : first(elements), touches(elements), size(elements), device(on_device) {}
     DeviceBuffer<uint32_t> first, touches;
     uint64_t size;
     int device;
@@ -153,7 +154,7 @@ LaunchResult mapped_launch(const Workload& w, const LaunchConfig& l, int device)
 }
 
 class CudaExecutor final : public Executor {
-public:
+  public:
     CudaExecutor(int device, std::string name) : device_(device), name_(std::move(name)) {}
     std::string name() const override { return name_; }
     Outcome<LaunchResult> run(const Workload& w, const LaunchConfig& l, LaunchResult*) override {
@@ -169,12 +170,13 @@ public:
         const DeviceMapView v = view_of(*r.device_map);
         ThreadMap map(r.launch, v.size);
         CUDA_CHECK(cudaSetDevice(v.device));
-        CUDA_CHECK(cudaMemcpy(map.first_toucher.data(), v.first_toucher, v.size * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+        CUDA_CHECK(
+            cudaMemcpy(map.first_toucher.data(), v.first_toucher, v.size * sizeof(uint32_t), cudaMemcpyDeviceToHost));
         CUDA_CHECK(cudaMemcpy(map.touches.data(), v.touches, v.size * sizeof(uint32_t), cudaMemcpyDeviceToHost));
         r.map = std::move(map);
     }
 
-private:
+  private:
     int device_;
     std::string name_;
 };
@@ -182,14 +184,14 @@ private:
 // ---- 4. measured timings ------------------------------------------------------------------
 
 class Event {
-public:
+  public:
     Event() { CUDA_CHECK(cudaEventCreate(&e_)); }
     ~Event() { CUDA_LOG(cudaEventDestroy(e_)); }
     Event(const Event&) = delete;
     Event& operator=(const Event&) = delete;
     cudaEvent_t get() const { return e_; }
 
-private:
+  private:
     cudaEvent_t e_{};
 };
 
@@ -275,7 +277,8 @@ CudaDevices list_cuda_devices() {
     int count = 0;  // cudaGetDeviceCount leaves it unwritten when there is no driver
     const cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess) {
-        d.reason = "cudaGetDeviceCount failed with error " + std::to_string(int(err)) + " (" + cuda_error_text(err) + ")";
+        d.reason =
+            "cudaGetDeviceCount failed with error " + std::to_string(int(err)) + " (" + cuda_error_text(err) + ")";
         cudaGetLastError();  // clear it: the emulator takes over
         return d;
     }

@@ -16,7 +16,7 @@ namespace {
 // Records each thread's first store to an element: smallest global id with atomicMin,
 // number of threads with atomicAdd. Mirrors the emulator's RecordingAccess.
 class GpuRecordingAccess {
-public:
+  public:
     __device__ GpuRecordingAccess(uint32_t* first, uint32_t* touches, uint32_t gid)
         : first_(first), touches_(touches), gid_(gid) {}
 
@@ -35,7 +35,7 @@ public:
     }
     __device__ bool touched() const { return last_ != kNone; }
 
-private:
+  private:
     static constexpr uint64_t kNone = ~uint64_t(0);
     uint32_t* first_;
     uint32_t* touches_;
@@ -106,10 +106,18 @@ dim3 to_cuda(const Dim3& d) { return dim3(d.x, d.y, d.z); }
 template <template <KernelKind> class Launch, class... Args>
 void dispatch(KernelKind kind, Args&&... args) {
     switch (kind) {
-        case KernelKind::Increment: Launch<KernelKind::Increment>::go(args...); break;
-        case KernelKind::IncrementStride: Launch<KernelKind::IncrementStride>::go(args...); break;
-        case KernelKind::Matmul: Launch<KernelKind::Matmul>::go(args...); break;
-        case KernelKind::MatmulXCol: Launch<KernelKind::MatmulXCol>::go(args...); break;
+        case KernelKind::Increment:
+            Launch<KernelKind::Increment>::go(args...);
+            break;
+        case KernelKind::IncrementStride:
+            Launch<KernelKind::IncrementStride>::go(args...);
+            break;
+        case KernelKind::Matmul:
+            Launch<KernelKind::Matmul>::go(args...);
+            break;
+        case KernelKind::MatmulXCol:
+            Launch<KernelKind::MatmulXCol>::go(args...);
+            break;
     }
 }
 

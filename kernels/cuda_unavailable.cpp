@@ -17,9 +17,11 @@ CudaDevices list_cuda_devices() {
 namespace {
 
 class NoCudaExecutor final : public Executor {
-public:
+  public:
     std::string name() const override { return "cuda (not built)"; }
-    Outcome<LaunchResult> run(const Workload&, const LaunchConfig&, LaunchResult*) override { return {std::nullopt, kWhy}; }
+    Outcome<LaunchResult> run(const Workload&, const LaunchConfig&, LaunchResult*) override {
+        return {std::nullopt, kWhy};
+    }
     void fetch_map(LaunchResult&) const override {}
 };
 

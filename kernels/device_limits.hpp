@@ -9,9 +9,9 @@
 namespace threadmap {
 
 struct DeviceLimits {
-    std::string name;                       // where the numbers come from, shown to the user
-    uint32_t max_threads_per_block = 1024;  // deviceQuery: "Maximum number of threads per block"
-    Dim3 max_block{1024, 1024, 64};         // "Max dimension size of a thread block (x,y,z)"
+    std::string name;                          // where the numbers come from, shown to the user
+    uint32_t max_threads_per_block = 1024;     // deviceQuery: "Maximum number of threads per block"
+    Dim3 max_block{1024, 1024, 64};            // "Max dimension size of a thread block (x,y,z)"
     Dim3 max_grid{2147483647u, 65535, 65535};  // "Max dimension size of a grid size (x,y,z)"
     uint32_t warp_size = 32;                   // "Warp size"
 };

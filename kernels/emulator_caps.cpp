@@ -34,8 +34,7 @@ std::optional<std::string> check_shape_caps(const Workload& w, const EmulatorCap
     return std::nullopt;
 }
 
-std::optional<std::string> check_launch_caps(const Workload& w, const LaunchConfig& launch,
-                                             const EmulatorCaps& caps) {
+std::optional<std::string> check_launch_caps(const Workload& w, const LaunchConfig& launch, const EmulatorCaps& caps) {
     const u128 threads = u128(launch.grid.volume()) * launch.block.volume();
     if (threads > caps.max_threads)
         return "valid on a GPU; above the emulator's cap of " + std::to_string(caps.max_threads) +

@@ -11,9 +11,9 @@
 namespace threadmap {
 
 struct EmulatorCaps {
-    uint64_t max_elements = uint64_t(1) << 26;  // 67,108,864 per array: ≈ 0.8 GB with the map
-    uint64_t max_threads = uint64_t(1) << 30;   // a few seconds of emulation; ids fit in 32 bits
-    uint64_t max_inner = uint64_t(1) << 16;     // keeps every matmul sum exact in float
+    uint64_t max_elements = uint64_t(1) << 26;       // 67,108,864 per array: ≈ 0.8 GB with the map
+    uint64_t max_threads = uint64_t(1) << 30;        // a few seconds of emulation; ids fit in 32 bits
+    uint64_t max_inner = uint64_t(1) << 16;          // keeps every matmul sum exact in float
     uint64_t max_multiply_adds = uint64_t(1) << 32;  // matmul: threads launched × inner
 };
 

@@ -12,13 +12,14 @@
 namespace threadmap {
 
 class Executor {
-public:
+  public:
     virtual ~Executor() = default;
     virtual std::string name() const = 0;  // "cpu-emulator", "cuda:NVIDIA H200"
     // Runs a launch that check_shape, validate_launch (against this executor's limits) and
     // the emulator caps accepted. `previous` may lend its buffers (a window re-running one
     // shape). error: the device's own words when it refuses or fails.
-    virtual Outcome<LaunchResult> run(const Workload& w, const LaunchConfig& launch, LaunchResult* previous = nullptr) = 0;
+    virtual Outcome<LaunchResult> run(const Workload& w, const LaunchConfig& launch,
+                                      LaunchResult* previous = nullptr) = 0;
     // Brings a result's map to the host (result.map) if it is not there yet.
     virtual void fetch_map(LaunchResult& result) const = 0;
 };

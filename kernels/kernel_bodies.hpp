@@ -8,12 +8,8 @@
 namespace threadmap {
 
 // numba's cuda.grid(1) and the x/y parts of cuda.grid(2): threadIdx + blockIdx·blockDim.
-TM_HD_INLINE uint64_t grid_x(const ThreadContext& t) {
-    return t.threadIdx.x + uint64_t(t.blockIdx.x) * t.blockDim.x;
-}
-TM_HD_INLINE uint64_t grid_y(const ThreadContext& t) {
-    return t.threadIdx.y + uint64_t(t.blockIdx.y) * t.blockDim.y;
-}
+TM_HD_INLINE uint64_t grid_x(const ThreadContext& t) { return t.threadIdx.x + uint64_t(t.blockIdx.x) * t.blockDim.x; }
+TM_HD_INLINE uint64_t grid_y(const ThreadContext& t) { return t.threadIdx.y + uint64_t(t.blockIdx.y) * t.blockDim.y; }
 
 // increment_by_one: pos uses only the x components, exactly as the tutorial writes it, so a
 // launch with y or z > 1 makes several threads increment the same element.

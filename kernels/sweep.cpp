@@ -17,7 +17,8 @@ std::vector<uint64_t> sweep_sizes(uint64_t from, uint64_t to, int points) {
     if (to < from) to = from;
     for (int i = 0; i < points; ++i) {
         const double t = points > 1 ? double(i) / (points - 1) : 0;
-        const uint64_t s = uint64_t(std::llround(std::exp(std::log(double(from)) * (1 - t) + std::log(double(to)) * t)));
+        const uint64_t s =
+            uint64_t(std::llround(std::exp(std::log(double(from)) * (1 - t) + std::log(double(to)) * t)));
         if (sizes.empty() || s > sizes.back()) sizes.push_back(s);
     }
     return sizes;
@@ -71,8 +72,8 @@ SweepResult run_sweep(KernelKind kind, const std::vector<uint64_t>& sizes,
         return c ? "wins above about " + std::to_string(*c) + " elements" : std::string("never does in this range");
     };
     r.sentence = "On " + device + " (" + gpu_origin + ") the kernel " + said(r.crossover_elements) +
-                 " once data stays on the device; with copies every launch it " + said(r.crossover_elements_with_copies) +
-                 ".";
+                 " once data stays on the device; with copies every launch it " +
+                 said(r.crossover_elements_with_copies) + ".";
     return r;
 }
 

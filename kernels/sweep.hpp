@@ -16,18 +16,18 @@ namespace threadmap {
 
 struct SweepPoint {
     uint64_t elements = 0;
-    double cpu_seconds = 0;                   // measured: median of the CPU reference
-    std::optional<double> gpu_copy_seconds;   // h2d + kernel + d2h
+    double cpu_seconds = 0;                      // measured: median of the CPU reference
+    std::optional<double> gpu_copy_seconds;      // h2d + kernel + d2h
     std::optional<double> gpu_resident_seconds;  // kernel alone: the data stays on the device
 };
 
 struct SweepResult {
     std::vector<SweepPoint> points;
-    std::string gpu_origin;  // "measured", "modeled" or "" (no GPU column)
-    std::string device;      // the GPU (or profile) the GPU columns are for
-    std::optional<uint64_t> crossover_elements;             // resident: the GPU wins from here on
+    std::string gpu_origin;                                  // "measured", "modeled" or "" (no GPU column)
+    std::string device;                                      // the GPU (or profile) the GPU columns are for
+    std::optional<uint64_t> crossover_elements;              // resident: the GPU wins from here on
     std::optional<uint64_t> crossover_elements_with_copies;  // copying every launch
-    std::string sentence;  // the finding in one sentence
+    std::string sentence;                                    // the finding in one sentence
     bool cancelled = false;
 };
 

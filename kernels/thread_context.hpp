@@ -27,8 +27,7 @@ TM_HD inline uint64_t block_linear(const Dim3& b, const Dim3& grid) {
 // Global linear thread id = blockLinear·threadsPerBlock + threadLinear. When several threads
 // touch one element, the map keeps the smallest of these.
 TM_HD inline uint64_t global_linear(const ThreadContext& c) {
-    return block_linear(c.blockIdx, c.gridDim) * c.blockDim.volume() +
-           thread_linear(c.threadIdx, c.blockDim);
+    return block_linear(c.blockIdx, c.gridDim) * c.blockDim.volume() + thread_linear(c.threadIdx, c.blockDim);
 }
 
 // The inverse of thread_linear / block_linear: a linear number back to (x, y, z).

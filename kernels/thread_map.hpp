@@ -25,8 +25,7 @@ struct ThreadMap {
     ZeroedBuffer<uint32_t> touches;        // threads that wrote the element
 
     ThreadMap() = default;
-    ThreadMap(const LaunchConfig& l, uint64_t elements)
-        : launch(l), first_toucher(elements), touches(elements) {}
+    ThreadMap(const LaunchConfig& l, uint64_t elements) : launch(l), first_toucher(elements), touches(elements) {}
 
     uint64_t size() const { return touches.size(); }
 
@@ -47,11 +46,9 @@ struct ThreadMap {
 // 1024 entries), blockIdx from a table when the grid is small enough. Gives exactly
 // ThreadMap::decode_global_id; ids are < 2^30 (the emulator's thread cap).
 class ToucherDecoder {
-public:
+  public:
     explicit ToucherDecoder(const LaunchConfig& l)
-        : launch_(l),
-          tpb_(uint32_t(l.threads_per_block())),
-          reciprocal_(tpb_ > 1 ? ~uint64_t(0) / tpb_ + 1 : 0) {
+        : launch_(l), tpb_(uint32_t(l.threads_per_block())), reciprocal_(tpb_ > 1 ? ~uint64_t(0) / tpb_ + 1 : 0) {
         threads_.resize(tpb_);
         for (uint32_t t = 0; t < tpb_; ++t) threads_[t] = unlinearize(t, l.block);
         if (l.blocks() <= kMaxTabulatedBlocks) {
@@ -65,7 +62,7 @@ public:
         return {id, b < blocks_.size() ? blocks_[b] : unlinearize(b, launch_.grid), threads_[t]};
     }
 
-private:
+  private:
     static constexpr uint64_t kMaxTabulatedBlocks = uint64_t(1) << 20;  // 12 MB of Dim3 at most
     LaunchConfig launch_;
     uint32_t tpb_;

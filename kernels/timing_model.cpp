@@ -27,7 +27,8 @@ double modeled_copy_seconds(const DeviceProfile& p, uint64_t bytes, bool pinned)
 }
 
 double modeled_kernel_seconds(const DeviceProfile& p, const WorkloadCost& c) {
-    return p.launch_latency_s + std::max(double(c.kernel_bytes) / (p.memory_gbps * 1e9), c.flops / (p.fp32_gflops * 1e9));
+    return p.launch_latency_s +
+           std::max(double(c.kernel_bytes) / (p.memory_gbps * 1e9), c.flops / (p.fp32_gflops * 1e9));
 }
 
 ModeledTimes model_times(const DeviceProfile& p, const WorkloadCost& c, bool pinned) {

@@ -29,8 +29,7 @@ std::optional<LaunchError> validate_launch(const LaunchConfig& launch, const Dev
     const uint64_t threads = launch.block.volume();
     if (threads > limits.max_threads_per_block) {
         broken.push_back("blockDim " + to_string(launch.block) + " has " + std::to_string(threads) +
-                         " threads; a block may have at most " +
-                         std::to_string(limits.max_threads_per_block));
+                         " threads; a block may have at most " + std::to_string(limits.max_threads_per_block));
     }
     check_axes("gridDim", launch.grid, limits.max_grid, broken);
     if (broken.empty()) return std::nullopt;

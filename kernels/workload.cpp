@@ -82,9 +82,7 @@ std::vector<uint64_t> map_shape(const Workload& w) {
 
 Dim3 covering_grid(const Workload& w, const Dim3& block) {
     Dim3 grid;  // y and z stay 1: no kernel here indexes blockIdx.z, 1D kernels not blockIdx.y
-    const auto cover = [](uint64_t extent, uint32_t b) {
-        return clamp_u32(div_round_up(extent, b == 0 ? 1 : b));
-    };
+    const auto cover = [](uint64_t extent, uint32_t b) { return clamp_u32(div_round_up(extent, b == 0 ? 1 : b)); };
     switch (w.kernel) {
         case KernelKind::Increment:
         case KernelKind::IncrementStride:
@@ -107,14 +105,13 @@ std::optional<std::string> check_shape(const Workload& w) {
         if (w.n == 0) return "the array length n must be at least 1";
         return std::nullopt;
     }
-    if (w.rows == 0 || w.cols == 0 || w.inner == 0)
-        return "matrix sizes (rows, cols, inner) must each be at least 1";
+    if (w.rows == 0 || w.cols == 0 || w.inner == 0) return "matrix sizes (rows, cols, inner) must each be at least 1";
     if (w.a_rows < w.rows)
         return "A has " + std::to_string(w.a_rows) + " rows but C has " + std::to_string(w.rows) +
                "; the kernel would read past the end of A";
     if (w.b_cols < w.cols)
-        return "B has " + std::to_string(w.b_cols) + " columns but C has " +
-               std::to_string(w.cols) + "; the kernel would read past the end of B";
+        return "B has " + std::to_string(w.b_cols) + " columns but C has " + std::to_string(w.cols) +
+               "; the kernel would read past the end of B";
     return std::nullopt;
 }
 

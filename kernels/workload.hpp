@@ -39,7 +39,7 @@ Workload array_workload(KernelKind kind, uint64_t n);
 // A matmul workload whose A and B are exactly the operands of a rows×cols product.
 Workload matmul_workload(KernelKind kind, uint64_t rows, uint64_t cols, uint64_t inner);
 
-uint64_t element_count(const Workload& w);         // elements of the mapped (output) array
+uint64_t element_count(const Workload& w);           // elements of the mapped (output) array
 std::vector<uint64_t> map_shape(const Workload& w);  // [n] or [rows, cols]
 
 // The grid a user should write for this block: ⌈extent / block⌉ on the axes the kernel

@@ -17,7 +17,7 @@ class ZeroedBuffer {
     static_assert(std::is_trivial_v<T>, "zero bytes must be a valid T");
     static constexpr size_t kHugePage = size_t(2) << 20;
 
-public:
+  public:
     ZeroedBuffer() = default;
     explicit ZeroedBuffer(size_t size) : size_(size) {
         if (size == 0) return;
@@ -56,7 +56,7 @@ public:
     const T* begin() const { return data_; }
     const T* end() const { return data_ + size_; }
 
-private:
+  private:
     T* data_ = nullptr;
     size_t size_ = 0;
     size_t bytes_ = 0;

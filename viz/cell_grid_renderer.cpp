@@ -95,7 +95,8 @@ Rgba8* CellGridRenderer::map_cells(uint32_t width, uint32_t height) {
     prepare_cells(width, height);
     GL_CHECK(glBindBuffer(GL_TEXTURE_BUFFER, cells_.get()));
     void* p = glMapBufferRange(GL_TEXTURE_BUFFER, 0, bytes, GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
-    if (p == nullptr) throw std::runtime_error("could not map the map's colour buffer (" + std::to_string(bytes) + " bytes)");
+    if (p == nullptr)
+        throw std::runtime_error("could not map the map's colour buffer (" + std::to_string(bytes) + " bytes)");
     return static_cast<Rgba8*>(p);
 }
 

@@ -29,7 +29,7 @@ WorldRect scene_bounds(const MapLayout& layout);
 inline constexpr Rgba8 kSceneBackground{24, 26, 30, 255};
 
 class CellGridRenderer {
-public:
+  public:
     CellGridRenderer();  // needs a current GL 3.3 core context
 
     static int max_texture_side();
@@ -52,7 +52,7 @@ public:
     void draw_scene(const MapLayout& layout, const View& view, const SceneTarget& target,
                     std::optional<glm::ivec2> hovered_element) const;
 
-private:
+  private:
     // One compiled variant of shaders/cell_grid.frag and its uniforms.
     struct Variant {
         explicit Variant(const char* defines);

@@ -29,9 +29,17 @@ TM_HD_INLINE CellSample sample_map_cell(const MapLayout& m, const uint32_t* firs
     const uint64_t ex = uint64_t(l.grid.x) * l.block.x, ey = uint64_t(l.grid.y) * l.block.y;
     uint64_t gx, gy = 0;  // cuda.grid position of the cell
     switch (m.workload.kernel) {
-        case KernelKind::Matmul: gx = y; gy = x; break;
-        case KernelKind::MatmulXCol: gx = x; gy = y; break;
-        default: gx = uint64_t(y) * m.width + x; break;
+        case KernelKind::Matmul:
+            gx = y;
+            gy = x;
+            break;
+        case KernelKind::MatmulXCol:
+            gx = x;
+            gy = y;
+            break;
+        default:
+            gx = uint64_t(y) * m.width + x;
+            break;
     }
     if (gx >= ex || gy >= ey) return s;
     s.kind = CellSample::Ghost;

@@ -48,9 +48,9 @@ TM_HD_INLINE Rgba8 colorize(const CellSample& s, const ColorContext& c) {
     Rgba8 out{};
     if (c.mode == ColorMode::Coverage) {
         out = coverage_color(s.kind == CellSample::Ghost ? Coverage::Idle
-                             : s.touches == 0         ? Coverage::Untouched
-                             : s.touches == 1         ? Coverage::Once
-                                                      : Coverage::Multi,
+                             : s.touches == 0            ? Coverage::Untouched
+                             : s.touches == 1            ? Coverage::Once
+                                                         : Coverage::Multi,
                              c.palette);
     } else if (s.kind == CellSample::Element && s.touches == 0) {
         out = from_hex(0x2B2B2B);  // nobody wrote it: no thread to colour by
@@ -58,10 +58,18 @@ TM_HD_INLINE Rgba8 colorize(const CellSample& s, const ColorContext& c) {
         const auto frac = [](uint32_t v, uint32_t extent) { return extent > 1 ? float(v) / float(extent - 1) : 0.5f; };
         const uint64_t t_lin = thread_linear(s.thread, c.block);
         switch (c.mode) {
-            case ColorMode::Block: out = categorical(block_color_index(s.block), c.palette); break;
-            case ColorMode::ThreadX: out = ramp(frac(s.thread.x, c.block.x)); break;
-            case ColorMode::ThreadY: out = ramp(frac(s.thread.y, c.block.y)); break;
-            case ColorMode::ThreadZ: out = ramp(frac(s.thread.z, c.block.z)); break;
+            case ColorMode::Block:
+                out = categorical(block_color_index(s.block), c.palette);
+                break;
+            case ColorMode::ThreadX:
+                out = ramp(frac(s.thread.x, c.block.x));
+                break;
+            case ColorMode::ThreadY:
+                out = ramp(frac(s.thread.y, c.block.y));
+                break;
+            case ColorMode::ThreadZ:
+                out = ramp(frac(s.thread.z, c.block.z));
+                break;
             case ColorMode::Global: {  // cuda.grid, flattened x-fastest over the whole launch
                 const uint64_t wx = uint64_t(c.grid.x) * c.block.x, wy = uint64_t(c.grid.y) * c.block.y;
                 const uint64_t gx = uint64_t(s.block.x) * c.block.x + s.thread.x;
@@ -77,8 +85,11 @@ TM_HD_INLINE Rgba8 colorize(const CellSample& s, const ColorContext& c) {
                 out = categorical(block_linear(s.block, c.grid) * warps_per_block + t_lin / 32, c.palette);
                 break;
             }
-            case ColorMode::Lane: out = ramp(float(t_lin % 32) / 31.0f); break;
-            default: break;
+            case ColorMode::Lane:
+                out = ramp(float(t_lin % 32) / 31.0f);
+                break;
+            default:
+                break;
         }
     }
     out.a = alpha;

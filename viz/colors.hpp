@@ -28,28 +28,46 @@ TM_HD inline int palette_size(Palette p) { return p == Palette::Standard ? 10 : 
 // they compile to tables on the CPU and need no device memory under nvcc.
 TM_HD inline uint32_t standard_hex(int i) {
     switch (i) {
-        case 0: return 0x4E79A7;
-        case 1: return 0xF28E2B;
-        case 2: return 0xE15759;
-        case 3: return 0x76B7B2;
-        case 4: return 0x59A14F;
-        case 5: return 0xEDC948;
-        case 6: return 0xB07AA1;
-        case 7: return 0xFF9DA7;
-        case 8: return 0x9C755F;
-        default: return 0xBAB0AC;
+        case 0:
+            return 0x4E79A7;
+        case 1:
+            return 0xF28E2B;
+        case 2:
+            return 0xE15759;
+        case 3:
+            return 0x76B7B2;
+        case 4:
+            return 0x59A14F;
+        case 5:
+            return 0xEDC948;
+        case 6:
+            return 0xB07AA1;
+        case 7:
+            return 0xFF9DA7;
+        case 8:
+            return 0x9C755F;
+        default:
+            return 0xBAB0AC;
     }
 }
 TM_HD inline uint32_t colorblind_hex(int i) {
     switch (i) {
-        case 0: return 0xE69F00;
-        case 1: return 0x56B4E9;
-        case 2: return 0x009E73;
-        case 3: return 0xF0E442;
-        case 4: return 0x0072B2;
-        case 5: return 0xD55E00;
-        case 6: return 0xCC79A7;
-        default: return 0x999999;
+        case 0:
+            return 0xE69F00;
+        case 1:
+            return 0x56B4E9;
+        case 2:
+            return 0x009E73;
+        case 3:
+            return 0xF0E442;
+        case 4:
+            return 0x0072B2;
+        case 5:
+            return 0xD55E00;
+        case 6:
+            return 0xCC79A7;
+        default:
+            return 0x999999;
     }
 }
 TM_HD inline Rgba8 categorical(uint64_t index, Palette p) {

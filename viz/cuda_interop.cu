@@ -25,7 +25,7 @@ __global__ void colorize_kernel(MapLayout m, const uint32_t* first, const uint32
 // One registration of a GL buffer with CUDA: registered in the constructor, unregistered
 // in the destructor (before GL reallocates or deletes the buffer).
 class Registration {
-public:
+  public:
     explicit Registration(GLuint buffer) {
         CUDA_CHECK(cudaGraphicsGLRegisterBuffer(&resource_, buffer, cudaGraphicsRegisterFlagsWriteDiscard));
     }
@@ -34,13 +34,13 @@ public:
     Registration& operator=(const Registration&) = delete;
     cudaGraphicsResource_t get() const { return resource_; }
 
-private:
+  private:
     cudaGraphicsResource_t resource_ = nullptr;
 };
 
 // Maps a registration for one update; GL must not touch the buffer until it is unmapped.
 class ScopedMapping {
-public:
+  public:
     explicit ScopedMapping(cudaGraphicsResource_t r) : resource_(r) {
         CUDA_CHECK(cudaGraphicsMapResources(1, &resource_));
         size_t bytes = 0;
@@ -51,7 +51,7 @@ public:
     ScopedMapping& operator=(const ScopedMapping&) = delete;
     void* pointer() const { return pointer_; }
 
-private:
+  private:
     cudaGraphicsResource_t resource_;
     void* pointer_ = nullptr;
 };
@@ -84,7 +84,7 @@ std::string CudaGlPainter::paint(CellGridRenderer& renderer, const MapLayout& m,
             ScopedMapping mapping(impl_->registration->get());
             const uint64_t cells = uint64_t(m.width) * m.height;
             colorize_kernel<<<unsigned((cells + 255) / 256), 256>>>(m, map.first_toucher, map.touches, color,
-                                                                   static_cast<Rgba8*>(mapping.pointer()));
+                                                                    static_cast<Rgba8*>(mapping.pointer()));
             CUDA_CHECK(cudaGetLastError());
             CUDA_CHECK(cudaDeviceSynchronize());
         }

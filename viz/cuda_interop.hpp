@@ -15,7 +15,7 @@
 namespace threadmap {
 
 class CudaGlPainter {
-public:
+  public:
     CudaGlPainter();
     ~CudaGlPainter();  // destroy before the renderer: it unregisters the renderer's buffer
     CudaGlPainter(const CudaGlPainter&) = delete;
@@ -28,7 +28,7 @@ public:
     std::string paint(CellGridRenderer& renderer, const MapLayout& layout, const LaunchResult& result,
                       const ColorContext& color);
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -12,7 +12,7 @@ namespace threadmap {
 struct FigureSpec {
     const MapLayout* layout = nullptr;
     Legend legend;
-    std::string caption;       // first line: the launch; more lines after '\n'
+    std::string caption;  // first line: the launch; more lines after '\n'
     bool show_legend = true;
     int width = 1920, height = 1080;
     float font_px = 20;

@@ -21,9 +21,9 @@ namespace threadmap {
 }  // namespace threadmap
 
 // Wraps a GL call and checks glGetError right after it.
-#define GL_CHECK(call)                                                                  \
-    do {                                                                                \
-        call;                                                                           \
-        if (const GLenum gl_check_error = glGetError(); gl_check_error != GL_NO_ERROR)  \
-            ::threadmap::throw_gl_error(gl_check_error, #call, __FILE__, __LINE__);     \
+#define GL_CHECK(call)                                                                 \
+    do {                                                                               \
+        call;                                                                          \
+        if (const GLenum gl_check_error = glGetError(); gl_check_error != GL_NO_ERROR) \
+            ::threadmap::throw_gl_error(gl_check_error, #call, __FILE__, __LINE__);    \
     } while (0)

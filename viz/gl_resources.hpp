@@ -11,7 +11,7 @@ namespace threadmap {
 
 template <void (*Delete)(GLuint)>
 class GlName {
-public:
+  public:
     GlName() = default;
     explicit GlName(GLuint name) : name_(name) {}
     GlName(GlName&& o) noexcept : name_(std::exchange(o.name_, 0)) {}
@@ -27,7 +27,7 @@ public:
     GLuint get() const { return name_; }
     explicit operator bool() const { return name_ != 0; }
 
-private:
+  private:
     GLuint name_ = 0;
 };
 
@@ -55,13 +55,13 @@ GlProgram make_program(const char* vertex_name, const char* fragment_name, const
 
 // An RGBA8 colour target to render into (exports, `threadmap render`).
 class RenderTarget {
-public:
+  public:
     RenderTarget(int width, int height);
     void bind() const;  // binds it and sets the viewport to the whole target
     int width() const { return width_; }
     int height() const { return height_; }
 
-private:
+  private:
     int width_;
     int height_;
     GlTexture color_;

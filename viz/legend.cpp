@@ -88,16 +88,27 @@ Legend make_legend(ColorMode mode, Palette palette, const LaunchConfig& l) {
             const uint64_t shown = std::min<uint64_t>(uint64_t(palette_size(palette)), l.blocks());
             for (uint64_t b = 0; b < shown; ++b) {
                 const Dim3 idx = unlinearize(b, l.grid);
-                g.swatches.push_back({categorical(block_color_index(idx), palette), "blockIdx " + dim_label(idx, two, three)});
+                g.swatches.push_back(
+                    {categorical(block_color_index(idx), palette), "blockIdx " + dim_label(idx, two, three)});
             }
             if (l.blocks() > shown) g.title += " (colours repeat)";
             break;
         }
-        case ColorMode::ThreadX: ramp_of("0", std::to_string(l.block.x - 1)); break;
-        case ColorMode::ThreadY: ramp_of("0", std::to_string(l.block.y - 1)); break;
-        case ColorMode::ThreadZ: ramp_of("0", std::to_string(l.block.z - 1)); break;
-        case ColorMode::Global: ramp_of("0", std::to_string(l.blocks() * l.threads_per_block() - 1)); break;
-        case ColorMode::Lane: ramp_of("lane 0", "lane 31"); break;
+        case ColorMode::ThreadX:
+            ramp_of("0", std::to_string(l.block.x - 1));
+            break;
+        case ColorMode::ThreadY:
+            ramp_of("0", std::to_string(l.block.y - 1));
+            break;
+        case ColorMode::ThreadZ:
+            ramp_of("0", std::to_string(l.block.z - 1));
+            break;
+        case ColorMode::Global:
+            ramp_of("0", std::to_string(l.blocks() * l.threads_per_block() - 1));
+            break;
+        case ColorMode::Lane:
+            ramp_of("lane 0", "lane 31");
+            break;
         case ColorMode::Warp: {
             const uint64_t per_block = (l.threads_per_block() + 31) / 32;
             const uint64_t shown = std::min<uint64_t>(uint64_t(palette_size(palette)), l.blocks() * per_block);
@@ -129,8 +140,8 @@ float draw_legend(ImDrawList* dl, const Legend& g, ImFont* font, float size, flo
         const float w = width - 2, h = box;
         for (uint32_t i = 0; i < anchors; ++i) {
             const ImU32 a = to_imgui(ramp(float(i) / anchors)), b = to_imgui(ramp(float(i + 1) / anchors));
-            dl->AddRectFilledMultiColor(ImVec2(x + w * float(i) / anchors, cy), ImVec2(x + w * float(i + 1) / anchors, cy + h),
-                                        a, b, b, a);
+            dl->AddRectFilledMultiColor(ImVec2(x + w * float(i) / anchors, cy),
+                                        ImVec2(x + w * float(i + 1) / anchors, cy + h), a, b, b, a);
         }
         cy += h + size * 0.3f;
         dl->AddText(font, size, ImVec2(x, cy), text, g.ramp_low.c_str());

@@ -20,9 +20,12 @@ struct Extent {
 Extent launched_extent(const Workload& w, const LaunchConfig& l) {
     const uint64_t ex = uint64_t(l.grid.x) * l.block.x, ey = uint64_t(l.grid.y) * l.block.y;
     switch (w.kernel) {
-        case KernelKind::Matmul: return {ex, ey};      // x → row i
-        case KernelKind::MatmulXCol: return {ey, ex};  // x → column j
-        default: return {1, ex};
+        case KernelKind::Matmul:
+            return {ex, ey};  // x → row i
+        case KernelKind::MatmulXCol:
+            return {ey, ex};  // x → column j
+        default:
+            return {1, ex};
     }
 }
 
@@ -52,23 +55,26 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
     const Extent launched = launched_extent(w, l);
     if (is_matrix(w.kernel)) {
         if (w.rows > max_side || w.cols > max_side) {
-            r.error = "C is " + std::to_string(w.rows) + "x" + std::to_string(w.cols) +
-                        "; the map can draw at most " + std::to_string(max_side) + " cells on a side";
+            r.error = "C is " + std::to_string(w.rows) + "x" + std::to_string(w.cols) + "; the map can draw at most " +
+                      std::to_string(max_side) + " cells on a side";
             return r;
         }
         uint64_t rows = std::max(w.rows, launched.rows), cols = std::max(w.cols, launched.cols);
         rows = std::min<uint64_t>(rows, max_side);
         cols = std::min<uint64_t>(cols, max_side);
         while (rows * cols > max_cells) {  // trim the ghost margin, never C itself
-            if (rows > w.rows && rows >= cols) rows = std::max<uint64_t>(w.rows, rows / 2);
-            else cols = std::max<uint64_t>(w.cols, cols / 2);
+            if (rows > w.rows && rows >= cols)
+                rows = std::max<uint64_t>(w.rows, rows / 2);
+            else
+                cols = std::max<uint64_t>(w.cols, cols / 2);
         }
         m.width = uint32_t(cols);
         m.height = uint32_t(rows);
         // Display x is the column j: set by blockIdx.y for matmul, blockIdx.x for matmul-xcol.
         m.block_w = w.kernel == KernelKind::Matmul ? l.block.y : l.block.x;
         m.block_h = w.kernel == KernelKind::Matmul ? l.block.x : l.block.y;
-        const uint64_t launched_cells = std::min(launched.rows, uint64_t(m.height)) * std::min(launched.cols, uint64_t(m.width));
+        const uint64_t launched_cells =
+            std::min(launched.rows, uint64_t(m.height)) * std::min(launched.cols, uint64_t(m.width));
         const uint64_t launched_all = launched.rows * launched.cols;
         m.ghosts_not_drawn = launched_all - launched_cells;
     } else {
@@ -79,7 +85,7 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
         k = std::max(k, (drawn + bdx * max_side - 1) / (bdx * max_side));  // fit the height
         if (k * bdx > max_side) {
             r.error = std::to_string(drawn) + " cells do not fit a " + std::to_string(max_side) + "x" +
-                        std::to_string(max_side) + " texture in whole blocks of " + std::to_string(bdx);
+                      std::to_string(max_side) + " texture in whole blocks of " + std::to_string(bdx);
             return r;
         }
         m.blocks_per_row = uint32_t(k);
@@ -142,7 +148,8 @@ void colorize_layout(const MapLayout& m, const ThreadMap& map, const ColorContex
     }
     std::vector<std::jthread> pool;
     for (unsigned i = 0; i < workers; ++i)
-        pool.emplace_back(rows, uint32_t(uint64_t(m.height) * i / workers), uint32_t(uint64_t(m.height) * (i + 1) / workers));
+        pool.emplace_back(rows, uint32_t(uint64_t(m.height) * i / workers),
+                          uint32_t(uint64_t(m.height) * (i + 1) / workers));
 }
 
 }  // namespace threadmap

@@ -16,11 +16,11 @@ namespace threadmap {
 struct MapLayout {
     Workload workload;
     LaunchConfig launch;
-    uint32_t width = 0;   // cells across
-    uint32_t height = 0;  // cells down
-    uint32_t block_w = 1;  // block outlines every block_w cells across …
-    uint32_t block_h = 1;  // … and every block_h cells down
-    uint32_t blocks_per_row = 1;  // 1D only: the row width in blocks (may be raised to fit)
+    uint32_t width = 0;             // cells across
+    uint32_t height = 0;            // cells down
+    uint32_t block_w = 1;           // block outlines every block_w cells across …
+    uint32_t block_h = 1;           // … and every block_h cells down
+    uint32_t blocks_per_row = 1;    // 1D only: the row width in blocks (may be raised to fit)
     uint64_t ghosts_not_drawn = 0;  // idle threads past the drawn area (huge oversized grids)
 
     static constexpr uint64_t kNoElement = ~uint64_t(0);
@@ -57,7 +57,6 @@ uint32_t blocks_per_row_for_aspect(const Workload& w, const LaunchConfig& l, dou
 
 // What the cell at (x, y) shows: an element with its first toucher, an idle thread, or nothing.
 CellSample sample_cell(const MapLayout& layout, const ThreadMap& map, uint32_t x, uint32_t y);
-
 
 // Colours every cell into out (width·height RGBA8, row 0 first), on all cores.
 void colorize_layout(const MapLayout& layout, const ThreadMap& map, const ColorContext& ctx, Rgba8* out);

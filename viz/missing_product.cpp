@@ -17,8 +17,8 @@ std::optional<MissingProduct> missing_product(const Workload& w) {
     m.results = w.a_rows * w.b_cols - std::min(w.a_rows, w.rows) * std::min(w.b_cols, w.cols);
     m.product = {0, 0, double(w.b_cols), double(w.a_rows)};
     const auto dims = [](uint64_t r, uint64_t c) { return std::to_string(r) + "\u00d7" + std::to_string(c); };
-    m.text = group_thousands(m.results) + " results are never computed: C is " + dims(w.rows, w.cols) + ", A\u00b7B is " +
-             dims(w.a_rows, w.b_cols);
+    m.text = group_thousands(m.results) + " results are never computed: C is " + dims(w.rows, w.cols) +
+             ", A\u00b7B is " + dims(w.a_rows, w.b_cols);
     return m;
 }
 
@@ -32,7 +32,8 @@ void draw_missing_product(ImDrawList* dl, const MissingProduct& m, const View& v
     // The sentence on a dark box just under the outline's bottom-left corner.
     const ImVec2 size = font->CalcTextSizeA(font_px, 1e9f, 0, m.text.c_str());
     const ImVec2 at(float(a.x), float(b.y) + thickness + font_px * 0.3f);
-    dl->AddRectFilled(ImVec2(at.x - 3, at.y - 2), ImVec2(at.x + size.x + 3, at.y + size.y + 2), IM_COL32(10, 10, 12, 225), 3);
+    dl->AddRectFilled(ImVec2(at.x - 3, at.y - 2), ImVec2(at.x + size.x + 3, at.y + size.y + 2),
+                      IM_COL32(10, 10, 12, 225), 3);
     dl->AddText(font, font_px, at, color, m.text.c_str());
 }
 

@@ -27,9 +27,9 @@ std::string make_current(EGLDisplay display, EGLContext& context) {
     EGLConfig config = nullptr;
     EGLint count = 0;
     eglChooseConfig(display, config_attribs, &config, 1, &count);
-    const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                                      EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                                      EGL_NONE};
+    const EGLint context_attribs[] = {
+        EGL_CONTEXT_MAJOR_VERSION,           3,       EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+        EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
     context = eglCreateContext(display, count > 0 ? config : EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, context_attribs);
     if (context == EGL_NO_CONTEXT) return "no OpenGL 3.3 core context";
     if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) return "eglMakeCurrent failed";
@@ -78,7 +78,8 @@ OffscreenContext::OffscreenContext(bool prefer_device) : egl_(std::make_unique<E
         return false;
     };
     if (prefer_device ? device() || surfaceless() : surfaceless() || device()) return;
-    throw std::runtime_error("no offscreen OpenGL 3.3 context: " + (tried.empty() ? std::string("no EGL platform") : tried));
+    throw std::runtime_error("no offscreen OpenGL 3.3 context: " +
+                             (tried.empty() ? std::string("no EGL platform") : tried));
 }
 
 OffscreenContext::~OffscreenContext() {

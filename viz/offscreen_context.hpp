@@ -9,7 +9,7 @@
 namespace threadmap {
 
 class OffscreenContext {
-public:
+  public:
     // Throws std::runtime_error saying what was tried and why it failed. prefer_device: try
     // EGL devices (the NVIDIA driver's, which CUDA interop needs) before Mesa's surfaceless.
     explicit OffscreenContext(bool prefer_device = false);
@@ -19,7 +19,7 @@ public:
 
     const std::string& description() const { return description_; }  // platform and GL_RENDERER
 
-private:
+  private:
     struct Egl;
     std::unique_ptr<Egl> egl_;
     std::string description_;

@@ -7,13 +7,13 @@
 namespace threadmap {
 
 class Overlay {
-public:
+  public:
     Overlay(int width, int height);  // needs an ImGui context that has run one NewFrame
     ImDrawList* list() { return &list_; }
     ImFont* font() const;
     void render();  // draws onto the bound framebuffer, which is width×height
 
-private:
+  private:
     ImDrawList list_;
     int width_, height_;
 };
@@ -21,7 +21,7 @@ private:
 // ImGui with the OpenGL3 backend and no window, for `threadmap render`: a context, the UI
 // font, one NewFrame. Needs a current GL context; undone in the destructor.
 class HeadlessImGui {
-public:
+  public:
     HeadlessImGui(int width, int height, float font_px);
     ~HeadlessImGui();
     HeadlessImGui(const HeadlessImGui&) = delete;

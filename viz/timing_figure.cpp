@@ -45,12 +45,13 @@ float draw_timing_bars(ImDrawList* dl, ImFont* font, float size, float x, float 
     float cy = y;
     // What each segment's colour is, once above the bars.
     float lx = x;
-    for (const auto& [name, text] : {std::pair{"first", "first launch"}, std::pair{"h2d", "host to device"},
-                                     std::pair{"kernel", "kernel"}, std::pair{"d2h", "device to host"},
-                                     std::pair{"cpu", "CPU"}}) {
+    for (const auto& [name, text] :
+         {std::pair{"first", "first launch"}, std::pair{"h2d", "host to device"}, std::pair{"kernel", "kernel"},
+          std::pair{"d2h", "device to host"}, std::pair{"cpu", "CPU"}}) {
         const float tw = font->CalcTextSizeA(size * 0.85f, 1e9f, 0, text).x;
         if (lx > x && lx + size + tw > x + width) lx = x, cy += size * 1.2f;  // wrap in narrow panels
-        dl->AddRectFilled(ImVec2(lx, cy + size * 0.15f), ImVec2(lx + size * 0.7f, cy + size * 0.85f), stage_color(name));
+        dl->AddRectFilled(ImVec2(lx, cy + size * 0.15f), ImVec2(lx + size * 0.7f, cy + size * 0.85f),
+                          stage_color(name));
         dl->AddText(font, size * 0.85f, ImVec2(lx + size * 0.9f, cy), IM_COL32(200, 200, 200, 255), text);
         lx += size * 1.6f + tw;
     }
@@ -148,7 +149,8 @@ void draw_sweep_chart(ImDrawList* dl, ImFont* font, float size, float x, float y
     const auto series = [&](auto get, ImU32 color) {
         for (size_t i = 1; i < r.points.size(); ++i) {
             const auto a = get(r.points[i - 1]), b = get(r.points[i]);
-            if (a && b) dl->AddLine(at(double(r.points[i - 1].elements), *a), at(double(r.points[i].elements), *b), color, 2);
+            if (a && b)
+                dl->AddLine(at(double(r.points[i - 1].elements), *a), at(double(r.points[i].elements), *b), color, 2);
         }
     };
     series([](const SweepPoint& p) { return std::optional<double>(p.cpu_seconds); }, stage_color("cpu"));

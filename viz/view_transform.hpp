@@ -17,7 +17,7 @@ struct WorldRect {  // an area of the world, in cells
 
 struct View {
     glm::dvec2 center{0.5, 0.5};  // world point at the viewport's centre
-    double zoom = 1;               // pixels per cell
+    double zoom = 1;              // pixels per cell
 };
 
 inline constexpr double kMinZoom = 1.0 / 64;  // a 4096-cell side fits in 64 pixels

@@ -96,9 +96,10 @@ void draw_controls_panel(AppState& state) {
     changed |= dim3_fields(state, "gridDim", e.launch.grid);
 
     const Dim3 cover = covering_grid(w, e.launch.block);
-    const std::string fix = is_matrix(w.kernel) ? "gridDim = ceil(C / blockDim) = " + to_string(cover)
-                                                : "gridDim.x = ceil(" + std::to_string(w.n) + " / " +
-                                                      std::to_string(e.launch.block.x) + ") = " + std::to_string(cover.x);
+    const std::string fix = is_matrix(w.kernel)
+                                ? "gridDim = ceil(C / blockDim) = " + to_string(cover)
+                                : "gridDim.x = ceil(" + std::to_string(w.n) + " / " + std::to_string(e.launch.block.x) +
+                                      ") = " + std::to_string(cover.x);
     ImGui::BeginDisabled(cover == e.launch.grid);
     if (ImGui::Button(fix.c_str())) {
         e.launch.grid = cover;

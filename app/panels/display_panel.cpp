@@ -41,7 +41,8 @@ void draw_display_panel(AppState& state) {
 
     ImGui::Separator();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-    if (ImGui::SliderFloat("UI scale", &s.ui_scale, Settings::kMinUiScale, Settings::kMaxUiScale, "%.2f")) state.requests.rescale = true;
+    if (ImGui::SliderFloat("UI scale", &s.ui_scale, Settings::kMinUiScale, Settings::kMaxUiScale, "%.2f"))
+        state.requests.rescale = true;
     ImGui::SameLine();
     ImGui::TextDisabled("Ctrl +/-");
 

@@ -68,9 +68,9 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     // the view says they are.
     const ImVec2 size(std::max(std::floor(avail.x - legend_w - font * 0.6f), 1.0f), std::max(avail.y, 1.0f));
     const ViewRect r{pos.x, pos.y, size.x, size.y};
-    ImGui::InvisibleButton("map", size,
-                           ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight |
-                               ImGuiButtonFlags_MouseButtonMiddle);
+    ImGui::InvisibleButton(
+        "map", size,
+        ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight | ImGuiButtonFlags_MouseButtonMiddle);
     if (!state.picture) {
         state.map_rect = r;
         return;

@@ -32,8 +32,9 @@ void draw_stats_panel(AppState& state) {
         ImGui::EndTable();
     }
     if (s.elements_multi > 0)
-        ImGui::TextWrapped("Several threads write the same element: on a GPU that is a data race "
-                           "(the emulator runs them one after another).");
+        ImGui::TextWrapped(
+            "Several threads write the same element: on a GPU that is a data race "
+            "(the emulator runs them one after another).");
     if (state.picture->layout.ghosts_not_drawn > 0)
         ImGui::TextWrapped("%llu idle threads lie past the drawn area.",
                            static_cast<unsigned long long>(state.picture->layout.ghosts_not_drawn));

@@ -32,7 +32,9 @@ void draw_controls(AppState& state) {
     remember_rect(state, "timing-source");
     if (t.source == TimingSource::Modeled) {
         const auto& profiles = device_profiles();
-        if (!profiles.empty() && ImGui::BeginCombo("device profile", profiles[size_t(std::clamp(t.profile, 0, int(profiles.size()) - 1))].title.c_str())) {
+        if (!profiles.empty() &&
+            ImGui::BeginCombo("device profile",
+                              profiles[size_t(std::clamp(t.profile, 0, int(profiles.size()) - 1))].title.c_str())) {
             for (size_t i = 0; i < profiles.size(); ++i)
                 if (ImGui::Selectable(profiles[i].title.c_str(), int(i) == t.profile)) t.profile = int(i);
             ImGui::EndCombo();
@@ -99,7 +101,8 @@ void draw_run(const TimingState& t) {
 
     // Every figure with its origin.
     const ImVec2 table_size(0, ImGui::GetTextLineHeightWithSpacing() * 7.5f);
-    if (ImGui::BeginTable("figures", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
+    if (ImGui::BeginTable("figures", 5,
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
                           table_size)) {
         for (const char* h : {"stage", "median", "min - max", "rate", "origin"}) ImGui::TableSetupColumn(h);
         ImGui::TableHeadersRow();
@@ -145,8 +148,8 @@ void draw_history(const TimingState& t) {
     ImGui::TextDisabled("earlier runs");
     for (const auto& h : t.history) {
         const auto gpu = gpu_seconds_per_launch(h, false);
-        ImGui::BulletText("%s %s: GPU %s, CPU %s (%s)", h["kernel"].get<std::string>().c_str(), h["shape"].dump().c_str(),
-                          gpu ? seconds_text(*gpu).c_str() : "-",
+        ImGui::BulletText("%s %s: GPU %s, CPU %s (%s)", h["kernel"].get<std::string>().c_str(),
+                          h["shape"].dump().c_str(), gpu ? seconds_text(*gpu).c_str() : "-",
                           seconds_text(h["cpu_reference"]["seconds_median"]).c_str(),
                           h["stages"][0]["origin"].get<std::string>().c_str());
     }

@@ -32,7 +32,8 @@ TEST_CASE("--backend cuda with no usable device exits 2 with CUDA's reason, on e
     const CudaDevices cuda = list_cuda_devices();
     if (!cuda.devices.empty()) {
         MESSAGE("a CUDA device is present: the refusal cannot happen here");
-        const RunResult r = run_threadmap({"map", "--backend", "cuda", "--preset", "seed-increment", "--format", "json", "--no-elements"});
+        const RunResult r = run_threadmap(
+            {"map", "--backend", "cuda", "--preset", "seed-increment", "--format", "json", "--no-elements"});
         CHECK(r.exit_code == 0);
         CHECK(json::parse(r.out)["backend"] == "cuda:" + cuda.devices.front().name);
         return;
@@ -54,7 +55,8 @@ TEST_CASE("--backend cuda with no usable device exits 2 with CUDA's reason, on e
 }
 
 TEST_CASE("bench --backend cpu --json - every stage measured - the schema scripts rely on") {
-    const RunResult r = run_threadmap({"bench", "--backend", "cpu", "--preset", "seed-matmul-fixed", "--repeat", "3", "--json"});
+    const RunResult r =
+        run_threadmap({"bench", "--backend", "cpu", "--preset", "seed-matmul-fixed", "--repeat", "3", "--json"});
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const json j = json::parse(r.out);
     CHECK(j["kernel"] == "matmul");
@@ -72,10 +74,11 @@ TEST_CASE("bench --backend cpu --json - every stage measured - the schema script
     CHECK(double(s["seconds_min"]) > 0);
     CHECK(double(s["seconds_min"]) <= double(s["seconds_median"]));
     CHECK(double(s["seconds_median"]) <= double(s["seconds_max"]));
-    CHECK(std::string(j["cpu_reference"]["implementation"]).find(THREADMAP_HAS_BLAS ? "OpenBLAS sgemm" : "blocked loop") ==
-          0);
+    CHECK(std::string(j["cpu_reference"]["implementation"])
+              .find(THREADMAP_HAS_BLAS ? "OpenBLAS sgemm" : "blocked loop") == 0);
     CHECK(j["cpu_reference"]["origin"] == "measured");
-    const RunResult text = run_threadmap({"bench", "--backend", "cpu", "--kernel", "increment", "--n", "100000", "--repeat", "2"});
+    const RunResult text =
+        run_threadmap({"bench", "--backend", "cpu", "--kernel", "increment", "--n", "100000", "--repeat", "2"});
     CHECK(text.exit_code == 0);
     CHECK(text.out.find("measured") != std::string::npos);
     for (const char* bad : {"0", "abc", "99999999"})

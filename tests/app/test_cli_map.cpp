@@ -110,7 +110,8 @@ TEST_CASE("invalid launches exit 2 with the limit named - before anything runs")
 }
 
 TEST_CASE("a launch valid on a GPU but too big to emulate gets its own message") {
-    const RunResult r = run_threadmap({"map", "--kernel", "increment", "--n", "10", "--grid", "2147483647", "--block", "1024"});
+    const RunResult r =
+        run_threadmap({"map", "--kernel", "increment", "--n", "10", "--grid", "2147483647", "--block", "1024"});
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("valid on a GPU; above the emulator's cap of 1073741824 threads") != std::string::npos);
     CHECK(r.err.find("invalid launch") == std::string::npos);

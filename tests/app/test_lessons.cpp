@@ -20,7 +20,8 @@ LaunchResult run_preset(const std::string& name) {
 }  // namespace
 
 TEST_CASE("the five seed lessons exist and have their texts") {
-    for (const char* name : {"seed-increment", "seed-increment-bug", "seed-matmul", "seed-matmul-fixed", "grid-stride"}) {
+    for (const char* name :
+         {"seed-increment", "seed-increment-bug", "seed-matmul", "seed-matmul-fixed", "grid-stride"}) {
         const Lesson* l = find_lesson(name);
         REQUIRE_MESSAGE(l, name);
         CHECK_FALSE(l->title.empty());

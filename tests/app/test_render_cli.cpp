@@ -20,7 +20,9 @@ namespace {
 // drawing code's own leaks are checked in-process by the viz and panel tests.
 const std::vector<std::string> kNoDisplay = {"-u DISPLAY", "-u WAYLAND_DISPLAY", "ASAN_OPTIONS=detect_leaks=0"};
 
-std::string temp_png(const std::string& name) { return "/tmp/threadmap-render-" + std::to_string(getpid()) + "-" + name + ".png"; }
+std::string temp_png(const std::string& name) {
+    return "/tmp/threadmap-render-" + std::to_string(getpid()) + "-" + name + ".png";
+}
 
 std::set<std::array<uint8_t, 3>> colours(const PngImage& img) {
     std::set<std::array<uint8_t, 3>> s;
@@ -38,7 +40,8 @@ TEST_CASE("every colour mode renders with DISPLAY unset - and the same arguments
         const std::string mode(color_mode_name(m));
         CAPTURE(mode);
         const std::string a = temp_png(mode + "-a"), b = temp_png(mode + "-b");
-        const std::vector<std::string> args = {"render", "--preset", "seed-increment-bug", "--color", mode, "--size", "800x600"};
+        const std::vector<std::string> args = {"render", "--preset", "seed-increment-bug", "--color", mode,
+                                               "--size", "800x600"};
         auto with_out = [&](const std::string& out) {
             auto v = args;
             v.push_back("--out");
@@ -62,10 +65,12 @@ TEST_CASE("every colour mode renders with DISPLAY unset - and the same arguments
 
 TEST_CASE("the rendered map shows the colorizer's block colours - and the legend can be left out") {
     const std::string with = temp_png("legend"), without = temp_png("nolegend");
-    REQUIRE(run_threadmap({"render", "--preset", "seed-increment", "--out", with, "--size", "1280x720"}, kNoDisplay).exit_code == 0);
-    REQUIRE(run_threadmap({"render", "--preset", "seed-increment", "--out", without, "--size", "1280x720", "--no-legend"},
-                          kNoDisplay)
+    REQUIRE(run_threadmap({"render", "--preset", "seed-increment", "--out", with, "--size", "1280x720"}, kNoDisplay)
                 .exit_code == 0);
+    REQUIRE(
+        run_threadmap({"render", "--preset", "seed-increment", "--out", without, "--size", "1280x720", "--no-legend"},
+                      kNoDisplay)
+            .exit_code == 0);
     const auto c = colours(load_png(with));
     for (uint32_t b = 0; b < 10; ++b) {
         const Rgba8 expect = colorize({CellSample::Element, 1, {b, 0, 0}, {0, 0, 0}},
@@ -122,7 +127,8 @@ TEST_CASE("render --timing draws the bars and the sweep with no display - from t
     r = run_threadmap({"render", "--timing", "--preset", "seed-matmul", "--recording", rec, "--out", png}, kNoDisplay);
     CHECK(r.exit_code == 2);  // a recording of another launch
     CHECK(r.err.find("the current launch is matmul") != std::string::npos);
-    r = run_threadmap({"render", "--timing", "--preset", "seed-matmul", "--backend", "model", "--out", png}, kNoDisplay);
+    r = run_threadmap({"render", "--timing", "--preset", "seed-matmul", "--backend", "model", "--out", png},
+                      kNoDisplay);
     CHECK(r.exit_code == 2);
     r = run_threadmap({"render", "--preset", "seed-matmul", "--recording", rec, "--out", png}, kNoDisplay);
     CHECK(r.exit_code == 2);

@@ -27,13 +27,15 @@ TEST_CASE("the crossover on a synthetic device where it is known") {
         const double n = double(element_count(w));
         return GpuStageSeconds{n * 0.5e-9, 10e-6 + n * 0.1e-9, n * 0.5e-9};
     };
-    const SweepResult r = run_sweep(KernelKind::Increment, sweep_sizes(1000, 1000000, 31), cpu, gpu, "modeled", "a test device");
+    const SweepResult r =
+        run_sweep(KernelKind::Increment, sweep_sizes(1000, 1000000, 31), cpu, gpu, "modeled", "a test device");
     REQUIRE(r.crossover_elements);
     CHECK(*r.crossover_elements > 11111);
     CHECK(*r.crossover_elements < 11111 * 1.3);  // the first sweep size past the crossover
     CHECK_FALSE(r.crossover_elements_with_copies);
-    CHECK(r.sentence == "On a test device (modeled) the kernel wins above about " + std::to_string(*r.crossover_elements) +
-                            " elements once data stays on the device; with copies every launch it never does in this range.");
+    CHECK(r.sentence ==
+          "On a test device (modeled) the kernel wins above about " + std::to_string(*r.crossover_elements) +
+              " elements once data stays on the device; with copies every launch it never does in this range.");
     // A GPU that wins, loses again at the end: no crossover (it must win to the end).
     std::vector<SweepPoint> flip = {{10, 1.0, 2.0, 0.5}, {100, 1.0, 2.0, 2.0}};
     CHECK_FALSE(crossover(flip, true));
@@ -46,8 +48,8 @@ TEST_CASE("every shipped device profile cites a source for every number") {
         CHECK(p.sources.size() == 7);
         for (const auto& [field, source] : p.sources) CHECK(source.size() > 20);
     }
-    CHECK_THROWS_WITH_AS(parse_device_profile(R"({"name":"x","title":"t"})"), doctest::Contains("malformed device profile"),
-                         std::runtime_error);
+    CHECK_THROWS_WITH_AS(parse_device_profile(R"({"name":"x","title":"t"})"),
+                         doctest::Contains("malformed device profile"), std::runtime_error);
     CHECK_THROWS_AS(parse_device_profile(R"({"name":"x","title":"t","pinned_gbps":{"value":1,"source":""},
         "pageable_gbps":{"value":1,"source":"s"},"copy_latency_s":{"value":1,"source":"s"},"memory_gbps":{"value":1,"source":"s"},
         "fp32_gflops":{"value":1,"source":"s"},"launch_latency_s":{"value":1,"source":"s"},"startup_s":{"value":1,"source":"s"}})"),

@@ -92,8 +92,9 @@ PixelCheck check_map_pixels(const PngImage& img, const json& state, const MapPic
             if (missing) {  // the outline of A·B and its sentence under it
                 const double edge = 4 / v.zoom;
                 const WorldRect& a = missing->product;
-                const bool on_outline = w.x > a.x0 - edge && w.x < a.x1 + edge && w.y > a.y0 - edge && w.y < a.y1 + edge &&
-                                        !(w.x > a.x0 + edge && w.x < a.x1 - edge && w.y > a.y0 + edge && w.y < a.y1 - edge);
+                const bool on_outline =
+                    w.x > a.x0 - edge && w.x < a.x1 + edge && w.y > a.y0 - edge && w.y < a.y1 + edge &&
+                    !(w.x > a.x0 + edge && w.x < a.x1 - edge && w.y > a.y0 + edge && w.y < a.y1 - edge);
                 const bool under = w.y >= a.y1 && w.y < a.y1 + 60 / v.zoom;
                 if (on_outline || under) continue;
             }
@@ -134,7 +135,8 @@ LaunchOptions preset(const std::string& name) {
 }  // namespace
 
 TEST_CASE("every lesson opens - and its map pixels are the colorizer's colours where the view puts them") {
-    for (const char* name : {"seed-increment", "seed-increment-bug", "grid-stride", "seed-matmul", "seed-matmul-fixed"}) {
+    for (const char* name :
+         {"seed-increment", "seed-increment-bug", "grid-stride", "seed-matmul", "seed-matmul-fixed"}) {
         CAPTURE(std::string(name));
         const WindowRun w =
             run_window({"--preset", name}, "1 move 5 5\n2 wait idle\n4 state @/s.json\n4 screenshot @/w.png\n5 quit\n");
@@ -155,18 +157,21 @@ TEST_CASE("every lesson opens - and its map pixels are the colorizer's colours w
             const Rgba8 e = categorical(b, Palette::Standard);
             bool found = false;
             for (int y = int(l.y); y < int(l.y + l.h) && !found; ++y)
-                for (int x = int(l.x); x < int(l.x + l.w) && !found; ++x) found = close(img.at(x, y), {float(e.r), float(e.g), float(e.b)}, 0);
+                for (int x = int(l.x); x < int(l.x + l.w) && !found; ++x)
+                    found = close(img.at(x, y), {float(e.r), float(e.g), float(e.b)}, 0);
             swatches += found;
         }
         CHECK(swatches == 4);
         // The map fills its view: the fitted scene spans the view's width or its height.
         const double zoom = s["view"]["zoom"];
-        const double wide = double(s["layout"]["width"]) * zoom / r.w, tall = double(s["layout"]["height"]) * zoom / r.h;
+        const double wide = double(s["layout"]["width"]) * zoom / r.w,
+                     tall = double(s["layout"]["height"]) * zoom / r.h;
         if (std::string(name).rfind("seed-matmul", 0) != 0) CHECK(std::max(wide, tall) > 0.9);
         // seed-matmul: the 300x300 product C cannot hold is outlined in magenta.
         int magenta = 0;
         for (int y = int(r.y); y < int(r.y + r.h); ++y)
-            for (int x = int(r.x); x < int(r.x + r.w); ++x) magenta += img.at(x, y) == std::array<uint8_t, 3>{255, 90, 200};
+            for (int x = int(r.x); x < int(r.x + r.w); ++x)
+                magenta += img.at(x, y) == std::array<uint8_t, 3>{255, 90, 200};
         CHECK((magenta > 300) == (std::string(name) == "seed-matmul"));
     }
 }
@@ -217,10 +222,12 @@ TEST_CASE("export - Ctrl+S writes the map figure - an unwritable folder is a mes
     std::filesystem::create_directories(out);
     const WindowRun w = run_window({"--preset", "seed-matmul"},
                                    "1 move 5 5\n"
-                                   "3 click folder\n4 key ctrl+a\n5 type " + out + "\n6 key enter\n"
-                                   "7 move 5 5\n8 key ctrl+s\n10 key ctrl+shift+s\n"
-                                   "12 click folder\n13 key ctrl+a\n14 type /proc/no-such-folder\n15 key enter\n"
-                                   "16 move 5 5\n17 key ctrl+s\n19 screenshot @/after.png\n20 quit\n");
+                                   "3 click folder\n4 key ctrl+a\n5 type " +
+                                       out +
+                                       "\n6 key enter\n"
+                                       "7 move 5 5\n8 key ctrl+s\n10 key ctrl+shift+s\n"
+                                       "12 click folder\n13 key ctrl+a\n14 type /proc/no-such-folder\n15 key enter\n"
+                                       "16 move 5 5\n17 key ctrl+s\n19 screenshot @/after.png\n20 quit\n");
     int maps = 0, windows = 0;
     for (const auto& f : std::filesystem::directory_iterator(out)) {
         const std::string name = f.path().filename();

@@ -34,9 +34,9 @@ Executor& gpu() {
 Outcome<LaunchResult> run_on_gpu(const Workload& w, const LaunchConfig& l) {
     Outcome<LaunchResult> r = gpu().run(w, l);
     if (r.value) {
-        REQUIRE(r.value->device_map);        // the map stays on the device …
+        REQUIRE(r.value->device_map);  // the map stays on the device …
         REQUIRE_FALSE(r.value->has_host_map());
-        gpu().fetch_map(*r.value);           // … until something asks for it
+        gpu().fetch_map(*r.value);  // … until something asks for it
         REQUIRE(r.value->has_host_map());
     }
     return r;
@@ -77,10 +77,18 @@ TEST_CASE("the CUDA map equals the emulator's for 1000+ random valid launches") 
         l.block.x = std::min(l.block.x, 1024 / (l.block.y * l.block.z));  // valid by construction
         REQUIRE_FALSE(validate_launch(l, cc90_profile()));
         switch (trial % 4) {
-            case 0: compare(array_workload(KernelKind::Increment, pick(1, 5000)), l); break;
-            case 1: compare(array_workload(KernelKind::IncrementStride, pick(1, 5000)), l); break;
-            case 2: compare(matmul_workload(KernelKind::Matmul, pick(1, 150), pick(1, 150), pick(1, 16)), l); break;
-            default: compare(matmul_workload(KernelKind::MatmulXCol, pick(1, 150), pick(1, 150), pick(1, 16)), l); break;
+            case 0:
+                compare(array_workload(KernelKind::Increment, pick(1, 5000)), l);
+                break;
+            case 1:
+                compare(array_workload(KernelKind::IncrementStride, pick(1, 5000)), l);
+                break;
+            case 2:
+                compare(matmul_workload(KernelKind::Matmul, pick(1, 150), pick(1, 150), pick(1, 16)), l);
+                break;
+            default:
+                compare(matmul_workload(KernelKind::MatmulXCol, pick(1, 150), pick(1, 150), pick(1, 16)), l);
+                break;
         }
     }
 }
@@ -105,9 +113,9 @@ TEST_CASE("the validator rejects exactly the limit cases the device rejects") {
     REQUIRE_FALSE(d.devices.empty());
     const DeviceLimits limits = d.devices.front().limits;
     const LaunchConfig cases[] = {
-        {{1, 1, 1}, {1024, 1, 1}}, {{1, 1, 1}, {1025, 1, 1}}, {{1, 1, 1}, {32, 33, 1}}, {{1, 1, 1}, {1, 1, 64}},
-        {{1, 1, 1}, {1, 1, 65}},   {{1, 65535, 1}, {1, 1, 1}}, {{1, 65536, 1}, {1, 1, 1}}, {{1, 1, 65535}, {1, 1, 1}},
-        {{1, 1, 65536}, {1, 1, 1}}, {{0, 1, 1}, {32, 1, 1}},   {{1, 1, 1}, {0, 1, 1}},
+        {{1, 1, 1}, {1024, 1, 1}},  {{1, 1, 1}, {1025, 1, 1}},  {{1, 1, 1}, {32, 33, 1}},   {{1, 1, 1}, {1, 1, 64}},
+        {{1, 1, 1}, {1, 1, 65}},    {{1, 65535, 1}, {1, 1, 1}}, {{1, 65536, 1}, {1, 1, 1}}, {{1, 1, 65535}, {1, 1, 1}},
+        {{1, 1, 65536}, {1, 1, 1}}, {{0, 1, 1}, {32, 1, 1}},    {{1, 1, 1}, {0, 1, 1}},
     };
     for (const auto& l : cases) {
         CAPTURE(to_string(l.grid));

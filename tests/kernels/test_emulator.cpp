@@ -50,7 +50,7 @@ TEST_CASE("the tutorial's launches - by hand") {
     CHECK(right.stats.elements_untouched == 0);
     const auto t = right.map.toucher(100);
     REQUIRE(t);
-    CHECK(t->block == Dim3{3, 0, 0});   // 100 = 4 + 3 * 32
+    CHECK(t->block == Dim3{3, 0, 0});  // 100 = 4 + 3 * 32
     CHECK(t->thread == Dim3{4, 0, 0});
 
     const LaunchResult bug = emulate(w, {{531, 1, 1}, {32, 1, 1}});
@@ -110,8 +110,9 @@ TEST_CASE("the fast decoder equals decode_global_id for every block size and bot
         }
     }
     // Grids of 2^20 blocks (tabulated) and 2^20 + 1 (computed), ids up to the 2^30 thread cap.
-    for (const LaunchConfig& l : {LaunchConfig{{1u << 20, 1, 1}, {1024, 1, 1}}, LaunchConfig{{(1u << 20) + 1, 1, 1}, {1023, 1, 1}},
-                                  LaunchConfig{{1025, 1024, 1}, {3, 1, 1}}, LaunchConfig{{1024, 1024, 1}, {1, 1, 1}}}) {
+    for (const LaunchConfig& l :
+         {LaunchConfig{{1u << 20, 1, 1}, {1024, 1, 1}}, LaunchConfig{{(1u << 20) + 1, 1, 1}, {1023, 1, 1}},
+          LaunchConfig{{1025, 1024, 1}, {3, 1, 1}}, LaunchConfig{{1024, 1024, 1}, {1, 1, 1}}}) {
         CAPTURE(to_string(l.grid));
         const ToucherDecoder d(l);
         const uint64_t threads = l.blocks() * l.threads_per_block();
@@ -127,9 +128,8 @@ TEST_CASE("the fast decoder equals decode_global_id for every block size and bot
 
 TEST_CASE("emulator against the oracle - fixed corner cases") {
     const LaunchConfig cases[] = {
-        {{1, 1, 1}, {1, 1, 1}},    {{7, 1, 1}, {33, 1, 1}},  {{3, 1, 1}, {1024, 1, 1}},
-        {{2, 2, 2}, {5, 3, 2}},    {{1, 1, 1}, {31, 1, 1}},  {{40, 1, 1}, {32, 1, 1}},
-        {{1, 5, 1}, {17, 1, 3}},   {{2, 1, 3}, {4, 4, 4}},
+        {{1, 1, 1}, {1, 1, 1}},  {{7, 1, 1}, {33, 1, 1}},  {{3, 1, 1}, {1024, 1, 1}}, {{2, 2, 2}, {5, 3, 2}},
+        {{1, 1, 1}, {31, 1, 1}}, {{40, 1, 1}, {32, 1, 1}}, {{1, 5, 1}, {17, 1, 3}},   {{2, 1, 3}, {4, 4, 4}},
     };
     for (const auto& l : cases)
         for (unsigned workers : {1u, 2u, 3u}) {
@@ -150,15 +150,19 @@ TEST_CASE("emulator against the oracle - random launches") {
         if (trial % 3 == 0) l.block.y = l.block.z = l.grid.y = l.grid.z = 1;  // plenty of pure 1D
         const unsigned workers = pick(1, 4);
         switch (trial % 4) {
-            case 0: check_against_oracle(array_workload(KernelKind::Increment, pick(1, 900)), l, workers); break;
-            case 1: check_against_oracle(array_workload(KernelKind::IncrementStride, pick(1, 900)), l, workers); break;
+            case 0:
+                check_against_oracle(array_workload(KernelKind::Increment, pick(1, 900)), l, workers);
+                break;
+            case 1:
+                check_against_oracle(array_workload(KernelKind::IncrementStride, pick(1, 900)), l, workers);
+                break;
             case 2:
                 check_against_oracle(matmul_workload(KernelKind::Matmul, pick(1, 60), pick(1, 60), pick(1, 4)), l,
                                      workers);
                 break;
             case 3:
-                check_against_oracle(matmul_workload(KernelKind::MatmulXCol, pick(1, 60), pick(1, 60), pick(1, 4)),
-                                     l, workers);
+                check_against_oracle(matmul_workload(KernelKind::MatmulXCol, pick(1, 60), pick(1, 60), pick(1, 4)), l,
+                                     workers);
                 break;
         }
     }

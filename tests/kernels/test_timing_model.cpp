@@ -9,9 +9,9 @@ namespace {
 
 DeviceProfile round_numbers() {
     DeviceProfile p;
-    p.pinned_gbps = 10;        // 10 bytes per ns
+    p.pinned_gbps = 10;  // 10 bytes per ns
     p.pageable_gbps = 2;
-    p.copy_latency_s = 1e-5;   // 10 us
+    p.copy_latency_s = 1e-5;  // 10 us
     p.memory_gbps = 100;
     p.fp32_gflops = 1000;
     p.launch_latency_s = 5e-6;

@@ -80,7 +80,8 @@ TEST_CASE("legends show the colours the map uses") {
     REQUIRE(g.swatches.size() >= 10);
     for (uint32_t b = 0; b < 10; ++b) {
         CHECK(g.swatches[b].label == "blockIdx " + std::to_string(b));
-        CHECK(g.swatches[b].color == colorize(element({b, 0, 0}, {0, 0, 0}), {ColorMode::Block, Palette::Standard, l.grid, l.block}));
+        CHECK(g.swatches[b].color ==
+              colorize(element({b, 0, 0}, {0, 0, 0}), {ColorMode::Block, Palette::Standard, l.grid, l.block}));
     }
     CHECK(g.swatches.back().ghost);
     const Legend t = make_legend(ColorMode::ThreadX, Palette::Standard, l);

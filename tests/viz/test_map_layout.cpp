@@ -83,9 +83,10 @@ TEST_CASE("1D arrays wrap into rows of whole blocks that give the map the view's
     const Workload bug = array_workload(KernelKind::Increment, 500);
     const LaunchConfig bug_launch{{531, 1, 1}, {32, 1, 1}};
     CHECK(blocks_per_row_for_aspect(bug, bug_launch, 16.0 / 9) == 5);
-    for (const auto& [w, l] : {std::pair{bug, bug_launch},
-                               std::pair{array_workload(KernelKind::Increment, 1'000'000), LaunchConfig{{3907, 1, 1}, {256, 1, 1}}},
-                               std::pair{array_workload(KernelKind::IncrementStride, 100'000), LaunchConfig{{4, 1, 1}, {128, 1, 1}}}})
+    for (const auto& [w, l] :
+         {std::pair{bug, bug_launch},
+          std::pair{array_workload(KernelKind::Increment, 1'000'000), LaunchConfig{{3907, 1, 1}, {256, 1, 1}}},
+          std::pair{array_workload(KernelKind::IncrementStride, 100'000), LaunchConfig{{4, 1, 1}, {128, 1, 1}}}})
         for (double aspect : {0.5, 1.0, 16.0 / 9, 3.0}) {
             CAPTURE(aspect);
             const uint32_t k = blocks_per_row_for_aspect(w, l, aspect);

@@ -15,7 +15,7 @@ TEST_CASE("the cell under the cursor - at any zoom and pan") {
     CHECK(cell_at(v, r, {519.9, 369.9}, 100, 100) == glm::ivec2(10, 5));
     CHECK(cell_at(v, r, {520, 370}, 100, 100) == glm::ivec2(11, 6));
     CHECK_FALSE(cell_at(v, r, {100, 50}, 100, 100).has_value());  // world (-10, -10)
-    const View panned = pan_by(v, {40, -20});                      // content moves right and up
+    const View panned = pan_by(v, {40, -20});                     // content moves right and up
     CHECK(cell_at(panned, r, {540, 330}, 100, 100) == glm::ivec2(10, 5));
     for (double zoom : {0.05, 0.5, 1.0, 3.0, 77.0, 500.0}) {
         View z = v;
