@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backend_choice.hpp"
+#include "sweep_setup.hpp"
 #include "cpu_reference.hpp"
 #include "cuda_backend.hpp"
 #include "device_profiles.hpp"
@@ -77,46 +78,27 @@ int print_profiles() {
 int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const BackendChoice& b,
                       const DeviceProfile* model) {
     std::string error;
-    const bool matrix = is_matrix(kind);
-    const auto from = parse_count(o.from.empty() ? (matrix ? "256" : "1024") : o.from, "--from", error);
-    const auto to = parse_count(o.to.empty() ? (matrix ? "262144" : "16777216") : o.to, "--to", error);
+    const SweepRange range = default_sweep_range(kind);
+    const auto from = o.from.empty() ? std::optional(range.from) : parse_count(o.from, "--from", error);
+    const auto to = o.to.empty() ? std::optional(range.to) : parse_count(o.to, "--to", error);
     const auto points = parse_count(o.points, "--points", error);
     if (!from || !to || !points) return std::fprintf(stderr, "threadmap bench: %s\n", error.c_str()), 2;
-    if (*from < 1 || *to < *from || *to > (matrix ? (uint64_t(1) << 22) : (uint64_t(1) << 26)) || *points < 2 ||
-        *points > 200) {
-        std::fprintf(stderr, "threadmap bench: the sweep needs 1 <= --from <= --to <= %s and 2 to 200 --points\n",
-                     matrix ? "4194304 (a 2048x2048 matmul)" : "67108864");
+    if (*from < 1 || *to < *from || *to > range.max_to || *points < 2 || *points > 200) {
+        std::fprintf(stderr, "threadmap bench: the sweep needs 1 <= --from <= --to <= %llu and 2 to 200 --points\n",
+                     (unsigned long long)range.max_to);
         return 2;
     }
-    GpuTimer gpu;
-    std::string origin, device;
-    if (model) {
-        gpu = modeled_gpu(*model, o.pinned);
-        origin = "modeled";
-        device = model->title;
-    } else if (b.cuda) {
-        gpu = measured_gpu(b.device, o.pinned);
-        origin = "measured";
-        device = b.name;
-    }
+    const SweepGpu gpu = sweep_gpu(model, b, o.pinned);
     const SweepResult r =
-        run_sweep(kind, sweep_sizes(*from, *to, int(*points)), cpu_median_seconds, gpu, origin, device);
-    const std::string point_origin = "cpu: measured, gpu: " + (origin.empty() ? std::string("none") : origin);
+        run_sweep(kind, sweep_sizes(*from, *to, int(*points)), cpu_median_seconds, gpu.timer, gpu.origin, gpu.device);
+    const std::string point_origin = "cpu: measured, gpu: " + (gpu.origin.empty() ? std::string("none") : gpu.origin);
     if (o.csv) {
-        std::printf("elements,cpu_seconds,gpu_copy_seconds,gpu_resident_seconds,origin\n");
-        for (const auto& p : r.points) {
-            std::printf("%llu,%.9g,", (unsigned long long)p.elements, p.cpu_seconds);
-            if (p.gpu_copy_seconds)
-                std::printf("%.9g,%.9g,", *p.gpu_copy_seconds, *p.gpu_resident_seconds);
-            else
-                std::printf(",,");
-            std::printf("%s\n", point_origin.c_str());
-        }
+        std::fputs(sweep_csv(r).c_str(), stdout);
         return 0;
     }
     nlohmann::json j;
     j["kernel"] = std::string(kernel_name(kind));
-    j["device"] = device;
+    j["device"] = gpu.device;
     j["cpu_device"] = cpu_name();
     j["pinned"] = o.pinned;
     j["date"] = utc_now();
@@ -175,6 +157,12 @@ int run_bench_command(const BenchCommandOptions& o) {
     }
     LaunchOptions launch = o.launch;
     if (modeled) launch.backend = "cpu";
+    // The sweep chooses its own sizes: the kernel alone matters, so any size resolves it.
+    if (o.sweep && launch.preset.empty() && launch.n.empty() && launch.rows.empty() && launch.cols.empty()) {
+        const auto kind = parse_kernel(launch.kernel);
+        (kind && is_matrix(*kind) ? launch.rows : launch.n) = "1024";
+        if (kind && is_matrix(*kind)) launch.cols = "1024";
+    }
     const PrepareResult prepared = prepare_launch(launch);
     if (!prepared.value) return fail(prepared.error, 2);
     const BackendChoice& b = prepared.value->backend;

@@ -1,6 +1,8 @@
 // Timing panel state and jobs; see timing_state.hpp.
 #include "timing_state.hpp"
 
+#include "sweep_setup.hpp"
+
 #include <algorithm>
 #include <fstream>
 
@@ -45,29 +47,17 @@ bool start_timing_run(TimingState& t, const ResolvedLaunch& launch, const std::o
 
 bool start_sweep(TimingState& t, KernelKind kernel, const std::optional<BackendChoice>& backend) {
     if (t.sweep_job.valid()) return false;
-    GpuTimer gpu;
-    std::string origin, device;
-    if (t.source == TimingSource::Modeled) {
-        if (const DeviceProfile* p = chosen_profile(t)) {
-            gpu = modeled_gpu(*p, t.pinned);
-            origin = "modeled";
-            device = p->title;
-        }
-    } else if (t.source == TimingSource::Measured && backend && backend->cuda) {
-        const BackendChoice b = *backend;
-        gpu = measured_gpu(b.device, t.pinned);
-        origin = "measured";
-        device = b.name;
-    }
-    const bool matrix = is_matrix(kernel);
-    const std::vector<uint64_t> sizes = sweep_sizes(matrix ? 256 : 1024, matrix ? 262144 : (uint64_t(1) << 24), 30);
+    const DeviceProfile* model = t.source == TimingSource::Modeled ? chosen_profile(t) : nullptr;
+    const SweepGpu gpu = t.source == TimingSource::Recorded ? SweepGpu{} : sweep_gpu(model, backend, t.pinned);
+    const SweepRange range = default_sweep_range(kernel);
+    const std::vector<uint64_t> sizes = sweep_sizes(range.from, range.to, kDefaultSweepPoints);
     t.sweep_cancel = false;
     t.sweep_done = 0;
     t.sweep_total = sizes.size();
-    t.sweep_job = std::async(std::launch::async, [&t, kernel, sizes, gpu, origin, device] {
+    t.sweep_job = std::async(std::launch::async, [&t, kernel, sizes, gpu] {
         return run_sweep(
-            kernel, sizes, cpu_median_seconds, gpu, origin, device, [&t](size_t done, size_t) { t.sweep_done = done; },
-            &t.sweep_cancel);
+            kernel, sizes, cpu_median_seconds, gpu.timer, gpu.origin, gpu.device,
+            [&t](size_t done, size_t) { t.sweep_done = done; }, &t.sweep_cancel);
     });
     return true;
 }
@@ -115,17 +105,7 @@ std::string save_timing_numbers(const TimingState& t, const std::string& dir, st
     if (t.sweep) {
         const std::string path = dir + "/threadmap-sweep-" + stamp + ".csv";
         std::ofstream f(path);
-        f << "elements,cpu_seconds,gpu_copy_seconds,gpu_resident_seconds,origin\n";
-        const std::string origin =
-            "cpu: measured, gpu: " + (t.sweep->gpu_origin.empty() ? std::string("none") : t.sweep->gpu_origin);
-        for (const auto& p : t.sweep->points) {
-            f << p.elements << ',' << p.cpu_seconds << ',';
-            if (p.gpu_copy_seconds)
-                f << *p.gpu_copy_seconds << ',' << *p.gpu_resident_seconds << ',';
-            else
-                f << ",,";
-            f << origin << '\n';
-        }
+        f << sweep_csv(*t.sweep);
         if (!f) return "cannot write " + path;
         saved += (saved.empty() ? "" : " and ") + path;
     }

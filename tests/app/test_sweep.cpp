@@ -86,6 +86,14 @@ TEST_CASE("bench --backend model - stages modeled - the CPU reference measured")
     CHECK(s["points"][0]["gpu_copy_seconds"].is_null());
     CHECK(s["crossover_elements"].is_null());
 
+    // The sweep chooses the sizes: no --n (or rows and cols) is needed, for any kernel.
+    for (const char* kernel : {"increment", "matmul"}) {
+        r = run_threadmap({"bench", "--backend", "model", "--device-profile", "h200", "--kernel", kernel, "--sweep",
+                           "--points", "3", "--csv"});
+        CHECK_MESSAGE(r.exit_code == 0, r.err);
+        CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 4);
+    }
+
     CHECK(run_threadmap({"bench", "--device-profile", "list"}).out.find("h200:") != std::string::npos);
     for (const std::vector<std::string>& bad :
          {std::vector<std::string>{"bench", "--backend", "model"},

@@ -1,0 +1,34 @@
+// The size sweep as `threadmap bench --sweep` and the window's Timing view both run it: which
+// GPU clock (modeled from a profile, measured on a device, or none), the default sizes per
+// kernel, and the CSV both write.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "backend_choice.hpp"
+#include "sweep.hpp"
+#include "timing_model.hpp"
+
+namespace threadmap {
+
+struct SweepGpu {
+    GpuTimer timer;      // empty: CPU only
+    std::string origin;  // "modeled", "measured" or "" (none)
+    std::string device;  // the profile's title or the device's name
+};
+
+// model set: modeled from it; else measured on `device` when it is a GPU; else none.
+SweepGpu sweep_gpu(const DeviceProfile* model, const std::optional<BackendChoice>& device, bool pinned);
+
+struct SweepRange {
+    uint64_t from, to;  // elements (matmul: elements of C)
+    uint64_t max_to;    // the largest size the sweep accepts
+};
+SweepRange default_sweep_range(KernelKind kind);  // increment 1,024 to 2^24; matmul 16² to 512²
+inline constexpr int kDefaultSweepPoints = 30;
+
+// "elements,cpu_seconds,gpu_copy_seconds,gpu_resident_seconds,origin" and one line a size.
+std::string sweep_csv(const SweepResult& sweep);
+
+}  // namespace threadmap
