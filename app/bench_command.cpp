@@ -21,30 +21,25 @@ namespace {
 
 constexpr uint64_t kMaxRepeats = 10000;
 
-void print_text(const nlohmann::json& j) {
-    std::printf("%s on %s\nlaunch gridDim (%d,%d,%d) blockDim (%d,%d,%d)\n\n", std::string(j["kernel"]).c_str(),
-                std::string(j["device"]).c_str(), int(j["launch"]["grid"][0]), int(j["launch"]["grid"][1]),
-                int(j["launch"]["grid"][2]), int(j["launch"]["block"][0]), int(j["launch"]["block"][1]),
-                int(j["launch"]["block"][2]));
+void print_text(const TimingReport& r) {
+    std::printf("%s on %s\nlaunch gridDim (%u,%u,%u) blockDim (%u,%u,%u)\n\n", r.kernel.c_str(), r.device.c_str(),
+                r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z);
     std::printf("%-8s %12s %12s %12s %10s %10s  %s\n", "stage", "min", "median", "max", "GB/s", "GFLOP/s", "origin");
-    const double flops = j["flops"];
-    const auto row = [&](const nlohmann::json& s, const char* label) {
-        const double med = s["seconds_median"];
-        const bool copy = s["name"] == "h2d" || s["name"] == "d2h";  // copies move bytes, no flops
+    const auto row = [&](const StageFigures& s, const std::string& label) {
+        const bool copy = s.name == "h2d" || s.name == "d2h";  // copies move bytes, no flops
         char gflops[32] = "-";
-        if (!copy) std::snprintf(gflops, sizeof gflops, "%.2f", flops / med / 1e9);
-        std::printf("%-8s %10.1f us %10.1f us %10.1f us %10.2f %10s  %s\n", label, double(s["seconds_min"]) * 1e6,
-                    med * 1e6, double(s["seconds_max"]) * 1e6, double(s["bytes"]) / med / 1e9, gflops,
-                    std::string(s["origin"]).c_str());
+        if (!copy) std::snprintf(gflops, sizeof gflops, "%.2f", r.flops / s.seconds_median / 1e9);
+        std::printf("%-8s %10.1f us %10.1f us %10.1f us %10.2f %10s  %s\n", label.c_str(), s.seconds_min * 1e6,
+                    s.seconds_median * 1e6, s.seconds_max * 1e6, double(s.bytes) / s.seconds_median / 1e9, gflops,
+                    s.origin.c_str());
     };
-    for (const auto& s : j["stages"]) row(s, std::string(s["name"]).c_str());
-    std::printf("\nCPU reference: %s\n", std::string(j["cpu_reference"]["implementation"]).c_str());
-    row(j["cpu_reference"], "cpu-ref");
-    if (!j["first_launch_seconds"].is_null())
+    for (const auto& s : r.stages) row(s, s.name);
+    std::printf("\nCPU reference: %s\n", r.cpu_reference.implementation.c_str());
+    row(r.cpu_reference, "cpu-ref");
+    if (r.first_launch_seconds)
         std::printf("\nfirst launch in the process (context, module load, launch): %.1f ms, %s\n",
-                    double(j["first_launch_seconds"]) * 1e3,
-                    std::string(j.value("first_launch_origin", "measured")).c_str());
-    std::printf("%s\n", std::string(j["note"]).c_str());
+                    *r.first_launch_seconds * 1e3, r.first_launch_origin.c_str());
+    std::printf("%s\n", r.note.c_str());
 }
 
 }  // namespace
@@ -171,12 +166,12 @@ int run_bench_command(const BenchCommandOptions& o) {
     if (o.csv) return fail("--csv goes with --sweep (a single run prints JSON or a table)", 2);
 
     TimingRequest request{r, b, model, o.pinned, o.resident, int(*repeats)};
-    const nlohmann::json j = measure_timing(request, error);
-    if (j.is_null()) return fail(error, 1);
+    const Outcome<TimingReport> report = measure_timing(request);
+    if (!report.value) return fail(report.error, 1);
     if (o.json)
-        std::printf("%s\n", j.dump(1).c_str());
+        std::printf("%s\n", to_json(*report.value).dump(1).c_str());
     else
-        print_text(j);
+        print_text(*report.value);
     return 0;
 }
 

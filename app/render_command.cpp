@@ -71,18 +71,15 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
     const PrepareResult prepared = prepare_launch(launch);
     if (!prepared.value) return fail(prepared.error, 2);
     const ResolvedLaunch& r = prepared.value->launch;
-    nlohmann::json report;
+    Outcome<TimingReport> report;
     std::optional<SweepResult> sweep;
     if (!o.recording.empty()) {
-        const nlohmann::json like = {{"kernel", std::string(kernel_name(r.workload.kernel))},
-                                     {"shape", map_shape(r.workload)}};
-        Recording rec = load_recording(o.recording, like);
-        if (!rec.error.empty()) return fail(rec.error, 2);
-        report = rec.report;
+        const TimingReport key = launch_key(r);
+        report = load_recording(o.recording, &key);
+        if (!report.value) return fail(report.error, 2);
     } else {
-        std::string error;
-        report = measure_timing({r, prepared.value->backend, model, false, false, 10}, error);
-        if (report.is_null()) return fail(error, 1);
+        report = measure_timing({r, prepared.value->backend, model, false, false, 10});
+        if (!report.value) return fail(report.error, 1);
         TimingState t;  // the panel's sweep, run here to the end
         t.source = model ? TimingSource::Modeled : TimingSource::Measured;
         for (size_t i = 0; model && i < device_profiles().size(); ++i)
@@ -91,13 +88,12 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
         sweep = t.sweep_job.get();
     }
     double axis = 0;
-    const std::vector<TimingBar> bars = timing_bars(report, false, true, axis);
+    const TimingReport& t = *report.value;
+    const std::vector<TimingBar> bars = timing_bars(t, false, true, axis);
     const std::vector<std::string> caption = {
-        std::string(kernel_name(r.workload.kernel)) + " " + report["shape"].dump() + " · gridDim " +
-            to_string(r.launch.grid) + " · blockDim " + to_string(r.launch.block),
-        report.contains("recorded_from")
-            ? "recorded on " + report["recorded_from"].get<std::string>()
-            : report["device"].get<std::string>() + " · " + report["date"].get<std::string>()};
+        t.kernel + " " + nlohmann::json(t.shape).dump() + " · gridDim " + to_string(r.launch.grid) + " · blockDim " +
+            to_string(r.launch.block),
+        t.is_recording() ? "recorded on " + t.recorded_from : t.device + " · " + t.date};
     try {
         OffscreenContext context;
         const float font_px = std::max(12.0f, float(std::min(width, height)) / 48);

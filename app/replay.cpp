@@ -160,7 +160,8 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
                 j["kernel"] = std::string(kernel_name(p.launch.workload.kernel));
             }
             for (const auto& [name, r] : state.widget_rects) j["widgets"][name] = {r.x, r.y, r.w, r.h};
-            j["timing"] = state.timing.current;  // the Timing tab's report, origins included
+            // The Timing view's report, origins included.
+            j["timing"] = state.timing.current ? to_json(*state.timing.current) : nlohmann::json();
             std::ofstream(s.args[0]) << j.dump(1) << "\n";
         } else if (s.command == "quit") {
             state.requests.quit = true;

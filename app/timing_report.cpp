@@ -2,6 +2,7 @@
 #include "timing_report.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <ctime>
 #include <fstream>
 
@@ -12,27 +13,170 @@ namespace threadmap {
 
 namespace {
 
-nlohmann::json stage_json(const std::string& name, std::vector<double> s, uint64_t bytes, const std::string& origin) {
+StageFigures stage(const std::string& name, std::vector<double> s, uint64_t bytes, const std::string& origin) {
     std::sort(s.begin(), s.end());
-    return {{"name", name},
-            {"seconds_min", s.front()},
-            {"seconds_median", s[s.size() / 2]},
-            {"seconds_max", s.back()},
-            {"repeats", s.size()},
-            {"bytes", bytes},
-            {"origin", origin}};
+    return {name, s.front(), s[s.size() / 2], s.back(), s.size(), bytes, origin};
 }
 
-bool valid_stage(const nlohmann::json& s) {
-    if (!s.is_object() || !s.contains("name") || !s["name"].is_string() || !s.contains("bytes") ||
-        !s["bytes"].is_number() || !s.contains("origin") || !s["origin"].is_string())
-        return false;
-    for (const char* k : {"seconds_min", "seconds_median", "seconds_max"})
-        if (!s.contains(k) || !s[k].is_number() || !(double(s[k]) >= 0)) return false;
-    return true;
+nlohmann::json stage_json(const StageFigures& s) {
+    return {{"name", s.name},
+            {"seconds_min", s.seconds_min},
+            {"seconds_median", s.seconds_median},
+            {"seconds_max", s.seconds_max},
+            {"repeats", s.repeats},
+            {"bytes", s.bytes},
+            {"origin", s.origin}};
+}
+
+// Reads a report's fields, each checked for type and range; the first problem is kept as
+// "FIELD: what was expected".
+class Fields {
+  public:
+    explicit Fields(const nlohmann::json& j, std::string prefix = "") : j_(j), prefix_(std::move(prefix)) {}
+    const std::string& problem() const { return problem_; }
+    bool has(const char* key) const { return j_.contains(key) && !j_[key].is_null(); }
+
+    std::string text(const char* key, bool required = true) {
+        if (!has(key)) return required ? fail(key, "is missing"), "" : "";
+        if (!j_[key].is_string()) return fail(key, "must be text"), "";
+        return j_[key].get<std::string>();
+    }
+    double number(const char* key, const char* what = "a number of seconds") {  // finite, at least 0
+        if (!has(key) || !j_[key].is_number()) return fail(key, std::string("must be ") + what), 0;
+        const double v = j_[key].get<double>();
+        if (!(v >= 0) || !std::isfinite(v)) return fail(key, "must be finite and not negative"), 0;
+        return v;
+    }
+    uint64_t count(const char* key, uint64_t fallback) {
+        if (!has(key)) return fallback;
+        if (!j_[key].is_number_unsigned()) return fail(key, "must be a whole number, 0 or more"), fallback;
+        return j_[key].get<uint64_t>();
+    }
+    bool flag(const char* key) {
+        if (!has(key)) return false;
+        if (!j_[key].is_boolean()) return fail(key, "must be true or false"), false;
+        return j_[key].get<bool>();
+    }
+    void fail(const std::string& key, const std::string& why) {
+        if (problem_.empty()) problem_ = "'" + prefix_ + key + "' " + why;
+    }
+
+  private:
+    const nlohmann::json& j_;
+    std::string prefix_;
+    std::string problem_;
+};
+
+Outcome<StageFigures> parse_stage(const nlohmann::json& j, const std::string& where) {
+    if (!j.is_object()) return {std::nullopt, "'" + where + "' must be an object"};
+    Fields f(j, where + ".");
+    StageFigures s;
+    s.name = f.text("name");
+    s.seconds_min = f.number("seconds_min");
+    s.seconds_median = f.number("seconds_median");
+    s.seconds_max = f.number("seconds_max");
+    s.repeats = f.count("repeats", 1);
+    s.bytes = f.count("bytes", 0);
+    s.origin = f.text("origin");
+    if (f.problem().empty() && !(s.seconds_min <= s.seconds_median && s.seconds_median <= s.seconds_max))
+        f.fail("seconds_median", "must lie between seconds_min and seconds_max");
+    if (!f.problem().empty()) return {std::nullopt, f.problem()};
+    return {s, {}};
 }
 
 }  // namespace
+
+nlohmann::json to_json(const TimingReport& r) {
+    nlohmann::json j;
+    j["kernel"] = r.kernel;
+    j["shape"] = r.shape;
+    j["launch"] = {{"grid", {r.grid.x, r.grid.y, r.grid.z}}, {"block", {r.block.x, r.block.y, r.block.z}}};
+    j["flops"] = r.flops;
+    j["repeats"] = r.repeats;
+    j["pinned"] = r.pinned;
+    j["resident"] = r.resident;
+    j["date"] = r.date;
+    j["backend"] = r.backend;
+    j["device"] = r.device;
+    if (r.driver_version) j["driver_version"] = *r.driver_version;
+    if (r.runtime_version) j["runtime_version"] = *r.runtime_version;
+    j["stages"] = nlohmann::json::array();
+    for (const auto& s : r.stages) j["stages"].push_back(stage_json(s));
+    j["cpu_reference"] = stage_json(r.cpu_reference);
+    j["cpu_reference"]["implementation"] = r.cpu_reference.implementation;
+    j["cpu_reference"]["device"] = r.cpu_reference.device;
+    j["first_launch_seconds"] = r.first_launch_seconds ? nlohmann::json(*r.first_launch_seconds) : nlohmann::json();
+    if (!r.first_launch_origin.empty()) j["first_launch_origin"] = r.first_launch_origin;
+    if (!r.model.empty()) j["model"] = r.model;
+    if (!r.sources.empty()) j["sources"] = r.sources;
+    j["note"] = r.note;
+    if (r.is_recording()) j["recorded_from"] = r.recorded_from;
+    return j;
+}
+
+Outcome<TimingReport> parse_timing_report(const nlohmann::json& j) {
+    if (!j.is_object()) return {std::nullopt, "not a JSON object"};
+    Fields f(j);
+    TimingReport r;
+    r.kernel = f.text("kernel");
+    r.device = f.text("device");
+    r.date = f.text("date");
+    r.backend = f.text("backend", false);
+    r.note = f.text("note", false);
+    r.model = f.text("model", false);
+    r.first_launch_origin = f.text("first_launch_origin", false);
+    r.recorded_from = f.text("recorded_from", false);
+    r.flops = f.has("flops") ? f.number("flops", "a number of operations") : 0;
+    r.repeats = int(std::min<uint64_t>(f.count("repeats", 1), 1'000'000));
+    if (r.repeats < 1) f.fail("repeats", "must be at least 1");
+    r.pinned = f.flag("pinned");
+    r.resident = f.flag("resident");
+    if (f.has("first_launch_seconds")) r.first_launch_seconds = f.number("first_launch_seconds");
+    for (const char* key : {"driver_version", "runtime_version"})
+        if (f.has(key)) (key[0] == 'd' ? r.driver_version : r.runtime_version) = int(f.count(key, 0) & 0x7fffffff);
+    if (!f.problem().empty()) return {std::nullopt, f.problem()};
+    if (!j.contains("shape") || !j["shape"].is_array() || j["shape"].empty() || j["shape"].size() > 2)
+        return {std::nullopt, "'shape' must be [n] or [rows, cols]"};
+    for (const auto& d : j["shape"]) {
+        if (!d.is_number_unsigned()) return {std::nullopt, "'shape' must hold whole numbers"};
+        r.shape.push_back(d.get<uint64_t>());
+    }
+    if (j.contains("launch")) {
+        const auto dim = [&](const char* key, Dim3& out) {
+            const auto& a = j["launch"].is_object() ? j["launch"].value(key, nlohmann::json()) : nlohmann::json();
+            if (!a.is_array() || a.size() != 3) return false;
+            for (const auto& v : a)
+                if (!v.is_number_unsigned() || v.get<uint64_t>() > 0xffffffffu) return false;
+            out = {a[0].get<uint32_t>(), a[1].get<uint32_t>(), a[2].get<uint32_t>()};
+            return true;
+        };
+        if (!dim("grid", r.grid) || !dim("block", r.block))
+            return {std::nullopt, "'launch' must hold grid and block as three whole numbers each"};
+    }
+    if (!j.contains("stages") || !j["stages"].is_array() || j["stages"].empty())
+        return {std::nullopt, "'stages' must be a list of stages"};
+    for (size_t i = 0; i < j["stages"].size(); ++i) {
+        auto s = parse_stage(j["stages"][i], "stages[" + std::to_string(i) + "]");
+        if (!s.value) return {std::nullopt, s.error};
+        r.stages.push_back(*s.value);
+    }
+    if (!j.contains("cpu_reference")) return {std::nullopt, "'cpu_reference' is missing"};
+    auto cpu = parse_stage(j["cpu_reference"], "cpu_reference");
+    if (!cpu.value) return {std::nullopt, cpu.error};
+    static_cast<StageFigures&>(r.cpu_reference) = *cpu.value;
+    Fields c(j["cpu_reference"], "cpu_reference.");
+    r.cpu_reference.implementation = c.text("implementation", false);
+    r.cpu_reference.device = c.text("device", false);
+    if (!c.problem().empty()) return {std::nullopt, c.problem()};
+    if (j.contains("sources")) {
+        if (!j["sources"].is_object()) return {std::nullopt, "'sources' must map fields to their sources"};
+        for (const auto& [k, v] : j["sources"].items()) {
+            if (!v.is_string()) return {std::nullopt, "'sources." + k + "' must be text"};
+            r.sources[k] = v.get<std::string>();
+        }
+    }
+    return {r, {}};
+}
 
 double cpu_median_seconds(const Workload& w) {
     const double once = time_cpu_reference(w, 1).seconds.front();
@@ -73,103 +217,93 @@ std::string utc_now() {
     return buf;
 }
 
-nlohmann::json measure_timing(const TimingRequest& q, std::string& error) {
-    const ResolvedLaunch& r = q.launch;
+Outcome<TimingReport> measure_timing(const TimingRequest& q) {
+    const ResolvedLaunch& l = q.launch;
     // The CPU runs enough times for a stable median; more would only lengthen the wait.
-    const CpuReferenceTiming ref = time_cpu_reference(r.workload, std::min(q.repeats, 50));
-    nlohmann::json j;
-    j["kernel"] = std::string(kernel_name(r.workload.kernel));
-    j["shape"] = map_shape(r.workload);
-    j["launch"] = {{"grid", {r.launch.grid.x, r.launch.grid.y, r.launch.grid.z}},
-                   {"block", {r.launch.block.x, r.launch.block.y, r.launch.block.z}}};
-    j["flops"] = ref.flops;
-    j["repeats"] = q.repeats;
-    j["pinned"] = q.pinned;
-    j["resident"] = q.resident;
-    j["date"] = utc_now();
-    j["cpu_reference"] = stage_json("cpu", ref.seconds, ref.bytes, "measured");
-    j["cpu_reference"]["implementation"] = ref.implementation;
-    j["cpu_reference"]["device"] = cpu_name();
+    const CpuReferenceTiming ref = time_cpu_reference(l.workload, std::min(q.repeats, 50));
+    TimingReport r;
+    r.kernel = std::string(kernel_name(l.workload.kernel));
+    r.shape = map_shape(l.workload);
+    r.grid = l.launch.grid;
+    r.block = l.launch.block;
+    r.flops = ref.flops;
+    r.repeats = q.repeats;
+    r.pinned = q.pinned;
+    r.resident = q.resident;
+    r.date = utc_now();
+    static_cast<StageFigures&>(r.cpu_reference) = stage("cpu", ref.seconds, ref.bytes, "measured");
+    r.cpu_reference.implementation = ref.implementation;
+    r.cpu_reference.device = cpu_name();
     if (q.model) {
-        const WorkloadCost cost = workload_cost(r.workload);
+        const WorkloadCost cost = workload_cost(l.workload);
         const ModeledTimes t = model_times(*q.model, cost, q.pinned);
-        j["backend"] = "model";
-        j["device"] = q.model->title + " (model: " + q.model->name + ")";
-        j["stages"] = {stage_json("h2d", {t.h2d}, cost.h2d_bytes, "modeled"),
-                       stage_json("kernel", {t.kernel}, cost.kernel_bytes, "modeled"),
-                       stage_json("d2h", {t.d2h}, cost.d2h_bytes, "modeled")};
-        j["first_launch_seconds"] = t.first_launch;
-        j["first_launch_origin"] = "modeled";
-        j["model"] =
+        r.backend = "model";
+        r.device = q.model->title + " (model: " + q.model->name + ")";
+        r.stages = {stage("h2d", {t.h2d}, cost.h2d_bytes, "modeled"),
+                    stage("kernel", {t.kernel}, cost.kernel_bytes, "modeled"),
+                    stage("d2h", {t.d2h}, cost.d2h_bytes, "modeled")};
+        r.first_launch_seconds = t.first_launch;
+        r.first_launch_origin = "modeled";
+        r.model =
             "copy = latency + bytes / bandwidth; kernel = launch latency + max(bytes / memory bandwidth, "
             "flops / FP32 peak); first launch = start-up + kernel";
-        j["sources"] = q.model->sources;
-        j["note"] = "GPU figures modeled from the profile (sources in 'sources'); the CPU reference measured here.";
+        r.sources = q.model->sources;
+        r.note = "GPU figures modeled from the profile (sources in 'sources'); the CPU reference measured here.";
     } else if (q.backend.cuda) {
         GpuBenchOptions go;
         go.repeats = q.repeats;
         go.pinned = q.pinned;
         go.resident = q.resident;
-        const GpuBenchResult g = bench_on_gpu(r.workload, r.launch, go, q.backend.device);
-        if (!g.error.empty()) {
-            error = g.error;
-            return nullptr;
-        }
-        j["backend"] = "cuda";
-        j["device"] = g.device;
-        j["driver_version"] = g.driver_version;
-        j["runtime_version"] = g.runtime_version;
-        j["stages"] = nlohmann::json::array();
-        for (const auto& s : g.stages) j["stages"].push_back(stage_json(s.name, s.seconds, s.bytes, s.origin));
-        j["first_launch_seconds"] = g.first_launch_seconds;
-        j["first_launch_origin"] = "measured";
-        j["note"] = "CUDA events around each copy and kernel; the CPU reference on this machine's host clock.";
+        const GpuBenchResult g = bench_on_gpu(l.workload, l.launch, go, q.backend.device);
+        if (!g.error.empty()) return {std::nullopt, g.error};
+        r.backend = "cuda";
+        r.device = g.device;
+        r.driver_version = g.driver_version;
+        r.runtime_version = g.runtime_version;
+        for (const auto& s : g.stages) r.stages.push_back(stage(s.name, s.seconds, s.bytes, s.origin));
+        r.first_launch_seconds = g.first_launch_seconds;
+        r.first_launch_origin = "measured";
+        r.note = "CUDA events around each copy and kernel; the CPU reference on this machine's host clock.";
     } else {
-        j["backend"] = "cpu";
-        j["device"] = cpu_name();
-        j["stages"] = {stage_json("cpu", ref.seconds, ref.bytes, "measured")};
-        j["first_launch_seconds"] = nullptr;
-        j["note"] = "No GPU timings here (" + q.backend.reason + "): the CPU computation alone, on a steady clock.";
+        r.backend = "cpu";
+        r.device = cpu_name();
+        r.stages = {stage("cpu", ref.seconds, ref.bytes, "measured")};
+        r.note = "No GPU timings here (" + q.backend.reason + "): the CPU computation alone, on a steady clock.";
     }
-    return j;
+    return {r, {}};
 }
 
-Recording load_recording(const std::string& path, const nlohmann::json& like) {
-    Recording r;
+TimingReport launch_key(const ResolvedLaunch& l) {
+    TimingReport r;
+    r.kernel = std::string(kernel_name(l.workload.kernel));
+    r.shape = map_shape(l.workload);
+    return r;
+}
+
+Outcome<TimingReport> load_recording(const std::string& path, const TimingReport* like) {
     std::ifstream f(path);
-    if (!f) {
-        r.error = "cannot read the recording " + path;
-        return r;
-    }
+    if (!f) return {std::nullopt, "cannot read the recording " + path};
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(f);
     } catch (const nlohmann::json::exception& e) {
-        r.error = path + " is not JSON: " + e.what();
-        return r;
+        return {std::nullopt, path + " is not JSON: " + e.what()};
     }
-    const auto fail = [&](const std::string& why) {
-        r.error = path + " is not a threadmap bench recording: " + why;
-        return r;
-    };
-    if (!j.is_object()) return fail("not an object");
-    for (const char* key : {"device", "kernel", "date"})
-        if (!j.contains(key) || !j[key].is_string()) return fail(std::string("no '") + key + "'");
-    if (!j.contains("shape") || !j["shape"].is_array()) return fail("no 'shape'");
-    if (!j.contains("stages") || !j["stages"].is_array() || j["stages"].empty()) return fail("no 'stages'");
-    for (const auto& s : j["stages"])
-        if (!valid_stage(s)) return fail("a stage without name, seconds, bytes and origin");
-    if (!j.contains("cpu_reference") || !valid_stage(j["cpu_reference"])) return fail("no 'cpu_reference'");
-    if (like.is_object() && (j["kernel"] != like["kernel"] || j["shape"] != like["shape"]))
-        return fail("it is for " + std::string(j["kernel"]) + " " + j["shape"].dump() + ", the current launch is " +
-                    std::string(like["kernel"]) + " " + like["shape"].dump());
+    auto parsed = parse_timing_report(j);
+    if (!parsed.value) return {std::nullopt, path + " is not a threadmap bench recording: " + parsed.error};
+    TimingReport& r = *parsed.value;
+    if (like && (r.kernel != like->kernel || r.shape != like->shape)) {
+        const auto shape = [](const std::vector<uint64_t>& s) { return nlohmann::json(s).dump(); };
+        return {std::nullopt, path + " is not a threadmap bench recording: it is for " + r.kernel + " " +
+                                  shape(r.shape) + ", the current launch is " + like->kernel + " " +
+                                  shape(like->shape)};
+    }
     // What a recording shows was measured elsewhere: it is "recorded" here, wherever it came from.
-    for (auto& s : j["stages"]) s["origin"] = "recorded";
-    j["cpu_reference"]["origin"] = "recorded";
-    if (j.contains("first_launch_origin")) j["first_launch_origin"] = "recorded";
-    j["recorded_from"] = std::string(j["device"]) + ", " + std::string(j["date"]);
-    r.report = j;
-    return r;
+    for (auto& s : r.stages) s.origin = "recorded";
+    r.cpu_reference.origin = "recorded";
+    if (!r.first_launch_origin.empty()) r.first_launch_origin = "recorded";
+    r.recorded_from = r.device + ", " + r.date;
+    return parsed;
 }
 
 }  // namespace threadmap

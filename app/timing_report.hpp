@@ -4,8 +4,11 @@
 // the window's timing panel both go through here.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "backend_choice.hpp"
 #include "sweep.hpp"
@@ -22,17 +25,57 @@ struct TimingRequest {
     int repeats = 10;
 };
 
-// The report; error is set (and the report empty) when the GPU failed.
-nlohmann::json measure_timing(const TimingRequest& request, std::string& error);
+// One timing run. `stages` are the GPU's (h2d, kernel, d2h) or, with no GPU, the CPU's alone;
+// every figure carries its origin: measured, modeled or recorded.
+struct StageFigures {
+    std::string name;  // "h2d", "kernel", "d2h", "cpu"
+    double seconds_min = 0, seconds_median = 0, seconds_max = 0;
+    uint64_t repeats = 0;
+    uint64_t bytes = 0;  // moved by a copy, or touched by the kernel
+    std::string origin;  // "measured" | "modeled" | "recorded"
+};
+
+struct CpuFigures : StageFigures {
+    std::string implementation;  // "OpenBLAS sgemm (2 threads)", "loop a[i] += 1 …"
+    std::string device;          // the CPU's model name
+};
+
+struct TimingReport {
+    std::string kernel;
+    std::vector<uint64_t> shape;
+    Dim3 grid, block;
+    double flops = 0;
+    int repeats = 1;
+    bool pinned = false, resident = false;
+    std::string date;     // 2026-11-30T06:23:17Z
+    std::string backend;  // "cuda" | "model" | "cpu"
+    std::string device;
+    std::optional<int> driver_version, runtime_version;  // measured on a GPU
+    std::vector<StageFigures> stages;
+    CpuFigures cpu_reference;
+    std::optional<double> first_launch_seconds;
+    std::string first_launch_origin;
+    std::string model;                           // a modeled run states its model …
+    std::map<std::string, std::string> sources;  // … and where each number comes from
+    std::string note;
+    std::string recorded_from;  // a recording: "DEVICE, DATE"
+
+    bool is_recording() const { return !recorded_from.empty(); }
+};
+
+// The bench JSON (the schema in README.md), and back: every field's type and range checked,
+// a refusal naming the field.
+nlohmann::json to_json(const TimingReport& report);
+Outcome<TimingReport> parse_timing_report(const nlohmann::json& j);
+
+// error: set (and no report) when the GPU failed.
+Outcome<TimingReport> measure_timing(const TimingRequest& request);
 
 // A report from a file written by `threadmap bench --json`: checked field by field, every
-// origin turned into "recorded", and "recorded_from" set to "DEVICE, DATE". When
-// `expect_like` is a report, a recording of another kernel or shape is refused.
-struct Recording {
-    nlohmann::json report;  // empty when error is set
-    std::string error;
-};
-Recording load_recording(const std::string& path, const nlohmann::json& expect_like = nullptr);
+// origin turned into "recorded", and recorded_from set to "DEVICE, DATE". With `like`, a
+// recording of another kernel or shape is refused.
+Outcome<TimingReport> load_recording(const std::string& path, const TimingReport* like = nullptr);
+TimingReport launch_key(const ResolvedLaunch& launch);  // kernel and shape only, for `like`
 
 // The sweep's two clocks: the CPU reference's median over enough runs for a stable median
 // (≈ 20 ms of work, 3 to 50 runs), and the GPU's stages measured with CUDA events (median

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <fstream>
 
+#include "backend_choice.hpp"
 #include "cpu_reference.hpp"
 #include "cuda_backend.hpp"
 #include "device_profiles.hpp"
@@ -15,33 +16,19 @@ namespace threadmap {
 
 namespace {
 
-bool running(const std::future<nlohmann::json>& f) { return f.valid(); }
-
 const DeviceProfile* chosen_profile(const TimingState& t) {
     const auto& all = device_profiles();
     return all.empty() ? nullptr : &all[size_t(std::clamp(t.profile, 0, int(all.size()) - 1))];
 }
 
-BackendChoice cpu_backend() {
-    BackendChoice b;
-    b.name = "cpu-emulator";
-    b.reason = "no CUDA device";
-    return b;
-}
-
 }  // namespace
 
 bool start_timing_run(TimingState& t, const ResolvedLaunch& launch, const std::optional<BackendChoice>& backend) {
-    if (running(t.run) || t.source == TimingSource::Recorded) return false;
-    TimingRequest q{launch, backend.value_or(cpu_backend()), nullptr, t.pinned, t.resident, t.repeats};
+    if (t.run.valid() || t.source == TimingSource::Recorded) return false;
+    TimingRequest q{launch, backend.value_or(cpu_backend("no CUDA device")), nullptr, t.pinned, t.resident, t.repeats};
     if (t.source == TimingSource::Modeled) q.model = chosen_profile(t);
     t.message.clear();
-    t.run = std::async(std::launch::async, [q, &t] {
-        std::string error;
-        nlohmann::json j = measure_timing(q, error);
-        if (j.is_null()) t.run_error = error;
-        return j;
-    });
+    t.run = std::async(std::launch::async, [q] { return measure_timing(q); });
     return true;
 }
 
@@ -62,29 +49,35 @@ bool start_sweep(TimingState& t, KernelKind kernel, const std::optional<BackendC
     return true;
 }
 
-void load_recording_into(TimingState& t, const nlohmann::json& like) {
-    Recording r = load_recording(t.recording_path, like);
-    if (!r.error.empty()) {
-        t.message = r.error;
+namespace {
+
+void show(TimingState& t, TimingReport report) {
+    if (t.current) t.history.push_front(std::move(*t.current));
+    if (t.history.size() > kTimingHistory) t.history.pop_back();
+    t.current = std::move(report);
+    t.message.clear();
+}
+
+}  // namespace
+
+void load_recording_into(TimingState& t, const ResolvedLaunch& like) {
+    const TimingReport key = launch_key(like);
+    Outcome<TimingReport> r = load_recording(t.recording_path, &key);
+    if (!r.value) {
+        t.message = r.error;  // the report on show stays
         return;
     }
-    if (!t.current.is_null()) t.history.push_front(t.current);
-    if (t.history.size() > kTimingHistory) t.history.pop_back();
-    t.current = r.report;
-    t.message.clear();
+    show(t, std::move(*r.value));
 }
 
 void poll_timing_jobs(TimingState& t) {
     using namespace std::chrono_literals;
     if (t.run.valid() && t.run.wait_for(0s) == std::future_status::ready) {
-        nlohmann::json j = t.run.get();
-        if (j.is_null()) {
-            t.message = t.run_error;
-        } else {
-            if (!t.current.is_null()) t.history.push_front(t.current);
-            if (t.history.size() > kTimingHistory) t.history.pop_back();
-            t.current = std::move(j);
-        }
+        Outcome<TimingReport> r = t.run.get();
+        if (r.value)
+            show(t, std::move(*r.value));
+        else
+            t.message = r.error;
     }
     if (t.sweep_job.valid() && t.sweep_job.wait_for(0s) == std::future_status::ready) t.sweep = t.sweep_job.get();
 }
@@ -95,11 +88,10 @@ std::string save_timing_numbers(const TimingState& t, const std::string& dir, st
     localtime_r(&when, &local);
     std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
     std::string saved;
-    if (t.current.is_object()) {
-        const std::string path =
-            dir + "/threadmap-timing-" + t.current["kernel"].get<std::string>() + "-" + stamp + ".json";
+    if (t.current) {
+        const std::string path = dir + "/threadmap-timing-" + t.current->kernel + "-" + stamp + ".json";
         std::ofstream f(path);
-        if (!(f << t.current.dump(1) << "\n")) return "cannot write " + path;
+        if (!(f << to_json(*t.current).dump(1) << "\n")) return "cannot write " + path;
         saved = path;
     }
     if (t.sweep) {
@@ -112,25 +104,23 @@ std::string save_timing_numbers(const TimingState& t, const std::string& dir, st
     return saved.empty() ? "nothing to save yet" : "saved " + saved;
 }
 
-std::vector<TimingBar> timing_bars(const nlohmann::json& j, bool resident, bool first_launch, double& axis) {
+std::vector<TimingBar> timing_bars(const TimingReport& r, bool resident, bool first_launch, double& axis) {
     std::vector<TimingBar> bars;
     axis = 0;
-    if (!j.is_object()) return bars;
-    if (gpu_seconds_per_launch(j, resident)) {
+    if (gpu_seconds_per_launch(r, resident)) {
         TimingBar gpu;
-        const std::string origin = j["stages"][0]["origin"];
-        gpu.label =
-            std::string(resident ? "GPU per launch, data resident" : "GPU, copies every launch") + " (" + origin + ")";
-        if (first_launch && j["first_launch_seconds"].is_number())
-            gpu.segments.push_back({"first", j["first_launch_seconds"]});
-        const double share = resident ? std::max(1.0, double(j.value("repeats", 1))) : 1.0;
-        for (const auto& s : j["stages"])
-            gpu.segments.push_back({s["name"], double(s["seconds_median"]) / (s["name"] == "kernel" ? 1.0 : share)});
+        gpu.label = std::string(resident ? "GPU per launch, data resident" : "GPU, copies every launch") + " (" +
+                    r.stages.front().origin + ")";
+        if (first_launch && r.first_launch_seconds) gpu.segments.push_back({"first", *r.first_launch_seconds});
+        const double share = resident ? std::max(1.0, double(r.repeats)) : 1.0;
+        for (const auto& s : r.stages)
+            gpu.segments.push_back({s.name, s.seconds_median / (s.name == "kernel" ? 1.0 : share)});
         bars.push_back(gpu);
     }
-    bars.push_back({"CPU, " + j["cpu_reference"].value("implementation", std::string("reference")) + " (" +
-                        j["cpu_reference"]["origin"].get<std::string>() + ")",
-                    {{"cpu", j["cpu_reference"]["seconds_median"]}}});
+    const std::string implementation =
+        r.cpu_reference.implementation.empty() ? "reference" : r.cpu_reference.implementation;
+    bars.push_back(
+        {"CPU, " + implementation + " (" + r.cpu_reference.origin + ")", {{"cpu", r.cpu_reference.seconds_median}}});
     for (const auto& b : bars) {
         double total = 0;
         for (const auto& seg : b.segments) total += seg.second;
@@ -139,17 +129,15 @@ std::vector<TimingBar> timing_bars(const nlohmann::json& j, bool resident, bool 
     return bars;
 }
 
-std::optional<double> gpu_seconds_per_launch(const nlohmann::json& report, bool resident) {
-    if (!report.is_object() || !report.contains("stages")) return std::nullopt;
+std::optional<double> gpu_seconds_per_launch(const TimingReport& r, bool resident) {
     double h2d = -1, kernel = -1, d2h = -1;
-    for (const auto& s : report["stages"]) {
-        const double m = s["seconds_median"];
-        if (s["name"] == "h2d") h2d = m;
-        if (s["name"] == "kernel") kernel = m;
-        if (s["name"] == "d2h") d2h = m;
+    for (const auto& s : r.stages) {
+        if (s.name == "h2d") h2d = s.seconds_median;
+        if (s.name == "kernel") kernel = s.seconds_median;
+        if (s.name == "d2h") d2h = s.seconds_median;
     }
     if (h2d < 0 || kernel < 0 || d2h < 0) return std::nullopt;
-    const double repeats = std::max(1.0, double(report.value("repeats", 1)));
+    const double repeats = std::max(1.0, double(r.repeats));
     return resident ? kernel + (h2d + d2h) / repeats : h2d + kernel + d2h;
 }
 

@@ -13,6 +13,7 @@
 #include "backend_choice.hpp"
 #include "sweep.hpp"
 #include "timing_figure.hpp"
+#include "timing_report.hpp"
 
 namespace threadmap {
 
@@ -25,13 +26,12 @@ struct TimingState {
     bool resident = false;                        // copy once, launch `repeats` times
     bool first_launch = false;                    // show the first launch of a process next to warm ones
     int repeats = 10;
-    std::string recording_path;          // a `threadmap bench --json` file
-    nlohmann::json current;              // the report on show (null: none yet)
-    std::deque<nlohmann::json> history;  // earlier reports, newest first
-    std::string message;                 // why a run or a recording failed; the report on show stays
+    std::string recording_path;           // a `threadmap bench --json` file
+    std::optional<TimingReport> current;  // the report on show
+    std::deque<TimingReport> history;     // earlier reports, newest first
+    std::string message;                  // why a run or a recording failed; the report on show stays
 
-    std::future<nlohmann::json> run;  // a run in progress
-    std::string run_error;
+    std::future<Outcome<TimingReport>> run;  // a run in progress
     std::future<SweepResult> sweep_job;
     std::atomic<bool> sweep_cancel{false};
     std::atomic<size_t> sweep_done{0}, sweep_total{0};
@@ -47,7 +47,7 @@ bool start_timing_run(TimingState& t, const ResolvedLaunch& launch, const std::o
 // Starts a sweep of the launch's kernel; false when one runs.
 bool start_sweep(TimingState& t, KernelKind kernel, const std::optional<BackendChoice>& backend);
 // Loads t.recording_path; on failure t.message says why and the report on show stays.
-void load_recording_into(TimingState& t, const nlohmann::json& like);
+void load_recording_into(TimingState& t, const ResolvedLaunch& like);
 // Collects finished background work (call once a frame).
 void poll_timing_jobs(TimingState& t);
 
@@ -57,7 +57,7 @@ std::string save_timing_numbers(const TimingState& t, const std::string& dir, st
 
 // Per-launch GPU seconds of a report: h2d + kernel + d2h, or with `resident` the kernel
 // plus the copies shared out over the repeats. Empty when the report has no GPU stages.
-std::optional<double> gpu_seconds_per_launch(const nlohmann::json& report, bool resident);
+std::optional<double> gpu_seconds_per_launch(const TimingReport& report, bool resident);
 
 }  // namespace threadmap
 
@@ -66,7 +66,6 @@ namespace threadmap {
 // The bars to draw for a report: the GPU's stages (per launch; with `resident` the copies
 // are shared out over the repeats; with `first_launch` the first launch's cost first) and
 // the CPU's, each label naming its origin. axis_seconds: the longest bar.
-std::vector<TimingBar> timing_bars(const nlohmann::json& report, bool resident, bool first_launch,
-                                   double& axis_seconds);
+std::vector<TimingBar> timing_bars(const TimingReport& report, bool resident, bool first_launch, double& axis_seconds);
 
 }  // namespace threadmap

@@ -46,9 +46,7 @@ void draw_controls(AppState& state) {
         if (ImGui::InputText("recording", path, sizeof path)) t.recording_path = path;
         ImGui::SameLine();
         if (ImGui::Button("load") && state.picture) {
-            nlohmann::json like = {{"kernel", std::string(kernel_name(state.picture->launch.workload.kernel))},
-                                   {"shape", map_shape(state.picture->launch.workload)}};
-            load_recording_into(t, like);
+            load_recording_into(t, state.picture->launch);
         }
         ImGui::TextDisabled("a file written by threadmap bench --json on a GPU machine");
     }
@@ -74,26 +72,24 @@ void draw_controls(AppState& state) {
 // ---- 2. the bars of one run -----------------------------------------------------------
 
 void draw_run(const TimingState& t) {
-    const nlohmann::json& j = t.current;
-    if (j.is_null()) {
+    if (!t.current) {
         ImGui::TextWrapped("Run a timing (or load a recording) to compare copies, kernel and the CPU.");
         return;
     }
-    const bool recorded = j.contains("recorded_from");
-    ImGui::TextWrapped("%s %s", j["kernel"].get<std::string>().c_str(), j["shape"].dump().c_str());
-    ImGui::TextWrapped("%s", recorded ? ("recorded on " + j["recorded_from"].get<std::string>()).c_str()
-                                      : (j["device"].get<std::string>() + ", " + j["date"].get<std::string>()).c_str());
-    if (j.contains("model")) {  // a modeled run states its model, and the sources on hover
-        ImGui::TextDisabled("model: %s", j["model"].get<std::string>().c_str());
-        if (ImGui::IsItemHovered() && j.contains("sources")) {
+    const TimingReport& r = *t.current;
+    ImGui::TextWrapped("%s %s", r.kernel.c_str(), nlohmann::json(r.shape).dump().c_str());
+    ImGui::TextWrapped(
+        "%s", r.is_recording() ? ("recorded on " + r.recorded_from).c_str() : (r.device + ", " + r.date).c_str());
+    if (!r.model.empty()) {  // a modeled run states its model, and the sources on hover
+        ImGui::TextDisabled("model: %s", r.model.c_str());
+        if (ImGui::IsItemHovered() && !r.sources.empty()) {
             ImGui::BeginTooltip();
-            for (const auto& [field, source] : j["sources"].items())
-                ImGui::Text("%s: %s", field.c_str(), source.get<std::string>().c_str());
+            for (const auto& [field, source] : r.sources) ImGui::Text("%s: %s", field.c_str(), source.c_str());
             ImGui::EndTooltip();
         }
     }
     double axis = 0;
-    const std::vector<TimingBar> bars = timing_bars(j, t.resident, t.first_launch, axis);
+    const std::vector<TimingBar> bars = timing_bars(r, t.resident, t.first_launch, axis);
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float h = draw_timing_bars(ImGui::GetWindowDrawList(), ImGui::GetFont(), ImGui::GetFontSize(), p.x, p.y,
                                      ImGui::GetContentRegionAvail().x, bars, axis);
@@ -106,36 +102,37 @@ void draw_run(const TimingState& t) {
                           table_size)) {
         for (const char* h : {"stage", "median", "min - max", "rate", "origin"}) ImGui::TableSetupColumn(h);
         ImGui::TableHeadersRow();
-        const auto row = [&](const std::string& name, const nlohmann::json& s) {
-            const double med = s["seconds_median"];
+        const auto row = [&](const std::string& name, const StageFigures& s) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(name.c_str());
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(seconds_text(med).c_str());
+            ImGui::TextUnformatted(seconds_text(s.seconds_median).c_str());
             ImGui::TableNextColumn();
-            ImGui::Text("%s - %s", seconds_text(s["seconds_min"]).c_str(), seconds_text(s["seconds_max"]).c_str());
+            ImGui::Text("%s - %s", seconds_text(s.seconds_min).c_str(), seconds_text(s.seconds_max).c_str());
             ImGui::TableNextColumn();
-            const bool copy = name == "h2d" || name == "d2h";
-            if (copy)
-                ImGui::Text("%.2f GB/s", double(s["bytes"]) / med / 1e9);
+            if (s.name == "h2d" || s.name == "d2h")
+                ImGui::Text("%.2f GB/s", double(s.bytes) / s.seconds_median / 1e9);
             else
-                ImGui::Text("%.2f GFLOP/s", double(j["flops"]) / med / 1e9);
+                ImGui::Text("%.2f GFLOP/s", r.flops / s.seconds_median / 1e9);
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(s["origin"].get<std::string>().c_str());
+            ImGui::TextUnformatted(s.origin.c_str());
         };
-        for (const auto& s : j["stages"]) row(s["name"], s);
-        row("cpu (" + j["cpu_reference"].value("implementation", std::string("reference")) + ")", j["cpu_reference"]);
-        if (j["first_launch_seconds"].is_number()) {
+        for (const auto& s : r.stages) row(s.name, s);
+        row("cpu (" +
+                (r.cpu_reference.implementation.empty() ? std::string("reference") : r.cpu_reference.implementation) +
+                ")",
+            r.cpu_reference);
+        if (r.first_launch_seconds) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::TextUnformatted("first launch");
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(seconds_text(j["first_launch_seconds"]).c_str());
+            ImGui::TextUnformatted(seconds_text(*r.first_launch_seconds).c_str());
             ImGui::TableNextColumn();
             ImGui::TableNextColumn();
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(j.value("first_launch_origin", std::string("measured")).c_str());
+            ImGui::TextUnformatted(r.first_launch_origin.c_str());
         }
         ImGui::EndTable();
     }
@@ -148,10 +145,9 @@ void draw_history(const TimingState& t) {
     ImGui::TextDisabled("earlier runs");
     for (const auto& h : t.history) {
         const auto gpu = gpu_seconds_per_launch(h, false);
-        ImGui::BulletText("%s %s: GPU %s, CPU %s (%s)", h["kernel"].get<std::string>().c_str(),
-                          h["shape"].dump().c_str(), gpu ? seconds_text(*gpu).c_str() : "-",
-                          seconds_text(h["cpu_reference"]["seconds_median"]).c_str(),
-                          h["stages"][0]["origin"].get<std::string>().c_str());
+        ImGui::BulletText("%s %s: GPU %s, CPU %s (%s)", h.kernel.c_str(), nlohmann::json(h.shape).dump().c_str(),
+                          gpu ? seconds_text(*gpu).c_str() : "-", seconds_text(h.cpu_reference.seconds_median).c_str(),
+                          h.stages.front().origin.c_str());
     }
 }
 
@@ -190,7 +186,7 @@ void draw_timing_panel(AppState& state) {
     draw_history(state.timing);
     ImGui::Separator();
     draw_sweep(state);
-    ImGui::BeginDisabled(state.timing.current.is_null() && !state.timing.sweep);
+    ImGui::BeginDisabled(!state.timing.current && !state.timing.sweep);
     if (ImGui::Button("save the numbers (JSON, CSV)"))
         state.message = save_timing_numbers(state.timing, state.settings.export_dir, std::time(nullptr));
     remember_rect(state, "timing-save");

@@ -33,10 +33,6 @@ void wait_for_jobs(TimingState& t) {
     REQUIRE_FALSE(t.sweep_job.valid());
 }
 
-nlohmann::json like(const ResolvedLaunch& r) {
-    return {{"kernel", std::string(kernel_name(r.workload.kernel))}, {"shape", map_shape(r.workload)}};
-}
-
 }  // namespace
 
 TEST_CASE("a modeled run labels every GPU figure modeled and the CPU measured") {
@@ -45,10 +41,10 @@ TEST_CASE("a modeled run labels every GPU figure modeled and the CPU measured") 
     REQUIRE(start_timing_run(t, lesson_launch("seed-matmul-fixed"), std::nullopt));
     CHECK_FALSE(start_timing_run(t, lesson_launch("seed-matmul-fixed"), std::nullopt));  // one at a time
     wait_for_jobs(t);
-    REQUIRE(t.current.is_object());
-    for (const auto& s : t.current["stages"]) CHECK(s["origin"] == "modeled");
-    CHECK(t.current["cpu_reference"]["origin"] == "measured");
-    const auto copies = gpu_seconds_per_launch(t.current, false), resident = gpu_seconds_per_launch(t.current, true);
+    REQUIRE(t.current);
+    for (const auto& s : t.current->stages) CHECK(s.origin == "modeled");
+    CHECK(t.current->cpu_reference.origin == "measured");
+    const auto copies = gpu_seconds_per_launch(*t.current, false), resident = gpu_seconds_per_launch(*t.current, true);
     REQUIRE(copies);
     REQUIRE(resident);
     CHECK(*resident < *copies);  // sharing the copies over 10 launches
@@ -62,35 +58,59 @@ TEST_CASE("recordings - recorded on DEVICE and DATE - bad or mismatched files ke
     const std::string dir = "/tmp/threadmap-recording-" + std::to_string(getpid());
     std::filesystem::create_directories(dir);
     const ResolvedLaunch r = lesson_launch("seed-matmul-fixed");
-    std::string error;
     TimingRequest q{r, BackendChoice{}, &device_profiles().front(), false, false, 3};
-    nlohmann::json bench = measure_timing(q, error);
-    REQUIRE(bench.is_object());
+    const Outcome<TimingReport> measured = measure_timing(q);
+    REQUIRE(measured.value);
+    nlohmann::json bench = to_json(*measured.value);
     bench["device"] = "NVIDIA H200 (cc 9.0)";  // as a GPU machine would have written it
     bench["date"] = "2026-11-29T10:00:00Z";
     std::ofstream(dir + "/good.json") << bench.dump();
     std::ofstream(dir + "/broken.json") << "{ \"device\": ";
     std::ofstream(dir + "/nostages.json") << R"({"device":"x","kernel":"matmul","date":"d","shape":[300,300]})";
+    // Fields of the wrong type or range are refused with the field named, never a crash.
+    const auto with = [&](const char* file, const char* key, const nlohmann::json& value) {
+        nlohmann::json j = bench;
+        j[key] = value;
+        std::ofstream(dir + file) << j.dump();
+    };
+    with("/flops-text.json", "flops", "many");
+    with("/repeats-text.json", "repeats", "ten");
+    with("/model-number.json", "model", 7);
+    nlohmann::json huge = bench;
+    huge["stages"][0]["seconds_median"] = 1e308;
+    huge["stages"][0]["seconds_max"] = 1e308;
+    huge["stages"][1]["seconds_min"] = 5;  // min > median
+    std::ofstream(dir + "/absurd.json") << huge.dump();
+    nlohmann::json implementation = bench;
+    implementation["cpu_reference"]["implementation"] = 3;
+    std::ofstream(dir + "/implementation-number.json") << implementation.dump();
 
     TimingState t;
     t.recording_path = dir + "/good.json";
-    load_recording_into(t, like(r));
+    load_recording_into(t, r);
     REQUIRE(t.message.empty());
-    CHECK(t.current["recorded_from"] == "NVIDIA H200 (cc 9.0), 2026-11-29T10:00:00Z");
-    for (const auto& s : t.current["stages"]) CHECK(s["origin"] == "recorded");
-    CHECK(t.current["cpu_reference"]["origin"] == "recorded");
-    const nlohmann::json before = t.current;
+    REQUIRE(t.current);
+    CHECK(t.current->recorded_from == "NVIDIA H200 (cc 9.0), 2026-11-29T10:00:00Z");
+    for (const auto& s : t.current->stages) CHECK(s.origin == "recorded");
+    CHECK(t.current->cpu_reference.origin == "recorded");
+    const nlohmann::json before = to_json(*t.current);
 
-    for (const std::string& bad : {"/broken.json", "/nostages.json", "/missing.json"}) {
+    for (const auto& [bad, field] :
+         {std::pair{"/broken.json", "not JSON"}, std::pair{"/nostages.json", "'stages'"},
+          std::pair{"/missing.json", "cannot read"}, std::pair{"/flops-text.json", "'flops'"},
+          std::pair{"/repeats-text.json", "'repeats'"}, std::pair{"/model-number.json", "'model'"},
+          std::pair{"/absurd.json", "'stages["},
+          std::pair{"/implementation-number.json", "'cpu_reference.implementation'"}}) {
+        CAPTURE(bad);
         t.recording_path = dir + bad;
-        load_recording_into(t, like(r));
-        CHECK_FALSE(t.message.empty());
-        CHECK(t.current == before);
+        load_recording_into(t, r);
+        CHECK(t.message.find(field) != std::string::npos);
+        CHECK(to_json(*t.current) == before);
     }
     t.recording_path = dir + "/good.json";
-    load_recording_into(t, like(lesson_launch("seed-increment")));  // another kernel
+    load_recording_into(t, lesson_launch("seed-increment"));  // another kernel
     CHECK(t.message.find("the current launch is increment") != std::string::npos);
-    CHECK(t.current == before);
+    CHECK(to_json(*t.current) == before);
     std::filesystem::remove_all(dir);
 }
 
@@ -153,7 +173,8 @@ TEST_CASE("timing lessons set the panel up - and the numbers can be saved as JSO
     REQUIRE(start_timing_run(state.timing, state.picture->launch, std::nullopt));
     wait_for_jobs(state.timing);
     // 64 MiB over the laptop's pinned 12.2 GB/s, plus 10 us.
-    CHECK(double(state.timing.current["stages"][0]["seconds_median"]) == doctest::Approx(1e-5 + 67108864 / 12.2e9));
+    REQUIRE(state.timing.current);
+    CHECK(state.timing.current->stages[0].seconds_median == doctest::Approx(1e-5 + 67108864 / 12.2e9));
     select_lesson(state, "timing-first-launch");
     CHECK(state.timing.first_launch);
     CHECK_FALSE(state.timing.pinned);
