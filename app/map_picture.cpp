@@ -1,6 +1,8 @@
 // Launch → emulation → layout → colours; see map_picture.hpp.
 #include "map_picture.hpp"
 
+#include <cassert>
+
 namespace threadmap {
 
 PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, MapPicture* previous) {
@@ -42,6 +44,7 @@ const ThreadMap& host_map(MapPicture& p) {
 }
 
 std::string paint_picture(MapPicture& p, CellGridRenderer& renderer, CudaGlPainter& painter) {
+    assert(p.executor && "a picture is made by build_picture, which records its executor");
     const bool on_gpu = p.result.device_map != nullptr;
     const std::string why_not = on_gpu ? painter.paint(renderer, p.layout, p.result, p.color) : "";
     if (on_gpu && why_not.empty()) return "colours painted on the GPU (CUDA-OpenGL interop)";

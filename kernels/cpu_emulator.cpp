@@ -10,6 +10,8 @@
 // one worker, which is exact by construction.
 #include "cpu_emulator.hpp"
 
+#include "emulator_caps.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -199,6 +201,8 @@ LaunchResult emulate(const Workload& w, const LaunchConfig& l, unsigned workers)
 
 void emulate_into(const Workload& w, const LaunchConfig& l, LaunchResult& e, unsigned workers) {
     assert(l.blocks() > 0 && l.threads_per_block() > 0 && "validate the launch before emulating");
+    assert(!check_shape(w) && !check_shape_caps(w) && !check_launch_caps(w, l) &&
+           "check the shape and the emulator's caps before emulating");
     const uint64_t elements = element_count(w);
     clear_map(e.map, l, elements);
     reset_output(w, e.data.out);

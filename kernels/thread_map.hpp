@@ -3,6 +3,7 @@
 // LaunchStats: the counts a learner reads beside the map.
 #pragma once
 
+#include <cassert>
 #include <optional>
 #include <vector>
 
@@ -49,6 +50,7 @@ class ToucherDecoder {
   public:
     explicit ToucherDecoder(const LaunchConfig& l)
         : launch_(l), tpb_(uint32_t(l.threads_per_block())), reciprocal_(tpb_ > 1 ? ~uint64_t(0) / tpb_ + 1 : 0) {
+        assert(l.blocks() * l.threads_per_block() <= (uint64_t(1) << 32) && "ids must fit in 32 bits");
         threads_.resize(tpb_);
         for (uint32_t t = 0; t < tpb_; ++t) threads_[t] = unlinearize(t, l.block);
         if (l.blocks() <= kMaxTabulatedBlocks) {

@@ -1,6 +1,8 @@
 // Kernel names, shapes and the covering grid; see workload.hpp.
 #include "workload.hpp"
 
+#include "join_names.hpp"
+
 #include <array>
 
 namespace threadmap {
@@ -41,11 +43,7 @@ std::optional<KernelKind> parse_kernel(std::string_view name) {
 }
 
 std::string kernel_names(const char* separator, const char* last) {
-    std::string s;
-    const auto& kinds = all_kernels();
-    for (size_t i = 0; i < kinds.size(); ++i)
-        s += (i == 0 ? "" : i + 1 == kinds.size() ? last : separator) + std::string(kernel_name(kinds[i]));
-    return s;
+    return join_names(all_kernels(), kernel_name, separator, last);
 }
 
 const std::vector<KernelKind>& all_kernels() {

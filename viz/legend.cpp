@@ -1,6 +1,8 @@
 // Colour-mode names and legends; see legend.hpp.
 #include "legend.hpp"
 
+#include "join_names.hpp"
+
 #include <imgui.h>
 
 #include <array>
@@ -50,11 +52,7 @@ std::optional<ColorMode> parse_color_mode(std::string_view name) {
 }
 
 std::string color_mode_names(const char* separator, const char* last) {
-    std::string s;
-    const auto& modes = all_color_modes();
-    for (size_t i = 0; i < modes.size(); ++i)
-        s += (i == 0 ? "" : i + 1 == modes.size() ? last : separator) + std::string(color_mode_name(modes[i]));
-    return s;
+    return join_names(all_color_modes(), color_mode_name, separator, last);
 }
 
 const std::vector<ColorMode>& all_color_modes() {
