@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 bin=${1:-build}/app/threadmap
 mkdir -p docs/images
 env -u DISPLAY "$bin" render --preset seed-matmul --color block --size 1280x720 --out docs/images/seed-matmul-block.png
-env -u DISPLAY "$bin" render --preset seed-increment-bug --color coverage --blocks-per-row 16 --size 1280x720 \
+env -u DISPLAY "$bin" render --preset seed-increment-bug --color coverage --size 1280x720 \
   --out docs/images/seed-increment-bug-coverage.png
 env -u DISPLAY "$bin" render --kernel matmul-xcol --rows 48 --cols 80 --inner 8 --block 16,8 --color warp \
   --size 1280x720 --out docs/images/matmul-xcol-warp.png

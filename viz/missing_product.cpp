@@ -3,6 +3,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
 namespace threadmap {
 
 std::string group_thousands(uint64_t value) {
@@ -29,12 +31,14 @@ void draw_missing_product(ImDrawList* dl, const MissingProduct& m, const View& v
     const ImU32 color = IM_COL32(255, 90, 200, 255);  // magenta: no block colour of either palette
     const float thickness = std::max(2.0f, font_px * 0.15f);
     dl->AddRect(ImVec2(float(a.x), float(a.y)), ImVec2(float(b.x), float(b.y)), color, 0, 0, thickness);
-    // The sentence on a dark box just under the outline's bottom-left corner.
-    const ImVec2 size = font->CalcTextSizeA(font_px, 1e9f, 0, m.text.c_str());
-    const ImVec2 at(float(a.x), float(b.y) + thickness + font_px * 0.3f);
+    // The sentence on a dark box just under the outline's bottom-left corner, wrapped to
+    // what the view has left on the right.
+    const ImVec2 at(float(std::max(a.x, r.x)), float(b.y) + thickness + font_px * 0.3f);
+    const float wrap = std::max(font_px * 8, float(r.x + r.w) - at.x - font_px * 0.3f);
+    const ImVec2 size = font->CalcTextSizeA(font_px, 1e9f, wrap, m.text.c_str());
     dl->AddRectFilled(ImVec2(at.x - 3, at.y - 2), ImVec2(at.x + size.x + 3, at.y + size.y + 2),
                       IM_COL32(10, 10, 12, 225), 3);
-    dl->AddText(font, font_px, at, color, m.text.c_str());
+    dl->AddText(font, font_px, at, color, m.text.c_str(), nullptr, wrap);
 }
 
 }  // namespace threadmap
