@@ -72,20 +72,21 @@ int print_profiles() {
 
 int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const BackendChoice& b,
                       const DeviceProfile* model) {
-    std::string error;
     const SweepRange range = default_sweep_range(kind);
-    const auto from = o.from.empty() ? std::optional(range.from) : parse_count(o.from, "--from", error);
-    const auto to = o.to.empty() ? std::optional(range.to) : parse_count(o.to, "--to", error);
-    const auto points = parse_count(o.points, "--points", error);
-    if (!from || !to || !points) return std::fprintf(stderr, "threadmap bench: %s\n", error.c_str()), 2;
-    if (*from < 1 || *to < *from || *to > range.max_to || *points < 2 || *points > 200) {
+    const auto from = o.from.empty() ? Outcome<uint64_t>{range.from, {}} : parse_count(o.from, "--from");
+    const auto to = o.to.empty() ? Outcome<uint64_t>{range.to, {}} : parse_count(o.to, "--to");
+    const auto points = parse_count(o.points, "--points");
+    for (const auto* p : {&from, &to, &points})
+        if (!p->value) return std::fprintf(stderr, "threadmap bench: %s\n", p->error.c_str()), 2;
+    if (*from.value < 1 || *to.value < *from.value || *to.value > range.max_to || *points.value < 2 ||
+        *points.value > 200) {
         std::fprintf(stderr, "threadmap bench: the sweep needs 1 <= --from <= --to <= %llu and 2 to 200 --points\n",
                      (unsigned long long)range.max_to);
         return 2;
     }
     const SweepGpu gpu = sweep_gpu(model, b, o.pinned);
-    const SweepResult r =
-        run_sweep(kind, sweep_sizes(*from, *to, int(*points)), cpu_median_seconds, gpu.timer, gpu.origin, gpu.device);
+    const SweepResult r = run_sweep(kind, sweep_sizes(*from.value, *to.value, int(*points.value)), cpu_median_seconds,
+                                    gpu.timer, gpu.origin, gpu.device);
     const std::string point_origin = "cpu: measured, gpu: " + (gpu.origin.empty() ? std::string("none") : gpu.origin);
     if (o.csv) {
         std::fputs(sweep_csv(r).c_str(), stdout);
@@ -131,10 +132,9 @@ int run_bench_command(const BenchCommandOptions& o) {
     };
     if (o.device_profile == "list") return print_profiles();
     if (o.json && o.csv) return fail("choose --json or --csv", 2);
-    std::string error;
-    const auto repeats = parse_count(o.repeat, "--repeat", error);
-    if (!repeats) return fail(error, 2);
-    if (*repeats < 1 || *repeats > kMaxRepeats)
+    const auto repeats = parse_count(o.repeat, "--repeat");
+    if (!repeats.value) return fail(repeats.error, 2);
+    if (*repeats.value < 1 || *repeats.value > kMaxRepeats)
         return fail("--repeat must be between 1 and " + std::to_string(kMaxRepeats), 2);
 
     // --backend model: timings from a device profile; the launch is checked as for the CPU.
@@ -165,7 +165,7 @@ int run_bench_command(const BenchCommandOptions& o) {
     if (o.sweep) return run_sweep_command(o, r.workload.kernel, b, model);
     if (o.csv) return fail("--csv goes with --sweep (a single run prints JSON or a table)", 2);
 
-    TimingRequest request{r, b, model, o.pinned, o.resident, int(*repeats)};
+    TimingRequest request{r, b, model, o.pinned, o.resident, int(*repeats.value)};
     const Outcome<TimingReport> report = measure_timing(request);
     if (!report.value) return fail(report.error, 1);
     if (o.json)

@@ -29,7 +29,7 @@ void FrameClock::frame_shown(const AppState& state) {
     }
 }
 
-std::string FrameClock::write_report(const std::string& path, const AppState& s) const {
+Outcome<void> FrameClock::write_report(const std::string& path, const AppState& s) const {
     nlohmann::json j = {
         {"frame_ms", frame_ms_}, {"update_ms", update_ms_}, {"change_to_screen_ms", change_to_screen_ms_}};
     if (s.picture)
@@ -37,7 +37,7 @@ std::string FrameClock::write_report(const std::string& path, const AppState& s)
                     {"cells", uint64_t(s.picture->layout.width) * s.picture->layout.height}};
     std::ofstream f(path);
     f << j.dump(1) << "\n";
-    return f.flush() ? "" : "could not write the frame report " + path;
+    return f.flush() ? done() : failed("could not write the frame report " + path);
 }
 
 }  // namespace threadmap

@@ -18,8 +18,8 @@ class FrameClock {
     void after_update(AppState& state, bool updated);
     // After the swap.
     void frame_shown(const AppState& state);
-    // JSON: frame_ms, update_ms, change_to_screen_ms and the map's size; "" or why not.
-    std::string write_report(const std::string& path, const AppState& state) const;
+    // JSON: frame_ms, update_ms, change_to_screen_ms and the map's size.
+    Outcome<void> write_report(const std::string& path, const AppState& state) const;
 
   private:
     using Clock = std::chrono::steady_clock;

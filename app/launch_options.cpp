@@ -24,44 +24,47 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
         ->check(CLI::IsMember({"cpu", "cuda", "auto", "model"}));
 }
 
-std::optional<uint64_t> parse_count(const std::string& text, const std::string& option, std::string& error) {
-    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
-        error = option + " expects a whole number, got '" + text + "'";
-        return std::nullopt;
-    }
+Outcome<uint64_t> parse_count(const std::string& text, const std::string& option) {
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+        return {std::nullopt, option + " expects a whole number, got '" + text + "'"};
     uint64_t value = 0;
     for (char c : text) {
         const uint64_t digit = uint64_t(c - '0');
-        if (value > (UINT64_MAX - digit) / 10) {
-            error = option + " value '" + text + "' is too large";
-            return std::nullopt;
-        }
+        if (value > (UINT64_MAX - digit) / 10) return {std::nullopt, option + " value '" + text + "' is too large"};
         value = value * 10 + digit;
     }
-    return value;
+    return {value, {}};
 }
 
-std::optional<Dim3> parse_dim3(const std::string& text, const std::string& option, std::string& error) {
+Outcome<PixelSize> parse_size(const std::string& text, const std::string& option, int min_width, int min_height,
+                              int max_side) {
+    const size_t x = text.find('x');
+    const auto w = parse_count(x == std::string::npos ? "" : text.substr(0, x), option);
+    const auto h = parse_count(x == std::string::npos ? "" : text.substr(x + 1), option);
+    if (!w.value || !h.value || *w.value < uint64_t(min_width) || *h.value < uint64_t(min_height) ||
+        *w.value > uint64_t(max_side) || *h.value > uint64_t(max_side))
+        return {std::nullopt, option + " expects WIDTHxHEIGHT between " + std::to_string(min_width) + "x" +
+                                  std::to_string(min_height) + " and " + std::to_string(max_side) + "x" +
+                                  std::to_string(max_side) + ", got '" + text + "'"};
+    return {PixelSize{int(*w.value), int(*h.value)}, {}};
+}
+
+Outcome<Dim3> parse_dim3(const std::string& text, const std::string& option) {
     uint32_t parts[3] = {1, 1, 1};
     size_t start = 0;
     for (int i = 0;; ++i) {
         const size_t comma = text.find(',', start);
         const std::string piece = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        if (i == 3) {
-            error = option + " takes at most three numbers X,Y,Z, got '" + text + "'";
-            return std::nullopt;
-        }
-        const auto v = parse_count(piece, option, error);
-        if (!v) return std::nullopt;
-        if (*v > UINT32_MAX) {  // CUDA's dim3 holds unsigned int
-            error = option + " component " + piece + " does not fit in a dim3 (at most 4294967295)";
-            return std::nullopt;
-        }
-        parts[i] = uint32_t(*v);
+        if (i == 3) return {std::nullopt, option + " takes at most three numbers X,Y,Z, got '" + text + "'"};
+        const auto v = parse_count(piece, option);
+        if (!v.value) return {std::nullopt, v.error};
+        if (*v.value > UINT32_MAX)  // CUDA's dim3 holds unsigned int
+            return {std::nullopt, option + " component " + piece + " does not fit in a dim3 (at most 4294967295)"};
+        parts[i] = uint32_t(*v.value);
         if (comma == std::string::npos) break;
         start = comma + 1;
     }
-    return Dim3{parts[0], parts[1], parts[2]};
+    return {Dim3{parts[0], parts[1], parts[2]}, {}};
 }
 
 Dim3 default_block(KernelKind kind) { return is_matrix(kind) ? Dim3{16, 16, 1} : Dim3{256, 1, 1}; }
@@ -105,9 +108,10 @@ ResolveResult resolve_launch(const LaunchOptions& o) {
     Workload& w = out.workload;
     const auto take = [&](const std::string& text, const char* option, uint64_t& field) {
         if (text.empty()) return true;
-        const auto v = parse_count(text, option, err);
-        if (v) field = *v;
-        return v.has_value();
+        const auto v = parse_count(text, option);
+        if (!v.value) err = v.error;
+        if (v.value) field = *v.value;
+        return v.value.has_value();
     };
     if (is_matrix(w.kernel)) {
         if (!o.n.empty()) {
@@ -142,13 +146,15 @@ ResolveResult resolve_launch(const LaunchOptions& o) {
         return r;
     }
     if (!o.block.empty()) {
-        block = parse_dim3(o.block, "--block", err);
-        if (!block) return r;
+        const auto parsed = parse_dim3(o.block, "--block");
+        if (!parsed.value) return err = parsed.error, r;
+        block = parsed.value;
         if (o.grid.empty()) grid.reset();  // a new block gets the grid that covers the shape
     }
     if (!o.grid.empty()) {
-        grid = parse_dim3(o.grid, "--grid", err);
-        if (!grid) return r;
+        const auto parsed = parse_dim3(o.grid, "--grid");
+        if (!parsed.value) return err = parsed.error, r;
+        grid = parsed.value;
     }
     out.launch.block = block.value_or(default_block(w.kernel));
     out.launch.grid = grid.value_or(covering_grid(w, out.launch.block));

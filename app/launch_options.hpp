@@ -37,8 +37,15 @@ using ResolveResult = Outcome<ResolvedLaunch>;
 ResolveResult resolve_launch(const LaunchOptions& options);
 
 // Strict parsers: digits only, no sign, no overflow. Errors name the option.
-std::optional<uint64_t> parse_count(const std::string& text, const std::string& option, std::string& error);
-std::optional<Dim3> parse_dim3(const std::string& text, const std::string& option, std::string& error);
+Outcome<uint64_t> parse_count(const std::string& text, const std::string& option);
+Outcome<Dim3> parse_dim3(const std::string& text, const std::string& option);
+
+// "WIDTHxHEIGHT" within [min_side, max_side] on each side (--size, --window-size).
+struct PixelSize {
+    int width = 0, height = 0;
+};
+Outcome<PixelSize> parse_size(const std::string& text, const std::string& option, int min_width, int min_height,
+                              int max_side);
 
 // The block a user gets without --block: 256 threads for 1D kernels, 16×16 for matmul.
 Dim3 default_block(KernelKind kind);

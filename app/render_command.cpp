@@ -21,21 +21,6 @@ namespace {
 
 constexpr int kMaxRenderSide = 8192;  // 8192×8192 RGBA is 256 MB: enough for any slide
 
-bool parse_size(const std::string& text, int& w, int& h, std::string& error) {
-    const size_t x = text.find('x');
-    std::string e;
-    const auto pw = x == std::string::npos ? std::nullopt : parse_count(text.substr(0, x), "--size", e);
-    const auto ph = x == std::string::npos ? std::nullopt : parse_count(text.substr(x + 1), "--size", e);
-    if (!pw || !ph || *pw < 64 || *ph < 64 || *pw > kMaxRenderSide || *ph > kMaxRenderSide) {
-        error = "--size expects WIDTHxHEIGHT between 64x64 and " + std::to_string(kMaxRenderSide) + "x" +
-                std::to_string(kMaxRenderSide) + ", got '" + text + "'";
-        return false;
-    }
-    w = int(*pw);
-    h = int(*ph);
-    return true;
-}
-
 }  // namespace
 
 void add_render_command(CLI::App& app, RenderCommandOptions& o) {
@@ -101,8 +86,8 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
         RenderTarget target(width, height);
         target.bind();
         draw_timing_figure(width, height, font_px, caption, bars, axis, sweep ? &*sweep : nullptr);
-        const std::string why = write_png(read_framebuffer(width, height), o.out);
-        if (!why.empty()) return fail(why, 2);
+        const auto written = write_png(read_framebuffer(width, height), o.out);
+        if (!written.done()) return fail(written.error, 2);
     } catch (const std::runtime_error& e) {
         return fail(e.what(), 1);
     }
@@ -118,13 +103,14 @@ int run_render_command(const RenderCommandOptions& o) {
     };
     const auto mode = parse_color_mode(o.color);
     if (!mode) return fail("unknown colour mode '" + o.color + "'; choose " + color_mode_names(), 2);
-    int width = 0, height = 0;
-    std::string error;
-    if (!parse_size(o.size, width, height, error)) return fail(error, 2);
+    const auto size = parse_size(o.size, "--size", 64, 64, kMaxRenderSide);
+    if (!size.value) return fail(size.error, 2);
+    const int width = size.value->width, height = size.value->height;
     std::optional<uint64_t> per_row;  // empty: auto
     if (o.blocks_per_row != "auto") {
-        per_row = parse_count(o.blocks_per_row, "--blocks-per-row", error);
-        if (!per_row) return fail(error, 2);
+        const auto parsed = parse_count(o.blocks_per_row, "--blocks-per-row");
+        if (!parsed.value) return fail(parsed.error, 2);
+        per_row = parsed.value;
         if (*per_row < 1 || *per_row > 4096) return fail("--blocks-per-row must be auto or between 1 and 4096", 2);
     }
     if (o.timing) return render_timing(o, width, height);
@@ -171,8 +157,8 @@ int run_render_command(const RenderCommandOptions& o) {
                        std::to_string(s.threads_idle) + " idle; " + std::to_string(s.elements_untouched) +
                        " elements untouched, " + std::to_string(s.elements_multi) + " written more than once";
         draw_figure(renderer, spec);
-        const std::string why = write_png(read_framebuffer(width, height), o.out);
-        if (!why.empty()) return fail(why, 2);
+        const auto written = write_png(read_framebuffer(width, height), o.out);
+        if (!written.done()) return fail(written.error, 2);
     } catch (const std::runtime_error& e) {
         return fail(e.what(), 1);
     }

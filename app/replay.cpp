@@ -39,32 +39,25 @@ std::optional<std::pair<float, float>> position(const AppState& state, const std
 
 }  // namespace
 
-std::optional<Replay> Replay::load(const std::string& path, std::string& error) {
+Outcome<Replay> Replay::load(const std::string& path) {
     std::ifstream f(path);
-    if (!f) {
-        error = "cannot read replay file " + path;
-        return std::nullopt;
-    }
+    if (!f) return {std::nullopt, "cannot read replay file " + path};
     Replay r;
     std::string line;
     for (int n = 1; std::getline(f, line); ++n) {
         if (line.empty() || line[0] == '#') continue;
         std::istringstream in(line);
         ReplayStep s;
-        if (!(in >> s.frame >> s.command) || s.frame < 1) {
-            error = path + ":" + std::to_string(n) + ": expected 'FRAME COMMAND ARGS'";
-            return std::nullopt;
-        }
+        if (!(in >> s.frame >> s.command) || s.frame < 1)
+            return {std::nullopt, path + ":" + std::to_string(n) + ": expected 'FRAME COMMAND ARGS'"};
         std::getline(in >> std::ws, s.rest);
         std::istringstream words(s.rest);
         for (std::string w; words >> w;) s.args.push_back(w);
-        if (s.command == "wait" && (s.args.size() != 1 || s.args[0] != "idle")) {
-            error = path + ":" + std::to_string(n) + ": expected 'wait idle'";
-            return std::nullopt;
-        }
+        if (s.command == "wait" && (s.args.size() != 1 || s.args[0] != "idle"))
+            return {std::nullopt, path + ":" + std::to_string(n) + ": expected 'wait idle'"};
         r.steps_.push_back(s);
     }
-    return r;
+    return {std::move(r), {}};
 }
 
 Replay Replay::screenshot_then_quit(const std::string& path, int frame) {
@@ -140,8 +133,8 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
     for (const auto& s : steps_) {
         if (s.frame != frame) continue;
         if (s.command == "screenshot" && !s.args.empty()) {
-            const std::string why = write_png(read_framebuffer(fb_w, fb_h), s.args[0]);
-            if (!why.empty()) return why;
+            const auto written = write_png(read_framebuffer(fb_w, fb_h), s.args[0]);
+            if (!written.done()) return written.error;
         } else if (s.command == "state" && !s.args.empty()) {
             nlohmann::json j;
             j["map_rect"] = {state.map_rect.x, state.map_rect.y, state.map_rect.w, state.map_rect.h};

@@ -36,8 +36,8 @@ struct ReplayStep {
 
 class Replay {
   public:
-    // Parses a script; returns nothing and sets error on a malformed line.
-    static std::optional<Replay> load(const std::string& path, std::string& error);
+    // Parses a script; error: "FILE:LINE: what was expected".
+    static Outcome<Replay> load(const std::string& path);
     static Replay screenshot_then_quit(const std::string& path, int frame);
     static Replay quit_after(int frame);
 

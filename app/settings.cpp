@@ -52,18 +52,18 @@ Settings load_settings(std::string& message) {
     return sanitized(s);
 }
 
-std::string save_settings(const Settings& s) {
+Outcome<void> save_settings(const Settings& s) {
     std::error_code ec;
     std::filesystem::create_directories(config_dir(), ec);
     const std::string path = config_dir() + "/settings.json";
     std::ofstream f(path);
-    if (!f) return "could not save settings to " + path;
+    if (!f) return failed("could not save settings to " + path);
     const nlohmann::json j = {{"ui_scale", s.ui_scale},       {"colorblind_palette", s.colorblind_palette},
                               {"color_mode", s.color_mode},   {"export_scale", s.export_scale},
                               {"export_dir", s.export_dir},   {"left_width", s.left_width},
                               {"right_width", s.right_width}, {"last_preset", s.last_preset}};
     f << j.dump(2) << "\n";
-    return f ? std::string() : "could not save settings to " + path;
+    return f ? done() : failed("could not save settings to " + path);
 }
 
 }  // namespace threadmap

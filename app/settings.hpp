@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "outcome.hpp"
+
 #include "app_state.hpp"
 
 namespace threadmap {
@@ -14,7 +16,7 @@ std::string config_dir();  // created on demand by save_settings
 // and a message saying so (never an exception).
 Settings load_settings(std::string& message);
 // Returns an empty string, or why the file could not be written.
-std::string save_settings(const Settings& settings);
+Outcome<void> save_settings(const Settings& settings);
 
 // Keeps values in their ranges (a hand-edited file may hold anything).
 Settings sanitized(Settings s);

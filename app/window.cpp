@@ -36,10 +36,9 @@ std::string short_reason(const std::string& reason) {
 // The script the window follows, if any: --replay, or --screenshot/--quit-after-frames.
 Outcome<std::optional<Replay>> scripted_input(const WindowOptions& o) {
     if (!o.replay.empty()) {
-        std::string error;
-        auto replay = Replay::load(o.replay, error);
-        if (!replay) return {std::nullopt, error};
-        return {std::move(replay), {}};
+        auto replay = Replay::load(o.replay);
+        if (!replay.value) return {std::nullopt, replay.error};
+        return {std::move(replay.value), {}};
     }
     if (!o.screenshot.empty())
         return {Replay::screenshot_then_quit(o.screenshot, std::max(o.quit_after_frames, 1)), {}};
@@ -138,13 +137,13 @@ int run_window(const WindowOptions& o) {
             clock.frame_shown(state);
         }
         if (!o.frame_report.empty()) {
-            const std::string why = clock.write_report(o.frame_report, state);
-            if (!why.empty()) std::fprintf(stderr, "threadmap: %s\n", why.c_str());
+            const auto written = clock.write_report(o.frame_report, state);
+            if (!written.done()) std::fprintf(stderr, "threadmap: %s\n", written.error.c_str());
         }
     }
     if (!o.keep_settings) {
-        const std::string why = save_settings(state.settings);
-        if (!why.empty()) std::fprintf(stderr, "threadmap: %s\n", why.c_str());
+        const auto saved = save_settings(state.settings);
+        if (!saved.done()) std::fprintf(stderr, "threadmap: %s\n", saved.error.c_str());
     }
     return exit_code;
 }

@@ -10,18 +10,6 @@ namespace threadmap {
 
 namespace {
 
-bool parse_window_size(const std::string& text, int& w, int& h) {
-    std::string error;
-    const size_t x = text.find('x');
-    if (x == std::string::npos) return false;
-    const auto pw = parse_count(text.substr(0, x), "--window-size", error);
-    const auto ph = parse_count(text.substr(x + 1), "--window-size", error);
-    if (!pw || !ph || *pw < 200 || *ph < 150 || *pw > 16384 || *ph > 16384) return false;
-    w = int(*pw);
-    h = int(*ph);
-    return true;
-}
-
 bool any_launch_option(const LaunchOptions& l) {
     return !l.preset.empty() || !l.kernel.empty() || !l.n.empty() || !l.rows.empty() || !l.cols.empty() ||
            !l.inner.empty() || !l.block.empty() || !l.grid.empty();
@@ -47,8 +35,12 @@ int run_window_command(WindowCommandOptions o) {
         return 2;
     };
     WindowOptions& w = o.window;
-    if (!o.window_size.empty() && !parse_window_size(o.window_size, w.width, w.height))
-        return fail("--window-size expects WIDTHxHEIGHT, e.g. 1920x1080, got '" + o.window_size + "'");
+    if (!o.window_size.empty()) {
+        const auto size = parse_size(o.window_size, "--window-size", 200, 150, 16384);
+        if (!size.value) return fail(size.error);
+        w.width = size.value->width;
+        w.height = size.value->height;
+    }
     w.backend = o.launch.backend;
     if (w.backend == "cuda") {  // insisted on and impossible: say so before opening a window
         const BackendResult b = choose_backend("cuda");

@@ -36,8 +36,8 @@ void export_map(AppState& state, const CellGridRenderer& renderer) {
     target.bind();
     draw_figure(renderer, spec);
     const std::string path = export_path(state, false);
-    const std::string why = write_png(read_framebuffer(spec.width, spec.height), path);
-    state.message = why.empty() ? "saved " + path : why;
+    const auto written = write_png(read_framebuffer(spec.width, spec.height), path);
+    state.message = written.done() ? "saved " + path : written.error;
 }
 
 void export_window(AppState& state, MapFrame& frame, const FramebufferSize& fb, WindowSession& session) {
@@ -54,8 +54,8 @@ void export_window(AppState& state, MapFrame& frame, const FramebufferSize& fb, 
     frame.framebuffer_scale = fb.scale;
     frame.framebuffer_height = fb.height;
     const std::string path = export_path(state, true);
-    const std::string why = write_png(read_framebuffer(fb.width * k, fb.height * k), path);
-    state.message = why.empty() ? "saved " + path : why;
+    const auto written = write_png(read_framebuffer(fb.width * k, fb.height * k), path);
+    state.message = written.done() ? "saved " + path : written.error;
 }
 
 }  // namespace

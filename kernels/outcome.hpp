@@ -13,4 +13,13 @@ struct Outcome {
     std::string error;  // set when value is empty
 };
 
+// Done, or the reason it was not (a file that could not be written).
+template <>
+struct Outcome<void> {
+    std::string error;  // empty: done
+    bool done() const { return error.empty(); }
+};
+inline Outcome<void> done() { return {}; }
+inline Outcome<void> failed(std::string why) { return {std::move(why)}; }
+
 }  // namespace threadmap

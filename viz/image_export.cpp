@@ -31,14 +31,14 @@ Image read_framebuffer(int width, int height) {
     return img;
 }
 
-std::string write_png(const Image& image, const std::string& path) {
+Outcome<void> write_png(const Image& image, const std::string& path) {
     // Open first so the message can say why (stb only says "failed").
     std::FILE* probe = std::fopen(path.c_str(), "wb");
-    if (!probe) return "cannot write " + path + ": " + std::strerror(errno);
+    if (!probe) return failed("cannot write " + path + ": " + std::strerror(errno));
     std::fclose(probe);
     if (!stbi_write_png(path.c_str(), image.width, image.height, 4, image.rgba.data(), image.width * 4))
-        return "cannot write " + path + " (out of space?)";
-    return {};
+        return failed("cannot write " + path + " (out of space?)");
+    return done();
 }
 
 }  // namespace threadmap

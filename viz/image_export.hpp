@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "outcome.hpp"
+
 namespace threadmap {
 
 struct Image {
@@ -18,6 +20,6 @@ struct Image {
 Image read_framebuffer(int width, int height);
 
 // Writes a PNG; returns an empty string, or why it failed (e.g. an unwritable folder).
-std::string write_png(const Image& image, const std::string& path);
+Outcome<void> write_png(const Image& image, const std::string& path);
 
 }  // namespace threadmap

@@ -104,7 +104,7 @@ TEST_CASE("settings - saved in XDG_CONFIG_HOME - malformed files ignored with a 
     s.ui_scale = 1.75f;
     s.color_mode = "warp";
     s.last_preset = "seed-matmul";
-    CHECK(save_settings(s).empty());
+    CHECK(save_settings(s).done());
     std::string message;
     const Settings back = load_settings(message);
     CHECK(message.empty());
