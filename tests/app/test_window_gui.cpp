@@ -180,7 +180,7 @@ TEST_CASE("typing a blockDim - turning the wheel and Ctrl+= change what is on sc
     const WindowRun w = run_window({"--preset", "seed-increment"},
                                    "1 move 5 5\n"
                                    "3 state @/s1.json\n3 screenshot @/a.png\n"
-                                   "4 click blockDim.x\n5 key ctrl+a\n6 type 64\n7 key enter\n"
+                                   "4 click blockDim.x\n5 key ctrl+a\n6 type 64\n7 key enter\n9 wait idle\n"
                                    "10 state @/s2.json\n10 screenshot @/b.png\n"
                                    "11 scroll 760 440 3\n"
                                    "14 state @/s3.json\n14 screenshot @/c.png\n"
@@ -207,7 +207,7 @@ TEST_CASE("typing a blockDim - turning the wheel and Ctrl+= change what is on sc
 TEST_CASE("an invalid blockDim typed in is explained and the last valid map stays") {
     const WindowRun w = run_window({"--preset", "seed-increment"},
                                    "1 move 5 5\n3 screenshot @/a.png\n"
-                                   "4 click blockDim.y\n5 key ctrl+a\n6 type 33\n7 key enter\n"
+                                   "4 click blockDim.y\n5 key ctrl+a\n6 type 33\n7 key enter\n9 wait idle\n"
                                    "10 state @/s.json\n10 screenshot @/b.png\n11 quit\n");
     const json s = load_json(w.path("s.json"));
     CHECK(std::string(s["launch_error"]).find("has 1056 threads; a block may have at most 1024") != std::string::npos);
