@@ -153,6 +153,14 @@ void draw_history(const TimingState& t) {
 
 // ---- 4. the sweep chart -------------------------------------------------------------------
 
+void draw_save_button(AppState& state) {
+    ImGui::BeginDisabled(!state.timing.current && !state.timing.sweep);
+    if (ImGui::Button("save the numbers (JSON, CSV)"))
+        state.message = save_timing_numbers(state.timing, state.settings.export_dir, std::time(nullptr));
+    remember_rect(state, "timing-save");
+    ImGui::EndDisabled();
+}
+
 void draw_sweep(AppState& state) {
     TimingState& t = state.timing;
     const bool busy = t.sweep_job.valid();
@@ -160,6 +168,8 @@ void draw_sweep(AppState& state) {
     if (ImGui::Button("sweep sizes")) start_sweep(t, state.picture->launch.workload.kernel, state.backend);
     remember_rect(state, "timing-sweep");
     ImGui::EndDisabled();
+    ImGui::SameLine();  // on the sweep's line: the chart below keeps the view's height
+    draw_save_button(state);
     if (busy) {
         ImGui::SameLine();
         if (ImGui::Button("cancel")) t.sweep_cancel = true;
@@ -169,9 +179,9 @@ void draw_sweep(AppState& state) {
     if (!t.sweep || t.sweep->points.empty()) return;
     const SweepResult& r = *t.sweep;
     const ImVec2 p = ImGui::GetCursorScreenPos();
-    // The chart takes the height left in the view, leaving a line for its sentence.
+    // The chart takes the height left in the view, leaving two lines for its sentence.
     const float w = ImGui::GetContentRegionAvail().x;
-    const float h = std::max(ImGui::GetFontSize() * 12, ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 6.5f);
+    const float h = std::max(ImGui::GetFontSize() * 10, ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 3.2f);
     draw_sweep_chart(ImGui::GetWindowDrawList(), ImGui::GetFont(), ImGui::GetFontSize(), p.x, p.y, w, h, r);
     ImGui::Dummy(ImVec2(w, h));
     ImGui::TextWrapped("%s%s", r.sentence.c_str(), r.cancelled ? " (cancelled: partial sweep)" : "");
@@ -186,11 +196,6 @@ void draw_timing_panel(AppState& state) {
     draw_history(state.timing);
     ImGui::Separator();
     draw_sweep(state);
-    ImGui::BeginDisabled(!state.timing.current && !state.timing.sweep);
-    if (ImGui::Button("save the numbers (JSON, CSV)"))
-        state.message = save_timing_numbers(state.timing, state.settings.export_dir, std::time(nullptr));
-    remember_rect(state, "timing-save");
-    ImGui::EndDisabled();
 }
 
 }  // namespace threadmap
