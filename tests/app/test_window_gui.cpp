@@ -245,8 +245,8 @@ TEST_CASE("export - Ctrl+S writes the map figure - an unwritable folder is a mes
 
 TEST_CASE("a timing lesson opens the Timing tab - runs off the UI thread - and shows its bars with their origins") {
     const WindowRun w = run_window({"--preset", "timing-copies-dominate"},
-                                   "1 move 5 5\n4 click timing-run\n6 wait idle\n"
-                                   "6 move 5 5\n8 state @/s.json\n8 screenshot @/t.png\n9 quit\n");
+                                   "1 move 5 5\n4 click timing-run\n6 wait idle\n7 click timing-sweep\n9 wait idle\n"
+                                   "10 move 5 5\n12 state @/s.json\n12 screenshot @/t.png\n13 quit\n");
     const json s = load_json(w.path("s.json"));
     REQUIRE(s["timing"].is_object());
     for (const auto& stage : s["timing"]["stages"]) CHECK(stage["origin"] == "modeled");
@@ -262,4 +262,13 @@ TEST_CASE("a timing lesson opens the Timing tab - runs off the UI thread - and s
     for (int y = 0; y < img.height; ++y)
         for (int x = 300; x < img.width * 3 / 4; ++x) h2d += img.at(x, y) == std::array<uint8_t, 3>{78, 121, 167};
     CHECK(h2d > 3000);
+    // The whole view fits 1600x900: the sweep chart's crossover line (yellow) is on screen,
+    // and the last widget of the view ends above the status bar.
+    int crossover = 0;
+    for (int y = 0; y < img.height; ++y)
+        for (int x = 300; x < img.width * 3 / 4; ++x)
+            crossover += close(img.at(x, y), {255, 230, 60}, 40);  // anti-aliased
+    CHECK(crossover > 50);
+    const double save_bottom = double(s["widgets"]["timing-save"][1]) + double(s["widgets"]["timing-save"][3]);
+    CHECK(save_bottom < 900 - 40);
 }
