@@ -1,10 +1,16 @@
 // Backend choice; see backend_choice.hpp.
 #include "backend_choice.hpp"
 
+#include "cuda_arch.hpp"
 #include "cuda_backend.hpp"
 #include "launch_check.hpp"
 
 namespace threadmap {
+
+const std::vector<CudaArch>& built_architectures() {
+    static const std::vector<CudaArch> archs = parse_cuda_architectures(THREADMAP_CUDA_ARCHS);
+    return archs;
+}
 
 BackendResult choose_backend(const std::string& requested) {
     BackendResult r;
@@ -21,19 +27,30 @@ BackendResult choose_backend(const std::string& requested) {
         return r;
     }
     const CudaDevices cuda = list_cuda_devices();
-    if (cuda.devices.empty()) {
+    // The first device this build has code for; one without would fail every launch.
+    const CudaDevice* usable = nullptr;
+    std::string why_not = cuda.reason;
+    for (const CudaDevice& d : cuda.devices) {
+        const auto missing = missing_code_for(d.cc_major, d.cc_minor, built_architectures());
+        if (!missing) {
+            usable = &d;
+            break;
+        }
+        why_not = d.name + ": " + *missing;
+    }
+    if (!usable) {
         if (requested == "cuda") {
-            r.error = "--backend cuda: no usable CUDA device (" + cuda.reason + ")";
+            r.error = "--backend cuda: no usable CUDA device (" + why_not + ")";
             return r;
         }
-        r.value = cpu_backend("no CUDA device: " + cuda.reason);
+        r.value = cpu_backend("no CUDA device: " + why_not);
         return r;
     }
     BackendChoice gpu;
     gpu.cuda = true;
-    gpu.device = cuda.devices.front().index;
-    gpu.name = "cuda:" + cuda.devices.front().name;
-    gpu.limits = cuda.devices.front().limits;
+    gpu.device = usable->index;
+    gpu.name = "cuda:" + usable->name;
+    gpu.limits = usable->limits;
     gpu.executor = make_cuda_executor(gpu.device, gpu.name);
     r.value = gpu;
     return r;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "cuda_arch.hpp"
 #include "device_limits.hpp"
 #include "executor.hpp"
 #include "launch_options.hpp"
@@ -28,7 +29,11 @@ BackendChoice cpu_backend(const std::string& reason);
 // error: "cuda" asked for and none usable, the reason (exit code 2).
 using BackendResult = Outcome<BackendChoice>;
 
-BackendResult choose_backend(const std::string& requested);  // "cpu", "cuda" or "auto"
+// "cpu", "cuda" or "auto". A device the build has no code for (cuda_arch.hpp) is never chosen.
+BackendResult choose_backend(const std::string& requested);
+
+// The architectures this binary carries code for (CMAKE_CUDA_ARCHITECTURES at build time).
+const std::vector<CudaArch>& built_architectures();
 
 // What every command does before it runs: choose the backend, then check the launch
 // against that backend's limits (a real device's replace the cc 9.0 profile) and the

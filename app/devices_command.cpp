@@ -1,6 +1,8 @@
 // `threadmap devices`; see devices_command.hpp.
 #include "devices_command.hpp"
 
+#include "backend_choice.hpp"
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
@@ -19,10 +21,13 @@ int run_devices_command() {
         std::printf("no CUDA devices: %s\nthe CPU emulator is used (--backend cpu)\n", cuda.reason.c_str());
         return 0;
     }
-    for (const auto& d : cuda.devices)
+    for (const auto& d : cuda.devices) {
         std::printf("%d: %s, compute capability %d.%d, %d SMs, %.1f GiB, max %u threads per block\n", d.index,
                     d.name.c_str(), d.cc_major, d.cc_minor, d.multiprocessors,
                     double(d.memory_bytes) / double(1ull << 30), d.limits.max_threads_per_block);
+        if (const auto missing = missing_code_for(d.cc_major, d.cc_minor, built_architectures()))
+            std::printf("   not usable: %s\n", missing->c_str());
+    }
     return 0;
 }
 
