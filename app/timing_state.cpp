@@ -1,15 +1,12 @@
 // Timing panel state and jobs; see timing_state.hpp.
 #include "timing_state.hpp"
 
-#include "sweep_setup.hpp"
-
 #include <algorithm>
 #include <fstream>
 
 #include "backend_choice.hpp"
-#include "cpu_reference.hpp"
-#include "cuda_backend.hpp"
 #include "device_profiles.hpp"
+#include "sweep_setup.hpp"
 #include "timing_report.hpp"
 
 namespace threadmap {
