@@ -37,8 +37,8 @@ void print_text(const TimingReport& r) {
     std::printf("\nCPU reference: %s\n", r.cpu_reference.implementation.c_str());
     row(r.cpu_reference, "cpu-ref");
     if (r.first_launch_seconds)
-        std::printf("\nfirst launch in the process (context, module load, launch): %.1f ms, %s\n",
-                    *r.first_launch_seconds * 1e3, r.first_launch_origin.c_str());
+        std::printf("\nfirst launch: %.1f ms, %s (%s)\n", *r.first_launch_seconds * 1e3, r.first_launch_origin.c_str(),
+                    r.first_launch_what.c_str());
     std::printf("%s\n", r.note.c_str());
 }
 

@@ -6,13 +6,13 @@
 
 namespace threadmap {
 
-CheckedLaunch check_launch(const LaunchOptions& options, const DeviceLimits& limits, bool emulator_caps) {
+CheckedLaunch check_launch(const LaunchOptions& options, const DeviceLimits& limits) {
     auto resolved = resolve_launch(options);
     if (!resolved.value) return {std::nullopt, resolved.error};
-    return check_resolved(*resolved.value, limits, emulator_caps);
+    return check_resolved(*resolved.value, limits);
 }
 
-CheckedLaunch check_resolved(const ResolvedLaunch& r, const DeviceLimits& limits, bool emulator_caps) {
+CheckedLaunch check_resolved(const ResolvedLaunch& r, const DeviceLimits& limits) {
     CheckedLaunch c;
     if (auto shape = check_shape(r.workload)) {
         c.error = *shape;
@@ -20,7 +20,7 @@ CheckedLaunch check_resolved(const ResolvedLaunch& r, const DeviceLimits& limits
         c.error = *problem;
     } else if (auto invalid = validate_launch(r.launch, limits)) {
         c.error = describe(*invalid);
-    } else if (auto too_big = emulator_caps ? check_launch_caps(r.workload, r.launch) : std::nullopt) {
+    } else if (auto too_big = check_launch_caps(r.workload, r.launch)) {
         c.error = *too_big;
     } else {
         c.value = r;

@@ -14,11 +14,10 @@ namespace threadmap {
 using CheckedLaunch = Outcome<ResolvedLaunch>;
 
 // limits: the device's (a real device's replace the default cc 9.0 profile). The emulator's
-// caps apply only when the launch runs on the CPU (emulator_caps = true).
-CheckedLaunch check_launch(const LaunchOptions& options, const DeviceLimits& limits = cc90_profile(),
-                           bool emulator_caps = true);
+// caps apply on every backend: a GPU-made map is still read, coloured and exported on the
+// host, and its thread ids are 32 bits (the CUDA executor refuses 2^32 threads or more).
+CheckedLaunch check_launch(const LaunchOptions& options, const DeviceLimits& limits = cc90_profile());
 // The same checks for a launch built some other way (the window's controls).
-CheckedLaunch check_resolved(const ResolvedLaunch& launch, const DeviceLimits& limits = cc90_profile(),
-                             bool emulator_caps = true);
+CheckedLaunch check_resolved(const ResolvedLaunch& launch, const DeviceLimits& limits = cc90_profile());
 
 }  // namespace threadmap

@@ -26,6 +26,15 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
         o.backend = state.backend;
         const bool same_shape = state.picture && state.picture->launch.workload == checked.value->workload;
         auto built = build_picture(*checked.value, o, state.picture ? &*state.picture : nullptr);
+        if (!built.value && state.backend && state.backend->executor && !state.backend->executor->lost().empty()) {
+            // The GPU can run nothing more: the emulator takes over for the rest of the session.
+            const std::string why = state.backend->executor->lost();
+            state.backend = cpu_backend(why);
+            state.backend_line = "Backend: CPU emulator (" + why + ")";
+            state.picture.reset();  // its map lived on the lost device
+            o.backend = state.backend;
+            built = build_picture(*checked.value, o, nullptr);
+        }
         if (!built.value) {
             state.launch_error = built.error;
             return;

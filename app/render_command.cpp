@@ -121,7 +121,8 @@ int run_render_command(const RenderCommandOptions& o) {
 
     try {
         const BackendChoice& b = prepared.value->backend;
-        OffscreenContext context(b.cuda);  // CUDA interop needs GL on the NVIDIA device
+        // CUDA interop needs GL on the GPU that made the map
+        OffscreenContext context(b.cuda ? std::optional<int>(b.device) : std::nullopt);
         const float font_px = std::max(12.0f, float(std::min(width, height)) / 48);
         FigureSpec spec;
         spec.caption = "launch\nstatistics";  // two lines, as below: sets the map's area
@@ -146,7 +147,9 @@ int run_render_command(const RenderCommandOptions& o) {
         HeadlessImGui imgui(width, height, font_px);
         CellGridRenderer renderer;
         CudaGlPainter painter;  // after the renderer: unregisters its buffer first
-        paint_picture(p, renderer, painter);
+        // How the colours were made, for a GPU map: interop, or the host and why.
+        const std::string painted = paint_picture(p, renderer, painter);
+        if (!painted.empty()) std::fprintf(stderr, "threadmap render: %s\n", painted.c_str());
         RenderTarget target(width, height);
         target.bind();
         spec.layout = &p.layout;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <fstream>
 
@@ -107,6 +108,7 @@ nlohmann::json to_json(const TimingReport& r) {
     j["cpu_reference"]["device"] = r.cpu_reference.device;
     j["first_launch_seconds"] = r.first_launch_seconds ? nlohmann::json(*r.first_launch_seconds) : nlohmann::json();
     if (!r.first_launch_origin.empty()) j["first_launch_origin"] = r.first_launch_origin;
+    if (!r.first_launch_what.empty()) j["first_launch_what"] = r.first_launch_what;
     if (!r.model.empty()) j["model"] = r.model;
     if (!r.sources.empty()) j["sources"] = r.sources;
     j["note"] = r.note;
@@ -125,6 +127,7 @@ Outcome<TimingReport> parse_timing_report(const nlohmann::json& j) {
     r.note = f.text("note", false);
     r.model = f.text("model", false);
     r.first_launch_origin = f.text("first_launch_origin", false);
+    r.first_launch_what = f.text("first_launch_what", false);
     r.recorded_from = f.text("recorded_from", false);
     r.flops = f.has("flops") ? f.number("flops", "a number of operations") : 0;
     r.repeats = int(std::min<uint64_t>(f.count("repeats", 1), 1'000'000));
@@ -217,6 +220,34 @@ std::string utc_now() {
     return buf;
 }
 
+namespace {
+
+// Below this, a kernel's event pair measures mostly the launch itself (a few µs).
+constexpr double kLaunchBoundSeconds = 20e-6;
+
+std::string milliseconds(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f ms", s * 1e3);
+    return buf;
+}
+
+std::string microseconds(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f us", s * 1e6);
+    return buf;
+}
+
+}  // namespace
+
+std::string first_launch_sentence(const GpuBenchResult& g) {
+    const std::string kernel = "the first kernel with its module load " + milliseconds(g.first_kernel_seconds) +
+                               " (its data already on the device)";
+    if (g.first_launch_warm)
+        return "warm: the context existed before this run (" + milliseconds(g.context_seconds) + "); " + kernel;
+    return "cold: creating the context " + milliseconds(g.context_seconds) + " + " + kernel +
+           "; the driver's start-up, paid when the devices were listed, is not included";
+}
+
 Outcome<TimingReport> measure_timing(const TimingRequest& q) {
     const ResolvedLaunch& l = q.launch;
     // The CPU runs enough times for a stable median; more would only lengthen the wait.
@@ -244,6 +275,7 @@ Outcome<TimingReport> measure_timing(const TimingRequest& q) {
                     stage("d2h", {t.d2h}, cost.d2h_bytes, "modeled")};
         r.first_launch_seconds = t.first_launch;
         r.first_launch_origin = "modeled";
+        r.first_launch_what = "the profile's start-up (context and module load) + one kernel";
         r.model =
             "copy = latency + bytes / bandwidth; kernel = launch latency + max(bytes / memory bandwidth, "
             "flops / FP32 peak); first launch = start-up + kernel";
@@ -263,7 +295,15 @@ Outcome<TimingReport> measure_timing(const TimingRequest& q) {
         for (const auto& s : g.stages) r.stages.push_back(stage(s.name, s.seconds, s.bytes, s.origin));
         r.first_launch_seconds = g.first_launch_seconds;
         r.first_launch_origin = "measured";
-        r.note = "CUDA events around each copy and kernel; the CPU reference on this machine's host clock.";
+        r.first_launch_what = first_launch_sentence(g);
+        r.note =
+            "CUDA events around each copy and kernel, on a stream of the bench's own; the CPU reference on "
+            "this machine's host clock.";
+        const StageFigures& k = r.stages[1];
+        if (k.seconds_median < kLaunchBoundSeconds)
+            r.note +=
+                " A kernel this short is mostly launch overhead between its events: " + std::to_string(q.repeats) +
+                " launches back to back took " + microseconds(g.kernel_back_to_back_seconds) + " each.";
     } else {
         r.backend = "cpu";
         r.device = cpu_name();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backend_choice.hpp"
+#include "cuda_backend.hpp"
 #include "sweep.hpp"
 #include "timing_model.hpp"
 
@@ -55,6 +56,7 @@ struct TimingReport {
     CpuFigures cpu_reference;
     std::optional<double> first_launch_seconds;
     std::string first_launch_origin;
+    std::string first_launch_what;               // what it covers: cold or warm, its parts, what it leaves out
     std::string model;                           // a modeled run states its model …
     std::map<std::string, std::string> sources;  // … and where each number comes from
     std::string note;
@@ -67,6 +69,10 @@ struct TimingReport {
 // a refusal naming the field.
 nlohmann::json to_json(const TimingReport& report);
 Outcome<TimingReport> parse_timing_report(const nlohmann::json& j);
+
+// What a measured first launch covers, in words: cold or warm, its two parts in ms, and
+// what it leaves out (the driver's start-up).
+std::string first_launch_sentence(const GpuBenchResult& g);
 
 // error: set (and no report) when the GPU failed.
 Outcome<TimingReport> measure_timing(const TimingRequest& request);

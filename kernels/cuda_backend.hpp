@@ -54,8 +54,14 @@ struct GpuBenchResult {
     std::string device;  // "NVIDIA H200 (cc 9.0)"
     int driver_version = 0, runtime_version = 0;
     std::vector<StageTiming> stages;
-    double first_launch_seconds = 0;  // context creation, module load and the first launch
-    std::string error;                // set when nothing was measured
+    // The first launch on the host clock: creating the context (about 0 when it existed:
+    // first_launch_warm) plus the first kernel with its module load, its data already on the
+    // device. The driver's start-up, paid when the devices were listed, is in neither.
+    double context_seconds = 0, first_kernel_seconds = 0;
+    double first_launch_seconds = 0;         // the sum
+    bool first_launch_warm = false;          // the context existed before the bench began
+    double kernel_back_to_back_seconds = 0;  // `repeats` launches between one event pair, per launch
+    std::string error;                       // set when nothing was measured
 };
 GpuBenchResult bench_on_gpu(const Workload& w, const LaunchConfig& launch, const GpuBenchOptions& options,
                             int device = 0);

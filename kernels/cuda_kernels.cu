@@ -1,6 +1,7 @@
 // The real kernels: the bodies of kernel_bodies.hpp wrapped in __global__ functions, with a
 // map-recording memory access, and thin launchers. No logic lives here that the emulator
 // does not share.
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -97,7 +98,10 @@ __global__ void mapped_kernel(Workload w, DeviceMapBuffers m) {
     const ThreadContext c = this_thread();
     GpuRecordingAccess out(m.first_toucher, m.touches, uint32_t(global_linear(c)));
     run_body<kKind>(c, w, m.out, m.a, m.b, &out);
-    if (out.touched()) atomicAdd(m.threads_active, 1ull);
+    if (out.touched()) {  // one atomic per group of converged lanes, not per thread (2^30 at the cap)
+        const cooperative_groups::coalesced_group writers = cooperative_groups::coalesced_threads();
+        if (writers.thread_rank() == 0) atomicAdd(m.threads_active, (unsigned long long)writers.size());
+    }
 }
 
 dim3 to_cuda(const Dim3& d) { return dim3(d.x, d.y, d.z); }
@@ -123,15 +127,16 @@ void dispatch(KernelKind kind, Args&&... args) {
 
 template <KernelKind kKind>
 struct LaunchMapped {
-    static void go(const Workload& w, dim3 grid, dim3 block, const DeviceMapBuffers& m) {
-        mapped_kernel<kKind><<<grid, block>>>(w, m);
+    static void go(const Workload& w, dim3 grid, dim3 block, const DeviceMapBuffers& m, cudaStream_t stream) {
+        mapped_kernel<kKind><<<grid, block, 0, stream>>>(w, m);
     }
 };
 
 template <KernelKind kKind>
 struct LaunchPlain {
-    static void go(const Workload& w, dim3 grid, dim3 block, float* out, const float* a, const float* b) {
-        plain_kernel<kKind><<<grid, block>>>(w, out, a, b);
+    static void go(const Workload& w, dim3 grid, dim3 block, float* out, const float* a, const float* b,
+                   cudaStream_t stream) {
+        plain_kernel<kKind><<<grid, block, 0, stream>>>(w, out, a, b);
     }
 };
 
@@ -155,19 +160,20 @@ __global__ void count_touches(const uint32_t* touches, uint64_t n, unsigned long
 
 }  // namespace
 
-int launch_count_touches(const uint32_t* touches, uint64_t n, unsigned long long* counts) {
+int launch_count_touches(const uint32_t* touches, uint64_t n, unsigned long long* counts, cudaStream_t stream) {
     const unsigned blocks = unsigned(std::min<uint64_t>((n + 255) / 256, 1024));
-    count_touches<<<std::max(blocks, 1u), 256>>>(touches, n, counts);
+    count_touches<<<std::max(blocks, 1u), 256, 0, stream>>>(touches, n, counts);
     return int(cudaGetLastError());
 }
 
-int launch_mapped_kernel(const Workload& w, const LaunchConfig& l, const DeviceMapBuffers& m) {
-    dispatch<LaunchMapped>(w.kernel, w, to_cuda(l.grid), to_cuda(l.block), m);
+int launch_mapped_kernel(const Workload& w, const LaunchConfig& l, const DeviceMapBuffers& m, cudaStream_t stream) {
+    dispatch<LaunchMapped>(w.kernel, w, to_cuda(l.grid), to_cuda(l.block), m, stream);
     return int(cudaGetLastError());
 }
 
-int launch_plain_kernel(const Workload& w, const LaunchConfig& l, float* out, const float* a, const float* b) {
-    dispatch<LaunchPlain>(w.kernel, w, to_cuda(l.grid), to_cuda(l.block), out, a, b);
+int launch_plain_kernel(const Workload& w, const LaunchConfig& l, float* out, const float* a, const float* b,
+                        cudaStream_t stream) {
+    dispatch<LaunchPlain>(w.kernel, w, to_cuda(l.grid), to_cuda(l.block), out, a, b, stream);
     return int(cudaGetLastError());
 }
 

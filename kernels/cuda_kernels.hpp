@@ -5,6 +5,8 @@
 #include "launch_config.hpp"
 #include "workload.hpp"
 
+struct CUstream_st;  // cudaStream_t is CUstream_st*: the launchers take one without CUDA's headers
+
 namespace threadmap {
 
 // Device pointers for one mapped launch. first_toucher must start at 0xFFFFFFFF and touches
@@ -19,16 +21,18 @@ struct DeviceMapBuffers {
     unsigned long long* threads_active = nullptr;
 };
 
-// Launches w's kernel with map recording on the current device and stream 0. Returns the
+// Launches w's kernel with map recording on the current device and `stream`. Returns the
 // launch's cudaError_t as an int (0: cudaSuccess), so callers need no CUDA header.
-int launch_mapped_kernel(const Workload& w, const LaunchConfig& launch, const DeviceMapBuffers& buffers);
+int launch_mapped_kernel(const Workload& w, const LaunchConfig& launch, const DeviceMapBuffers& buffers,
+                         CUstream_st* stream);
 
 // Counts, over a map's touches, the elements nobody wrote (counts[0]) and those written by
 // more than one thread (counts[1]), so the statistics need no copy of the map. counts must
 // start at 0.
-int launch_count_touches(const uint32_t* touches, uint64_t elements, unsigned long long* counts);
+int launch_count_touches(const uint32_t* touches, uint64_t elements, unsigned long long* counts, CUstream_st* stream);
 
 // The same kernel without map recording: what a learner's kernel costs (bench timings).
-int launch_plain_kernel(const Workload& w, const LaunchConfig& launch, float* out, const float* a, const float* b);
+int launch_plain_kernel(const Workload& w, const LaunchConfig& launch, float* out, const float* a, const float* b,
+                        CUstream_st* stream);
 
 }  // namespace threadmap

@@ -22,6 +22,9 @@ class Executor {
                                       LaunchResult* previous = nullptr) = 0;
     // Brings a result's map to the host (result.map) if it is not there yet.
     virtual void fetch_map(LaunchResult& result) const = 0;
+    // Why this executor can run nothing more (a GPU whose context an error poisoned), or
+    // empty while it works. The window then switches to the emulator and says why.
+    virtual std::string lost() const { return {}; }
 };
 
 std::unique_ptr<Executor> make_cpu_executor();

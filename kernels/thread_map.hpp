@@ -5,6 +5,7 @@
 
 #include <cassert>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "launch_config.hpp"
@@ -19,9 +20,20 @@ struct Toucher {
     Dim3 thread;  // threadIdx
 };
 
+// A map numbers threads in 32 bits, so it can hold launches of at most 2^32 threads. The
+// emulator's caps (2^30) keep every launch the app makes below it; the CUDA executor checks
+// it itself, since nothing else stops a caller from handing a GPU a bigger launch.
+inline constexpr uint64_t kMaxMappedThreads = uint64_t(1) << 32;
+inline std::optional<std::string> check_mapped_threads(const LaunchConfig& l) {
+    const unsigned __int128 threads = (unsigned __int128)l.blocks() * l.threads_per_block();
+    if (threads <= kMaxMappedThreads) return std::nullopt;
+    return "the map numbers threads in 32 bits: at most 4294967296 threads per launch (this one has " +
+           std::to_string(l.blocks()) + " blocks of " + std::to_string(l.threads_per_block()) + ")";
+}
+
 struct ThreadMap {
     LaunchConfig launch;
-    // 32-bit ids are enough: the emulator (and the map) run at most 2^30 threads per launch.
+    // 32-bit ids: see kMaxMappedThreads.
     ZeroedBuffer<uint32_t> first_toucher;  // global linear id; meaningful where touches > 0
     ZeroedBuffer<uint32_t> touches;        // threads that wrote the element
 

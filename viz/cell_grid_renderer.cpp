@@ -71,6 +71,7 @@ GLuint CellGridRenderer::prepare_cells(uint32_t width, uint32_t height) {
     GL_CHECK(glBindBuffer(GL_TEXTURE_BUFFER, cells_.get()));
     if (width != width_ || height != height_) {
         const GLsizeiptr bytes = GLsizeiptr(uint64_t(width) * height * sizeof(Rgba8));
+        width_ = height_ = 0;  // until the new storage exists: a failed allocation is retried, never mapped
         GL_CHECK(glBufferData(GL_TEXTURE_BUFFER, bytes, nullptr, GL_DYNAMIC_DRAW));
         GL_CHECK(glBindTexture(GL_TEXTURE_BUFFER, texture_.get()));
         GL_CHECK(glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA8, cells_.get()));

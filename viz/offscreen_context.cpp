@@ -2,8 +2,10 @@
 // headers, as libepoxy requires.
 #include "offscreen_context.hpp"
 
+#include <dlfcn.h>
 #include <epoxy/egl.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -38,28 +40,75 @@ std::string make_current(EGLDisplay display, EGLContext& context) {
 
 }  // namespace
 
-OffscreenContext::OffscreenContext(bool prefer_device) : egl_(std::make_unique<Egl>()) {
+std::vector<size_t> egl_devices_to_try(const std::vector<EglDeviceInfo>& devices, std::optional<int> cuda_device) {
+    std::vector<size_t> order;
+    for (size_t i = 0; i < devices.size(); ++i) {
+        const bool software = devices[i].extensions.find("EGL_MESA_device_software") != std::string::npos;
+        if (cuda_device ? devices[i].cuda_device == cuda_device : !software) order.push_back(i);
+    }
+    return order;
+}
+
+namespace {
+
+// libepoxy calls abort() when libEGL.so.1 is missing; asking the loader first turns that into
+// a message. The handle is closed again: libepoxy opens the library itself.
+void require_libegl() {
+    void* egl = dlopen("libEGL.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!egl) {
+        const char* why = dlerror();
+        throw std::runtime_error(std::string("libEGL.so.1 cannot be loaded (") + (why ? why : "not found") +
+                                 "): install libegl1 to draw without a window");
+    }
+    dlclose(egl);
+}
+
+std::vector<EGLDeviceEXT> egl_devices() {
+    if (!epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_EXT_platform_device")) return {};
+    EGLint n = 0;
+    if (!eglQueryDevicesEXT(0, nullptr, &n) || n <= 0) return {};
+    std::vector<EGLDeviceEXT> devices(static_cast<size_t>(n));
+    if (!eglQueryDevicesEXT(n, devices.data(), &n)) return {};
+    devices.resize(size_t(std::max(n, 0)));
+    return devices;
+}
+
+EglDeviceInfo describe_device(EGLDeviceEXT d) {
+    EglDeviceInfo info;
+    const char* ext = eglQueryDeviceStringEXT(d, EGL_EXTENSIONS);
+    info.extensions = ext ? ext : "";
+    EGLAttrib cuda = -1;
+    if (info.extensions.find("EGL_NV_device_cuda") != std::string::npos &&
+        eglQueryDeviceAttribEXT(d, EGL_CUDA_DEVICE_NV, &cuda))
+        info.cuda_device = int(cuda);
+    return info;
+}
+
+}  // namespace
+
+OffscreenContext::OffscreenContext(std::optional<int> cuda_device) : egl_(std::make_unique<Egl>()) {
+    require_libegl();
     std::string tried;
     const bool has_platform = epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_EXT_platform_base");
     if (!has_platform) throw std::runtime_error("EGL has no EGL_EXT_platform_base: cannot draw without a display");
 
-    const auto attempt = [&](EGLenum platform, void* native, const char* name) {
+    const auto attempt = [&](EGLenum platform, void* native, const std::string& name) {
         EGLDisplay d = eglGetPlatformDisplayEXT(platform, native, nullptr);
         if (d == EGL_NO_DISPLAY) {
-            tried += std::string(tried.empty() ? "" : "; ") + name + ": no display";
+            tried += (tried.empty() ? "" : "; ") + name + ": no display";
             return false;
         }
         EGLContext c = EGL_NO_CONTEXT;
         const std::string why = make_current(d, c);
         if (!why.empty()) {
-            tried += std::string(tried.empty() ? "" : "; ") + name + ": " + why;
+            tried += (tried.empty() ? "" : "; ") + name + ": " + why;
             if (c != EGL_NO_CONTEXT) eglDestroyContext(d, c);
             eglTerminate(d);
             return false;
         }
         egl_->display = d;
         egl_->context = c;
-        description_ = std::string(name) + ", " + reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+        description_ = name + ", " + reinterpret_cast<const char*>(glGetString(GL_RENDERER));
         return true;
     };
 
@@ -68,16 +117,29 @@ OffscreenContext::OffscreenContext(bool prefer_device) : egl_(std::make_unique<E
                attempt(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, "EGL surfaceless (Mesa)");
     };
     const auto device = [&] {
-        if (!epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_EXT_platform_device")) return false;
-        EGLint n = 0;
-        eglQueryDevicesEXT(0, nullptr, &n);
-        std::vector<EGLDeviceEXT> devices(size_t(std::max(n, 0)));
-        if (n > 0 && eglQueryDevicesEXT(n, devices.data(), &n))
-            for (EGLint i = 0; i < n; ++i)
-                if (attempt(EGL_PLATFORM_DEVICE_EXT, devices[size_t(i)], "EGL device")) return true;
+        const std::vector<EGLDeviceEXT> devices = egl_devices();
+        std::vector<EglDeviceInfo> infos;
+        for (EGLDeviceEXT d : devices) infos.push_back(describe_device(d));
+        for (size_t i : egl_devices_to_try(infos, cuda_device)) {
+            const std::string name = cuda_device ? "EGL device of CUDA device " + std::to_string(*cuda_device)
+                                                 : "EGL device " + std::to_string(i);
+            if (attempt(EGL_PLATFORM_DEVICE_EXT, devices[i], name)) return true;
+        }
+        if (cuda_device)
+            tried += std::string(tried.empty() ? "" : "; ") + "no EGL device is CUDA device " +
+                     std::to_string(*cuda_device) + " (" + std::to_string(devices.size()) + " EGL devices)";
         return false;
     };
-    if (prefer_device ? device() || surfaceless() : surfaceless() || device()) return;
+    if (cuda_device) {
+        on_cuda_device_ = device();
+        if (on_cuda_device_) return;
+        if (surfaceless()) {  // still a picture, painted on the host; say why not on the GPU
+            description_ += " (" + tried + ")";
+            return;
+        }
+    } else if (surfaceless() || device()) {
+        return;
+    }
     throw std::runtime_error("no offscreen OpenGL 3.3 context: " +
                              (tried.empty() ? std::string("no EGL platform") : tried));
 }

@@ -136,6 +136,8 @@ void draw_run(const TimingState& t) {
         }
         ImGui::EndTable();
     }
+    if (r.first_launch_seconds && !r.first_launch_what.empty())
+        ImGui::TextWrapped("First launch: %s.", r.first_launch_what.c_str());
 }
 
 // ---- 3. history ---------------------------------------------------------------------------

@@ -124,3 +124,45 @@ TEST_CASE("settings - saved in XDG_CONFIG_HOME - malformed files ignored with a 
     std::filesystem::remove_all(dir);
     unsetenv("XDG_CONFIG_HOME");
 }
+
+namespace {
+
+// A GPU whose context an error poisoned: every run fails and lost() says why.
+class LostGpu final : public Executor {
+  public:
+    std::string name() const override { return "cuda:lost"; }
+    Outcome<LaunchResult> run(const Workload&, const LaunchConfig&, LaunchResult*) override {
+        ++runs;
+        return {std::nullopt, "cudaErrorIllegalAddress: an illegal memory access was encountered"};
+    }
+    void fetch_map(LaunchResult&) const override {}
+    std::string lost() const override { return "the CUDA context failed for good (cudaErrorIllegalAddress)"; }
+    int runs = 0;
+};
+
+}  // namespace
+
+TEST_CASE("a GPU that fails for good hands the window to the emulator - with the reason in the status bar") {
+    HeadlessUi ui;
+    AppState state;
+    auto gpu = std::make_shared<LostGpu>();
+    BackendChoice b;
+    b.cuda = true;
+    b.name = "cuda:lost";
+    b.executor = gpu;
+    state.backend = b;
+    select_lesson(state, "seed-increment");
+    ui.frame(state);
+    CHECK(gpu->runs == 1);
+    REQUIRE(state.picture);  // the map was made after all, by the emulator
+    CHECK(state.launch_error.empty());
+    REQUIRE(state.backend);
+    CHECK_FALSE(state.backend->cuda);
+    CHECK(state.backend_line.find("CPU emulator") != std::string::npos);
+    CHECK(state.backend_line.find("cudaErrorIllegalAddress") != std::string::npos);
+    state.edit.launch.block = {64, 1, 1};  // later launches go to the emulator without asking the GPU
+    state.pending.apply = true;
+    ui.frame(state);
+    CHECK(gpu->runs == 1);
+    CHECK(state.picture->launch.launch.block == Dim3{64, 1, 1});
+}

@@ -6,6 +6,7 @@
 #include "../run_binary.hpp"
 #include "device_profiles.hpp"
 #include "sweep.hpp"
+#include "timing_report.hpp"
 
 using namespace threadmap;
 using nlohmann::json;
@@ -107,4 +108,17 @@ TEST_CASE("bench --backend model - stages modeled - the CPU reference measured")
         CHECK(b.exit_code == 2);
         CHECK_FALSE(b.err.empty());
     }
+}
+
+TEST_CASE("a measured first launch says what it covers - cold or warm - and what it leaves out") {
+    GpuBenchResult g;
+    g.context_seconds = 0.1804;
+    g.first_kernel_seconds = 0.0021;
+    g.first_launch_seconds = g.context_seconds + g.first_kernel_seconds;
+    const std::string cold = first_launch_sentence(g);
+    CHECK(cold.rfind("cold: creating the context 180.4 ms + the first kernel with its module load 2.1 ms", 0) == 0);
+    CHECK(cold.find("driver's start-up") != std::string::npos);
+    g.first_launch_warm = true;
+    g.context_seconds = 0.00001;
+    CHECK(first_launch_sentence(g).rfind("warm: the context existed before this run (0.0 ms)", 0) == 0);
 }

@@ -182,3 +182,13 @@ TEST_CASE("a linear id decodes back to the blockIdx and threadIdx it came from")
                             REQUIRE(t.thread == Dim3{tx, ty, tz});
                         }
 }
+
+TEST_CASE("a map holds at most 2^32 threads - the reason names the 32-bit ids") {
+    CHECK_FALSE(check_mapped_threads({{1u << 22, 1, 1}, {1024, 1, 1}}));  // exactly 2^32
+    const auto over = check_mapped_threads({{(1u << 22) + 1, 1, 1}, {1024, 1, 1}});
+    REQUIRE(over);
+    CHECK(over->find("32 bits") != std::string::npos);
+    CHECK(over->find("4194305 blocks of 1024") != std::string::npos);
+    // 2^31-1 × 65535 × 65535 blocks of 1024 threads: 2^73 threads, counted without overflow
+    CHECK(check_mapped_threads({{2147483647u, 65535, 65535}, {1024, 1, 1}}));
+}

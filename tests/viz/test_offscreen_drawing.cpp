@@ -99,3 +99,24 @@ TEST_CASE("the timing figure draws its bars in-process through EGL") {
         }
     CHECK(h2d > 2000);  // the h2d segment: nearly half of a full-width bar
 }
+
+TEST_CASE("EGL devices for interop - only the one that is the CUDA device - software devices never") {
+    const std::vector<EglDeviceInfo> devices = {
+        {"EGL_MESA_device_software", std::nullopt},                           // llvmpipe
+        {"EGL_NV_device_cuda EGL_EXT_device_drm", 1},                         // the second GPU
+        {"EGL_NV_device_cuda EGL_EXT_device_drm", 0},                         // the first GPU
+        {"EGL_EXT_device_drm EGL_EXT_device_drm_render_node", std::nullopt},  // another vendor's GPU
+    };
+    CHECK(egl_devices_to_try(devices, 0) == std::vector<size_t>{2});
+    CHECK(egl_devices_to_try(devices, 1) == std::vector<size_t>{1});
+    CHECK(egl_devices_to_try(devices, 2).empty());  // then surfaceless, painting on the host
+    CHECK(egl_devices_to_try(devices, std::nullopt) == std::vector<size_t>{1, 2, 3});
+    CHECK(egl_devices_to_try({}, 0).empty());
+}
+
+TEST_CASE("asking for the EGL device of a CUDA device that does not exist still draws - and says why") {
+    MesaDrawing mesa;
+    OffscreenContext context(7);
+    CHECK_FALSE(context.on_cuda_device());
+    CHECK(context.description().find("no EGL device is CUDA device 7") != std::string::npos);
+}
