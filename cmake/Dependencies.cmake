@@ -1,7 +1,7 @@
 # Third-party dependencies, all from Debian packages (scripts/setup.sh installs them).
 #
 # Header-only CLI11, nlohmann-json and doctest may instead come from .deps/include, where
-# scripts/stage-headers.sh copies this machine's Debian headers (an ignored folder, never
+# scripts/device-stage.sh copies this machine's Debian headers (an ignored folder, never
 # committed) so they can travel to a machine with no package registry (the GPU check).
 # The window (GLFW, Dear ImGui, libepoxy, GLM) is optional: THREADMAP_GUI=AUTO builds it
 # when all are found, ON insists, OFF leaves it out. OpenBLAS is optional too: without it
@@ -20,7 +20,7 @@ function(threadmap_header_only target header)
   find_path(staged_dir ${header} PATHS ${THREADMAP_STAGED_INCLUDE} NO_DEFAULT_PATH NO_CACHE)
   if(NOT staged_dir)
     message(FATAL_ERROR "${header} not found: install the Debian package (scripts/setup.sh), or run "
-                        "scripts/stage-headers.sh on a machine that has it and carry .deps/")
+                        "scripts/device-stage.sh on a machine that has it and carry .deps/")
   endif()
   add_library(${target} INTERFACE IMPORTED GLOBAL)
   target_include_directories(${target} INTERFACE ${staged_dir})
