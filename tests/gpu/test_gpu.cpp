@@ -9,12 +9,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <random>
 
 #include "cpu_reference.hpp"
 #include "cpu_emulator.hpp"
 #include "cuda_backend.hpp"
 #include "executor.hpp"
+#include "../random_launch.hpp"
 #include "validation.hpp"
 #if THREADMAP_HAS_GUI
 #include "cuda_interop.hpp"
@@ -79,32 +79,14 @@ void compare(const Workload& w, const LaunchConfig& l) {
 }  // namespace
 
 TEST_CASE("the CUDA map equals the emulator's for 1000+ random valid launches") {
-    std::mt19937 rng(4242);
-    const auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+    RandomLaunches random(4242);
     // THREADMAP_GPU_TRIALS: fewer under compute-sanitizer, which runs each launch far slower.
     const char* trials_env = std::getenv("THREADMAP_GPU_TRIALS");
     const int trials = trials_env ? std::max(1, std::atoi(trials_env)) : 1200;
     for (int trial = 0; trial < trials; ++trial) {
-        LaunchConfig l;
-        l.block = {pick(1, 256), pick(1, 4), pick(1, 2)};
-        l.grid = {pick(1, 40), pick(1, 5), pick(1, 3)};
-        if (trial % 3 == 0) l.block.y = l.block.z = l.grid.y = l.grid.z = 1;
-        l.block.x = std::min(l.block.x, 1024 / (l.block.y * l.block.z));  // valid by construction
+        const LaunchConfig l = random.launch(trial);
         REQUIRE_FALSE(validate_launch(l, cc90_profile()));
-        switch (trial % 4) {
-            case 0:
-                compare(array_workload(KernelKind::Increment, pick(1, 5000)), l);
-                break;
-            case 1:
-                compare(array_workload(KernelKind::IncrementStride, pick(1, 5000)), l);
-                break;
-            case 2:
-                compare(matmul_workload(KernelKind::Matmul, pick(1, 150), pick(1, 150), pick(1, 16)), l);
-                break;
-            default:
-                compare(matmul_workload(KernelKind::MatmulXCol, pick(1, 150), pick(1, 150), pick(1, 16)), l);
-                break;
-        }
+        compare(random.workload(trial), l);
     }
 }
 

@@ -1,6 +1,7 @@
 // Launch validation at and around every limit a real device enforces.
 #include <doctest/doctest.h>
 
+#include "../random_launch.hpp"
 #include "validation.hpp"
 
 using namespace threadmap;
@@ -57,4 +58,19 @@ TEST_CASE("every broken limit is named - and the line says what CUDA returns") {
     CHECK(e->message.find("2080 threads") != std::string::npos);
     CHECK(e->message.find("gridDim.y is 70000") != std::string::npos);
     CHECK(describe(*e).find("cudaErrorInvalidConfiguration: invalid configuration argument") != std::string::npos);
+}
+
+TEST_CASE("the GPU tests' random launches are all valid on a device - and cover 2D and 3D blocks") {
+    RandomLaunches random(4242);  // the seed and order test_gpu uses
+    bool saw_3d = false, saw_big = false;
+    for (int trial = 0; trial < 1200; ++trial) {
+        const LaunchConfig l = random.launch(trial);
+        CAPTURE(trial);
+        REQUIRE_FALSE(validate_launch(l, cc90_profile()));
+        random.workload(trial);  // keeps the generator's sequence the GPU test's
+        saw_3d = saw_3d || l.block.z > 1;
+        saw_big = saw_big || l.threads_per_block() > 512;
+    }
+    CHECK(saw_3d);
+    CHECK(saw_big);
 }

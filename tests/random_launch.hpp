@@ -1,0 +1,48 @@
+// The GPU tests' random launches, shared with a test that runs without a GPU: every one
+// must be valid on a device (a block of at most 1,024 threads), by construction, or the
+// first GPU run fails on its first batch instead of testing anything.
+#pragma once
+
+#include <algorithm>
+#include <random>
+
+#include "launch_config.hpp"
+#include "workload.hpp"
+
+namespace threadmap {
+
+class RandomLaunches {
+  public:
+    explicit RandomLaunches(uint32_t seed) : rng_(seed) {}
+
+    uint32_t pick(uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng_); }
+
+    // Blocks up to 256×4×2 shrunk along x to 1,024 threads; every third one 1D.
+    LaunchConfig launch(int trial) {
+        LaunchConfig l;
+        l.block = {pick(1, 256), pick(1, 4), pick(1, 2)};
+        l.grid = {pick(1, 40), pick(1, 5), pick(1, 3)};
+        if (trial % 3 == 0) l.block.y = l.block.z = l.grid.y = l.grid.z = 1;
+        l.block.x = std::min(l.block.x, 1024 / (l.block.y * l.block.z));
+        return l;
+    }
+
+    // The four kernels in turn, on small shapes.
+    Workload workload(int trial) {
+        switch (trial % 4) {
+            case 0:
+                return array_workload(KernelKind::Increment, pick(1, 5000));
+            case 1:
+                return array_workload(KernelKind::IncrementStride, pick(1, 5000));
+            case 2:
+                return matmul_workload(KernelKind::Matmul, pick(1, 150), pick(1, 150), pick(1, 16));
+            default:
+                return matmul_workload(KernelKind::MatmulXCol, pick(1, 150), pick(1, 150), pick(1, 16));
+        }
+    }
+
+  private:
+    std::mt19937 rng_;
+};
+
+}  // namespace threadmap
