@@ -19,6 +19,7 @@ void select_lesson(AppState& state, const std::string& name) {
     }
     state.edit = *r.value;
     state.settings.last_preset = name;
+    if (const Lesson* l = find_lesson(name)) state.timing.program = l->program;  // the code shown and timed
     if (const Lesson* l = find_lesson(name); l && l->timing) {  // set the Timing panel up for the lesson
         TimingState& t = state.timing;
         t.source = l->timing->source == "measured" ? TimingSource::Measured : TimingSource::Modeled;

@@ -12,6 +12,7 @@
 #include "cpu_reference.hpp"
 #include "cuda_backend.hpp"
 #include "device_profiles.hpp"
+#include "lessons.hpp"
 #include "sweep.hpp"
 #include "timing_report.hpp"
 
@@ -26,12 +27,13 @@ void print_text(const TimingReport& r) {
                 r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z);
     std::printf("%-8s %12s %12s %12s %10s %10s  %s\n", "stage", "min", "median", "max", "GB/s", "GFLOP/s", "origin");
     const auto row = [&](const StageFigures& s, const std::string& label) {
-        const bool copy = s.name == "h2d" || s.name == "d2h";  // copies move bytes, no flops
-        char gflops[32] = "-";
-        if (!copy) std::snprintf(gflops, sizeof gflops, "%.2f", r.flops / s.seconds_median / 1e9);
-        std::printf("%-8s %10.1f us %10.1f us %10.1f us %10.2f %10s  %s\n", label.c_str(), s.seconds_min * 1e6,
-                    s.seconds_median * 1e6, s.seconds_max * 1e6, double(s.bytes) / s.seconds_median / 1e9, gflops,
-                    s.origin.c_str());
+        // Copies move bytes and compute nothing; an allocation does neither.
+        const bool computes = s.name == "kernel" || s.name == "cpu";
+        char gflops[32] = "-", gbps[32] = "-";
+        if (computes) std::snprintf(gflops, sizeof gflops, "%.2f", r.flops / s.seconds_median / 1e9);
+        if (s.bytes > 0) std::snprintf(gbps, sizeof gbps, "%.2f", double(s.bytes) / s.seconds_median / 1e9);
+        std::printf("%-8s %10.1f us %10.1f us %10.1f us %10s %10s  %s\n", label.c_str(), s.seconds_min * 1e6,
+                    s.seconds_median * 1e6, s.seconds_max * 1e6, gbps, gflops, s.origin.c_str());
     };
     for (const auto& s : r.stages) row(s, s.name);
     std::printf("\nCPU reference: %s\n", r.cpu_reference.implementation.c_str());
@@ -47,9 +49,15 @@ void print_text(const TimingReport& r) {
 void add_bench_command(CLI::App& app, BenchCommandOptions& o) {
     auto* cmd = app.add_subcommand("bench", "Time host→device copy, kernel and device→host copy, next to the CPU");
     add_launch_options(*cmd, o.launch);
-    cmd->add_option("--repeat", o.repeat, "Repeats per stage (default 10)");
+    cmd->add_option("--repeat", o.repeat, "Repeats per stage (default: the --preset lesson's, else 10)");
     cmd->add_flag("--pinned", o.pinned, "Page-locked host memory (cudaMallocHost) instead of pageable");
     cmd->add_flag("--resident", o.resident, "Copy once, launch --repeat times, copy back once");
+    cmd->add_option("--language", o.language,
+                    "The program timed: cuda (C++) or numba (default: the lesson's, else cuda)");
+    cmd->add_option("--dtype", o.dtype, "Its element type: float32 or float64 (default: the lesson's, else float32)");
+    cmd->add_option("--transfers", o.transfers,
+                    "How its arrays reach the GPU: explicit, or host-arrays (numba copies every array in and back "
+                    "on every call) (default: the lesson's, else explicit)");
     cmd->add_flag("--json", o.json, "JSON instead of a table");
     cmd->add_flag("--csv", o.csv, "CSV instead of a table");
     cmd->add_option("--device-profile", o.device_profile,
@@ -70,8 +78,8 @@ int print_profiles() {
     return 0;
 }
 
-int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const BackendChoice& b,
-                      const DeviceProfile* model) {
+int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const BackendChoice& b, const DeviceProfile* model,
+                      bool pinned, const TimedProgram& program) {
     const SweepRange range = default_sweep_range(kind);
     const auto from = o.from.empty() ? Outcome<uint64_t>{range.from, {}} : parse_count(o.from, "--from");
     const auto to = o.to.empty() ? Outcome<uint64_t>{range.to, {}} : parse_count(o.to, "--to");
@@ -84,9 +92,14 @@ int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const Backe
                      (unsigned long long)range.max_to);
         return 2;
     }
-    const SweepGpu gpu = sweep_gpu(model, b, o.pinned);
-    const SweepResult r = run_sweep(kind, sweep_sizes(*from.value, *to.value, int(*points.value)), cpu_median_seconds,
-                                    gpu.timer, gpu.origin, gpu.device);
+    if (b.cuda && !model && !(program == TimedProgram{}))
+        return std::fprintf(stderr,
+                            "threadmap bench: a sweep on this GPU times the CUDA C++ float32 program; "
+                            "model the others (--backend model)\n"),
+               2;
+    const SweepGpu gpu = sweep_gpu(model, b, pinned, program);
+    const auto cpu = [element = program.element](const Workload& w) { return cpu_median_seconds(w, element); };
+    const SweepResult r = run_sweep(kind, sweep_sizes(*from.value, *to.value, int(*points.value)), cpu, gpu);
     const std::string point_origin = "cpu: measured, gpu: " + (gpu.origin.empty() ? std::string("none") : gpu.origin);
     if (o.csv) {
         std::fputs(sweep_csv(r).c_str(), stdout);
@@ -96,7 +109,10 @@ int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const Backe
     j["kernel"] = std::string(kernel_name(kind));
     j["device"] = gpu.device;
     j["cpu_device"] = cpu_name();
-    j["pinned"] = o.pinned;
+    j["pinned"] = pinned;
+    j["program"] = {{"language", language_name(program.language)},
+                    {"element", element_name(program.element)},
+                    {"transfers", transfers_name(program.transfers)}};
     j["date"] = utc_now();
     j["points"] = nlohmann::json::array();
     for (const auto& p : r.points) {
@@ -106,9 +122,13 @@ int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const Backe
             p.gpu_resident_seconds ? nlohmann::json(*p.gpu_resident_seconds) : nlohmann::json(nullptr);
         j["points"].push_back(e);
     }
-    j["crossover_elements"] = r.crossover_elements ? nlohmann::json(*r.crossover_elements) : nlohmann::json(nullptr);
-    j["crossover_elements_with_copies"] =
-        r.crossover_elements_with_copies ? nlohmann::json(*r.crossover_elements_with_copies) : nlohmann::json(nullptr);
+    const auto elements = [](const std::optional<uint64_t>& e) { return e ? nlohmann::json(*e) : nlohmann::json(); };
+    j["crossover_elements"] = elements(r.resident.elements);
+    j["crossover_elements_with_copies"] = elements(r.with_copies.elements);
+    if (r.resident.ranged) {  // [at best, at worst] over the profile's ranges; null: never in this sweep
+        j["crossover_elements_range"] = {elements(r.resident.fast), elements(r.resident.slow)};
+        j["crossover_elements_with_copies_range"] = {elements(r.with_copies.fast), elements(r.with_copies.slow)};
+    }
     j["sentence"] = r.sentence;
     if (o.json) {
         std::printf("%s\n", j.dump(1).c_str());
@@ -132,7 +152,37 @@ int run_bench_command(const BenchCommandOptions& o) {
     };
     if (o.device_profile == "list") return print_profiles();
     if (o.json && o.csv) return fail("choose --json or --csv", 2);
-    const auto repeats = parse_count(o.repeat, "--repeat");
+    // A --preset lesson sets the program, and its timing settings; the flags add to them.
+    const Lesson* lesson = find_lesson(o.launch.preset);
+    const std::optional<LessonTiming> lesson_timing = lesson ? lesson->timing : std::nullopt;
+    TimedProgram program = lesson ? lesson->program : TimedProgram{};
+    if (!o.language.empty()) {
+        const auto l = parse_language(o.language);
+        if (!l) return fail("--language must be cuda or numba, not '" + o.language + "'", 2);
+        program.language = *l;
+    }
+    if (!o.dtype.empty()) {
+        const auto e = parse_element(o.dtype);
+        if (!e) return fail("--dtype must be float32 or float64, not '" + o.dtype + "'", 2);
+        program.element = *e;
+    }
+    if (!o.transfers.empty()) {
+        const auto t = parse_transfers(o.transfers);
+        if (!t) return fail("--transfers must be explicit or host-arrays, not '" + o.transfers + "'", 2);
+        program.transfers = *t;
+    }
+    if (program.language == HostLanguage::CudaCpp && program.transfers == Transfers::HostArrays)
+        return fail("--transfers host-arrays is numba's way (CUDA C++ copies explicitly): add --language numba", 2);
+    const bool pinned = o.pinned || (lesson_timing && lesson_timing->pinned);
+    const bool resident = o.resident || (lesson_timing && lesson_timing->resident);
+    if (resident && program.transfers == Transfers::HostArrays)
+        return fail(
+            "numba copies host arrays in and back on every call, so nothing stays resident: --resident "
+            "goes with --transfers explicit",
+            2);
+    const std::string repeat_text =
+        !o.repeat.empty() ? o.repeat : std::to_string(lesson_timing ? lesson_timing->repeats : 10);
+    const auto repeats = parse_count(repeat_text, "--repeat");
     if (!repeats.value) return fail(repeats.error, 2);
     if (*repeats.value < 1 || *repeats.value > kMaxRepeats)
         return fail("--repeat must be between 1 and " + std::to_string(kMaxRepeats), 2);
@@ -141,12 +191,13 @@ int run_bench_command(const BenchCommandOptions& o) {
     const bool modeled = o.launch.backend == "model";
     const DeviceProfile* model = nullptr;
     if (modeled) {
-        if (o.device_profile.empty())
+        const std::string profile =
+            !o.device_profile.empty() || !lesson_timing ? o.device_profile : lesson_timing->profile;
+        if (profile.empty())
             return fail("--backend model needs --device-profile NAME (" + device_profile_names() + ")", 2);
-        model = find_device_profile(o.device_profile);
+        model = find_device_profile(profile);
         if (!model)
-            return fail(
-                "unknown device profile '" + o.device_profile + "'; the profiles are: " + device_profile_names(), 2);
+            return fail("unknown device profile '" + profile + "'; the profiles are: " + device_profile_names(), 2);
     } else if (!o.device_profile.empty()) {
         return fail("--device-profile goes with --backend model", 2);
     }
@@ -162,10 +213,10 @@ int run_bench_command(const BenchCommandOptions& o) {
     if (!prepared.value) return fail(prepared.error, 2);
     const BackendChoice& b = prepared.value->backend;
     const ResolvedLaunch& r = prepared.value->launch;
-    if (o.sweep) return run_sweep_command(o, r.workload.kernel, b, model);
+    if (o.sweep) return run_sweep_command(o, r.workload.kernel, b, model, pinned, program);
     if (o.csv) return fail("--csv goes with --sweep (a single run prints JSON or a table)", 2);
 
-    TimingRequest request{r, b, model, o.pinned, o.resident, int(*repeats.value)};
+    TimingRequest request{r, b, model, pinned, resident, int(*repeats.value), program};
     const Outcome<TimingReport> report = measure_timing(request);
     if (!report.value) return fail(report.error, 1);
     if (o.json)

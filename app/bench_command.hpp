@@ -17,9 +17,10 @@ namespace threadmap {
 
 struct BenchCommandOptions {
     LaunchOptions launch;
-    std::string repeat = "10";  // repeats per stage
-    bool pinned = false;        // page-locked host memory
-    bool resident = false;      // copy once, launch R times
+    std::string repeat;                      // repeats per stage (empty: the lesson's, else 10)
+    bool pinned = false;                     // page-locked host memory (or the lesson's setting)
+    bool resident = false;                   // copy once, launch R times (or the lesson's setting)
+    std::string language, dtype, transfers;  // the program timed (empty: the lesson's, else CUDA C++ float32)
     bool json = false;
     bool csv = false;
     std::string device_profile;  // --backend model: a profile's name, or "list"

@@ -18,22 +18,29 @@ DeviceProfile parse_device_profile(const std::string& text) {
         DeviceProfile p;
         p.name = j.at("name").get<std::string>();
         p.title = j.at("title").get<std::string>();
-        const std::pair<const char*, double*> fields[] = {{"pinned_gbps", &p.pinned_gbps},
-                                                          {"pageable_gbps", &p.pageable_gbps},
-                                                          {"copy_latency_s", &p.copy_latency_s},
-                                                          {"memory_gbps", &p.memory_gbps},
-                                                          {"fp32_gflops", &p.fp32_gflops},
-                                                          {"launch_latency_s", &p.launch_latency_s},
-                                                          {"startup_s", &p.startup_s}};
-        for (const auto& [key, value] : fields) {
+        for (const ProfileField& field : profile_fields()) {
+            const std::string key = field.key;
+            if (!j.contains(key)) throw std::runtime_error(key + " is missing");
             const auto& f = j.at(key);
-            *value = f.at("value").get<double>();
+            double& value = p.*field.value;
+            value = f.at("value").get<double>();
             p.sources[key] = f.at("source").get<std::string>();
-            if (!(*value >= 0) || p.sources[key].empty())
-                throw std::runtime_error(std::string(key) + " needs a value of at least 0 and a source");
+            if (!(value >= 0) || p.sources[key].empty())
+                throw std::runtime_error(key + " needs a value of at least 0 and a source");
+            if (f.contains("range")) {  // [low, high] around the value, from the same source
+                const auto r = f.at("range").get<std::vector<double>>();
+                if (r.size() != 2 || !(r[0] >= 0) || !(r[0] <= value) || !(value <= r[1]))
+                    throw std::runtime_error(key + ": range must be [low, high] with low <= value <= high");
+                p.ranges[key] = {r[0], r[1]};
+            }
         }
-        if (p.pinned_gbps <= 0 || p.pageable_gbps <= 0 || p.memory_gbps <= 0 || p.fp32_gflops <= 0)
-            throw std::runtime_error("bandwidths and FP32 peak must be above 0");
+        if (p.pinned_gbps <= 0 || p.pageable_gbps <= 0 || p.memory_gbps <= 0 || p.fp32_gflops <= 0 ||
+            p.fp64_gflops <= 0)
+            throw std::runtime_error("bandwidths and FP32 and FP64 peaks must be above 0");
+        if (!(p.memory_efficiency > 0 && p.memory_efficiency <= 1) ||
+            (p.ranges.count("memory_efficiency") && p.ranges["memory_efficiency"].first <= 0) ||
+            (p.ranges.count("memory_efficiency") && p.ranges["memory_efficiency"].second > 1))
+            throw std::runtime_error("memory_efficiency is a fraction of the spec sheet: above 0, at most 1");
         return p;
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(std::string("malformed device profile: ") + e.what());

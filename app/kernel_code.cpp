@@ -21,92 +21,158 @@ std::string cu_dim(const Dim3& d, int n) {
     return "dim3" + py_dim(d, n);
 }
 
-}  // namespace
+std::string shape(uint64_t a, uint64_t b) { return "(" + std::to_string(a) + ", " + std::to_string(b) + ")"; }
 
-std::vector<CodeLine> numba_code(const Workload& w, const LaunchConfig& l) {
-    const int n = std::max(dims(l.grid), dims(l.block));
-    const std::string launch = "[" + py_dim(l.grid, n) + ", " + py_dim(l.block, n) + "]";
+// The numba kernel bodies, as the tutorial writes them (or with x indexing columns).
+std::vector<CodeLine> numba_kernel(const Workload& w, const CodeOptions& o) {
     switch (w.kernel) {
         case KernelKind::Increment:
             return {{"@cuda.jit"},
                     {"def increment_by_one(an_array):"},
                     {"    pos = cuda.threadIdx.x + cuda.blockIdx.x * cuda.blockDim.x"},
                     {"    if pos < an_array.size:", true},
-                    {"        an_array[pos] += 1"},
-                    {""},
-                    {"an_array = np.zeros(" + std::to_string(w.n) + ", dtype=np.float32)"},
-                    {"increment_by_one" + launch + "(an_array)", false, true}};
+                    {"        an_array[pos] += 1"}};
         case KernelKind::IncrementStride:
             return {{"@cuda.jit"},
                     {"def increment_stride(an_array):"},
                     {"    start = cuda.grid(1)"},
                     {"    stride = cuda.gridsize(1)"},
                     {"    for pos in range(start, an_array.size, stride):", true},
-                    {"        an_array[pos] += 1"},
-                    {""},
-                    {"an_array = np.zeros(" + std::to_string(w.n) + ", dtype=np.float32)"},
-                    {"increment_stride" + launch + "(an_array)", false, true}};
+                    {"        an_array[pos] += 1"}};
         case KernelKind::Matmul:
         case KernelKind::MatmulXCol: {
             const bool x_row = w.kernel == KernelKind::Matmul;
-            return {
+            const bool fp32 = o.program.element == ElementType::Float32;
+            std::vector<CodeLine> k = {
                 {"@cuda.jit"},
                 {"def matmul(A, B, C):"},
                 {x_row ? "    i, j = cuda.grid(2)      # x -> row i" : "    j, i = cuda.grid(2)      # x -> column j"},
                 {"    if i < C.shape[0] and j < C.shape[1]:", true},
-                {"        tmp = 0."},
+                // 0. is a float64: with float32 arrays the sum would still be computed in FP64
+                {fp32 ? "        tmp = float32(0.)    # from numba import float32" : "        tmp = 0."},
                 {"        for k in range(A.shape[1]):"},
-                {"            tmp += A[i, k] * B[k, j]"},
-                {"        C[i, j] = tmp"},
-                {""},
-                {"A = np.random.rand(" + std::to_string(w.a_rows) + ", " + std::to_string(w.inner) + ")"},
-                {"B = np.random.rand(" + std::to_string(w.inner) + ", " + std::to_string(w.b_cols) + ")"},
-                {"C = np.zeros((" + std::to_string(w.rows) + ", " + std::to_string(w.cols) + "))"},
-                {"matmul" + launch + "(A, B, C)", false, true}};
+                {"            tmp += A[i, k] * B[k, j]"}};
+            k.push_back({o.store_in_loop ? "            C[i, j] = tmp    # inside the loop: a store every step"
+                                         : "        C[i, j] = tmp"});
+            return k;
         }
     }
     return {};
 }
 
-std::vector<CodeLine> cuda_code(const Workload& w, const LaunchConfig& l) {
+}  // namespace
+
+std::vector<CodeLine> numba_code(const Workload& w, const LaunchConfig& l, const CodeOptions& o) {
+    const int n = std::max(dims(l.grid), dims(l.block));
+    const std::string launch = "[" + py_dim(l.grid, n) + ", " + py_dim(l.block, n) + "]";
+    const bool host_arrays = o.program.transfers == Transfers::HostArrays;
+    const std::string dtype = o.program.element == ElementType::Float32 ? ", dtype=np.float32" : "";
+    const std::string as32 = o.program.element == ElementType::Float32 ? ".astype(np.float32)" : "";
+    std::vector<CodeLine> c = numba_kernel(w, o);
+    c.push_back({""});
+    if (o.pinned)
+        c.push_back({"# pinned host memory: make the host arrays with cuda.pinned_array(shape" + dtype + ")"});
+    if (is_matrix(w.kernel)) {
+        const std::string a = "np.random.rand" + shape(w.a_rows, w.inner) + as32;
+        const std::string b = "np.random.rand" + shape(w.inner, w.b_cols) + as32;
+        if (host_arrays) {
+            c.push_back({"A = " + a});
+            c.push_back({"B = " + b});
+            c.push_back({"C = np.zeros(" + shape(w.rows, w.cols) + dtype + ")"});
+            c.push_back({"matmul" + launch + "(A, B, C)", false, true});
+        } else {
+            c.push_back({"A = cuda.to_device(" + a + ")"});
+            c.push_back({"B = cuda.to_device(" + b + ")"});
+            c.push_back({"C = cuda.device_array(" + shape(w.rows, w.cols) + dtype + ")"});
+            c.push_back({"matmul" + launch + "(A, B, C)", false, true});
+            c.push_back({"result = C.copy_to_host()"});
+        }
+    } else {
+        const std::string name = w.kernel == KernelKind::Increment ? "increment_by_one" : "increment_stride";
+        const std::string zeros = "np.zeros(" + std::to_string(w.n) + dtype + ")";
+        if (host_arrays) {
+            c.push_back({"an_array = " + zeros});
+            c.push_back({name + launch + "(an_array)", false, true});
+        } else {
+            c.push_back({"d_a = cuda.to_device(" + zeros + ")"});
+            c.push_back({name + launch + "(d_a)", false, true});
+            c.push_back({"an_array = d_a.copy_to_host()"});
+        }
+    }
+    // What numba prints when this runs (NumbaPerformanceWarning), so nobody is surprised.
+    if (host_arrays)
+        c.push_back({"# numba warns: Host array used in CUDA kernel will incur copy overhead to/from device."});
+    if (l.blocks() < kNumbaLowOccupancyBlocks)
+        c.push_back({"# numba warns: Grid size " + std::to_string(l.blocks()) +
+                     " will likely result in GPU under-utilization due to low occupancy."});
+    return c;
+}
+
+std::vector<CodeLine> cuda_code(const Workload& w, const LaunchConfig& l, const CodeOptions& o) {
     const int n = std::max(dims(l.grid), dims(l.block));
     const std::string launch = "<<<" + cu_dim(l.grid, n) + ", " + cu_dim(l.block, n) + ">>>";
+    const std::string t = o.program.element == ElementType::Float64 ? "double" : "float";
+    const std::string host = o.pinned ? "// host arrays from cudaMallocHost (pinned); device arrays from cudaMalloc"
+                                      : "// host arrays from malloc (pageable); device arrays from cudaMalloc";
     switch (w.kernel) {
         case KernelKind::Increment:
-            return {{"__global__ void increment_by_one(float* a, size_t n) {"},
+            return {{"__global__ void increment_by_one(" + t + "* a, size_t n) {"},
                     {"    size_t pos = threadIdx.x + blockIdx.x * blockDim.x;"},
                     {"    if (pos < n)", true},
                     {"        a[pos] += 1;"},
                     {"}"},
                     {""},
-                    {"increment_by_one" + launch + "(d_a, " + std::to_string(w.n) + ");", false, true}};
+                    {host},
+                    {"cudaMemcpy(d_a, a, n * sizeof(" + t + "), cudaMemcpyHostToDevice);"},
+                    {"increment_by_one" + launch + "(d_a, " + std::to_string(w.n) + ");", false, true},
+                    {"cudaMemcpy(a, d_a, n * sizeof(" + t + "), cudaMemcpyDeviceToHost);"}};
         case KernelKind::IncrementStride:
-            return {{"__global__ void increment_stride(float* a, size_t n) {"},
+            return {{"__global__ void increment_stride(" + t + "* a, size_t n) {"},
                     {"    size_t stride = (size_t)blockDim.x * gridDim.x;"},
                     {"    for (size_t pos = threadIdx.x + blockIdx.x * blockDim.x; pos < n; pos += stride)", true},
                     {"        a[pos] += 1;"},
                     {"}"},
                     {""},
-                    {"increment_stride" + launch + "(d_a, " + std::to_string(w.n) + ");", false, true}};
+                    {host},
+                    {"cudaMemcpy(d_a, a, n * sizeof(" + t + "), cudaMemcpyHostToDevice);"},
+                    {"increment_stride" + launch + "(d_a, " + std::to_string(w.n) + ");", false, true},
+                    {"cudaMemcpy(a, d_a, n * sizeof(" + t + "), cudaMemcpyDeviceToHost);"}};
         case KernelKind::Matmul:
         case KernelKind::MatmulXCol: {
             const bool x_row = w.kernel == KernelKind::Matmul;
-            return {{"__global__ void matmul(const float* A, const float* B, float* C,"},
-                    {"                       int rows, int cols, int inner, int ldb) {  // ldb: B's row length"},
-                    {x_row ? "    int i = threadIdx.x + blockIdx.x * blockDim.x;  // x -> row"
-                           : "    int j = threadIdx.x + blockIdx.x * blockDim.x;  // x -> column"},
-                    {x_row ? "    int j = threadIdx.y + blockIdx.y * blockDim.y;"
-                           : "    int i = threadIdx.y + blockIdx.y * blockDim.y;"},
-                    {"    if (i < rows && j < cols) {", true},
-                    {"        float tmp = 0;"},
-                    {"        for (int k = 0; k < inner; ++k) tmp += A[i * inner + k] * B[k * ldb + j];"},
-                    {"        C[i * cols + j] = tmp;"},
-                    {"    }"},
-                    {"}"},
-                    {""},
-                    {"matmul" + launch + "(d_A, d_B, d_C, " + std::to_string(w.rows) + ", " + std::to_string(w.cols) +
-                         ", " + std::to_string(w.inner) + ", " + std::to_string(w.b_cols) + ");",
-                     false, true}};
+            std::vector<CodeLine> c = {
+                {"__global__ void matmul(const " + t + "* A, const " + t + "* B, " + t + "* C,"},
+                {"                       int rows, int cols, int inner, int ldb) {  // ldb: B's row length"},
+                {x_row ? "    int i = threadIdx.x + blockIdx.x * blockDim.x;  // x -> row"
+                       : "    int j = threadIdx.x + blockIdx.x * blockDim.x;  // x -> column"},
+                {x_row ? "    int j = threadIdx.y + blockIdx.y * blockDim.y;"
+                       : "    int i = threadIdx.y + blockIdx.y * blockDim.y;"},
+                {"    if (i < rows && j < cols) {", true},
+                {"        " + t + " tmp = 0;"}};
+            if (o.store_in_loop) {
+                c.push_back({"        for (int k = 0; k < inner; ++k) {"});
+                c.push_back({"            tmp += A[i * inner + k] * B[k * ldb + j];"});
+                c.push_back({"            C[i * cols + j] = tmp;  // inside the loop: a store every step"});
+                c.push_back({"        }"});
+            } else {
+                c.push_back({"        for (int k = 0; k < inner; ++k) tmp += A[i * inner + k] * B[k * ldb + j];"});
+                c.push_back({"        C[i * cols + j] = tmp;"});
+            }
+            c.push_back({"    }"});
+            c.push_back({"}"});
+            c.push_back({""});
+            c.push_back({host});
+            const auto bytes = [&t](uint64_t r, uint64_t k) {
+                return std::to_string(r) + " * " + std::to_string(k) + " * sizeof(" + t + ")";
+            };
+            c.push_back({"cudaMemcpy(d_A, A, " + bytes(w.a_rows, w.inner) + ", cudaMemcpyHostToDevice);"});
+            c.push_back({"cudaMemcpy(d_B, B, " + bytes(w.inner, w.b_cols) + ", cudaMemcpyHostToDevice);"});
+            c.push_back({"matmul" + launch + "(d_A, d_B, d_C, " + std::to_string(w.rows) + ", " +
+                             std::to_string(w.cols) + ", " + std::to_string(w.inner) + ", " + std::to_string(w.b_cols) +
+                             ");",
+                         false, true});
+            c.push_back({"cudaMemcpy(C, d_C, " + bytes(w.rows, w.cols) + ", cudaMemcpyDeviceToHost);"});
+            return c;
         }
     }
     return {};

@@ -59,6 +59,25 @@ Lesson parse_lesson(const std::string& text) {
                 throw std::runtime_error("timing.source must be measured or modeled");
             l.timing = lt;
         }
+        if (j.contains("program")) {
+            const auto& p = j.at("program");
+            const auto language = parse_language(p.value("language", "cuda"));
+            const auto element = parse_element(p.value("element", "float32"));
+            const auto transfers = parse_transfers(p.value("transfers", "explicit"));
+            if (!language || !element || !transfers)
+                throw std::runtime_error(
+                    "program: language cuda|numba, element float32|float64, transfers "
+                    "explicit|host-arrays");
+            l.program = {*language, *element, *transfers};
+            if (l.program.language == HostLanguage::CudaCpp && l.program.transfers == Transfers::HostArrays)
+                throw std::runtime_error("program: host arrays are numba's; CUDA C++ copies explicitly");
+        }
+        l.store_in_loop = j.value("store_in_loop", false);
+        for (const auto& s : j.value("sources", nlohmann::json::array())) {
+            LessonSource src{s.at("figures").get<std::vector<std::string>>(), s.at("source").get<std::string>()};
+            if (src.source.empty()) throw std::runtime_error("a source without its text");
+            l.sources.push_back(std::move(src));
+        }
         if (auto problem = check_shape(l.workload)) throw std::runtime_error(*problem);
         return l;
     } catch (const nlohmann::json::exception& e) {

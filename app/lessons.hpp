@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "launch_config.hpp"
+#include "timing_model.hpp"
 #include "workload.hpp"
 
 namespace threadmap {
@@ -21,11 +22,22 @@ struct LessonTiming {
     int repeats = 10;  // launches per run (with resident: copy once, launch this many times)
 };
 
+// Where the numbers in a lesson's text come from, when not from its own launch.
+struct LessonSource {
+    std::vector<std::string> figures;  // as written in the text: "1024", "1.4"
+    std::string source;
+};
+
 struct Lesson {
     std::string name;  // what --preset takes
     std::string title;
-    std::string explanation;
-    std::string look_for;  // what the map shows that teaches it
+    std::string explanation;  // {placeholders}: lesson_text.hpp; `code` in backquotes
+    std::string look_for;     // what the map shows that teaches it
+    std::vector<LessonSource> sources;
+    // The program the Code tab shows and the timing model times: the tutorial's numba code
+    // passes float64 host arrays; a fixed version copies float32 arrays explicitly.
+    TimedProgram program;
+    bool store_in_loop = false;  // matmul as the tutorial indents it: C[i, j] = tmp inside the k loop
     Workload workload;
     std::optional<Dim3> block;           // absent: the CLI's default block
     std::optional<Dim3> grid;            // absent: the covering grid for the block

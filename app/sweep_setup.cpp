@@ -7,9 +7,10 @@
 
 namespace threadmap {
 
-SweepGpu sweep_gpu(const DeviceProfile* model, const std::optional<BackendChoice>& device, bool pinned) {
-    if (model) return {modeled_gpu(*model, pinned), "modeled", model->title};
-    if (device && device->cuda) return {measured_gpu(device->device, pinned), "measured", device->name};
+SweepGpu sweep_gpu(const DeviceProfile* model, const std::optional<BackendChoice>& device, bool pinned,
+                   const TimedProgram& program) {
+    if (model) return modeled_gpu(*model, pinned, program);
+    if (device && device->cuda) return {measured_gpu(device->device, pinned), {}, {}, "measured", device->name};
     return {};
 }
 

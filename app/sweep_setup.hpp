@@ -12,14 +12,10 @@
 
 namespace threadmap {
 
-struct SweepGpu {
-    GpuTimer timer;      // empty: CPU only
-    std::string origin;  // "modeled", "measured" or "" (none)
-    std::string device;  // the profile's title or the device's name
-};
-
-// model set: modeled from it; else measured on `device` when it is a GPU; else none.
-SweepGpu sweep_gpu(const DeviceProfile* model, const std::optional<BackendChoice>& device, bool pinned);
+// model set: the program modeled from it; else measured on `device` when it is a GPU (the
+// CUDA C++ float32 program); else none.
+SweepGpu sweep_gpu(const DeviceProfile* model, const std::optional<BackendChoice>& device, bool pinned,
+                   const TimedProgram& program);
 
 struct SweepRange {
     uint64_t from, to;  // elements (matmul: elements of C)

@@ -96,6 +96,9 @@ nlohmann::json to_json(const TimingReport& r) {
     j["repeats"] = r.repeats;
     j["pinned"] = r.pinned;
     j["resident"] = r.resident;
+    j["program"] = {{"language", language_name(r.program.language)},
+                    {"element", element_name(r.program.element)},
+                    {"transfers", transfers_name(r.program.transfers)}};
     j["date"] = r.date;
     j["backend"] = r.backend;
     j["device"] = r.device;
@@ -135,6 +138,20 @@ Outcome<TimingReport> parse_timing_report(const nlohmann::json& j) {
     r.pinned = f.flag("pinned");
     r.resident = f.flag("resident");
     if (f.has("first_launch_seconds")) r.first_launch_seconds = f.number("first_launch_seconds");
+    if (j.contains("program")) {  // absent in recordings made before it existed: CUDA C++, float32, explicit
+        const auto& p = j["program"];
+        const auto text = [&p](const char* key) {
+            return p.is_object() && p.contains(key) && p[key].is_string() ? p[key].get<std::string>() : "";
+        };
+        const auto language = parse_language(text("language"));
+        const auto element = parse_element(text("element"));
+        const auto transfers = parse_transfers(text("transfers"));
+        if (!language || !element || !transfers)
+            return {std::nullopt,
+                    "'program' must be {\"language\": cuda|numba, \"element\": float32|float64, \"transfers\": "
+                    "explicit|host-arrays}"};
+        r.program = {*language, *element, *transfers};
+    }
     for (const char* key : {"driver_version", "runtime_version"})
         if (f.has(key)) (key[0] == 'd' ? r.driver_version : r.runtime_version) = int(f.count(key, 0) & 0x7fffffff);
     if (!f.problem().empty()) return {std::nullopt, f.problem()};
@@ -181,9 +198,10 @@ Outcome<TimingReport> parse_timing_report(const nlohmann::json& j) {
     return {r, {}};
 }
 
-double cpu_median_seconds(const Workload& w) {
-    const double once = time_cpu_reference(w, 1).seconds.front();
-    std::vector<double> s = time_cpu_reference(w, int(std::clamp(0.02 / std::max(once, 1e-9), 3.0, 50.0))).seconds;
+double cpu_median_seconds(const Workload& w, ElementType element) {
+    const double once = time_cpu_reference(w, 1, element).seconds.front();
+    std::vector<double> s =
+        time_cpu_reference(w, int(std::clamp(0.02 / std::max(once, 1e-9), 3.0, 50.0)), element).seconds;
     std::sort(s.begin(), s.end());
     return s[s.size() / 2];
 }
@@ -239,6 +257,14 @@ std::string microseconds(double s) {
 
 }  // namespace
 
+std::string modeled_first_launch_sentence(const ModeledTimes& t, const TimedProgram& program) {
+    std::string s = "the first call: creating the context " + milliseconds(t.context) + " + loading the module " +
+                    milliseconds(t.module);
+    if (program.language == HostLanguage::Numba) s += " + numba's compile " + milliseconds(t.compile);
+    return s + " + the launch and kernel " + milliseconds(t.first_launch - t.context - t.module - t.compile) +
+           ", each from the profile's sources";
+}
+
 std::string first_launch_sentence(const GpuBenchResult& g) {
     const std::string kernel = "the first kernel with its module load " + milliseconds(g.first_kernel_seconds) +
                                " (its data already on the device)";
@@ -250,8 +276,15 @@ std::string first_launch_sentence(const GpuBenchResult& g) {
 
 Outcome<TimingReport> measure_timing(const TimingRequest& q) {
     const ResolvedLaunch& l = q.launch;
+    if (q.resident && q.program.transfers == Transfers::HostArrays)
+        return {std::nullopt,
+                "numba copies host arrays in and back on every call, so nothing stays resident: time resident data "
+                "with explicit transfers (cuda.to_device, --transfers explicit)"};
+    if (!q.model && q.backend.cuda && !(q.program == TimedProgram{}))
+        return {std::nullopt, "a run on this GPU times the CUDA C++ program (float32, explicit copies); the " +
+                                  describe(q.program) + " program is modeled only (--backend model)"};
     // The CPU runs enough times for a stable median; more would only lengthen the wait.
-    const CpuReferenceTiming ref = time_cpu_reference(l.workload, std::min(q.repeats, 50));
+    const CpuReferenceTiming ref = time_cpu_reference(l.workload, std::min(q.repeats, 50), q.program.element);
     TimingReport r;
     r.kernel = std::string(kernel_name(l.workload.kernel));
     r.shape = map_shape(l.workload);
@@ -261,26 +294,40 @@ Outcome<TimingReport> measure_timing(const TimingRequest& q) {
     r.repeats = q.repeats;
     r.pinned = q.pinned;
     r.resident = q.resident;
+    r.program = q.program;
     r.date = utc_now();
     static_cast<StageFigures&>(r.cpu_reference) = stage("cpu", ref.seconds, ref.bytes, "measured");
     r.cpu_reference.implementation = ref.implementation;
     r.cpu_reference.device = cpu_name();
     if (q.model) {
-        const WorkloadCost cost = workload_cost(l.workload);
-        const ModeledTimes t = model_times(*q.model, cost, q.pinned);
+        const WorkloadCost cost = workload_cost(l.workload, q.program);
+        const auto times = [&](const DeviceProfile& p) {
+            return model_times(p, cost, q.program, q.pinned, q.resident, q.repeats);
+        };
+        // The profile's figure, and (as min and max) the same at the ends of its ranges.
+        const ModeledTimes t = times(*q.model), fast = times(profile_at_bound(*q.model, true)),
+                           slow = times(profile_at_bound(*q.model, false));
+        const auto modeled = [](const char* name, double best, double value, double worst, uint64_t bytes) {
+            return StageFigures{name, best, value, worst, 1, bytes, "modeled"};
+        };
         r.backend = "model";
         r.device = q.model->title + " (model: " + q.model->name + ")";
-        r.stages = {stage("h2d", {t.h2d}, cost.h2d_bytes, "modeled"),
-                    stage("kernel", {t.kernel}, cost.kernel_bytes, "modeled"),
-                    stage("d2h", {t.d2h}, cost.d2h_bytes, "modeled")};
+        if (cost.allocations_per_call > 0) r.stages.push_back(modeled("alloc", fast.alloc, t.alloc, slow.alloc, 0));
+        r.stages.push_back(modeled("h2d", fast.h2d, t.h2d, slow.h2d, cost.h2d_bytes));
+        r.stages.push_back(modeled("kernel", fast.kernel, t.kernel, slow.kernel, cost.kernel_bytes));
+        r.stages.push_back(modeled("d2h", fast.d2h, t.d2h, slow.d2h, cost.d2h_bytes));
         r.first_launch_seconds = t.first_launch;
         r.first_launch_origin = "modeled";
-        r.first_launch_what = "the profile's start-up (context and module load) + one kernel";
+        r.first_launch_what = modeled_first_launch_sentence(t, q.program);
         r.model =
-            "copy = latency + bytes / bandwidth; kernel = launch latency + max(bytes / memory bandwidth, "
-            "flops / FP32 peak); first launch = start-up + kernel";
+            "allocation = allocations per call x alloc_s (numba host arrays: every array, every call); copy = "
+            "copy latency + bytes / host-link bandwidth; kernel = launch cost (CUDA C++, or numba's base + per "
+            "array argument) + max(bytes / (memory bandwidth x achievable fraction), flops / FP32 or FP64 peak); "
+            "resident launches back to back: max(launch, kernel) each; first call = context + module load (+ "
+            "numba's compile) + launch and kernel. Min and max: the profile's ranges at their ends.";
         r.sources = q.model->sources;
-        r.note = "GPU figures modeled from the profile (sources in 'sources'); the CPU reference measured here.";
+        r.note = "GPU figures modeled for " + describe(q.program) +
+                 " from the profile (sources in 'sources'); the CPU reference measured here.";
     } else if (q.backend.cuda) {
         GpuBenchOptions go;
         go.repeats = q.repeats;

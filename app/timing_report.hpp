@@ -24,6 +24,7 @@ struct TimingRequest {
     bool pinned = false;
     bool resident = false;
     int repeats = 10;
+    TimedProgram program;  // what the timed code does (a measured run times CUDA C++, float32, explicit)
 };
 
 // One timing run. `stages` are the GPU's (h2d, kernel, d2h) or, with no GPU, the CPU's alone;
@@ -48,8 +49,9 @@ struct TimingReport {
     double flops = 0;
     int repeats = 1;
     bool pinned = false, resident = false;
-    std::string date;     // 2026-11-30T06:23:17Z
-    std::string backend;  // "cuda" | "model" | "cpu"
+    TimedProgram program;  // language, element type and transfers of the code timed
+    std::string date;      // 2026-11-30T06:23:17Z
+    std::string backend;   // "cuda" | "model" | "cpu"
     std::string device;
     std::optional<int> driver_version, runtime_version;  // measured on a GPU
     std::vector<StageFigures> stages;
@@ -73,6 +75,8 @@ Outcome<TimingReport> parse_timing_report(const nlohmann::json& j);
 // What a measured first launch covers, in words: cold or warm, its two parts in ms, and
 // what it leaves out (the driver's start-up).
 std::string first_launch_sentence(const GpuBenchResult& g);
+// The same for a modeled first call: its context, module and (numba) compile parts.
+std::string modeled_first_launch_sentence(const ModeledTimes& t, const TimedProgram& program);
 
 // error: set (and no report) when the GPU failed.
 Outcome<TimingReport> measure_timing(const TimingRequest& request);
@@ -86,7 +90,7 @@ TimingReport launch_key(const ResolvedLaunch& launch);  // kernel and shape only
 // The sweep's two clocks: the CPU reference's median over enough runs for a stable median
 // (≈ 20 ms of work, 3 to 50 runs), and the GPU's stages measured with CUDA events (median
 // of 5) at the default block for each size.
-double cpu_median_seconds(const Workload& w);
+double cpu_median_seconds(const Workload& w, ElementType element = ElementType::Float32);
 GpuTimer measured_gpu(int device, bool pinned);
 
 std::string cpu_name();  // /proc/cpuinfo's model name

@@ -22,7 +22,8 @@ const DeviceProfile* chosen_profile(const TimingState& t) {
 
 bool start_timing_run(TimingState& t, const ResolvedLaunch& launch, const std::optional<BackendChoice>& backend) {
     if (t.run.valid() || t.source == TimingSource::Recorded) return false;
-    TimingRequest q{launch, backend.value_or(cpu_backend("no CUDA device")), nullptr, t.pinned, t.resident, t.repeats};
+    TimingRequest q{launch,   backend.value_or(cpu_backend("no CUDA device")), nullptr, t.pinned, t.resident, t.repeats,
+                    t.program};
     if (t.source == TimingSource::Modeled) q.model = chosen_profile(t);
     t.message.clear();
     t.run = std::async(std::launch::async, [q] { return measure_timing(q); });
@@ -32,15 +33,17 @@ bool start_timing_run(TimingState& t, const ResolvedLaunch& launch, const std::o
 bool start_sweep(TimingState& t, KernelKind kernel, const std::optional<BackendChoice>& backend) {
     if (t.sweep_job.valid()) return false;
     const DeviceProfile* model = t.source == TimingSource::Modeled ? chosen_profile(t) : nullptr;
-    const SweepGpu gpu = t.source == TimingSource::Recorded ? SweepGpu{} : sweep_gpu(model, backend, t.pinned);
+    const SweepGpu gpu =
+        t.source == TimingSource::Recorded ? SweepGpu{} : sweep_gpu(model, backend, t.pinned, t.program);
+    const ElementType element = t.program.element;
     const SweepRange range = default_sweep_range(kernel);
     const std::vector<uint64_t> sizes = sweep_sizes(range.from, range.to, kDefaultSweepPoints);
     t.sweep_cancel = false;
     t.sweep_done = 0;
     t.sweep_total = sizes.size();
-    t.sweep_job = std::async(std::launch::async, [&t, kernel, sizes, gpu] {
+    t.sweep_job = std::async(std::launch::async, [&t, kernel, sizes, gpu, element] {
         return run_sweep(
-            kernel, sizes, cpu_median_seconds, gpu.timer, gpu.origin, gpu.device,
+            kernel, sizes, [element](const Workload& w) { return cpu_median_seconds(w, element); }, gpu,
             [&t](size_t done, size_t) { t.sweep_done = done; }, &t.sweep_cancel);
     });
     return true;
@@ -127,15 +130,16 @@ std::vector<TimingBar> timing_bars(const TimingReport& r, bool resident, bool fi
 }
 
 std::optional<double> gpu_seconds_per_launch(const TimingReport& r, bool resident) {
-    double h2d = -1, kernel = -1, d2h = -1;
+    double alloc = 0, h2d = -1, kernel = -1, d2h = -1;  // alloc: numba's host arrays only
     for (const auto& s : r.stages) {
         if (s.name == "h2d") h2d = s.seconds_median;
         if (s.name == "kernel") kernel = s.seconds_median;
         if (s.name == "d2h") d2h = s.seconds_median;
+        if (s.name == "alloc") alloc = s.seconds_median;
     }
     if (h2d < 0 || kernel < 0 || d2h < 0) return std::nullopt;
     const double repeats = std::max(1.0, double(r.repeats));
-    return resident ? kernel + (h2d + d2h) / repeats : h2d + kernel + d2h;
+    return resident ? kernel + (alloc + h2d + d2h) / repeats : alloc + h2d + kernel + d2h;
 }
 
 }  // namespace threadmap

@@ -26,6 +26,7 @@ struct TimingState {
     bool resident = false;                        // copy once, launch `repeats` times
     bool first_launch = false;                    // show the first launch of a process next to warm ones
     int repeats = 10;
+    TimedProgram program;                 // what the timed code does (the Code tab shows it)
     std::string recording_path;           // a `threadmap bench --json` file
     std::optional<TimingReport> current;  // the report on show
     std::deque<TimingReport> history;     // earlier reports, newest first

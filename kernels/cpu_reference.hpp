@@ -1,11 +1,13 @@
 // The kernel's computation as a CPU program would do it, timed with a steady clock: a loop
-// the compiler vectorises for increment, OpenBLAS's sgemm for matmul (what numpy calls).
+// the compiler vectorises for increment, OpenBLAS's sgemm or dgemm for matmul (what numpy calls
+// for float32 or float64 arrays).
 // This is the CPU bar next to the GPU's in the timing figures.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "timing_model.hpp"
 #include "workload.hpp"
 
 namespace threadmap {
@@ -17,7 +19,8 @@ struct CpuReferenceTiming {
     double flops = 0;             // matmul: 2·rows·cols·inner; increment: n
 };
 
-CpuReferenceTiming time_cpu_reference(const Workload& w, int repeats);
+// element: the program's (numpy's default float64 calls dgemm; float32, sgemm).
+CpuReferenceTiming time_cpu_reference(const Workload& w, int repeats, ElementType element = ElementType::Float32);
 
 // The reference result (for tests): what C = A·B or a + 1 is, from the same inputs.
 std::vector<float> cpu_reference_result(const Workload& w);

@@ -38,50 +38,86 @@ std::optional<uint64_t> crossover(const std::vector<SweepPoint>& points, bool re
     return from;
 }
 
+namespace {
+
+SweepPoint point(const Workload& w, double cpu_seconds, const GpuTimer& gpu) {
+    SweepPoint p;
+    p.elements = element_count(w);
+    p.cpu_seconds = cpu_seconds;
+    if (gpu)
+        if (const auto g = gpu(w)) {
+            p.gpu_copy_seconds = g->alloc + g->h2d + g->kernel + g->d2h;
+            p.gpu_resident_seconds = g->kernel;
+        }
+    return p;
+}
+
+std::string said(const Crossover& c) {
+    const auto at = [](const std::optional<uint64_t>& e) { return e ? std::to_string(*e) : std::string("never"); };
+    std::string s = c.elements ? "wins above about " + std::to_string(*c.elements) + " elements"
+                               : std::string("never does in this range");
+    if (c.ranged && c.fast != c.slow)
+        s += " (over the profile's ranges: from " + at(c.fast) + " at best to " + at(c.slow) + " at worst)";
+    return s;
+}
+
+}  // namespace
+
 SweepResult run_sweep(KernelKind kind, const std::vector<uint64_t>& sizes,
-                      const std::function<double(const Workload&)>& cpu, const GpuTimer& gpu,
-                      const std::string& gpu_origin, const std::string& device,
+                      const std::function<double(const Workload&)>& cpu, const SweepGpu& gpu,
                       const std::function<void(size_t, size_t)>& progress, const std::atomic<bool>* cancel) {
     SweepResult r;
-    r.gpu_origin = gpu ? gpu_origin : "";
-    r.device = device;
+    r.gpu_origin = gpu.timer ? gpu.origin : "";
+    r.device = gpu.device;
+    const bool ranged = gpu.timer && gpu.fast && gpu.slow;
+    std::vector<SweepPoint> fast, slow;
     for (size_t i = 0; i < sizes.size(); ++i) {
         if (cancel && cancel->load()) {
             r.cancelled = true;
             break;
         }
         const Workload w = sized_workload(kind, sizes[i]);
-        SweepPoint p;
-        p.elements = element_count(w);
-        p.cpu_seconds = cpu(w);
-        if (gpu)
-            if (const auto g = gpu(w)) {
-                p.gpu_copy_seconds = g->h2d + g->kernel + g->d2h;
-                p.gpu_resident_seconds = g->kernel;
-            }
-        r.points.push_back(p);
+        r.points.push_back(point(w, cpu(w), gpu.timer));
+        if (ranged) {
+            fast.push_back(point(w, r.points.back().cpu_seconds, gpu.fast));
+            slow.push_back(point(w, r.points.back().cpu_seconds, gpu.slow));
+        }
         if (progress) progress(i + 1, sizes.size());
     }
-    r.crossover_elements = crossover(r.points, true);
-    r.crossover_elements_with_copies = crossover(r.points, false);
-    if (!gpu) {
+    for (const bool resident : {true, false}) {
+        Crossover& c = resident ? r.resident : r.with_copies;
+        c.elements = crossover(r.points, resident);
+        c.ranged = ranged;
+        if (ranged) {
+            c.fast = crossover(fast, resident);
+            c.slow = crossover(slow, resident);
+        }
+    }
+    if (!gpu.timer) {
         r.sentence = "No GPU column: the CPU alone was timed.";
         return r;
     }
-    const auto said = [](const std::optional<uint64_t>& c) {
-        return c ? "wins above about " + std::to_string(*c) + " elements" : std::string("never does in this range");
-    };
-    r.sentence = "On " + device + " (" + gpu_origin + ") the kernel " + said(r.crossover_elements) +
-                 " once data stays on the device; with copies every launch it " +
-                 said(r.crossover_elements_with_copies) + ".";
+    r.sentence = "On " + gpu.device + " (" + gpu.origin + ") the kernel " + said(r.resident) +
+                 " once data stays on the device; with copies every call it " + said(r.with_copies) + ".";
     return r;
 }
 
-GpuTimer modeled_gpu(const DeviceProfile& profile, bool pinned) {
-    return [profile, pinned](const Workload& w) -> std::optional<GpuStageSeconds> {
-        const ModeledTimes t = model_times(profile, workload_cost(w), pinned);
-        return GpuStageSeconds{t.h2d, t.kernel, t.d2h};
+SweepGpu modeled_gpu(const DeviceProfile& profile, bool pinned, const TimedProgram& program) {
+    const auto timer = [pinned, program](DeviceProfile p) -> GpuTimer {
+        return [p, pinned, program](const Workload& w) -> std::optional<GpuStageSeconds> {
+            const ModeledTimes t = model_times(p, workload_cost(w, program), program, pinned);
+            return GpuStageSeconds{t.alloc, t.h2d, t.kernel, t.d2h};
+        };
     };
+    SweepGpu g;
+    g.timer = timer(profile);
+    if (!profile.ranges.empty()) {
+        g.fast = timer(profile_at_bound(profile, true));
+        g.slow = timer(profile_at_bound(profile, false));
+    }
+    g.origin = "modeled";
+    g.device = profile.title;
+    return g;
 }
 
 }  // namespace threadmap

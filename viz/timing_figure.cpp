@@ -20,6 +20,7 @@ ImU32 stage_color(const std::string& name) {
     if (name == "kernel") return IM_COL32(89, 161, 79, 255);
     if (name == "d2h") return IM_COL32(242, 142, 43, 255);
     if (name == "first") return IM_COL32(225, 87, 89, 255);
+    if (name == "alloc") return IM_COL32(176, 122, 161, 255);
     return IM_COL32(170, 170, 170, 255);  // the CPU
 }
 
@@ -45,9 +46,9 @@ float draw_timing_bars(ImDrawList* dl, ImFont* font, float size, float x, float 
     float cy = y;
     // What each segment's colour is, once above the bars.
     float lx = x;
-    for (const auto& [name, text] :
-         {std::pair{"first", "first launch"}, std::pair{"h2d", "host to device"}, std::pair{"kernel", "kernel"},
-          std::pair{"d2h", "device to host"}, std::pair{"cpu", "CPU"}}) {
+    for (const auto& [name, text] : {std::pair{"first", "first launch"}, std::pair{"alloc", "device allocation"},
+                                     std::pair{"h2d", "host to device"}, std::pair{"kernel", "kernel"},
+                                     std::pair{"d2h", "device to host"}, std::pair{"cpu", "CPU"}}) {
         const float tw = font->CalcTextSizeA(size * 0.85f, 1e9f, 0, text).x;
         if (lx > x && lx + size + tw > x + width) lx = x, cy += size * 1.2f;  // wrap in narrow panels
         dl->AddRectFilled(ImVec2(lx, cy + size * 0.15f), ImVec2(lx + size * 0.7f, cy + size * 0.85f),
@@ -156,11 +157,11 @@ void draw_sweep_chart(ImDrawList* dl, ImFont* font, float size, float x, float y
     series([](const SweepPoint& p) { return std::optional<double>(p.cpu_seconds); }, stage_color("cpu"));
     series([](const SweepPoint& p) { return p.gpu_copy_seconds; }, stage_color("d2h"));
     series([](const SweepPoint& p) { return p.gpu_resident_seconds; }, stage_color("kernel"));
-    if (r.crossover_elements) {  // where the resident GPU starts to win, marked and named
+    if (r.resident.elements) {  // where the resident GPU starts to win, marked and named
         const ImU32 yellow = IM_COL32(255, 230, 60, 255);
-        const float cx = at(double(*r.crossover_elements), lo_t).x;
+        const float cx = at(double(*r.resident.elements), lo_t).x;
         dl->AddLine(ImVec2(cx, py0), ImVec2(cx, py1), yellow, 1.5f);
-        const std::string label = "crossover: " + elements_text(double(*r.crossover_elements)) + " elements";
+        const std::string label = "crossover: " + elements_text(double(*r.resident.elements)) + " elements";
         const float tw = font->CalcTextSizeA(tick_size, 1e9f, 0, label.c_str()).x;
         const float lx = cx + tw + size * 0.4f < px1 ? cx + size * 0.3f : cx - tw - size * 0.3f;
         dl->AddText(font, tick_size, ImVec2(lx, py0 + tick_size * 1.5f), yellow, label.c_str());

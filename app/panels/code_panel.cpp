@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include "kernel_code.hpp"
+#include "lessons.hpp"
 #include "panel_widgets.hpp"
 
 namespace threadmap {
@@ -25,13 +26,19 @@ void show(const std::vector<CodeLine>& lines) {
 
 void draw_code_panel(AppState& state) {
     const ResolvedLaunch& r = state.picture ? state.picture->launch : state.edit;
+    CodeOptions o;
+    o.program = state.timing.program;
+    o.pinned = state.timing.pinned;
+    const Lesson* lesson = find_lesson(r.preset);
+    o.store_in_loop = lesson && lesson->store_in_loop && lesson->workload == r.workload;
+    ImGui::TextWrapped("The Timing tab models this program: %s.", describe(o.program).c_str());
     if (ImGui::BeginTabBar("languages")) {
         if (ImGui::BeginTabItem("numba (Python)")) {
-            show(numba_code(r.workload, r.launch));
+            show(numba_code(r.workload, r.launch, o));
             ImGui::EndTabItem();
         }
         if (ImGui::BeginTabItem("CUDA C++")) {
-            show(cuda_code(r.workload, r.launch));
+            show(cuda_code(r.workload, r.launch, o));
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();

@@ -17,6 +17,23 @@ namespace threadmap {
 
 namespace {
 
+// The program timed (and shown in the Code tab): language, element type, how arrays travel.
+// Host arrays are numba's: CUDA C++ always copies explicitly.
+void draw_program(TimedProgram& p) {
+    const auto choice = [](const char* label, int& value, const char* a, const char* b) {
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+        const char* items[] = {a, b};
+        return ImGui::Combo(label, &value, items, 2);
+    };
+    int language = int(p.language), element = int(p.element), transfers = int(p.transfers);
+    if (choice("##language", language, "CUDA C++", "numba")) p.language = HostLanguage(language);
+    ImGui::SameLine();
+    if (choice("##element", element, "float32", "float64")) p.element = ElementType(element);
+    ImGui::SameLine();
+    if (choice("arrays##transfers", transfers, "explicit copies", "host arrays")) p.transfers = Transfers(transfers);
+    if (p.language == HostLanguage::CudaCpp) p.transfers = Transfers::Explicit;
+}
+
 // ---- 1. source and toggles ------------------------------------------------------------
 
 void draw_controls(AppState& state) {
@@ -57,6 +74,7 @@ void draw_controls(AppState& state) {
     ImGui::Checkbox("first launch", &t.first_launch);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
     if (ImGui::InputInt("launches (repeats)", &t.repeats)) t.repeats = std::clamp(t.repeats, 1, 10000);
+    draw_program(t.program);
     const bool busy = t.run.valid();
     ImGui::BeginDisabled(busy || t.source == TimingSource::Recorded || !state.picture);
     if (ImGui::Button(busy ? "running..." : "run")) start_timing_run(t, state.picture->launch, state.backend);
@@ -80,8 +98,11 @@ void draw_run(const TimingState& t) {
     ImGui::TextWrapped("%s %s", r.kernel.c_str(), nlohmann::json(r.shape).dump().c_str());
     ImGui::TextWrapped(
         "%s", r.is_recording() ? ("recorded on " + r.recorded_from).c_str() : (r.device + ", " + r.date).c_str());
+    ImGui::TextWrapped("program: %s", describe(r.program).c_str());
     if (!r.model.empty()) {  // a modeled run states its model, and the sources on hover
-        ImGui::TextDisabled("model: %s", r.model.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("model: %s", r.model.c_str());
+        ImGui::PopStyleColor();
         if (ImGui::IsItemHovered() && !r.sources.empty()) {
             ImGui::BeginTooltip();
             for (const auto& [field, source] : r.sources) ImGui::Text("%s: %s", field.c_str(), source.c_str());

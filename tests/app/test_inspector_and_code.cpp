@@ -75,13 +75,51 @@ TEST_CASE("code panel - the launch line for the current configuration - and the 
             if (l.launch) return l.text;
         return std::string();
     };
-    CHECK(launch_of(py) == "increment_by_one[16, 32](an_array)");
+    CHECK(launch_of(py) == "increment_by_one[16, 32](d_a)");  // explicit copies unless told otherwise
     CHECK(launch_of(cu) == "increment_by_one<<<16, 32>>>(d_a, 500);");
     CHECK(std::count_if(py.begin(), py.end(), [](const CodeLine& l) { return l.guard; }) == 1);
     const Workload m = matmul_workload(KernelKind::Matmul, 200, 200, 200);
     CHECK(launch_of(numba_code(m, {{16, 16, 1}, {32, 32, 1}})) == "matmul[(16, 16), (32, 32)](A, B, C)");
     CHECK(launch_of(cuda_code(m, {{16, 16, 1}, {32, 32, 1}})) ==
           "matmul<<<dim3(16, 16), dim3(32, 32)>>>(d_A, d_B, d_C, 200, 200, 200, 200);");
+}
+
+TEST_CASE(
+    "code panel - the program timed is the program shown - float64 host arrays, warnings, the store in the loop") {
+    const auto text = [](const std::vector<CodeLine>& lines) {
+        std::string all;
+        for (const auto& l : lines) all += l.text + "\n";
+        return all;
+    };
+    const Workload m = matmul_workload(KernelKind::Matmul, 300, 300, 200);
+    CodeOptions tutorial;
+    tutorial.program = {HostLanguage::Numba, ElementType::Float64, Transfers::HostArrays};
+    tutorial.store_in_loop = true;
+    const std::string py = text(numba_code(m, {{10, 10, 1}, {32, 32, 1}}, tutorial));
+    CHECK(py.find("A = np.random.rand(300, 200)\n") != std::string::npos);  // float64, numpy's default
+    CHECK(py.find("C = np.zeros((300, 300))\n") != std::string::npos);
+    CHECK(py.find("        tmp = 0.\n") != std::string::npos);
+    CHECK(py.find("            C[i, j] = tmp") != std::string::npos);  // inside the k loop, as the tutorial has it
+    CHECK(py.find("Host array used in CUDA kernel will incur copy overhead") != std::string::npos);
+    CHECK(py.find("Grid size 100 will likely result in GPU under-utilization") != std::string::npos);  // < 128
+    CodeOptions fixed;
+    fixed.program = {HostLanguage::Numba, ElementType::Float32, Transfers::Explicit};
+    const std::string py32 = text(numba_code(m, {{10, 10, 1}, {32, 32, 1}}, fixed));
+    CHECK(py32.find("A = cuda.to_device(np.random.rand(300, 200).astype(np.float32))") != std::string::npos);
+    CHECK(py32.find("C = cuda.device_array((300, 300), dtype=np.float32)") != std::string::npos);
+    CHECK(py32.find("result = C.copy_to_host()") != std::string::npos);
+    CHECK(py32.find("tmp = float32(0.)") != std::string::npos);  // 0. alone would make the sum float64
+    CHECK(py32.find("Host array used") == std::string::npos);
+    CHECK(py32.find("        C[i, j] = tmp\n") != std::string::npos);
+    // 531 blocks: no low-occupancy warning (numba warns below 128).
+    CHECK(text(numba_code(array_workload(KernelKind::Increment, 500), {{531, 1, 1}, {32, 1, 1}}, tutorial))
+              .find("Grid size") == std::string::npos);
+    CodeOptions doubles;
+    doubles.program.element = ElementType::Float64;
+    const std::string cu = text(cuda_code(m, {{10, 10, 1}, {32, 32, 1}}, doubles));
+    CHECK(cu.find("__global__ void matmul(const double* A") != std::string::npos);
+    CHECK(cu.find("cudaMemcpy(d_A, A, 300 * 200 * sizeof(double), cudaMemcpyHostToDevice);") != std::string::npos);
+    CHECK(cu.find("cudaMemcpy(C, d_C, 300 * 300 * sizeof(double), cudaMemcpyDeviceToHost);") != std::string::npos);
 }
 
 TEST_CASE("export file names say what the figure shows") {

@@ -1,12 +1,15 @@
 // The lessons: every preset loads, and each shows the numbers its explanation promises.
 #include <doctest/doctest.h>
 
+#include <cctype>
+#include <set>
 #include <stdexcept>
 
 #include "cpu_emulator.hpp"
 #include "launch_options.hpp"
-#include "lessons.hpp"
 #include "lesson_launch.hpp"
+#include "lesson_text.hpp"
+#include "lessons.hpp"
 
 using namespace threadmap;
 
@@ -18,6 +21,85 @@ LaunchResult run_preset(const std::string& name) {
 }
 
 }  // namespace
+
+// The figures a learner reads in a text: runs of digits (with , or . inside) that do not
+// touch a letter (FP64, 2D and GH200 are names), outside `code` and outside {placeholders}.
+std::vector<std::string> figures_in(const std::string& text) {
+    std::vector<std::string> found;
+    bool code = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '`') code = !code;
+        if (code) continue;
+        if (c == '{') {
+            i = text.find('}', i);
+            if (i == std::string::npos) break;
+            continue;
+        }
+        if (!std::isdigit(static_cast<unsigned char>(c))) continue;
+        size_t j = i;
+        while (j < text.size() && (std::isdigit(static_cast<unsigned char>(text[j])) ||
+                                   ((text[j] == ',' || text[j] == '.') && j + 1 < text.size() &&
+                                    std::isdigit(static_cast<unsigned char>(text[j + 1])))))
+            ++j;
+        const bool letter_before =
+            i > 0 && (std::isalpha(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_');
+        const bool letter_after =
+            j < text.size() && (std::isalpha(static_cast<unsigned char>(text[j])) || text[j] == '_');
+        if (!letter_before && !letter_after) found.push_back(text.substr(i, j - i));
+        i = j;
+    }
+    return found;
+}
+
+TEST_CASE("no lesson states a figure that neither its launch nor a cited source gives") {
+    CHECK(figures_in("16 blocks, FP64, `n + 1`, {blocks} and 1.4 to 3 times, 16,992 threads") ==
+          std::vector<std::string>{"16", "1.4", "3", "16,992"});
+    for (const Lesson& l : lessons()) {
+        CAPTURE(l.name);
+        std::set<std::string> cited;
+        for (const auto& s : l.sources) cited.insert(s.figures.begin(), s.figures.end());
+        for (const std::string* text : {&l.explanation, &l.look_for, &l.title})
+            for (const std::string& figure : figures_in(*text)) {
+                CAPTURE(figure);
+                CHECK(cited.count(figure) == 1);
+            }
+        // Every placeholder is filled from the lesson's own launch.
+        const auto& figures = lesson_figures(l);
+        for (const std::string* text : {&l.explanation, &l.look_for}) {
+            const std::string filled = fill_lesson_text(*text, figures);
+            CAPTURE(filled);
+            CHECK(filled.find('{') == std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("the figures in a lesson's text are its launch's - seed-increment-bug") {
+    const Lesson* l = find_lesson("seed-increment-bug");
+    REQUIRE(l);
+    const std::string text = fill_lesson_text(l->explanation + " " + l->look_for, lesson_figures(*l));
+    CHECK(text.find("531 blocks of 32 threads (16,992 threads) for 500 elements") != std::string::npos);
+    CHECK(text.find("16,492 of 16,992 threads (97%) are idle") != std::string::npos);
+    CHECK(grouped(1234) == "1234");
+    CHECK(grouped(12345) == "12,345");
+    CHECK(grouped(1234567) == "1,234,567");
+}
+
+TEST_CASE("the tutorial's six mistakes each have a lesson") {
+    const char* mistakes[] = {
+        "seed-increment-bug",         // the grid size without the division by threadsperblock
+        "seed-matmul",                // C allocated 200x200 for a 300x300 product, a fixed 16x16 grid
+        "seed-matmul-store-in-loop",  // C[i, j] = tmp inside the k loop
+        "seed-matmul-uncoalesced",    // x indexes rows: the loads of A are uncoalesced
+        "grid-vs-block-dim",          // "the shape of the block ... numba.cuda.gridDim"
+        "timing-resident",            // the "fixed" version still passes the host arrays
+    };
+    for (const char* name : mistakes) CHECK_MESSAGE(find_lesson(name), name);
+    CHECK(find_lesson("seed-matmul-store-in-loop")->store_in_loop);
+    CHECK(find_lesson("seed-matmul")->program.transfers == Transfers::HostArrays);
+    CHECK(find_lesson("seed-matmul")->program.element == ElementType::Float64);
+    CHECK(find_lesson("seed-matmul-fixed")->program.element == ElementType::Float32);
+}
 
 TEST_CASE("the five seed lessons exist and have their texts") {
     for (const char* name :

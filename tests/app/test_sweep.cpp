@@ -5,6 +5,7 @@
 
 #include "../run_binary.hpp"
 #include "device_profiles.hpp"
+#include "sweep_setup.hpp"
 #include "sweep.hpp"
 #include "timing_report.hpp"
 
@@ -24,37 +25,121 @@ TEST_CASE("the crossover on a synthetic device where it is known") {
     // 0.5 ns per element each way. Resident wins above 10 us / 0.9 ns ≈ 11,111 elements;
     // with copies the GPU costs 1.1 ns per element: it never wins.
     const auto cpu = [](const Workload& w) { return double(element_count(w)) * 1e-9; };
-    const GpuTimer gpu = [](const Workload& w) -> std::optional<GpuStageSeconds> {
+    SweepGpu gpu;
+    gpu.timer = [](const Workload& w) -> std::optional<GpuStageSeconds> {
         const double n = double(element_count(w));
-        return GpuStageSeconds{n * 0.5e-9, 10e-6 + n * 0.1e-9, n * 0.5e-9};
+        return GpuStageSeconds{0, n * 0.5e-9, 10e-6 + n * 0.1e-9, n * 0.5e-9};
     };
-    const SweepResult r =
-        run_sweep(KernelKind::Increment, sweep_sizes(1000, 1000000, 31), cpu, gpu, "modeled", "a test device");
-    REQUIRE(r.crossover_elements);
-    CHECK(*r.crossover_elements > 11111);
-    CHECK(*r.crossover_elements < 11111 * 1.3);  // the first sweep size past the crossover
-    CHECK_FALSE(r.crossover_elements_with_copies);
+    gpu.origin = "modeled";
+    gpu.device = "a test device";
+    const SweepResult r = run_sweep(KernelKind::Increment, sweep_sizes(1000, 1000000, 31), cpu, gpu);
+    REQUIRE(r.resident.elements);
+    CHECK(*r.resident.elements > 11111);
+    CHECK(*r.resident.elements < 11111 * 1.3);  // the first sweep size past the crossover
+    CHECK_FALSE(r.with_copies.elements);
+    CHECK_FALSE(r.resident.ranged);
     CHECK(r.sentence ==
-          "On a test device (modeled) the kernel wins above about " + std::to_string(*r.crossover_elements) +
-              " elements once data stays on the device; with copies every launch it never does in this range.");
+          "On a test device (modeled) the kernel wins above about " + std::to_string(*r.resident.elements) +
+              " elements once data stays on the device; with copies every call it never does in this range.");
     // A GPU that wins, loses again at the end: no crossover (it must win to the end).
     std::vector<SweepPoint> flip = {{10, 1.0, 2.0, 0.5}, {100, 1.0, 2.0, 2.0}};
     CHECK_FALSE(crossover(flip, true));
 }
 
+TEST_CASE("the crossover over a profile's ranges - from its best case to its worst") {
+    // The laptop profile's pageable rate has a range: the copies-every-call crossover of the
+    // tutorial's float32 increment moves with it, the resident one does not depend on it.
+    const DeviceProfile* laptop = find_device_profile("laptop-gpu");
+    REQUIRE(laptop);
+    const SweepGpu gpu = modeled_gpu(*laptop, false, TimedProgram{});
+    REQUIRE(gpu.fast);
+    const auto cpu = [](const Workload& w) { return double(element_count(w)) * 2e-9; };  // a slow CPU
+    const SweepResult r = run_sweep(KernelKind::Increment, sweep_sizes(1024, 1 << 24, 30), cpu, gpu);
+    CHECK(r.resident.ranged);
+    REQUIRE(r.resident.fast);
+    REQUIRE(r.resident.slow);
+    CHECK(*r.resident.fast <= *r.resident.elements);
+    CHECK(*r.resident.elements <= *r.resident.slow);
+    CHECK(r.sentence.find("over the profile's ranges") != std::string::npos);
+}
+
 TEST_CASE("every shipped device profile cites a source for every number") {
-    REQUIRE(device_profiles().size() >= 3);
+    REQUIRE(device_profiles().size() >= 4);
     for (const auto& p : device_profiles()) {
         CAPTURE(p.name);
-        CHECK(p.sources.size() == 7);
+        CHECK(p.sources.size() == profile_fields().size());
         for (const auto& [field, source] : p.sources) CHECK(source.size() > 20);
+        // The first call is the sum of labelled parts, each with its own source.
+        for (const char* part : {"context_s", "module_s", "numba_compile_s"}) CHECK(p.sources.count(part) == 1);
+        CHECK(p.fp64_gflops < p.fp32_gflops);
+        CHECK(p.memory_efficiency <= 1);
     }
-    CHECK_THROWS_WITH_AS(parse_device_profile(R"({"name":"x","title":"t"})"),
-                         doctest::Contains("malformed device profile"), std::runtime_error);
-    CHECK_THROWS_AS(parse_device_profile(R"({"name":"x","title":"t","pinned_gbps":{"value":1,"source":""},
-        "pageable_gbps":{"value":1,"source":"s"},"copy_latency_s":{"value":1,"source":"s"},"memory_gbps":{"value":1,"source":"s"},
-        "fp32_gflops":{"value":1,"source":"s"},"launch_latency_s":{"value":1,"source":"s"},"startup_s":{"value":1,"source":"s"}})"),
-                    std::runtime_error);  // a number without its source
+    // The outlier is kept only as a named worst case; the laptop profile's pageable rate is
+    // a named laptop GPU's measurement.
+    CHECK(find_device_profile("laptop-gpu-worst-reported")->pageable_gbps == 0.75);
+    CHECK(find_device_profile("laptop-gpu")->sources.at("pageable_gbps").find("GTX 1080 Mobile") != std::string::npos);
+    CHECK_THROWS_WITH_AS(parse_device_profile(R"({"name":"x","title":"t"})"), doctest::Contains("missing"),
+                         std::runtime_error);
+    std::string text = R"({"name":"x","title":"t")";
+    for (const ProfileField& f : profile_fields())
+        text += std::string(",\"") + f.key + R"(":{"value":0.5,"source":")" +
+                (f.key == profile_fields().front().key ? "" : "s") + "\"}";
+    CHECK_THROWS_AS(parse_device_profile(text + "}"), std::runtime_error);  // a number without its source
+}
+
+TEST_CASE("the tutorial's numba matmul as shown - three float64 arrays in and back, allocated, FP64 - by hand") {
+    const RunResult r = run_threadmap(
+        {"bench", "--backend", "model", "--device-profile", "laptop-gpu", "--preset", "seed-matmul", "--json"});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const json j = json::parse(r.out);
+    CHECK(j["program"] == json({{"language", "numba"}, {"element", "float64"}, {"transfers", "host-arrays"}}));
+    REQUIRE(j["stages"].size() == 4);
+    const auto& alloc = j["stages"][0];
+    const auto& h2d = j["stages"][1];
+    const auto& kernel = j["stages"][2];
+    const auto& d2h = j["stages"][3];
+    CHECK(alloc["name"] == "alloc");
+    CHECK(double(alloc["seconds_median"]) == doctest::Approx(3 * 9e-6));  // A, B and C, 9 us each
+    // A 300x200 + B 200x300 + C 200x200 float64 = 480,000 + 480,000 + 320,000 bytes, in and back.
+    CHECK(h2d["bytes"] == 1280000);
+    CHECK(d2h["bytes"] == 1280000);
+    CHECK(double(h2d["seconds_median"]) == doctest::Approx(1e-5 + 1280000 / 5.9e9));  // pageable 5.9 GB/s
+    CHECK(double(h2d["seconds_min"]) == doctest::Approx(5e-6 + 1280000 / 9.8e9));     // the ranges' best end
+    CHECK(double(h2d["seconds_max"]) == doctest::Approx(2e-5 + 1280000 / 2.4e9));     // and worst
+    // numba's launch with three arrays: 6.6 + 3 x 3.75 us; 2·200·200·200 flops at the FP64 peak
+    // of 86.4 GFLOP/s (1/64 of FP32) = 185.2 us, far above the 7.7 us of memory traffic.
+    CHECK(double(kernel["seconds_median"]) == doctest::Approx(6.6e-6 + 3 * 3.75e-6 + 16e6 / 86.4e9));
+    // First call: context 138 ms + module 11 ms + numba's compile 300 ms + that kernel.
+    CHECK(double(j["first_launch_seconds"]) ==
+          doctest::Approx(0.138 + 0.011 + 0.3 + 6.6e-6 + 3 * 3.75e-6 + 16e6 / 86.4e9));
+    CHECK(std::string(j["first_launch_what"]).find("numba's compile 300.0 ms") != std::string::npos);
+    CHECK((std::string(j["cpu_reference"]["implementation"]).find("dgemm") != std::string::npos ||
+           std::string(j["cpu_reference"]["implementation"]).find("blocked loop, float64") != std::string::npos));
+}
+
+TEST_CASE("bench --preset applies the lesson's timing settings - the flags add to them - bad ones exit 2") {
+    RunResult r = run_threadmap({"bench", "--backend", "model", "--preset", "timing-resident", "--json"});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    json j = json::parse(r.out);
+    CHECK(j["resident"] == true);
+    CHECK(j["repeats"] == 1000);
+    CHECK(std::string(j["device"]).find("model: laptop-gpu") != std::string::npos);  // the lesson's profile
+    r = run_threadmap({"bench", "--backend", "model", "--preset", "timing-pinned", "--repeat", "3", "--json"});
+    REQUIRE(r.exit_code == 0);
+    j = json::parse(r.out);
+    CHECK(j["pinned"] == true);
+    CHECK(j["repeats"] == 3);
+    r = run_threadmap({"bench", "--backend", "model", "--device-profile", "h200", "--kernel", "increment", "--n",
+                       "1000", "--transfers", "host-arrays"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("--language numba") != std::string::npos);
+    r = run_threadmap({"bench", "--backend", "model", "--device-profile", "h200", "--kernel", "increment", "--n",
+                       "1000", "--language", "numba", "--transfers", "host-arrays", "--resident"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("nothing stays resident") != std::string::npos);
+    r = run_threadmap({"bench", "--backend", "model", "--device-profile", "h200", "--kernel", "increment", "--n",
+                       "1000", "--dtype", "float16"});
+    CHECK(r.exit_code == 2);
 }
 
 TEST_CASE("bench --backend model - stages modeled - the CPU reference measured") {
@@ -68,9 +153,14 @@ TEST_CASE("bench --backend model - stages modeled - the CPU reference measured")
     CHECK(j["stages"][0]["name"] == "h2d");
     CHECK(j["cpu_reference"]["origin"] == "measured");
     CHECK(j["first_launch_origin"] == "modeled");
-    CHECK(j["sources"].size() == 7);
-    // Pageable copies on the laptop profile: 0.75 GB/s, 480 kB of A and B, plus 10 us.
-    CHECK(double(j["stages"][0]["seconds_median"]) == doctest::Approx(1e-5 + 480000 / 0.75e9));
+    CHECK(j["sources"].size() == profile_fields().size());
+    // The fixed lesson's program: float32, A and B copied in explicitly. Pageable copies on the
+    // laptop profile: 5.9 GB/s, 480 kB of A and B, plus 10 us.
+    CHECK(j["program"]["element"] == "float32");
+    CHECK(j["program"]["transfers"] == "explicit");
+    CHECK(double(j["stages"][0]["seconds_median"]) == doctest::Approx(1e-5 + 480000 / 5.9e9));
+    CHECK(j["stages"][0]["bytes"] == 480000);
+    CHECK(j["stages"][2]["bytes"] == 360000);  // C, 300 x 300 float32, back once
 
     r = run_threadmap({"bench", "--backend", "model", "--device-profile", "h200", "--kernel", "increment", "--n", "10",
                        "--sweep", "--points", "12", "--csv"});

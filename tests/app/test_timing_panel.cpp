@@ -156,7 +156,7 @@ TEST_CASE("the timing panel draws a run - its history - and a sweep chart in a h
     CHECK(state.widget_rects.count("timing-run") == 1);
     CHECK(state.timing.history.size() == 1);
     REQUIRE(state.timing.sweep);
-    CHECK(state.timing.sweep->crossover_elements.has_value());
+    CHECK(state.timing.sweep->resident.elements.has_value());
 }
 
 TEST_CASE("timing lessons set the panel up - and the numbers can be saved as JSON and CSV") {

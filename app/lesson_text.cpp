@@ -1,0 +1,94 @@
+// Lesson figures; see lesson_text.hpp.
+#include "lesson_text.hpp"
+
+#include <mutex>
+
+#include "cpu_emulator.hpp"
+#include "launch_options.hpp"
+
+namespace threadmap {
+
+std::string grouped(uint64_t value) {
+    std::string digits = std::to_string(value);
+    if (digits.size() <= 4) return digits;
+    for (int i = int(digits.size()) - 3; i > 0; i -= 3) digits.insert(size_t(i), ",");
+    return digits;
+}
+
+namespace {
+
+std::string dims(const Dim3& d) {
+    std::string s = std::to_string(d.x);
+    if (d.y > 1 || d.z > 1) s += "x" + std::to_string(d.y);
+    if (d.z > 1) s += "x" + std::to_string(d.z);
+    return s;
+}
+
+std::string percent(uint64_t part, uint64_t whole) {
+    return whole ? std::to_string((part * 100 + whole / 2) / whole) + "%" : "0%";
+}
+
+std::map<std::string, std::string> compute_figures(const Lesson& lesson) {
+    LaunchOptions o;
+    o.preset = lesson.name;
+    const auto resolved = resolve_launch(o);
+    std::map<std::string, std::string> f;
+    if (!resolved.value) return f;
+    const Workload& w = resolved.value->workload;
+    const LaunchConfig& l = resolved.value->launch;
+    const LaunchStats s = emulate(w, l).stats;
+    f["grid"] = dims(l.grid);
+    f["block"] = dims(l.block);
+    f["blocks"] = grouped(s.blocks);
+    f["threads_per_block"] = grouped(l.threads_per_block());
+    f["threads_launched"] = grouped(s.threads_launched);
+    f["threads_active"] = grouped(s.threads_active);
+    f["threads_idle"] = grouped(s.threads_idle);
+    f["idle_percent"] = percent(s.threads_idle, s.threads_launched);
+    f["elements"] = grouped(s.elements);
+    f["elements_untouched"] = grouped(s.elements_untouched);
+    f["elements_multi"] = grouped(s.elements_multi);
+    f["stride"] = grouped(uint64_t(l.block.x) * l.grid.x);
+    if (is_matrix(w.kernel)) {
+        f["rows"] = grouped(w.rows);
+        f["cols"] = grouped(w.cols);
+        f["inner"] = grouped(w.inner);
+        f["a_rows"] = grouped(w.a_rows);
+        f["b_cols"] = grouped(w.b_cols);
+        f["stores"] = grouped(w.inner);
+        const uint64_t product = w.a_rows * w.b_cols;
+        f["missing_percent"] = percent(product - w.rows * w.cols, product);
+    } else {
+        f["n"] = grouped(w.n);
+    }
+    return f;
+}
+
+}  // namespace
+
+const std::map<std::string, std::string>& lesson_figures(const Lesson& lesson) {
+    static std::mutex mutex;
+    static std::map<std::string, std::map<std::string, std::string>> cache;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(lesson.name);
+    if (it == cache.end()) it = cache.emplace(lesson.name, compute_figures(lesson)).first;
+    return it->second;
+}
+
+std::string fill_lesson_text(const std::string& text, const std::map<std::string, std::string>& figures) {
+    std::string out;
+    for (size_t i = 0; i < text.size();) {
+        const size_t open = text.find('{', i);
+        const size_t close = open == std::string::npos ? open : text.find('}', open);
+        if (close == std::string::npos) {
+            out += text.substr(i);
+            break;
+        }
+        const auto f = figures.find(text.substr(open + 1, close - open - 1));
+        out += text.substr(i, open - i) + (f == figures.end() ? text.substr(open, close - open + 1) : f->second);
+        i = close + 1;
+    }
+    return out;
+}
+
+}  // namespace threadmap
