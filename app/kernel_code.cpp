@@ -52,8 +52,8 @@ std::vector<CodeLine> numba_kernel(const Workload& w, const CodeOptions& o) {
                 {fp32 ? "        tmp = float32(0.)    # from numba import float32" : "        tmp = 0."},
                 {"        for k in range(A.shape[1]):"},
                 {"            tmp += A[i, k] * B[k, j]"}};
-            k.push_back({o.store_in_loop ? "            C[i, j] = tmp    # inside the loop: a store every step"
-                                         : "        C[i, j] = tmp"});
+            k.push_back(
+                {o.store_in_loop ? "            C[i, j] = tmp    # a store every step" : "        C[i, j] = tmp"});
             return k;
         }
     }
@@ -101,10 +101,12 @@ std::vector<CodeLine> numba_code(const Workload& w, const LaunchConfig& l, const
     }
     // What numba prints when this runs (NumbaPerformanceWarning), so nobody is surprised.
     if (host_arrays)
-        c.push_back({"# numba warns: Host array used in CUDA kernel will incur copy overhead to/from device."});
+        c.push_back({"# numba warns: Host array used in CUDA kernel will incur copy overhead to/from device.", false,
+                     false, true});
     if (l.blocks() < kNumbaLowOccupancyBlocks)
         c.push_back({"# numba warns: Grid size " + std::to_string(l.blocks()) +
-                     " will likely result in GPU under-utilization due to low occupancy."});
+                         " will likely result in GPU under-utilization due to low occupancy.",
+                     false, false, true});
     return c;
 }
 
@@ -152,7 +154,7 @@ std::vector<CodeLine> cuda_code(const Workload& w, const LaunchConfig& l, const 
             if (o.store_in_loop) {
                 c.push_back({"        for (int k = 0; k < inner; ++k) {"});
                 c.push_back({"            tmp += A[i * inner + k] * B[k * ldb + j];"});
-                c.push_back({"            C[i * cols + j] = tmp;  // inside the loop: a store every step"});
+                c.push_back({"            C[i * cols + j] = tmp;  // a store every step"});
                 c.push_back({"        }"});
             } else {
                 c.push_back({"        for (int k = 0; k < inner; ++k) tmp += A[i * inner + k] * B[k * ldb + j];"});

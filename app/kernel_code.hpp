@@ -16,6 +16,7 @@ struct CodeLine {
     std::string text;
     bool guard = false;   // the bounds check that keeps idle threads from writing
     bool launch = false;  // the line that launches with the current configuration
+    bool note = false;    // a comment on what running it prints or does (drawn wrapped)
 };
 
 // What the shown program does beyond the kernel: the element type and how arrays reach the

@@ -258,8 +258,8 @@ std::string microseconds(double s) {
 }  // namespace
 
 std::string modeled_first_launch_sentence(const ModeledTimes& t, const TimedProgram& program) {
-    std::string s = "the first call: creating the context " + milliseconds(t.context) + " + loading the module " +
-                    milliseconds(t.module);
+    std::string s =
+        "creating the context " + milliseconds(t.context) + " + loading the module " + milliseconds(t.module);
     if (program.language == HostLanguage::Numba) s += " + numba's compile " + milliseconds(t.compile);
     return s + " + the launch and kernel " + milliseconds(t.first_launch - t.context - t.module - t.compile) +
            ", each from the profile's sources";

@@ -109,7 +109,7 @@ std::vector<TimingBar> timing_bars(const TimingReport& r, bool resident, bool fi
     axis = 0;
     if (gpu_seconds_per_launch(r, resident)) {
         TimingBar gpu;
-        gpu.label = std::string(resident ? "GPU per launch, data resident" : "GPU, copies every launch") + " (" +
+        gpu.label = std::string(resident ? "GPU per launch, data resident" : "GPU, copies every call") + " (" +
                     r.stages.front().origin + ")";
         if (first_launch && r.first_launch_seconds) gpu.segments.push_back({"first", *r.first_launch_seconds});
         const double share = resident ? std::max(1.0, double(r.repeats)) : 1.0;

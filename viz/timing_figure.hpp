@@ -15,7 +15,7 @@ struct ImFont;
 namespace threadmap {
 
 struct TimingBar {
-    std::string label;                                     // "GPU, copies every launch (modeled)"
+    std::string label;                                     // "GPU, copies every call (modeled)"
     std::vector<std::pair<std::string, double>> segments;  // stage name, seconds
 };
 

@@ -17,6 +17,8 @@ void show(const std::vector<CodeLine>& lines) {
             ImGui::TextColored(kGuardColor, "%s   <- guard", l.text.c_str());
         else if (l.launch)
             ImGui::TextColored(kGridDimColor, "%s", l.text.c_str());
+        else if (l.note)
+            ImGui::TextWrapped("%s", l.text.c_str());
         else
             ImGui::TextUnformatted(l.text.c_str());
     }

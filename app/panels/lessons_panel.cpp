@@ -3,6 +3,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "lesson_text.hpp"
 #include "lessons.hpp"
 
@@ -17,8 +19,13 @@ void draw_lessons_panel(AppState& state) {
         ImGui::TextDisabled("--preset %s", l.name.c_str());
         if (current) {  // the figures come from the lesson's own launch (one emulation, kept)
             const auto& figures = lesson_figures(l);
-            ImGui::TextWrapped("%s", fill_lesson_text(l.explanation, figures).c_str());
-            ImGui::TextWrapped("Look for: %s", fill_lesson_text(l.look_for, figures).c_str());
+            const auto shown = [&figures](const std::string& text) {  // `code` marks need no marks on screen
+                std::string s = fill_lesson_text(text, figures);
+                s.erase(std::remove(s.begin(), s.end(), '`'), s.end());
+                return s;
+            };
+            ImGui::TextWrapped("%s", shown(l.explanation).c_str());
+            ImGui::TextWrapped("Look for: %s", shown(l.look_for).c_str());
             for (const auto& source : l.sources) ImGui::TextDisabled("Source: %s", source.source.c_str());
         }
         ImGui::Unindent();

@@ -134,6 +134,8 @@ void draw_run(const TimingState& t) {
             ImGui::TableNextColumn();
             if (s.name == "h2d" || s.name == "d2h")
                 ImGui::Text("%.2f GB/s", double(s.bytes) / s.seconds_median / 1e9);
+            else if (s.name == "alloc")  // an allocation moves and computes nothing
+                ImGui::TextUnformatted("-");
             else
                 ImGui::Text("%.2f GFLOP/s", r.flops / s.seconds_median / 1e9);
             ImGui::TableNextColumn();
@@ -158,7 +160,7 @@ void draw_run(const TimingState& t) {
         ImGui::EndTable();
     }
     if (r.first_launch_seconds && !r.first_launch_what.empty())
-        ImGui::TextWrapped("First launch: %s.", r.first_launch_what.c_str());
+        ImGui::TextWrapped("First launch: %s.", r.first_launch_what.c_str());  // its parts, or cold/warm
 }
 
 // ---- 3. history ---------------------------------------------------------------------------
