@@ -40,8 +40,10 @@ std::optional<LaunchError> validate_launch(const LaunchConfig& launch, const Dev
 }
 
 std::string describe(const LaunchError& error) {
-    return "invalid launch: " + error.message + " (a real launch fails with " + error.cuda_error +
-           ": invalid configuration argument)";
+    // Each language reports it in its own words: the runtime API's error, or the driver's
+    // (numba launches through cuLaunchKernel).
+    return "invalid launch: " + error.message + " (a real launch fails: CUDA C++ with " + error.cuda_error +
+           ": invalid configuration argument; numba with CUDA_ERROR_INVALID_VALUE from cuLaunchKernel)";
 }
 
 }  // namespace threadmap

@@ -58,6 +58,7 @@ TEST_CASE("every broken limit is named - and the line says what CUDA returns") {
     CHECK(e->message.find("2080 threads") != std::string::npos);
     CHECK(e->message.find("gridDim.y is 70000") != std::string::npos);
     CHECK(describe(*e).find("cudaErrorInvalidConfiguration: invalid configuration argument") != std::string::npos);
+    CHECK(describe(*e).find("numba with CUDA_ERROR_INVALID_VALUE from cuLaunchKernel") != std::string::npos);
 }
 
 TEST_CASE("the GPU tests' random launches are all valid on a device - and cover 2D and 3D blocks") {
