@@ -73,7 +73,16 @@ namespace {
 int print_profiles() {
     for (const auto& p : device_profiles()) {
         std::printf("%s: %s\n", p.name.c_str(), p.title.c_str());
-        for (const auto& [field, source] : p.sources) std::printf("    %-16s %s\n", field.c_str(), source.c_str());
+        for (const ProfileField& f : profile_fields()) {
+            const auto range = p.ranges.find(f.key);
+            char value[64];
+            if (range == p.ranges.end())
+                std::snprintf(value, sizeof value, "%g", p.*f.value);
+            else
+                std::snprintf(value, sizeof value, "%g [%g, %g]", p.*f.value, range->second.first,
+                              range->second.second);
+            std::printf("    %-24s %-22s %s\n", f.key, value, p.sources.at(f.key).c_str());
+        }
     }
     return 0;
 }

@@ -185,7 +185,9 @@ TEST_CASE("bench --backend model - stages modeled - the CPU reference measured")
         CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 4);
     }
 
-    CHECK(run_threadmap({"bench", "--device-profile", "list"}).out.find("h200:") != std::string::npos);
+    const std::string list = run_threadmap({"bench", "--device-profile", "list"}).out;
+    CHECK(list.find("h200:") != std::string::npos);
+    CHECK(list.find("pageable_gbps            5.9 [2.4, 9.8]") != std::string::npos);  // value, range, source
     for (const std::vector<std::string>& bad :
          {std::vector<std::string>{"bench", "--backend", "model"},
           {"bench", "--backend", "model", "--device-profile", "abacus"},
