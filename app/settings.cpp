@@ -2,10 +2,15 @@
 #include "settings.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
+#include <type_traits>
+#include <vector>
+
+#include "input_file.hpp"
 
 #include "legend.hpp"
 #include "lessons.hpp"
@@ -30,24 +35,70 @@ Settings sanitized(Settings s) {
     return s;
 }
 
+namespace {
+
+std::string timestamp() {
+    const std::time_t t = std::time(nullptr);
+    std::tm local{};
+    localtime_r(&t, &local);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+    return stamp;
+}
+
+// The field's value when the key holds the right type; else the key is named in `dropped`.
+template <class T>
+void take(const nlohmann::json& j, const char* key, const char* expected, T& field, std::vector<std::string>& dropped) {
+    if (!j.contains(key)) return;
+    const nlohmann::json& v = j.at(key);
+    const bool fits = std::is_same_v<T, bool>          ? v.is_boolean()
+                      : std::is_same_v<T, std::string> ? v.is_string()
+                                                       : v.is_number() && std::isfinite(v.get<double>());
+    if (fits)
+        field = v.get<T>();
+    else
+        dropped.push_back(std::string(key) + " (expected " + expected + ")");
+}
+
+}  // namespace
+
 Settings load_settings(std::string& message) {
     Settings s;
     const std::string path = config_dir() + "/settings.json";
-    std::ifstream f(path);
-    if (!f) return s;
-    try {
-        const auto j = nlohmann::json::parse(f);
-        s.ui_scale = j.value("ui_scale", s.ui_scale);
-        s.colorblind_palette = j.value("colorblind_palette", s.colorblind_palette);
-        s.color_mode = j.value("color_mode", s.color_mode);
-        s.export_scale = j.value("export_scale", s.export_scale);
-        s.export_dir = j.value("export_dir", s.export_dir);
-        s.left_width = j.value("left_width", s.left_width);
-        s.right_width = j.value("right_width", s.right_width);
-        s.last_preset = j.value("last_preset", s.last_preset);
-    } catch (const nlohmann::json::exception& e) {
-        message = "ignored " + path + " (" + e.what() + "); using default settings";
-        return Settings{};
+    if (!path_exists(path)) return s;  // the first start
+    const auto text = read_input_file(path, kMaxSettingsBytes, "settings file");
+    std::string problem = text.error;
+    nlohmann::json j;
+    if (text.value) {
+        try {
+            j = nlohmann::json::parse(*text.value);
+            if (!j.is_object()) problem = "it is not a JSON object";
+        } catch (const nlohmann::json::exception& e) {
+            problem = std::string("it is not JSON: ") + e.what();
+        }
+    }
+    if (!problem.empty()) {  // kept aside, never overwritten: the learner may want it back
+        const std::string aside = path + ".bad-" + timestamp();
+        std::error_code ec;
+        std::filesystem::rename(path, aside, ec);
+        message = "could not read " + path + " (" + problem + "); " +
+                  (ec ? "could not move it aside (" + ec.message() + ")" : "kept it as " + aside) +
+                  "; using the default settings";
+        return s;
+    }
+    std::vector<std::string> dropped;
+    take(j, "ui_scale", "a number", s.ui_scale, dropped);
+    take(j, "colorblind_palette", "true or false", s.colorblind_palette, dropped);
+    take(j, "color_mode", "text", s.color_mode, dropped);
+    take(j, "export_scale", "a number", s.export_scale, dropped);
+    take(j, "export_dir", "text", s.export_dir, dropped);
+    take(j, "left_width", "a number", s.left_width, dropped);
+    take(j, "right_width", "a number", s.right_width, dropped);
+    take(j, "last_preset", "text", s.last_preset, dropped);
+    if (!dropped.empty()) {
+        message = path + ": ignored ";
+        for (size_t i = 0; i < dropped.size(); ++i) message += (i ? ", " : "") + dropped[i];
+        message += "; the other settings kept";
     }
     return sanitized(s);
 }
@@ -55,15 +106,12 @@ Settings load_settings(std::string& message) {
 Outcome<void> save_settings(const Settings& s) {
     std::error_code ec;
     std::filesystem::create_directories(config_dir(), ec);
-    const std::string path = config_dir() + "/settings.json";
-    std::ofstream f(path);
-    if (!f) return failed("could not save settings to " + path);
     const nlohmann::json j = {{"ui_scale", s.ui_scale},       {"colorblind_palette", s.colorblind_palette},
                               {"color_mode", s.color_mode},   {"export_scale", s.export_scale},
                               {"export_dir", s.export_dir},   {"left_width", s.left_width},
                               {"right_width", s.right_width}, {"last_preset", s.last_preset}};
-    f << j.dump(2) << "\n";
-    return f ? done() : failed("could not save settings to " + path);
+    const auto written = write_file_atomically(config_dir() + "/settings.json", j.dump(2) + "\n");
+    return written.done() ? done() : failed("could not save the settings: " + written.error);
 }
 
 }  // namespace threadmap

@@ -9,6 +9,7 @@
 
 #include "cpu_reference.hpp"
 #include "cuda_backend.hpp"
+#include "input_file.hpp"
 
 namespace threadmap {
 
@@ -29,6 +30,17 @@ nlohmann::json stage_json(const StageFigures& s) {
             {"origin", s.origin}};
 }
 
+// The largest figures a recording may hold: a day per stage, a petabyte, an exaflop.
+constexpr double kMaxSeconds = 86400;
+constexpr uint64_t kMaxCount = uint64_t(1) << 50;
+constexpr double kMaxFlops = 1e18;
+
+std::string shortest(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
 // Reads a report's fields, each checked for type and range; the first problem is kept as
 // "FIELD: what was expected".
 class Fields {
@@ -42,16 +54,21 @@ class Fields {
         if (!j_[key].is_string()) return fail(key, "must be text"), "";
         return j_[key].get<std::string>();
     }
-    double number(const char* key, const char* what = "a number of seconds") {  // finite, at least 0
+    // Finite, at least 0, at most `max`: a figure beyond it cannot be a real run's and would
+    // draw an axis of 300-digit labels.
+    double number(const char* key, const char* what = "a number of seconds", double max = kMaxSeconds) {
         if (!has(key) || !j_[key].is_number()) return fail(key, std::string("must be ") + what), 0;
         const double v = j_[key].get<double>();
         if (!(v >= 0) || !std::isfinite(v)) return fail(key, "must be finite and not negative"), 0;
+        if (v > max) return fail(key, "must be at most " + shortest(max)), 0;
         return v;
     }
-    uint64_t count(const char* key, uint64_t fallback) {
+    uint64_t count(const char* key, uint64_t fallback, uint64_t max = kMaxCount) {
         if (!has(key)) return fallback;
         if (!j_[key].is_number_unsigned()) return fail(key, "must be a whole number, 0 or more"), fallback;
-        return j_[key].get<uint64_t>();
+        const uint64_t v = j_[key].get<uint64_t>();
+        if (v > max) return fail(key, "must be at most " + std::to_string(max)), fallback;
+        return v;
     }
     bool flag(const char* key) {
         if (!has(key)) return false;
@@ -73,6 +90,9 @@ Outcome<StageFigures> parse_stage(const nlohmann::json& j, const std::string& wh
     Fields f(j, where + ".");
     StageFigures s;
     s.name = f.text("name");
+    if (f.problem().empty() && s.name != "alloc" && s.name != "h2d" && s.name != "kernel" && s.name != "d2h" &&
+        s.name != "cpu")
+        f.fail("name", "must be alloc, h2d, kernel, d2h or cpu");
     s.seconds_min = f.number("seconds_min");
     s.seconds_median = f.number("seconds_median");
     s.seconds_max = f.number("seconds_max");
@@ -132,7 +152,7 @@ Outcome<TimingReport> parse_timing_report(const nlohmann::json& j) {
     r.first_launch_origin = f.text("first_launch_origin", false);
     r.first_launch_what = f.text("first_launch_what", false);
     r.recorded_from = f.text("recorded_from", false);
-    r.flops = f.has("flops") ? f.number("flops", "a number of operations") : 0;
+    r.flops = f.has("flops") ? f.number("flops", "a number of operations", kMaxFlops) : 0;
     r.repeats = int(std::min<uint64_t>(f.count("repeats", 1), 1'000'000));
     if (r.repeats < 1) f.fail("repeats", "must be at least 1");
     r.pinned = f.flag("pinned");
@@ -368,11 +388,11 @@ TimingReport launch_key(const ResolvedLaunch& l) {
 }
 
 Outcome<TimingReport> load_recording(const std::string& path, const TimingReport* like) {
-    std::ifstream f(path);
-    if (!f) return {std::nullopt, "cannot read the recording " + path};
+    const auto text = read_input_file(path, kMaxRecordingBytes, "recording");
+    if (!text.value) return {std::nullopt, text.error};
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(f);
+        j = nlohmann::json::parse(*text.value);
     } catch (const nlohmann::json::exception& e) {
         return {std::nullopt, path + " is not JSON: " + e.what()};
     }

@@ -96,7 +96,7 @@ TEST_CASE("the map under the mouse is inspected - the wheel zooms") {
     CHECK_FALSE(state.hovered_cell);
 }
 
-TEST_CASE("settings - saved in XDG_CONFIG_HOME - malformed files ignored with a message") {
+TEST_CASE("settings - saved atomically in XDG_CONFIG_HOME - a bad file kept aside - bad keys dropped one by one") {
     const std::string dir = "/tmp/threadmap-settings-test-" + std::to_string(::getpid());
     setenv("XDG_CONFIG_HOME", dir.c_str(), 1);
     CHECK(config_dir() == dir + "/threadmap");
@@ -113,8 +113,40 @@ TEST_CASE("settings - saved in XDG_CONFIG_HOME - malformed files ignored with a 
     CHECK(back.last_preset == "seed-matmul");
     std::ofstream(dir + "/threadmap/settings.json") << "{ not json";
     const Settings bad = load_settings(message);
-    CHECK(message.find("ignored") != std::string::npos);
+    CHECK(message.find("it is not JSON") != std::string::npos);
+    CHECK(message.find("kept it as " + dir + "/threadmap/settings.json.bad-") != std::string::npos);
     CHECK(bad.ui_scale == doctest::Approx(1.0));
+    // The unreadable file was kept aside, as it was; saving the defaults does not touch it.
+    int kept = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir + "/threadmap"))
+        if (e.path().filename().string().rfind("settings.json.bad-", 0) == 0) {
+            ++kept;
+            std::ifstream f(e.path());
+            CHECK(std::string(std::istreambuf_iterator<char>(f), {}) == "{ not json");
+            std::filesystem::remove(e.path());
+        }
+    CHECK(kept == 1);
+    // One bad key loses only itself.
+    std::ofstream(dir + "/threadmap/settings.json")
+        << R"({"ui_scale": "big", "color_mode": "warp", "colorblind_palette": 1, "last_preset": "grid-stride"})";
+    message.clear();
+    const Settings partly = load_settings(message);
+    CHECK(message.find("ignored ui_scale (expected a number), colorblind_palette (expected true or false)") !=
+          std::string::npos);
+    CHECK(partly.color_mode == "warp");
+    CHECK(partly.last_preset == "grid-stride");
+    CHECK(partly.ui_scale == doctest::Approx(1.0));
+    // A directory where the file should be: moved aside, and the next save writes a file.
+    std::filesystem::remove(dir + "/threadmap/settings.json");
+    std::filesystem::create_directory(dir + "/threadmap/settings.json");
+    message.clear();
+    load_settings(message);
+    CHECK(message.find("is a directory") != std::string::npos);
+    CHECK(save_settings(s).done());
+    CHECK(std::filesystem::is_regular_file(dir + "/threadmap/settings.json"));
+    // The save is atomic: no temporary file stays behind.
+    for (const auto& e : std::filesystem::directory_iterator(dir + "/threadmap"))
+        CHECK(e.path().filename().string().find(".tmp-") == std::string::npos);
     std::ofstream(dir + "/threadmap/settings.json") << R"({"ui_scale": 99, "color_mode": "plaid", "export_scale": 3})";
     message.clear();
     const Settings clamped = load_settings(message);

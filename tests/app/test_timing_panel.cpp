@@ -3,6 +3,8 @@
 // the sweep runs off the UI thread and finds its crossover.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include <unistd.h>
 
 #include <chrono>
@@ -81,6 +83,18 @@ TEST_CASE("recordings - recorded on DEVICE and DATE - bad or mismatched files ke
     huge["stages"][0]["seconds_max"] = 1e308;
     huge["stages"][1]["seconds_min"] = 5;  // min > median
     std::ofstream(dir + "/absurd.json") << huge.dump();
+    nlohmann::json far = bench;  // consistent, finite, but no real run's: an axis of 309-digit labels
+    for (const char* k : {"seconds_min", "seconds_median", "seconds_max"}) far["stages"][0][k] = 1.7e308;
+    std::ofstream(dir + "/far.json") << far.dump();
+    nlohmann::json negative = bench;
+    negative["stages"][0]["bytes"] = -5;
+    std::ofstream(dir + "/negative-bytes.json") << negative.dump();
+    nlohmann::json renamed = bench;
+    renamed["stages"][0]["name"] = "warp-drive";
+    std::ofstream(dir + "/stage-name.json") << renamed.dump();
+    std::filesystem::create_directory(dir + "/a-directory.json");
+    REQUIRE(::mkfifo((dir + "/fifo.json").c_str(), 0600) == 0);  // no writer: opening it would block
+    std::ofstream(dir + "/too-big.json") << std::string(5 << 20, ' ');
     nlohmann::json implementation = bench;
     implementation["cpu_reference"]["implementation"] = 3;
     std::ofstream(dir + "/implementation-number.json") << implementation.dump();
@@ -100,10 +114,14 @@ TEST_CASE("recordings - recorded on DEVICE and DATE - bad or mismatched files ke
           std::pair{"/missing.json", "cannot read"}, std::pair{"/flops-text.json", "'flops'"},
           std::pair{"/repeats-text.json", "'repeats'"}, std::pair{"/model-number.json", "'model'"},
           std::pair{"/absurd.json", "'stages["},
-          std::pair{"/implementation-number.json", "'cpu_reference.implementation'"}}) {
-        CAPTURE(bad);
+          std::pair{"/implementation-number.json", "'cpu_reference.implementation'"},
+          std::pair{"/far.json", "must be at most 86400"}, std::pair{"/negative-bytes.json", "'stages[0].bytes'"},
+          std::pair{"/stage-name.json", "must be alloc, h2d, kernel, d2h or cpu"},
+          std::pair{"/a-directory.json", "is a directory"}, std::pair{"/fifo.json", "not a regular file"},
+          std::pair{"/too-big.json", "above the 4194304 a recording may have"}}) {
         t.recording_path = dir + bad;
         load_recording_into(t, r);
+        CAPTURE(t.message);
         CHECK(t.message.find(field) != std::string::npos);
         CHECK(to_json(*t.current) == before);
     }
