@@ -4,11 +4,13 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
-#include <fstream>
+#include <cmath>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "image_export.hpp"
+#include "input_file.hpp"
 
 namespace threadmap {
 
@@ -27,7 +29,8 @@ int key_code(const std::string& name) {
 }
 
 std::optional<std::pair<float, float>> position(const AppState& state, const std::vector<std::string>& args) {
-    if (args.size() >= 2) return std::make_pair(std::stof(args[0]), std::stof(args[1]));
+    if (args.size() >= 2)
+        return std::make_pair(std::strtof(args[0].c_str(), nullptr), std::strtof(args[1].c_str(), nullptr));
     if (args.size() == 1) {
         const auto it = state.widget_rects.find(args[0]);
         if (it == state.widget_rects.end()) return std::nullopt;
@@ -39,25 +42,87 @@ std::optional<std::pair<float, float>> position(const AppState& state, const std
 
 }  // namespace
 
+namespace {
+
+bool is_number(const std::string& word) {
+    char* end = nullptr;
+    const double v = std::strtod(word.c_str(), &end);
+    return !word.empty() && end == word.c_str() + word.size() && std::fabs(v) <= 1e6;  // pixels, notches
+}
+
+bool is_key(std::string name) {
+    for (const char* mod : {"ctrl+", "shift+"})
+        if (name.rfind(mod, 0) == 0) name = name.substr(std::string(mod).size());
+    return key_code(name) >= 0;
+}
+
+// What is wrong with a step's arguments, or "" when nothing is.
+std::string check_step(const ReplayStep& s) {
+    const size_t n = s.args.size();
+    const auto numbers = [&s](size_t from) {
+        for (size_t i = from; i < s.args.size(); ++i)
+            if (!is_number(s.args[i])) return false;
+        return true;
+    };
+    if (s.command == "move" || s.command == "click") {
+        if (n == 1 || (n == 2 && numbers(0))) return {};
+        return "expected '" + s.command + " X Y' (numbers) or '" + s.command + " WIDGET'";
+    }
+    if (s.command == "scroll") return n == 3 && numbers(0) ? "" : "expected 'scroll X Y DY' (numbers)";
+    if (s.command == "key")
+        return n == 1 && is_key(s.args[0]) ? ""
+                                           : "expected 'key [ctrl+][shift+]NAME' with NAME a-z, enter, backspace, tab, "
+                                             "escape, space, equal or minus";
+    if (s.command == "type") return s.rest.empty() ? "expected 'type TEXT'" : "";
+    if (s.command == "screenshot" || s.command == "state") return n == 1 ? "" : "expected '" + s.command + " FILE'";
+    if (s.command == "wait") return n == 1 && s.args[0] == "idle" ? "" : "expected 'wait idle'";
+    if (s.command == "quit") return n == 0 ? "" : "expected 'quit' alone";
+    return "unknown command '" + s.command + "' (move, click, scroll, key, type, screenshot, state, wait, quit)";
+}
+
+}  // namespace
+
 Outcome<Replay> Replay::load(const std::string& path) {
-    std::ifstream f(path);
-    if (!f) return {std::nullopt, "cannot read replay file " + path};
+    const auto text = read_input_file(path, kMaxReplayBytes, "replay script");
+    if (!text.value) return {std::nullopt, text.error};
+    return parse(*text.value, path);
+}
+
+Outcome<Replay> Replay::parse(const std::string& text, const std::string& name) {
     Replay r;
+    std::istringstream lines(text);
     std::string line;
-    for (int n = 1; std::getline(f, line); ++n) {
+    for (int n = 1; std::getline(lines, line); ++n) {
         if (line.empty() || line[0] == '#') continue;
+        const auto at = [&](const std::string& why) {
+            return Outcome<Replay>{std::nullopt, name + ":" + std::to_string(n) + ": " + why};
+        };
         std::istringstream in(line);
         ReplayStep s;
-        if (!(in >> s.frame >> s.command) || s.frame < 1)
-            return {std::nullopt, path + ":" + std::to_string(n) + ": expected 'FRAME COMMAND ARGS'"};
+        std::string frame;
+        if (!(in >> frame >> s.command)) return at("expected 'FRAME COMMAND ARGS'");
+        char* end = nullptr;
+        const long value = std::strtol(frame.c_str(), &end, 10);
+        if (end != frame.c_str() + frame.size() || value < 1 || value > 10'000'000)
+            return at("the frame must be a whole number from 1 to 10000000, not '" + frame + "'");
+        s.frame = int(value);
         std::getline(in >> std::ws, s.rest);
         std::istringstream words(s.rest);
         for (std::string w; words >> w;) s.args.push_back(w);
-        if (s.command == "wait" && (s.args.size() != 1 || s.args[0] != "idle"))
-            return {std::nullopt, path + ":" + std::to_string(n) + ": expected 'wait idle'"};
+        if (const std::string why = check_step(s); !why.empty()) return at(why);
         r.steps_.push_back(s);
     }
     return {std::move(r), {}};
+}
+
+void Replay::end_after(int frames, const std::string& screenshot) {
+    for (const auto& s : steps_)
+        if (s.command == "quit") return;
+    int last = 0;
+    for (const auto& s : steps_) last = std::max(last, s.frame);
+    const int end = last + std::max(frames, 1);
+    if (!screenshot.empty()) steps_.push_back({end, "screenshot", {screenshot}, screenshot});
+    steps_.push_back({end, "quit", {}, ""});
 }
 
 Replay Replay::screenshot_then_quit(const std::string& path, int frame) {
@@ -100,7 +165,7 @@ void Replay::inject(const AppState& state) {
         if (s.command == "move" || s.command == "click" || s.command == "scroll") {
             if (auto p = position(state, s.args)) mouse_ = p;
             if (s.command == "click") press = true;
-            if (s.command == "scroll" && s.args.size() >= 3) io.MouseWheel += std::stof(s.args[2]);
+            if (s.command == "scroll" && s.args.size() >= 3) io.MouseWheel += std::strtof(s.args[2].c_str(), nullptr);
         } else if (s.command == "key" && !s.args.empty()) {
             std::string name = s.args[0];
             for (const char* mod : {"ctrl+", "shift+"}) {
@@ -155,7 +220,8 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
             for (const auto& [name, r] : state.widget_rects) j["widgets"][name] = {r.x, r.y, r.w, r.h};
             // The Timing view's report, origins included.
             j["timing"] = state.timing.current ? to_json(*state.timing.current) : nlohmann::json();
-            std::ofstream(s.args[0]) << j.dump(1) << "\n";
+            const auto written = write_file_atomically(s.args[0], j.dump(1) + "\n");
+            if (!written.done()) return "replay: " + written.error;
         } else if (s.command == "quit") {
             state.requests.quit = true;
         }

@@ -36,10 +36,17 @@ struct ReplayStep {
 
 class Replay {
   public:
-    // Parses a script; error: "FILE:LINE: what was expected".
+    // Parses and checks a script (every command, key and number); error: "FILE:LINE: what
+    // was expected", or why the file cannot be read.
     static Outcome<Replay> load(const std::string& path);
+    static Outcome<Replay> parse(const std::string& text, const std::string& name);
     static Replay screenshot_then_quit(const std::string& path, int frame);
     static Replay quit_after(int frame);
+
+    // A script that does not quit ends `frames` frames after its last step, after a
+    // screenshot into `screenshot` when one is given (--quit-after-frames, --screenshot).
+    void end_after(int frames, const std::string& screenshot);
+    static constexpr int kDefaultEndFrames = 30;
 
     // After ImGui_ImplGlfw_NewFrame, before ImGui::NewFrame: the script's next frame, or
     // the mouse alone while a `wait` holds the script.

@@ -35,9 +35,11 @@ std::string short_reason(const std::string& reason) {
 
 // The script the window follows, if any: --replay, or --screenshot/--quit-after-frames.
 Outcome<std::optional<Replay>> scripted_input(const WindowOptions& o) {
-    if (!o.replay.empty()) {
+    if (!o.replay.empty()) {  // --quit-after-frames and --screenshot end a script that does not quit
         auto replay = Replay::load(o.replay);
         if (!replay.value) return {std::nullopt, replay.error};
+        replay.value->end_after(o.quit_after_frames > 0 ? o.quit_after_frames : Replay::kDefaultEndFrames,
+                                o.screenshot);
         return {std::move(replay.value), {}};
     }
     if (!o.screenshot.empty())

@@ -15,6 +15,7 @@
 #include "legend.hpp"
 #include "lessons.hpp"
 #include "main_layout.hpp"
+#include "replay.hpp"
 #include "settings.hpp"
 
 using namespace threadmap;
@@ -197,4 +198,23 @@ TEST_CASE("a GPU that fails for good hands the window to the emulator - with the
     ui.frame(state);
     CHECK(gpu->runs == 1);
     CHECK(state.picture->launch.launch.block == Dim3{64, 1, 1});
+}
+
+TEST_CASE("replay scripts are checked when loaded - FILE:LINE and what was expected") {
+    const auto error = [](const std::string& text) { return Replay::parse(text, "s.replay").error; };
+    CHECK(error("1 move 10 20\n2 click 5 5\n3 scroll 4 4 -1\n4 key ctrl+s\n5 type 64\n6 wait idle\n7 quit\n").empty());
+    CHECK(error("").empty());
+    CHECK(error("# a comment\n\n1 click map-area\n").empty());  // a widget by name
+    CHECK(error("1 jump 3 4") ==
+          "s.replay:1: unknown command 'jump' (move, click, scroll, key, type, screenshot, "
+          "state, wait, quit)");
+    CHECK(error("1 move 10 20\n2 click x 5").rfind("s.replay:2: expected 'click X Y' (numbers)", 0) == 0);
+    CHECK(error("1 scroll 1 2").rfind("s.replay:1: expected 'scroll X Y DY'", 0) == 0);
+    CHECK(error("1 scroll 1 2 1e300").rfind("s.replay:1: expected 'scroll X Y DY'", 0) == 0);
+    CHECK(error("1 key hyper+q").rfind("s.replay:1: expected 'key [ctrl+][shift+]NAME'", 0) == 0);
+    CHECK(error("1 type") == "s.replay:1: expected 'type TEXT'");
+    CHECK(error("1 quit now") == "s.replay:1: expected 'quit' alone");
+    CHECK(error("0 quit").rfind("s.replay:1: the frame must be a whole number from 1 to 10000000", 0) == 0);
+    CHECK(error("1x quit").rfind("s.replay:1: the frame must be", 0) == 0);
+    CHECK(error("5").rfind("s.replay:1: expected 'FRAME COMMAND ARGS'", 0) == 0);
 }

@@ -272,3 +272,24 @@ TEST_CASE("a timing lesson opens the Timing tab - runs off the UI thread - and s
     const double save_bottom = double(s["widgets"]["timing-save"][1]) + double(s["widgets"]["timing-save"][3]);
     CHECK(save_bottom < 900 - 40);
 }
+
+TEST_CASE("a replay script without quit ends after its last step - with --screenshot and --quit-after-frames") {
+    const WindowRun w = run_window({"--quit-after-frames", "5", "--screenshot", "/tmp/unused.png"},
+                                   "3 wait idle\n4 state @/state.json\n");
+    CHECK(std::filesystem::exists(w.path("state.json")));  // the script ran …
+    CHECK(std::filesystem::exists("/tmp/unused.png"));     // … and ended with the screenshot asked for
+    std::filesystem::remove("/tmp/unused.png");
+    // An empty script ends too; a bad one exits 2 naming the line.
+    const WindowRun empty = run_window({}, "");
+    CHECK(empty.result.exit_code == 0);
+    const std::string dir = "/tmp/threadmap-bad-replay-" + std::to_string(getpid());
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir + "/bad.replay") << "1 move 10 10\n2 click ten 20\n";
+    const RunResult bad = run_threadmap({"--no-settings", "--replay", dir + "/bad.replay"}, {}, kXvfb);
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find(dir + "/bad.replay:2: expected 'click X Y' (numbers) or 'click WIDGET'") != std::string::npos);
+    const RunResult folder = run_threadmap({"--no-settings", "--replay", dir}, {}, kXvfb);
+    CHECK(folder.exit_code == 2);
+    CHECK(folder.err.find("is a directory") != std::string::npos);
+    std::filesystem::remove_all(dir);
+}
