@@ -51,6 +51,17 @@ bool path_exists(const std::string& path) {
     return ::lstat(path.c_str(), &st) == 0;
 }
 
+Outcome<void> write_file(const std::string& path, const std::string& content) {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) return failed("cannot write " + path + ": " + std::strerror(errno));
+    const bool written = std::fwrite(content.data(), 1, content.size(), f) == content.size() && std::fflush(f) == 0;
+    const int saved_errno = errno;
+    const bool closed = std::fclose(f) == 0;
+    if (!written || !closed)
+        return failed("cannot write " + path + ": " + std::strerror(saved_errno ? saved_errno : EIO));
+    return done();
+}
+
 Outcome<void> write_file_atomically(const std::string& path, const std::string& content) {
     const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
     std::FILE* f = std::fopen(temporary.c_str(), "wb");

@@ -23,7 +23,11 @@ Outcome<std::string> read_input_file(const std::string& path, uint64_t max_bytes
 // Whether `path` names something that exists (a file, a directory, anything).
 bool path_exists(const std::string& path);
 
-// Writes `content` to path.tmp-PID, flushes it, renames it over `path`.
+// Writes `content` to path.tmp-PID, flushes it, renames it over `path`: for our own files
+// (settings), never for a path a user names (which may be a device such as /dev/null).
 Outcome<void> write_file_atomically(const std::string& path, const std::string& content);
+
+// Writes `content` to `path` itself, every step checked (a full disk is an error).
+Outcome<void> write_file(const std::string& path, const std::string& content);
 
 }  // namespace threadmap

@@ -1,13 +1,32 @@
 // threadmap's entry point: every failure ends here as a message and an exit code.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <iostream>
 #include <new>
 
 #include "cli.hpp"
 
+namespace {
+
+// What a command printed must have reached its reader: a full disk or a closed pipe on
+// stdout is a failure (exit 1), not a silent success. CLI11 prints --help through std::cout.
+int checked_output(int code) {
+    std::cout.flush();
+    errno = 0;
+    const bool lost = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
+    if (!lost || code != 0) return code;  // a command that failed has said why already
+    std::fprintf(stderr, "threadmap: cannot write the output to stdout%s%s\n", errno ? ": " : "",
+                 errno ? std::strerror(errno) : " (a full disk or a closed pipe)");
+    return 1;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     try {
-        return threadmap::run_cli(argc, argv);
+        return checked_output(threadmap::run_cli(argc, argv));
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "threadmap: out of memory\n");
     } catch (const std::exception& e) {

@@ -87,7 +87,7 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
         target.bind();
         draw_timing_figure(width, height, font_px, caption, bars, axis, sweep ? &*sweep : nullptr);
         const auto written = write_png(read_framebuffer(width, height), o.out);
-        if (!written.done()) return fail(written.error, 2);
+        if (!written.done()) return fail(written.error, 1);  // output that cannot be written
     } catch (const std::runtime_error& e) {
         return fail(e.what(), 1);
     }
@@ -161,7 +161,7 @@ int run_render_command(const RenderCommandOptions& o) {
                        " elements untouched, " + std::to_string(s.elements_multi) + " written more than once";
         draw_figure(renderer, spec);
         const auto written = write_png(read_framebuffer(width, height), o.out);
-        if (!written.done()) return fail(written.error, 2);
+        if (!written.done()) return fail(written.error, 1);  // output that cannot be written
     } catch (const std::runtime_error& e) {
         return fail(e.what(), 1);
     }

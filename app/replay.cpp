@@ -220,7 +220,7 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
             for (const auto& [name, r] : state.widget_rects) j["widgets"][name] = {r.x, r.y, r.w, r.h};
             // The Timing view's report, origins included.
             j["timing"] = state.timing.current ? to_json(*state.timing.current) : nlohmann::json();
-            const auto written = write_file_atomically(s.args[0], j.dump(1) + "\n");
+            const auto written = write_file(s.args[0], j.dump(1) + "\n");
             if (!written.done()) return "replay: " + written.error;
         } else if (s.command == "quit") {
             state.requests.quit = true;

@@ -2,10 +2,10 @@
 #include "timing_state.hpp"
 
 #include <algorithm>
-#include <fstream>
 
 #include "backend_choice.hpp"
 #include "device_profiles.hpp"
+#include "input_file.hpp"
 #include "sweep_setup.hpp"
 #include "timing_report.hpp"
 
@@ -90,15 +90,12 @@ std::string save_timing_numbers(const TimingState& t, const std::string& dir, st
     std::string saved;
     if (t.current) {
         const std::string path = dir + "/threadmap-timing-" + t.current->kernel + "-" + stamp + ".json";
-        std::ofstream f(path);
-        if (!(f << to_json(*t.current).dump(1) << "\n")) return "cannot write " + path;
+        if (const auto w = write_file(path, to_json(*t.current).dump(1) + "\n"); !w.done()) return w.error;
         saved = path;
     }
     if (t.sweep) {
         const std::string path = dir + "/threadmap-sweep-" + stamp + ".csv";
-        std::ofstream f(path);
-        f << sweep_csv(*t.sweep);
-        if (!f) return "cannot write " + path;
+        if (const auto w = write_file(path, sweep_csv(*t.sweep)); !w.done()) return w.error;
         saved += (saved.empty() ? "" : " and ") + path;
     }
     return saved.empty() ? "nothing to save yet" : "saved " + saved;

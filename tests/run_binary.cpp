@@ -26,13 +26,13 @@ std::string slurp(const std::string& path) {
 }  // namespace
 
 RunResult run_threadmap(const std::vector<std::string>& args, const std::vector<std::string>& env,
-                        const std::string& launcher) {
+                        const std::string& launcher, const std::string& stdout_to) {
     const std::string base = "/tmp/threadmap-test-" + std::to_string(getpid());
     std::string cmd = "env";
     for (const auto& e : env) cmd += " " + e;
     cmd += " timeout 120 " + launcher + " " + quote(THREADMAP_BINARY);
     for (const auto& a : args) cmd += " " + quote(a);
-    cmd += " >" + base + ".out 2>" + base + ".err </dev/null";
+    cmd += " >" + (stdout_to.empty() ? base + ".out" : quote(stdout_to)) + " 2>" + base + ".err </dev/null";
     const int status = std::system(cmd.c_str());
     RunResult r;
     if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);

@@ -32,12 +32,21 @@ Image read_framebuffer(int width, int height) {
 }
 
 Outcome<void> write_png(const Image& image, const std::string& path) {
-    // Open first so the message can say why (stb only says "failed").
-    std::FILE* probe = std::fopen(path.c_str(), "wb");
-    if (!probe) return failed("cannot write " + path + ": " + std::strerror(errno));
-    std::fclose(probe);
-    if (!stbi_write_png(path.c_str(), image.width, image.height, 4, image.rgba.data(), image.width * 4))
-        return failed("cannot write " + path + " (out of space?)");
+    // Encoded in memory, then written and closed with every step checked: stb's own file
+    // writer ignores a failed write or close (a full disk would pass for success).
+    std::vector<unsigned char> png;
+    const auto append = [](void* context, void* data, int size) {
+        auto* out = static_cast<std::vector<unsigned char>*>(context);
+        out->insert(out->end(), static_cast<unsigned char*>(data), static_cast<unsigned char*>(data) + size);
+    };
+    if (!stbi_write_png_to_func(append, &png, image.width, image.height, 4, image.rgba.data(), image.width * 4))
+        return failed("cannot encode " + path + " as PNG");
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) return failed("cannot write " + path + ": " + std::strerror(errno));
+    const bool written = std::fwrite(png.data(), 1, png.size(), f) == png.size() && std::fflush(f) == 0;
+    const int saved = errno;
+    const bool closed = std::fclose(f) == 0;
+    if (!written || !closed) return failed("cannot write " + path + ": " + std::strerror(saved ? saved : errno));
     return done();
 }
 

@@ -84,3 +84,28 @@ TEST_CASE("bench --backend cpu --json - every stage measured - the schema script
     for (const char* bad : {"0", "abc", "99999999"})
         CHECK(run_threadmap({"bench", "--backend", "cpu", "--repeat", bad}).exit_code == 2);
 }
+
+TEST_CASE("every command whose output cannot be written exits 1 saying so - never 0") {
+    const std::vector<std::vector<std::string>> commands = {
+        {"--help"},
+        {"--version"},
+        {"devices"},
+        {"map", "--preset", "seed-increment"},
+        {"map", "--preset", "seed-increment", "--format", "json"},
+        {"map", "--preset", "seed-increment", "--format", "csv"},
+        {"bench", "--backend", "cpu", "--kernel", "increment", "--n", "1000", "--repeat", "2"},
+        {"bench", "--backend", "cpu", "--kernel", "increment", "--n", "1000", "--repeat", "2", "--json"},
+        {"bench", "--backend", "model", "--device-profile", "h200", "--kernel", "increment", "--sweep", "--points",
+         "3"},
+        {"bench", "--device-profile", "list"},
+        {"bench", "--help"},
+    };
+    for (const auto& args : commands) {
+        std::string line;
+        for (const auto& a : args) line += a + " ";
+        CAPTURE(line);
+        const RunResult r = run_threadmap(args, {}, "", "/dev/full");
+        CHECK(r.exit_code == 1);
+        CHECK(r.err.find("output") != std::string::npos);
+    }
+}

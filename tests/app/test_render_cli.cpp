@@ -82,7 +82,7 @@ TEST_CASE("the rendered map shows the colorizer's block colours - and the legend
     std::remove(without.c_str());
 }
 
-TEST_CASE("render - bad arguments and unwritable paths exit 2 with a message") {
+TEST_CASE("render - bad arguments exit 2 and unwritable paths 1, with a message") {
     const std::string out = temp_png("bad");
     const std::vector<std::vector<std::string>> bad = {
         {"render", "--preset", "seed-increment", "--out", out, "--color", "rainbow"},
@@ -93,12 +93,17 @@ TEST_CASE("render - bad arguments and unwritable paths exit 2 with a message") {
         {"render", "--preset", "seed-increment", "--out", out, "--palette", "neon"},
         {"render", "--preset", "seed-increment"},
         {"render", "--kernel", "increment", "--n", "100", "--block", "2048", "--out", out},
-        {"render", "--preset", "seed-increment", "--out", "/nonexistent-folder/x.png"},
     };
     for (const auto& args : bad) {
         CAPTURE(args.back());
         const RunResult r = run_threadmap(args, kNoDisplay);
         CHECK(r.exit_code == 2);
+        CHECK_FALSE(r.err.empty());
+    }
+    for (const char* unwritable : {"/nonexistent-folder/x.png", "/dev/full"}) {  // output, not usage: exit 1
+        CAPTURE(unwritable);
+        const RunResult r = run_threadmap({"render", "--preset", "seed-increment", "--out", unwritable}, kNoDisplay);
+        CHECK(r.exit_code == 1);
         CHECK_FALSE(r.err.empty());
     }
     CHECK(access(out.c_str(), F_OK) != 0);
