@@ -2,7 +2,12 @@
 // Nothing here draws; panels read and change it, window.cpp turns changes into maps.
 #pragma once
 
+#include <atomic>
+#include <chrono>
+#include <future>
 #include <map>
+#include <memory>
+#include <vector>
 #include <optional>
 #include <string>
 
@@ -49,13 +54,26 @@ struct Settings {
     std::string last_preset = "seed-increment";
 };
 
+// A map being computed off the UI thread (emulating a launch at the caps takes seconds);
+// the last map stays on screen meanwhile, and a new change cancels it.
+struct PictureJob {
+    std::future<PictureResult> result;
+    std::shared_ptr<std::atomic<bool>> cancel;
+    ResolvedLaunch launch;  // what it computes
+    std::chrono::steady_clock::time_point started;
+    PictureOptions options;  // the layout and colours it makes
+};
+
 struct AppState {
     Settings settings;
-    ResolvedLaunch edit;                // what the controls show, valid or not
-    std::string launch_error;           // why `edit` cannot run; the last valid map stays on screen
-    std::optional<MapPicture> picture;  // the last valid map
-    PictureWork pending;                // what the next update_picture does
-    FrameRequests requests;             // one-frame requests from panels and shortcuts
+    ResolvedLaunch edit;                               // what the controls show, valid or not
+    std::string launch_error;                          // why `edit` cannot run; the last valid map stays on screen
+    std::optional<MapPicture> picture;                 // the last valid map
+    PictureWork pending;                               // what the next update_picture does
+    std::optional<PictureJob> picture_job;             // the map being computed, if any
+    std::vector<std::future<PictureResult>> retiring;  // cancelled jobs finishing their current block
+    std::optional<MapPicture> spare;                   // a replaced map whose buffers the next job refills
+    FrameRequests requests;                            // one-frame requests from panels and shortcuts
     uint32_t blocks_per_row = 1;
     bool auto_blocks_per_row = true;  // 1D rows follow the view's shape until the learner sets them
 
@@ -85,7 +103,8 @@ struct AppState {
     // Work that will change what is on screen without input: a map to build, a timing run or
     // a sweep in flight.
     bool busy() const {
-        return pending.any_update() || pending.upload || timing.run.valid() || timing.sweep_job.valid();
+        return pending.any_update() || pending.upload || picture_job.has_value() || timing.run.valid() ||
+               timing.sweep_job.valid();
     }
 };
 

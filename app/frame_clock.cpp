@@ -16,14 +16,16 @@ void FrameClock::before_update(const AppState& state) {
 
 void FrameClock::after_update(AppState& state, bool updated) {
     if (!updated) return;
-    state.last_update_ms = ms_since(update_start_);
-    update_ms_.push_back(state.last_update_ms);
+    // A launch change only starts a job here: the update that counts is the job's, when its
+    // map arrives (update_picture sets last_update_ms); a recolour or relayout is done here.
+    if (!state.picture_job) state.last_update_ms = ms_since(update_start_);
+    update_ms_.push_back(ms_since(update_start_));
 }
 
 void FrameClock::frame_shown(const AppState& state) {
     frame_ms_.push_back(ms_since(frame_start_));
     frame_start_ = Clock::now();
-    if (change_pending_ && !state.pending.apply) {
+    if (change_pending_ && !state.pending.apply && !state.picture_job) {  // computed, painted and shown
         change_to_screen_ms_.push_back(ms_since(change_start_));
         change_pending_ = false;
     }

@@ -1,59 +1,125 @@
 // Launch updates; see launch_update.hpp.
 #include "launch_update.hpp"
 
+#include <algorithm>
+
 #include "launch_check.hpp"
 
 namespace threadmap {
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool ready(const std::future<PictureResult>& f) {
+    return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+}
+
+PictureOptions layout_options(const AppState& state, uint32_t max_side, uint64_t max_cells) {
+    PictureOptions o;
+    o.mode = state.color_mode();
+    o.palette = state.palette();
+    o.blocks_per_row = state.blocks_per_row;
+    o.max_side = max_side;
+    o.max_cells = max_cells;
+    return o;
+}
+
+// Starts computing `launch` on a worker thread, with the buffers of a map no longer shown.
+void start_job(AppState& state, const ResolvedLaunch& launch, uint32_t max_side, uint64_t max_cells) {
+    cancel_picture_job(state);
+    PictureOptions o = layout_options(state, max_side, max_cells);
+    o.backend = state.backend;
+    // Rows that follow the view's shape are chosen for the new launch now, so that its map
+    // arrives laid out (laying out millions of cells again would take a frame seconds).
+    if (state.auto_blocks_per_row && !is_matrix(launch.workload.kernel) && state.map_rect.w > 0 && state.map_rect.h > 0)
+        o.blocks_per_row =
+            blocks_per_row_for_aspect(launch.workload, launch.launch, state.map_rect.w / state.map_rect.h);
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    std::optional<MapPicture> spare = std::move(state.spare);
+    state.spare.reset();
+    auto job = [launch, o, cancel, spare = std::move(spare)]() mutable {
+        PictureResult built = build_picture(launch, o, spare ? &*spare : nullptr, cancel.get());
+        if (built.value) prepare_colors(*built.value);  // millions of cells at the caps: here, not in a frame
+        return built;
+    };
+    state.picture_job = PictureJob{std::async(std::launch::async, std::move(job)), cancel, launch, Clock::now(), o};
+}
+
+// A finished job's map goes on screen (recoloured and laid out as the controls are now: they
+// may have changed while it ran); a failed one says why and the last map stays.
+void collect_job(AppState& state, uint32_t max_side, uint64_t max_cells) {
+    std::erase_if(state.retiring, [](const std::future<PictureResult>& f) { return ready(f); });
+    if (!state.picture_job || !ready(state.picture_job->result)) return;
+    PictureResult built = state.picture_job->result.get();
+    const ResolvedLaunch launch = state.picture_job->launch;
+    const PictureOptions used = state.picture_job->options;
+    state.last_update_ms = std::chrono::duration<double, std::milli>(Clock::now() - state.picture_job->started).count();
+    state.picture_job.reset();
+    if (!built.value) {
+        if (built.error == kCancelled) return;
+        if (state.backend && state.backend->executor && !state.backend->executor->lost().empty()) {
+            // The GPU can run nothing more: the emulator takes over for the rest of the session.
+            const std::string why = state.backend->executor->lost();
+            state.backend = cpu_backend(why);
+            state.backend_line = "Backend: CPU emulator (" + why + ")";
+            state.picture.reset();  // its map lived on the lost device
+            state.spare.reset();
+            state.pending.apply = true;
+            return;
+        }
+        state.launch_error = built.error;
+        return;
+    }
+    state.launch_error.clear();
+    const bool same_shape = state.picture && state.picture->launch.workload == launch.workload;
+    state.spare = std::move(state.picture);
+    state.picture = std::move(built.value);
+    // The controls may have changed while it ran: only then is the layout or colour redone here.
+    if (state.auto_blocks_per_row) state.blocks_per_row = used.blocks_per_row;
+    const PictureOptions now = layout_options(state, max_side, max_cells);
+    if (now.blocks_per_row != used.blocks_per_row) relayout(*state.picture, now);
+    if (now.mode != used.mode || now.palette != used.palette) recolor(*state.picture, now.mode, now.palette);
+    if (!same_shape) state.pinned_cell.reset();
+    state.pending.upload = true;
+}
+
+}  // namespace
+
+void cancel_picture_job(AppState& state) {
+    if (!state.picture_job) return;
+    state.picture_job->cancel->store(true);
+    state.retiring.push_back(std::move(state.picture_job->result));  // ends within a block
+    state.picture_job.reset();
+}
+
 void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
-    if (!state.pending.apply && !state.pending.recolor && !state.pending.relayout) return;
+    collect_job(state, max_side, max_cells);
+    if (!state.pending.any_update()) return;
     if (state.pending.apply) {
-        state.pending.apply = false;
-        state.pending.recolor = false;
-        state.pending.relayout = false;
+        state.pending.apply = state.pending.recolor = state.pending.relayout = false;
         const DeviceLimits limits = state.backend ? state.backend->limits : cc90_profile();
         const CheckedLaunch checked = check_resolved(state.edit, limits);
         if (!checked.value) {
             state.launch_error = checked.error;
             return;
         }
-        PictureOptions o;
-        o.mode = state.color_mode();
-        o.palette = state.palette();
-        o.blocks_per_row = state.blocks_per_row;
-        o.max_side = max_side;
-        o.max_cells = max_cells;
-        o.backend = state.backend;
-        const bool same_shape = state.picture && state.picture->launch.workload == checked.value->workload;
-        auto built = build_picture(*checked.value, o, state.picture ? &*state.picture : nullptr);
-        if (!built.value && state.backend && state.backend->executor && !state.backend->executor->lost().empty()) {
-            // The GPU can run nothing more: the emulator takes over for the rest of the session.
-            const std::string why = state.backend->executor->lost();
-            state.backend = cpu_backend(why);
-            state.backend_line = "Backend: CPU emulator (" + why + ")";
-            state.picture.reset();  // its map lived on the lost device
-            o.backend = state.backend;
-            built = build_picture(*checked.value, o, nullptr);
-        }
-        if (!built.value) {
-            state.launch_error = built.error;
-            return;
-        }
-        state.launch_error.clear();
-        state.picture = std::move(built.value);
-        if (!same_shape) state.pinned_cell.reset();
-    } else if (state.picture) {
-        if (state.pending.relayout) {
-            PictureOptions o;
-            o.blocks_per_row = state.blocks_per_row;
-            o.max_side = max_side;
-            o.max_cells = max_cells;
-            relayout(*state.picture, o);
-        }
-        state.pending.recolor = state.pending.relayout = false;
-        recolor(*state.picture, state.color_mode(), state.palette());
+        start_job(state, *checked.value, max_side, max_cells);
+        return;
     }
-    state.pending.upload = state.picture.has_value();
+    state.pending.recolor = state.pending.relayout = false;
+    if (!state.picture) return;
+    relayout(*state.picture, layout_options(state, max_side, max_cells));
+    recolor(*state.picture, state.color_mode(), state.palette());
+    state.pending.upload = true;
+}
+
+void finish_picture_job(AppState& state, uint32_t max_side, uint64_t max_cells) {
+    update_picture(state, max_side, max_cells);
+    while (state.picture_job || state.pending.apply) {
+        if (state.picture_job) state.picture_job->result.wait();
+        update_picture(state, max_side, max_cells);
+    }
 }
 
 }  // namespace threadmap

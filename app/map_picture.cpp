@@ -1,11 +1,13 @@
 // Launch → emulation → layout → colours; see map_picture.hpp.
 #include "map_picture.hpp"
 
+#include <algorithm>
 #include <cassert>
 
 namespace threadmap {
 
-PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, MapPicture* previous) {
+PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, MapPicture* previous,
+                            const std::atomic<bool>* cancel) {
     PictureResult out;
     auto layout = make_layout(r.workload, r.launch, o.blocks_per_row, o.max_side, o.max_cells);
     if (!layout.value) {
@@ -15,7 +17,7 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
     MapPicture p;
     p.launch = r;
     p.executor = o.backend ? o.backend->executor : cpu_backend("").executor;
-    Outcome<LaunchResult> run = p.executor->run(r.workload, r.launch, previous ? &previous->result : nullptr);
+    Outcome<LaunchResult> run = p.executor->run(r.workload, r.launch, previous ? &previous->result : nullptr, cancel);
     if (!run.value) {
         out.error = run.error;
         return out;
@@ -31,11 +33,19 @@ bool relayout(MapPicture& p, const PictureOptions& o) {
     auto layout = make_layout(p.launch.workload, p.launch.launch, o.blocks_per_row, o.max_side, o.max_cells);
     if (!layout.value) return false;
     p.layout = *layout.value;
+    p.prepared_colors.clear();
     return true;
 }
 
 void recolor(MapPicture& p, ColorMode mode, Palette palette) {
     p.color = {mode, palette, p.launch.launch.grid, p.launch.launch.block};
+    p.prepared_colors.clear();
+}
+
+void prepare_colors(MapPicture& p) {
+    if (p.result.device_map) return;
+    p.prepared_colors.resize(size_t(p.layout.width) * p.layout.height);
+    colorize_layout(p.layout, p.result.map, p.color, p.prepared_colors.data());
 }
 
 const ThreadMap& host_map(MapPicture& p) {
@@ -48,8 +58,13 @@ std::string paint_picture(MapPicture& p, CellGridRenderer& renderer, CudaGlPaint
     const bool on_gpu = p.result.device_map != nullptr;
     const std::string why_not = on_gpu ? painter.paint(renderer, p.layout, p.result, p.color) : "";
     if (on_gpu && why_not.empty()) return "colours painted on the GPU (CUDA-OpenGL interop)";
-    colorize_layout(p.layout, host_map(p), p.color, renderer.map_cells(p.layout.width, p.layout.height));
+    Rgba8* cells = renderer.map_cells(p.layout.width, p.layout.height);
+    if (p.prepared_colors.size() == size_t(p.layout.width) * p.layout.height)
+        std::copy(p.prepared_colors.begin(), p.prepared_colors.end(), cells);
+    else
+        colorize_layout(p.layout, host_map(p), p.color, cells);
     renderer.unmap_cells();
+    p.prepared_colors = {};  // in the GL buffer now: the memory goes back
     return on_gpu ? "colours painted on the host (" + why_not + ")" : "";
 }
 

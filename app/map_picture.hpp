@@ -20,7 +20,13 @@ struct MapPicture {
     MapLayout layout;
     ColorContext color;
     std::shared_ptr<Executor> executor;  // the one that ran it
+    // The layout's colours for `color`, made off the UI thread with the map (a launch at the
+    // caps has millions of cells); empty when the next paint must make them.
+    std::vector<Rgba8> prepared_colors;
 };
+
+// Colours the layout on the host into prepared_colors (a host map only: a GPU paints its own).
+void prepare_colors(MapPicture& picture);
 
 // The picture's map on the host, brought from the device the first time it is asked for
 // (the inspector, a host paint).
@@ -37,9 +43,10 @@ struct PictureOptions {
 
 using PictureResult = Outcome<MapPicture>;  // error: one line
 
-// previous: a picture to take buffers from (a window re-running the same shape).
-PictureResult build_picture(const ResolvedLaunch& launch, const PictureOptions& options,
-                            MapPicture* previous = nullptr);
+// previous: a picture to take buffers from (a window re-running the same shape); cancel:
+// set it and the emulation stops, the error being kCancelled.
+PictureResult build_picture(const ResolvedLaunch& launch, const PictureOptions& options, MapPicture* previous = nullptr,
+                            const std::atomic<bool>* cancel = nullptr);
 
 // The same map in rows of another number of blocks (1D); false, with the picture unchanged,
 // when that layout cannot be drawn.

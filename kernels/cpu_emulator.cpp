@@ -107,13 +107,16 @@ struct ReadOnlyAccess {
 
 // ---- 2. running a range of blocks ---------------------------------------------------------
 
+// A cancelled run stops at its next block (a block is at most 1,024 threads).
 template <class Access, class Body>
-void run_blocks(const LaunchConfig& l, uint64_t first_block, uint64_t end_block, Access& access, const Body& body) {
+void run_blocks(const LaunchConfig& l, uint64_t first_block, uint64_t end_block, Access& access, const Body& body,
+                const std::atomic<bool>* cancel) {
     ThreadContext c;
     c.blockDim = l.block;
     c.gridDim = l.grid;
     const uint64_t tpb = l.threads_per_block();
     for (uint64_t b = first_block; b < end_block; ++b) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) return;
         c.blockIdx = unlinearize(b, l.grid);
         uint64_t gid = b * tpb;
         for (uint32_t z = 0; z < l.block.z; ++z)
@@ -129,11 +132,11 @@ void run_blocks(const LaunchConfig& l, uint64_t first_block, uint64_t end_block,
 
 template <bool kTrackOwnership>
 WorkerTally run_worker(const Workload& w, const LaunchConfig& l, KernelData& d, ThreadMap& map, uint64_t* owned,
-                       uint64_t first_block, uint64_t end_block) {
+                       uint64_t first_block, uint64_t end_block, const std::atomic<bool>* cancel) {
     using Out = RecordingAccess<kTrackOwnership>;
     Out out(map.first_toucher.data(), map.touches.data(), owned);
     ReadOnlyAccess in;
-    const auto run = [&](const auto& body) { run_blocks(l, first_block, end_block, out, body); };
+    const auto run = [&](const auto& body) { run_blocks(l, first_block, end_block, out, body, cancel); };
 
     if (is_matrix(w.kernel)) {
         const MatrixView<const float, ReadOnlyAccess> A(d.a.data(), w.a_rows, w.inner, &in);
@@ -157,7 +160,7 @@ WorkerTally run_worker(const Workload& w, const LaunchConfig& l, KernelData& d, 
 
 // Runs [0, blocks) on `workers` threads; returns false when two workers wrote one element.
 bool run_parallel(const Workload& w, const LaunchConfig& l, KernelData& d, ThreadMap& map, unsigned workers,
-                  std::vector<WorkerTally>& tallies) {
+                  std::vector<WorkerTally>& tallies, const std::atomic<bool>* cancel) {
     const uint64_t words = (map.size() + 63) / 64;
     ZeroedBuffer<uint64_t> owned(words * workers);
     const uint64_t blocks = l.blocks();
@@ -167,7 +170,7 @@ bool run_parallel(const Workload& w, const LaunchConfig& l, KernelData& d, Threa
         for (unsigned i = 0; i < workers; ++i) {
             pool.emplace_back([&, i] {
                 tallies[i] = run_worker<true>(w, l, d, map, owned.data() + i * words, blocks * i / workers,
-                                              blocks * (i + 1) / workers);
+                                              blocks * (i + 1) / workers, cancel);
             });
         }
     }
@@ -199,7 +202,8 @@ LaunchResult emulate(const Workload& w, const LaunchConfig& l, unsigned workers)
     return e;
 }
 
-void emulate_into(const Workload& w, const LaunchConfig& l, LaunchResult& e, unsigned workers) {
+bool emulate_into(const Workload& w, const LaunchConfig& l, LaunchResult& e, unsigned workers,
+                  const std::atomic<bool>* cancel) {
     assert(l.blocks() > 0 && l.threads_per_block() > 0 && "validate the launch before emulating");
     assert(!check_shape(w) && !check_shape_caps(w) && !check_launch_caps(w, l) &&
            "check the shape and the emulator's caps before emulating");
@@ -215,12 +219,14 @@ void emulate_into(const Workload& w, const LaunchConfig& l, LaunchResult& e, uns
     workers = unsigned(std::min<uint64_t>({workers, l.blocks(), 16}));
 
     std::vector<WorkerTally> tallies;
-    if (workers > 1 && !run_parallel(w, l, e.data, e.map, workers, tallies)) {
+    const auto cancelled = [cancel] { return cancel && cancel->load(); };
+    if (workers > 1 && !run_parallel(w, l, e.data, e.map, workers, tallies, cancel) && !cancelled()) {
         clear_map(e.map, l, elements);
         reset_output(w, e.data.out);
         workers = 1;
     }
-    if (workers == 1) tallies = {run_worker<false>(w, l, e.data, e.map, nullptr, 0, l.blocks())};
+    if (workers == 1) tallies = {run_worker<false>(w, l, e.data, e.map, nullptr, 0, l.blocks(), cancel)};
+    if (cancelled()) return false;  // what was computed is partial: the caller throws it away
     e.workers = workers;
 
     e.stats = shape_stats(l);
@@ -233,6 +239,7 @@ void emulate_into(const Workload& w, const LaunchConfig& l, LaunchResult& e, uns
     }
     e.stats.threads_idle = e.stats.threads_launched - e.stats.threads_active;
     e.stats.elements_untouched = e.stats.elements - distinct;
+    return true;
 }
 
 }  // namespace threadmap

@@ -2,6 +2,8 @@
 // threads and records which thread wrote each element of the output.
 #pragma once
 
+#include <atomic>
+
 #include "launch_result.hpp"
 
 namespace threadmap {
@@ -11,7 +13,10 @@ namespace threadmap {
 LaunchResult emulate(const Workload& w, const LaunchConfig& launch, unsigned workers = 0);
 
 // The same, reusing `into`'s buffers where the sizes match: a window that re-runs one shape
-// with another launch skips allocating (and faulting in) hundreds of megabytes.
-void emulate_into(const Workload& w, const LaunchConfig& launch, LaunchResult& into, unsigned workers = 0);
+// with another launch skips allocating (and faulting in) hundreds of megabytes. With
+// `cancel`, a run stops within a block of it being set and returns false (`into` then holds
+// a partial result, to be thrown away).
+bool emulate_into(const Workload& w, const LaunchConfig& launch, LaunchResult& into, unsigned workers = 0,
+                  const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace threadmap

@@ -9,10 +9,10 @@ namespace {
 class CpuExecutor final : public Executor {
   public:
     std::string name() const override { return "cpu-emulator"; }
-    Outcome<LaunchResult> run(const Workload& w, const LaunchConfig& l, LaunchResult* previous) override {
-        if (!previous) return {emulate(w, l), {}};
-        LaunchResult r = std::move(*previous);  // its buffers, refilled
-        emulate_into(w, l, r);
+    Outcome<LaunchResult> run(const Workload& w, const LaunchConfig& l, LaunchResult* previous,
+                              const std::atomic<bool>* cancel) override {
+        LaunchResult r = previous ? std::move(*previous) : LaunchResult{};  // its buffers, refilled
+        if (!emulate_into(w, l, r, 0, cancel)) return {std::nullopt, kCancelled};
         return {std::move(r), {}};
     }
     void fetch_map(LaunchResult&) const override {}  // the emulator's map is on the host

@@ -206,7 +206,9 @@ class CudaExecutor final : public Executor {
   public:
     CudaExecutor(int device, std::string name) : device_(device), name_(std::move(name)) {}
     std::string name() const override { return name_; }
-    Outcome<LaunchResult> run(const Workload& w, const LaunchConfig& l, LaunchResult*) override {
+    // A GPU launch is over in milliseconds: `cancel` is not looked at.
+    Outcome<LaunchResult> run(const Workload& w, const LaunchConfig& l, LaunchResult*,
+                              const std::atomic<bool>*) override {
         std::lock_guard<std::mutex> lock(mutex_);
         if (!lost_.empty()) return {std::nullopt, lost_};
         try {

@@ -19,7 +19,7 @@ namespace {
 class NoCudaExecutor final : public Executor {
   public:
     std::string name() const override { return "cuda (not built)"; }
-    Outcome<LaunchResult> run(const Workload&, const LaunchConfig&, LaunchResult*) override {
+    Outcome<LaunchResult> run(const Workload&, const LaunchConfig&, LaunchResult*, const std::atomic<bool>*) override {
         return {std::nullopt, kWhy};
     }
     void fetch_map(LaunchResult&) const override {}

@@ -2,6 +2,7 @@
 // chooses one executor (backend_choice) and never branches on which it holds.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -11,15 +12,18 @@
 
 namespace threadmap {
 
+inline constexpr const char* kCancelled = "cancelled";
+
 class Executor {
   public:
     virtual ~Executor() = default;
     virtual std::string name() const = 0;  // "cpu-emulator", "cuda:NVIDIA H200"
     // Runs a launch that check_shape, validate_launch (against this executor's limits) and
     // the emulator caps accepted. `previous` may lend its buffers (a window re-running one
-    // shape). error: the device's own words when it refuses or fails.
-    virtual Outcome<LaunchResult> run(const Workload& w, const LaunchConfig& launch,
-                                      LaunchResult* previous = nullptr) = 0;
+    // shape). error: the device's own words when it refuses or fails, or kCancelled when
+    // `cancel` was set while it ran (the window started another launch).
+    virtual Outcome<LaunchResult> run(const Workload& w, const LaunchConfig& launch, LaunchResult* previous = nullptr,
+                                      const std::atomic<bool>* cancel = nullptr) = 0;
     // Brings a result's map to the host (result.map) if it is not there yet.
     virtual void fetch_map(LaunchResult& result) const = 0;
     // Why this executor can run nothing more (a GPU whose context an error poisoned), or

@@ -3,6 +3,9 @@
 
 #include <imgui.h>
 
+#include <chrono>
+
+#include "launch_update.hpp"
 #include "lessons.hpp"
 #include "panel_widgets.hpp"
 
@@ -108,6 +111,14 @@ void draw_controls_panel(AppState& state) {
     ImGui::EndDisabled();
     remember_rect(state, "fix-grid");
 
+    if (state.picture_job) {  // computed off the UI thread: the last map stays until this one is ready
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - state.picture_job->started).count();
+        ImGui::Text("computing the map... %.1f s", seconds);
+        ImGui::SameLine();
+        if (ImGui::SmallButton("cancel")) cancel_picture_job(state);
+        remember_rect(state, "cancel-map");
+    }
     if (!state.launch_error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
         ImGui::TextWrapped("%s", state.launch_error.c_str());

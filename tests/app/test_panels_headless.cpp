@@ -25,7 +25,7 @@ namespace {
 struct HeadlessUi {
     HeadlessImGuiContext context;
     void frame(AppState& state) {
-        update_picture(state, 16384, kMaxDrawnCells);
+        finish_picture_job(state, 16384, kMaxDrawnCells);  // the map of this frame's launch, computed
         state.pending.upload = false;
         ImGui::NewFrame();
         MapFrame f;  // the draw callback never runs: nothing is rendered
@@ -164,7 +164,7 @@ namespace {
 class LostGpu final : public Executor {
   public:
     std::string name() const override { return "cuda:lost"; }
-    Outcome<LaunchResult> run(const Workload&, const LaunchConfig&, LaunchResult*) override {
+    Outcome<LaunchResult> run(const Workload&, const LaunchConfig&, LaunchResult*, const std::atomic<bool>*) override {
         ++runs;
         return {std::nullopt, "cudaErrorIllegalAddress: an illegal memory access was encountered"};
     }
@@ -217,4 +217,38 @@ TEST_CASE("replay scripts are checked when loaded - FILE:LINE and what was expec
     CHECK(error("0 quit").rfind("s.replay:1: the frame must be a whole number from 1 to 10000000", 0) == 0);
     CHECK(error("1x quit").rfind("s.replay:1: the frame must be", 0) == 0);
     CHECK(error("5").rfind("s.replay:1: expected 'FRAME COMMAND ARGS'", 0) == 0);
+}
+
+TEST_CASE("a launch at the emulator's caps computes off the UI thread - the last map stays - and can be cancelled") {
+    HeadlessUi ui;
+    AppState state;
+    select_lesson(state, "seed-increment");
+    ui.frame(state);
+    REQUIRE(state.picture);
+    // 2^30 threads: seconds of emulation. update_picture only starts it.
+    state.edit.workload = array_workload(KernelKind::Increment, 1000);
+    state.edit.launch = {{1u << 20, 1, 1}, {1024, 1, 1}};
+    state.pending.apply = true;
+    update_picture(state, 16384, kMaxDrawnCells);
+    REQUIRE(state.picture_job);
+    CHECK(state.busy());
+    CHECK(state.picture->launch.launch.block == Dim3{32, 1, 1});  // the last map, still on screen
+    cancel_picture_job(state);
+    CHECK_FALSE(state.picture_job);
+    REQUIRE(state.retiring.size() == 1);
+    const PictureResult stopped = state.retiring.front().get();  // returns within a block
+    CHECK(stopped.error == kCancelled);
+    state.retiring.clear();
+    // A new change replaces a running one: only the newest launch reaches the screen.
+    state.edit.launch = {{1u << 20, 1, 1}, {1024, 1, 1}};
+    state.pending.apply = true;
+    update_picture(state, 16384, kMaxDrawnCells);
+    state.edit.launch = {{8, 1, 1}, {128, 1, 1}};
+    state.pending.apply = true;
+    update_picture(state, 16384, kMaxDrawnCells);
+    CHECK(state.retiring.size() == 1);
+    finish_picture_job(state, 16384, kMaxDrawnCells);
+    CHECK(state.picture->launch.launch.block == Dim3{128, 1, 1});
+    CHECK(state.launch_error.empty());
+    for (auto& f : state.retiring) f.wait();
 }

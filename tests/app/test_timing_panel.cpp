@@ -155,7 +155,7 @@ TEST_CASE("the timing panel draws a run - its history - and a sweep chart in a h
     HeadlessImGuiContext context(1200, 900);
     AppState state;
     select_lesson(state, "seed-matmul-fixed");
-    update_picture(state, 16384, kMaxDrawnCells);
+    finish_picture_job(state, 16384, kMaxDrawnCells);
     state.timing.source = TimingSource::Modeled;
     REQUIRE(start_timing_run(state.timing, state.picture->launch, std::nullopt));
     REQUIRE(start_sweep(state.timing, KernelKind::MatmulXCol, std::nullopt));
@@ -187,7 +187,7 @@ TEST_CASE("timing lessons set the panel up - and the numbers can be saved as JSO
     AppState map_lesson;
     select_lesson(map_lesson, "seed-matmul");
     CHECK(map_lesson.open_view == CentreView::Map);
-    update_picture(state, 16384, kMaxDrawnCells);
+    finish_picture_job(state, 16384, kMaxDrawnCells);
     REQUIRE(start_timing_run(state.timing, state.picture->launch, std::nullopt));
     wait_for_jobs(state.timing);
     // 64 MiB over the laptop's pinned 12.2 GB/s, plus 10 us.
