@@ -24,6 +24,7 @@ void FrameClock::after_update(AppState& state, bool updated) {
 
 void FrameClock::frame_shown(const AppState& state) {
     frame_ms_.push_back(ms_since(frame_start_));
+    computing_.push_back(state.picture_job.has_value());
     frame_start_ = Clock::now();
     if (change_pending_ && !state.pending.apply && !state.picture_job) {  // computed, painted and shown
         change_to_screen_ms_.push_back(ms_since(change_start_));
@@ -32,8 +33,10 @@ void FrameClock::frame_shown(const AppState& state) {
 }
 
 Outcome<void> FrameClock::write_report(const std::string& path, const AppState& s) const {
-    nlohmann::json j = {
-        {"frame_ms", frame_ms_}, {"update_ms", update_ms_}, {"change_to_screen_ms", change_to_screen_ms_}};
+    nlohmann::json j = {{"frame_ms", frame_ms_},
+                        {"computing", computing_},
+                        {"update_ms", update_ms_},
+                        {"change_to_screen_ms", change_to_screen_ms_}};
     if (s.picture)
         j["map"] = {{"kernel", std::string(kernel_name(s.picture->launch.workload.kernel))},
                     {"cells", uint64_t(s.picture->layout.width) * s.picture->layout.height}};

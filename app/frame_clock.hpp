@@ -18,7 +18,7 @@ class FrameClock {
     void after_update(AppState& state, bool updated);
     // After the swap.
     void frame_shown(const AppState& state);
-    // JSON: frame_ms, update_ms, change_to_screen_ms and the map's size.
+    // JSON: frame_ms (with `computing`, per frame), update_ms, change_to_screen_ms, the map's size.
     Outcome<void> write_report(const std::string& path, const AppState& state) const;
 
   private:
@@ -27,6 +27,7 @@ class FrameClock {
         return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
     }
     std::vector<double> frame_ms_, update_ms_, change_to_screen_ms_;
+    std::vector<bool> computing_;  // per frame: a map was being computed off the UI thread
     Clock::time_point frame_start_ = Clock::now(), update_start_{}, change_start_{};
     bool change_pending_ = false;  // a launch change not yet on screen
 };

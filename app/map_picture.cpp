@@ -43,7 +43,7 @@ void recolor(MapPicture& p, ColorMode mode, Palette palette) {
 }
 
 void prepare_colors(MapPicture& p) {
-    if (p.result.device_map) return;
+    if (p.result.device_map || uint64_t(p.layout.width) * p.layout.height <= kPaintInFrameCells) return;
     p.prepared_colors.resize(size_t(p.layout.width) * p.layout.height);
     colorize_layout(p.layout, p.result.map, p.color, p.prepared_colors.data());
 }

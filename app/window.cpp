@@ -137,6 +137,9 @@ int run_window(const WindowOptions& o) {
             window.swap();
             if (!o.frame_report.empty()) finish_gpu_work();
             clock.frame_shown(state);
+            // While a map computes, frames come at most 60 a second (sooner on input): the
+            // computation gets the cores a faster frame loop would take for nothing.
+            if (state.picture_job) window.wait_events_until_next_frame(1.0 / 60);
         }
         if (!o.frame_report.empty()) {
             const auto written = clock.write_report(o.frame_report, state);

@@ -69,6 +69,12 @@ std::optional<FramebufferSize> WindowSession::poll() {
     return FramebufferSize{fb_w, fb_h, float(fb_w) / float(win_w)};
 }
 
+void WindowSession::wait_events_until_next_frame(double frame_seconds) {
+    const double left = frame_seconds - (glfwGetTime() - last_frame_end_);
+    if (left > 0) glfwWaitEventsTimeout(left);
+    last_frame_end_ = glfwGetTime();
+}
+
 void WindowSession::begin_imgui_frame() {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();

@@ -28,6 +28,8 @@ class WindowSession {
     bool should_close() const;
     // Polls input; returns the framebuffer's size, or nothing while the window is minimised.
     std::optional<FramebufferSize> poll();
+    // Waits for input, at most until `frame_seconds` after the last call returned.
+    void wait_events_until_next_frame(double frame_seconds);
     void begin_imgui_frame();  // the backends' NewFrame (input injection goes after it)
     void render_imgui();       // ImGui's draw data into the bound framebuffer
     void swap();
@@ -37,6 +39,7 @@ class WindowSession {
     WindowSession() = default;
     GLFWwindow* window_ = nullptr;
     bool glfw_ = false, imgui_ = false, glfw_backend_ = false, gl_backend_ = false;
+    double last_frame_end_ = 0;  // glfwGetTime() when wait_events_until_next_frame last returned
 };
 
 }  // namespace threadmap
