@@ -28,7 +28,7 @@ struct MapPicture {
 // Colours the layout on the host into prepared_colors (a host map only: a GPU paints its own)
 // when it has more cells than a frame colours quickly; smaller maps are coloured straight into
 // the GL buffer when painted (no copy).
-inline constexpr uint64_t kPaintInFrameCells = uint64_t(1) << 22;
+inline constexpr uint64_t kPaintInFrameCells = uint64_t(1) << 24;
 void prepare_colors(MapPicture& picture);
 
 // The picture's map on the host, brought from the device the first time it is asked for

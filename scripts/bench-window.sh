@@ -22,6 +22,8 @@ r = json.load(open(sys.argv[1]))
 frames = list(zip(r["frame_ms"], r["computing"]))[5:]  # after start-up
 def stats(v):
     v = sorted(v)
+    if not v:
+        return {"frames": 0}
     return {"median": round(statistics.median(v), 2), "p90": round(v[int(len(v) * 0.9)], 2), "max": round(v[-1], 2),
             "frames": len(v)}
 print(json.dumps({"bench": "frame_ms_1920x1080_4096x4096_map", "map_on_screen": stats([f for f, c in frames if not c]),
