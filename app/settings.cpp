@@ -62,45 +62,52 @@ void take(const nlohmann::json& j, const char* key, const char* expected, T& fie
 
 }  // namespace
 
-Settings load_settings(std::string& message) {
-    Settings s;
-    const std::string path = config_dir() + "/settings.json";
-    if (!path_exists(path)) return s;  // the first start
-    const auto text = read_input_file(path, kMaxSettingsBytes, "settings file");
-    std::string problem = text.error;
+SettingsText parse_settings(const std::string& text) {
+    SettingsText r;
     nlohmann::json j;
-    if (text.value) {
-        try {
-            j = nlohmann::json::parse(*text.value);
-            if (!j.is_object()) problem = "it is not a JSON object";
-        } catch (const nlohmann::json::exception& e) {
-            problem = std::string("it is not JSON: ") + e.what();
-        }
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        r.problem = std::string("it is not JSON: ") + e.what();
+        return r;
     }
-    if (!problem.empty()) {  // kept aside, never overwritten: the learner may want it back
+    if (!j.is_object()) {
+        r.problem = "it is not a JSON object";
+        return r;
+    }
+    Settings& s = r.settings;
+    take(j, "ui_scale", "a number", s.ui_scale, r.dropped);
+    take(j, "colorblind_palette", "true or false", s.colorblind_palette, r.dropped);
+    take(j, "color_mode", "text", s.color_mode, r.dropped);
+    take(j, "export_scale", "a number", s.export_scale, r.dropped);
+    take(j, "export_dir", "text", s.export_dir, r.dropped);
+    take(j, "left_width", "a number", s.left_width, r.dropped);
+    take(j, "right_width", "a number", s.right_width, r.dropped);
+    take(j, "last_preset", "text", s.last_preset, r.dropped);
+    s = sanitized(s);
+    return r;
+}
+
+Settings load_settings(std::string& message) {
+    const std::string path = config_dir() + "/settings.json";
+    if (!path_exists(path)) return {};  // the first start
+    const auto text = read_input_file(path, kMaxSettingsBytes, "settings file");
+    const SettingsText parsed = text.value ? parse_settings(*text.value) : SettingsText{{}, text.error, {}};
+    if (!parsed.problem.empty()) {  // kept aside, never overwritten: the learner may want it back
         const std::string aside = path + ".bad-" + timestamp();
         std::error_code ec;
         std::filesystem::rename(path, aside, ec);
-        message = "could not read " + path + " (" + problem + "); " +
+        message = "could not read " + path + " (" + parsed.problem + "); " +
                   (ec ? "could not move it aside (" + ec.message() + ")" : "kept it as " + aside) +
                   "; using the default settings";
-        return s;
+        return {};
     }
-    std::vector<std::string> dropped;
-    take(j, "ui_scale", "a number", s.ui_scale, dropped);
-    take(j, "colorblind_palette", "true or false", s.colorblind_palette, dropped);
-    take(j, "color_mode", "text", s.color_mode, dropped);
-    take(j, "export_scale", "a number", s.export_scale, dropped);
-    take(j, "export_dir", "text", s.export_dir, dropped);
-    take(j, "left_width", "a number", s.left_width, dropped);
-    take(j, "right_width", "a number", s.right_width, dropped);
-    take(j, "last_preset", "text", s.last_preset, dropped);
-    if (!dropped.empty()) {
+    if (!parsed.dropped.empty()) {
         message = path + ": ignored ";
-        for (size_t i = 0; i < dropped.size(); ++i) message += (i ? ", " : "") + dropped[i];
+        for (size_t i = 0; i < parsed.dropped.size(); ++i) message += (i ? ", " : "") + parsed.dropped[i];
         message += "; the other settings kept";
     }
-    return sanitized(s);
+    return parsed.settings;
 }
 
 Outcome<void> save_settings(const Settings& s) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "outcome.hpp"
 
@@ -12,9 +13,19 @@ namespace threadmap {
 
 std::string config_dir();  // created on demand by save_settings
 
-// Reads the settings file; a missing file gives the defaults, a malformed one the defaults
-// and a message saying so (never an exception).
+// Reads the settings file; a missing file gives the defaults, an unreadable one the defaults
+// (the file kept aside) and a message saying so, a bad key its default and a message (never
+// an exception).
 Settings load_settings(std::string& message);
+
+// The settings in a file's text: problem set (and defaults) when it cannot be read at all;
+// `dropped` names each key of the wrong type, whose default is kept.
+struct SettingsText {
+    Settings settings;
+    std::string problem;
+    std::vector<std::string> dropped;
+};
+SettingsText parse_settings(const std::string& text);
 // Returns an empty string, or why the file could not be written.
 Outcome<void> save_settings(const Settings& settings);
 

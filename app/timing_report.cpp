@@ -65,8 +65,11 @@ class Fields {
     }
     uint64_t count(const char* key, uint64_t fallback, uint64_t max = kMaxCount) {
         if (!has(key)) return fallback;
-        if (!j_[key].is_number_unsigned()) return fail(key, "must be a whole number, 0 or more"), fallback;
-        const uint64_t v = j_[key].get<uint64_t>();
+        // Text gives unsigned numbers, a report built in memory signed ones: both are fine at 0 or more.
+        const auto& n = j_[key];
+        if (!n.is_number_integer() || (n.is_number_unsigned() ? false : n.get<int64_t>() < 0))
+            return fail(key, "must be a whole number, 0 or more"), fallback;
+        const uint64_t v = n.get<uint64_t>();
         if (v > max) return fail(key, "must be at most " + std::to_string(max)), fallback;
         return v;
     }

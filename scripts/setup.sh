@@ -11,7 +11,8 @@ packages=(cmake g++ make pkg-config
           libegl-dev libegl-mesa0 libgl1-mesa-dri                      # OpenGL with no display
           fonts-dejavu-core                                            # readable UI text
           xvfb xauth                                                   # window tests
-          desktop-file-utils appstream)                                # install test
+          desktop-file-utils appstream                                 # install test
+          clang-14)                                                    # libFuzzer targets (scripts/fuzz.sh)
 
 missing=()
 for p in "${packages[@]}"; do

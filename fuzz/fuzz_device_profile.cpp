@@ -1,0 +1,31 @@
+// libFuzzer: a device profile is parsed whole or refused; one that is accepted models every
+// program with finite, non-negative seconds.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "device_profiles.hpp"
+
+using namespace threadmap;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    DeviceProfile p;
+    try {
+        p = parse_device_profile(std::string(reinterpret_cast<const char*>(data), size));
+    } catch (const std::runtime_error&) {
+        return 0;
+    }
+    for (bool fast : {true, false}) {
+        const DeviceProfile b = profile_at_bound(p, fast);
+        for (const TimedProgram& program :
+             {TimedProgram{}, TimedProgram{HostLanguage::Numba, ElementType::Float64, Transfers::HostArrays}}) {
+            const Workload w = matmul_workload(KernelKind::Matmul, 300, 300, 200);
+            const ModeledTimes t = model_times(b, workload_cost(w, program), program, false, true, 10);
+            for (double s : {t.alloc, t.h2d, t.kernel, t.d2h, t.first_launch})
+                if (!(s >= 0) || std::isnan(s)) __builtin_trap();
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/, clang with coverage and ASan+UBSan, in build-fuzz/)
+# and runs each for SECONDS on a seed corpus made from the real files: the lessons, the
+# device profiles, the benchmark replay scripts, a recording and a settings file.
+# Exit status: non-zero when a target finds a crash, a leak or a failed invariant; the
+# input that did it is saved in build-fuzz/artifacts/. Last line per target: libFuzzer's
+# "Done N runs in S second(s)".
+# Usage: scripts/fuzz.sh [SECONDS]   (default 20; CI runs 20, the README reports a long run)
+set -euo pipefail
+seconds=${1:-20}
+cd "$(dirname "$0")/.."
+build=build-fuzz
+CXX=${CXX_FUZZ:-clang++-14} CC=${CC_FUZZ:-clang-14} cmake -S . -B "$build" -DTHREADMAP_FUZZ=ON -DTHREADMAP_CUDA=OFF \
+  -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$build.configure.log" 2>&1 ||
+  { cat "$build.configure.log"; exit 1; }
+targets=$(cd fuzz && ls fuzz_*.cpp | sed 's/\.cpp$//')
+# shellcheck disable=SC2086  # a list of target names
+cmake --build "$build" -j"$(nproc)" --target $targets > "$build.build.log" 2>&1 || { tail -n 40 "$build.build.log"; exit 1; }
+
+# Seed corpora from the real files (never committed copies of them).
+corpus=$build/corpus
+rm -rf "$corpus" && mkdir -p "$corpus"/{launch_options,recording,settings,lesson,device_profile,replay} "$build/artifacts"
+cp assets/lessons/*.json "$corpus/lesson/"
+cp assets/devices/*.json "$corpus/device_profile/"
+cp bench/*.replay "$corpus/replay/"
+printf 'matmul\n\n300\n300\n200\n32,32\n\n\n1920x1080' > "$corpus/launch_options/matmul"
+printf 'increment\n500\n\n\n\n32\n16\nseed-increment\n64x64' > "$corpus/launch_options/increment"
+printf '{"ui_scale": 1.5, "colorblind_palette": true, "color_mode": "warp", "export_scale": 2, "export_dir": ".", "left_width": 340, "right_width": 380, "last_preset": "seed-matmul"}' \
+  > "$corpus/settings/settings.json"
+if [ -x build/app/threadmap ]; then
+  build/app/threadmap bench --backend model --device-profile laptop-gpu --preset seed-matmul --json \
+    > "$corpus/recording/seed-matmul.json"
+fi
+printf '{"kernel":"increment","shape":[10],"device":"d","date":"t","stages":[]}' > "$corpus/recording/minimal.json"
+
+export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+status=0
+for t in $targets; do
+  name=${t#fuzz_}
+  [ -x "$build/fuzz/$t" ] || continue  # settings and replay need the window's libraries
+  echo "== $t, $seconds s"
+  if ! "$build/fuzz/$t" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+       -artifact_prefix="$build/artifacts/$name-" "$corpus/$name" > "$build/$t.log" 2>&1; then
+    status=1
+    tail -n 30 "$build/$t.log"
+  fi
+  sed -n "/^Done [0-9]* runs/p" "$build/$t.log"  # the summary line, for the report
+done
+exit $status
