@@ -39,7 +39,9 @@ for t in $targets; do
   name=${t#fuzz_}
   [ -x "$build/fuzz/$t" ] || continue  # settings and replay need the window's libraries
   echo "== $t, $seconds s"
-  if ! "$build/fuzz/$t" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+  # A fixed seed (FUZZ_SEED, default 1): CI walks the same inputs each time, only more or
+  # fewer of them; a long run may choose another.
+  if ! "$build/fuzz/$t" -seed="${FUZZ_SEED:-1}" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
        -artifact_prefix="$build/artifacts/$name-" "$corpus/$name" > "$build/$t.log" 2>&1; then
     status=1
     tail -n 30 "$build/$t.log"
