@@ -5,7 +5,8 @@
 # Exit status: non-zero when a target finds a crash, a leak or a failed invariant; the
 # input that did it is saved in build-fuzz/artifacts/. Last line per target: libFuzzer's
 # "Done N runs in S second(s)".
-# Usage: scripts/fuzz.sh [SECONDS]   (default 20; CI runs 20, the README reports a long run)
+# Usage: scripts/fuzz.sh [SECONDS]   (default 20; CI runs 20)
+#        FUZZ_RUNS=1000000 scripts/fuzz.sh   (each target for that many inputs instead: the long run)
 set -euo pipefail
 seconds=${1:-20}
 cd "$(dirname "$0")/.."
@@ -38,10 +39,12 @@ status=0
 for t in $targets; do
   name=${t#fuzz_}
   [ -x "$build/fuzz/$t" ] || continue  # settings and replay need the window's libraries
-  echo "== $t, $seconds s"
+  limit=(-max_total_time="$seconds")
+  [ -n "${FUZZ_RUNS:-}" ] && limit=(-runs="$FUZZ_RUNS")
+  echo "== $t, ${FUZZ_RUNS:-$seconds s}${FUZZ_RUNS:+ runs}"
   # A fixed seed (FUZZ_SEED, default 1): CI walks the same inputs each time, only more or
   # fewer of them; a long run may choose another.
-  if ! "$build/fuzz/$t" -seed="${FUZZ_SEED:-1}" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+  if ! "$build/fuzz/$t" -seed="${FUZZ_SEED:-1}" "${limit[@]}" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
        -artifact_prefix="$build/artifacts/$name-" "$corpus/$name" > "$build/$t.log" 2>&1; then
     status=1
     tail -n 30 "$build/$t.log"
