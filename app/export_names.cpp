@@ -3,17 +3,21 @@
 
 namespace threadmap {
 
-std::string export_file_name(const ResolvedLaunch& r, const std::string& mode, bool whole_window, std::time_t when) {
-    const auto dim = [](const Dim3& d) {
-        return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
-    };
+std::string file_stamp(std::time_t when) {
     char stamp[32];
     std::tm local{};
     localtime_r(&when, &local);
     std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+    return stamp;
+}
+
+std::string export_file_name(const ResolvedLaunch& r, const std::string& mode, bool whole_window, std::time_t when) {
+    const auto dim = [](const Dim3& d) {
+        return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
+    };
     const std::string what = r.preset.empty() ? std::string(kernel_name(r.workload.kernel)) : r.preset;
     return "threadmap-" + what + "-grid" + dim(r.launch.grid) + "-block" + dim(r.launch.block) + "-" + mode +
-           (whole_window ? "-window-" : "-") + stamp + ".png";
+           (whole_window ? "-window-" : "-") + file_stamp(when) + ".png";
 }
 
 }  // namespace threadmap

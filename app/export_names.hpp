@@ -9,6 +9,10 @@
 
 namespace threadmap {
 
+// Local time for file names, sortable: 20261130-101500 (exports, saved timings, a settings
+// file kept aside).
+std::string file_stamp(std::time_t when);
+
 std::string export_file_name(const ResolvedLaunch& launch, const std::string& color_mode, bool whole_window,
                              std::time_t when);
 

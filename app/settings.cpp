@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "export_names.hpp"
 #include "input_file.hpp"
 
 #include "legend.hpp"
@@ -36,15 +37,6 @@ Settings sanitized(Settings s) {
 }
 
 namespace {
-
-std::string timestamp() {
-    const std::time_t t = std::time(nullptr);
-    std::tm local{};
-    localtime_r(&t, &local);
-    char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
-    return stamp;
-}
 
 // The field's value when the key holds the right type; else the key is named in `dropped`.
 template <class T>
@@ -94,7 +86,7 @@ Settings load_settings(std::string& message) {
     const auto text = read_input_file(path, kMaxSettingsBytes, "settings file");
     const SettingsText parsed = text.value ? parse_settings(*text.value) : SettingsText{{}, text.error, {}};
     if (!parsed.problem.empty()) {  // kept aside, never overwritten: the learner may want it back
-        const std::string aside = path + ".bad-" + timestamp();
+        const std::string aside = path + ".bad-" + file_stamp(std::time(nullptr));
         std::error_code ec;
         std::filesystem::rename(path, aside, ec);
         message = "could not read " + path + " (" + parsed.problem + "); " +

@@ -5,6 +5,7 @@
 
 #include "backend_choice.hpp"
 #include "device_profiles.hpp"
+#include "export_names.hpp"
 #include "input_file.hpp"
 #include "sweep_setup.hpp"
 #include "timing_report.hpp"
@@ -83,10 +84,7 @@ void poll_timing_jobs(TimingState& t) {
 }
 
 std::string save_timing_numbers(const TimingState& t, const std::string& dir, std::time_t when) {
-    char stamp[32];
-    std::tm local{};
-    localtime_r(&when, &local);
-    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+    const std::string stamp = file_stamp(when);
     std::string saved;
     if (t.current) {
         const std::string path = dir + "/threadmap-timing-" + t.current->kernel + "-" + stamp + ".json";
