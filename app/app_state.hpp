@@ -39,6 +39,7 @@ struct FrameRequests {
     bool export_window = false;  // Ctrl+Shift+S
     bool rescale = true;         // rebuild fonts and sizes (UI scale changed)
     bool quit = false;
+    std::optional<std::pair<int, int>> resize;  // a replay's `resize`: the window's new size
 };
 
 // Saved in $XDG_CONFIG_HOME/threadmap/settings.json (see settings.hpp).

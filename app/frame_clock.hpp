@@ -18,7 +18,8 @@ class FrameClock {
     void after_update(AppState& state, bool updated);
     // After the swap.
     void frame_shown(const AppState& state);
-    // JSON: frame_ms (with `computing`, per frame), update_ms, change_to_screen_ms, the map's size.
+    // JSON: frame_ms (with `computing`, per frame), update_ms, change_to_screen_ms, the map's
+    // size, and the process's resident memory (MB) at the first frame, every 10 s, and the last.
     Outcome<void> write_report(const std::string& path, const AppState& state) const;
 
   private:
@@ -29,7 +30,9 @@ class FrameClock {
     std::vector<double> frame_ms_, update_ms_, change_to_screen_ms_;
     std::vector<bool> computing_;  // per frame: a map was being computed off the UI thread
     Clock::time_point frame_start_ = Clock::now(), update_start_{}, change_start_{};
-    bool change_pending_ = false;  // a launch change not yet on screen
+    bool change_pending_ = false;                    // a launch change not yet on screen
+    std::vector<std::pair<double, double>> rss_mb_;  // (seconds since the first frame, MB)
+    Clock::time_point first_frame_{};
 };
 
 }  // namespace threadmap

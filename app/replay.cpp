@@ -28,26 +28,25 @@ int key_code(const std::string& name) {
     return -1;
 }
 
-std::optional<std::pair<float, float>> position(const AppState& state, const std::vector<std::string>& args) {
-    if (args.size() >= 2)
+bool is_number(const std::string& word) {
+    char* end = nullptr;
+    const double v = std::strtod(word.c_str(), &end);
+    return !word.empty() && end == word.c_str() + word.size() && std::fabs(v) <= 1e6;  // pixels, notches
+}
+
+// Where a move, click or scroll goes: X Y, or the centre of the widget named by the rest of
+// the line (names may have spaces: "n (elements)").
+std::optional<std::pair<float, float>> position(const AppState& state, const ReplayStep& s) {
+    const auto& args = s.args;
+    if (args.size() >= 2 && is_number(args[0]) && is_number(args[1]))
         return std::make_pair(std::strtof(args[0].c_str(), nullptr), std::strtof(args[1].c_str(), nullptr));
-    if (args.size() == 1) {
-        const auto it = state.widget_rects.find(args[0]);
+    if (!args.empty()) {
+        const auto it = state.widget_rects.find(s.rest);
         if (it == state.widget_rects.end()) return std::nullopt;
         const ViewRect& r = it->second;
         return std::make_pair(float(r.x + r.w / 2), float(r.y + r.h / 2));
     }
     return std::nullopt;
-}
-
-}  // namespace
-
-namespace {
-
-bool is_number(const std::string& word) {
-    char* end = nullptr;
-    const double v = std::strtod(word.c_str(), &end);
-    return !word.empty() && end == word.c_str() + word.size() && std::fabs(v) <= 1e6;  // pixels, notches
 }
 
 bool is_key(std::string name) {
@@ -65,10 +64,25 @@ std::string check_step(const ReplayStep& s) {
         return true;
     };
     if (s.command == "move" || s.command == "click") {
-        if (n == 1 || (n == 2 && numbers(0))) return {};
+        // X Y, or a widget's name ("n (elements)"); "click x 5" is neither.
+        const bool coordinates = n == 2 && numbers(0);
+        const bool half_coordinates = n == 2 && (is_number(s.args[0]) || is_number(s.args[1]));
+        if (coordinates || (n >= 1 && !numbers(0) && !half_coordinates)) return {};
         return "expected '" + s.command + " X Y' (numbers) or '" + s.command + " WIDGET'";
     }
     if (s.command == "scroll") return n == 3 && numbers(0) ? "" : "expected 'scroll X Y DY' (numbers)";
+    if (s.command == "drag") return n == 4 && numbers(0) ? "" : "expected 'drag X1 Y1 X2 Y2' (numbers)";
+    if (s.command == "resize") {
+        const auto side = [](const std::string& w) {
+            char* end = nullptr;
+            const long v = std::strtol(w.c_str(), &end, 10);
+            return end == w.c_str() + w.size() && v >= 1 && v <= Replay::kMaxReplayWindowSide;
+        };
+        return n == 2 && side(s.args[0]) && side(s.args[1])
+                   ? ""
+                   : "expected 'resize WIDTH HEIGHT' (whole numbers from 1 to " +
+                         std::to_string(Replay::kMaxReplayWindowSide) + ")";
+    }
     if (s.command == "key")
         return n == 1 && is_key(s.args[0]) ? ""
                                            : "expected 'key [ctrl+][shift+]NAME' with NAME a-z, enter, backspace, tab, "
@@ -77,7 +91,8 @@ std::string check_step(const ReplayStep& s) {
     if (s.command == "screenshot" || s.command == "state") return n == 1 ? "" : "expected '" + s.command + " FILE'";
     if (s.command == "wait") return n == 1 && s.args[0] == "idle" ? "" : "expected 'wait idle'";
     if (s.command == "quit") return n == 0 ? "" : "expected 'quit' alone";
-    return "unknown command '" + s.command + "' (move, click, scroll, key, type, screenshot, state, wait, quit)";
+    return "unknown command '" + s.command +
+           "' (move, click, drag, scroll, key, type, resize, screenshot, state, wait, quit)";
 }
 
 }  // namespace
@@ -144,7 +159,7 @@ bool Replay::held(const AppState& state) {
     return false;
 }
 
-void Replay::inject(const AppState& state) {
+void Replay::inject(AppState& state) {
     ImGuiIO& io = ImGui::GetIO();
     holding_ = held(state);
     if (holding_) {
@@ -160,10 +175,21 @@ void Replay::inject(const AppState& state) {
         io.KeyCtrl = io.KeyShift = false;
     }
     bool press = false;
+    if (drag_to_) {  // the second frame of a drag: moved there with the button still down
+        mouse_ = drag_to_;
+        press = true;
+        drag_to_.reset();
+    }
     for (const auto& s : steps_) {
         if (s.frame != frame) continue;
-        if (s.command == "move" || s.command == "click" || s.command == "scroll") {
-            if (auto p = position(state, s.args)) mouse_ = p;
+        if (s.command == "drag") {
+            mouse_ = std::make_pair(std::strtof(s.args[0].c_str(), nullptr), std::strtof(s.args[1].c_str(), nullptr));
+            drag_to_ = std::make_pair(std::strtof(s.args[2].c_str(), nullptr), std::strtof(s.args[3].c_str(), nullptr));
+            press = true;
+        } else if (s.command == "resize") {
+            state.requests.resize = {std::atoi(s.args[0].c_str()), std::atoi(s.args[1].c_str())};
+        } else if (s.command == "move" || s.command == "click" || s.command == "scroll") {
+            if (auto p = position(state, s)) mouse_ = p;
             if (s.command == "click") press = true;
             if (s.command == "scroll" && s.args.size() >= 3) io.MouseWheel += std::strtof(s.args[2].c_str(), nullptr);
         } else if (s.command == "key" && !s.args.empty()) {

@@ -1,12 +1,16 @@
 // Scripted input for tests and benchmarks (`threadmap --replay FILE`): each line is
 // "FRAME COMMAND ARGS…", injected into ImGui's input at that frame, so every panel's real
 // input handling runs. Commands:
-//   move X Y | move WIDGET            put the mouse there (WIDGET: a name from widget_rects)
+//   move X Y | move WIDGET            put the mouse there (WIDGET: a name from widget_rects,
+//                                     spaces and all)
 //   click X Y | click WIDGET          press the left button there; released (and a button
 //                                     fires) the frame after
+//   drag X1 Y1 X2 Y2                  press the left button at (X1, Y1), move to (X2, Y2) with
+//                                     it down the next frame, release the frame after
 //   scroll X Y DY                     wheel DY notches at (X, Y)
 //   key [ctrl+][shift+]NAME           NAME: a-z, enter, backspace, tab, escape, space, equal, minus
 //   type TEXT                         characters typed (the rest of the line)
+//   resize WIDTH HEIGHT               the window's size, in window pixels (1 to 16384)
 //   screenshot FILE                   the window's pixels after the frame, as PNG
 //   state FILE                        the map's place and view, launch and widgets, as JSON
 //   wait idle                         hold the script here until no map, timing run or sweep
@@ -50,12 +54,13 @@ class Replay {
 
     // After ImGui_ImplGlfw_NewFrame, before ImGui::NewFrame: the script's next frame, or
     // the mouse alone while a `wait` holds the script.
-    void inject(const AppState& state);
+    void inject(AppState& state);  // may ask for a resize
     // After the frame is drawn, before the swap: runs the frame's outputs and moves the
     // script on. Returns an error message or "".
     std::string after_render(AppState& state, int framebuffer_width, int framebuffer_height);
 
     static constexpr std::chrono::seconds kWaitCap{120};
+    static constexpr int kMaxReplayWindowSide = 16384;
 
   private:
     bool held(const AppState& state);
@@ -64,7 +69,8 @@ class Replay {
     bool holding_ = false;  // this window frame is a held one: no steps run
     std::optional<std::chrono::steady_clock::time_point> wait_started_;
     std::vector<ReplayStep> steps_;
-    std::optional<std::pair<float, float>> mouse_;  // injected position, held until moved
+    std::optional<std::pair<float, float>> mouse_;    // injected position, held until moved
+    std::optional<std::pair<float, float>> drag_to_;  // where a drag begun last frame goes
     int release_keys_at_ = -1;
     std::vector<int> held_keys_;
 };

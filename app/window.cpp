@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 
+#include <csignal>
 #include <cstdio>
 #include <memory>
 
@@ -59,6 +60,19 @@ void choose_backend_once(AppState& state, const std::string& requested) {
     }
 }
 
+volatile std::sig_atomic_t g_quit_signal = 0;
+
+// SIGTERM (a session logging out, `timeout`), SIGINT (Ctrl+C in the terminal) and SIGHUP end
+// the window as its close button does: settings saved, the frame report written. The
+// handler is reset after the first signal, so a second one ends a process that is stuck.
+void quit_on_signals() {
+    struct sigaction action = {};
+    action.sa_handler = [](int) { g_quit_signal = 1; };
+    action.sa_flags = SA_RESETHAND;
+    sigemptyset(&action.sa_mask);
+    for (int signal : {SIGTERM, SIGINT, SIGHUP}) sigaction(signal, &action, nullptr);
+}
+
 }  // namespace
 
 int run_window(const WindowOptions& o) {
@@ -98,7 +112,8 @@ int run_window(const WindowOptions& o) {
         frame.renderer = renderer.get();
         FrameClock clock;
 
-        while (!window.should_close() && !state.requests.quit) {
+        quit_on_signals();
+        while (!window.should_close() && !state.requests.quit && !g_quit_signal) {
             const auto size = window.poll();
             if (!size) continue;  // minimised
             if (state.requests.rescale) {
@@ -134,6 +149,10 @@ int run_window(const WindowOptions& o) {
                 }
             }
             handle_export_requests(state, *renderer, frame, *size, window);
+            if (state.requests.resize) {
+                window.set_size(state.requests.resize->first, state.requests.resize->second);
+                state.requests.resize.reset();
+            }
             window.swap();
             if (!o.frame_report.empty()) finish_gpu_work();
             clock.frame_shown(state);

@@ -57,6 +57,8 @@ WindowSession::~WindowSession() {
 
 bool WindowSession::should_close() const { return glfwWindowShouldClose(window_); }
 
+void WindowSession::set_size(int width, int height) { glfwSetWindowSize(window_, width, height); }
+
 std::optional<FramebufferSize> WindowSession::poll() {
     glfwPollEvents();
     int fb_w = 0, fb_h = 0, win_w = 0, win_h = 0;

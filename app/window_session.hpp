@@ -33,6 +33,7 @@ class WindowSession {
     void begin_imgui_frame();  // the backends' NewFrame (input injection goes after it)
     void render_imgui();       // ImGui's draw data into the bound framebuffer
     void swap();
+    void set_size(int width, int height);           // window pixels
     void rebuild_fonts(float pixels, float scale);  // UI scale: font atlas and style sizes
 
   private:

@@ -10,7 +10,7 @@ packages=(cmake g++ make pkg-config
           libimgui-dev libglfw3-dev libglm-dev libstb-dev libepoxy-dev  # window and drawing
           libegl-dev libegl-mesa0 libgl1-mesa-dri                      # OpenGL with no display
           fonts-dejavu-core                                            # readable UI text
-          xvfb xauth                                                   # window tests
+          xvfb xauth jq                                                # window tests, scripts/monkey.sh
           desktop-file-utils appstream                                 # install test
           clang-14)                                                    # libFuzzer targets (scripts/fuzz.sh)
 

@@ -206,8 +206,13 @@ TEST_CASE("replay scripts are checked when loaded - FILE:LINE and what was expec
     CHECK(error("").empty());
     CHECK(error("# a comment\n\n1 click map-area\n").empty());  // a widget by name
     CHECK(error("1 jump 3 4") ==
-          "s.replay:1: unknown command 'jump' (move, click, scroll, key, type, screenshot, "
+          "s.replay:1: unknown command 'jump' (move, click, drag, scroll, key, type, resize, screenshot, "
           "state, wait, quit)");
+    CHECK(error("1 click n (elements)\n2 drag 1 2 300 4\n3 resize 1 1\n4 resize 1920 1080\n").empty());
+    CHECK(error("1 click 1 2 3").rfind("s.replay:1: expected 'click X Y' (numbers)", 0) == 0);
+    CHECK(error("1 drag 1 2 3").rfind("s.replay:1: expected 'drag X1 Y1 X2 Y2'", 0) == 0);
+    CHECK(error("1 resize 0 100") == "s.replay:1: expected 'resize WIDTH HEIGHT' (whole numbers from 1 to 16384)");
+    CHECK(error("1 resize 100 20000").rfind("s.replay:1: expected 'resize WIDTH HEIGHT'", 0) == 0);
     CHECK(error("1 move 10 20\n2 click x 5").rfind("s.replay:2: expected 'click X Y' (numbers)", 0) == 0);
     CHECK(error("1 scroll 1 2").rfind("s.replay:1: expected 'scroll X Y DY'", 0) == 0);
     CHECK(error("1 scroll 1 2 1e300").rfind("s.replay:1: expected 'scroll X Y DY'", 0) == 0);
