@@ -92,6 +92,14 @@ struct AppState {
     TimingState timing;                   // the timing panel: runs, recordings, the sweep
     std::optional<CentreView> open_view;  // select this tab of the centre once (a lesson chose it)
 
+    // PNG exports being encoded and written off the UI thread (window_exports).
+    struct ExportJob {
+        std::string path;
+        std::string note;  // e.g. why the scale is smaller than asked
+        std::future<Outcome<void>> written;
+    };
+    std::vector<ExportJob> exports;
+
     // Where the map was drawn this frame (window pixels), for input and exports.
     ViewRect map_rect;
     ViewRect legend_rect;  // the legend's column beside the map
@@ -101,11 +109,11 @@ struct AppState {
     ColorMode color_mode() const;
     Palette palette() const { return settings.colorblind_palette ? Palette::ColorBlindSafe : Palette::Standard; }
     std::optional<glm::ivec2> inspected_cell() const { return pinned_cell ? pinned_cell : hovered_cell; }
-    // Work that will change what is on screen without input: a map to build, a timing run or
-    // a sweep in flight.
+    // Work that will change what is on screen without input: a map to build, a timing run, a
+    // sweep or an export in flight.
     bool busy() const {
         return pending.any_update() || pending.upload || picture_job.has_value() || timing.run.valid() ||
-               timing.sweep_job.valid();
+               timing.sweep_job.valid() || !exports.empty();
     }
 };
 

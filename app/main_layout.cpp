@@ -5,6 +5,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <string>
 
 #include "panels/code_panel.hpp"
 #include "panels/panel_widgets.hpp"
@@ -31,17 +33,45 @@ void splitter(const char* id, float& width, float direction, float scale, float 
     ImGui::SameLine(0, 0);
 }
 
-void draw_status_bar(const AppState& state) {
+// The status bar: the backend, where colours were painted, update and frame times, and the
+// last message (an export, a settings file, a refusal) — in full: on the same line when it
+// fits, else wrapped on lines of its own below.
+struct StatusBar {
+    std::string facts;  // everything before the message
+    bool message_below = false;
+    float height = 0;
+    float wrap_width = 0;
+};
+
+StatusBar layout_status_bar(const AppState& state) {
+    StatusBar bar;
+    bar.facts = state.backend_line;
+    if (!state.paint_line.empty()) bar.facts += " | " + state.paint_line;
+    char times[96];
+    std::snprintf(times, sizeof times, " | map updated in %.0f ms | %.1f ms/frame", state.last_update_ms,
+                  1000.0 / std::max(ImGui::GetIO().Framerate, 0.001f));
+    bar.facts += times;
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float width = std::max(ImGui::GetContentRegionAvail().x - 2 * style.ItemSpacing.x, 1.0f);
+    const std::string message = state.message.empty() ? "" : " | " + state.message;
+    bar.message_below = ImGui::CalcTextSize((bar.facts + message).c_str()).x > width;
+    const auto lines_height = [width](const std::string& text) {  // a narrow window wraps the facts too
+        return ImGui::CalcTextSize(text.c_str(), nullptr, false, width).y;
+    };
+    bar.height =
+        lines_height(bar.facts) + ImGui::GetFrameHeightWithSpacing() - ImGui::GetFontSize() + style.ItemSpacing.y * 2;
+    if (bar.message_below) bar.height += lines_height(state.message) + style.ItemSpacing.y;
+    bar.wrap_width = width;
+    return bar;
+}
+
+void draw_status_bar(const AppState& state, const StatusBar& bar) {
     ImGui::Separator();
-    ImGui::TextUnformatted(state.backend_line.c_str());
-    if (!state.paint_line.empty()) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("| %s", state.paint_line.c_str());
-    }
-    ImGui::SameLine();
-    ImGui::TextDisabled("| map updated in %.0f ms | %.1f ms/frame", state.last_update_ms,
-                        1000.0 / std::max(ImGui::GetIO().Framerate, 0.001f));
-    if (!state.message.empty()) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + bar.wrap_width);
+    ImGui::TextUnformatted(bar.facts.c_str());
+    if (!state.message.empty() && bar.message_below) ImGui::TextUnformatted(state.message.c_str());
+    ImGui::PopTextWrapPos();
+    if (!state.message.empty() && !bar.message_below) {
         ImGui::SameLine();
         ImGui::TextUnformatted(("| " + state.message).c_str());
     }
@@ -107,8 +137,8 @@ void draw_main_layout(AppState& state, MapFrame& frame) {
     state.widget_rects.clear();
 
     const float scale = state.settings.ui_scale;
-    const float status_h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y * 2;
-    const float height = std::max(ImGui::GetContentRegionAvail().y - status_h, 1.0f);
+    const StatusBar status = layout_status_bar(state);
+    const float height = std::max(ImGui::GetContentRegionAvail().y - status.height, 1.0f);
     const float total = ImGui::GetContentRegionAvail().x;
     float left = state.settings.left_width * scale, right = state.settings.right_width * scale;
     // A narrow window gives the map at least a third; the side columns shrink first.
@@ -152,7 +182,7 @@ void draw_main_layout(AppState& state, MapFrame& frame) {
     ImGui::EndChild();
 
     ImGui::SetCursorPosX(ImGui::GetStyle().ItemSpacing.x);
-    draw_status_bar(state);
+    draw_status_bar(state, status);
     ImGui::End();
 }
 

@@ -20,7 +20,7 @@ command -v xvfb-run > /dev/null || { echo "monkey: xvfb-run is missing: run scri
 work=$(mktemp -d /tmp/threadmap-monkey.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 # More frames than the window can show in the time: the clock, not the script, ends the run.
-"$build/tests/threadmap_monkey_script" "$seed" $((seconds * 200 + 600)) 1600 900 > "$work/monkey.replay"
+"$build/tests/threadmap_monkey_script" "$seed" $((seconds * 300 + 600)) 1600 900 > "$work/monkey.replay"
 echo "monkey: seed $seed, ${seconds} s, script of $(grep -vc '^#' "$work/monkey.replay") steps"
 
 status=0
@@ -39,7 +39,7 @@ if grep -E "internal error|AddressSanitizer|runtime error" "$work/out.txt"; then
   echo "monkey: FAILED: see above" >&2
   exit 1
 fi
-jq -r '"monkey: \(.frame_ms | length) frames, longest \(.frame_ms | max | floor) ms; resident memory " +
+jq -r '"monkey: \(.rss_mb.samples[-1][0] | floor) s, \(.frame_ms | length) frames, longest \(.frame_ms | max | floor) ms; resident memory " +
        "start \(.rss_mb.start | floor) MB, end \(.rss_mb.end | floor) MB, peak \(.rss_mb.max | floor) MB"' \
   "$work/frames.json"
 if [ -n "${MONKEY_KEEP:-}" ]; then cp "$work/frames.json" "$work/monkey.replay" "$work/out.txt" "$MONKEY_KEEP/"; fi

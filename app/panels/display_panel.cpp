@@ -51,6 +51,7 @@ void draw_display_panel(AppState& state) {
     for (int k : {1, 2, 4}) {
         ImGui::SameLine();
         if (ImGui::RadioButton((std::to_string(k) + "x").c_str(), s.export_scale == k)) s.export_scale = k;
+        remember_rect(state, "export-scale:" + std::to_string(k));
     }
     char dir[512];
     std::snprintf(dir, sizeof dir, "%s", s.export_dir.c_str());

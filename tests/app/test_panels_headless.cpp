@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "export_budget.hpp"
 #include "headless_imgui.hpp"
 #include "launch_update.hpp"
 #include "legend.hpp"
@@ -198,6 +199,37 @@ TEST_CASE("a GPU that fails for good hands the window to the emulator - with the
     ui.frame(state);
     CHECK(gpu->runs == 1);
     CHECK(state.picture->launch.launch.block == Dim3{64, 1, 1});
+}
+
+TEST_CASE("a long status message is shown in full - wrapped below the status line - and the map gives it room") {
+    HeadlessUi ui;
+    AppState state;
+    select_lesson(state, "seed-increment");
+    ui.frame(state);
+    ui.frame(state);
+    const float alone = state.map_rect.h;
+    state.message = "saved x.png";  // fits on the status line: nothing moves
+    ui.frame(state);
+    CHECK(state.map_rect.h == alone);
+    state.message = std::string(600, 'w');  // three lines or more at 1600 pixels
+    ui.frame(state);
+    CHECK(state.map_rect.h <= alone - 3 * ImGui::GetFontSize());
+    CHECK(state.map_rect.h >= alone - 6 * ImGui::GetFontSize());
+}
+
+TEST_CASE("exports over the pixel budget are made at a smaller scale - and say so") {
+    CHECK(fit_export_scale(1600, 900, 4, 16384).scale == 4);  // 23 megapixels
+    CHECK(fit_export_scale(1600, 900, 4, 16384).note.empty());
+    const ExportScale big = fit_export_scale(3840, 2160, 4, 16384);  // 4x: 133 megapixels
+    CHECK(big.scale == 2);
+    CHECK(big.note == "at 2x: 4x would be 15360x8640 pixels, over the 40-megapixel export budget");
+    CHECK(fit_export_scale(3840, 2160, 2, 16384).scale == 2);         // 33 megapixels
+    const ExportScale tall = fit_export_scale(1000, 5000, 4, 16384);  // 20000 pixels tall
+    CHECK(tall.scale == 2);
+    CHECK(tall.note == "at 2x: 4x would be 4000x20000 pixels, wider or taller than this GPU's 16384-pixel limit");
+    const ExportScale none = fit_export_scale(9000, 9000, 1, 16384);
+    CHECK(none.scale == 0);
+    CHECK(none.note == "not exported: it would be 9000x9000 pixels, over the 40-megapixel export budget");
 }
 
 TEST_CASE("replay scripts are checked when loaded - FILE:LINE and what was expected") {

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -41,8 +42,10 @@ WindowRun run_window(const std::vector<std::string>& args, const std::string& sc
     std::string text = script;
     for (size_t at; (at = text.find("@/")) != std::string::npos;) text.replace(at, 2, w.dir + "/");
     std::ofstream(w.path("script.replay")) << text;
-    std::vector<std::string> all = {"--no-settings", "--window-size", "1600x900", "--replay", w.path("script.replay")};
+    std::vector<std::string> all = {"--no-settings", "--replay", w.path("script.replay")};
     all.insert(all.end(), args.begin(), args.end());
+    if (std::find(args.begin(), args.end(), "--window-size") == args.end())
+        all.insert(all.end(), {"--window-size", "1600x900"});
     w.result = run_threadmap(all, {}, kXvfb);
     REQUIRE_MESSAGE(w.result.exit_code == 0, w.result.err);
     return w;
@@ -259,6 +262,30 @@ TEST_CASE("export - Ctrl+S writes the map figure - an unwritable folder is a mes
     CHECK(maps == 1);
     CHECK(windows == 1);
     CHECK(load_png(w.path("after.png")).valid());  // it kept running after the failed export
+    std::filesystem::remove_all(out);
+}
+
+TEST_CASE("a 4x export of a window over the pixel budget is saved at 2x off the UI thread - and says so") {
+    const std::string out = "/tmp/threadmap-gui-budget-" + std::to_string(getpid());
+    std::filesystem::create_directories(out);
+    // 2400x1800 at 4x is 69 megapixels: over the 40-megapixel budget; 2x (17) fits.
+    const WindowRun w = run_window({"--preset", "seed-increment", "--window-size", "2400x1800"},
+                                   "1 move 5 5\n3 click folder\n4 key ctrl+a\n5 type " + out +
+                                       "\n6 key enter\n7 click export-scale:4\n9 move 5 5\n10 key ctrl+shift+s\n"
+                                       "11 state @/during.json\n12 wait idle\n13 state @/s.json\n14 quit\n");
+    const json during = load_json(w.path("during.json")), s = load_json(w.path("s.json"));
+    CHECK(std::string(during["message"]).rfind("saving " + out + "/threadmap-seed-increment", 0) == 0);
+    CHECK(
+        std::string(s["message"]).find(" (at 2x: 4x would be 9600x7200 pixels, over the 40-megapixel export budget)") !=
+        std::string::npos);
+    int files = 0;
+    for (const auto& f : std::filesystem::directory_iterator(out)) {
+        const PngImage img = load_png(f.path());
+        CHECK(img.width == 4800);
+        CHECK(img.height == 3600);
+        ++files;
+    }
+    CHECK(files == 1);
     std::filesystem::remove_all(out);
 }
 

@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
     const auto x = [&] { return r.below(width); };
     const auto y = [&] { return r.below(height); };
     std::printf("# monkey script: seed %s, %d frames, window %dx%d\n", argv[1], frames, width, height);
-    for (int f = 1; f < frames; f += 1 + r.below(4)) {
+    for (int f = 1; f < frames; f += 1 + r.below(8)) {
         const int roll = r.below(100);
         if (roll < 25) {
             std::printf("%d click %d %d\n", f, x(), y());
