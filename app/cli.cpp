@@ -6,7 +6,9 @@
 
 #include "bench_command.hpp"
 #include "build_info.hpp"
+#include "check_command.hpp"
 #include "devices_command.hpp"
+#include "kernels_command.hpp"
 #include "map_command.hpp"
 #if THREADMAP_HAS_GUI
 #include "render_command.hpp"
@@ -23,6 +25,10 @@ int run_cli(int argc, char** argv) {
     BenchCommandOptions bench;
     add_bench_command(app, bench);
     add_devices_command(app);
+    CheckCommandOptions check;
+    add_check_command(app, check);
+    KernelsCommandOptions kernels;
+    add_kernels_command(app, kernels);
 #if THREADMAP_HAS_GUI
     RenderCommandOptions render;
     add_render_command(app, render);
@@ -45,13 +51,15 @@ int run_cli(int argc, char** argv) {
     if (app.got_subcommand("map")) return run_map_command(map);
     if (app.got_subcommand("bench")) return run_bench_command(bench);
     if (app.got_subcommand("devices")) return run_devices_command();
+    if (app.got_subcommand("check")) return run_check_command(check);
+    if (app.got_subcommand("kernels")) return run_kernels_command(kernels);
 #if THREADMAP_HAS_GUI
     if (app.got_subcommand("render")) return run_render_command(render);
     return run_window_command(window);
 #else
     std::fprintf(stderr,
                  "threadmap: this build has no window (GLFW, Dear ImGui or libepoxy was missing when it was "
-                 "built); use threadmap map, bench or devices\n");
+                 "built); use threadmap map, check, kernels, bench or devices\n");
     return 1;
 #endif
 }

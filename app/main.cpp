@@ -16,7 +16,9 @@ int checked_output(int code) {
     std::cout.flush();
     errno = 0;
     const bool lost = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
-    if (!lost || code != 0) return code;  // a command that failed has said why already
+    // A command that failed has said why already; one that succeeded (0) or reported findings
+    // (3, `check`) has not reached its reader.
+    if (!lost || (code != 0 && code != 3)) return code;
     std::fprintf(stderr, "threadmap: cannot write the output to stdout%s%s\n", errno ? ": " : "",
                  errno ? std::strerror(errno) : " (a full disk or a closed pipe)");
     return 1;

@@ -37,6 +37,11 @@ if(NOT doctest_FOUND)  # doctest_discover_tests comes from doctest's own CMake m
 endif()
 threadmap_header_only(doctest::doctest doctest/doctest.h)
 
+# Boost.Context: the fibers a block's threads run as when its kernel has barriers
+# (kernels/model). The sanitizer build uses its ucontext flavour, which tells ASan about
+# each stack switch (the default assembly one does not, and ASan would report false errors).
+find_package(Boost 1.74 REQUIRED COMPONENTS context)
+
 option(THREADMAP_BLAS "Use OpenBLAS for the CPU reference when found (default ON)" ON)
 set(BLA_VENDOR OpenBLAS)
 if(THREADMAP_BLAS)

@@ -4,7 +4,8 @@
 # package registry, no GUI libraries, no EGL loader), in one ignored folder, .deps/:
 #   .deps/include, .deps/cmake  the header-only CLI11, nlohmann-json and doctest (and doctest's
 #                               CMake module), copied from this machine (scripts/setup.sh)
-#   .deps/debs/*.deb            GLFW, Dear ImGui, libepoxy, GLM, stb with what they need to
+#   .deps/debs/*.deb            Boost.Context (headers, CMake files, library), GLFW, Dear
+#                               ImGui, libepoxy, GLM, stb with what they need to
 #                               build and run, and the EGL/GL loaders (libglvnd); device-check.sh
 #                               unpacks them into a folder of its own there, never into /
 # Carry .deps with the working tree (run's `carry`); the README gives the one call.
@@ -25,6 +26,7 @@ packages=(
   libglvnd0 libglvnd-dev libegl1 libegl-dev libgl1 libgl-dev libglx0 libglx-dev libopengl0 libopengl-dev
   libgles2 libgles-dev
   pkgconf-bin libpkgconf3  # CMake finds ImGui and libepoxy through pkg-config, which may be missing there
+  libboost1.74-dev libboost-context1.74-dev libboost-context1.74.0  # fibers for __syncthreads() (kernels/model)
 )
 
 for dir in CLI nlohmann doctest; do

@@ -99,6 +99,9 @@ TEST_CASE("every command whose output cannot be written exits 1 saying so - neve
          "3"},
         {"bench", "--device-profile", "list"},
         {"bench", "--help"},
+        {"check", "--preset", "seed-increment"},
+        {"check", "--kernel", "histogram-racy", "--format", "json"},  // findings (3), output lost: 1
+        {"kernels"},
     };
     for (const auto& args : commands) {
         std::string line;

@@ -10,12 +10,12 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # 1. Staging: the header-only libraries and every package, in the folder asked for.
 "$src/scripts/device-stage.sh" "$tmp/deps" > "$tmp/stage.out"
-grep -q "^device-stage: staged 34 packages and 3 header-only libraries in $tmp/deps" "$tmp/stage.out" ||
+grep -q "^device-stage: staged 37 packages and 3 header-only libraries in $tmp/deps" "$tmp/stage.out" ||
   fail "staging said: $(cat "$tmp/stage.out")"
 for f in include/CLI/CLI.hpp include/nlohmann/json.hpp include/doctest/doctest.h cmake/doctest.cmake; do
   [ -f "$tmp/deps/$f" ] || fail "staging left out $f"
 done
-for p in libglfw3-dev libimgui-dev libepoxy-dev libglm-dev libegl1 libglvnd0 pkgconf-bin; do
+for p in libglfw3-dev libimgui-dev libepoxy-dev libglm-dev libegl1 libglvnd0 pkgconf-bin libboost-context1.74-dev; do
   compgen -G "$tmp/deps/debs/${p}_*.deb" > /dev/null || fail "staging left out the package $p"
 done
 [ "$(du -sm "$tmp/deps" | cut -f1)" -lt 48 ] || fail "the staged folder is over 48 MiB"

@@ -1,0 +1,24 @@
+// `threadmap check`: runs a launch in the kernel model and prints only its findings (out of
+// bounds, races, hazards, uninitialised shared reads, divergent barriers), as text or JSON.
+// Exit status: 0 no findings, 3 findings, 2 bad usage or an invalid launch — so a script can
+// ask "does this launch race?".
+#pragma once
+
+#include "launch_options.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace threadmap {
+
+struct CheckCommandOptions {
+    LaunchOptions launch;
+    std::string bins;             // the histograms' parameter
+    std::string format = "text";  // text | json
+};
+
+void add_check_command(CLI::App& app, CheckCommandOptions& options);
+int run_check_command(const CheckCommandOptions& options);
+
+}  // namespace threadmap

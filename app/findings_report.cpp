@@ -1,0 +1,52 @@
+// Findings as JSON and text; see findings_report.hpp.
+#include "findings_report.hpp"
+
+namespace threadmap {
+
+namespace {
+
+nlohmann::json dim(const Dim3& d) { return {d.x, d.y, d.z}; }
+
+// "write-write race" / "write-write races"
+std::string kind_words(FindingKind kind, uint64_t n) {
+    static const char* const singular[] = {"out-of-bounds access", "write-write race", "read-write hazard",
+                                           "uninitialised read", "divergent barrier"};
+    std::string s = singular[size_t(kind)];
+    if (n != 1) s += kind == FindingKind::OutOfBounds ? "es" : "s";
+    return s;
+}
+
+}  // namespace
+
+nlohmann::json findings_json(const ModelResult& r) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const Finding& f : r.findings) {
+        nlohmann::json threads = nlohmann::json::array();
+        for (const FindingThread& t : f.threads)
+            threads.push_back({{"block", dim(t.block)}, {"thread", dim(t.thread)}});
+        list.push_back({{"kind", finding_kind_name(f.kind)},
+                        {"threads", threads},
+                        {"array", f.array},
+                        {"index", f.index},
+                        {"line", f.line},
+                        {"message", f.message}});
+    }
+    return list;
+}
+
+nlohmann::json finding_counts_json(const ModelResult& r) {
+    nlohmann::json counts = nlohmann::json::object();
+    for (size_t k = 0; k < kFindingKinds; ++k) counts[finding_kind_name(FindingKind(k))] = r.counts[k];
+    return counts;
+}
+
+std::string findings_summary(const ModelResult& r) {
+    std::string s;
+    for (size_t k = 0; k < kFindingKinds; ++k) {
+        if (r.counts[k] == 0) continue;
+        s += (s.empty() ? "" : ", ") + std::to_string(r.counts[k]) + " " + kind_words(FindingKind(k), r.counts[k]);
+    }
+    return s.empty() ? "no findings" : s;
+}
+
+}  // namespace threadmap

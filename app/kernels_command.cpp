@@ -1,0 +1,90 @@
+// `threadmap kernels`; see kernels_command.hpp.
+#include "kernels_command.hpp"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "builtin/registry.hpp"
+
+namespace threadmap {
+
+namespace {
+
+const char* space_name(MemorySpace s) { return s == MemorySpace::Shared ? "shared" : "global"; }
+const char* type_name(ValueType t) { return t == ValueType::Int32 ? "int32" : "float32"; }
+const char* role_name(ArrayRole r) {
+    switch (r) {
+        case ArrayRole::Input:
+            return "input";
+        case ArrayRole::Output:
+            return "output";
+        case ArrayRole::InOut:
+            return "input and output";
+        case ArrayRole::Scratch:
+            return "scratch";
+    }
+    return "?";
+}
+
+bool uses_shared(const KernelSpec& k) {
+    for (const ArraySpec& a : k.arrays)
+        if (a.space == MemorySpace::Shared) return true;
+    return false;
+}
+
+std::string default_text(const KernelSpec& k, const ParamSpec& p) {
+    return p.default_from < k.params.size() ? "--" + k.params[p.default_from].name : std::to_string(p.default_value);
+}
+
+}  // namespace
+
+void add_kernels_command(CLI::App& app, KernelsCommandOptions& o) {
+    CLI::App* cmd =
+        app.add_subcommand("kernels", "List the built-in kernels: parameters, arrays, shared memory, barriers");
+    cmd->add_option("--format", o.format, "text | json")->check(CLI::IsMember({"text", "json"}));
+}
+
+int run_kernels_command(const KernelsCommandOptions& o) {
+    if (o.format == "json") {
+        nlohmann::json list = nlohmann::json::array();
+        for (const KernelSpec* k : builtin_kernels()) {
+            nlohmann::json params = nlohmann::json::array(), arrays = nlohmann::json::array();
+            for (const ParamSpec& p : k->params)
+                params.push_back({{"name", p.name}, {"help", p.help}, {"default", default_text(*k, p)}});
+            for (const ArraySpec& a : k->arrays)
+                arrays.push_back({{"name", a.name},
+                                  {"space", space_name(a.space)},
+                                  {"type", type_name(a.type)},
+                                  {"role", role_name(a.role)}});
+            list.push_back({{"name", k->name},
+                            {"summary", k->summary},
+                            {"params", params},
+                            {"arrays", arrays},
+                            {"default_block", {k->default_block.x, k->default_block.y, k->default_block.z}},
+                            {"shared_memory", uses_shared(*k)},
+                            {"barriers", k->uses_barriers},
+                            {"atomics", k->uses_atomics}});
+        }
+        std::cout << nlohmann::json{{"kernels", list}}.dump(1) << "\n";
+        return 0;
+    }
+    for (const KernelSpec* k : builtin_kernels()) {
+        std::cout << k->name << "\n  " << k->summary << "\n  parameters:";
+        for (const ParamSpec& p : k->params)
+            std::cout << " --" << p.name << " (" << p.help << "; default " << default_text(*k, p) << ")";
+        std::cout << "\n  arrays:";
+        for (size_t i = 0; i < k->arrays.size(); ++i) {
+            const ArraySpec& a = k->arrays[i];
+            std::cout << (i ? ", " : " ") << a.name << " (" << space_name(a.space) << " " << type_name(a.type) << ", "
+                      << role_name(a.role) << ")";
+        }
+        std::cout << "\n  block " << to_string(k->default_block)
+                  << "; shared memory: " << (uses_shared(*k) ? "yes" : "no")
+                  << "; barriers: " << (k->uses_barriers ? "yes" : "no")
+                  << "; atomics: " << (k->uses_atomics ? "yes" : "no") << "\n";
+    }
+    return 0;
+}
+
+}  // namespace threadmap

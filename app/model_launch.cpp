@@ -1,0 +1,79 @@
+// Model launches from the options; see model_launch.hpp.
+#include "model_launch.hpp"
+
+#include "builtin/registry.hpp"
+#include "lessons.hpp"
+
+namespace threadmap {
+
+namespace {
+
+// The registry's kernel and parameters for a launch the tutorial's rules resolved.
+ModelLaunch from_workload(const ResolvedLaunch& r) {
+    const Workload& w = r.workload;
+    const Lesson* lesson = r.preset.empty() ? nullptr : find_lesson(r.preset);
+    std::string name(kernel_name(w.kernel));
+    if (lesson && lesson->store_in_loop && w.kernel == KernelKind::Matmul) name = "matmul-store-in-loop";
+    ModelLaunch m;
+    m.spec = find_builtin_kernel(name);
+    m.params = is_matrix(w.kernel) ? Params{w.rows, w.cols, w.inner, w.a_rows, w.b_cols} : Params{w.n};
+    m.launch = r.launch;
+    return m;
+}
+
+}  // namespace
+
+Outcome<ModelLaunch> resolve_model_launch(const LaunchOptions& o, const std::string& bins) {
+    const KernelSpec* spec = o.kernel.empty() ? nullptr : find_builtin_kernel(o.kernel);
+    if (o.kernel.empty() || parse_kernel(o.kernel)) {  // a lesson's kernel, or one of the tutorial's
+        if (!bins.empty()) return {std::nullopt, "--bins is for the histogram kernels"};
+        const auto r = resolve_launch(o);
+        if (!r.value) return {std::nullopt, r.error};
+        return {from_workload(*r.value), {}};
+    }
+    if (!spec) {
+        std::string names;
+        for (const KernelSpec* k : builtin_kernels()) names += (names.empty() ? "" : ", ") + k->name;
+        return {std::nullopt, "unknown kernel '" + o.kernel + "'; choose " + names};
+    }
+    if (!o.preset.empty())
+        return {std::nullopt, "--kernel " + o.kernel + " has no lesson to start from; give its shape without --preset"};
+    const std::pair<const char*, const std::string*> given[] = {
+        {"n", &o.n}, {"rows", &o.rows}, {"cols", &o.cols}, {"inner", &o.inner}, {"bins", &bins}};
+    ModelLaunch m;
+    m.spec = spec;
+    for (const auto& [name, text] : given) {
+        if (text->empty() || spec->param_index(name) < spec->params.size()) continue;
+        std::string flags;
+        for (const ParamSpec& p : spec->params) flags += (flags.empty() ? "--" : ", --") + p.name;
+        return {std::nullopt,
+                std::string("--") + name + " is not a parameter of " + spec->name + " (it takes " + flags + ")"};
+    }
+    for (const ParamSpec& p : spec->params) {
+        const std::string* text = nullptr;
+        for (const auto& [name, t] : given)
+            if (p.name == name && !t->empty()) text = t;
+        if (!text) {
+            m.params.push_back(p.default_from < m.params.size() ? m.params[p.default_from] : p.default_value);
+            continue;
+        }
+        const auto v = parse_count(*text, "--" + p.name);
+        if (!v.value) return {std::nullopt, v.error};
+        m.params.push_back(*v.value);
+    }
+    m.launch.block = spec->default_block;
+    if (!o.block.empty()) {
+        const auto b = parse_dim3(o.block, "--block");
+        if (!b.value) return {std::nullopt, b.error};
+        m.launch.block = *b.value;
+    }
+    m.launch.grid = spec->covering_grid(m.params, m.launch.block);
+    if (!o.grid.empty()) {
+        const auto g = parse_dim3(o.grid, "--grid");
+        if (!g.value) return {std::nullopt, g.error};
+        m.launch.grid = *g.value;
+    }
+    return {std::move(m), {}};
+}
+
+}  // namespace threadmap

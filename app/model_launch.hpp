@@ -1,0 +1,14 @@
+// The launch options (`--preset`, `--kernel`, the shape, `--block`, `--grid`) as a launch of
+// the open kernel model: the tutorial's kernels through the same rules as `map`, the
+// registry's other kernels (kernels/builtin) with their own parameters (`--n`, `--bins`, …).
+#pragma once
+
+#include "launch_options.hpp"
+#include "model/model_emulator.hpp"
+
+namespace threadmap {
+
+// bins: the text of --bins (the histograms' parameter), empty when not given.
+Outcome<ModelLaunch> resolve_model_launch(const LaunchOptions& options, const std::string& bins);
+
+}  // namespace threadmap

@@ -1,0 +1,102 @@
+// Kernel-model benchmark, printed as JSON lines, each case against its peer where one exists:
+//  1. matmul 300×200×300 (the tutorial's C 200×200 from A 300×200, B 200×300, grid 16×16,
+//     block 32×32): the fast write-only emulator against the model, every read and write
+//     recorded with races and hazards checked;
+//  2. matmul-tiled 1024×1024×1024 (16×16 tiles, two barriers per step) in the model;
+//  3. reduce-sequential over 16,000,000 values (block 256: 9 barriers per thread), in ns per
+//     thread per barrier — the whole run divided by threads × barriers, accesses included, so
+//     an upper bound on a barrier's cost — against the same kernel with its barriers run
+//     as no-ops (run to completion).
+// Usage: model-bench [--repeats N] (default 3; the median is printed).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#include "builtin/registry.hpp"
+#include "cpu_emulator.hpp"
+#include "model/model_emulator.hpp"
+#include "model/model_thread.hpp"
+
+using namespace threadmap;
+
+namespace {
+
+double median_ms(int repeats, const std::function<void()>& f) {
+    std::vector<double> ms;
+    for (int r = 0; r < repeats; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        f();
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
+
+ModelResult model(const KernelSpec& k, const Params& p, const LaunchConfig& l) {
+    auto r = run_model({&k, p, l});
+    if (!r.value) {
+        std::fprintf(stderr, "model-bench: %s\n", r.error.c_str());
+        std::exit(1);
+    }
+    return std::move(*r.value);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    int repeats = 3;
+    if (argc == 3 && std::strcmp(argv[1], "--repeats") == 0) repeats = std::max(1, std::atoi(argv[2]));
+
+    {  // 1. the tutorial's matmul: write-only fast path against everything recorded
+        Workload w = matmul_workload(KernelKind::Matmul, 200, 200, 200);
+        w.a_rows = 300;
+        w.b_cols = 300;
+        const LaunchConfig l{{16, 16, 1}, {32, 32, 1}};
+        const double fast = median_ms(repeats, [&] { emulate(w, l); });
+        uint64_t accesses = 0;
+        const double recorded = median_ms(repeats, [&] {
+            accesses = model(*find_builtin_kernel("matmul"), {200, 200, 200, 300, 300}, l).accesses;
+        });
+        std::printf(
+            "{\"bench\":\"matmul_300x200x300\",\"write_only_ms\":%.1f,\"recorded_ms\":%.1f,\"ratio\":%.2f,"
+            "\"accesses\":%llu}\n",
+            fast, recorded, recorded / fast, (unsigned long long)accesses);
+    }
+    {  // 2. tiled matmul with barriers
+        const KernelSpec& k = *find_builtin_kernel("matmul-tiled");
+        const Params p = {1024, 1024, 1024, 1024, 1024};
+        const LaunchConfig l{k.covering_grid(p, k.default_block), k.default_block};
+        uint64_t accesses = 0;
+        const double ms = median_ms(repeats, [&] { accesses = model(k, p, l).accesses; });
+        std::printf("{\"bench\":\"matmul_tiled_1024\",\"ms\":%.1f,\"accesses\":%llu}\n", ms,
+                    (unsigned long long)accesses);
+    }
+    {  // 3. barriers: reduce-sequential, with fibers and with its barriers as no-ops
+        const KernelSpec& k = *find_builtin_kernel("reduce-sequential");
+        const Params p = {16'000'000};
+        const LaunchConfig l{k.covering_grid(p, {256, 1, 1}), {256, 1, 1}};
+        const double fibers = median_ms(repeats, [&] { model(k, p, l); });
+        KernelSpec flat = k;  // the same accesses, run to completion: barriers do nothing
+        flat.uses_barriers = false;
+        flat.body = [](ModelThread& t) {
+            const auto in = t.array<float>(0), partial = t.array<float>(1), sdata = t.array<float>(2);
+            const uint32_t tid = t.threadIdx.x;
+            const uint64_t i = uint64_t(t.blockIdx.x) * t.blockDim.x + tid;
+            sdata.store(tid, i < t.param(0) ? in.load(i, 5) : 0.0f, 5);
+            for (uint32_t s = t.blockDim.x / 2; s > 0; s >>= 1)
+                if (tid < s) sdata.store(tid, sdata.load(tid, 9) + sdata.load(tid + s, 9), 9);
+            if (tid == 0) partial.store(t.blockIdx.x, sdata.load(0, 13), 13);
+        };
+        const double flat_ms = median_ms(repeats, [&] { model(flat, p, l); });
+        const double threads = double(l.blocks()) * 256, barriers = 9;
+        std::printf(
+            "{\"bench\":\"reduce_sequential_16M_block256\",\"with_barriers_ms\":%.0f,\"barriers_as_noops_ms\":%.0f,"
+            "\"ns_per_thread_per_barrier\":%.1f,\"barrier_overhead_ns_per_thread_per_barrier\":%.1f}\n",
+            fibers, flat_ms, fibers * 1e6 / (threads * barriers), (fibers - flat_ms) * 1e6 / (threads * barriers));
+    }
+    return 0;
+}

@@ -1,0 +1,55 @@
+// What the built-in kernels' files share: shapes, covering grids, input values and the
+// bridges that let the bodies of kernel_bodies.hpp (written once for the GPU and the fast
+// emulator) run in the kernel model with their accesses recorded.
+#pragma once
+
+#include <bit>
+#include <algorithm>
+#include <cmath>
+
+#include "kernel_bodies.hpp"
+#include "kernel_data.hpp"
+#include "model/kernel_spec.hpp"
+#include "model/model_thread.hpp"
+
+namespace threadmap::builtin {
+
+inline ThreadContext context_of(const ModelThread& t) { return {t.threadIdx, t.blockIdx, t.blockDim, t.gridDim}; }
+
+// A 1D float array for kernel_bodies.hpp: its loads and stores at the lines given.
+struct RecordedVector {
+    ModelThread::Array<float> a;
+    int load_line, store_line;
+    float load(uint64_t i) const { return a.load(i, load_line); }
+    void store(uint64_t i, float v) const { a.store(i, v, store_line); }
+    uint64_t size() const { return a.size(); }
+};
+
+// A row-major float matrix for kernel_bodies.hpp.
+struct RecordedMatrix {
+    ModelThread::Array<float> a;
+    uint64_t rows_, cols_;
+    int load_line, store_line;
+    float load(uint64_t i, uint64_t j) const { return a.load(i * cols_ + j, load_line); }
+    void store(uint64_t i, uint64_t j, float v) const { a.store(i * cols_ + j, v, store_line); }
+    uint64_t rows() const { return rows_; }
+    uint64_t cols() const { return cols_; }
+};
+
+// ⌈extent / b⌉ blocks on one axis, as a dim3 holds it (a zero block is validation's to refuse).
+inline uint32_t cover(uint64_t extent, uint32_t b) {
+    return uint32_t(std::min<uint64_t>(div_round_up(extent, b == 0 ? 1 : b), UINT32_MAX));
+}
+
+inline std::vector<uint64_t> shape_n(const Params& p, const LaunchConfig&) { return {p[0]}; }
+inline Dim3 cover_n(const Params& p, const Dim3& block) { return {cover(p[0], block.x), 1, 1}; }
+
+// One float per element, from kernel_data.hpp's values (exact in float).
+inline void fill_counting(const Params&, size_t, std::vector<uint32_t>& bits) {
+    for (uint64_t i = 0; i < bits.size(); ++i) bits[i] = std::bit_cast<uint32_t>(initial_array_value(i));
+}
+
+inline uint32_t float_bits(float f) { return std::bit_cast<uint32_t>(f); }
+inline float bits_float(uint32_t b) { return std::bit_cast<float>(b); }
+
+}  // namespace threadmap::builtin

@@ -1,0 +1,35 @@
+// increment_by_one, the tutorial's first kernel: pos from the x components only, guarded.
+#pragma once
+
+#include "builtin_support.hpp"
+
+namespace threadmap::builtin {
+
+inline const KernelSpec& increment() {
+    static const KernelSpec spec = [] {
+        KernelSpec s;
+        s.name = "increment";
+        s.summary = "a[pos] += 1 for pos = blockIdx.x * blockDim.x + threadIdx.x < n (the tutorial's first kernel)";
+        s.params = {{"n", "elements of a", 500}};
+        s.arrays = {{"a", MemorySpace::Global, ValueType::Float32, ArrayRole::InOut, shape_n}};
+        s.body = [](ModelThread& t) { increment_by_one(context_of(t), RecordedVector{t.array<float>(0), 4, 4}); };
+        s.covering_grid = cover_n;
+        s.default_block = {32, 1, 1};
+        s.fill_input = fill_counting;
+        s.reference = [](const Params&, const LaunchConfig&, const KernelSpec::Bits& in) {
+            KernelSpec::Bits out(1, in[0]);
+            for (uint32_t& b : out[0]) b = float_bits(bits_float(b) + 1);
+            return out;
+        };
+        s.cuda_source =
+            "__global__ void increment_by_one(float* a, size_t n) {\n"
+            "    size_t pos = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    if (pos < n)\n"
+            "        a[pos] += 1;\n"
+            "}\n";
+        return s;
+    }();
+    return spec;
+}
+
+}  // namespace threadmap::builtin

@@ -1,0 +1,27 @@
+// The grid-stride loop: any grid covers any n, each thread stepping by the grid's width.
+#pragma once
+
+#include "builtin_support.hpp"
+
+namespace threadmap::builtin {
+
+inline const KernelSpec& increment_stride() {
+    static const KernelSpec spec = [] {
+        KernelSpec s = increment();
+        s.name = "increment-stride";
+        s.summary = "the grid-stride loop: a[pos] += 1 for pos = global x, then every gridDim.x * blockDim.x";
+        s.body = [](ModelThread& t) {
+            threadmap::increment_stride(context_of(t), RecordedVector{t.array<float>(0), 4, 4});
+        };
+        s.cuda_source =
+            "__global__ void increment_stride(float* a, size_t n) {\n"
+            "    size_t stride = (size_t)blockDim.x * gridDim.x;\n"
+            "    for (size_t pos = blockIdx.x * blockDim.x + threadIdx.x; pos < n; pos += stride)\n"
+            "        a[pos] += 1;\n"
+            "}\n";
+        return s;
+    }();
+    return spec;
+}
+
+}  // namespace threadmap::builtin

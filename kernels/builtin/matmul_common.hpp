@@ -1,0 +1,79 @@
+// What the matmul kernels share: parameters rows, cols, inner (C is rows×cols, the sum runs
+// over inner), a_rows and b_cols (A is a_rows×inner, B is inner×b_cols: the tutorial's
+// seed-matmul allocates C smaller than A·B), the arrays, inputs and the reference.
+#pragma once
+
+#include "builtin_support.hpp"
+
+namespace threadmap::builtin {
+
+enum MatmulParam : size_t { kRows, kCols, kInner, kARows, kBCols };
+enum MatmulArray : size_t { kA, kB, kC };
+
+inline std::vector<ParamSpec> matmul_params() {
+    return {{"rows", "rows of C", 200},
+            {"cols", "columns of C", 200},
+            {"inner", "columns of A = rows of B", 200, 1, uint64_t(1) << 16},
+            {"a_rows", "rows of A (default: rows)", 1, 1, uint64_t(1) << 30, kRows},
+            {"b_cols", "columns of B (default: cols)", 1, 1, uint64_t(1) << 30, kCols}};
+}
+
+inline std::vector<ArraySpec> matmul_arrays() {
+    return {{"A", MemorySpace::Global, ValueType::Float32, ArrayRole::Input,
+             [](const Params& p, const LaunchConfig&) {
+                 return std::vector<uint64_t>{p[kARows], p[kInner]};
+             }},
+            {"B", MemorySpace::Global, ValueType::Float32, ArrayRole::Input,
+             [](const Params& p, const LaunchConfig&) {
+                 return std::vector<uint64_t>{p[kInner], p[kBCols]};
+             }},
+            {"C", MemorySpace::Global, ValueType::Float32, ArrayRole::Output, [](const Params& p, const LaunchConfig&) {
+                 return std::vector<uint64_t>{p[kRows], p[kCols]};
+             }}};
+}
+
+inline void fill_matmul_input(const Params& p, size_t array, std::vector<uint32_t>& bits) {
+    const uint64_t cols = array == kA ? p[kInner] : p[kBCols];
+    for (uint64_t e = 0; e < bits.size(); ++e) {
+        const uint64_t r = e / cols, c = e % cols;
+        bits[e] = float_bits(array == kA ? matrix_a_value(r, c) : matrix_b_value(r, c));
+    }
+}
+
+inline KernelSpec::Bits matmul_reference(const Params& p, const LaunchConfig&, const KernelSpec::Bits& in) {
+    KernelSpec::Bits out(3);
+    out[kC].resize(p[kRows] * p[kCols]);
+    for (uint64_t i = 0; i < p[kRows]; ++i)
+        for (uint64_t j = 0; j < p[kCols]; ++j) {
+            float sum = 0;  // values in 1/8 steps: exact in any order
+            for (uint64_t k = 0; k < p[kInner]; ++k)
+                sum += bits_float(in[kA][i * p[kInner] + k]) * bits_float(in[kB][k * p[kBCols] + j]);
+            out[kC][i * p[kCols] + j] = float_bits(sum);
+        }
+    return out;
+}
+
+// The operands as kernel_bodies.hpp sees them, loads at `line`, C's store at `store_line`.
+struct MatmulOperands {
+    RecordedMatrix A, B, C;
+    MatmulOperands(ModelThread& t, int line, int store_line)
+        : A{t.array<float>(kA), t.param(kARows), t.param(kInner), line, line},
+          B{t.array<float>(kB), t.param(kInner), t.param(kBCols), line, line},
+          C{t.array<float>(kC), t.param(kRows), t.param(kCols), store_line, store_line} {}
+};
+
+// C's shape with x indexing rows (the tutorial) or columns (the fix).
+inline Dim3 cover_x_rows(const Params& p, const Dim3& b) { return {cover(p[kRows], b.x), cover(p[kCols], b.y), 1}; }
+inline Dim3 cover_x_cols(const Params& p, const Dim3& b) { return {cover(p[kCols], b.x), cover(p[kRows], b.y), 1}; }
+
+inline KernelSpec matmul_spec_base() {
+    KernelSpec s;
+    s.params = matmul_params();
+    s.arrays = matmul_arrays();
+    s.default_block = {32, 32, 1};
+    s.fill_input = fill_matmul_input;
+    s.reference = matmul_reference;
+    return s;
+}
+
+}  // namespace threadmap::builtin

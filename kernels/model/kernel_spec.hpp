@@ -1,0 +1,73 @@
+// The open kernel model: what a kernel is to threadmap. A KernelSpec names the kernel's
+// scalar parameters (the problem size), its arrays (global and __shared__, with their
+// shapes as functions of the parameters), its body (run per thread through ModelThread,
+// which records every access), the inputs it starts from, a CPU reference its outputs must
+// equal, and its CUDA C++ text, whose line numbers the body's accesses name. The built-in
+// kernels are in kernels/builtin/, one file each, listed in registry.cpp.
+#pragma once
+
+#include <cstdint>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "launch_config.hpp"
+
+namespace threadmap {
+
+class ModelThread;
+
+enum class MemorySpace { Global, Shared };
+enum class ValueType { Float32, Int32 };  // 4-byte elements: what the built-in kernels use
+enum class ArrayRole { Input, Output, InOut, Scratch };
+
+struct ParamSpec {
+    std::string name;  // also the CLI flag: --NAME
+    std::string help;
+    uint64_t default_value = 1;
+    uint64_t min = 1;
+    uint64_t max = uint64_t(1) << 30;  // the emulator's cap
+    // When not given: the value of this parameter instead of default_value (matmul's A has
+    // as many rows as C unless a lesson says otherwise).
+    size_t default_from = SIZE_MAX;
+};
+
+// The problem: one value per ParamSpec, in the spec's order.
+using Params = std::vector<uint64_t>;
+
+struct ArraySpec {
+    std::string name;
+    MemorySpace space = MemorySpace::Global;
+    ValueType type = ValueType::Float32;
+    ArrayRole role = ArrayRole::Input;
+    // Global arrays: the shape from the parameters ([n] or [rows, cols]; one partial sum per
+    // block takes the grid). Shared arrays: the shape per block.
+    std::vector<uint64_t> (*shape)(const Params& p, const LaunchConfig& launch) = nullptr;
+};
+
+struct KernelSpec {
+    std::string name;     // "histogram-atomic"
+    std::string summary;  // one line for `threadmap kernels`
+    std::vector<ParamSpec> params;
+    std::vector<ArraySpec> arrays;
+    bool uses_barriers = false;  // __syncthreads(): the block's threads run as fibers
+    bool uses_atomics = false;
+    // The body, run once per thread of the launch.
+    void (*body)(ModelThread& t) = nullptr;
+    // The grid a learner would write for this block to cover the problem.
+    Dim3 (*covering_grid)(const Params& p, const Dim3& block) = nullptr;
+    Dim3 default_block;
+    // Input values (deterministic): fills array `index` (an Input or InOut array).
+    void (*fill_input)(const Params& p, size_t index, std::vector<uint32_t>& bits) = nullptr;
+    // The outputs a correct kernel leaves for this launch, from the inputs (indexed like
+    // `arrays`; entries other than Output/InOut arrays are left empty).
+    using Bits = std::vector<std::vector<uint32_t>>;
+    Bits (*reference)(const Params& p, const LaunchConfig& launch, const Bits& inputs) = nullptr;
+    // The kernel as CUDA C++; the body's accesses name lines of this text (1-based).
+    std::string cuda_source;
+
+    size_t param_index(const std::string& param) const;  // params.size() when absent
+    size_t array_index(const std::string& array) const;  // arrays.size() when absent
+};
+
+}  // namespace threadmap

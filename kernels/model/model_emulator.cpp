@@ -1,0 +1,555 @@
+// The open kernel model's emulator; see model_emulator.hpp.
+#include "model_emulator.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/context/fiber.hpp>
+#include <cmath>
+#include <stdexcept>
+
+#include "executor.hpp"  // kCancelled
+#include "device_limits.hpp"
+#include "emulator_caps.hpp"
+#include "model_thread.hpp"
+#include "validation.hpp"
+
+namespace threadmap {
+
+namespace ctx = boost::context;
+
+const char* finding_kind_name(FindingKind kind) {
+    switch (kind) {
+        case FindingKind::OutOfBounds:
+            return "out_of_bounds";
+        case FindingKind::WriteWriteRace:
+            return "write_write_race";
+        case FindingKind::ReadWriteHazard:
+            return "read_write_hazard";
+        case FindingKind::UninitializedRead:
+            return "uninitialized_read";
+        case FindingKind::DivergentBarrier:
+            return "divergent_barrier";
+    }
+    return "?";
+}
+
+size_t KernelSpec::param_index(const std::string& param) const {
+    for (size_t i = 0; i < params.size(); ++i)
+        if (params[i].name == param) return i;
+    return params.size();
+}
+
+size_t KernelSpec::array_index(const std::string& array) const {
+    for (size_t i = 0; i < arrays.size(); ++i)
+        if (arrays[i].name == array) return i;
+    return arrays.size();
+}
+
+uint64_t static_shared_bytes(const KernelSpec& spec, const Params& params, const Dim3& block) {
+    uint64_t bytes = 0;
+    for (const auto& a : spec.arrays) {
+        if (a.space != MemorySpace::Shared) continue;
+        uint64_t n = 1;
+        for (uint64_t side : a.shape(params, {Dim3{}, block})) n *= side;
+        bytes += n * 4;
+    }
+    return bytes;
+}
+
+namespace {
+
+constexpr uint32_t kNone = ElementRecord::kNone;
+
+// The ordering state of one element, for races and hazards. Phases count the barriers its
+// block has passed; two accesses of one block in the same phase are unordered.
+struct Hazard {
+    uint32_t last_writer = kNone;
+    uint32_t last_reader = kNone;
+    uint32_t other_reader = kNone;  // a reader in the same phase other than last_reader
+    uint32_t write_phase = 0;
+    uint32_t read_phase = 0;
+    uint16_t write_line = 0;
+    uint16_t read_line = 0;
+    uint8_t flags = 0;
+};
+enum HazardFlag : uint8_t {
+    kAtomicWrite = 1,   // the last write was an atomic
+    kWritten = 2,       // shared memory: written in this block
+    kReportedRace = 4,  // each kind once per element (per block for shared memory)
+    kReportedHazard = 8,
+    kReportedUninit = 16,
+};
+
+struct Storage {
+    std::vector<uint64_t> shape;
+    uint64_t size = 0;
+    std::vector<uint32_t> bits;
+    std::vector<ElementRecord> records;  // global arrays
+    std::vector<Hazard> hazards;
+    bool shared = false;
+};
+
+// Fiber stacks: one mapping for a block's threads, each stack with a guard page below it (a
+// body that recurses too deep faults instead of writing into its neighbour's stack).
+class StackArena {
+  public:
+    static constexpr size_t kStackBytes = 64 * 1024;
+    explicit StackArena(size_t count) : page_(size_t(sysconf(_SC_PAGESIZE))), count_(count) {
+        bytes_ = count_ * (kStackBytes + page_);
+        void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) throw std::bad_alloc();
+        base_ = static_cast<char*>(p);
+        for (size_t i = 0; i < count_; ++i) mprotect(base_ + i * (kStackBytes + page_), page_, PROT_NONE);
+    }
+    ~StackArena() { munmap(base_, bytes_); }
+    StackArena(const StackArena&) = delete;
+    StackArena& operator=(const StackArena&) = delete;
+    size_t count() const { return count_; }
+    ctx::stack_context stack(size_t i) const {
+        ctx::stack_context sc;
+        sc.size = kStackBytes;
+        sc.sp = base_ + i * (kStackBytes + page_) + page_ + kStackBytes;  // stacks grow down
+        return sc;
+    }
+
+  private:
+    size_t page_, count_, bytes_ = 0;
+    char* base_ = nullptr;
+};
+
+struct ArenaAllocator {
+    const StackArena* arena;
+    size_t index;
+    ctx::stack_context allocate() { return arena->stack(index); }
+    void deallocate(ctx::stack_context&) noexcept {}
+};
+
+std::string dim_text(const Dim3& d) {
+    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+Dim3 unlinear(uint64_t i, const Dim3& d) {
+    return {uint32_t(i % d.x), uint32_t(i / d.x % d.y), uint32_t(i / (uint64_t(d.x) * d.y))};
+}
+
+std::string index_text(const std::vector<uint64_t>& index) {
+    std::string s;
+    for (uint64_t i : index) s += "[" + std::to_string(i) + "]";
+    return s;
+}
+
+enum class FiberState : uint8_t { Running, AtBarrier, Exited };
+
+}  // namespace
+
+class ModelEmulator {
+  public:
+    explicit ModelEmulator(const ModelLaunch& l)
+        : spec_(*l.spec), params_(l.params), launch_(l.launch), tpb_(uint32_t(l.launch.threads_per_block())) {}
+
+    ModelResult run(const std::atomic<bool>* cancel);
+
+    uint32_t access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write, bool atomic,
+                    uint32_t new_bits);
+    void barrier(ModelThread& t, int line);
+    uint64_t size(size_t a) const { return arrays_[a].size; }
+    uint32_t peek(size_t a, uint64_t i) const { return arrays_[a].bits[i]; }
+    uint64_t param(size_t i) const { return params_[i]; }
+
+  private:
+    void run_block(uint64_t block);
+    void run_block_as_fibers();
+    void reset_shared();
+    bool same_block(uint32_t a, uint32_t b) const { return a / tpb_ == b / tpb_; }
+    FindingThread who(uint32_t id) const {
+        return {unlinear(id / tpb_, launch_.grid), unlinear(id % tpb_, launch_.block)};
+    }
+    std::string thread_text(uint32_t id) const {
+        const FindingThread w = who(id);
+        return "thread " + dim_text(w.thread) + " of block " + dim_text(w.block);
+    }
+    std::vector<uint64_t> index_of(size_t a, uint64_t i) const;
+    // Counts a finding; lists it (making its text, which costs) while the list has room.
+    template <class Describe>
+    void report(FindingKind kind, std::vector<uint32_t> ids, size_t array, uint64_t element, int line,
+                Describe describe);
+    void check_read(size_t a, uint64_t i, Hazard& h, uint32_t id, int line);
+    void check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, int line, bool atomic);
+
+    const KernelSpec& spec_;
+    const Params& params_;
+    LaunchConfig launch_;
+    uint32_t tpb_;
+    std::vector<Storage> arrays_;
+    std::vector<ModelThread> threads_;  // the running block's
+    uint32_t phase_ = 0;                // barriers the running block has passed
+    ModelResult result_;
+    // Fibers (kernels with barriers): the block's threads, and where each waits.
+    std::unique_ptr<StackArena> stacks_;
+    std::vector<ctx::fiber> fibers_, schedulers_;
+    std::vector<FiberState> state_;
+    std::vector<int> barrier_line_;
+};
+
+std::vector<uint64_t> ModelEmulator::index_of(size_t a, uint64_t i) const {
+    const auto& shape = arrays_[a].shape;
+    std::vector<uint64_t> index(shape.size());
+    for (size_t d = shape.size(); d-- > 0;) {
+        index[d] = i % shape[d];
+        i /= shape[d];
+    }
+    return index;
+}
+
+template <class Describe>
+void ModelEmulator::report(FindingKind kind, std::vector<uint32_t> ids, size_t array, uint64_t element, int line,
+                           Describe describe) {
+    ++result_.counts[size_t(kind)];
+    if (result_.findings.size() >= ModelResult::kMaxListedFindings) return;
+    Finding f;
+    f.kind = kind;
+    for (uint32_t id : ids) f.threads.push_back(who(id));
+    if (array < arrays_.size()) {
+        f.array = spec_.arrays[array].name;
+        f.index = element < arrays_[array].size ? index_of(array, element) : std::vector<uint64_t>{element};
+    }
+    f.line = line;
+    f.message = describe();
+    result_.findings.push_back(std::move(f));
+}
+
+void ModelEmulator::check_read(size_t a, uint64_t i, Hazard& h, uint32_t id, int line) {
+    const auto element = [&] { return spec_.arrays[a].name + index_text(index_of(a, i)); };
+    if (arrays_[a].shared && !(h.flags & (kWritten | kReportedUninit))) {
+        h.flags |= kReportedUninit;
+        report(FindingKind::UninitializedRead, {id}, a, i, line, [&] {
+            return thread_text(id) + " reads " + element() + " (shared) at line " + std::to_string(line) +
+                   " before any thread of its block wrote it: shared memory starts undefined.";
+        });
+    }
+    if (h.last_writer != kNone && h.last_writer != id && same_block(h.last_writer, id) && h.write_phase == phase_ &&
+        !(h.flags & kReportedHazard)) {
+        h.flags |= kReportedHazard;
+        report(FindingKind::ReadWriteHazard, {h.last_writer, id}, a, i, line, [&] {
+            return thread_text(id) + " reads " + element() + " at line " + std::to_string(line) + ", which " +
+                   thread_text(h.last_writer) + " writes at line " + std::to_string(h.write_line) +
+                   " with no __syncthreads() between them: the read may see the old value or the new one.";
+        });
+    }
+}
+
+void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, int line, bool atomic) {
+    const auto element = [&] { return spec_.arrays[a].name + index_text(index_of(a, i)); };
+    const bool other_writer = h.last_writer != kNone && h.last_writer != id;
+    const bool unordered = other_writer && (!same_block(h.last_writer, id) || h.write_phase == phase_);
+    const bool both_atomic = atomic && (h.flags & kAtomicWrite);
+    if (unordered && !both_atomic && !(h.flags & kReportedRace)) {
+        h.flags |= kReportedRace;
+        report(FindingKind::WriteWriteRace, {h.last_writer, id}, a, i, line, [&] {
+            const bool one_block = same_block(h.last_writer, id);
+            const std::string who_text = one_block
+                                             ? "threads " + dim_text(who(h.last_writer).thread) + " and " +
+                                                   dim_text(who(id).thread) + " of block " + dim_text(who(id).block)
+                                             : thread_text(h.last_writer) + " and " + thread_text(id);
+            return "race: " + who_text + " both write " + element() +
+                   (h.write_line == line
+                        ? " at line " + std::to_string(line)
+                        : " (lines " + std::to_string(h.write_line) + " and " + std::to_string(line) + ")") +
+                   (one_block ? " with no __syncthreads() between them" : ", and blocks are never ordered") +
+                   ": which value remains is undefined.";
+        });
+    }
+    for (uint32_t reader : {h.last_reader, h.other_reader}) {
+        if (reader == kNone || reader == id || !same_block(reader, id) || h.read_phase != phase_ ||
+            (h.flags & kReportedHazard))
+            continue;
+        h.flags |= kReportedHazard;
+        report(FindingKind::ReadWriteHazard, {reader, id}, a, i, line, [&] {
+            return thread_text(id) + " writes " + element() + " at line " + std::to_string(line) + ", which " +
+                   thread_text(reader) + " reads at line " + std::to_string(h.read_line) +
+                   " with no __syncthreads() between them: the read may see the old value or the new one.";
+        });
+    }
+}
+
+uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write, bool atomic,
+                               uint32_t new_bits) {
+    ++result_.accesses;
+    Storage& s = arrays_[a];
+    const uint32_t id = t.global_id_;
+    if (i >= s.size) {
+        const char* what = atomic ? "does an atomic on" : write ? "writes" : "reads";
+        report(FindingKind::OutOfBounds, {id}, a, i, line, [&] {
+            const std::string& name = spec_.arrays[a].name;
+            return thread_text(id) + " " + what + " " + name + "[" + std::to_string(i) + "] at line " +
+                   std::to_string(line) + ", past the end of " + name + " (" + std::to_string(s.size) +
+                   " elements): on a GPU that touches other data or faults; here it is skipped.";
+        });
+        return 0;
+    }
+    Hazard& h = s.hazards[i];
+    const uint16_t line16 = uint16_t(std::min(line, 65535));
+    if (read && !s.shared) {
+        ElementRecord& r = s.records[i];
+        if (h.last_reader != id) ++r.readers;
+        r.first_reader = std::min(r.first_reader, id);
+    }
+    // An atomic's read is ordered with other atomics: only its write is checked (against
+    // plain reads and writes), and it is not remembered as a reader.
+    if (read && !atomic) {
+        check_read(a, i, h, id, line);
+        if (h.read_phase != phase_ || !same_block(h.last_reader, id))
+            h.other_reader = kNone;
+        else if (h.last_reader != id)
+            h.other_reader = h.last_reader;
+        h.last_reader = id;
+        h.read_phase = phase_;
+        h.read_line = line16;
+    }
+    const uint32_t old = s.bits[i];
+    if (write) {
+        check_write(a, i, h, id, line, atomic);
+        if (!s.shared) {
+            ElementRecord& r = s.records[i];
+            if (h.last_writer != id) ++r.writers;
+            r.first_writer = std::min(r.first_writer, id);
+            ++r.stores;
+        }
+        h.last_writer = id;
+        h.write_phase = phase_;
+        h.write_line = line16;
+        h.flags = uint8_t((h.flags & ~kAtomicWrite) | kWritten | (atomic ? kAtomicWrite : 0));
+        s.bits[i] = new_bits;
+    }
+    return old;
+}
+
+void ModelEmulator::barrier(ModelThread& t, int line) {
+    if (fibers_.empty())
+        throw std::logic_error("kernel " + spec_.name + " calls __syncthreads() but its spec says it has no barriers");
+    state_[t.fiber_] = FiberState::AtBarrier;
+    barrier_line_[t.fiber_] = line;
+    schedulers_[t.fiber_] = std::move(schedulers_[t.fiber_]).resume();  // back when the block passes
+}
+
+void ModelEmulator::reset_shared() {
+    for (size_t a = 0; a < arrays_.size(); ++a) {
+        Storage& s = arrays_[a];
+        if (!s.shared) continue;
+        std::fill(s.bits.begin(), s.bits.end(), 0u);
+        std::fill(s.hazards.begin(), s.hazards.end(), Hazard{});
+    }
+}
+
+void ModelEmulator::run_block(uint64_t block) {
+    reset_shared();
+    phase_ = 0;
+    const Dim3 block_idx = unlinear(block, launch_.grid);
+    for (uint32_t i = 0; i < tpb_; ++i) {
+        ModelThread& t = threads_[i];
+        t.blockIdx = block_idx;
+        t.threadIdx = unlinear(i, launch_.block);
+        t.global_id_ = uint32_t(block * tpb_ + i);
+    }
+    if (!spec_.uses_barriers) {
+        for (ModelThread& t : threads_) spec_.body(t);
+        return;
+    }
+    run_block_as_fibers();
+}
+
+// The block's threads as fibers: each runs until it reaches a barrier or ends; when every
+// thread is at the same barrier they all go on (the next phase). Threads that ended while
+// others wait, or threads waiting at different barriers, make a divergent barrier: CUDA leaves
+// that undefined (a hang, or a wrong result), so the launch ends here with a finding.
+void ModelEmulator::run_block_as_fibers() {
+    for (uint32_t i = 0; i < tpb_; ++i) {
+        state_[i] = FiberState::Running;
+        fibers_[i] =
+            ctx::fiber(std::allocator_arg, ArenaAllocator{stacks_.get(), i}, [this, i](ctx::fiber&& scheduler) {
+                schedulers_[i] = std::move(scheduler);
+                spec_.body(threads_[i]);
+                state_[i] = FiberState::Exited;
+                return std::move(schedulers_[i]);
+            });
+    }
+    for (;;) {
+        for (uint32_t i = 0; i < tpb_; ++i)
+            if (state_[i] == FiberState::Running) fibers_[i] = std::move(fibers_[i]).resume();
+        std::vector<uint32_t> waiting, exited;
+        for (uint32_t i = 0; i < tpb_; ++i) (state_[i] == FiberState::AtBarrier ? waiting : exited).push_back(i);
+        if (waiting.empty()) return;
+        const int line = barrier_line_[waiting.front()];
+        const auto elsewhere =
+            std::find_if(waiting.begin(), waiting.end(), [&](uint32_t i) { return barrier_line_[i] != line; });
+        if (exited.empty() && elsewhere == waiting.end()) {
+            ++phase_;
+            for (uint32_t i : waiting) state_[i] = FiberState::Running;
+            continue;
+        }
+        // Divergent: name a few threads on each side.
+        const uint32_t base = threads_[0].global_id_;
+        const auto names = [&](const std::vector<uint32_t>& ids) {
+            std::string s;
+            for (size_t k = 0; k < std::min<size_t>(ids.size(), 3); ++k)
+                s += (k ? ", " : "") + dim_text(threads_[ids[k]].threadIdx);
+            if (ids.size() > 3) s += " and " + std::to_string(ids.size() - 3) + " more";
+            return s;
+        };
+        std::vector<uint32_t> others;
+        std::string what;
+        if (!exited.empty()) {
+            others = exited;
+            what = "exited";
+        } else {
+            for (uint32_t i : waiting)
+                if (barrier_line_[i] != line) others.push_back(i);
+            what = "wait at the barrier on line " + std::to_string(barrier_line_[others.front()]);
+        }
+        std::vector<uint32_t> at_line;
+        for (uint32_t i : waiting)
+            if (barrier_line_[i] == line) at_line.push_back(i);
+        report(FindingKind::DivergentBarrier, {base + at_line.front(), base + others.front()}, arrays_.size(), 0, line,
+               [&] {
+                   return "divergent barrier at line " + std::to_string(line) + " in block " +
+                          dim_text(threads_[0].blockIdx) + ": threads " + names(at_line) + " reached it, threads " +
+                          names(others) + " " + what +
+                          "; CUDA leaves this undefined (a hang or wrong results), so the launch ends here.";
+               });
+        result_.ended_early = true;
+        for (auto& f : fibers_) f = ctx::fiber();  // unwinds the waiting threads' stacks
+        return;
+    }
+}
+
+ModelResult ModelEmulator::run(const std::atomic<bool>* cancel) {
+    for (const ArraySpec& spec : spec_.arrays) {
+        Storage s;
+        s.shared = spec.space == MemorySpace::Shared;
+        s.shape = spec.shape(params_, launch_);
+        s.size = 1;
+        for (uint64_t side : s.shape) s.size *= side;
+        s.bits.assign(s.size, 0u);
+        s.hazards.assign(s.size, Hazard{});
+        if (!s.shared) s.records.assign(s.size, ElementRecord{});
+        arrays_.push_back(std::move(s));
+    }
+    for (size_t a = 0; a < spec_.arrays.size(); ++a) {
+        const ArrayRole role = spec_.arrays[a].role;
+        if (!arrays_[a].shared && (role == ArrayRole::Input || role == ArrayRole::InOut))
+            spec_.fill_input(params_, a, arrays_[a].bits);
+    }
+    threads_.assign(tpb_, ModelThread{});
+    for (uint32_t i = 0; i < tpb_; ++i) {
+        threads_[i].emulator_ = this;
+        threads_[i].fiber_ = i;
+        threads_[i].blockDim = launch_.block;
+        threads_[i].gridDim = launch_.grid;
+    }
+    if (spec_.uses_barriers) {
+        stacks_ = std::make_unique<StackArena>(tpb_);
+        fibers_.resize(tpb_);
+        schedulers_.resize(tpb_);
+        state_.resize(tpb_);
+        barrier_line_.resize(tpb_);
+    }
+    const uint64_t blocks = launch_.blocks();
+    for (uint64_t b = 0; b < blocks && !result_.ended_early; ++b) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) {
+            result_.ended_early = true;
+            break;
+        }
+        run_block(b);
+    }
+    for (size_t a = 0; a < arrays_.size(); ++a) {
+        ArrayResult r;
+        if (!arrays_[a].shared) {
+            r.shape = arrays_[a].shape;
+            r.bits = std::move(arrays_[a].bits);
+            r.records = std::move(arrays_[a].records);
+        }
+        result_.arrays.push_back(std::move(r));
+    }
+    return std::move(result_);
+}
+
+uint64_t ModelThread::param(size_t index) const { return emulator_->param(index); }
+void ModelThread::syncthreads(int line) { emulator_->barrier(*this, line); }
+uint64_t ModelThread::array_size(size_t array) const { return emulator_->size(array); }
+
+uint32_t ModelThread::load_bits(size_t array, uint64_t index, int line) {
+    return emulator_->access(*this, array, index, line, true, false, false, 0);
+}
+
+void ModelThread::store_bits(size_t array, uint64_t index, uint32_t bits, int line) {
+    emulator_->access(*this, array, index, line, false, true, false, bits);
+}
+
+uint32_t ModelThread::atomic_bits(size_t array, uint64_t index, AtomicOp op, bool is_float, uint32_t operand,
+                                  uint32_t compare, int line) {
+    // The new value needs the old one: read it without recording, then record one atomic access.
+    const uint64_t size = emulator_->size(array);
+    uint32_t next = operand;
+    if (index < size) {
+        const uint32_t old = emulator_->peek(array, index);
+        if (op == AtomicOp::Add)
+            next = is_float ? std::bit_cast<uint32_t>(std::bit_cast<float>(old) + std::bit_cast<float>(operand))
+                            : old + operand;
+        else if (op == AtomicOp::Max)
+            next = is_float
+                       ? std::bit_cast<uint32_t>(std::max(std::bit_cast<float>(old), std::bit_cast<float>(operand)))
+                       : uint32_t(std::max(int32_t(old), int32_t(operand)));
+        else
+            next = old == compare ? operand : old;
+    }
+    return emulator_->access(*this, array, index, line, true, true, true, next);
+}
+
+Outcome<ModelResult> run_model(const ModelLaunch& l, const std::atomic<bool>* cancel) {
+    const KernelSpec& spec = *l.spec;
+    if (l.params.size() != spec.params.size()) return {std::nullopt, "kernel " + spec.name + ": wrong parameter count"};
+    for (size_t i = 0; i < spec.params.size(); ++i) {
+        const ParamSpec& p = spec.params[i];
+        if (l.params[i] < p.min || l.params[i] > p.max)
+            return {std::nullopt, "--" + p.name + " must be from " + std::to_string(p.min) + " to " +
+                                      std::to_string(p.max) + ", not " + std::to_string(l.params[i])};
+    }
+    if (const auto e = validate_launch(l.launch, cc90_profile())) return {std::nullopt, describe(*e)};
+    const uint64_t threads = l.launch.blocks() * l.launch.threads_per_block();
+    if (threads > EmulatorCaps{}.max_threads)
+        return {std::nullopt, "the launch has " + std::to_string(threads) + " threads; the emulator runs at most " +
+                                  std::to_string(EmulatorCaps{}.max_threads)};
+    uint64_t elements = 0;
+    for (const auto& a : spec.arrays)
+        if (a.space == MemorySpace::Global) {
+            uint64_t n = 1;
+            for (uint64_t side : a.shape(l.params, l.launch)) n *= side;
+            elements += n;
+        }
+    if (elements > kMaxModelElements)
+        return {std::nullopt, "the arrays have " + std::to_string(elements) +
+                                  " elements in all; the kernel model records at most " +
+                                  std::to_string(kMaxModelElements) + " (52 bytes each)"};
+    const uint64_t shared = static_shared_bytes(spec, l.params, l.launch.block);
+    if (shared > kSharedBytesPerBlock) {
+        char hex[64];
+        std::snprintf(hex, sizeof hex, "0x%llx bytes, 0x%llx max", (unsigned long long)shared,
+                      (unsigned long long)kSharedBytesPerBlock);
+        return {std::nullopt, "kernel " + spec.name + " uses " + std::to_string(shared) +
+                                  " bytes of __shared__ memory per block with blockDim " + to_string(l.launch.block) +
+                                  "; CUDA allows " + std::to_string(kSharedBytesPerBlock) +
+                                  " (ptxas: uses too much shared data (" + hex + "))"};
+    }
+    ModelEmulator emulator(l);
+    ModelResult result = emulator.run(cancel);
+    if (cancel && cancel->load()) return {std::nullopt, kCancelled};
+    // Listed by kind (out of bounds, races, hazards, uninitialised reads, divergent barriers),
+    // each kind in the order the threads ran.
+    std::stable_sort(result.findings.begin(), result.findings.end(),
+                     [](const Finding& a, const Finding& b) { return a.kind < b.kind; });
+    return {std::move(result), {}};
+}
+
+}  // namespace threadmap

@@ -1,0 +1,87 @@
+// Runs a KernelSpec over a launch on the CPU, block by block, as CUDA's rules say it runs:
+// each block has its own __shared__ arrays; a kernel with barriers runs its block's threads
+// as fibers (Boost.Context), so that no thread passes __syncthreads() before every thread of
+// its block has reached it; kernels without barriers run each thread to completion. Every
+// access is recorded: per element of each global array, who wrote and read it and how often;
+// and the findings a sanitizer would report (out of bounds, races, hazards, uninitialised
+// shared reads, divergent barriers) — the emulator's model of CUDA's rules, not a GPU's.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernel_spec.hpp"
+#include "outcome.hpp"
+
+namespace threadmap {
+
+struct ModelLaunch {
+    const KernelSpec* spec = nullptr;
+    Params params;
+    LaunchConfig launch;
+};
+
+// Who touched one element of a global array (20 bytes). Thread ids are global linear ids:
+// blockIdx (x fastest) · threads per block + threadIdx (x fastest). Atomics count as a read
+// and a write. writers/readers count the threads that wrote/read it (a thread that writes an
+// element again after another thread of its block did, across a barrier, counts twice).
+struct ElementRecord {
+    static constexpr uint32_t kNone = ~uint32_t(0);
+    uint32_t first_writer = kNone;  // the smallest id that wrote it
+    uint32_t writers = 0;
+    uint32_t stores = 0;  // every store: a thread that stores twice counts twice
+    uint32_t first_reader = kNone;
+    uint32_t readers = 0;
+};
+
+struct ArrayResult {
+    std::vector<uint64_t> shape;         // global arrays; empty for __shared__ ones
+    std::vector<uint32_t> bits;          // the values after the launch
+    std::vector<ElementRecord> records;  // per element
+};
+
+enum class FindingKind { OutOfBounds, WriteWriteRace, ReadWriteHazard, UninitializedRead, DivergentBarrier };
+inline constexpr size_t kFindingKinds = 5;
+const char* finding_kind_name(FindingKind kind);  // "out_of_bounds", … (the JSON names)
+
+struct FindingThread {
+    Dim3 block, thread;
+};
+
+struct Finding {
+    FindingKind kind = FindingKind::OutOfBounds;
+    std::vector<FindingThread> threads;
+    std::string array;            // empty for a divergent barrier
+    std::vector<uint64_t> index;  // in the array's shape (a shared array: its per-block shape)
+    int line = 0;                 // of the CUDA source
+    std::string message;          // one sentence for a learner
+};
+
+struct ModelResult {
+    std::vector<ArrayResult> arrays;  // indexed like spec->arrays
+    // Each kind is reported once per element (per block for shared memory); the list keeps the
+    // first kMaxListedFindings, `counts` counts them all.
+    std::vector<Finding> findings;
+    std::array<uint64_t, kFindingKinds> counts{};
+    static constexpr size_t kMaxListedFindings = 1000;
+    bool ended_early = false;  // a divergent barrier ended the launch
+    uint64_t accesses = 0;     // loads + stores + atomics, out-of-bounds ones included
+};
+
+// Error: why the launch cannot run (an invalid launch in CUDA's words, too much shared memory,
+// parameters out of range), or kCancelled.
+Outcome<ModelResult> run_model(const ModelLaunch& launch, const std::atomic<bool>* cancel = nullptr);
+
+// The static shared memory a launch of `spec` with this block uses per block, in bytes.
+uint64_t static_shared_bytes(const KernelSpec& spec, const Params& params, const Dim3& block);
+// Global elements a launch may have in all: each carries its value, its record (20 bytes) and
+// its ordering state for races and hazards (28 bytes).
+inline constexpr uint64_t kMaxModelElements = uint64_t(1) << 24;
+
+// CUDA's default per-block limit without opting in (cudaFuncAttributeMaxDynamicSharedMemorySize).
+inline constexpr uint64_t kSharedBytesPerBlock = 48 * 1024;
+
+}  // namespace threadmap

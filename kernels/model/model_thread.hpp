@@ -1,0 +1,79 @@
+// What a kernel body sees in the open kernel model: its indices and dimensions, its
+// parameters, its arrays, and __syncthreads(). Every load, store and atomic goes through the
+// emulator (model_emulator.hpp), which records it with the thread, the array, the element and
+// the source line, and reports out-of-bounds accesses, races and hazards.
+//
+// A body reads like the CUDA it stands for, with each access naming its line:
+//     const auto data = t.array<int>(0);
+//     const auto bins = t.array<int>(1);
+//     const uint64_t i = t.blockIdx.x * uint64_t(t.blockDim.x) + t.threadIdx.x;
+//     if (i < t.param(0)) bins.atomic_add(data.load(i, 4) % t.param(1), 1, 4);
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+#include "dim3.hpp"
+
+namespace threadmap {
+
+class ModelEmulator;
+
+enum class AtomicOp { Add, Max, Cas };
+
+class ModelThread {
+  public:
+    Dim3 threadIdx, blockIdx, blockDim, gridDim;
+
+    uint64_t param(size_t index) const;
+    // CUDA's __syncthreads(): returns once every thread of the block has reached it.
+    void syncthreads(int line);
+
+    template <class T>
+    class Array;
+    template <class T>
+    Array<T> array(size_t index) {
+        return Array<T>(*this, index);
+    }
+
+    // The emulator's side (Array calls these).
+    uint32_t load_bits(size_t array, uint64_t index, int line);
+    void store_bits(size_t array, uint64_t index, uint32_t bits, int line);
+    // The old bits; `operand`/`compare` as the 32-bit patterns of T (Add and Max per T).
+    uint32_t atomic_bits(size_t array, uint64_t index, AtomicOp op, bool is_float, uint32_t operand, uint32_t compare,
+                         int line);
+    uint64_t array_size(size_t array) const;
+
+  private:
+    friend class ModelEmulator;
+    ModelEmulator* emulator_ = nullptr;
+    uint32_t global_id_ = 0;  // blockIdx·threads per block + thread's linear index
+    uint32_t fiber_ = 0;      // the thread's index in its block (its fiber, with barriers)
+};
+
+template <class T>
+class ModelThread::Array {
+    static_assert(sizeof(T) == 4, "the model's arrays have 4-byte elements");
+
+  public:
+    Array(ModelThread& t, size_t index) : t_(&t), index_(index) {}
+    T load(uint64_t i, int line) const { return std::bit_cast<T>(t_->load_bits(index_, i, line)); }
+    void store(uint64_t i, T value, int line) const { t_->store_bits(index_, i, std::bit_cast<uint32_t>(value), line); }
+    T atomic_add(uint64_t i, T value, int line) const { return atomic(i, AtomicOp::Add, value, T{}, line); }
+    T atomic_max(uint64_t i, T value, int line) const { return atomic(i, AtomicOp::Max, value, T{}, line); }
+    T atomic_cas(uint64_t i, T compare, T value, int line) const {
+        return atomic(i, AtomicOp::Cas, value, compare, line);
+    }
+    uint64_t size() const { return t_->array_size(index_); }
+
+  private:
+    T atomic(uint64_t i, AtomicOp op, T value, T compare, int line) const {
+        return std::bit_cast<T>(t_->atomic_bits(index_, i, op, std::is_floating_point_v<T>,
+                                                std::bit_cast<uint32_t>(value), std::bit_cast<uint32_t>(compare),
+                                                line));
+    }
+    ModelThread* t_;
+    size_t index_;
+};
+
+}  // namespace threadmap

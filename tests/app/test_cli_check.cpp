@@ -1,0 +1,107 @@
+// `threadmap check` and `threadmap kernels` as a script uses them: exit 0 with no findings,
+// 3 with some, 2 for bad usage or an invalid launch; the JSON names each finding's kind,
+// threads, array, element and line.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "../run_binary.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+struct Checked {
+    int exit_code;
+    json j;
+};
+
+Checked check_json(std::vector<std::string> args) {
+    args.insert(args.begin(), "check");
+    args.insert(args.end(), {"--format", "json"});
+    const RunResult r = run_threadmap(args);
+    REQUIRE_MESSAGE((r.exit_code == 0 || r.exit_code == 3), r.err);
+    return {r.exit_code, json::parse(r.out)};
+}
+
+json thread(std::vector<unsigned> block, std::vector<unsigned> t) { return {{"block", block}, {"thread", t}}; }
+
+}  // namespace
+
+TEST_CASE("check: increment on a 2D block races on every element - the tutorial's launch does not") {
+    const Checked race = check_json({"--kernel", "increment", "--n", "500", "--block", "32,2"});
+    CHECK(race.exit_code == 3);
+    CHECK(race.j["counts"]["write_write_race"] == 500);
+    const json& first = race.j["findings"][0];
+    CHECK(first["kind"] == "write_write_race");
+    CHECK(first["threads"] == json::array({thread({0, 0, 0}, {0, 0, 0}), thread({0, 0, 0}, {0, 1, 0})}));
+    CHECK(first["array"] == "a");
+    CHECK(first["index"] == json::array({0}));
+    CHECK(first["line"] == 4);
+    const Checked clean = check_json({"--preset", "seed-increment"});
+    CHECK(clean.exit_code == 0);
+    CHECK(clean.j["findings"] == json::array());
+    CHECK(clean.j["launch"]["grid"] == json::array({16, 1, 1}));
+}
+
+TEST_CASE("check: the lessons' stories - racy histogram and missing barrier found, their fixes clean") {
+    CHECK(check_json({"--kernel", "histogram-racy"}).exit_code == 3);
+    CHECK(check_json({"--kernel", "histogram-atomic", "--n", "10000", "--bins", "7"}).exit_code == 0);
+    const Checked nosync =
+        check_json({"--kernel", "matmul-tiled-nosync", "--rows", "48", "--cols", "48", "--inner", "48"});
+    CHECK(nosync.exit_code == 3);
+    CHECK(nosync.j["counts"]["read_write_hazard"] > 0);
+    CHECK(nosync.j["findings"][0]["array"].get<std::string>().find('s') == 1);  // As or Bs
+    CHECK(check_json({"--kernel", "matmul-tiled", "--rows", "48", "--cols", "48", "--inner", "48"}).exit_code == 0);
+    CHECK(check_json({"--kernel", "reduce-sequential", "--n", "5000"}).exit_code == 0);
+    // A block that is not a power of two: the interleaved reduction reads past sdata's end.
+    const Checked odd = check_json({"--kernel", "reduce-interleaved", "--n", "300", "--block", "100"});
+    CHECK(odd.exit_code == 3);
+    CHECK(odd.j["findings"][0]["kind"] == "out_of_bounds");
+    CHECK(odd.j["findings"][0]["array"] == "sdata");
+}
+
+TEST_CASE("check: past the end of an unguarded kernel is out of bounds, with the thread and index") {
+    const Checked r = check_json({"--kernel", "increment-unguarded", "--n", "500", "--block", "32"});
+    CHECK(r.exit_code == 3);
+    CHECK(r.j["counts"]["out_of_bounds"] == 24);
+    CHECK(r.j["findings"][0]["threads"] == json::array({thread({15, 0, 0}, {20, 0, 0})}));
+    CHECK(r.j["findings"][0]["index"] == json::array({500}));
+}
+
+TEST_CASE("check: bad usage and invalid launches exit 2 with one line") {
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"check", "--kernel", "nope"}, "unknown kernel 'nope'; choose increment, "},
+        {{"check", "--kernel", "increment", "--n", "10", "--bins", "4"}, "--bins is for the histogram kernels"},
+        {{"check", "--kernel", "histogram-racy", "--rows", "4"},
+         "--rows is not a parameter of histogram-racy (it takes --n, --bins)"},
+        {{"check", "--kernel", "histogram-racy", "--block", "2048"}, "invalid launch"},
+        {{"check", "--kernel", "histogram-racy", "--bins", "0"}, "--bins must be from 1 to"},
+        {{"check", "--kernel", "reduce-sequential", "--block", "0"}, "invalid launch"},
+        {{"check", "--preset", "seed-increment", "--backend", "cuda"}, "check runs in the kernel model"},
+        {{"check", "--preset", "seed-increment", "--format", "xml"}, "--format"},
+    };
+    for (const auto& [args, message] : cases) {
+        CAPTURE(args.back());
+        const RunResult r = run_threadmap(args);
+        CHECK(r.exit_code == 2);
+        CHECK_MESSAGE(r.err.find(message) != std::string::npos, r.err);
+    }
+}
+
+TEST_CASE("kernels lists the registry with what each uses") {
+    const RunResult r = run_threadmap({"kernels", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const json list = json::parse(r.out)["kernels"];
+    CHECK(list.size() == 12);
+    for (const json& k : list) {
+        const std::string name = k["name"];
+        CAPTURE(name);
+        const bool tiled_or_reduce = name.rfind("matmul-tiled", 0) == 0 || name.rfind("reduce-", 0) == 0;
+        CHECK(k["barriers"] == tiled_or_reduce);
+        CHECK(k["shared_memory"] == tiled_or_reduce);
+        CHECK(k["atomics"] == (name == "histogram-atomic"));
+    }
+    const RunResult text = run_threadmap({"kernels"});
+    CHECK(text.out.find("matmul-tiled\n  C = A·B with 16×16 tiles") != std::string::npos);
+}

@@ -1,0 +1,232 @@
+// The open kernel model: every built-in kernel's outputs equal its CPU reference on its
+// covering launch; the findings tell the lessons' stories (races in histogram-racy and
+// matmul-tiled-nosync, none in their fixes, the race of increment on a 2D block, out of
+// bounds past an unguarded kernel's end, divergent barriers and uninitialised shared reads
+// ending or flagged cleanly); the model's writer map equals the fast emulator's.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "../random_launch.hpp"
+#include "builtin/registry.hpp"
+#include "cpu_emulator.hpp"
+#include "model/model_emulator.hpp"
+#include "model/model_thread.hpp"
+
+using namespace threadmap;
+
+namespace {
+
+Params default_params(const KernelSpec& k) {
+    Params p;
+    for (const ParamSpec& s : k.params) p.push_back(s.default_from < p.size() ? p[s.default_from] : s.default_value);
+    return p;
+}
+
+ModelResult run(const KernelSpec& k, const Params& p, const LaunchConfig& l) {
+    const auto r = run_model({&k, p, l});
+    REQUIRE_MESSAGE(r.value, r.error);
+    return *r.value;
+}
+
+LaunchConfig covering(const KernelSpec& k, const Params& p) {
+    return {k.covering_grid(p, k.default_block), k.default_block};
+}
+
+uint64_t count(const ModelResult& r, FindingKind kind) { return r.counts[size_t(kind)]; }
+
+}  // namespace
+
+TEST_CASE("every built-in kernel's outputs equal its CPU reference on its covering launch") {
+    for (const KernelSpec* k : builtin_kernels()) {
+        CAPTURE(k->name);
+        const Params p = default_params(*k);
+        const LaunchConfig l = covering(*k, p);
+        const ModelResult r = run(*k, p, l);
+        KernelSpec::Bits inputs(k->arrays.size());
+        for (size_t a = 0; a < k->arrays.size(); ++a)
+            if (k->arrays[a].space == MemorySpace::Global && k->arrays[a].role != ArrayRole::Output) {
+                inputs[a].resize(r.arrays[a].bits.size());
+                k->fill_input(p, a, inputs[a]);
+            }
+        const KernelSpec::Bits expected = k->reference(p, l, inputs);
+        // matmul-tiled-nosync's threads, run one after another between barriers, overwrite
+        // tiles that others have not read yet: its result is wrong, as the hazard says it may be.
+        const bool racy = k->name == "histogram-racy" || k->name == "matmul-tiled-nosync";
+        for (size_t a = 0; a < k->arrays.size(); ++a) {
+            if (k->arrays[a].role != ArrayRole::Output && k->arrays[a].role != ArrayRole::InOut) continue;
+            CAPTURE(k->arrays[a].name);
+            CHECK((r.arrays[a].bits == expected[a]) == (k->name != "matmul-tiled-nosync"));  // exact in float
+        }
+        CHECK(!r.ended_early);
+        CHECK((count(r, FindingKind::OutOfBounds) > 0) == (k->name == "increment-unguarded"));  // 512 threads, n 500
+        const uint64_t hazards = count(r, FindingKind::WriteWriteRace) + count(r, FindingKind::ReadWriteHazard);
+        CHECK((hazards > 0) == racy);
+        CHECK(count(r, FindingKind::UninitializedRead) == 0);
+    }
+}
+
+TEST_CASE("histogram-racy races on the bins - histogram-atomic does not - with the threads named") {
+    const KernelSpec& racy = *find_builtin_kernel("histogram-racy");
+    const Params p = default_params(racy);
+    const ModelResult r = run(racy, p, covering(racy, p));
+    CHECK(count(r, FindingKind::WriteWriteRace) == 16);   // each of the 16 bins, once
+    CHECK(count(r, FindingKind::ReadWriteHazard) == 16);  // a thread reads a count another one wrote
+    const Finding& f = *std::find_if(r.findings.begin(), r.findings.end(),
+                                     [](const Finding& f) { return f.kind == FindingKind::WriteWriteRace; });
+    CHECK(f.array == "bins");
+    CHECK(f.line == 4);
+    REQUIRE(f.threads.size() == 2);
+    CHECK(f.message.rfind("race: threads (", 0) == 0);
+    const KernelSpec& atomic = *find_builtin_kernel("histogram-atomic");
+    CHECK(run(atomic, p, covering(atomic, p)).findings.empty());
+}
+
+TEST_CASE("increment on a 2D block: threads (0,0,0) and (0,1,0) of block (0,0,0) both write a[0]") {
+    const KernelSpec& k = *find_builtin_kernel("increment");
+    const ModelResult r = run(k, {500}, {{16, 1, 1}, {32, 2, 1}});
+    REQUIRE(count(r, FindingKind::WriteWriteRace) == 500);
+    const Finding* race = nullptr;
+    for (const Finding& f : r.findings)
+        if (f.kind == FindingKind::WriteWriteRace && !race) race = &f;
+    REQUIRE(race);
+    CHECK(race->message ==
+          "race: threads (0,0,0) and (0,1,0) of block (0,0,0) both write a[0] at line 4 with no "
+          "__syncthreads() between them: which value remains is undefined.");
+    CHECK(race->index == std::vector<uint64_t>{0});
+    // Two threads wrote each element; the first is the smaller id.
+    CHECK(r.arrays[0].records[0].writers == 2);
+    CHECK(r.arrays[0].records[0].first_writer == 0);
+    CHECK(r.arrays[0].records[0].stores == 2);
+}
+
+TEST_CASE("past the end of an unguarded kernel: out of bounds, named, skipped - the run goes on") {
+    const KernelSpec& k = *find_builtin_kernel("increment-unguarded");
+    const ModelResult r = run(k, {500}, {{16, 1, 1}, {32, 1, 1}});  // 512 threads for 500 elements
+    CHECK(count(r, FindingKind::OutOfBounds) == 24);                // 12 threads, a load and a store each
+    const Finding& f = r.findings.front();
+    CHECK(f.array == "a");
+    CHECK(f.index == std::vector<uint64_t>{500});
+    CHECK(f.line == 3);
+    CHECK(f.threads.front().block == Dim3{15, 0, 0});
+    CHECK(f.threads.front().thread == Dim3{20, 0, 0});
+    CHECK(f.message ==
+          "thread (20,0,0) of block (15,0,0) reads a[500] at line 3, past the end of a (500 elements): on a GPU that "
+          "touches other data or faults; here it is skipped.");
+    CHECK(std::bit_cast<float>(r.arrays[0].bits[499]) == 499 % 1000 + 1.0f);  // in-bounds work done
+}
+
+TEST_CASE("matmul-tiled-nosync: the next step's loads overwrite tiles still being read") {
+    const KernelSpec& k = *find_builtin_kernel("matmul-tiled-nosync");
+    const Params p = {64, 64, 64, 64, 64};
+    const ModelResult r = run(k, p, covering(k, p));
+    CHECK(count(r, FindingKind::ReadWriteHazard) > 0);
+    CHECK(count(r, FindingKind::WriteWriteRace) == 0);  // each tile element has one writer
+    bool named = false;
+    for (const Finding& f : r.findings)
+        named |= f.kind == FindingKind::ReadWriteHazard && (f.array == "As" || f.array == "Bs") &&
+                 f.message.find("with no __syncthreads() between them") != std::string::npos;
+    CHECK(named);
+    const KernelSpec& fixed = *find_builtin_kernel("matmul-tiled");
+    CHECK(run(fixed, p, covering(fixed, p)).findings.empty());
+}
+
+TEST_CASE("a barrier not every thread reaches is a finding and ends the launch - never a hang") {
+    KernelSpec k;
+    k.name = "test-divergent";
+    k.params = {{"n", "", 64}};
+    k.arrays = {{"out", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
+                 [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }}};
+    k.uses_barriers = true;
+    k.body = [](ModelThread& t) {
+        if (t.threadIdx.x % 2 == 1) return;  // odd threads leave
+        t.syncthreads(3);
+        t.array<int>(0).store(t.threadIdx.x, 1, 4);
+    };
+    const ModelResult r = run(k, {64}, {{2, 1, 1}, {64, 1, 1}});
+    CHECK(r.ended_early);
+    REQUIRE(r.findings.size() == 1);
+    CHECK(r.findings[0].kind == FindingKind::DivergentBarrier);
+    CHECK(r.findings[0].line == 3);
+    CHECK(r.findings[0].message.rfind("divergent barrier at line 3 in block (0,0,0): threads (0,0,0), (2,0,0), "
+                                      "(4,0,0) and 29 more reached it, threads (1,0,0), (3,0,0), (5,0,0) and 29 "
+                                      "more exited",
+                                      0) == 0);
+    CHECK(r.arrays[0].records[0].stores == 0);  // nobody passed the barrier
+
+    // Waiting at two different barriers is divergent too.
+    k.body = [](ModelThread& t) {
+        if (t.threadIdx.x < 32)
+            t.syncthreads(3);
+        else
+            t.syncthreads(5);
+    };
+    const ModelResult two = run(k, {64}, {{1, 1, 1}, {64, 1, 1}});
+    REQUIRE(two.findings.size() == 1);
+    CHECK(two.findings[0].message.find(
+              "threads (32,0,0), (33,0,0), (34,0,0) and 29 more wait at the barrier on line 5") != std::string::npos);
+}
+
+TEST_CASE("shared memory read before any thread of the block wrote it: an uninitialised read") {
+    KernelSpec k;
+    k.name = "test-uninit";
+    k.params = {{"n", "", 32}};
+    k.arrays = {{"out", MemorySpace::Global, ValueType::Float32, ArrayRole::Output,
+                 [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }},
+                {"s", MemorySpace::Shared, ValueType::Float32, ArrayRole::Scratch,
+                 [](const Params&, const LaunchConfig& l) { return std::vector<uint64_t>{l.block.x + 1}; }}};
+    k.uses_barriers = true;
+    k.body = [](ModelThread& t) {
+        const auto s = t.array<float>(1);
+        s.store(t.threadIdx.x, 1.0f, 2);
+        t.syncthreads(3);
+        t.array<float>(0).store(t.threadIdx.x, s.load(t.threadIdx.x + 1, 4), 4);  // s[32] was never written
+    };
+    const ModelResult r = run(k, {32}, {{1, 1, 1}, {32, 1, 1}});
+    CHECK(count(r, FindingKind::UninitializedRead) == 1);
+    CHECK(count(r, FindingKind::ReadWriteHazard) == 0);  // the barrier orders the rest
+    CHECK(r.findings[0].message ==
+          "thread (31,0,0) of block (0,0,0) reads s[32] (shared) at line 4 before any thread of its block wrote it: "
+          "shared memory starts undefined.");
+}
+
+TEST_CASE("too much shared memory per block is refused in CUDA's words") {
+    KernelSpec k = *find_builtin_kernel("reduce-sequential");
+    k.arrays[2].shape = [](const Params&, const LaunchConfig& l) { return std::vector<uint64_t>{l.block.x * 16}; };
+    const auto r = run_model({&k, {4096}, {{4, 1, 1}, {1024, 1, 1}}});
+    REQUIRE(!r.value);
+    CHECK(r.error.find("uses 65536 bytes of __shared__ memory per block") != std::string::npos);
+    CHECK(r.error.find("uses too much shared data (0x10000 bytes, 0xc000 max)") != std::string::npos);
+}
+
+TEST_CASE("the model's writer map equals the fast emulator's on random launches") {
+    RandomLaunches random(7);
+    const std::pair<const char*, KernelKind> kernels[] = {{"increment", KernelKind::Increment},
+                                                          {"increment-stride", KernelKind::IncrementStride},
+                                                          {"matmul", KernelKind::Matmul},
+                                                          {"matmul-xcol", KernelKind::MatmulXCol}};
+    for (int trial = 0; trial < 40; ++trial) {
+        const Workload w = random.workload(trial);
+        const LaunchConfig l = random.launch(trial);
+        const char* name = kernels[trial % 4].first;
+        REQUIRE(kernels[trial % 4].second == w.kernel);
+        const bool matrix = is_matrix(w.kernel);
+        CAPTURE(name);
+        CAPTURE(to_string(l.grid));
+        CAPTURE(to_string(l.block));
+        const LaunchResult fast = emulate(w, l);
+        const Params p = matrix ? Params{w.rows, w.cols, w.inner, w.a_rows, w.b_cols} : Params{w.n};
+        const ModelResult r = run(*find_builtin_kernel(name), p, l);
+        const auto& records = r.arrays[matrix ? 2 : 0].records;
+        REQUIRE(records.size() == fast.map.size());
+        uint64_t differ = 0;
+        for (uint64_t e = 0; e < records.size(); ++e) {
+            const uint32_t touches = fast.map.touches[e];
+            differ +=
+                records[e].writers != touches || (touches && records[e].first_writer != fast.map.first_toucher[e]);
+        }
+        CHECK(differ == 0);
+    }
+}
