@@ -7,13 +7,15 @@
 //     thread per barrier — the whole run divided by threads × barriers, accesses included, so
 //     an upper bound on a barrier's cost — against the same kernel with its barriers run
 //     as no-ops (run to completion).
-// Usage: model-bench [--repeats N] (default 3; the median is printed).
+// Usage: model-bench [--repeats N] [matmul|tiled|reduce ...] (default: 3 repeats, the median
+// printed; every case).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "builtin/registry.hpp"
@@ -49,9 +51,16 @@ ModelResult model(const KernelSpec& k, const Params& p, const LaunchConfig& l) {
 
 int main(int argc, char** argv) {
     int repeats = 3;
-    if (argc == 3 && std::strcmp(argv[1], "--repeats") == 0) repeats = std::max(1, std::atoi(argv[2]));
+    std::vector<std::string> cases;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) repeats = std::max(1, std::atoi(argv[++i]));
+        else cases.push_back(argv[i]);
+    }
+    const auto wanted = [&](const char* name) {
+        return cases.empty() || std::find(cases.begin(), cases.end(), name) != cases.end();
+    };
 
-    {  // 1. the tutorial's matmul: write-only fast path against everything recorded
+    if (wanted("matmul")) {  // 1. the tutorial's matmul: write-only fast path against everything recorded
         Workload w = matmul_workload(KernelKind::Matmul, 200, 200, 200);
         w.a_rows = 300;
         w.b_cols = 300;
@@ -66,7 +75,7 @@ int main(int argc, char** argv) {
             "\"accesses\":%llu}\n",
             fast, recorded, recorded / fast, (unsigned long long)accesses);
     }
-    {  // 2. tiled matmul with barriers
+    if (wanted("tiled")) {  // 2. tiled matmul with barriers
         const KernelSpec& k = *find_builtin_kernel("matmul-tiled");
         const Params p = {1024, 1024, 1024, 1024, 1024};
         const LaunchConfig l{k.covering_grid(p, k.default_block), k.default_block};
@@ -75,7 +84,7 @@ int main(int argc, char** argv) {
         std::printf("{\"bench\":\"matmul_tiled_1024\",\"ms\":%.1f,\"accesses\":%llu}\n", ms,
                     (unsigned long long)accesses);
     }
-    {  // 3. barriers: reduce-sequential, with fibers and with its barriers as no-ops
+    if (wanted("reduce")) {  // 3. barriers: reduce-sequential, with fibers and with its barriers as no-ops
         const KernelSpec& k = *find_builtin_kernel("reduce-sequential");
         const Params p = {16'000'000};
         const LaunchConfig l{k.covering_grid(p, {256, 1, 1}), {256, 1, 1}};

@@ -38,8 +38,7 @@ endif()
 threadmap_header_only(doctest::doctest doctest/doctest.h)
 
 # Boost.Context: the fibers a block's threads run as when its kernel has barriers
-# (kernels/model). The sanitizer build uses its ucontext flavour, which tells ASan about
-# each stack switch (the default assembly one does not, and ASan would report false errors).
+# (kernels/model). Debian's library has the assembly (fcontext) flavour only.
 find_package(Boost 1.74 REQUIRED COMPONENTS context)
 
 option(THREADMAP_BLAS "Use OpenBLAS for the CPU reference when found (default ON)" ON)

@@ -82,12 +82,17 @@ enum HazardFlag : uint8_t {
     kReportedUninit = 16,
 };
 
+// An element's ordering state and record side by side: one cache line's reach per access.
+struct ElementState {
+    Hazard hazard;
+    ElementRecord record;  // global arrays only
+};
+
 struct Storage {
     std::vector<uint64_t> shape;
     uint64_t size = 0;
     std::vector<uint32_t> bits;
-    std::vector<ElementRecord> records;  // global arrays
-    std::vector<Hazard> hazards;
+    std::vector<ElementState> states;
     bool shared = false;
 };
 
@@ -162,7 +167,8 @@ class ModelEmulator {
     void run_block(uint64_t block);
     void run_block_as_fibers();
     void reset_shared();
-    bool same_block(uint32_t a, uint32_t b) const { return a / tpb_ == b / tpb_; }
+    // Whether thread `id` is in the running block (kNone is not: ids stay below 2^30).
+    bool in_block(uint32_t id) const { return id - block_base_ < tpb_; }
     FindingThread who(uint32_t id) const {
         return {unlinear(id / tpb_, launch_.grid), unlinear(id % tpb_, launch_.block)};
     }
@@ -185,6 +191,7 @@ class ModelEmulator {
     std::vector<Storage> arrays_;
     std::vector<ModelThread> threads_;  // the running block's
     uint32_t phase_ = 0;                // barriers the running block has passed
+    uint32_t block_base_ = 0;           // the running block's first thread id
     ModelResult result_;
     // Fibers (kernels with barriers): the block's threads, and where each waits.
     std::unique_ptr<StackArena> stacks_;
@@ -229,7 +236,7 @@ void ModelEmulator::check_read(size_t a, uint64_t i, Hazard& h, uint32_t id, int
                    " before any thread of its block wrote it: shared memory starts undefined.";
         });
     }
-    if (h.last_writer != kNone && h.last_writer != id && same_block(h.last_writer, id) && h.write_phase == phase_ &&
+    if (h.last_writer != kNone && h.last_writer != id && in_block(h.last_writer) && h.write_phase == phase_ &&
         !(h.flags & kReportedHazard)) {
         h.flags |= kReportedHazard;
         report(FindingKind::ReadWriteHazard, {h.last_writer, id}, a, i, line, [&] {
@@ -243,12 +250,12 @@ void ModelEmulator::check_read(size_t a, uint64_t i, Hazard& h, uint32_t id, int
 void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, int line, bool atomic) {
     const auto element = [&] { return spec_.arrays[a].name + index_text(index_of(a, i)); };
     const bool other_writer = h.last_writer != kNone && h.last_writer != id;
-    const bool unordered = other_writer && (!same_block(h.last_writer, id) || h.write_phase == phase_);
+    const bool unordered = other_writer && (!in_block(h.last_writer) || h.write_phase == phase_);
     const bool both_atomic = atomic && (h.flags & kAtomicWrite);
     if (unordered && !both_atomic && !(h.flags & kReportedRace)) {
         h.flags |= kReportedRace;
         report(FindingKind::WriteWriteRace, {h.last_writer, id}, a, i, line, [&] {
-            const bool one_block = same_block(h.last_writer, id);
+            const bool one_block = in_block(h.last_writer);
             const std::string who_text = one_block
                                              ? "threads " + dim_text(who(h.last_writer).thread) + " and " +
                                                    dim_text(who(id).thread) + " of block " + dim_text(who(id).block)
@@ -262,7 +269,7 @@ void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, in
         });
     }
     for (uint32_t reader : {h.last_reader, h.other_reader}) {
-        if (reader == kNone || reader == id || !same_block(reader, id) || h.read_phase != phase_ ||
+        if (reader == kNone || reader == id || !in_block(reader) || h.read_phase != phase_ ||
             (h.flags & kReportedHazard))
             continue;
         h.flags |= kReportedHazard;
@@ -289,10 +296,11 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
         });
         return 0;
     }
-    Hazard& h = s.hazards[i];
+    ElementState& state = s.states[i];
+    Hazard& h = state.hazard;
     const uint16_t line16 = uint16_t(std::min(line, 65535));
     if (read && !s.shared) {
-        ElementRecord& r = s.records[i];
+        ElementRecord& r = state.record;
         if (h.last_reader != id) ++r.readers;
         r.first_reader = std::min(r.first_reader, id);
     }
@@ -300,7 +308,7 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     // plain reads and writes), and it is not remembered as a reader.
     if (read && !atomic) {
         check_read(a, i, h, id, line);
-        if (h.read_phase != phase_ || !same_block(h.last_reader, id))
+        if (h.read_phase != phase_ || !in_block(h.last_reader))
             h.other_reader = kNone;
         else if (h.last_reader != id)
             h.other_reader = h.last_reader;
@@ -312,7 +320,7 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     if (write) {
         check_write(a, i, h, id, line, atomic);
         if (!s.shared) {
-            ElementRecord& r = s.records[i];
+            ElementRecord& r = state.record;
             if (h.last_writer != id) ++r.writers;
             r.first_writer = std::min(r.first_writer, id);
             ++r.stores;
@@ -339,13 +347,14 @@ void ModelEmulator::reset_shared() {
         Storage& s = arrays_[a];
         if (!s.shared) continue;
         std::fill(s.bits.begin(), s.bits.end(), 0u);
-        std::fill(s.hazards.begin(), s.hazards.end(), Hazard{});
+        std::fill(s.states.begin(), s.states.end(), ElementState{});
     }
 }
 
 void ModelEmulator::run_block(uint64_t block) {
     reset_shared();
     phase_ = 0;
+    block_base_ = uint32_t(block * tpb_);
     const Dim3 block_idx = unlinear(block, launch_.grid);
     for (uint32_t i = 0; i < tpb_; ++i) {
         ModelThread& t = threads_[i];
@@ -432,8 +441,7 @@ ModelResult ModelEmulator::run(const std::atomic<bool>* cancel) {
         s.size = 1;
         for (uint64_t side : s.shape) s.size *= side;
         s.bits.assign(s.size, 0u);
-        s.hazards.assign(s.size, Hazard{});
-        if (!s.shared) s.records.assign(s.size, ElementRecord{});
+        s.states.assign(s.size, ElementState{});
         arrays_.push_back(std::move(s));
     }
     for (size_t a = 0; a < spec_.arrays.size(); ++a) {
@@ -468,7 +476,9 @@ ModelResult ModelEmulator::run(const std::atomic<bool>* cancel) {
         if (!arrays_[a].shared) {
             r.shape = arrays_[a].shape;
             r.bits = std::move(arrays_[a].bits);
-            r.records = std::move(arrays_[a].records);
+            r.records.reserve(arrays_[a].size);
+            for (const ElementState& e : arrays_[a].states) r.records.push_back(e.record);
+            arrays_[a].states = {};
         }
         result_.arrays.push_back(std::move(r));
     }
