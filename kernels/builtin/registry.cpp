@@ -16,14 +16,23 @@
 namespace threadmap {
 
 const std::vector<const KernelSpec*>& builtin_kernels() {
+    // One line per kernel.
+    // clang-format off
     static const std::vector<const KernelSpec*> all = {
-        &builtin::increment(),           &builtin::increment_stride(),
-        &builtin::increment_unguarded(), &builtin::matmul(),
-        &builtin::matmul_xcol(),         &builtin::matmul_store_in_loop(),
-        &builtin::matmul_tiled(),        &builtin::matmul_tiled_nosync(),
-        &builtin::reduce_interleaved(),  &builtin::reduce_sequential(),
-        &builtin::histogram_racy(),      &builtin::histogram_atomic(),
+        &builtin::increment(),
+        &builtin::increment_stride(),
+        &builtin::increment_unguarded(),
+        &builtin::matmul(),
+        &builtin::matmul_xcol(),
+        &builtin::matmul_store_in_loop(),
+        &builtin::matmul_tiled(),
+        &builtin::matmul_tiled_nosync(),
+        &builtin::reduce_interleaved(),
+        &builtin::reduce_sequential(),
+        &builtin::histogram_racy(),
+        &builtin::histogram_atomic(),
     };
+    // clang-format on
     return all;
 }
 
