@@ -12,6 +12,7 @@
 #include "matmul_xcol.hpp"
 #include "reduce_interleaved.hpp"
 #include "reduce_sequential.hpp"
+#include "transpose_naive.hpp"
 
 namespace threadmap {
 
@@ -31,6 +32,7 @@ const std::vector<const KernelSpec*>& builtin_kernels() {
         &builtin::reduce_sequential(),
         &builtin::histogram_racy(),
         &builtin::histogram_atomic(),
+        &builtin::transpose_naive(),
     };
     // clang-format on
     return all;

@@ -54,6 +54,7 @@ TEST_CASE("check: the lessons' stories - racy histogram and missing barrier foun
     CHECK(nosync.j["findings"][0]["array"].get<std::string>().find('s') == 1);  // As or Bs
     CHECK(check_json({"--kernel", "matmul-tiled", "--rows", "48", "--cols", "48", "--inner", "48"}).exit_code == 0);
     CHECK(check_json({"--kernel", "reduce-sequential", "--n", "5000"}).exit_code == 0);
+    CHECK(check_json({"--kernel", "transpose-naive", "--rows", "50", "--cols", "70"}).exit_code == 0);
     // A block that is not a power of two: the interleaved reduction reads past sdata's end.
     const Checked odd = check_json({"--kernel", "reduce-interleaved", "--n", "300", "--block", "100"});
     CHECK(odd.exit_code == 3);
@@ -93,7 +94,7 @@ TEST_CASE("kernels lists the registry with what each uses") {
     const RunResult r = run_threadmap({"kernels", "--format", "json"});
     REQUIRE(r.exit_code == 0);
     const json list = json::parse(r.out)["kernels"];
-    CHECK(list.size() == 12);
+    CHECK(list.size() == 13);
     for (const json& k : list) {
         const std::string name = k["name"];
         CAPTURE(name);
