@@ -13,6 +13,7 @@
 #include "reduce_interleaved.hpp"
 #include "reduce_sequential.hpp"
 #include "transpose_naive.hpp"
+#include "transpose_tiled.hpp"
 
 namespace threadmap {
 
@@ -33,6 +34,8 @@ const std::vector<const KernelSpec*>& builtin_kernels() {
         &builtin::histogram_racy(),
         &builtin::histogram_atomic(),
         &builtin::transpose_naive(),
+        &builtin::transpose_tiled(),
+        &builtin::transpose_tiled_padded(),
     };
     // clang-format on
     return all;

@@ -54,7 +54,8 @@ TEST_CASE("check: the lessons' stories - racy histogram and missing barrier foun
     CHECK(nosync.j["findings"][0]["array"].get<std::string>().find('s') == 1);  // As or Bs
     CHECK(check_json({"--kernel", "matmul-tiled", "--rows", "48", "--cols", "48", "--inner", "48"}).exit_code == 0);
     CHECK(check_json({"--kernel", "reduce-sequential", "--n", "5000"}).exit_code == 0);
-    CHECK(check_json({"--kernel", "transpose-naive", "--rows", "50", "--cols", "70"}).exit_code == 0);
+    for (const char* k : {"transpose-naive", "transpose-tiled", "transpose-tiled-padded"})
+        CHECK(check_json({"--kernel", k, "--rows", "50", "--cols", "70"}).exit_code == 0);
     // A block that is not a power of two: the interleaved reduction reads past sdata's end.
     const Checked odd = check_json({"--kernel", "reduce-interleaved", "--n", "300", "--block", "100"});
     CHECK(odd.exit_code == 3);
@@ -94,11 +95,11 @@ TEST_CASE("kernels lists the registry with what each uses") {
     const RunResult r = run_threadmap({"kernels", "--format", "json"});
     REQUIRE(r.exit_code == 0);
     const json list = json::parse(r.out)["kernels"];
-    CHECK(list.size() == 13);
+    CHECK(list.size() == 15);
     for (const json& k : list) {
         const std::string name = k["name"];
         CAPTURE(name);
-        const bool tiled_or_reduce = name.rfind("matmul-tiled", 0) == 0 || name.rfind("reduce-", 0) == 0;
+        const bool tiled_or_reduce = name.find("-tiled") != std::string::npos || name.rfind("reduce-", 0) == 0;
         CHECK(k["barriers"] == tiled_or_reduce);
         CHECK(k["shared_memory"] == tiled_or_reduce);
         CHECK(k["atomics"] == (name == "histogram-atomic"));
