@@ -12,6 +12,7 @@
 #include "matmul_xcol.hpp"
 #include "reduce_interleaved.hpp"
 #include "reduce_sequential.hpp"
+#include "stencil_1d.hpp"
 #include "transpose_naive.hpp"
 #include "transpose_tiled.hpp"
 
@@ -36,6 +37,7 @@ const std::vector<const KernelSpec*>& builtin_kernels() {
         &builtin::transpose_naive(),
         &builtin::transpose_tiled(),
         &builtin::transpose_tiled_padded(),
+        &builtin::stencil_1d(),
     };
     // clang-format on
     return all;

@@ -54,6 +54,11 @@ TEST_CASE("check: the lessons' stories - racy histogram and missing barrier foun
     CHECK(nosync.j["findings"][0]["array"].get<std::string>().find('s') == 1);  // As or Bs
     CHECK(check_json({"--kernel", "matmul-tiled", "--rows", "48", "--cols", "48", "--inner", "48"}).exit_code == 0);
     CHECK(check_json({"--kernel", "reduce-sequential", "--n", "5000"}).exit_code == 0);
+    CHECK(check_json({"--kernel", "stencil-1d", "--n", "1000", "--block", "64"}).exit_code == 0);
+    // Blocks of 2 threads: the halo loads (3 each side) overlap the neighbours' values and
+    // the last 2 halo cells are never loaded.
+    const Checked tiny = check_json({"--kernel", "stencil-1d", "--n", "100", "--block", "2"});
+    CHECK(tiny.exit_code == 3);
     for (const char* k : {"transpose-naive", "transpose-tiled", "transpose-tiled-padded"})
         CHECK(check_json({"--kernel", k, "--rows", "50", "--cols", "70"}).exit_code == 0);
     // A block that is not a power of two: the interleaved reduction reads past sdata's end.
@@ -95,11 +100,12 @@ TEST_CASE("kernels lists the registry with what each uses") {
     const RunResult r = run_threadmap({"kernels", "--format", "json"});
     REQUIRE(r.exit_code == 0);
     const json list = json::parse(r.out)["kernels"];
-    CHECK(list.size() == 15);
+    CHECK(list.size() == 16);
     for (const json& k : list) {
         const std::string name = k["name"];
         CAPTURE(name);
-        const bool tiled_or_reduce = name.find("-tiled") != std::string::npos || name.rfind("reduce-", 0) == 0;
+        const bool tiled_or_reduce =
+            name.find("-tiled") != std::string::npos || name.rfind("reduce-", 0) == 0 || name == "stencil-1d";
         CHECK(k["barriers"] == tiled_or_reduce);
         CHECK(k["shared_memory"] == tiled_or_reduce);
         CHECK(k["atomics"] == (name == "histogram-atomic"));
