@@ -2,6 +2,16 @@
 #include "model_emulator.hpp"
 
 #include <sys/mman.h>
+#if defined(__SANITIZE_ADDRESS__)
+#define THREADMAP_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define THREADMAP_ASAN 1
+#endif
+#endif
+#if THREADMAP_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
 #include <unistd.h>
 
 #include <algorithm>
@@ -108,7 +118,14 @@ class StackArena {
         base_ = static_cast<char*>(p);
         for (size_t i = 0; i < count_; ++i) mprotect(base_ + i * (kStackBytes + page_), page_, PROT_NONE);
     }
-    ~StackArena() { munmap(base_, bytes_); }
+    ~StackArena() {
+#if THREADMAP_ASAN
+        // Abandoned threads' frames leave their stack poisoning behind; a later mapping at the
+        // same address must start clean.
+        __asan_unpoison_memory_region(base_, bytes_);
+#endif
+        munmap(base_, bytes_);
+    }
     StackArena(const StackArena&) = delete;
     StackArena& operator=(const StackArena&) = delete;
     size_t count() const { return count_; }
@@ -199,6 +216,10 @@ class ModelEmulator {
     std::vector<ctx::fiber> fibers_, schedulers_;
     std::vector<FiberState> state_;
     std::vector<int> barrier_line_;
+    struct AbandonedFiber {  // never destroyed: see run_block_as_fibers
+        alignas(ctx::fiber) unsigned char bytes[sizeof(ctx::fiber)];
+    };
+    std::vector<AbandonedFiber> abandoned_;
 };
 
 std::vector<uint64_t> ModelEmulator::index_of(size_t a, uint64_t i) const {
@@ -429,7 +450,11 @@ void ModelEmulator::run_block_as_fibers() {
                           "; CUDA leaves this undefined (a hang or wrong results), so the launch ends here.";
                });
         result_.ended_early = true;
-        for (auto& f : fibers_) f = ctx::fiber();  // unwinds the waiting threads' stacks
+        // The waiting threads are abandoned, not unwound: unwinding would throw on their stacks
+        // (which AddressSanitizer cannot follow), and a body holds nothing a destructor must
+        // free (its arrays are handles); the stacks go with the arena.
+        for (auto& f : fibers_)
+            if (f) new (abandoned_.emplace_back().bytes) ctx::fiber(std::move(f));
         return;
     }
 }

@@ -8,6 +8,8 @@
 //     const auto bins = t.array<int>(1);
 //     const uint64_t i = t.blockIdx.x * uint64_t(t.blockDim.x) + t.threadIdx.x;
 //     if (i < t.param(0)) bins.atomic_add(data.load(i, 4) % t.param(1), 1, 4);
+// A body's locals must need no destructor (numbers, array handles): a thread stopped at a
+// divergent barrier is abandoned, not unwound.
 #pragma once
 
 #include <bit>
