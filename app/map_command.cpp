@@ -7,6 +7,8 @@
 #include "backend_choice.hpp"
 #include "cpu_emulator.hpp"
 #include "map_report.hpp"
+#include "model_launch.hpp"
+#include "model_map_report.hpp"
 
 namespace threadmap {
 
@@ -16,9 +18,56 @@ void add_map_command(CLI::App& app, MapCommandOptions& o) {
     cmd->add_option("--format", o.format, "table | csv | json (default table)")
         ->check(CLI::IsMember({"table", "csv", "json"}));
     cmd->add_flag("--no-elements", o.no_elements, "Statistics only");
+    cmd->add_option("--array", o.array,
+                    "Map this array of the kernel (threadmap kernels lists them; default: its output)");
+    cmd->add_option("--access", o.access, "write | read: who wrote or who read each element (default write)")
+        ->check(CLI::IsMember({"write", "read"}));
+    cmd->add_option("--bins", o.bins, "Bins, for the histogram kernels");
 }
 
+namespace {
+
+// The kernel model's map: --array, --access, or a kernel only the model runs.
+int run_model_map(const MapCommandOptions& o, MapFormat format) {
+    const auto fail = [](const std::string& why, int code) {
+        std::fprintf(stderr, "threadmap map: %s\n", why.c_str());
+        return code;
+    };
+    if (o.launch.backend == "cuda") return fail("--array and --access map in the kernel model on the CPU", 2);
+    const auto launch = resolve_model_launch(o.launch, o.bins);
+    if (!launch.value) return fail(launch.error, 2);
+    const KernelSpec& spec = *launch.value->spec;
+    size_t array = spec.arrays.size();
+    std::string globals;
+    for (size_t a = 0; a < spec.arrays.size(); ++a) {
+        if (spec.arrays[a].space != MemorySpace::Global) continue;
+        globals += (globals.empty() ? "" : ", ") + spec.arrays[a].name;
+        const bool output = spec.arrays[a].role == ArrayRole::Output || spec.arrays[a].role == ArrayRole::InOut;
+        if (o.array.empty() ? output && array == spec.arrays.size() : spec.arrays[a].name == o.array) array = a;
+    }
+    if (array == spec.arrays.size()) {
+        const size_t named = spec.array_index(o.array);
+        if (named < spec.arrays.size())
+            return fail(o.array + " is __shared__ (one copy per block); map one of " + spec.name +
+                            "'s global arrays: " + globals,
+                        2);
+        return fail("kernel " + spec.name + " has no array '" + o.array + "' (its arrays: " + globals + ")", 2);
+    }
+    const auto run = run_model(*launch.value);
+    if (!run.value) return fail(run.error, 2);
+    const ModelMapReport report{*launch.value, *run.value, array, o.access == "read", !o.no_elements};
+    if (!write_model_map_report(stdout, report, format)) return fail("could not write the output", 1);
+    return 0;
+}
+
+}  // namespace
+
 int run_map_command(const MapCommandOptions& o) {
+    const MapFormat format = o.format == "json"  ? MapFormat::Json
+                             : o.format == "csv" ? MapFormat::Csv
+                                                 : MapFormat::Table;
+    const bool model_only_kernel = !o.launch.kernel.empty() && !parse_kernel(o.launch.kernel);
+    if (!o.array.empty() || !o.access.empty() || !o.bins.empty() || model_only_kernel) return run_model_map(o, format);
     const auto fail = [](const std::string& why, int code) {
         std::fprintf(stderr, "threadmap map: %s\n", why.c_str());
         return code;
@@ -32,9 +81,6 @@ int run_map_command(const MapCommandOptions& o) {
     if (!run.value) return fail(run.error, 1);
     LaunchResult& e = *run.value;
     b.executor->fetch_map(e);  // every element is printed (or counted): the map comes to the host
-    const MapFormat format = o.format == "json"  ? MapFormat::Json
-                             : o.format == "csv" ? MapFormat::Csv
-                                                 : MapFormat::Table;
     const MapReport report{r.workload, e, b.name, !o.no_elements};
     if (!write_map_report(stdout, report, format)) {
         std::fprintf(stderr, "threadmap map: could not write the output\n");

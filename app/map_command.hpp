@@ -13,6 +13,10 @@ struct MapCommandOptions {
     LaunchOptions launch;
     std::string format = "table";  // table | csv | json
     bool no_elements = false;      // stats only
+    // The kernel model's map of one array (any kernel of `threadmap kernels`):
+    std::string array;   // empty: the kernel's output
+    std::string access;  // write | read; empty: write
+    std::string bins;    // the histograms' parameter
 };
 
 void add_map_command(CLI::App& app, MapCommandOptions& options);

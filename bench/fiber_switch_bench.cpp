@@ -35,16 +35,20 @@ int main(int argc, char** argv) {
     fiber_context.uc_stack.ss_sp = stack;
     fiber_context.uc_stack.ss_size = sizeof stack;
     fiber_context.uc_link = &main_context;
-    makecontext(&fiber_context, [] {
-        for (;;) {
-            ++swaps;
-            swapcontext(&fiber_context, &main_context);
-        }
-    }, 0);
+    makecontext(
+        &fiber_context,
+        [] {
+            for (;;) {
+                ++swaps;
+                swapcontext(&fiber_context, &main_context);
+            }
+        },
+        0);
     const auto t1 = std::chrono::steady_clock::now();
     for (long i = 0; i < pairs; ++i) swapcontext(&main_context, &fiber_context);
     const double uns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t1).count();
-    std::printf("{\"bench\":\"fiber_switch_pair\",\"flavour\":\"glibc swapcontext\",\"ns_per_pair\":%.1f,\"pairs\":%ld}\n",
-                uns / double(swaps), swaps);
+    std::printf(
+        "{\"bench\":\"fiber_switch_pair\",\"flavour\":\"glibc swapcontext\",\"ns_per_pair\":%.1f,\"pairs\":%ld}\n",
+        uns / double(swaps), swaps);
     return 0;
 }

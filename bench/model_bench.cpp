@@ -53,8 +53,10 @@ int main(int argc, char** argv) {
     int repeats = 3;
     std::vector<std::string> cases;
     for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) repeats = std::max(1, std::atoi(argv[++i]));
-        else cases.push_back(argv[i]);
+        if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc)
+            repeats = std::max(1, std::atoi(argv[++i]));
+        else
+            cases.push_back(argv[i]);
     }
     const auto wanted = [&](const char* name) {
         return cases.empty() || std::find(cases.begin(), cases.end(), name) != cases.end();

@@ -197,8 +197,8 @@ class ModelEmulator {
     // Counts a finding; lists it (making its text, which costs) while the list has room. Out
     // of line: the access path stays small.
     template <class Describe>
-    [[gnu::noinline, gnu::cold]] void report(FindingKind kind, std::vector<uint32_t> ids, size_t array, uint64_t element, int line,
-                Describe describe);
+    [[gnu::noinline, gnu::cold]] void report(FindingKind kind, std::vector<uint32_t> ids, size_t array,
+                                             uint64_t element, int line, Describe describe);
     void check_read(size_t a, uint64_t i, Hazard& h, uint32_t id, int line);
     void check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, int line, bool atomic);
 

@@ -113,3 +113,58 @@ TEST_CASE("kernels lists the registry with what each uses") {
     const RunResult text = run_threadmap({"kernels"});
     CHECK(text.out.find("matmul-tiled\n  C = A·B with 16×16 tiles") != std::string::npos);
 }
+
+TEST_CASE("map --array --access: who read each element of seed-matmul's A - the map schema, first reader and count") {
+    const RunResult r =
+        run_threadmap({"map", "--preset", "seed-matmul", "--array", "A", "--access", "read", "--format", "json"});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const json j = json::parse(r.out);
+    CHECK(j["kernel"] == "matmul");
+    CHECK(j["array"] == "A");
+    CHECK(j["access"] == "read");
+    CHECK(j["shape"] == json::array({300, 200}));
+    const json& e = j["elements"];
+    REQUIRE(e.size() == 300 * 200);
+    // A[i][k] is read by the 200 threads of row i (j = 0…199); the first is j = 0: block
+    // (i/32, 0, 0), thread (i%32, 0, 0). Rows 200-299 lie outside C: nobody reads them.
+    for (uint64_t i : {0u, 37u, 199u}) {
+        const json& el = e[i * 200 + 5];
+        CHECK(el["index"] == json::array({i, 5}));
+        CHECK(el["touches"] == 200);
+        CHECK(el["block"] == json::array({i / 32, 0, 0}));
+        CHECK(el["thread"] == json::array({i % 32, 0, 0}));
+    }
+    CHECK(e[250 * 200]["touches"] == 0);
+    CHECK(e[250 * 200]["block"].is_null());
+    CHECK(j["stats"]["elements_untouched"] == 100 * 200);
+    CHECK(j["findings"] == json::array());
+}
+
+TEST_CASE("map of a kernel only the model runs - its output by default - with findings in the JSON") {
+    const RunResult r =
+        run_threadmap({"map", "--kernel", "histogram-racy", "--n", "300", "--bins", "4", "--format", "json"});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const json j = json::parse(r.out);
+    CHECK(j["array"] == "bins");
+    CHECK(j["access"] == "write");
+    uint64_t writers = 0;
+    for (const json& el : j["elements"]) writers += el["touches"].get<uint64_t>();
+    CHECK(writers == 300);  // each value counted by one thread
+    CHECK(j["finding_counts"]["write_write_race"] == 4);
+    CHECK(j["findings"][0]["kind"] == "write_write_race");
+    const RunResult csv =
+        run_threadmap({"map", "--kernel", "transpose-naive", "--rows", "2", "--cols", "3", "--format", "csv"});
+    REQUIRE(csv.exit_code == 0);
+    CHECK(csv.out.rfind(
+              "i,j,block_x,block_y,block_z,thread_x,thread_y,thread_z,touches\n0,0,0,0,0,0,0,0,1\n0,1,0,0,0,0,1,0,1\n",
+              0) == 0);
+    for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+             {{"map", "--kernel", "reduce-sequential", "--array", "sdata"}, "sdata is __shared__"},
+             {{"map", "--preset", "seed-increment", "--array", "B"},
+              "kernel increment has no array 'B' (its arrays: a)"},
+             {{"map", "--preset", "seed-increment", "--access", "both"}, "--access"}}) {
+        const RunResult bad = run_threadmap(args);
+        CHECK(bad.exit_code == 2);
+        CHECK_MESSAGE(bad.err.find(message) != std::string::npos, bad.err);
+    }
+}

@@ -1,0 +1,183 @@
+// The kernel model's map reports; see model_map_report.hpp.
+#include "model_map_report.hpp"
+
+#include <algorithm>
+
+#include "findings_report.hpp"
+#include "report_writer.hpp"
+
+namespace threadmap {
+
+namespace {
+
+struct ModelStats {
+    uint64_t blocks, threads_launched, elements, elements_untouched = 0, elements_multi = 0;
+};
+
+// Who touched an element in the report's sense, and how many threads did.
+struct Touch {
+    uint32_t first;
+    uint32_t count;
+};
+
+class ArrayMap {
+  public:
+    explicit ArrayMap(const ModelMapReport& r)
+        : r_(r), records_(r.result.arrays[r.array].records), shape_(r.result.arrays[r.array].shape) {}
+    uint64_t size() const { return records_.size(); }
+    const std::vector<uint64_t>& shape() const { return shape_; }
+    Touch touch(uint64_t e) const {
+        const ElementRecord& rec = records_[e];
+        return r_.reads ? Touch{rec.first_reader, rec.readers} : Touch{rec.first_writer, rec.writers};
+    }
+    Toucher toucher(uint32_t id) const { return ThreadMap::decode_global_id(id, r_.launch.launch); }
+    ModelStats stats() const {
+        ModelStats s{r_.launch.launch.blocks(), r_.launch.launch.blocks() * r_.launch.launch.threads_per_block(),
+                     size()};
+        for (uint64_t e = 0; e < size(); ++e) {
+            const uint32_t n = touch(e).count;
+            s.elements_untouched += n == 0;
+            s.elements_multi += n > 1;
+        }
+        return s;
+    }
+    // The element's index in the array's shape, joined by `sep`.
+    void write_index(Writer& w, uint64_t e, char sep) const {
+        std::vector<uint64_t> index(shape_.size());
+        for (size_t d = shape_.size(); d-- > 0;) {
+            index[d] = e % shape_[d];
+            e /= shape_[d];
+        }
+        for (size_t d = 0; d < index.size(); ++d) w << (d ? std::string(1, sep) : std::string()) << index[d];
+    }
+
+  private:
+    const ModelMapReport& r_;
+    const std::vector<ElementRecord>& records_;
+    const std::vector<uint64_t>& shape_;
+};
+
+const char* access_name(const ModelMapReport& r) { return r.reads ? "read" : "write"; }
+
+void write_json(Writer& w, const ModelMapReport& r, const ArrayMap& m) {
+    const LaunchConfig& l = r.launch.launch;
+    w << "{\"launch\":{\"grid\":";
+    write_json_dim(w, l.grid);
+    w << ",\"block\":";
+    write_json_dim(w, l.block);
+    w << "},\"kernel\":\"" << r.launch.spec->name << "\",\"array\":\"" << r.launch.spec->arrays[r.array].name
+      << "\",\"access\":\"" << access_name(r) << "\",\"shape\":[";
+    for (size_t i = 0; i < m.shape().size(); ++i) w << (i ? "," : "") << m.shape()[i];
+    const ModelStats s = m.stats();
+    w << "],\"backend\":\"cpu-model\",\"stats\":{\"blocks\":" << s.blocks
+      << ",\"threads_launched\":" << s.threads_launched << ",\"elements\":" << s.elements
+      << ",\"elements_untouched\":" << s.elements_untouched << ",\"elements_multi\":" << s.elements_multi << '}';
+    if (r.include_elements) {
+        w << ",\"elements\":[";
+        for (uint64_t e = 0; e < m.size(); ++e) {
+            w << (e ? ",\n" : "\n") << "{\"index\":[";
+            m.write_index(w, e, ',');
+            w << "],";
+            const Touch t = m.touch(e);
+            if (t.count) {
+                const Toucher who = m.toucher(t.first);
+                w << "\"block\":";
+                write_json_dim(w, who.block);
+                w << ",\"thread\":";
+                write_json_dim(w, who.thread);
+            } else {
+                w << "\"block\":null,\"thread\":null";
+            }
+            w << ",\"touches\":" << uint64_t(t.count) << '}';
+        }
+        w << "\n]";
+    }
+    w << ",\"findings\":" << findings_json(r.result).dump()
+      << ",\"finding_counts\":" << finding_counts_json(r.result).dump() << "}\n";
+}
+
+void write_csv(Writer& w, const ModelMapReport& r, const ArrayMap& m) {
+    if (!r.include_elements) {
+        const ModelStats s = m.stats();
+        w << "stat,value\nblocks," << s.blocks << "\nthreads_launched," << s.threads_launched << "\nelements,"
+          << s.elements << "\nelements_untouched," << s.elements_untouched << "\nelements_multi," << s.elements_multi
+          << '\n';
+        return;
+    }
+    static const char* const axes[] = {"i", "j", "k"};
+    for (size_t d = 0; d < m.shape().size(); ++d) w << (d ? "," : "") << axes[std::min<size_t>(d, 2)];
+    w << ",block_x,block_y,block_z,thread_x,thread_y,thread_z,touches\n";
+    for (uint64_t e = 0; e < m.size(); ++e) {
+        m.write_index(w, e, ',');
+        const Touch t = m.touch(e);
+        if (t.count) {
+            const Toucher who = m.toucher(t.first);
+            w << ',' << uint64_t(who.block.x) << ',' << uint64_t(who.block.y) << ',' << uint64_t(who.block.z) << ','
+              << uint64_t(who.thread.x) << ',' << uint64_t(who.thread.y) << ',' << uint64_t(who.thread.z);
+        } else {
+            w << ",,,,,,";
+        }
+        w << ',' << uint64_t(t.count) << '\n';
+    }
+}
+
+void write_table(Writer& w, const ModelMapReport& r, const ArrayMap& m) {
+    const LaunchConfig& l = r.launch.launch;
+    w << "kernel    " << r.launch.spec->name << "\narray     " << r.launch.spec->arrays[r.array].name << " [";
+    for (size_t d = 0; d < m.shape().size(); ++d) w << (d ? "x" : "") << m.shape()[d];
+    w << "], who " << (r.reads ? "read" : "wrote") << " it\nlaunch    gridDim " << to_string(l.grid)
+      << " blocks, blockDim " << to_string(l.block) << " threads per block\nbackend   cpu-model\n\n";
+    if (r.include_elements && m.size() <= kTableElementLimit) {
+        const int dims = launch_dims(l);
+        std::vector<std::string> cells(m.size());
+        size_t width = 1;
+        for (uint64_t e = 0; e < m.size(); ++e) {
+            const Touch t = m.touch(e);
+            cells[e] = t.count ? cell_label(m.toucher(t.first), dims) + (t.count > 1 ? "*" : "") : ".";
+            width = std::max(width, cells[e].size());
+        }
+        const uint64_t per_row = m.shape().size() == 2 ? m.shape()[1] : std::min<uint64_t>(16, m.size());
+        w << "each cell: blockIdx/threadIdx of the first thread that " << (r.reads ? "read" : "wrote")
+          << " it ('.' nobody, '*' more than one)\n";
+        for (uint64_t e = 0; e < m.size(); ++e) {
+            if (e % per_row == 0) {
+                if (e) w << '\n';
+                pad(w, std::to_string(m.shape().size() == 2 ? e / per_row : e), 6);
+                w << " |";
+            }
+            w << ' ';
+            pad(w, cells[e], width);
+        }
+        w << "\n\n";
+    } else if (r.include_elements) {
+        w << "(" << m.size() << " elements: the per-element table stops at " << kTableElementLimit
+          << "; use --format csv or json for all of them)\n\n";
+    }
+    const ModelStats s = m.stats();
+    w << "blocks              " << s.blocks << "\nthreads launched    " << s.threads_launched
+      << "\nelements            " << s.elements << "\nelements untouched  " << s.elements_untouched
+      << "\nelements multi      " << s.elements_multi << " (" << (r.reads ? "read" : "written")
+      << " by more than one thread)\nfindings            " << findings_summary(r.result)
+      << " (threadmap check lists them)\n";
+}
+
+}  // namespace
+
+bool write_model_map_report(std::FILE* out, const ModelMapReport& r, MapFormat format) {
+    Writer w(out);
+    const ArrayMap m(r);
+    switch (format) {
+        case MapFormat::Table:
+            write_table(w, r, m);
+            break;
+        case MapFormat::Csv:
+            write_csv(w, r, m);
+            break;
+        case MapFormat::Json:
+            write_json(w, r, m);
+            break;
+    }
+    return w.finish();
+}
+
+}  // namespace threadmap
