@@ -12,6 +12,7 @@
 #include "panels/panel_widgets.hpp"
 #include "panels/controls_panel.hpp"
 #include "panels/display_panel.hpp"
+#include "panels/findings_panel.hpp"
 #include "panels/inspector_panel.hpp"
 #include "panels/lessons_panel.hpp"
 #include "panels/stats_panel.hpp"
@@ -75,6 +76,15 @@ void draw_status_bar(const AppState& state, const StatusBar& bar) {
         ImGui::SameLine();
         ImGui::TextUnformatted(("| " + state.message).c_str());
     }
+}
+
+// "Findings (3)" when the launch on screen has some: seen without opening the tab. The ###
+// keeps the tab's identity while its label changes.
+std::string findings_tab_label(const AppState& state) {
+    uint64_t n = 0;
+    if (state.picture)
+        for (uint64_t c : state.picture->findings.counts) n += c;
+    return n ? "Findings (" + std::to_string(n) + ")###findings" : "Findings###findings";
 }
 
 // The centre holds the views as tabs, each given the whole area: the map, the timings, and
@@ -167,6 +177,12 @@ void draw_main_layout(AppState& state, MapFrame& frame) {
     if (ImGui::BeginTabBar("info")) {
         if (ImGui::BeginTabItem("Stats")) {
             draw_stats_panel(state);
+            ImGui::EndTabItem();
+        }
+        const bool findings = ImGui::BeginTabItem(findings_tab_label(state).c_str());
+        remember_rect(state, "tab:Findings");
+        if (findings) {
+            draw_findings_panel(state);
             ImGui::EndTabItem();
         }
         if (ImGui::BeginTabItem("Code")) {

@@ -4,7 +4,37 @@
 #include <algorithm>
 #include <cassert>
 
+#include "model_launch.hpp"
+
 namespace threadmap {
+
+namespace {
+
+PictureFindings check_findings(const ResolvedLaunch& r, const std::atomic<bool>* cancel) {
+    PictureFindings f;
+    const ModelLaunch m = model_launch_for(r);
+    f.output = is_matrix(r.workload.kernel) ? "C" : "a";
+    const uint64_t work = r.launch.blocks() * r.launch.threads_per_block() *
+                          (is_matrix(r.workload.kernel) ? std::max<uint64_t>(r.workload.inner, 1) : 1);
+    if (work > kFindingsWork) {
+        f.not_checked = "This launch is too large to check while the window waits (" + std::to_string(work) +
+                        " thread-steps; the window checks up to " + std::to_string(kFindingsWork) +
+                        "). threadmap check runs it.";
+        return f;
+    }
+    auto run = run_model(m, cancel);
+    if (!run.value) {
+        f.not_checked = run.error == kCancelled ? "" : run.error;
+        return f;
+    }
+    f.counts = run.value->counts;
+    auto& list = run.value->findings;
+    if (list.size() > PictureFindings::kMaxListed) list.resize(PictureFindings::kMaxListed);
+    f.list = std::move(list);
+    return f;
+}
+
+}  // namespace
 
 PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, MapPicture* previous,
                             const std::atomic<bool>* cancel) {
@@ -25,6 +55,7 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
     p.result = std::move(*run.value);
     p.layout = *layout.value;
     recolor(p, o.mode, o.palette);
+    if (o.check_findings) p.findings = check_findings(r, cancel);
     out.value = std::move(p);
     return out;
 }

@@ -11,8 +11,23 @@
 #include "cuda_interop.hpp"
 #include "launch_options.hpp"
 #include "map_layout.hpp"
+#include "model/model_emulator.hpp"
 
 namespace threadmap {
+
+// The kernel model's findings for the picture's launch (the Findings tab), or why it was not
+// checked (too large to check while the window waits).
+struct PictureFindings {
+    std::vector<Finding> list;  // the first kMaxListed, sorted by kind
+    std::array<uint64_t, kFindingKinds> counts{};
+    std::string not_checked;
+    std::string output;  // the name of the mapped array in the model ("a", "C")
+    static constexpr size_t kMaxListed = 200;
+};
+
+// Launches up to this many thread-steps (threads × inner) are checked with the map (the model
+// records every access: about 50 ms here at the bound).
+inline constexpr uint64_t kFindingsWork = uint64_t(1) << 22;
 
 struct MapPicture {
     ResolvedLaunch launch;
@@ -23,6 +38,7 @@ struct MapPicture {
     // The layout's colours for `color`, made off the UI thread with the map (a launch at the
     // caps has millions of cells); empty when the next paint must make them.
     std::vector<Rgba8> prepared_colors;
+    PictureFindings findings;
 };
 
 // Colours the layout on the host into prepared_colors (a host map only: a GPU paints its own)
@@ -42,6 +58,7 @@ struct PictureOptions {
     uint32_t max_side = 16384;             // the GL texture limit
     uint64_t max_cells = kMaxDrawnCells;   // the GL buffer-texture limit
     std::optional<BackendChoice> backend;  // none: the emulator
+    bool check_findings = true;            // run the kernel model for the Findings tab
 };
 
 using PictureResult = Outcome<MapPicture>;  // error: one line

@@ -6,10 +6,7 @@
 
 namespace threadmap {
 
-namespace {
-
-// The registry's kernel and parameters for a launch the tutorial's rules resolved.
-ModelLaunch from_workload(const ResolvedLaunch& r) {
+ModelLaunch model_launch_for(const ResolvedLaunch& r) {
     const Workload& w = r.workload;
     const Lesson* lesson = r.preset.empty() ? nullptr : find_lesson(r.preset);
     std::string name(kernel_name(w.kernel));
@@ -21,15 +18,13 @@ ModelLaunch from_workload(const ResolvedLaunch& r) {
     return m;
 }
 
-}  // namespace
-
 Outcome<ModelLaunch> resolve_model_launch(const LaunchOptions& o, const std::string& bins) {
     const KernelSpec* spec = o.kernel.empty() ? nullptr : find_builtin_kernel(o.kernel);
     if (o.kernel.empty() || parse_kernel(o.kernel)) {  // a lesson's kernel, or one of the tutorial's
         if (!bins.empty()) return {std::nullopt, "--bins is for the histogram kernels"};
         const auto r = resolve_launch(o);
         if (!r.value) return {std::nullopt, r.error};
-        return {from_workload(*r.value), {}};
+        return {model_launch_for(*r.value), {}};
     }
     if (!spec) {
         std::string names;

@@ -8,6 +8,10 @@
 
 namespace threadmap {
 
+// The registry's kernel and parameters for a launch of the tutorial's kernels (a lesson's
+// matmul-store-in-loop included).
+ModelLaunch model_launch_for(const ResolvedLaunch& launch);
+
 // bins: the text of --bins (the histograms' parameter), empty when not given.
 Outcome<ModelLaunch> resolve_model_launch(const LaunchOptions& options, const std::string& bins);
 

@@ -233,6 +233,7 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
             j["view"] = {{"center", {state.view.center.x, state.view.center.y}}, {"zoom", state.view.zoom}};
             j["launch_error"] = state.launch_error;
             j["message"] = state.message;
+            if (state.pinned_cell) j["pinned_cell"] = {state.pinned_cell->x, state.pinned_cell->y};
             j["color_mode"] = state.settings.color_mode;
             j["ui_scale"] = state.settings.ui_scale;
             if (state.picture) {
@@ -243,6 +244,9 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
                 j["launch"] = {{"grid", {p.launch.launch.grid.x, p.launch.launch.grid.y, p.launch.launch.grid.z}},
                                {"block", {p.launch.launch.block.x, p.launch.launch.block.y, p.launch.launch.block.z}}};
                 j["kernel"] = std::string(kernel_name(p.launch.workload.kernel));
+                uint64_t findings = 0;
+                for (uint64_t c : p.findings.counts) findings += c;
+                j["findings"] = findings;
             }
             for (const auto& [name, r] : state.widget_rects) j["widgets"][name] = {r.x, r.y, r.w, r.h};
             // The Timing view's report, origins included.

@@ -14,6 +14,7 @@
 #include "headless_imgui.hpp"
 #include "launch_update.hpp"
 #include "legend.hpp"
+#include "map_picture.hpp"
 #include "lessons.hpp"
 #include "main_layout.hpp"
 #include "replay.hpp"
@@ -199,6 +200,30 @@ TEST_CASE("a GPU that fails for good hands the window to the emulator - with the
     ui.frame(state);
     CHECK(gpu->runs == 1);
     CHECK(state.picture->launch.launch.block == Dim3{64, 1, 1});
+}
+
+TEST_CASE("the Findings tab: the model's findings for the launch on screen - or why a large one is not checked") {
+    HeadlessUi ui;
+    AppState state;
+    select_lesson(state, "seed-increment");
+    ui.frame(state);
+    REQUIRE(state.picture);
+    CHECK(state.picture->findings.not_checked.empty());
+    CHECK(state.picture->findings.list.empty());
+    state.edit.launch.block = {32, 2, 1};  // x-only indexing: two threads per element
+    state.pending.apply = true;
+    ui.frame(state);
+    const PictureFindings& f = state.picture->findings;
+    CHECK(f.counts[size_t(FindingKind::WriteWriteRace)] == 500);
+    CHECK(f.list.size() == PictureFindings::kMaxListed);
+    CHECK(f.list.front().kind == FindingKind::WriteWriteRace);
+    state.edit.workload = array_workload(KernelKind::Increment, uint64_t(1) << 23);
+    state.edit.launch = {{1 << 15, 1, 1}, {256, 1, 1}};
+    state.pending.apply = true;
+    ui.frame(state);
+    CHECK(state.picture->findings.not_checked.rfind("This launch is too large to check while the window waits (8388608 "
+                                                    "thread-steps",
+                                                    0) == 0);
 }
 
 TEST_CASE("a long status message is shown in full - wrapped below the status line - and the map gives it room") {

@@ -226,6 +226,21 @@ TEST_CASE("a drag pans the map - a resize, down to 1x1 and back, keeps the windo
     CHECK(c.mismatches == 0);
 }
 
+TEST_CASE("the Findings tab names the race of increment on a 2D block - a click pins its element") {
+    const WindowRun w =
+        run_window({"--kernel", "increment", "--n", "500", "--block", "32,2"},
+                   "1 move 5 5\n3 wait idle\n4 click tab:Findings\n6 move finding:3\n7 click finding:3\n"
+                   "9 move 5 5\n10 state @/s.json\n10 screenshot @/f.png\n11 quit\n");
+    const json s = load_json(w.path("s.json"));
+    CHECK(s["findings"] == 1000);  // 500 races and 500 hazards: each element, twice written
+    // The fourth finding is the race on a[3]; a 1D map of 500 elements in rows of whole blocks.
+    uint32_t x = 0, y = 0;
+    const MapPicture expected = expected_picture(LaunchOptions{.kernel = "increment", .n = "500", .block = "32,2"}, s);
+    expected.layout.cell_of(3, x, y);
+    CHECK(s["pinned_cell"] == json::array({x, y}));
+    CHECK(double(s["view"]["zoom"]) >= 24);
+}
+
 TEST_CASE("an invalid blockDim typed in is explained and the last valid map stays") {
     const WindowRun w = run_window({"--preset", "seed-increment"},
                                    "1 move 5 5\n3 screenshot @/a.png\n"
