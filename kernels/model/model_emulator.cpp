@@ -169,7 +169,11 @@ enum class FiberState : uint8_t { Running, AtBarrier, Exited };
 class ModelEmulator {
   public:
     explicit ModelEmulator(const ModelLaunch& l)
-        : spec_(*l.spec), params_(l.params), launch_(l.launch), tpb_(uint32_t(l.launch.threads_per_block())) {}
+        : spec_(*l.spec),
+          params_(l.params),
+          launch_(l.launch),
+          tpb_(uint32_t(l.launch.threads_per_block())),
+          record_reads_(l.record_reads) {}
 
     ModelResult run(const std::atomic<bool>* cancel);
 
@@ -210,6 +214,7 @@ class ModelEmulator {
     std::vector<ModelThread> threads_;  // the running block's
     uint32_t phase_ = 0;                // barriers the running block has passed
     uint32_t block_base_ = 0;           // the running block's first thread id
+    bool record_reads_ = true;
     ModelResult result_;
     // Fibers (kernels with barriers): the block's threads, and where each waits.
     std::unique_ptr<StackArena> stacks_;
@@ -321,6 +326,7 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     ElementState& state = s.states[i];
     Hazard& h = state.hazard;
     const uint16_t line16 = uint16_t(std::min(line, 65535));
+    read = read && record_reads_;
     if (read && !s.shared) {
         ElementRecord& r = state.record;
         if (h.last_reader != id) ++r.readers;

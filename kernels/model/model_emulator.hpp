@@ -22,6 +22,9 @@ struct ModelLaunch {
     const KernelSpec* spec = nullptr;
     Params params;
     LaunchConfig launch;
+    // false: loads are not recorded (no read records, no read-write hazards, no uninitialised
+    // reads) — what recording the reads costs, for model-bench.
+    bool record_reads = true;
 };
 
 // Who touched one element of a global array (20 bytes). Thread ids are global linear ids:
