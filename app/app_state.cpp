@@ -19,19 +19,21 @@ void select_lesson(AppState& state, const std::string& name) {
     }
     state.edit = *r.value;
     state.settings.last_preset = name;
-    if (const Lesson* l = find_lesson(name)) state.timing.program = l->program;  // the code shown and timed
-    if (const Lesson* l = find_lesson(name); l && l->timing) {  // set the Timing panel up for the lesson
+    const Lesson* lesson = find_lesson(name);
+    if (lesson) state.timing.program = lesson->program;  // the code shown and timed
+    if (lesson && lesson->timing) {                      // set the Timing panel up for the lesson
+        const LessonRun run = lesson_run(lesson);
         TimingState& t = state.timing;
-        t.source = l->timing->source == "measured" ? TimingSource::Measured : TimingSource::Modeled;
+        t.source = lesson->timing->source == "measured" ? TimingSource::Measured : TimingSource::Modeled;
         const auto& profiles = device_profiles();
         for (size_t i = 0; i < profiles.size(); ++i)
-            if (profiles[i].name == l->timing->profile) t.profile = int(i);
-        t.pinned = l->timing->pinned;
-        t.resident = l->timing->resident;
-        t.first_launch = l->timing->first_launch;
-        t.repeats = l->timing->repeats;
+            if (profiles[i].name == run.profile) t.profile = int(i);
+        t.pinned = run.pinned;
+        t.resident = run.resident;
+        t.first_launch = run.first_launch;
+        t.repeats = run.repeats;
     }
-    state.open_view = find_lesson(name) && find_lesson(name)->timing ? CentreView::Timing : CentreView::Map;
+    state.open_view = lesson && lesson->timing ? CentreView::Timing : CentreView::Map;
     state.pending.apply = true;
     state.requests.fit = true;
     state.pinned_cell.reset();

@@ -162,9 +162,8 @@ int run_bench_command(const BenchCommandOptions& o) {
     if (o.device_profile == "list") return print_profiles();
     if (o.json && o.csv) return fail("choose --json or --csv", 2);
     // A --preset lesson sets the program, and its timing settings; the flags add to them.
-    const Lesson* lesson = find_lesson(o.launch.preset);
-    const std::optional<LessonTiming> lesson_timing = lesson ? lesson->timing : std::nullopt;
-    TimedProgram program = lesson ? lesson->program : TimedProgram{};
+    const LessonRun base = lesson_run(find_lesson(o.launch.preset));
+    TimedProgram program = base.program;
     if (!o.language.empty()) {
         const auto l = parse_language(o.language);
         if (!l) return fail("--language must be cuda or numba, not '" + o.language + "'", 2);
@@ -182,15 +181,14 @@ int run_bench_command(const BenchCommandOptions& o) {
     }
     if (program.language == HostLanguage::CudaCpp && program.transfers == Transfers::HostArrays)
         return fail("--transfers host-arrays is numba's way (CUDA C++ copies explicitly): add --language numba", 2);
-    const bool pinned = o.pinned || (lesson_timing && lesson_timing->pinned);
-    const bool resident = o.resident || (lesson_timing && lesson_timing->resident);
+    const bool pinned = o.pinned || base.pinned;
+    const bool resident = o.resident || base.resident;
     if (resident && program.transfers == Transfers::HostArrays)
         return fail(
             "numba copies host arrays in and back on every call, so nothing stays resident: --resident "
             "goes with --transfers explicit",
             2);
-    const std::string repeat_text =
-        !o.repeat.empty() ? o.repeat : std::to_string(lesson_timing ? lesson_timing->repeats : 10);
+    const std::string repeat_text = !o.repeat.empty() ? o.repeat : std::to_string(base.repeats);
     const auto repeats = parse_count(repeat_text, "--repeat");
     if (!repeats.value) return fail(repeats.error, 2);
     if (*repeats.value < 1 || *repeats.value > kMaxRepeats)
@@ -200,8 +198,7 @@ int run_bench_command(const BenchCommandOptions& o) {
     const bool modeled = o.launch.backend == "model";
     const DeviceProfile* model = nullptr;
     if (modeled) {
-        const std::string profile =
-            !o.device_profile.empty() || !lesson_timing ? o.device_profile : lesson_timing->profile;
+        const std::string profile = !o.device_profile.empty() ? o.device_profile : base.profile;
         if (profile.empty())
             return fail("--backend model needs --device-profile NAME (" + device_profile_names() + ")", 2);
         model = find_device_profile(profile);

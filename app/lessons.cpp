@@ -98,4 +98,18 @@ const std::vector<Lesson>& lessons() { return catalog().items(); }
 const Lesson* find_lesson(const std::string& name) { return catalog().find(name); }
 std::string lesson_names() { return catalog().names(); }
 
+LessonRun lesson_run(const Lesson* lesson) {
+    LessonRun run;
+    if (!lesson) return run;
+    run.program = lesson->program;
+    if (lesson->timing) {
+        run.pinned = lesson->timing->pinned;
+        run.resident = lesson->timing->resident;
+        run.repeats = lesson->timing->repeats;
+        run.profile = lesson->timing->profile;
+        run.first_launch = lesson->timing->first_launch;
+    }
+    return run;
+}
+
 }  // namespace threadmap

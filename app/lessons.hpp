@@ -50,6 +50,19 @@ Lesson parse_lesson(const std::string& json_text);
 // Every embedded lesson, sorted by name.
 const std::vector<Lesson>& lessons();
 const Lesson* find_lesson(const std::string& name);
+
+// What a timing run of a lesson is (the window's Timing panel, `bench` and `render --timing`
+// start from it; flags add to it): the lesson's program and Timing setup, or the defaults
+// (CUDA C++, float32, explicit copies, pageable, 10 launches) without a lesson.
+struct LessonRun {
+    TimedProgram program;
+    bool pinned = false;
+    bool resident = false;
+    int repeats = 10;
+    std::string profile;       // the device profile a modeled run uses, if the lesson names one
+    bool first_launch = true;  // a figure shows the first launch's cost (a lesson with a Timing setup decides)
+};
+LessonRun lesson_run(const Lesson* lesson);
 std::string lesson_names();  // "a, b, c" for messages
 
 }  // namespace threadmap

@@ -7,6 +7,7 @@
 #include "backend_choice.hpp"
 #include "cuda_interop.hpp"
 #include "device_profiles.hpp"
+#include "lessons.hpp"
 #include "figure.hpp"
 #include "timing_report.hpp"
 #include "timing_state.hpp"
@@ -47,10 +48,16 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
         std::fprintf(stderr, "threadmap render: %s\n", why.c_str());
         return code;
     };
+    // A lesson's program and Timing setup, as the window and `bench` use them.
+    const LessonRun base = lesson_run(find_lesson(o.launch.preset));
     const bool modeled = o.launch.backend == "model";
-    const DeviceProfile* model = modeled ? find_device_profile(o.device_profile) : nullptr;
+    const std::string profile = !o.device_profile.empty() ? o.device_profile : base.profile;
+    const DeviceProfile* model = modeled ? find_device_profile(profile) : nullptr;
     if (modeled && !model)
-        return fail("--backend model needs --device-profile NAME (" + device_profile_names() + ")", 2);
+        return fail(profile.empty()
+                        ? "--backend model needs --device-profile NAME (" + device_profile_names() + ")"
+                        : "unknown device profile '" + profile + "'; the profiles are: " + device_profile_names(),
+                    2);
     LaunchOptions launch = o.launch;
     if (modeled) launch.backend = "cpu";
     const PrepareResult prepared = prepare_launch(launch);
@@ -63,10 +70,13 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
         report = load_recording(o.recording, &key);
         if (!report.value) return fail(report.error, 2);
     } else {
-        report = measure_timing({r, prepared.value->backend, model, false, false, 10});
+        report =
+            measure_timing({r, prepared.value->backend, model, base.pinned, base.resident, base.repeats, base.program});
         if (!report.value) return fail(report.error, 1);
         TimingState t;  // the panel's sweep, run here to the end
         t.source = model ? TimingSource::Modeled : TimingSource::Measured;
+        t.pinned = base.pinned;
+        t.program = base.program;
         for (size_t i = 0; model && i < device_profiles().size(); ++i)
             if (&device_profiles()[i] == model) t.profile = int(i);
         start_sweep(t, r.workload.kernel, prepared.value->backend);
@@ -74,7 +84,7 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
     }
     double axis = 0;
     const TimingReport& t = *report.value;
-    const std::vector<TimingBar> bars = timing_bars(t, false, true, axis);
+    const std::vector<TimingBar> bars = timing_bars(t, base.resident, base.first_launch, axis);
     const std::vector<std::string> caption = {
         t.kernel + " " + nlohmann::json(t.shape).dump() + " · gridDim " + to_string(r.launch.grid) + " · blockDim " +
             to_string(r.launch.block),

@@ -109,6 +109,24 @@ TEST_CASE("render - bad arguments exit 2 and unwritable paths 1, with a message"
     CHECK(access(out.c_str(), F_OK) != 0);
 }
 
+TEST_CASE("render --timing of a lesson draws what its Timing tab shows - its profile, program and first launch") {
+    const auto first_launch_pixels = [](const std::string& lesson) {
+        const std::string png = temp_png(lesson);
+        const RunResult r = run_threadmap(
+            {"render", "--timing", "--preset", lesson, "--backend", "model", "--size", "960x540", "--out", png},
+            kNoDisplay);  // no --device-profile: the lesson's
+        REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+        const PngImage img = load_png(png);
+        uint64_t n = 0;
+        for (int y = 0; y < img.height; ++y)
+            for (int x = 0; x < img.width; ++x) n += img.at(x, y) == std::array<uint8_t, 3>{225, 87, 89};
+        std::remove(png.c_str());
+        return n;
+    };
+    CHECK(first_launch_pixels("timing-first-launch") > 5000);  // the first launch's bar segment
+    CHECK(first_launch_pixels("timing-pinned") < 500);         // the legend's swatch alone
+}
+
 TEST_CASE("render --timing draws the bars and the sweep with no display - from the model or a recording") {
     const std::string png = temp_png("timing"), rec = "/tmp/threadmap-render-rec-" + std::to_string(getpid()) + ".json";
     RunResult r = run_threadmap({"render", "--timing", "--preset", "timing-copies-dominate", "--backend", "model",
