@@ -38,6 +38,9 @@ TEST_CASE("check: increment on a 2D block races on every element - the tutorial'
     CHECK(first["array"] == "a");
     CHECK(first["index"] == json::array({0}));
     CHECK(first["line"] == 4);
+    const Checked lesson = check_json({"--preset", "race-2d-block"});  // the lesson of this race
+    CHECK(lesson.exit_code == 3);
+    CHECK(lesson.j["findings"][0] == race.j["findings"][0]);
     const Checked clean = check_json({"--preset", "seed-increment"});
     CHECK(clean.exit_code == 0);
     CHECK(clean.j["findings"] == json::array());
