@@ -16,9 +16,11 @@ PictureFindings check_findings(const ResolvedLaunch& r, const std::atomic<bool>*
     f.output = is_matrix(r.workload.kernel) ? "C" : "a";
     const uint64_t work = r.launch.blocks() * r.launch.threads_per_block() *
                           (is_matrix(r.workload.kernel) ? std::max<uint64_t>(r.workload.inner, 1) : 1);
-    if (work > kFindingsWork) {
+    const uint64_t elements = global_elements(*m.spec, m.params, m.launch);
+    if (work > kFindingsWork || elements > kFindingsElements) {
         f.not_checked = "This launch is too large to check while the window waits (" + std::to_string(work) +
-                        " thread-steps; the window checks up to " + std::to_string(kFindingsWork) +
+                        " thread-steps and " + std::to_string(elements) + " elements; the window checks up to " +
+                        std::to_string(kFindingsWork) + " and " + std::to_string(kFindingsElements) +
                         "). threadmap check runs it.";
         return f;
     }

@@ -25,9 +25,12 @@ struct PictureFindings {
     static constexpr size_t kMaxListed = 200;
 };
 
-// Launches up to this many thread-steps (threads × inner) are checked with the map (the model
-// records every access: about 50 ms here at the bound).
+// Launches up to this many thread-steps (threads × inner) and global elements are checked
+// with the map — within the frame for small launches, so kept to about 0.15 s: the model
+// records every access and keeps 52 bytes per element (here `threadmap check --kernel
+// increment --n 524288` takes 0.16 s, `--preset seed-matmul`, 2^22 steps, 0.24 s).
 inline constexpr uint64_t kFindingsWork = uint64_t(1) << 22;
+inline constexpr uint64_t kFindingsElements = uint64_t(1) << 19;
 
 struct MapPicture {
     ResolvedLaunch launch;

@@ -108,31 +108,14 @@ void write_table(Writer& w, const MapReport& r) {
     w << "\nlaunch    gridDim " << to_string(m.launch.grid) << " blocks, blockDim " << to_string(m.launch.block)
       << " threads per block\nbackend   " << r.backend << "\n\n";
 
-    if (r.include_elements && m.size() <= kTableElementLimit) {
-        const int dims = launch_dims(m.launch);
-        std::vector<std::string> cells(m.size());
-        size_t width = 1;
-        for (uint64_t e = 0; e < m.size(); ++e) {
-            const auto t = m.toucher(e);
-            cells[e] = t ? cell_label(*t, dims) + (m.touches[e] > 1 ? "*" : "") : ".";
-            width = std::max(width, cells[e].size());
-        }
-        const uint64_t per_row = is_matrix(wl.kernel) ? wl.cols : std::min<uint64_t>(16, wl.n);
-        w << "each cell: blockIdx/threadIdx of the thread that wrote it ('.' nobody, '*' more than one)\n";
-        for (uint64_t e = 0; e < m.size(); ++e) {
-            if (e % per_row == 0) {
-                if (e) w << '\n';
-                pad(w, std::to_string(is_matrix(wl.kernel) ? e / wl.cols : e), 6);
-                w << " |";
-            }
-            w << ' ';
-            pad(w, cells[e], width);
-        }
-        w << "\n\n";
-    } else if (r.include_elements) {
-        w << "(" << m.size() << " elements: the per-element table stops at " << kTableElementLimit
-          << "; use --format csv or json for all of them)\n\n";
-    }
+    if (r.include_elements)
+        write_cell_table(w, m.size(), is_matrix(wl.kernel) ? wl.cols : std::min<uint64_t>(16, wl.n),
+                         is_matrix(wl.kernel), m.launch,
+                         "each cell: blockIdx/threadIdx of the thread that wrote it ('.' nobody, '*' more than one)",
+                         [&m](uint64_t e) -> std::optional<std::pair<Toucher, uint64_t>> {
+                             if (const auto t = m.toucher(e)) return std::make_pair(*t, uint64_t(m.touches[e]));
+                             return std::nullopt;
+                         });
     const auto pct = [](uint64_t part, uint64_t whole) {
         char buf[32];
         std::snprintf(buf, sizeof buf, " (%.1f%%)", whole ? 100.0 * double(part) / double(whole) : 0.0);

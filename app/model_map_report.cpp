@@ -127,32 +127,16 @@ void write_table(Writer& w, const ModelMapReport& r, const ArrayMap& m) {
     for (size_t d = 0; d < m.shape().size(); ++d) w << (d ? "x" : "") << m.shape()[d];
     w << "], who " << (r.reads ? "read" : "wrote") << " it\nlaunch    gridDim " << to_string(l.grid)
       << " blocks, blockDim " << to_string(l.block) << " threads per block\nbackend   cpu-model\n\n";
-    if (r.include_elements && m.size() <= kTableElementLimit) {
-        const int dims = launch_dims(l);
-        std::vector<std::string> cells(m.size());
-        size_t width = 1;
-        for (uint64_t e = 0; e < m.size(); ++e) {
-            const Touch t = m.touch(e);
-            cells[e] = t.count ? cell_label(m.toucher(t.first), dims) + (t.count > 1 ? "*" : "") : ".";
-            width = std::max(width, cells[e].size());
-        }
-        const uint64_t per_row = m.shape().size() == 2 ? m.shape()[1] : std::min<uint64_t>(16, m.size());
-        w << "each cell: blockIdx/threadIdx of the first thread that " << (r.reads ? "read" : "wrote")
-          << " it ('.' nobody, '*' more than one)\n";
-        for (uint64_t e = 0; e < m.size(); ++e) {
-            if (e % per_row == 0) {
-                if (e) w << '\n';
-                pad(w, std::to_string(m.shape().size() == 2 ? e / per_row : e), 6);
-                w << " |";
-            }
-            w << ' ';
-            pad(w, cells[e], width);
-        }
-        w << "\n\n";
-    } else if (r.include_elements) {
-        w << "(" << m.size() << " elements: the per-element table stops at " << kTableElementLimit
-          << "; use --format csv or json for all of them)\n\n";
-    }
+    if (r.include_elements)
+        write_cell_table(w, m.size(), m.shape().size() == 2 ? m.shape()[1] : std::min<uint64_t>(16, m.size()),
+                         m.shape().size() == 2, l,
+                         std::string("each cell: blockIdx/threadIdx of the first thread that ") +
+                             (r.reads ? "read" : "wrote") + " it ('.' nobody, '*' more than one)",
+                         [&m](uint64_t e) -> std::optional<std::pair<Toucher, uint64_t>> {
+                             const Touch t = m.touch(e);
+                             if (!t.count) return std::nullopt;
+                             return std::make_pair(m.toucher(t.first), uint64_t(t.count));
+                         });
     const ModelStats s = m.stats();
     w << "blocks              " << s.blocks << "\nthreads launched    " << s.threads_launched
       << "\nelements            " << s.elements << "\nelements untouched  " << s.elements_untouched

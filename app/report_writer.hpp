@@ -3,12 +3,16 @@
 // and the table's cell labels.
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
+#include "map_report.hpp"
 #include "thread_map.hpp"
 
 namespace threadmap {
@@ -73,6 +77,40 @@ inline int launch_dims(const LaunchConfig& l) {
 inline void pad(Writer& w, const std::string& s, size_t width) {
     for (size_t i = s.size(); i < width; ++i) w << ' ';
     w << s;
+}
+
+// The per-element table of `map --format table`: one label per element — "blockIdx/threadIdx"
+// of its first toucher, '*' when more than one thread touched it, '.' for nobody — `per_row`
+// to a line, each line headed by its row (`numbered_rows`, a matrix) or its first element;
+// above kTableElementLimit elements a line pointing to CSV and JSON instead.
+// who(e): the element's first toucher and touch count, or nothing.
+template <class Who>
+void write_cell_table(Writer& w, uint64_t elements, uint64_t per_row, bool numbered_rows, const LaunchConfig& launch,
+                      const std::string& heading, Who who) {
+    if (elements > kTableElementLimit) {
+        w << "(" << elements << " elements: the per-element table stops at " << kTableElementLimit
+          << "; use --format csv or json for all of them)\n\n";
+        return;
+    }
+    const int dims = launch_dims(launch);
+    std::vector<std::string> cells(elements);
+    size_t width = 1;
+    for (uint64_t e = 0; e < elements; ++e) {
+        const std::optional<std::pair<Toucher, uint64_t>> t = who(e);
+        cells[e] = t ? cell_label(t->first, dims) + (t->second > 1 ? "*" : "") : ".";
+        width = std::max(width, cells[e].size());
+    }
+    w << heading << '\n';
+    for (uint64_t e = 0; e < elements; ++e) {
+        if (e % per_row == 0) {
+            if (e) w << '\n';
+            pad(w, std::to_string(numbered_rows ? e / per_row : e), 6);
+            w << " |";
+        }
+        w << ' ';
+        pad(w, cells[e], width);
+    }
+    w << "\n\n";
 }
 
 }  // namespace threadmap

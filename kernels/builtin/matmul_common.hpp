@@ -66,6 +66,26 @@ struct MatmulOperands {
 inline Dim3 cover_x_rows(const Params& p, const Dim3& b) { return {cover(p[kRows], b.x), cover(p[kCols], b.y), 1}; }
 inline Dim3 cover_x_cols(const Params& p, const Dim3& b) { return {cover(p[kCols], b.x), cover(p[kRows], b.y), 1}; }
 
+// The CUDA text of the one-thread-per-element matmuls: `indices` are lines 3-4 (i and j),
+// `loop` lines 7 on (the k loop and C's store); the other lines are the same in all three.
+inline std::string matmul_source(const std::string& name, const std::string& indices, const std::string& loop) {
+    return "__global__ void " + name +
+           "(const float* A, const float* B, float* C,\n"
+           "        size_t rows, size_t cols, size_t inner, size_t b_cols) {\n" +
+           indices +
+           "    if (i < rows && j < cols) {\n"
+           "        float tmp = 0;\n" +
+           loop +
+           "    }\n"
+           "}\n";
+}
+
+// The k loop of matmul and matmul-xcol: lines 7-9.
+inline constexpr const char* kMatmulLoop =
+    "        for (size_t k = 0; k < inner; ++k)\n"
+    "            tmp += A[i * inner + k] * B[k * b_cols + j];\n"
+    "        C[i * cols + j] = tmp;\n";
+
 inline KernelSpec matmul_spec_base() {
     KernelSpec s;
     s.params = matmul_params();

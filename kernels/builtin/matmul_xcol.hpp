@@ -15,18 +15,10 @@ inline const KernelSpec& matmul_xcol() {
             matmul_x_col(context_of(t), m.A, m.B, m.C);
         };
         s.covering_grid = cover_x_cols;
-        s.cuda_source =
-            "__global__ void matmul_xcol(const float* A, const float* B, float* C,\n"
-            "                            size_t rows, size_t cols, size_t inner, size_t b_cols) {\n"
-            "    size_t i = blockIdx.y * blockDim.y + threadIdx.y;\n"
-            "    size_t j = blockIdx.x * blockDim.x + threadIdx.x;  // x indexes columns\n"
-            "    if (i < rows && j < cols) {\n"
-            "        float tmp = 0;\n"
-            "        for (size_t k = 0; k < inner; ++k)\n"
-            "            tmp += A[i * inner + k] * B[k * b_cols + j];\n"
-            "        C[i * cols + j] = tmp;\n"
-            "    }\n"
-            "}\n";
+        s.cuda_source = matmul_source("matmul_xcol",
+                                      "    size_t i = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                                      "    size_t j = blockIdx.x * blockDim.x + threadIdx.x;  // x indexes columns\n",
+                                      kMatmulLoop);
         return s;
     }();
     return spec;

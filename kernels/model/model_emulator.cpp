@@ -57,6 +57,17 @@ size_t KernelSpec::array_index(const std::string& array) const {
     return arrays.size();
 }
 
+uint64_t global_elements(const KernelSpec& spec, const Params& params, const LaunchConfig& launch) {
+    uint64_t elements = 0;
+    for (const auto& a : spec.arrays)
+        if (a.space == MemorySpace::Global) {
+            uint64_t n = 1;
+            for (uint64_t side : a.shape(params, launch)) n *= side;
+            elements += n;
+        }
+    return elements;
+}
+
 uint64_t static_shared_bytes(const KernelSpec& spec, const Params& params, const Dim3& block) {
     uint64_t bytes = 0;
     for (const auto& a : spec.arrays) {
@@ -563,13 +574,7 @@ Outcome<ModelResult> run_model(const ModelLaunch& l, const std::atomic<bool>* ca
     if (threads > EmulatorCaps{}.max_threads)
         return {std::nullopt, "the launch has " + std::to_string(threads) + " threads; the emulator runs at most " +
                                   std::to_string(EmulatorCaps{}.max_threads)};
-    uint64_t elements = 0;
-    for (const auto& a : spec.arrays)
-        if (a.space == MemorySpace::Global) {
-            uint64_t n = 1;
-            for (uint64_t side : a.shape(l.params, l.launch)) n *= side;
-            elements += n;
-        }
+    const uint64_t elements = global_elements(spec, l.params, l.launch);
     if (elements > kMaxModelElements)
         return {std::nullopt, "the arrays have " + std::to_string(elements) +
                                   " elements in all; the kernel model records at most " +

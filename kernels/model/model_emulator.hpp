@@ -78,6 +78,9 @@ struct ModelResult {
 // parameters out of range), or kCancelled.
 Outcome<ModelResult> run_model(const ModelLaunch& launch, const std::atomic<bool>* cancel = nullptr);
 
+// The elements of a launch's global arrays, in all.
+uint64_t global_elements(const KernelSpec& spec, const Params& params, const LaunchConfig& launch);
+
 // The static shared memory a launch of `spec` with this block uses per block, in bytes.
 uint64_t static_shared_bytes(const KernelSpec& spec, const Params& params, const Dim3& block);
 // Global elements a launch may have in all: each carries its value, its record (20 bytes) and

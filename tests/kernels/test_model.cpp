@@ -68,6 +68,26 @@ TEST_CASE("every built-in kernel's outputs equal its CPU reference on its coveri
     }
 }
 
+TEST_CASE("a finding's line is the line of the CUDA text where the access is") {
+    const auto line = [](const KernelSpec& k, int n) {
+        size_t at = 0;
+        for (int i = 1; i < n; ++i) at = k.cuda_source.find('\n', at) + 1;
+        return k.cuda_source.substr(at, k.cuda_source.find('\n', at) - at);
+    };
+    // matmul's loads at line 8, C's store at 9 (what the bodies name and findings report).
+    for (const char* name : {"matmul", "matmul-xcol", "matmul-store-in-loop"}) {
+        CAPTURE(name);
+        const KernelSpec& k = *find_builtin_kernel(name);
+        CHECK(line(k, 8).find("tmp += A[i * inner + k] * B[k * b_cols + j];") != std::string::npos);
+        CHECK(line(k, 9).find("C[i * cols + j] = tmp;") != std::string::npos);
+    }
+    CHECK(line(*find_builtin_kernel("increment"), 4).find("a[pos] += 1;") != std::string::npos);
+    CHECK(line(*find_builtin_kernel("histogram-racy"), 4).find("bins[data[i] % nbins] += 1;") != std::string::npos);
+    CHECK(line(*find_builtin_kernel("matmul-tiled"), 15).find("__syncthreads();") != std::string::npos);
+    CHECK(line(*find_builtin_kernel("reduce-sequential"), 9).find("sdata[tid] += sdata[tid + s];") !=
+          std::string::npos);
+}
+
 TEST_CASE("histogram-racy races on the bins - histogram-atomic does not - with the threads named") {
     const KernelSpec& racy = *find_builtin_kernel("histogram-racy");
     const Params p = default_params(racy);
