@@ -2,6 +2,7 @@
 #include "lessons.hpp"
 
 #include "catalog.hpp"
+#include "json_numbers.hpp"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -19,7 +20,7 @@ Dim3 parse_dim3(const nlohmann::json& j, const std::string& key) {
     if (!v.is_array() || v.empty() || v.size() > 3)
         throw std::runtime_error("'" + key + "' must be a list of 1 to 3 positive integers");
     uint32_t c[3] = {1, 1, 1};
-    for (size_t i = 0; i < v.size(); ++i) c[i] = v[i].get<uint32_t>();
+    for (size_t i = 0; i < v.size(); ++i) c[i] = json_number<uint32_t>(v[i], key);
     return {c[0], c[1], c[2]};
 }
 
@@ -36,12 +37,13 @@ Lesson parse_lesson(const std::string& text) {
         const auto kernel = parse_kernel(j.at("kernel").get<std::string>());
         if (!kernel) throw std::runtime_error("unknown kernel '" + j.at("kernel").get<std::string>() + "'");
         if (is_matrix(*kernel)) {
-            l.workload = matmul_workload(*kernel, j.at("rows").get<uint64_t>(), j.at("cols").get<uint64_t>(),
-                                         j.at("inner").get<uint64_t>());
-            l.workload.a_rows = j.value("a_rows", l.workload.rows);
-            l.workload.b_cols = j.value("b_cols", l.workload.cols);
+            l.workload = matmul_workload(*kernel, json_number<uint64_t>(j.at("rows"), "rows"),
+                                         json_number<uint64_t>(j.at("cols"), "cols"),
+                                         json_number<uint64_t>(j.at("inner"), "inner"));
+            if (j.contains("a_rows")) l.workload.a_rows = json_number<uint64_t>(j.at("a_rows"), "a_rows");
+            if (j.contains("b_cols")) l.workload.b_cols = json_number<uint64_t>(j.at("b_cols"), "b_cols");
         } else {
-            l.workload = array_workload(*kernel, j.at("n").get<uint64_t>());
+            l.workload = array_workload(*kernel, json_number<uint64_t>(j.at("n"), "n"));
         }
         if (j.contains("block")) l.block = parse_dim3(j, "block");
         if (j.contains("grid")) l.grid = parse_dim3(j, "grid");
@@ -53,7 +55,7 @@ Lesson parse_lesson(const std::string& text) {
             lt.pinned = t.value("pinned", false);
             lt.resident = t.value("resident", false);
             lt.first_launch = t.value("first_launch", false);
-            lt.repeats = t.value("repeats", 10);
+            if (t.contains("repeats")) lt.repeats = json_number<int>(t.at("repeats"), "timing.repeats");
             if (lt.repeats < 1 || lt.repeats > 10000) throw std::runtime_error("timing.repeats must be 1 to 10000");
             if (lt.source != "measured" && lt.source != "modeled")
                 throw std::runtime_error("timing.source must be measured or modeled");

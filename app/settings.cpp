@@ -12,6 +12,7 @@
 
 #include "export_names.hpp"
 #include "input_file.hpp"
+#include "json_numbers.hpp"
 
 #include "legend.hpp"
 #include "lessons.hpp"
@@ -43,13 +44,15 @@ template <class T>
 void take(const nlohmann::json& j, const char* key, const char* expected, T& field, std::vector<std::string>& dropped) {
     if (!j.contains(key)) return;
     const nlohmann::json& v = j.at(key);
-    const bool fits = std::is_same_v<T, bool>          ? v.is_boolean()
-                      : std::is_same_v<T, std::string> ? v.is_string()
-                                                       : v.is_number() && std::isfinite(v.get<double>());
-    if (fits)
-        field = v.get<T>();
-    else
-        dropped.push_back(std::string(key) + " (expected " + expected + ")");
+    bool fits = false;
+    if constexpr (std::is_same_v<T, bool>) {
+        if ((fits = v.is_boolean())) field = v.get<bool>();
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        if ((fits = v.is_string())) field = v.get<std::string>();
+    } else {
+        if ((fits = json_fits<T>(v))) field = json_number<T>(v, key);
+    }
+    if (!fits) dropped.push_back(std::string(key) + " (expected " + expected + ")");
 }
 
 }  // namespace
@@ -71,7 +74,7 @@ SettingsText parse_settings(const std::string& text) {
     take(j, "ui_scale", "a number", s.ui_scale, r.dropped);
     take(j, "colorblind_palette", "true or false", s.colorblind_palette, r.dropped);
     take(j, "color_mode", "text", s.color_mode, r.dropped);
-    take(j, "export_scale", "a number", s.export_scale, r.dropped);
+    take(j, "export_scale", "a whole number", s.export_scale, r.dropped);
     take(j, "export_dir", "text", s.export_dir, r.dropped);
     take(j, "left_width", "a number", s.left_width, r.dropped);
     take(j, "right_width", "a number", s.right_width, r.dropped);

@@ -151,6 +151,18 @@ TEST_CASE("a malformed lesson file is refused with a message") {
     CHECK_THROWS_AS(parse_lesson(R"({"name":"x","title":"t","explanation":"e","look_for":"l","kernel":"matmul",
         "rows":10,"cols":10,"inner":4,"a_rows":5})"),
                     std::runtime_error);  // A too small for C's guard
+    // Numbers that do not fit their field are refused by name, never converted (1e40 into a
+    // uint32_t is undefined behaviour, -1 would wrap to 4294967295).
+    const std::string head = R"({"name":"x","title":"t","explanation":"e","look_for":"l","kernel":"increment",)";
+    CHECK_THROWS_WITH_AS(parse_lesson(head + R"("n":5,"block":[1e40]})"),
+                         doctest::Contains("'block' must be a whole number"), std::runtime_error);
+    CHECK_THROWS_WITH_AS(parse_lesson(head + R"("n":5,"grid":[-1]})"),
+                         doctest::Contains("'grid' must be a whole number"), std::runtime_error);
+    CHECK_THROWS_WITH_AS(parse_lesson(head + R"("n":2.5})"), doctest::Contains("'n' must be a whole number"),
+                         std::runtime_error);
+    CHECK_THROWS_WITH_AS(parse_lesson(head + R"("n":5,"timing":{"repeats":1e300}})"),
+                         doctest::Contains("'timing.repeats' must be a whole number"), std::runtime_error);
+    CHECK(parse_lesson(head + R"("n":5.0,"block":[32.0]})").block->x == 32);
 }
 
 TEST_CASE("options override a preset - a new block gets a covering grid") {

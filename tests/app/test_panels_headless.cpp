@@ -139,6 +139,18 @@ TEST_CASE("settings - saved atomically in XDG_CONFIG_HOME - a bad file kept asid
     CHECK(partly.color_mode == "warp");
     CHECK(partly.last_preset == "grid-stride");
     CHECK(partly.ui_scale == doctest::Approx(1.0));
+    // Numbers outside the field's type are dropped, not converted (the settings fuzzer's find:
+    // 2.4e38 into an int was undefined behaviour).
+    const SettingsText huge = parse_settings(R"({"export_scale": 2.4e38, "ui_scale": 1e300, "left_width": 300,
+                                                 "right_width": 2.5})");
+    CHECK(huge.problem.empty());
+    REQUIRE(huge.dropped.size() == 2);
+    CHECK(huge.dropped[0] == "ui_scale (expected a number)");
+    CHECK(huge.dropped[1] == "export_scale (expected a whole number)");
+    CHECK(huge.settings.export_scale == 1);
+    CHECK(huge.settings.left_width == doctest::Approx(300));
+    CHECK(parse_settings(R"({"export_scale": 4.0})").settings.export_scale == 4);
+    CHECK(parse_settings(R"({"export_scale": 2.5})").dropped.size() == 1);
     // A directory where the file should be: moved aside, and the next save writes a file.
     std::filesystem::remove(dir + "/threadmap/settings.json");
     std::filesystem::create_directory(dir + "/threadmap/settings.json");
