@@ -6,6 +6,8 @@
 #include <stdexcept>
 
 #include "catalog.hpp"
+#include "json_numbers.hpp"
+#include "occupancy/sm_properties.hpp"
 
 namespace threadmap {
 
@@ -34,6 +36,16 @@ DeviceProfile parse_device_profile(const std::string& text) {
                 p.ranges[key] = {r[0], r[1]};
             }
         }
+        if (!j.contains("gpu")) throw std::runtime_error("gpu is missing");
+        const auto& gpu = j.at("gpu");
+        const SmProperties* sm = find_sm_properties(gpu.at("compute_capability").get<std::string>());
+        if (!sm)
+            throw std::runtime_error("gpu.compute_capability must be one the build targets: " + sm_property_names());
+        p.cc_major = sm->major;
+        p.cc_minor = sm->minor;
+        p.sms = json_number<int>(gpu.at("sms"), "gpu.sms");
+        p.gpu_source = gpu.at("source").get<std::string>();
+        if (p.sms < 1 || p.gpu_source.empty()) throw std::runtime_error("gpu needs at least 1 SM and a source");
         if (p.pinned_gbps <= 0 || p.pageable_gbps <= 0 || p.memory_gbps <= 0 || p.fp32_gflops <= 0 ||
             p.fp64_gflops <= 0)
             throw std::runtime_error("bandwidths and FP32 and FP64 peaks must be above 0");

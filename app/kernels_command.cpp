@@ -5,6 +5,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "builtin/compiled_resources.hpp"
 #include "builtin/registry.hpp"
 
 namespace threadmap {
@@ -57,6 +58,13 @@ int run_kernels_command(const KernelsCommandOptions& o) {
                                   {"space", space_name(a.space)},
                                   {"type", type_name(a.type)},
                                   {"role", role_name(a.role)}});
+            nlohmann::json compiled = nlohmann::json::object();
+            for (const CompiledResources& r : kCompiledResources)
+                if (k->name == r.kernel)
+                    compiled[std::to_string(r.sm / 10) + "." + std::to_string(r.sm % 10)] = {
+                        {"registers", r.registers},
+                        {"barriers", r.barriers},
+                        {"static_shared_bytes", r.static_shared_bytes}};
             list.push_back({{"name", k->name},
                             {"summary", k->summary},
                             {"params", params},
@@ -64,7 +72,10 @@ int run_kernels_command(const KernelsCommandOptions& o) {
                             {"default_block", {k->default_block.x, k->default_block.y, k->default_block.z}},
                             {"shared_memory", uses_shared(*k)},
                             {"barriers", k->uses_barriers},
-                            {"atomics", k->uses_atomics}});
+                            {"atomics", k->uses_atomics},
+                            {"cuda_source", k->cuda_source},
+                            {"compiled", compiled},
+                            {"compiled_with", kCompiledResourcesNvcc}});
         }
         std::cout << nlohmann::json{{"kernels", list}}.dump(1) << "\n";
         return 0;

@@ -55,6 +55,9 @@ struct DeviceProfile {
     double memory_gbps = 0, memory_efficiency = 1, fp32_gflops = 0, fp64_gflops = 0;
     double launch_latency_s = 0, numba_launch_s = 0, numba_launch_per_array_s = 0, alloc_s = 0;
     double context_s = 0, module_s = 0, numba_compile_s = 0;
+    // The GPU for occupancy and waves: its compute capability ("9.0") and SM count, with source.
+    int cc_major = 0, cc_minor = 0, sms = 0;
+    std::string gpu_source;
     std::map<std::string, std::string> sources;               // field → where its number comes from
     std::map<std::string, std::pair<double, double>> ranges;  // field → (low, high), where a profile gives one
 };

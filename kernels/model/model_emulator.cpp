@@ -68,7 +68,7 @@ uint64_t global_elements(const KernelSpec& spec, const Params& params, const Lau
     return elements;
 }
 
-uint64_t static_shared_bytes(const KernelSpec& spec, const Params& params, const Dim3& block) {
+uint64_t shared_bytes_per_block(const KernelSpec& spec, const Params& params, const Dim3& block) {
     uint64_t bytes = 0;
     for (const auto& a : spec.arrays) {
         if (a.space != MemorySpace::Shared) continue;
@@ -579,7 +579,7 @@ Outcome<ModelResult> run_model(const ModelLaunch& l, const std::atomic<bool>* ca
         return {std::nullopt, "the arrays have " + std::to_string(elements) +
                                   " elements in all; the kernel model records at most " +
                                   std::to_string(kMaxModelElements) + " (52 bytes each)"};
-    const uint64_t shared = static_shared_bytes(spec, l.params, l.launch.block);
+    const uint64_t shared = shared_bytes_per_block(spec, l.params, l.launch.block);
     if (shared > kSharedBytesPerBlock) {
         char hex[64];
         std::snprintf(hex, sizeof hex, "0x%llx bytes, 0x%llx max", (unsigned long long)shared,

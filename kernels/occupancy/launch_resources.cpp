@@ -1,0 +1,32 @@
+// Resources of a built-in kernel's launch; see launch_resources.hpp.
+#include "launch_resources.hpp"
+
+#include "builtin/compiled_resources.hpp"
+
+namespace threadmap {
+
+Outcome<LaunchResources> launch_resources(const ModelLaunch& l, const SmProperties& sm, std::optional<int> registers,
+                                          std::optional<uint64_t> shared_bytes) {
+    LaunchResources r;
+    if (registers) {
+        r.resources.registers_per_thread = *registers;
+        r.registers_origin = "given (--registers)";
+    } else {
+        const CompiledResources* c = find_compiled_resources(l.spec->name, sm.sm());
+        if (!c)
+            return {std::nullopt, "no compiler figures for " + l.spec->name + " on compute capability " + sm.name() +
+                                      "; give --registers R"};
+        r.resources.registers_per_thread = c->registers;
+        r.registers_origin = std::string(kCompiledResourcesNvcc) + " for sm_" + std::to_string(sm.sm());
+    }
+    if (shared_bytes) {
+        r.resources.shared_bytes_per_block = *shared_bytes;
+        r.shared_origin = "given (--shared-bytes)";
+    } else {
+        r.resources.shared_bytes_per_block = shared_bytes_per_block(*l.spec, l.params, l.launch.block);
+        r.shared_origin = "the kernel's __shared__ arrays at blockDim " + to_string(l.launch.block);
+    }
+    return {r, ""};
+}
+
+}  // namespace threadmap
