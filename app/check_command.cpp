@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <iostream>
 
-#include "builtin/registry.hpp"
 #include "findings_report.hpp"
 #include "model_launch.hpp"
 
@@ -23,16 +22,8 @@ constexpr const char* kModelNote =
 void add_check_command(CLI::App& app, CheckCommandOptions& o) {
     CLI::App* cmd = app.add_subcommand(
         "check", "Run a launch in the kernel model and print its findings (exit 0: none, 3: some, 2: bad usage)");
-    add_launch_options(*cmd, o.launch);
-    // The registry's kernels and their parameters, not only the tutorial's four.
-    std::string names;
-    for (const KernelSpec* k : builtin_kernels()) names += (names.empty() ? "" : " | ") + k->name;
-    cmd->get_option("--kernel")->description(names);
-    cmd->get_option("--n")->description("n, for the kernels that take it (threadmap kernels lists them)");
-    cmd->get_option("--rows")->description("Rows of C (matmul kernels) or of in (transposes)");
-    cmd->get_option("--cols")->description("Columns of C (matmul kernels) or of in (transposes)");
+    add_model_launch_options(*cmd, o.launch, o.bins);
     cmd->get_option("--backend")->description("check always runs in the kernel model on the CPU");
-    cmd->add_option("--bins", o.bins, "Bins, for the histogram kernels");
     cmd->add_option("--format", o.format, "text | json")->check(CLI::IsMember({"text", "json"}));
 }
 

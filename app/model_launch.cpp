@@ -1,6 +1,8 @@
 // Model launches from the options; see model_launch.hpp.
 #include "model_launch.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include "builtin/registry.hpp"
 #include "lessons.hpp"
 
@@ -16,6 +18,17 @@ ModelLaunch model_launch_for(const ResolvedLaunch& r) {
     m.params = is_matrix(w.kernel) ? Params{w.rows, w.cols, w.inner, w.a_rows, w.b_cols} : Params{w.n};
     m.launch = r.launch;
     return m;
+}
+
+void add_model_launch_options(CLI::App& cmd, LaunchOptions& o, std::string& bins) {
+    add_launch_options(cmd, o);
+    std::string names;
+    for (const KernelSpec* k : builtin_kernels()) names += (names.empty() ? "" : " | ") + k->name;
+    cmd.get_option("--kernel")->description(names);
+    cmd.get_option("--n")->description("n, for the kernels that take it (threadmap kernels lists them)");
+    cmd.get_option("--rows")->description("Rows of C (matmul kernels) or of in (transposes)");
+    cmd.get_option("--cols")->description("Columns of C (matmul kernels) or of in (transposes)");
+    cmd.add_option("--bins", bins, "Bins, for the histogram kernels");
 }
 
 Outcome<ModelLaunch> resolve_model_launch(const LaunchOptions& o, const std::string& bins) {

@@ -4,6 +4,9 @@
 
 #include <climits>
 
+#include "builtin/compiled_resources.hpp"
+#include "builtin/registry.hpp"
+#include "model/model_emulator.hpp"
 #include "occupancy/occupancy.hpp"
 
 #ifdef THREADMAP_CUDA_OCCUPANCY_H
@@ -187,3 +190,18 @@ TEST_CASE("cuda_occupancy.h comparison" * doctest::skip()) {
     MESSAGE("skipped: the CUDA toolkit's cuda_occupancy.h was not found at configure time");
 }
 #endif
+
+TEST_CASE("the compiler's static shared memory of each built-in kernel is within what its arrays use") {
+    for (const KernelSpec* k : builtin_kernels()) {
+        Params p;
+        for (const ParamSpec& param : k->params)
+            p.push_back(param.default_from < p.size() ? p[param.default_from] : param.default_value);
+        for (const SmProperties& sm : sm_property_table()) {
+            const CompiledResources* c = find_compiled_resources(k->name, sm.sm());
+            REQUIRE_MESSAGE(c, k->name, " has no figures for sm_", sm.sm(), ": run scripts/kernel-resources.sh");
+            CHECK(uint64_t(c->static_shared_bytes) <= shared_bytes_per_block(*k, p, k->default_block));
+            CHECK(c->registers > 0);
+            CHECK(c->barriers == (k->uses_barriers ? 1 : 0));
+        }
+    }
+}

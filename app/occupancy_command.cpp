@@ -1,0 +1,70 @@
+// `threadmap occupancy`; see occupancy_command.hpp.
+#include "occupancy_command.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+
+#include "device_profiles.hpp"
+#include "model_launch.hpp"
+#include "occupancy_report.hpp"
+#include "validation.hpp"
+
+namespace threadmap {
+
+namespace {
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "threadmap: %s\n", message.c_str());
+    return 2;
+}
+
+}  // namespace
+
+void add_occupancy_command(CLI::App& app, OccupancyCommandOptions& o) {
+    CLI::App* cmd = app.add_subcommand(
+        "occupancy", "Blocks per SM, occupancy, its limiter and the waves of a launch, by CUDA's occupancy calculator");
+    add_model_launch_options(*cmd, o.launch, o.bins);
+    cmd->get_option("--backend")->description("occupancy is computed, not run: the option is ignored");
+    cmd->add_option("--device-profile", o.device_profile, "The GPU: a device profile (" + device_profile_names() + ")");
+    cmd->add_option("--cc", o.cc, "The GPU's compute capability (" + sm_property_names() + "), with --sms");
+    cmd->add_option("--sms", o.sms, "The GPU's number of SMs (with --cc; with a profile it replaces the profile's)");
+    cmd->add_option("--registers", o.registers, "Registers per thread instead of the compiler's (0 to 255)");
+    cmd->add_option("--shared-bytes", o.shared_bytes,
+                    "Shared memory per block in bytes (static and dynamic) instead of the kernel's arrays'");
+    cmd->add_flag("--json", o.json, "JSON: compute_capability, sms, block_size, ..., waves, last_wave_fill");
+}
+
+int run_occupancy_command(const OccupancyCommandOptions& o) {
+    const auto launch = resolve_model_launch(o.launch, o.bins);
+    if (!launch.value) return fail(launch.error);
+    if (const auto e = validate_launch(launch.value->launch, cc90_profile())) return fail(describe(*e));
+    const auto gpu = resolve_occupancy_gpu(o.device_profile, o.cc, o.sms);
+    if (!gpu.value) return fail(gpu.error);
+    std::optional<int> registers;
+    std::optional<uint64_t> shared;
+    if (!o.registers.empty()) {
+        const auto r = parse_count(o.registers, "--registers");
+        if (!r.value) return fail(r.error);
+        if (*r.value > 255) return fail("--registers must be from 0 to 255 (CUDA's most per thread)");
+        registers = int(*r.value);
+    }
+    if (!o.shared_bytes.empty()) {
+        const auto s = parse_count(o.shared_bytes, "--shared-bytes");
+        if (!s.value) return fail(s.error);
+        if (*s.value > (uint64_t(1) << 30)) return fail("--shared-bytes must be at most 1073741824");
+        shared = *s.value;
+    }
+    const auto resources = launch_resources(*launch.value, gpu.value->sm, registers, shared);
+    if (!resources.value) return fail(resources.error);
+    const OccupancyReport r = occupancy_report(*launch.value, *gpu.value, *resources.value);
+    if (r.occupancy.active_blocks_per_sm == 0)
+        return fail("this launch cannot run on " + r.gpu.name + ": " + r.occupancy.cannot_launch);
+    if (o.json)
+        std::cout << occupancy_json(r).dump(1) << "\n";
+    else
+        std::cout << occupancy_text(r);
+    return 0;
+}
+
+}  // namespace threadmap

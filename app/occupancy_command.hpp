@@ -1,0 +1,26 @@
+// `threadmap occupancy`: how many blocks of a launch an SM holds, what limits it, and the waves
+// the grid takes on a GPU (a device profile, --cc and --sms, or the real device), by CUDA's
+// occupancy calculator. Exit status: 0, or 2 for bad usage, an invalid launch or a block
+// that fits on no SM.
+#pragma once
+
+#include "launch_options.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace threadmap {
+
+struct OccupancyCommandOptions {
+    LaunchOptions launch;
+    std::string bins;
+    std::string device_profile, cc, sms;
+    std::string registers, shared_bytes;  // overrides of the kernel's own figures
+    bool json = false;
+};
+
+void add_occupancy_command(CLI::App& app, OccupancyCommandOptions& options);
+int run_occupancy_command(const OccupancyCommandOptions& options);
+
+}  // namespace threadmap

@@ -1,0 +1,46 @@
+// Occupancy and waves of one launch on one GPU, for `threadmap occupancy`, `render --color
+// sm|wave` and the window's Occupancy tab: the GPU (a device profile, a compute capability and
+// SM count, or the real device), the kernel's resources with their origins, the calculator's
+// result, and the same as JSON (a contract for scripts) or text.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "occupancy/launch_resources.hpp"
+#include "occupancy/occupancy.hpp"
+
+namespace threadmap {
+
+struct OccupancyGpu {
+    SmProperties sm;
+    int sms = 0;
+    std::string name;    // "h200", "compute capability 8.6", or the real device's name
+    std::string source;  // where the SM count (and the compute capability) come from
+};
+
+// profile: --device-profile; cc and sms: --cc and --sms as text (empty: not given). With none
+// of them, the first real CUDA device, if there is one.
+Outcome<OccupancyGpu> resolve_occupancy_gpu(const std::string& profile, const std::string& cc, const std::string& sms);
+
+struct OccupancyReport {
+    ModelLaunch launch;
+    OccupancyGpu gpu;
+    LaunchResources resources;
+    int block_size = 0;
+    Occupancy occupancy;
+    Waves waves;
+};
+
+OccupancyReport occupancy_report(const ModelLaunch& launch, const OccupancyGpu& gpu, const LaunchResources& resources);
+
+nlohmann::json occupancy_json(const OccupancyReport& r);
+std::string occupancy_text(const OccupancyReport& r);
+
+// Said wherever blocks are placed on SMs.
+inline constexpr const char* kBlockOrderNote =
+    "one possible order: blocks dealt to the SMs in blockIdx order, wave after wave; CUDA does not document the "
+    "real order";
+
+}  // namespace threadmap
