@@ -7,6 +7,12 @@
 
 namespace threadmap {
 
+std::optional<OccupancyGpu> AppState::occupancy_gpu() const {
+    const auto& profiles = device_profiles();
+    if (timing.profile < 0 || size_t(timing.profile) >= profiles.size()) return std::nullopt;
+    return resolve_occupancy_gpu(profiles[size_t(timing.profile)].name, "", "").value;
+}
+
 ColorMode AppState::color_mode() const { return parse_color_mode(settings.color_mode).value_or(ColorMode::Block); }
 
 void select_lesson(AppState& state, const std::string& name) {

@@ -107,6 +107,9 @@ struct AppState {
     std::map<std::string, ViewRect> widget_rects;
 
     ColorMode color_mode() const;
+    // The GPU blocks are placed on (SM and wave colours, the Occupancy tab): the Timing tab's
+    // device profile, one choice for the window.
+    std::optional<OccupancyGpu> occupancy_gpu() const;
     Palette palette() const { return settings.colorblind_palette ? Palette::ColorBlindSafe : Palette::Standard; }
     std::optional<glm::ivec2> inspected_cell() const { return pinned_cell ? pinned_cell : hovered_cell; }
     // Work that will change what is on screen without input: a map to build, a timing run, a

@@ -87,8 +87,8 @@ int print_profiles() {
     return 0;
 }
 
-int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const BackendChoice& b, const DeviceProfile* model,
-                      bool pinned, const TimedProgram& program) {
+int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const Dim3& block, const BackendChoice& b,
+                      const DeviceProfile* model, bool pinned, const TimedProgram& program) {
     const SweepRange range = default_sweep_range(kind);
     const auto from = o.from.empty() ? Outcome<uint64_t>{range.from, {}} : parse_count(o.from, "--from");
     const auto to = o.to.empty() ? Outcome<uint64_t>{range.to, {}} : parse_count(o.to, "--to");
@@ -106,7 +106,7 @@ int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const Backe
                             "threadmap bench: a sweep on this GPU times the CUDA C++ float32 program; "
                             "model the others (--backend model)\n"),
                2;
-    const SweepGpu gpu = sweep_gpu(model, b, pinned, program);
+    const SweepGpu gpu = sweep_gpu(model, b, pinned, program, block);
     const auto cpu = [element = program.element](const Workload& w) { return cpu_median_seconds(w, element); };
     const SweepResult r = run_sweep(kind, sweep_sizes(*from.value, *to.value, int(*points.value)), cpu, gpu);
     const std::string point_origin = "cpu: measured, gpu: " + (gpu.origin.empty() ? std::string("none") : gpu.origin);
@@ -219,7 +219,7 @@ int run_bench_command(const BenchCommandOptions& o) {
     if (!prepared.value) return fail(prepared.error, 2);
     const BackendChoice& b = prepared.value->backend;
     const ResolvedLaunch& r = prepared.value->launch;
-    if (o.sweep) return run_sweep_command(o, r.workload.kernel, b, model, pinned, program);
+    if (o.sweep) return run_sweep_command(o, r.workload.kernel, r.launch.block, b, model, pinned, program);
     if (o.csv) return fail("--csv goes with --sweep (a single run prints JSON or a table)", 2);
 
     TimingRequest request{r, b, model, pinned, resident, int(*repeats.value), program};

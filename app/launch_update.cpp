@@ -22,6 +22,7 @@ PictureOptions layout_options(const AppState& state, uint32_t max_side, uint64_t
     o.blocks_per_row = state.blocks_per_row;
     o.max_side = max_side;
     o.max_cells = max_cells;
+    o.gpu = state.occupancy_gpu();
     return o;
 }
 
@@ -72,7 +73,9 @@ void show_picture(AppState& state, PictureResult built, const ResolvedLaunch& la
     if (state.auto_blocks_per_row) state.blocks_per_row = used.blocks_per_row;
     const PictureOptions now = layout_options(state, max_side, max_cells);
     if (now.blocks_per_row != used.blocks_per_row) relayout(*state.picture, now);
-    if (now.mode != used.mode || now.palette != used.palette) recolor(*state.picture, now.mode, now.palette);
+    const auto gpu_name = [](const PictureOptions& o) { return o.gpu ? o.gpu->name : std::string(); };
+    if (now.mode != used.mode || now.palette != used.palette || gpu_name(now) != gpu_name(used))
+        recolor(*state.picture, now.mode, now.palette, now.gpu);
     if (!same_shape) state.pinned_cell.reset();
     state.pending.upload = true;
 }
@@ -131,7 +134,7 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
     state.pending.recolor = state.pending.relayout = false;
     if (!state.picture) return;
     relayout(*state.picture, layout_options(state, max_side, max_cells));
-    recolor(*state.picture, state.color_mode(), state.palette());
+    recolor(*state.picture, state.color_mode(), state.palette(), state.occupancy_gpu());
     state.pending.upload = true;
 }
 

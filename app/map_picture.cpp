@@ -56,7 +56,7 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
     }
     p.result = std::move(*run.value);
     p.layout = *layout.value;
-    recolor(p, o.mode, o.palette);
+    recolor(p, o.mode, o.palette, o.gpu);
     if (o.check_findings) p.findings = check_findings(r, cancel);
     out.value = std::move(p);
     return out;
@@ -70,8 +70,27 @@ bool relayout(MapPicture& p, const PictureOptions& o) {
     return true;
 }
 
-void recolor(MapPicture& p, ColorMode mode, Palette palette) {
+void recolor(MapPicture& p, ColorMode mode, Palette palette, const std::optional<OccupancyGpu>& gpu) {
+    p.occupancy.reset();
+    p.occupancy_error = "no GPU chosen";
+    if (gpu) {
+        const ModelLaunch m = model_launch_for(p.launch);
+        const auto resources = launch_resources(m, gpu->sm, std::nullopt, std::nullopt);
+        if (resources.value) {
+            p.occupancy = occupancy_report(m, *gpu, *resources.value);
+            p.occupancy_error =
+                p.occupancy->occupancy.active_blocks_per_sm == 0
+                    ? "this launch cannot run on " + gpu->name + ": " + p.occupancy->occupancy.cannot_launch
+                    : "";
+        } else {
+            p.occupancy_error = resources.error;
+        }
+    }
     p.color = {mode, palette, p.launch.launch.grid, p.launch.launch.block};
+    if (p.occupancy) {
+        p.color.wave_slots = p.occupancy->waves.slots;
+        p.color.sms = uint64_t(p.occupancy->gpu.sms);
+    }
     p.prepared_colors.clear();
 }
 

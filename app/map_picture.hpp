@@ -12,6 +12,7 @@
 #include "launch_options.hpp"
 #include "map_layout.hpp"
 #include "model/model_emulator.hpp"
+#include "occupancy_report.hpp"
 
 namespace threadmap {
 
@@ -42,6 +43,10 @@ struct MapPicture {
     // caps has millions of cells); empty when the next paint must make them.
     std::vector<Rgba8> prepared_colors;
     PictureFindings findings;
+    // The launch on the chosen GPU (the SM and wave colours, the Occupancy tab); empty with
+    // `occupancy_error` saying why when no GPU is chosen or the block fits on no SM.
+    std::optional<OccupancyReport> occupancy;
+    std::string occupancy_error;
 };
 
 // Colours the layout on the host into prepared_colors (a host map only: a GPU paints its own)
@@ -62,6 +67,7 @@ struct PictureOptions {
     uint64_t max_cells = kMaxDrawnCells;   // the GL buffer-texture limit
     std::optional<BackendChoice> backend;  // none: the emulator
     bool check_findings = true;            // run the kernel model for the Findings tab
+    std::optional<OccupancyGpu> gpu;       // where blocks are placed: SM and wave colours
 };
 
 using PictureResult = Outcome<MapPicture>;  // error: one line
@@ -75,8 +81,8 @@ PictureResult build_picture(const ResolvedLaunch& launch, const PictureOptions& 
 // when that layout cannot be drawn.
 bool relayout(MapPicture& picture, const PictureOptions& options);
 
-// Another colour mode or palette for the same map (no re-emulation; paint again after).
-void recolor(MapPicture& picture, ColorMode mode, Palette palette);
+// Another colour mode, palette or GPU for the same map (no re-emulation; paint again after).
+void recolor(MapPicture& picture, ColorMode mode, Palette palette, const std::optional<OccupancyGpu>& gpu);
 
 // Writes the picture's colours into the renderer's cells: on the GPU straight from the
 // executor's device map when there is one (CUDA-OpenGL interop), else on the host. Returns

@@ -36,7 +36,9 @@ void add_render_command(CLI::App& app, RenderCommandOptions& o) {
                     "1D arrays: blocks per row, or auto to give the map the image's shape (default auto)");
     cmd->add_flag("--no-legend", o.no_legend, "Leave out the legend");
     cmd->add_flag("--timing", o.timing, "Draw the timings (copies, kernel, CPU, and a size sweep) instead of the map");
-    cmd->add_option("--device-profile", o.device_profile, "--timing with --backend model: a device profile");
+    cmd->add_option("--device-profile", o.device_profile,
+                    "--timing with --backend model, or --color sm|wave: a device profile (default for sm|wave: this "
+                    "machine's GPU)");
     cmd->add_option("--recording", o.recording, "--timing: a file written by threadmap bench --json on a GPU");
 }
 
@@ -79,7 +81,7 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
         t.program = base.program;
         for (size_t i = 0; model && i < device_profiles().size(); ++i)
             if (&device_profiles()[i] == model) t.profile = int(i);
-        start_sweep(t, r.workload.kernel, prepared.value->backend);
+        start_sweep(t, r.workload.kernel, prepared.value->backend, r.launch.block);
         sweep = t.sweep_job.get();
     }
     double axis = 0;
@@ -124,8 +126,15 @@ int run_render_command(const RenderCommandOptions& o) {
         if (*per_row < 1 || *per_row > 4096) return fail("--blocks-per-row must be auto or between 1 and 4096", 2);
     }
     if (o.timing) return render_timing(o, width, height);
-    if (!o.device_profile.empty() || !o.recording.empty())
-        return fail("--device-profile and --recording go with --timing", 2);
+    const bool placed = *mode == ColorMode::Sm || *mode == ColorMode::Wave;
+    if (!o.recording.empty()) return fail("--recording goes with --timing", 2);
+    if (!o.device_profile.empty() && !placed) return fail("--device-profile goes with --timing or --color sm|wave", 2);
+    std::optional<OccupancyGpu> gpu;
+    if (placed) {
+        auto resolved = resolve_occupancy_gpu(o.device_profile, "", "");
+        if (!resolved.value) return fail("--color " + o.color + ": " + resolved.error, 2);
+        gpu = std::move(resolved.value);
+    }
     const PrepareResult prepared = prepare_launch(o.launch);
     if (!prepared.value) return fail(prepared.error, 2);
 
@@ -151,9 +160,11 @@ int run_render_command(const RenderCommandOptions& o) {
         po.max_side = uint32_t(CellGridRenderer::max_texture_side());
         po.max_cells = CellGridRenderer::max_cells();
         po.backend = b;
+        po.gpu = gpu;
         auto built = build_picture(launch, po);
         if (!built.value) return fail(built.error, 2);
         MapPicture& p = *built.value;
+        if (placed && !p.occupancy_error.empty()) return fail(p.occupancy_error, 2);
 
         HeadlessImGui imgui(width, height, font_px);
         CellGridRenderer renderer;
@@ -164,7 +175,7 @@ int run_render_command(const RenderCommandOptions& o) {
         RenderTarget target(width, height);
         target.bind();
         spec.layout = &p.layout;
-        spec.legend = make_legend(*mode, po.palette, p.layout.launch);
+        spec.legend = make_legend(p.color);
         const auto& s = p.result.stats;
         spec.caption = launch_caption(p.layout, *mode) + "\n" + std::to_string(s.threads_launched) +
                        " threads launched, " + std::to_string(s.threads_active) + " active, " +

@@ -8,8 +8,8 @@
 namespace threadmap {
 
 SweepGpu sweep_gpu(const DeviceProfile* model, const std::optional<BackendChoice>& device, bool pinned,
-                   const TimedProgram& program) {
-    if (model) return modeled_gpu(*model, pinned, program);
+                   const TimedProgram& program, std::optional<Dim3> block) {
+    if (model) return modeled_gpu(*model, pinned, program, block);
     if (device && device->cuda) return {measured_gpu(device->device, pinned), {}, {}, "measured", device->name};
     return {};
 }

@@ -14,8 +14,9 @@ namespace threadmap {
 
 // model set: the program modeled from it; else measured on `device` when it is a GPU (the
 // CUDA C++ float32 program); else none.
+// block: the launch's, for the modeled kernel's waves (see modeled_gpu).
 SweepGpu sweep_gpu(const DeviceProfile* model, const std::optional<BackendChoice>& device, bool pinned,
-                   const TimedProgram& program);
+                   const TimedProgram& program, std::optional<Dim3> block = std::nullopt);
 
 struct SweepRange {
     uint64_t from, to;  // elements (matmul: elements of C)

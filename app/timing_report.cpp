@@ -323,7 +323,8 @@ Outcome<TimingReport> measure_timing(const TimingRequest& q) {
     r.cpu_reference.implementation = ref.implementation;
     r.cpu_reference.device = cpu_name();
     if (q.model) {
-        const WorkloadCost cost = workload_cost(l.workload, q.program);
+        WorkloadCost cost = workload_cost(l.workload, q.program);
+        add_waves(cost, l.workload, l.launch, *q.model);
         const auto times = [&](const DeviceProfile& p) {
             return model_times(p, cost, q.program, q.pinned, q.resident, q.repeats);
         };
@@ -345,7 +346,9 @@ Outcome<TimingReport> measure_timing(const TimingRequest& q) {
         r.model =
             "allocation = allocations per call x alloc_s (numba host arrays: every array, every call); copy = "
             "copy latency + bytes / host-link bandwidth; kernel = launch cost (CUDA C++, or numba's base + per "
-            "array argument) + max(bytes / (memory bandwidth x achievable fraction), flops / FP32 or FP64 peak); "
+            "array argument) + max(bytes / (memory bandwidth x achievable fraction), flops / FP32 or FP64 peak) x "
+            "waves / (blocks / slots), every wave costing a full one's time (slots: active blocks per SM x SMs, by "
+            "CUDA's occupancy calculator); "
             "resident launches back to back: max(launch, kernel) each; first call = context + module load (+ "
             "numba's compile) + launch and kernel. Min and max: the profile's ranges at their ends.";
         r.sources = q.model->sources;

@@ -31,11 +31,12 @@ bool start_timing_run(TimingState& t, const ResolvedLaunch& launch, const std::o
     return true;
 }
 
-bool start_sweep(TimingState& t, KernelKind kernel, const std::optional<BackendChoice>& backend) {
+bool start_sweep(TimingState& t, KernelKind kernel, const std::optional<BackendChoice>& backend,
+                 std::optional<Dim3> block) {
     if (t.sweep_job.valid()) return false;
     const DeviceProfile* model = t.source == TimingSource::Modeled ? chosen_profile(t) : nullptr;
     const SweepGpu gpu =
-        t.source == TimingSource::Recorded ? SweepGpu{} : sweep_gpu(model, backend, t.pinned, t.program);
+        t.source == TimingSource::Recorded ? SweepGpu{} : sweep_gpu(model, backend, t.pinned, t.program, block);
     const ElementType element = t.program.element;
     const SweepRange range = default_sweep_range(kernel);
     const std::vector<uint64_t> sizes = sweep_sizes(range.from, range.to, kDefaultSweepPoints);

@@ -102,10 +102,13 @@ SweepResult run_sweep(KernelKind kind, const std::vector<uint64_t>& sizes,
     return r;
 }
 
-SweepGpu modeled_gpu(const DeviceProfile& profile, bool pinned, const TimedProgram& program) {
-    const auto timer = [pinned, program](DeviceProfile p) -> GpuTimer {
-        return [p, pinned, program](const Workload& w) -> std::optional<GpuStageSeconds> {
-            const ModeledTimes t = model_times(p, workload_cost(w, program), program, pinned);
+SweepGpu modeled_gpu(const DeviceProfile& profile, bool pinned, const TimedProgram& program,
+                     std::optional<Dim3> block) {
+    const auto timer = [pinned, program, block](DeviceProfile p) -> GpuTimer {
+        return [p, pinned, program, block](const Workload& w) -> std::optional<GpuStageSeconds> {
+            WorkloadCost cost = workload_cost(w, program);
+            if (block) add_waves(cost, w, {covering_grid(w, *block), *block}, p);
+            const ModeledTimes t = model_times(p, cost, program, pinned);
             return GpuStageSeconds{t.alloc, t.h2d, t.kernel, t.d2h};
         };
     };

@@ -68,6 +68,9 @@ SweepResult run_sweep(KernelKind kind, const std::vector<uint64_t>& sizes,
 std::optional<uint64_t> crossover(const std::vector<SweepPoint>& points, bool resident);
 
 // The program's GPU stages modeled from a profile; with ranges, fast and slow as well.
-SweepGpu modeled_gpu(const DeviceProfile& profile, bool pinned, const TimedProgram& program);
+// block: each size's launch is this block with the covering grid, and the kernel time counts
+// its waves on the profile's GPU; none: no waves.
+SweepGpu modeled_gpu(const DeviceProfile& profile, bool pinned, const TimedProgram& program,
+                     std::optional<Dim3> block = std::nullopt);
 
 }  // namespace threadmap

@@ -1,6 +1,9 @@
 // The timing model; see timing_model.hpp.
 #include "timing_model.hpp"
 
+#include "builtin/compiled_resources.hpp"
+#include "occupancy/occupancy.hpp"
+
 #include <algorithm>
 
 namespace threadmap {
@@ -93,9 +96,27 @@ double modeled_launch_seconds(const DeviceProfile& p, const WorkloadCost& c, Hos
                                            : p.launch_latency_s;
 }
 
+void add_waves(WorkloadCost& c, const Workload& w, const LaunchConfig& launch, const DeviceProfile& p) {
+    const SmProperties* sm = find_sm_properties(p.cc_major, p.cc_minor);
+    const CompiledResources* compiled =
+        sm ? find_compiled_resources(std::string(kernel_name(w.kernel)), sm->sm()) : nullptr;
+    if (!compiled || p.sms <= 0) return;
+    const Occupancy o = compute_occupancy(*sm, {compiled->registers, 0, 1}, int(launch.threads_per_block()));
+    const Waves waves = compute_waves(launch.blocks(), o.active_blocks_per_sm, p.sms);
+    c.blocks = waves.blocks;
+    c.wave_slots = waves.slots;
+}
+
+double wave_factor(const WorkloadCost& c) {
+    if (c.blocks == 0 || c.wave_slots == 0) return 1;
+    const uint64_t waves = (c.blocks + c.wave_slots - 1) / c.wave_slots;
+    return double(waves) * double(c.wave_slots) / double(c.blocks);
+}
+
 double modeled_kernel_seconds(const DeviceProfile& p, const WorkloadCost& c) {
     const double peak = c.fp64 ? p.fp64_gflops : p.fp32_gflops;
-    return std::max(double(c.kernel_bytes) / (p.memory_gbps * p.memory_efficiency * 1e9), c.flops / (peak * 1e9));
+    return std::max(double(c.kernel_bytes) / (p.memory_gbps * p.memory_efficiency * 1e9), c.flops / (peak * 1e9)) *
+           wave_factor(c);
 }
 
 ModeledTimes model_times(const DeviceProfile& p, const WorkloadCost& c, const TimedProgram& program, bool pinned,

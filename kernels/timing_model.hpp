@@ -5,7 +5,9 @@
 //                allocates every array on every call; explicit programs allocate once, untimed)
 //   copy       = copy latency + bytes ÷ host-link bandwidth (pinned or pageable)
 //   kernel     = launch cost + max(bytes ÷ (memory bandwidth × achievable fraction),
-//                                  flops ÷ FP32 or FP64 peak)
+//                                  flops ÷ FP32 or FP64 peak) × waves ÷ (blocks ÷ slots):
+//                every wave costs what a full one does, so 1.01 waves cost two (slots =
+//                active blocks per SM × SMs, by CUDA's occupancy calculator)
 //                launch cost: CUDA C++'s, or numba's base + per array argument
 //   resident   : R launches back to back on device data cost max(launch, kernel) each —
 //                launches are asynchronous — instead of launch + kernel
@@ -18,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "launch_config.hpp"
 #include "workload.hpp"
 
 namespace threadmap {
@@ -78,13 +81,19 @@ DeviceProfile profile_at_bound(const DeviceProfile& p, bool gpu_fast);
 struct WorkloadCost {
     uint64_t h2d_bytes = 0;
     uint64_t d2h_bytes = 0;
-    uint64_t kernel_bytes = 0;          // read and written by the kernel, each array once
-    double flops = 0;                   // matmul: 2·rows·cols·inner; increment: n
-    bool fp64 = false;                  // the arithmetic runs at FP64 peak
-    unsigned allocations_per_call = 0;  // numba host arrays: one per array
-    unsigned array_arguments = 0;       // what numba's launch cost grows with
+    uint64_t kernel_bytes = 0;            // read and written by the kernel, each array once
+    double flops = 0;                     // matmul: 2·rows·cols·inner; increment: n
+    bool fp64 = false;                    // the arithmetic runs at FP64 peak
+    unsigned allocations_per_call = 0;    // numba host arrays: one per array
+    unsigned array_arguments = 0;         // what numba's launch cost grows with
+    uint64_t blocks = 0, wave_slots = 0;  // the launch's waves (0: not accounted)
 };
 WorkloadCost workload_cost(const Workload& w, const TimedProgram& program = {});
+// The launch's blocks and the profile GPU's block slots for this kernel (registers as nvcc
+// allocated them for its compute capability); left at 0 when the profile names no GPU.
+void add_waves(WorkloadCost& cost, const Workload& w, const LaunchConfig& launch, const DeviceProfile& p);
+// waves × slots ÷ blocks (≥ 1): what the kernel's time is multiplied by; 1 when not accounted.
+double wave_factor(const WorkloadCost& cost);
 
 struct ModeledTimes {
     double alloc = 0, h2d = 0, kernel = 0, d2h = 0;  // seconds per call (kernel: per launch)

@@ -6,11 +6,12 @@
 #pragma once
 
 #include "colors.hpp"
+#include "occupancy/block_place.hpp"
 #include "thread_context.hpp"
 
 namespace threadmap {
 
-enum class ColorMode { Block, ThreadX, ThreadY, ThreadZ, Global, Warp, Lane, Coverage };
+enum class ColorMode { Block, ThreadX, ThreadY, ThreadZ, Global, Warp, Lane, Coverage, Sm, Wave };
 
 struct CellSample {
     enum Kind : uint8_t { Empty, Element, Ghost };
@@ -25,6 +26,10 @@ struct ColorContext {
     Palette palette = Palette::Standard;
     Dim3 grid;
     Dim3 block;
+    // Sm and Wave: the GPU's block slots (active blocks per SM × SMs) and SMs; 0 when no GPU
+    // was chosen, and those modes draw every thread grey.
+    uint64_t wave_slots = 0;
+    uint64_t sms = 0;
 };
 
 inline constexpr uint8_t kElementAlpha = 255;
@@ -88,6 +93,18 @@ TM_HD_INLINE Rgba8 colorize(const CellSample& s, const ColorContext& c) {
             case ColorMode::Lane:
                 out = ramp(float(t_lin % 32) / 31.0f);
                 break;
+            case ColorMode::Sm:
+            case ColorMode::Wave: {
+                if (c.wave_slots == 0 || c.sms == 0) {
+                    out = from_hex(0x6B6B6B);
+                    break;
+                }
+                const BlockPlace at = place_block(block_linear(s.block, c.grid), c.wave_slots, c.sms);
+                const uint64_t waves = (c.grid.volume() + c.wave_slots - 1) / c.wave_slots;
+                out = c.mode == ColorMode::Sm ? categorical(at.sm, c.palette)
+                                              : ramp(waves > 1 ? float(double(at.wave) / double(waves - 1)) : 0.0f);
+                break;
+            }
             default:
                 break;
         }

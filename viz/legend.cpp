@@ -5,6 +5,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -18,7 +19,7 @@ struct ModeEntry {
     const char* title;
 };
 
-constexpr std::array<ModeEntry, 8> kModes{{
+constexpr std::array<ModeEntry, 10> kModes{{
     {ColorMode::Block, "block", "blockIdx"},
     {ColorMode::ThreadX, "thread-x", "threadIdx.x"},
     {ColorMode::ThreadY, "thread-y", "threadIdx.y"},
@@ -27,6 +28,8 @@ constexpr std::array<ModeEntry, 8> kModes{{
     {ColorMode::Warp, "warp", "warp (32 consecutive thread IDs)"},
     {ColorMode::Lane, "lane", "lane (thread ID % 32)"},
     {ColorMode::Coverage, "coverage", "coverage"},
+    {ColorMode::Sm, "sm", "SM of the block (one possible order)"},
+    {ColorMode::Wave, "wave", "wave of the block (one possible order)"},
 }};
 
 ImU32 to_imgui(Rgba8 c) { return IM_COL32(c.r, c.g, c.b, 255); }
@@ -70,10 +73,13 @@ std::string color_mode_title(ColorMode mode) {
     return "?";
 }
 
-Legend make_legend(ColorMode mode, Palette palette, const LaunchConfig& l) {
+Legend make_legend(const ColorContext& c) {
+    const ColorMode mode = c.mode;
+    const Palette palette = c.palette;
+    const LaunchConfig l{c.grid, c.block};
     Legend g;
     g.title = color_mode_title(mode);
-    const Rgba8 untouched = colorize({CellSample::Element, 0, {}, {}}, {mode, palette, l.grid, l.block});
+    const Rgba8 untouched = colorize({CellSample::Element, 0, {}, {}}, c);
     const auto idle_swatch = [&](Rgba8 c) { g.swatches.push_back({c, "idle thread (past the data)", true}); };
     const auto ramp_of = [&](const std::string& low, const std::string& high) {
         g.ramp = true;
@@ -115,6 +121,23 @@ Legend make_legend(ColorMode mode, Palette palette, const LaunchConfig& l) {
                                                                    std::to_string(w / per_block)});
             break;
         }
+        case ColorMode::Sm:
+        case ColorMode::Wave: {
+            if (c.wave_slots == 0 || c.sms == 0) {
+                g.title += ": no GPU chosen";
+                break;
+            }
+            const uint64_t waves = (l.blocks() + c.wave_slots - 1) / c.wave_slots;
+            if (mode == ColorMode::Wave) {
+                ramp_of("wave 1", "wave " + std::to_string(waves));
+                break;
+            }
+            const uint64_t shown = std::min<uint64_t>({uint64_t(palette_size(palette)), c.sms, l.blocks()});
+            for (uint64_t sm = 0; sm < shown; ++sm)
+                g.swatches.push_back({categorical(sm, palette), "SM " + std::to_string(sm)});
+            if (std::min(c.sms, l.blocks()) > shown) g.title += " (colours repeat)";
+            break;
+        }
         case ColorMode::Coverage:
             g.swatches.push_back({coverage_color(Coverage::Untouched, palette), "element nobody wrote"});
             g.swatches.push_back({coverage_color(Coverage::Once, palette), "written by one thread"});
@@ -123,7 +146,7 @@ Legend make_legend(ColorMode mode, Palette palette, const LaunchConfig& l) {
             return g;
     }
     g.swatches.push_back({untouched, "element nobody wrote"});
-    idle_swatch(colorize({CellSample::Ghost, 0, {}, {}}, {mode, palette, l.grid, l.block}));
+    idle_swatch(colorize({CellSample::Ghost, 0, {}, {}}, c));
     return g;
 }
 

@@ -35,7 +35,7 @@ struct Legend {
     std::string ramp_low, ramp_high;
 };
 
-Legend make_legend(ColorMode mode, Palette palette, const LaunchConfig& launch);
+Legend make_legend(const ColorContext& color);
 
 // Draws the legend with its top-left at (x, y) within `width` pixels; returns its height.
 float draw_legend(ImDrawList* list, const Legend& legend, ImFont* font, float font_size, float x, float y, float width);

@@ -190,7 +190,8 @@ void draw_sweep(AppState& state) {
     TimingState& t = state.timing;
     const bool busy = t.sweep_job.valid();
     ImGui::BeginDisabled(busy || !state.picture || t.source == TimingSource::Recorded);
-    if (ImGui::Button("sweep sizes")) start_sweep(t, state.picture->launch.workload.kernel, state.backend);
+    if (ImGui::Button("sweep sizes"))
+        start_sweep(t, state.picture->launch.workload.kernel, state.backend, state.picture->launch.launch.block);
     remember_rect(state, "timing-sweep");
     ImGui::EndDisabled();
     ImGui::SameLine();  // on the sweep's line: the chart below keeps the view's height

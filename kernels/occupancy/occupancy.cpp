@@ -198,9 +198,4 @@ Waves compute_waves(uint64_t blocks, int active_blocks_per_sm, int sms) {
     return w;
 }
 
-BlockPlace place_block(uint64_t linear_block, const Waves& waves, int sms) {
-    if (waves.slots == 0 || sms <= 0) return {};
-    return {(linear_block % waves.slots) % uint64_t(sms), linear_block / waves.slots};
-}
-
 }  // namespace threadmap

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "block_place.hpp"
 #include "sm_properties.hpp"
 
 namespace threadmap {
@@ -61,12 +62,5 @@ struct Waves {
 };
 
 Waves compute_waves(uint64_t blocks, int active_blocks_per_sm, int sms);
-
-// In the order above: the SM and the wave block `linear_block` (blockIdx flattened, x fastest)
-// would run in, blocks dealt round-robin to the SMs, wave after wave.
-struct BlockPlace {
-    uint64_t sm = 0, wave = 0;
-};
-BlockPlace place_block(uint64_t linear_block, const Waves& waves, int sms);
 
 }  // namespace threadmap

@@ -8,6 +8,7 @@
 
 #include "../png_image.hpp"
 #include "../run_binary.hpp"
+#include "cuda_backend.hpp"
 #include "colorizer.hpp"
 #include "legend.hpp"
 
@@ -40,8 +41,9 @@ TEST_CASE("every colour mode renders with DISPLAY unset - and the same arguments
         const std::string mode(color_mode_name(m));
         CAPTURE(mode);
         const std::string a = temp_png(mode + "-a"), b = temp_png(mode + "-b");
-        const std::vector<std::string> args = {"render", "--preset", "seed-increment-bug", "--color", mode,
-                                               "--size", "800x600"};
+        std::vector<std::string> args = {"render", "--preset", "seed-increment-bug", "--color", mode,
+                                         "--size", "800x600"};
+        if (m == ColorMode::Sm || m == ColorMode::Wave) args.insert(args.end(), {"--device-profile", "laptop-gpu"});
         auto with_out = [&](const std::string& out) {
             auto v = args;
             v.push_back("--out");
@@ -80,6 +82,36 @@ TEST_CASE("the rendered map shows the colorizer's block colours - and the legend
     CHECK(file_bytes(with) != file_bytes(without));
     std::remove(with.c_str());
     std::remove(without.c_str());
+}
+
+TEST_CASE("render --color sm deals blocks to the profile's SMs in blockIdx order - wave colours the waves") {
+    // increment, 8 registers on 8.6: 16 blocks of 32 threads per SM (the block limit), 16 SMs:
+    // 256 slots; 512 blocks take two waves, block b on SM b % 16.
+    const std::string sm = temp_png("sm"), wave = temp_png("wave");
+    for (const auto& [mode, out] : {std::pair{"sm", sm}, std::pair{"wave", wave}})
+        REQUIRE(run_threadmap({"render", "--kernel", "increment", "--n", "16384", "--block", "32", "--color", mode,
+                               "--device-profile", "laptop-gpu", "--out", out, "--size", "1280x720"},
+                              kNoDisplay)
+                    .exit_code == 0);
+    const ColorContext at{ColorMode::Sm, Palette::Standard, {512, 1, 1}, {32, 1, 1}, 256, 16};
+    const auto sms = colours(load_png(sm));
+    for (uint32_t b : {0u, 1u, 9u}) {  // SM 0, 1 and 9: palette colours 0, 1 and 9
+        CHECK(colorize({CellSample::Element, 1, {b, 0, 0}, {}}, at) == categorical(b, Palette::Standard));
+        CHECK(sms.count(rgb(categorical(b, Palette::Standard))) == 1);
+    }
+    ColorContext by_wave = at;
+    by_wave.mode = ColorMode::Wave;
+    const auto waves = colours(load_png(wave));
+    CHECK(waves.count(rgb(colorize({CellSample::Element, 1, {0, 0, 0}, {}}, by_wave))) == 1);    // wave 1
+    CHECK(waves.count(rgb(colorize({CellSample::Element, 1, {300, 0, 0}, {}}, by_wave))) == 1);  // wave 2
+    CHECK(colorize({CellSample::Element, 1, {300, 0, 0}, {}}, by_wave) == ramp(1.0f));
+    // Without a GPU to place blocks on (none here, no profile) it says so and exits 2.
+    const RunResult none =
+        run_threadmap({"render", "--preset", "seed-increment", "--color", "sm", "--out", sm}, kNoDisplay);
+    CHECK(none.exit_code == 2);
+    CHECK(none.err.find("--device-profile") != std::string::npos);
+    std::remove(sm.c_str());
+    std::remove(wave.c_str());
 }
 
 TEST_CASE("render - bad arguments exit 2 and unwritable paths 1, with a message") {

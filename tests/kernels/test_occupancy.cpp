@@ -111,10 +111,10 @@ TEST_CASE("waves - 531 blocks fill 13% of one wave on 132 SMs - one block more t
     CHECK(w.last_wave_fill == doctest::Approx(1.0));
     CHECK(compute_waves(10, 0, 132).waves == 0);  // cannot launch: no slots, no waves
     // Blocks dealt round-robin: block 133 runs on SM 1 in the first wave, block 4224 starts wave 2.
-    CHECK(place_block(133, compute_waves(8448, 32, 132), 132).sm == 1);
-    CHECK(place_block(133, compute_waves(8448, 32, 132), 132).wave == 0);
-    CHECK(place_block(4224, compute_waves(8448, 32, 132), 132).wave == 1);
-    CHECK(place_block(4224, compute_waves(8448, 32, 132), 132).sm == 0);
+    CHECK(place_block(133, 4224, 132).sm == 1);
+    CHECK(place_block(133, 4224, 132).wave == 0);
+    CHECK(place_block(4224, 4224, 132).wave == 1);
+    CHECK(place_block(4224, 4224, 132).sm == 0);
 }
 
 TEST_CASE("the table - compute capabilities the build targets - with the 1 KB reserve from 8.0") {

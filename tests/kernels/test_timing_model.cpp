@@ -113,3 +113,27 @@ TEST_CASE("a profile's ranges - every figure at the end that favours the GPU, or
     CHECK(slow.context_s == 0.2);
     CHECK(fast.pinned_gbps == p.pinned_gbps);  // no range: unchanged
 }
+
+TEST_CASE("waves - a launch of 1.004 waves costs two - with no GPU named there are none") {
+    DeviceProfile p = round_numbers();
+    p.cc_major = 9;
+    p.cc_minor = 0;
+    p.sms = 132;
+    // increment, 8 registers on 9.0, 1024 threads per block: 2 blocks per SM (64 warp slots),
+    // 264 slots. 264 blocks are one full wave; 265 are two, each costing a full wave's time.
+    const auto kernel_time = [&](uint64_t blocks) {
+        const Workload w = array_workload(KernelKind::Increment, blocks * 1024);
+        WorkloadCost c = workload_cost(w);
+        add_waves(c, w, {{uint32_t(blocks), 1, 1}, {1024, 1, 1}}, p);
+        CHECK(c.wave_slots == 264);
+        return modeled_kernel_seconds(p, c) / (double(c.kernel_bytes) / (p.memory_gbps * p.memory_efficiency * 1e9));
+    };
+    CHECK(kernel_time(264) == doctest::Approx(1.0));
+    CHECK(kernel_time(265) == doctest::Approx(2.0 * 264 / 265));
+    CHECK(kernel_time(528) == doctest::Approx(1.0));
+    CHECK(kernel_time(132) == doctest::Approx(2.0));  // half a wave costs a whole one
+    WorkloadCost none = workload_cost(array_workload(KernelKind::Increment, 1024));
+    add_waves(none, array_workload(KernelKind::Increment, 1024), {{1, 1, 1}, {1024, 1, 1}}, round_numbers());
+    CHECK(none.wave_slots == 0);
+    CHECK(wave_factor(none) == 1.0);
+}

@@ -76,7 +76,7 @@ TEST_CASE("coverage - untouched - once - more than once - idle thread") {
 
 TEST_CASE("legends show the colours the map uses") {
     const LaunchConfig l{{16, 1, 1}, {32, 1, 1}};
-    const Legend g = make_legend(ColorMode::Block, Palette::Standard, l);
+    const Legend g = make_legend({ColorMode::Block, Palette::Standard, l.grid, l.block});
     REQUIRE(g.swatches.size() >= 10);
     for (uint32_t b = 0; b < 10; ++b) {
         CHECK(g.swatches[b].label == "blockIdx " + std::to_string(b));
@@ -84,10 +84,10 @@ TEST_CASE("legends show the colours the map uses") {
               colorize(element({b, 0, 0}, {0, 0, 0}), {ColorMode::Block, Palette::Standard, l.grid, l.block}));
     }
     CHECK(g.swatches.back().ghost);
-    const Legend t = make_legend(ColorMode::ThreadX, Palette::Standard, l);
+    const Legend t = make_legend({ColorMode::ThreadX, Palette::Standard, l.grid, l.block});
     CHECK(t.ramp);
     CHECK(t.ramp_high == "31");
-    const Legend cov = make_legend(ColorMode::Coverage, Palette::ColorBlindSafe, l);
+    const Legend cov = make_legend({ColorMode::Coverage, Palette::ColorBlindSafe, l.grid, l.block});
     CHECK(cov.swatches.size() == 4);
     for (ColorMode m : all_color_modes()) CHECK(parse_color_mode(color_mode_name(m)) == m);
     CHECK_FALSE(parse_color_mode("rainbow"));

@@ -49,7 +49,7 @@ TEST_CASE("a map and a figure drawn in-process through EGL have the colorizer's 
         target.bind();
         FigureSpec spec;
         spec.layout = &m;
-        spec.legend = make_legend(color.mode, color.palette, l);
+        spec.legend = make_legend({color.mode, color.palette, l.grid, l.block});
         spec.caption = launch_caption(m, color.mode);
         spec.width = kWidth;
         spec.height = kHeight;
