@@ -15,6 +15,7 @@
 #include "panels/findings_panel.hpp"
 #include "panels/inspector_panel.hpp"
 #include "panels/lessons_panel.hpp"
+#include "panels/occupancy_panel.hpp"
 #include "panels/stats_panel.hpp"
 #include "panels/timing_panel.hpp"
 
@@ -91,8 +92,10 @@ std::string findings_tab_label(const AppState& state) {
 // (as they come) the kernel editor, findings, memory and occupancy views.
 void draw_centre_views(AppState& state, MapFrame& frame) {
     if (!ImGui::BeginTabBar("views")) return;
-    const bool map =
-        ImGui::BeginTabItem("Map", nullptr, state.open_view == CentreView::Map ? ImGuiTabItemFlags_SetSelected : 0);
+    // Taken now: a tab's own content may ask for another view (Occupancy's colour buttons) next frame.
+    const std::optional<CentreView> open = state.open_view;
+    state.open_view.reset();
+    const bool map = ImGui::BeginTabItem("Map", nullptr, open == CentreView::Map ? ImGuiTabItemFlags_SetSelected : 0);
     remember_rect(state, "tab:Map");
     if (map) {
         ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
@@ -103,8 +106,8 @@ void draw_centre_views(AppState& state, MapFrame& frame) {
         ImGui::PopStyleVar();
         ImGui::EndTabItem();
     }
-    const bool timing = ImGui::BeginTabItem("Timing", nullptr,
-                                            state.open_view == CentreView::Timing ? ImGuiTabItemFlags_SetSelected : 0);
+    const bool timing =
+        ImGui::BeginTabItem("Timing", nullptr, open == CentreView::Timing ? ImGuiTabItemFlags_SetSelected : 0);
     remember_rect(state, "tab:Timing");
     if (timing) {
         ImGui::BeginChild("timing-view", ImVec2(0, 0), false);
@@ -112,7 +115,14 @@ void draw_centre_views(AppState& state, MapFrame& frame) {
         ImGui::EndChild();
         ImGui::EndTabItem();
     }
-    state.open_view.reset();
+    const bool occupancy = ImGui::BeginTabItem("Occupancy");
+    remember_rect(state, "tab:Occupancy");
+    if (occupancy) {
+        ImGui::BeginChild("occupancy-view", ImVec2(0, 0), false);
+        draw_occupancy_panel(state);
+        ImGui::EndChild();
+        ImGui::EndTabItem();
+    }
     ImGui::EndTabBar();
 }
 

@@ -32,6 +32,10 @@ void add_occupancy_command(CLI::App& app, OccupancyCommandOptions& o) {
     cmd->add_option("--registers", o.registers, "Registers per thread instead of the compiler's (0 to 255)");
     cmd->add_option("--shared-bytes", o.shared_bytes,
                     "Shared memory per block in bytes (static and dynamic) instead of the kernel's arrays'");
+    cmd->add_flag(
+        "--sweep", o.sweep,
+        "Add the block-size sweep (32 to 1024 threads per block: occupancy, waves, modeled kernel time with a "
+        "device profile); the tutorial's kernels");
     cmd->add_flag("--json", o.json, "JSON: compute_capability, sms, block_size, ..., waves, last_wave_fill");
 }
 
@@ -60,10 +64,33 @@ int run_occupancy_command(const OccupancyCommandOptions& o) {
     const OccupancyReport r = occupancy_report(*launch.value, *gpu.value, *resources.value);
     if (r.occupancy.active_blocks_per_sm == 0)
         return fail("this launch cannot run on " + r.gpu.name + ": " + r.occupancy.cannot_launch);
-    if (o.json)
-        std::cout << occupancy_json(r).dump(1) << "\n";
-    else
-        std::cout << occupancy_text(r);
+    std::vector<OccupancySweepPoint> sweep;
+    if (o.sweep) {
+        const auto resolved = resolve_launch(o.launch);
+        if (!resolved.value || !o.bins.empty() || (!o.launch.kernel.empty() && !parse_kernel(o.launch.kernel)))
+            return fail("--sweep is for the tutorial's kernels (" + kernel_names() + ") and their lessons");
+        sweep = occupancy_sweep(*resolved.value, r.gpu, find_device_profile(o.device_profile), TimedProgram{});
+    }
+    if (o.json) {
+        nlohmann::json j = occupancy_json(r);
+        if (o.sweep) j["sweep"] = occupancy_sweep_json(sweep);
+        std::cout << j.dump(1) << "\n";
+        return 0;
+    }
+    std::cout << occupancy_text(r);
+    if (o.sweep) {
+        std::cout
+            << "block size sweep (threads per block: blocks per SM, occupancy, limiter, waves, modeled kernel):\n";
+        for (const auto& p : sweep) {
+            char line[200];
+            std::snprintf(line, sizeof line, "  %4d %-10s %2d  %6.2f%%  %-13s %llu waves, last %.1f%% full  %s\n",
+                          p.block_size, to_string(p.block).c_str(), p.occupancy.active_blocks_per_sm,
+                          p.occupancy.occupancy * 100, main_limiter_name(p.occupancy.limiters),
+                          static_cast<unsigned long long>(p.waves.waves), p.waves.last_wave_fill * 100,
+                          p.kernel_seconds ? (std::to_string(*p.kernel_seconds * 1e6) + " us").c_str() : "-");
+            std::cout << line;
+        }
+    }
     return 0;
 }
 

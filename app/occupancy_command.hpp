@@ -18,6 +18,7 @@ struct OccupancyCommandOptions {
     std::string device_profile, cc, sms;
     std::string registers, shared_bytes;  // overrides of the kernel's own figures
     bool json = false;
+    bool sweep = false;  // add the block-size sweep
 };
 
 void add_occupancy_command(CLI::App& app, OccupancyCommandOptions& options);

@@ -6,6 +6,7 @@
 #include "cuda_backend.hpp"
 #include "device_profiles.hpp"
 #include "launch_options.hpp"
+#include "model_launch.hpp"
 
 namespace threadmap {
 
@@ -78,6 +79,47 @@ OccupancyReport occupancy_report(const ModelLaunch& launch, const OccupancyGpu& 
     r.occupancy = compute_occupancy(gpu.sm, resources.resources, r.block_size);
     r.waves = compute_waves(launch.launch.blocks(), r.occupancy.active_blocks_per_sm, gpu.sms);
     return r;
+}
+
+std::vector<OccupancySweepPoint> occupancy_sweep(const ResolvedLaunch& launch, const OccupancyGpu& gpu,
+                                                 const DeviceProfile* profile, const TimedProgram& program) {
+    std::vector<OccupancySweepPoint> points;
+    const bool two_d = launch.launch.block.y > 1 || launch.launch.block.z > 1;
+    for (uint32_t size = 32; size <= 1024; size += 32) {
+        ResolvedLaunch l = launch;
+        l.launch.block = two_d ? Dim3{32, size / 32, 1} : Dim3{size, 1, 1};
+        l.launch.grid = covering_grid(l.workload, l.launch.block);
+        const ModelLaunch m = model_launch_for(l);
+        const auto resources = launch_resources(m, gpu.sm, std::nullopt, std::nullopt);
+        if (!resources.value) continue;
+        OccupancySweepPoint p;
+        p.block_size = int(size);
+        p.block = l.launch.block;
+        p.occupancy = compute_occupancy(gpu.sm, resources.value->resources, p.block_size);
+        p.waves = compute_waves(l.launch.blocks(), p.occupancy.active_blocks_per_sm, gpu.sms);
+        if (profile) {
+            WorkloadCost cost = workload_cost(l.workload, program);
+            add_waves(cost, l.workload, l.launch, *profile);
+            p.kernel_seconds = model_times(*profile, cost, program, false, false, 1).kernel;
+        }
+        points.push_back(p);
+    }
+    return points;
+}
+
+nlohmann::json occupancy_sweep_json(const std::vector<OccupancySweepPoint>& sweep) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& p : sweep)
+        list.push_back({{"block_size", p.block_size},
+                        {"block", {p.block.x, p.block.y, p.block.z}},
+                        {"active_blocks_per_sm", p.occupancy.active_blocks_per_sm},
+                        {"occupancy", p.occupancy.occupancy},
+                        {"limiter", main_limiter_name(p.occupancy.limiters)},
+                        {"blocks", p.waves.blocks},
+                        {"waves", p.waves.waves},
+                        {"last_wave_fill", p.waves.last_wave_fill},
+                        {"kernel_seconds", p.kernel_seconds ? nlohmann::json(*p.kernel_seconds) : nlohmann::json()}});
+    return list;
 }
 
 nlohmann::json occupancy_json(const OccupancyReport& r) {

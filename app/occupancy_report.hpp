@@ -9,7 +9,9 @@
 #include <string>
 
 #include "occupancy/launch_resources.hpp"
+#include "launch_options.hpp"
 #include "occupancy/occupancy.hpp"
+#include "timing_model.hpp"
 
 namespace threadmap {
 
@@ -34,6 +36,20 @@ struct OccupancyReport {
 };
 
 OccupancyReport occupancy_report(const ModelLaunch& launch, const OccupancyGpu& gpu, const LaunchResources& resources);
+
+// The block-size sweep the Occupancy tab draws: the same launch with 32, 64, …, 1024 threads
+// per block ((32, n/32) for 2D blocks) and the grid that covers the data, on the same GPU.
+struct OccupancySweepPoint {
+    int block_size = 0;
+    Dim3 block;
+    Occupancy occupancy;
+    Waves waves;
+    std::optional<double> kernel_seconds;  // modeled on the profile: launch + roofline × the waves' factor
+};
+// profile: for the modeled kernel times (none: no times).
+std::vector<OccupancySweepPoint> occupancy_sweep(const ResolvedLaunch& launch, const OccupancyGpu& gpu,
+                                                 const DeviceProfile* profile, const TimedProgram& program);
+nlohmann::json occupancy_sweep_json(const std::vector<OccupancySweepPoint>& sweep);
 
 nlohmann::json occupancy_json(const OccupancyReport& r);
 std::string occupancy_text(const OccupancyReport& r);

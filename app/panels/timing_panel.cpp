@@ -53,7 +53,10 @@ void draw_controls(AppState& state) {
             ImGui::BeginCombo("device profile",
                               profiles[size_t(std::clamp(t.profile, 0, int(profiles.size()) - 1))].title.c_str())) {
             for (size_t i = 0; i < profiles.size(); ++i)
-                if (ImGui::Selectable(profiles[i].title.c_str(), int(i) == t.profile)) t.profile = int(i);
+                if (ImGui::Selectable(profiles[i].title.c_str(), int(i) == t.profile) && int(i) != t.profile) {
+                    t.profile = int(i);
+                    state.pending.recolor = true;  // the GPU of the SM and wave colours too
+                }
             ImGui::EndCombo();
         }
     }

@@ -1,0 +1,158 @@
+// Occupancy panel; see occupancy_panel.hpp.
+#include "occupancy_panel.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "device_profiles.hpp"
+#include "panel_widgets.hpp"
+
+namespace threadmap {
+
+namespace {
+
+void note(const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+}
+
+std::string percent(double fraction) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4g%%", fraction * 100);
+    return text;
+}
+
+std::string micro_seconds(double s) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g us", s * 1e6);
+    return text;
+}
+
+// The GPU: the Timing tab's device profile (one choice for the window).
+void gpu_combo(AppState& state) {
+    const auto& profiles = device_profiles();
+    if (profiles.empty()) return;
+    TimingState& t = state.timing;
+    const size_t at = size_t(std::clamp(t.profile, 0, int(profiles.size()) - 1));
+    if (ImGui::BeginCombo("GPU", profiles[at].title.c_str())) {
+        for (size_t i = 0; i < profiles.size(); ++i)
+            if (ImGui::Selectable(profiles[i].title.c_str(), i == at) && int(i) != t.profile) {
+                t.profile = int(i);
+                state.pending.recolor = true;  // the SM and wave colours and these numbers follow
+            }
+        ImGui::EndCombo();
+    }
+    remember_rect(state, "occupancy-gpu");
+}
+
+void colour_button(AppState& state, const char* label, const char* mode) {
+    if (ImGui::Button(label)) {
+        state.settings.color_mode = mode;
+        state.pending.recolor = true;
+        state.open_view = CentreView::Map;
+    }
+    remember_rect(state, std::string("occupancy:") + mode);
+}
+
+// Occupancy bars per block size, the current size outlined; a tooltip gives the rest.
+void draw_sweep(AppState& state, const std::vector<OccupancySweepPoint>& points, int current) {
+    if (points.empty()) return;
+    const float scale = state.settings.ui_scale;
+    const float height = 150 * scale, label_h = ImGui::GetTextLineHeightWithSpacing();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = std::max(ImGui::GetContentRegionAvail().x, 100.0f);
+    ImGui::InvisibleButton("occupancy-sweep", ImVec2(width, height + label_h));
+    remember_rect(state, "occupancy-sweep");
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float bar = width / float(points.size());
+    dl->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), IM_COL32(30, 32, 38, 255));
+    for (float level : {0.25f, 0.5f, 0.75f, 1.0f})
+        dl->AddLine(ImVec2(origin.x, origin.y + height * (1 - level)),
+                    ImVec2(origin.x + width, origin.y + height * (1 - level)), IM_COL32(70, 72, 80, 255));
+    const auto fastest = std::min_element(points.begin(), points.end(), [](const auto& a, const auto& b) {
+                             return a.kernel_seconds < b.kernel_seconds;
+                         })->kernel_seconds;
+    int hovered = -1;
+    for (size_t i = 0; i < points.size(); ++i) {
+        const auto& p = points[i];
+        const float x0 = origin.x + bar * float(i) + 1, x1 = origin.x + bar * float(i + 1) - 1;
+        const float top = origin.y + height * (1 - float(p.occupancy.occupancy));
+        const bool mine = p.block_size == current;
+        dl->AddRectFilled(ImVec2(x0, top), ImVec2(x1, origin.y + height),
+                          mine ? IM_COL32(242, 142, 43, 255) : IM_COL32(78, 121, 167, 255));
+        if (p.kernel_seconds == fastest)  // the fastest modeled size: a dot above its bar
+            dl->AddCircleFilled(ImVec2((x0 + x1) / 2, top - 5 * scale), 3 * scale, IM_COL32(89, 161, 79, 255));
+        if (ImGui::IsItemHovered() && ImGui::GetIO().MousePos.x >= x0 - 1 && ImGui::GetIO().MousePos.x < x1 + 1)
+            hovered = int(i);
+        if (p.block_size % 256 == 0 || p.block_size == 32)
+            dl->AddText(ImVec2(x0, origin.y + height + 2), IM_COL32(200, 200, 200, 255),
+                        std::to_string(p.block_size).c_str());
+    }
+    if (hovered >= 0) {
+        const auto& p = points[size_t(hovered)];
+        ImGui::SetTooltip(
+            "%d threads per block (%s): %d blocks per SM, occupancy %s (%s)\n%llu waves, the last %s "
+            "full\nmodeled kernel: %s",
+            p.block_size, to_string(p.block).c_str(), p.occupancy.active_blocks_per_sm,
+            percent(p.occupancy.occupancy).c_str(), main_limiter_name(p.occupancy.limiters),
+            static_cast<unsigned long long>(p.waves.waves), percent(p.waves.last_wave_fill).c_str(),
+            p.kernel_seconds ? micro_seconds(*p.kernel_seconds).c_str() : "-");
+    }
+}
+
+}  // namespace
+
+void draw_occupancy_panel(AppState& state) {
+    gpu_combo(state);
+    if (!state.picture) return;
+    const MapPicture& picture = *state.picture;
+    if (!picture.occupancy) {
+        ImGui::TextWrapped("%s", picture.occupancy_error.c_str());
+        return;
+    }
+    const OccupancyReport& r = *picture.occupancy;
+    const Occupancy& o = r.occupancy;
+    note(r.gpu.source);
+    ImGui::TextWrapped("%s: %d threads per block; %d registers per thread (%s); %llu bytes of shared memory per block",
+                       r.launch.spec->name.c_str(), r.block_size, r.resources.resources.registers_per_thread,
+                       r.resources.registers_origin.c_str(),
+                       static_cast<unsigned long long>(r.resources.resources.shared_bytes_per_block));
+    if (o.active_blocks_per_sm == 0) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+        ImGui::TextWrapped("This launch cannot run on %s: %s", r.gpu.name.c_str(), o.cannot_launch.c_str());
+        ImGui::PopStyleColor();
+        return;
+    }
+    ImGui::Text("Blocks per SM: %d   Occupancy: %s (%d of %d warps)", o.active_blocks_per_sm,
+                percent(o.occupancy).c_str(), o.active_warps_per_sm, o.max_warps_per_sm);
+    remember_rect(state, "occupancy-figures");
+    ImGui::TextWrapped("Limited by %s: %s.", main_limiter_name(o.limiters),
+                       limiter_sentence(r.gpu.sm, o, r.block_size).c_str());
+    const auto limit = [](int v) { return v == INT_MAX ? std::string("-") : std::to_string(v); };
+    note("Each limit alone: warps " + limit(o.limit_warps) + ", registers " + limit(o.limit_registers) +
+         ", shared memory " + limit(o.limit_shared) + ", block slots " + limit(o.limit_blocks) + ", barriers " +
+         limit(o.limit_barriers) + " blocks per SM (CUDA's occupancy calculator, compute capability " +
+         r.gpu.sm.name() + ").");
+    const Waves& w = r.waves;
+    ImGui::TextWrapped(
+        "Waves: %llu blocks over %llu slots (%d per SM x %d SMs) = %llu %s; the last is %s full, so %s "
+        "of the GPU's slots idle while it runs.",
+        static_cast<unsigned long long>(w.blocks), static_cast<unsigned long long>(w.slots), o.active_blocks_per_sm,
+        r.gpu.sms, static_cast<unsigned long long>(w.waves), w.waves == 1 ? "wave" : "waves",
+        percent(w.last_wave_fill).c_str(), percent(1 - w.last_wave_fill).c_str());
+    colour_button(state, "Colour the map by SM", "sm");
+    ImGui::SameLine();
+    colour_button(state, "Colour the map by wave", "wave");
+    note(std::string(kBlockOrderNote) + ".");
+    ImGui::Separator();
+    ImGui::TextUnformatted("Block size sweep: occupancy per threads per block (yours in orange; green dot: fastest");
+    ImGui::TextUnformatted("modeled kernel, waves counted; hover a bar for its figures)");
+    const auto& profiles = device_profiles();
+    const DeviceProfile& profile = profiles[size_t(std::clamp(state.timing.profile, 0, int(profiles.size()) - 1))];
+    draw_sweep(state, occupancy_sweep(picture.launch, r.gpu, &profile, state.timing.program), r.block_size);
+}
+
+}  // namespace threadmap
