@@ -47,6 +47,13 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
     d.fields.push_back({"linear thread id", n2s(global_linear(ctx)) + " (block " + n2s(block_linear(s.block, l.grid)) +
                                                 " × " + n2s(l.threads_per_block()) + " + " + n2s(t_lin) + ")"});
     d.fields.push_back({"warp, lane", "warp " + n2s(t_lin / 32) + " of its block, lane " + n2s(t_lin % 32)});
+    if (p.occupancy && p.occupancy->waves.slots > 0) {  // one possible order: see kBlockOrderNote
+        const BlockPlace at =
+            place_block(block_linear(s.block, l.grid), p.occupancy->waves.slots, uint64_t(p.occupancy->gpu.sms));
+        d.fields.push_back({"SM, wave (one possible order)",
+                            "SM " + n2s(at.sm) + " of " + n2s(uint64_t(p.occupancy->gpu.sms)) + ", wave " +
+                                n2s(at.wave + 1) + " of " + n2s(p.occupancy->waves.waves)});
+    }
     const uint64_t gx = uint64_t(s.block.x) * l.block.x + s.thread.x, gy = uint64_t(s.block.y) * l.block.y + s.thread.y;
     d.fields.push_back(
         {"global index, cuda.grid", is_matrix(w.kernel) ? "(" + n2s(gx) + ", " + n2s(gy) + ")" : n2s(gx)});

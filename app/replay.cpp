@@ -247,6 +247,7 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
                 uint64_t findings = 0;
                 for (uint64_t c : p.findings.counts) findings += c;
                 j["findings"] = findings;
+                if (p.occupancy) j["occupancy"] = occupancy_json(*p.occupancy);
             }
             for (const auto& [name, r] : state.widget_rects) j["widgets"][name] = {r.x, r.y, r.w, r.h};
             // The Timing view's report, origins included.

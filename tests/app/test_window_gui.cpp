@@ -15,6 +15,7 @@
 #include "../png_image.hpp"
 #include "../run_binary.hpp"
 #include "cell_grid_renderer.hpp"
+#include "legend.hpp"
 #include "map_picture.hpp"
 #include "missing_product.hpp"
 
@@ -63,6 +64,8 @@ MapPicture expected_picture(const LaunchOptions& o, const json& state) {
     REQUIRE(r.value);
     PictureOptions po;
     po.blocks_per_row = state["layout"]["blocks_per_row"];
+    po.mode = parse_color_mode(std::string(state["color_mode"])).value();
+    if (state.contains("occupancy")) po.gpu = resolve_occupancy_gpu(state["occupancy"]["device"], "", "").value;
     auto p = build_picture(*r.value, po);
     REQUIRE(p.value);
     return std::move(*p.value);
@@ -239,6 +242,27 @@ TEST_CASE("the Findings tab names the race of increment on a 2D block - a click 
     expected.layout.cell_of(3, x, y);
     CHECK(s["pinned_cell"] == json::array({x, y}));
     CHECK(double(s["view"]["zoom"]) >= 24);
+}
+
+TEST_CASE("the Occupancy tab: 32 threads per block fill half an H200 SM - its button colours the map by SM") {
+    const WindowRun w = run_window({"--kernel", "increment", "--n", "100000", "--block", "32"},
+                                   "1 move 5 5\n3 wait idle\n4 click tab:Occupancy\n8 wait idle\n"
+                                   "9 state @/o.json\n10 click occupancy:sm\n14 wait idle\n15 move 5 5\n"
+                                   "17 state @/s.json\n17 screenshot @/sm.png\n18 quit\n");
+    const json o = load_json(w.path("o.json"));
+    CHECK(o["widgets"].contains("occupancy-sweep"));
+    REQUIRE(o.contains("occupancy"));
+    CHECK(o["occupancy"]["device"] == "h200");  // the Timing tab's first profile
+    CHECK(o["occupancy"]["occupancy"] == 0.5);
+    CHECK(o["occupancy"]["limiter"] == "blocks");
+    CHECK(o["occupancy"]["waves"] == 1);
+    const json s = load_json(w.path("s.json"));
+    CHECK(s["color_mode"] == "sm");
+    // The map's pixels: blockIdx.x % 132 (3125 blocks, one wave of 4224 slots).
+    const PixelCheck c = check_map_pixels(load_png(w.path("sm.png")), s,
+                                          expected_picture({.kernel = "increment", .n = "100000", .block = "32"}, s));
+    CHECK(c.elements > 200);
+    CHECK(c.mismatches == 0);
 }
 
 TEST_CASE("an invalid blockDim typed in is explained and the last valid map stays") {
