@@ -39,7 +39,14 @@ void select_lesson(AppState& state, const std::string& name) {
         t.first_launch = run.first_launch;
         t.repeats = run.repeats;
     }
-    state.open_view = lesson && lesson->timing ? CentreView::Timing : CentreView::Map;
+    if (lesson && !lesson->occupancy_profile.empty()) {  // the Occupancy tab's GPU
+        const auto& profiles = device_profiles();
+        for (size_t i = 0; i < profiles.size(); ++i)
+            if (profiles[i].name == lesson->occupancy_profile) state.timing.profile = int(i);
+    }
+    state.open_view = lesson && lesson->timing                       ? CentreView::Timing
+                      : lesson && !lesson->occupancy_profile.empty() ? CentreView::Occupancy
+                                                                     : CentreView::Map;
     state.pending.apply = true;
     state.requests.fit = true;
     state.pinned_cell.reset();

@@ -21,7 +21,7 @@
 namespace threadmap {
 
 // The views the centre of the window holds as tabs.
-enum class CentreView { Map, Timing };
+enum class CentreView { Map, Timing, Occupancy };
 
 // Work on the picture, done by update_picture at the start of the next frame.
 struct PictureWork {

@@ -5,6 +5,8 @@
 
 #include "cpu_emulator.hpp"
 #include "launch_options.hpp"
+#include "model_launch.hpp"
+#include "occupancy_report.hpp"
 
 namespace threadmap {
 
@@ -60,6 +62,29 @@ std::map<std::string, std::string> compute_figures(const Lesson& lesson) {
         f["missing_percent"] = percent(product - w.rows * w.cols, product);
     } else {
         f["n"] = grouped(w.n);
+    }
+    if (!lesson.occupancy_profile.empty()) {  // the occupancy lesson's GPU
+        const auto gpu = resolve_occupancy_gpu(lesson.occupancy_profile, "", "");
+        const ModelLaunch m = model_launch_for(*resolved.value);
+        const auto resources = gpu.value ? launch_resources(m, gpu.value->sm, std::nullopt, std::nullopt)
+                                         : Outcome<LaunchResources>{std::nullopt, gpu.error};
+        if (resources.value) {
+            const OccupancyReport r = occupancy_report(m, *gpu.value, *resources.value);
+            const Occupancy& o = r.occupancy;
+            f["sms"] = grouped(uint64_t(r.gpu.sms));
+            f["cc"] = r.gpu.sm.name();
+            f["registers"] = grouped(uint64_t(resources.value->resources.registers_per_thread));
+            f["blocks_per_sm"] = grouped(uint64_t(o.active_blocks_per_sm));
+            f["active_warps"] = grouped(uint64_t(o.active_warps_per_sm));
+            f["max_warps"] = grouped(uint64_t(o.max_warps_per_sm));
+            f["empty_warps"] = grouped(uint64_t(o.max_warps_per_sm - o.active_warps_per_sm));
+            f["occupancy"] = percent(uint64_t(o.active_warps_per_sm), uint64_t(o.max_warps_per_sm));
+            f["slots"] = grouped(r.waves.slots);
+            f["waves"] = grouped(r.waves.waves);
+            const uint64_t last = r.waves.blocks - (r.waves.waves - 1) * r.waves.slots;
+            f["last_wave_blocks"] = grouped(last);
+            f["idle_tail_percent"] = percent(r.waves.slots - last, r.waves.slots);
+        }
     }
     return f;
 }

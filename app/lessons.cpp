@@ -2,6 +2,7 @@
 #include "lessons.hpp"
 
 #include "catalog.hpp"
+#include "device_profiles.hpp"
 #include "json_numbers.hpp"
 
 #include <algorithm>
@@ -73,6 +74,11 @@ Lesson parse_lesson(const std::string& text) {
             l.program = {*language, *element, *transfers};
             if (l.program.language == HostLanguage::CudaCpp && l.program.transfers == Transfers::HostArrays)
                 throw std::runtime_error("program: host arrays are numba's; CUDA C++ copies explicitly");
+        }
+        if (j.contains("occupancy")) {
+            l.occupancy_profile = j.at("occupancy").at("profile").get<std::string>();
+            if (!find_device_profile(l.occupancy_profile))
+                throw std::runtime_error("occupancy.profile: no device profile '" + l.occupancy_profile + "'");
         }
         l.store_in_loop = j.value("store_in_loop", false);
         for (const auto& s : j.value("sources", nlohmann::json::array())) {

@@ -42,6 +42,9 @@ struct Lesson {
     std::optional<Dim3> block;           // absent: the CLI's default block
     std::optional<Dim3> grid;            // absent: the covering grid for the block
     std::optional<LessonTiming> timing;  // a timing lesson: opens the Timing panel set up so
+    // An occupancy lesson: opens the Occupancy tab on this device profile's GPU (`occupancy
+    // --preset` uses it too).
+    std::string occupancy_profile;
 };
 
 // Parses one lesson file; throws std::runtime_error naming the problem.

@@ -115,7 +115,8 @@ void draw_centre_views(AppState& state, MapFrame& frame) {
         ImGui::EndChild();
         ImGui::EndTabItem();
     }
-    const bool occupancy = ImGui::BeginTabItem("Occupancy");
+    const bool occupancy =
+        ImGui::BeginTabItem("Occupancy", nullptr, open == CentreView::Occupancy ? ImGuiTabItemFlags_SetSelected : 0);
     remember_rect(state, "tab:Occupancy");
     if (occupancy) {
         ImGui::BeginChild("occupancy-view", ImVec2(0, 0), false);

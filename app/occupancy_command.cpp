@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "device_profiles.hpp"
+#include "lessons.hpp"
 #include "model_launch.hpp"
 #include "occupancy_report.hpp"
 #include "validation.hpp"
@@ -43,7 +44,10 @@ int run_occupancy_command(const OccupancyCommandOptions& o) {
     const auto launch = resolve_model_launch(o.launch, o.bins);
     if (!launch.value) return fail(launch.error);
     if (const auto e = validate_launch(launch.value->launch, cc90_profile())) return fail(describe(*e));
-    const auto gpu = resolve_occupancy_gpu(o.device_profile, o.cc, o.sms);
+    // A lesson's GPU when none is given (an occupancy lesson names one).
+    const Lesson* lesson = o.launch.preset.empty() ? nullptr : find_lesson(o.launch.preset);
+    const bool lesson_gpu = lesson && !lesson->occupancy_profile.empty() && o.device_profile.empty() && o.cc.empty();
+    const auto gpu = resolve_occupancy_gpu(lesson_gpu ? lesson->occupancy_profile : o.device_profile, o.cc, o.sms);
     if (!gpu.value) return fail(gpu.error);
     std::optional<int> registers;
     std::optional<uint64_t> shared;
@@ -69,7 +73,9 @@ int run_occupancy_command(const OccupancyCommandOptions& o) {
         const auto resolved = resolve_launch(o.launch);
         if (!resolved.value || !o.bins.empty() || (!o.launch.kernel.empty() && !parse_kernel(o.launch.kernel)))
             return fail("--sweep is for the tutorial's kernels (" + kernel_names() + ") and their lessons");
-        sweep = occupancy_sweep(*resolved.value, r.gpu, find_device_profile(o.device_profile), TimedProgram{});
+        sweep = occupancy_sweep(*resolved.value, r.gpu,
+                                find_device_profile(lesson_gpu ? lesson->occupancy_profile : o.device_profile),
+                                TimedProgram{});
     }
     if (o.json) {
         nlohmann::json j = occupancy_json(r);

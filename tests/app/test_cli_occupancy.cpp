@@ -102,3 +102,16 @@ TEST_CASE("occupancy: bad input exits 2 with a message") {
         CHECK(r.out.empty());
     }
 }
+
+TEST_CASE("occupancy --preset of an occupancy lesson uses the lesson's GPU - --sweep adds the block sizes") {
+    json j = occupancy_json({"--preset", "occupancy-wave-quantization"});
+    CHECK(j["device"] == "h200");
+    CHECK(j["waves"] == 2);
+    j = occupancy_json({"--preset", "occupancy-small-blocks", "--sweep"});
+    REQUIRE(j["sweep"].size() == 32);
+    CHECK(j["sweep"][0]["block_size"] == 32);
+    CHECK(j["sweep"][0]["occupancy"] == 0.5);
+    CHECK(j["sweep"][1]["occupancy"] == 1.0);  // 64 threads: 32 blocks fill the 64 warp slots
+    CHECK(j["sweep"][31]["block_size"] == 1024);
+    CHECK(j["sweep"][31]["kernel_seconds"].is_number());
+}

@@ -174,3 +174,18 @@ TEST_CASE("options override a preset - a new block gets a covering grid") {
     CHECK(r.value->launch.block == Dim3{64, 1, 1});
     CHECK(r.value->launch.grid == Dim3{8, 1, 1});
 }
+
+TEST_CASE("occupancy lessons - 50% with one-warp blocks on an H200 - 1057 blocks take two waves") {
+    const auto& small = lesson_figures(*find_lesson("occupancy-small-blocks"));
+    CHECK(small.at("blocks_per_sm") == "32");
+    CHECK(small.at("active_warps") == "32");
+    CHECK(small.at("max_warps") == "64");
+    CHECK(small.at("occupancy") == "50%");
+    CHECK(small.at("cc") == "9.0");
+    const auto& waves = lesson_figures(*find_lesson("occupancy-wave-quantization"));
+    CHECK(waves.at("blocks") == "1057");
+    CHECK(waves.at("slots") == "1056");  // 8 blocks of 256 threads per SM × 132 SMs
+    CHECK(waves.at("waves") == "2");
+    CHECK(waves.at("last_wave_blocks") == "1");
+    CHECK(waves.at("idle_tail_percent") == "100%");  // 1055 of 1056 slots, rounded
+}

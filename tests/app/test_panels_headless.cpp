@@ -54,6 +54,8 @@ TEST_CASE("every lesson and colour mode draws its panels") {
         CHECK(state.widget_rects.count("blockDim.x") == 1);
         if (find_lesson(l.name)->timing)  // a timing lesson turns the centre to its Timing view
             CHECK(state.widget_rects.count("timing-run") == 1);
+        else if (!find_lesson(l.name)->occupancy_profile.empty())  // an occupancy lesson to its tab
+            CHECK(state.widget_rects.count("occupancy-sweep") == 1);
         else
             CHECK(state.map_rect.w > 100);
     }
