@@ -7,8 +7,9 @@
 #   results, the validator vs the device's own launch errors), the interop (a GPU-made map
 #   painted through EGL on the NVIDIA device, every colour mode vs host painting), `map` and
 #   `render` on the GPU, `bench` for the tutorial's lessons (pageable, pinned, resident),
-#   compute-sanitizer (memcheck, racecheck) over the GPU tests, and ncu's global sectors per
-#   request for matmul and matmul-xcol.
+#   compute-sanitizer (memcheck, racecheck) over the GPU tests, ncu's global sectors per
+#   request for matmul and matmul-xcol, and the occupancy calculator against the device's
+#   cudaOccupancyMaxActiveBlocksPerMultiprocessor for every built-in kernel.
 # Everything lands in OUT_DIR: device-check.log (all of it), build.log, gpu-tests.log,
 # bench.jsonl (one JSON per line), seed-matmul.png, ncu-sectors.csv.
 #
@@ -157,4 +158,7 @@ sectors() {
 }
 export -f sectors
 step "ncu global sectors per request" 240 sectors
+# Blocks per SM of every built-in kernel: threadmap's calculator against the device's own.
+step "occupancy vs cudaOccupancyMaxActiveBlocksPerMultiprocessor" 300 \
+  bash scripts/occupancy-vs-device.sh "$tm" "$out/occupancy-work"
 finish
