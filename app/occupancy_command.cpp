@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "cuda_backend.hpp"
 #include "device_profiles.hpp"
 #include "lessons.hpp"
 #include "model_launch.hpp"
@@ -63,8 +64,14 @@ int run_occupancy_command(const OccupancyCommandOptions& o) {
         if (*s.value > (uint64_t(1) << 30)) return fail("--shared-bytes must be at most 1073741824");
         shared = *s.value;
     }
-    const auto resources = launch_resources(*launch.value, gpu.value->sm, registers, shared);
+    // On this machine's GPU the tutorial's kernels' registers are those of the kernel it runs.
+    const auto tutorial = parse_kernel(launch.value->spec->name);
+    std::optional<int> device_registers;
+    if (!registers && gpu.value->device && tutorial)
+        device_registers = cuda_kernel_registers(*tutorial, *gpu.value->device);
+    auto resources = launch_resources(*launch.value, gpu.value->sm, registers ? registers : device_registers, shared);
     if (!resources.value) return fail(resources.error);
+    if (device_registers) resources.value->registers_origin = "cudaFuncGetAttributes on " + gpu.value->name;
     const OccupancyReport r = occupancy_report(*launch.value, *gpu.value, *resources.value);
     if (r.occupancy.active_blocks_per_sm == 0)
         return fail("this launch cannot run on " + r.gpu.name + ": " + r.occupancy.cannot_launch);

@@ -55,15 +55,16 @@ Outcome<OccupancyGpu> resolve_occupancy_gpu(const std::string& profile, const st
                                       device_profile_names() +
                                       ") or --cc X.Y --sms N (no CUDA device here: " + devices.reason + ")"};
         const CudaDevice& d = devices.devices.front();
-        const SmProperties* sm = find_sm_properties(d.cc_major, d.cc_minor);
-        if (!sm)
+        if (d.cc_major < 7 || d.cc_major > 12)  // the calculator's rules cover 7.x to 12.x
             return {std::nullopt, d.name + " has compute capability " + std::to_string(d.cc_major) + "." +
-                                      std::to_string(d.cc_minor) + ", which this build's table lacks; give --cc (" +
-                                      sm_property_names() + ") and --sms"};
-        gpu.sm = *sm;
+                                      std::to_string(d.cc_minor) +
+                                      ", outside the calculator's 7.x to 12.x; give --cc (" + sm_property_names() +
+                                      ") and --sms"};
+        gpu.sm = d.sm;  // the device's own figures; the rules by its compute capability
         gpu.sms = d.multiprocessors;
         gpu.name = d.name;
         gpu.source = "this machine's device " + std::to_string(d.index) + " (cudaGetDeviceProperties)";
+        gpu.device = d.index;
     }
     if (sm_count) gpu.sms = int(*sm_count);
     if (sm_count && cc.empty()) gpu.source += "; SMs given (--sms)";

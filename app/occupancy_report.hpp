@@ -18,12 +18,13 @@ namespace threadmap {
 struct OccupancyGpu {
     SmProperties sm;
     int sms = 0;
-    std::string name;    // "h200", "compute capability 8.6", or the real device's name
-    std::string source;  // where the SM count (and the compute capability) come from
+    std::string name;           // "h200", "compute capability 8.6", or the real device's name
+    std::string source;         // where the SM count (and the compute capability) come from
+    std::optional<int> device;  // this machine's CUDA device, when it is the GPU
 };
 
 // profile: --device-profile; cc and sms: --cc and --sms as text (empty: not given). With none
-// of them, the first real CUDA device, if there is one.
+// of them, the first real CUDA device, if there is one, with its own properties.
 Outcome<OccupancyGpu> resolve_occupancy_gpu(const std::string& profile, const std::string& cc, const std::string& sms);
 
 struct OccupancyReport {

@@ -10,6 +10,8 @@
 
 #include "launch_result.hpp"
 #include "device_limits.hpp"
+#include "occupancy/sm_properties.hpp"
+#include "workload.hpp"
 
 namespace threadmap {
 
@@ -20,6 +22,7 @@ struct CudaDevice {
     int multiprocessors = 0;
     uint64_t memory_bytes = 0;
     DeviceLimits limits;  // from cudaGetDeviceProperties
+    SmProperties sm;      // the same: what an SM holds, for the occupancy calculator
 };
 
 struct CudaDevices {
@@ -32,6 +35,10 @@ struct CudaDevices {
 
 // Never throws; CUDA errors are cleared after being turned into `reason`.
 CudaDevices list_cuda_devices();
+
+// The registers per thread of the kernel a GPU run of `kind` launches (the plain kernel, as
+// bench times it), from cudaFuncGetAttributes on `device`; none without CUDA or on an error.
+std::optional<int> cuda_kernel_registers(KernelKind kind, int device);
 
 // The mapped launch on a real GPU is make_cuda_executor (executor.hpp): the same ThreadMap
 // as the emulator's (first toucher by atomicMin, touches by atomicAdd), kept on the device.

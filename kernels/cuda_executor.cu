@@ -95,6 +95,19 @@ CudaDevice describe(int index, const cudaDeviceProp& p) {
     d.limits.max_block = {uint32_t(p.maxThreadsDim[0]), uint32_t(p.maxThreadsDim[1]), uint32_t(p.maxThreadsDim[2])};
     d.limits.max_grid = {uint32_t(p.maxGridSize[0]), uint32_t(p.maxGridSize[1]), uint32_t(p.maxGridSize[2])};
     d.limits.warp_size = uint32_t(p.warpSize);
+    d.sm.major = p.major;
+    d.sm.minor = p.minor;
+    d.sm.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+    d.sm.shared_per_sm = p.sharedMemPerMultiprocessor;
+    d.sm.shared_per_block_optin = p.sharedMemPerBlockOptin;
+    d.sm.reserved_shared_per_block = p.reservedSharedMemPerBlock;
+    d.sm.max_threads_per_block = p.maxThreadsPerBlock;
+    d.sm.regs_per_block = p.regsPerBlock;
+    d.sm.regs_per_sm = p.regsPerMultiprocessor;
+    d.sm.warp_size = p.warpSize;
+    d.sm.shared_per_block = p.sharedMemPerBlock;
+    d.sm.parts = "this machine's GPU";
+    d.sm.source = "cudaGetDeviceProperties";
     return d;
 }
 
@@ -375,6 +388,13 @@ CudaDevices list_cuda_devices() {
     if (count > 0 && d.devices.empty()) d.reason = "cudaGetDeviceProperties failed for every device";
     cudaGetLastError();
     return d;
+}
+
+std::optional<int> cuda_kernel_registers(KernelKind kind, int device) {
+    int registers = 0;
+    const int rc = plain_kernel_registers(kind, device, &registers);
+    cudaGetLastError();
+    return rc == 0 ? std::optional<int>(registers) : std::nullopt;
 }
 
 std::unique_ptr<Executor> make_cuda_executor(int device, const std::string& name) {

@@ -140,6 +140,11 @@ struct LaunchPlain {
     }
 };
 
+template <KernelKind kKind>
+struct PlainAttributes {
+    static void go(cudaFuncAttributes* a, cudaError_t* rc) { *rc = cudaFuncGetAttributes(a, plain_kernel<kKind>); }
+};
+
 // Grid-stride over the map; each warp sums its lanes with shuffles and adds once.
 __global__ void count_touches(const uint32_t* touches, uint64_t n, unsigned long long* counts) {
     unsigned long long untouched = 0, multi = 0;
@@ -169,6 +174,15 @@ int launch_count_touches(const uint32_t* touches, uint64_t n, unsigned long long
 int launch_mapped_kernel(const Workload& w, const LaunchConfig& l, const DeviceMapBuffers& m, cudaStream_t stream) {
     dispatch<LaunchMapped>(w.kernel, w, to_cuda(l.grid), to_cuda(l.block), m, stream);
     return int(cudaGetLastError());
+}
+
+int plain_kernel_registers(KernelKind kind, int device, int* registers) {
+    cudaError_t rc = cudaSetDevice(device);
+    if (rc != cudaSuccess) return int(rc);
+    cudaFuncAttributes a{};
+    dispatch<PlainAttributes>(kind, &a, &rc);
+    if (rc == cudaSuccess) *registers = a.numRegs;
+    return int(rc);
 }
 
 int launch_plain_kernel(const Workload& w, const LaunchConfig& l, float* out, const float* a, const float* b,

@@ -31,6 +31,10 @@ int launch_mapped_kernel(const Workload& w, const LaunchConfig& launch, const De
 // start at 0.
 int launch_count_touches(const uint32_t* touches, uint64_t elements, unsigned long long* counts, CUstream_st* stream);
 
+// cudaFuncGetAttributes' numRegs of the plain kernel for `kind` on `device`, into *registers;
+// the cudaError_t as an int.
+int plain_kernel_registers(KernelKind kind, int device, int* registers);
+
 // The same kernel without map recording: what a learner's kernel costs (bench timings).
 int launch_plain_kernel(const Workload& w, const LaunchConfig& launch, float* out, const float* a, const float* b,
                         CUstream_st* stream);
