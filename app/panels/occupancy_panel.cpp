@@ -57,7 +57,8 @@ void colour_button(AppState& state, const char* label, const char* mode) {
     remember_rect(state, std::string("occupancy:") + mode);
 }
 
-// Occupancy bars per block size, the current size outlined; a tooltip gives the rest.
+// Occupancy bars per block size (yours orange) with their waves written in them, the modeled
+// kernel time as a line across (the fastest highest); a tooltip gives every figure of a size.
 void draw_sweep(AppState& state, const std::vector<OccupancySweepPoint>& points, int current) {
     if (points.empty()) return;
     const float scale = state.settings.ui_scale;
@@ -72,9 +73,13 @@ void draw_sweep(AppState& state, const std::vector<OccupancySweepPoint>& points,
     for (float level : {0.25f, 0.5f, 0.75f, 1.0f})
         dl->AddLine(ImVec2(origin.x, origin.y + height * (1 - level)),
                     ImVec2(origin.x + width, origin.y + height * (1 - level)), IM_COL32(70, 72, 80, 255));
-    const auto fastest = std::min_element(points.begin(), points.end(), [](const auto& a, const auto& b) {
-                             return a.kernel_seconds < b.kernel_seconds;
-                         })->kernel_seconds;
+    double fastest = 0, slowest = 0;
+    for (const auto& p : points)
+        if (p.kernel_seconds) {
+            fastest = fastest == 0 ? *p.kernel_seconds : std::min(fastest, *p.kernel_seconds);
+            slowest = std::max(slowest, *p.kernel_seconds);
+        }
+    std::vector<ImVec2> time_line;
     int hovered = -1;
     for (size_t i = 0; i < points.size(); ++i) {
         const auto& p = points[i];
@@ -83,14 +88,33 @@ void draw_sweep(AppState& state, const std::vector<OccupancySweepPoint>& points,
         const bool mine = p.block_size == current;
         dl->AddRectFilled(ImVec2(x0, top), ImVec2(x1, origin.y + height),
                           mine ? IM_COL32(242, 142, 43, 255) : IM_COL32(78, 121, 167, 255));
-        if (p.kernel_seconds == fastest)  // the fastest modeled size: a dot above its bar
-            dl->AddCircleFilled(ImVec2((x0 + x1) / 2, top - 5 * scale), 3 * scale, IM_COL32(89, 161, 79, 255));
+        const std::string waves = std::to_string(p.waves.waves);
+        if (ImGui::CalcTextSize(waves.c_str()).x < x1 - x0)
+            dl->AddText(ImVec2(x0 + 1, origin.y + height - label_h), IM_COL32(235, 235, 235, 255), waves.c_str());
+        if (p.kernel_seconds && slowest > fastest)  // the time line: the fastest at the top
+            time_line.push_back(ImVec2(
+                (x0 + x1) / 2,
+                origin.y + height * (0.95f - 0.9f * float((slowest - *p.kernel_seconds) / (slowest - fastest)))));
         if (ImGui::IsItemHovered() && ImGui::GetIO().MousePos.x >= x0 - 1 && ImGui::GetIO().MousePos.x < x1 + 1)
             hovered = int(i);
         if (p.block_size % 256 == 0 || p.block_size == 32)
             dl->AddText(ImVec2(x0, origin.y + height + 2), IM_COL32(200, 200, 200, 255),
                         std::to_string(p.block_size).c_str());
     }
+    dl->AddPolyline(time_line.data(), int(time_line.size()), IM_COL32(89, 220, 120, 255), 0, 2 * scale);
+    // The line spans the range only: say how wide it is, so small differences are not read as large.
+    const auto time_of = [&](int size) -> std::string {
+        for (const auto& p : points)
+            if (p.block_size == size && p.kernel_seconds) return micro_seconds(*p.kernel_seconds);
+        return "-";
+    };
+    int best = 0;
+    for (const auto& p : points)
+        if (p.kernel_seconds && *p.kernel_seconds == fastest) best = p.block_size;
+    if (slowest > 0)
+        ImGui::TextWrapped("Modeled kernel: %s at %d threads per block (the fastest), %s at yours, %s at the slowest.",
+                           micro_seconds(fastest).c_str(), best, time_of(current).c_str(),
+                           micro_seconds(slowest).c_str());
     if (hovered >= 0) {
         const auto& p = points[size_t(hovered)];
         ImGui::SetTooltip(
@@ -148,8 +172,10 @@ void draw_occupancy_panel(AppState& state) {
     colour_button(state, "Colour the map by wave", "wave");
     note(std::string(kBlockOrderNote) + ".");
     ImGui::Separator();
-    ImGui::TextUnformatted("Block size sweep: occupancy per threads per block (yours in orange; green dot: fastest");
-    ImGui::TextUnformatted("modeled kernel, waves counted; hover a bar for its figures)");
+    ImGui::TextWrapped(
+        "Block size sweep, 32 to 1024 threads per block on the same data: bars are occupancy (yours orange) with the "
+        "waves written in them; the green line is the modeled kernel time on this profile, waves counted (higher is "
+        "faster). Hover a bar for its figures.");
     const auto& profiles = device_profiles();
     const DeviceProfile& profile = profiles[size_t(std::clamp(state.timing.profile, 0, int(profiles.size()) - 1))];
     draw_sweep(state, occupancy_sweep(picture.launch, r.gpu, &profile, state.timing.program), r.block_size);
