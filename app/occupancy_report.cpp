@@ -1,6 +1,7 @@
 // Occupancy reports; see occupancy_report.hpp.
 #include "occupancy_report.hpp"
 
+#include <climits>
 #include <cstdio>
 
 #include "cuda_backend.hpp"
@@ -10,15 +11,11 @@
 
 namespace threadmap {
 
-namespace {
-
-std::string percent(double fraction) {
+std::string percent_text(double fraction) {
     char text[32];
     std::snprintf(text, sizeof text, "%.4g%%", fraction * 100);
     return text;
 }
-
-}  // namespace
 
 Outcome<OccupancyGpu> resolve_occupancy_gpu(const std::string& profile, const std::string& cc, const std::string& sms) {
     if (!profile.empty() && !cc.empty()) return {std::nullopt, "give --device-profile or --cc, not both"};
@@ -179,14 +176,14 @@ std::string occupancy_text(const OccupancyReport& r) {
          ", registers " + limit(o.limit_registers) + ", shared memory " + limit(o.limit_shared) + ", block slots " +
          limit(o.limit_blocks) + ", barriers " + limit(o.limit_barriers) + ")\n";
     t += "active warps per SM: " + std::to_string(o.active_warps_per_sm) + " of " + std::to_string(o.max_warps_per_sm) +
-         ": occupancy " + percent(o.occupancy) + "\n";
+         ": occupancy " + percent_text(o.occupancy) + "\n";
     t += std::string("limiter: ") + main_limiter_name(o.limiters) + ": " + limiter_sentence(r.gpu.sm, o, r.block_size) +
          "\n";
     if (r.waves.slots > 0) {
         t += "waves: " + std::to_string(r.waves.blocks) + " blocks over " + std::to_string(r.waves.slots) + " slots (" +
              std::to_string(o.active_blocks_per_sm) + " per SM x " + std::to_string(r.gpu.sms) +
              " SMs) = " + std::to_string(r.waves.waves) + (r.waves.waves == 1 ? " wave" : " waves") + ", the last " +
-             percent(r.waves.last_wave_fill) + " full\n";
+             percent_text(r.waves.last_wave_fill) + " full\n";
         t += std::string("(") + kBlockOrderNote + ")\n";
     }
     return t;

@@ -53,6 +53,8 @@ std::vector<OccupancySweepPoint> occupancy_sweep(const ResolvedLaunch& launch, c
 nlohmann::json occupancy_sweep_json(const std::vector<OccupancySweepPoint>& sweep);
 
 nlohmann::json occupancy_json(const OccupancyReport& r);
+// 0.5 → "50%", 0.003788 → "0.3788%": four significant digits, as the text and the tab print.
+std::string percent_text(double fraction);
 std::string occupancy_text(const OccupancyReport& r);
 
 // Said wherever blocks are placed on SMs.

@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 
 #include "device_profiles.hpp"
@@ -17,12 +18,6 @@ void note(const std::string& text) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", text.c_str());
     ImGui::PopStyleColor();
-}
-
-std::string percent(double fraction) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.4g%%", fraction * 100);
-    return text;
 }
 
 std::string micro_seconds(double s) {
@@ -121,8 +116,8 @@ void draw_sweep(AppState& state, const std::vector<OccupancySweepPoint>& points,
             "%d threads per block (%s): %d blocks per SM, occupancy %s (%s)\n%llu waves, the last %s "
             "full\nmodeled kernel: %s",
             p.block_size, to_string(p.block).c_str(), p.occupancy.active_blocks_per_sm,
-            percent(p.occupancy.occupancy).c_str(), main_limiter_name(p.occupancy.limiters),
-            static_cast<unsigned long long>(p.waves.waves), percent(p.waves.last_wave_fill).c_str(),
+            percent_text(p.occupancy.occupancy).c_str(), main_limiter_name(p.occupancy.limiters),
+            static_cast<unsigned long long>(p.waves.waves), percent_text(p.waves.last_wave_fill).c_str(),
             p.kernel_seconds ? micro_seconds(*p.kernel_seconds).c_str() : "-");
     }
 }
@@ -151,7 +146,7 @@ void draw_occupancy_panel(AppState& state) {
         return;
     }
     ImGui::Text("Blocks per SM: %d   Occupancy: %s (%d of %d warps)", o.active_blocks_per_sm,
-                percent(o.occupancy).c_str(), o.active_warps_per_sm, o.max_warps_per_sm);
+                percent_text(o.occupancy).c_str(), o.active_warps_per_sm, o.max_warps_per_sm);
     remember_rect(state, "occupancy-figures");
     ImGui::TextWrapped("Limited by %s: %s.", main_limiter_name(o.limiters),
                        limiter_sentence(r.gpu.sm, o, r.block_size).c_str());
@@ -166,7 +161,7 @@ void draw_occupancy_panel(AppState& state) {
         "of the GPU's slots idle while it runs.",
         static_cast<unsigned long long>(w.blocks), static_cast<unsigned long long>(w.slots), o.active_blocks_per_sm,
         r.gpu.sms, static_cast<unsigned long long>(w.waves), w.waves == 1 ? "wave" : "waves",
-        percent(w.last_wave_fill).c_str(), percent(1 - w.last_wave_fill).c_str());
+        percent_text(w.last_wave_fill).c_str(), percent_text(1 - w.last_wave_fill).c_str());
     colour_button(state, "Colour the map by SM", "sm");
     ImGui::SameLine();
     colour_button(state, "Colour the map by wave", "wave");
