@@ -26,15 +26,20 @@ echo "monkey: seed $seed, ${seconds} s, script of $(grep -vc '^#' "$work/monkey.
 status=0
 (cd "$work" && XDG_CONFIG_HOME=$work/config XDG_DATA_HOME=$work/data \
   xvfb-run -a -s '-screen 0 1920x1080x24' \
-  timeout --signal=TERM --kill-after=60 "$seconds" "$build/app/threadmap" --no-settings --window-size 1600x900 --replay "$work/monkey.replay" \
+  timeout --preserve-status --signal=TERM --kill-after=60 "$seconds" "$build/app/threadmap" --no-settings --window-size 1600x900 --replay "$work/monkey.replay" \
   --frame-report "$work/frames.json" > "$work/out.txt" 2>&1) || status=$?
-# 124: the time ran out and the window quit when told to; 0: the script quit first.
-if [ "$status" != 124 ] && [ "$status" != 0 ]; then
-  echo "monkey: FAILED: the window ended with status $status (137: it did not quit within 60 s of SIGTERM)" >&2
+# The window's own status (--preserve-status): 0 when it quit, at the script's end or on
+# SIGTERM; 143 if SIGTERM ended it unhandled, 137 if it did not quit within 60 s of it.
+if [ "$status" != 0 ]; then
+  echo "monkey: FAILED: the window ended with status $status (143: SIGTERM was not handled; 137: it did not quit within 60 s of SIGTERM)" >&2
   tail -n 40 "$work/out.txt" >&2
   exit 1
 fi
-[ -s "$work/frames.json" ] || { echo "monkey: FAILED: no frame report (the window did not quit cleanly)" >&2; exit 1; }
+[ -s "$work/frames.json" ] || {
+  echo "monkey: FAILED: no frame report (the window did not quit cleanly)" >&2
+  tail -n 40 "$work/out.txt" >&2
+  exit 1
+}
 if grep -E "internal error|AddressSanitizer|runtime error" "$work/out.txt"; then
   echo "monkey: FAILED: see above" >&2
   exit 1
