@@ -7,6 +7,7 @@
 #include <malloc.h>
 
 #include <csignal>
+#include <ctime>
 #include <cstdio>
 #include <memory>
 
@@ -63,14 +64,28 @@ void choose_backend_once(AppState& state, const std::string& requested) {
 }
 
 volatile std::sig_atomic_t g_quit_signal = 0;
+volatile std::sig_atomic_t g_first_signal_s = 0;  // CLOCK_MONOTONIC seconds of the first
 
 // SIGTERM (a session logging out, `timeout`), SIGINT (Ctrl+C in the terminal) and SIGHUP end
-// the window as its close button does: settings saved, the frame report written. The
-// handler is reset after the first signal, so a second one ends a process that is stuck.
+// the window as its close button does: settings saved, the frame report written. A signal
+// again more than a second later ends a process that is stuck; one sooner is the same
+// request (GNU timeout sends SIGTERM twice at once: to the process and to its group — the
+// handler once reset itself on the first, and the second killed the window mid-quit).
+void on_quit_signal(int signal) {
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);  // async-signal-safe, as are signal and raise
+    if (!g_quit_signal) {
+        g_quit_signal = 1;
+        g_first_signal_s = std::sig_atomic_t(now.tv_sec);
+    } else if (now.tv_sec - g_first_signal_s > 1) {
+        std::signal(signal, SIG_DFL);
+        std::raise(signal);
+    }
+}
+
 void quit_on_signals() {
     struct sigaction action = {};
-    action.sa_handler = [](int) { g_quit_signal = 1; };
-    action.sa_flags = SA_RESETHAND;
+    action.sa_handler = on_quit_signal;
     sigemptyset(&action.sa_mask);
     for (int signal : {SIGTERM, SIGINT, SIGHUP}) sigaction(signal, &action, nullptr);
 }
