@@ -88,6 +88,19 @@ std::string findings_tab_label(const AppState& state) {
     return n ? "Findings (" + std::to_string(n) + ")###findings" : "Findings###findings";
 }
 
+// One centre tab that fills the area with its panel in a child window; selected when `open`
+// asks for `view`.
+template <class Draw>
+void centre_tab(AppState& state, const char* label, CentreView view, std::optional<CentreView> open, Draw draw) {
+    const bool shown = ImGui::BeginTabItem(label, nullptr, open == view ? ImGuiTabItemFlags_SetSelected : 0);
+    remember_rect(state, std::string("tab:") + label);
+    if (!shown) return;
+    ImGui::BeginChild(label, ImVec2(0, 0), false);
+    draw();
+    ImGui::EndChild();
+    ImGui::EndTabItem();
+}
+
 // The centre holds the views as tabs, each given the whole area: the map, the timings, and
 // (as they come) the kernel editor, findings, memory and occupancy views.
 void draw_centre_views(AppState& state, MapFrame& frame) {
@@ -106,24 +119,8 @@ void draw_centre_views(AppState& state, MapFrame& frame) {
         ImGui::PopStyleVar();
         ImGui::EndTabItem();
     }
-    const bool timing =
-        ImGui::BeginTabItem("Timing", nullptr, open == CentreView::Timing ? ImGuiTabItemFlags_SetSelected : 0);
-    remember_rect(state, "tab:Timing");
-    if (timing) {
-        ImGui::BeginChild("timing-view", ImVec2(0, 0), false);
-        draw_timing_panel(state);
-        ImGui::EndChild();
-        ImGui::EndTabItem();
-    }
-    const bool occupancy =
-        ImGui::BeginTabItem("Occupancy", nullptr, open == CentreView::Occupancy ? ImGuiTabItemFlags_SetSelected : 0);
-    remember_rect(state, "tab:Occupancy");
-    if (occupancy) {
-        ImGui::BeginChild("occupancy-view", ImVec2(0, 0), false);
-        draw_occupancy_panel(state);
-        ImGui::EndChild();
-        ImGui::EndTabItem();
-    }
+    centre_tab(state, "Timing", CentreView::Timing, open, [&] { draw_timing_panel(state); });
+    centre_tab(state, "Occupancy", CentreView::Occupancy, open, [&] { draw_occupancy_panel(state); });
     ImGui::EndTabBar();
 }
 

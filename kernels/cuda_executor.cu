@@ -106,7 +106,6 @@ CudaDevice describe(int index, const cudaDeviceProp& p) {
     d.sm.regs_per_sm = p.regsPerMultiprocessor;
     d.sm.warp_size = p.warpSize;
     d.sm.shared_per_block = p.sharedMemPerBlock;
-    d.sm.parts = "this machine's GPU";
     d.sm.source = "cudaGetDeviceProperties";
     return d;
 }

@@ -26,23 +26,6 @@ std::string micro_seconds(double s) {
     return text;
 }
 
-// The GPU: the Timing tab's device profile (one choice for the window).
-void gpu_combo(AppState& state) {
-    const auto& profiles = device_profiles();
-    if (profiles.empty()) return;
-    TimingState& t = state.timing;
-    const size_t at = size_t(std::clamp(t.profile, 0, int(profiles.size()) - 1));
-    if (ImGui::BeginCombo("GPU", profiles[at].title.c_str())) {
-        for (size_t i = 0; i < profiles.size(); ++i)
-            if (ImGui::Selectable(profiles[i].title.c_str(), i == at) && int(i) != t.profile) {
-                t.profile = int(i);
-                state.pending.recolor = true;  // the SM and wave colours and these numbers follow
-            }
-        ImGui::EndCombo();
-    }
-    remember_rect(state, "occupancy-gpu");
-}
-
 void colour_button(AppState& state, const char* label, const char* mode) {
     if (ImGui::Button(label)) {
         state.settings.color_mode = mode;
@@ -125,7 +108,8 @@ void draw_sweep(AppState& state, const std::vector<OccupancySweepPoint>& points,
 }  // namespace
 
 void draw_occupancy_panel(AppState& state) {
-    gpu_combo(state);
+    device_profile_combo(state, "GPU");  // the Timing tab's device profile: one choice
+    remember_rect(state, "occupancy-gpu");
     if (!state.picture) return;
     const MapPicture& picture = *state.picture;
     if (!picture.occupancy) {

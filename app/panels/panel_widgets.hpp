@@ -4,9 +4,11 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <string>
 
 #include "app_state.hpp"
+#include "device_profiles.hpp"
 
 namespace threadmap {
 
@@ -19,6 +21,23 @@ inline const ImVec4 kGuardColor{0.55f, 1.0f, 0.55f, 1.0f};
 inline void remember_rect(AppState& state, const std::string& name) {
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     state.widget_rects[name] = {a.x, a.y, b.x - a.x, b.y - a.y};
+}
+
+// The device profile the window models and places blocks on (the Timing tab's, the Occupancy
+// tab's GPU: one choice); a new one recolours the map, whose SM and wave colours follow it.
+inline void device_profile_combo(AppState& state, const char* label) {
+    const auto& profiles = device_profiles();
+    if (profiles.empty()) return;
+    TimingState& t = state.timing;
+    const size_t at = size_t(std::clamp(t.profile, 0, int(profiles.size()) - 1));
+    if (ImGui::BeginCombo(label, profiles[at].title.c_str())) {
+        for (size_t i = 0; i < profiles.size(); ++i)
+            if (ImGui::Selectable(profiles[i].title.c_str(), i == at) && int(i) != t.profile) {
+                t.profile = int(i);
+                state.pending.recolor = true;
+            }
+        ImGui::EndCombo();
+    }
 }
 
 }  // namespace threadmap

@@ -47,19 +47,7 @@ void draw_controls(AppState& state) {
     ImGui::RadioButton("recorded", &source, int(TimingSource::Recorded));
     t.source = TimingSource(source);
     remember_rect(state, "timing-source");
-    if (t.source == TimingSource::Modeled) {
-        const auto& profiles = device_profiles();
-        if (!profiles.empty() &&
-            ImGui::BeginCombo("device profile",
-                              profiles[size_t(std::clamp(t.profile, 0, int(profiles.size()) - 1))].title.c_str())) {
-            for (size_t i = 0; i < profiles.size(); ++i)
-                if (ImGui::Selectable(profiles[i].title.c_str(), int(i) == t.profile) && int(i) != t.profile) {
-                    t.profile = int(i);
-                    state.pending.recolor = true;  // the GPU of the SM and wave colours too
-                }
-            ImGui::EndCombo();
-        }
-    }
+    if (t.source == TimingSource::Modeled) device_profile_combo(state, "device profile");
     if (t.source == TimingSource::Recorded) {
         char path[512];
         std::snprintf(path, sizeof path, "%s", t.recording_path.c_str());

@@ -21,7 +21,6 @@ struct SmProperties {
     int regs_per_sm = 65536;                 // regsPerMultiprocessor
     int warp_size = 32;
     uint64_t shared_per_block = 48 * 1024;  // sharedMemPerBlock (without opt-in)
-    const char* parts = "";                 // GPUs of this compute capability, for messages
     const char* source = "";                // where the row's numbers are stated
 
     std::string name() const { return std::to_string(major) + "." + std::to_string(minor); }

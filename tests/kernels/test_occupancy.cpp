@@ -185,10 +185,6 @@ TEST_CASE("every combination of a sweep equals cuda_occupancy.h's cudaOccMaxActi
     MESSAGE(compared, " launches compared with ", THREADMAP_CUDA_OCCUPANCY_H);
     CHECK(compared > 100000);
 }
-#else
-TEST_CASE("cuda_occupancy.h comparison" * doctest::skip()) {
-    MESSAGE("skipped: the CUDA toolkit's cuda_occupancy.h was not found at configure time");
-}
 #endif
 
 TEST_CASE("the compiler's static shared memory of each built-in kernel is within what its arrays use") {
