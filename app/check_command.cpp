@@ -22,7 +22,7 @@ constexpr const char* kModelNote =
 void add_check_command(CLI::App& app, CheckCommandOptions& o) {
     CLI::App* cmd = app.add_subcommand(
         "check", "Run a launch in the kernel model and print its findings (exit 0: none, 3: some, 2: bad usage)");
-    add_model_launch_options(*cmd, o.launch, o.bins);
+    add_model_launch_options(*cmd, o.launch, o.params);
     cmd->get_option("--backend")->description("check always runs in the kernel model on the CPU");
     cmd->add_option("--format", o.format, "text | json")->check(CLI::IsMember({"text", "json"}));
 }
@@ -33,7 +33,7 @@ int run_check_command(const CheckCommandOptions& o) {
                      "threadmap: check runs in the kernel model on the CPU; --backend cuda is for map and bench\n");
         return 2;
     }
-    const auto launch = resolve_model_launch(o.launch, o.bins);
+    const auto launch = resolve_model_launch(o.launch, o.params);
     if (!launch.value) {
         std::fprintf(stderr, "threadmap: %s\n", launch.error.c_str());
         return 2;

@@ -4,7 +4,7 @@
 // ask "does this launch race?".
 #pragma once
 
-#include "launch_options.hpp"
+#include "model_launch.hpp"
 
 namespace CLI {
 class App;
@@ -14,7 +14,7 @@ namespace threadmap {
 
 struct CheckCommandOptions {
     LaunchOptions launch;
-    std::string bins;             // the histograms' parameter
+    ModelParamTexts params;       // --bins, --offset, …
     std::string format = "text";  // text | json
 };
 

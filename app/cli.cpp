@@ -10,6 +10,7 @@
 #include "devices_command.hpp"
 #include "kernels_command.hpp"
 #include "map_command.hpp"
+#include "memory_command.hpp"
 #include "occupancy_command.hpp"
 #if THREADMAP_HAS_GUI
 #include "render_command.hpp"
@@ -32,6 +33,8 @@ int run_cli(int argc, char** argv) {
     add_kernels_command(app, kernels);
     OccupancyCommandOptions occupancy;
     add_occupancy_command(app, occupancy);
+    MemoryCommandOptions memory;
+    add_memory_command(app, memory);
 #if THREADMAP_HAS_GUI
     RenderCommandOptions render;
     add_render_command(app, render);
@@ -57,13 +60,14 @@ int run_cli(int argc, char** argv) {
     if (app.got_subcommand("check")) return run_check_command(check);
     if (app.got_subcommand("kernels")) return run_kernels_command(kernels);
     if (app.got_subcommand("occupancy")) return run_occupancy_command(occupancy);
+    if (app.got_subcommand("memory")) return run_memory_command(memory);
 #if THREADMAP_HAS_GUI
     if (app.got_subcommand("render")) return run_render_command(render);
     return run_window_command(window);
 #else
     std::fprintf(stderr,
                  "threadmap: this build has no window (GLFW, Dear ImGui or libepoxy was missing when it was "
-                 "built); use threadmap map, check, kernels, occupancy, bench or devices\n");
+                 "built); use threadmap map, check, memory, kernels, occupancy, bench or devices\n");
     return 1;
 #endif
 }

@@ -22,7 +22,7 @@ void add_map_command(CLI::App& app, MapCommandOptions& o) {
                     "Map this array of the kernel (threadmap kernels lists them; default: its output)");
     cmd->add_option("--access", o.access, "write | read: who wrote or who read each element (default write)")
         ->check(CLI::IsMember({"write", "read"}));
-    cmd->add_option("--bins", o.bins, "Bins, for the histogram kernels");
+    add_model_param_options(*cmd, o.params);
 }
 
 namespace {
@@ -34,7 +34,7 @@ int run_model_map(const MapCommandOptions& o, MapFormat format) {
         return code;
     };
     if (o.launch.backend == "cuda") return fail("--array and --access map in the kernel model on the CPU", 2);
-    const auto launch = resolve_model_launch(o.launch, o.bins);
+    const auto launch = resolve_model_launch(o.launch, o.params);
     if (!launch.value) return fail(launch.error, 2);
     const KernelSpec& spec = *launch.value->spec;
     size_t array = spec.arrays.size();
@@ -67,7 +67,7 @@ int run_map_command(const MapCommandOptions& o) {
                              : o.format == "csv" ? MapFormat::Csv
                                                  : MapFormat::Table;
     const bool model_only_kernel = !o.launch.kernel.empty() && !parse_kernel(o.launch.kernel);
-    if (!o.array.empty() || !o.access.empty() || !o.bins.empty() || model_only_kernel) return run_model_map(o, format);
+    if (!o.array.empty() || !o.access.empty() || o.params.any() || model_only_kernel) return run_model_map(o, format);
     const auto fail = [](const std::string& why, int code) {
         std::fprintf(stderr, "threadmap map: %s\n", why.c_str());
         return code;

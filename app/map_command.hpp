@@ -1,7 +1,7 @@
 // `threadmap map`: prints who touched which element, and the launch statistics.
 #pragma once
 
-#include "launch_options.hpp"
+#include "model_launch.hpp"
 
 namespace CLI {
 class App;
@@ -14,9 +14,9 @@ struct MapCommandOptions {
     std::string format = "table";  // table | csv | json
     bool no_elements = false;      // stats only
     // The kernel model's map of one array (any kernel of `threadmap kernels`):
-    std::string array;   // empty: the kernel's output
-    std::string access;  // write | read; empty: write
-    std::string bins;    // the histograms' parameter
+    std::string array;       // empty: the kernel's output
+    std::string access;      // write | read; empty: write
+    ModelParamTexts params;  // --bins, --offset, …
 };
 
 void add_map_command(CLI::App& app, MapCommandOptions& options);

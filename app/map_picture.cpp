@@ -36,7 +36,68 @@ PictureFindings check_findings(const ResolvedLaunch& r, const std::atomic<bool>*
     return f;
 }
 
+// The memory view of the launch's mapped array (its stores), or why there is none.
+PictureMemory compute_memory(const ResolvedLaunch& r) {
+    PictureMemory out;
+    out.computed = true;
+    ModelLaunch m = model_launch_for(r);
+    const uint64_t work = r.launch.blocks() * r.launch.threads_per_block() *
+                          (is_matrix(r.workload.kernel) ? std::max<uint64_t>(r.workload.inner, 1) : 1);
+    if (work > kMemoryViewWork) {
+        out.not_computed = "too large for the window's memory view (" + std::to_string(work) +
+                           " thread-steps; it computes up to " + std::to_string(kMemoryViewWork) +
+                           "): threadmap memory counts it";
+        return out;
+    }
+    m.record_requests = true;
+    m.record_elements = false;
+    const auto run = run_model(m);
+    if (!run.value) {
+        out.not_computed = run.error;
+        return out;
+    }
+    const size_t array = m.spec->array_index(is_matrix(r.workload.kernel) ? "C" : "a");
+    const std::vector<ElementCost>& costs = run.value->memory->costs[array];
+    out.sectors.reserve(costs.size());
+    out.lanes.reserve(costs.size());
+    for (const ElementCost& c : costs) {
+        out.sectors.push_back(c.store_sectors);
+        out.lanes.push_back(c.store_lanes);
+    }
+    for (const MemorySite& site : run.value->memory->sites)
+        if (site.array == array && site.op == AccessOp::Store) {
+            out.stores.requests += site.requests;
+            out.stores.sectors += site.sectors;
+            out.stores.ideal_sectors += site.ideal_sectors;
+            out.stores.active_lanes += site.active_lanes;
+        }
+    return out;
+}
+
+std::string two_decimals(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", v);
+    return text;
+}
+
 }  // namespace
+
+Legend picture_legend(const MapPicture& p) {
+    Legend g = make_legend(p.color);
+    if (!is_memory_mode(p.color.mode)) return g;
+    const PictureMemory& m = p.memory;
+    if (!m.not_computed.empty() || m.stores.requests == 0) {
+        g.note = m.not_computed.empty() ? "Nothing is stored to this array." : "Not computed: " + m.not_computed + ".";
+        return g;
+    }
+    const double n = double(m.stores.requests);
+    g.note = p.color.mode == ColorMode::Sectors
+                 ? "All its stores: " + two_decimals(double(m.stores.sectors) / n) + " sectors\nper request (" +
+                       two_decimals(double(m.stores.ideal_sectors) / n) + " would do)."
+                 : "All its stores: " + two_decimals(double(m.stores.active_lanes) / n) + " of 32\nlanes active.";
+    g.note += "\nModeled as Nsight Compute counts.";
+    return g;
+}
 
 PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, MapPicture* previous,
                             const std::atomic<bool>* cancel) {
@@ -86,6 +147,7 @@ void recolor(MapPicture& p, ColorMode mode, Palette palette, const std::optional
             p.occupancy_error = resources.error;
         }
     }
+    if (is_memory_mode(mode) && !p.memory.computed) p.memory = compute_memory(p.launch);
     p.color = {mode, palette, p.launch.launch.grid, p.launch.launch.block};
     if (p.occupancy) {
         p.color.wave_slots = p.occupancy->waves.slots;
@@ -94,10 +156,21 @@ void recolor(MapPicture& p, ColorMode mode, Palette palette, const std::optional
     p.prepared_colors.clear();
 }
 
+namespace {
+
+// The memory modes' per-element figures for the picture's mode, or null.
+const uint8_t* memory_costs(const MapPicture& p) {
+    if (!is_memory_mode(p.color.mode)) return nullptr;
+    const auto& v = p.color.mode == ColorMode::Sectors ? p.memory.sectors : p.memory.lanes;
+    return v.size() == element_count(p.launch.workload) ? v.data() : nullptr;
+}
+
+}  // namespace
+
 void prepare_colors(MapPicture& p) {
     if (p.result.device_map || uint64_t(p.layout.width) * p.layout.height <= kPaintInFrameCells) return;
     p.prepared_colors.resize(size_t(p.layout.width) * p.layout.height);
-    colorize_layout(p.layout, p.result.map, p.color, p.prepared_colors.data());
+    colorize_layout(p.layout, p.result.map, p.color, p.prepared_colors.data(), memory_costs(p));
 }
 
 const ThreadMap& host_map(MapPicture& p) {
@@ -107,14 +180,17 @@ const ThreadMap& host_map(MapPicture& p) {
 
 std::string paint_picture(MapPicture& p, CellGridRenderer& renderer, CudaGlPainter& painter) {
     assert(p.executor && "a picture is made by build_picture, which records its executor");
+    // The memory modes' figures are on the host: the GPU paints the other modes.
     const bool on_gpu = p.result.device_map != nullptr;
-    const std::string why_not = on_gpu ? painter.paint(renderer, p.layout, p.result, p.color) : "";
+    const std::string why_not = !on_gpu                        ? ""
+                                : is_memory_mode(p.color.mode) ? "the memory view is computed on the host"
+                                                               : painter.paint(renderer, p.layout, p.result, p.color);
     if (on_gpu && why_not.empty()) return "colours painted on the GPU (CUDA-OpenGL interop)";
     Rgba8* cells = renderer.map_cells(p.layout.width, p.layout.height);
     if (p.prepared_colors.size() == size_t(p.layout.width) * p.layout.height)
         std::copy(p.prepared_colors.begin(), p.prepared_colors.end(), cells);
     else
-        colorize_layout(p.layout, host_map(p), p.color, cells);
+        colorize_layout(p.layout, host_map(p), p.color, cells, memory_costs(p));
     renderer.unmap_cells();
     p.prepared_colors = {};  // in the GL buffer now: the memory goes back
     return on_gpu ? "colours painted on the host (" + why_not + ")" : "";

@@ -10,6 +10,7 @@
 #include "colorizer.hpp"
 #include "cuda_interop.hpp"
 #include "launch_options.hpp"
+#include "legend.hpp"
 #include "map_layout.hpp"
 #include "model/model_emulator.hpp"
 #include "occupancy_report.hpp"
@@ -33,6 +34,18 @@ struct PictureFindings {
 inline constexpr uint64_t kFindingsWork = uint64_t(1) << 22;
 inline constexpr uint64_t kFindingsElements = uint64_t(1) << 19;
 
+// The memory view of the picture's launch for the memory colour modes: per element of the
+// mapped array, what the request that stored it cost; computed when such a mode is first
+// chosen, for launches up to kMemoryViewWork thread-steps (the tutorial's matmul, 5·10^7, takes
+// about 0.2 s here).
+struct PictureMemory {
+    bool computed = false;
+    std::vector<uint8_t> sectors, lanes;  // per element; 0: no request stored it
+    MemoryTotals stores;                  // the mapped array's store requests
+    std::string not_computed;             // why not, when it was asked for and is missing
+};
+inline constexpr uint64_t kMemoryViewWork = uint64_t(1) << 26;
+
 struct MapPicture {
     ResolvedLaunch launch;
     LaunchResult result;  // from a GPU its map may still be on the device: see host_map
@@ -47,6 +60,7 @@ struct MapPicture {
     // `occupancy_error` saying why when no GPU is chosen or the block fits on no SM.
     std::optional<OccupancyReport> occupancy;
     std::string occupancy_error;
+    PictureMemory memory;
 };
 
 // Colours the layout on the host into prepared_colors (a host map only: a GPU paints its own)
@@ -83,6 +97,9 @@ bool relayout(MapPicture& picture, const PictureOptions& options);
 
 // Another colour mode, palette or GPU for the same map (no re-emulation; paint again after).
 void recolor(MapPicture& picture, ColorMode mode, Palette palette, const std::optional<OccupancyGpu>& gpu);
+
+// The legend of the picture's colours (a memory mode's title carries the kernel-wide figure).
+Legend picture_legend(const MapPicture& picture);
 
 // Writes the picture's colours into the renderer's cells: on the GPU straight from the
 // executor's device map when there is one (CUDA-OpenGL interop), else on the host. Returns

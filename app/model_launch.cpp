@@ -20,7 +20,34 @@ ModelLaunch model_launch_for(const ResolvedLaunch& r) {
     return m;
 }
 
-void add_model_launch_options(CLI::App& cmd, LaunchOptions& o, std::string& bins) {
+namespace {
+
+// Parameters the launch options already carry, and the lessons' matmul shapes (a_rows, b_cols).
+bool launch_option_param(const std::string& name) {
+    return name == "n" || name == "rows" || name == "cols" || name == "inner" || name == "a_rows" || name == "b_cols";
+}
+
+}  // namespace
+
+bool ModelParamTexts::any() const {
+    for (const auto& [name, text] : texts)
+        if (!text.empty()) return true;
+    return false;
+}
+
+void add_model_param_options(CLI::App& cmd, ModelParamTexts& params) {
+    for (const KernelSpec* k : builtin_kernels())
+        for (const ParamSpec& p : k->params) {
+            if (launch_option_param(p.name) || params.texts.count(p.name)) continue;
+            std::string kernels;
+            for (const KernelSpec* other : builtin_kernels())
+                if (other->param_index(p.name) < other->params.size())
+                    kernels += (kernels.empty() ? "" : ", ") + other->name;
+            cmd.add_option("--" + p.name, params.texts[p.name], p.help + " (" + kernels + ")");
+        }
+}
+
+void add_model_launch_options(CLI::App& cmd, LaunchOptions& o, ModelParamTexts& params) {
     add_launch_options(cmd, o);
     std::string names;
     for (const KernelSpec* k : builtin_kernels()) names += (names.empty() ? "" : " | ") + k->name;
@@ -28,13 +55,16 @@ void add_model_launch_options(CLI::App& cmd, LaunchOptions& o, std::string& bins
     cmd.get_option("--n")->description("n, for the kernels that take it (threadmap kernels lists them)");
     cmd.get_option("--rows")->description("Rows of C (matmul kernels) or of in (transposes)");
     cmd.get_option("--cols")->description("Columns of C (matmul kernels) or of in (transposes)");
-    cmd.add_option("--bins", bins, "Bins, for the histogram kernels");
+    add_model_param_options(cmd, params);
 }
 
-Outcome<ModelLaunch> resolve_model_launch(const LaunchOptions& o, const std::string& bins) {
+Outcome<ModelLaunch> resolve_model_launch(const LaunchOptions& o, const ModelParamTexts& params) {
     const KernelSpec* spec = o.kernel.empty() ? nullptr : find_builtin_kernel(o.kernel);
     if (o.kernel.empty() || parse_kernel(o.kernel)) {  // a lesson's kernel, or one of the tutorial's
-        if (!bins.empty()) return {std::nullopt, "--bins is for the histogram kernels"};
+        for (const auto& [name, text] : params.texts)
+            if (!text.empty())
+                return {std::nullopt, "--" + name + " is not a parameter of " +
+                                          (o.kernel.empty() ? std::string("the lesson's kernel") : o.kernel)};
         const auto r = resolve_launch(o);
         if (!r.value) return {std::nullopt, r.error};
         return {model_launch_for(*r.value), {}};
@@ -46,8 +76,9 @@ Outcome<ModelLaunch> resolve_model_launch(const LaunchOptions& o, const std::str
     }
     if (!o.preset.empty())
         return {std::nullopt, "--kernel " + o.kernel + " has no lesson to start from; give its shape without --preset"};
-    const std::pair<const char*, const std::string*> given[] = {
-        {"n", &o.n}, {"rows", &o.rows}, {"cols", &o.cols}, {"inner", &o.inner}, {"bins", &bins}};
+    std::vector<std::pair<std::string, const std::string*>> given = {
+        {"n", &o.n}, {"rows", &o.rows}, {"cols", &o.cols}, {"inner", &o.inner}};
+    for (const auto& [name, text] : params.texts) given.emplace_back(name, &text);
     ModelLaunch m;
     m.spec = spec;
     for (const auto& [name, text] : given) {

@@ -3,6 +3,8 @@
 // registry's other kernels (kernels/builtin) with their own parameters (`--n`, `--bins`, …).
 #pragma once
 
+#include <map>
+
 #include "launch_options.hpp"
 #include "model/model_emulator.hpp"
 
@@ -16,11 +18,19 @@ namespace threadmap {
 // matmul-store-in-loop included).
 ModelLaunch model_launch_for(const ResolvedLaunch& launch);
 
-// The launch options with the registry's kernels and their parameters (not only the
-// tutorial's four), and --bins into `bins`: `check`, `occupancy`.
-void add_model_launch_options(CLI::App& command, LaunchOptions& options, std::string& bins);
+// The registry's own parameters (--bins, --offset, …: those not among the launch options'
+// --n, --rows, --cols, --inner) as typed, by name; empty when not given.
+struct ModelParamTexts {
+    std::map<std::string, std::string> texts;
+    bool any() const;
+};
+// A flag for each of them.
+void add_model_param_options(CLI::App& command, ModelParamTexts& params);
 
-// bins: the text of --bins (the histograms' parameter), empty when not given.
-Outcome<ModelLaunch> resolve_model_launch(const LaunchOptions& options, const std::string& bins);
+// The launch options with the registry's kernels and their parameters (not only the
+// tutorial's four): `check`, `memory`, `occupancy`.
+void add_model_launch_options(CLI::App& command, LaunchOptions& options, ModelParamTexts& params);
+
+Outcome<ModelLaunch> resolve_model_launch(const LaunchOptions& options, const ModelParamTexts& params);
 
 }  // namespace threadmap

@@ -4,7 +4,7 @@
 // that fits on no SM.
 #pragma once
 
-#include "launch_options.hpp"
+#include "model_launch.hpp"
 
 namespace CLI {
 class App;
@@ -14,7 +14,7 @@ namespace threadmap {
 
 struct OccupancyCommandOptions {
     LaunchOptions launch;
-    std::string bins;
+    ModelParamTexts params;  // --bins, --offset, …
     std::string device_profile, cc, sms;
     std::string registers, shared_bytes;  // overrides of the kernel's own figures
     bool json = false;

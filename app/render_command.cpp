@@ -175,7 +175,7 @@ int run_render_command(const RenderCommandOptions& o) {
         RenderTarget target(width, height);
         target.bind();
         spec.layout = &p.layout;
-        spec.legend = make_legend(p.color);
+        spec.legend = picture_legend(p);
         const auto& s = p.result.stats;
         spec.caption = launch_caption(p.layout, *mode) + "\n" + std::to_string(s.threads_launched) +
                        " threads launched, " + std::to_string(s.threads_active) + " active, " +

@@ -59,7 +59,7 @@ void export_map(AppState& state, const CellGridRenderer& renderer) {
     spec.width *= k;
     spec.height *= k;
     spec.layout = &p.layout;
-    spec.legend = make_legend(p.color);
+    spec.legend = picture_legend(p);
     spec.caption = launch_caption(p.layout, p.color.mode);
     spec.font_px = kBaseFontPx * state.settings.ui_scale * float(k);
     RenderTarget target(spec.width, spec.height);

@@ -6,8 +6,11 @@
 //  3. reduce-sequential over 16,000,000 values (block 256: 9 barriers per thread), in ns per
 //     thread per barrier — the whole run divided by threads × barriers, accesses included, so
 //     an upper bound on a barrier's cost — against the same kernel with its barriers run
-//     as no-ops (run to completion).
-// Usage: model-bench [--repeats N] [matmul|tiled|reduce ...] (default: 3 repeats, the median
+//     as no-ops (run to completion);
+//  4. the memory view (accesses grouped into warp requests, sectors and wavefronts counted):
+//     the tutorial's matmul and increment over 16,777,216 elements as `threadmap memory` runs
+//     them (no per-element records or hazards), each against the model run `check` makes.
+// Usage: model-bench [--repeats N] [matmul|tiled|reduce|memory ...] (default: 3 repeats, the median
 // printed; every case).
 #include <algorithm>
 #include <chrono>
@@ -38,8 +41,11 @@ double median_ms(int repeats, const std::function<void()>& f) {
     return ms[ms.size() / 2];
 }
 
-ModelResult model(const KernelSpec& k, const Params& p, const LaunchConfig& l) {
-    auto r = run_model({&k, p, l});
+ModelResult model(const KernelSpec& k, const Params& p, const LaunchConfig& l, bool requests = false) {
+    ModelLaunch m{&k, p, l};
+    m.record_requests = requests;
+    m.record_elements = !requests;  // as `threadmap memory` runs it
+    auto r = run_model(m);
     if (!r.value) {
         std::fprintf(stderr, "model-bench: %s\n", r.error.c_str());
         std::exit(1);
@@ -114,6 +120,32 @@ int main(int argc, char** argv) {
             "{\"bench\":\"reduce_sequential_16M_block256\",\"with_barriers_ms\":%.0f,\"barriers_as_noops_ms\":%.0f,"
             "\"ns_per_thread_per_barrier\":%.1f,\"barrier_overhead_ns_per_thread_per_barrier\":%.1f}\n",
             fibers, flat_ms, fibers * 1e6 / (threads * barriers), (fibers - flat_ms) * 1e6 / (threads * barriers));
+    }
+    if (wanted("memory")) {  // 4. the memory view against the same run without it
+        struct Case {
+            const char* name;
+            const char* kernel;
+            Params params;
+            LaunchConfig launch;
+        };
+        const Case memory_cases[] = {
+            {"memory_view_seed_matmul", "matmul", {200, 200, 200, 300, 300}, {{16, 16, 1}, {32, 32, 1}}},
+            {"memory_view_increment_16M", "increment", {uint64_t(1) << 24}, {{1 << 16, 1, 1}, {256, 1, 1}}},
+        };
+        for (const Case& c : memory_cases) {
+            const KernelSpec& k = *find_builtin_kernel(c.kernel);
+            const double check = median_ms(repeats, [&] { model(k, c.params, c.launch); });
+            uint64_t requests = 0;
+            const double view = median_ms(repeats, [&] {
+                const ModelResult r = model(k, c.params, c.launch, true);
+                requests = 0;
+                for (const MemorySite& s : r.memory->sites) requests += s.requests;
+            });
+            std::printf(
+                "{\"bench\":\"%s\",\"check_run_ms\":%.1f,\"memory_view_run_ms\":%.1f,"
+                "\"requests\":%llu}\n",
+                c.name, check, view, (unsigned long long)requests);
+        }
     }
     return 0;
 }

@@ -5,13 +5,19 @@
 // past the end of the data, drawn hatched), 0 nothing.
 #pragma once
 
+#include <cmath>
+
 #include "colors.hpp"
 #include "occupancy/block_place.hpp"
 #include "thread_context.hpp"
 
 namespace threadmap {
 
-enum class ColorMode { Block, ThreadX, ThreadY, ThreadZ, Global, Warp, Lane, Coverage, Sm, Wave };
+enum class ColorMode { Block, ThreadX, ThreadY, ThreadZ, Global, Warp, Lane, Coverage, Sm, Wave, Sectors, Lanes };
+
+// The memory modes colour an element by the warp request that stored it (the memory view of
+// kernels/model/memory_view.hpp), not by a thread.
+TM_HD inline bool is_memory_mode(ColorMode m) { return m == ColorMode::Sectors || m == ColorMode::Lanes; }
 
 struct CellSample {
     enum Kind : uint8_t { Empty, Element, Ghost };
@@ -19,6 +25,9 @@ struct CellSample {
     uint32_t touches = 0;  // Element: threads that wrote it (0: untouched)
     Dim3 block;            // Element: the first toucher; Ghost: the idle thread
     Dim3 thread;
+    // Element, memory modes: the sectors (1–32) or active lanes (1–32) of the request that
+    // stored it; 0 when no request did.
+    uint8_t cost = 0;
 };
 
 struct ColorContext {
@@ -57,8 +66,8 @@ TM_HD_INLINE Rgba8 colorize(const CellSample& s, const ColorContext& c) {
                              : s.touches == 1            ? Coverage::Once
                                                          : Coverage::Multi,
                              c.palette);
-    } else if (s.kind == CellSample::Element && s.touches == 0) {
-        out = from_hex(0x2B2B2B);  // nobody wrote it: no thread to colour by
+    } else if (s.kind == CellSample::Element && (s.touches == 0 || (is_memory_mode(c.mode) && s.cost == 0))) {
+        out = from_hex(0x2B2B2B);  // nobody wrote it: no thread (or request) to colour by
     } else {
         const auto frac = [](uint32_t v, uint32_t extent) { return extent > 1 ? float(v) / float(extent - 1) : 0.5f; };
         const uint64_t t_lin = thread_linear(s.thread, c.block);
@@ -105,6 +114,12 @@ TM_HD_INLINE Rgba8 colorize(const CellSample& s, const ColorContext& c) {
                                               : ramp(waves > 1 ? float(double(at.wave) / double(waves - 1)) : 0.0f);
                 break;
             }
+            case ColorMode::Sectors:  // 1 to 32 on a log scale (4 against 5 shows); ghosts grey
+                out = s.kind == CellSample::Ghost ? from_hex(0x6B6B6B) : ramp(log2f(float(s.cost)) / 5.0f);
+                break;
+            case ColorMode::Lanes:  // 1 to 32
+                out = s.kind == CellSample::Ghost ? from_hex(0x6B6B6B) : ramp(float(s.cost - 1) / 31.0f);
+                break;
             default:
                 break;
         }

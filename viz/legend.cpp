@@ -19,7 +19,7 @@ struct ModeEntry {
     const char* title;
 };
 
-constexpr std::array<ModeEntry, 10> kModes{{
+constexpr std::array<ModeEntry, 12> kModes{{
     {ColorMode::Block, "block", "blockIdx"},
     {ColorMode::ThreadX, "thread-x", "threadIdx.x"},
     {ColorMode::ThreadY, "thread-y", "threadIdx.y"},
@@ -30,6 +30,8 @@ constexpr std::array<ModeEntry, 10> kModes{{
     {ColorMode::Coverage, "coverage", "coverage"},
     {ColorMode::Sm, "sm", "SM of the block (one possible order)"},
     {ColorMode::Wave, "wave", "wave of the block (one possible order)"},
+    {ColorMode::Sectors, "sectors", "32-byte sectors of its store request (log scale)"},
+    {ColorMode::Lanes, "lanes", "active lanes of its store request"},
 }};
 
 ImU32 to_imgui(Rgba8 c) { return IM_COL32(c.r, c.g, c.b, 255); }
@@ -138,6 +140,12 @@ Legend make_legend(const ColorContext& c) {
             if (std::min(c.sms, l.blocks()) > shown) g.title += " (colours repeat)";
             break;
         }
+        case ColorMode::Sectors:
+            ramp_of("1 sector", "32 sectors");
+            break;
+        case ColorMode::Lanes:
+            ramp_of("1 lane", "32 lanes");
+            break;
         case ColorMode::Coverage:
             g.swatches.push_back({coverage_color(Coverage::Untouched, palette), "element nobody wrote"});
             g.swatches.push_back({coverage_color(Coverage::Once, palette), "written by one thread"});
@@ -156,6 +164,11 @@ float draw_legend(ImDrawList* dl, const Legend& g, ImFont* font, float size, flo
     float cy = y;
     dl->AddText(font, size, ImVec2(x, cy), text, g.title.c_str());
     cy += line * 1.2f;
+    if (!g.note.empty()) {
+        const ImVec2 note = font->CalcTextSizeA(size, 1e9f, width, g.note.c_str());
+        dl->AddText(font, size, ImVec2(x, cy), text, g.note.c_str(), nullptr, width);
+        cy += note.y + line * 0.3f;
+    }
     if (g.ramp) {
         const uint32_t anchors = 4;  // one gradient segment between each pair of ramp anchors
         const float w = width - 2, h = box;

@@ -30,6 +30,7 @@ struct LegendSwatch {
 
 struct Legend {
     std::string title;
+    std::string note;  // a figure or caveat under the title, wrapped (may be empty)
     std::vector<LegendSwatch> swatches;
     bool ramp = false;  // a continuous scale from ramp_low to ramp_high
     std::string ramp_low, ramp_high;

@@ -134,13 +134,17 @@ CellSample sample_cell(const MapLayout& m, const ThreadMap& map, uint32_t x, uin
     return sample(m, map, ToucherDecoder(map.launch), x, y);
 }
 
-void colorize_layout(const MapLayout& m, const ThreadMap& map, const ColorContext& ctx, Rgba8* out) {
+void colorize_layout(const MapLayout& m, const ThreadMap& map, const ColorContext& ctx, Rgba8* out,
+                     const uint8_t* cost) {
     const unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
     const ToucherDecoder decoder(map.launch);
     const auto rows = [&](uint32_t y0, uint32_t y1) {
         for (uint32_t y = y0; y < y1; ++y)
-            for (uint32_t x = 0; x < m.width; ++x)
-                out[uint64_t(y) * m.width + x] = colorize(sample(m, map, decoder, x, y), ctx);
+            for (uint32_t x = 0; x < m.width; ++x) {
+                CellSample s = sample(m, map, decoder, x, y);
+                if (cost && s.kind == CellSample::Element) s.cost = cost[m.element_index(x, y)];
+                out[uint64_t(y) * m.width + x] = colorize(s, ctx);
+            }
     };
     if (workers == 1 || uint64_t(m.width) * m.height < 65536) {
         rows(0, m.height);

@@ -59,6 +59,8 @@ uint32_t blocks_per_row_for_aspect(const Workload& w, const LaunchConfig& l, dou
 CellSample sample_cell(const MapLayout& layout, const ThreadMap& map, uint32_t x, uint32_t y);
 
 // Colours every cell into out (width·height RGBA8, row 0 first), on all cores.
-void colorize_layout(const MapLayout& layout, const ThreadMap& map, const ColorContext& ctx, Rgba8* out);
+// cost: per element, the memory modes' figure (CellSample::cost); null for the other modes.
+void colorize_layout(const MapLayout& layout, const ThreadMap& map, const ColorContext& ctx, Rgba8* out,
+                     const uint8_t* cost = nullptr);
 
 }  // namespace threadmap

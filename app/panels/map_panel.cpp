@@ -118,7 +118,7 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     // The legend's column, right of the map.
     const float x = pos.x + size.x + font * 0.6f, y = pos.y + font * 0.6f;
     state.legend_rect = {x, y, legend_w - font * 0.2f, size.y - font * 0.6f};
-    draw_legend(dl, make_legend(state.picture->color), ImGui::GetFont(), font * 0.9f, x, y, legend_w - font * 0.2f);
+    draw_legend(dl, picture_legend(*state.picture), ImGui::GetFont(), font * 0.9f, x, y, legend_w - font * 0.2f);
 }
 
 }  // namespace threadmap

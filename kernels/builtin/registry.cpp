@@ -1,6 +1,7 @@
 // The registry: one line per built-in kernel.
 #include "registry.hpp"
 
+#include "copy_offset.hpp"
 #include "histogram_atomic.hpp"
 #include "histogram_racy.hpp"
 #include "increment.hpp"
@@ -38,6 +39,7 @@ const std::vector<const KernelSpec*>& builtin_kernels() {
         &builtin::transpose_tiled(),
         &builtin::transpose_tiled_padded(),
         &builtin::stencil_1d(),
+        &builtin::copy_offset(),
     };
     // clang-format on
     return all;

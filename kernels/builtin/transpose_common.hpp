@@ -1,5 +1,5 @@
 // What the transposes share: out (cols×rows) = inᵀ (in is rows×cols); the tiled ones use
-// 16×16 blocks and a shared tile.
+// 32×32 blocks and a shared tile (a column of a 32-wide tile is one bank: the 32-way conflict).
 #pragma once
 
 #include "builtin_support.hpp"
@@ -8,7 +8,7 @@ namespace threadmap::builtin {
 
 enum TransposeParam : size_t { kTRows, kTCols };
 enum TransposeArray : size_t { kTIn, kTOut, kTTile };
-inline constexpr uint32_t kTransposeTile = 16;
+inline constexpr uint32_t kTransposeTile = 32;
 
 inline KernelSpec transpose_spec_base() {
     KernelSpec s;

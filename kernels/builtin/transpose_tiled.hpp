@@ -1,14 +1,14 @@
-// The tiled transposes: a block reads a 16×16 tile along rows into shared memory and writes
+// The tiled transposes: a block reads a 32×32 tile along rows into shared memory and writes
 // it out along rows of the output, reading the tile down its columns. transpose-tiled's tile
-// is 16 wide (a column of it is in one bank: conflicts); transpose-tiled-padded's is 17
-// (each row shifts by a bank: none).
+// is 32 wide (a column of it is in one bank: a 32-way conflict); transpose-tiled-padded's is
+// 33 (each row shifts by a bank: none).
 #pragma once
 
 #include "transpose_common.hpp"
 
 namespace threadmap::builtin {
 
-// `width`: the tile's row length in floats (16, or 17 padded).
+// `width`: the tile's row length in floats (32, or 33 padded).
 inline void transpose_tiled_body(ModelThread& t, uint64_t width) {
     const auto in = t.array<float>(kTIn), out = t.array<float>(kTOut), tile = t.array<float>(kTTile);
     const uint64_t rows = t.param(kTRows), cols = t.param(kTCols);
@@ -36,7 +36,7 @@ inline KernelSpec transpose_tiled_spec(uint64_t width) {
     };
     const std::string tile = width == kTransposeTile ? "TILE" : "TILE + 1";
     s.cuda_source =
-        "#define TILE 16\n"
+        "#define TILE 32\n"
         "__global__ void transpose_tiled(const float* in, float* out, size_t rows, size_t cols) {\n"
         "    __shared__ float tile[TILE][" +
         tile +
@@ -57,7 +57,7 @@ inline const KernelSpec& transpose_tiled() {
     static const KernelSpec spec = [] {
         KernelSpec s = transpose_tiled_spec(kTransposeTile);
         s.name = "transpose-tiled";
-        s.summary = "transpose through a 16×16 shared tile: both global accesses along rows (blockDim 16×16)";
+        s.summary = "transpose through a 32×32 shared tile: both global accesses along rows (blockDim 32×32)";
         s.body = [](ModelThread& t) { transpose_tiled_body(t, kTransposeTile); };
         return s;
     }();
@@ -68,7 +68,7 @@ inline const KernelSpec& transpose_tiled_padded() {
     static const KernelSpec spec = [] {
         KernelSpec s = transpose_tiled_spec(kTransposeTile + 1);
         s.name = "transpose-tiled-padded";
-        s.summary = "transpose-tiled with the tile 17 floats wide: its columns spread over the banks";
+        s.summary = "transpose-tiled with the tile 33 floats wide: its columns spread over the banks";
         s.body = [](ModelThread& t) { transpose_tiled_body(t, kTransposeTile + 1); };
         return s;
     }();

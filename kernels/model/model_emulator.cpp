@@ -24,6 +24,7 @@
 #include "emulator_caps.hpp"
 #include "model_thread.hpp"
 #include "validation.hpp"
+#include "warp_requests.hpp"
 
 namespace threadmap {
 
@@ -184,7 +185,9 @@ class ModelEmulator {
           params_(l.params),
           launch_(l.launch),
           tpb_(uint32_t(l.launch.threads_per_block())),
-          record_reads_(l.record_reads) {}
+          record_reads_(l.record_reads),
+          record_elements_(l.record_elements),
+          record_requests_(l.record_requests) {}
 
     ModelResult run(const std::atomic<bool>* cancel);
 
@@ -226,6 +229,8 @@ class ModelEmulator {
     uint32_t phase_ = 0;                // barriers the running block has passed
     uint32_t block_base_ = 0;           // the running block's first thread id
     bool record_reads_ = true;
+    bool record_elements_ = true;
+    bool record_requests_ = false;
     ModelResult result_;
     // Fibers (kernels with barriers): the block's threads, and where each waits.
     std::unique_ptr<StackArena> stacks_;
@@ -236,6 +241,7 @@ class ModelEmulator {
         alignas(ctx::fiber) unsigned char bytes[sizeof(ctx::fiber)];
     };
     std::vector<AbandonedFiber> abandoned_;
+    std::unique_ptr<WarpRequests> requests_;  // when the launch records requests
 };
 
 std::vector<uint64_t> ModelEmulator::index_of(size_t a, uint64_t i) const {
@@ -324,6 +330,8 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     ++result_.accesses;
     Storage& s = arrays_[a];
     const uint32_t id = t.global_id_;
+    if (requests_ && !atomic)
+        requests_->record(t.fiber_, a, i, line, write ? AccessOp::Store : AccessOp::Load, i < s.size);
     if (i >= s.size) {
         const char* what = atomic ? "does an atomic on" : write ? "writes" : "reads";
         report(FindingKind::OutOfBounds, {id}, a, i, line, [&] {
@@ -333,6 +341,11 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
                    " elements): on a GPU that touches other data or faults; here it is skipped.";
         });
         return 0;
+    }
+    if (!record_elements_) {
+        const uint32_t old = s.bits[i];
+        if (write) s.bits[i] = new_bits;
+        return old;
     }
     ElementState& state = s.states[i];
     Hazard& h = state.hazard;
@@ -402,10 +415,14 @@ void ModelEmulator::run_block(uint64_t block) {
         t.global_id_ = uint32_t(block * tpb_ + i);
     }
     if (!spec_.uses_barriers) {
-        for (ModelThread& t : threads_) spec_.body(t);
+        for (uint32_t i = 0; i < tpb_; ++i) {
+            spec_.body(threads_[i]);
+            if (requests_ && ((i + 1) % kWarpLanes == 0 || i + 1 == tpb_)) requests_->close_warp(i / kWarpLanes);
+        }
         return;
     }
     run_block_as_fibers();
+    if (requests_) requests_->close_block();
 }
 
 // The block's threads as fibers: each runs until it reaches a barrier or ends; when every
@@ -484,13 +501,18 @@ ModelResult ModelEmulator::run(const std::atomic<bool>* cancel) {
         s.size = 1;
         for (uint64_t side : s.shape) s.size *= side;
         s.bits.assign(s.size, 0u);
-        s.states.assign(s.size, ElementState{});
+        if (record_elements_) s.states.assign(s.size, ElementState{});
         arrays_.push_back(std::move(s));
     }
     for (size_t a = 0; a < spec_.arrays.size(); ++a) {
         const ArrayRole role = spec_.arrays[a].role;
         if (!arrays_[a].shared && (role == ArrayRole::Input || role == ArrayRole::InOut))
             spec_.fill_input(params_, a, arrays_[a].bits);
+    }
+    if (record_requests_) {
+        std::vector<uint64_t> sizes;
+        for (const Storage& st : arrays_) sizes.push_back(st.size);
+        requests_ = std::make_unique<WarpRequests>(spec_, sizes, tpb_);
     }
     threads_.assign(tpb_, ModelThread{});
     for (uint32_t i = 0; i < tpb_; ++i) {
@@ -519,12 +541,13 @@ ModelResult ModelEmulator::run(const std::atomic<bool>* cancel) {
         if (!arrays_[a].shared) {
             r.shape = arrays_[a].shape;
             r.bits = std::move(arrays_[a].bits);
-            r.records.reserve(arrays_[a].size);
+            r.records.reserve(arrays_[a].states.size());
             for (const ElementState& e : arrays_[a].states) r.records.push_back(e.record);
             arrays_[a].states = {};
         }
         result_.arrays.push_back(std::move(r));
     }
+    if (requests_) result_.memory = requests_->finish();
     return std::move(result_);
 }
 

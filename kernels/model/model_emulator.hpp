@@ -10,10 +10,12 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "kernel_spec.hpp"
+#include "memory_view.hpp"
 #include "outcome.hpp"
 
 namespace threadmap {
@@ -25,6 +27,11 @@ struct ModelLaunch {
     // false: loads are not recorded (no read records, no read-write hazards, no uninitialised
     // reads) — what recording the reads costs, for model-bench.
     bool record_reads = true;
+    // false: no per-element records, races, hazards or uninitialised reads (out-of-bounds
+    // accesses and divergent barriers are still found) — what the memory view alone needs.
+    bool record_elements = true;
+    // true: group the loads and stores into warp requests (memory_view.hpp) in `memory`.
+    bool record_requests = false;
 };
 
 // Who touched one element of a global array (20 bytes). Thread ids are global linear ids:
@@ -43,7 +50,7 @@ struct ElementRecord {
 struct ArrayResult {
     std::vector<uint64_t> shape;         // global arrays; empty for __shared__ ones
     std::vector<uint32_t> bits;          // the values after the launch
-    std::vector<ElementRecord> records;  // per element
+    std::vector<ElementRecord> records;  // per element (empty without record_elements)
 };
 
 enum class FindingKind { OutOfBounds, WriteWriteRace, ReadWriteHazard, UninitializedRead, DivergentBarrier };
@@ -70,8 +77,9 @@ struct ModelResult {
     std::vector<Finding> findings;
     std::array<uint64_t, kFindingKinds> counts{};
     static constexpr size_t kMaxListedFindings = 1000;
-    bool ended_early = false;  // a divergent barrier ended the launch
-    uint64_t accesses = 0;     // loads + stores + atomics, out-of-bounds ones included
+    bool ended_early = false;          // a divergent barrier ended the launch
+    uint64_t accesses = 0;             // loads + stores + atomics, out-of-bounds ones included
+    std::optional<MemoryView> memory;  // when record_requests
 };
 
 // Error: why the launch cannot run (an invalid launch in CUDA's words, too much shared memory,

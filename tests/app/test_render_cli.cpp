@@ -114,6 +114,39 @@ TEST_CASE("render --color sm deals blocks to the profile's SMs in blockIdx order
     std::remove(wave.c_str());
 }
 
+TEST_CASE("render --color sectors shows the tutorial's 32-sector stores and the fix's 4 - lanes the partial warps") {
+    // x → row: rows 0–191 of C are stored by full warps, one sector per lane (32); rows
+    // 192–199 by warps of 8 lanes (8 sectors). x → column: 4 sectors per full warp, 1 for the
+    // 8-lane ones (columns 192–199).
+    const std::string rows = temp_png("sectors-rows"), cols = temp_png("sectors-cols"), lanes = temp_png("lanes");
+    // No legend: its ramp holds every colour of the scale.
+    const std::vector<std::string> seed = {"render", "--preset", "seed-matmul", "--size", "1280x720", "--no-legend"};
+    const auto render = [&](std::vector<std::string> extra, const std::string& out) {
+        std::vector<std::string> args = seed;
+        args.insert(args.end(), extra.begin(), extra.end());
+        args.insert(args.end(), {"--out", out});
+        const RunResult r = run_threadmap(args, kNoDisplay);
+        REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+        return colours(load_png(out));
+    };
+    const ColorContext sectors{ColorMode::Sectors, Palette::Standard, {16, 16, 1}, {32, 32, 1}};
+    const auto cost = [](uint8_t c) { return CellSample{CellSample::Element, 1, {}, {}, c}; };
+    const auto by_rows = render({"--color", "sectors"}, rows);
+    CHECK(by_rows.count(rgb(colorize(cost(32), sectors))) == 1);
+    CHECK(by_rows.count(rgb(colorize(cost(8), sectors))) == 1);
+    CHECK(by_rows.count(rgb(colorize(cost(4), sectors))) == 0);
+    const auto by_cols = render({"--kernel", "matmul-xcol", "--color", "sectors"}, cols);
+    CHECK(by_cols.count(rgb(colorize(cost(4), sectors))) == 1);
+    CHECK(by_cols.count(rgb(colorize(cost(1), sectors))) == 1);
+    CHECK(by_cols.count(rgb(colorize(cost(32), sectors))) == 0);
+    ColorContext by_lanes = sectors;
+    by_lanes.mode = ColorMode::Lanes;
+    const auto lane_colours = render({"--color", "lanes"}, lanes);
+    CHECK(lane_colours.count(rgb(colorize(cost(32), by_lanes))) == 1);
+    CHECK(lane_colours.count(rgb(colorize(cost(8), by_lanes))) == 1);
+    for (const std::string& f : {rows, cols, lanes}) std::remove(f.c_str());
+}
+
 TEST_CASE("render - bad arguments exit 2 and unwritable paths 1, with a message") {
     const std::string out = temp_png("bad");
     const std::vector<std::vector<std::string>> bad = {

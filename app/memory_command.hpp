@@ -1,0 +1,23 @@
+// `threadmap memory`: runs a launch in the kernel model and prints its memory view — per
+// access site its warp requests, global sectors (against the ideal) or shared-memory
+// wavefronts, and active lanes — and the kernel's totals, as Nsight Compute counts them.
+#pragma once
+
+#include "model_launch.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace threadmap {
+
+struct MemoryCommandOptions {
+    LaunchOptions launch;
+    ModelParamTexts params;  // --bins, --offset, …
+    bool json = false, csv = false;
+};
+
+void add_memory_command(CLI::App& app, MemoryCommandOptions& options);
+int run_memory_command(const MemoryCommandOptions& options);
+
+}  // namespace threadmap

@@ -1,0 +1,23 @@
+// The memory view of a launch (kernels/model/memory_view.hpp) as `threadmap memory` prints
+// it: JSON (a contract for scripts; the README has the schema), CSV (one row per site) and a
+// table for a terminal.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "model/model_emulator.hpp"
+
+namespace threadmap {
+
+// What the figures are, in one sentence (the UI and README say the same).
+extern const char* const kMemoryModelNote;
+
+nlohmann::json memory_json(const ModelLaunch& launch, const MemoryView& view);
+std::string memory_csv(const ModelLaunch& launch, const MemoryView& view);
+std::string memory_text(const ModelLaunch& launch, const MemoryView& view);
+
+// "28.57 sectors per request (4 would do)" style figures: a ratio, or null/"-" when no request.
+std::optional<double> per_request(uint64_t amount, uint64_t requests);
+
+}  // namespace threadmap

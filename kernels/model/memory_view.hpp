@@ -1,0 +1,87 @@
+// The memory view of a kernel-model launch: its loads and stores grouped into warp requests
+// and counted the way Nsight Compute counts them (ProfilingGuide, "Memory Tables").
+//
+// - A request is one execution of one access site by the active lanes of one warp: the n-th
+//   execution of the site by each lane. A site is an instruction: a source line, load or
+//   store, and the array (a line that loads two arrays has two sites; one that loads an array
+//   twice has one site executed twice per thread). Lanes are a block's threads in linear order
+//   (x fastest), 32 to a warp.
+// - Global memory: a request's sectors are the distinct 32-byte sectors covering the bytes its
+//   active lanes touch; its ideal is ⌈distinct elements × 4 / 32⌉, the sectors those bytes
+//   would need contiguous and aligned (the arrays' elements are 4 bytes; lanes reading one
+//   element count once, so a broadcast's ideal is 1 sector, not 4). Arrays start 256-byte
+//   aligned, as cudaMalloc gives.
+// - Shared memory: 32 banks of 4-byte words; lanes reading one word share it (broadcast); a
+//   request's wavefronts are the most distinct words any one bank serves (n-way conflict = n).
+//   A block's __shared__ arrays lie one after another in declaration order from offset 0.
+// - Atomics are not counted: Nsight counts them apart (op_atom, op_red), not as loads or
+//   stores. Out-of-bounds accesses are skipped (they are findings) and leave their lane
+//   inactive in that request.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "kernel_spec.hpp"
+
+namespace threadmap {
+
+enum class AccessOp : uint8_t { Load, Store };
+const char* access_op_name(AccessOp op);  // "load", "store"
+
+inline constexpr uint32_t kWarpLanes = 32;
+inline constexpr uint32_t kSectorBytes = 32;
+inline constexpr uint32_t kSharedBanks = 32;
+
+// One access site's requests, summed.
+struct MemorySite {
+    int line = 0;
+    AccessOp op = AccessOp::Load;
+    size_t array = 0;  // index into the spec's arrays
+    MemorySpace space = MemorySpace::Global;
+    uint64_t requests = 0;
+    uint64_t active_lanes = 0;       // Σ over requests
+    uint64_t sectors = 0;            // global
+    uint64_t ideal_sectors = 0;      // global
+    uint64_t wavefronts = 0;         // shared
+    uint32_t conflict_ways_max = 0;  // shared: the most wavefronts one request needed
+};
+
+// What the requests that touched one element of a global array cost (0: none touched it this
+// way). Sectors: the most any request touching it needed; lanes: the fewest active lanes.
+struct ElementCost {
+    uint8_t load_sectors = 0, store_sectors = 0;
+    uint8_t load_lanes = 0, store_lanes = 0;
+};
+
+// One request, as the warp inspector draws it.
+struct WarpRequest {
+    uint32_t mask = 0;                // active lanes
+    uint32_t index[kWarpLanes] = {};  // each active lane's element
+};
+
+struct MemoryView {
+    std::vector<MemorySite> sites;                // by line, then load before store, then array
+    std::vector<std::vector<ElementCost>> costs;  // per array (empty for __shared__ ones)
+};
+
+// The figures of one request (for the warp inspector and tests). Global: the distinct 32-byte
+// sectors of the 4-byte elements the active lanes touch, of an array starting at a 256-byte
+// boundary, and the ideal; shared: wavefronts, the array starting at word `base_word`.
+struct RequestSectors {
+    uint32_t sectors = 0, ideal = 0;
+};
+RequestSectors request_sectors(const WarpRequest& r);
+uint32_t request_wavefronts(const WarpRequest& r, uint64_t base_word);
+inline uint32_t ideal_sectors(uint32_t distinct_elements) {
+    return (distinct_elements * 4 + kSectorBytes - 1) / kSectorBytes;
+}
+
+// Totals of one kind of access over the sites, as Nsight's .sum metrics.
+struct MemoryTotals {
+    uint64_t requests = 0, sectors = 0, ideal_sectors = 0, wavefronts = 0, active_lanes = 0;
+    uint32_t conflict_ways_max = 0;
+};
+MemoryTotals memory_totals(const MemoryView& view, MemorySpace space, AccessOp op);
+
+}  // namespace threadmap

@@ -1,0 +1,159 @@
+// Warp requests and their counts; see warp_requests.hpp and memory_view.hpp.
+#include "warp_requests.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+
+namespace threadmap {
+
+const char* access_op_name(AccessOp op) { return op == AccessOp::Load ? "load" : "store"; }
+
+namespace {
+
+// The distinct elements the active lanes touch, ascending, in `values`; returns how many.
+// Most requests are in lane order (ascending, or all one element), which needs no sort.
+uint32_t distinct_elements(const WarpRequest& r, std::array<uint64_t, kWarpLanes>& values) {
+    uint32_t n = 0;
+    bool ascending = true;
+    for (uint32_t mask = r.mask; mask; mask &= mask - 1) {
+        const uint64_t v = r.index[std::countr_zero(mask)];
+        if (n && v < values[n - 1]) ascending = false;
+        values[n++] = v;
+    }
+    if (!ascending) std::sort(values.begin(), values.begin() + n);
+    return uint32_t(std::unique(values.begin(), values.begin() + n) - values.begin());
+}
+
+// The distinct 32-byte sectors of `n` ascending 4-byte elements of a 256-byte aligned array.
+uint32_t sectors_of(const std::array<uint64_t, kWarpLanes>& elements, uint32_t n) {
+    uint32_t sectors = 0;
+    for (uint32_t k = 0; k < n; ++k)
+        if (k == 0 || elements[k] * 4 / kSectorBytes != elements[k - 1] * 4 / kSectorBytes) ++sectors;
+    return sectors;
+}
+
+}  // namespace
+
+RequestSectors request_sectors(const WarpRequest& r) {
+    std::array<uint64_t, kWarpLanes> elements;
+    const uint32_t n = distinct_elements(r, elements);
+    return {sectors_of(elements, n), ideal_sectors(n)};
+}
+
+uint32_t request_wavefronts(const WarpRequest& r, uint64_t base_word) {
+    std::array<uint64_t, kWarpLanes> words;
+    const uint32_t n = distinct_elements(r, words);
+    std::array<uint32_t, kSharedBanks> per_bank{};
+    uint32_t most = 0;
+    for (uint32_t k = 0; k < n; ++k) most = std::max(most, ++per_bank[(base_word + words[k]) % kSharedBanks]);
+    return most;
+}
+
+MemoryTotals memory_totals(const MemoryView& view, MemorySpace space, AccessOp op) {
+    MemoryTotals t;
+    for (const MemorySite& s : view.sites) {
+        if (s.space != space || s.op != op) continue;
+        t.requests += s.requests;
+        t.sectors += s.sectors;
+        t.ideal_sectors += s.ideal_sectors;
+        t.wavefronts += s.wavefronts;
+        t.active_lanes += s.active_lanes;
+        t.conflict_ways_max = std::max(t.conflict_ways_max, s.conflict_ways_max);
+    }
+    return t;
+}
+
+WarpRequests::WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& sizes, uint32_t tpb)
+    : arrays_(spec.arrays.size()), threads_per_block_(tpb), warps_((tpb + kWarpLanes - 1) / kWarpLanes) {
+    uint64_t shared_words = 0;
+    for (size_t a = 0; a < arrays_; ++a) {
+        spaces_.push_back(spec.arrays[a].space);
+        shared_base_word_.push_back(shared_words);
+        const bool shared = spaces_[a] == MemorySpace::Shared;
+        if (shared) shared_words += sizes[a];
+        costs_.emplace_back(shared ? 0 : sizes[a]);
+    }
+    executions_.assign(size_t(tpb) * site_capacity_, 0);
+    requests_.resize(size_t(warps_) * site_capacity_);
+}
+
+uint32_t WarpRequests::add_site(size_t key, size_t array, int line, AccessOp op) {
+    if (key >= site_table_.size()) site_table_.resize(key + 1, -1);
+    const uint32_t site = uint32_t(sites_.size());
+    site_table_[key] = int32_t(site);
+    MemorySite s;
+    s.line = line;
+    s.op = op;
+    s.array = array;
+    s.space = spaces_[array];
+    sites_.push_back(s);
+    if (sites_.size() > site_capacity_) {  // re-lay the per-site tables out, twice as wide
+        const size_t old = site_capacity_;
+        site_capacity_ *= 2;
+        std::vector<uint32_t> executions(size_t(threads_per_block_) * site_capacity_, 0);
+        for (size_t t = 0; t < threads_per_block_; ++t)
+            std::copy_n(executions_.begin() + std::ptrdiff_t(t * old), old,
+                        executions.begin() + std::ptrdiff_t(t * site_capacity_));
+        executions_ = std::move(executions);
+        std::vector<std::vector<WarpRequest>> requests(size_t(warps_) * site_capacity_);
+        for (size_t w = 0; w < warps_; ++w)
+            for (size_t k = 0; k < old; ++k) requests[w * site_capacity_ + k] = std::move(requests_[w * old + k]);
+        requests_ = std::move(requests);
+    }
+    return site;
+}
+
+void WarpRequests::count(MemorySite& site, const WarpRequest& r) {
+    const uint32_t lanes = uint32_t(std::popcount(r.mask));
+    ++site.requests;
+    site.active_lanes += lanes;
+    if (site.space == MemorySpace::Shared) {
+        const uint32_t wavefronts = request_wavefronts(r, shared_base_word_[site.array]);
+        site.wavefronts += wavefronts;
+        site.conflict_ways_max = std::max(site.conflict_ways_max, wavefronts);
+        return;
+    }
+    const auto [sectors, ideal] = request_sectors(r);
+    site.sectors += sectors;
+    site.ideal_sectors += ideal;
+    std::vector<ElementCost>& costs = costs_[site.array];
+    const bool load = site.op == AccessOp::Load;
+    for (uint32_t mask = r.mask; mask; mask &= mask - 1) {
+        ElementCost& c = costs[r.index[std::countr_zero(mask)]];
+        uint8_t& most = load ? c.load_sectors : c.store_sectors;
+        uint8_t& fewest = load ? c.load_lanes : c.store_lanes;
+        most = std::max(most, uint8_t(sectors));
+        fewest = fewest == 0 ? uint8_t(lanes) : std::min(fewest, uint8_t(lanes));
+    }
+}
+
+void WarpRequests::close_warp(uint32_t warp) {
+    for (size_t k = 0; k < sites_.size(); ++k) {
+        std::vector<WarpRequest>& requests = requests_[size_t(warp) * site_capacity_ + k];
+        for (const WarpRequest& r : requests)
+            if (r.mask) count(sites_[k], r);
+        requests.clear();
+    }
+    const uint32_t first = warp * kWarpLanes, end = std::min(first + kWarpLanes, threads_per_block_);
+    std::fill(executions_.begin() + std::ptrdiff_t(size_t(first) * site_capacity_),
+              executions_.begin() + std::ptrdiff_t(size_t(end) * site_capacity_), 0u);
+}
+
+void WarpRequests::close_block() {
+    for (uint32_t w = 0; w < warps_; ++w) close_warp(w);
+}
+
+MemoryView WarpRequests::finish() {
+    MemoryView view;
+    view.sites = sites_;
+    std::sort(view.sites.begin(), view.sites.end(), [](const MemorySite& a, const MemorySite& b) {
+        if (a.line != b.line) return a.line < b.line;
+        if (a.op != b.op) return a.op < b.op;
+        return a.array < b.array;
+    });
+    view.costs = std::move(costs_);
+    return view;
+}
+
+}  // namespace threadmap

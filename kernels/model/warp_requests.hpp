@@ -1,0 +1,58 @@
+// Groups a kernel-model launch's accesses into warp requests as the threads run (see
+// memory_view.hpp for the rules) and sums them per site. The emulator hands it every load and
+// store with the thread's index in its block; it closes a warp's requests once all the warp's
+// lanes have run (each thread to completion), or at the end of the block (kernels with
+// barriers, whose threads interleave), so it holds one warp's or one block's requests at a time.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "memory_view.hpp"
+
+namespace threadmap {
+
+class WarpRequests {
+  public:
+    // `array_sizes`: elements per array (a shared array: per block).
+    WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& array_sizes, uint32_t threads_per_block);
+
+    void record(uint32_t thread_in_block, size_t array, uint64_t index, int line, AccessOp op, bool in_bounds) {
+        const uint32_t site = site_of(array, line, op);
+        const uint32_t n = executions_[size_t(thread_in_block) * site_capacity_ + site]++;
+        if (!in_bounds) return;
+        std::vector<WarpRequest>& requests = requests_[size_t(thread_in_block / kWarpLanes) * site_capacity_ + site];
+        if (n >= requests.size()) requests.resize(n + 1);
+        WarpRequest& r = requests[n];
+        const uint32_t lane = thread_in_block % kWarpLanes;
+        r.index[lane] = uint32_t(index);
+        r.mask |= 1u << lane;
+    }
+    // All of warp `warp`'s lanes have run: count its requests.
+    void close_warp(uint32_t warp);
+    // The block is done: count what is still open and start the next block.
+    void close_block();
+    MemoryView finish();
+
+  private:
+    uint32_t site_of(size_t array, int line, AccessOp op) {
+        const size_t key = (size_t(line) * arrays_ + array) * 2 + size_t(op);
+        if (key < site_table_.size() && site_table_[key] >= 0) return uint32_t(site_table_[key]);
+        return add_site(key, array, line, op);
+    }
+    uint32_t add_site(size_t key, size_t array, int line, AccessOp op);
+    void count(MemorySite& site, const WarpRequest& r);
+
+    size_t arrays_;
+    uint32_t threads_per_block_, warps_;
+    std::vector<MemorySpace> spaces_;
+    std::vector<uint64_t> shared_base_word_;  // per array: where a shared array starts
+    std::vector<int32_t> site_table_;         // (line, array, op) → site, -1 when none yet
+    std::vector<MemorySite> sites_;
+    size_t site_capacity_ = 8;
+    std::vector<uint32_t> executions_;                // [thread in block][site]: times run
+    std::vector<std::vector<WarpRequest>> requests_;  // [warp][site]: by execution
+    std::vector<std::vector<ElementCost>> costs_;     // per global array element
+};
+
+}  // namespace threadmap

@@ -1,0 +1,221 @@
+// The memory view (kernels/model/memory_view.hpp): single requests counted by hand (sectors,
+// broadcast, misalignment, bank conflicts and their broadcast), then whole launches whose
+// totals are derived here from the launch's geometry, not from the code under test: the
+// tutorial's matmul (x → row) against matmul-xcol, the tiled transposes, the two reductions'
+// active lanes, the offset copy.
+#include <doctest/doctest.h>
+
+#include "builtin/registry.hpp"
+#include "model/model_emulator.hpp"
+
+using namespace threadmap;
+
+namespace {
+
+WarpRequest request(uint32_t lanes, uint64_t (*element)(uint32_t lane)) {
+    WarpRequest r;
+    for (uint32_t lane = 0; lane < lanes; ++lane) {
+        r.mask |= 1u << lane;
+        r.index[lane] = uint32_t(element(lane));
+    }
+    return r;
+}
+
+MemoryView view_of(const char* kernel, const Params& p, const LaunchConfig& l) {
+    ModelLaunch m{find_builtin_kernel(kernel), p, l};
+    m.record_requests = true;
+    const auto r = run_model(m);
+    REQUIRE_MESSAGE(r.value, r.error);
+    REQUIRE(r.value->memory);
+    return *r.value->memory;
+}
+
+const MemorySite& site(const KernelSpec& k, const MemoryView& v, const char* array, AccessOp op) {
+    for (const MemorySite& s : v.sites)
+        if (k.arrays[s.array].name == array && s.op == op) return s;
+    FAIL("no site for " << array);
+    return v.sites.front();
+}
+
+}  // namespace
+
+TEST_CASE("a request's sectors for contiguous and strided and broadcast and misaligned and partial warps") {
+    // 32 lanes × 4 bytes from element 0: 128 bytes, 4 sectors, all needed.
+    auto r = request_sectors(request(32, [](uint32_t l) { return uint64_t(l); }));
+    CHECK(r.sectors == 4);
+    CHECK(r.ideal == 4);
+    // One lane per row of a 200-float matrix: 800 bytes apart, 32 sectors where 4 would do.
+    r = request_sectors(request(32, [](uint32_t l) { return uint64_t(l) * 200; }));
+    CHECK(r.sectors == 32);
+    CHECK(r.ideal == 4);
+    // Every lane reads one element: one sector, and one is ideal.
+    r = request_sectors(request(32, [](uint32_t) { return uint64_t(77); }));
+    CHECK(r.sectors == 1);
+    CHECK(r.ideal == 1);
+    // Shifted by one element: bytes 4..131 straddle 5 sectors.
+    r = request_sectors(request(32, [](uint32_t l) { return uint64_t(l) + 1; }));
+    CHECK(r.sectors == 5);
+    // 8 lanes from element 192 (byte 768, a sector boundary): one sector.
+    r = request_sectors(request(8, [](uint32_t l) { return uint64_t(l) + 192; }));
+    CHECK(r.sectors == 1);
+    CHECK(r.ideal == 1);
+    // Lanes in reverse order count the same as in order.
+    r = request_sectors(request(32, [](uint32_t l) { return uint64_t(31 - l) * 8; }));
+    CHECK(r.sectors == 32);
+}
+
+TEST_CASE("a request's wavefronts with banks and conflicts and broadcast") {
+    // Consecutive words: one per bank.
+    CHECK(request_wavefronts(request(32, [](uint32_t l) { return uint64_t(l); }), 0) == 1);
+    // Stride 2: lanes l and l+16 share a bank with different words: 2-way.
+    CHECK(request_wavefronts(request(32, [](uint32_t l) { return uint64_t(l) * 2; }), 0) == 2);
+    // A column of a 32-wide tile: every word in one bank: 32-way.
+    CHECK(request_wavefronts(request(32, [](uint32_t l) { return uint64_t(l) * 32; }), 0) == 32);
+    // A column of a 33-wide tile: every bank once.
+    CHECK(request_wavefronts(request(32, [](uint32_t l) { return uint64_t(l) * 33; }), 0) == 1);
+    // All lanes on one word: broadcast, one wavefront.
+    CHECK(request_wavefronts(request(32, [](uint32_t) { return uint64_t(5); }), 0) == 1);
+    // Two words in bank 0 (0 and 32), each read by 16 lanes: 2-way.
+    CHECK(request_wavefronts(request(32, [](uint32_t l) { return uint64_t(l % 2) * 32; }), 0) == 2);
+    // The array's offset moves the banks, not the conflicts.
+    CHECK(request_wavefronts(request(32, [](uint32_t l) { return uint64_t(l) * 32; }), 7) == 32);
+}
+
+// The tutorial's launch: C 200×200 from A 300×200 and B 200×300, grid 16×16, block 32×32. A warp
+// is 32 consecutive threadIdx.x of one threadIdx.y. Along x, blocks 0–5 are full warps (32 active
+// lanes) and block 6 has 8 (192..199); blocks 7–15 have none. So each line of 200 elements along
+// y (or x) has 7 requests: 6 of 32 lanes and one of 8.
+TEST_CASE("the tutorial's matmul stores 28.6 sectors per request with x on rows and 3.6 with x on columns") {
+    const Params p = {200, 200, 200, 300, 300};
+    const LaunchConfig l{{16, 16, 1}, {32, 32, 1}};
+    const KernelSpec& row = *find_builtin_kernel("matmul");
+    const KernelSpec& col = *find_builtin_kernel("matmul-xcol");
+    const MemoryView x_rows = view_of("matmul", p, l);
+    const MemoryView x_cols = view_of("matmul-xcol", p, l);
+
+    // Stores, x → row: each lane its own row of C (800 bytes apart): a sector per lane.
+    // Per column j: 6·32 + 8 = 200 sectors in 7 requests; 200 columns.
+    const MemoryTotals st_row = memory_totals(x_rows, MemorySpace::Global, AccessOp::Store);
+    CHECK(st_row.requests == 7 * 200);
+    CHECK(st_row.sectors == 200 * 200);
+    CHECK(double(st_row.sectors) / double(st_row.requests) == doctest::Approx(200.0 / 7));  // 28.57
+    // Stores, x → column: a row of C is 800 bytes (25 sectors, sector-aligned): 6 full warps
+    // of 4 sectors and 8 lanes in 1. Per row: 25 sectors in 7 requests.
+    const MemoryTotals st_col = memory_totals(x_cols, MemorySpace::Global, AccessOp::Store);
+    CHECK(st_col.requests == 7 * 200);
+    CHECK(st_col.sectors == 25 * 200);
+    CHECK(double(st_col.sectors) / double(st_col.requests) == doctest::Approx(25.0 / 7));  // 3.57
+
+    // Loads, x → row, per (j, k): A[i,k] down a column (a sector per lane: 200 sectors in 7
+    // requests), B[k,j] one element for all lanes (1 sector each: 7 in 7).
+    const MemoryTotals ld_row = memory_totals(x_rows, MemorySpace::Global, AccessOp::Load);
+    CHECK(ld_row.requests == 2 * 7 * 200 * 200);
+    CHECK(ld_row.sectors == (200 + 7) * 200 * 200);
+    CHECK(double(ld_row.sectors) / double(ld_row.requests) == doctest::Approx(207.0 / 14));  // 14.79
+    CHECK(site(row, x_rows, "A", AccessOp::Load).sectors == 200 * 200 * 200);
+    // Loads, x → column, per (i, k): A[i,k] one element (7 sectors in 7 requests); B[k, j..]
+    // along a row of 300 floats (1,200 bytes): even rows start on a sector (6·4 + 1 = 25
+    // sectors), odd rows 16 bytes into one (6·5 + 2 = 32).
+    const MemoryTotals ld_col = memory_totals(x_cols, MemorySpace::Global, AccessOp::Load);
+    CHECK(ld_col.requests == 2 * 7 * 200 * 200);
+    CHECK(ld_col.sectors == 7 * 200 * 200 + (25 + 32) * 100 * 200);
+    CHECK(double(ld_col.sectors) / double(ld_col.requests) == doctest::Approx((7 + 28.5) / 14));  // 2.54
+    CHECK(site(col, x_cols, "B", AccessOp::Load).sectors == (25 + 32) * 100 * 200);
+
+    // Every lane of these requests is active but in block 6's warps: 6·32 + 8 lanes per 7.
+    CHECK(site(row, x_rows, "C", AccessOp::Store).active_lanes == 200 * 200);
+}
+
+TEST_CASE("each element of C carries its store's sectors and active lanes") {
+    const Params p = {200, 200, 200, 300, 300};
+    ModelLaunch m{find_builtin_kernel("matmul"), p, {{16, 16, 1}, {32, 32, 1}}};
+    m.record_requests = true;
+    m.record_elements = false;
+    const auto r = run_model(m);
+    REQUIRE(r.value);
+    const std::vector<ElementCost>& c = r.value->memory->costs[2];
+    REQUIRE(c.size() == 200 * 200);
+    CHECK(c[0].store_sectors == 32);  // row 0: a full warp, a sector per lane
+    CHECK(c[0].store_lanes == 32);
+    CHECK(c[195 * 200 + 7].store_sectors == 8);  // rows 192–199: the 8-lane warps
+    CHECK(c[195 * 200 + 7].store_lanes == 8);
+    CHECK(c[0].load_sectors == 0);              // C is never read
+    CHECK(r.value->arrays[2].records.empty());  // no per-element records in this mode
+}
+
+TEST_CASE("the tiled transpose's column reads are 32-way bank conflicts and padding the tile removes them") {
+    const Params p = {200, 300};
+    const KernelSpec& tiled = *find_builtin_kernel("transpose-tiled");
+    const LaunchConfig l{tiled.covering_grid(p, tiled.default_block), tiled.default_block};
+    const MemoryView plain = view_of("transpose-tiled", p, l);
+    const MemoryView padded = view_of("transpose-tiled-padded", p, l);
+    const MemoryTotals conflicted = memory_totals(plain, MemorySpace::Shared, AccessOp::Load);
+    CHECK(conflicted.conflict_ways_max == 32);
+    // Each request's lanes read as many words of one bank as it has active lanes.
+    CHECK(conflicted.wavefronts == memory_totals(plain, MemorySpace::Shared, AccessOp::Load).active_lanes);
+    const MemoryTotals clean = memory_totals(padded, MemorySpace::Shared, AccessOp::Load);
+    CHECK(clean.conflict_ways_max == 1);
+    CHECK(clean.wavefronts == clean.requests);
+    // Writing the tile along its rows never conflicts, padded or not.
+    CHECK(memory_totals(plain, MemorySpace::Shared, AccessOp::Store).conflict_ways_max == 1);
+}
+
+// Block 256 over 65,536 values: 256 blocks of 8 warps. Each step's line loads sdata twice.
+TEST_CASE("reduce-interleaved's active lanes fall step by step and reduce-sequential keeps warps full") {
+    const Params p = {65536};
+    const LaunchConfig l{{256, 1, 1}, {256, 1, 1}};
+    const KernelSpec& inter = *find_builtin_kernel("reduce-interleaved");
+    const KernelSpec& seq = *find_builtin_kernel("reduce-sequential");
+    const MemorySite& a = site(inter, view_of("reduce-interleaved", p, l), "sdata", AccessOp::Load);
+    // s = 1, 2, 4, 8, 16: every warp has 16, 8, 4, 2, 1 active lanes; s = 32, 64, 128: 4, 2, 1
+    // warps with one lane. Per block: 2·(8·5 + 7) requests, 2·(8·31 + 7) lanes.
+    CHECK(a.requests == 256 * 2 * (8 * 5 + 7));
+    CHECK(a.active_lanes == 256 * 2 * (8 * 31 + 7));
+    // s = 128, 64, 32: 4, 2, 1 full warps; s = 16 … 1: one warp of 16 … 1 lanes.
+    const MemorySite& b = site(seq, view_of("reduce-sequential", p, l), "sdata", AccessOp::Load);
+    CHECK(b.requests == 256 * 2 * (4 + 2 + 1 + 5));
+    CHECK(b.active_lanes == 256 * 2 * (128 + 64 + 32 + 16 + 8 + 4 + 2 + 1));
+}
+
+TEST_CASE("an offset-by-one copy loads 5 sectors per request where 4 would do and offset 0 loads 4") {
+    const KernelSpec& k = *find_builtin_kernel("copy-offset");
+    const LaunchConfig l{{4, 1, 1}, {256, 1, 1}};
+    const MemorySite off = site(k, view_of("copy-offset", {1024, 1}, l), "in", AccessOp::Load);
+    CHECK(off.requests == 32);
+    CHECK(off.sectors == 5 * 32);
+    CHECK(off.ideal_sectors == 4 * 32);
+    const MemorySite aligned = site(k, view_of("copy-offset", {1024, 0}, l), "in", AccessOp::Load);
+    CHECK(aligned.sectors == 4 * 32);
+}
+
+TEST_CASE("warps cut across rows of a 2D block and partial warps and guarded-off lanes are inactive") {
+    // increment over 40 elements, block 48: warp 0 = threads 0–31, warp 1 = threads 32–47 (a
+    // partial warp of 16), all active in block 0; block 1's threads 48–87: 40–47 … none active.
+    const KernelSpec& k = *find_builtin_kernel("increment");
+    const MemoryView v = view_of("increment", {40}, {{2, 1, 1}, {48, 1, 1}});
+    const MemorySite& st = site(k, v, "a", AccessOp::Store);
+    CHECK(st.requests == 2);
+    CHECK(st.active_lanes == 40);
+    CHECK(st.sectors == 4 + 1);  // elements 32–39: one sector
+    // matmul-xcol with block (16, 4): a warp is two rows of 16 threads, i.e. two rows of C.
+    const KernelSpec& m = *find_builtin_kernel("matmul-xcol");
+    const MemoryView w = view_of("matmul-xcol", {16, 16, 1, 16, 16}, {{1, 4, 1}, {16, 4, 1}});
+    const MemorySite& c = site(m, w, "C", AccessOp::Store);
+    CHECK(c.requests == 8);     // 16 rows, two per warp
+    CHECK(c.sectors == 8 * 4);  // each half-warp: 16 floats of one row, 2 sectors
+}
+
+TEST_CASE("a launch without record_requests has no memory view and the view changes no result") {
+    const KernelSpec& k = *find_builtin_kernel("stencil-1d");
+    const LaunchConfig l{k.covering_grid({1000}, k.default_block), k.default_block};
+    const auto plain = run_model({&k, {1000}, l});
+    ModelLaunch m{&k, {1000}, l};
+    m.record_requests = true;
+    const auto viewed = run_model(m);
+    REQUIRE(plain.value);
+    REQUIRE(viewed.value);
+    CHECK_FALSE(plain.value->memory);
+    CHECK(viewed.value->memory);
+    CHECK(plain.value->arrays[1].bits == viewed.value->arrays[1].bits);
+    CHECK(plain.value->counts == viewed.value->counts);
+}
