@@ -21,7 +21,7 @@
 namespace threadmap {
 
 // The views the centre of the window holds as tabs.
-enum class CentreView { Map, Timing, Occupancy };
+enum class CentreView { Map, Timing, Occupancy, Memory };
 
 // Work on the picture, done by update_picture at the start of the next frame.
 struct PictureWork {
@@ -91,6 +91,7 @@ struct AppState {
 
     TimingState timing;                   // the timing panel: runs, recordings, the sweep
     std::optional<CentreView> open_view;  // select this tab of the centre once (a lesson chose it)
+    bool memory_view_open = false;        // the Memory tab was drawn last frame: maps come with their memory view
 
     // PNG exports being encoded and written off the UI thread (window_exports).
     struct ExportJob {

@@ -61,6 +61,15 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
         d.fields.push_back({"touches", s.touches == 1
                                            ? "1 thread"
                                            : n2s(s.touches) + " threads (the one with the smallest id shown)"});
+    // The memory view, once computed (the Memory tab or a memory colour mode asked for it).
+    if (element && *element < p.memory.sectors.size() && p.memory.sectors[*element] > 0) {
+        const uint64_t sectors = p.memory.sectors[*element], lanes = p.memory.lanes[*element];
+        const uint64_t ideal = (lanes * 4 + 31) / 32;
+        d.fields.push_back({"its store request", n2s(sectors) + (sectors == 1 ? " sector" : " sectors") + " for " +
+                                                     n2s(lanes) + (lanes == 1 ? " active lane" : " active lanes") +
+                                                     (sectors > ideal ? "; " + n2s(ideal) + " would do" : "") +
+                                                     " (modeled)"});
+    }
 
     switch (w.kernel) {
         case KernelKind::Increment:

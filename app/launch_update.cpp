@@ -23,6 +23,7 @@ PictureOptions layout_options(const AppState& state, uint32_t max_side, uint64_t
     o.max_side = max_side;
     o.max_cells = max_cells;
     o.gpu = state.occupancy_gpu();
+    o.memory = state.memory_view_open;
     return o;
 }
 
@@ -94,11 +95,8 @@ void collect_job(AppState& state, uint32_t max_side, uint64_t max_cells) {
 // on screen than a worker thread's map (which cannot reuse the buffers on show, and shares the
 // cores with the frames). Above it, a worker thread computes while the window keeps drawing.
 constexpr uint64_t kWorkInFrame = uint64_t(1) << 28;
-
-uint64_t work(const ResolvedLaunch& r) {
-    const uint64_t threads = r.launch.blocks() * r.launch.threads_per_block();
-    return threads * (is_matrix(r.workload.kernel) ? r.workload.inner : 1);
-}
+// The memory view within the frame up to this much work (about 40 ms here), on the worker above.
+constexpr uint64_t kMemoryInFrame = uint64_t(1) << 23;
 
 }  // namespace
 
@@ -120,7 +118,10 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
             state.launch_error = checked.error;
             return;
         }
-        if (work(*checked.value) > kWorkInFrame || element_count(checked.value->workload) > kPaintInFrameCells) {
+        const bool memory = is_memory_mode(state.color_mode()) || state.memory_view_open;
+        if (thread_steps(*checked.value) > kWorkInFrame ||
+            element_count(checked.value->workload) > kPaintInFrameCells ||
+            (memory && thread_steps(*checked.value) > kMemoryInFrame)) {
             start_job(state, *checked.value, max_side, max_cells);
             return;
         }
@@ -133,6 +134,14 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
     }
     state.pending.recolor = state.pending.relayout = false;
     if (!state.picture) return;
+    // A memory view asked for now: computed here when small, with the map on a worker when not.
+    if ((is_memory_mode(state.color_mode()) || state.memory_view_open) && !state.picture->memory.computed) {
+        if (thread_steps(state.picture->launch) > kMemoryInFrame) {
+            if (!state.picture_job) start_job(state, state.picture->launch, max_side, max_cells);
+            return;
+        }
+        compute_picture_memory(*state.picture);
+    }
     relayout(*state.picture, layout_options(state, max_side, max_cells));
     recolor(*state.picture, state.color_mode(), state.palette(), state.occupancy_gpu());
     state.pending.upload = true;

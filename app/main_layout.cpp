@@ -15,6 +15,7 @@
 #include "panels/findings_panel.hpp"
 #include "panels/inspector_panel.hpp"
 #include "panels/lessons_panel.hpp"
+#include "panels/memory_panel.hpp"
 #include "panels/occupancy_panel.hpp"
 #include "panels/stats_panel.hpp"
 #include "panels/timing_panel.hpp"
@@ -121,6 +122,8 @@ void draw_centre_views(AppState& state, MapFrame& frame) {
     }
     centre_tab(state, "Timing", CentreView::Timing, open, [&] { draw_timing_panel(state); });
     centre_tab(state, "Occupancy", CentreView::Occupancy, open, [&] { draw_occupancy_panel(state); });
+    state.memory_view_open = false;  // until the Memory tab is drawn this frame
+    centre_tab(state, "Memory", CentreView::Memory, open, [&] { draw_memory_panel(state); });
     ImGui::EndTabBar();
 }
 

@@ -14,8 +14,7 @@ PictureFindings check_findings(const ResolvedLaunch& r, const std::atomic<bool>*
     PictureFindings f;
     const ModelLaunch m = model_launch_for(r);
     f.output = is_matrix(r.workload.kernel) ? "C" : "a";
-    const uint64_t work = r.launch.blocks() * r.launch.threads_per_block() *
-                          (is_matrix(r.workload.kernel) ? std::max<uint64_t>(r.workload.inner, 1) : 1);
+    const uint64_t work = thread_steps(r);
     const uint64_t elements = global_elements(*m.spec, m.params, m.launch);
     if (work > kFindingsWork || elements > kFindingsElements) {
         f.not_checked = "This launch is too large to check while the window waits (" + std::to_string(work) +
@@ -36,13 +35,13 @@ PictureFindings check_findings(const ResolvedLaunch& r, const std::atomic<bool>*
     return f;
 }
 
-// The memory view of the launch's mapped array (its stores), or why there is none.
-PictureMemory compute_memory(const ResolvedLaunch& r) {
+// The memory view of the launch, or why there is none; nullopt when cancelled.
+std::optional<PictureMemory> compute_memory(const ResolvedLaunch& r, const std::atomic<bool>* cancel) {
     PictureMemory out;
     out.computed = true;
     ModelLaunch m = model_launch_for(r);
-    const uint64_t work = r.launch.blocks() * r.launch.threads_per_block() *
-                          (is_matrix(r.workload.kernel) ? std::max<uint64_t>(r.workload.inner, 1) : 1);
+    out.spec = m.spec;
+    const uint64_t work = thread_steps(r);
     if (work > kMemoryViewWork) {
         out.not_computed = "too large for the window's memory view (" + std::to_string(work) +
                            " thread-steps; it computes up to " + std::to_string(kMemoryViewWork) +
@@ -51,11 +50,13 @@ PictureMemory compute_memory(const ResolvedLaunch& r) {
     }
     m.record_requests = true;
     m.record_elements = false;
-    const auto run = run_model(m);
+    const auto run = run_model(m, cancel);
     if (!run.value) {
+        if (run.error == kCancelled) return std::nullopt;
         out.not_computed = run.error;
         return out;
     }
+    out.sites = run.value->memory->sites;
     const size_t array = m.spec->array_index(is_matrix(r.workload.kernel) ? "C" : "a");
     const std::vector<ElementCost>& costs = run.value->memory->costs[array];
     out.sectors.reserve(costs.size());
@@ -81,6 +82,16 @@ std::string two_decimals(double v) {
 }
 
 }  // namespace
+
+uint64_t thread_steps(const ResolvedLaunch& r) {
+    return r.launch.blocks() * r.launch.threads_per_block() *
+           (is_matrix(r.workload.kernel) ? std::max<uint64_t>(r.workload.inner, 1) : 1);
+}
+
+void compute_picture_memory(MapPicture& p, const std::atomic<bool>* cancel) {
+    if (p.memory.computed) return;
+    if (auto m = compute_memory(p.launch, cancel)) p.memory = std::move(*m);
+}
 
 Legend picture_legend(const MapPicture& p) {
     Legend g = make_legend(p.color);
@@ -117,6 +128,13 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
     }
     p.result = std::move(*run.value);
     p.layout = *layout.value;
+    if (o.memory || is_memory_mode(o.mode)) {
+        compute_picture_memory(p, cancel);
+        if (!p.memory.computed) {
+            out.error = kCancelled;
+            return out;
+        }
+    }
     recolor(p, o.mode, o.palette, o.gpu);
     if (o.check_findings) p.findings = check_findings(r, cancel);
     out.value = std::move(p);
@@ -147,7 +165,7 @@ void recolor(MapPicture& p, ColorMode mode, Palette palette, const std::optional
             p.occupancy_error = resources.error;
         }
     }
-    if (is_memory_mode(mode) && !p.memory.computed) p.memory = compute_memory(p.launch);
+    if (is_memory_mode(mode)) compute_picture_memory(p);
     p.color = {mode, palette, p.launch.launch.grid, p.launch.launch.block};
     if (p.occupancy) {
         p.color.wave_slots = p.occupancy->waves.slots;

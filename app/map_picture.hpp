@@ -34,17 +34,23 @@ struct PictureFindings {
 inline constexpr uint64_t kFindingsWork = uint64_t(1) << 22;
 inline constexpr uint64_t kFindingsElements = uint64_t(1) << 19;
 
-// The memory view of the picture's launch for the memory colour modes: per element of the
-// mapped array, what the request that stored it cost; computed when such a mode is first
-// chosen, for launches up to kMemoryViewWork thread-steps (the tutorial's matmul, 5·10^7, takes
-// about 0.2 s here).
+// The memory view of the picture's launch (the Memory tab, the memory colour modes): every
+// access site's requests, and per element of the mapped array what the request that stored it
+// cost; computed when asked for, for launches up to kMemoryViewWork thread-steps (the
+// tutorial's matmul, 5·10^7, takes about 0.2 s here).
 struct PictureMemory {
     bool computed = false;
+    const KernelSpec* spec = nullptr;     // the kernel the model ran (its arrays name the sites)
+    std::vector<MemorySite> sites;        // as `threadmap memory` lists them
     std::vector<uint8_t> sectors, lanes;  // per element; 0: no request stored it
     MemoryTotals stores;                  // the mapped array's store requests
     std::string not_computed;             // why not, when it was asked for and is missing
 };
 inline constexpr uint64_t kMemoryViewWork = uint64_t(1) << 26;
+
+// The work of a launch: threads × the steps of its loop (matmul's inner), which sizes what the
+// window computes within a frame.
+uint64_t thread_steps(const ResolvedLaunch& launch);
 
 struct MapPicture {
     ResolvedLaunch launch;
@@ -82,6 +88,7 @@ struct PictureOptions {
     std::optional<BackendChoice> backend;  // none: the emulator
     bool check_findings = true;            // run the kernel model for the Findings tab
     std::optional<OccupancyGpu> gpu;       // where blocks are placed: SM and wave colours
+    bool memory = false;                   // compute the memory view (a memory mode does anyway)
 };
 
 using PictureResult = Outcome<MapPicture>;  // error: one line
@@ -95,7 +102,12 @@ PictureResult build_picture(const ResolvedLaunch& launch, const PictureOptions& 
 // when that layout cannot be drawn.
 bool relayout(MapPicture& picture, const PictureOptions& options);
 
-// Another colour mode, palette or GPU for the same map (no re-emulation; paint again after).
+// Computes the picture's memory view if it has none yet (kCancelled when cancelled: left
+// uncomputed).
+void compute_picture_memory(MapPicture& picture, const std::atomic<bool>* cancel = nullptr);
+
+// Another colour mode, palette or GPU for the same map (no re-emulation; paint again after);
+// a memory mode computes the memory view first if the picture has none.
 void recolor(MapPicture& picture, ColorMode mode, Palette palette, const std::optional<OccupancyGpu>& gpu);
 
 // The legend of the picture's colours (a memory mode's title carries the kernel-wide figure).

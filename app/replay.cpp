@@ -11,6 +11,8 @@
 
 #include "image_export.hpp"
 #include "input_file.hpp"
+#include "memory_report.hpp"
+#include "model_launch.hpp"
 
 namespace threadmap {
 
@@ -248,6 +250,8 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
                 for (uint64_t c : p.findings.counts) findings += c;
                 j["findings"] = findings;
                 if (p.occupancy) j["occupancy"] = occupancy_json(*p.occupancy);
+                if (p.memory.computed && p.memory.not_computed.empty())
+                    j["memory"] = memory_json(model_launch_for(p.launch), MemoryView{p.memory.sites, {}});
             }
             for (const auto& [name, r] : state.widget_rects) j["widgets"][name] = {r.x, r.y, r.w, r.h};
             // The Timing view's report, origins included.

@@ -30,8 +30,8 @@ constexpr std::array<ModeEntry, 12> kModes{{
     {ColorMode::Coverage, "coverage", "coverage"},
     {ColorMode::Sm, "sm", "SM of the block (one possible order)"},
     {ColorMode::Wave, "wave", "wave of the block (one possible order)"},
-    {ColorMode::Sectors, "sectors", "32-byte sectors of its store request (log scale)"},
-    {ColorMode::Lanes, "lanes", "active lanes of its store request"},
+    {ColorMode::Sectors, "sectors", "sectors per store request (log scale)"},
+    {ColorMode::Lanes, "lanes", "active lanes per store request"},
 }};
 
 ImU32 to_imgui(Rgba8 c) { return IM_COL32(c.r, c.g, c.b, 255); }

@@ -26,15 +26,6 @@ std::string micro_seconds(double s) {
     return text;
 }
 
-void colour_button(AppState& state, const char* label, const char* mode) {
-    if (ImGui::Button(label)) {
-        state.settings.color_mode = mode;
-        state.pending.recolor = true;
-        state.open_view = CentreView::Map;
-    }
-    remember_rect(state, std::string("occupancy:") + mode);
-}
-
 // Occupancy bars per block size (yours orange) with their waves written in them, the modeled
 // kernel time as a line across (the fastest highest); a tooltip gives every figure of a size.
 void draw_sweep(AppState& state, const std::vector<OccupancySweepPoint>& points, int current) {
@@ -146,9 +137,9 @@ void draw_occupancy_panel(AppState& state) {
         static_cast<unsigned long long>(w.blocks), static_cast<unsigned long long>(w.slots), o.active_blocks_per_sm,
         r.gpu.sms, static_cast<unsigned long long>(w.waves), w.waves == 1 ? "wave" : "waves",
         percent_text(w.last_wave_fill).c_str(), percent_text(1 - w.last_wave_fill).c_str());
-    colour_button(state, "Colour the map by SM", "sm");
+    colour_map_button(state, "Colour the map by SM", "sm", "occupancy");
     ImGui::SameLine();
-    colour_button(state, "Colour the map by wave", "wave");
+    colour_map_button(state, "Colour the map by wave", "wave", "occupancy");
     note(std::string(kBlockOrderNote) + ".");
     ImGui::Separator();
     ImGui::TextWrapped(

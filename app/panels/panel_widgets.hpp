@@ -23,6 +23,17 @@ inline void remember_rect(AppState& state, const std::string& name) {
     state.widget_rects[name] = {a.x, a.y, b.x - a.x, b.y - a.y};
 }
 
+// A button that colours the map by `mode` (a colour mode name) and shows the map; its rectangle
+// is remembered as "PREFIX:MODE" for scripted clicks.
+inline void colour_map_button(AppState& state, const char* label, const char* mode, const char* prefix) {
+    if (ImGui::Button(label)) {
+        state.settings.color_mode = mode;
+        state.pending.recolor = true;
+        state.open_view = CentreView::Map;
+    }
+    remember_rect(state, std::string(prefix) + ":" + mode);
+}
+
 // The device profile the window models and places blocks on (the Timing tab's, the Occupancy
 // tab's GPU: one choice); a new one recolours the map, whose SM and wave colours follow it.
 inline void device_profile_combo(AppState& state, const char* label) {

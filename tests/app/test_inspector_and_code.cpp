@@ -66,6 +66,25 @@ TEST_CASE("inspector - grid-stride steps and matmul's i and j") {
     CHECK(has(c.formulas, "j = threadIdx.y + blockIdx.y * blockDim.y = 7 + 0 * 32 = 7"));
 }
 
+TEST_CASE("inspector - the store request of a cell once the memory view is computed") {
+    MapPicture m = picture("seed-matmul");
+    CHECK(field(describe_cell(m, 7, 40), "its store request") == "(missing)");  // not asked for yet
+    recolor(m, ColorMode::Sectors, Palette::Standard, std::nullopt);
+    // C[40, 7]: a full warp down a column of C, a sector per lane; C[195, 7]: rows 192-199's
+    // warps of 8 lanes.
+    CHECK(field(describe_cell(m, 7, 40), "its store request") ==
+          "32 sectors for 32 active lanes; 4 would do (modeled)");
+    CHECK(field(describe_cell(m, 7, 195), "its store request") == "8 sectors for 8 active lanes; 1 would do (modeled)");
+    const auto fix = resolve_launch({.preset = "seed-matmul", .kernel = "matmul-xcol"});  // x on columns
+    REQUIRE(fix.value);
+    PictureOptions o;
+    o.mode = ColorMode::Sectors;
+    auto built = build_picture(*fix.value, o);
+    REQUIRE(built.value);
+    MapPicture& x = *built.value;
+    CHECK(field(describe_cell(x, 7, 40), "its store request") == "4 sectors for 32 active lanes (modeled)");
+}
+
 TEST_CASE("code panel - the launch line for the current configuration - and the guard marked") {
     Workload w = array_workload(KernelKind::Increment, 500);
     const auto py = numba_code(w, {{16, 1, 1}, {32, 1, 1}});

@@ -114,8 +114,12 @@ PixelCheck check_map_pixels(const PngImage& img, const json& state, const MapPic
             const uint32_t cx = uint32_t(w.x), cy = uint32_t(w.y);
             if (m.block_w * v.zoom >= 8 && cx % m.block_w == 0 && ex < 2.5) continue;
             if (m.block_h * v.zoom >= 8 && cy % m.block_h == 0 && ey < 2.5) continue;
-            const CellSample s = sample_cell(m, p.result.map, cx, cy);
+            CellSample s = sample_cell(m, p.result.map, cx, cy);
             if (s.kind == CellSample::Empty) continue;
+            if (is_memory_mode(p.color.mode) && s.kind == CellSample::Element) {
+                const auto& costs = p.color.mode == ColorMode::Sectors ? p.memory.sectors : p.memory.lanes;
+                s.cost = costs.at(*m.element_at(cx, cy));
+            }
             const Rgba8 e = colorize(s, p.color);
             const auto got = img.at(px, py);
             if (s.kind == CellSample::Element) {
@@ -261,6 +265,24 @@ TEST_CASE("the Occupancy tab: 32 threads per block fill half an H200 SM - its bu
     // The map's pixels: blockIdx.x % 132 (3125 blocks, one wave of 4224 slots).
     const PixelCheck c = check_map_pixels(load_png(w.path("sm.png")), s,
                                           expected_picture({.kernel = "increment", .n = "100000", .block = "32"}, s));
+    CHECK(c.elements > 200);
+    CHECK(c.mismatches == 0);
+}
+
+TEST_CASE("the Memory tab counts the tutorial's 28.6 store sectors per request - its button colours the map by them") {
+    const WindowRun w = run_window({"--preset", "seed-matmul"},
+                                   "1 move 5 5\n3 wait idle\n4 click tab:Memory\n8 wait idle\n"
+                                   "9 state @/m.json\n10 click memory:sectors\n14 wait idle\n15 move 5 5\n"
+                                   "17 state @/s.json\n17 screenshot @/sectors.png\n18 quit\n");
+    const json m = load_json(w.path("m.json"));
+    REQUIRE(m.contains("memory"));
+    CHECK(m["memory"]["totals"]["global_store"]["sectors_per_request"].get<double>() == doctest::Approx(200.0 / 7));
+    CHECK(m["memory"]["totals"]["global_load"]["sectors_per_request"].get<double>() == doctest::Approx(207.0 / 14));
+    CHECK(m["widgets"].contains("memory:sectors"));
+    const json s = load_json(w.path("s.json"));
+    CHECK(s["color_mode"] == "sectors");
+    const PixelCheck c =
+        check_map_pixels(load_png(w.path("sectors.png")), s, expected_picture(preset("seed-matmul"), s));
     CHECK(c.elements > 200);
     CHECK(c.mismatches == 0);
 }

@@ -1,0 +1,122 @@
+// Memory panel; see memory_panel.hpp.
+#include "memory_panel.hpp"
+
+#include <imgui.h>
+
+#include <cstdio>
+#include <sstream>
+
+#include "memory_report.hpp"
+#include "panel_widgets.hpp"
+
+namespace threadmap {
+
+namespace {
+
+void note(const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+}
+
+std::string figure(double v, int digits = 2) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*f", digits, v);
+    return text;
+}
+
+std::vector<std::string> source_lines(const std::string& source) {
+    std::vector<std::string> lines;
+    std::istringstream in(source);
+    for (std::string line; std::getline(in, line);) {
+        const size_t first = line.find_first_not_of(' ');
+        lines.push_back(first == std::string::npos ? "" : line.substr(first));
+    }
+    return lines;
+}
+
+// "Global stores: 28.57 sectors per request (3.57 would do): 8.0x the sectors." and the like.
+void totals_line(const PictureMemory& m, MemorySpace space, AccessOp op) {
+    MemoryView view;
+    view.sites = m.sites;
+    const MemoryTotals t = memory_totals(view, space, op);
+    if (t.requests == 0) return;
+    const double n = double(t.requests);
+    std::string line = std::string(space == MemorySpace::Global ? "Global " : "Shared ") + access_op_name(op) + "s: ";
+    if (space == MemorySpace::Global) {
+        line += figure(double(t.sectors) / n) + " sectors per request (" + figure(double(t.ideal_sectors) / n) +
+                " would do)";
+        if (t.ideal_sectors && t.sectors > t.ideal_sectors)
+            line += ": " + figure(double(t.sectors) / double(t.ideal_sectors), 1) + "x the bytes";
+    } else {
+        line += figure(double(t.wavefronts) / n) + " wavefronts per request (1 would do); the worst a " +
+                std::to_string(t.conflict_ways_max) + "-way bank conflict";
+    }
+    line += "; " + figure(double(t.active_lanes) / n, 1) + " of 32 lanes active.";
+    ImGui::TextWrapped("%s", line.c_str());
+}
+
+void site_table(const PictureMemory& m) {
+    const std::vector<std::string> code = source_lines(m.spec->cuda_source);
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+    const float height = ImGui::GetTextLineHeightWithSpacing() * (float(m.sites.size()) + 2.5f);
+    if (!ImGui::BeginTable("memory-sites", 10, flags, ImVec2(0, height))) return;
+    for (const char* h : {"Line", "Code", "Access", "Array", "Requests", "Sectors / wavefronts", "Per request", "Ideal",
+                          "Excess", "Active lanes"})
+        ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    for (const MemorySite& s : m.sites) {
+        const bool global = s.space == MemorySpace::Global;
+        const uint64_t amount = global ? s.sectors : s.wavefronts, ideal = global ? s.ideal_sectors : s.requests;
+        const double n = double(s.requests);
+        ImGui::TableNextRow();
+        const auto cell = [](const std::string& text) {
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(text.c_str());
+        };
+        cell(std::to_string(s.line));
+        cell(s.line >= 1 && size_t(s.line) <= code.size() ? code[size_t(s.line) - 1] : "");
+        cell(std::string(global ? "global " : "shared ") + access_op_name(s.op));
+        cell(m.spec->arrays[s.array].name);
+        cell(std::to_string(s.requests));
+        cell(std::to_string(amount) + (global ? " sectors" : " wavefronts"));
+        cell(figure(double(amount) / n));
+        cell(figure(double(ideal) / n));
+        cell(ideal ? figure(100.0 * (double(amount) - double(ideal)) / double(ideal), 0) + "%" : "-");
+        cell(figure(double(s.active_lanes) / n, 1));
+    }
+    ImGui::EndTable();
+}
+
+}  // namespace
+
+void draw_memory_panel(AppState& state) {
+    state.memory_view_open = true;
+    if (!state.picture) return;
+    const MapPicture& p = state.picture.value();
+    const PictureMemory& m = p.memory;
+    if (!m.computed) {
+        if (!state.picture_job && !state.pending.any_update()) state.pending.recolor = true;  // count them now
+        ImGui::TextUnformatted("Counting the warp requests of this launch...");
+        return;
+    }
+    const LaunchConfig& l = p.launch.launch;
+    ImGui::Text("%s on gridDim %s, blockDim %s", m.spec ? m.spec->name.c_str() : "?", to_string(l.grid).c_str(),
+                to_string(l.block).c_str());
+    if (!m.not_computed.empty()) {
+        ImGui::TextWrapped("Not computed: %s.", m.not_computed.c_str());
+        return;
+    }
+    for (MemorySpace space : {MemorySpace::Global, MemorySpace::Shared})
+        for (AccessOp op : {AccessOp::Load, AccessOp::Store}) totals_line(m, space, op);
+    colour_map_button(state, "Colour the map by sectors", "sectors", "memory");
+    ImGui::SameLine();
+    colour_map_button(state, "Colour the map by active lanes", "lanes", "memory");
+    ImGui::Spacing();
+    site_table(m);
+    ImGui::Spacing();
+    note(std::string("A model, not a measurement: ") + kMemoryModelNote + ".");
+}
+
+}  // namespace threadmap
