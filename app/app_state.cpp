@@ -46,6 +46,7 @@ void select_lesson(AppState& state, const std::string& name) {
     }
     state.open_view = lesson && lesson->timing                       ? CentreView::Timing
                       : lesson && !lesson->occupancy_profile.empty() ? CentreView::Occupancy
+                      : lesson && lesson->memory                     ? CentreView::Memory
                                                                      : CentreView::Map;
     state.pending.apply = true;
     state.requests.fit = true;

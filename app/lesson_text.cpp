@@ -1,10 +1,12 @@
 // Lesson figures; see lesson_text.hpp.
 #include "lesson_text.hpp"
 
+#include <cstdio>
 #include <mutex>
 
 #include "cpu_emulator.hpp"
 #include "launch_options.hpp"
+#include "builtin/registry.hpp"
 #include "model_launch.hpp"
 #include "occupancy_report.hpp"
 
@@ -28,6 +30,31 @@ std::string dims(const Dim3& d) {
 
 std::string percent(uint64_t part, uint64_t whole) {
     return whole ? std::to_string((part * 100 + whole / 2) / whole) + "%" : "0%";
+}
+
+std::string two_decimals(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", v);
+    return text;
+}
+
+// The memory view's figures of a launch: "store_sectors" (per request), "store_ideal",
+// "load_sectors", "load_ideal", "store_bytes_times" (sectors over the ideal), with `prefix`.
+void add_memory_figures(const ModelLaunch& launch, const std::string& prefix, std::map<std::string, std::string>& f) {
+    ModelLaunch m = launch;
+    m.record_requests = true;
+    m.record_elements = false;
+    const auto run = run_model(m);
+    if (!run.value) return;
+    for (AccessOp op : {AccessOp::Load, AccessOp::Store}) {
+        const MemoryTotals t = memory_totals(*run.value->memory, MemorySpace::Global, op);
+        if (t.requests == 0) continue;
+        const std::string name = prefix + access_op_name(op);
+        f[name + "_sectors"] = two_decimals(double(t.sectors) / double(t.requests));
+        f[name + "_ideal"] = two_decimals(double(t.ideal_sectors) / double(t.requests));
+        f[name + "_requests"] = grouped(t.requests);
+        if (t.ideal_sectors) f[name + "_bytes_times"] = two_decimals(double(t.sectors) / double(t.ideal_sectors));
+    }
 }
 
 std::map<std::string, std::string> compute_figures(const Lesson& lesson) {
@@ -58,6 +85,7 @@ std::map<std::string, std::string> compute_figures(const Lesson& lesson) {
         f["a_rows"] = grouped(w.a_rows);
         f["b_cols"] = grouped(w.b_cols);
         f["stores"] = grouped(w.inner);
+        f["row_bytes"] = grouped(w.cols * 4);  // a row of C in float32
         const uint64_t product = w.a_rows * w.b_cols;
         f["missing_percent"] = percent(product - w.rows * w.cols, product);
     } else {
@@ -84,6 +112,17 @@ std::map<std::string, std::string> compute_figures(const Lesson& lesson) {
             const uint64_t last = r.waves.blocks - (r.waves.waves - 1) * r.waves.slots;
             f["last_wave_blocks"] = grouped(last);
             f["idle_tail_percent"] = percent(r.waves.slots - last, r.waves.slots);
+        }
+    }
+    if (lesson.memory) {  // its launch, and for a matmul the same with x on the other axis
+        const ModelLaunch m = model_launch_for(*resolved.value);
+        add_memory_figures(m, "", f);
+        if (is_matrix(w.kernel)) {
+            ModelLaunch other = m;
+            other.spec = find_builtin_kernel(w.kernel == KernelKind::Matmul ? "matmul-xcol" : "matmul");
+            std::swap(other.launch.grid.x, other.launch.grid.y);
+            f["other_kernel"] = other.spec->name;
+            add_memory_figures(other, "other_", f);
         }
     }
     return f;

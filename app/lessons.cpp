@@ -81,6 +81,7 @@ Lesson parse_lesson(const std::string& text) {
                 throw std::runtime_error("occupancy.profile: no device profile '" + l.occupancy_profile + "'");
         }
         l.store_in_loop = j.value("store_in_loop", false);
+        l.memory = j.value("memory", false);
         for (const auto& s : j.value("sources", nlohmann::json::array())) {
             LessonSource src{s.at("figures").get<std::vector<std::string>>(), s.at("source").get<std::string>()};
             if (src.source.empty()) throw std::runtime_error("a source without its text");

@@ -45,6 +45,9 @@ struct Lesson {
     // An occupancy lesson: opens the Occupancy tab on this device profile's GPU (`occupancy
     // --preset` uses it too).
     std::string occupancy_profile;
+    // A memory lesson ("memory": true): opens the Memory tab; its text has the memory view's
+    // figures (lesson_text.hpp).
+    bool memory = false;
 };
 
 // Parses one lesson file; throws std::runtime_error naming the problem.
