@@ -8,7 +8,7 @@
 #   painted through EGL on the NVIDIA device, every colour mode vs host painting), `map` and
 #   `render` on the GPU, `bench` for the tutorial's lessons (pageable, pinned, resident),
 #   compute-sanitizer (memcheck, racecheck) over the GPU tests, ncu's global sectors per
-#   request for matmul and matmul-xcol, and the occupancy calculator against the device's
+#   request of the tutorial's kernels beside `threadmap memory`'s, and the occupancy calculator against the device's
 #   cudaOccupancyMaxActiveBlocksPerMultiprocessor for every built-in kernel.
 # Everything lands in OUT_DIR: device-check.log (all of it), build.log, gpu-tests.log,
 # bench.jsonl (one JSON per line), seed-matmul.png, ncu-sectors.csv.
@@ -145,19 +145,8 @@ for tool in memcheck racecheck; do
 done
 unset THREADMAP_GPU_TRIALS
 
-# Global sectors per request of the plain kernels, as Nsight Compute counts them (for the
-# memory view's model): loads and stores of one launch of each.
-sectors() {
-  for kernel in matmul matmul-xcol; do
-    echo "# $kernel 512x512, inner 64, blockDim 32x32"
-    ncu --csv --kernel-name regex:plain_kernel --launch-count 1 \
-      --metrics l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum \
-      "$tm" bench --backend cuda --kernel "$kernel" --rows 512 --cols 512 --inner 64 --block 32,32,1 --repeat 1 || return 1
-  done > "$out/ncu-sectors.csv"
-  cat "$out/ncu-sectors.csv"
-}
-export -f sectors
-step "ncu global sectors per request" 240 sectors
+# Global sectors per request as Nsight Compute counts them, beside the memory view's model.
+step "ncu sectors per request vs the memory view" 300 bash scripts/ncu-vs-model.sh "$tm" "$out/ncu-sectors.csv"
 # Blocks per SM of every built-in kernel: threadmap's calculator against the device's own.
 step "occupancy vs cudaOccupancyMaxActiveBlocksPerMultiprocessor" 300 \
   bash scripts/occupancy-vs-device.sh "$tm" "$out/occupancy-work"
