@@ -50,14 +50,17 @@ std::optional<PictureMemory> compute_memory(const ResolvedLaunch& r, const std::
     }
     m.record_requests = true;
     m.record_elements = false;
-    const auto run = run_model(m, cancel);
+    const size_t array = m.spec->array_index(is_matrix(r.workload.kernel) ? "C" : "a");
+    if (element_count(r.workload) <= kWarpInspectorElements) m.keep_store_requests = array;
+    auto run = run_model(m, cancel);
     if (!run.value) {
         if (run.error == kCancelled) return std::nullopt;
         out.not_computed = run.error;
         return out;
     }
     out.sites = run.value->memory->sites;
-    const size_t array = m.spec->array_index(is_matrix(r.workload.kernel) ? "C" : "a");
+    out.requests = std::move(run.value->memory->store_requests);
+    out.request_of = std::move(run.value->memory->store_request_of);
     const std::vector<ElementCost>& costs = run.value->memory->costs[array];
     out.sectors.reserve(costs.size());
     out.lanes.reserve(costs.size());

@@ -45,7 +45,12 @@ struct PictureMemory {
     std::vector<uint8_t> sectors, lanes;  // per element; 0: no request stored it
     MemoryTotals stores;                  // the mapped array's store requests
     std::string not_computed;             // why not, when it was asked for and is missing
+    // The mapped array's store requests whole, and per element the first that stored it
+    // (MemoryView::kNoRequest: none), for the warp inspector; kept up to kWarpInspectorElements.
+    std::vector<WarpRequest> requests;
+    std::vector<uint32_t> request_of;
 };
+inline constexpr uint64_t kWarpInspectorElements = uint64_t(1) << 22;
 inline constexpr uint64_t kMemoryViewWork = uint64_t(1) << 26;
 
 // The work of a launch: threads × the steps of its loop (matmul's inner), which sizes what the

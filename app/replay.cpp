@@ -4,6 +4,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include "input_file.hpp"
 #include "memory_report.hpp"
 #include "model_launch.hpp"
+#include "panels/warp_overlay.hpp"
 
 namespace threadmap {
 
@@ -251,7 +253,15 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
                 j["findings"] = findings;
                 if (p.occupancy) j["occupancy"] = occupancy_json(*p.occupancy);
                 if (p.memory.computed && p.memory.not_computed.empty())
-                    j["memory"] = memory_json(model_launch_for(p.launch), MemoryView{p.memory.sites, {}});
+                    j["memory"] = memory_json(model_launch_for(p.launch), MemoryView{p.memory.sites, {}, {}, {}});
+                if (const WarpRequest* r = inspected_store_request(state)) {  // the warp inspector's
+                    const RequestSectors counted = request_sectors(*r);
+                    nlohmann::json elements = nlohmann::json::array();
+                    for (uint32_t mask = r->mask; mask; mask &= mask - 1)
+                        elements.push_back(r->index[std::countr_zero(mask)]);
+                    j["store_request"] = {
+                        {"elements", elements}, {"sectors", counted.sectors}, {"ideal_sectors", counted.ideal}};
+                }
             }
             for (const auto& [name, r] : state.widget_rects) j["widgets"][name] = {r.x, r.y, r.w, r.h};
             // The Timing view's report, origins included.

@@ -7,6 +7,7 @@
 
 #include "legend.hpp"
 #include "missing_product.hpp"
+#include "warp_overlay.hpp"
 
 namespace threadmap {
 
@@ -113,6 +114,7 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     if (state.pinned_cell) outline_cell(dl, state.view, r, *state.pinned_cell, IM_COL32(255, 230, 60, 255), 2.5f);
     if (const auto missing = missing_product(m.workload))
         draw_missing_product(dl, *missing, state.view, r, ImGui::GetFont(), font * 0.9f);
+    draw_warp_overlay(dl, state, r);
     dl->PopClipRect();
 
     // The legend's column, right of the map.

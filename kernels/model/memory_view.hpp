@@ -63,6 +63,11 @@ struct WarpRequest {
 struct MemoryView {
     std::vector<MemorySite> sites;                // by line, then load before store, then array
     std::vector<std::vector<ElementCost>> costs;  // per array (empty for __shared__ ones)
+    // The store requests of one array, when the launch asked to keep them (the warp inspector),
+    // and per element of it the first that stored it (kNoRequest: none).
+    static constexpr uint32_t kNoRequest = ~uint32_t(0);
+    std::vector<WarpRequest> store_requests;
+    std::vector<uint32_t> store_request_of;
 };
 
 // The figures of one request (for the warp inspector and tests). Global: the distinct 32-byte

@@ -187,7 +187,8 @@ class ModelEmulator {
           tpb_(uint32_t(l.launch.threads_per_block())),
           record_reads_(l.record_reads),
           record_elements_(l.record_elements),
-          record_requests_(l.record_requests) {}
+          record_requests_(l.record_requests),
+          keep_store_requests_(l.keep_store_requests) {}
 
     ModelResult run(const std::atomic<bool>* cancel);
 
@@ -231,6 +232,7 @@ class ModelEmulator {
     bool record_reads_ = true;
     bool record_elements_ = true;
     bool record_requests_ = false;
+    size_t keep_store_requests_ = SIZE_MAX;
     ModelResult result_;
     // Fibers (kernels with barriers): the block's threads, and where each waits.
     std::unique_ptr<StackArena> stacks_;
@@ -512,7 +514,7 @@ ModelResult ModelEmulator::run(const std::atomic<bool>* cancel) {
     if (record_requests_) {
         std::vector<uint64_t> sizes;
         for (const Storage& st : arrays_) sizes.push_back(st.size);
-        requests_ = std::make_unique<WarpRequests>(spec_, sizes, tpb_);
+        requests_ = std::make_unique<WarpRequests>(spec_, sizes, tpb_, keep_store_requests_);
     }
     threads_.assign(tpb_, ModelThread{});
     for (uint32_t i = 0; i < tpb_; ++i) {

@@ -32,6 +32,9 @@ struct ModelLaunch {
     bool record_elements = true;
     // true: group the loads and stores into warp requests (memory_view.hpp) in `memory`.
     bool record_requests = false;
+    // With record_requests: a global array whose store requests are kept whole (the warp
+    // inspector); SIZE_MAX: none.
+    size_t keep_store_requests = SIZE_MAX;
 };
 
 // Who touched one element of a global array (20 bytes). Thread ids are global linear ids:

@@ -64,8 +64,14 @@ MemoryTotals memory_totals(const MemoryView& view, MemorySpace space, AccessOp o
     return t;
 }
 
-WarpRequests::WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& sizes, uint32_t tpb)
-    : arrays_(spec.arrays.size()), threads_per_block_(tpb), warps_((tpb + kWarpLanes - 1) / kWarpLanes) {
+WarpRequests::WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& sizes, uint32_t tpb, size_t keep_stores)
+    : arrays_(spec.arrays.size()),
+      threads_per_block_(tpb),
+      warps_((tpb + kWarpLanes - 1) / kWarpLanes),
+      keep_stores_(keep_stores < spec.arrays.size() && spec.arrays[keep_stores].space == MemorySpace::Global
+                       ? keep_stores
+                       : SIZE_MAX) {
+    if (keep_stores_ != SIZE_MAX) kept_of_.assign(sizes[keep_stores_], MemoryView::kNoRequest);
     uint64_t shared_words = 0;
     for (size_t a = 0; a < arrays_; ++a) {
         spaces_.push_back(spec.arrays[a].space);
@@ -119,12 +125,18 @@ void WarpRequests::count(MemorySite& site, const WarpRequest& r) {
     site.ideal_sectors += ideal;
     std::vector<ElementCost>& costs = costs_[site.array];
     const bool load = site.op == AccessOp::Load;
+    const bool kept = !load && site.array == keep_stores_;
+    if (kept) kept_.push_back(r);
     for (uint32_t mask = r.mask; mask; mask &= mask - 1) {
         ElementCost& c = costs[r.index[std::countr_zero(mask)]];
         uint8_t& most = load ? c.load_sectors : c.store_sectors;
         uint8_t& fewest = load ? c.load_lanes : c.store_lanes;
         most = std::max(most, uint8_t(sectors));
         fewest = fewest == 0 ? uint8_t(lanes) : std::min(fewest, uint8_t(lanes));
+        if (kept) {
+            uint32_t& first = kept_of_[r.index[std::countr_zero(mask)]];
+            if (first == MemoryView::kNoRequest) first = uint32_t(kept_.size() - 1);
+        }
     }
 }
 
@@ -153,6 +165,8 @@ MemoryView WarpRequests::finish() {
         return a.array < b.array;
     });
     view.costs = std::move(costs_);
+    view.store_requests = std::move(kept_);
+    view.store_request_of = std::move(kept_of_);
     return view;
 }
 

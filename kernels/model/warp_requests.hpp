@@ -14,8 +14,10 @@ namespace threadmap {
 
 class WarpRequests {
   public:
-    // `array_sizes`: elements per array (a shared array: per block).
-    WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& array_sizes, uint32_t threads_per_block);
+    // `array_sizes`: elements per array (a shared array: per block); `keep_stores`: a global
+    // array whose store requests are kept whole (SIZE_MAX: none).
+    WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& array_sizes, uint32_t threads_per_block,
+                 size_t keep_stores = SIZE_MAX);
 
     void record(uint32_t thread_in_block, size_t array, uint64_t index, int line, AccessOp op, bool in_bounds) {
         const uint32_t site = site_of(array, line, op);
@@ -53,6 +55,9 @@ class WarpRequests {
     std::vector<uint32_t> executions_;                // [thread in block][site]: times run
     std::vector<std::vector<WarpRequest>> requests_;  // [warp][site]: by execution
     std::vector<std::vector<ElementCost>> costs_;     // per global array element
+    size_t keep_stores_;                              // the array whose store requests are kept
+    std::vector<WarpRequest> kept_;
+    std::vector<uint32_t> kept_of_;
 };
 
 }  // namespace threadmap

@@ -281,10 +281,31 @@ TEST_CASE("the Memory tab counts the tutorial's 28.6 store sectors per request -
     CHECK(m["widgets"].contains("memory:sectors"));
     const json s = load_json(w.path("s.json"));
     CHECK(s["color_mode"] == "sectors");
-    const PixelCheck c =
-        check_map_pixels(load_png(w.path("sectors.png")), s, expected_picture(preset("seed-matmul"), s));
+    const MapPicture expected = expected_picture(preset("seed-matmul"), s);
+    const PixelCheck c = check_map_pixels(load_png(w.path("sectors.png")), s, expected);
     CHECK(c.elements > 200);
     CHECK(c.mismatches == 0);
+    // The warp inspector: the mouse over C[40, 7] shows its warp's store request, rows 32-63 of
+    // column 7, 32 sectors where 4 would do.
+    const ViewRect r{s["map_rect"][0], s["map_rect"][1], s["map_rect"][2], s["map_rect"][3]};
+    View v;
+    v.center = {s["view"]["center"][0], s["view"]["center"][1]};
+    v.zoom = s["view"]["zoom"];
+    uint32_t x = 0, y = 0;
+    expected.layout.cell_of(40 * 200 + 7, x, y);
+    const glm::dvec2 at = world_to_screen(v, r, {x + 0.5, y + 0.5});
+    const WindowRun hover =
+        run_window({"--preset", "seed-matmul"},
+                   "1 move 5 5\n3 wait idle\n4 click tab:Memory\n8 wait idle\n"
+                   "10 click memory:sectors\n14 wait idle\n15 move " +
+                       std::to_string(int(at.x)) + " " + std::to_string(int(at.y)) + "\n17 state @/h.json\n18 quit\n");
+    const json h = load_json(hover.path("h.json"));
+    REQUIRE(h.contains("store_request"));
+    CHECK(h["store_request"]["sectors"] == 32);
+    CHECK(h["store_request"]["ideal_sectors"] == 4);
+    REQUIRE(h["store_request"]["elements"].size() == 32);
+    CHECK(h["store_request"]["elements"][0] == 32 * 200 + 7);
+    CHECK(h["store_request"]["elements"][31] == 63 * 200 + 7);
 }
 
 TEST_CASE("an invalid blockDim typed in is explained and the last valid map stays") {

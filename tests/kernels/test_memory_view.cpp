@@ -219,3 +219,26 @@ TEST_CASE("a launch without record_requests has no memory view and the view chan
     CHECK(plain.value->arrays[1].bits == viewed.value->arrays[1].bits);
     CHECK(plain.value->counts == viewed.value->counts);
 }
+
+TEST_CASE("the store requests of one array are kept whole for the warp inspector") {
+    ModelLaunch m{find_builtin_kernel("matmul"), {200, 200, 200, 300, 300}, {{16, 16, 1}, {32, 32, 1}}};
+    m.record_requests = true;
+    const auto plain = run_model(m);
+    REQUIRE(plain.value);
+    CHECK(plain.value->memory->store_requests.empty());  // not asked to keep them
+    m.keep_store_requests = 2;                           // C
+    const auto r = run_model(m);
+    REQUIRE(r.value);
+    const MemoryView& v = *r.value->memory;
+    CHECK(v.store_requests.size() == 1400);
+    REQUIRE(v.store_request_of.size() == 200 * 200);
+    // C[114, 47] is stored by warp 15 of block (3, 1): threadIdx.y 15, x 0-31, i.e. rows 96-127
+    // of column 47.
+    const WarpRequest& w = v.store_requests.at(v.store_request_of[114 * 200 + 47]);
+    CHECK(w.mask == 0xFFFFFFFFu);
+    for (uint32_t lane = 0; lane < 32; ++lane) CHECK(w.index[lane] == (96 + lane) * 200 + 47);
+    CHECK(request_sectors(w).sectors == 32);
+    bool all_stored = true;
+    for (uint32_t id : v.store_request_of) all_stored = all_stored && id != MemoryView::kNoRequest;
+    CHECK(all_stored);
+}
