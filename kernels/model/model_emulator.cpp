@@ -188,7 +188,8 @@ class ModelEmulator {
           record_reads_(l.record_reads),
           record_elements_(l.record_elements),
           record_requests_(l.record_requests),
-          keep_store_requests_(l.keep_store_requests) {}
+          keep_store_requests_(l.keep_store_requests),
+          max_accesses_(l.max_accesses) {}
 
     ModelResult run(const std::atomic<bool>* cancel);
 
@@ -233,6 +234,7 @@ class ModelEmulator {
     bool record_elements_ = true;
     bool record_requests_ = false;
     size_t keep_store_requests_ = SIZE_MAX;
+    uint64_t max_accesses_ = kMaxModelAccesses;
     ModelResult result_;
     // Fibers (kernels with barriers): the block's threads, and where each waits.
     std::unique_ptr<StackArena> stacks_;
@@ -532,7 +534,7 @@ ModelResult ModelEmulator::run(const std::atomic<bool>* cancel) {
     }
     const uint64_t blocks = launch_.blocks();
     for (uint64_t b = 0; b < blocks && !result_.ended_early; ++b) {
-        if (cancel && cancel->load(std::memory_order_relaxed)) {
+        if ((cancel && cancel->load(std::memory_order_relaxed)) || result_.accesses > max_accesses_) {
             result_.ended_early = true;
             break;
         }
@@ -617,6 +619,10 @@ Outcome<ModelResult> run_model(const ModelLaunch& l, const std::atomic<bool>* ca
     ModelEmulator emulator(l);
     ModelResult result = emulator.run(cancel);
     if (cancel && cancel->load()) return {std::nullopt, kCancelled};
+    if (result.accesses > l.max_accesses)
+        return {std::nullopt, "the launch makes more than " + std::to_string(l.max_accesses) +
+                                  " loads and stores; the kernel model stops there (at about 10 ns each): choose a "
+                                  "smaller shape or grid"};
     // Listed by kind (out of bounds, races, hazards, uninitialised reads, divergent barriers),
     // each kind in the order the threads ran.
     std::stable_sort(result.findings.begin(), result.findings.end(),

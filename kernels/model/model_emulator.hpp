@@ -20,6 +20,8 @@
 
 namespace threadmap {
 
+inline constexpr uint64_t kMaxModelAccesses = uint64_t(1) << 31;
+
 struct ModelLaunch {
     const KernelSpec* spec = nullptr;
     Params params;
@@ -35,6 +37,9 @@ struct ModelLaunch {
     // With record_requests: a global array whose store requests are kept whole (the warp
     // inspector); SIZE_MAX: none.
     size_t keep_store_requests = SIZE_MAX;
+    // The model stops between blocks once the launch has made this many loads, stores and
+    // atomics, and run_model says so: at about 10 ns each, 2^31 is some 20 s of waiting.
+    uint64_t max_accesses = kMaxModelAccesses;
 };
 
 // Who touched one element of a global array (20 bytes). Thread ids are global linear ids:

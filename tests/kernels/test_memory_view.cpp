@@ -242,3 +242,13 @@ TEST_CASE("the store requests of one array are kept whole for the warp inspector
     for (uint32_t id : v.store_request_of) all_stored = all_stored && id != MemoryView::kNoRequest;
     CHECK(all_stored);
 }
+
+TEST_CASE("a launch past the model's access budget stops between blocks and says so") {
+    ModelLaunch m{find_builtin_kernel("increment"), {5000}, {{20, 1, 1}, {256, 1, 1}}};
+    m.max_accesses = 1000;
+    const auto r = run_model(m);
+    CHECK_FALSE(r.value);
+    CHECK(r.error.find("more than 1000 loads and stores") != std::string::npos);
+    m.max_accesses = 10000;  // 5,000 loads and 5,000 stores: within it
+    CHECK(run_model(m).value);
+}
