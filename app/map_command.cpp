@@ -81,7 +81,16 @@ int run_map_command(const MapCommandOptions& o) {
     if (!run.value) return fail(run.error, 1);
     LaunchResult& e = *run.value;
     b.executor->fetch_map(e);  // every element is printed (or counted): the map comes to the host
-    const MapReport report{r.workload, e, b.name, !o.no_elements};
+    MapReport report{r.workload, e, b.name, !o.no_elements};
+    // JSON carries the kernel model's findings for the same launch (as `check` gives them).
+    std::optional<Outcome<ModelResult>> checked;
+    if (format == MapFormat::Json) {
+        checked = run_model(model_launch_for(r));
+        if (checked->value)
+            report.findings = &*checked->value;
+        else
+            report.findings_not_checked = checked->error;
+    }
     if (!write_map_report(stdout, report, format)) {
         std::fprintf(stderr, "threadmap map: could not write the output\n");
         return 1;

@@ -1,6 +1,8 @@
 // Map report writers; see map_report.hpp.
 #include "map_report.hpp"
 
+#include "findings_report.hpp"
+
 #include "report_writer.hpp"
 
 #include <cstring>
@@ -71,6 +73,11 @@ void write_json(Writer& w, const MapReport& r) {
         }
         w << "\n]";
     }
+    if (r.findings)
+        w << ",\"findings\":" << findings_json(*r.findings).dump()
+          << ",\"finding_counts\":" << finding_counts_json(*r.findings).dump();
+    else
+        w << ",\"findings\":null,\"findings_not_checked\":" << nlohmann::json(r.findings_not_checked).dump();
     w << "}\n";
 }
 

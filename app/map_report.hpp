@@ -2,6 +2,8 @@
 // The JSON and CSV layouts are a contract that scripts rely on (see README.md).
 #pragma once
 
+#include "model/model_emulator.hpp"
+
 #include <cstdio>
 #include <string>
 
@@ -16,6 +18,10 @@ struct MapReport {
     const LaunchResult& result;
     std::string backend;  // "cpu-emulator", …
     bool include_elements = true;
+    // The kernel model's findings for the launch (JSON only); null with `findings_not_checked`
+    // saying why when the model could not run it.
+    const ModelResult* findings = nullptr;
+    std::string findings_not_checked;
 };
 
 // The table shows elements only up to this many; above it, stats alone.

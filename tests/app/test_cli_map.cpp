@@ -169,3 +169,18 @@ TEST_CASE("--help and --version") {
     CHECK(r.out.find("threadmap ") == 0);
     CHECK(r.out.find("CUDA: ") != std::string::npos);
 }
+
+TEST_CASE("map's JSON carries the kernel model's findings for the same launch") {
+    RunResult r = run_threadmap(
+        {"map", "--kernel", "increment", "--n", "64", "--block", "32,2", "--format", "json", "--no-elements"});
+    REQUIRE(r.exit_code == 0);
+    nlohmann::json j = nlohmann::json::parse(r.out);
+    CHECK(j["finding_counts"]["write_write_race"] == 64);
+    REQUIRE(j["findings"].size() > 0);
+    CHECK(j["findings"][0]["kind"] == "write_write_race");
+    r = run_threadmap({"map", "--preset", "seed-increment", "--format", "json", "--no-elements"});
+    REQUIRE(r.exit_code == 0);
+    j = nlohmann::json::parse(r.out);
+    CHECK(j["findings"] == nlohmann::json::array());
+    CHECK(j["finding_counts"]["out_of_bounds"] == 0);
+}
