@@ -81,7 +81,7 @@ int run_map_command(const MapCommandOptions& o) {
     if (!run.value) return fail(run.error, 1);
     LaunchResult& e = *run.value;
     b.executor->fetch_map(e);  // every element is printed (or counted): the map comes to the host
-    MapReport report{r.workload, e, b.name, !o.no_elements};
+    MapReport report{r.workload, e, b.name, !o.no_elements, nullptr, {}};
     // JSON carries the kernel model's findings for the same launch (as `check` gives them).
     std::optional<Outcome<ModelResult>> checked;
     if (format == MapFormat::Json) {

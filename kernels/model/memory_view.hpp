@@ -7,9 +7,9 @@
 //   twice has one site executed twice per thread). Lanes are a block's threads in linear order
 //   (x fastest), 32 to a warp.
 // - Global memory: a request's sectors are the distinct 32-byte sectors covering the bytes its
-//   active lanes touch; its ideal is ⌈distinct elements × 4 / 32⌉, the sectors those bytes
-//   would need contiguous and aligned (the arrays' elements are 4 bytes; lanes reading one
-//   element count once, so a broadcast's ideal is 1 sector, not 4). Arrays start 256-byte
+//   active lanes touch; its ideal is ⌈active lanes × 4 / 32⌉, the sectors its lanes' 4-byte
+//   values fill when contiguous and aligned (the definition; lanes that share an
+//   element, as in a broadcast, can take fewer sectors than that). Arrays start 256-byte
 //   aligned, as cudaMalloc gives.
 // - Shared memory: 32 banks of 4-byte words; lanes reading one word share it (broadcast); a
 //   request's wavefronts are the most distinct words any one bank serves (n-way conflict = n).
@@ -78,9 +78,7 @@ struct RequestSectors {
 };
 RequestSectors request_sectors(const WarpRequest& r);
 uint32_t request_wavefronts(const WarpRequest& r, uint64_t base_word);
-inline uint32_t ideal_sectors(uint32_t distinct_elements) {
-    return (distinct_elements * 4 + kSectorBytes - 1) / kSectorBytes;
-}
+inline uint32_t ideal_sectors(uint32_t active_lanes) { return (active_lanes * 4 + kSectorBytes - 1) / kSectorBytes; }
 
 // Totals of one kind of access over the sites, as Nsight's .sum metrics.
 struct MemoryTotals {

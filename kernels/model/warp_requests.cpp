@@ -38,7 +38,7 @@ uint32_t sectors_of(const std::array<uint64_t, kWarpLanes>& elements, uint32_t n
 RequestSectors request_sectors(const WarpRequest& r) {
     std::array<uint64_t, kWarpLanes> elements;
     const uint32_t n = distinct_elements(r, elements);
-    return {sectors_of(elements, n), ideal_sectors(n)};
+    return {sectors_of(elements, n), ideal_sectors(uint32_t(std::popcount(r.mask)))};
 }
 
 uint32_t request_wavefronts(const WarpRequest& r, uint64_t base_word) {

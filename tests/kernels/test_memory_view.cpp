@@ -48,10 +48,11 @@ TEST_CASE("a request's sectors for contiguous and strided and broadcast and misa
     r = request_sectors(request(32, [](uint32_t l) { return uint64_t(l) * 200; }));
     CHECK(r.sectors == 32);
     CHECK(r.ideal == 4);
-    // Every lane reads one element: one sector, and one is ideal.
+    // Every lane reads one element (a broadcast): one sector, fewer than the ideal of 32
+    // distinct values.
     r = request_sectors(request(32, [](uint32_t) { return uint64_t(77); }));
     CHECK(r.sectors == 1);
-    CHECK(r.ideal == 1);
+    CHECK(r.ideal == 4);
     // Shifted by one element: bytes 4..131 straddle 5 sectors.
     r = request_sectors(request(32, [](uint32_t l) { return uint64_t(l) + 1; }));
     CHECK(r.sectors == 5);
