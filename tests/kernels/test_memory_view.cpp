@@ -30,7 +30,8 @@ MemoryView view_of(const char* kernel, const Params& p, const LaunchConfig& l) {
     return *r.value->memory;
 }
 
-const MemorySite& site(const KernelSpec& k, const MemoryView& v, const char* array, AccessOp op) {
+// A copy: callers pass views that end with the statement.
+MemorySite site(const KernelSpec& k, const MemoryView& v, const char* array, AccessOp op) {
     for (const MemorySite& s : v.sites)
         if (k.arrays[s.array].name == array && s.op == op) return s;
     FAIL("no site for " << array);
@@ -167,13 +168,13 @@ TEST_CASE("reduce-interleaved's active lanes fall step by step and reduce-sequen
     const LaunchConfig l{{256, 1, 1}, {256, 1, 1}};
     const KernelSpec& inter = *find_builtin_kernel("reduce-interleaved");
     const KernelSpec& seq = *find_builtin_kernel("reduce-sequential");
-    const MemorySite& a = site(inter, view_of("reduce-interleaved", p, l), "sdata", AccessOp::Load);
+    const MemorySite a = site(inter, view_of("reduce-interleaved", p, l), "sdata", AccessOp::Load);
     // s = 1, 2, 4, 8, 16: every warp has 16, 8, 4, 2, 1 active lanes; s = 32, 64, 128: 4, 2, 1
     // warps with one lane. Per block: 2·(8·5 + 7) requests, 2·(8·31 + 7) lanes.
     CHECK(a.requests == 256 * 2 * (8 * 5 + 7));
     CHECK(a.active_lanes == 256 * 2 * (8 * 31 + 7));
     // s = 128, 64, 32: 4, 2, 1 full warps; s = 16 … 1: one warp of 16 … 1 lanes.
-    const MemorySite& b = site(seq, view_of("reduce-sequential", p, l), "sdata", AccessOp::Load);
+    const MemorySite b = site(seq, view_of("reduce-sequential", p, l), "sdata", AccessOp::Load);
     CHECK(b.requests == 256 * 2 * (4 + 2 + 1 + 5));
     CHECK(b.active_lanes == 256 * 2 * (128 + 64 + 32 + 16 + 8 + 4 + 2 + 1));
 }
@@ -194,14 +195,14 @@ TEST_CASE("warps cut across rows of a 2D block and partial warps and guarded-off
     // partial warp of 16), all active in block 0; block 1's threads 48–87: 40–47 … none active.
     const KernelSpec& k = *find_builtin_kernel("increment");
     const MemoryView v = view_of("increment", {40}, {{2, 1, 1}, {48, 1, 1}});
-    const MemorySite& st = site(k, v, "a", AccessOp::Store);
+    const MemorySite st = site(k, v, "a", AccessOp::Store);
     CHECK(st.requests == 2);
     CHECK(st.active_lanes == 40);
     CHECK(st.sectors == 4 + 1);  // elements 32–39: one sector
     // matmul-xcol with block (16, 4): a warp is two rows of 16 threads, i.e. two rows of C.
     const KernelSpec& m = *find_builtin_kernel("matmul-xcol");
     const MemoryView w = view_of("matmul-xcol", {16, 16, 1, 16, 16}, {{1, 4, 1}, {16, 4, 1}});
-    const MemorySite& c = site(m, w, "C", AccessOp::Store);
+    const MemorySite c = site(m, w, "C", AccessOp::Store);
     CHECK(c.requests == 8);     // 16 rows, two per warp
     CHECK(c.sectors == 8 * 4);  // each half-warp: 16 floats of one row, 2 sectors
 }
