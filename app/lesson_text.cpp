@@ -47,7 +47,7 @@ void add_memory_figures(const ModelLaunch& launch, const std::string& prefix, st
     const auto run = run_model(m);
     if (!run.value) return;
     for (AccessOp op : {AccessOp::Load, AccessOp::Store}) {
-        const MemoryTotals t = memory_totals(*run.value->memory, MemorySpace::Global, op);
+        const MemoryTotals t = memory_totals(run.value->memory->sites, MemorySpace::Global, op);
         if (t.requests == 0) continue;
         const std::string name = prefix + access_op_name(op);
         f[name + "_sectors"] = two_decimals(double(t.sectors) / double(t.requests));

@@ -43,11 +43,11 @@ int run_memory_command(const MemoryCommandOptions& o) {
     }
     const MemoryView& view = *run.value->memory;
     if (o.json)
-        std::cout << memory_json(l, view).dump(1) << "\n";
+        std::cout << memory_json(l, view.sites).dump(1) << "\n";
     else if (o.csv)
-        std::cout << memory_csv(l, view);
+        std::cout << memory_csv(l, view.sites);
     else
-        std::cout << memory_text(l, view);
+        std::cout << memory_text(l, view.sites);
     return 0;
 }
 

@@ -55,40 +55,40 @@ std::optional<double> per_request(uint64_t amount, uint64_t requests) {
     return double(amount) / double(requests);
 }
 
-nlohmann::json memory_json(const ModelLaunch& l, const MemoryView& view) {
-    nlohmann::json sites = nlohmann::json::array();
-    for (const MemorySite& s : view.sites) {
+nlohmann::json memory_json(const ModelLaunch& l, const std::vector<MemorySite>& sites) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const MemorySite& s : sites) {
         const bool global = s.space == MemorySpace::Global;
         const auto null = nlohmann::json(nullptr);
-        sites.push_back({{"line", s.line},
-                         {"op", access_op_name(s.op)},
-                         {"space", space_name(s.space)},
-                         {"array", l.spec->arrays[s.array].name},
-                         {"requests", s.requests},
-                         {"sectors", global ? nlohmann::json(s.sectors) : null},
-                         {"ideal_sectors", global ? nlohmann::json(s.ideal_sectors) : null},
-                         {"sectors_per_request", global ? number_or_null(per_request(s.sectors, s.requests)) : null},
-                         {"excess_percent", global ? number_or_null(excess_percent(s.sectors, s.ideal_sectors)) : null},
-                         {"wavefronts", global ? null : nlohmann::json(s.wavefronts)},
-                         {"conflict_ways_max", global ? null : nlohmann::json(s.conflict_ways_max)},
-                         {"active_lanes_mean", number_or_null(per_request(s.active_lanes, s.requests))}});
+        rows.push_back({{"line", s.line},
+                        {"op", access_op_name(s.op)},
+                        {"space", space_name(s.space)},
+                        {"array", l.spec->arrays[s.array].name},
+                        {"requests", s.requests},
+                        {"sectors", global ? nlohmann::json(s.sectors) : null},
+                        {"ideal_sectors", global ? nlohmann::json(s.ideal_sectors) : null},
+                        {"sectors_per_request", global ? number_or_null(per_request(s.sectors, s.requests)) : null},
+                        {"excess_percent", global ? number_or_null(excess_percent(s.sectors, s.ideal_sectors)) : null},
+                        {"wavefronts", global ? null : nlohmann::json(s.wavefronts)},
+                        {"conflict_ways_max", global ? null : nlohmann::json(s.conflict_ways_max)},
+                        {"active_lanes_mean", number_or_null(per_request(s.active_lanes, s.requests))}});
     }
     return {{"kernel", l.spec->name},
             {"launch", launch_json(l)},
-            {"sites", sites},
+            {"sites", rows},
             {"totals",
-             {{"global_load", global_totals_json(memory_totals(view, MemorySpace::Global, AccessOp::Load))},
-              {"global_store", global_totals_json(memory_totals(view, MemorySpace::Global, AccessOp::Store))},
-              {"shared_load", shared_totals_json(memory_totals(view, MemorySpace::Shared, AccessOp::Load))},
-              {"shared_store", shared_totals_json(memory_totals(view, MemorySpace::Shared, AccessOp::Store))}}},
+             {{"global_load", global_totals_json(memory_totals(sites, MemorySpace::Global, AccessOp::Load))},
+              {"global_store", global_totals_json(memory_totals(sites, MemorySpace::Global, AccessOp::Store))},
+              {"shared_load", shared_totals_json(memory_totals(sites, MemorySpace::Shared, AccessOp::Load))},
+              {"shared_store", shared_totals_json(memory_totals(sites, MemorySpace::Shared, AccessOp::Store))}}},
             {"model", kMemoryModelNote}};
 }
 
-std::string memory_csv(const ModelLaunch& l, const MemoryView& view) {
+std::string memory_csv(const ModelLaunch& l, const std::vector<MemorySite>& sites) {
     std::string out =
         "line,op,space,array,requests,sectors,ideal_sectors,sectors_per_request,wavefronts,conflict_ways_max,"
         "active_lanes_mean\n";
-    for (const MemorySite& s : view.sites) {
+    for (const MemorySite& s : sites) {
         const bool global = s.space == MemorySpace::Global;
         out += std::to_string(s.line) + "," + access_op_name(s.op) + "," + space_name(s.space) + "," +
                l.spec->arrays[s.array].name + "," + std::to_string(s.requests) + "," +
@@ -101,14 +101,14 @@ std::string memory_csv(const ModelLaunch& l, const MemoryView& view) {
     return out;
 }
 
-std::string memory_text(const ModelLaunch& l, const MemoryView& view) {
+std::string memory_text(const ModelLaunch& l, const std::vector<MemorySite>& sites) {
     char row[256];
     std::string out =
         l.spec->name + " on grid " + to_string(l.launch.grid) + ", block " + to_string(l.launch.block) + "\n";
     std::snprintf(row, sizeof row, "%5s  %-5s  %-6s  %-8s %10s %12s %10s %9s %8s %7s\n", "line", "op", "space", "array",
                   "requests", "sectors|wf", "ideal", "per req", "excess", "lanes");
     out += row;
-    for (const MemorySite& s : view.sites) {
+    for (const MemorySite& s : sites) {
         const bool global = s.space == MemorySpace::Global;
         const uint64_t amount = global ? s.sectors : s.wavefronts;
         const uint64_t ideal = global ? s.ideal_sectors : s.requests;
@@ -120,17 +120,17 @@ std::string memory_text(const ModelLaunch& l, const MemoryView& view) {
                       fixed(per_request(s.active_lanes, s.requests), 1).c_str());
         out += row;
     }
-    if (view.sites.empty()) out += "(no loads or stores)\n";
+    if (sites.empty()) out += "(no loads or stores)\n";
     out += "\n";
     for (AccessOp op : {AccessOp::Load, AccessOp::Store}) {
-        const MemoryTotals g = memory_totals(view, MemorySpace::Global, op);
+        const MemoryTotals g = memory_totals(sites, MemorySpace::Global, op);
         if (g.requests)
             out += std::string("global ") + access_op_name(op) + "s: " + fixed(per_request(g.sectors, g.requests)) +
                    " sectors per request (" + std::to_string(g.sectors) + " sectors, " + std::to_string(g.requests) +
                    " requests; " + fixed(per_request(g.ideal_sectors, g.requests)) + " would do)\n";
     }
     for (AccessOp op : {AccessOp::Load, AccessOp::Store}) {
-        const MemoryTotals s = memory_totals(view, MemorySpace::Shared, op);
+        const MemoryTotals s = memory_totals(sites, MemorySpace::Shared, op);
         if (s.requests)
             out += std::string("shared ") + access_op_name(op) + "s: " + fixed(per_request(s.wavefronts, s.requests)) +
                    " wavefronts per request (" + std::to_string(s.wavefronts) + " wavefronts, " +

@@ -13,9 +13,10 @@ namespace threadmap {
 // What the figures are, in one sentence (the UI and README say the same).
 extern const char* const kMemoryModelNote;
 
-nlohmann::json memory_json(const ModelLaunch& launch, const MemoryView& view);
-std::string memory_csv(const ModelLaunch& launch, const MemoryView& view);
-std::string memory_text(const ModelLaunch& launch, const MemoryView& view);
+// `sites`: a MemoryView's, as the model lists them.
+nlohmann::json memory_json(const ModelLaunch& launch, const std::vector<MemorySite>& sites);
+std::string memory_csv(const ModelLaunch& launch, const std::vector<MemorySite>& sites);
+std::string memory_text(const ModelLaunch& launch, const std::vector<MemorySite>& sites);
 
 // "28.57 sectors per request (4 would do)" style figures: a ratio, or null/"-" when no request.
 std::optional<double> per_request(uint64_t amount, uint64_t requests);

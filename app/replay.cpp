@@ -253,7 +253,7 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
                 j["findings"] = findings;
                 if (p.occupancy) j["occupancy"] = occupancy_json(*p.occupancy);
                 if (p.memory.computed && p.memory.not_computed.empty())
-                    j["memory"] = memory_json(model_launch_for(p.launch), MemoryView{p.memory.sites, {}, {}, {}});
+                    j["memory"] = memory_json(model_launch_for(p.launch), p.memory.sites);
                 if (const WarpRequest* r = inspected_store_request(state)) {  // the warp inspector's
                     const RequestSectors counted = request_sectors(*r);
                     nlohmann::json elements = nlohmann::json::array();

@@ -37,9 +37,7 @@ std::vector<std::string> source_lines(const std::string& source) {
 
 // "Global stores: 28.57 sectors per request (3.57 would do): 8.0x the sectors." and the like.
 void totals_line(const PictureMemory& m, MemorySpace space, AccessOp op) {
-    MemoryView view;
-    view.sites = m.sites;
-    const MemoryTotals t = memory_totals(view, space, op);
+    const MemoryTotals t = memory_totals(m.sites, space, op);
     if (t.requests == 0) return;
     const double n = double(t.requests);
     std::string line = std::string(space == MemorySpace::Global ? "Global " : "Shared ") + access_op_name(op) + "s: ";

@@ -85,6 +85,6 @@ struct MemoryTotals {
     uint64_t requests = 0, sectors = 0, ideal_sectors = 0, wavefronts = 0, active_lanes = 0;
     uint32_t conflict_ways_max = 0;
 };
-MemoryTotals memory_totals(const MemoryView& view, MemorySpace space, AccessOp op);
+MemoryTotals memory_totals(const std::vector<MemorySite>& sites, MemorySpace space, AccessOp op);
 
 }  // namespace threadmap

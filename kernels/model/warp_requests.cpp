@@ -50,9 +50,9 @@ uint32_t request_wavefronts(const WarpRequest& r, uint64_t base_word) {
     return most;
 }
 
-MemoryTotals memory_totals(const MemoryView& view, MemorySpace space, AccessOp op) {
+MemoryTotals memory_totals(const std::vector<MemorySite>& sites, MemorySpace space, AccessOp op) {
     MemoryTotals t;
-    for (const MemorySite& s : view.sites) {
+    for (const MemorySite& s : sites) {
         if (s.space != space || s.op != op) continue;
         t.requests += s.requests;
         t.sectors += s.sectors;

@@ -97,20 +97,20 @@ TEST_CASE("the tutorial's matmul stores 28.6 sectors per request with x on rows 
 
     // Stores, x → row: each lane its own row of C (800 bytes apart): a sector per lane.
     // Per column j: 6·32 + 8 = 200 sectors in 7 requests; 200 columns.
-    const MemoryTotals st_row = memory_totals(x_rows, MemorySpace::Global, AccessOp::Store);
+    const MemoryTotals st_row = memory_totals(x_rows.sites, MemorySpace::Global, AccessOp::Store);
     CHECK(st_row.requests == 7 * 200);
     CHECK(st_row.sectors == 200 * 200);
     CHECK(double(st_row.sectors) / double(st_row.requests) == doctest::Approx(200.0 / 7));  // 28.57
     // Stores, x → column: a row of C is 800 bytes (25 sectors, sector-aligned): 6 full warps
     // of 4 sectors and 8 lanes in 1. Per row: 25 sectors in 7 requests.
-    const MemoryTotals st_col = memory_totals(x_cols, MemorySpace::Global, AccessOp::Store);
+    const MemoryTotals st_col = memory_totals(x_cols.sites, MemorySpace::Global, AccessOp::Store);
     CHECK(st_col.requests == 7 * 200);
     CHECK(st_col.sectors == 25 * 200);
     CHECK(double(st_col.sectors) / double(st_col.requests) == doctest::Approx(25.0 / 7));  // 3.57
 
     // Loads, x → row, per (j, k): A[i,k] down a column (a sector per lane: 200 sectors in 7
     // requests), B[k,j] one element for all lanes (1 sector each: 7 in 7).
-    const MemoryTotals ld_row = memory_totals(x_rows, MemorySpace::Global, AccessOp::Load);
+    const MemoryTotals ld_row = memory_totals(x_rows.sites, MemorySpace::Global, AccessOp::Load);
     CHECK(ld_row.requests == 2 * 7 * 200 * 200);
     CHECK(ld_row.sectors == (200 + 7) * 200 * 200);
     CHECK(double(ld_row.sectors) / double(ld_row.requests) == doctest::Approx(207.0 / 14));  // 14.79
@@ -118,7 +118,7 @@ TEST_CASE("the tutorial's matmul stores 28.6 sectors per request with x on rows 
     // Loads, x → column, per (i, k): A[i,k] one element (7 sectors in 7 requests); B[k, j..]
     // along a row of 300 floats (1,200 bytes): even rows start on a sector (6·4 + 1 = 25
     // sectors), odd rows 16 bytes into one (6·5 + 2 = 32).
-    const MemoryTotals ld_col = memory_totals(x_cols, MemorySpace::Global, AccessOp::Load);
+    const MemoryTotals ld_col = memory_totals(x_cols.sites, MemorySpace::Global, AccessOp::Load);
     CHECK(ld_col.requests == 2 * 7 * 200 * 200);
     CHECK(ld_col.sectors == 7 * 200 * 200 + (25 + 32) * 100 * 200);
     CHECK(double(ld_col.sectors) / double(ld_col.requests) == doctest::Approx((7 + 28.5) / 14));  // 2.54
@@ -151,15 +151,15 @@ TEST_CASE("the tiled transpose's column reads are 32-way bank conflicts and padd
     const LaunchConfig l{tiled.covering_grid(p, tiled.default_block), tiled.default_block};
     const MemoryView plain = view_of("transpose-tiled", p, l);
     const MemoryView padded = view_of("transpose-tiled-padded", p, l);
-    const MemoryTotals conflicted = memory_totals(plain, MemorySpace::Shared, AccessOp::Load);
+    const MemoryTotals conflicted = memory_totals(plain.sites, MemorySpace::Shared, AccessOp::Load);
     CHECK(conflicted.conflict_ways_max == 32);
     // Each request's lanes read as many words of one bank as it has active lanes.
-    CHECK(conflicted.wavefronts == memory_totals(plain, MemorySpace::Shared, AccessOp::Load).active_lanes);
-    const MemoryTotals clean = memory_totals(padded, MemorySpace::Shared, AccessOp::Load);
+    CHECK(conflicted.wavefronts == conflicted.active_lanes);
+    const MemoryTotals clean = memory_totals(padded.sites, MemorySpace::Shared, AccessOp::Load);
     CHECK(clean.conflict_ways_max == 1);
     CHECK(clean.wavefronts == clean.requests);
     // Writing the tile along its rows never conflicts, padded or not.
-    CHECK(memory_totals(plain, MemorySpace::Shared, AccessOp::Store).conflict_ways_max == 1);
+    CHECK(memory_totals(plain.sites, MemorySpace::Shared, AccessOp::Store).conflict_ways_max == 1);
 }
 
 // Block 256 over 65,536 values: 256 blocks of 8 warps. Each step's line loads sdata twice.
