@@ -8,6 +8,7 @@
 #include "launch_options.hpp"
 #include "builtin/registry.hpp"
 #include "model_launch.hpp"
+#include "number_text.hpp"
 #include "occupancy_report.hpp"
 
 namespace threadmap {
@@ -32,12 +33,6 @@ std::string percent(uint64_t part, uint64_t whole) {
     return whole ? std::to_string((part * 100 + whole / 2) / whole) + "%" : "0%";
 }
 
-std::string two_decimals(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f", v);
-    return text;
-}
-
 // The memory view's figures of a launch: "store_sectors" (per request), "store_ideal",
 // "load_sectors", "load_ideal", "store_bytes_times" (sectors over the ideal), with `prefix`.
 void add_memory_figures(const ModelLaunch& launch, const std::string& prefix, std::map<std::string, std::string>& f) {
@@ -50,10 +45,10 @@ void add_memory_figures(const ModelLaunch& launch, const std::string& prefix, st
         const MemoryTotals t = memory_totals(run.value->memory->sites, MemorySpace::Global, op);
         if (t.requests == 0) continue;
         const std::string name = prefix + access_op_name(op);
-        f[name + "_sectors"] = two_decimals(double(t.sectors) / double(t.requests));
-        f[name + "_ideal"] = two_decimals(double(t.ideal_sectors) / double(t.requests));
+        f[name + "_sectors"] = decimals(double(t.sectors) / double(t.requests));
+        f[name + "_ideal"] = decimals(double(t.ideal_sectors) / double(t.requests));
         f[name + "_requests"] = grouped(t.requests);
-        if (t.ideal_sectors) f[name + "_bytes_times"] = two_decimals(double(t.sectors) / double(t.ideal_sectors));
+        if (t.ideal_sectors) f[name + "_bytes_times"] = decimals(double(t.sectors) / double(t.ideal_sectors));
     }
 }
 

@@ -5,6 +5,7 @@
 #include <cassert>
 
 #include "model_launch.hpp"
+#include "number_text.hpp"
 
 namespace threadmap {
 
@@ -78,12 +79,6 @@ std::optional<PictureMemory> compute_memory(const ResolvedLaunch& r, const std::
     return out;
 }
 
-std::string two_decimals(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f", v);
-    return text;
-}
-
 }  // namespace
 
 uint64_t thread_steps(const ResolvedLaunch& r) {
@@ -106,9 +101,9 @@ Legend picture_legend(const MapPicture& p) {
     }
     const double n = double(m.stores.requests);
     g.note = p.color.mode == ColorMode::Sectors
-                 ? "All its stores: " + two_decimals(double(m.stores.sectors) / n) + " sectors\nper request (" +
-                       two_decimals(double(m.stores.ideal_sectors) / n) + " would do)."
-                 : "All its stores: " + two_decimals(double(m.stores.active_lanes) / n) + " of 32\nlanes active.";
+                 ? "All its stores: " + decimals(double(m.stores.sectors) / n) + " sectors\nper request (" +
+                       decimals(double(m.stores.ideal_sectors) / n) + " would do)."
+                 : "All its stores: " + decimals(double(m.stores.active_lanes) / n) + " of 32\nlanes active.";
     g.note += "\nModeled as Nsight Compute counts.";
     return g;
 }

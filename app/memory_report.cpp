@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "number_text.hpp"
+
 namespace threadmap {
 
 const char* const kMemoryModelNote =
@@ -17,12 +19,7 @@ const char* space_name(MemorySpace s) { return s == MemorySpace::Global ? "globa
 
 nlohmann::json number_or_null(std::optional<double> v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
-std::string fixed(std::optional<double> v, int digits = 2) {
-    if (!v) return "-";
-    char text[32];
-    std::snprintf(text, sizeof text, "%.*f", digits, *v);
-    return text;
-}
+std::string fixed(std::optional<double> v, int digits = 2) { return v ? decimals(*v, digits) : "-"; }
 
 // Sectors above the ideal, in percent of the ideal.
 std::optional<double> excess_percent(uint64_t sectors, uint64_t ideal) {

@@ -42,14 +42,9 @@ void draw_findings_panel(AppState& state) {
     ModelResult summary;  // findings_summary reads the counts
     summary.counts = f.counts;
     ImGui::TextWrapped("%s.", findings_summary(summary).c_str());
-    const auto note = [](const std::string& text) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::TextWrapped("%s", text.c_str());
-        ImGui::PopStyleColor();
-    };
-    note("The emulator's model of CUDA's rules, not a GPU's observation.");
+    disabled_note("The emulator's model of CUDA's rules, not a GPU's observation.");
     if (f.list.empty()) return;
-    note("Click one on " + f.output + " to see its element.");
+    disabled_note("Click one on " + f.output + " to see its element.");
     ImGui::Separator();
     for (size_t i = 0; i < f.list.size(); ++i) {
         const Finding& finding = f.list[i];

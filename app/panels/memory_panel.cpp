@@ -7,23 +7,12 @@
 #include <sstream>
 
 #include "memory_report.hpp"
+#include "number_text.hpp"
 #include "panel_widgets.hpp"
 
 namespace threadmap {
 
 namespace {
-
-void note(const std::string& text) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", text.c_str());
-    ImGui::PopStyleColor();
-}
-
-std::string figure(double v, int digits = 2) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.*f", digits, v);
-    return text;
-}
 
 std::vector<std::string> source_lines(const std::string& source) {
     std::vector<std::string> lines;
@@ -42,15 +31,15 @@ void totals_line(const PictureMemory& m, MemorySpace space, AccessOp op) {
     const double n = double(t.requests);
     std::string line = std::string(space == MemorySpace::Global ? "Global " : "Shared ") + access_op_name(op) + "s: ";
     if (space == MemorySpace::Global) {
-        line += figure(double(t.sectors) / n) + " sectors per request (" + figure(double(t.ideal_sectors) / n) +
+        line += decimals(double(t.sectors) / n) + " sectors per request (" + decimals(double(t.ideal_sectors) / n) +
                 " would do)";
         if (t.ideal_sectors && t.sectors > t.ideal_sectors)
-            line += ": " + figure(double(t.sectors) / double(t.ideal_sectors), 1) + "x the bytes";
+            line += ": " + decimals(double(t.sectors) / double(t.ideal_sectors), 1) + "x the bytes";
     } else {
-        line += figure(double(t.wavefronts) / n) + " wavefronts per request (1 would do); the worst a " +
+        line += decimals(double(t.wavefronts) / n) + " wavefronts per request (1 would do); the worst a " +
                 std::to_string(t.conflict_ways_max) + "-way bank conflict";
     }
-    line += "; " + figure(double(t.active_lanes) / n, 1) + " of 32 lanes active.";
+    line += "; " + decimals(double(t.active_lanes) / n, 1) + " of 32 lanes active.";
     ImGui::TextWrapped("%s", line.c_str());
 }
 
@@ -79,10 +68,10 @@ void site_table(const PictureMemory& m) {
         cell(m.spec->arrays[s.array].name);
         cell(std::to_string(s.requests));
         cell(std::to_string(amount) + (global ? " sectors" : " wavefronts"));
-        cell(figure(double(amount) / n));
-        cell(figure(double(ideal) / n));
-        cell(ideal ? figure(100.0 * (double(amount) - double(ideal)) / double(ideal), 0) + "%" : "-");
-        cell(figure(double(s.active_lanes) / n, 1));
+        cell(decimals(double(amount) / n));
+        cell(decimals(double(ideal) / n));
+        cell(ideal ? decimals(100.0 * (double(amount) - double(ideal)) / double(ideal), 0) + "%" : "-");
+        cell(decimals(double(s.active_lanes) / n, 1));
     }
     ImGui::EndTable();
 }
@@ -114,7 +103,7 @@ void draw_memory_panel(AppState& state) {
     ImGui::Spacing();
     site_table(m);
     ImGui::Spacing();
-    note(std::string("A model, not a measurement: ") + kMemoryModelNote + ".");
+    disabled_note(std::string("A model, not a measurement: ") + kMemoryModelNote + ".");
 }
 
 }  // namespace threadmap

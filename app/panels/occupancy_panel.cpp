@@ -14,12 +14,6 @@ namespace threadmap {
 
 namespace {
 
-void note(const std::string& text) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", text.c_str());
-    ImGui::PopStyleColor();
-}
-
 std::string micro_seconds(double s) {
     char text[32];
     std::snprintf(text, sizeof text, "%.3g us", s * 1e6);
@@ -109,7 +103,7 @@ void draw_occupancy_panel(AppState& state) {
     }
     const OccupancyReport& r = *picture.occupancy;
     const Occupancy& o = r.occupancy;
-    note(r.gpu.source);
+    disabled_note(r.gpu.source);
     ImGui::TextWrapped("%s: %d threads per block; %d registers per thread (%s); %llu bytes of shared memory per block",
                        r.launch.spec->name.c_str(), r.block_size, r.resources.resources.registers_per_thread,
                        r.resources.registers_origin.c_str(),
@@ -126,10 +120,10 @@ void draw_occupancy_panel(AppState& state) {
     ImGui::TextWrapped("Limited by %s: %s.", main_limiter_name(o.limiters),
                        limiter_sentence(r.gpu.sm, o, r.block_size).c_str());
     const auto limit = [](int v) { return v == INT_MAX ? std::string("-") : std::to_string(v); };
-    note("Each limit alone: warps " + limit(o.limit_warps) + ", registers " + limit(o.limit_registers) +
-         ", shared memory " + limit(o.limit_shared) + ", block slots " + limit(o.limit_blocks) + ", barriers " +
-         limit(o.limit_barriers) + " blocks per SM (CUDA's occupancy calculator, compute capability " +
-         r.gpu.sm.name() + ").");
+    disabled_note("Each limit alone: warps " + limit(o.limit_warps) + ", registers " + limit(o.limit_registers) +
+                  ", shared memory " + limit(o.limit_shared) + ", block slots " + limit(o.limit_blocks) +
+                  ", barriers " + limit(o.limit_barriers) +
+                  " blocks per SM (CUDA's occupancy calculator, compute capability " + r.gpu.sm.name() + ").");
     const Waves& w = r.waves;
     ImGui::TextWrapped(
         "Waves: %llu blocks over %llu slots (%d per SM x %d SMs) = %llu %s; the last is %s full, so %s "
@@ -140,7 +134,7 @@ void draw_occupancy_panel(AppState& state) {
     colour_map_button(state, "Colour the map by SM", "sm", "occupancy");
     ImGui::SameLine();
     colour_map_button(state, "Colour the map by wave", "wave", "occupancy");
-    note(std::string(kBlockOrderNote) + ".");
+    disabled_note(std::string(kBlockOrderNote) + ".");
     ImGui::Separator();
     ImGui::TextWrapped(
         "Block size sweep, 32 to 1024 threads per block on the same data: bars are occupancy (yours orange) with the "

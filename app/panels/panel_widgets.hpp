@@ -17,6 +17,13 @@ inline const ImVec4 kGridDimColor{1.0f, 0.70f, 0.30f, 1.0f};   // gridDim: alway
 inline const ImVec4 kErrorColor{1.0f, 0.42f, 0.42f, 1.0f};
 inline const ImVec4 kGuardColor{0.55f, 1.0f, 0.55f, 1.0f};
 
+// A wrapped line in the dimmed text colour: what a figure is, where it comes from.
+inline void disabled_note(const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+}
+
 // Stores the last item's screen rectangle under `name` (see AppState::widget_rects).
 inline void remember_rect(AppState& state, const std::string& name) {
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();

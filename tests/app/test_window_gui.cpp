@@ -81,13 +81,22 @@ struct PixelCheck {
     int elements = 0, ghosts = 0, mismatches = 0;
 };
 
-// Compares the screenshot with the colours the colorizer gives, at pixels well inside a
-// cell and away from outlines and the legend box.
-PixelCheck check_map_pixels(const PngImage& img, const json& state, const MapPicture& p) {
-    const ViewRect r{state["map_rect"][0], state["map_rect"][1], state["map_rect"][2], state["map_rect"][3]};
+// Where a replay's `state` says the map was drawn, and its view.
+ViewRect map_rect_of(const json& state) {
+    return {state["map_rect"][0], state["map_rect"][1], state["map_rect"][2], state["map_rect"][3]};
+}
+View view_of(const json& state) {
     View v;
     v.center = {state["view"]["center"][0], state["view"]["center"][1]};
     v.zoom = state["view"]["zoom"];
+    return v;
+}
+
+// Compares the screenshot with the colours the colorizer gives, at pixels well inside a
+// cell and away from outlines and the legend box.
+PixelCheck check_map_pixels(const PngImage& img, const json& state, const MapPicture& p) {
+    const ViewRect r = map_rect_of(state);
+    const View v = view_of(state);
     const MapLayout& m = p.layout;
     const auto missing = missing_product(m.workload);
     const Rgba8 bg = kSceneBackground;
@@ -287,13 +296,11 @@ TEST_CASE("the Memory tab counts the tutorial's 28.6 store sectors per request -
     CHECK(c.mismatches == 0);
     // The warp inspector: the mouse over C[40, 7] shows its warp's store request, rows 32-63 of
     // column 7, 32 sectors where 4 would do.
-    const ViewRect r{s["map_rect"][0], s["map_rect"][1], s["map_rect"][2], s["map_rect"][3]};
-    View v;
-    v.center = {s["view"]["center"][0], s["view"]["center"][1]};
-    v.zoom = s["view"]["zoom"];
     uint32_t x = 0, y = 0;
     expected.layout.cell_of(40 * 200 + 7, x, y);
-    const glm::dvec2 at = world_to_screen(v, r, {x + 0.5, y + 0.5});
+    const View view = view_of(s);
+    const ViewRect rect = map_rect_of(s);
+    const glm::dvec2 at = world_to_screen(view, rect, glm::dvec2(x + 0.5, y + 0.5));
     const WindowRun hover =
         run_window({"--preset", "seed-matmul"},
                    "1 move 5 5\n3 wait idle\n4 click tab:Memory\n8 wait idle\n"
