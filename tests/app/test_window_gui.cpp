@@ -82,10 +82,10 @@ struct PixelCheck {
 };
 
 // Where a replay's `state` says the map was drawn, and its view.
-ViewRect map_rect_of(const json& state) {
+ViewRect state_map_rect(const json& state) {
     return {state["map_rect"][0], state["map_rect"][1], state["map_rect"][2], state["map_rect"][3]};
 }
-View view_of(const json& state) {
+View state_view(const json& state) {
     View v;
     v.center = {state["view"]["center"][0], state["view"]["center"][1]};
     v.zoom = state["view"]["zoom"];
@@ -95,8 +95,8 @@ View view_of(const json& state) {
 // Compares the screenshot with the colours the colorizer gives, at pixels well inside a
 // cell and away from outlines and the legend box.
 PixelCheck check_map_pixels(const PngImage& img, const json& state, const MapPicture& p) {
-    const ViewRect r = map_rect_of(state);
-    const View v = view_of(state);
+    const ViewRect r = state_map_rect(state);
+    const View v = state_view(state);
     const MapLayout& m = p.layout;
     const auto missing = missing_product(m.workload);
     const Rgba8 bg = kSceneBackground;
@@ -298,8 +298,8 @@ TEST_CASE("the Memory tab counts the tutorial's 28.6 store sectors per request -
     // column 7, 32 sectors where 4 would do.
     uint32_t x = 0, y = 0;
     expected.layout.cell_of(40 * 200 + 7, x, y);
-    const View view = view_of(s);
-    const ViewRect rect = map_rect_of(s);
+    const View view = state_view(s);
+    const ViewRect rect = state_map_rect(s);
     const glm::dvec2 at = world_to_screen(view, rect, glm::dvec2(x + 0.5, y + 0.5));
     const WindowRun hover =
         run_window({"--preset", "seed-matmul"},
