@@ -219,6 +219,7 @@ int run_bench_command(const BenchCommandOptions& o) {
     if (!prepared.value) return fail(prepared.error, 2);
     const BackendChoice& b = prepared.value->backend;
     const ResolvedLaunch& r = prepared.value->launch;
+    if (r.model) return fail(r.kernel_name() + ": " + kModelKernelNotTimed, 2);
     if (o.sweep) return run_sweep_command(o, r.workload.kernel, r.launch.block, b, model, pinned, program);
     if (o.csv) return fail("--csv goes with --sweep (a single run prints JSON or a table)", 2);
 

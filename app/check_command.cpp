@@ -22,7 +22,7 @@ constexpr const char* kModelNote =
 void add_check_command(CLI::App& app, CheckCommandOptions& o) {
     CLI::App* cmd = app.add_subcommand(
         "check", "Run a launch in the kernel model and print its findings (exit 0: none, 3: some, 2: bad usage)");
-    add_model_launch_options(*cmd, o.launch, o.params);
+    add_launch_options(*cmd, o.launch);
     cmd->get_option("--backend")->description("check always runs in the kernel model on the CPU");
     cmd->add_option("--format", o.format, "text | json")->check(CLI::IsMember({"text", "json"}));
 }
@@ -33,7 +33,7 @@ int run_check_command(const CheckCommandOptions& o) {
                      "threadmap: check runs in the kernel model on the CPU; --backend cuda is for map and bench\n");
         return 2;
     }
-    const auto launch = resolve_model_launch(o.launch, o.params);
+    const auto launch = resolve_model_launch(o.launch);
     if (!launch.value) {
         std::fprintf(stderr, "threadmap: %s\n", launch.error.c_str());
         return 2;
@@ -60,7 +60,7 @@ int run_check_command(const CheckCommandOptions& o) {
         return any ? 3 : 0;
     }
     std::cout << l.spec->name << " on grid " << to_string(l.launch.grid) << ", block " << to_string(l.launch.block)
-              << ": " << findings_summary(r) << "\n";
+              << ": " << findings_summary(r.counts) << "\n";
     for (size_t i = 0; i < std::min(r.findings.size(), kTextFindings); ++i) {
         const Finding& f = r.findings[i];
         std::cout << finding_kind_name(f.kind) << " (line " << f.line << "): " << f.message << "\n";

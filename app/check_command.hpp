@@ -14,7 +14,6 @@ namespace threadmap {
 
 struct CheckCommandOptions {
     LaunchOptions launch;
-    ModelParamTexts params;       // --bins, --offset, …
     std::string format = "text";  // text | json
 };
 

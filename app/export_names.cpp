@@ -15,7 +15,7 @@ std::string export_file_name(const ResolvedLaunch& r, const std::string& mode, b
     const auto dim = [](const Dim3& d) {
         return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
     };
-    const std::string what = r.preset.empty() ? std::string(kernel_name(r.workload.kernel)) : r.preset;
+    const std::string what = r.preset.empty() ? r.kernel_name() : r.preset;
     return "threadmap-" + what + "-grid" + dim(r.launch.grid) + "-block" + dim(r.launch.block) + "-" + mode +
            (whole_window ? "-window-" : "-") + file_stamp(when) + ".png";
 }

@@ -40,11 +40,11 @@ nlohmann::json finding_counts_json(const ModelResult& r) {
     return counts;
 }
 
-std::string findings_summary(const ModelResult& r) {
+std::string findings_summary(const std::array<uint64_t, kFindingKinds>& counts) {
     std::string s;
     for (size_t k = 0; k < kFindingKinds; ++k) {
-        if (r.counts[k] == 0) continue;
-        s += (s.empty() ? "" : ", ") + std::to_string(r.counts[k]) + " " + kind_words(FindingKind(k), r.counts[k]);
+        if (counts[k] == 0) continue;
+        s += (s.empty() ? "" : ", ") + std::to_string(counts[k]) + " " + kind_words(FindingKind(k), counts[k]);
     }
     return s.empty() ? "no findings" : s;
 }

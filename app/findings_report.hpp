@@ -16,6 +16,6 @@ nlohmann::json findings_json(const ModelResult& result);
 nlohmann::json finding_counts_json(const ModelResult& result);
 
 // "500 write-write races, 500 read-write hazards" or "no findings".
-std::string findings_summary(const ModelResult& result);
+std::string findings_summary(const std::array<uint64_t, kFindingKinds>& counts);
 
 }  // namespace threadmap

@@ -63,7 +63,7 @@ Outcome<void> FrameClock::write_report(const std::string& path, const AppState& 
     for (const auto& sample : rss) peak = std::max(peak, sample.second);
     j["rss_mb"] = {{"start", rss.front().second}, {"end", rss.back().second}, {"max", peak}, {"samples", rss}};
     if (s.picture)
-        j["map"] = {{"kernel", std::string(kernel_name(s.picture->launch.workload.kernel))},
+        j["map"] = {{"kernel", s.picture->launch.kernel_name()},
                     {"cells", uint64_t(s.picture->layout.width) * s.picture->layout.height}};
     std::ofstream f(path);
     f << j.dump(1) << "\n";

@@ -28,9 +28,10 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
     const Workload& w = p.launch.workload;
     const LaunchConfig& l = p.launch.launch;
     const auto element = m.element_at(uint32_t(column), uint32_t(row));
+    const std::string array = p.launch.mapped_array();
     if (element)
-        d.heading = is_matrix(w.kernel) ? "C[" + n2s(*element / w.cols) + ", " + n2s(*element % w.cols) + "]"
-                                        : "a[" + n2s(*element) + "]";
+        d.heading = is_2d(w) ? array + "[" + n2s(*element / w.cols) + ", " + n2s(*element % w.cols) + "]"
+                             : array + "[" + n2s(*element) + "]";
     else
         d.heading = "idle thread: past the end of the data";
 
@@ -55,12 +56,11 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
                                 n2s(at.wave + 1) + " of " + n2s(p.occupancy->waves.waves)});
     }
     const uint64_t gx = uint64_t(s.block.x) * l.block.x + s.thread.x, gy = uint64_t(s.block.y) * l.block.y + s.thread.y;
-    d.fields.push_back(
-        {"global index, cuda.grid", is_matrix(w.kernel) ? "(" + n2s(gx) + ", " + n2s(gy) + ")" : n2s(gx)});
+    d.fields.push_back({"global index, cuda.grid", is_2d(w) ? "(" + n2s(gx) + ", " + n2s(gy) + ")" : n2s(gx)});
     if (s.kind == CellSample::Element)
-        d.fields.push_back({"touches", s.touches == 1
-                                           ? "1 thread"
-                                           : n2s(s.touches) + " threads (the one with the smallest id shown)"});
+        d.fields.push_back(
+            {p.launch.model ? "written by" : "touches",
+             s.touches == 1 ? "1 thread" : n2s(s.touches) + " threads (the one with the smallest id shown)"});
     // The memory view, once computed (the Memory tab or a memory colour mode asked for it).
     if (element && *element < p.memory.sectors.size() && p.memory.sectors[*element] > 0) {
         const uint64_t sectors = p.memory.sectors[*element], lanes = p.memory.lanes[*element];
@@ -72,6 +72,9 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
     }
 
     switch (w.kernel) {
+        case KernelKind::Model:  // its index arithmetic is in the Code tab, line by line
+            d.formulas.push_back(p.launch.model->spec->name + ": " + p.launch.model->spec->summary);
+            break;
         case KernelKind::Increment:
         case KernelKind::IncrementStride: {
             d.formulas.push_back(grid_formula("pos", 'x', s.thread.x, s.block.x, l.block.x));

@@ -1,6 +1,9 @@
 // Kernel source text; see kernel_code.hpp.
 #include "kernel_code.hpp"
 
+#include <cstdio>
+#include <sstream>
+
 namespace threadmap {
 
 namespace {
@@ -26,6 +29,8 @@ std::string shape(uint64_t a, uint64_t b) { return "(" + std::to_string(a) + ", 
 // The numba kernel bodies, as the tutorial writes them (or with x indexing columns).
 std::vector<CodeLine> numba_kernel(const Workload& w, const CodeOptions& o) {
     switch (w.kernel) {
+        case KernelKind::Model:  // the kernel model's kernels are CUDA C++ only
+            return {};
         case KernelKind::Increment:
             return {{"@cuda.jit"},
                     {"def increment_by_one(an_array):"},
@@ -110,6 +115,24 @@ std::vector<CodeLine> numba_code(const Workload& w, const LaunchConfig& l, const
     return c;
 }
 
+std::vector<CodeLine> model_kernel_code(const KernelSpec& spec, const LaunchConfig& l) {
+    std::vector<CodeLine> c;
+    std::istringstream source(spec.cuda_source);
+    std::string text;
+    for (int line = 1; std::getline(source, text); ++line) {
+        char number[16];
+        std::snprintf(number, sizeof number, "%3d  ", line);
+        c.push_back({number + text});
+    }
+    const int n = std::max(dims(l.grid), dims(l.block));
+    std::string name = spec.cuda_source.substr(0, spec.cuda_source.find('('));
+    name = name.substr(name.find_last_of(' ') + 1);
+    c.push_back({""});
+    c.push_back({"// launched as", false, false, true});
+    c.push_back({name + "<<<" + cu_dim(l.grid, n) + ", " + cu_dim(l.block, n) + ">>>(...);", false, true});
+    return c;
+}
+
 std::vector<CodeLine> cuda_code(const Workload& w, const LaunchConfig& l, const CodeOptions& o) {
     const int n = std::max(dims(l.grid), dims(l.block));
     const std::string launch = "<<<" + cu_dim(l.grid, n) + ", " + cu_dim(l.block, n) + ">>>";
@@ -117,6 +140,8 @@ std::vector<CodeLine> cuda_code(const Workload& w, const LaunchConfig& l, const 
     const std::string host = o.pinned ? "// host arrays from cudaMallocHost (pinned); device arrays from cudaMalloc"
                                       : "// host arrays from malloc (pageable); device arrays from cudaMalloc";
     switch (w.kernel) {
+        case KernelKind::Model:  // model_kernel_code
+            return {};
         case KernelKind::Increment:
             return {{"__global__ void increment_by_one(" + t + "* a, size_t n) {"},
                     {"    size_t pos = threadIdx.x + blockIdx.x * blockDim.x;"},

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "launch_config.hpp"
+#include "model/kernel_spec.hpp"
 #include "timing_model.hpp"
 #include "workload.hpp"
 
@@ -33,6 +34,9 @@ struct CodeOptions {
 // blocks). CUDA C++: the kernel and the host's cudaMemcpy calls (always explicit).
 std::vector<CodeLine> numba_code(const Workload& w, const LaunchConfig& l, const CodeOptions& o = {});
 std::vector<CodeLine> cuda_code(const Workload& w, const LaunchConfig& l, const CodeOptions& o = {});
+// A model kernel's CUDA C++ text with its line numbers (the findings and the memory view name
+// them), and its launch line.
+std::vector<CodeLine> model_kernel_code(const KernelSpec& spec, const LaunchConfig& l);
 
 // numba's own threshold: a grid of fewer blocks warns of low occupancy (numba-cuda's
 // dispatcher, NumbaPerformanceWarning "Grid size N will likely result in GPU

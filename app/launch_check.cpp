@@ -2,6 +2,7 @@
 #include "launch_check.hpp"
 
 #include "emulator_caps.hpp"
+#include "model_launch.hpp"
 #include "validation.hpp"
 
 namespace threadmap {
@@ -14,6 +15,15 @@ CheckedLaunch check_launch(const LaunchOptions& options, const DeviceLimits& lim
 
 CheckedLaunch check_resolved(const ResolvedLaunch& r, const DeviceLimits& limits) {
     CheckedLaunch c;
+    if (r.model) {  // the kernel model's own checks: parameters, the launch, its caps
+        if (auto invalid = validate_launch(r.launch, limits))
+            c.error = describe(*invalid);
+        else if (auto problem = check_model_launch(model_launch_for(r)))
+            c.error = *problem;
+        else
+            c.value = r;
+        return c;
+    }
     if (auto shape = check_shape(r.workload)) {
         c.error = *shape;
     } else if (auto problem = check_shape_caps(r.workload)) {

@@ -2,26 +2,91 @@
 #include "launch_options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <vector>
 
+#include "builtin/registry.hpp"
 #include "lessons.hpp"
 
 namespace threadmap {
+
+namespace {
+
+// Parameters the shape options already carry, and the lessons' matmul shapes (a_rows, b_cols).
+bool shape_option_param(const std::string& name) {
+    return name == "n" || name == "rows" || name == "cols" || name == "inner" || name == "a_rows" || name == "b_cols";
+}
+
+std::string all_kernel_names(const char* separator) {
+    std::string names;
+    for (const KernelSpec* k : builtin_kernels()) names += (names.empty() ? "" : separator) + k->name;
+    return names;
+}
+
+}  // namespace
+
+bool LaunchOptions::any_param() const {
+    for (const auto& [name, text] : params)
+        if (!text.empty()) return true;
+    return false;
+}
+
+std::string ResolvedLaunch::kernel_name() const {
+    return model ? model->spec->name : std::string(threadmap::kernel_name(workload.kernel));
+}
+
+std::string ResolvedLaunch::mapped_array() const {
+    if (model) return model->spec->arrays[model->array].name;
+    return is_matrix(workload.kernel) ? "C" : "a";
+}
+
+size_t default_mapped_array(const KernelSpec& spec) {
+    for (size_t a = 0; a < spec.arrays.size(); ++a)
+        if (spec.arrays[a].space == MemorySpace::Global &&
+            (spec.arrays[a].role == ArrayRole::Output || spec.arrays[a].role == ArrayRole::InOut))
+            return a;
+    return 0;
+}
+
+Workload model_workload(const ModelKernel& k, const LaunchConfig& launch) {
+    return model_array_workload(k.spec->arrays[k.array].shape(k.params, launch));
+}
+
+ResolvedLaunch default_model_launch(const KernelSpec& spec) {
+    ResolvedLaunch r;
+    ModelKernel k{&spec, {}, default_mapped_array(spec)};
+    for (const ParamSpec& p : spec.params)
+        k.params.push_back(p.default_from < k.params.size() ? k.params[p.default_from] : p.default_value);
+    r.launch.block = spec.default_block;
+    r.launch.grid = spec.covering_grid(k.params, r.launch.block);
+    r.workload = model_workload(k, r.launch);
+    r.model = std::move(k);
+    return r;
+}
 
 void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
     // An empty value would read as "not given" below; refuse it where it is typed.
     const CLI::Validator non_empty(
         [](std::string& v) { return v.empty() ? std::string("an empty value") : std::string(); }, "VALUE");
     cmd.add_option("--preset", o.preset, "A lesson: " + lesson_names())->check(non_empty);
-    cmd.add_option("--kernel", o.kernel, kernel_names(" | ", " | "))->check(non_empty);
-    cmd.add_option("--n", o.n, "Array length, for increment kernels")->check(non_empty);
-    cmd.add_option("--rows", o.rows, "Rows of C, for matmul kernels")->check(non_empty);
-    cmd.add_option("--cols", o.cols, "Columns of C, for matmul kernels")->check(non_empty);
+    cmd.add_option("--kernel", o.kernel, all_kernel_names(" | ") + " (threadmap kernels lists them)")->check(non_empty);
+    cmd.add_option("--n", o.n, "n: the array length, for the kernels that take it")->check(non_empty);
+    cmd.add_option("--rows", o.rows, "Rows of C (matmul kernels) or of in (transposes)")->check(non_empty);
+    cmd.add_option("--cols", o.cols, "Columns of C (matmul kernels) or of in (transposes)")->check(non_empty);
     cmd.add_option("--inner", o.inner, "Inner dimension of A·B (default: --cols)")->check(non_empty);
     cmd.add_option("--block", o.block, "blockDim X[,Y[,Z]] (default 256, or 16,16 for matmul)")->check(non_empty);
     cmd.add_option("--grid", o.grid, "gridDim X[,Y[,Z]] (default: ceiling division of the shape)")->check(non_empty);
     cmd.add_option("--backend", o.backend,
                    "cpu | cuda | auto (default auto: a CUDA device when there is one); bench also takes model")
         ->check(CLI::IsMember({"cpu", "cuda", "auto", "model"}));
+    for (const KernelSpec* k : builtin_kernels())
+        for (const ParamSpec& p : k->params) {
+            if (shape_option_param(p.name) || o.params.count(p.name)) continue;
+            std::string kernels;
+            for (const KernelSpec* other : builtin_kernels())
+                if (other->param_index(p.name) < other->params.size())
+                    kernels += (kernels.empty() ? "" : ", ") + other->name;
+            cmd.add_option("--" + p.name, o.params[p.name], p.help + " (" + kernels + ")")->check(non_empty);
+        }
 }
 
 Outcome<uint64_t> parse_count(const std::string& text, const std::string& option) {
@@ -69,6 +134,65 @@ Outcome<Dim3> parse_dim3(const std::string& text, const std::string& option) {
 
 Dim3 default_block(KernelKind kind) { return is_matrix(kind) ? Dim3{16, 16, 1} : Dim3{256, 1, 1}; }
 
+namespace {
+
+// A launch of a model kernel: the lesson's parameters, block and grid (or the spec's defaults),
+// with the options given over them.
+ResolveResult resolve_model_kernel(const KernelSpec& spec, const Lesson* lesson, const LaunchOptions& o) {
+    ResolvedLaunch out = default_model_launch(spec);
+    ModelKernel& k = *out.model;
+    std::optional<Dim3> block, grid;
+    if (lesson) {
+        out.preset = lesson->name;
+        k = *lesson->model;
+        block = lesson->block;
+        grid = lesson->grid;
+    }
+    std::vector<std::pair<std::string, const std::string*>> given = {
+        {"n", &o.n}, {"rows", &o.rows}, {"cols", &o.cols}, {"inner", &o.inner}};
+    for (const auto& [name, text] : o.params) given.emplace_back(name, &text);
+    for (const auto& [name, text] : given) {
+        if (text->empty()) continue;
+        const size_t i = spec.param_index(name);
+        if (i == spec.params.size()) {
+            std::string flags;
+            for (const ParamSpec& p : spec.params) flags += (flags.empty() ? "--" : ", --") + p.name;
+            return {std::nullopt, "--" + name + " is not a parameter of " + spec.name + " (it takes " + flags + ")"};
+        }
+        const auto v = parse_count(*text, "--" + name);
+        if (!v.value) return {std::nullopt, v.error};
+        k.params[i] = *v.value;
+    }
+    // A parameter that follows another (matmul's A rows follow C's) follows a value given for it.
+    const auto typed = [&](const std::string& param) {
+        for (const auto& [name, text] : given)
+            if (name == param && !text->empty()) return true;
+        return false;
+    };
+    for (size_t i = 0; i < spec.params.size(); ++i) {
+        const ParamSpec& p = spec.params[i];
+        if (p.default_from < i && !typed(p.name) && typed(spec.params[p.default_from].name))
+            k.params[i] = k.params[p.default_from];
+    }
+    if (!o.block.empty()) {
+        const auto parsed = parse_dim3(o.block, "--block");
+        if (!parsed.value) return {std::nullopt, parsed.error};
+        block = parsed.value;
+        if (o.grid.empty()) grid.reset();  // a new block gets the grid that covers the problem
+    }
+    if (!o.grid.empty()) {
+        const auto parsed = parse_dim3(o.grid, "--grid");
+        if (!parsed.value) return {std::nullopt, parsed.error};
+        grid = parsed.value;
+    }
+    out.launch.block = block.value_or(spec.default_block);
+    out.launch.grid = grid.value_or(spec.covering_grid(k.params, out.launch.block));
+    out.workload = model_workload(k, out.launch);
+    return {std::move(out), {}};
+}
+
+}  // namespace
+
 ResolveResult resolve_launch(const LaunchOptions& o) {
     ResolveResult r;
     std::string& err = r.error;
@@ -84,6 +208,33 @@ ResolveResult resolve_launch(const LaunchOptions& o) {
         lesson = find_lesson(kDefaultLesson);
     }
 
+    const KernelSpec* model_spec = explicit_kernel && !parse_kernel(o.kernel) ? find_builtin_kernel(o.kernel) : nullptr;
+    if (explicit_kernel && !parse_kernel(o.kernel) && !model_spec) {
+        err = "unknown kernel '" + o.kernel + "'; choose " + all_kernel_names(", ");
+        return r;
+    }
+    if (lesson && lesson->model && !model_spec && !explicit_kernel) model_spec = lesson->model->spec;
+    if (model_spec) {
+        if (!o.preset.empty() && (!lesson->model || lesson->model->spec != model_spec)) {
+            err = "--kernel " + o.kernel + " is not the kernel of preset " + lesson->name +
+                  "; give its shape without --preset";
+            return r;
+        }
+        return resolve_model_kernel(*model_spec, o.preset.empty() ? nullptr : lesson, o);
+    }
+    if (lesson && lesson->model) {
+        err = "--kernel " + o.kernel + " needs a different shape than preset " + lesson->name +
+              "; give the shape without --preset";
+        return r;
+    }
+    for (const auto& [name, text] : o.params)
+        if (!text.empty()) {
+            err = "--" + name + " is not a parameter of " +
+                  (explicit_kernel ? o.kernel
+                                   : "the lesson's kernel " + std::string(kernel_name(lesson->workload.kernel)));
+            return r;
+        }
+
     ResolvedLaunch out;
     std::optional<Dim3> block, grid;
     if (lesson) {
@@ -94,10 +245,6 @@ ResolveResult resolve_launch(const LaunchOptions& o) {
     }
     if (explicit_kernel) {
         const auto kind = parse_kernel(o.kernel);
-        if (!kind) {
-            err = "unknown kernel '" + o.kernel + "'; choose " + kernel_names();
-            return r;
-        }
         if (lesson && is_matrix(*kind) != is_matrix(lesson->workload.kernel)) {
             err = "--kernel " + o.kernel + " needs a different shape than preset " + lesson->name +
                   "; give the shape without --preset";

@@ -1,11 +1,15 @@
-// The kernel/shape/launch options shared by `map`, `render` and `bench`, and how they turn
-// into a Workload and LaunchConfig: a preset first, then whatever was given explicitly.
+// The kernel/shape/launch options every command shares, and how they turn into a Workload and
+// LaunchConfig: a preset first, then whatever was given explicitly. The kernel is one of the
+// tutorial's four (the fast emulator, a GPU, the timing model) or any other kernel of the
+// registry (kernels/builtin), which the kernel model runs.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 
 #include "launch_config.hpp"
+#include "model/kernel_spec.hpp"
 #include "outcome.hpp"
 #include "workload.hpp"
 
@@ -22,15 +26,48 @@ struct LaunchOptions {
     std::string block;                 // "X[,Y[,Z]]"
     std::string grid;                  // "X[,Y[,Z]]"; empty: the covering grid
     std::string backend = "auto";      // cpu | cuda | auto
+    // The registry's own parameters (--bins, --offset, …: those other than --n, --rows, --cols,
+    // --inner) as typed, by name; empty when not given.
+    std::map<std::string, std::string> params;
+    bool any_param() const;
 };
 
+// The options, and a flag for each of the registry's own parameters.
 void add_launch_options(CLI::App& command, LaunchOptions& options);
+
+// A kernel of the registry that only the kernel model runs (histogram-racy, the transposes, …):
+// its parameters, and the global array the map shows.
+struct ModelKernel {
+    const KernelSpec* spec = nullptr;
+    Params params;
+    size_t array = 0;    // by default the kernel's first output
+    bool reads = false;  // the map shows who read each element, not who wrote it
+    bool operator==(const ModelKernel& o) const {
+        return spec == o.spec && params == o.params && array == o.array && reads == o.reads;
+    }
+};
 
 struct ResolvedLaunch {
     std::string preset;  // the lesson used, if any
+    // A model kernel's workload is KernelKind::Model over its mapped array (model_workload).
     Workload workload;
     LaunchConfig launch;
+    std::optional<ModelKernel> model;
+
+    std::string kernel_name() const;   // "increment", "histogram-racy"
+    std::string mapped_array() const;  // "a", "C", "bins"
 };
+
+// Why a model kernel has no timings (the Timing tab, `bench`, `render --timing`).
+inline constexpr const char* kModelKernelNotTimed =
+    "Timings (measured, modeled or recorded) cover the tutorial's kernels: increment, increment-stride, matmul and "
+    "matmul-xcol. This kernel runs in the kernel model, which counts accesses, not time.";
+
+// The first output (or in-out) global array of a kernel: what its map shows by default.
+size_t default_mapped_array(const KernelSpec& spec);
+// The Model workload of a model kernel's launch (its mapped array's shape at this launch: one
+// partial sum per block follows the grid).
+Workload model_workload(const ModelKernel& kernel, const LaunchConfig& launch);
 
 // Applies the options; a usage problem (not a launch-limit problem) comes back as a message.
 using ResolveResult = Outcome<ResolvedLaunch>;
@@ -49,6 +86,9 @@ Outcome<PixelSize> parse_size(const std::string& text, const std::string& option
 
 // The block a user gets without --block: 256 threads for 1D kernels, 16×16 for matmul.
 Dim3 default_block(KernelKind kind);
+
+// A launch of a registry kernel with its default parameters and block, over the covering grid.
+ResolvedLaunch default_model_launch(const KernelSpec& spec);
 
 inline constexpr const char* kDefaultLesson = "seed-increment";
 

@@ -34,7 +34,7 @@ void start_job(AppState& state, const ResolvedLaunch& launch, uint32_t max_side,
     o.backend = state.backend;
     // Rows that follow the view's shape are chosen for the new launch now, so that its map
     // arrives laid out (laying out millions of cells again would take a frame seconds).
-    if (state.auto_blocks_per_row && !is_matrix(launch.workload.kernel) && state.map_rect.w > 0 && state.map_rect.h > 0)
+    if (state.auto_blocks_per_row && !is_2d(launch.workload) && state.map_rect.w > 0 && state.map_rect.h > 0)
         o.blocks_per_row =
             blocks_per_row_for_aspect(launch.workload, launch.launch, state.map_rect.w / state.map_rect.h);
     auto cancel = std::make_shared<std::atomic<bool>>(false);
@@ -119,8 +119,9 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
             return;
         }
         const bool memory = is_memory_mode(state.color_mode()) || state.memory_view_open;
-        if (thread_steps(*checked.value) > kWorkInFrame ||
-            element_count(checked.value->workload) > kPaintInFrameCells ||
+        // The kernel model records every access (tens of times the fast emulator's cost per step).
+        const uint64_t in_frame = checked.value->model ? kMemoryInFrame : kWorkInFrame;
+        if (thread_steps(*checked.value) > in_frame || element_count(checked.value->workload) > kPaintInFrameCells ||
             (memory && thread_steps(*checked.value) > kMemoryInFrame)) {
             start_job(state, *checked.value, max_side, max_cells);
             return;

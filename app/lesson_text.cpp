@@ -49,23 +49,42 @@ void add_memory_figures(const ModelLaunch& launch, const std::string& prefix, st
         f[name + "_ideal"] = decimals(double(t.ideal_sectors) / double(t.requests));
         f[name + "_requests"] = grouped(t.requests);
         if (t.ideal_sectors) f[name + "_bytes_times"] = decimals(double(t.sectors) / double(t.ideal_sectors));
+        // Shared memory: wavefronts per request (1: no bank conflict) and the worst request.
+        const MemoryTotals sh = memory_totals(run.value->memory->sites, MemorySpace::Shared, op);
+        if (sh.requests == 0) continue;
+        f[prefix + "shared_" + access_op_name(op) + "_wavefronts"] =
+            decimals(double(sh.wavefronts) / double(sh.requests));
+        f[prefix + "shared_" + access_op_name(op) + "_ways_max"] = grouped(sh.conflict_ways_max);
+        f[prefix + "shared_" + access_op_name(op) + "_requests"] = grouped(sh.requests);
+        f[prefix + "shared_" + access_op_name(op) + "_lanes"] = decimals(double(sh.active_lanes) / double(sh.requests));
     }
 }
 
-std::map<std::string, std::string> compute_figures(const Lesson& lesson) {
-    LaunchOptions o;
-    o.preset = lesson.name;
-    const auto resolved = resolve_launch(o);
-    std::map<std::string, std::string> f;
-    if (!resolved.value) return f;
-    const Workload& w = resolved.value->workload;
-    const LaunchConfig& l = resolved.value->launch;
+// A model kernel's figures: its parameters by name, the map's counts (who wrote or read its
+// mapped array), its __shared__ bytes per block and its findings by kind.
+void add_model_figures(const ResolvedLaunch& r, std::map<std::string, std::string>& f) {
+    const ModelKernel& k = *r.model;
+    for (size_t i = 0; i < k.spec->params.size(); ++i) f[k.spec->params[i].name] = grouped(k.params[i]);
+    f["shared_bytes"] = grouped(shared_bytes_per_block(*k.spec, k.params, r.launch.block));
+    const auto run = run_model(model_launch_for(r));
+    if (!run.value) return;
+    uint64_t untouched = 0, multi = 0;
+    for (const ElementRecord& e : run.value->arrays[k.array].records) {
+        const uint32_t threads = k.reads ? e.readers : e.writers;
+        untouched += threads == 0;
+        multi += threads > 1;
+    }
+    f["elements"] = grouped(run.value->arrays[k.array].records.size());
+    f["elements_untouched"] = grouped(untouched);
+    f["elements_multi"] = grouped(multi);
+    const char* names[kFindingKinds] = {"out_of_bounds", "races", "hazards", "uninitialized_reads",
+                                        "divergent_barriers"};
+    for (size_t i = 0; i < kFindingKinds; ++i) f[names[i]] = grouped(run.value->counts[i]);
+}
+
+// The tutorial kernels' figures, from the emulator's map.
+void add_tutorial_figures(const Workload& w, const LaunchConfig& l, std::map<std::string, std::string>& f) {
     const LaunchStats s = emulate(w, l).stats;
-    f["grid"] = dims(l.grid);
-    f["block"] = dims(l.block);
-    f["blocks"] = grouped(s.blocks);
-    f["threads_per_block"] = grouped(l.threads_per_block());
-    f["threads_launched"] = grouped(s.threads_launched);
     f["threads_active"] = grouped(s.threads_active);
     f["threads_idle"] = grouped(s.threads_idle);
     f["idle_percent"] = percent(s.threads_idle, s.threads_launched);
@@ -86,9 +105,13 @@ std::map<std::string, std::string> compute_figures(const Lesson& lesson) {
     } else {
         f["n"] = grouped(w.n);
     }
+}
+
+// An occupancy lesson's figures, on its GPU.
+void add_occupancy_figures(const Lesson& lesson, const ResolvedLaunch& launch, std::map<std::string, std::string>& f) {
     if (!lesson.occupancy_profile.empty()) {  // the occupancy lesson's GPU
         const auto gpu = resolve_occupancy_gpu(lesson.occupancy_profile, "", "");
-        const ModelLaunch m = model_launch_for(*resolved.value);
+        const ModelLaunch m = model_launch_for(launch);
         const auto resources = gpu.value ? launch_resources(m, gpu.value->sm, std::nullopt, std::nullopt)
                                          : Outcome<LaunchResources>{std::nullopt, gpu.error};
         if (resources.value) {
@@ -107,12 +130,37 @@ std::map<std::string, std::string> compute_figures(const Lesson& lesson) {
             const uint64_t last = r.waves.blocks - (r.waves.waves - 1) * r.waves.slots;
             f["last_wave_blocks"] = grouped(last);
             f["idle_tail_percent"] = percent(r.waves.slots - last, r.waves.slots);
+            f["shared_per_block"] = grouped(resources.value->resources.shared_bytes_per_block);
         }
     }
+}
+
+std::map<std::string, std::string> compute_figures(const Lesson& lesson) {
+    LaunchOptions o;
+    o.preset = lesson.name;
+    const auto resolved = resolve_launch(o);
+    std::map<std::string, std::string> f;
+    if (!resolved.value) return f;
+    const Workload& w = resolved.value->workload;
+    const LaunchConfig& l = resolved.value->launch;
+    f["grid"] = dims(l.grid);
+    f["block"] = dims(l.block);
+    f["threads_per_block"] = grouped(l.threads_per_block());
+    f["blocks"] = grouped(l.blocks());
+    f["threads_launched"] = grouped(l.blocks() * l.threads_per_block());
+    if (resolved.value->model)
+        add_model_figures(*resolved.value, f);
+    else
+        add_tutorial_figures(w, l, f);
+    add_occupancy_figures(lesson, *resolved.value, f);
     if (lesson.memory) {  // its launch, and for a matmul the same with x on the other axis
         const ModelLaunch m = model_launch_for(*resolved.value);
         add_memory_figures(m, "", f);
-        if (is_matrix(w.kernel)) {
+        if (!lesson.compare_kernel.empty()) {  // the same launch of the kernel it is set against
+            ModelLaunch other = m;
+            other.spec = find_builtin_kernel(lesson.compare_kernel);
+            add_memory_figures(other, "other_", f);
+        } else if (is_matrix(w.kernel)) {
             ModelLaunch other = m;
             other.spec = find_builtin_kernel(w.kernel == KernelKind::Matmul ? "matmul-xcol" : "matmul");
             std::swap(other.launch.grid.x, other.launch.grid.y);

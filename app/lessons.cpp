@@ -1,6 +1,7 @@
 // Lesson parsing and the embedded lesson list; see lessons.hpp.
 #include "lessons.hpp"
 
+#include "builtin/registry.hpp"
 #include "catalog.hpp"
 #include "device_profiles.hpp"
 #include "json_numbers.hpp"
@@ -35,9 +36,36 @@ Lesson parse_lesson(const std::string& text) {
         l.title = j.at("title").get<std::string>();
         l.explanation = j.at("explanation").get<std::string>();
         l.look_for = j.at("look_for").get<std::string>();
-        const auto kernel = parse_kernel(j.at("kernel").get<std::string>());
-        if (!kernel) throw std::runtime_error("unknown kernel '" + j.at("kernel").get<std::string>() + "'");
-        if (is_matrix(*kernel)) {
+        const std::string kernel_text = j.at("kernel").get<std::string>();
+        const auto kernel = parse_kernel(kernel_text);
+        const KernelSpec* spec = kernel ? nullptr : find_builtin_kernel(kernel_text);
+        if (!kernel && !spec) throw std::runtime_error("unknown kernel '" + kernel_text + "'");
+        if (j.contains("block")) l.block = parse_dim3(j, "block");
+        if (j.contains("grid")) l.grid = parse_dim3(j, "grid");
+        if (spec) {
+            ModelKernel k = *default_model_launch(*spec).model;
+            const nlohmann::json params = j.value("params", nlohmann::json::object());
+            if (!params.is_object()) throw std::runtime_error("params must be an object of name: value");
+            for (const auto& [name, value] : params.items()) {
+                const size_t i = spec->param_index(name);
+                if (i == spec->params.size())
+                    throw std::runtime_error("params: " + spec->name + " has no parameter '" + name + "'");
+                k.params[i] = json_number<uint64_t>(value, "params." + name);
+                if (k.params[i] < spec->params[i].min || k.params[i] > spec->params[i].max)
+                    throw std::runtime_error("params." + name + " is out of its range");
+            }
+            if (j.contains("array")) {
+                k.array = spec->array_index(j.at("array").get<std::string>());
+                if (k.array == spec->arrays.size() || spec->arrays[k.array].space != MemorySpace::Global)
+                    throw std::runtime_error("array: " + spec->name + " has no global array '" +
+                                             j.at("array").get<std::string>() + "'");
+            }
+            LaunchConfig launch;
+            launch.block = l.block.value_or(spec->default_block);
+            launch.grid = l.grid.value_or(spec->covering_grid(k.params, launch.block));
+            l.workload = model_workload(k, launch);
+            l.model = std::move(k);
+        } else if (is_matrix(*kernel)) {
             l.workload = matmul_workload(*kernel, json_number<uint64_t>(j.at("rows"), "rows"),
                                          json_number<uint64_t>(j.at("cols"), "cols"),
                                          json_number<uint64_t>(j.at("inner"), "inner"));
@@ -46,8 +74,6 @@ Lesson parse_lesson(const std::string& text) {
         } else {
             l.workload = array_workload(*kernel, json_number<uint64_t>(j.at("n"), "n"));
         }
-        if (j.contains("block")) l.block = parse_dim3(j, "block");
-        if (j.contains("grid")) l.grid = parse_dim3(j, "grid");
         if (j.contains("timing")) {
             const auto& t = j.at("timing");
             LessonTiming lt;
@@ -82,6 +108,18 @@ Lesson parse_lesson(const std::string& text) {
         }
         l.store_in_loop = j.value("store_in_loop", false);
         l.memory = j.value("memory", false);
+        l.compare_kernel = j.value("compare_kernel", std::string());
+        if (!l.compare_kernel.empty()) {
+            const KernelSpec* other = find_builtin_kernel(l.compare_kernel);
+            const auto param_names = [](const KernelSpec* k) {
+                std::vector<std::string> names;
+                for (const ParamSpec& p : k->params) names.push_back(p.name);
+                return names;
+            };
+            if (!l.model || !other || param_names(other) != param_names(l.model->spec))
+                throw std::runtime_error("compare_kernel: '" + l.compare_kernel +
+                                         "' is not a kernel with the lesson's kernel's parameters");
+        }
         for (const auto& s : j.value("sources", nlohmann::json::array())) {
             LessonSource src{s.at("figures").get<std::vector<std::string>>(), s.at("source").get<std::string>()};
             if (src.source.empty()) throw std::runtime_error("a source without its text");

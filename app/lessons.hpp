@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "launch_config.hpp"
+#include "launch_options.hpp"
 #include "timing_model.hpp"
 #include "workload.hpp"
 
@@ -39,6 +40,9 @@ struct Lesson {
     TimedProgram program;
     bool store_in_loop = false;  // matmul as the tutorial indents it: C[i, j] = tmp inside the k loop
     Workload workload;
+    // A kernel of the registry other than the tutorial's four ("params": its parameters by
+    // name, the others at their defaults; "array": the array the map shows, default its output).
+    std::optional<ModelKernel> model;
     std::optional<Dim3> block;           // absent: the CLI's default block
     std::optional<Dim3> grid;            // absent: the covering grid for the block
     std::optional<LessonTiming> timing;  // a timing lesson: opens the Timing panel set up so
@@ -48,6 +52,9 @@ struct Lesson {
     // A memory lesson ("memory": true): opens the Memory tab; its text has the memory view's
     // figures (lesson_text.hpp).
     bool memory = false;
+    // A memory lesson of a model kernel: another kernel with the same parameters whose figures
+    // its text sets against its own ({other_…}), e.g. transpose-tiled-padded.
+    std::string compare_kernel;
 };
 
 // Parses one lesson file; throws std::runtime_error naming the problem.

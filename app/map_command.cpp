@@ -8,6 +8,7 @@
 #include "cpu_emulator.hpp"
 #include "map_report.hpp"
 #include "model_launch.hpp"
+#include "lessons.hpp"
 #include "model_map_report.hpp"
 
 namespace threadmap {
@@ -22,7 +23,6 @@ void add_map_command(CLI::App& app, MapCommandOptions& o) {
                     "Map this array of the kernel (threadmap kernels lists them; default: its output)");
     cmd->add_option("--access", o.access, "write | read: who wrote or who read each element (default write)")
         ->check(CLI::IsMember({"write", "read"}));
-    add_model_param_options(*cmd, o.params);
 }
 
 namespace {
@@ -34,10 +34,11 @@ int run_model_map(const MapCommandOptions& o, MapFormat format) {
         return code;
     };
     if (o.launch.backend == "cuda") return fail("--array and --access map in the kernel model on the CPU", 2);
-    const auto launch = resolve_model_launch(o.launch, o.params);
-    if (!launch.value) return fail(launch.error, 2);
-    const KernelSpec& spec = *launch.value->spec;
-    size_t array = spec.arrays.size();
+    const auto resolved = resolve_launch(o.launch);
+    if (!resolved.value) return fail(resolved.error, 2);
+    const ModelLaunch launch = model_launch_for(*resolved.value);
+    const KernelSpec& spec = *launch.spec;
+    size_t array = o.array.empty() && resolved.value->model ? resolved.value->model->array : spec.arrays.size();
     std::string globals;
     for (size_t a = 0; a < spec.arrays.size(); ++a) {
         if (spec.arrays[a].space != MemorySpace::Global) continue;
@@ -53,9 +54,9 @@ int run_model_map(const MapCommandOptions& o, MapFormat format) {
                         2);
         return fail("kernel " + spec.name + " has no array '" + o.array + "' (its arrays: " + globals + ")", 2);
     }
-    const auto run = run_model(*launch.value);
+    const auto run = run_model(launch);
     if (!run.value) return fail(run.error, 2);
-    const ModelMapReport report{*launch.value, *run.value, array, o.access == "read", !o.no_elements};
+    const ModelMapReport report{launch, *run.value, array, o.access == "read", !o.no_elements};
     if (!write_model_map_report(stdout, report, format)) return fail("could not write the output", 1);
     return 0;
 }
@@ -66,8 +67,11 @@ int run_map_command(const MapCommandOptions& o) {
     const MapFormat format = o.format == "json"  ? MapFormat::Json
                              : o.format == "csv" ? MapFormat::Csv
                                                  : MapFormat::Table;
-    const bool model_only_kernel = !o.launch.kernel.empty() && !parse_kernel(o.launch.kernel);
-    if (!o.array.empty() || !o.access.empty() || o.params.any() || model_only_kernel) return run_model_map(o, format);
+    const bool model_only_kernel = (!o.launch.kernel.empty() && !parse_kernel(o.launch.kernel)) ||
+                                   (o.launch.kernel.empty() && !o.launch.preset.empty() &&
+                                    find_lesson(o.launch.preset) && find_lesson(o.launch.preset)->model);
+    if (!o.array.empty() || !o.access.empty() || o.launch.any_param() || model_only_kernel)
+        return run_model_map(o, format);
     const auto fail = [](const std::string& why, int code) {
         std::fprintf(stderr, "threadmap map: %s\n", why.c_str());
         return code;

@@ -14,9 +14,8 @@ struct MapCommandOptions {
     std::string format = "table";  // table | csv | json
     bool no_elements = false;      // stats only
     // The kernel model's map of one array (any kernel of `threadmap kernels`):
-    std::string array;       // empty: the kernel's output
-    std::string access;      // write | read; empty: write
-    ModelParamTexts params;  // --bins, --offset, …
+    std::string array;   // empty: the kernel's output
+    std::string access;  // write | read; empty: write
 };
 
 void add_map_command(CLI::App& app, MapCommandOptions& options);

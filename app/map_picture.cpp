@@ -11,10 +11,21 @@ namespace threadmap {
 
 namespace {
 
+// The findings of a model run, as the Findings tab lists them.
+PictureFindings picture_findings(const std::string& output, ModelResult& run) {
+    PictureFindings f;
+    f.output = output;
+    f.counts = run.counts;
+    auto& list = run.findings;
+    if (list.size() > PictureFindings::kMaxListed) list.resize(PictureFindings::kMaxListed);
+    f.list = std::move(list);
+    return f;
+}
+
 PictureFindings check_findings(const ResolvedLaunch& r, const std::atomic<bool>* cancel) {
     PictureFindings f;
     const ModelLaunch m = model_launch_for(r);
-    f.output = is_matrix(r.workload.kernel) ? "C" : "a";
+    f.output = r.mapped_array();
     const uint64_t work = thread_steps(r);
     const uint64_t elements = global_elements(*m.spec, m.params, m.launch);
     if (work > kFindingsWork || elements > kFindingsElements) {
@@ -29,11 +40,33 @@ PictureFindings check_findings(const ResolvedLaunch& r, const std::atomic<bool>*
         f.not_checked = run.error == kCancelled ? "" : run.error;
         return f;
     }
-    f.counts = run.value->counts;
-    auto& list = run.value->findings;
-    if (list.size() > PictureFindings::kMaxListed) list.resize(PictureFindings::kMaxListed);
-    f.list = std::move(list);
-    return f;
+    return picture_findings(f.output, *run.value);
+}
+
+// A model kernel's launch: the kernel model runs it once for the map (who wrote each element
+// of the mapped array), the counts and the findings.
+Outcome<LaunchResult> run_model_map(const ResolvedLaunch& r, PictureFindings& findings,
+                                    const std::atomic<bool>* cancel) {
+    auto run = run_model(model_launch_for(r), cancel);
+    if (!run.value) return {std::nullopt, run.error};
+    LaunchResult out;
+    out.workload = r.workload;
+    out.launch = r.launch;
+    out.workers = 1;
+    const std::vector<ElementRecord>& records = run.value->arrays[r.model->array].records;
+    out.map = ThreadMap(r.launch, records.size());
+    out.stats = shape_stats(r.launch);
+    out.stats.elements = records.size();
+    const bool reads = r.model->reads;
+    for (size_t e = 0; e < records.size(); ++e) {
+        const uint32_t threads = reads ? records[e].readers : records[e].writers;
+        out.map.touches[e] = threads;
+        if (threads > 0) out.map.first_toucher[e] = reads ? records[e].first_reader : records[e].first_writer;
+        out.stats.elements_untouched += threads == 0;
+        out.stats.elements_multi += threads > 1;
+    }
+    findings = picture_findings(r.mapped_array(), *run.value);
+    return {std::move(out), {}};
 }
 
 // The memory view of the launch, or why there is none; nullopt when cancelled.
@@ -51,7 +84,7 @@ std::optional<PictureMemory> compute_memory(const ResolvedLaunch& r, const std::
     }
     m.record_requests = true;
     m.record_elements = false;
-    const size_t array = m.spec->array_index(is_matrix(r.workload.kernel) ? "C" : "a");
+    const size_t array = m.spec->array_index(r.mapped_array());
     if (element_count(r.workload) <= kWarpInspectorElements) m.keep_store_requests = array;
     auto run = run_model(m, cancel);
     if (!run.value) {
@@ -82,8 +115,14 @@ std::optional<PictureMemory> compute_memory(const ResolvedLaunch& r, const std::
 }  // namespace
 
 uint64_t thread_steps(const ResolvedLaunch& r) {
-    return r.launch.blocks() * r.launch.threads_per_block() *
-           (is_matrix(r.workload.kernel) ? std::max<uint64_t>(r.workload.inner, 1) : 1);
+    const uint64_t threads = r.launch.blocks() * r.launch.threads_per_block();
+    if (r.model) {  // its loop: the inner dimension where it has one; every element at least once
+        const KernelSpec& spec = *r.model->spec;
+        const size_t inner = spec.param_index("inner");
+        const uint64_t steps = threads * (inner < spec.params.size() ? r.model->params[inner] : 1);
+        return std::max(steps, global_elements(spec, r.model->params, r.launch));
+    }
+    return threads * (is_matrix(r.workload.kernel) ? std::max<uint64_t>(r.workload.inner, 1) : 1);
 }
 
 void compute_picture_memory(MapPicture& p, const std::atomic<bool>* cancel) {
@@ -118,8 +157,11 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
     }
     MapPicture p;
     p.launch = r;
-    p.executor = o.backend ? o.backend->executor : cpu_backend("").executor;
-    Outcome<LaunchResult> run = p.executor->run(r.workload, r.launch, previous ? &previous->result : nullptr, cancel);
+    // A model kernel runs on the CPU in the kernel model, whatever the backend.
+    p.executor = o.backend && !r.model ? o.backend->executor : cpu_backend("").executor;
+    Outcome<LaunchResult> run =
+        r.model ? run_model_map(r, p.findings, cancel)
+                : p.executor->run(r.workload, r.launch, previous ? &previous->result : nullptr, cancel);
     if (!run.value) {
         out.error = run.error;
         return out;
@@ -134,7 +176,7 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
         }
     }
     recolor(p, o.mode, o.palette, o.gpu);
-    if (o.check_findings) p.findings = check_findings(r, cancel);
+    if (o.check_findings && !r.model) p.findings = check_findings(r, cancel);
     out.value = std::move(p);
     return out;
 }

@@ -15,7 +15,7 @@ void add_memory_command(CLI::App& app, MemoryCommandOptions& o) {
         "memory",
         "Warp requests of a launch: global sectors per request (coalescing), shared-memory bank conflicts and active "
         "lanes, per source line and in all, counted in the kernel model as Nsight Compute counts them");
-    add_model_launch_options(*cmd, o.launch, o.params);
+    add_launch_options(*cmd, o.launch);
     cmd->get_option("--backend")->description("memory runs in the kernel model on the CPU");
     auto* json = cmd->add_flag("--json", o.json, "JSON: kernel, launch, sites, totals, model (README has the schema)");
     cmd->add_flag("--csv", o.csv, "CSV: one row per access site")->excludes(json);
@@ -28,7 +28,7 @@ int run_memory_command(const MemoryCommandOptions& o) {
                      "bench\n");
         return 2;
     }
-    auto launch = resolve_model_launch(o.launch, o.params);
+    auto launch = resolve_model_launch(o.launch);
     if (!launch.value) {
         std::fprintf(stderr, "threadmap: %s\n", launch.error.c_str());
         return 2;

@@ -13,7 +13,6 @@ namespace threadmap {
 
 struct MemoryCommandOptions {
     LaunchOptions launch;
-    ModelParamTexts params;  // --bins, --offset, …
     bool json = false, csv = false;
 };
 

@@ -141,7 +141,7 @@ void write_table(Writer& w, const ModelMapReport& r, const ArrayMap& m) {
     w << "blocks              " << s.blocks << "\nthreads launched    " << s.threads_launched
       << "\nelements            " << s.elements << "\nelements untouched  " << s.elements_untouched
       << "\nelements multi      " << s.elements_multi << " (" << (r.reads ? "read" : "written")
-      << " by more than one thread)\nfindings            " << findings_summary(r.result)
+      << " by more than one thread)\nfindings            " << findings_summary(r.result.counts)
       << " (threadmap check lists them)\n";
 }
 

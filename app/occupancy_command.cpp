@@ -26,7 +26,7 @@ int fail(const std::string& message) {
 void add_occupancy_command(CLI::App& app, OccupancyCommandOptions& o) {
     CLI::App* cmd = app.add_subcommand(
         "occupancy", "Blocks per SM, occupancy, its limiter and the waves of a launch, by CUDA's occupancy calculator");
-    add_model_launch_options(*cmd, o.launch, o.params);
+    add_launch_options(*cmd, o.launch);
     cmd->get_option("--backend")->description("occupancy is computed, not run: the option is ignored");
     cmd->add_option("--device-profile", o.device_profile, "The GPU: a device profile (" + device_profile_names() + ")");
     cmd->add_option("--cc", o.cc, "The GPU's compute capability (" + sm_property_names() + "), with --sms");
@@ -42,7 +42,7 @@ void add_occupancy_command(CLI::App& app, OccupancyCommandOptions& o) {
 }
 
 int run_occupancy_command(const OccupancyCommandOptions& o) {
-    const auto launch = resolve_model_launch(o.launch, o.params);
+    const auto launch = resolve_model_launch(o.launch);
     if (!launch.value) return fail(launch.error);
     if (const auto e = validate_launch(launch.value->launch, cc90_profile())) return fail(describe(*e));
     // A lesson's GPU when none is given (an occupancy lesson names one).
@@ -78,7 +78,7 @@ int run_occupancy_command(const OccupancyCommandOptions& o) {
     std::vector<OccupancySweepPoint> sweep;
     if (o.sweep) {
         const auto resolved = resolve_launch(o.launch);
-        if (!resolved.value || o.params.any() || (!o.launch.kernel.empty() && !parse_kernel(o.launch.kernel)))
+        if (!resolved.value || resolved.value->model)
             return fail("--sweep is for the tutorial's kernels (" + kernel_names() + ") and their lessons");
         sweep = occupancy_sweep(*resolved.value, r.gpu,
                                 find_device_profile(lesson_gpu ? lesson->occupancy_profile : o.device_profile),

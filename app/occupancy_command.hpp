@@ -14,7 +14,6 @@ namespace threadmap {
 
 struct OccupancyCommandOptions {
     LaunchOptions launch;
-    ModelParamTexts params;  // --bins, --offset, …
     std::string device_profile, cc, sms;
     std::string registers, shared_bytes;  // overrides of the kernel's own figures
     bool json = false;

@@ -9,6 +9,7 @@
 #include "device_profiles.hpp"
 #include "lessons.hpp"
 #include "figure.hpp"
+#include "findings_report.hpp"
 #include "timing_report.hpp"
 #include "timing_state.hpp"
 #include "image_export.hpp"
@@ -65,6 +66,7 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
     const PrepareResult prepared = prepare_launch(launch);
     if (!prepared.value) return fail(prepared.error, 2);
     const ResolvedLaunch& r = prepared.value->launch;
+    if (r.model) return fail(r.kernel_name() + ": " + kModelKernelNotTimed, 2);
     Outcome<TimingReport> report;
     std::optional<SweepResult> sweep;
     if (!o.recording.empty()) {
@@ -177,10 +179,19 @@ int run_render_command(const RenderCommandOptions& o) {
         spec.layout = &p.layout;
         spec.legend = picture_legend(p);
         const auto& s = p.result.stats;
-        spec.caption = launch_caption(p.layout, *mode) + "\n" + std::to_string(s.threads_launched) +
-                       " threads launched, " + std::to_string(s.threads_active) + " active, " +
-                       std::to_string(s.threads_idle) + " idle; " + std::to_string(s.elements_untouched) +
-                       " elements untouched, " + std::to_string(s.elements_multi) + " written more than once";
+        spec.caption = launch_caption(p.launch.kernel_name(), p.launch.mapped_array(), p.layout, *mode) + "\n";
+        if (p.launch.model)  // the kernel model's map of one array, and its findings
+            spec.caption += std::string(p.launch.model->reads ? "who read" : "who wrote") + " each element; " +
+                            std::to_string(s.threads_launched) + " threads launched; " +
+                            std::to_string(s.elements_untouched) + " elements untouched, " +
+                            std::to_string(s.elements_multi) +
+                            " touched by more than one thread; findings: " + findings_summary(p.findings.counts) +
+                            " (kernel model)";
+        else
+            spec.caption += std::to_string(s.threads_launched) + " threads launched, " +
+                            std::to_string(s.threads_active) + " active, " + std::to_string(s.threads_idle) +
+                            " idle; " + std::to_string(s.elements_untouched) + " elements untouched, " +
+                            std::to_string(s.elements_multi) + " written more than once";
         draw_figure(renderer, spec);
         const auto written = write_png(read_framebuffer(width, height), o.out);
         if (!written.done()) return fail(written.error, 1);  // output that cannot be written

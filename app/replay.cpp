@@ -247,7 +247,7 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
                                {"blocks_per_row", p.layout.blocks_per_row}};
                 j["launch"] = {{"grid", {p.launch.launch.grid.x, p.launch.launch.grid.y, p.launch.launch.grid.z}},
                                {"block", {p.launch.launch.block.x, p.launch.launch.block.y, p.launch.launch.block.z}}};
-                j["kernel"] = std::string(kernel_name(p.launch.workload.kernel));
+                j["kernel"] = p.launch.kernel_name();
                 uint64_t findings = 0;
                 for (uint64_t c : p.findings.counts) findings += c;
                 j["findings"] = findings;

@@ -71,10 +71,22 @@ Workload matmul_workload(KernelKind kind, uint64_t rows, uint64_t cols, uint64_t
     return w;
 }
 
-uint64_t element_count(const Workload& w) { return is_matrix(w.kernel) ? w.rows * w.cols : w.n; }
+Workload model_array_workload(const std::vector<uint64_t>& shape) {
+    Workload w;
+    w.kernel = KernelKind::Model;
+    if (shape.size() == 2) {
+        w.rows = w.a_rows = shape[0];
+        w.cols = w.b_cols = shape[1];
+    } else {
+        w.n = shape.empty() ? 0 : shape[0];
+    }
+    return w;
+}
+
+uint64_t element_count(const Workload& w) { return is_2d(w) ? w.rows * w.cols : w.n; }
 
 std::vector<uint64_t> map_shape(const Workload& w) {
-    if (is_matrix(w.kernel)) return {w.rows, w.cols};
+    if (is_2d(w)) return {w.rows, w.cols};
     return {w.n};
 }
 
@@ -91,14 +103,19 @@ Dim3 covering_grid(const Workload& w, const Dim3& block) {
             grid.y = cover(w.cols, block.y);
             break;
         case KernelKind::MatmulXCol:  // x → column j, y → row i
-            grid.x = cover(w.cols, block.x);
-            grid.y = cover(w.rows, block.y);
+        case KernelKind::Model:       // the spec's covering_grid decides; x across, y down here
+            grid.x = cover(is_2d(w) ? w.cols : w.n, block.x);
+            grid.y = cover(is_2d(w) ? w.rows : 1, block.y);
             break;
     }
     return grid;
 }
 
 std::optional<std::string> check_shape(const Workload& w) {
+    if (w.kernel == KernelKind::Model) {
+        if (element_count(w) == 0) return "the mapped array is empty";
+        return std::nullopt;
+    }
     if (!is_matrix(w.kernel)) {
         if (w.n == 0) return "the array length n must be at least 1";
         return std::nullopt;

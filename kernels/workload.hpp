@@ -1,5 +1,5 @@
-// Workload: which kernel runs over which shape. The map is always of the kernel's output
-// array (a for increment, C for matmul).
+// Workload: which kernel runs over which shape. The map is of the kernel's output array (a for
+// increment, C for matmul; for a kernel only the kernel model runs, the array the map shows).
 #pragma once
 
 #include <optional>
@@ -11,7 +11,16 @@
 
 namespace threadmap {
 
-enum class KernelKind { Increment, IncrementStride, Matmul, MatmulXCol };
+enum class KernelKind {
+    Increment,
+    IncrementStride,
+    Matmul,
+    MatmulXCol,
+    // A kernel of the registry (kernels/builtin) that only the kernel model runs: the workload
+    // describes the array the map shows, n elements, or rows × cols when rows > 0 (no operands,
+    // no idle-thread cells: which thread would land on a cell is the kernel's own business).
+    Model,
+};
 
 struct Workload {
     KernelKind kernel = KernelKind::Increment;
@@ -33,11 +42,17 @@ const std::vector<KernelKind>& all_kernels();
 // "increment, increment-stride, matmul or matmul-xcol" (or joined by `separator`).
 std::string kernel_names(const char* separator = ", ", const char* last = " or ");
 TM_HD inline bool is_matrix(KernelKind kind) { return kind == KernelKind::Matmul || kind == KernelKind::MatmulXCol; }
+// The mapped array is drawn as rows × cols: a matmul's C, or a 2D array of a model kernel.
+TM_HD inline bool is_2d(const Workload& w) {
+    return is_matrix(w.kernel) || (w.kernel == KernelKind::Model && w.rows > 0);
+}
 
 // An increment kernel over an array of n elements.
 Workload array_workload(KernelKind kind, uint64_t n);
 // A matmul workload whose A and B are exactly the operands of a rows×cols product.
 Workload matmul_workload(KernelKind kind, uint64_t rows, uint64_t cols, uint64_t inner);
+// The array a model kernel's map shows: [n] or [rows, cols].
+Workload model_array_workload(const std::vector<uint64_t>& shape);
 
 uint64_t element_count(const Workload& w);           // elements of the mapped (output) array
 std::vector<uint64_t> map_shape(const Workload& w);  // [n] or [rows, cols]

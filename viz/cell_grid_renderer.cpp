@@ -21,7 +21,7 @@ OperandRects operand_rects(const MapLayout& m) {
 
 WorldRect scene_bounds(const MapLayout& m) {
     WorldRect r{0, 0, double(m.width), double(m.height)};
-    if (m.is_matrix()) {
+    if (is_matrix(m.workload.kernel)) {
         const OperandRects o = operand_rects(m);
         r.x0 = o.a.x0;
         r.y0 = o.b.y0;
@@ -153,7 +153,7 @@ void CellGridRenderer::draw_scene(const MapLayout& m, const View& view, const Sc
     } else {
         draw_rect(use(plain_, view, r), {0, 0, double(std::min(m.width, width_)), double(std::min(m.height, height_))});
     }
-    if (m.is_matrix()) {
+    if (is_matrix(m.workload.kernel)) {  // a matmul's operands A and B beside C
         const OperandRects o = operand_rects(m);
         const Variant& v = use(operand_, view, r);
         glUniform4f(v.solid, 0.36f, 0.38f, 0.42f, 1);

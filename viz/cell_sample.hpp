@@ -24,7 +24,9 @@ TM_HD_INLINE CellSample sample_map_cell(const MapLayout& m, const uint32_t* firs
         }
         return s;
     }
-    // Not an element: a ghost if some thread's cuda.grid position lands here.
+    // Not an element: a ghost if some thread's cuda.grid position lands here (the tutorial's
+    // kernels only: a model kernel's threads map to elements by its own code).
+    if (m.workload.kernel == KernelKind::Model) return s;
     const LaunchConfig& l = m.launch;
     const uint64_t ex = uint64_t(l.grid.x) * l.block.x, ey = uint64_t(l.grid.y) * l.block.y;
     uint64_t gx, gy = 0;  // cuda.grid position of the cell

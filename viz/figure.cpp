@@ -9,14 +9,16 @@
 
 namespace threadmap {
 
-std::string launch_caption(const MapLayout& m, ColorMode mode) {
+std::string launch_caption(const std::string& kernel, const std::string& array, const MapLayout& m, ColorMode mode) {
     const Workload& w = m.workload;
-    std::string shape = is_matrix(w.kernel) ? "C " + std::to_string(w.rows) + "x" + std::to_string(w.cols) + " = A " +
-                                                  std::to_string(w.a_rows) + "x" + std::to_string(w.inner) + " · B " +
-                                                  std::to_string(w.inner) + "x" + std::to_string(w.b_cols)
-                                            : std::to_string(w.n) + " elements";
-    return std::string(kernel_name(w.kernel)) + " · " + shape + " · gridDim " + to_string(m.launch.grid) +
-           " · blockDim " + to_string(m.launch.block) + " · colour: " + color_mode_title(mode);
+    const auto dims = [](uint64_t r, uint64_t c) { return std::to_string(r) + "x" + std::to_string(c); };
+    const std::string shape = w.kernel == KernelKind::Model
+                                  ? array + " " + (is_2d(w) ? dims(w.rows, w.cols) : "[" + std::to_string(w.n) + "]")
+                              : is_matrix(w.kernel) ? "C " + dims(w.rows, w.cols) + " = A " + dims(w.a_rows, w.inner) +
+                                                          " · B " + dims(w.inner, w.b_cols)
+                                                    : std::to_string(w.n) + " elements";
+    return kernel + " · " + shape + " · gridDim " + to_string(m.launch.grid) + " · blockDim " +
+           to_string(m.launch.block) + " · colour: " + color_mode_title(mode);
 }
 
 namespace {

@@ -26,7 +26,9 @@ ViewRect figure_map_area(const FigureSpec& spec);
 // colours; an ImGui context with the OpenGL3 backend must be current.
 void draw_figure(const CellGridRenderer& renderer, const FigureSpec& spec);
 
-// "increment · 500 elements · gridDim (16,1,1) · blockDim (32,1,1) · colour: blockIdx"
-std::string launch_caption(const MapLayout& layout, ColorMode mode);
+// "increment · 500 elements · gridDim (16,1,1) · blockDim (32,1,1) · colour: blockIdx". A model
+// kernel's map names its array instead ("histogram-racy · bins [16] · …").
+std::string launch_caption(const std::string& kernel, const std::string& array, const MapLayout& layout,
+                           ColorMode mode);
 
 }  // namespace threadmap

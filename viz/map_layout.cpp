@@ -23,7 +23,9 @@ Extent launched_extent(const Workload& w, const LaunchConfig& l) {
         case KernelKind::Matmul:
             return {ex, ey};  // x → row i
         case KernelKind::MatmulXCol:
-            return {ey, ex};  // x → column j
+            return {ey, ex};     // x → column j
+        case KernelKind::Model:  // the array alone: no idle-thread cells
+            return is_2d(w) ? Extent{w.rows, w.cols} : Extent{1, w.n};
         default:
             return {1, ex};
     }
@@ -53,10 +55,11 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
     m.workload = w;
     m.launch = l;
     const Extent launched = launched_extent(w, l);
-    if (is_matrix(w.kernel)) {
+    if (is_2d(w)) {
         if (w.rows > max_side || w.cols > max_side) {
-            r.error = "C is " + std::to_string(w.rows) + "x" + std::to_string(w.cols) + "; the map can draw at most " +
-                      std::to_string(max_side) + " cells on a side";
+            r.error = (w.kernel == KernelKind::Model ? "the array is " : "C is ") + std::to_string(w.rows) + "x" +
+                      std::to_string(w.cols) + "; the map can draw at most " + std::to_string(max_side) +
+                      " cells on a side";
             return r;
         }
         uint64_t rows = std::max(w.rows, launched.rows), cols = std::max(w.cols, launched.cols);
@@ -70,7 +73,8 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
         }
         m.width = uint32_t(cols);
         m.height = uint32_t(rows);
-        // Display x is the column j: set by blockIdx.y for matmul, blockIdx.x for matmul-xcol.
+        // Display x is the column j: set by blockIdx.y for matmul, blockIdx.x for matmul-xcol (and
+        // for the model's 2D kernels, which index columns with x as CUDA samples do).
         m.block_w = w.kernel == KernelKind::Matmul ? l.block.y : l.block.x;
         m.block_h = w.kernel == KernelKind::Matmul ? l.block.x : l.block.y;
         const uint64_t launched_cells =
@@ -89,7 +93,8 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
             return r;
         }
         m.blocks_per_row = uint32_t(k);
-        m.width = uint32_t(k * bdx);
+        // A model kernel's short array (16 histogram bins) is one row of its own length.
+        m.width = uint32_t(w.kernel == KernelKind::Model ? std::min<uint64_t>(k * bdx, drawn) : k * bdx);
         m.height = uint32_t((drawn + m.width - 1) / m.width);
         m.block_w = l.block.x;
         m.block_h = 1;
@@ -100,7 +105,7 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
 }
 
 uint32_t blocks_per_row_for_aspect(const Workload& w, const LaunchConfig& l, double aspect) {
-    if (is_matrix(w.kernel) || !(aspect > 0)) return 1;
+    if (is_2d(w) || !(aspect > 0)) return 1;
     const uint64_t cells = std::min(std::max(w.n, launched_extent(w, l).cols), kMaxDrawnCells);
     const uint64_t bdx = l.block.x, max_k = std::max<uint64_t>(1, (cells + bdx - 1) / bdx);
     // width = k·bdx, height = ⌈cells / width⌉; width/height ≈ aspect near k = √(cells·aspect)/bdx.

@@ -25,7 +25,7 @@ struct MapLayout {
 
     static constexpr uint64_t kNoElement = ~uint64_t(0);
 
-    TM_HD bool is_matrix() const { return threadmap::is_matrix(workload.kernel); }
+    TM_HD bool is_matrix() const { return is_2d(workload); }  // drawn as rows × cols
     // The element a cell shows, or kNoElement (TM_HD: the CUDA colorizer calls it too).
     TM_HD uint64_t element_index(uint32_t x, uint32_t y) const {
         if (is_matrix()) return y < workload.rows && x < workload.cols ? uint64_t(y) * workload.cols + x : kNoElement;

@@ -28,6 +28,11 @@ void show(const std::vector<CodeLine>& lines) {
 
 void draw_code_panel(AppState& state) {
     const ResolvedLaunch& r = state.picture ? state.picture->launch : state.edit;
+    if (r.model) {  // the kernel model's kernels: their CUDA C++, whose lines the findings name
+        ImGui::TextWrapped("%s: %s", r.model->spec->name.c_str(), r.model->spec->summary.c_str());
+        show(model_kernel_code(*r.model->spec, r.launch));
+        return;
+    }
     CodeOptions o;
     o.program = state.timing.program;
     o.pinned = state.timing.pinned;

@@ -5,6 +5,7 @@
 
 #include <chrono>
 
+#include "builtin/registry.hpp"
 #include "launch_update.hpp"
 #include "lessons.hpp"
 #include "panel_widgets.hpp"
@@ -38,6 +39,36 @@ bool count_field(AppState& state, const char* label, uint64_t& v) {
     return changed;
 }
 
+// A model kernel's parameters, the array its map shows and whether by writers or readers.
+bool model_kernel_fields(AppState& state, ModelKernel& k) {
+    bool changed = false;
+    for (size_t i = 0; i < k.spec->params.size(); ++i) {
+        const ParamSpec& p = k.spec->params[i];
+        if (count_field(state, p.name.c_str(), k.params[i])) {
+            changed = true;
+            state.requests.fit = true;
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help.c_str());
+    }
+    if (ImGui::BeginCombo("array", k.spec->arrays[k.array].name.c_str())) {
+        for (size_t a = 0; a < k.spec->arrays.size(); ++a) {
+            if (k.spec->arrays[a].space != MemorySpace::Global) continue;
+            if (!ImGui::Selectable(k.spec->arrays[a].name.c_str(), a == k.array)) continue;
+            k.array = a;
+            changed = true;
+            state.requests.fit = true;
+        }
+        ImGui::EndCombo();
+    }
+    remember_rect(state, "array");
+    int access = k.reads ? 1 : 0;
+    changed |= ImGui::RadioButton("written by", &access, 0);
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton("read by", &access, 1);
+    k.reads = access == 1;
+    return changed;
+}
+
 }  // namespace
 
 void draw_controls_panel(AppState& state) {
@@ -53,10 +84,11 @@ void draw_controls_panel(AppState& state) {
     if (current) ImGui::TextWrapped("%s", current->title.c_str());
     ImGui::Separator();
 
-    if (ImGui::BeginCombo("kernel", std::string(kernel_name(e.workload.kernel)).c_str())) {
+    if (ImGui::BeginCombo("kernel", e.kernel_name().c_str())) {
         for (KernelKind k : all_kernels()) {
-            if (!ImGui::Selectable(std::string(kernel_name(k)).c_str(), k == e.workload.kernel)) continue;
-            if (is_matrix(k) != is_matrix(e.workload.kernel)) {
+            if (!ImGui::Selectable(std::string(kernel_name(k)).c_str(), !e.model && k == e.workload.kernel)) continue;
+            if (e.model || is_matrix(k) != is_matrix(e.workload.kernel)) {
+                e.model.reset();
                 e.workload = is_matrix(k) ? matmul_workload(k, 300, 300, 200) : array_workload(k, 500);
                 e.launch.block = default_block(k);
                 e.launch.grid = covering_grid(e.workload, e.launch.block);
@@ -65,12 +97,22 @@ void draw_controls_panel(AppState& state) {
             e.workload.kernel = k;
             changed = true;
         }
+        // The registry's other kernels, which the kernel model runs.
+        for (const KernelSpec* spec : builtin_kernels()) {
+            if (parse_kernel(spec->name)) continue;
+            if (!ImGui::Selectable(spec->name.c_str(), e.model && e.model->spec == spec)) continue;
+            e = default_model_launch(*spec);
+            state.requests.fit = true;
+            changed = true;
+        }
         ImGui::EndCombo();
     }
     remember_rect(state, "kernel");
 
     Workload& w = e.workload;
-    if (is_matrix(w.kernel)) {
+    if (e.model) {
+        changed |= model_kernel_fields(state, *e.model);
+    } else if (is_matrix(w.kernel)) {
         const Workload before = w;
         changed |= count_field(state, "rows of C", w.rows);
         changed |= count_field(state, "cols of C", w.cols);
@@ -98,8 +140,10 @@ void draw_controls_panel(AppState& state) {
     ImGui::TextDisabled("blocks in the grid (x, y, z)");
     changed |= dim3_fields(state, "gridDim", e.launch.grid);
 
-    const Dim3 cover = covering_grid(w, e.launch.block);
-    const std::string fix = is_matrix(w.kernel)
+    const Dim3 cover =
+        e.model ? e.model->spec->covering_grid(e.model->params, e.launch.block) : covering_grid(w, e.launch.block);
+    const std::string fix = e.model ? "gridDim = the covering grid = " + to_string(cover)
+                            : is_matrix(w.kernel)
                                 ? "gridDim = ceil(C / blockDim) = " + to_string(cover)
                                 : "gridDim.x = ceil(" + std::to_string(w.n) + " / " + std::to_string(e.launch.block.x) +
                                       ") = " + std::to_string(cover.x);
@@ -127,6 +171,7 @@ void draw_controls_panel(AppState& state) {
     }
     if (changed) {
         e.preset.clear();  // a changed lesson is the learner's own launch now
+        if (e.model) e.workload = model_workload(*e.model, e.launch);  // partial sums follow the grid
         state.pending.apply = true;
     }
 }

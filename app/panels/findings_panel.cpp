@@ -39,9 +39,7 @@ void draw_findings_panel(AppState& state) {
         ImGui::TextWrapped("%s", f.not_checked.c_str());
         return;
     }
-    ModelResult summary;  // findings_summary reads the counts
-    summary.counts = f.counts;
-    ImGui::TextWrapped("%s.", findings_summary(summary).c_str());
+    ImGui::TextWrapped("%s.", findings_summary(f.counts).c_str());
     disabled_note("The emulator's model of CUDA's rules, not a GPU's observation.");
     if (f.list.empty()) return;
     disabled_note("Click one on " + f.output + " to see its element.");

@@ -8,10 +8,15 @@ namespace threadmap {
 void draw_stats_panel(AppState& state) {
     if (!state.picture) return;
     const LaunchStats& s = state.picture->result.stats;
+    // A model kernel's map is of one of its arrays: which threads did anything at all is not
+    // what it shows, so there is no idle share.
+    const std::optional<ModelKernel>& model = state.picture->launch.model;
     const float idle = s.threads_launched ? float(double(s.threads_idle) / double(s.threads_launched)) : 0;
-    char overlay[64];
-    std::snprintf(overlay, sizeof overlay, "%.1f%% of threads idle", idle * 100);
-    ImGui::ProgressBar(idle, ImVec2(-1, 0), overlay);
+    if (!model) {
+        char overlay[64];
+        std::snprintf(overlay, sizeof overlay, "%.1f%% of threads idle", idle * 100);
+        ImGui::ProgressBar(idle, ImVec2(-1, 0), overlay);
+    }
     if (ImGui::BeginTable("stats", 2, ImGuiTableFlags_RowBg)) {
         const auto row = [](const char* label, uint64_t v) {
             ImGui::TableNextRow();
@@ -21,20 +26,24 @@ void draw_stats_panel(AppState& state) {
             ImGui::Text("%llu", static_cast<unsigned long long>(v));
         };
         row("threads launched", s.threads_launched);
-        row("threads active", s.threads_active);
-        row("threads idle", s.threads_idle);
+        if (!model) {
+            row("threads active", s.threads_active);
+            row("threads idle", s.threads_idle);
+        }
         row("blocks", s.blocks);
         row("warps", s.warps);
         row("partial warps", s.partial_warps);
         row("elements", s.elements);
         row("elements untouched", s.elements_untouched);
-        row("written 2+ times", s.elements_multi);
+        row(model && model->reads ? "read by 2+ threads" : "written 2+ times", s.elements_multi);
         ImGui::EndTable();
     }
-    if (s.elements_multi > 0)
+    if (s.elements_multi > 0 && !model)
         ImGui::TextWrapped(
             "Several threads write the same element: on a GPU that is a data race "
             "(the emulator runs them one after another).");
+    if (s.elements_multi > 0 && model && !model->reads)
+        ImGui::TextWrapped("Several threads write the same element: the Findings tab says whether that is a race.");
     if (state.picture->layout.ghosts_not_drawn > 0)
         ImGui::TextWrapped("%llu idle threads lie past the drawn area.",
                            static_cast<unsigned long long>(state.picture->layout.ghosts_not_drawn));

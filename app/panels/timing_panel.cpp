@@ -207,6 +207,10 @@ void draw_sweep(AppState& state) {
 }  // namespace
 
 void draw_timing_panel(AppState& state) {
+    if (state.picture && state.picture->launch.model) {
+        disabled_note(kModelKernelNotTimed);
+        return;
+    }
     draw_controls(state);
     ImGui::Separator();
     draw_run(state.timing);

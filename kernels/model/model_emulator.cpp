@@ -587,35 +587,38 @@ uint32_t ModelThread::atomic_bits(size_t array, uint64_t index, AtomicOp op, boo
     return emulator_->access(*this, array, index, line, true, true, true, next);
 }
 
-Outcome<ModelResult> run_model(const ModelLaunch& l, const std::atomic<bool>* cancel) {
+std::optional<std::string> check_model_launch(const ModelLaunch& l) {
     const KernelSpec& spec = *l.spec;
-    if (l.params.size() != spec.params.size()) return {std::nullopt, "kernel " + spec.name + ": wrong parameter count"};
+    if (l.params.size() != spec.params.size()) return "kernel " + spec.name + ": wrong parameter count";
     for (size_t i = 0; i < spec.params.size(); ++i) {
         const ParamSpec& p = spec.params[i];
         if (l.params[i] < p.min || l.params[i] > p.max)
-            return {std::nullopt, "--" + p.name + " must be from " + std::to_string(p.min) + " to " +
-                                      std::to_string(p.max) + ", not " + std::to_string(l.params[i])};
+            return "--" + p.name + " must be from " + std::to_string(p.min) + " to " + std::to_string(p.max) +
+                   ", not " + std::to_string(l.params[i]);
     }
-    if (const auto e = validate_launch(l.launch, cc90_profile())) return {std::nullopt, describe(*e)};
+    if (const auto e = validate_launch(l.launch, cc90_profile())) return describe(*e);
     const uint64_t threads = l.launch.blocks() * l.launch.threads_per_block();
     if (threads > EmulatorCaps{}.max_threads)
-        return {std::nullopt, "the launch has " + std::to_string(threads) + " threads; the emulator runs at most " +
-                                  std::to_string(EmulatorCaps{}.max_threads)};
+        return "the launch has " + std::to_string(threads) + " threads; the emulator runs at most " +
+               std::to_string(EmulatorCaps{}.max_threads);
     const uint64_t elements = global_elements(spec, l.params, l.launch);
     if (elements > kMaxModelElements)
-        return {std::nullopt, "the arrays have " + std::to_string(elements) +
-                                  " elements in all; the kernel model records at most " +
-                                  std::to_string(kMaxModelElements) + " (52 bytes each)"};
+        return "the arrays have " + std::to_string(elements) + " elements in all; the kernel model records at most " +
+               std::to_string(kMaxModelElements) + " (52 bytes each)";
     const uint64_t shared = shared_bytes_per_block(spec, l.params, l.launch.block);
     if (shared > kSharedBytesPerBlock) {
         char hex[64];
         std::snprintf(hex, sizeof hex, "0x%llx bytes, 0x%llx max", (unsigned long long)shared,
                       (unsigned long long)kSharedBytesPerBlock);
-        return {std::nullopt, "kernel " + spec.name + " uses " + std::to_string(shared) +
-                                  " bytes of __shared__ memory per block with blockDim " + to_string(l.launch.block) +
-                                  "; CUDA allows " + std::to_string(kSharedBytesPerBlock) +
-                                  " (ptxas: uses too much shared data (" + hex + "))"};
+        return "kernel " + spec.name + " uses " + std::to_string(shared) +
+               " bytes of __shared__ memory per block with blockDim " + to_string(l.launch.block) + "; CUDA allows " +
+               std::to_string(kSharedBytesPerBlock) + " (ptxas: uses too much shared data (" + hex + "))";
     }
+    return std::nullopt;
+}
+
+Outcome<ModelResult> run_model(const ModelLaunch& l, const std::atomic<bool>* cancel) {
+    if (auto problem = check_model_launch(l)) return {std::nullopt, *problem};
     ModelEmulator emulator(l);
     ModelResult result = emulator.run(cancel);
     if (cancel && cancel->load()) return {std::nullopt, kCancelled};

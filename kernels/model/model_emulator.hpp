@@ -90,6 +90,9 @@ struct ModelResult {
     std::optional<MemoryView> memory;  // when record_requests
 };
 
+// Why the launch cannot run (run_model's checks before it runs), or nothing.
+std::optional<std::string> check_model_launch(const ModelLaunch& launch);
+
 // Error: why the launch cannot run (an invalid launch in CUDA's words, too much shared memory,
 // parameters out of range), or kCancelled.
 Outcome<ModelResult> run_model(const ModelLaunch& launch, const std::atomic<bool>* cancel = nullptr);

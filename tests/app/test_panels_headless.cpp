@@ -41,6 +41,7 @@ struct HeadlessUi {
 TEST_CASE("every lesson and colour mode draws its panels") {
     HeadlessUi ui;
     for (const auto& l : lessons()) {
+        CAPTURE(l.name);
         AppState state;
         state.requests.rescale = false;
         select_lesson(state, l.name);
@@ -56,6 +57,8 @@ TEST_CASE("every lesson and colour mode draws its panels") {
             CHECK(state.widget_rects.count("timing-run") == 1);
         else if (!find_lesson(l.name)->occupancy_profile.empty())  // an occupancy lesson to its tab
             CHECK(state.widget_rects.count("occupancy-sweep") == 1);
+        else if (find_lesson(l.name)->memory)  // a memory lesson to the Memory tab
+            CHECK(state.widget_rects.count("memory:sectors") == 1);
         else
             CHECK(state.map_rect.w > 100);
     }

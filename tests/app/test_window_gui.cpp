@@ -242,6 +242,26 @@ TEST_CASE("a drag pans the map - a resize, down to 1x1 and back, keeps the windo
     CHECK(c.mismatches == 0);
 }
 
+TEST_CASE("a lesson of a kernel only the model runs opens - its map is the model's and its findings are listed") {
+    for (const char* name : {"histogram-race", "missing-barrier", "transpose-coalescing"}) {
+        CAPTURE(std::string(name));
+        const WindowRun w = run_window({"--preset", name},
+                                       "1 move 5 5\n2 wait idle\n3 click tab:Map\n4 click tab:Findings\n"
+                                       "6 state @/s.json\n6 screenshot @/w.png\n7 quit\n");
+        const json s = load_json(w.path("s.json"));
+        const PngImage img = load_png(w.path("w.png"));
+        REQUIRE(img.valid());
+        const PixelCheck c = check_map_pixels(img, s, expected_picture(preset(name), s));
+        CHECK(c.elements >= 16);
+        CHECK(c.mismatches == 0);
+        CHECK(c.ghosts == 0);  // a model kernel's map has no idle-thread cells
+        const std::string kernel = s["kernel"];
+        if (kernel == "histogram-racy") CHECK(s["findings"] == 32);  // a race and a hazard per bin
+        if (kernel == "matmul-tiled-nosync") CHECK(s["findings"] > 0);
+        if (kernel == "transpose-naive") CHECK(s["findings"] == 0);
+    }
+}
+
 TEST_CASE("the Findings tab names the race of increment on a 2D block - a click pins its element") {
     const WindowRun w =
         run_window({"--kernel", "increment", "--n", "500", "--block", "32,2"},

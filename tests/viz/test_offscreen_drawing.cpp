@@ -50,7 +50,7 @@ TEST_CASE("a map and a figure drawn in-process through EGL have the colorizer's 
         FigureSpec spec;
         spec.layout = &m;
         spec.legend = make_legend({color.mode, color.palette, l.grid, l.block});
-        spec.caption = launch_caption(m, color.mode);
+        spec.caption = launch_caption(std::string(kernel_name(w.kernel)), "", m, color.mode);
         spec.width = kWidth;
         spec.height = kHeight;
         spec.font_px = 16;

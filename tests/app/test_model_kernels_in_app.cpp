@@ -1,0 +1,153 @@
+// The registry's kernels that only the kernel model runs (histogram-racy, the transposes, the
+// reductions, …) in the launch options, the lessons, the window's picture and `render`: each
+// maps its own array, with its findings, and its lessons tell the story its findings give.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include "../png_image.hpp"
+#include "../run_binary.hpp"
+#include "builtin/registry.hpp"
+#include "lesson_launch.hpp"
+#include "lesson_text.hpp"
+#include "lessons.hpp"
+#include "map_picture.hpp"
+
+using namespace threadmap;
+
+namespace {
+
+uint64_t count(const PictureFindings& f, FindingKind kind) { return f.counts[size_t(kind)]; }
+
+MapPicture picture_of(const ResolvedLaunch& r) {
+    PictureOptions o;
+    o.mode = ColorMode::Coverage;
+    auto built = build_picture(r, o);
+    REQUIRE_MESSAGE(built.value, built.error);
+    return std::move(*built.value);
+}
+
+}  // namespace
+
+TEST_CASE("--kernel of a model kernel takes its own parameters and maps its output") {
+    LaunchOptions o;
+    o.kernel = "histogram-racy";
+    o.params["bins"] = "8";
+    o.n = "1000";
+    const auto r = resolve_launch(o);
+    REQUIRE_MESSAGE(r.value, r.error);
+    REQUIRE(r.value->model);
+    CHECK(r.value->kernel_name() == "histogram-racy");
+    CHECK(r.value->mapped_array() == "bins");
+    CHECK(r.value->model->params == Params{1000, 8});
+    CHECK(r.value->workload.kernel == KernelKind::Model);
+    CHECK(element_count(r.value->workload) == 8);
+    CHECK(r.value->launch.grid == Dim3{4, 1, 1});  // ⌈1000 / 256⌉
+
+    LaunchOptions bad = o;
+    bad.params["offset"] = "2";
+    CHECK(resolve_launch(bad).error == "--offset is not a parameter of histogram-racy (it takes --n, --bins)");
+    LaunchOptions tutorial;
+    tutorial.kernel = "increment";
+    tutorial.n = "100";
+    tutorial.params["bins"] = "4";
+    CHECK(resolve_launch(tutorial).error == "--bins is not a parameter of increment");
+    LaunchOptions mixed;
+    mixed.preset = "seed-increment";
+    mixed.kernel = "histogram-racy";
+    CHECK(resolve_launch(mixed).error.find("is not the kernel of preset seed-increment") != std::string::npos);
+    LaunchOptions unknown;
+    unknown.kernel = "histogram";
+    CHECK(resolve_launch(unknown).error.find("unknown kernel 'histogram'; choose increment, ") == 0);
+}
+
+TEST_CASE("a model lesson gives its kernel, parameters and block - and options given over it win") {
+    const ResolvedLaunch r = lesson_launch("histogram-race");
+    REQUIRE(r.model);
+    CHECK(r.model->spec == find_builtin_kernel("histogram-racy"));
+    CHECK(r.model->params == Params{4096, 16});
+    CHECK(r.launch.block == Dim3{256, 1, 1});
+    LaunchOptions o;
+    o.preset = "histogram-race";
+    o.params["bins"] = "4";
+    o.block = "128";
+    const auto over = resolve_launch(o);
+    REQUIRE_MESSAGE(over.value, over.error);
+    CHECK(over.value->model->params == Params{4096, 4});
+    CHECK(over.value->launch.grid == Dim3{32, 1, 1});  // a new block gets the covering grid
+    CHECK(over.value->preset == "histogram-race");
+}
+
+TEST_CASE("a model kernel's picture is the model's map of its array - with its findings and no idle-thread cells") {
+    const MapPicture racy = picture_of(lesson_launch("histogram-race"));
+    CHECK(racy.layout.width == 16);  // one row of the 16 bins
+    CHECK(racy.layout.height == 1);
+    uint64_t writers = 0;  // every value is counted into one bin: 4096 writes in all
+    for (uint64_t bin = 0; bin < 16; ++bin) writers += racy.result.map.touches[bin];
+    CHECK(writers == 4096);
+    CHECK(racy.result.stats.elements_multi == 16);
+    CHECK(count(racy.findings, FindingKind::WriteWriteRace) == 16);
+    CHECK(racy.findings.output == "bins");
+
+    // A transpose's output is rows × cols of its own: cols × rows of its input.
+    const MapPicture t = picture_of(lesson_launch("transpose-coalescing"));
+    CHECK(t.layout.width == 200);
+    CHECK(t.layout.height == 300);
+    CHECK(t.result.stats.elements_untouched == 0);
+    // The launch covers more than the array (grid 10×7 of 32×32): no cell shows an idle thread.
+    for (uint32_t y = 0; y < t.layout.height; y += 7)
+        for (uint32_t x = 0; x < t.layout.width; x += 7)
+            CHECK(sample_cell(t.layout, t.result.map, x, y).kind == CellSample::Element);
+
+    // Who read: each element of the tiled matmul's A is read by one thread of each block along
+    // its row of tiles (13 blocks across 200 columns of 16).
+    ResolvedLaunch reads = lesson_launch("tiled-matmul");
+    reads.model->array = reads.model->spec->array_index("A");
+    reads.model->reads = true;
+    reads.workload = model_workload(*reads.model, reads.launch);
+    const MapPicture a = picture_of(reads);
+    CHECK(a.layout.width == 200);
+    CHECK(a.result.map.touches[0] == 13);
+    CHECK(a.result.map.touches[200 * 200 - 1] == 13);
+}
+
+TEST_CASE("the model lessons' findings tell their stories") {
+    const auto figure = [](const char* lesson, const char* name) {
+        const Lesson* l = find_lesson(lesson);
+        REQUIRE(l);
+        const auto& f = lesson_figures(*l);
+        REQUIRE_MESSAGE(f.count(name), name);
+        return f.at(name);
+    };
+    CHECK(figure("histogram-race", "races") == "16");
+    CHECK(figure("histogram-atomic", "races") == "0");
+    CHECK(figure("histogram-atomic", "hazards") == "0");
+    CHECK(figure("tiled-matmul", "hazards") == "0");
+    CHECK(figure("missing-barrier", "hazards") != "0");
+    CHECK(figure("missing-guard", "out_of_bounds") != "0");
+    CHECK(figure("stencil-halo", "uninitialized_reads") == "0");
+    // The padded tile removes the tiled transpose's 32-way conflict.
+    CHECK(figure("transpose-bank-conflicts", "shared_load_ways_max") == "32");
+    CHECK(figure("transpose-bank-conflicts", "other_shared_load_wavefronts") == "1.00");
+    // Sequential addressing keeps more lanes of each warp working, in fewer requests.
+    CHECK(std::stod(figure("reduction-divergence", "shared_load_lanes")) <
+          std::stod(figure("reduction-divergence", "other_shared_load_lanes")));
+    CHECK(figure("transpose-coalescing", "store_sectors") == "30.00");
+}
+
+TEST_CASE("render draws a model kernel's map - bench and render --timing say it has no timings") {
+    const std::string out = "/tmp/threadmap-model-render-" + std::to_string(getpid()) + ".png";
+    const RunResult r = run_threadmap({"render", "--kernel", "histogram-racy", "--bins", "8", "--out", out, "--size",
+                                       "640x360", "--color", "coverage"},
+                                      {"-u DISPLAY", "ASAN_OPTIONS=detect_leaks=0"});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const PngImage img = load_png(out);
+    CHECK(img.width == 640);
+    std::remove(out.c_str());
+    const RunResult bench = run_threadmap({"bench", "--kernel", "histogram-racy"});
+    CHECK(bench.exit_code == 2);
+    CHECK(bench.err.find("runs in the kernel model, which counts accesses, not time") != std::string::npos);
+    const RunResult timing = run_threadmap({"render", "--timing", "--preset", "histogram-race", "--out", out},
+                                           {"-u DISPLAY", "ASAN_OPTIONS=detect_leaks=0"});
+    CHECK(timing.exit_code == 2);
+}
