@@ -12,9 +12,10 @@ namespace threadmap {
 namespace {
 
 // The findings of a model run, as the Findings tab lists them.
-PictureFindings picture_findings(const std::string& output, ModelResult& run) {
+PictureFindings picture_findings(const std::string& output, size_t array, ModelResult& run) {
     PictureFindings f;
     f.output = output;
+    f.found = std::move(run.arrays[array].found);
     f.counts = run.counts;
     auto& list = run.findings;
     if (list.size() > PictureFindings::kMaxListed) list.resize(PictureFindings::kMaxListed);
@@ -40,7 +41,7 @@ PictureFindings check_findings(const ResolvedLaunch& r, const std::atomic<bool>*
         f.not_checked = run.error == kCancelled ? "" : run.error;
         return f;
     }
-    return picture_findings(f.output, *run.value);
+    return picture_findings(f.output, m.spec->array_index(f.output), *run.value);
 }
 
 // A model kernel's launch: the kernel model runs it once for the map (who wrote each element
@@ -65,7 +66,7 @@ Outcome<LaunchResult> run_model_map(const ResolvedLaunch& r, PictureFindings& fi
         out.stats.elements_untouched += threads == 0;
         out.stats.elements_multi += threads > 1;
     }
-    findings = picture_findings(r.mapped_array(), *run.value);
+    findings = picture_findings(r.mapped_array(), r.model->array, *run.value);
     return {std::move(out), {}};
 }
 
@@ -132,6 +133,14 @@ void compute_picture_memory(MapPicture& p, const std::atomic<bool>* cancel) {
 
 Legend picture_legend(const MapPicture& p) {
     Legend g = make_legend(p.color);
+    if (p.launch.model)  // a model kernel's map has no idle-thread cells
+        std::erase_if(g.swatches, [](const LegendSwatch& s) { return s.ghost; });
+    if (p.color.mode == ColorMode::Findings) {
+        g.note = p.color.findings_checked         ? "The emulator's model of CUDA's\nrules, not a GPU's observation."
+                 : p.findings.not_checked.empty() ? "Not checked."
+                                                  : "Not checked: " + p.findings.not_checked;
+        return g;
+    }
     if (!is_memory_mode(p.color.mode)) return g;
     const PictureMemory& m = p.memory;
     if (!m.not_computed.empty() || m.stores.requests == 0) {
@@ -175,8 +184,8 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
             return out;
         }
     }
-    recolor(p, o.mode, o.palette, o.gpu);
     if (o.check_findings && !r.model) p.findings = check_findings(r, cancel);
+    recolor(p, o.mode, o.palette, o.gpu);
     out.value = std::move(p);
     return out;
 }
@@ -207,6 +216,8 @@ void recolor(MapPicture& p, ColorMode mode, Palette palette, const std::optional
     }
     if (is_memory_mode(mode)) compute_picture_memory(p);
     p.color = {mode, palette, p.launch.launch.grid, p.launch.launch.block};
+    p.color.reads = p.launch.model && p.launch.model->reads;
+    p.color.findings_checked = p.findings.found.size() == element_count(p.launch.workload);
     if (p.occupancy) {
         p.color.wave_slots = p.occupancy->waves.slots;
         p.color.sms = uint64_t(p.occupancy->gpu.sms);
@@ -216,10 +227,12 @@ void recolor(MapPicture& p, ColorMode mode, Palette palette, const std::optional
 
 namespace {
 
-// The memory modes' per-element figures for the picture's mode, or null.
-const uint8_t* memory_costs(const MapPicture& p) {
-    if (!is_memory_mode(p.color.mode)) return nullptr;
-    const auto& v = p.color.mode == ColorMode::Sectors ? p.memory.sectors : p.memory.lanes;
+// The per-element figures of the picture's mode (memory costs, findings), or null.
+const uint8_t* element_figures(const MapPicture& p) {
+    if (!uses_element_figures(p.color.mode)) return nullptr;
+    const auto& v = p.color.mode == ColorMode::Sectors ? p.memory.sectors
+                    : p.color.mode == ColorMode::Lanes ? p.memory.lanes
+                                                       : p.findings.found;
     return v.size() == element_count(p.launch.workload) ? v.data() : nullptr;
 }
 
@@ -228,7 +241,7 @@ const uint8_t* memory_costs(const MapPicture& p) {
 void prepare_colors(MapPicture& p) {
     if (p.result.device_map || uint64_t(p.layout.width) * p.layout.height <= kPaintInFrameCells) return;
     p.prepared_colors.resize(size_t(p.layout.width) * p.layout.height);
-    colorize_layout(p.layout, p.result.map, p.color, p.prepared_colors.data(), memory_costs(p));
+    colorize_layout(p.layout, p.result.map, p.color, p.prepared_colors.data(), element_figures(p));
 }
 
 const ThreadMap& host_map(MapPicture& p) {
@@ -240,15 +253,16 @@ std::string paint_picture(MapPicture& p, CellGridRenderer& renderer, CudaGlPaint
     assert(p.executor && "a picture is made by build_picture, which records its executor");
     // The memory modes' figures are on the host: the GPU paints the other modes.
     const bool on_gpu = p.result.device_map != nullptr;
-    const std::string why_not = !on_gpu                        ? ""
-                                : is_memory_mode(p.color.mode) ? "the memory view is computed on the host"
-                                                               : painter.paint(renderer, p.layout, p.result, p.color);
+    const std::string why_not = !on_gpu ? ""
+                                : uses_element_figures(p.color.mode)
+                                    ? "the memory view and findings are computed on the host"
+                                    : painter.paint(renderer, p.layout, p.result, p.color);
     if (on_gpu && why_not.empty()) return "colours painted on the GPU (CUDA-OpenGL interop)";
     Rgba8* cells = renderer.map_cells(p.layout.width, p.layout.height);
     if (p.prepared_colors.size() == size_t(p.layout.width) * p.layout.height)
         std::copy(p.prepared_colors.begin(), p.prepared_colors.end(), cells);
     else
-        colorize_layout(p.layout, host_map(p), p.color, cells, memory_costs(p));
+        colorize_layout(p.layout, host_map(p), p.color, cells, element_figures(p));
     renderer.unmap_cells();
     p.prepared_colors = {};  // in the GL buffer now: the memory goes back
     return on_gpu ? "colours painted on the host (" + why_not + ")" : "";

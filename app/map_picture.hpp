@@ -24,6 +24,9 @@ struct PictureFindings {
     std::array<uint64_t, kFindingKinds> counts{};
     std::string not_checked;
     std::string output;  // the name of the mapped array in the model ("a", "C")
+    // Per element of the mapped array: ElementFinding bits (the Findings colour mode); empty
+    // when not checked.
+    std::vector<uint8_t> found;
     static constexpr size_t kMaxListed = 200;
 };
 

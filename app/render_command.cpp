@@ -154,7 +154,7 @@ int run_render_command(const RenderCommandOptions& o) {
         const ViewRect area = figure_map_area(spec);
         const ResolvedLaunch& launch = prepared.value->launch;
         PictureOptions po;
-        po.check_findings = false;  // a figure has no Findings tab
+        po.check_findings = *mode == ColorMode::Findings;  // a figure has no Findings tab
         po.mode = *mode;
         po.palette = o.palette == "colorblind" ? Palette::ColorBlindSafe : Palette::Standard;
         po.blocks_per_row =

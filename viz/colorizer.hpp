@@ -8,16 +8,33 @@
 #include <cmath>
 
 #include "colors.hpp"
+#include "model/element_finding.hpp"
 #include "occupancy/block_place.hpp"
 #include "thread_context.hpp"
 
 namespace threadmap {
 
-enum class ColorMode { Block, ThreadX, ThreadY, ThreadZ, Global, Warp, Lane, Coverage, Sm, Wave, Sectors, Lanes };
+enum class ColorMode {
+    Block,
+    ThreadX,
+    ThreadY,
+    ThreadZ,
+    Global,
+    Warp,
+    Lane,
+    Coverage,
+    Sm,
+    Wave,
+    Sectors,
+    Lanes,
+    Findings,
+};
 
 // The memory modes colour an element by the warp request that stored it (the memory view of
 // kernels/model/memory_view.hpp), not by a thread.
 TM_HD inline bool is_memory_mode(ColorMode m) { return m == ColorMode::Sectors || m == ColorMode::Lanes; }
+// Modes coloured by a figure per element (CellSample::cost) that only the host has.
+TM_HD inline bool uses_element_figures(ColorMode m) { return is_memory_mode(m) || m == ColorMode::Findings; }
 
 struct CellSample {
     enum Kind : uint8_t { Empty, Element, Ghost };
@@ -26,7 +43,7 @@ struct CellSample {
     Dim3 block;            // Element: the first toucher; Ghost: the idle thread
     Dim3 thread;
     // Element, memory modes: the sectors (1–32) or active lanes (1–32) of the request that
-    // stored it; 0 when no request did.
+    // stored it; 0 when no request did. Findings: ElementFinding bits (kernels/model).
     uint8_t cost = 0;
 };
 
@@ -39,7 +56,16 @@ struct ColorContext {
     // was chosen, and those modes draw every thread grey.
     uint64_t wave_slots = 0;
     uint64_t sms = 0;
+    bool reads = false;             // the map shows who read each element (legend words)
+    bool findings_checked = false;  // Findings: the model checked this launch (else all grey)
 };
+
+// The Findings mode's colours: a race, a read-write hazard, and touched with neither.
+TM_HD inline Rgba8 finding_color(uint8_t found, Palette p) {
+    if (found & kFoundRace) return from_hex(p == Palette::Standard ? 0xE15759 : 0xD55E00);
+    if (found & kFoundHazard) return from_hex(p == Palette::Standard ? 0xF28E2B : 0xF0E442);
+    return from_hex(p == Palette::Standard ? 0x4E79A7 : 0x0072B2);
+}
 
 inline constexpr uint8_t kElementAlpha = 255;
 inline constexpr uint8_t kGhostAlpha = 128;
@@ -119,6 +145,10 @@ TM_HD_INLINE Rgba8 colorize(const CellSample& s, const ColorContext& c) {
                 break;
             case ColorMode::Lanes:  // 1 to 32
                 out = s.kind == CellSample::Ghost ? from_hex(0x6B6B6B) : ramp(float(s.cost - 1) / 31.0f);
+                break;
+            case ColorMode::Findings:  // not checked (too large for the window): grey, and the legend says so
+                out = s.kind == CellSample::Ghost || !c.findings_checked ? from_hex(0x6B6B6B)
+                                                                         : finding_color(s.cost, c.palette);
                 break;
             default:
                 break;

@@ -19,7 +19,7 @@ struct ModeEntry {
     const char* title;
 };
 
-constexpr std::array<ModeEntry, 12> kModes{{
+constexpr std::array<ModeEntry, 13> kModes{{
     {ColorMode::Block, "block", "blockIdx"},
     {ColorMode::ThreadX, "thread-x", "threadIdx.x"},
     {ColorMode::ThreadY, "thread-y", "threadIdx.y"},
@@ -32,6 +32,7 @@ constexpr std::array<ModeEntry, 12> kModes{{
     {ColorMode::Wave, "wave", "wave of the block (one possible order)"},
     {ColorMode::Sectors, "sectors", "sectors per store request (log scale)"},
     {ColorMode::Lanes, "lanes", "active lanes per store request"},
+    {ColorMode::Findings, "findings", "findings of the kernel model"},
 }};
 
 ImU32 to_imgui(Rgba8 c) { return IM_COL32(c.r, c.g, c.b, 255); }
@@ -82,6 +83,7 @@ Legend make_legend(const ColorContext& c) {
     Legend g;
     g.title = color_mode_title(mode);
     const Rgba8 untouched = colorize({CellSample::Element, 0, {}, {}}, c);
+    const char* nobody = c.reads ? "element nobody read" : "element nobody wrote";
     const auto idle_swatch = [&](Rgba8 c) { g.swatches.push_back({c, "idle thread (past the data)", true}); };
     const auto ramp_of = [&](const std::string& low, const std::string& high) {
         g.ramp = true;
@@ -147,13 +149,24 @@ Legend make_legend(const ColorContext& c) {
             ramp_of("1 lane", "32 lanes");
             break;
         case ColorMode::Coverage:
-            g.swatches.push_back({coverage_color(Coverage::Untouched, palette), "element nobody wrote"});
-            g.swatches.push_back({coverage_color(Coverage::Once, palette), "written by one thread"});
-            g.swatches.push_back({coverage_color(Coverage::Multi, palette), "written by more than one"});
+            g.swatches.push_back({coverage_color(Coverage::Untouched, palette), nobody});
+            g.swatches.push_back(
+                {coverage_color(Coverage::Once, palette), c.reads ? "read by one thread" : "written by one thread"});
+            g.swatches.push_back({coverage_color(Coverage::Multi, palette),
+                                  c.reads ? "read by more than one" : "written by more than one"});
             idle_swatch(coverage_color(Coverage::Idle, palette));
             return g;
+        case ColorMode::Findings:
+            if (!c.findings_checked) {
+                g.title += ": not checked";
+                break;
+            }
+            g.swatches.push_back({finding_color(kFoundRace, palette), "write-write race"});
+            g.swatches.push_back({finding_color(kFoundHazard, palette), "read-write hazard"});
+            g.swatches.push_back({finding_color(0, palette), c.reads ? "read, no finding" : "written, no finding"});
+            break;
     }
-    g.swatches.push_back({untouched, "element nobody wrote"});
+    g.swatches.push_back({untouched, nobody});
     idle_swatch(colorize({CellSample::Ghost, 0, {}, {}}, c));
     return g;
 }

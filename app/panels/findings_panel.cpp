@@ -41,6 +41,7 @@ void draw_findings_panel(AppState& state) {
     }
     ImGui::TextWrapped("%s.", findings_summary(f.counts).c_str());
     disabled_note("The emulator's model of CUDA's rules, not a GPU's observation.");
+    colour_map_button(state, ("Colour " + f.output + " by findings").c_str(), "findings", "findings");
     if (f.list.empty()) return;
     disabled_note("Click one on " + f.output + " to see its element.");
     ImGui::Separator();

@@ -546,7 +546,12 @@ ModelResult ModelEmulator::run(const std::atomic<bool>* cancel) {
             r.shape = arrays_[a].shape;
             r.bits = std::move(arrays_[a].bits);
             r.records.reserve(arrays_[a].states.size());
-            for (const ElementState& e : arrays_[a].states) r.records.push_back(e.record);
+            r.found.reserve(arrays_[a].states.size());
+            for (const ElementState& e : arrays_[a].states) {
+                r.records.push_back(e.record);
+                r.found.push_back(uint8_t((e.hazard.flags & kReportedRace ? kFoundRace : 0) |
+                                          (e.hazard.flags & kReportedHazard ? kFoundHazard : 0)));
+            }
             arrays_[a].states = {};
         }
         result_.arrays.push_back(std::move(r));

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "element_finding.hpp"
 #include "kernel_spec.hpp"
 #include "memory_view.hpp"
 #include "outcome.hpp"
@@ -59,6 +60,7 @@ struct ArrayResult {
     std::vector<uint64_t> shape;         // global arrays; empty for __shared__ ones
     std::vector<uint32_t> bits;          // the values after the launch
     std::vector<ElementRecord> records;  // per element (empty without record_elements)
+    std::vector<uint8_t> found;          // per element: ElementFinding bits (empty without record_elements)
 };
 
 enum class FindingKind { OutOfBounds, WriteWriteRace, ReadWriteHazard, UninitializedRead, DivergentBarrier };

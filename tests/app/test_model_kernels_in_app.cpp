@@ -151,3 +151,46 @@ TEST_CASE("render draws a model kernel's map - bench and render --timing say it 
                                            {"-u DISPLAY", "ASAN_OPTIONS=detect_leaks=0"});
     CHECK(timing.exit_code == 2);
 }
+
+TEST_CASE("the findings colour mode paints what the model found on each element - grey where it did not check") {
+    LaunchOptions o;
+    o.kernel = "increment";
+    o.n = "500";
+    o.block = "32,2";  // two threads write each element: a race on every one
+    const auto r = resolve_launch(o);
+    REQUIRE(r.value);
+    PictureOptions po;
+    po.mode = ColorMode::Findings;
+    auto built = build_picture(*r.value, po);
+    REQUIRE(built.value);
+    MapPicture& p = *built.value;
+    CHECK(p.color.findings_checked);
+    const Rgba8 race = finding_color(kFoundRace, Palette::Standard);
+    std::vector<Rgba8> cells(size_t(p.layout.width) * p.layout.height);
+    prepare_colors(p);  // small: painted in the frame; colour here as a paint would
+    colorize_layout(p.layout, host_map(p), p.color, cells.data(), p.findings.found.data());
+    uint32_t x = 0, y = 0;
+    p.layout.cell_of(499, x, y);
+    CHECK(cells[size_t(y) * p.layout.width + x] == race);
+
+    // The atomic histogram: every bin written by many threads, none with a finding.
+    const MapPicture atomic = [] {
+        PictureOptions f;
+        f.mode = ColorMode::Findings;
+        auto b = build_picture(lesson_launch("histogram-atomic"), f);
+        REQUIRE(b.value);
+        return std::move(*b.value);
+    }();
+    CHECK(atomic.findings.found == std::vector<uint8_t>(16, 0));
+    CHECK(picture_legend(atomic).note.find("model of CUDA's") != std::string::npos);
+    for (const LegendSwatch& s : picture_legend(atomic).swatches) CHECK_FALSE(s.ghost);
+
+    // Too large to check while the window waits: grey, and the legend says why.
+    LaunchOptions big;
+    big.kernel = "increment";
+    big.n = std::to_string(kFindingsElements * 2);
+    auto large = build_picture(*resolve_launch(big).value, po);
+    REQUIRE(large.value);
+    CHECK_FALSE(large.value->color.findings_checked);
+    CHECK(picture_legend(*large.value).note.find("Not checked: This launch is too large") == 0);
+}
