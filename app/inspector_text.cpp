@@ -35,6 +35,8 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
     else
         d.heading = "idle thread: past the end of the data";
 
+    if (p.launch.model && p.launch.model->shared())
+        d.fields.push_back({"__shared__: the copy of block", dim(p.launch.model->shared_block)});
     d.fields.push_back({"blockDim (threads per block)", dim(l.block)});
     d.fields.push_back({"gridDim (blocks in the grid)", dim(l.grid)});
     if (s.kind == CellSample::Element && s.touches == 0) {

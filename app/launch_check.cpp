@@ -16,8 +16,13 @@ CheckedLaunch check_launch(const LaunchOptions& options, const DeviceLimits& lim
 CheckedLaunch check_resolved(const ResolvedLaunch& r, const DeviceLimits& limits) {
     CheckedLaunch c;
     if (r.model) {  // the kernel model's own checks: parameters, the launch, its caps
+        const Dim3& b = r.model->shared_block;
+        const Dim3& g = r.launch.grid;
         if (auto invalid = validate_launch(r.launch, limits))
             c.error = describe(*invalid);
+        else if (r.model->shared() && (b.x >= g.x || b.y >= g.y || b.z >= g.z))
+            c.error = "the block " + to_string(b) + " whose " + r.mapped_array() +
+                      " the map shows is outside gridDim " + to_string(g);
         else if (auto problem = check_model_launch(model_launch_for(r)))
             c.error = *problem;
         else

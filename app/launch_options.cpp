@@ -2,6 +2,7 @@
 #include "launch_options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <vector>
 
 #include "builtin/registry.hpp"
@@ -39,12 +40,26 @@ std::string ResolvedLaunch::mapped_array() const {
     return is_matrix(workload.kernel) ? "C" : "a";
 }
 
+std::string ResolvedLaunch::array_caption() const {
+    if (!model || !model->shared()) return mapped_array();
+    return mapped_array() + " of block " + to_string(model->shared_block);
+}
+
 size_t default_mapped_array(const KernelSpec& spec) {
     for (size_t a = 0; a < spec.arrays.size(); ++a)
         if (spec.arrays[a].space == MemorySpace::Global &&
             (spec.arrays[a].role == ArrayRole::Output || spec.arrays[a].role == ArrayRole::InOut))
             return a;
     return 0;
+}
+
+ModelKernel tutorial_model_kernel(const Workload& w, bool store_in_loop) {
+    ModelKernel k;
+    const bool in_loop = store_in_loop && w.kernel == KernelKind::Matmul;
+    k.spec = find_builtin_kernel(in_loop ? "matmul-store-in-loop" : std::string(kernel_name(w.kernel)));
+    k.params = is_matrix(w.kernel) ? Params{w.rows, w.cols, w.inner, w.a_rows, w.b_cols} : Params{w.n};
+    k.array = default_mapped_array(*k.spec);
+    return k;
 }
 
 Workload model_workload(const ModelKernel& k, const LaunchConfig& launch) {
@@ -78,6 +93,15 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
     cmd.add_option("--backend", o.backend,
                    "cpu | cuda | auto (default auto: a CUDA device when there is one); bench also takes model")
         ->check(CLI::IsMember({"cpu", "cuda", "auto", "model"}));
+    cmd.add_option("--array", o.array,
+                   "Map this array of the kernel, global or __shared__ (threadmap kernels lists them; default: its "
+                   "output); the kernel then runs in the kernel model")
+        ->check(non_empty);
+    cmd.add_option("--access", o.access, "write | read: who wrote or who read each element (default write)")
+        ->check(CLI::IsMember({"write", "read"}));
+    cmd.add_option("--shared-block", o.shared_block,
+                   "--array of a __shared__ array: the block X[,Y[,Z]] whose copy (default 0)")
+        ->check(non_empty);
     for (const KernelSpec* k : builtin_kernels())
         for (const ParamSpec& p : k->params) {
             if (shape_option_param(p.name) || o.params.count(p.name)) continue;
@@ -136,6 +160,33 @@ Dim3 default_block(KernelKind kind) { return is_matrix(kind) ? Dim3{16, 16, 1} :
 
 namespace {
 
+// --array, --access and --shared-block applied to a model kernel; why not, when they do not fit.
+std::optional<std::string> choose_mapped_array(ModelKernel& k, const LaunchOptions& o) {
+    const KernelSpec& spec = *k.spec;
+    if (!o.array.empty()) {
+        k.array = spec.array_index(o.array);
+        if (k.array == spec.arrays.size()) {
+            std::string names;
+            for (const ArraySpec& a : spec.arrays) names += (names.empty() ? "" : ", ") + a.name;
+            return "kernel " + spec.name + " has no array '" + o.array + "' (its arrays: " + names + ")";
+        }
+    }
+    if (!o.access.empty()) k.reads = o.access == "read";
+    if (!o.shared_block.empty()) {
+        if (!k.shared())
+            return "--shared-block goes with --array of a __shared__ array (" + spec.arrays[k.array].name +
+                   " is global)";
+        const auto b = parse_dim3(o.shared_block, "--shared-block");
+        if (!b.value) return b.error;
+        k.shared_block = *b.value;
+        // A blockIdx: the components not given are 0 (a dim3's are 1).
+        const auto commas = std::count(o.shared_block.begin(), o.shared_block.end(), ',');
+        if (commas < 2) k.shared_block.z = 0;
+        if (commas < 1) k.shared_block.y = 0;
+    }
+    return std::nullopt;
+}
+
 // A launch of a model kernel: the lesson's parameters, block and grid (or the spec's defaults),
 // with the options given over them.
 ResolveResult resolve_model_kernel(const KernelSpec& spec, const Lesson* lesson, const LaunchOptions& o) {
@@ -187,6 +238,7 @@ ResolveResult resolve_model_kernel(const KernelSpec& spec, const Lesson* lesson,
     }
     out.launch.block = block.value_or(spec.default_block);
     out.launch.grid = grid.value_or(spec.covering_grid(k.params, out.launch.block));
+    if (auto problem = choose_mapped_array(k, o)) return {std::nullopt, *problem};
     out.workload = model_workload(k, out.launch);
     return {std::move(out), {}};
 }
@@ -305,6 +357,13 @@ ResolveResult resolve_launch(const LaunchOptions& o) {
     }
     out.launch.block = block.value_or(default_block(w.kernel));
     out.launch.grid = grid.value_or(covering_grid(w, out.launch.block));
+    if (!o.array.empty() || !o.access.empty() || !o.shared_block.empty()) {
+        // Another array, or the readers: the tutorial's kernel as the kernel model runs it.
+        ModelKernel k = tutorial_model_kernel(w, lesson && lesson->store_in_loop);
+        if (auto problem = choose_mapped_array(k, o)) return err = *problem, r;
+        out.workload = model_workload(k, out.launch);
+        out.model = std::move(k);
+    }
     r.value = out;
     return r;
 }

@@ -29,6 +29,9 @@ struct LaunchOptions {
     // The registry's own parameters (--bins, --offset, …: those other than --n, --rows, --cols,
     // --inner) as typed, by name; empty when not given.
     std::map<std::string, std::string> params;
+    // The array the map shows (any kernel: the tutorial's then run in the kernel model too),
+    // who it shows (write | read), and for a __shared__ array the block whose copy.
+    std::string array, access, shared_block;
     bool any_param() const;
 };
 
@@ -36,14 +39,17 @@ struct LaunchOptions {
 void add_launch_options(CLI::App& command, LaunchOptions& options);
 
 // A kernel of the registry that only the kernel model runs (histogram-racy, the transposes, …):
-// its parameters, and the global array the map shows.
+// its parameters, and the array the map shows (a global one, or one block's __shared__ one).
 struct ModelKernel {
     const KernelSpec* spec = nullptr;
     Params params;
-    size_t array = 0;    // by default the kernel's first output
-    bool reads = false;  // the map shows who read each element, not who wrote it
+    size_t array = 0;            // by default the kernel's first output
+    bool reads = false;          // the map shows who read each element, not who wrote it
+    Dim3 shared_block{0, 0, 0};  // a __shared__ array: the copy of this block (blockIdx)
+    bool shared() const { return spec->arrays[array].space == MemorySpace::Shared; }
     bool operator==(const ModelKernel& o) const {
-        return spec == o.spec && params == o.params && array == o.array && reads == o.reads;
+        return spec == o.spec && params == o.params && array == o.array && reads == o.reads &&
+               shared_block == o.shared_block;
     }
 };
 
@@ -54,8 +60,9 @@ struct ResolvedLaunch {
     LaunchConfig launch;
     std::optional<ModelKernel> model;
 
-    std::string kernel_name() const;   // "increment", "histogram-racy"
-    std::string mapped_array() const;  // "a", "C", "bins"
+    std::string kernel_name() const;    // "increment", "histogram-racy"
+    std::string mapped_array() const;   // "a", "C", "bins"
+    std::string array_caption() const;  // "bins", or "As of block (1,2,0)" for a __shared__ one
 };
 
 // Why a model kernel has no timings (the Timing tab, `bench`, `render --timing`).
@@ -65,6 +72,9 @@ inline constexpr const char* kModelKernelNotTimed =
 
 // The first output (or in-out) global array of a kernel: what its map shows by default.
 size_t default_mapped_array(const KernelSpec& spec);
+// One of the tutorial's kernels as the registry has it (a lesson's store in the loop:
+// matmul-store-in-loop), mapping its output.
+ModelKernel tutorial_model_kernel(const Workload& workload, bool store_in_loop);
 // The Model workload of a model kernel's launch (its mapped array's shape at this launch: one
 // partial sum per block follows the grid).
 Workload model_workload(const ModelKernel& kernel, const LaunchConfig& launch);

@@ -13,9 +13,6 @@ struct MapCommandOptions {
     LaunchOptions launch;
     std::string format = "table";  // table | csv | json
     bool no_elements = false;      // stats only
-    // The kernel model's map of one array (any kernel of `threadmap kernels`):
-    std::string array;   // empty: the kernel's output
-    std::string access;  // write | read; empty: write
 };
 
 void add_map_command(CLI::App& app, MapCommandOptions& options);

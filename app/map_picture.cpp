@@ -55,6 +55,9 @@ Outcome<LaunchResult> run_model_map(const ResolvedLaunch& r, PictureFindings& fi
     out.launch = r.launch;
     out.workers = 1;
     const std::vector<ElementRecord>& records = run.value->arrays[r.model->array].records;
+    if (records.size() != element_count(r.workload))  // a shared array's block never ran
+        return {std::nullopt, "block " + to_string(r.model->shared_block) +
+                                  " did not run: the launch ended at a divergent barrier before it"};
     out.map = ThreadMap(r.launch, records.size());
     out.stats = shape_stats(r.launch);
     out.stats.elements = records.size();
@@ -85,8 +88,11 @@ std::optional<PictureMemory> compute_memory(const ResolvedLaunch& r, const std::
     }
     m.record_requests = true;
     m.record_elements = false;
+    m.shared_block = UINT64_MAX;
     const size_t array = m.spec->array_index(r.mapped_array());
-    if (element_count(r.workload) <= kWarpInspectorElements) m.keep_store_requests = array;
+    // A __shared__ array's map has no per-element costs: the colours are a global array's stores.
+    const bool global = m.spec->arrays[array].space == MemorySpace::Global;
+    if (global && element_count(r.workload) <= kWarpInspectorElements) m.keep_store_requests = array;
     auto run = run_model(m, cancel);
     if (!run.value) {
         if (run.error == kCancelled) return std::nullopt;
@@ -96,6 +102,7 @@ std::optional<PictureMemory> compute_memory(const ResolvedLaunch& r, const std::
     out.sites = run.value->memory->sites;
     out.requests = std::move(run.value->memory->store_requests);
     out.request_of = std::move(run.value->memory->store_request_of);
+    if (!global) return out;
     const std::vector<ElementCost>& costs = run.value->memory->costs[array];
     out.sectors.reserve(costs.size());
     out.lanes.reserve(costs.size());
@@ -143,6 +150,11 @@ Legend picture_legend(const MapPicture& p) {
     }
     if (!is_memory_mode(p.color.mode)) return g;
     const PictureMemory& m = p.memory;
+    if (p.launch.model && p.launch.model->shared()) {
+        g.note = "These colours show a global array's\nstores; " + p.launch.mapped_array() +
+                 " is __shared__ (the\nMemory tab counts its bank conflicts).";
+        return g;
+    }
     if (!m.not_computed.empty() || m.stores.requests == 0) {
         g.note = m.not_computed.empty() ? "Nothing is stored to this array." : "Not computed: " + m.not_computed + ".";
         return g;

@@ -12,14 +12,15 @@ ModelLaunch model_launch_for(const ResolvedLaunch& r) {
     if (r.model) {
         m.spec = r.model->spec;
         m.params = r.model->params;
+        const Dim3& b = r.model->shared_block;
+        if (r.model->shared())
+            m.shared_block = b.x + uint64_t(r.launch.grid.x) * (b.y + uint64_t(r.launch.grid.y) * b.z);
         return m;
     }
-    const Workload& w = r.workload;
     const Lesson* lesson = r.preset.empty() ? nullptr : find_lesson(r.preset);
-    std::string name(kernel_name(w.kernel));
-    if (lesson && lesson->store_in_loop && w.kernel == KernelKind::Matmul) name = "matmul-store-in-loop";
-    m.spec = find_builtin_kernel(name);
-    m.params = is_matrix(w.kernel) ? Params{w.rows, w.cols, w.inner, w.a_rows, w.b_cols} : Params{w.n};
+    const ModelKernel k = tutorial_model_kernel(r.workload, lesson && lesson->store_in_loop);
+    m.spec = k.spec;
+    m.params = k.params;
     return m;
 }
 

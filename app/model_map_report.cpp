@@ -58,6 +58,7 @@ class ArrayMap {
 };
 
 const char* access_name(const ModelMapReport& r) { return r.reads ? "read" : "write"; }
+bool shared(const ModelMapReport& r) { return r.launch.spec->arrays[r.array].space == MemorySpace::Shared; }
 
 void write_json(Writer& w, const ModelMapReport& r, const ArrayMap& m) {
     const LaunchConfig& l = r.launch.launch;
@@ -66,7 +67,12 @@ void write_json(Writer& w, const ModelMapReport& r, const ArrayMap& m) {
     w << ",\"block\":";
     write_json_dim(w, l.block);
     w << "},\"kernel\":\"" << r.launch.spec->name << "\",\"array\":\"" << r.launch.spec->arrays[r.array].name
-      << "\",\"access\":\"" << access_name(r) << "\",\"shape\":[";
+      << "\",\"access\":\"" << access_name(r) << '"';
+    if (shared(r)) {  // one block's copy: which
+        w << ",\"shared_block\":";
+        write_json_dim(w, unlinearize(r.launch.shared_block, l.grid));
+    }
+    w << ",\"shape\":[";
     for (size_t i = 0; i < m.shape().size(); ++i) w << (i ? "," : "") << m.shape()[i];
     const ModelStats s = m.stats();
     w << "],\"backend\":\"cpu-model\",\"stats\":{\"blocks\":" << s.blocks
@@ -125,7 +131,9 @@ void write_table(Writer& w, const ModelMapReport& r, const ArrayMap& m) {
     const LaunchConfig& l = r.launch.launch;
     w << "kernel    " << r.launch.spec->name << "\narray     " << r.launch.spec->arrays[r.array].name << " [";
     for (size_t d = 0; d < m.shape().size(); ++d) w << (d ? "x" : "") << m.shape()[d];
-    w << "], who " << (r.reads ? "read" : "wrote") << " it\nlaunch    gridDim " << to_string(l.grid)
+    w << "]";
+    if (shared(r)) w << " (__shared__) of block " << to_string(unlinearize(r.launch.shared_block, l.grid));
+    w << ", who " << (r.reads ? "read" : "wrote") << " it\nlaunch    gridDim " << to_string(l.grid)
       << " blocks, blockDim " << to_string(l.block) << " threads per block\nbackend   cpu-model\n\n";
     if (r.include_elements)
         write_cell_table(w, m.size(), m.shape().size() == 2 ? m.shape()[1] : std::min<uint64_t>(16, m.size()),

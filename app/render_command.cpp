@@ -179,7 +179,7 @@ int run_render_command(const RenderCommandOptions& o) {
         spec.layout = &p.layout;
         spec.legend = picture_legend(p);
         const auto& s = p.result.stats;
-        spec.caption = launch_caption(p.launch.kernel_name(), p.launch.mapped_array(), p.layout, *mode) + "\n";
+        spec.caption = launch_caption(p.launch.kernel_name(), p.launch.array_caption(), p.layout, *mode) + "\n";
         if (p.launch.model)  // the kernel model's map of one array, and its findings
             spec.caption += std::string(p.launch.model->reads ? "who read" : "who wrote") + " each element; " +
                             std::to_string(s.threads_launched) + " threads launched; " +

@@ -60,10 +60,12 @@ struct ColorContext {
     bool findings_checked = false;  // Findings: the model checked this launch (else all grey)
 };
 
-// The Findings mode's colours: a race, a read-write hazard, and touched with neither.
+// The Findings mode's colours: a race, a read-write hazard, an uninitialised shared read, and
+// touched with none of them.
 TM_HD inline Rgba8 finding_color(uint8_t found, Palette p) {
     if (found & kFoundRace) return from_hex(p == Palette::Standard ? 0xE15759 : 0xD55E00);
     if (found & kFoundHazard) return from_hex(p == Palette::Standard ? 0xF28E2B : 0xF0E442);
+    if (found & kFoundUninit) return from_hex(p == Palette::Standard ? 0xB07AA1 : 0xCC79A7);
     return from_hex(p == Palette::Standard ? 0x4E79A7 : 0x0072B2);
 }
 

@@ -163,6 +163,7 @@ Legend make_legend(const ColorContext& c) {
             }
             g.swatches.push_back({finding_color(kFoundRace, palette), "write-write race"});
             g.swatches.push_back({finding_color(kFoundHazard, palette), "read-write hazard"});
+            g.swatches.push_back({finding_color(kFoundUninit, palette), "uninitialised read (shared)"});
             g.swatches.push_back({finding_color(0, palette), c.reads ? "read, no finding" : "written, no finding"});
             break;
     }

@@ -50,10 +50,12 @@ bool model_kernel_fields(AppState& state, ModelKernel& k) {
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help.c_str());
     }
-    if (ImGui::BeginCombo("array", k.spec->arrays[k.array].name.c_str())) {
+    const auto label = [&](size_t a) {
+        return k.spec->arrays[a].name + (k.spec->arrays[a].space == MemorySpace::Shared ? " (shared)" : "");
+    };
+    if (ImGui::BeginCombo("array", label(k.array).c_str())) {
         for (size_t a = 0; a < k.spec->arrays.size(); ++a) {
-            if (k.spec->arrays[a].space != MemorySpace::Global) continue;
-            if (!ImGui::Selectable(k.spec->arrays[a].name.c_str(), a == k.array)) continue;
+            if (!ImGui::Selectable(label(a).c_str(), a == k.array)) continue;
             k.array = a;
             changed = true;
             state.requests.fit = true;
@@ -61,6 +63,10 @@ bool model_kernel_fields(AppState& state, ModelKernel& k) {
         ImGui::EndCombo();
     }
     remember_rect(state, "array");
+    if (k.shared()) {  // one copy per block: which block's
+        ImGui::TextDisabled("the copy of blockIdx (x, y, z)");
+        changed |= dim3_fields(state, "sharedBlock", k.shared_block);
+    }
     int access = k.reads ? 1 : 0;
     changed |= ImGui::RadioButton("written by", &access, 0);
     ImGui::SameLine();

@@ -15,6 +15,10 @@ namespace {
 // The finding's element in the mapped array, if it is one (not another array, not past the end).
 std::optional<uint64_t> mapped_element(const MapPicture& p, const Finding& f) {
     if (f.array != p.findings.output || f.index.empty()) return std::nullopt;
+    // A __shared__ array's map is one block's copy: findings of other blocks are not on it.
+    const auto& model = p.launch.model;
+    if (model && model->shared() && (f.threads.empty() || !(f.threads.front().block == model->shared_block)))
+        return std::nullopt;
     const Workload& w = p.launch.workload;
     const uint64_t e = f.index.size() == 2 ? f.index[0] * w.cols + f.index[1] : f.index[0];
     return e < element_count(w) ? std::optional<uint64_t>(e) : std::nullopt;

@@ -6,6 +6,7 @@
 
 namespace threadmap {
 
-enum ElementFinding : uint8_t { kFoundRace = 1, kFoundHazard = 2 };
+// kFoundUninit: shared memory read before its block wrote it.
+enum ElementFinding : uint8_t { kFoundRace = 1, kFoundHazard = 2, kFoundUninit = 4 };
 
 }  // namespace threadmap

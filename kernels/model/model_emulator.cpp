@@ -104,6 +104,12 @@ enum HazardFlag : uint8_t {
     kReportedUninit = 16,
 };
 
+// What was reported on an element, as the map's ElementFinding bits.
+uint8_t found_bits(const Hazard& h) {
+    return uint8_t((h.flags & kReportedRace ? kFoundRace : 0) | (h.flags & kReportedHazard ? kFoundHazard : 0) |
+                   (h.flags & kReportedUninit ? kFoundUninit : 0));
+}
+
 // An element's ordering state and record side by side: one cache line's reach per access.
 struct ElementState {
     Hazard hazard;
@@ -189,13 +195,15 @@ class ModelEmulator {
           record_elements_(l.record_elements),
           record_requests_(l.record_requests),
           keep_store_requests_(l.keep_store_requests),
-          max_accesses_(l.max_accesses) {}
+          max_accesses_(l.max_accesses),
+          shared_block_(l.shared_block) {}
 
     ModelResult run(const std::atomic<bool>* cancel);
 
     uint32_t access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write, bool atomic,
                     uint32_t new_bits);
     void barrier(ModelThread& t, int line);
+    void keep_shared();  // shared_block_'s shared arrays, as it leaves them
     uint64_t size(size_t a) const { return arrays_[a].size; }
     uint32_t peek(size_t a, uint64_t i) const { return arrays_[a].bits[i]; }
     uint64_t param(size_t i) const { return params_[i]; }
@@ -232,9 +240,12 @@ class ModelEmulator {
     uint32_t block_base_ = 0;           // the running block's first thread id
     bool record_reads_ = true;
     bool record_elements_ = true;
+    bool record_shared_ = false;  // the running block is shared_block_: its shared arrays' records are kept
     bool record_requests_ = false;
     size_t keep_store_requests_ = SIZE_MAX;
     uint64_t max_accesses_ = kMaxModelAccesses;
+    uint64_t shared_block_ = UINT64_MAX;
+    std::vector<ArrayResult> shared_kept_;  // shared_block_'s shared arrays
     ModelResult result_;
     // Fibers (kernels with barriers): the block's threads, and where each waits.
     std::unique_ptr<StackArena> stacks_;
@@ -355,7 +366,7 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     Hazard& h = state.hazard;
     const uint16_t line16 = uint16_t(std::min(line, 65535));
     read = read && record_reads_;
-    if (read && !s.shared) {
+    if (read && (!s.shared || record_shared_)) {
         ElementRecord& r = state.record;
         if (h.last_reader != id) ++r.readers;
         r.first_reader = std::min(r.first_reader, id);
@@ -375,7 +386,7 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     const uint32_t old = s.bits[i];
     if (write) {
         check_write(a, i, h, id, line, atomic);
-        if (!s.shared) {
+        if (!s.shared || record_shared_) {
             ElementRecord& r = state.record;
             if (h.last_writer != id) ++r.writers;
             r.first_writer = std::min(r.first_writer, id);
@@ -410,6 +421,7 @@ void ModelEmulator::reset_shared() {
 void ModelEmulator::run_block(uint64_t block) {
     reset_shared();
     phase_ = 0;
+    record_shared_ = record_elements_ && block == shared_block_;
     block_base_ = uint32_t(block * tpb_);
     const Dim3 block_idx = unlinear(block, launch_.grid);
     for (uint32_t i = 0; i < tpb_; ++i) {
@@ -423,10 +435,28 @@ void ModelEmulator::run_block(uint64_t block) {
             spec_.body(threads_[i]);
             if (requests_ && ((i + 1) % kWarpLanes == 0 || i + 1 == tpb_)) requests_->close_warp(i / kWarpLanes);
         }
-        return;
+    } else {
+        run_block_as_fibers();
+        if (requests_) requests_->close_block();
     }
-    run_block_as_fibers();
-    if (requests_) requests_->close_block();
+    if (record_shared_) keep_shared();
+}
+
+void ModelEmulator::keep_shared() {
+    shared_kept_.assign(arrays_.size(), ArrayResult{});
+    for (size_t a = 0; a < arrays_.size(); ++a) {
+        const Storage& s = arrays_[a];
+        if (!s.shared) continue;
+        ArrayResult& r = shared_kept_[a];
+        r.shape = s.shape;
+        r.bits = s.bits;
+        r.records.reserve(s.states.size());
+        r.found.reserve(s.states.size());
+        for (const ElementState& e : s.states) {
+            r.records.push_back(e.record);
+            r.found.push_back(found_bits(e.hazard));
+        }
+    }
 }
 
 // The block's threads as fibers: each runs until it reaches a barrier or ends; when every
@@ -549,10 +579,11 @@ ModelResult ModelEmulator::run(const std::atomic<bool>* cancel) {
             r.found.reserve(arrays_[a].states.size());
             for (const ElementState& e : arrays_[a].states) {
                 r.records.push_back(e.record);
-                r.found.push_back(uint8_t((e.hazard.flags & kReportedRace ? kFoundRace : 0) |
-                                          (e.hazard.flags & kReportedHazard ? kFoundHazard : 0)));
+                r.found.push_back(found_bits(e.hazard));
             }
             arrays_[a].states = {};
+        } else if (a < shared_kept_.size()) {
+            r = std::move(shared_kept_[a]);
         }
         result_.arrays.push_back(std::move(r));
     }

@@ -41,6 +41,9 @@ struct ModelLaunch {
     // The model stops between blocks once the launch has made this many loads, stores and
     // atomics, and run_model says so: at about 10 ns each, 2^31 is some 20 s of waiting.
     uint64_t max_accesses = kMaxModelAccesses;
+    // With record_elements: the block (linear index, x fastest) whose __shared__ arrays are
+    // recorded and kept in the result like a global array's; UINT64_MAX: none.
+    uint64_t shared_block = UINT64_MAX;
 };
 
 // Who touched one element of a global array (20 bytes). Thread ids are global linear ids:
@@ -57,7 +60,9 @@ struct ElementRecord {
 };
 
 struct ArrayResult {
-    std::vector<uint64_t> shape;         // global arrays; empty for __shared__ ones
+    // Global arrays; __shared__ ones only for ModelLaunch::shared_block (its copy, as that
+    // block left it), else empty.
+    std::vector<uint64_t> shape;
     std::vector<uint32_t> bits;          // the values after the launch
     std::vector<ElementRecord> records;  // per element (empty without record_elements)
     std::vector<uint8_t> found;          // per element: ElementFinding bits (empty without record_elements)

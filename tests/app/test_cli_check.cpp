@@ -162,7 +162,10 @@ TEST_CASE("map of a kernel only the model runs - its output by default - with fi
               "i,j,block_x,block_y,block_z,thread_x,thread_y,thread_z,touches\n0,0,0,0,0,0,0,0,1\n0,1,0,0,0,0,1,0,1\n",
               0) == 0);
     for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
-             {{"map", "--kernel", "reduce-sequential", "--array", "sdata"}, "sdata is __shared__"},
+             {{"map", "--kernel", "reduce-sequential", "--array", "partial", "--shared-block", "0"},
+              "--shared-block goes with --array of a __shared__ array (partial is global)"},
+             {{"map", "--kernel", "reduce-sequential", "--array", "sdata", "--shared-block", "256"},
+              "the block (256,0,0) whose sdata the map shows is outside gridDim (256,1,1)"},
              {{"map", "--preset", "seed-increment", "--array", "B"},
               "kernel increment has no array 'B' (its arrays: a)"},
              {{"map", "--preset", "seed-increment", "--access", "both"}, "--access"}}) {
@@ -170,4 +173,28 @@ TEST_CASE("map of a kernel only the model runs - its output by default - with fi
         CHECK(bad.exit_code == 2);
         CHECK_MESSAGE(bad.err.find(message) != std::string::npos, bad.err);
     }
+}
+
+TEST_CASE("map of a __shared__ array shows one block's copy - its writers, readers and the hazards on it") {
+    // The tiled matmul without its second barrier: every element of block (1,2)'s As tile is
+    // written by one thread and has a read-write hazard.
+    const RunResult r = run_threadmap(
+        {"map", "--preset", "missing-barrier", "--array", "As", "--shared-block", "1,2", "--format", "json"});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const json j = json::parse(r.out);
+    CHECK(j["array"] == "As");
+    CHECK(j["shared_block"] == json::array({1, 2, 0}));
+    CHECK(j["shape"] == json::array({16, 16}));
+    REQUIRE(j["elements"].size() == 256);
+    for (const json& e : j["elements"]) {
+        CHECK(e["block"] == json::array({1, 2, 0}));
+        CHECK(e["touches"] == 1);
+        CHECK(e["thread"][0] == e["index"][1]);  // thread (tx, ty) writes As[ty][tx]
+        CHECK(e["thread"][1] == e["index"][0]);
+    }
+    // Readers: each As[ty][k] is read by the 16 threads of row ty.
+    const RunResult reads = run_threadmap({"map", "--preset", "tiled-matmul", "--array", "As", "--access", "read",
+                                           "--shared-block", "3", "--format", "json"});
+    REQUIRE_MESSAGE(reads.exit_code == 0, reads.err);
+    for (const json& e : json::parse(reads.out)["elements"]) CHECK(e["touches"] == 16);
 }

@@ -194,3 +194,33 @@ TEST_CASE("the findings colour mode paints what the model found on each element 
     CHECK_FALSE(large.value->color.findings_checked);
     CHECK(picture_legend(*large.value).note.find("Not checked: This launch is too large") == 0);
 }
+
+TEST_CASE("one block's __shared__ array on the map - the missing barrier's hazards are on its tile") {
+    LaunchOptions o;
+    o.preset = "missing-barrier";
+    o.array = "As";
+    o.shared_block = "1,2";
+    const auto r = resolve_launch(o);
+    REQUIRE_MESSAGE(r.value, r.error);
+    CHECK(r.value->model->shared_block == Dim3{1, 2, 0});
+    CHECK(r.value->array_caption() == "As of block (1,2,0)");
+    PictureOptions po;
+    po.mode = ColorMode::Findings;
+    auto built = build_picture(*r.value, po);
+    REQUIRE_MESSAGE(built.value, built.error);
+    const MapPicture& p = *built.value;
+    CHECK(p.layout.width == 16);
+    CHECK(p.layout.height == 16);
+    CHECK(p.findings.found == std::vector<uint8_t>(256, kFoundHazard));
+    // Every element written by the block's thread (tx, ty) = (column, row).
+    const CellSample s = sample_cell(p.layout, p.result.map, 5, 3);
+    CHECK(s.block == Dim3{1, 2, 0});
+    CHECK(s.thread == Dim3{5, 3, 0});
+    // The fixed kernel's tile: no findings. The memory colours say they are a global array's.
+    o.preset = "tiled-matmul";
+    auto fixed = build_picture(*resolve_launch(o).value, po);
+    REQUIRE(fixed.value);
+    CHECK(fixed.value->findings.found == std::vector<uint8_t>(256, 0));
+    recolor(*fixed.value, ColorMode::Sectors, Palette::Standard, std::nullopt);
+    CHECK(picture_legend(*fixed.value).note.find("As is __shared__") != std::string::npos);
+}
