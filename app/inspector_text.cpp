@@ -37,6 +37,9 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
 
     if (p.launch.model && p.launch.model->shared())
         d.fields.push_back({"__shared__: the copy of block", dim(p.launch.model->shared_block)});
+    if (p.launch.model && p.launch.model->phase != ModelKernel::kAllPhases)
+        d.fields.push_back(
+            {"phase (accesses between barriers)", n2s(p.launch.model->phase) + " of 0.." + n2s(p.phases - 1)});
     d.fields.push_back({"blockDim (threads per block)", dim(l.block)});
     d.fields.push_back({"gridDim (blocks in the grid)", dim(l.grid)});
     if (s.kind == CellSample::Element && s.touches == 0) {

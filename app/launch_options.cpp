@@ -41,8 +41,10 @@ std::string ResolvedLaunch::mapped_array() const {
 }
 
 std::string ResolvedLaunch::array_caption() const {
-    if (!model || !model->shared()) return mapped_array();
-    return mapped_array() + " of block " + to_string(model->shared_block);
+    std::string s = mapped_array();
+    if (model && model->shared()) s += " of block " + to_string(model->shared_block);
+    if (model && model->phase != ModelKernel::kAllPhases) s += ", phase " + std::to_string(model->phase);
+    return s;
 }
 
 size_t default_mapped_array(const KernelSpec& spec) {
@@ -99,6 +101,10 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
         ->check(non_empty);
     cmd.add_option("--access", o.access, "write | read: who wrote or who read each element (default write)")
         ->check(CLI::IsMember({"write", "read"}));
+    cmd.add_option("--phase", o.phase,
+                   "A kernel with __syncthreads(): map only the accesses between barrier K and the next (0: before "
+                   "the first)")
+        ->check(non_empty);
     cmd.add_option("--shared-block", o.shared_block,
                    "--array of a __shared__ array: the block X[,Y[,Z]] whose copy (default 0)")
         ->check(non_empty);
@@ -172,6 +178,13 @@ std::optional<std::string> choose_mapped_array(ModelKernel& k, const LaunchOptio
         }
     }
     if (!o.access.empty()) k.reads = o.access == "read";
+    if (!o.phase.empty()) {
+        if (!spec.uses_barriers) return "--phase: " + spec.name + " has no __syncthreads(), so one phase";
+        const auto p = parse_count(o.phase, "--phase");
+        if (!p.value) return p.error;
+        if (*p.value >= ModelKernel::kAllPhases) return std::string("--phase is too large");
+        k.phase = uint32_t(*p.value);
+    }
     if (!o.shared_block.empty()) {
         if (!k.shared())
             return "--shared-block goes with --array of a __shared__ array (" + spec.arrays[k.array].name +
@@ -357,7 +370,7 @@ ResolveResult resolve_launch(const LaunchOptions& o) {
     }
     out.launch.block = block.value_or(default_block(w.kernel));
     out.launch.grid = grid.value_or(covering_grid(w, out.launch.block));
-    if (!o.array.empty() || !o.access.empty() || !o.shared_block.empty()) {
+    if (!o.array.empty() || !o.access.empty() || !o.shared_block.empty() || !o.phase.empty()) {
         // Another array, or the readers: the tutorial's kernel as the kernel model runs it.
         ModelKernel k = tutorial_model_kernel(w, lesson && lesson->store_in_loop);
         if (auto problem = choose_mapped_array(k, o)) return err = *problem, r;

@@ -32,6 +32,7 @@ struct LaunchOptions {
     // The array the map shows (any kernel: the tutorial's then run in the kernel model too),
     // who it shows (write | read), and for a __shared__ array the block whose copy.
     std::string array, access, shared_block;
+    std::string phase;  // a kernel with barriers: map one phase's accesses (0: before the first barrier)
     bool any_param() const;
 };
 
@@ -46,10 +47,14 @@ struct ModelKernel {
     size_t array = 0;            // by default the kernel's first output
     bool reads = false;          // the map shows who read each element, not who wrote it
     Dim3 shared_block{0, 0, 0};  // a __shared__ array: the copy of this block (blockIdx)
+    // A kernel with barriers: only the accesses between barrier `phase` and the next (0: before
+    // the first); kAllPhases: all of them.
+    uint32_t phase = kAllPhases;
+    static constexpr uint32_t kAllPhases = UINT32_MAX;
     bool shared() const { return spec->arrays[array].space == MemorySpace::Shared; }
     bool operator==(const ModelKernel& o) const {
         return spec == o.spec && params == o.params && array == o.array && reads == o.reads &&
-               shared_block == o.shared_block;
+               shared_block == o.shared_block && phase == o.phase;
     }
 };
 

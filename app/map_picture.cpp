@@ -46,7 +46,7 @@ PictureFindings check_findings(const ResolvedLaunch& r, const std::atomic<bool>*
 
 // A model kernel's launch: the kernel model runs it once for the map (who wrote each element
 // of the mapped array), the counts and the findings.
-Outcome<LaunchResult> run_model_map(const ResolvedLaunch& r, PictureFindings& findings,
+Outcome<LaunchResult> run_model_map(const ResolvedLaunch& r, PictureFindings& findings, uint32_t& phases,
                                     const std::atomic<bool>* cancel) {
     auto run = run_model(model_launch_for(r), cancel);
     if (!run.value) return {std::nullopt, run.error};
@@ -70,6 +70,7 @@ Outcome<LaunchResult> run_model_map(const ResolvedLaunch& r, PictureFindings& fi
         out.stats.elements_multi += threads > 1;
     }
     findings = picture_findings(r.mapped_array(), r.model->array, *run.value);
+    phases = run.value->phases;
     return {std::move(out), {}};
 }
 
@@ -181,7 +182,7 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
     // A model kernel runs on the CPU in the kernel model, whatever the backend.
     p.executor = o.backend && !r.model ? o.backend->executor : cpu_backend("").executor;
     Outcome<LaunchResult> run =
-        r.model ? run_model_map(r, p.findings, cancel)
+        r.model ? run_model_map(r, p.findings, p.phases, cancel)
                 : p.executor->run(r.workload, r.launch, previous ? &previous->result : nullptr, cancel);
     if (!run.value) {
         out.error = run.error;

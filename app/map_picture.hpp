@@ -75,6 +75,7 @@ struct MapPicture {
     std::optional<OccupancyReport> occupancy;
     std::string occupancy_error;
     PictureMemory memory;
+    uint32_t phases = 1;  // a model kernel's barrier phases (the phase slider's range)
 };
 
 // Colours the layout on the host into prepared_colors (a host map only: a GPU paints its own)

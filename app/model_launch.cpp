@@ -12,6 +12,7 @@ ModelLaunch model_launch_for(const ResolvedLaunch& r) {
     if (r.model) {
         m.spec = r.model->spec;
         m.params = r.model->params;
+        m.phase = r.model->phase;
         const Dim3& b = r.model->shared_block;
         if (r.model->shared())
             m.shared_block = b.x + uint64_t(r.launch.grid.x) * (b.y + uint64_t(r.launch.grid.y) * b.z);

@@ -39,6 +39,29 @@ bool count_field(AppState& state, const char* label, uint64_t& v) {
     return changed;
 }
 
+// A kernel with barriers: all its accesses, or one phase's (between two barriers), stepped
+// with a slider over the phases the shown launch has.
+bool phase_fields(AppState& state, ModelKernel& k) {
+    bool one = k.phase != ModelKernel::kAllPhases;
+    bool changed = ImGui::Checkbox("one phase", &one);
+    remember_rect(state, "one-phase");
+    const int phases = state.picture && state.picture->launch.model ? int(state.picture->phases) : 1;
+    if (!one) {
+        k.phase = ModelKernel::kAllPhases;
+        return changed;
+    }
+    int phase = k.phase == ModelKernel::kAllPhases ? 0 : int(std::min<uint32_t>(k.phase, uint32_t(phases - 1)));
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 3);
+    changed |= ImGui::SliderInt("phase", &phase, 0, std::max(phases - 1, 0));
+    remember_rect(state, "phase");
+    changed |= uint32_t(phase) != k.phase;
+    k.phase = uint32_t(phase);
+    ImGui::TextDisabled(
+        phase == 0 ? "accesses before the first __syncthreads()" : "accesses between barrier %d and the next", phase);
+    return changed;
+}
+
 // A model kernel's parameters, the array its map shows and whether by writers or readers.
 bool model_kernel_fields(AppState& state, ModelKernel& k) {
     bool changed = false;
@@ -72,6 +95,7 @@ bool model_kernel_fields(AppState& state, ModelKernel& k) {
     ImGui::SameLine();
     changed |= ImGui::RadioButton("read by", &access, 1);
     k.reads = access == 1;
+    if (k.spec->uses_barriers) changed |= phase_fields(state, k);
     return changed;
 }
 

@@ -196,7 +196,8 @@ class ModelEmulator {
           record_requests_(l.record_requests),
           keep_store_requests_(l.keep_store_requests),
           max_accesses_(l.max_accesses),
-          shared_block_(l.shared_block) {}
+          shared_block_(l.shared_block),
+          phase_filter_(l.phase) {}
 
     ModelResult run(const std::atomic<bool>* cancel);
 
@@ -245,7 +246,8 @@ class ModelEmulator {
     size_t keep_store_requests_ = SIZE_MAX;
     uint64_t max_accesses_ = kMaxModelAccesses;
     uint64_t shared_block_ = UINT64_MAX;
-    std::vector<ArrayResult> shared_kept_;  // shared_block_'s shared arrays
+    uint32_t phase_filter_ = ModelLaunch::kAllPhases;  // record only this phase's accesses
+    std::vector<ArrayResult> shared_kept_;             // shared_block_'s shared arrays
     ModelResult result_;
     // Fibers (kernels with barriers): the block's threads, and where each waits.
     std::unique_ptr<StackArena> stacks_;
@@ -366,9 +368,13 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     Hazard& h = state.hazard;
     const uint16_t line16 = uint16_t(std::min(line, 65535));
     read = read && record_reads_;
-    if (read && (!s.shared || record_shared_)) {
+    const bool recorded =
+        (!s.shared || record_shared_) && (phase_filter_ == ModelLaunch::kAllPhases || phase_ == phase_filter_);
+    if (read && recorded) {
         ElementRecord& r = state.record;
-        if (h.last_reader != id) ++r.readers;
+        // The first recorded read counts even when this thread also read before (an earlier,
+        // unrecorded phase).
+        if (h.last_reader != id || r.readers == 0) ++r.readers;
         r.first_reader = std::min(r.first_reader, id);
     }
     // An atomic's read is ordered with other atomics: only its write is checked (against
@@ -386,9 +392,9 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     const uint32_t old = s.bits[i];
     if (write) {
         check_write(a, i, h, id, line, atomic);
-        if (!s.shared || record_shared_) {
+        if (recorded) {
             ElementRecord& r = state.record;
-            if (h.last_writer != id) ++r.writers;
+            if (h.last_writer != id || r.writers == 0) ++r.writers;
             r.first_writer = std::min(r.first_writer, id);
             ++r.stores;
         }
@@ -439,6 +445,7 @@ void ModelEmulator::run_block(uint64_t block) {
         run_block_as_fibers();
         if (requests_) requests_->close_block();
     }
+    result_.phases = std::max(result_.phases, phase_ + 1);
     if (record_shared_) keep_shared();
 }
 

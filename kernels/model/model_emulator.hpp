@@ -44,6 +44,10 @@ struct ModelLaunch {
     // With record_elements: the block (linear index, x fastest) whose __shared__ arrays are
     // recorded and kept in the result like a global array's; UINT64_MAX: none.
     uint64_t shared_block = UINT64_MAX;
+    // With record_elements: record only the accesses a block makes between its phase-th and
+    // (phase+1)-th barrier (phase 0: before the first); kAllPhases: all. Findings are unchanged.
+    uint32_t phase = kAllPhases;
+    static constexpr uint32_t kAllPhases = UINT32_MAX;
 };
 
 // Who touched one element of a global array (20 bytes). Thread ids are global linear ids:
@@ -93,6 +97,7 @@ struct ModelResult {
     std::array<uint64_t, kFindingKinds> counts{};
     static constexpr size_t kMaxListedFindings = 1000;
     bool ended_early = false;          // a divergent barrier ended the launch
+    uint32_t phases = 1;               // barriers the longest-running block passed, plus one
     uint64_t accesses = 0;             // loads + stores + atomics, out-of-bounds ones included
     std::optional<MemoryView> memory;  // when record_requests
 };

@@ -224,3 +224,30 @@ TEST_CASE("one block's __shared__ array on the map - the missing barrier's hazar
     recolor(*fixed.value, ColorMode::Sectors, Palette::Standard, std::nullopt);
     CHECK(picture_legend(*fixed.value).note.find("As is __shared__") != std::string::npos);
 }
+
+TEST_CASE("the phase slider steps through a reduction's tree - each phase halves the writers of sdata") {
+    LaunchOptions o;
+    o.kernel = "reduce-sequential";
+    o.n = "1024";
+    o.block = "32";
+    o.array = "sdata";
+    for (uint32_t phase = 0; phase < 6; ++phase) {
+        CAPTURE(phase);
+        o.phase = std::to_string(phase);
+        const auto r = resolve_launch(o);
+        REQUIRE_MESSAGE(r.value, r.error);
+        const MapPicture p = picture_of(*r.value);
+        CHECK(p.phases == 7);  // the first barrier, then one per step s = 16, 8, 4, 2, 1
+        // Phase 0 loads all 32; phase k (k ≥ 1) is step s = 32 >> k: threads tid < s write sdata[tid].
+        const uint64_t writers = phase == 0 ? 32 : 32 >> phase;
+        CHECK(p.result.stats.elements - p.result.stats.elements_untouched == writers);
+        for (uint64_t e = 0; e < writers; ++e) {
+            CHECK(p.result.map.touches[e] == 1);
+            CHECK(p.result.map.first_toucher[e] == e);  // block 0's thread e
+        }
+    }
+    o.kernel = "histogram-racy";
+    o.array.clear();
+    o.phase = "1";
+    CHECK(resolve_launch(o).error == "--phase: histogram-racy has no __syncthreads(), so one phase");
+}
