@@ -205,6 +205,13 @@ class ModelEmulator {
                     uint32_t new_bits);
     void barrier(ModelThread& t, int line);
     void keep_shared();  // shared_block_'s shared arrays, as it leaves them
+    void abandon_fibers();
+    bool should_stop() const {
+        return (cancel_ && cancel_->load(std::memory_order_relaxed)) || result_.accesses > max_accesses_;
+    }
+    // Thrown from access() when should_stop(): a thread's body stops where it is.
+    struct StopRun {};
+    static constexpr uint64_t kStopCheckEvery = (uint64_t(1) << 16) - 1;  // a mask: every 65,536 accesses
     uint64_t size(size_t a) const { return arrays_[a].size; }
     uint32_t peek(size_t a, uint64_t i) const { return arrays_[a].bits[i]; }
     uint64_t param(size_t i) const { return params_[i]; }
@@ -247,7 +254,9 @@ class ModelEmulator {
     uint64_t max_accesses_ = kMaxModelAccesses;
     uint64_t shared_block_ = UINT64_MAX;
     uint32_t phase_filter_ = ModelLaunch::kAllPhases;  // record only this phase's accesses
-    std::vector<ArrayResult> shared_kept_;             // shared_block_'s shared arrays
+    const std::atomic<bool>* cancel_ = nullptr;
+    bool stopped_ = false;                  // cancelled or over the access cap, within a block
+    std::vector<ArrayResult> shared_kept_;  // shared_block_'s shared arrays
     ModelResult result_;
     // Fibers (kernels with barriers): the block's threads, and where each waits.
     std::unique_ptr<StackArena> stacks_;
@@ -344,7 +353,9 @@ void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, in
 
 uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write, bool atomic,
                                uint32_t new_bits) {
-    ++result_.accesses;
+    // Now and then: a cancelled launch, or one past its access cap, stops here, within its
+    // block (a single thread's loop can be billions of accesses long).
+    if ((++result_.accesses & kStopCheckEvery) == 0 && should_stop()) throw StopRun{};
     Storage& s = arrays_[a];
     const uint32_t id = t.global_id_;
     if (requests_ && !atomic)
@@ -437,9 +448,14 @@ void ModelEmulator::run_block(uint64_t block) {
         t.global_id_ = uint32_t(block * tpb_ + i);
     }
     if (!spec_.uses_barriers) {
-        for (uint32_t i = 0; i < tpb_; ++i) {
-            spec_.body(threads_[i]);
-            if (requests_ && ((i + 1) % kWarpLanes == 0 || i + 1 == tpb_)) requests_->close_warp(i / kWarpLanes);
+        try {
+            for (uint32_t i = 0; i < tpb_; ++i) {
+                spec_.body(threads_[i]);
+                if (requests_ && ((i + 1) % kWarpLanes == 0 || i + 1 == tpb_)) requests_->close_warp(i / kWarpLanes);
+            }
+        } catch (const StopRun&) {
+            stopped_ = true;
+            return;
         }
     } else {
         run_block_as_fibers();
@@ -476,14 +492,22 @@ void ModelEmulator::run_block_as_fibers() {
         fibers_[i] =
             ctx::fiber(std::allocator_arg, ArenaAllocator{stacks_.get(), i}, [this, i](ctx::fiber&& scheduler) {
                 schedulers_[i] = std::move(scheduler);
-                spec_.body(threads_[i]);
+                try {
+                    spec_.body(threads_[i]);
+                } catch (const StopRun&) {  // caught on its own stack: nothing crosses a fiber
+                    stopped_ = true;
+                }
                 state_[i] = FiberState::Exited;
                 return std::move(schedulers_[i]);
             });
     }
     for (;;) {
-        for (uint32_t i = 0; i < tpb_; ++i)
+        for (uint32_t i = 0; i < tpb_ && !stopped_; ++i)
             if (state_[i] == FiberState::Running) fibers_[i] = std::move(fibers_[i]).resume();
+        if (stopped_) {
+            abandon_fibers();
+            return;
+        }
         std::vector<uint32_t> waiting, exited;
         for (uint32_t i = 0; i < tpb_; ++i) (state_[i] == FiberState::AtBarrier ? waiting : exited).push_back(i);
         if (waiting.empty()) return;
@@ -525,16 +549,21 @@ void ModelEmulator::run_block_as_fibers() {
                           "; CUDA leaves this undefined (a hang or wrong results), so the launch ends here.";
                });
         result_.ended_early = true;
-        // The waiting threads are abandoned, not unwound: unwinding would throw on their stacks
-        // (which AddressSanitizer cannot follow), and a body holds nothing a destructor must
-        // free (its arrays are handles); the stacks go with the arena.
-        for (auto& f : fibers_)
-            if (f) new (abandoned_.emplace_back().bytes) ctx::fiber(std::move(f));
+        abandon_fibers();
         return;
     }
 }
 
+// The waiting threads are abandoned, not unwound: unwinding would throw on their stacks (which
+// AddressSanitizer cannot follow), and a body holds nothing a destructor must free (its arrays
+// are handles); the stacks go with the arena.
+void ModelEmulator::abandon_fibers() {
+    for (auto& f : fibers_)
+        if (f) new (abandoned_.emplace_back().bytes) ctx::fiber(std::move(f));
+}
+
 ModelResult ModelEmulator::run(const std::atomic<bool>* cancel) {
+    cancel_ = cancel;
     for (const ArraySpec& spec : spec_.arrays) {
         Storage s;
         s.shared = spec.space == MemorySpace::Shared;
@@ -571,7 +600,7 @@ ModelResult ModelEmulator::run(const std::atomic<bool>* cancel) {
     }
     const uint64_t blocks = launch_.blocks();
     for (uint64_t b = 0; b < blocks && !result_.ended_early; ++b) {
-        if ((cancel && cancel->load(std::memory_order_relaxed)) || result_.accesses > max_accesses_) {
+        if (should_stop() || stopped_) {
             result_.ended_early = true;
             break;
         }

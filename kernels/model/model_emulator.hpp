@@ -38,8 +38,9 @@ struct ModelLaunch {
     // With record_requests: a global array whose store requests are kept whole (the warp
     // inspector); SIZE_MAX: none.
     size_t keep_store_requests = SIZE_MAX;
-    // The model stops between blocks once the launch has made this many loads, stores and
-    // atomics, and run_model says so: at about 10 ns each, 2^31 is some 20 s of waiting.
+    // The model stops (within 65,536 accesses, mid-block if need be: one thread's loop can be
+    // billions long) once the launch has made this many loads, stores and atomics, and run_model
+    // says so: at about 10 ns each, 2^31 is some 20 s of waiting. A cancel stops it the same way.
     uint64_t max_accesses = kMaxModelAccesses;
     // With record_elements: the block (linear index, x fastest) whose __shared__ arrays are
     // recorded and kept in the result like a global array's; UINT64_MAX: none.

@@ -5,7 +5,12 @@
 // active lanes, the offset copy.
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 #include "builtin/registry.hpp"
+#include "executor.hpp"
 #include "model/model_emulator.hpp"
 
 using namespace threadmap;
@@ -253,4 +258,35 @@ TEST_CASE("a launch past the model's access budget stops between blocks and says
     CHECK(r.error.find("more than 1000 loads and stores") != std::string::npos);
     m.max_accesses = 10000;  // 5,000 loads and 5,000 stores: within it
     CHECK(run_model(m).value);
+}
+
+TEST_CASE("a launch whose one block is huge stops within the block - cancelled or past its budget") {
+    // matmul-tiled with its largest inner dimension: one block alone is some 10^8 accesses.
+    const KernelSpec* tiled = find_builtin_kernel("matmul-tiled");
+    ModelLaunch m{tiled, {16, 16, 65536, 16, 16}, {{1, 1, 1}, {16, 16, 1}}};
+    m.max_accesses = uint64_t(1) << 22;
+    const auto over = run_model(m);  // a few ms, not hours
+    CHECK_FALSE(over.value);
+    CHECK(over.error.find("more than 4194304 loads and stores") != std::string::npos);
+
+    // Cancelled from another thread while its first block runs (fibers: it has barriers)...
+    m.max_accesses = kMaxModelAccesses;
+    std::atomic<bool> cancel{false};
+    std::thread canceller([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        cancel = true;
+    });
+    const auto cancelled = run_model(m, &cancel);
+    canceller.join();
+    CHECK(cancelled.error == kCancelled);
+    // ... and a kernel without barriers, one thread looping over the whole array.
+    const ModelLaunch stride{find_builtin_kernel("increment-stride"),
+                             {uint64_t(1) << 20},
+                             {{1, 1, 1}, {1, 1, 1}},
+                             true,
+                             true,
+                             false,
+                             SIZE_MAX,
+                             uint64_t(1) << 18};
+    CHECK(run_model(stride).error.find("more than 262144 loads and stores") != std::string::npos);
 }
