@@ -49,6 +49,8 @@ struct StatusBar {
 StatusBar layout_status_bar(const AppState& state) {
     StatusBar bar;
     bar.facts = state.backend_line;
+    if (state.picture && state.picture->launch.model)  // whatever the backend: see map_picture
+        bar.facts += " | this map: the kernel model, on the CPU";
     if (!state.paint_line.empty()) bar.facts += " | " + state.paint_line;
     char times[96];
     std::snprintf(times, sizeof times, " | map updated in %.0f ms | %.1f ms/frame", state.last_update_ms,
