@@ -196,5 +196,6 @@ TEST_CASE("map of a __shared__ array shows one block's copy - its writers, reade
     const RunResult reads = run_threadmap({"map", "--preset", "tiled-matmul", "--array", "As", "--access", "read",
                                            "--shared-block", "3", "--format", "json"});
     REQUIRE_MESSAGE(reads.exit_code == 0, reads.err);
-    for (const json& e : json::parse(reads.out)["elements"]) CHECK(e["touches"] == 16);
+    const json read_map = json::parse(reads.out);  // kept: a range-for over a temporary's member dangles
+    for (const json& e : read_map["elements"]) CHECK(e["touches"] == 16);
 }
