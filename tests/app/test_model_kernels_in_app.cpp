@@ -19,6 +19,12 @@ namespace {
 
 uint64_t count(const PictureFindings& f, FindingKind kind) { return f.counts[size_t(kind)]; }
 
+ResolvedLaunch resolved(const LaunchOptions& o) {
+    auto r = resolve_launch(o);
+    REQUIRE_MESSAGE(r.value, r.error);
+    return *r.value;
+}
+
 MapPicture picture_of(const ResolvedLaunch& r) {
     PictureOptions o;
     o.mode = ColorMode::Coverage;
@@ -34,15 +40,14 @@ TEST_CASE("--kernel of a model kernel takes its own parameters and maps its outp
     o.kernel = "histogram-racy";
     o.params["bins"] = "8";
     o.n = "1000";
-    const auto r = resolve_launch(o);
-    REQUIRE_MESSAGE(r.value, r.error);
-    REQUIRE(r.value->model);
-    CHECK(r.value->kernel_name() == "histogram-racy");
-    CHECK(r.value->mapped_array() == "bins");
-    CHECK(r.value->model->params == Params{1000, 8});
-    CHECK(r.value->workload.kernel == KernelKind::Model);
-    CHECK(element_count(r.value->workload) == 8);
-    CHECK(r.value->launch.grid == Dim3{4, 1, 1});  // ⌈1000 / 256⌉
+    const ResolvedLaunch r = resolved(o);
+    REQUIRE(r.model);
+    CHECK(r.kernel_name() == "histogram-racy");
+    CHECK(r.mapped_array() == "bins");
+    CHECK(r.model->params == Params{1000, 8});
+    CHECK(r.workload.kernel == KernelKind::Model);
+    CHECK(element_count(r.workload) == 8);
+    CHECK(r.launch.grid == Dim3{4, 1, 1});  // ⌈1000 / 256⌉
 
     LaunchOptions bad = o;
     bad.params["offset"] = "2";
@@ -71,11 +76,10 @@ TEST_CASE("a model lesson gives its kernel, parameters and block - and options g
     o.preset = "histogram-race";
     o.params["bins"] = "4";
     o.block = "128";
-    const auto over = resolve_launch(o);
-    REQUIRE_MESSAGE(over.value, over.error);
-    CHECK(over.value->model->params == Params{4096, 4});
-    CHECK(over.value->launch.grid == Dim3{32, 1, 1});  // a new block gets the covering grid
-    CHECK(over.value->preset == "histogram-race");
+    const ResolvedLaunch over = resolved(o);
+    CHECK(over.model->params == Params{4096, 4});
+    CHECK(over.launch.grid == Dim3{32, 1, 1});  // a new block gets the covering grid
+    CHECK(over.preset == "histogram-race");
 }
 
 TEST_CASE("a model kernel's picture is the model's map of its array - with its findings and no idle-thread cells") {
@@ -157,11 +161,9 @@ TEST_CASE("the findings colour mode paints what the model found on each element 
     o.kernel = "increment";
     o.n = "500";
     o.block = "32,2";  // two threads write each element: a race on every one
-    const auto r = resolve_launch(o);
-    REQUIRE(r.value);
     PictureOptions po;
     po.mode = ColorMode::Findings;
-    auto built = build_picture(*r.value, po);
+    auto built = build_picture(resolved(o), po);
     REQUIRE(built.value);
     MapPicture& p = *built.value;
     CHECK(p.color.findings_checked);
