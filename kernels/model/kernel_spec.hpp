@@ -3,11 +3,13 @@
 // shapes as functions of the parameters), its body (run per thread through ModelThread,
 // which records every access), the inputs it starts from, a CPU reference its outputs must
 // equal, and its CUDA C++ text, whose line numbers the body's accesses name. The built-in
-// kernels are in kernels/builtin/, one file each, listed in registry.cpp.
+// kernels are in kernels/builtin/, one file each, listed in registry.cpp; a learner's kernel
+// (kernels/source) gets a spec when its parameters are bound.
 #pragma once
 
 #include <cstdint>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,7 +44,7 @@ struct ArraySpec {
     ArrayRole role = ArrayRole::Input;
     // Global arrays: the shape from the parameters ([n] or [rows, cols]; one partial sum per
     // block takes the grid). Shared arrays: the shape per block.
-    std::vector<uint64_t> (*shape)(const Params& p, const LaunchConfig& launch) = nullptr;
+    std::function<std::vector<uint64_t>(const Params& p, const LaunchConfig& launch)> shape;
 };
 
 struct KernelSpec {
@@ -53,16 +55,17 @@ struct KernelSpec {
     bool uses_barriers = false;  // __syncthreads(): the block's threads run as fibers
     bool uses_atomics = false;
     // The body, run once per thread of the launch.
-    void (*body)(ModelThread& t) = nullptr;
+    std::function<void(ModelThread& t)> body;
     // The grid a learner would write for this block to cover the problem.
-    Dim3 (*covering_grid)(const Params& p, const Dim3& block) = nullptr;
+    std::function<Dim3(const Params& p, const Dim3& block)> covering_grid;
     Dim3 default_block;
     // Input values (deterministic): fills array `index` (an Input or InOut array).
-    void (*fill_input)(const Params& p, size_t index, std::vector<uint32_t>& bits) = nullptr;
+    std::function<void(const Params& p, size_t index, std::vector<uint32_t>& bits)> fill_input;
     // The outputs a correct kernel leaves for this launch, from the inputs (indexed like
     // `arrays`; entries other than Output/InOut arrays are left empty).
     using Bits = std::vector<std::vector<uint32_t>>;
-    Bits (*reference)(const Params& p, const LaunchConfig& launch, const Bits& inputs) = nullptr;
+    // Empty for a learner's kernel (kernels/source): only its launches can be compared.
+    std::function<Bits(const Params& p, const LaunchConfig& launch, const Bits& inputs)> reference;
     // The kernel as CUDA C++; the body's accesses name lines of this text (1-based).
     std::string cuda_source;
 

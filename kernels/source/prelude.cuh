@@ -1,0 +1,127 @@
+// threadmap's CUDA prelude: what a learner's kernel sees when threadmap compiles it on the CPU
+// (kernels/source/source_compiler.cpp includes it before the first line, so the learner's line
+// numbers stay their own). The keywords become plain C++; the built-in variables read the
+// running thread's indices; __syncthreads() and the atomics call the kernel model, which also
+// sees every load and store through a pointer or of a __shared__ array (the compiler
+// instruments them). Nothing else of the host can be called.
+
+#define __global__ __attribute__((annotate("threadmap_global")))
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ __restrict
+#define __launch_bounds__(...)
+#define __shared__ static __attribute__((annotate("threadmap_shared")))
+
+typedef __SIZE_TYPE__ size_t;
+typedef __PTRDIFF_TYPE__ ptrdiff_t;
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+
+struct uint3 {
+    unsigned int x, y, z;
+};
+struct dim3 {
+    unsigned int x = 1, y = 1, z = 1;
+    constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+};
+
+// The running thread's indices: set by the kernel model before each thread runs and after
+// each barrier (one plain global: a thread_local made the compiled code three times slower).
+struct __threadmap_context_t {
+    uint3 threadIdx, blockIdx, blockDim, gridDim;
+};
+extern "C" __threadmap_context_t __threadmap_context;
+#define threadIdx (__threadmap_context.threadIdx)
+#define blockIdx (__threadmap_context.blockIdx)
+#define blockDim (__threadmap_context.blockDim)
+#define gridDim (__threadmap_context.gridDim)
+#define warpSize 32
+
+extern "C" void __threadmap_syncthreads(int line);
+#define __syncthreads() __threadmap_syncthreads(__LINE__)
+
+// op: 0 add, 1 max, 2 compare-and-swap (the kernel model's AtomicOp); is_float for float adds.
+extern "C" unsigned int __threadmap_atomic(void* address, int op, int is_float, unsigned int operand,
+                                           unsigned int compare, int line);
+#define __THREADMAP_ATOMIC(T, NAME, OP, IS_FLOAT)                                                     \
+    inline T __threadmap_##NAME(int line, T* address, T value) {                                    \
+        return __builtin_bit_cast(T, __threadmap_atomic(address, OP, IS_FLOAT,                       \
+                                                        __builtin_bit_cast(unsigned int, value), 0u, line)); \
+    }
+__THREADMAP_ATOMIC(int, atomicAdd, 0, 0)
+__THREADMAP_ATOMIC(unsigned int, atomicAdd, 0, 0)
+__THREADMAP_ATOMIC(float, atomicAdd, 0, 1)
+__THREADMAP_ATOMIC(int, atomicMax, 1, 0)
+__THREADMAP_ATOMIC(unsigned int, atomicMax, 1, 0)
+#undef __THREADMAP_ATOMIC
+inline int __threadmap_atomicSub(int line, int* address, int value) {
+    return __threadmap_atomicAdd(line, address, -value);
+}
+inline unsigned int __threadmap_atomicSub(int line, unsigned int* address, unsigned int value) {
+    return __threadmap_atomicAdd(line, address, 0u - value);
+}
+inline int __threadmap_atomicCAS(int line, int* address, int compare, int value) {
+    return int(__threadmap_atomic(address, 2, 0, unsigned(value), unsigned(compare), line));
+}
+inline unsigned int __threadmap_atomicCAS(int line, unsigned int* address, unsigned int compare,
+                                          unsigned int value) {
+    return __threadmap_atomic(address, 2, 0, value, compare, line);
+}
+#define atomicAdd(...) __threadmap_atomicAdd(__LINE__, __VA_ARGS__)
+#define atomicSub(...) __threadmap_atomicSub(__LINE__, __VA_ARGS__)
+#define atomicMax(...) __threadmap_atomicMax(__LINE__, __VA_ARGS__)
+#define atomicCAS(...) __threadmap_atomicCAS(__LINE__, __VA_ARGS__)
+
+// CUDA's math functions a course uses (single and double precision).
+inline int min(int a, int b) { return a < b ? a : b; }
+inline unsigned int min(unsigned int a, unsigned int b) { return a < b ? a : b; }
+inline long long min(long long a, long long b) { return a < b ? a : b; }
+inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+inline unsigned long min(unsigned long a, unsigned long b) { return a < b ? a : b; }
+inline float min(float a, float b) { return a < b ? a : b; }
+inline double min(double a, double b) { return a < b ? a : b; }
+inline int max(int a, int b) { return a > b ? a : b; }
+inline unsigned int max(unsigned int a, unsigned int b) { return a > b ? a : b; }
+inline long long max(long long a, long long b) { return a > b ? a : b; }
+inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+inline unsigned long max(unsigned long a, unsigned long b) { return a > b ? a : b; }
+inline float max(float a, float b) { return a > b ? a : b; }
+inline double max(double a, double b) { return a > b ? a : b; }
+inline int abs(int a) { return a < 0 ? -a : a; }
+#define __THREADMAP_MATH1(NAME)                                      \
+    inline float NAME##f(float x) { return __builtin_##NAME##f(x); } \
+    inline double NAME(double x) { return __builtin_##NAME(x); }
+__THREADMAP_MATH1(sqrt)
+__THREADMAP_MATH1(fabs)
+__THREADMAP_MATH1(floor)
+__THREADMAP_MATH1(ceil)
+__THREADMAP_MATH1(round)
+__THREADMAP_MATH1(trunc)
+__THREADMAP_MATH1(exp)
+__THREADMAP_MATH1(exp2)
+__THREADMAP_MATH1(log)
+__THREADMAP_MATH1(log2)
+__THREADMAP_MATH1(log10)
+__THREADMAP_MATH1(sin)
+__THREADMAP_MATH1(cos)
+__THREADMAP_MATH1(tan)
+__THREADMAP_MATH1(tanh)
+#undef __THREADMAP_MATH1
+inline float fminf(float a, float b) { return __builtin_fminf(a, b); }
+inline float fmaxf(float a, float b) { return __builtin_fmaxf(a, b); }
+inline float powf(float a, float b) { return __builtin_powf(a, b); }
+inline double pow(double a, double b) { return __builtin_pow(a, b); }
+inline float rsqrtf(float x) { return 1.0f / __builtin_sqrtf(x); }
+inline float __fdividef(float a, float b) { return a / b; }
+inline float __expf(float x) { return __builtin_expf(x); }
+#define INFINITY __builtin_huge_valf()
+#define NAN __builtin_nanf("")

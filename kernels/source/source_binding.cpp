@@ -1,0 +1,266 @@
+#include "source_binding.hpp"
+
+#include <bit>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+#include "model/model_emulator.hpp"
+#include "model/model_thread.hpp"
+
+namespace threadmap {
+namespace {
+
+const char* type_name(ValueType t) { return t == ValueType::Float32 ? "float" : "int"; }
+
+Outcome<uint64_t> parse_extent(const std::string& text, const std::string& binding) {
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 10)
+        return {std::nullopt, "--bind " + binding + ": '" + text + "' is not a size (a whole number, 1 or more)"};
+    const uint64_t v = std::stoull(text);
+    if (v == 0) return {std::nullopt, "--bind " + binding + ": an array needs at least one element"};
+    return {v, {}};
+}
+
+Outcome<SourceFill> parse_fill(const std::string& text, uint64_t& seed, const std::string& binding) {
+    if (text.empty() || text == "zeros") return {SourceFill::Zeros, {}};
+    if (text == "ones") return {SourceFill::Ones, {}};
+    if (text == "index") return {SourceFill::Index, {}};
+    if (text == "random") return {SourceFill::Random, {}};
+    if (text.rfind("random:", 0) == 0) {
+        const std::string digits = text.substr(7);
+        if (!digits.empty() && digits.size() <= 19 && digits.find_first_not_of("0123456789") == std::string::npos) {
+            seed = std::stoull(digits);
+            return {SourceFill::Random, {}};
+        }
+    }
+    return {std::nullopt, "--bind " + binding + ": '" + text +
+                              "' is not a starting value (zeros, ones, index, random or random:SEED)"};
+}
+
+// splitmix64: the same values for a seed on every machine.
+uint64_t mix(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+void fill(const SourceBinding& b, ValueType type, std::vector<uint32_t>& bits) {
+    for (size_t i = 0; i < bits.size(); ++i) {
+        const uint64_t r = mix(b.seed * 0x100000001b3ull + i);
+        if (type == ValueType::Float32) {
+            const float v = b.fill == SourceFill::Ones     ? 1.0f
+                            : b.fill == SourceFill::Index  ? float(i)
+                            : b.fill == SourceFill::Random ? float(r >> 40) / float(1 << 24)
+                                                           : 0.0f;
+            bits[i] = std::bit_cast<uint32_t>(v);
+        } else {
+            bits[i] = b.fill == SourceFill::Ones     ? 1u
+                      : b.fill == SourceFill::Index  ? uint32_t(i)
+                      : b.fill == SourceFill::Random ? uint32_t(r % 100)
+                                                     : 0u;
+        }
+    }
+}
+
+// A number for a scalar parameter, as the entry reads it (the low bytes of a 64-bit slot).
+Outcome<uint64_t> parse_value(const SourceParam& p, const std::string& text) {
+    const std::string where = "--bind " + p.name + "=" + text + ": ";
+    if (text.empty()) return {std::nullopt, where + "give a value"};
+    errno = 0;
+    char* end = nullptr;
+    switch (p.scalar) {
+        case SourceScalar::Bool:
+            if (text == "true" || text == "1") return {1, {}};
+            if (text == "false" || text == "0") return {0, {}};
+            return {std::nullopt, where + "'" + p.name + "' is a bool: true or false"};
+        case SourceScalar::Float32:
+        case SourceScalar::Float64: {
+            const double v = std::strtod(text.c_str(), &end);
+            if (*end != '\0' || errno == ERANGE || !std::isfinite(v))
+                return {std::nullopt, where + "'" + p.name + "' is a " + p.type_text + ": give a finite number"};
+            if (p.scalar == SourceScalar::Float32) return {std::bit_cast<uint32_t>(float(v)), {}};
+            return {std::bit_cast<uint64_t>(v), {}};
+        }
+        case SourceScalar::Int32:
+        case SourceScalar::Int64: {
+            const long long v = std::strtoll(text.c_str(), &end, 10);
+            const long long lo = p.scalar == SourceScalar::Int32 ? std::numeric_limits<int32_t>::min() : LLONG_MIN;
+            const long long hi = p.scalar == SourceScalar::Int32 ? std::numeric_limits<int32_t>::max() : LLONG_MAX;
+            if (*end != '\0' || errno == ERANGE || v < lo || v > hi)
+                return {std::nullopt, where + "'" + p.name + "' is a " + p.type_text + ": give a whole number in [" +
+                                          std::to_string(lo) + ", " + std::to_string(hi) + "]"};
+            return {uint64_t(v), {}};
+        }
+        case SourceScalar::UInt32:
+        case SourceScalar::UInt64: {
+            const uint64_t hi = p.scalar == SourceScalar::UInt32 ? UINT32_MAX : UINT64_MAX;
+            const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+            if (text[0] == '-' || *end != '\0' || errno == ERANGE || v > hi)
+                return {std::nullopt, where + "'" + p.name + "' is a " + p.type_text + ": give a whole number in [0, " +
+                                          std::to_string(hi) + "]"};
+            return {uint64_t(v), {}};
+        }
+    }
+    return {std::nullopt, where + "not a value"};
+}
+
+// The grid a learner would write to cover the first array the kernel writes: one thread per
+// element, x along a row.
+Dim3 covering(const std::vector<uint64_t>& shape, const Dim3& block) {
+    const auto up = [](uint64_t n, uint64_t b) { return uint32_t(std::min<uint64_t>((n + b - 1) / b, UINT32_MAX)); };
+    if (shape.size() == 2) return {up(shape[1], block.x), up(shape[0], block.y), 1};
+    return {up(shape[0], block.volume()), 1, 1};
+}
+
+}  // namespace
+
+Outcome<SourceBinding> parse_binding(const std::string& text) {
+    const size_t eq = text.find('=');
+    SourceBinding b;
+    if (eq == std::string::npos || eq == 0)
+        return {std::nullopt, "--bind '" + text + "': write NAME=VALUE, or NAME=float[N] for an array"};
+    b.name = text.substr(0, eq);
+    std::string rest = text.substr(eq + 1);
+    const size_t bracket = rest.find('[');
+    if (bracket == std::string::npos) {
+        b.value = rest;
+        return {b, {}};
+    }
+    b.array = true;
+    const std::string type = rest.substr(0, bracket);
+    if (type == "float") {
+        b.type = ValueType::Float32;
+    } else if (type == "int" || type == "unsigned" || type == "uint") {
+        b.type = ValueType::Int32;
+    } else if (!type.empty()) {
+        return {std::nullopt, "--bind " + b.name + ": '" + type +
+                                  "' is not an element type threadmap's arrays hold (float, int, unsigned)"};
+    }
+    size_t at = bracket;
+    while (at < rest.size() && rest[at] == '[') {
+        const size_t close = rest.find(']', at);
+        if (close == std::string::npos) return {std::nullopt, "--bind " + b.name + ": a '[' without its ']'"};
+        auto extent = parse_extent(rest.substr(at + 1, close - at - 1), b.name);
+        if (!extent.value) return {std::nullopt, extent.error};
+        b.shape.push_back(*extent.value);
+        at = close + 1;
+    }
+    if (b.shape.size() > 2)
+        return {std::nullopt, "--bind " + b.name + ": an array has one or two sizes ([n] or [rows][cols])"};
+    std::string fill_text;
+    if (at < rest.size()) {
+        if (rest[at] != ':')
+            return {std::nullopt, "--bind " + b.name + ": after the sizes write :zeros, :ones, :index or :random"};
+        fill_text = rest.substr(at + 1);
+    }
+    auto f = parse_fill(fill_text, b.seed, b.name);
+    if (!f.value) return {std::nullopt, f.error};
+    b.fill = *f.value;
+    return {b, {}};
+}
+
+std::string binding_text(const SourceBinding& b) {
+    if (!b.array) return b.name + "=" + b.value;
+    std::string s = b.name + "=" + (b.type ? type_name(*b.type) : "");
+    for (uint64_t e : b.shape) s += "[" + std::to_string(e) + "]";
+    static const char* const kFills[] = {"zeros", "ones", "index", "random"};
+    s += std::string(":") + kFills[int(b.fill)];
+    if (b.fill == SourceFill::Random && b.seed != 1) s += ":" + std::to_string(b.seed);
+    return s;
+}
+
+Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const CompiledSource> source,
+                                                        const SourceKernel& kernel,
+                                                        const std::vector<SourceBinding>& bindings) {
+    auto bound = std::make_shared<BoundKernel>();
+    BoundKernel& k = *bound;
+    k.source = std::move(source);
+    k.kernel = &kernel;
+    k.spec.name = kernel.name;
+    k.spec.summary = "your kernel " + kernel.name + " (" + k.source->file_name + ")";
+    k.spec.cuda_source = k.source->text;
+    k.spec.uses_barriers = kernel.uses_barriers;
+    k.spec.uses_atomics = kernel.uses_atomics;
+
+    for (const SourceBinding& b : bindings) {
+        bool known = false;
+        for (const SourceParam& p : kernel.params) known |= p.name == b.name;
+        if (!known)
+            return {std::nullopt, "--bind " + b.name + ": " + kernel.name + " has no parameter '" + b.name + "'"};
+    }
+    std::string missing;
+    size_t slots = 0;
+    std::vector<SourceBinding> starts;  // per global array of the spec: what it holds at first
+    const SourceBinding* first_written = nullptr;
+    for (const SourceParam& p : kernel.params) {
+        const SourceBinding* b = nullptr;
+        for (const SourceBinding& c : bindings)
+            if (c.name == p.name) {
+                if (b) return {std::nullopt, "--bind " + p.name + " is given twice"};
+                b = &c;
+            }
+        if (!b) {
+            missing += std::string(missing.empty() ? "" : " ") + "--bind " + p.name +
+                       (p.pointer ? std::string("=") + type_name(p.element) + "[N]" : "=VALUE");
+            k.bindings.push_back({});
+            k.values.push_back(0);
+            continue;
+        }
+        k.bindings.push_back(*b);
+        if (p.pointer != b->array)
+            return {std::nullopt, "--bind " + p.name + ": '" + p.name + "' is " +
+                                      (p.pointer ? "a pointer: bind it to an array, e.g. " + p.name + "=" +
+                                                       type_name(p.element) + "[500]"
+                                                 : "a " + p.type_text + ": bind it to a number")};
+        if (!p.pointer) {
+            auto v = parse_value(p, b->value);
+            if (!v.value) return {std::nullopt, v.error};
+            k.values.push_back(*v.value);
+            continue;
+        }
+        if (b->type && *b->type != p.element)
+            return {std::nullopt, "--bind " + p.name + ": '" + p.name + "' is a " + p.type_text + ", not an array of " +
+                                      type_name(*b->type)};
+        if (slots == source_hooks::kMaxBoundArrays)
+            return {std::nullopt,
+                    "a kernel here binds at most " + std::to_string(source_hooks::kMaxBoundArrays) + " arrays"};
+        ArraySpec a;
+        a.name = p.name;
+        a.type = p.element;
+        a.role = p.is_const ? ArrayRole::Input : ArrayRole::InOut;
+        a.shape = [shape = b->shape](const Params&, const LaunchConfig&) { return shape; };
+        if (!p.is_const && !first_written) first_written = b;
+        k.addresses.bound.push_back(k.spec.arrays.size());
+        starts.push_back(*b);
+        k.spec.arrays.push_back(std::move(a));
+        k.values.push_back(source_hooks::bound_address(slots++));
+    }
+    if (!missing.empty()) return {std::nullopt, kernel.name + " needs every parameter bound: " + missing};
+
+    for (const SourceSharedArray& s : kernel.shared) {
+        ArraySpec a;
+        a.name = s.name;
+        a.space = MemorySpace::Shared;
+        a.type = s.element;
+        a.role = ArrayRole::Scratch;
+        a.shape = [shape = s.shape](const Params&, const LaunchConfig&) { return shape; };
+        k.addresses.shared.push_back({s.address, s.address + s.bytes, k.spec.arrays.size()});
+        k.spec.arrays.push_back(std::move(a));
+    }
+    for (uint64_t& v : k.values) k.args.push_back(&v);
+
+    const std::vector<uint64_t> cover = first_written ? first_written->shape : std::vector<uint64_t>{1};
+    k.spec.default_block = cover.size() == 2 ? Dim3{16, 16, 1} : Dim3{256, 1, 1};
+    k.spec.covering_grid = [cover](const Params&, const Dim3& block) { return covering(cover, block); };
+    std::vector<ValueType> types;
+    for (const ArraySpec& a : k.spec.arrays) types.push_back(a.type);
+    k.spec.fill_input = [starts, types](const Params&, size_t index, std::vector<uint32_t>& bits) {
+        if (index < starts.size()) fill(starts[index], types[index], bits);
+    };
+    k.spec.body = [&k](ModelThread& t) { source_hooks::run_thread(t, k.addresses, k.kernel->entry, k.args.data()); };
+    return {std::shared_ptr<const BoundKernel>(bound), {}};
+}
+
+}  // namespace threadmap

@@ -1,0 +1,54 @@
+// A learner's kernel with its parameters bound (`--bind a=float[500]:index --bind n=500`, or
+// the editor's fields): a KernelSpec the kernel model runs like a built-in one. Each pointer
+// parameter is an array (its shape and its starting values), each other parameter a value.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/kernel_spec.hpp"
+#include "outcome.hpp"
+#include "source_compiler.hpp"
+#include "source_hooks.hpp"
+
+namespace threadmap {
+
+// What an array holds before the launch: 0, 1, its own index, or seeded random values
+// (floats in [0, 1), ints in [0, 100)).
+enum class SourceFill { Zeros, Ones, Index, Random };
+
+struct SourceBinding {
+    std::string name;
+    bool array = false;
+    std::optional<ValueType> type;  // as written ("float[500]"): must match the signature
+    std::vector<uint64_t> shape;    // [n] or [rows, cols]
+    SourceFill fill = SourceFill::Zeros;
+    uint64_t seed = 1;
+    std::string value;  // a number, as typed
+};
+
+// NAME=[TYPE][N][:FILL] or NAME=[TYPE][ROWS][COLS][:FILL] for a pointer, NAME=VALUE for a number;
+// FILL is zeros (default), ones, index, random or random:SEED.
+Outcome<SourceBinding> parse_binding(const std::string& text);
+// The binding as parse_binding reads it back ("a=float[500]:index").
+std::string binding_text(const SourceBinding& b);
+
+class BoundKernel {
+  public:
+    KernelSpec spec;  // no parameters of its own: the arrays' shapes and the values are fixed
+    std::shared_ptr<const CompiledSource> source;
+    const SourceKernel* kernel = nullptr;
+    std::vector<SourceBinding> bindings;  // one per parameter, in the signature's order
+    source_hooks::AddressMap addresses;
+    std::vector<uint64_t> values;  // each parameter's value (a pointer's: its address)
+    std::vector<void*> args;       // &values[i]
+};
+
+// Binds every parameter of `kernel` (of `source`); an error names what is missing or wrong.
+Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const CompiledSource> source,
+                                                        const SourceKernel& kernel,
+                                                        const std::vector<SourceBinding>& bindings);
+
+}  // namespace threadmap

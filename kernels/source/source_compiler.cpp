@@ -1,0 +1,575 @@
+#include "source_compiler.hpp"
+
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <set>
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/Mangle.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/MultiplexConsumer.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/PreprocessorOptions.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/Host.h>
+#include <llvm/Support/TargetSelect.h>
+
+#include "embedded_file.hpp"
+#include "source_hooks.hpp"
+
+namespace threadmap {
+extern const EmbeddedFile kEmbeddedPrelude[];
+namespace {
+
+constexpr const char* kPreludePath = "/threadmap/prelude.cuh";
+
+// ---- What the syntax tree says: kernels, their parameters, __shared__ arrays ----
+
+bool annotated(const clang::Decl& d, llvm::StringRef what) {
+    for (const auto* a : d.specific_attrs<clang::AnnotateAttr>())
+        if (a->getAnnotation() == what) return true;
+    return false;
+}
+
+struct FoundKernel {
+    SourceKernel kernel;
+    std::string mangled;
+};
+struct FoundShared {
+    SourceSharedArray array;
+    std::string mangled;
+};
+
+// A problem the compiler itself would not report (a double* parameter), at its place.
+struct Refusal {
+    clang::SourceLocation where;
+    std::string message;
+};
+
+std::optional<ValueType> element_type(clang::QualType t) {
+    const auto* b = t.getCanonicalType()->getAs<clang::BuiltinType>();
+    if (!b) return std::nullopt;
+    switch (b->getKind()) {
+        case clang::BuiltinType::Float:
+            return ValueType::Float32;
+        case clang::BuiltinType::Int:
+        case clang::BuiltinType::UInt:
+            return ValueType::Int32;
+        default:
+            return std::nullopt;
+    }
+}
+
+std::optional<SourceScalar> scalar_type(clang::QualType t, const clang::ASTContext& ctx) {
+    const auto* b = t.getCanonicalType()->getAs<clang::BuiltinType>();
+    if (!b) return std::nullopt;
+    if (b->getKind() == clang::BuiltinType::Bool) return SourceScalar::Bool;
+    if (b->getKind() == clang::BuiltinType::Float) return SourceScalar::Float32;
+    if (b->getKind() == clang::BuiltinType::Double) return SourceScalar::Float64;
+    if (!b->isInteger()) return std::nullopt;
+    const bool wide = ctx.getTypeSize(t) > 32;
+    if (b->isSignedInteger()) return wide ? SourceScalar::Int64 : SourceScalar::Int32;
+    return wide ? SourceScalar::UInt64 : SourceScalar::UInt32;
+}
+
+class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<Collector> {
+  public:
+    std::vector<FoundKernel> kernels;
+    std::vector<FoundShared> shared;
+    std::vector<Refusal> refusals;
+
+    // Before code generation, which then emits nothing if a refusal was reported.
+    void HandleTranslationUnit(clang::ASTContext& ctx) override {
+        ctx_ = &ctx;
+        names_ = std::make_unique<clang::ASTNameGenerator>(ctx);
+        TraverseDecl(ctx.getTranslationUnitDecl());
+        clang::DiagnosticsEngine& d = ctx.getDiagnostics();
+        for (const Refusal& r : refusals)
+            d.Report(r.where, d.getCustomDiagID(clang::DiagnosticsEngine::Error, "%0")) << r.message;
+    }
+
+    bool VisitFunctionDecl(clang::FunctionDecl* f) {
+        if (!annotated(*f, "threadmap_global") || !f->doesThisDeclarationHaveABody()) return true;
+        if (f->isTemplated()) {
+            refusals.push_back({f->getLocation(),
+                                "threadmap cannot run a kernel template yet: write the kernel for "
+                                "one type (its __device__ helpers may be templates)"});
+            return true;
+        }
+        FoundKernel k;
+        k.kernel.name = f->getNameAsString();
+        k.kernel.line = int(ctx_->getSourceManager().getPresumedLineNumber(f->getLocation()));
+        k.mangled = names_->getName(f);
+        for (const clang::ParmVarDecl* p : f->parameters()) {
+            SourceParam s;
+            s.name = p->getNameAsString();
+            s.type_text = p->getType().getAsString();
+            const clang::QualType t = p->getType().getCanonicalType();
+            if (s.name.empty()) {
+                refusals.push_back({p->getLocation(), "give every parameter of a kernel a name: it is bound by name"});
+            } else if (t->isPointerType()) {
+                s.pointer = true;
+                s.is_const = t->getPointeeType().isConstQualified();
+                if (auto e = element_type(t->getPointeeType())) {
+                    s.element = *e;
+                } else {
+                    refusals.push_back({p->getLocation(), "parameter '" + s.name + "' points to '" +
+                                                              t->getPointeeType().getAsString() +
+                                                              "': threadmap's arrays hold float, int or unsigned int"});
+                }
+            } else if (auto sc = scalar_type(t, *ctx_)) {
+                s.scalar = *sc;
+            } else {
+                refusals.push_back({p->getLocation(), "parameter '" + s.name + "' is a '" + s.type_text +
+                                                          "': a kernel here takes pointers and numbers"});
+            }
+            k.kernel.params.push_back(std::move(s));
+        }
+        kernels.push_back(std::move(k));
+        return true;
+    }
+
+    bool VisitVarDecl(clang::VarDecl* v) {
+        if (!annotated(*v, "threadmap_shared") || !v->isStaticLocal()) return true;
+        FoundShared s;
+        s.array.name = v->getNameAsString();
+        s.array.line = int(ctx_->getSourceManager().getPresumedLineNumber(v->getLocation()));
+        if (const auto* f = llvm::dyn_cast_or_null<clang::FunctionDecl>(v->getParentFunctionOrMethod()))
+            s.array.function = f->getNameAsString();
+        clang::QualType t = v->getType();
+        std::vector<uint64_t> extents;
+        while (const clang::ConstantArrayType* a = ctx_->getAsConstantArrayType(t)) {
+            extents.push_back(a->getSize().getZExtValue());
+            t = a->getElementType();
+        }
+        if (auto e = element_type(t)) {
+            s.array.element = *e;
+        } else {
+            refusals.push_back({v->getLocation(), "__shared__ '" + s.array.name + "' holds '" + t.getAsString() +
+                                                      "': threadmap's arrays hold float, int or unsigned int"});
+            return true;
+        }
+        if (extents.empty()) extents.push_back(1);
+        // A map shows one or two dimensions: [a][b][c] is drawn as a·b rows of c.
+        while (extents.size() > 2) {
+            extents[extents.size() - 3] *= extents[extents.size() - 2];
+            extents.erase(extents.end() - 2);
+        }
+        s.array.shape = extents;
+        s.mangled = names_->getName(v);
+        shared.push_back(std::move(s));
+        return true;
+    }
+
+  private:
+    clang::ASTContext* ctx_ = nullptr;
+    std::unique_ptr<clang::ASTNameGenerator> names_;
+};
+
+// Emits LLVM IR, and lets the collector see the syntax tree on the way.
+class CompileAction : public clang::EmitLLVMOnlyAction {
+  public:
+    CompileAction(llvm::LLVMContext* ctx, Collector* collector) : EmitLLVMOnlyAction(ctx), collector_(collector) {}
+
+  protected:
+    std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef file) override {
+        std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+        consumers.push_back(std::make_unique<ForwardingConsumer>(*collector_));
+        consumers.push_back(EmitLLVMOnlyAction::CreateASTConsumer(ci, file));
+        return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+    }
+
+  private:
+    struct ForwardingConsumer : clang::ASTConsumer {
+        explicit ForwardingConsumer(Collector& c) : c_(c) {}
+        void HandleTranslationUnit(clang::ASTContext& ctx) override { c_.HandleTranslationUnit(ctx); }
+        Collector& c_;
+    };
+    Collector* collector_;
+};
+
+// Clang's printed text, and each message with its place.
+class DiagnosticCollector : public clang::TextDiagnosticPrinter {
+  public:
+    DiagnosticCollector(llvm::raw_string_ostream& out, clang::DiagnosticOptions* options)
+        : TextDiagnosticPrinter(out, options), out_(out) {}
+    std::vector<SourceDiagnostic> diagnostics;
+
+    void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
+        const size_t before = out_.str().size();
+        TextDiagnosticPrinter::HandleDiagnostic(level, info);
+        out_.flush();
+        const std::string printed = out_.str().substr(before);
+        if (level == clang::DiagnosticsEngine::Note || level == clang::DiagnosticsEngine::Remark) {
+            if (!diagnostics.empty()) diagnostics.back().text += printed;
+            return;
+        }
+        SourceDiagnostic d;
+        d.error = level >= clang::DiagnosticsEngine::Error;
+        llvm::SmallString<256> message;
+        info.FormatDiagnostic(message);
+        d.message = message.str().str();
+        d.text = printed;
+        if (info.hasSourceManager() && info.getLocation().isValid()) {
+            const clang::PresumedLoc p = info.getSourceManager().getPresumedLoc(info.getLocation());
+            if (p.isValid()) {
+                d.file = p.getFilename();
+                d.line = int(p.getLine());
+                d.column = int(p.getColumn());
+            }
+        }
+        diagnostics.push_back(std::move(d));
+    }
+
+  private:
+    llvm::raw_string_ostream& out_;
+};
+
+// ---- The IR: every recorded access through the kernel model, and one entry per kernel ----
+
+class Instrumenter {
+  public:
+    Instrumenter(llvm::Module& m, const std::set<const llvm::Value*>& shared) : m_(m), shared_(shared) {
+        llvm::LLVMContext& c = m.getContext();
+        ptr_ = llvm::PointerType::get(c, 0);
+        i32_ = llvm::Type::getInt32Ty(c);
+        i64_ = llvm::Type::getInt64Ty(c);
+        void_ = llvm::Type::getVoidTy(c);
+        load4_ = m.getOrInsertFunction("__threadmap_load4", i32_, ptr_, i32_);
+        store4_ = m.getOrInsertFunction("__threadmap_store4", void_, ptr_, i32_, i32_);
+        load_ = m.getOrInsertFunction("__threadmap_load", void_, ptr_, ptr_, i64_, i32_);
+        store_ = m.getOrInsertFunction("__threadmap_store", void_, ptr_, ptr_, i64_, i32_);
+        memcpy_ = m.getOrInsertFunction("__threadmap_memcpy", void_, ptr_, ptr_, i64_, i32_);
+        memset_ = m.getOrInsertFunction("__threadmap_memset", void_, ptr_, i32_, i64_, i32_);
+    }
+
+    void run() {
+        for (llvm::Function& f : m_) {
+            if (f.isDeclaration()) continue;
+            std::vector<llvm::Instruction*> work;
+            for (llvm::BasicBlock& b : f)
+                for (llvm::Instruction& i : b)
+                    if (llvm::isa<llvm::LoadInst, llvm::StoreInst, llvm::MemIntrinsic>(i)) work.push_back(&i);
+            for (llvm::Instruction* i : work) rewrite(f, *i);
+        }
+    }
+
+  private:
+    // Loads and stores of a thread's own locals stay as they are; those through a pointer
+    // (an array, or memory the model does not know) and of __shared__ arrays are recorded.
+    bool recorded(const llvm::Value* address) const {
+        const llvm::Value* o = llvm::getUnderlyingObject(address, 0);
+        if (llvm::isa<llvm::AllocaInst>(o)) return false;
+        if (llvm::isa<llvm::GlobalVariable>(o)) return shared_.count(o) != 0;
+        return true;
+    }
+
+    llvm::Value* line_of(const llvm::Instruction& i) {
+        const llvm::DebugLoc& d = i.getDebugLoc();
+        return llvm::ConstantInt::get(i32_, d ? d->getLine() : 0);
+    }
+
+    llvm::AllocaInst* scratch(llvm::Function& f, llvm::Type* t) {
+        llvm::IRBuilder<> b(&*f.getEntryBlock().getFirstInsertionPt());
+        return b.CreateAlloca(t);
+    }
+
+    void rewrite(llvm::Function& f, llvm::Instruction& i) {
+        const llvm::DataLayout& dl = m_.getDataLayout();
+        llvm::IRBuilder<> b(&i);
+        if (auto* ld = llvm::dyn_cast<llvm::LoadInst>(&i)) {
+            if (!recorded(ld->getPointerOperand())) return;
+            llvm::Type* t = ld->getType();
+            llvm::Value* v = nullptr;
+            if (dl.getTypeStoreSize(t) == 4 && (t->isIntegerTy(32) || t->isFloatTy())) {
+                v = b.CreateBitCast(b.CreateCall(load4_, {ld->getPointerOperand(), line_of(i)}), t);
+            } else {
+                llvm::AllocaInst* tmp = scratch(f, t);
+                b.CreateCall(load_, {ld->getPointerOperand(), tmp, llvm::ConstantInt::get(i64_, dl.getTypeStoreSize(t)),
+                                     line_of(i)});
+                v = b.CreateLoad(t, tmp);
+            }
+            ld->replaceAllUsesWith(v);
+            ld->eraseFromParent();
+        } else if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+            if (!recorded(st->getPointerOperand())) return;
+            llvm::Value* v = st->getValueOperand();
+            llvm::Type* t = v->getType();
+            if (dl.getTypeStoreSize(t) == 4 && (t->isIntegerTy(32) || t->isFloatTy())) {
+                b.CreateCall(store4_, {st->getPointerOperand(), b.CreateBitCast(v, i32_), line_of(i)});
+            } else {
+                llvm::AllocaInst* tmp = scratch(f, t);
+                b.CreateStore(v, tmp);
+                b.CreateCall(store_, {st->getPointerOperand(), tmp,
+                                      llvm::ConstantInt::get(i64_, dl.getTypeStoreSize(t)), line_of(i)});
+            }
+            st->eraseFromParent();
+        } else if (auto* mt = llvm::dyn_cast<llvm::MemTransferInst>(&i)) {
+            if (!recorded(mt->getRawDest()) && !recorded(mt->getRawSource())) return;
+            b.CreateCall(memcpy_, {mt->getRawDest(), mt->getRawSource(), b.CreateZExtOrTrunc(mt->getLength(), i64_),
+                                   line_of(i)});
+            mt->eraseFromParent();
+        } else if (auto* ms = llvm::dyn_cast<llvm::MemSetInst>(&i)) {
+            if (!recorded(ms->getRawDest())) return;
+            b.CreateCall(memset_, {ms->getRawDest(), b.CreateZExt(ms->getValue(), i32_),
+                                   b.CreateZExtOrTrunc(ms->getLength(), i64_), line_of(i)});
+            ms->eraseFromParent();
+        }
+    }
+
+    llvm::Module& m_;
+    const std::set<const llvm::Value*>& shared_;
+    llvm::Type *ptr_, *i32_, *i64_, *void_;
+    llvm::FunctionCallee load4_, store4_, load_, store_, memcpy_, memset_;
+};
+
+// void __threadmap_entry_N(void** args): loads each argument from where args[i] points and
+// calls the kernel (what cudaLaunchKernel does with its args array).
+std::string add_entry(llvm::Module& m, llvm::Function& kernel, size_t n) {
+    llvm::LLVMContext& c = m.getContext();
+    llvm::Type* ptr = llvm::PointerType::get(c, 0);
+    const std::string name = "__threadmap_entry_" + std::to_string(n);
+    auto* entry = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(c), {ptr}, false),
+                                         llvm::GlobalValue::ExternalLinkage, name, m);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", entry));
+    std::vector<llvm::Value*> args;
+    for (unsigned i = 0; i < kernel.arg_size(); ++i) {
+        llvm::Value* slot = b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, entry->getArg(0), i));
+        args.push_back(b.CreateLoad(kernel.getArg(i)->getType(), slot));
+    }
+    b.CreateCall(&kernel, args);
+    b.CreateRetVoid();
+    return name;
+}
+
+void optimise(llvm::Module& m) {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb;
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cam, mam);
+    pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
+}
+
+// ---- The JIT: one per process, a JITDylib per compiled text ----
+
+llvm::orc::LLJIT* jit() {
+    static llvm::orc::LLJIT* instance = [] {
+        llvm::InitializeNativeTarget();
+        llvm::InitializeNativeTargetAsmPrinter();
+        auto j = llvm::orc::LLJITBuilder().create();
+        if (!j) {
+            llvm::consumeError(j.takeError());
+            return static_cast<llvm::orc::LLJIT*>(nullptr);
+        }
+        // A missing symbol is reported to the learner by compile_source, not on stderr.
+        (*j)->getExecutionSession().setErrorReporter([](llvm::Error e) { llvm::consumeError(std::move(e)); });
+        return j->release();  // lives as long as the process: compiled kernels may outlive main's locals
+    }();
+    return instance;
+}
+std::recursive_mutex g_jit_mutex;  // compiles take turns; a failed one drops its code within
+
+std::string error_text(llvm::Error e) {
+    std::string s;
+    llvm::raw_string_ostream out(s);
+    out << e;
+    return out.str();
+}
+
+}  // namespace
+
+struct CompiledSource::Code {
+    llvm::orc::JITDylib* library = nullptr;
+};
+
+CompiledSource::CompiledSource(std::unique_ptr<Code> code) : code_(std::move(code)) {}
+
+CompiledSource::~CompiledSource() {
+    if (!code_ || !code_->library) return;
+    std::lock_guard lock(g_jit_mutex);
+    llvm::consumeError(jit()->getExecutionSession().removeJITDylib(*code_->library));
+}
+
+const SourceKernel* CompiledSource::find(const std::string& name) const {
+    for (const SourceKernel& k : kernels)
+        if (k.name == name) return &k;
+    return nullptr;
+}
+
+const char* source_prelude() { return kEmbeddedPrelude[0].text; }
+
+SourceCompile compile_source(const std::string& text, const std::string& file_name) {
+    const auto start = std::chrono::steady_clock::now();
+    SourceCompile out;
+    std::lock_guard lock(g_jit_mutex);
+    if (!jit()) {
+        out.text = "threadmap: LLVM's JIT could not start on this machine\n";
+        return out;
+    }
+    llvm::orc::LLJIT& j = *jit();
+
+    // Clang, in this process, on the text in memory.
+    llvm::raw_string_ostream printed(out.text);
+    llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> options = new clang::DiagnosticOptions();
+    options->ShowColors = false;
+    DiagnosticCollector diagnostics(printed, options.get());
+    clang::CompilerInstance ci;
+    ci.createDiagnostics(&diagnostics, /*ShouldOwnClient=*/false);
+    const std::string triple = llvm::sys::getProcessTriple();
+    const std::vector<const char*> args = {"-triple",
+                                           triple.c_str(),
+                                           "-x",
+                                           "c++",
+                                           "-std=c++17",
+                                           "-O2",
+                                           "-disable-llvm-passes",
+                                           "-debug-info-kind=line-tables-only",
+                                           "-fexceptions",
+                                           "-fcxx-exceptions",
+                                           "-funwind-tables=2",
+                                           "-fno-rtti",
+                                           "-ferror-limit",
+                                           "20",
+                                           "-nostdsysteminc",
+                                           "-nobuiltininc",
+                                           "-include",
+                                           kPreludePath,
+                                           file_name.c_str()};
+    auto invocation = std::make_shared<clang::CompilerInvocation>();
+    if (!clang::CompilerInvocation::CreateFromArgs(*invocation, args, ci.getDiagnostics())) {
+        out.text += "threadmap: Clang did not accept its own options\n";
+        return out;
+    }
+    invocation->getPreprocessorOpts().addRemappedFile(file_name,
+                                                      llvm::MemoryBuffer::getMemBufferCopy(text, file_name).release());
+    invocation->getPreprocessorOpts().addRemappedFile(
+        kPreludePath, llvm::MemoryBuffer::getMemBuffer(source_prelude(), kPreludePath).release());
+    ci.setInvocation(std::move(invocation));
+    ci.setVerboseOutputStream(printed);  // "1 error generated."
+
+    auto context = std::make_unique<llvm::LLVMContext>();
+    Collector found;
+    CompileAction action(context.get(), &found);
+    const bool parsed = ci.ExecuteAction(action);
+    printed.flush();
+    out.diagnostics = diagnostics.diagnostics;
+    std::unique_ptr<llvm::Module> module = action.takeModule();
+    if (!parsed || !found.refusals.empty() || !module || ci.getDiagnostics().hasErrorOccurred()) return out;
+    if (found.kernels.empty()) {
+        out.text += file_name + ": error: no __global__ kernel in the file\n";
+        out.diagnostics.push_back({file_name, 0, 0, true, "no __global__ kernel in the file", ""});
+        return out;
+    }
+
+    // Shared arrays get names the JIT can find (a static local's linkage is internal).
+    std::set<const llvm::Value*> shared_globals;
+    std::vector<std::string> shared_symbols(found.shared.size());
+    for (size_t s = 0; s < found.shared.size(); ++s) {
+        llvm::GlobalVariable* g = module->getNamedGlobal(found.shared[s].mangled);
+        if (!g) continue;  // never used: not emitted
+        shared_symbols[s] = "__threadmap_shared_" + std::to_string(s);
+        g->setName(shared_symbols[s]);
+        g->setLinkage(llvm::GlobalValue::ExternalLinkage);
+        shared_globals.insert(g);
+        found.shared[s].array.bytes = module->getDataLayout().getTypeAllocSize(g->getValueType());
+    }
+    Instrumenter(*module, shared_globals).run();
+    std::vector<std::string> entries;
+    for (size_t k = 0; k < found.kernels.size(); ++k) {
+        llvm::Function* f = module->getFunction(found.kernels[k].mangled);
+        if (!f || f->arg_size() != found.kernels[k].kernel.params.size()) {
+            out.text += file_name + ": error: threadmap could not find kernel " + found.kernels[k].kernel.name +
+                        " in Clang's output\n";
+            return out;
+        }
+        entries.push_back(add_entry(*module, *f, k));
+    }
+    const auto used = [&](const char* hook) {
+        const llvm::Function* f = module->getFunction(hook);
+        return f && !f->use_empty();
+    };
+    const bool barriers = used("__threadmap_syncthreads");
+    const bool atomics = used("__threadmap_atomic");
+    optimise(*module);
+
+    // Link against the hooks and the allowed functions only.
+    static size_t compiles = 0;
+    llvm::orc::JITDylib& library = j.getExecutionSession().createBareJITDylib("source-" + std::to_string(++compiles));
+    auto code = std::make_unique<CompiledSource::Code>();
+    code->library = &library;
+    auto compiled = std::make_shared<CompiledSource>(std::move(code));
+    compiled->file_name = file_name;
+    compiled->text = text;
+    llvm::orc::SymbolMap symbols;
+    for (const source_hooks::Symbol& s : source_hooks::symbols())
+        symbols[j.mangleAndIntern(s.name)] =
+            llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(s.address), llvm::JITSymbolFlags::Exported);
+    if (auto e = library.define(llvm::orc::absoluteSymbols(std::move(symbols)))) {
+        out.text += "threadmap: " + error_text(std::move(e)) + "\n";
+        return out;
+    }
+    if (auto e = j.addIRModule(library, llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
+        out.text += "threadmap: " + error_text(std::move(e)) + "\n";
+        return out;
+    }
+    for (size_t k = 0; k < found.kernels.size(); ++k) {
+        auto address = j.lookup(library, entries[k]);
+        if (!address) {
+            // An undefined function: one of the host's (system, fopen, printf) or a typo.
+            std::string why = error_text(address.takeError());
+            out.text += file_name + ": error: the kernel calls a function that is not defined in the file (" + why +
+                        "): a kernel can call its own __device__ functions and CUDA's math functions, nothing of "
+                        "the host\n";
+            out.diagnostics.push_back(
+                {file_name, 0, 0, true, "the kernel calls a function not defined here: " + why, ""});
+            return out;
+        }
+        SourceKernel kernel = found.kernels[k].kernel;
+        kernel.entry = address->toPtr<SourceEntry>();
+        kernel.uses_barriers = barriers;
+        kernel.uses_atomics = atomics;
+        const auto is_kernel = [&](const std::string& function) {
+            for (const FoundKernel& f : found.kernels)
+                if (f.kernel.name == function) return true;
+            return false;
+        };
+        for (size_t s = 0; s < found.shared.size(); ++s) {
+            // Its own shared arrays, and those of the __device__ functions it may call.
+            const std::string& owner = found.shared[s].array.function;
+            if (shared_symbols[s].empty() || (owner != kernel.name && is_kernel(owner))) continue;
+            auto where = j.lookup(library, shared_symbols[s]);
+            if (!where) {
+                llvm::consumeError(where.takeError());
+                continue;
+            }
+            SourceSharedArray a = found.shared[s].array;
+            a.address = where->getValue();
+            kernel.shared.push_back(std::move(a));
+        }
+        compiled->kernels.push_back(std::move(kernel));
+    }
+    out.source = compiled;
+    out.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return out;
+}
+
+}  // namespace threadmap

@@ -1,0 +1,47 @@
+// Compiles a learner's CUDA C++ on the CPU, in this process, in milliseconds: Clang 15 parses
+// it after threadmap's prelude (prelude.cuh), every load and store through a pointer or of a
+// __shared__ array is rewritten into a call to the kernel model (source_hooks.hpp), and ORC's
+// JIT links the result against those calls and a short list of math functions — nothing else
+// of the host, so a kernel calling system() or fopen() does not link. This is the only file
+// that sees Clang's and LLVM's headers (they take seconds to compile).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "source_kernel.hpp"
+
+namespace threadmap {
+
+// The compiled code of one source text; the JIT drops it when the last holder lets go.
+class CompiledSource {
+  public:
+    struct Code;
+    explicit CompiledSource(std::unique_ptr<Code> code);
+    ~CompiledSource();
+    CompiledSource(const CompiledSource&) = delete;
+    CompiledSource& operator=(const CompiledSource&) = delete;
+
+    std::string file_name, text;        // as compiled
+    std::vector<SourceKernel> kernels;  // in the order of the text
+    const SourceKernel* find(const std::string& name) const;
+
+  private:
+    std::unique_ptr<Code> code_;
+};
+
+struct SourceCompile {
+    std::shared_ptr<const CompiledSource> source;  // empty when the text did not compile
+    std::vector<SourceDiagnostic> diagnostics;     // errors and warnings, in order
+    std::string text;                              // everything Clang printed
+    double milliseconds = 0;                       // parse, instrument, optimise, link
+};
+
+// `file_name` names the text in messages ("kernel.cu").
+SourceCompile compile_source(const std::string& text, const std::string& file_name);
+
+// The prelude's text (for the README and the editor's help).
+const char* source_prelude();
+
+}  // namespace threadmap

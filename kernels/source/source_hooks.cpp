@@ -1,0 +1,255 @@
+#include "source_hooks.hpp"
+
+#include <sys/mman.h>
+
+#include <cstring>
+#include <optional>
+#include <utility>
+#include <dlfcn.h>
+
+#include "model/model_thread.hpp"
+
+// The running thread's indices, read by compiled kernels (prelude.cuh's threadIdx, …).
+extern "C" {
+struct ThreadmapContext {
+    threadmap::Dim3 threadIdx, blockIdx, blockDim, gridDim;
+};
+ThreadmapContext __threadmap_context;  // NOLINT: the name the prelude declares
+}
+
+namespace threadmap::source_hooks {
+namespace {
+
+constexpr uintptr_t kSlotBits = 35;  // 32 GiB per slot: 16 GiB either side of its address
+constexpr uintptr_t kSlotBytes = uintptr_t(1) << kSlotBits;
+
+// The reserved range: never mapped readable, so an access the compiler did not rewrite faults
+// instead of touching memory.
+uintptr_t reserved_base() {
+    static const uintptr_t base = [] {
+        void* p =
+            mmap(nullptr, kSlotBytes * kMaxBoundArrays, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        return p == MAP_FAILED ? uintptr_t(0) : uintptr_t(p);
+    }();
+    return base;
+}
+
+// One run at a time per process (the kernel model is single-threaded).
+ModelThread* g_thread = nullptr;
+const AddressMap* g_map = nullptr;
+std::string g_access_error;
+
+void set_context(const ModelThread& t) { __threadmap_context = {t.threadIdx, t.blockIdx, t.blockDim, t.gridDim}; }
+
+struct Element {
+    size_t array;
+    uint64_t index;
+};
+
+// Which array element `size` bytes at `address` are, if they are in an array; an access that
+// is not one whole 4-byte element is kept (the first) as the run's access error.
+std::optional<Element> locate(uintptr_t address, uint32_t size, int line, bool& refused) {
+    refused = false;
+    const AddressMap& m = *g_map;
+    uintptr_t begin = 0;
+    size_t array = 0;
+    bool found = false;
+    for (const AddressMap::Range& r : m.shared) {
+        if (address >= r.begin && address < r.end) {
+            begin = r.begin;
+            array = r.array;
+            found = true;
+            break;
+        }
+    }
+    const uintptr_t base = reserved_base();
+    if (!found && address >= base && address < base + kSlotBytes * m.bound.size()) {
+        const size_t slot = (address - base) >> kSlotBits;
+        begin = bound_address(slot);
+        array = m.bound[slot];
+        found = true;
+    }
+    if (!found) return std::nullopt;
+    const int64_t offset = int64_t(address - begin);
+    if (size != 4 || offset % 4 != 0) {
+        refused = true;
+        if (g_access_error.empty())
+            g_access_error = "line " + std::to_string(line) + ": a " + std::to_string(size) +
+                             "-byte access at byte offset " + std::to_string(offset) +
+                             " of an array: threadmap's arrays are read and written one whole 4-byte element at a time";
+        return std::nullopt;
+    }
+    // An index before the start wraps to a huge one: the model reports it out of bounds.
+    return Element{array, uint64_t(offset / 4)};
+}
+
+}  // namespace
+
+uintptr_t bound_address(size_t slot) { return reserved_base() + slot * kSlotBytes + kSlotBytes / 2; }
+
+void run_thread(ModelThread& t, const AddressMap& map, SourceEntry entry, void* const* args) {
+    g_thread = &t;
+    g_map = &map;
+    set_context(t);
+    entry(args);
+}
+
+std::string take_access_error() { return std::exchange(g_access_error, {}); }
+
+}  // namespace threadmap::source_hooks
+
+using threadmap::source_hooks::g_thread;
+using threadmap::source_hooks::locate;
+
+// The calls compiled code makes. `line` is the learner's source line of the access.
+extern "C" {
+
+uint32_t __threadmap_load4(const void* address, int line) {
+    bool refused = false;
+    if (auto e = locate(uintptr_t(address), 4, line, refused)) return g_thread->load_bits(e->array, e->index, line);
+    uint32_t bits = 0;
+    if (!refused) std::memcpy(&bits, address, 4);
+    return bits;
+}
+
+void __threadmap_store4(void* address, uint32_t bits, int line) {
+    bool refused = false;
+    if (auto e = locate(uintptr_t(address), 4, line, refused))
+        return g_thread->store_bits(e->array, e->index, bits, line);
+    if (!refused) std::memcpy(address, &bits, 4);
+}
+
+// Accesses of other sizes (a double, a char, a struct copy): plain memory, or refused in an array.
+void __threadmap_load(const void* address, void* out, uint64_t size, int line) {
+    bool refused = false;
+    if (size == 4) {
+        const uint32_t bits = __threadmap_load4(address, line);
+        std::memcpy(out, &bits, 4);
+    } else if (locate(uintptr_t(address), uint32_t(size), line, refused), refused) {
+        std::memset(out, 0, size);
+    } else {
+        std::memcpy(out, address, size);
+    }
+}
+
+void __threadmap_store(void* address, const void* in, uint64_t size, int line) {
+    bool refused = false;
+    if (size == 4) {
+        uint32_t bits = 0;
+        std::memcpy(&bits, in, 4);
+        __threadmap_store4(address, bits, line);
+    } else if (locate(uintptr_t(address), uint32_t(size), line, refused), !refused) {
+        std::memcpy(address, in, size);
+    }
+}
+
+// memcpy/memmove/memset the compiler emitted (struct copies, zeroing): element by element
+// when an array is involved, so each element's access is recorded.
+void __threadmap_memcpy(void* to, const void* from, uint64_t size, int line) {
+    bool refused_to = false, refused_from = false;
+    const bool array_to = locate(uintptr_t(to), 4, line, refused_to).has_value() || refused_to;
+    const bool array_from = locate(uintptr_t(from), 4, line, refused_from).has_value() || refused_from;
+    if (!array_to && !array_from) {
+        std::memmove(to, from, size);
+        return;
+    }
+    for (uint64_t b = 0; b + 4 <= size; b += 4)
+        __threadmap_store4(static_cast<char*>(to) + b, __threadmap_load4(static_cast<const char*>(from) + b, line),
+                           line);
+    if (size % 4 != 0) locate(uintptr_t(to) + size - size % 4, uint32_t(size % 4), line, refused_to);
+}
+
+void __threadmap_memset(void* to, int byte, uint64_t size, int line) {
+    bool refused = false;
+    if (!locate(uintptr_t(to), 4, line, refused) && !refused) {
+        std::memset(to, byte, size);
+        return;
+    }
+    uint32_t bits = 0;
+    std::memset(&bits, byte, 4);
+    for (uint64_t b = 0; b + 4 <= size; b += 4) __threadmap_store4(static_cast<char*>(to) + b, bits, line);
+    if (size % 4 != 0) locate(uintptr_t(to) + size - size % 4, uint32_t(size % 4), line, refused);
+}
+
+unsigned int __threadmap_atomic(void* address, int op, int is_float, unsigned int operand, unsigned int compare,
+                                int line) {
+    bool refused = false;
+    if (auto e = locate(uintptr_t(address), 4, line, refused))
+        return g_thread->atomic_bits(e->array, e->index, threadmap::AtomicOp(op), is_float != 0, operand, compare,
+                                     line);
+    if (refused) return 0;
+    // Plain memory (a __device__ variable): the model runs one thread at a time.
+    unsigned int old = 0;
+    std::memcpy(&old, address, 4);
+    unsigned int result = old;
+    if (op == 0 && is_float) {
+        float f;
+        std::memcpy(&f, &old, 4);
+        float add;
+        std::memcpy(&add, &operand, 4);
+        f += add;
+        std::memcpy(&result, &f, 4);
+    } else if (op == 0) {
+        result = old + operand;
+    } else if (op == 1) {
+        result = int(old) < int(operand) ? operand : old;
+    } else if (old == compare) {
+        result = operand;
+    }
+    std::memcpy(address, &result, 4);
+    return old;
+}
+
+void __threadmap_syncthreads(int line) {
+    threadmap::ModelThread* me = g_thread;
+    me->syncthreads(line);
+    // Other threads of the block ran meanwhile: this one's indices are current again.
+    g_thread = me;
+    threadmap::source_hooks::set_context(*me);
+}
+
+}  // extern "C"
+
+namespace threadmap::source_hooks {
+
+std::vector<Symbol> symbols() {
+    std::vector<Symbol> s = {
+        {"__threadmap_context", &__threadmap_context},
+        {"__threadmap_load4", reinterpret_cast<void*>(&__threadmap_load4)},
+        {"__threadmap_store4", reinterpret_cast<void*>(&__threadmap_store4)},
+        {"__threadmap_load", reinterpret_cast<void*>(&__threadmap_load)},
+        {"__threadmap_store", reinterpret_cast<void*>(&__threadmap_store)},
+        {"__threadmap_memcpy", reinterpret_cast<void*>(&__threadmap_memcpy)},
+        {"__threadmap_memset", reinterpret_cast<void*>(&__threadmap_memset)},
+        {"__threadmap_atomic", reinterpret_cast<void*>(&__threadmap_atomic)},
+        {"__threadmap_syncthreads", reinterpret_cast<void*>(&__threadmap_syncthreads)},
+    };
+    // What optimised code may call on its own: the C library's memory functions (for copies
+    // between a kernel's local arrays), libm (the prelude's math), and C++'s unwinder (a
+    // cancelled run leaves a thread's body by an exception).
+    for (const char* name : {"memcpy",        "memmove",
+                             "memset",        "sqrtf",
+                             "sqrt",          "expf",
+                             "exp",           "exp2f",
+                             "exp2",          "logf",
+                             "log",           "log2f",
+                             "log2",          "log10f",
+                             "log10",         "sinf",
+                             "sin",           "cosf",
+                             "cos",           "tanf",
+                             "tan",           "tanhf",
+                             "tanh",          "powf",
+                             "pow",           "fminf",
+                             "fmaxf",         "floorf",
+                             "floor",         "ceilf",
+                             "ceil",          "roundf",
+                             "round",         "truncf",
+                             "trunc",         "fabsf",
+                             "fabs",          "__gxx_personality_v0",
+                             "_Unwind_Resume"}) {
+        if (void* address = dlsym(RTLD_DEFAULT, name)) s.push_back({name, address});
+    }
+    return s;
+}
+
+}  // namespace threadmap::source_hooks

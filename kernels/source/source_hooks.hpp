@@ -1,0 +1,52 @@
+// What a compiled kernel calls (the prelude's __syncthreads() and atomics, and the loads and
+// stores the compiler rewrote), and where those calls go: the running ModelThread. A pointer
+// parameter is passed as an address in a reserved, inaccessible range, one slot per bound
+// array, so that an access through it (or past its end, or before its start) names the array
+// and the element; a __shared__ array's address names one of the kernel's shared arrays.
+// Addresses of neither kind (a local array, a __device__ variable) are plain memory.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "source_kernel.hpp"
+
+namespace threadmap {
+
+class ModelThread;
+
+namespace source_hooks {
+
+// The most pointer parameters a kernel can bind.
+inline constexpr size_t kMaxBoundArrays = 16;
+
+// How one launch's addresses map to the spec's arrays.
+struct AddressMap {
+    struct Range {
+        uintptr_t begin = 0, end = 0;
+        size_t array = 0;  // in the spec
+    };
+    std::vector<size_t> bound;  // slot i (pointer parameter i's address) → the spec's array
+    std::vector<Range> shared;  // a __shared__ array of the compiled code → the spec's array
+};
+
+// The address pointer parameter `slot` passes (a slot's range is 16 GiB either side of it).
+uintptr_t bound_address(size_t slot);
+
+// Runs one thread of the kernel: `t` is the model's thread, `args` the kernel's arguments.
+void run_thread(ModelThread& t, const AddressMap& map, SourceEntry entry, void* const* args);
+
+// The first access of the last run the model could not take (a 2-byte store into a float
+// array, say), or empty; cleared by reading.
+std::string take_access_error();
+
+struct Symbol {
+    const char* name;
+    void* address;
+};
+// The host functions and data compiled kernels may link against.
+std::vector<Symbol> symbols();
+
+}  // namespace source_hooks
+}  // namespace threadmap

@@ -1,0 +1,58 @@
+// A learner's kernel as threadmap compiled it (source_compiler.hpp): its parameters and
+// __shared__ arrays, read from Clang's syntax tree, and the entry the kernel model calls.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/kernel_spec.hpp"
+
+namespace threadmap {
+
+// A scalar parameter's type, as the entry passes it.
+enum class SourceScalar { Bool, Int32, UInt32, Int64, UInt64, Float32, Float64 };
+
+struct SourceParam {
+    std::string name;
+    std::string type_text;  // as written: "const float *", "int"
+    bool pointer = false;   // a pointer: bound to an array of `element`
+    bool is_const = false;  // a pointer to const: the kernel only reads it
+    ValueType element = ValueType::Float32;
+    SourceScalar scalar = SourceScalar::Int32;
+};
+
+struct SourceSharedArray {
+    std::string name;
+    int line = 0;
+    ValueType element = ValueType::Float32;
+    std::vector<uint64_t> shape;  // [n] or [rows, cols] (a 3-D array's first two extents folded)
+    std::string function;         // the function that declares it
+    uintptr_t address = 0;        // the compiled kernel's copy (a tag: the model keeps each block's)
+    uint64_t bytes = 0;
+};
+
+// Calls the kernel with its arguments: args[i] points at parameter i's value (as
+// cudaLaunchKernel takes them); a pointer parameter's value is an address the model maps.
+using SourceEntry = void (*)(void* const* args);
+
+struct SourceKernel {
+    std::string name;
+    int line = 0;
+    std::vector<SourceParam> params;
+    std::vector<SourceSharedArray> shared;  // declared in the kernel or in a __device__ function
+    bool uses_barriers = false;
+    bool uses_atomics = false;
+    SourceEntry entry = nullptr;
+};
+
+// One message of the compiler, as Clang printed it (`text` has the source line and caret).
+struct SourceDiagnostic {
+    std::string file;
+    int line = 0, column = 0;
+    bool error = true;  // else a warning
+    std::string message;
+    std::string text;
+};
+
+}  // namespace threadmap

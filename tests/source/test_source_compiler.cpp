@@ -1,0 +1,188 @@
+// A learner's kernel, typed as CUDA C++: Clang compiles it in-process, the kernel model runs it
+// with every access recorded, and the results and findings are those of the same kernel built in.
+#include <doctest/doctest.h>
+
+#include <bit>
+
+#include "model/model_emulator.hpp"
+#include "source_binding.hpp"
+#include "source_compiler.hpp"
+
+using namespace threadmap;
+
+namespace {
+
+std::shared_ptr<const CompiledSource> compiled(const std::string& text) {
+    SourceCompile c = compile_source(text, "kernel.cu");
+    INFO(c.text);
+    REQUIRE(c.source);
+    return c.source;
+}
+
+std::shared_ptr<const BoundKernel> bound(const std::shared_ptr<const CompiledSource>& s,
+                                         const std::vector<std::string>& binds, size_t kernel = 0) {
+    std::vector<SourceBinding> b;
+    for (const std::string& t : binds) {
+        auto p = parse_binding(t);
+        REQUIRE_MESSAGE(p.value, p.error);
+        b.push_back(*p.value);
+    }
+    auto k = bind_kernel(s, s->kernels.at(kernel), b);
+    REQUIRE_MESSAGE(k.value, k.error);
+    return *k.value;
+}
+
+ModelResult run(const BoundKernel& k, Dim3 grid, Dim3 block) {
+    const auto r = run_model({&k.spec, {}, {grid, block}});
+    REQUIRE_MESSAGE(r.value, r.error);
+    return *r.value;
+}
+
+const char* kIncrement =
+    "__global__ void increment_by_one(float* a, int n) {\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n)\n"
+    "        a[i] = a[i] + 1;\n"
+    "}\n";
+
+}  // namespace
+
+TEST_CASE("the seed's increment, typed by hand, adds one to every element and names its parameters") {
+    auto s = compiled(kIncrement);
+    REQUIRE(s->kernels.size() == 1);
+    const SourceKernel& k = s->kernels[0];
+    CHECK(k.name == "increment_by_one");
+    REQUIRE(k.params.size() == 2);
+    CHECK(k.params[0].pointer);
+    CHECK(k.params[0].name == "a");
+    CHECK(!k.params[1].pointer);
+    auto b = bound(s, {"a=float[500]:index", "n=500"});
+    const ModelResult r = run(*b, {4, 1, 1}, {128, 1, 1});
+    const ArrayResult& a = r.arrays[0];
+    REQUIRE(a.bits.size() == 500);
+    for (size_t i = 0; i < 500; ++i) CHECK(std::bit_cast<float>(a.bits[i]) == float(i) + 1);
+    CHECK(a.records[499].first_writer == 499);
+    CHECK(a.records[7].readers == 1);
+    CHECK(r.findings.empty());
+}
+
+TEST_CASE("without the guard, threads past the end are out of bounds on the line of the access") {
+    auto s = compiled(
+        "__global__ void increment_by_one(float* a) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    a[i] = a[i] + 1;\n"
+        "}\n");
+    auto b = bound(s, {"a=float[500]"});
+    const ModelResult r = run(*b, {4, 1, 1}, {128, 1, 1});
+    CHECK(r.counts[size_t(FindingKind::OutOfBounds)] == 24);  // 12 threads read, then write
+    REQUIRE(!r.findings.empty());
+    CHECK(r.findings[0].line == 3);
+    CHECK(r.findings[0].array == "a");
+}
+
+TEST_CASE("a 2D block on a 1D kernel: two threads write each element, a write-write race") {
+    auto s = compiled(kIncrement);
+    auto b = bound(s, {"a=float[64]", "n=64"});
+    const ModelResult r = run(*b, {1, 1, 1}, {64, 2, 1});
+    CHECK(r.counts[size_t(FindingKind::WriteWriteRace)] == 64);
+}
+
+TEST_CASE("a tiled matmul with __shared__ tiles and barriers multiplies exactly; without the second barrier, hazards") {
+    const std::string tiled =
+        "#define TILE 16\n"
+        "__global__ void matmul(const float* A, const float* B, float* C, int n) {\n"
+        "    __shared__ float As[TILE][TILE];\n"
+        "    __shared__ float Bs[TILE][TILE];\n"
+        "    int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;\n"
+        "    float sum = 0;\n"
+        "    for (int t = 0; t < n / TILE; ++t) {\n"
+        "        As[threadIdx.y][threadIdx.x] = A[row * n + t * TILE + threadIdx.x];\n"
+        "        Bs[threadIdx.y][threadIdx.x] = B[(t * TILE + threadIdx.y) * n + col];\n"
+        "        __syncthreads();\n"
+        "        for (int k = 0; k < TILE; ++k) sum += As[threadIdx.y][k] * Bs[k][threadIdx.x];\n"
+        "        SYNC\n"
+        "    }\n"
+        "    C[row * n + col] = sum;\n"
+        "}\n";
+    for (const bool second_barrier : {true, false}) {
+        CAPTURE(second_barrier);
+        std::string text = tiled;
+        text.replace(text.find("SYNC"), 4, second_barrier ? "__syncthreads();" : "");
+        auto s = compiled(text);
+        const SourceKernel& k = s->kernels[0];
+        CHECK(k.uses_barriers);
+        REQUIRE(k.shared.size() == 2);
+        CHECK(k.shared[0].name == "As");
+        CHECK(k.shared[0].shape == std::vector<uint64_t>{16, 16});
+        auto b = bound(s, {"A=float[32][32]:random:3", "B=float[32][32]:random:4", "C=float[32][32]", "n=32"});
+        const ModelResult r = run(*b, {2, 2, 1}, {16, 16, 1});
+        if (second_barrier) {
+            CHECK(r.findings.empty());
+            std::vector<uint32_t> a(32 * 32), bb(32 * 32);
+            b->spec.fill_input({}, 0, a);
+            b->spec.fill_input({}, 1, bb);
+            for (int i = 0; i < 32; ++i)
+                for (int j = 0; j < 32; ++j) {
+                    float sum = 0;  // the kernel's own order of additions
+                    for (int t = 0; t < 32; ++t)
+                        sum += std::bit_cast<float>(a[i * 32 + t]) * std::bit_cast<float>(bb[t * 32 + j]);
+                    CHECK(std::bit_cast<float>(r.arrays[2].bits[i * 32 + j]) == sum);
+                }
+        } else {
+            CHECK(r.counts[size_t(FindingKind::ReadWriteHazard)] > 0);
+        }
+    }
+}
+
+TEST_CASE("a syntax error comes back with Clang's file, line, column and caret") {
+    SourceCompile c = compile_source("__global__ void k(float* a) {\n    a[0] = 1\n}\n", "mine.cu");
+    CHECK(!c.source);
+    REQUIRE(!c.diagnostics.empty());
+    CHECK(c.diagnostics[0].error);
+    CHECK(c.diagnostics[0].file == "mine.cu");
+    CHECK(c.diagnostics[0].line == 2);
+    CHECK(c.diagnostics[0].column == 13);
+    CHECK(c.text.find("mine.cu:2:13: error: expected ';'") != std::string::npos);
+    CHECK(c.text.find("^") != std::string::npos);
+    // The compiler is fine afterwards.
+    CHECK(compile_source(kIncrement, "kernel.cu").source);
+}
+
+TEST_CASE("a kernel cannot call the host: system() and fopen() do not link") {
+    for (const char* call : {"system(\"touch /tmp/threadmap-pwned\")", "(long)fopen(\"/etc/passwd\", \"r\")"}) {
+        CAPTURE(call);
+        const std::string text = std::string(
+                                     "extern \"C\" int system(const char*);\n"
+                                     "extern \"C\" void* fopen(const char*, const char*);\n"
+                                     "__global__ void k(int* a) { a[0] = ") +
+                                 call + "; }\n";
+        SourceCompile c = compile_source(text, "kernel.cu");
+        CHECK(!c.source);
+        CHECK(c.text.find("nothing of the host") != std::string::npos);
+    }
+}
+
+TEST_CASE("a pointer to a type the model does not hold is refused at its parameter") {
+    SourceCompile c = compile_source("__global__ void k(double* a) { a[0] = 1; }\n", "kernel.cu");
+    CHECK(!c.source);
+    REQUIRE(!c.diagnostics.empty());
+    CHECK(c.diagnostics[0].message.find("float, int or unsigned int") != std::string::npos);
+    CHECK(c.diagnostics[0].line == 1);
+}
+
+TEST_CASE("atomicAdd into shared memory and back: a block-level histogram with no race") {
+    auto s = compiled(
+        "__global__ void hist(const int* data, int* bins, int n) {\n"
+        "    __shared__ int local[4];\n"
+        "    if (threadIdx.x < 4) local[threadIdx.x] = 0;\n"
+        "    __syncthreads();\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) atomicAdd(&local[data[i] % 4], 1);\n"
+        "    __syncthreads();\n"
+        "    if (threadIdx.x < 4) atomicAdd(&bins[threadIdx.x], local[threadIdx.x]);\n"
+        "}\n");
+    auto b = bound(s, {"data=int[1000]:index", "bins=int[4]", "n=1000"});
+    const ModelResult r = run(*b, {8, 1, 1}, {128, 1, 1});
+    CHECK(r.findings.empty());
+    for (int bin = 0; bin < 4; ++bin) CHECK(r.arrays[1].bits[bin] == 250);
+}
