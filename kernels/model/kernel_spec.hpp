@@ -8,16 +8,20 @@
 #pragma once
 
 #include <cstdint>
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "launch_config.hpp"
+#include "outcome.hpp"
 
 namespace threadmap {
 
 class ModelThread;
+struct ModelLaunch;
+struct ModelResult;
 
 enum class MemorySpace { Global, Shared };
 enum class ValueType { Float32, Int32 };  // 4-byte elements: what the built-in kernels use
@@ -68,6 +72,9 @@ struct KernelSpec {
     std::function<Bits(const Params& p, const LaunchConfig& launch, const Bits& inputs)> reference;
     // The kernel as CUDA C++; the body's accesses name lines of this text (1-based).
     std::string cuda_source;
+    // How run_model runs it when not in this process: a learner's kernel runs in a locked-down
+    // child with a time limit (kernels/source/isolated_run.hpp), calling run_model_here there.
+    std::function<Outcome<ModelResult>(const ModelLaunch& launch, const std::atomic<bool>* cancel)> run_apart;
 
     size_t param_index(const std::string& param) const;  // params.size() when absent
     size_t array_index(const std::string& array) const;  // arrays.size() when absent

@@ -690,6 +690,14 @@ std::optional<std::string> check_model_launch(const ModelLaunch& l) {
 }
 
 Outcome<ModelResult> run_model(const ModelLaunch& l, const std::atomic<bool>* cancel) {
+    if (l.spec->run_apart) {
+        if (auto problem = check_model_launch(l)) return {std::nullopt, *problem};
+        return l.spec->run_apart(l, cancel);
+    }
+    return run_model_here(l, cancel);
+}
+
+Outcome<ModelResult> run_model_here(const ModelLaunch& l, const std::atomic<bool>* cancel) {
     if (auto problem = check_model_launch(l)) return {std::nullopt, *problem};
     ModelEmulator emulator(l);
     ModelResult result = emulator.run(cancel);

@@ -108,7 +108,10 @@ std::optional<std::string> check_model_launch(const ModelLaunch& launch);
 
 // Error: why the launch cannot run (an invalid launch in CUDA's words, too much shared memory,
 // parameters out of range), or kCancelled.
+// A spec with run_apart runs there (a learner's kernel: in a child process).
 Outcome<ModelResult> run_model(const ModelLaunch& launch, const std::atomic<bool>* cancel = nullptr);
+// In this process, whatever the spec says.
+Outcome<ModelResult> run_model_here(const ModelLaunch& launch, const std::atomic<bool>* cancel = nullptr);
 
 // The elements of a launch's global arrays, in all.
 uint64_t global_elements(const KernelSpec& spec, const Params& params, const LaunchConfig& launch);

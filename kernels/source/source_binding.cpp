@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "isolated_run.hpp"
 #include "model/model_emulator.hpp"
 #include "model/model_thread.hpp"
 
@@ -173,7 +174,8 @@ std::string binding_text(const SourceBinding& b) {
 
 Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const CompiledSource> source,
                                                         const SourceKernel& kernel,
-                                                        const std::vector<SourceBinding>& bindings) {
+                                                        const std::vector<SourceBinding>& bindings,
+                                                        const SourceRunOptions& run) {
     auto bound = std::make_shared<BoundKernel>();
     BoundKernel& k = *bound;
     k.source = std::move(source);
@@ -260,6 +262,10 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
         if (index < starts.size()) fill(starts[index], types[index], bits);
     };
     k.spec.body = [&k](ModelThread& t) { source_hooks::run_thread(t, k.addresses, k.kernel->entry, k.args.data()); };
+    if (run.isolated)
+        k.spec.run_apart = [seconds = run.seconds](const ModelLaunch& l, const std::atomic<bool>* cancel) {
+            return run_isolated(l, cancel, seconds);
+        };
     return {std::shared_ptr<const BoundKernel>(bound), {}};
 }
 

@@ -46,9 +46,17 @@ class BoundKernel {
     std::vector<void*> args;       // &values[i]
 };
 
+// How the kernel runs: in a locked-down child process with a time limit (isolated_run.hpp),
+// or in this process (tests of the compiler only).
+struct SourceRunOptions {
+    bool isolated = true;
+    double seconds = 5.0;  // kDefaultKernelSeconds
+};
+
 // Binds every parameter of `kernel` (of `source`); an error names what is missing or wrong.
 Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const CompiledSource> source,
                                                         const SourceKernel& kernel,
-                                                        const std::vector<SourceBinding>& bindings);
+                                                        const std::vector<SourceBinding>& bindings,
+                                                        const SourceRunOptions& run = {});
 
 }  // namespace threadmap

@@ -256,6 +256,18 @@ class Instrumenter {
         memset_ = m.getOrInsertFunction("__threadmap_memset", void_, ptr_, i32_, i64_, i32_);
     }
 
+    // The first line with inline assembly (which could make system calls of its own and
+    // which this JIT cannot assemble), or 0; -1 for assembly outside any function.
+    int inline_assembly() const {
+        if (!m_.getModuleInlineAsm().empty()) return -1;
+        for (const llvm::Function& f : m_)
+            for (const llvm::BasicBlock& b : f)
+                for (const llvm::Instruction& i : b)
+                    if (const auto* c = llvm::dyn_cast<llvm::CallBase>(&i); c && c->isInlineAsm())
+                        return i.getDebugLoc() ? int(i.getDebugLoc()->getLine()) : -1;
+        return 0;
+    }
+
     void run() {
         for (llvm::Function& f : m_) {
             if (f.isDeclaration()) continue;
@@ -492,7 +504,14 @@ SourceCompile compile_source(const std::string& text, const std::string& file_na
         shared_globals.insert(g);
         found.shared[s].array.bytes = module->getDataLayout().getTypeAllocSize(g->getValueType());
     }
-    Instrumenter(*module, shared_globals).run();
+    Instrumenter instrumenter(*module, shared_globals);
+    if (const int line = instrumenter.inline_assembly()) {
+        const std::string message = "inline assembly is not part of the CUDA C++ threadmap runs";
+        out.text += file_name + (line > 0 ? ":" + std::to_string(line) : "") + ": error: " + message + "\n";
+        out.diagnostics.push_back({file_name, std::max(line, 0), 0, true, message, ""});
+        return out;
+    }
+    instrumenter.run();
     std::vector<std::string> entries;
     for (size_t k = 0; k < found.kernels.size(); ++k) {
         llvm::Function* f = module->getFunction(found.kernels[k].mangled);

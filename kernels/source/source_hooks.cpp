@@ -38,6 +38,8 @@ uintptr_t reserved_base() {
 ModelThread* g_thread = nullptr;
 const AddressMap* g_map = nullptr;
 std::string g_access_error;
+int g_no_line_sink = 0;
+int* g_line = &g_no_line_sink;
 
 void set_context(const ModelThread& t) { __threadmap_context = {t.threadIdx, t.blockIdx, t.blockDim, t.gridDim}; }
 
@@ -50,6 +52,7 @@ struct Element {
 // is not one whole 4-byte element is kept (the first) as the run's access error.
 std::optional<Element> locate(uintptr_t address, uint32_t size, int line, bool& refused) {
     refused = false;
+    *g_line = line;
     const AddressMap& m = *g_map;
     uintptr_t begin = 0;
     size_t array = 0;
@@ -95,6 +98,8 @@ void run_thread(ModelThread& t, const AddressMap& map, SourceEntry entry, void* 
 }
 
 std::string take_access_error() { return std::exchange(g_access_error, {}); }
+
+void report_lines_to(int* line) { g_line = line; }
 
 }  // namespace threadmap::source_hooks
 
@@ -201,6 +206,7 @@ unsigned int __threadmap_atomic(void* address, int op, int is_float, unsigned in
 }
 
 void __threadmap_syncthreads(int line) {
+    *threadmap::source_hooks::g_line = line;
     threadmap::ModelThread* me = g_thread;
     me->syncthreads(line);
     // Other threads of the block ran meanwhile: this one's indices are current again.

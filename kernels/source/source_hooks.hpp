@@ -41,6 +41,10 @@ void run_thread(ModelThread& t, const AddressMap& map, SourceEntry entry, void* 
 // array, say), or empty; cleared by reading.
 std::string take_access_error();
 
+// From now on, every access writes its source line here (the child process's last line, for
+// a crash report).
+void report_lines_to(int* line);
+
 struct Symbol {
     const char* name;
     void* address;

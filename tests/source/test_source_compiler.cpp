@@ -3,8 +3,11 @@
 #include <doctest/doctest.h>
 
 #include <bit>
+#include <cstdio>
 
+#include "isolated_run.hpp"
 #include "model/model_emulator.hpp"
+#include "model/model_thread.hpp"
 #include "source_binding.hpp"
 #include "source_compiler.hpp"
 
@@ -185,4 +188,70 @@ TEST_CASE("atomicAdd into shared memory and back: a block-level histogram with n
     const ModelResult r = run(*b, {8, 1, 1}, {128, 1, 1});
     CHECK(r.findings.empty());
     for (int bin = 0; bin < 4; ++bin) CHECK(r.arrays[1].bits[bin] == 250);
+}
+
+TEST_CASE("a kernel that loops forever is stopped at the time limit, naming the kernel and its last line") {
+    auto s = compiled(
+        "__global__ void spin(int* a) {\n"
+        "    int i = 0;\n"
+        "    while (a[0] == 0) i++;\n"
+        "    a[1] = i;\n"
+        "}\n");
+    std::vector<SourceBinding> b = {*parse_binding("a=int[2]").value};
+    auto k = bind_kernel(s, s->kernels[0], b, {true, 0.5});
+    REQUIRE(k.value);
+    ModelLaunch l{&(*k.value)->spec, {}, {{1, 1, 1}, {1, 1, 1}}};
+    l.max_accesses = UINT64_MAX;  // only the time limit stops it
+    const auto r = run_model(l);
+    REQUIRE(!r.value);
+    CHECK(r.error.find("kernel spin ran past the time limit of 0.5 s") != std::string::npos);
+    CHECK(r.error.find("last line it reached was 3") != std::string::npos);
+    // With an access budget the model stops it itself, mid-thread (an exception through the
+    // compiled code's frames).
+    l.max_accesses = 100000;
+    const auto budget = run_model(l);
+    REQUIRE(!budget.value);
+    CHECK(budget.error.find("more than 100000 loads and stores") != std::string::npos);
+}
+
+TEST_CASE("a kernel that crashes is reported with its signal; the next run works") {
+    auto s = compiled(
+        "__global__ void wild(int* a, int n) {\n"
+        "    int* p = (int*)(long)n;\n"
+        "    a[0] = 1;\n"
+        "    p[0] = 2;\n"
+        "}\n");
+    auto b = bound(s, {"a=int[1]", "n=64"});
+    const auto r = run_model({&b->spec, {}, {{1, 1, 1}, {1, 1, 1}}});
+    REQUIRE(!r.value);
+    INFO(r.error);
+    CHECK(r.error.find("kernel wild crashed with SIGSEGV") != std::string::npos);
+    CHECK(r.error.find("last line it reached was 4") != std::string::npos);
+    auto fine = bound(compiled(kIncrement), {"a=float[10]", "n=10"});
+    CHECK(run_model({&fine->spec, {}, {{1, 1, 1}, {32, 1, 1}}}).value);
+}
+
+TEST_CASE("inline assembly is refused at compile time (it could make system calls of its own)") {
+    SourceCompile c = compile_source(
+        "__global__ void sneaky(int* a) {\n"
+        "    long r;\n"
+        "    asm volatile(\"syscall\" : \"=a\"(r) : \"a\"(39L));\n"
+        "    a[0] = (int)r;\n"
+        "}\n",
+        "kernel.cu");
+    CHECK(!c.source);
+    CHECK(c.text.find("kernel.cu:3: error: inline assembly") != std::string::npos);
+}
+
+TEST_CASE("the kernel's process is locked down: opening a file kills it with SIGSYS") {
+    KernelSpec spec;
+    spec.name = "opener";
+    spec.arrays.push_back({"a", MemorySpace::Global, ValueType::Int32, ArrayRole::InOut,
+                           [](const Params&, const LaunchConfig&) { return std::vector<uint64_t>{1}; }});
+    spec.fill_input = [](const Params&, size_t, std::vector<uint32_t>&) {};
+    spec.body = [](ModelThread& t) { t.array<int>(0).store(0, std::fopen("/etc/hostname", "r") ? 1 : 2, 1); };
+    spec.run_apart = [](const ModelLaunch& l, const std::atomic<bool>* cancel) { return run_isolated(l, cancel, 5); };
+    const auto r = run_model({&spec, {}, {{1, 1, 1}, {1, 1, 1}}});
+    REQUIRE(!r.value);
+    CHECK(r.error.find("kernel opener crashed with SIGSYS") != std::string::npos);
 }

@@ -1,0 +1,155 @@
+#include "isolated_run.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include "executor.hpp"
+#include "model/model_result_io.hpp"
+#include "source_hooks.hpp"
+
+namespace threadmap {
+namespace {
+
+// What the child may do from here on: write (its result, and stderr for a sanitizer's report),
+// manage memory that is never executable, wait on itself, end.
+bool lock_down(int result_fd) {
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
+    if (!ctx) return false;
+    bool ok =
+        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, scmp_datum_t(result_fd))) == 0 &&
+        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, 2)) == 0 &&
+        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0)) == 0 &&
+        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0)) == 0;
+    for (int call :
+         {SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(brk), SCMP_SYS(madvise), SCMP_SYS(futex), SCMP_SYS(exit),
+          SCMP_SYS(exit_group), SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigaction),
+          SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(tgkill), SCMP_SYS(clock_gettime), SCMP_SYS(sched_yield)})
+        ok = ok && seccomp_rule_add(ctx, SCMP_ACT_ALLOW, call, 0) == 0;
+    ok = ok && seccomp_load(ctx) == 0;
+    seccomp_release(ctx);
+    return ok;
+}
+
+void write_all(int fd, const std::string& bytes) {
+    for (size_t done = 0; done < bytes.size();) {
+        const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;
+        done += size_t(n);
+    }
+}
+
+std::string signal_text(int sig) {
+    switch (sig) {
+        case SIGSEGV:
+            return "SIGSEGV (a segmentation fault: memory it may not touch, or its stack overflowed)";
+        case SIGBUS:
+            return "SIGBUS (a bus error)";
+        case SIGFPE:
+            return "SIGFPE (an integer division by zero)";
+        case SIGILL:
+            return "SIGILL (an illegal instruction: code the compiler proved unreachable was reached)";
+        case SIGABRT:
+            return "SIGABRT (it aborted)";
+        case SIGSYS:
+            return "SIGSYS (it made a system call: kernels cannot touch files, processes or the network)";
+        default:
+            return "signal " + std::to_string(sig);
+    }
+}
+
+}  // namespace
+
+Outcome<ModelResult> run_isolated(const ModelLaunch& launch, const std::atomic<bool>* cancel, double seconds) {
+    const std::string& name = launch.spec->name;
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return {std::nullopt, std::string("no pipe for the kernel's process: ") + strerror(errno)};
+    // The last source line the kernel reached, written by the child's hooks.
+    auto* last_line =
+        static_cast<int*>(mmap(nullptr, sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+    if (last_line == MAP_FAILED) last_line = nullptr;
+    const pid_t child = fork();
+    if (child < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        if (last_line) munmap(last_line, sizeof(int));
+        return {std::nullopt, std::string("could not start the kernel's process: ") + strerror(errno)};
+    }
+    if (child == 0) {
+        close(fds[0]);
+        if (last_line) source_hooks::report_lines_to(last_line);
+        // A crash ends the child with its own signal (not a handler the host installed).
+        for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) signal(sig, SIG_DFL);
+        if (!lock_down(fds[1])) {
+            write_all(fds[1],
+                      "Ethreadmap could not lock down the process that runs your kernel (seccomp), so it "
+                      "did not run it");
+            _exit(0);
+        }
+        const Outcome<ModelResult> r = run_model_here(launch);
+        std::string access_error = source_hooks::take_access_error();
+        if (!r.value)
+            write_all(fds[1], "E" + r.error);
+        else if (!access_error.empty())
+            write_all(fds[1], "E" + access_error);
+        else
+            write_all(fds[1], "R" + serialize_result(*r.value));
+        _exit(0);
+    }
+    close(fds[1]);
+    std::string bytes;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    std::string stopped;
+    char buffer[1 << 16];
+    for (;;) {
+        pollfd p{fds[0], POLLIN, 0};
+        const int ready = poll(&p, 1, 20);
+        if (ready > 0) {
+            const ssize_t n = read(fds[0], buffer, sizeof buffer);
+            if (n > 0) {
+                bytes.append(buffer, size_t(n));
+                continue;
+            }
+            if (n == 0 || errno != EINTR) break;  // end of the child's output
+        }
+        if (cancel && cancel->load()) {
+            stopped = kCancelled;
+        } else if (std::chrono::steady_clock::now() > deadline) {
+            char limit[32];
+            snprintf(limit, sizeof limit, "%g", seconds);
+            stopped =
+                "kernel " + name + " ran past the time limit of " + limit + " s and was stopped (an endless loop?)";
+        }
+        if (!stopped.empty()) {
+            kill(child, SIGKILL);
+            break;
+        }
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    const int line = last_line ? *last_line : 0;
+    if (last_line) munmap(last_line, sizeof(int));
+    const std::string where = line > 0 ? "; the last line it reached was " + std::to_string(line) : "";
+    if (!stopped.empty()) return {std::nullopt, stopped == kCancelled ? stopped : stopped + where};
+    if (WIFSIGNALED(status))
+        return {std::nullopt, "kernel " + name + " crashed with " + signal_text(WTERMSIG(status)) + where};
+    if (bytes.empty()) return {std::nullopt, "kernel " + name + "'s process ended without a result"};
+    if (bytes[0] == 'E') return {std::nullopt, bytes.substr(1)};
+    auto r = deserialize_result(std::string_view(bytes).substr(1));
+    if (!r) return {std::nullopt, "kernel " + name + "'s process ended in the middle of its result"};
+    return {std::move(*r), {}};
+}
+
+}  // namespace threadmap
