@@ -39,10 +39,14 @@ int run_check_command(const CheckCommandOptions& o) {
         return 2;
     }
     const ModelLaunch& l = *launch.value;
+    if (auto problem = check_model_launch(l)) {
+        std::fprintf(stderr, "threadmap: %s\n", problem->c_str());
+        return 2;
+    }
     const auto run = run_model(l);
     if (!run.value) {
         std::fprintf(stderr, "threadmap: %s\n", run.error.c_str());
-        return 2;
+        return failed_run_exit(l);
     }
     const ModelResult& r = *run.value;
     const bool any = !r.findings.empty();

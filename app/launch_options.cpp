@@ -7,6 +7,7 @@
 
 #include "builtin/registry.hpp"
 #include "lessons.hpp"
+#include "source_launch.hpp"
 
 namespace threadmap {
 
@@ -70,7 +71,9 @@ Workload model_workload(const ModelKernel& k, const LaunchConfig& launch) {
 
 ResolvedLaunch default_model_launch(const KernelSpec& spec) {
     ResolvedLaunch r;
-    ModelKernel k{&spec, {}, default_mapped_array(spec)};
+    ModelKernel k;
+    k.spec = &spec;
+    k.array = default_mapped_array(spec);
     for (const ParamSpec& p : spec.params)
         k.params.push_back(p.default_from < k.params.size() ? k.params[p.default_from] : p.default_value);
     r.launch.block = spec.default_block;
@@ -107,6 +110,22 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
         ->check(non_empty);
     cmd.add_option("--shared-block", o.shared_block,
                    "--array of a __shared__ array: the block X[,Y[,Z]] whose copy (default 0)")
+        ->check(non_empty);
+    cmd.add_option("--source", o.source,
+                   "Your own kernel: a CUDA C++ file, compiled on the CPU (bind its parameters with --bind)")
+        ->check(non_empty);
+    cmd.add_option("--entry", o.entry, "--source: the __global__ function to run (default: the only one)")
+        ->check(non_empty);
+    cmd.add_option("--bind", o.binds,
+                   "--source: one parameter, NAME=float[N][:FILL] or NAME=int[ROWS][COLS][:FILL] for a pointer "
+                   "(FILL: zeros, ones, index, random, random:SEED), NAME=VALUE for a number; once per parameter")
+        ->check(non_empty);
+    cmd.add_option("--dynamic-shared", o.dynamic_shared,
+                   "--source: dynamic shared memory per block in bytes, for an extern __shared__ array (the third "
+                   "value of <<<grid, block, bytes>>>)")
+        ->check(non_empty);
+    cmd.add_option("--time-limit", o.time_limit,
+                   "--source: seconds a run of the kernel may take before it is stopped (default 5)")
         ->check(non_empty);
     for (const KernelSpec* k : builtin_kernels())
         for (const ParamSpec& p : k->params) {
@@ -261,6 +280,21 @@ ResolveResult resolve_model_kernel(const KernelSpec& spec, const Lesson* lesson,
 ResolveResult resolve_launch(const LaunchOptions& o) {
     ResolveResult r;
     std::string& err = r.error;
+    if (!o.source.empty()) {
+        if (!o.preset.empty() || !o.kernel.empty() || !o.n.empty() || !o.rows.empty() || !o.cols.empty() ||
+            !o.inner.empty() || o.any_param())
+            return err =
+                       "--source gives the kernel: bind its parameters with --bind (not --preset, --kernel or a "
+                       "shape)",
+                   r;
+        const auto source = load_source_kernel(o);
+        if (!source.value) return err = source.error, r;
+        r = resolve_model_kernel(*source.value->spec, nullptr, o);
+        if (r.value) r.value->model->owner = source.value->owner;
+        return r;
+    }
+    if (!o.entry.empty() || !o.binds.empty() || !o.time_limit.empty() || !o.dynamic_shared.empty())
+        return err = "--entry, --bind, --dynamic-shared and --time-limit go with --source", r;
     const bool explicit_kernel = !o.kernel.empty();
     const Lesson* lesson = nullptr;
     if (!o.preset.empty()) {

@@ -6,7 +6,9 @@
 
 #include <map>
 #include <optional>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "launch_config.hpp"
 #include "model/kernel_spec.hpp"
@@ -33,6 +35,12 @@ struct LaunchOptions {
     // who it shows (write | read), and for a __shared__ array the block whose copy.
     std::string array, access, shared_block;
     std::string phase;  // a kernel with barriers: map one phase's accesses (0: before the first barrier)
+    // A learner's kernel: its CUDA C++ file, which __global__ function, each parameter's
+    // binding (NAME=float[N][:FILL], NAME=VALUE) and the time limit of a run in seconds.
+    std::string source, entry;
+    std::vector<std::string> binds;
+    std::string time_limit;
+    std::string dynamic_shared;  // bytes of dynamic shared memory per block (<<<grid, block, bytes>>>)
     bool any_param() const;
 };
 
@@ -51,6 +59,8 @@ struct ModelKernel {
     // the first); kAllPhases: all of them.
     uint32_t phase = kAllPhases;
     static constexpr uint32_t kAllPhases = UINT32_MAX;
+    // A learner's kernel (--source): keeps its spec and compiled code alive.
+    std::shared_ptr<const void> owner;
     bool shared() const { return spec->arrays[array].space == MemorySpace::Shared; }
     bool operator==(const ModelKernel& o) const {
         return spec == o.spec && params == o.params && array == o.array && reads == o.reads &&

@@ -24,7 +24,7 @@ void add_map_command(CLI::App& app, MapCommandOptions& o) {
 namespace {
 
 // The kernel model's map: --array, --access, or a kernel only the model runs.
-int run_model_map(const MapCommandOptions& o, MapFormat format) {
+int run_model_map(const MapCommandOptions& o, const ResolvedLaunch& resolved, MapFormat format) {
     const auto fail = [](const std::string& why, int code) {
         std::fprintf(stderr, "threadmap map: %s\n", why.c_str());
         return code;
@@ -34,15 +34,13 @@ int run_model_map(const MapCommandOptions& o, MapFormat format) {
             "this map is made in the kernel model on the CPU (--array, --access, or a kernel only the model "
             "runs): --backend cuda does not apply",
             2);
-    const auto resolved = resolve_launch(o.launch);
-    if (!resolved.value) return fail(resolved.error, 2);
-    const CheckedLaunch checked = check_resolved(*resolved.value);
+    const CheckedLaunch checked = check_resolved(resolved);
     if (!checked.value) return fail(checked.error, 2);
-    const ModelLaunch launch = model_launch_for(*resolved.value);
-    const size_t array = resolved.value->model->array;
+    const ModelLaunch launch = model_launch_for(resolved);
+    const size_t array = resolved.model->array;
     const auto run = run_model(launch);
-    if (!run.value) return fail(run.error, 2);
-    const ModelMapReport report{launch, *run.value, array, resolved.value->model->reads, !o.no_elements};
+    if (!run.value) return fail(run.error, failed_run_exit(launch));
+    const ModelMapReport report{launch, *run.value, array, resolved.model->reads, !o.no_elements};
     if (!write_model_map_report(stdout, report, format)) return fail("could not write the output", 1);
     return 0;
 }
@@ -54,7 +52,11 @@ int run_map_command(const MapCommandOptions& o) {
                              : o.format == "csv" ? MapFormat::Csv
                                                  : MapFormat::Table;
     const auto resolved = resolve_launch(o.launch);
-    if (resolved.value && resolved.value->model) return run_model_map(o, format);
+    if (resolved.value && resolved.value->model) return run_model_map(o, *resolved.value, format);
+    if (!o.launch.source.empty()) {  // its compile errors, once
+        std::fprintf(stderr, "threadmap map: %s\n", resolved.error.c_str());
+        return 2;
+    }
     const auto fail = [](const std::string& why, int code) {
         std::fprintf(stderr, "threadmap map: %s\n", why.c_str());
         return code;

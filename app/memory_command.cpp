@@ -36,10 +36,14 @@ int run_memory_command(const MemoryCommandOptions& o) {
     ModelLaunch& l = *launch.value;
     l.record_requests = true;
     l.record_elements = false;  // the view needs no records or hazards: faster, far less memory
+    if (auto problem = check_model_launch(l)) {
+        std::fprintf(stderr, "threadmap: %s\n", problem->c_str());
+        return 2;
+    }
     const auto run = run_model(l);
     if (!run.value) {
         std::fprintf(stderr, "threadmap: %s\n", run.error.c_str());
-        return 2;
+        return failed_run_exit(l);
     }
     const MemoryView& view = *run.value->memory;
     if (o.json)

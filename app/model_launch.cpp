@@ -11,6 +11,7 @@ ModelLaunch model_launch_for(const ResolvedLaunch& r) {
     m.launch = r.launch;
     if (r.model) {
         m.spec = r.model->spec;
+        m.keep = r.model->owner;
         m.params = r.model->params;
         m.phase = r.model->phase;
         const Dim3& b = r.model->shared_block;

@@ -14,4 +14,8 @@ ModelLaunch model_launch_for(const ResolvedLaunch& launch);
 
 Outcome<ModelLaunch> resolve_model_launch(const LaunchOptions& options);
 
+// The exit status of a command whose run of a checked launch failed: 3 when a learner's kernel
+// crashed, ran past its time limit or was stopped (the kernel's doing), 2 otherwise.
+inline int failed_run_exit(const ModelLaunch& launch) { return launch.spec->run_apart ? 3 : 2; }
+
 }  // namespace threadmap

@@ -10,6 +10,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,6 +50,8 @@ struct ModelLaunch {
     // (phase+1)-th barrier (phase 0: before the first); kAllPhases: all. Findings are unchanged.
     uint32_t phase = kAllPhases;
     static constexpr uint32_t kAllPhases = UINT32_MAX;
+    // Keeps a learner's kernel (its spec and compiled code: kernels/source) alive; else empty.
+    std::shared_ptr<const void> keep;
 };
 
 // Who touched one element of a global array (20 bytes). Thread ids are global linear ids:

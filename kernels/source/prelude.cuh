@@ -12,7 +12,9 @@
 #define __noinline__ __attribute__((noinline))
 #define __restrict__ __restrict
 #define __launch_bounds__(...)
-#define __shared__ static __attribute__((annotate("threadmap_shared")))
+// A __shared__ array is made static by the compiler (one per block, kept by the kernel model);
+// `extern __shared__ float s[];` is the launch's dynamic shared memory.
+#define __shared__ __attribute__((annotate("threadmap_shared")))
 
 typedef __SIZE_TYPE__ size_t;
 typedef __PTRDIFF_TYPE__ ptrdiff_t;

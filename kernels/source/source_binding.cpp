@@ -107,8 +107,8 @@ Outcome<uint64_t> parse_value(const SourceParam& p, const std::string& text) {
     return {std::nullopt, where + "not a value"};
 }
 
-// The grid a learner would write to cover the first array the kernel writes: one thread per
-// element, x along a row.
+// The default grid: one thread per element of the largest array, x along a row (a reduction's
+// input, a matmul's largest operand; a learner's own --grid says otherwise).
 Dim3 covering(const std::vector<uint64_t>& shape, const Dim3& block) {
     const auto up = [](uint64_t n, uint64_t b) { return uint32_t(std::min<uint64_t>((n + b - 1) / b, UINT32_MAX)); };
     if (shape.size() == 2) return {up(shape[1], block.x), up(shape[0], block.y), 1};
@@ -194,8 +194,8 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
     }
     std::string missing;
     size_t slots = 0;
-    std::vector<SourceBinding> starts;  // per global array of the spec: what it holds at first
-    const SourceBinding* first_written = nullptr;
+    std::vector<SourceBinding> starts;       // per global array of the spec: what it holds at first
+    const SourceBinding* largest = nullptr;  // what the default grid covers
     for (const SourceParam& p : kernel.params) {
         const SourceBinding* b = nullptr;
         for (const SourceBinding& c : bindings)
@@ -233,27 +233,40 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
         a.type = p.element;
         a.role = p.is_const ? ArrayRole::Input : ArrayRole::InOut;
         a.shape = [shape = b->shape](const Params&, const LaunchConfig&) { return shape; };
-        if (!p.is_const && !first_written) first_written = b;
-        k.addresses.bound.push_back(k.spec.arrays.size());
+        const auto elements = [](const SourceBinding& x) {
+            uint64_t n = 1;
+            for (uint64_t e : x.shape) n *= e;
+            return n;
+        };
+        if (!largest || elements(*b) > elements(*largest)) largest = b;
+        k.addresses.array[slots] = k.spec.arrays.size();
         starts.push_back(*b);
         k.spec.arrays.push_back(std::move(a));
-        k.values.push_back(source_hooks::bound_address(slots++));
+        k.values.push_back(source_hooks::slot_address(slots++));
     }
     if (!missing.empty()) return {std::nullopt, kernel.name + " needs every parameter bound: " + missing};
 
     for (const SourceSharedArray& s : kernel.shared) {
+        std::vector<uint64_t> shape = s.shape;
+        if (s.dynamic) {
+            if (run.dynamic_shared_bytes < 4)
+                return {std::nullopt, kernel.name + " declares extern __shared__ " + s.name +
+                                          "[]: give the launch's dynamic shared memory in bytes (--dynamic-shared, "
+                                          "the third value of <<<grid, block, bytes>>>)"};
+            shape = {run.dynamic_shared_bytes / 4};
+        }
         ArraySpec a;
         a.name = s.name;
         a.space = MemorySpace::Shared;
         a.type = s.element;
         a.role = ArrayRole::Scratch;
-        a.shape = [shape = s.shape](const Params&, const LaunchConfig&) { return shape; };
-        k.addresses.shared.push_back({s.address, s.address + s.bytes, k.spec.arrays.size()});
+        a.shape = [shape](const Params&, const LaunchConfig&) { return shape; };
+        k.addresses.array[s.slot] = k.spec.arrays.size();
         k.spec.arrays.push_back(std::move(a));
     }
     for (uint64_t& v : k.values) k.args.push_back(&v);
 
-    const std::vector<uint64_t> cover = first_written ? first_written->shape : std::vector<uint64_t>{1};
+    const std::vector<uint64_t> cover = largest ? largest->shape : std::vector<uint64_t>{1};
     k.spec.default_block = cover.size() == 2 ? Dim3{16, 16, 1} : Dim3{256, 1, 1};
     k.spec.covering_grid = [cover](const Params&, const Dim3& block) { return covering(cover, block); };
     std::vector<ValueType> types;

@@ -51,6 +51,9 @@ class BoundKernel {
 struct SourceRunOptions {
     bool isolated = true;
     double seconds = 5.0;  // kDefaultKernelSeconds
+    // The launch's dynamic shared memory per block (<<<grid, block, bytes>>>): an `extern
+    // __shared__ float s[]` holds bytes / 4 elements.
+    uint64_t dynamic_shared_bytes = 0;
 };
 
 // Binds every parameter of `kernel` (of `source`); an error names what is missing or wrong.

@@ -3,7 +3,6 @@
 #include <chrono>
 #include <mutex>
 #include <optional>
-#include <set>
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
@@ -142,15 +141,55 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
         return true;
     }
 
+    // Before code generation sees a function: its __shared__ arrays become static (one copy
+    // for all threads; the kernel model keeps one per block), as if declared `static`.
+    bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
+        struct MakeStatic : clang::RecursiveASTVisitor<MakeStatic> {
+            bool VisitVarDecl(clang::VarDecl* v) {
+                if (annotated(*v, "threadmap_shared") && v->hasLocalStorage() && !llvm::isa<clang::ParmVarDecl>(v))
+                    v->setStorageClass(clang::SC_Static);
+                return true;
+            }
+        } make_static;
+        for (clang::Decl* d : group) make_static.TraverseDecl(d);
+        return true;
+    }
+
     bool VisitVarDecl(clang::VarDecl* v) {
-        if (!annotated(*v, "threadmap_shared") || !v->isStaticLocal()) return true;
+        if (!annotated(*v, "threadmap_shared")) return true;
+        const bool dynamic = v->hasExternalStorage() && v->isLocalExternDecl();
+        if (!v->isStaticLocal() && !dynamic) {
+            refusals.push_back(
+                {v->getLocation(), "__shared__ declares an array inside a kernel or __device__ function"});
+            return true;
+        }
         FoundShared s;
+        s.array.dynamic = dynamic;
         s.array.name = v->getNameAsString();
         s.array.line = int(ctx_->getSourceManager().getPresumedLineNumber(v->getLocation()));
         if (const auto* f = llvm::dyn_cast_or_null<clang::FunctionDecl>(v->getParentFunctionOrMethod()))
             s.array.function = f->getNameAsString();
         clang::QualType t = v->getType();
         std::vector<uint64_t> extents;
+        if (dynamic) {
+            const clang::IncompleteArrayType* a = ctx_->getAsIncompleteArrayType(t);
+            if (!a) {
+                refusals.push_back({v->getLocation(),
+                                    "extern __shared__ declares an array of unknown size: "
+                                    "extern __shared__ float " +
+                                        s.array.name + "[];"});
+                return true;
+            }
+            t = a->getElementType();
+            extents.push_back(0);  // the launch's dynamic shared memory says how many
+            if (ctx_->getAsArrayType(t)) {
+                refusals.push_back({v->getLocation(),
+                                    "extern __shared__ arrays here have one dimension: "
+                                    "extern __shared__ float " +
+                                        s.array.name + "[];"});
+                return true;
+            }
+        }
         while (const clang::ConstantArrayType* a = ctx_->getAsConstantArrayType(t)) {
             extents.push_back(a->getSize().getZExtValue());
             t = a->getElementType();
@@ -195,6 +234,7 @@ class CompileAction : public clang::EmitLLVMOnlyAction {
   private:
     struct ForwardingConsumer : clang::ASTConsumer {
         explicit ForwardingConsumer(Collector& c) : c_(c) {}
+        bool HandleTopLevelDecl(clang::DeclGroupRef group) override { return c_.HandleTopLevelDecl(group); }
         void HandleTranslationUnit(clang::ASTContext& ctx) override { c_.HandleTranslationUnit(ctx); }
         Collector& c_;
     };
@@ -242,7 +282,7 @@ class DiagnosticCollector : public clang::TextDiagnosticPrinter {
 
 class Instrumenter {
   public:
-    Instrumenter(llvm::Module& m, const std::set<const llvm::Value*>& shared) : m_(m), shared_(shared) {
+    explicit Instrumenter(llvm::Module& m) : m_(m) {
         llvm::LLVMContext& c = m.getContext();
         ptr_ = llvm::PointerType::get(c, 0);
         i32_ = llvm::Type::getInt32Ty(c);
@@ -280,13 +320,12 @@ class Instrumenter {
     }
 
   private:
-    // Loads and stores of a thread's own locals stay as they are; those through a pointer
-    // (an array, or memory the model does not know) and of __shared__ arrays are recorded.
+    // Loads and stores of a thread's own locals and of plain globals (the thread's indices,
+    // a __device__ variable) stay as they are; those through a pointer (an array, a __shared__
+    // array at its slot, or memory the model does not know) go through the hooks.
     bool recorded(const llvm::Value* address) const {
         const llvm::Value* o = llvm::getUnderlyingObject(address, 0);
-        if (llvm::isa<llvm::AllocaInst>(o)) return false;
-        if (llvm::isa<llvm::GlobalVariable>(o)) return shared_.count(o) != 0;
-        return true;
+        return !llvm::isa<llvm::AllocaInst>(o) && !llvm::isa<llvm::GlobalVariable>(o);
     }
 
     llvm::Value* line_of(const llvm::Instruction& i) {
@@ -343,7 +382,6 @@ class Instrumenter {
     }
 
     llvm::Module& m_;
-    const std::set<const llvm::Value*>& shared_;
     llvm::Type *ptr_, *i32_, *i64_, *void_;
     llvm::FunctionCallee load4_, store4_, load_, store_, memcpy_, memset_;
 };
@@ -459,6 +497,7 @@ SourceCompile compile_source(const std::string& text, const std::string& file_na
                                            "-fcxx-exceptions",
                                            "-funwind-tables=2",
                                            "-fno-rtti",
+                                           "-ffp-contract=off",  // as the built-in bodies: no fused multiply-adds
                                            "-ferror-limit",
                                            "20",
                                            "-nostdsysteminc",
@@ -492,19 +531,28 @@ SourceCompile compile_source(const std::string& text, const std::string& file_na
         return out;
     }
 
-    // Shared arrays get names the JIT can find (a static local's linkage is internal).
-    std::set<const llvm::Value*> shared_globals;
-    std::vector<std::string> shared_symbols(found.shared.size());
+    // Each __shared__ array lives at its slot's address (never memory: every access to it goes
+    // through the hooks, which keep one copy per block), so that an index past its end is its
+    // own, reported out of bounds, not the next array's element.
+    if (found.shared.size() > source_hooks::kMaxSharedArrays) {
+        out.text += file_name + ": error: threadmap runs at most " + std::to_string(source_hooks::kMaxSharedArrays) +
+                    " __shared__ arrays in one file\n";
+        return out;
+    }
+    std::vector<bool> emitted(found.shared.size());
     for (size_t s = 0; s < found.shared.size(); ++s) {
         llvm::GlobalVariable* g = module->getNamedGlobal(found.shared[s].mangled);
         if (!g) continue;  // never used: not emitted
-        shared_symbols[s] = "__threadmap_shared_" + std::to_string(s);
-        g->setName(shared_symbols[s]);
-        g->setLinkage(llvm::GlobalValue::ExternalLinkage);
-        shared_globals.insert(g);
-        found.shared[s].array.bytes = module->getDataLayout().getTypeAllocSize(g->getValueType());
+        emitted[s] = true;
+        found.shared[s].array.slot = source_hooks::shared_slot(s);
+        llvm::Constant* at = llvm::ConstantExpr::getIntToPtr(
+            llvm::ConstantInt::get(llvm::Type::getInt64Ty(*context),
+                                   source_hooks::slot_address(found.shared[s].array.slot)),
+            g->getType());
+        g->replaceAllUsesWith(at);
+        g->eraseFromParent();
     }
-    Instrumenter instrumenter(*module, shared_globals);
+    Instrumenter instrumenter(*module);
     if (const int line = instrumenter.inline_assembly()) {
         const std::string message = "inline assembly is not part of the CUDA C++ threadmap runs";
         out.text += file_name + (line > 0 ? ":" + std::to_string(line) : "") + ": error: " + message + "\n";
@@ -574,15 +622,8 @@ SourceCompile compile_source(const std::string& text, const std::string& file_na
         for (size_t s = 0; s < found.shared.size(); ++s) {
             // Its own shared arrays, and those of the __device__ functions it may call.
             const std::string& owner = found.shared[s].array.function;
-            if (shared_symbols[s].empty() || (owner != kernel.name && is_kernel(owner))) continue;
-            auto where = j.lookup(library, shared_symbols[s]);
-            if (!where) {
-                llvm::consumeError(where.takeError());
-                continue;
-            }
-            SourceSharedArray a = found.shared[s].array;
-            a.address = where->getValue();
-            kernel.shared.push_back(std::move(a));
+            if (emitted[s] && (owner == kernel.name || !is_kernel(owner)))
+                kernel.shared.push_back(found.shared[s].array);
         }
         compiled->kernels.push_back(std::move(kernel));
     }

@@ -53,27 +53,18 @@ struct Element {
 std::optional<Element> locate(uintptr_t address, uint32_t size, int line, bool& refused) {
     refused = false;
     *g_line = line;
-    const AddressMap& m = *g_map;
-    uintptr_t begin = 0;
-    size_t array = 0;
-    bool found = false;
-    for (const AddressMap::Range& r : m.shared) {
-        if (address >= r.begin && address < r.end) {
-            begin = r.begin;
-            array = r.array;
-            found = true;
-            break;
-        }
-    }
     const uintptr_t base = reserved_base();
-    if (!found && address >= base && address < base + kSlotBytes * m.bound.size()) {
-        const size_t slot = (address - base) >> kSlotBits;
-        begin = bound_address(slot);
-        array = m.bound[slot];
-        found = true;
-    }
-    if (!found) return std::nullopt;
+    if (address < base || address >= base + kSlotBytes * kSlots) return std::nullopt;
+    const size_t slot = (address - base) >> kSlotBits;
+    const uintptr_t begin = slot_address(slot);
+    const size_t array = g_map->array[slot];
     const int64_t offset = int64_t(address - begin);
+    if (array == AddressMap::kNone) {
+        refused = true;
+        if (g_access_error.empty())
+            g_access_error = "line " + std::to_string(line) + ": an access to a __shared__ array of another kernel";
+        return std::nullopt;
+    }
     if (size != 4 || offset % 4 != 0) {
         refused = true;
         if (g_access_error.empty())
@@ -88,7 +79,7 @@ std::optional<Element> locate(uintptr_t address, uint32_t size, int line, bool& 
 
 }  // namespace
 
-uintptr_t bound_address(size_t slot) { return reserved_base() + slot * kSlotBytes + kSlotBytes / 2; }
+uintptr_t slot_address(size_t slot) { return reserved_base() + slot * kSlotBytes + kSlotBytes / 2; }
 
 void run_thread(ModelThread& t, const AddressMap& map, SourceEntry entry, void* const* args) {
     g_thread = &t;

@@ -18,21 +18,25 @@ class ModelThread;
 
 namespace source_hooks {
 
-// The most pointer parameters a kernel can bind.
+// Address slots: one per pointer parameter, then one per __shared__ array of the compiled
+// code (the compiler puts each shared array at its slot's address, so that an index past its
+// end stays its own and is reported, rather than landing in the next array).
 inline constexpr size_t kMaxBoundArrays = 16;
+inline constexpr size_t kMaxSharedArrays = 16;
+inline constexpr size_t kSlots = kMaxBoundArrays + kMaxSharedArrays;
+inline constexpr size_t shared_slot(size_t shared_index) { return kMaxBoundArrays + shared_index; }
 
-// How one launch's addresses map to the spec's arrays.
+// The address of a slot's element 0 (a slot's range is 16 GiB either side of it).
+uintptr_t slot_address(size_t slot);
+
+// Which array of the spec each slot is, for one bound kernel.
 struct AddressMap {
-    struct Range {
-        uintptr_t begin = 0, end = 0;
-        size_t array = 0;  // in the spec
-    };
-    std::vector<size_t> bound;  // slot i (pointer parameter i's address) → the spec's array
-    std::vector<Range> shared;  // a __shared__ array of the compiled code → the spec's array
+    static constexpr size_t kNone = SIZE_MAX;
+    size_t array[kSlots];
+    AddressMap() {
+        for (size_t& a : array) a = kNone;
+    }
 };
-
-// The address pointer parameter `slot` passes (a slot's range is 16 GiB either side of it).
-uintptr_t bound_address(size_t slot);
 
 // Runs one thread of the kernel: `t` is the model's thread, `args` the kernel's arguments.
 void run_thread(ModelThread& t, const AddressMap& map, SourceEntry entry, void* const* args);

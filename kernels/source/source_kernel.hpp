@@ -27,9 +27,9 @@ struct SourceSharedArray {
     int line = 0;
     ValueType element = ValueType::Float32;
     std::vector<uint64_t> shape;  // [n] or [rows, cols] (a 3-D array's first two extents folded)
+    bool dynamic = false;         // `extern __shared__ T name[]`: the launch's dynamic shared memory
     std::string function;         // the function that declares it
-    uintptr_t address = 0;        // the compiled kernel's copy (a tag: the model keeps each block's)
-    uint64_t bytes = 0;
+    size_t slot = 0;              // its addresses in the compiled code (source_hooks.hpp)
 };
 
 // Calls the kernel with its arguments: args[i] points at parameter i's value (as

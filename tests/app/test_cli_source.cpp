@@ -1,0 +1,107 @@
+// `--source`: a learner's CUDA file on the command line. The maps and findings of the seed's
+// kernel typed by hand equal the built-in's; a compile error exits 2 with Clang's
+// file:line:column and caret; a kernel that loops forever or crashes exits 3 with the reason.
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "../run_binary.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+std::string source_file(const std::string& name, const std::string& text) {
+    const std::string path = "/tmp/threadmap-source-" + std::to_string(getpid()) + "-" + name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+const char* kIncrement =
+    "__global__ void increment_by_one(float* a, int n) {\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n)\n"
+    "        a[i] = a[i] + 1;\n"
+    "}\n";
+
+}  // namespace
+
+TEST_CASE("--source: the seed's increment typed by hand maps and checks as the built-in does") {
+    const std::string cu = source_file("increment.cu", kIncrement);
+    for (const char* block : {"128", "32,2"}) {
+        CAPTURE(block);
+        const RunResult typed = run_threadmap({"map", "--source", cu, "--bind", "a=float[500]", "--bind", "n=500",
+                                               "--block", block, "--grid", "4", "--format", "json"});
+        const RunResult built_in = run_threadmap({"map", "--kernel", "increment", "--n", "500", "--block", block,
+                                                  "--grid", "4", "--array", "a", "--format", "json"});
+        REQUIRE_MESSAGE(typed.exit_code == 0, typed.err);
+        REQUIRE_MESSAGE(built_in.exit_code == 0, built_in.err);
+        const json t = json::parse(typed.out), b = json::parse(built_in.out);
+        CHECK(t["kernel"] == "increment_by_one");
+        CHECK(t["elements"] == b["elements"]);
+        CHECK(t["stats"] == b["stats"]);
+        CHECK(t["finding_counts"] == b["finding_counts"]);
+    }
+    const RunResult race = run_threadmap(
+        {"check", "--source", cu, "--bind", "a=float[64]", "--bind", "n=64", "--block", "32,2", "--format", "json"});
+    CHECK(race.exit_code == 3);
+    const json j = json::parse(race.out);
+    CHECK(j["counts"]["write_write_race"] == 32);
+    CHECK(j["findings"][0]["line"] == 4);
+}
+
+TEST_CASE("--source: a compile error exits 2 with Clang's file:line:column and caret") {
+    const std::string cu = source_file("broken.cu",
+                                       "__global__ void k(float* a) {\n"
+                                       "    int i = threadIdx.x\n"
+                                       "    a[i] = 1;\n"
+                                       "}\n");
+    const RunResult r = run_threadmap({"check", "--source", cu, "--bind", "a=float[4]"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(cu + ":2:24: error: expected ';' at end of declaration") != std::string::npos);
+    CHECK(r.err.find("^") != std::string::npos);
+    CHECK(r.out.empty());
+}
+
+TEST_CASE("--source: what is missing or wrong in the bindings is named, exit 2") {
+    const std::string cu = source_file("bind.cu", kIncrement);
+    const auto err = [&](std::vector<std::string> args) {
+        args.insert(args.begin(), {"check", "--source", cu});
+        const RunResult r = run_threadmap(args);
+        CHECK(r.exit_code == 2);
+        return r.err;
+    };
+    CHECK(err({"--bind", "a=float[10]"}).find("--bind n=VALUE") != std::string::npos);
+    CHECK(err({"--bind", "a=int[10]", "--bind", "n=10"}).find("not an array of int") != std::string::npos);
+    CHECK(err({"--bind", "a=float[10]", "--bind", "n=ten"}).find("whole number") != std::string::npos);
+    CHECK(err({"--bind", "a=10", "--bind", "n=10"}).find("is a pointer") != std::string::npos);
+    CHECK(err({"--bind", "a=float[10]", "--bind", "n=10", "--bind", "m=3"}).find("no parameter 'm'") !=
+          std::string::npos);
+    CHECK(err({"--bind", "a=float[10]:sevens", "--bind", "n=10"}).find("not a starting value") != std::string::npos);
+    CHECK(err({"--bind", "a=float[10]", "--bind", "n=10", "--entry", "other"}).find("no __global__ kernel 'other'") !=
+          std::string::npos);
+    const RunResult stray = run_threadmap({"check", "--kernel", "increment", "--n", "10", "--bind", "n=10"});
+    CHECK(stray.exit_code == 2);
+    CHECK(stray.err.find("go with --source") != std::string::npos);
+}
+
+TEST_CASE("--source: an endless loop is stopped at the time limit and a crash is reported, exit 3") {
+    const std::string loop = source_file("loop.cu",
+                                         "__global__ void spin(int* a) {\n"
+                                         "    while (a[0] == 0) { }\n"
+                                         "}\n");
+    const RunResult timed_out =
+        run_threadmap({"check", "--source", loop, "--bind", "a=int[1]", "--block", "1", "--time-limit", "0.5"});
+    CHECK(timed_out.exit_code == 3);
+    CHECK(timed_out.err.find("kernel spin ran past the time limit of 0.5 s") != std::string::npos);
+    const std::string wild = source_file("wild.cu",
+                                         "__global__ void wild(int* a, int n) {\n"
+                                         "    int* p = (int*)(long)n;\n"
+                                         "    p[0] = a[0];\n"
+                                         "}\n");
+    const RunResult crashed = run_threadmap({"map", "--source", wild, "--bind", "a=int[1]", "--bind", "n=16"});
+    CHECK(crashed.exit_code == 3);
+    CHECK(crashed.err.find("kernel wild crashed with SIGSEGV") != std::string::npos);
+}
