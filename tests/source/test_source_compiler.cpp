@@ -90,7 +90,7 @@ TEST_CASE("a 2D block on a 1D kernel: two threads write each element, a write-wr
     CHECK(r.counts[size_t(FindingKind::WriteWriteRace)] == 64);
 }
 
-TEST_CASE("a tiled matmul with __shared__ tiles and barriers multiplies exactly; without the second barrier, hazards") {
+TEST_CASE("a tiled matmul with __shared__ tiles and barriers multiplies exactly, and without the second barrier has hazards") {
     const std::string tiled =
         "#define TILE 16\n"
         "__global__ void matmul(const float* A, const float* B, float* C, int n) {\n"
@@ -214,7 +214,7 @@ TEST_CASE("a kernel that loops forever is stopped at the time limit, naming the 
     CHECK(budget.error.find("more than 100000 loads and stores") != std::string::npos);
 }
 
-TEST_CASE("a kernel that crashes is reported with its signal; the next run works") {
+TEST_CASE("a kernel that crashes is reported with its signal, and the next run works") {
     auto s = compiled(
         "__global__ void wild(int* a, int n) {\n"
         "    int* p = (int*)(long)n;\n"
