@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "findings_report.hpp"
+#include "launch_sweep.hpp"
 #include "model_launch.hpp"
 
 namespace threadmap {
@@ -25,7 +26,78 @@ void add_check_command(CLI::App& app, CheckCommandOptions& o) {
     add_launch_options(*cmd, o.launch);
     cmd->get_option("--backend")->description("check always runs in the kernel model on the CPU");
     cmd->add_option("--format", o.format, "text | json")->check(CLI::IsMember({"text", "json"}));
+    cmd->add_flag("--sweep-launches", o.sweep_launches,
+                  "Where the kernel breaks: run it over awkward launches (a single block, a block that does not "
+                  "divide the data, 2-D and 3-D blocks, a grid too small, …) and list those whose results or "
+                  "findings differ from this launch's (exit 3 if any)");
 }
+
+namespace {
+
+nlohmann::json launch_json(const LaunchConfig& l) {
+    return {{"grid", {l.grid.x, l.grid.y, l.grid.z}}, {"block", {l.block.x, l.block.y, l.block.z}}};
+}
+
+int report_sweep(const ModelLaunch& l, const std::string& format) {
+    const auto sweep = sweep_launches(l);
+    if (!sweep.value) {
+        std::fprintf(stderr, "threadmap: %s\n", sweep.error.c_str());
+        return failed_run_exit(l);
+    }
+    const LaunchSweep& s = *sweep.value;
+    bool all_agree = true;
+    for (const SweptLaunch& w : s.launches) all_agree = all_agree && w.agrees();
+    if (format == "json") {
+        nlohmann::json launches = nlohmann::json::array();
+        for (const SweptLaunch& w : s.launches) {
+            std::array<uint64_t, kFindingKinds> counts = w.counts;
+            nlohmann::json c = nlohmann::json::object();
+            for (size_t k = 0; k < kFindingKinds; ++k) c[finding_kind_name(FindingKind(k))] = counts[k];
+            launches.push_back({{"why", w.why},
+                                {"launch", launch_json(w.launch)},
+                                {"error", w.error.empty() ? nlohmann::json() : nlohmann::json(w.error)},
+                                {"compared", w.compared},
+                                {"differing", w.differing},
+                                {"first_difference", w.first_difference},
+                                {"counts", c},
+                                {"agrees", w.agrees()}});
+        }
+        nlohmann::json ref = nlohmann::json::object();
+        for (size_t k = 0; k < kFindingKinds; ++k) ref[finding_kind_name(FindingKind(k))] = s.reference_counts[k];
+        std::cout << nlohmann::json{{"kernel", l.spec->name},
+                                    {"reference", {{"launch", launch_json(l.launch)}, {"counts", ref}}},
+                                    {"launches", launches},
+                                    {"not_compared", s.not_compared},
+                                    {"model", kModelNote}}
+                         .dump(1)
+                  << "\n";
+        return all_agree ? 0 : 3;
+    }
+    std::cout << l.spec->name << ": your launch (grid " << to_string(l.launch.grid) << ", block "
+              << to_string(l.launch.block) << ") has " << findings_summary(s.reference_counts) << "; "
+              << s.launches.size() << " awkward launches compared with it:\n";
+    for (const SweptLaunch& w : s.launches) {
+        std::cout << (w.agrees() ? "  same     " : "  DIFFERS  ") << w.why << " (grid " << to_string(w.launch.grid)
+                  << ", block " << to_string(w.launch.block) << ")";
+        if (!w.error.empty()) {
+            std::cout << ": did not run: " << w.error << "\n";
+            continue;
+        }
+        if (w.differing)
+            std::cout << ": " << w.differing << " of " << w.compared << " elements differ (" << w.first_difference
+                      << ")";
+        if (w.findings_changed) std::cout << (w.differing ? "; " : ": ") << findings_summary(w.counts);
+        std::cout << "\n";
+    }
+    for (const std::string& a : s.not_compared)
+        std::cout << "(" << a << " is not compared: its shape follows the launch)\n";
+    std::cout << (all_agree ? "every launch gives your launch's result and findings\n"
+                            : "some launches give another result or other findings: those are where the kernel's "
+                              "indexing or guards depend on the launch\n");
+    return all_agree ? 0 : 3;
+}
+
+}  // namespace
 
 int run_check_command(const CheckCommandOptions& o) {
     if (o.launch.backend == "cuda") {
@@ -43,6 +115,7 @@ int run_check_command(const CheckCommandOptions& o) {
         std::fprintf(stderr, "threadmap: %s\n", problem->c_str());
         return 2;
     }
+    if (o.sweep_launches) return report_sweep(l, o.format);
     const auto run = run_model(l);
     if (!run.value) {
         std::fprintf(stderr, "threadmap: %s\n", run.error.c_str());

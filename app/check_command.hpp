@@ -15,6 +15,9 @@ namespace threadmap {
 struct CheckCommandOptions {
     LaunchOptions launch;
     std::string format = "text";  // text | json
+    // "Where my kernel breaks": the launch, then awkward launches compared with it
+    // (launch_sweep.hpp); exit 3 when one differs in values or findings, or fails.
+    bool sweep_launches = false;
 };
 
 void add_check_command(CLI::App& app, CheckCommandOptions& options);

@@ -105,3 +105,39 @@ TEST_CASE("--source: an endless loop is stopped at the time limit and a crash is
     CHECK(crashed.exit_code == 3);
     CHECK(crashed.err.find("kernel wild crashed with SIGSEGV") != std::string::npos);
 }
+
+TEST_CASE("check --sweep-launches: where a kernel breaks, and a kernel that holds on every launch") {
+    const std::string naive = source_file("naive.cu", kIncrement);
+    const RunResult broken = run_threadmap({"check", "--source", naive, "--bind", "a=float[500]", "--bind", "n=500",
+                                            "--sweep-launches", "--format", "json"});
+    CHECK(broken.exit_code == 3);
+    const json b = json::parse(broken.out);
+    CHECK(b["reference"]["launch"]["grid"] == json::array({2, 1, 1}));
+    bool single_block_differs = false, two_d_races = false;
+    for (const json& l : b["launches"]) {
+        if (l["why"] == "a single block") {
+            single_block_differs = l["differing"] == 244 && !l["agrees"].get<bool>();
+            CHECK(l["first_difference"] == "a[256] is 0, the reference launch leaves 1");
+        }
+        if (l["why"] == "a 2-D block") two_d_races = l["counts"]["write_write_race"].get<int>() > 0;
+    }
+    CHECK(single_block_differs);
+    CHECK(two_d_races);
+
+    // A grid-stride loop over the whole linear index: the same result on every launch.
+    const std::string robust =
+        source_file("robust.cu",
+                    "__global__ void increment(float* a, int n) {\n"
+                    "    int tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n"
+                    "    int threads = blockDim.x * blockDim.y * blockDim.z;\n"
+                    "    int block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);\n"
+                    "    int all = threads * gridDim.x * gridDim.y * gridDim.z;\n"
+                    "    for (int i = block * threads + tid; i < n; i += all)\n"
+                    "        a[i] = a[i] + 1;\n"
+                    "}\n");
+    const RunResult holds =
+        run_threadmap({"check", "--source", robust, "--bind", "a=float[500]", "--bind", "n=500", "--sweep-launches"});
+    CHECK_MESSAGE(holds.exit_code == 0, holds.out);
+    CHECK(holds.out.find("every launch gives your launch's result and findings") != std::string::npos);
+    CHECK(holds.out.find("DIFFERS") == std::string::npos);
+}

@@ -1,0 +1,118 @@
+// The awkward launches; see launch_sweep.hpp.
+#include "launch_sweep.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+
+namespace threadmap {
+
+namespace {
+
+bool written(const ArraySpec& a) {
+    return a.space == MemorySpace::Global && (a.role == ArrayRole::Output || a.role == ArrayRole::InOut);
+}
+
+std::string value_text(const ArraySpec& a, uint32_t bits) {
+    if (a.type == ValueType::Int32) return std::to_string(int32_t(bits));
+    char s[32];
+    std::snprintf(s, sizeof s, "%g", double(std::bit_cast<float>(bits)));
+    return s;
+}
+
+std::string index_text(const std::vector<uint64_t>& shape, uint64_t flat) {
+    if (shape.size() == 2) return "[" + std::to_string(flat / shape[1]) + "][" + std::to_string(flat % shape[1]) + "]";
+    return "[" + std::to_string(flat) + "]";
+}
+
+}  // namespace
+
+bool SweptLaunch::agrees() const { return error.empty() && differing == 0 && !findings_changed; }
+
+std::vector<std::pair<std::string, LaunchConfig>> awkward_launches(const KernelSpec& spec, const Params& p,
+                                                                   const LaunchConfig& reference) {
+    const Dim3 b = reference.block;
+    const bool two_d = b.y > 1;
+    const auto covering = [&](Dim3 block) { return LaunchConfig{spec.covering_grid(p, block), block}; };
+    std::vector<std::pair<std::string, LaunchConfig>> out = {
+        {"the grid that covers the data for this block", covering(b)},
+        {"a single block", {{1, 1, 1}, b}},
+        {"many small blocks (32 threads)", covering(two_d ? Dim3{8, 4, 1} : Dim3{32, 1, 1})},
+        {"a block that does not divide the data", covering(two_d ? Dim3{12, 10, 1} : Dim3{100, 1, 1})},
+        {"a 2-D block", covering(two_d ? Dim3{32, 2, 1} : Dim3{16, 4, 1})},
+        {"a 3-D block", covering(Dim3{8, 4, 2})},
+        {"one block of 1,024 threads", {{1, 1, 1}, two_d ? Dim3{32, 32, 1} : Dim3{1024, 1, 1}}},
+    };
+    LaunchConfig half = covering(b);
+    half.grid.x = std::max(1u, half.grid.x / 2);
+    out.push_back({"a grid smaller than the data (half the blocks along x)", half});
+    LaunchConfig deeper = covering(b);
+    deeper.grid.y = deeper.grid.y * 2;
+    deeper.grid.z = 2;
+    out.push_back({"more blocks along y and z than the data needs", deeper});
+    std::vector<std::pair<std::string, LaunchConfig>> unique;
+    for (auto& l : out) {
+        if (l.second == reference) continue;
+        bool seen = false;
+        for (const auto& u : unique) seen |= u.second == l.second;
+        if (!seen) unique.push_back(std::move(l));
+    }
+    return unique;
+}
+
+Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference) {
+    const KernelSpec& spec = *reference.spec;
+    const auto ref = run_model(reference);
+    if (!ref.value) return {std::nullopt, "the reference launch did not run: " + ref.error};
+    LaunchSweep sweep;
+    sweep.reference_counts = ref.value->counts;
+    for (const auto& [why, launch] : awkward_launches(spec, reference.params, reference.launch)) {
+        SweptLaunch s;
+        s.why = why;
+        s.launch = launch;
+        ModelLaunch m = reference;
+        m.launch = launch;
+        if (auto problem = check_model_launch(m)) {
+            s.error = *problem;
+            sweep.launches.push_back(std::move(s));
+            continue;
+        }
+        const auto run = run_model(m);
+        if (!run.value) {
+            s.error = run.error;
+            sweep.launches.push_back(std::move(s));
+            continue;
+        }
+        s.counts = run.value->counts;
+        s.findings_changed = s.counts != sweep.reference_counts;
+        for (size_t a = 0; a < spec.arrays.size(); ++a) {
+            if (!written(spec.arrays[a])) continue;
+            const ArrayResult& want = ref.value->arrays[a];
+            const ArrayResult& got = run.value->arrays[a];
+            if (want.shape != got.shape) continue;  // a partial sum per block: listed in not_compared
+            for (size_t e = 0; e < want.bits.size(); ++e) {
+                ++s.compared;
+                if (want.bits[e] == got.bits[e]) continue;
+                if (s.differing++ == 0)
+                    s.first_difference = spec.arrays[a].name + index_text(want.shape, e) + " is " +
+                                         value_text(spec.arrays[a], got.bits[e]) + ", the reference launch leaves " +
+                                         value_text(spec.arrays[a], want.bits[e]);
+            }
+        }
+        sweep.launches.push_back(std::move(s));
+    }
+    for (size_t a = 0; a < spec.arrays.size(); ++a) {
+        if (!written(spec.arrays[a])) continue;
+        for (const SweptLaunch& s : sweep.launches) {
+            ModelLaunch m = reference;
+            m.launch = s.launch;
+            if (spec.arrays[a].shape(m.params, s.launch) != ref.value->arrays[a].shape) {
+                sweep.not_compared.push_back(spec.arrays[a].name);
+                break;
+            }
+        }
+    }
+    return {std::move(sweep), {}};
+}
+
+}  // namespace threadmap
