@@ -58,7 +58,7 @@ std::shared_ptr<const CompiledSource> compile(const std::string& text) {
 }
 
 std::shared_ptr<const BoundKernel> bound(const std::shared_ptr<const CompiledSource>& s,
-                                        const std::vector<std::string>& texts, bool isolated) {
+                                         const std::vector<std::string>& texts, bool isolated) {
     std::vector<SourceBinding> b;
     for (const std::string& t : texts) b.push_back(*parse_binding(t).value);
     auto k = bind_kernel(s, s->kernels[0], b, {isolated});

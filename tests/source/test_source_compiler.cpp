@@ -90,7 +90,9 @@ TEST_CASE("a 2D block on a 1D kernel: two threads write each element, a write-wr
     CHECK(r.counts[size_t(FindingKind::WriteWriteRace)] == 64);
 }
 
-TEST_CASE("a tiled matmul with __shared__ tiles and barriers multiplies exactly, and without the second barrier has hazards") {
+TEST_CASE(
+    "a tiled matmul with __shared__ tiles and barriers multiplies exactly, and without the second barrier has "
+    "hazards") {
     const std::string tiled =
         "#define TILE 16\n"
         "__global__ void matmul(const float* A, const float* B, float* C, int n) {\n"
