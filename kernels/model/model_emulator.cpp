@@ -645,16 +645,7 @@ uint32_t ModelThread::atomic_bits(size_t array, uint64_t index, AtomicOp op, boo
     const uint64_t size = emulator_->size(array);
     uint32_t next = operand;
     if (index < size) {
-        const uint32_t old = emulator_->peek(array, index);
-        if (op == AtomicOp::Add)
-            next = is_float ? std::bit_cast<uint32_t>(std::bit_cast<float>(old) + std::bit_cast<float>(operand))
-                            : old + operand;
-        else if (op == AtomicOp::Max)
-            next = is_float
-                       ? std::bit_cast<uint32_t>(std::max(std::bit_cast<float>(old), std::bit_cast<float>(operand)))
-                       : uint32_t(std::max(int32_t(old), int32_t(operand)));
-        else
-            next = old == compare ? operand : old;
+        next = atomic_result(op, is_float, emulator_->peek(array, index), operand, compare);
     }
     return emulator_->access(*this, array, index, line, true, true, true, next);
 }

@@ -21,7 +21,32 @@ namespace threadmap {
 
 class ModelEmulator;
 
-enum class AtomicOp { Add, Max, Cas };
+// CUDA's atomics on 32-bit words (the numbers are what prelude.cuh passes for learners' kernels).
+enum class AtomicOp { Add = 0, Max = 1, Cas = 2, MaxUnsigned = 3, Min = 4, MinUnsigned = 5, Exch = 6 };
+
+// The value an atomic leaves where `old` was: Add and Max/Min per T (float when is_float, else
+// int; the unsigned ones as unsigned), Cas writes `operand` only where `old == compare`.
+inline uint32_t atomic_result(AtomicOp op, bool is_float, uint32_t old, uint32_t operand, uint32_t compare) {
+    const auto f = [](uint32_t b) { return std::bit_cast<float>(b); };
+    const auto i = [](uint32_t b) { return int32_t(b); };
+    switch (op) {
+        case AtomicOp::Add:
+            return is_float ? std::bit_cast<uint32_t>(f(old) + f(operand)) : old + operand;
+        case AtomicOp::Max:
+            return is_float ? (f(operand) > f(old) ? operand : old) : (i(operand) > i(old) ? operand : old);
+        case AtomicOp::Min:
+            return is_float ? (f(operand) < f(old) ? operand : old) : (i(operand) < i(old) ? operand : old);
+        case AtomicOp::MaxUnsigned:
+            return operand > old ? operand : old;
+        case AtomicOp::MinUnsigned:
+            return operand < old ? operand : old;
+        case AtomicOp::Exch:
+            return operand;
+        case AtomicOp::Cas:
+            return old == compare ? operand : old;
+    }
+    return old;
+}
 
 class ModelThread {
   public:

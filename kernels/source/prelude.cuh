@@ -51,19 +51,25 @@ extern "C" __threadmap_context_t __threadmap_context;
 extern "C" void __threadmap_syncthreads(int line);
 #define __syncthreads() __threadmap_syncthreads(__LINE__)
 
-// op: 0 add, 1 max, 2 compare-and-swap (the kernel model's AtomicOp); is_float for float adds.
+// op: the kernel model's AtomicOp (0 add, 1 max, 2 compare-and-swap, 3 unsigned max, 4 min,
+// 5 unsigned min, 6 exchange); is_float for float adds. The old value comes back.
 extern "C" unsigned int __threadmap_atomic(void* address, int op, int is_float, unsigned int operand,
                                            unsigned int compare, int line);
-#define __THREADMAP_ATOMIC(T, NAME, OP, IS_FLOAT)                                                     \
-    inline T __threadmap_##NAME(int line, T* address, T value) {                                    \
-        return __builtin_bit_cast(T, __threadmap_atomic(address, OP, IS_FLOAT,                       \
-                                                        __builtin_bit_cast(unsigned int, value), 0u, line)); \
+#define __THREADMAP_ATOMIC(T, NAME, OP, IS_FLOAT)                                                             \
+    inline T __threadmap_##NAME(int line, T* address, T value) {                                            \
+        return __builtin_bit_cast(                                                                          \
+            T, __threadmap_atomic(address, OP, IS_FLOAT, __builtin_bit_cast(unsigned int, value), 0u, line)); \
     }
 __THREADMAP_ATOMIC(int, atomicAdd, 0, 0)
 __THREADMAP_ATOMIC(unsigned int, atomicAdd, 0, 0)
 __THREADMAP_ATOMIC(float, atomicAdd, 0, 1)
 __THREADMAP_ATOMIC(int, atomicMax, 1, 0)
-__THREADMAP_ATOMIC(unsigned int, atomicMax, 1, 0)
+__THREADMAP_ATOMIC(unsigned int, atomicMax, 3, 0)
+__THREADMAP_ATOMIC(int, atomicMin, 4, 0)
+__THREADMAP_ATOMIC(unsigned int, atomicMin, 5, 0)
+__THREADMAP_ATOMIC(int, atomicExch, 6, 0)
+__THREADMAP_ATOMIC(unsigned int, atomicExch, 6, 0)
+__THREADMAP_ATOMIC(float, atomicExch, 6, 1)
 #undef __THREADMAP_ATOMIC
 inline int __threadmap_atomicSub(int line, int* address, int value) {
     return __threadmap_atomicAdd(line, address, -value);
@@ -81,6 +87,8 @@ inline unsigned int __threadmap_atomicCAS(int line, unsigned int* address, unsig
 #define atomicAdd(...) __threadmap_atomicAdd(__LINE__, __VA_ARGS__)
 #define atomicSub(...) __threadmap_atomicSub(__LINE__, __VA_ARGS__)
 #define atomicMax(...) __threadmap_atomicMax(__LINE__, __VA_ARGS__)
+#define atomicMin(...) __threadmap_atomicMin(__LINE__, __VA_ARGS__)
+#define atomicExch(...) __threadmap_atomicExch(__LINE__, __VA_ARGS__)
 #define atomicCAS(...) __threadmap_atomicCAS(__LINE__, __VA_ARGS__)
 
 // CUDA's math functions a course uses (single and double precision).

@@ -177,21 +177,7 @@ unsigned int __threadmap_atomic(void* address, int op, int is_float, unsigned in
     // Plain memory (a __device__ variable): the model runs one thread at a time.
     unsigned int old = 0;
     std::memcpy(&old, address, 4);
-    unsigned int result = old;
-    if (op == 0 && is_float) {
-        float f;
-        std::memcpy(&f, &old, 4);
-        float add;
-        std::memcpy(&add, &operand, 4);
-        f += add;
-        std::memcpy(&result, &f, 4);
-    } else if (op == 0) {
-        result = old + operand;
-    } else if (op == 1) {
-        result = int(old) < int(operand) ? operand : old;
-    } else if (old == compare) {
-        result = operand;
-    }
+    const unsigned int result = threadmap::atomic_result(threadmap::AtomicOp(op), is_float != 0, old, operand, compare);
     std::memcpy(address, &result, 4);
     return old;
 }

@@ -257,3 +257,26 @@ TEST_CASE("the kernel's process is locked down: opening a file kills it with SIG
     REQUIRE(!r.value);
     CHECK(r.error.find("kernel opener crashed with SIGSYS") != std::string::npos);
 }
+
+TEST_CASE("unsigned atomicMax compares as unsigned, atomicMin and atomicExch do what CUDA's do") {
+    auto s = compiled(
+        "__global__ void extremes(const unsigned* v, unsigned* big, int* small, int* last, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) {\n"
+        "        atomicMax(big, v[i]);\n"
+        "        atomicMin(small, (int)v[i] - 50);\n"
+        "        atomicExch(last, i);\n"
+        "    }\n"
+        "}\n");
+    auto b = bound(s, {"v=unsigned[100]:index", "big=unsigned[1]", "small=int[1]", "last=int[1]", "n=100"});
+    KernelSpec spec = b->spec;  // v holds 3,000,000,000 + i: above 2^31, negative as an int
+    spec.fill_input = [](const Params&, size_t index, std::vector<uint32_t>& bits) {
+        for (size_t i = 0; i < bits.size(); ++i) bits[i] = index == 0 ? 3000000000u + uint32_t(i) : 0u;
+    };
+    const auto r = run_model({&spec, {}, {{1, 1, 1}, {128, 1, 1}}});
+    REQUIRE(r.value);
+    CHECK(r.value->arrays[1].bits[0] == 3000000099u);
+    CHECK(int32_t(r.value->arrays[2].bits[0]) == int32_t(3000000000u) - 50);
+    CHECK(r.value->arrays[3].bits[0] == 99);  // threads run in order here: the last one's exchange stays
+    CHECK(r.value->findings.empty());
+}
