@@ -24,10 +24,14 @@ nlohmann::json findings_json(const ModelResult& r) {
         nlohmann::json threads = nlohmann::json::array();
         for (const FindingThread& t : f.threads)
             threads.push_back({{"block", dim(t.block)}, {"thread", dim(t.thread)}});
+        // An index before an array's start (a learner's a[i - 1] at i = 0) is negative.
+        nlohmann::json index = nlohmann::json::array();
+        for (uint64_t i : f.index)
+            index.push_back(i > uint64_t(INT64_MAX) ? nlohmann::json(int64_t(i)) : nlohmann::json(i));
         list.push_back({{"kind", finding_kind_name(f.kind)},
                         {"threads", threads},
                         {"array", f.array},
-                        {"index", f.index},
+                        {"index", index},
                         {"line", f.line},
                         {"message", f.message}});
     }

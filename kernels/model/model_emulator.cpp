@@ -364,8 +364,11 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
         const char* what = atomic ? "does an atomic on" : write ? "writes" : "reads";
         report(FindingKind::OutOfBounds, {id}, a, i, line, [&] {
             const std::string& name = spec_.arrays[a].name;
-            return thread_text(id) + " " + what + " " + name + "[" + std::to_string(i) + "] at line " +
-                   std::to_string(line) + ", past the end of " + name + " (" + std::to_string(s.size) +
+            // A learner's kernel can index before the start (a[i - 1] at i = 0): a negative index.
+            const bool before = i > uint64_t(INT64_MAX);
+            return thread_text(id) + " " + what + " " + name + "[" +
+                   (before ? std::to_string(int64_t(i)) : std::to_string(i)) + "] at line " + std::to_string(line) +
+                   (before ? ", before the start of " : ", past the end of ") + name + " (" + std::to_string(s.size) +
                    " elements): on a GPU that touches other data or faults; here it is skipped.";
         });
         return 0;

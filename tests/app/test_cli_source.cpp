@@ -141,3 +141,19 @@ TEST_CASE("check --sweep-launches: where a kernel breaks, and a kernel that hold
     CHECK(holds.out.find("every launch gives your launch's result and findings") != std::string::npos);
     CHECK(holds.out.find("DIFFERS") == std::string::npos);
 }
+
+TEST_CASE("--source: an index before an array's start is a negative out-of-bounds index") {
+    const std::string cu = source_file("before.cu",
+                                       "__global__ void diff(const float* in, float* out, int n) {\n"
+                                       "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                       "    if (i < n) out[i] = in[i] - in[i - 1];\n"
+                                       "}\n");
+    const RunResult r = run_threadmap({"check", "--source", cu, "--bind", "in=float[64]", "--bind", "out=float[64]",
+                                       "--bind", "n=64", "--format", "json"});
+    CHECK(r.exit_code == 3);
+    const json j = json::parse(r.out);
+    CHECK(j["counts"]["out_of_bounds"] == 1);
+    CHECK(j["findings"][0]["index"] == json::array({-1}));
+    CHECK(j["findings"][0]["message"].get<std::string>().find("reads in[-1] at line 3, before the start of in") !=
+          std::string::npos);
+}
