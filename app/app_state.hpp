@@ -14,6 +14,7 @@
 #include <glm/glm.hpp>
 
 #include "backend_choice.hpp"
+#include "kernel_editor.hpp"
 #include "map_picture.hpp"
 #include "timing_state.hpp"
 #include "view_transform.hpp"
@@ -21,7 +22,7 @@
 namespace threadmap {
 
 // The views the centre of the window holds as tabs.
-enum class CentreView { Map, Timing, Occupancy, Memory };
+enum class CentreView { Map, Timing, Occupancy, Memory, Editor };
 
 // Work on the picture, done by update_picture at the start of the next frame.
 struct PictureWork {
@@ -90,6 +91,7 @@ struct AppState {
     double last_update_ms = 0;             // time from a launch change to its new colours
 
     TimingState timing;                   // the timing panel: runs, recordings, the sweep
+    KernelEditor editor;                  // the learner's own kernel (the Editor tab)
     std::optional<CentreView> open_view;  // select this tab of the centre once (a lesson chose it)
     bool memory_view_open = false;        // the Memory tab was drawn last frame: maps come with their memory view
 

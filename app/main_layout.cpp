@@ -15,6 +15,7 @@
 #include "panels/findings_panel.hpp"
 #include "panels/inspector_panel.hpp"
 #include "panels/lessons_panel.hpp"
+#include "panels/editor_panel.hpp"
 #include "panels/memory_panel.hpp"
 #include "panels/occupancy_panel.hpp"
 #include "panels/stats_panel.hpp"
@@ -126,6 +127,7 @@ void draw_centre_views(AppState& state, MapFrame& frame) {
     centre_tab(state, "Occupancy", CentreView::Occupancy, open, [&] { draw_occupancy_panel(state); });
     state.memory_view_open = false;  // until the Memory tab is drawn this frame
     centre_tab(state, "Memory", CentreView::Memory, open, [&] { draw_memory_panel(state); });
+    centre_tab(state, "Editor", CentreView::Editor, open, [&] { draw_editor_panel(state); });
     ImGui::EndTabBar();
 }
 
@@ -198,7 +200,9 @@ void draw_main_layout(AppState& state, MapFrame& frame) {
             draw_findings_panel(state);
             ImGui::EndTabItem();
         }
-        if (ImGui::BeginTabItem("Code")) {
+        const bool code = ImGui::BeginTabItem("Code");
+        remember_rect(state, "tab:Code");
+        if (code) {
             draw_code_panel(state);
             ImGui::EndTabItem();
         }

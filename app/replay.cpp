@@ -236,6 +236,11 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
             j["legend_rect"] = {state.legend_rect.x, state.legend_rect.y, state.legend_rect.w, state.legend_rect.h};
             j["view"] = {{"center", {state.view.center.x, state.view.center.y}}, {"zoom", state.view.zoom}};
             j["launch_error"] = state.launch_error;
+            j["editor"] = {{"text", state.editor.text},
+                           {"messages", state.editor.messages},
+                           {"error_line", state.editor.error_line},
+                           {"running", state.editor.running},
+                           {"binds", state.editor.binds}};
             j["message"] = state.message;
             if (state.pinned_cell) j["pinned_cell"] = {state.pinned_cell->x, state.pinned_cell->y};
             j["color_mode"] = state.settings.color_mode;

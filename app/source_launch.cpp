@@ -6,7 +6,6 @@
 #if THREADMAP_HAS_SOURCE
 #include <cmath>
 
-#include "isolated_run.hpp"
 #include "source_binding.hpp"
 #include "source_compiler.hpp"
 #endif
@@ -21,8 +20,63 @@ constexpr uint64_t kMaxSourceBytes = 1u << 20;  // a course's kernel file is a f
 
 bool source_kernels_available() { return true; }
 
+SourceAttempt compile_and_bind(const std::string& text, const std::string& file_name, const std::string& entry,
+                               const std::vector<std::string>& binds, uint64_t dynamic_shared, double seconds) {
+    SourceAttempt a;
+    const SourceCompile compiled = compile_source(text, file_name);
+    a.compile_ms = compiled.milliseconds;
+    a.messages = compiled.text;
+    while (!a.messages.empty() && a.messages.back() == '\n') a.messages.pop_back();
+    for (const SourceDiagnostic& d : compiled.diagnostics)
+        if (d.error && d.file == file_name && d.line > 0) {
+            a.error_line = d.line;
+            break;
+        }
+    if (!compiled.source) {
+        a.messages = file_name + " did not compile:\n" + a.messages;
+        return a;
+    }
+    a.compiled = true;
+    const CompiledSource& s = *compiled.source;
+    std::string names;
+    for (const SourceKernel& k : s.kernels) {
+        a.kernels.push_back(k.name);
+        names += (names.empty() ? "" : ", ") + k.name;
+    }
+    const SourceKernel* kernel = nullptr;
+    if (!entry.empty()) {
+        kernel = s.find(entry);
+        if (!kernel) {
+            a.messages = file_name + " has no __global__ kernel '" + entry + "' (it has " + names + ")";
+            return a;
+        }
+    } else if (s.kernels.size() == 1) {
+        kernel = &s.kernels[0];
+    } else {
+        a.messages = file_name + " has several kernels (" + names + "): choose one with --entry";
+        return a;
+    }
+    for (const SourceParam& p : kernel->params) a.params.emplace_back(p.name, p.type_text);
+    std::vector<SourceBinding> bindings;
+    for (const std::string& t : binds) {
+        auto b = parse_binding(t);
+        if (!b.value) {
+            a.messages = b.error;
+            return a;
+        }
+        bindings.push_back(*b.value);
+    }
+    auto bound = bind_kernel(compiled.source, *kernel, bindings, {true, seconds, dynamic_shared});
+    if (!bound.value) {
+        a.messages = bound.error;
+        return a;
+    }
+    a.loaded = LoadedSource{&(*bound.value)->spec, *bound.value};
+    return a;
+}
+
 Outcome<LoadedSource> load_source_kernel(const LaunchOptions& o) {
-    double seconds = kDefaultKernelSeconds;
+    double seconds = kKernelSeconds;
     if (!o.time_limit.empty()) {
         char* end = nullptr;
         seconds = std::strtod(o.time_limit.c_str(), &end);
@@ -35,47 +89,31 @@ Outcome<LoadedSource> load_source_kernel(const LaunchOptions& o) {
         if (!bytes.value) return {std::nullopt, bytes.error};
         dynamic_shared = *bytes.value;
     }
-    std::vector<SourceBinding> bindings;
-    for (const std::string& text : o.binds) {
-        auto b = parse_binding(text);
-        if (!b.value) return {std::nullopt, b.error};
-        bindings.push_back(*b.value);
-    }
     const auto text = read_input_file(o.source, kMaxSourceBytes, "kernel source");
     if (!text.value) return {std::nullopt, text.error};
-    const SourceCompile compiled = compile_source(*text.value, o.source);
-    if (!compiled.source) {
-        std::string why = compiled.text;
-        while (!why.empty() && why.back() == '\n') why.pop_back();
-        return {std::nullopt, o.source + " did not compile:\n" + why};
-    }
-    const CompiledSource& s = *compiled.source;
-    const SourceKernel* kernel = nullptr;
-    std::string names;
-    for (const SourceKernel& k : s.kernels) names += (names.empty() ? "" : ", ") + k.name;
-    if (!o.entry.empty()) {
-        kernel = s.find(o.entry);
-        if (!kernel)
-            return {std::nullopt, o.source + " has no __global__ kernel '" + o.entry + "' (it has " + names + ")"};
-    } else if (s.kernels.size() == 1) {
-        kernel = &s.kernels[0];
-    } else {
-        return {std::nullopt, o.source + " has several kernels (" + names + "): choose one with --entry"};
-    }
-    auto bound = bind_kernel(compiled.source, *kernel, bindings, {true, seconds, dynamic_shared});
-    if (!bound.value) return {std::nullopt, bound.error};
-    return {LoadedSource{&(*bound.value)->spec, *bound.value}, {}};
+    SourceAttempt a = compile_and_bind(*text.value, o.source, o.entry, o.binds, dynamic_shared, seconds);
+    if (!a.loaded) return {std::nullopt, a.messages};
+    return {*a.loaded, {}};
 }
 
 #else
 
 bool source_kernels_available() { return false; }
 
-Outcome<LoadedSource> load_source_kernel(const LaunchOptions&) {
-    return {std::nullopt,
-            "this threadmap was built without Clang 15 (Debian's libclang-15-dev, llvm-15-dev, libclang-cpp15-dev "
-            "and libseccomp-dev), so it cannot compile --source kernels: run scripts/setup.sh and rebuild"};
+namespace {
+constexpr const char* kNoClang =
+    "this threadmap was built without Clang 15 (Debian's libclang-15-dev, llvm-15-dev, libclang-cpp15-dev and "
+    "libseccomp-dev), so it cannot compile learners' kernels: run scripts/setup.sh and rebuild";
 }
+
+SourceAttempt compile_and_bind(const std::string&, const std::string&, const std::string&,
+                               const std::vector<std::string>&, uint64_t, double) {
+    SourceAttempt a;
+    a.messages = kNoClang;
+    return a;
+}
+
+Outcome<LoadedSource> load_source_kernel(const LaunchOptions&) { return {std::nullopt, kNoClang}; }
 
 #endif
 

@@ -1,9 +1,12 @@
-// `--source FILE [--entry NAME] --bind … [--time-limit S]`: a learner's kernel, compiled by the
-// embedded Clang (kernels/source), chosen and bound, as a spec the kernel model runs in a
-// locked-down child process. Built without Clang 15, it says so.
+// `--source FILE [--entry NAME] --bind … [--time-limit S]`, and the kernel editor's Run: a
+// learner's kernel, compiled by the embedded Clang (kernels/source), chosen and bound, as a
+// spec the kernel model runs in a locked-down child process. Built without Clang 15, it says so.
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "launch_options.hpp"
 
@@ -14,10 +17,29 @@ struct LoadedSource {
     std::shared_ptr<const void> owner;  // keeps `spec` and the compiled code alive
 };
 
+// One compile and bind of a text, with everything the editor shows either way.
+struct SourceAttempt {
+    std::optional<LoadedSource> loaded;  // compiled and every parameter bound
+    bool compiled = false;               // the text compiled (the binding may still be wrong)
+    std::string messages;                // Clang's text, or what is wrong with the bindings
+    int error_line = 0;                  // the first error's line in the text (0: none)
+    std::vector<std::string> kernels;    // the file's __global__ kernels
+    // The chosen kernel's parameters: name and type as written ("const float *").
+    std::vector<std::pair<std::string, std::string>> params;
+    double compile_ms = 0;
+};
+
+// `binds`: NAME=… texts (parse_binding's syntax); `entry` empty: the only kernel.
+SourceAttempt compile_and_bind(const std::string& text, const std::string& file_name, const std::string& entry,
+                               const std::vector<std::string>& binds, uint64_t dynamic_shared, double seconds);
+
 // Error: Clang's messages (file:line:column, with the caret lines), or what is missing.
 Outcome<LoadedSource> load_source_kernel(const LaunchOptions& options);
 
 // Whether this threadmap can compile learners' kernels (built with Clang 15).
 bool source_kernels_available();
+
+// Seconds a run of a learner's kernel may take by default.
+inline constexpr double kKernelSeconds = 5.0;
 
 }  // namespace threadmap

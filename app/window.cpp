@@ -111,6 +111,7 @@ int run_window(const WindowOptions& o) {
 
     AppState state;
     if (!o.keep_settings) state.settings = load_settings(state.message);
+    start_editor(state.editor, o.keep_settings ? "" : editor_file_path());
     if (o.launch) {
         if (!o.launch->preset.empty()) select_lesson(state, o.launch->preset);  // its Timing setup too
         state.edit = *o.launch;  // with the command line's changes to the lesson
@@ -197,6 +198,9 @@ int run_window(const WindowOptions& o) {
     if (!o.keep_settings) {
         const auto saved = save_settings(state.settings);
         if (!saved.done()) std::fprintf(stderr, "threadmap: %s\n", saved.error.c_str());
+        std::string unsaved;
+        save_editor_text(state.editor, unsaved);
+        if (!unsaved.empty()) std::fprintf(stderr, "threadmap: %s\n", unsaved.c_str());
     }
     return exit_code;
 }

@@ -8,8 +8,13 @@ namespace threadmap {
 
 inline constexpr float kBaseFontPx = 17;  // UI text at UI scale 1
 inline constexpr const char* kUiFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+inline constexpr const char* kMonoFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
 
-// Clears io.Fonts and adds the UI font at size_px; returns it (also the default font).
+// Clears io.Fonts and adds the UI font at size_px; returns it (also the default font). Adds
+// the monospace font (the kernel editor's) at the same size after it.
 ImFont* load_ui_font(ImGuiIO& io, float size_px);
+
+// The monospace font load_ui_font added, or the UI font where DejaVu Sans Mono is missing.
+ImFont* mono_font();
 
 }  // namespace threadmap

@@ -6,6 +6,7 @@
 #include "kernel_code.hpp"
 #include "lessons.hpp"
 #include "panel_widgets.hpp"
+#include "source_launch.hpp"
 
 namespace threadmap {
 
@@ -28,6 +29,12 @@ void show(const std::vector<CodeLine>& lines) {
 
 void draw_code_panel(AppState& state) {
     const ResolvedLaunch& r = state.picture ? state.picture->launch : state.edit;
+    if (source_kernels_available()) {
+        if (ImGui::Button("Edit this kernel")) edit_launch_kernel(state);
+        remember_rect(state, "code:edit");
+        ImGui::SameLine();
+        ImGui::TextDisabled("its CUDA C++ in the Editor tab, to change and run");
+    }
     if (r.model) {  // the kernel model's kernels: their CUDA C++, whose lines the findings name
         ImGui::TextWrapped("%s: %s", r.model->spec->name.c_str(), r.model->spec->summary.c_str());
         show(model_kernel_code(*r.model->spec, r.launch));

@@ -32,7 +32,8 @@ bool lock_down(int result_fd) {
     for (int call :
          {SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(brk), SCMP_SYS(madvise), SCMP_SYS(futex), SCMP_SYS(exit),
           SCMP_SYS(exit_group), SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigaction),
-          SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(tgkill), SCMP_SYS(clock_gettime), SCMP_SYS(sched_yield)})
+          SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(tgkill), SCMP_SYS(clock_gettime), SCMP_SYS(sched_yield),
+          SCMP_SYS(sigaltstack)})  // AddressSanitizer's runtime sets up a signal stack in the child
         ok = ok && seccomp_rule_add(ctx, SCMP_ACT_ALLOW, call, 0) == 0;
     ok = ok && seccomp_load(ctx) == 0;
     seccomp_release(ctx);

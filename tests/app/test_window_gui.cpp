@@ -448,3 +448,40 @@ TEST_CASE("a replay script without quit ends after its last step - with --screen
     CHECK(folder.err.find("is a directory") != std::string::npos);
     std::filesystem::remove_all(dir);
 }
+
+#if THREADMAP_HAS_SOURCE
+TEST_CASE("the kernel editor - edit the seed's matmul, swap x and y without the guard, then a syntax error") {
+    const std::string unguarded =
+        "__global__ void matmul(const float* A, const float* B, float* C, size_t rows, size_t cols, size_t inner, "
+        "size_t b_cols) { size_t j = blockIdx.x * blockDim.x + threadIdx.x; size_t i = blockIdx.y * blockDim.y + "
+        "threadIdx.y; float tmp = 0; for (size_t k = 0; k < inner; ++k) tmp += A[i * inner + k] * B[k * b_cols + j]; "
+        "C[i * cols + j] = tmp; }";
+    const WindowRun w = run_window({"--preset", "seed-matmul"},
+                                   "1 move 5 5\n2 wait idle\n3 click tab:Code\n6 click code:edit\n8 wait idle\n"
+                                   "9 state @/edit.json\n10 click editor:text\n11 key ctrl+a\n12 type " +
+                                       unguarded +
+                                       "\n13 key ctrl+enter\n15 wait idle\n16 state @/unguarded.json\n"
+                                       "17 screenshot @/unguarded.png\n18 click editor:text\n19 key ctrl+a\n"
+                                       "20 type __global__ void k(float* a) { a[0] = 1 }\n21 key ctrl+enter\n"
+                                       "23 wait idle\n24 state @/error.json\n25 screenshot @/error.png\n26 quit\n");
+    // "Edit this kernel": the matmul's CUDA text, bound as the lesson launches it, on the map.
+    const json edit = load_json(w.path("edit.json"));
+    CHECK(edit["editor"]["running"] == true);
+    CHECK(edit["editor"]["messages"] == "");
+    CHECK(edit["editor"]["binds"][0] == "float[300][200]:random");
+    CHECK(edit["kernel"] == "matmul");
+    CHECK(edit["findings"] == 0);
+    // x indexing columns and no guard: the 512×512 threads past C's 200×200 are out of bounds.
+    const json unguarded_state = load_json(w.path("unguarded.json"));
+    CHECK(unguarded_state["editor"]["messages"] == "");
+    CHECK(unguarded_state["findings"].get<int>() > 0);
+    CHECK(load_png(w.path("unguarded.png")).valid());
+    // A syntax error: Clang's message and its line; the last good map stays.
+    const json error = load_json(w.path("error.json"));
+    CHECK(error["editor"]["error_line"] == 1);
+    CHECK(error["editor"]["messages"].get<std::string>().find("kernel.cu:1:") != std::string::npos);
+    CHECK(error["editor"]["messages"].get<std::string>().find("expected ';'") != std::string::npos);
+    CHECK(error["kernel"] == "matmul");
+    CHECK(error["findings"] == unguarded_state["findings"]);
+}
+#endif

@@ -1,0 +1,130 @@
+// The kernel editor's actions; see kernel_editor.hpp.
+#include "kernel_editor.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "app_state.hpp"
+#include "input_file.hpp"
+#include "lessons.hpp"
+#include "source_launch.hpp"
+
+namespace threadmap {
+
+namespace {
+
+constexpr const char* kFirstKernel =
+    "// Your kernel: edit it and press Ctrl+Enter (or pause typing) to see what it does.\n"
+    "__global__ void increment_by_one(float* a, int n) {\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n)\n"
+    "        a[i] = a[i] + 1;\n"
+    "}\n";
+
+std::string param_bind(const std::pair<std::string, std::string>& param, const std::vector<std::string>& names,
+                       const std::vector<std::string>& values) {
+    for (size_t i = 0; i < names.size() && i < values.size(); ++i)
+        if (names[i] == param.first) return values[i];
+    return "";
+}
+
+// The spec's own binding of a parameter named like one of its arrays or parameters, at `r`.
+std::string bind_from_launch(const std::string& name, bool pointer, const ModelKernel& k, const LaunchConfig& l) {
+    const KernelSpec& spec = *k.spec;
+    if (pointer) {
+        const size_t a = spec.array_index(name);
+        if (a == spec.arrays.size()) return "";
+        std::string s = spec.arrays[a].type == ValueType::Float32 ? "float" : "int";
+        for (uint64_t e : spec.arrays[a].shape(k.params, l)) s += "[" + std::to_string(e) + "]";
+        return s + (spec.arrays[a].role == ArrayRole::Input ? ":random" : ":zeros");
+    }
+    // The histograms' text calls the bin count nbins (bins is the array).
+    const size_t p = spec.param_index(name == "nbins" ? "bins" : name);
+    return p < k.params.size() ? std::to_string(k.params[p]) : "";
+}
+
+}  // namespace
+
+std::string editor_file_path() {
+    const char* xdg = std::getenv("XDG_DATA_HOME");
+    const char* home = std::getenv("HOME");
+    const std::string base = xdg && *xdg ? xdg : std::string(home ? home : ".") + "/.local/share";
+    return base + "/threadmap/kernel.cu";
+}
+
+void start_editor(KernelEditor& e, const std::string& save_path) {
+    e.save_path = save_path;
+    e.text = kFirstKernel;
+    e.params = {{"a", "float *"}, {"n", "int"}};
+    e.binds = {"float[500]:zeros", "500"};
+    if (save_path.empty() || !path_exists(save_path)) return;
+    const auto saved = read_input_file(save_path, 1u << 20, "kernel source");
+    if (saved.value) e.text = *saved.value;
+}
+
+void run_editor(AppState& state) {
+    KernelEditor& e = state.editor;
+    e.edited = false;
+    std::vector<std::string> binds;
+    for (size_t i = 0; i < e.params.size() && i < e.binds.size(); ++i)
+        if (!e.binds[i].empty()) binds.push_back(e.params[i].first + "=" + e.binds[i]);
+    uint64_t dynamic_shared = 0;
+    if (const auto bytes = parse_count(e.dynamic_shared.empty() ? "0" : e.dynamic_shared, "dynamic shared memory");
+        bytes.value)
+        dynamic_shared = *bytes.value;
+    SourceAttempt a = compile_and_bind(e.text, "kernel.cu", e.entry, binds, dynamic_shared, kKernelSeconds);
+    e.compile_ms = a.compile_ms;
+    e.error_line = a.error_line;
+    e.messages = a.loaded ? "" : a.messages;
+    if (a.compiled) {  // the fields follow the kernel's parameters, keeping what was typed
+        std::vector<std::string> names;
+        for (const auto& p : e.params) names.push_back(p.first);
+        std::vector<std::string> next;
+        for (const auto& p : a.params) next.push_back(param_bind(p, names, e.binds));
+        e.params = a.params;
+        e.binds = next;
+    }
+    if (!a.loaded) return;  // the last good map stays
+    ModelKernel k;
+    k.spec = a.loaded->spec;
+    k.owner = a.loaded->owner;
+    k.array = default_mapped_array(*k.spec);
+    state.edit.preset.clear();
+    state.edit.model = std::move(k);
+    state.edit.workload = model_workload(*state.edit.model, state.edit.launch);
+    state.pending.apply = true;
+    e.running = true;
+}
+
+void edit_launch_kernel(AppState& state) {
+    const ResolvedLaunch& r = state.edit;
+    const Lesson* lesson = find_lesson(r.preset);
+    const ModelKernel k = r.model ? *r.model : tutorial_model_kernel(r.workload, lesson && lesson->store_in_loop);
+    KernelEditor& e = state.editor;
+    e.text = k.spec->cuda_source;
+    e.entry.clear();
+    e.unsaved = true;
+    // The parameters come from a first compile; each is bound as the launch has it.
+    const SourceAttempt first = compile_and_bind(e.text, "kernel.cu", "", {}, 0, kKernelSeconds);
+    e.params = first.params;
+    e.binds.clear();
+    for (const auto& [name, type] : first.params)
+        e.binds.push_back(bind_from_launch(name, type.find('*') != std::string::npos, k, r.launch));
+    e.dynamic_shared = "0";
+    for (const ArraySpec& a : k.spec->arrays)  // an extern __shared__ array: its bytes at this launch
+        if (a.space == MemorySpace::Shared &&
+            k.spec->cuda_source.find("extern __shared__ float " + a.name) != std::string::npos)
+            e.dynamic_shared = std::to_string(a.shape(k.params, r.launch)[0] * 4);
+    state.open_view = CentreView::Editor;
+    run_editor(state);
+}
+
+void save_editor_text(KernelEditor& e, std::string& message) {
+    if (!e.unsaved || e.save_path.empty()) return;
+    e.unsaved = false;
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(e.save_path).parent_path(), ec);
+    if (auto w = write_file_atomically(e.save_path, e.text); !w.done()) message = "kernel text not saved: " + w.error;
+}
+
+}  // namespace threadmap

@@ -1,0 +1,56 @@
+// The kernel editor's state and actions (the panel, app/panels/editor_panel, draws it): the
+// learner's CUDA C++ text, one binding per parameter of the kernel, and the result of the
+// last compile. Run compiles and binds it and, when both succeed, makes it the launch the
+// map shows (the controls' blockDim and gridDim stay); while the text does not compile the
+// last good map stays. The text is saved in $XDG_DATA_HOME/threadmap/kernel.cu, so a crash
+// or a restart never loses it.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace threadmap {
+
+struct AppState;
+
+struct KernelEditor {
+    std::string text;
+    std::string entry;  // the __global__ kernel to run when the file has several (empty: the only one)
+    // The kernel's parameters (name, type as written) from the last compile, and the learner's
+    // binding of each, parse_binding's text after "NAME=" ("float[500]:index", "500").
+    std::vector<std::pair<std::string, std::string>> params;
+    std::vector<std::string> binds;
+    std::string dynamic_shared = "0";  // bytes per block, for an extern __shared__ array
+    // The last compile: Clang's messages (or the binding problem), its first error's line.
+    std::string messages;
+    int error_line = 0;
+    double compile_ms = 0;
+    bool running = false;  // the kernel on the map is the editor's
+    // A run after a short pause in typing.
+    bool edited = false;
+    std::chrono::steady_clock::time_point last_edit;
+    static constexpr std::chrono::milliseconds kPause{700};
+    std::string save_path;  // empty: not saved (tests, --no-settings)
+    bool unsaved = false;
+};
+
+// Where the editor's text is kept: $XDG_DATA_HOME/threadmap/kernel.cu (default
+// ~/.local/share/threadmap/kernel.cu).
+std::string editor_file_path();
+
+// The seed's increment_by_one, bound to 500 elements: what a first start shows.
+void start_editor(KernelEditor& editor, const std::string& save_path);
+
+// Compiles and binds the text; on success the map shows it.
+void run_editor(AppState& state);
+
+// Opens the kernel on the map (its CUDA text) in the editor, each parameter bound as the
+// launch has it, and runs it.
+void edit_launch_kernel(AppState& state);
+
+// Saves the text if it changed (each frame; writes happen on a change only).
+void save_editor_text(KernelEditor& editor, std::string& message);
+
+}  // namespace threadmap

@@ -1,0 +1,110 @@
+// Editor panel; see editor_panel.hpp.
+#include "editor_panel.hpp"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+
+#include "panel_widgets.hpp"
+#include "source_launch.hpp"
+#include "ui_font.hpp"
+
+namespace threadmap {
+
+namespace {
+
+// The text beside a gutter of line numbers, both in one scrolling child: the input is as tall
+// as its text, so the two scroll together.
+bool source_with_line_numbers(AppState& state, KernelEditor& e, float height) {
+    ImGui::BeginChild("editor-text", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::PushFont(mono_font());
+    const int lines = int(std::count(e.text.begin(), e.text.end(), '\n')) + 1;
+    const float line_h = ImGui::GetTextLineHeight();
+    const float pad = ImGui::GetStyle().FramePadding.y;
+    const float gutter = ImGui::CalcTextSize("0000 ").x;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    for (int line = 1; line <= lines; ++line) {
+        const ImVec2 at(origin.x, origin.y + pad + float(line - 1) * line_h);
+        const bool error = line == e.error_line;
+        if (error) draw->AddRectFilled(at, ImVec2(at.x + gutter - 2, at.y + line_h), IM_COL32(150, 40, 40, 255));
+        char number[16];
+        std::snprintf(number, sizeof number, "%4d", line);
+        draw->AddText(at, error ? IM_COL32(255, 230, 230, 255) : IM_COL32(120, 130, 140, 255), number);
+    }
+    ImGui::SetCursorScreenPos(ImVec2(origin.x + gutter, origin.y));
+    // At least as large as the visible area, so a click anywhere in it is a click in the text.
+    const ImVec2 visible = ImGui::GetContentRegionAvail();
+    const float width = std::max(visible.x, ImGui::CalcTextSize(e.text.c_str()).x + 20);
+    const float tall = std::max(visible.y, float(lines + 1) * line_h + 2 * pad);
+    const bool edited =
+        ImGui::InputTextMultiline("##source", &e.text, ImVec2(width, tall), ImGuiInputTextFlags_AllowTabInput);
+    ImGui::PopFont();
+    ImGui::EndChild();
+    remember_rect(state, "editor:text");  // the visible area (the text itself may be wider)
+    return edited;
+}
+
+}  // namespace
+
+void draw_editor_panel(AppState& state) {
+    KernelEditor& e = state.editor;
+    if (!source_kernels_available()) {
+        ImGui::TextWrapped("%s", compile_and_bind("", "", "", {}, 0, 0).messages.c_str());
+        return;
+    }
+    const ImGuiIO& io = ImGui::GetIO();
+    bool run = io.KeyCtrl && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false);
+    run |= ImGui::Button("Run (Ctrl+Enter)");
+    remember_rect(state, "editor:run");
+    ImGui::SameLine();
+    if (!e.messages.empty() && e.error_line)
+        ImGui::TextColored(kErrorColor, "does not compile: line %d (the map keeps the last good kernel)", e.error_line);
+    else if (!e.messages.empty())
+        ImGui::TextColored(kErrorColor, "not run: see below (the map keeps the last good kernel)");
+    else if (e.running)
+        ImGui::TextDisabled("compiled in %.0f ms; the map shows it (Clang, on the CPU)", e.compile_ms);
+    else
+        ImGui::TextDisabled("edit, then Ctrl+Enter: the map shows your kernel");
+
+    const float row = ImGui::GetFrameHeightWithSpacing();
+    const float below = row * float(e.params.size() + 2) + (e.messages.empty() ? 0 : row * 5);
+    const float text_h = std::max(row * 4, ImGui::GetContentRegionAvail().y - below);
+    if (source_with_line_numbers(state, e, text_h)) {
+        e.edited = e.unsaved = true;
+        e.last_edit = std::chrono::steady_clock::now();
+    }
+
+    if (!e.params.empty())
+        ImGui::TextDisabled("each parameter: float[N], int[ROWS][COLS] (+ :index, :ones, :random) or a number");
+    for (size_t i = 0; i < e.params.size() && i < e.binds.size(); ++i) {
+        const std::string label = e.params[i].first + " (" + e.params[i].second + ")";
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+        if (ImGui::InputText(label.c_str(), &e.binds[i])) {
+            e.edited = true;
+            e.last_edit = std::chrono::steady_clock::now();
+        }
+        remember_rect(state, "editor:bind:" + e.params[i].first);
+    }
+    if (e.text.find("extern __shared__") != std::string::npos) {
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+        if (ImGui::InputText("dynamic shared memory, bytes per block", &e.dynamic_shared)) e.edited = true;
+    }
+    if (!e.messages.empty()) {
+        ImGui::BeginChild("editor-messages", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+        ImGui::PushFont(mono_font());
+        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+        ImGui::TextUnformatted(e.messages.c_str());
+        ImGui::PopStyleColor();
+        ImGui::PopFont();
+        ImGui::EndChild();
+    }
+    if (e.edited && std::chrono::steady_clock::now() - e.last_edit > KernelEditor::kPause) run = true;
+    if (run) {
+        run_editor(state);
+        save_editor_text(e, state.message);
+    }
+}
+
+}  // namespace threadmap
