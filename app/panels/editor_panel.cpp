@@ -63,6 +63,8 @@ void draw_editor_panel(AppState& state) {
         ImGui::TextColored(kErrorColor, "does not compile: line %d (the map keeps the last good kernel)", e.error_line);
     else if (!e.messages.empty())
         ImGui::TextColored(kErrorColor, "not run: see below (the map keeps the last good kernel)");
+    else if (e.running && !state.launch_error.empty())  // compiled, but the run failed (a time-out, a crash)
+        ImGui::TextColored(kErrorColor, "compiled in %.0f ms, but: %s", e.compile_ms, state.launch_error.c_str());
     else if (e.running)
         ImGui::TextDisabled("compiled in %.0f ms; the map shows it (Clang, on the CPU)", e.compile_ms);
     else
