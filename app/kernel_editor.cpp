@@ -98,6 +98,10 @@ void run_editor(AppState& state) {
 
 void edit_launch_kernel(AppState& state) {
     const ResolvedLaunch& r = state.edit;
+    if (r.model && r.model->owner) {  // already a learner's kernel (the editor's): its text and bindings stay
+        state.open_view = CentreView::Editor;
+        return;
+    }
     const Lesson* lesson = find_lesson(r.preset);
     const ModelKernel k = r.model ? *r.model : tutorial_model_kernel(r.workload, lesson && lesson->store_in_loop);
     KernelEditor& e = state.editor;

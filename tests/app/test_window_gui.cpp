@@ -457,18 +457,21 @@ TEST_CASE("the kernel editor - edit the seed's matmul, swap x and y without the 
         "threadIdx.y; float tmp = 0; for (size_t k = 0; k < inner; ++k) tmp += A[i * inner + k] * B[k * b_cols + j]; "
         "C[i * cols + j] = tmp; }";
     const WindowRun w = run_window({"--preset", "seed-matmul"},
+                                   // The Editor tab is drawn two frames after the click that selects it: a click
+                                   // on its text needs its place from a frame that drew it.
                                    "1 move 5 5\n2 wait idle\n3 click tab:Code\n6 click code:edit\n8 wait idle\n"
-                                   "9 state @/edit.json\n10 click editor:text\n11 key ctrl+a\n12 type " +
+                                   "12 state @/edit.json\n13 click editor:text\n14 key ctrl+a\n15 type " +
                                        unguarded +
-                                       "\n13 key ctrl+enter\n15 wait idle\n16 state @/unguarded.json\n"
-                                       "17 screenshot @/unguarded.png\n18 click editor:text\n19 key ctrl+a\n"
-                                       "20 type __global__ void k(float* a) { a[0] = 1 }\n21 key ctrl+enter\n"
-                                       "23 wait idle\n24 state @/error.json\n25 screenshot @/error.png\n26 quit\n");
+                                       "\n16 key ctrl+enter\n18 wait idle\n19 state @/unguarded.json\n"
+                                       "20 screenshot @/unguarded.png\n21 click editor:text\n22 key ctrl+a\n"
+                                       "23 type __global__ void k(float* a) { a[0] = 1 }\n24 key ctrl+enter\n"
+                                       "26 wait idle\n27 state @/error.json\n28 screenshot @/error.png\n29 quit\n");
     // "Edit this kernel": the matmul's CUDA text, bound as the lesson launches it, on the map.
     const json edit = load_json(w.path("edit.json"));
     CHECK(edit["editor"]["running"] == true);
     CHECK(edit["editor"]["messages"] == "");
     CHECK(edit["editor"]["binds"][0] == "float[300][200]:random");
+    CHECK(edit["editor"]["binds"][6] == "300");  // b_cols, as the lesson's B has it
     CHECK(edit["kernel"] == "matmul");
     CHECK(edit["findings"] == 0);
     // x indexing columns and no guard: the 512×512 threads past C's 200×200 are out of bounds.
