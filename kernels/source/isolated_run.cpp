@@ -128,8 +128,9 @@ Outcome<ModelResult> run_isolated(const ModelLaunch& launch, const std::atomic<b
         } else if (std::chrono::steady_clock::now() > deadline) {
             char limit[32];
             snprintf(limit, sizeof limit, "%g", seconds);
-            stopped =
-                "kernel " + name + " ran past the time limit of " + limit + " s and was stopped (an endless loop?)";
+            stopped = "kernel " + name + " ran past the time limit of " + limit +
+                      " s and was stopped (an endless loop, or more work than the kernel model does in that time: "
+                      "--time-limit sets it)";
         }
         if (!stopped.empty()) {
             kill(child, SIGKILL);
