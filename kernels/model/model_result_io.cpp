@@ -18,7 +18,7 @@ class Writer {
     template <class T>
     void vector(const std::vector<T>& v) {
         value(uint64_t(v.size()));
-        out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+        if (!v.empty()) out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
     }
     void string(const std::string& s) {
         value(uint64_t(s.size()));
@@ -42,7 +42,7 @@ class Reader {
         uint64_t n = 0;
         if (!value(n) || n > in_.size() / sizeof(T)) return false;
         v.resize(n);
-        std::memcpy(v.data(), in_.data(), n * sizeof(T));
+        if (n) std::memcpy(v.data(), in_.data(), n * sizeof(T));  // an empty vector's data() may be null
         in_.remove_prefix(n * sizeof(T));
         return true;
     }
