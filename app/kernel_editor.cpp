@@ -6,6 +6,7 @@
 
 #include "app_state.hpp"
 #include "input_file.hpp"
+#include "source/seed_source.hpp"
 #include "lessons.hpp"
 #include "source_launch.hpp"
 
@@ -13,13 +14,11 @@ namespace threadmap {
 
 namespace {
 
-constexpr const char* kFirstKernel =
-    "// Your kernel: edit it and press Ctrl+Enter (or pause typing) to see what it does.\n"
-    "__global__ void increment_by_one(float* a, int n) {\n"
-    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-    "    if (i < n)\n"
-    "        a[i] = a[i] + 1;\n"
-    "}\n";
+// What a first start shows: the seed's kernel, one comment line above it.
+std::string first_kernel() {
+    return std::string("// Your kernel: edit it and press Ctrl+Enter (or pause typing) to see what it does.\n") +
+           kSeedIncrementSource;
+}
 
 std::string param_bind(const std::pair<std::string, std::string>& param, const std::vector<std::string>& names,
                        const std::vector<std::string>& values) {
@@ -54,7 +53,7 @@ std::string editor_file_path() {
 
 void start_editor(KernelEditor& e, const std::string& save_path) {
     e.save_path = save_path;
-    e.text = kFirstKernel;
+    e.text = first_kernel();
     e.params = {{"a", "float *"}, {"n", "int"}};
     e.binds = {"float[500]:zeros", "500"};
     if (save_path.empty() || !path_exists(save_path)) return;

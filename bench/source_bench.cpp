@@ -21,6 +21,7 @@
 #include "model/model_emulator.hpp"
 #include "source_binding.hpp"
 #include "source_compiler.hpp"
+#include "source/seed_source.hpp"
 
 using namespace threadmap;
 
@@ -41,12 +42,7 @@ double median_ms(int repeats, const std::function<void()>& f) {
     return ms[ms.size() / 2];
 }
 
-const char* kIncrement =
-    "__global__ void increment_by_one(float* a, int n) {\n"
-    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-    "    if (i < n)\n"
-    "        a[i] = a[i] + 1;\n"
-    "}\n";
+const char* const kIncrement = kSeedIncrementSource;
 
 std::shared_ptr<const CompiledSource> compile(const std::string& text) {
     SourceCompile c = compile_source(text, "kernel.cu");

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../run_binary.hpp"
+#include "source/seed_source.hpp"
 
 using nlohmann::json;
 
@@ -19,12 +20,7 @@ std::string source_file(const std::string& name, const std::string& text) {
     return path;
 }
 
-const char* kIncrement =
-    "__global__ void increment_by_one(float* a, int n) {\n"
-    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-    "    if (i < n)\n"
-    "        a[i] = a[i] + 1;\n"
-    "}\n";
+const char* const kIncrement = threadmap::kSeedIncrementSource;
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include "model/model_thread.hpp"
 #include "source_binding.hpp"
 #include "source_compiler.hpp"
+#include "source/seed_source.hpp"
 
 using namespace threadmap;
 
@@ -41,12 +42,7 @@ ModelResult run(const BoundKernel& k, Dim3 grid, Dim3 block) {
     return *r.value;
 }
 
-const char* kIncrement =
-    "__global__ void increment_by_one(float* a, int n) {\n"
-    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-    "    if (i < n)\n"
-    "        a[i] = a[i] + 1;\n"
-    "}\n";
+const char* const kIncrement = kSeedIncrementSource;
 
 }  // namespace
 
