@@ -67,13 +67,16 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
             {p.launch.model ? "written by" : "touches",
              s.touches == 1 ? "1 thread" : n2s(s.touches) + " threads (the one with the smallest id shown)"});
     // The memory view, once computed (the Memory tab or a memory colour mode asked for it).
-    if (element && *element < p.memory.sectors.size() && p.memory.sectors[*element] > 0) {
-        const uint64_t sectors = p.memory.sectors[*element], lanes = p.memory.lanes[*element];
-        const uint64_t ideal = (lanes * 4 + 31) / 32;
-        d.fields.push_back({"its store request", n2s(sectors) + (sectors == 1 ? " sector" : " sectors") + " for " +
-                                                     n2s(lanes) + (lanes == 1 ? " active lane" : " active lanes") +
-                                                     (sectors > ideal ? "; " + n2s(ideal) + " would do" : "") +
-                                                     " (modeled)"});
+    if (element && *element < p.memory.costs.size() && p.memory.costs[*element] > 0) {
+        const uint64_t cost = p.memory.costs[*element], lanes = p.memory.lanes[*element];
+        const bool shared = p.launch.model && p.launch.model->shared();
+        const uint64_t ideal = shared ? 1 : (lanes * 4 + 31) / 32;
+        const std::string unit =
+            shared ? (cost == 1 ? " wavefront" : " wavefronts") : (cost == 1 ? " sector" : " sectors");
+        const bool reads = p.launch.model && p.launch.model->reads;
+        d.fields.push_back({reads ? "its load request" : "its store request",
+                            n2s(cost) + unit + " for " + n2s(lanes) + (lanes == 1 ? " active lane" : " active lanes") +
+                                (cost > ideal ? "; " + n2s(ideal) + " would do" : "") + " (modeled)"});
     }
 
     switch (w.kernel) {

@@ -89,10 +89,9 @@ std::optional<PictureMemory> compute_memory(const ResolvedLaunch& r, const std::
     }
     m.record_requests = true;
     m.record_elements = false;
-    m.shared_block = UINT64_MAX;
     const size_t array = m.spec->array_index(r.mapped_array());
-    // A __shared__ array's map has no per-element costs: the colours are a global array's stores.
     const bool global = m.spec->arrays[array].space == MemorySpace::Global;
+    if (global) m.shared_block = UINT64_MAX;  // else the mapped block's bank conflicts, per element
     if (global && element_count(r.workload) <= kWarpInspectorElements) m.keep_store_requests = array;
     auto run = run_model(m, cancel);
     if (!run.value) {
@@ -103,21 +102,18 @@ std::optional<PictureMemory> compute_memory(const ResolvedLaunch& r, const std::
     out.sites = run.value->memory->sites;
     out.requests = std::move(run.value->memory->store_requests);
     out.request_of = std::move(run.value->memory->store_request_of);
-    if (!global) return out;
+    const AccessOp op = r.model && r.model->reads ? AccessOp::Load : AccessOp::Store;
     const std::vector<ElementCost>& costs = run.value->memory->costs[array];
-    out.sectors.reserve(costs.size());
+    out.costs.reserve(costs.size());
     out.lanes.reserve(costs.size());
     for (const ElementCost& c : costs) {
-        out.sectors.push_back(c.store_sectors);
-        out.lanes.push_back(c.store_lanes);
+        out.costs.push_back(op == AccessOp::Load ? c.load_cost : c.store_cost);
+        out.lanes.push_back(op == AccessOp::Load ? c.load_lanes : c.store_lanes);
     }
-    for (const MemorySite& site : run.value->memory->sites)
-        if (site.array == array && site.op == AccessOp::Store) {
-            out.stores.requests += site.requests;
-            out.stores.sectors += site.sectors;
-            out.stores.ideal_sectors += site.ideal_sectors;
-            out.stores.active_lanes += site.active_lanes;
-        }
+    std::vector<MemorySite> mapped;
+    std::copy_if(out.sites.begin(), out.sites.end(), std::back_inserter(mapped),
+                 [&](const MemorySite& s) { return s.array == array; });
+    out.totals = memory_totals(mapped, m.spec->arrays[array].space, op);
     return out;
 }
 
@@ -151,21 +147,35 @@ Legend picture_legend(const MapPicture& p) {
     }
     if (!is_memory_mode(p.color.mode)) return g;
     const PictureMemory& m = p.memory;
-    if (p.launch.model && p.launch.model->shared()) {
-        g.note = "These colours show a global array's\nstores; " + p.launch.mapped_array() +
-                 " is __shared__ (the\nMemory tab counts its bank conflicts).";
+    const bool shared = p.launch.model && p.launch.model->shared();
+    if (p.color.mode == ColorMode::Banks && !shared) {
+        g.note = "Bank conflicts are __shared__\nmemory's: map a shared array\n(the Array list, or --array).";
         return g;
     }
-    if (!m.not_computed.empty() || m.stores.requests == 0) {
-        g.note = m.not_computed.empty() ? "Nothing is stored to this array." : "Not computed: " + m.not_computed + ".";
+    if (p.color.mode == ColorMode::Sectors && shared) {
+        g.note = "Sectors are global memory's;\n" + p.launch.mapped_array() +
+                 " is __shared__: colour it\nby bank conflicts (banks).";
         return g;
     }
-    const double n = double(m.stores.requests);
-    g.note = p.color.mode == ColorMode::Sectors
-                 ? "All its stores: " + decimals(double(m.stores.sectors) / n) + " sectors\nper request (" +
-                       decimals(double(m.stores.ideal_sectors) / n) + " would do)."
-                 : "All its stores: " + decimals(double(m.stores.active_lanes) / n) + " of 32\nlanes active.";
+    const char* what = p.color.reads ? "loads" : "stores";
+    if (!m.not_computed.empty() || m.totals.requests == 0) {
+        g.note = m.not_computed.empty() ? std::string("No ") + what + " of this array."
+                                        : "Not computed: " + m.not_computed + ".";
+        return g;
+    }
+    const MemoryTotals& t = m.totals;
+    const double n = double(t.requests);
+    g.note = std::string("All its ") + what + ": ";
+    if (p.color.mode == ColorMode::Sectors)
+        g.note += decimals(double(t.sectors) / n) + " sectors\nper request (" + decimals(double(t.ideal_sectors) / n) +
+                  " would do).";
+    else if (p.color.mode == ColorMode::Banks)
+        g.note += decimals(double(t.wavefronts) / n) + " wavefronts\nper request (1 would do), at\nworst " +
+                  std::to_string(t.conflict_ways_max) + "-way.";
+    else
+        g.note += decimals(double(t.active_lanes) / n) + " of 32\nlanes active.";
     g.note += "\nModeled as Nsight Compute counts.";
+    if (shared) g.note += "\nColours: block " + to_string(p.launch.model->shared_block) + "'s requests.";
     return g;
 }
 
@@ -243,9 +253,12 @@ namespace {
 // The per-element figures of the picture's mode (memory costs, findings), or null.
 const uint8_t* element_figures(const MapPicture& p) {
     if (!uses_element_figures(p.color.mode)) return nullptr;
-    const auto& v = p.color.mode == ColorMode::Sectors ? p.memory.sectors
-                    : p.color.mode == ColorMode::Lanes ? p.memory.lanes
-                                                       : p.findings.found;
+    // Sectors are a global array's, bank conflicts a shared one's: the other is left dark.
+    const bool shared = p.launch.model && p.launch.model->shared();
+    if ((p.color.mode == ColorMode::Sectors && shared) || (p.color.mode == ColorMode::Banks && !shared)) return nullptr;
+    const auto& v = p.color.mode == ColorMode::Lanes ? p.memory.lanes
+                    : is_memory_mode(p.color.mode)   ? p.memory.costs
+                                                     : p.findings.found;
     return v.size() == element_count(p.launch.workload) ? v.data() : nullptr;
 }
 

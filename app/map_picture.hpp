@@ -38,16 +38,19 @@ inline constexpr uint64_t kFindingsWork = uint64_t(1) << 22;
 inline constexpr uint64_t kFindingsElements = uint64_t(1) << 19;
 
 // The memory view of the picture's launch (the Memory tab, the memory colour modes): every
-// access site's requests, and per element of the mapped array what the request that stored it
-// cost; computed when asked for, for launches up to kMemoryViewWork thread-steps (the
-// tutorial's matmul, 5·10^7, takes about 0.2 s here).
+// access site's requests, and per element of the mapped array what the requests of the mapped
+// access (its stores, or its loads for a read map) cost; computed when asked for, for launches
+// up to kMemoryViewWork thread-steps (the tutorial's matmul, 5·10^7, takes about 0.2 s here).
 struct PictureMemory {
     bool computed = false;
-    const KernelSpec* spec = nullptr;     // the kernel the model ran (its arrays name the sites)
-    std::vector<MemorySite> sites;        // as `threadmap memory` lists them
-    std::vector<uint8_t> sectors, lanes;  // per element; 0: no request stored it
-    MemoryTotals stores;                  // the mapped array's store requests
-    std::string not_computed;             // why not, when it was asked for and is missing
+    const KernelSpec* spec = nullptr;  // the kernel the model ran (its arrays name the sites)
+    std::vector<MemorySite> sites;     // as `threadmap memory` lists them
+    // Per element: the costliest request's sectors (a global array) or wavefronts, the bank
+    // conflict ways (a __shared__ array, in the mapped block), and the fewest active lanes;
+    // 0: no request of the mapped access touched it.
+    std::vector<uint8_t> costs, lanes;
+    MemoryTotals totals;       // the mapped array's requests of the mapped access
+    std::string not_computed;  // why not, when it was asked for and is missing
     // The mapped array's store requests whole, and per element the first that stored it
     // (MemoryView::kNoRequest: none), for the warp inspector; kept up to kWarpInspectorElements.
     std::vector<WarpRequest> requests;

@@ -26,13 +26,16 @@ enum class ColorMode {
     Sm,
     Wave,
     Sectors,
+    Banks,
     Lanes,
     Findings,
 };
 
-// The memory modes colour an element by the warp request that stored it (the memory view of
-// kernels/model/memory_view.hpp), not by a thread.
-TM_HD inline bool is_memory_mode(ColorMode m) { return m == ColorMode::Sectors || m == ColorMode::Lanes; }
+// The memory modes colour an element by the warp request that stored (or loaded) it — the
+// memory view of kernels/model/memory_view.hpp — not by a thread.
+TM_HD inline bool is_memory_mode(ColorMode m) {
+    return m == ColorMode::Sectors || m == ColorMode::Banks || m == ColorMode::Lanes;
+}
 // Modes coloured by a figure per element (CellSample::cost) that only the host has.
 TM_HD inline bool uses_element_figures(ColorMode m) { return is_memory_mode(m) || m == ColorMode::Findings; }
 
@@ -42,8 +45,9 @@ struct CellSample {
     uint32_t touches = 0;  // Element: threads that wrote it (0: untouched)
     Dim3 block;            // Element: the first toucher; Ghost: the idle thread
     Dim3 thread;
-    // Element, memory modes: the sectors (1–32) or active lanes (1–32) of the request that
-    // stored it; 0 when no request did. Findings: ElementFinding bits (kernels/model).
+    // Element, memory modes: the sectors (1–32), bank conflict ways (1–32) or active lanes
+    // (1–32) of the request that stored (or loaded) it; 0 when no request did. Findings:
+    // ElementFinding bits (kernels/model).
     uint8_t cost = 0;
 };
 
@@ -143,6 +147,7 @@ TM_HD_INLINE Rgba8 colorize(const CellSample& s, const ColorContext& c) {
                 break;
             }
             case ColorMode::Sectors:  // 1 to 32 on a log scale (4 against 5 shows); ghosts grey
+            case ColorMode::Banks:
                 out = s.kind == CellSample::Ghost ? from_hex(0x6B6B6B) : ramp(log2f(float(s.cost)) / 5.0f);
                 break;
             case ColorMode::Lanes:  // 1 to 32

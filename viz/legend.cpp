@@ -19,7 +19,7 @@ struct ModeEntry {
     const char* title;
 };
 
-constexpr std::array<ModeEntry, 13> kModes{{
+constexpr std::array<ModeEntry, 14> kModes{{
     {ColorMode::Block, "block", "blockIdx"},
     {ColorMode::ThreadX, "thread-x", "threadIdx.x"},
     {ColorMode::ThreadY, "thread-y", "threadIdx.y"},
@@ -30,8 +30,9 @@ constexpr std::array<ModeEntry, 13> kModes{{
     {ColorMode::Coverage, "coverage", "coverage"},
     {ColorMode::Sm, "sm", "SM of the block (one possible order)"},
     {ColorMode::Wave, "wave", "wave of the block (one possible order)"},
-    {ColorMode::Sectors, "sectors", "sectors per store request (log scale)"},
-    {ColorMode::Lanes, "lanes", "active lanes per store request"},
+    {ColorMode::Sectors, "sectors", "sectors per request (log scale)"},
+    {ColorMode::Banks, "banks", "bank conflict ways (log scale)"},
+    {ColorMode::Lanes, "lanes", "active lanes per request"},
     {ColorMode::Findings, "findings", "findings of the kernel model"},
 }};
 
@@ -82,6 +83,10 @@ Legend make_legend(const ColorContext& c) {
     const LaunchConfig l{c.grid, c.block};
     Legend g;
     g.title = color_mode_title(mode);
+    if (is_memory_mode(mode)) {  // "per request" → "per load request" or "per store request"
+        const size_t at = g.title.find("per request");
+        if (at != std::string::npos) g.title.insert(at + 4, c.reads ? "load " : "store ");
+    }
     const Rgba8 untouched = colorize({CellSample::Element, 0, {}, {}}, c);
     const char* nobody = c.reads ? "element nobody read" : "element nobody wrote";
     const auto idle_swatch = [&](Rgba8 c) { g.swatches.push_back({c, "idle thread (past the data)", true}); };
@@ -144,6 +149,9 @@ Legend make_legend(const ColorContext& c) {
         }
         case ColorMode::Sectors:
             ramp_of("1 sector", "32 sectors");
+            break;
+        case ColorMode::Banks:
+            ramp_of("1 (no conflict)", "32-way");
             break;
         case ColorMode::Lanes:
             ramp_of("1 lane", "32 lanes");

@@ -5,22 +5,64 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 #include "legend.hpp"
 #include "panel_widgets.hpp"
 
 namespace threadmap {
 
+namespace {
+
+// The colour modes, related ones on one row (short labels, the full title as a tooltip): the
+// list stays short enough to leave the export controls in view on a laptop's screen.
+struct ModeRow {
+    const char* lead;  // before the buttons, or null
+    std::vector<std::pair<ColorMode, const char*>> modes;
+    const char* tail;  // after them, or null
+};
+
+const std::vector<ModeRow>& mode_rows() {
+    static const std::vector<ModeRow> rows = {
+        {nullptr, {{ColorMode::Block, "blockIdx"}}, nullptr},
+        {"threadIdx", {{ColorMode::ThreadX, ".x"}, {ColorMode::ThreadY, ".y"}, {ColorMode::ThreadZ, ".z"}}, nullptr},
+        {nullptr, {{ColorMode::Global, "global index, cuda.grid (x fastest)"}}, nullptr},
+        {nullptr, {{ColorMode::Warp, "warp"}, {ColorMode::Lane, "lane"}, {ColorMode::Coverage, "coverage"}}, nullptr},
+        {nullptr, {{ColorMode::Sm, "SM"}, {ColorMode::Wave, "wave"}}, "(one possible order)"},
+        {"per request",
+         {{ColorMode::Sectors, "sectors"}, {ColorMode::Banks, "banks"}, {ColorMode::Lanes, "lanes"}},
+         nullptr},
+        {nullptr, {{ColorMode::Findings, "findings of the kernel model"}}, nullptr},
+    };
+    return rows;
+}
+
+}  // namespace
+
 void draw_display_panel(AppState& state) {
     Settings& s = state.settings;
     ImGui::TextUnformatted("colour by");
-    for (ColorMode m : all_color_modes()) {
-        const std::string name(color_mode_name(m));
-        if (ImGui::RadioButton(color_mode_title(m).c_str(), state.color_mode() == m)) {
-            s.color_mode = name;
-            state.pending.recolor = true;
+    for (const ModeRow& row : mode_rows()) {
+        if (row.lead) {
+            ImGui::TextUnformatted(row.lead);
+            ImGui::SameLine();
         }
-        remember_rect(state, "color:" + name);
+        for (size_t k = 0; k < row.modes.size(); ++k) {
+            const auto [m, label] = row.modes[k];
+            const std::string name(color_mode_name(m));
+            if (k) ImGui::SameLine();
+            if (ImGui::RadioButton(label, state.color_mode() == m)) {
+                s.color_mode = name;
+                state.pending.recolor = true;
+            }
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", color_mode_title(m).c_str());
+            remember_rect(state, "color:" + name);
+        }
+        if (row.tail) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("%s", row.tail);
+        }
     }
     if (ImGui::Checkbox("colour-blind-safe palette", &s.colorblind_palette)) state.pending.recolor = true;
 

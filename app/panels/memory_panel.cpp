@@ -97,7 +97,12 @@ void draw_memory_panel(AppState& state) {
     }
     for (MemorySpace space : {MemorySpace::Global, MemorySpace::Shared})
         for (AccessOp op : {AccessOp::Load, AccessOp::Store}) totals_line(m, space, op);
-    colour_map_button(state, "Colour the map by sectors", "sectors", "memory");
+    // Sectors are a global array's cost, bank conflicts a __shared__ one's.
+    const bool shared = p.launch.model && p.launch.model->shared();
+    if (shared)
+        colour_map_button(state, "Colour the map by bank conflicts", "banks", "memory");
+    else
+        colour_map_button(state, "Colour the map by sectors", "sectors", "memory");
     ImGui::SameLine();
     colour_map_button(state, "Colour the map by active lanes", "lanes", "memory");
     ImGui::Spacing();

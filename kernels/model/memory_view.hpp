@@ -47,10 +47,11 @@ struct MemorySite {
     uint32_t conflict_ways_max = 0;  // shared: the most wavefronts one request needed
 };
 
-// What the requests that touched one element of a global array cost (0: none touched it this
-// way). Sectors: the most any request touching it needed; lanes: the fewest active lanes.
+// What the requests that touched one element cost (0: none touched it this way). Cost: the
+// most any request touching it needed, sectors for a global array, wavefronts (conflict ways)
+// for a __shared__ one; lanes: the fewest active lanes.
 struct ElementCost {
-    uint8_t load_sectors = 0, store_sectors = 0;
+    uint8_t load_cost = 0, store_cost = 0;
     uint8_t load_lanes = 0, store_lanes = 0;
 };
 
@@ -61,8 +62,10 @@ struct WarpRequest {
 };
 
 struct MemoryView {
-    std::vector<MemorySite> sites;                // by line, then load before store, then array
-    std::vector<std::vector<ElementCost>> costs;  // per array (empty for __shared__ ones)
+    std::vector<MemorySite> sites;  // by line, then load before store, then array
+    // Per array; a __shared__ array's are its elements in one block (ModelLaunch::shared_block),
+    // all zero when none was chosen.
+    std::vector<std::vector<ElementCost>> costs;
     // The store requests of one array, when the launch asked to keep them (the warp inspector),
     // and per element of it the first that stored it (kNoRequest: none).
     static constexpr uint32_t kNoRequest = ~uint32_t(0);

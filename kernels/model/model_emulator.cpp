@@ -442,6 +442,7 @@ void ModelEmulator::run_block(uint64_t block) {
     reset_shared();
     phase_ = 0;
     record_shared_ = record_elements_ && block == shared_block_;
+    if (requests_) requests_->keep_shared_costs(block == shared_block_);
     block_base_ = uint32_t(block * tpb_);
     const Dim3 block_idx = unlinear(block, launch_.grid);
     for (uint32_t i = 0; i < tpb_; ++i) {

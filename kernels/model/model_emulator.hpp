@@ -43,8 +43,9 @@ struct ModelLaunch {
     // billions long) once the launch has made this many loads, stores and atomics, and run_model
     // says so: at about 10 ns each, 2^31 is some 20 s of waiting. A cancel stops it the same way.
     uint64_t max_accesses = kMaxModelAccesses;
-    // With record_elements: the block (linear index, x fastest) whose __shared__ arrays are
-    // recorded and kept in the result like a global array's; UINT64_MAX: none.
+    // The block (linear index, x fastest) whose __shared__ arrays are recorded and kept in the
+    // result like a global array's (with record_elements), and whose shared requests' costs per
+    // element are kept (with record_requests); UINT64_MAX: none.
     uint64_t shared_block = UINT64_MAX;
     // With record_elements: record only the accesses a block makes between its phase-th and
     // (phase+1)-th barrier (phase 0: before the first); kAllPhases: all. Findings are unchanged.

@@ -78,7 +78,7 @@ WarpRequests::WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& 
         shared_base_word_.push_back(shared_words);
         const bool shared = spaces_[a] == MemorySpace::Shared;
         if (shared) shared_words += sizes[a];
-        costs_.emplace_back(shared ? 0 : sizes[a]);
+        costs_.emplace_back(sizes[a]);
     }
     executions_.assign(size_t(tpb) * site_capacity_, 0);
     requests_.resize(size_t(warps_) * site_capacity_);
@@ -114,24 +114,27 @@ void WarpRequests::count(MemorySite& site, const WarpRequest& r) {
     const uint32_t lanes = uint32_t(std::popcount(r.mask));
     ++site.requests;
     site.active_lanes += lanes;
+    uint32_t cost = 0;
     if (site.space == MemorySpace::Shared) {
-        const uint32_t wavefronts = request_wavefronts(r, shared_base_word_[site.array]);
-        site.wavefronts += wavefronts;
-        site.conflict_ways_max = std::max(site.conflict_ways_max, wavefronts);
-        return;
+        cost = request_wavefronts(r, shared_base_word_[site.array]);
+        site.wavefronts += cost;
+        site.conflict_ways_max = std::max(site.conflict_ways_max, cost);
+        if (!keep_shared_costs_) return;
+    } else {
+        const auto [sectors, ideal] = request_sectors(r);
+        cost = sectors;
+        site.sectors += sectors;
+        site.ideal_sectors += ideal;
     }
-    const auto [sectors, ideal] = request_sectors(r);
-    site.sectors += sectors;
-    site.ideal_sectors += ideal;
     std::vector<ElementCost>& costs = costs_[site.array];
     const bool load = site.op == AccessOp::Load;
     const bool kept = !load && site.array == keep_stores_;
     if (kept) kept_.push_back(r);
     for (uint32_t mask = r.mask; mask; mask &= mask - 1) {
         ElementCost& c = costs[r.index[std::countr_zero(mask)]];
-        uint8_t& most = load ? c.load_sectors : c.store_sectors;
+        uint8_t& most = load ? c.load_cost : c.store_cost;
         uint8_t& fewest = load ? c.load_lanes : c.store_lanes;
-        most = std::max(most, uint8_t(sectors));
+        most = std::max(most, uint8_t(cost));
         fewest = fewest == 0 ? uint8_t(lanes) : std::min(fewest, uint8_t(lanes));
         if (kept) {
             uint32_t& first = kept_of_[r.index[std::countr_zero(mask)]];

@@ -30,6 +30,8 @@ class WarpRequests {
         r.index[lane] = uint32_t(index);
         r.mask |= 1u << lane;
     }
+    // Whether the running block's shared requests' costs are kept per element (one block's).
+    void keep_shared_costs(bool keep) { keep_shared_costs_ = keep; }
     // All of warp `warp`'s lanes have run: count its requests.
     void close_warp(uint32_t warp);
     // The block is done: count what is still open and start the next block.
@@ -54,8 +56,9 @@ class WarpRequests {
     size_t site_capacity_ = 8;
     std::vector<uint32_t> executions_;                // [thread in block][site]: times run
     std::vector<std::vector<WarpRequest>> requests_;  // [warp][site]: by execution
-    std::vector<std::vector<ElementCost>> costs_;     // per global array element
-    size_t keep_stores_;                              // the array whose store requests are kept
+    std::vector<std::vector<ElementCost>> costs_;     // per element (a shared array: of one block)
+    bool keep_shared_costs_ = false;
+    size_t keep_stores_;  // the array whose store requests are kept
     std::vector<WarpRequest> kept_;
     std::vector<uint32_t> kept_of_;
 };

@@ -53,6 +53,8 @@ TEST_CASE("every lesson and colour mode draws its panels") {
         REQUIRE(state.picture);
         CHECK(state.launch_error.empty());
         CHECK(state.widget_rects.count("blockDim.x") == 1);
+        for (ColorMode m : all_color_modes())  // each has its button in the Display panel
+            CHECK(state.widget_rects.count("color:" + std::string(color_mode_name(m))) == 1);
         if (find_lesson(l.name)->timing)  // a timing lesson turns the centre to its Timing view
             CHECK(state.widget_rects.count("timing-run") == 1);
         else if (!find_lesson(l.name)->occupancy_profile.empty())  // an occupancy lesson to its tab

@@ -144,7 +144,46 @@ TEST_CASE("render --color sectors shows the tutorial's 32-sector stores and the 
     const auto lane_colours = render({"--color", "lanes"}, lanes);
     CHECK(lane_colours.count(rgb(colorize(cost(32), by_lanes))) == 1);
     CHECK(lane_colours.count(rgb(colorize(cost(8), by_lanes))) == 1);
+    // A read map colours by loads: x → row, a warp loads one element of A from each of 32
+    // rows (32 sectors); x → column, all its lanes load one element (a broadcast: 1 sector).
+    const auto loads_rows = render({"--array", "A", "--access", "read", "--color", "sectors"}, rows);
+    CHECK(loads_rows.count(rgb(colorize(cost(32), sectors))) == 1);
+    const auto loads_cols =
+        render({"--kernel", "matmul-xcol", "--array", "A", "--access", "read", "--color", "sectors"}, cols);
+    CHECK(loads_cols.count(rgb(colorize(cost(1), sectors))) == 1);
+    CHECK(loads_cols.count(rgb(colorize(cost(32), sectors))) == 0);
     for (const std::string& f : {rows, cols, lanes}) std::remove(f.c_str());
+}
+
+TEST_CASE("render --color banks shows a shared tile's 32-way column reads - none padded - and a global array none") {
+    const std::string plain = temp_png("banks-plain"), padded = temp_png("banks-padded"),
+                      global = temp_png("banks-global");
+    const auto render = [&](const std::string& kernel, std::vector<std::string> extra, const std::string& out) {
+        std::vector<std::string> args = {"render", "--kernel", kernel,  "--rows", "200",      "--cols",
+                                         "300",    "--color",  "banks", "--size", "1280x720", "--no-legend"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        args.insert(args.end(), {"--out", out});
+        const RunResult r = run_threadmap(args, kNoDisplay);
+        REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+        return colours(load_png(out));
+    };
+    const ColorContext banks{ColorMode::Banks, Palette::Standard, {10, 7, 1}, {32, 32, 1}};
+    const auto ways = [&](uint8_t c) { return rgb(colorize(CellSample{CellSample::Element, 1, {}, {}, c}, banks)); };
+    const std::vector<std::string> tile_reads = {"--array", "tile", "--access", "read", "--shared-block", "1,1"};
+    const auto conflicted = render("transpose-tiled", tile_reads, plain);
+    CHECK(conflicted.count(ways(32)) == 1);
+    CHECK(conflicted.count(ways(1)) == 0);
+    const auto clean = render("transpose-tiled-padded", tile_reads, padded);
+    CHECK(clean.count(ways(1)) == 1);
+    CHECK(clean.count(ways(32)) == 0);
+    // The tile is written along its rows: one way. A global array has no banks: left dark.
+    const auto stores = render("transpose-tiled", {"--array", "tile", "--shared-block", "1,1"}, plain);
+    CHECK(stores.count(ways(1)) == 1);
+    CHECK(stores.count(ways(32)) == 0);
+    const auto out = render("transpose-tiled", {}, global);
+    CHECK(out.count(ways(1)) == 0);
+    CHECK(out.count(ways(0)) == 1);
+    for (const std::string& f : {plain, padded, global}) std::remove(f.c_str());
 }
 
 TEST_CASE("render - bad arguments exit 2 and unwritable paths 1, with a message") {

@@ -126,7 +126,7 @@ PixelCheck check_map_pixels(const PngImage& img, const json& state, const MapPic
             CellSample s = sample_cell(m, p.result.map, cx, cy);
             if (s.kind == CellSample::Empty) continue;
             if (is_memory_mode(p.color.mode) && s.kind == CellSample::Element) {
-                const auto& costs = p.color.mode == ColorMode::Sectors ? p.memory.sectors : p.memory.lanes;
+                const auto& costs = p.color.mode == ColorMode::Lanes ? p.memory.lanes : p.memory.costs;
                 s.cost = costs.at(*m.element_at(cx, cy));
             }
             const Rgba8 e = colorize(s, p.color);

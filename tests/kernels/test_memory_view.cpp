@@ -140,11 +140,11 @@ TEST_CASE("each element of C carries its store's sectors and active lanes") {
     REQUIRE(r.value);
     const std::vector<ElementCost>& c = r.value->memory->costs[2];
     REQUIRE(c.size() == 200 * 200);
-    CHECK(c[0].store_sectors == 32);  // row 0: a full warp, a sector per lane
+    CHECK(c[0].store_cost == 32);  // row 0: a full warp, a sector per lane
     CHECK(c[0].store_lanes == 32);
-    CHECK(c[195 * 200 + 7].store_sectors == 8);  // rows 192–199: the 8-lane warps
+    CHECK(c[195 * 200 + 7].store_cost == 8);  // rows 192–199: the 8-lane warps
     CHECK(c[195 * 200 + 7].store_lanes == 8);
-    CHECK(c[0].load_sectors == 0);              // C is never read
+    CHECK(c[0].load_cost == 0);                 // C is never read
     CHECK(r.value->arrays[2].records.empty());  // no per-element records in this mode
 }
 
@@ -163,6 +163,40 @@ TEST_CASE("the tiled transpose's column reads are 32-way bank conflicts and padd
     CHECK(clean.wavefronts == clean.requests);
     // Writing the tile along its rows never conflicts, padded or not.
     CHECK(memory_totals(plain.sites, MemorySpace::Shared, AccessOp::Store).conflict_ways_max == 1);
+}
+
+TEST_CASE("each element of a chosen block's shared tile carries its requests' bank conflict ways") {
+    const Params p = {200, 300};
+    const KernelSpec& tiled = *find_builtin_kernel("transpose-tiled");
+    const LaunchConfig l{tiled.covering_grid(p, tiled.default_block), tiled.default_block};
+    const auto tile_costs = [&](const char* kernel, uint64_t block) {
+        ModelLaunch m{find_builtin_kernel(kernel), p, l};
+        m.record_requests = true;
+        m.record_elements = false;
+        m.shared_block = block;
+        const auto r = run_model(m);
+        REQUIRE_MESSAGE(r.value, r.error);
+        return r.value->memory->costs[m.spec->array_index("tile")];
+    };
+    // Block (1,1) lies inside both matrices: every lane of every request is active. Written
+    // along rows (one word per bank), read down columns of a 32-wide tile (one bank).
+    const uint64_t inside = 1 + l.grid.x;
+    const std::vector<ElementCost> plain = tile_costs("transpose-tiled", inside);
+    REQUIRE(plain.size() == 32 * 32);
+    for (const ElementCost& c : plain) {
+        CHECK(c.store_cost == 1);
+        CHECK(c.load_cost == 32);
+        CHECK(c.load_lanes == 32);
+    }
+    // 33 wide: a column's words fall in 32 different banks; the 33rd word of each row is never touched.
+    const std::vector<ElementCost> padded = tile_costs("transpose-tiled-padded", inside);
+    REQUIRE(padded.size() == 32 * 33);
+    for (size_t e = 0; e < padded.size(); ++e) {
+        CHECK(padded[e].load_cost == (e % 33 == 32 ? 0 : 1));
+        CHECK(padded[e].store_cost == (e % 33 == 32 ? 0 : 1));
+    }
+    // No block chosen: no per-element costs for shared memory.
+    for (const ElementCost& c : tile_costs("transpose-tiled", UINT64_MAX)) CHECK(c.load_cost == 0);
 }
 
 // Block 256 over 65,536 values: 256 blocks of 8 warps. Each step's line loads sdata twice.
