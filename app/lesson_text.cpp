@@ -156,9 +156,10 @@ std::map<std::string, std::string> compute_figures(const Lesson& lesson) {
     if (lesson.memory) {  // its launch, and for a matmul the same with x on the other axis
         const ModelLaunch m = model_launch_for(*resolved.value);
         add_memory_figures(m, "", f);
-        if (!lesson.compare_kernel.empty()) {  // the same launch of the kernel it is set against
+        if (!lesson.compare_kernel.empty() || lesson.compare_params) {  // the launch it is set against
             ModelLaunch other = m;
-            other.spec = find_builtin_kernel(lesson.compare_kernel);
+            if (!lesson.compare_kernel.empty()) other.spec = find_builtin_kernel(lesson.compare_kernel);
+            if (lesson.compare_params) other.params = *lesson.compare_params;
             add_memory_figures(other, "other_", f);
         } else if (is_matrix(w.kernel)) {
             ModelLaunch other = m;

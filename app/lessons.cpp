@@ -44,15 +44,26 @@ Lesson parse_lesson(const std::string& text) {
         if (j.contains("grid")) l.grid = parse_dim3(j, "grid");
         if (spec) {
             ModelKernel k = *default_model_launch(*spec).model;
-            const nlohmann::json params = j.value("params", nlohmann::json::object());
-            if (!params.is_object()) throw std::runtime_error("params must be an object of name: value");
-            for (const auto& [name, value] : params.items()) {
-                const size_t i = spec->param_index(name);
-                if (i == spec->params.size())
-                    throw std::runtime_error("params: " + spec->name + " has no parameter '" + name + "'");
-                k.params[i] = json_number<uint64_t>(value, "params." + name);
-                if (k.params[i] < spec->params[i].min || k.params[i] > spec->params[i].max)
-                    throw std::runtime_error("params." + name + " is out of its range");
+            // A field of parameters by name over `into`.
+            const auto read_params = [&](const char* field, Params& into) {
+                const nlohmann::json params = j.value(field, nlohmann::json::object());
+                if (!params.is_object())
+                    throw std::runtime_error(std::string(field) + " must be an object of name: value");
+                for (const auto& [name, value] : params.items()) {
+                    const size_t i = spec->param_index(name);
+                    const std::string what = std::string(field) + "." + name;
+                    if (i == spec->params.size())
+                        throw std::runtime_error(std::string(field) + ": " + spec->name + " has no parameter '" + name +
+                                                 "'");
+                    into[i] = json_number<uint64_t>(value, what);
+                    if (into[i] < spec->params[i].min || into[i] > spec->params[i].max)
+                        throw std::runtime_error(what + " is out of its range");
+                }
+            };
+            read_params("params", k.params);
+            if (j.contains("compare_params")) {
+                l.compare_params = k.params;
+                read_params("compare_params", *l.compare_params);
             }
             if (j.contains("array")) {
                 k.array = spec->array_index(j.at("array").get<std::string>());

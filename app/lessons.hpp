@@ -55,6 +55,9 @@ struct Lesson {
     // A memory lesson of a model kernel: another kernel with the same parameters whose figures
     // its text sets against its own ({other_…}), e.g. transpose-tiled-padded.
     std::string compare_kernel;
+    // A memory lesson of a model kernel: the same kernel (or compare_kernel) with these
+    // parameters is the launch set against it, e.g. copy-offset with offset 0.
+    std::optional<Params> compare_params;
 };
 
 // Parses one lesson file; throws std::runtime_error naming the problem.

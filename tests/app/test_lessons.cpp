@@ -163,6 +163,15 @@ TEST_CASE("a malformed lesson file is refused with a message") {
     CHECK_THROWS_WITH_AS(parse_lesson(head + R"("n":5,"timing":{"repeats":1e300}})"),
                          doctest::Contains("'timing.repeats' must be a whole number"), std::runtime_error);
     CHECK(parse_lesson(head + R"("n":5.0,"block":[32.0]})").block->x == 32);
+    // The launch a memory lesson sets against its own: parameters of its kernel, in range.
+    const std::string copy = R"({"name":"x","title":"t","explanation":"e","look_for":"l","kernel":"copy-offset",)";
+    CHECK_THROWS_WITH_AS(parse_lesson(copy + R"("compare_params":{"shift":0}})"),
+                         doctest::Contains("compare_params: copy-offset has no parameter 'shift'"), std::runtime_error);
+    CHECK_THROWS_WITH_AS(parse_lesson(copy + R"("compare_params":{"offset":5000}})"),
+                         doctest::Contains("compare_params.offset is out of its range"), std::runtime_error);
+    const Lesson l = parse_lesson(copy + R"("params":{"n":64,"offset":1},"compare_params":{"offset":0}})");
+    REQUIRE(l.compare_params);
+    CHECK(*l.compare_params == Params{64, 0});
 }
 
 TEST_CASE("options override a preset - a new block gets a covering grid") {

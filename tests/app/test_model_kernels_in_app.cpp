@@ -137,6 +137,11 @@ TEST_CASE("the model lessons' findings tell their stories") {
     CHECK(std::stod(figure("reduction-divergence", "shared_load_lanes")) <
           std::stod(figure("reduction-divergence", "other_shared_load_lanes")));
     CHECK(figure("transpose-coalescing", "store_sectors") == "30.00");
+    // One element late: a fifth sector per warp's load; offset 0, the launch set against it, four.
+    CHECK(figure("misaligned-access", "load_sectors") == "5.00");
+    CHECK(figure("misaligned-access", "load_ideal") == "4.00");
+    CHECK(figure("misaligned-access", "other_load_sectors") == "4.00");
+    CHECK(figure("misaligned-access", "store_sectors") == "4.00");
 }
 
 TEST_CASE("render draws a model kernel's map - bench and render --timing say it has no timings") {
