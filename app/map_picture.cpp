@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "model/model_array_stats.hpp"
 #include "model_launch.hpp"
 #include "number_text.hpp"
 
@@ -59,15 +60,12 @@ Outcome<LaunchResult> run_model_map(const ResolvedLaunch& r, PictureFindings& fi
         return {std::nullopt, "block " + to_string(r.model->shared_block) +
                                   " did not run: the launch ended at a divergent barrier before it"};
     out.map = ThreadMap(r.launch, records.size());
-    out.stats = shape_stats(r.launch);
-    out.stats.elements = records.size();
     const bool reads = r.model->reads;
+    out.stats = model_array_stats(*run.value, r.model->array, reads, r.launch, r.model->shared());
     for (size_t e = 0; e < records.size(); ++e) {
         const uint32_t threads = reads ? records[e].readers : records[e].writers;
         out.map.touches[e] = threads;
         if (threads > 0) out.map.first_toucher[e] = reads ? records[e].first_reader : records[e].first_writer;
-        out.stats.elements_untouched += threads == 0;
-        out.stats.elements_multi += threads > 1;
     }
     findings = picture_findings(r.mapped_array(), r.model->array, *run.value);
     phases = run.value->phases;

@@ -12,23 +12,6 @@ namespace threadmap {
 
 namespace {
 
-struct Stat {
-    const char* key;
-    uint64_t value;
-};
-
-std::vector<Stat> stat_list(const LaunchStats& s) {
-    return {{"blocks", s.blocks},
-            {"threads_launched", s.threads_launched},
-            {"threads_active", s.threads_active},
-            {"threads_idle", s.threads_idle},
-            {"elements", s.elements},
-            {"elements_untouched", s.elements_untouched},
-            {"elements_multi", s.elements_multi},
-            {"warps", s.warps},
-            {"partial_warps", s.partial_warps}};
-}
-
 void write_index(Writer& w, const Workload& wl, uint64_t e, char sep) {
     if (is_matrix(wl.kernel))
         w << e / wl.cols << sep << e % wl.cols;
@@ -51,10 +34,8 @@ void write_json(Writer& w, const MapReport& r) {
         w << ",\"operands\":{\"A\":[" << wl.a_rows << ',' << wl.inner << "],\"B\":[" << wl.inner << ',' << wl.b_cols
           << "],\"C\":[" << wl.rows << ',' << wl.cols << "]}";
     }
-    w << ",\"backend\":\"" << r.backend << "\",\"stats\":{";
-    const auto stats = stat_list(r.result.stats);
-    for (size_t i = 0; i < stats.size(); ++i) w << (i ? "," : "") << '"' << stats[i].key << "\":" << stats[i].value;
-    w << '}';
+    w << ",\"backend\":\"" << r.backend << "\",\"stats\":";
+    write_stats_json(w, r.result.stats);
     if (r.include_elements) {
         w << ",\"elements\":[";
         for (uint64_t e = 0; e < m.size(); ++e) {
@@ -83,8 +64,7 @@ void write_json(Writer& w, const MapReport& r) {
 
 void write_csv(Writer& w, const MapReport& r) {
     if (!r.include_elements) {
-        w << "stat,value\n";
-        for (const auto& s : stat_list(r.result.stats)) w << s.key << ',' << s.value << '\n';
+        write_stats_csv(w, r.result.stats);
         return;
     }
     const auto& m = r.result.map;

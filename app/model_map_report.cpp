@@ -4,15 +4,12 @@
 #include <algorithm>
 
 #include "findings_report.hpp"
+#include "model/model_array_stats.hpp"
 #include "report_writer.hpp"
 
 namespace threadmap {
 
 namespace {
-
-struct ModelStats {
-    uint64_t blocks, threads_launched, elements, elements_untouched = 0, elements_multi = 0;
-};
 
 // Who touched an element in the report's sense, and how many threads did.
 struct Touch {
@@ -31,15 +28,9 @@ class ArrayMap {
         return r_.reads ? Touch{rec.first_reader, rec.readers} : Touch{rec.first_writer, rec.writers};
     }
     Toucher toucher(uint32_t id) const { return ThreadMap::decode_global_id(id, r_.launch.launch); }
-    ModelStats stats() const {
-        ModelStats s{r_.launch.launch.blocks(), r_.launch.launch.blocks() * r_.launch.launch.threads_per_block(),
-                     size()};
-        for (uint64_t e = 0; e < size(); ++e) {
-            const uint32_t n = touch(e).count;
-            s.elements_untouched += n == 0;
-            s.elements_multi += n > 1;
-        }
-        return s;
+    LaunchStats stats() const {
+        return model_array_stats(r_.result, r_.array, r_.reads, r_.launch.launch,
+                                 r_.launch.spec->arrays[r_.array].space == MemorySpace::Shared);
     }
     // The element's index in the array's shape, joined by `sep`.
     void write_index(Writer& w, uint64_t e, char sep) const {
@@ -74,10 +65,8 @@ void write_json(Writer& w, const ModelMapReport& r, const ArrayMap& m) {
     }
     w << ",\"shape\":[";
     for (size_t i = 0; i < m.shape().size(); ++i) w << (i ? "," : "") << m.shape()[i];
-    const ModelStats s = m.stats();
-    w << "],\"backend\":\"cpu-model\",\"stats\":{\"blocks\":" << s.blocks
-      << ",\"threads_launched\":" << s.threads_launched << ",\"elements\":" << s.elements
-      << ",\"elements_untouched\":" << s.elements_untouched << ",\"elements_multi\":" << s.elements_multi << '}';
+    w << "],\"backend\":\"cpu-model\",\"stats\":";
+    write_stats_json(w, m.stats());
     if (r.include_elements) {
         w << ",\"elements\":[";
         for (uint64_t e = 0; e < m.size(); ++e) {
@@ -104,10 +93,7 @@ void write_json(Writer& w, const ModelMapReport& r, const ArrayMap& m) {
 
 void write_csv(Writer& w, const ModelMapReport& r, const ArrayMap& m) {
     if (!r.include_elements) {
-        const ModelStats s = m.stats();
-        w << "stat,value\nblocks," << s.blocks << "\nthreads_launched," << s.threads_launched << "\nelements,"
-          << s.elements << "\nelements_untouched," << s.elements_untouched << "\nelements_multi," << s.elements_multi
-          << '\n';
+        write_stats_csv(w, m.stats());
         return;
     }
     static const char* const axes[] = {"i", "j", "k"};
@@ -145,9 +131,12 @@ void write_table(Writer& w, const ModelMapReport& r, const ArrayMap& m) {
                              if (!t.count) return std::nullopt;
                              return std::make_pair(m.toucher(t.first), uint64_t(t.count));
                          });
-    const ModelStats s = m.stats();
+    const LaunchStats s = m.stats();
+    const char* did = r.reads ? "read it" : "wrote to it";
     w << "blocks              " << s.blocks << "\nthreads launched    " << s.threads_launched
-      << "\nelements            " << s.elements << "\nelements untouched  " << s.elements_untouched
+      << "\nthreads active      " << s.threads_active << " (" << did << (shared(r) ? ", in that block)" : ")")
+      << "\nthreads idle        " << s.threads_idle << "\nwarps               " << s.warps << "\npartial warps       "
+      << s.partial_warps << "\nelements            " << s.elements << "\nelements untouched  " << s.elements_untouched
       << "\nelements multi      " << s.elements_multi << " (" << (r.reads ? "read" : "written")
       << " by more than one thread)\nfindings            " << findings_summary(r.result.counts)
       << " (threadmap check lists them)\n";

@@ -182,7 +182,9 @@ int run_render_command(const RenderCommandOptions& o) {
         spec.caption = launch_caption(p.launch.kernel_name(), p.launch.array_caption(), p.layout, *mode) + "\n";
         if (p.launch.model)  // the kernel model's map of one array, and its findings
             spec.caption += std::string(p.launch.model->reads ? "who read" : "who wrote") + " each element; " +
-                            std::to_string(s.threads_launched) + " threads launched; " +
+                            std::to_string(s.threads_launched) + " threads launched, " +
+                            std::to_string(s.threads_active) + (p.launch.model->reads ? " read it" : " wrote to it") +
+                            (p.launch.model->shared() ? " (in that block); " : "; ") +
                             std::to_string(s.elements_untouched) + " elements untouched, " +
                             std::to_string(s.elements_multi) +
                             " touched by more than one thread; findings: " + findings_summary(p.findings.counts) +

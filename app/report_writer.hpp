@@ -53,6 +53,30 @@ class Writer {
     bool ok_ = true;
 };
 
+// A map's stats, the same keys for the tutorial's kernels and the kernel model's arrays:
+// {"blocks":…,"threads_launched":…,…} and "stat,value" rows.
+inline void write_stats(Writer& w, const LaunchStats& s, bool json) {
+    const std::pair<const char*, uint64_t> stats[] = {{"blocks", s.blocks},
+                                                      {"threads_launched", s.threads_launched},
+                                                      {"threads_active", s.threads_active},
+                                                      {"threads_idle", s.threads_idle},
+                                                      {"elements", s.elements},
+                                                      {"elements_untouched", s.elements_untouched},
+                                                      {"elements_multi", s.elements_multi},
+                                                      {"warps", s.warps},
+                                                      {"partial_warps", s.partial_warps}};
+    w << (json ? "{" : "stat,value\n");
+    for (size_t i = 0; i < std::size(stats); ++i) {
+        if (json)
+            w << (i ? "," : "") << '"' << stats[i].first << "\":" << stats[i].second;
+        else
+            w << stats[i].first << ',' << stats[i].second << '\n';
+    }
+    if (json) w << '}';
+}
+inline void write_stats_json(Writer& w, const LaunchStats& s) { write_stats(w, s, true); }
+inline void write_stats_csv(Writer& w, const LaunchStats& s) { write_stats(w, s, false); }
+
 inline void write_json_dim(Writer& w, const Dim3& d) {
     w << '[' << uint64_t(d.x) << ',' << uint64_t(d.y) << ',' << uint64_t(d.z) << ']';
 }

@@ -3,13 +3,16 @@
 
 #include <imgui.h>
 
+#include <string>
+
 namespace threadmap {
 
 void draw_stats_panel(AppState& state) {
     if (!state.picture) return;
     const LaunchStats& s = state.picture->result.stats;
-    // A model kernel's map is of one of its arrays: which threads did anything at all is not
-    // what it shows, so there is no idle share.
+    // A model kernel's map is of one of its arrays: its active threads are those that wrote
+    // (or read) that array, which says nothing of idleness (a reduction's one writer per
+    // block), so there is no idle share.
     const std::optional<ModelKernel>& model = state.picture->launch.model;
     const float idle = s.threads_launched ? float(double(s.threads_idle) / double(s.threads_launched)) : 0;
     if (!model) {
@@ -29,6 +32,14 @@ void draw_stats_panel(AppState& state) {
         if (!model) {
             row("threads active", s.threads_active);
             row("threads idle", s.threads_idle);
+        } else {
+            const std::string array = state.picture->launch.mapped_array();
+            const std::string in_block = model->shared() ? " (its block)" : "";
+            const std::string did = (model->reads ? "threads that read " : "threads that wrote ") + array;
+            row((did + in_block).c_str(), s.threads_active);
+            row(((model->reads ? "threads that did not read " : "threads that did not write ") + array + in_block)
+                    .c_str(),
+                s.threads_idle);
         }
         row("blocks", s.blocks);
         row("warps", s.warps);

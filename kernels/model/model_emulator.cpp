@@ -268,6 +268,12 @@ class ModelEmulator {
     };
     std::vector<AbandonedFiber> abandoned_;
     std::unique_ptr<WarpRequests> requests_;  // when the launch records requests
+    // The running block's threads' recorded accesses, per array: [array · tpb + thread] has
+    // kTouchedRead and kTouchedWrite bits; counted into threads_touching_ when the block ends.
+    static constexpr uint8_t kTouchedRead = 1, kTouchedWrite = 2;
+    std::vector<uint8_t> touched_;
+    std::vector<std::array<uint64_t, 2>> threads_touching_;  // per array: writing, reading
+    void count_touching_threads();
 };
 
 std::vector<uint64_t> ModelEmulator::index_of(size_t a, uint64_t i) const {
@@ -384,6 +390,8 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     read = read && record_reads_;
     const bool recorded =
         (!s.shared || record_shared_) && (phase_filter_ == ModelLaunch::kAllPhases || phase_ == phase_filter_);
+    if ((read || write) && recorded)
+        touched_[a * tpb_ + t.fiber_] |= uint8_t((read ? kTouchedRead : 0) | (write ? kTouchedWrite : 0));
     if (read && recorded) {
         ElementRecord& r = state.record;
         // The first recorded read counts even when this thread also read before (an earlier,
@@ -438,6 +446,16 @@ void ModelEmulator::reset_shared() {
     }
 }
 
+void ModelEmulator::count_touching_threads() {
+    for (size_t a = 0; a < arrays_.size(); ++a)
+        for (uint32_t i = 0; i < tpb_; ++i) {
+            uint8_t& bits = touched_[a * tpb_ + i];
+            threads_touching_[a][0] += (bits & kTouchedWrite) != 0;
+            threads_touching_[a][1] += (bits & kTouchedRead) != 0;
+            bits = 0;
+        }
+}
+
 void ModelEmulator::run_block(uint64_t block) {
     reset_shared();
     phase_ = 0;
@@ -465,6 +483,7 @@ void ModelEmulator::run_block(uint64_t block) {
         run_block_as_fibers();
         if (requests_) requests_->close_block();
     }
+    if (record_elements_) count_touching_threads();
     result_.phases = std::max(result_.phases, phase_ + 1);
     if (record_shared_) keep_shared();
 }
@@ -588,6 +607,10 @@ ModelResult ModelEmulator::run(const std::atomic<bool>* cancel) {
         for (const Storage& st : arrays_) sizes.push_back(st.size);
         requests_ = std::make_unique<WarpRequests>(spec_, sizes, tpb_, keep_store_requests_);
     }
+    if (record_elements_) {
+        touched_.assign(arrays_.size() * tpb_, 0);
+        threads_touching_.assign(arrays_.size(), {0, 0});
+    }
     threads_.assign(tpb_, ModelThread{});
     for (uint32_t i = 0; i < tpb_; ++i) {
         threads_[i].emulator_ = this;
@@ -624,6 +647,10 @@ ModelResult ModelEmulator::run(const std::atomic<bool>* cancel) {
             arrays_[a].states = {};
         } else if (a < shared_kept_.size()) {
             r = std::move(shared_kept_[a]);
+        }
+        if (record_elements_) {
+            r.threads_writing = threads_touching_[a][0];
+            r.threads_reading = threads_touching_[a][1];
         }
         result_.arrays.push_back(std::move(r));
     }

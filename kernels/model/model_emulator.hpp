@@ -75,6 +75,10 @@ struct ArrayResult {
     std::vector<uint32_t> bits;          // the values after the launch
     std::vector<ElementRecord> records;  // per element (empty without record_elements)
     std::vector<uint8_t> found;          // per element: ElementFinding bits (empty without record_elements)
+    // With record_elements: the threads that wrote (stored or made an atomic on) it, and that
+    // read (loaded or made an atomic on) it; of the recorded accesses, so for a __shared__ array
+    // the threads of shared_block, and with a phase only that phase's.
+    uint64_t threads_writing = 0, threads_reading = 0;
 };
 
 enum class FindingKind { OutOfBounds, WriteWriteRace, ReadWriteHazard, UninitializedRead, DivergentBarrier };

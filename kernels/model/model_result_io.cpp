@@ -70,6 +70,8 @@ std::string serialize_result(const ModelResult& r) {
         w.vector(a.bits);
         w.vector(a.records);
         w.vector(a.found);
+        w.value(a.threads_writing);
+        w.value(a.threads_reading);
     }
     w.value(uint64_t(r.findings.size()));
     for (const Finding& f : r.findings) {
@@ -103,7 +105,8 @@ std::optional<ModelResult> deserialize_result(std::string_view bytes) {
     if (!in.value(magic) || magic != kMagic || !in.value(n) || n > bytes.size()) return std::nullopt;
     r.arrays.resize(n);
     for (ArrayResult& a : r.arrays)
-        if (!in.vector(a.shape) || !in.vector(a.bits) || !in.vector(a.records) || !in.vector(a.found))
+        if (!in.vector(a.shape) || !in.vector(a.bits) || !in.vector(a.records) || !in.vector(a.found) ||
+            !in.value(a.threads_writing) || !in.value(a.threads_reading))
             return std::nullopt;
     if (!in.value(n) || n > bytes.size()) return std::nullopt;
     r.findings.resize(n);

@@ -12,6 +12,7 @@
 #include "../random_launch.hpp"
 #include "builtin/registry.hpp"
 #include "cpu_emulator.hpp"
+#include "model/model_array_stats.hpp"
 #include "model/model_emulator.hpp"
 #include "model/model_thread.hpp"
 
@@ -248,5 +249,36 @@ TEST_CASE("the model's writer map equals the fast emulator's on random launches"
                 records[e].writers != touches || (touches && records[e].first_writer != fast.map.first_toucher[e]);
         }
         CHECK(differ == 0);
+        // The same counts: threads that wrote an element are the active ones, the rest idle.
+        const LaunchStats s = model_array_stats(r, matrix ? 2 : 0, false, l, false);
+        CHECK(s.threads_active == fast.stats.threads_active);
+        CHECK(s.threads_idle == fast.stats.threads_idle);
+        CHECK(s.elements_untouched == fast.stats.elements_untouched);
+        CHECK(s.elements_multi == fast.stats.elements_multi);
+        CHECK(s.warps == fast.stats.warps);
+        CHECK(s.partial_warps == fast.stats.partial_warps);
     }
+}
+
+TEST_CASE("a map's active threads are those that wrote - or read - its array, in one block for a shared one") {
+    // reduce-sequential, n 1000, block 256: 4 blocks; every thread loads in[i] if i < n (1000
+    // of 1024), thread 0 of each block writes its partial sum; every thread of a block writes
+    // sdata, and threads 0-127 read it (the first step, s = 128, is the widest).
+    const KernelSpec& k = *find_builtin_kernel("reduce-sequential");
+    const LaunchConfig l{{4, 1, 1}, {256, 1, 1}};
+    ModelLaunch m{&k, {1000}, l};
+    m.shared_block = 1;
+    const auto r = run_model(m);
+    REQUIRE_MESSAGE(r.value, r.error);
+    const LaunchStats in = model_array_stats(*r.value, k.array_index("in"), true, l, false);
+    CHECK(in.threads_active == 1000);
+    CHECK(in.threads_idle == 24);
+    CHECK(model_array_stats(*r.value, k.array_index("in"), false, l, false).threads_active == 0);
+    const LaunchStats out = model_array_stats(*r.value, k.array_index("partial"), false, l, false);
+    CHECK(out.threads_active == 4);
+    CHECK(out.threads_idle == 1020);
+    const LaunchStats sdata = model_array_stats(*r.value, k.array_index("sdata"), false, l, true);
+    CHECK(sdata.threads_active == 256);
+    CHECK(sdata.threads_idle == 0);
+    CHECK(model_array_stats(*r.value, k.array_index("sdata"), true, l, true).threads_active == 128);
 }
