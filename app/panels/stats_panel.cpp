@@ -37,9 +37,7 @@ void draw_stats_panel(AppState& state) {
             const std::string in_block = model->shared() ? " (its block)" : "";
             const std::string did = (model->reads ? "threads that read " : "threads that wrote ") + array;
             row((did + in_block).c_str(), s.threads_active);
-            row(((model->reads ? "threads that did not read " : "threads that did not write ") + array + in_block)
-                    .c_str(),
-                s.threads_idle);
+            row(("threads that did not" + in_block).c_str(), s.threads_idle);
         }
         row("blocks", s.blocks);
         row("warps", s.warps);
