@@ -131,6 +131,12 @@ void add_occupancy_figures(const Lesson& lesson, const ResolvedLaunch& launch, s
             f["last_wave_blocks"] = grouped(last);
             f["idle_tail_percent"] = percent(r.waves.slots - last, r.waves.slots);
             f["shared_per_block"] = grouped(resources.value->resources.shared_bytes_per_block);
+            // What each resource allows on its own, and shared memory as the SM allots it.
+            f["warps_per_block"] = grouped(uint64_t(o.warps_per_block));
+            f["blocks_by_warps"] = grouped(uint64_t(o.limit_warps));
+            f["blocks_by_shared"] = grouped(uint64_t(o.limit_shared));
+            f["allocated_shared"] = grouped(o.allocated_shared_per_block);
+            f["shared_per_sm"] = grouped(o.shared_per_sm_config);
         }
     }
 }

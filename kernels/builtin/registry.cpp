@@ -4,6 +4,7 @@
 #include "copy_offset.hpp"
 #include "histogram_atomic.hpp"
 #include "histogram_racy.hpp"
+#include "histogram_shared.hpp"
 #include "increment.hpp"
 #include "increment_stride.hpp"
 #include "increment_unguarded.hpp"
@@ -35,6 +36,7 @@ const std::vector<const KernelSpec*>& builtin_kernels() {
         &builtin::reduce_sequential(),
         &builtin::histogram_racy(),
         &builtin::histogram_atomic(),
+        &builtin::histogram_shared(),
         &builtin::transpose_naive(),
         &builtin::transpose_tiled(),
         &builtin::transpose_tiled_padded(),

@@ -103,15 +103,15 @@ TEST_CASE("kernels lists the registry with what each uses") {
     const RunResult r = run_threadmap({"kernels", "--format", "json"});
     REQUIRE(r.exit_code == 0);
     const json list = json::parse(r.out)["kernels"];
-    CHECK(list.size() == 17);
+    CHECK(list.size() == 18);
     for (const json& k : list) {
         const std::string name = k["name"];
         CAPTURE(name);
-        const bool tiled_or_reduce =
-            name.find("-tiled") != std::string::npos || name.rfind("reduce-", 0) == 0 || name == "stencil-1d";
-        CHECK(k["barriers"] == tiled_or_reduce);
-        CHECK(k["shared_memory"] == tiled_or_reduce);
-        CHECK(k["atomics"] == (name == "histogram-atomic"));
+        const bool shared = name.find("-tiled") != std::string::npos || name.rfind("reduce-", 0) == 0 ||
+                            name == "stencil-1d" || name == "histogram-shared";
+        CHECK(k["barriers"] == shared);
+        CHECK(k["shared_memory"] == shared);
+        CHECK(k["atomics"] == (name == "histogram-atomic" || name == "histogram-shared"));
     }
     const RunResult text = run_threadmap({"kernels"});
     CHECK(text.out.find("matmul-tiled\n  C = A·B with 16×16 tiles") != std::string::npos);

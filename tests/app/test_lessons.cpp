@@ -184,7 +184,9 @@ TEST_CASE("options override a preset - a new block gets a covering grid") {
     CHECK(r.value->launch.grid == Dim3{8, 1, 1});
 }
 
-TEST_CASE("occupancy lessons - 50% with one-warp blocks on an H200 - 1057 blocks take two waves") {
+TEST_CASE(
+    "occupancy lessons - 50% with one-warp blocks on an H200 - 1057 blocks take two waves - 32 KB of shared memory per "
+    "block holds 6") {
     const auto& small = lesson_figures(*find_lesson("occupancy-small-blocks"));
     CHECK(small.at("blocks_per_sm") == "32");
     CHECK(small.at("active_warps") == "32");
@@ -197,4 +199,15 @@ TEST_CASE("occupancy lessons - 50% with one-warp blocks on an H200 - 1057 blocks
     CHECK(waves.at("waves") == "2");
     CHECK(waves.at("last_wave_blocks") == "1");
     CHECK(waves.at("idle_tail_percent") == "100%");  // 1055 of 1056 slots, rounded
+    // 8192 bins: 32 KB of shared memory per block, 33 KB allotted; 228 KB hold 6 blocks where
+    // the warp slots would hold 8 blocks of 256 threads.
+    const auto& shared = lesson_figures(*find_lesson("occupancy-shared-memory"));
+    CHECK(shared.at("shared_per_block") == "32,768");
+    CHECK(shared.at("allocated_shared") == "33,792");
+    CHECK(shared.at("shared_per_sm") == "233,472");
+    CHECK(shared.at("blocks_by_shared") == "6");
+    CHECK(shared.at("blocks_by_warps") == "8");
+    CHECK(shared.at("blocks_per_sm") == "6");
+    CHECK(shared.at("active_warps") == "48");
+    CHECK(shared.at("occupancy") == "75%");
 }
