@@ -11,6 +11,7 @@ uniform vec4 u_background;
 #ifdef CELL_DETAIL
 uniform bool u_cell_borders;  // cells at least 6 pixels wide
 uniform ivec2 u_block;        // block outline every u_block.x cells across, u_block.y down; 0: off
+uniform float u_edge_width;   // > 0: outline the edges a cell's alpha marks (1: left, 2: top), this wide
 #endif
 #ifdef OPERAND
 uniform vec4 u_solid;
@@ -47,6 +48,10 @@ void main() {
     if ((u_block.x > 0 && cell.x % u_block.x == 0 && edge.x < 2.0) ||
         (u_block.y > 0 && cell.y % u_block.y == 0 && edge.y < 2.0))
         c.rgb = vec3(0.05);
+    if (u_edge_width > 0.0) {
+        int edges = int(c.a * 255.0 + 0.5) % 4;
+        if ((edges % 2 == 1 && edge.x < u_edge_width) || (edges >= 2 && edge.y < u_edge_width)) c.rgb = vec3(0.05);
+    }
 #endif
 #ifdef OPERAND
     if (u_pixels_per_cell >= 6.0 && (edge.x < 1.0 || edge.y < 1.0)) c.rgb *= 0.72;

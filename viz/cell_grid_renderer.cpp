@@ -42,6 +42,7 @@ CellGridRenderer::Variant::Variant(const char* defines)
     cells_width = glGetUniformLocation(p, "u_cells_width");
     cell_borders = glGetUniformLocation(p, "u_cell_borders");
     block = glGetUniformLocation(p, "u_block");
+    edge_width = glGetUniformLocation(p, "u_edge_width");
     solid = glGetUniformLocation(p, "u_solid");
     highlight = glGetUniformLocation(p, "u_highlight");
     highlight_color = glGetUniformLocation(p, "u_highlight_color");
@@ -142,13 +143,17 @@ void CellGridRenderer::draw_scene(const MapLayout& m, const View& view, const Sc
     };
     // Outlines only where they can be seen: cell borders from 6 pixels a cell, block
     // outlines from 8 pixels a block; otherwise the plain variant.
+    // Outlines that follow who touched each cell (the cells' edge bits): from 4 pixels a cell,
+    // 1 pixel wide, 2 from 8.
     const bool borders = view.zoom >= 6;
     const GLint block_w = m.block_w * view.zoom >= 8 ? GLint(m.block_w) : 0;
     const GLint block_h = m.block_h * view.zoom >= 8 ? GLint(m.block_h) : 0;
-    if (borders || block_w || block_h) {
+    const float edge_width = !m.outline_by_toucher || view.zoom < 4 ? 0.0f : view.zoom < 8 ? 1.0f : 2.0f;
+    if (borders || block_w || block_h || edge_width > 0) {
         const Variant& v = use(detail_, view, r);
         glUniform1i(v.cell_borders, borders);
         glUniform2i(v.block, block_w, block_h);
+        glUniform1f(v.edge_width, edge_width);
         draw_rect(v, {0, 0, double(std::min(m.width, width_)), double(std::min(m.height, height_))});
     } else {
         draw_rect(use(plain_, view, r), {0, 0, double(std::min(m.width, width_)), double(std::min(m.height, height_))});

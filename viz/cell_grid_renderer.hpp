@@ -57,8 +57,8 @@ class CellGridRenderer {
     struct Variant {
         explicit Variant(const char* defines);
         GlProgram program;
-        GLint projection, rect, pixels_per_cell, background, cells, cells_width, cell_borders, block, solid, highlight,
-            highlight_color;
+        GLint projection, rect, pixels_per_cell, background, cells, cells_width, cell_borders, block, edge_width, solid,
+            highlight, highlight_color;
     };
     const Variant& use(const Variant& v, const View& view, const ViewRect& r) const;
 

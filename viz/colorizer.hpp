@@ -75,6 +75,10 @@ TM_HD inline Rgba8 finding_color(uint8_t found, Palette p) {
 
 inline constexpr uint8_t kElementAlpha = 255;
 inline constexpr uint8_t kGhostAlpha = 128;
+// A map whose outlines follow who touched each cell (MapLayout::outline_by_toucher) marks a
+// block edge on a cell's left or top side in the two low bits of its alpha; the kind's
+// thresholds (above) are far from them.
+inline constexpr uint8_t kEdgeLeft = 1, kEdgeTop = 2, kEdgeBits = kEdgeLeft | kEdgeTop;
 
 // Coverage colours, also used for untouched elements in every mode.
 enum class Coverage { Untouched, Once, Multi, Idle };

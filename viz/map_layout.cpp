@@ -100,6 +100,10 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
         m.block_h = 1;
         m.ghosts_not_drawn = extent - drawn;
     }
+    if (w.kernel == KernelKind::Model) {  // outlines from who touched each cell
+        m.outline_by_toucher = true;
+        m.block_w = m.block_h = 0;
+    }
     r.value = m;
     return r;
 }
@@ -143,13 +147,37 @@ void colorize_layout(const MapLayout& m, const ThreadMap& map, const ColorContex
                      const uint8_t* cost) {
     const unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
     const ToucherDecoder decoder(map.launch);
+    // outline_by_toucher: which block a cell belongs to (its first toucher's, an idle thread's),
+    // or none; an edge is drawn where it differs from the cell's left or upper neighbour's.
+    constexpr uint64_t kNoBlock = ~uint64_t(0), kUntouched = kNoBlock - 1;
+    const auto block_of = [&](const CellSample& s) {
+        if (s.kind == CellSample::Empty) return kNoBlock;
+        if (s.kind == CellSample::Element && s.touches == 0) return kUntouched;
+        return block_linear(s.block, map.launch.grid);
+    };
     const auto rows = [&](uint32_t y0, uint32_t y1) {
-        for (uint32_t y = y0; y < y1; ++y)
+        std::vector<uint64_t> above, here;
+        if (m.outline_by_toucher) {
+            above.assign(m.width, kNoBlock);
+            here.resize(m.width);
+            for (uint32_t x = 0; y0 > 0 && x < m.width; ++x) above[x] = block_of(sample(m, map, decoder, x, y0 - 1));
+        }
+        for (uint32_t y = y0; y < y1; ++y) {
             for (uint32_t x = 0; x < m.width; ++x) {
                 CellSample s = sample(m, map, decoder, x, y);
                 if (cost && s.kind == CellSample::Element) s.cost = cost[m.element_index(x, y)];
-                out[uint64_t(y) * m.width + x] = colorize(s, ctx);
+                Rgba8 c = colorize(s, ctx);
+                if (m.outline_by_toucher && s.kind != CellSample::Empty) {
+                    const uint64_t b = here[x] = block_of(s);
+                    c.a = uint8_t((c.a & ~kEdgeBits) | (x > 0 && here[x - 1] != b ? kEdgeLeft : 0) |
+                                  (y > 0 && above[x] != b ? kEdgeTop : 0));
+                } else if (m.outline_by_toucher) {
+                    here[x] = kNoBlock;
+                }
+                out[uint64_t(y) * m.width + x] = c;
             }
+            std::swap(above, here);
+        }
     };
     if (workers == 1 || uint64_t(m.width) * m.height < 65536) {
         rows(0, m.height);

@@ -16,10 +16,15 @@ namespace threadmap {
 struct MapLayout {
     Workload workload;
     LaunchConfig launch;
-    uint32_t width = 0;             // cells across
-    uint32_t height = 0;            // cells down
-    uint32_t block_w = 1;           // block outlines every block_w cells across …
-    uint32_t block_h = 1;           // … and every block_h cells down
+    uint32_t width = 0;    // cells across
+    uint32_t height = 0;   // cells down
+    uint32_t block_w = 1;  // block outlines every block_w cells across …
+    uint32_t block_h = 1;  // … and every block_h cells down (0: none)
+    // A kernel-model map: the block outlines follow the kernel's own indexing — drawn where
+    // the block of the thread that touched a cell first changes (a transpose's output has
+    // blocks blockDim.y wide; a histogram's bins none) — instead of block_w × block_h, which
+    // are 0. colorize_layout marks those edges in each cell's alpha (kEdgeLeft, kEdgeTop).
+    bool outline_by_toucher = false;
     uint32_t blocks_per_row = 1;    // 1D only: the row width in blocks (may be raised to fit)
     uint64_t ghosts_not_drawn = 0;  // idle threads past the drawn area (huge oversized grids)
 

@@ -144,6 +144,37 @@ TEST_CASE("the model lessons' findings tell their stories") {
     CHECK(figure("misaligned-access", "store_sectors") == "4.00");
 }
 
+TEST_CASE(
+    "a model map's block outlines follow the kernel's indexing - a transpose's output blocks are blockDim.y wide") {
+    // transpose-naive, in 64x64, blockDim (32,8): block (bx,by) writes out[x][y] for x in
+    // bx·32 … +32 (rows of out) and y in by·8 … +8 (columns): blocks 8 cells wide, 32 tall.
+    LaunchOptions o;
+    o.kernel = "transpose-naive";
+    o.rows = "64";
+    o.cols = "64";
+    o.block = "32,8";
+    const MapPicture p = picture_of(resolved(o));
+    REQUIRE(p.layout.outline_by_toucher);
+    std::vector<Rgba8> cells(size_t(p.layout.width) * p.layout.height);
+    colorize_layout(p.layout, p.result.map, p.color, cells.data(), nullptr);
+    const auto edges = [&](uint32_t x, uint32_t y) { return cells[size_t(y) * p.layout.width + x].a & kEdgeBits; };
+    CHECK(edges(8, 5) == kEdgeLeft);  // a block's left side every 8 columns
+    CHECK(edges(16, 32) == (kEdgeLeft | kEdgeTop));
+    CHECK(edges(5, 32) == kEdgeTop);  // and its top every 32 rows
+    CHECK(edges(5, 8) == 0);          // not every 8 rows, as blockDim (32,8) drawn x across would have it
+    CHECK(edges(32, 5) == kEdgeLeft);
+    CHECK(edges(33, 5) == 0);
+    CHECK(edges(0, 0) == 0);  // the map's own edge is not marked
+    // histogram-atomic: every bin written by threads of many blocks; the first writer of each
+    // is in block 0, so the bins form one block, with no edges between them.
+    LaunchOptions h;
+    h.kernel = "histogram-atomic";
+    const MapPicture bins = picture_of(resolved(h));
+    std::vector<Rgba8> bin_cells(size_t(bins.layout.width) * bins.layout.height);
+    colorize_layout(bins.layout, bins.result.map, bins.color, bin_cells.data(), nullptr);
+    for (uint32_t x = 0; x < bins.layout.width; ++x) CHECK((bin_cells[x].a & kEdgeBits) == 0);
+}
+
 TEST_CASE("render draws a model kernel's map - bench and render --timing say it has no timings") {
     const std::string out = "/tmp/threadmap-model-render-" + std::to_string(getpid()) + ".png";
     const RunResult r = run_threadmap({"render", "--kernel", "histogram-racy", "--bins", "8", "--out", out, "--size",
@@ -178,7 +209,8 @@ TEST_CASE("the findings colour mode paints what the model found on each element 
     colorize_layout(p.layout, host_map(p), p.color, cells.data(), p.findings.found.data());
     uint32_t x = 0, y = 0;
     p.layout.cell_of(499, x, y);
-    CHECK(cells[size_t(y) * p.layout.width + x] == race);
+    const Rgba8 got = cells[size_t(y) * p.layout.width + x];
+    CHECK((got.r == race.r && got.g == race.g && got.b == race.b));
 
     // The atomic histogram: every bin written by many threads, none with a finding.
     const MapPicture atomic = [] {

@@ -121,6 +121,7 @@ PixelCheck check_map_pixels(const PngImage& img, const json& state, const MapPic
             if (ex < 0.02 * v.zoom || ey < 0.02 * v.zoom || ex > far || ey > far) continue;
             if (v.zoom >= 6 && (ex < 1.5 || ey < 1.5)) continue;
             const uint32_t cx = uint32_t(w.x), cy = uint32_t(w.y);
+            if (m.outline_by_toucher && v.zoom >= 4 && (ex < 2.5 || ey < 2.5)) continue;  // may be an edge
             if (m.block_w * v.zoom >= 8 && cx % m.block_w == 0 && ex < 2.5) continue;
             if (m.block_h * v.zoom >= 8 && cy % m.block_h == 0 && ey < 2.5) continue;
             CellSample s = sample_cell(m, p.result.map, cx, cy);
