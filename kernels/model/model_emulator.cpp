@@ -201,8 +201,10 @@ class ModelEmulator {
 
     ModelResult run(const std::atomic<bool>* cancel);
 
-    uint32_t access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write, bool atomic,
-                    uint32_t new_bits);
+    // One load, store or atomic. Inlined into each of ModelThread's three callers, whose
+    // constant read/write/atomic flags fold its branches away.
+    [[gnu::always_inline]] inline uint32_t access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write,
+                                                  bool atomic, uint32_t new_bits);
     void barrier(ModelThread& t, int line);
     void keep_shared();  // shared_block_'s shared arrays, as it leaves them
     void abandon_fibers();
@@ -235,8 +237,21 @@ class ModelEmulator {
     template <class Describe>
     [[gnu::noinline, gnu::cold]] void report(FindingKind kind, std::vector<uint32_t> ids, size_t array,
                                              uint64_t element, int line, Describe describe);
-    void check_read(size_t a, uint64_t i, Hazard& h, uint32_t id, int line);
-    void check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, int line, bool atomic);
+    [[gnu::noinline, gnu::cold]] void out_of_bounds(size_t a, uint64_t i, uint32_t id, int line, bool write,
+                                                    bool atomic);
+    // The checks, out of line: the access path calls them only when a quick look at the
+    // element's ordering state says a finding is possible (read_may_conflict, …), which in a
+    // correct kernel is rare.
+    [[gnu::noinline]] void check_read(size_t a, uint64_t i, Hazard& h, uint32_t id, int line);
+    [[gnu::noinline]] void check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, int line, bool atomic);
+    bool read_may_conflict(const Storage& s, const Hazard& h, uint32_t id) const {
+        return (s.shared && !(h.flags & kWritten)) ||
+               (h.last_writer != kNone && h.last_writer != id && h.write_phase == phase_);
+    }
+    bool write_may_conflict(const Hazard& h, uint32_t id) const {
+        const auto other = [id](uint32_t t) { return t != kNone && t != id; };
+        return other(h.last_writer) || (h.read_phase == phase_ && (other(h.last_reader) || other(h.other_reader)));
+    }
 
     const KernelSpec& spec_;
     const Params& params_;
@@ -357,6 +372,20 @@ void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, in
     }
 }
 
+void ModelEmulator::out_of_bounds(size_t a, uint64_t i, uint32_t id, int line, bool write, bool atomic) {
+    const char* what = atomic ? "does an atomic on" : write ? "writes" : "reads";
+    report(FindingKind::OutOfBounds, {id}, a, i, line, [&] {
+        const std::string& name = spec_.arrays[a].name;
+        // A learner's kernel can index before the start (a[i - 1] at i = 0): a negative index.
+        const bool before = i > uint64_t(INT64_MAX);
+        return thread_text(id) + " " + what + " " + name + "[" +
+               (before ? std::to_string(int64_t(i)) : std::to_string(i)) + "] at line " + std::to_string(line) +
+               (before ? ", before the start of " : ", past the end of ") + name + " (" +
+               std::to_string(arrays_[a].size) +
+               " elements): on a GPU that touches other data or faults; here it is skipped.";
+    });
+}
+
 uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write, bool atomic,
                                uint32_t new_bits) {
     // Now and then: a cancelled launch, or one past its access cap, stops here, within its
@@ -367,16 +396,7 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     if (requests_ && !atomic)
         requests_->record(t.fiber_, a, i, line, write ? AccessOp::Store : AccessOp::Load, i < s.size);
     if (i >= s.size) {
-        const char* what = atomic ? "does an atomic on" : write ? "writes" : "reads";
-        report(FindingKind::OutOfBounds, {id}, a, i, line, [&] {
-            const std::string& name = spec_.arrays[a].name;
-            // A learner's kernel can index before the start (a[i - 1] at i = 0): a negative index.
-            const bool before = i > uint64_t(INT64_MAX);
-            return thread_text(id) + " " + what + " " + name + "[" +
-                   (before ? std::to_string(int64_t(i)) : std::to_string(i)) + "] at line " + std::to_string(line) +
-                   (before ? ", before the start of " : ", past the end of ") + name + " (" + std::to_string(s.size) +
-                   " elements): on a GPU that touches other data or faults; here it is skipped.";
-        });
+        out_of_bounds(a, i, id, line, write, atomic);
         return 0;
     }
     if (!record_elements_) {
@@ -402,7 +422,7 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     // An atomic's read is ordered with other atomics: only its write is checked (against
     // plain reads and writes), and it is not remembered as a reader.
     if (read && !atomic) {
-        check_read(a, i, h, id, line);
+        if (read_may_conflict(s, h, id)) check_read(a, i, h, id, line);
         if (h.read_phase != phase_ || !in_block(h.last_reader))
             h.other_reader = kNone;
         else if (h.last_reader != id)
@@ -413,7 +433,7 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     }
     const uint32_t old = s.bits[i];
     if (write) {
-        check_write(a, i, h, id, line, atomic);
+        if (write_may_conflict(h, id)) check_write(a, i, h, id, line, atomic);
         if (recorded) {
             ElementRecord& r = state.record;
             if (h.last_writer != id || r.writers == 0) ++r.writers;
