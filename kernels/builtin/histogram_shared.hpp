@@ -14,7 +14,8 @@ inline const KernelSpec& histogram_shared() {
         s.name = "histogram-shared";
         s.summary = "each block counts into its own __shared__ bins (atomicAdd), then adds them to the global bins";
         s.arrays.push_back({"local", MemorySpace::Shared, ValueType::Int32, ArrayRole::Scratch,
-                            [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[kHistBins]}; }});
+                            [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[kHistBins]}; },
+                            true});
         s.uses_barriers = true;
         s.uses_atomics = true;
         s.body = [](ModelThread& t) {

@@ -42,7 +42,7 @@ inline KernelSpec reduce_spec_base() {
                 {"partial", MemorySpace::Global, ValueType::Float32, ArrayRole::Output,
                  [](const Params&, const LaunchConfig& l) { return std::vector<uint64_t>{l.grid.x}; }},
                 {"sdata", MemorySpace::Shared, ValueType::Float32, ArrayRole::Scratch,
-                 [](const Params&, const LaunchConfig& l) { return std::vector<uint64_t>{l.block.x}; }}};
+                 [](const Params&, const LaunchConfig& l) { return std::vector<uint64_t>{l.block.x}; }, true}};
     s.uses_barriers = true;
     s.covering_grid = cover_n;
     s.default_block = {256, 1, 1};

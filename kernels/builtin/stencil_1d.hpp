@@ -19,7 +19,8 @@ inline const KernelSpec& stencil_1d() {
                     {"temp", MemorySpace::Shared, ValueType::Float32, ArrayRole::Scratch,
                      [](const Params&, const LaunchConfig& l) {
                          return std::vector<uint64_t>{uint64_t(l.block.x) + 2 * kRadius};
-                     }}};
+                     },
+                     true}};
         s.uses_barriers = true;
         s.covering_grid = cover_n;
         s.default_block = {128, 1, 1};

@@ -49,6 +49,9 @@ struct ArraySpec {
     // Global arrays: the shape from the parameters ([n] or [rows, cols]; one partial sum per
     // block takes the grid). Shared arrays: the shape per block.
     std::function<std::vector<uint64_t>(const Params& p, const LaunchConfig& launch)> shape;
+    // Shared arrays: `extern __shared__`, sized at launch (the third value of <<<…>>>), which
+    // CUDA checks when the kernel is launched, not when it is compiled.
+    bool dynamic = false;
 };
 
 struct KernelSpec {

@@ -69,10 +69,10 @@ uint64_t global_elements(const KernelSpec& spec, const Params& params, const Lau
     return elements;
 }
 
-uint64_t shared_bytes_per_block(const KernelSpec& spec, const Params& params, const Dim3& block) {
+uint64_t shared_bytes_per_block(const KernelSpec& spec, const Params& params, const Dim3& block, bool dynamic_only) {
     uint64_t bytes = 0;
     for (const auto& a : spec.arrays) {
-        if (a.space != MemorySpace::Shared) continue;
+        if (a.space != MemorySpace::Shared || (dynamic_only && !a.dynamic)) continue;
         uint64_t n = 1;
         for (uint64_t side : a.shape(params, {Dim3{}, block})) n *= side;
         bytes += n * 4;
@@ -721,12 +721,21 @@ std::optional<std::string> check_model_launch(const ModelLaunch& l) {
                std::to_string(kMaxModelElements) + " (52 bytes each)";
     const uint64_t shared = shared_bytes_per_block(spec, l.params, l.launch.block);
     if (shared > kSharedBytesPerBlock) {
-        char hex[64];
-        std::snprintf(hex, sizeof hex, "0x%llx bytes, 0x%llx max", (unsigned long long)shared,
-                      (unsigned long long)kSharedBytesPerBlock);
-        return "kernel " + spec.name + " uses " + std::to_string(shared) +
-               " bytes of __shared__ memory per block with blockDim " + to_string(l.launch.block) + "; CUDA allows " +
-               std::to_string(kSharedBytesPerBlock) + " (ptxas: uses too much shared data (" + hex + "))";
+        // Static arrays too large fail to compile; a launch's dynamic ones fail to launch.
+        const uint64_t fixed = shared - shared_bytes_per_block(spec, l.params, l.launch.block, true);
+        const std::string uses = "kernel " + spec.name + " uses " + std::to_string(shared) +
+                                 " bytes of __shared__ memory per block with blockDim " + to_string(l.launch.block);
+        if (fixed > kSharedBytesPerBlock) {
+            char hex[64];
+            std::snprintf(hex, sizeof hex, "0x%llx bytes, 0x%llx max", (unsigned long long)fixed,
+                          (unsigned long long)kSharedBytesPerBlock);
+            return uses + "; CUDA allows " + std::to_string(kSharedBytesPerBlock) +
+                   " (ptxas: uses too much shared data (" + hex + "))";
+        }
+        return uses + " (" + std::to_string(shared - fixed) + " of them dynamic, given at launch); CUDA allows " +
+               std::to_string(kSharedBytesPerBlock) +
+               " unless the program raises the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize, so the "
+               "launch fails (cudaErrorInvalidValue: invalid argument)";
     }
     return std::nullopt;
 }

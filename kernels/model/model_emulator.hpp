@@ -124,8 +124,10 @@ Outcome<ModelResult> run_model_here(const ModelLaunch& launch, const std::atomic
 // The elements of a launch's global arrays, in all.
 uint64_t global_elements(const KernelSpec& spec, const Params& params, const LaunchConfig& launch);
 
-// The __shared__ memory (static and dynamic) one block of a launch of `spec` uses, in bytes.
-uint64_t shared_bytes_per_block(const KernelSpec& spec, const Params& params, const Dim3& block);
+// The __shared__ memory (static and dynamic; dynamic_only: the extern arrays sized at
+// launch) one block of a launch of `spec` uses, in bytes.
+uint64_t shared_bytes_per_block(const KernelSpec& spec, const Params& params, const Dim3& block,
+                                bool dynamic_only = false);
 // Global elements a launch may have in all: each carries its value, its record (20 bytes) and
 // its ordering state for races and hazards (28 bytes).
 inline constexpr uint64_t kMaxModelElements = uint64_t(1) << 24;

@@ -261,6 +261,7 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
         a.type = s.element;
         a.role = ArrayRole::Scratch;
         a.shape = [shape](const Params&, const LaunchConfig&) { return shape; };
+        a.dynamic = s.dynamic;
         k.addresses.array[s.slot] = k.spec.arrays.size();
         k.spec.arrays.push_back(std::move(a));
     }

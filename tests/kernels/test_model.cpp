@@ -213,13 +213,25 @@ TEST_CASE("shared memory read before any thread of the block wrote it: an uninit
           "shared memory starts undefined.");
 }
 
-TEST_CASE("too much shared memory per block is refused in CUDA's words") {
+TEST_CASE(
+    "too much shared memory per block is refused in CUDA's words - ptxas's for static arrays, the launch's for "
+    "dynamic") {
     KernelSpec k = *find_builtin_kernel("reduce-sequential");
     k.arrays[2].shape = [](const Params&, const LaunchConfig& l) { return std::vector<uint64_t>{l.block.x * 16}; };
+    k.arrays[2].dynamic = false;  // __shared__ float sdata[16 * 1024]: the compiler refuses it
     const auto r = run_model({&k, {4096}, {{4, 1, 1}, {1024, 1, 1}}});
     REQUIRE(!r.value);
     CHECK(r.error.find("uses 65536 bytes of __shared__ memory per block") != std::string::npos);
     CHECK(r.error.find("uses too much shared data (0x10000 bytes, 0xc000 max)") != std::string::npos);
+    // histogram-shared's extern __shared__ bins, 20,000 of them: 80,000 bytes asked for at
+    // launch, which fails without the opt-in attribute.
+    const KernelSpec& h = *find_builtin_kernel("histogram-shared");
+    const auto d = run_model({&h, {4096, 20000}, {{16, 1, 1}, {256, 1, 1}}});
+    REQUIRE(!d.value);
+    CHECK(d.error.find("uses 80000 bytes of __shared__ memory per block") != std::string::npos);
+    CHECK(d.error.find("80000 of them dynamic") != std::string::npos);
+    CHECK(d.error.find("cudaErrorInvalidValue") != std::string::npos);
+    CHECK(d.error.find("ptxas") == std::string::npos);
 }
 
 TEST_CASE("the model's writer map equals the fast emulator's on random launches") {
