@@ -1,6 +1,8 @@
 // The kernel editor's actions; see kernel_editor.hpp.
 #include "kernel_editor.hpp"
 
+#include <algorithm>
+
 #include <cstdlib>
 #include <filesystem>
 
@@ -72,6 +74,14 @@ void run_editor(AppState& state) {
         bytes.value)
         dynamic_shared = *bytes.value;
     SourceAttempt a = compile_and_bind(e.text, "kernel.cu", e.entry, binds, dynamic_shared, kKernelSeconds);
+    const auto chosen = [&] { return std::find(a.kernels.begin(), a.kernels.end(), e.entry) != a.kernels.end(); };
+    if (a.compiled && !a.kernels.empty() && !chosen() && (a.kernels.size() > 1 || !e.entry.empty())) {
+        // Several kernels and none chosen yet (or the chosen one renamed): the first, until the
+        // learner picks another.
+        e.entry = a.kernels.front();
+        a = compile_and_bind(e.text, "kernel.cu", e.entry, binds, dynamic_shared, kKernelSeconds);
+    }
+    if (a.compiled) e.kernels = a.kernels;
     e.compile_ms = a.compile_ms;
     e.error_line = a.error_line;
     e.messages = a.loaded ? "" : a.messages;

@@ -17,7 +17,10 @@ struct AppState;
 
 struct KernelEditor {
     std::string text;
-    std::string entry;  // the __global__ kernel to run when the file has several (empty: the only one)
+    // The __global__ kernel to run, chosen in the panel when the text has several (empty or
+    // gone from the text: the first), and the text's kernels at the last compile.
+    std::string entry;
+    std::vector<std::string> kernels;
     // The kernel's parameters (name, type as written) from the last compile, and the learner's
     // binding of each, parse_binding's text after "NAME=" ("float[500]:index", "500").
     std::vector<std::pair<std::string, std::string>> params;

@@ -71,13 +71,25 @@ void draw_editor_panel(AppState& state) {
         ImGui::TextDisabled("edit, then Ctrl+Enter: the map shows your kernel");
 
     const float row = ImGui::GetFrameHeightWithSpacing();
-    const float below = row * float(e.params.size() + 2) + (e.messages.empty() ? 0 : row * 5);
+    const float below = row * float(e.params.size() + 2 + (e.kernels.size() > 1)) + (e.messages.empty() ? 0 : row * 5);
     const float text_h = std::max(row * 4, ImGui::GetContentRegionAvail().y - below);
     if (source_with_line_numbers(state, e, text_h)) {
         e.edited = e.unsaved = true;
         e.last_edit = std::chrono::steady_clock::now();
     }
 
+    if (e.kernels.size() > 1) {  // which __global__ function the map runs
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+        if (ImGui::BeginCombo("kernel to run", e.entry.c_str())) {
+            for (const std::string& k : e.kernels)
+                if (ImGui::Selectable(k.c_str(), k == e.entry) && k != e.entry) {
+                    e.entry = k;
+                    run = true;
+                }
+            ImGui::EndCombo();
+        }
+        remember_rect(state, "editor:entry");
+    }
     if (!e.params.empty())
         ImGui::TextDisabled("each parameter: float[N], int[ROWS][COLS] (+ :index, :ones, :random) or a number");
     for (size_t i = 0; i < e.params.size() && i < e.binds.size(); ++i) {

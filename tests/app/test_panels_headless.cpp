@@ -12,6 +12,7 @@
 
 #include "export_budget.hpp"
 #include "headless_imgui.hpp"
+#include "kernel_editor.hpp"
 #include "launch_update.hpp"
 #include "legend.hpp"
 #include "map_picture.hpp"
@@ -19,6 +20,7 @@
 #include "main_layout.hpp"
 #include "replay.hpp"
 #include "settings.hpp"
+#include "source_launch.hpp"
 
 using namespace threadmap;
 
@@ -332,4 +334,33 @@ TEST_CASE("a launch at the emulator's caps computes off the UI thread - the last
     CHECK(state.picture->launch.launch.block == Dim3{128, 1, 1});
     CHECK(state.launch_error.empty());
     for (auto& f : state.retiring) f.wait();
+}
+
+TEST_CASE("the editor runs the first of several kernels - and the one the learner picks") {
+    if (!source_kernels_available()) {
+        MESSAGE("skipped: this build has no Clang (THREADMAP_SOURCE=OFF)");
+        return;
+    }
+    AppState state;
+    KernelEditor& e = state.editor;
+    e.text =
+        "__global__ void fill(float* a, int n) { int i = threadIdx.x; if (i < n) a[i] = 1; }\n"
+        "__global__ void twice(float* a, int n) { int i = threadIdx.x; if (i < n) a[i] = 2 * a[i]; }\n";
+    e.params = {{"a", "float *"}, {"n", "int"}};
+    e.binds = {"float[32]", "32"};
+    run_editor(state);
+    CHECK(e.messages.empty());
+    CHECK(e.kernels == std::vector<std::string>{"fill", "twice"});
+    CHECK(e.entry == "fill");
+    REQUIRE(state.edit.model);
+    CHECK(state.edit.model->spec->name == "fill");
+    e.entry = "twice";  // the panel's "kernel to run"
+    run_editor(state);
+    CHECK(e.messages.empty());
+    CHECK(state.edit.model->spec->name == "twice");
+    // Renamed in the text: back to the first.
+    e.text.replace(e.text.find("twice"), 5, "thrice");
+    run_editor(state);
+    CHECK(e.entry == "fill");
+    CHECK(state.edit.model->spec->name == "fill");
 }
