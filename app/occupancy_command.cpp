@@ -37,7 +37,7 @@ void add_occupancy_command(CLI::App& app, OccupancyCommandOptions& o) {
     cmd->add_flag(
         "--sweep", o.sweep,
         "Add the block-size sweep (32 to 1024 threads per block: occupancy, waves, modeled kernel time with a "
-        "device profile); the tutorial's kernels");
+        "device profile, the tutorial's kernels only); built-in kernels and lessons");
     cmd->add_flag("--json", o.json, "JSON: compute_capability, sms, block_size, ..., waves, last_wave_fill");
 }
 
@@ -78,8 +78,7 @@ int run_occupancy_command(const OccupancyCommandOptions& o) {
     std::vector<OccupancySweepPoint> sweep;
     if (o.sweep) {
         const auto resolved = resolve_launch(o.launch);
-        if (!resolved.value || resolved.value->model)
-            return fail("--sweep is for the tutorial's kernels (" + kernel_names() + ") and their lessons");
+        if (!resolved.value) return fail("--sweep is for the built-in kernels and their lessons");
         sweep = occupancy_sweep(*resolved.value, r.gpu,
                                 find_device_profile(lesson_gpu ? lesson->occupancy_profile : o.device_profile),
                                 TimedProgram{});

@@ -86,7 +86,13 @@ std::vector<OccupancySweepPoint> occupancy_sweep(const ResolvedLaunch& launch, c
     for (uint32_t size = 32; size <= 1024; size += 32) {
         ResolvedLaunch l = launch;
         l.launch.block = two_d ? Dim3{32, size / 32, 1} : Dim3{size, 1, 1};
-        l.launch.grid = covering_grid(l.workload, l.launch.block);
+        // A registry kernel covers its own problem (histogram-shared's n values, not its bins).
+        if (l.model) {
+            l.launch.grid = l.model->spec->covering_grid(l.model->params, l.launch.block);
+            l.workload = model_workload(*l.model, l.launch);
+        } else {
+            l.launch.grid = covering_grid(l.workload, l.launch.block);
+        }
         const ModelLaunch m = model_launch_for(l);
         const auto resources = launch_resources(m, gpu.sm, std::nullopt, std::nullopt);
         if (!resources.value) continue;
@@ -95,7 +101,7 @@ std::vector<OccupancySweepPoint> occupancy_sweep(const ResolvedLaunch& launch, c
         p.block = l.launch.block;
         p.occupancy = compute_occupancy(gpu.sm, resources.value->resources, p.block_size);
         p.waves = compute_waves(l.launch.blocks(), p.occupancy.active_blocks_per_sm, gpu.sms);
-        if (profile) {
+        if (profile && !l.model) {  // the timing model knows the tutorial's kernels only
             WorkloadCost cost = workload_cost(l.workload, program);
             add_waves(cost, l.workload, l.launch, *profile);
             p.kernel_seconds = model_times(*profile, cost, program, false, false, 1).kernel;
