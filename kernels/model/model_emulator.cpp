@@ -283,10 +283,8 @@ class ModelEmulator {
     };
     std::vector<AbandonedFiber> abandoned_;
     std::unique_ptr<WarpRequests> requests_;  // when the launch records requests
-    // The running block's threads' recorded accesses, per array: [array · tpb + thread] has
-    // kTouchedRead and kTouchedWrite bits; counted into threads_touching_ when the block ends.
-    static constexpr uint8_t kTouchedRead = 1, kTouchedWrite = 2;
-    std::vector<uint8_t> touched_;
+    // Per array, the threads that read and wrote it (counted from each ModelThread's masks
+    // when its block ends).
     std::vector<std::array<uint64_t, 2>> threads_touching_;  // per array: writing, reading
     void count_touching_threads();
 };
@@ -410,8 +408,10 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     read = read && record_reads_;
     const bool recorded =
         (!s.shared || record_shared_) && (phase_filter_ == ModelLaunch::kAllPhases || phase_ == phase_filter_);
-    if ((read || write) && recorded)
-        touched_[a * tpb_ + t.fiber_] |= uint8_t((read ? kTouchedRead : 0) | (write ? kTouchedWrite : 0));
+    if (recorded) {
+        if (read) t.arrays_read_ |= uint64_t(1) << a;
+        if (write) t.arrays_written_ |= uint64_t(1) << a;
+    }
     if (read && recorded) {
         ElementRecord& r = state.record;
         // The first recorded read counts even when this thread also read before (an earlier,
@@ -467,13 +467,13 @@ void ModelEmulator::reset_shared() {
 }
 
 void ModelEmulator::count_touching_threads() {
-    for (size_t a = 0; a < arrays_.size(); ++a)
-        for (uint32_t i = 0; i < tpb_; ++i) {
-            uint8_t& bits = touched_[a * tpb_ + i];
-            threads_touching_[a][0] += (bits & kTouchedWrite) != 0;
-            threads_touching_[a][1] += (bits & kTouchedRead) != 0;
-            bits = 0;
+    for (ModelThread& t : threads_) {
+        for (size_t a = 0; a < arrays_.size(); ++a) {
+            threads_touching_[a][0] += (t.arrays_written_ >> a) & 1;
+            threads_touching_[a][1] += (t.arrays_read_ >> a) & 1;
         }
+        t.arrays_read_ = t.arrays_written_ = 0;
+    }
 }
 
 void ModelEmulator::run_block(uint64_t block) {
@@ -627,10 +627,7 @@ ModelResult ModelEmulator::run(const std::atomic<bool>* cancel) {
         for (const Storage& st : arrays_) sizes.push_back(st.size);
         requests_ = std::make_unique<WarpRequests>(spec_, sizes, tpb_, keep_store_requests_);
     }
-    if (record_elements_) {
-        touched_.assign(arrays_.size() * tpb_, 0);
-        threads_touching_.assign(arrays_.size(), {0, 0});
-    }
+    if (record_elements_) threads_touching_.assign(arrays_.size(), {0, 0});
     threads_.assign(tpb_, ModelThread{});
     for (uint32_t i = 0; i < tpb_; ++i) {
         threads_[i].emulator_ = this;
@@ -715,6 +712,9 @@ std::optional<std::string> check_model_launch(const ModelLaunch& l) {
     if (threads > EmulatorCaps{}.max_threads)
         return "the launch has " + std::to_string(threads) + " threads; the emulator runs at most " +
                std::to_string(EmulatorCaps{}.max_threads);
+    if (spec.arrays.size() > kMaxModelArrays)
+        return "kernel " + spec.name + " has " + std::to_string(spec.arrays.size()) +
+               " arrays; the kernel model takes " + std::to_string(kMaxModelArrays);
     const uint64_t elements = global_elements(spec, l.params, l.launch);
     if (elements > kMaxModelElements)
         return "the arrays have " + std::to_string(elements) + " elements in all; the kernel model records at most " +

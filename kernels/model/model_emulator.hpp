@@ -23,6 +23,8 @@
 namespace threadmap {
 
 inline constexpr uint64_t kMaxModelAccesses = uint64_t(1) << 31;
+// A kernel's arrays, global and shared (a learner's kernel binds at most 32).
+inline constexpr size_t kMaxModelArrays = 64;
 
 struct ModelLaunch {
     const KernelSpec* spec = nullptr;

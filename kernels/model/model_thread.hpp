@@ -76,6 +76,8 @@ class ModelThread {
     ModelEmulator* emulator_ = nullptr;
     uint32_t global_id_ = 0;  // blockIdx·threads per block + thread's linear index
     uint32_t fiber_ = 0;      // the thread's index in its block (its fiber, with barriers)
+    // The arrays (bit a: array a) it read and wrote, as recorded, in the running block.
+    uint64_t arrays_read_ = 0, arrays_written_ = 0;
 };
 
 template <class T>
