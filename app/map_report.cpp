@@ -103,17 +103,7 @@ void write_table(Writer& w, const MapReport& r) {
                              if (const auto t = m.toucher(e)) return std::make_pair(*t, uint64_t(m.touches[e]));
                              return std::nullopt;
                          });
-    const auto pct = [](uint64_t part, uint64_t whole) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, " (%.1f%%)", whole ? 100.0 * double(part) / double(whole) : 0.0);
-        return std::string(buf);
-    };
-    w << "blocks              " << s.blocks << "\nthreads launched    " << s.threads_launched
-      << "\nthreads active      " << s.threads_active << pct(s.threads_active, s.threads_launched)
-      << "\nthreads idle        " << s.threads_idle << pct(s.threads_idle, s.threads_launched)
-      << "\nwarps               " << s.warps << "\npartial warps       " << s.partial_warps << "\nelements            "
-      << s.elements << "\nelements untouched  " << s.elements_untouched << "\nelements multi      " << s.elements_multi
-      << " (written by more than one thread)\n";
+    write_stats_table(w, s, "", "written");
 }
 
 }  // namespace

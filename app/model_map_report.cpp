@@ -131,15 +131,10 @@ void write_table(Writer& w, const ModelMapReport& r, const ArrayMap& m) {
                              if (!t.count) return std::nullopt;
                              return std::make_pair(m.toucher(t.first), uint64_t(t.count));
                          });
-    const LaunchStats s = m.stats();
-    const char* did = r.reads ? "read it" : "wrote to it";
-    w << "blocks              " << s.blocks << "\nthreads launched    " << s.threads_launched
-      << "\nthreads active      " << s.threads_active << " (" << did << (shared(r) ? ", in that block)" : ")")
-      << "\nthreads idle        " << s.threads_idle << "\nwarps               " << s.warps << "\npartial warps       "
-      << s.partial_warps << "\nelements            " << s.elements << "\nelements untouched  " << s.elements_untouched
-      << "\nelements multi      " << s.elements_multi << " (" << (r.reads ? "read" : "written")
-      << " by more than one thread)\nfindings            " << findings_summary(r.result.counts)
-      << " (threadmap check lists them)\n";
+    write_stats_table(w, m.stats(),
+                      std::string(r.reads ? "read it" : "wrote to it") + (shared(r) ? ", in that block" : ""),
+                      r.reads ? "read" : "written");
+    w << "findings            " << findings_summary(r.result.counts) << " (threadmap check lists them)\n";
 }
 
 }  // namespace

@@ -77,6 +77,23 @@ inline void write_stats(Writer& w, const LaunchStats& s, bool json) {
 inline void write_stats_json(Writer& w, const LaunchStats& s) { write_stats(w, s, true); }
 inline void write_stats_csv(Writer& w, const LaunchStats& s) { write_stats(w, s, false); }
 
+// The same stats as the table's lines. Active and idle in percent of the threads they split
+// (the launch's, or one block's for a shared array); `active`: what made a thread active
+// ("wrote to it"), `multi`: what more than one thread did to an element ("written").
+inline void write_stats_table(Writer& w, const LaunchStats& s, const std::string& active, const char* multi) {
+    const auto pct = [whole = s.threads_active + s.threads_idle](uint64_t part) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, " (%.1f%%)", whole ? 100.0 * double(part) / double(whole) : 0.0);
+        return std::string(buf);
+    };
+    w << "blocks              " << s.blocks << "\nthreads launched    " << s.threads_launched
+      << "\nthreads active      " << s.threads_active << pct(s.threads_active) << (active.empty() ? "" : " " + active)
+      << "\nthreads idle        " << s.threads_idle << pct(s.threads_idle) << "\nwarps               " << s.warps
+      << "\npartial warps       " << s.partial_warps << "\nelements            " << s.elements
+      << "\nelements untouched  " << s.elements_untouched << "\nelements multi      " << s.elements_multi << " ("
+      << multi << " by more than one thread)\n";
+}
+
 inline void write_json_dim(Writer& w, const Dim3& d) {
     w << '[' << uint64_t(d.x) << ',' << uint64_t(d.y) << ',' << uint64_t(d.z) << ']';
 }

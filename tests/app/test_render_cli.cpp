@@ -34,6 +34,17 @@ std::set<std::array<uint8_t, 3>> colours(const PngImage& img) {
 
 std::array<uint8_t, 3> rgb(Rgba8 c) { return {c.r, c.g, c.b}; }
 
+// The colours of `render ARGS… EXTRA… --out OUT`, which must succeed.
+std::set<std::array<uint8_t, 3>> render_colours(std::vector<std::string> args, const std::vector<std::string>& extra,
+                                                const std::string& out) {
+    args.insert(args.begin(), "render");
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.insert(args.end(), {"--out", out});
+    const RunResult r = run_threadmap(args, kNoDisplay);
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    return colours(load_png(out));
+}
+
 }  // namespace
 
 TEST_CASE("every colour mode renders with DISPLAY unset - and the same arguments give the same pixels") {
@@ -120,14 +131,8 @@ TEST_CASE("render --color sectors shows the tutorial's 32-sector stores and the 
     // 8-lane ones (columns 192–199).
     const std::string rows = temp_png("sectors-rows"), cols = temp_png("sectors-cols"), lanes = temp_png("lanes");
     // No legend: its ramp holds every colour of the scale.
-    const std::vector<std::string> seed = {"render", "--preset", "seed-matmul", "--size", "1280x720", "--no-legend"};
-    const auto render = [&](std::vector<std::string> extra, const std::string& out) {
-        std::vector<std::string> args = seed;
-        args.insert(args.end(), extra.begin(), extra.end());
-        args.insert(args.end(), {"--out", out});
-        const RunResult r = run_threadmap(args, kNoDisplay);
-        REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-        return colours(load_png(out));
+    const auto render = [](const std::vector<std::string>& extra, const std::string& out) {
+        return render_colours({"--preset", "seed-matmul", "--size", "1280x720", "--no-legend"}, extra, out);
     };
     const ColorContext sectors{ColorMode::Sectors, Palette::Standard, {16, 16, 1}, {32, 32, 1}};
     const auto cost = [](uint8_t c) { return CellSample{CellSample::Element, 1, {}, {}, c}; };
@@ -158,14 +163,10 @@ TEST_CASE("render --color sectors shows the tutorial's 32-sector stores and the 
 TEST_CASE("render --color banks shows a shared tile's 32-way column reads - none padded - and a global array none") {
     const std::string plain = temp_png("banks-plain"), padded = temp_png("banks-padded"),
                       global = temp_png("banks-global");
-    const auto render = [&](const std::string& kernel, std::vector<std::string> extra, const std::string& out) {
-        std::vector<std::string> args = {"render", "--kernel", kernel,  "--rows", "200",      "--cols",
-                                         "300",    "--color",  "banks", "--size", "1280x720", "--no-legend"};
-        args.insert(args.end(), extra.begin(), extra.end());
-        args.insert(args.end(), {"--out", out});
-        const RunResult r = run_threadmap(args, kNoDisplay);
-        REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-        return colours(load_png(out));
+    const auto render = [](const std::string& kernel, const std::vector<std::string>& extra, const std::string& out) {
+        return render_colours({"--kernel", kernel, "--rows", "200", "--cols", "300", "--color", "banks", "--size",
+                               "1280x720", "--no-legend"},
+                              extra, out);
     };
     const ColorContext banks{ColorMode::Banks, Palette::Standard, {10, 7, 1}, {32, 32, 1}};
     const auto ways = [&](uint8_t c) { return rgb(colorize(CellSample{CellSample::Element, 1, {}, {}, c}, banks)); };
