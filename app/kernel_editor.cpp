@@ -107,13 +107,30 @@ void run_editor(AppState& state) {
 
 void edit_launch_kernel(AppState& state) {
     const ResolvedLaunch& r = state.edit;
+    const Lesson* lesson = find_lesson(r.preset);
+    KernelEditor& e = state.editor;
+    if (lesson && lesson->own_kernel) {  // a lesson's own kernel: its text and bindings
+        const LessonKernelText& own = *lesson->own_kernel;
+        e.text = own.text;
+        e.entry = own.entry;
+        e.unsaved = true;
+        e.params.clear();
+        e.binds.clear();
+        for (const std::string& b : own.binds) {  // run_editor sets the types from the signature
+            const size_t eq = b.find('=');
+            e.params.emplace_back(b.substr(0, eq), "");
+            e.binds.push_back(eq == std::string::npos ? "" : b.substr(eq + 1));
+        }
+        e.dynamic_shared = "0";
+        state.open_view = CentreView::Editor;
+        run_editor(state);
+        return;
+    }
     if (r.model && r.model->owner) {  // already a learner's kernel (the editor's): its text and bindings stay
         state.open_view = CentreView::Editor;
         return;
     }
-    const Lesson* lesson = find_lesson(r.preset);
     const ModelKernel k = r.model ? *r.model : tutorial_model_kernel(r.workload, lesson && lesson->store_in_loop);
-    KernelEditor& e = state.editor;
     e.text = k.spec->cuda_source;
     e.entry.clear();
     e.unsaved = true;

@@ -118,7 +118,8 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
         ->check(non_empty);
     cmd.add_option("--bind", o.binds,
                    "--source: one parameter, NAME=float[N][:FILL] or NAME=int[ROWS][COLS][:FILL] for a pointer "
-                   "(FILL: zeros, ones, index, random, random:SEED), NAME=VALUE for a number; once per parameter")
+                   "(FILL: zeros, ones, index, random, random:SEED), NAME=VALUE for a number; once per parameter "
+                   "(with the --preset of a lesson that has its own source: replaces that lesson's binding)")
         ->check(non_empty);
     cmd.add_option("--dynamic-shared", o.dynamic_shared,
                    "--source: dynamic shared memory per block in bytes, for an extern __shared__ array (the third "
@@ -227,7 +228,7 @@ ResolveResult resolve_model_kernel(const KernelSpec& spec, const Lesson* lesson,
     std::optional<Dim3> block, grid;
     if (lesson) {
         out.preset = lesson->name;
-        k = *lesson->model;
+        if (lesson->model) k = *lesson->model;  // else its own kernel: the spec's defaults
         block = lesson->block;
         grid = lesson->grid;
     }
@@ -280,21 +281,32 @@ ResolveResult resolve_model_kernel(const KernelSpec& spec, const Lesson* lesson,
 ResolveResult resolve_launch(const LaunchOptions& o) {
     ResolveResult r;
     std::string& err = r.error;
-    if (!o.source.empty()) {
-        if (!o.preset.empty() || !o.kernel.empty() || !o.n.empty() || !o.rows.empty() || !o.cols.empty() ||
-            !o.inner.empty() || o.any_param())
+    const Lesson* own_kernel_lesson = o.preset.empty() ? nullptr : find_lesson(o.preset);
+    if (own_kernel_lesson && !own_kernel_lesson->own_kernel) own_kernel_lesson = nullptr;
+    if (!o.source.empty() || own_kernel_lesson) {
+        const bool shape = !o.kernel.empty() || !o.n.empty() || !o.rows.empty() || !o.cols.empty() ||
+                           !o.inner.empty() || o.any_param();
+        if (!o.source.empty() && (shape || !o.preset.empty()))
             return err =
                        "--source gives the kernel: bind its parameters with --bind (not --preset, --kernel or a "
                        "shape)",
                    r;
-        const auto source = load_source_kernel(o);
+        if (shape)
+            return err = "preset " + o.preset +
+                         " has its own kernel source: change its parameters with --bind (not --kernel or a shape)",
+                   r;
+        const auto source = own_kernel_lesson ? load_lesson_kernel(*own_kernel_lesson->own_kernel, o.preset + ".cu", o)
+                                              : load_source_kernel(o);
         if (!source.value) return err = source.error, r;
-        r = resolve_model_kernel(*source.value->spec, nullptr, o);
+        r = resolve_model_kernel(*source.value->spec, own_kernel_lesson, o);
         if (r.value) r.value->model->owner = source.value->owner;
         return r;
     }
     if (!o.entry.empty() || !o.binds.empty() || !o.time_limit.empty() || !o.dynamic_shared.empty())
-        return err = "--entry, --bind, --dynamic-shared and --time-limit go with --source", r;
+        return err =
+                   "--entry, --bind, --dynamic-shared and --time-limit go with --source (or a lesson with its own "
+                   "kernel source)",
+               r;
     const bool explicit_kernel = !o.kernel.empty();
     const Lesson* lesson = nullptr;
     if (!o.preset.empty()) {

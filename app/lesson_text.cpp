@@ -7,6 +7,7 @@
 #include "cpu_emulator.hpp"
 #include "launch_options.hpp"
 #include "builtin/registry.hpp"
+#include "model/model_array_stats.hpp"
 #include "model_launch.hpp"
 #include "number_text.hpp"
 #include "occupancy_report.hpp"
@@ -74,6 +75,9 @@ void add_model_figures(const ResolvedLaunch& r, std::map<std::string, std::strin
         untouched += threads == 0;
         multi += threads > 1;
     }
+    const LaunchStats stats = model_array_stats(*run.value, k.array, k.reads, r.launch, k.shared());
+    f["threads_active"] = grouped(stats.threads_active);
+    f["threads_idle"] = grouped(stats.threads_idle);
     f["elements"] = grouped(run.value->arrays[k.array].records.size());
     f["elements_untouched"] = grouped(untouched);
     f["elements_multi"] = grouped(multi);
@@ -154,6 +158,12 @@ std::map<std::string, std::string> compute_figures(const Lesson& lesson) {
     f["threads_per_block"] = grouped(l.threads_per_block());
     f["blocks"] = grouped(l.blocks());
     f["threads_launched"] = grouped(l.blocks() * l.threads_per_block());
+    if (lesson.own_kernel)  // its number bindings ("n=1000"): the {n} of its text
+        for (const std::string& b : lesson.own_kernel->binds) {
+            const size_t eq = b.find('=');
+            const auto v = parse_count(b.substr(eq + 1), b.substr(0, eq));
+            if (eq != std::string::npos && v.value) f[b.substr(0, eq)] = grouped(*v.value);
+        }
     if (resolved.value->model)
         add_model_figures(*resolved.value, f);
     else

@@ -26,6 +26,68 @@ Dim3 parse_dim3(const nlohmann::json& j, const std::string& key) {
     return {c[0], c[1], c[2]};
 }
 
+// A lesson's own kernel: "source" (its lines), "entry", "bind".
+LessonKernelText read_own_kernel(const nlohmann::json& j) {
+    if (j.contains("kernel")) throw std::runtime_error("a lesson has a kernel or a source, not both");
+    LessonKernelText k;
+    for (const auto& line : j.at("source")) k.text += line.get<std::string>() + "\n";
+    if (k.text.empty()) throw std::runtime_error("source: a list of the kernel's lines");
+    k.entry = j.value("entry", std::string());
+    k.binds = j.value("bind", std::vector<std::string>());
+    return k;
+}
+
+// A lesson's kernel of the registry ("kernel", its parameters or shape) into l.workload and
+// l.model, at the lesson's block and grid.
+void read_registry_kernel(const nlohmann::json& j, Lesson& l) {
+    const std::string kernel_text = j.at("kernel").get<std::string>();
+    const auto kernel = parse_kernel(kernel_text);
+    const KernelSpec* spec = kernel ? nullptr : find_builtin_kernel(kernel_text);
+    if (!kernel && !spec) throw std::runtime_error("unknown kernel '" + kernel_text + "'");
+    if (spec) {
+        ModelKernel k = *default_model_launch(*spec).model;
+        // A field of parameters by name over `into`.
+        const auto read_params = [&](const char* field, Params& into) {
+            const nlohmann::json params = j.value(field, nlohmann::json::object());
+            if (!params.is_object()) throw std::runtime_error(std::string(field) + " must be an object of name: value");
+            for (const auto& [name, value] : params.items()) {
+                const size_t i = spec->param_index(name);
+                const std::string what = std::string(field) + "." + name;
+                if (i == spec->params.size())
+                    throw std::runtime_error(std::string(field) + ": " + spec->name + " has no parameter '" + name +
+                                             "'");
+                into[i] = json_number<uint64_t>(value, what);
+                if (into[i] < spec->params[i].min || into[i] > spec->params[i].max)
+                    throw std::runtime_error(what + " is out of its range");
+            }
+        };
+        read_params("params", k.params);
+        if (j.contains("compare_params")) {
+            l.compare_params = k.params;
+            read_params("compare_params", *l.compare_params);
+        }
+        if (j.contains("array")) {
+            k.array = spec->array_index(j.at("array").get<std::string>());
+            if (k.array == spec->arrays.size() || spec->arrays[k.array].space != MemorySpace::Global)
+                throw std::runtime_error("array: " + spec->name + " has no global array '" +
+                                         j.at("array").get<std::string>() + "'");
+        }
+        LaunchConfig launch;
+        launch.block = l.block.value_or(spec->default_block);
+        launch.grid = l.grid.value_or(spec->covering_grid(k.params, launch.block));
+        l.workload = model_workload(k, launch);
+        l.model = std::move(k);
+    } else if (is_matrix(*kernel)) {
+        l.workload =
+            matmul_workload(*kernel, json_number<uint64_t>(j.at("rows"), "rows"),
+                            json_number<uint64_t>(j.at("cols"), "cols"), json_number<uint64_t>(j.at("inner"), "inner"));
+        if (j.contains("a_rows")) l.workload.a_rows = json_number<uint64_t>(j.at("a_rows"), "a_rows");
+        if (j.contains("b_cols")) l.workload.b_cols = json_number<uint64_t>(j.at("b_cols"), "b_cols");
+    } else {
+        l.workload = array_workload(*kernel, json_number<uint64_t>(j.at("n"), "n"));
+    }
+}
+
 }  // namespace
 
 Lesson parse_lesson(const std::string& text) {
@@ -36,55 +98,12 @@ Lesson parse_lesson(const std::string& text) {
         l.title = j.at("title").get<std::string>();
         l.explanation = j.at("explanation").get<std::string>();
         l.look_for = j.at("look_for").get<std::string>();
-        const std::string kernel_text = j.at("kernel").get<std::string>();
-        const auto kernel = parse_kernel(kernel_text);
-        const KernelSpec* spec = kernel ? nullptr : find_builtin_kernel(kernel_text);
-        if (!kernel && !spec) throw std::runtime_error("unknown kernel '" + kernel_text + "'");
         if (j.contains("block")) l.block = parse_dim3(j, "block");
         if (j.contains("grid")) l.grid = parse_dim3(j, "grid");
-        if (spec) {
-            ModelKernel k = *default_model_launch(*spec).model;
-            // A field of parameters by name over `into`.
-            const auto read_params = [&](const char* field, Params& into) {
-                const nlohmann::json params = j.value(field, nlohmann::json::object());
-                if (!params.is_object())
-                    throw std::runtime_error(std::string(field) + " must be an object of name: value");
-                for (const auto& [name, value] : params.items()) {
-                    const size_t i = spec->param_index(name);
-                    const std::string what = std::string(field) + "." + name;
-                    if (i == spec->params.size())
-                        throw std::runtime_error(std::string(field) + ": " + spec->name + " has no parameter '" + name +
-                                                 "'");
-                    into[i] = json_number<uint64_t>(value, what);
-                    if (into[i] < spec->params[i].min || into[i] > spec->params[i].max)
-                        throw std::runtime_error(what + " is out of its range");
-                }
-            };
-            read_params("params", k.params);
-            if (j.contains("compare_params")) {
-                l.compare_params = k.params;
-                read_params("compare_params", *l.compare_params);
-            }
-            if (j.contains("array")) {
-                k.array = spec->array_index(j.at("array").get<std::string>());
-                if (k.array == spec->arrays.size() || spec->arrays[k.array].space != MemorySpace::Global)
-                    throw std::runtime_error("array: " + spec->name + " has no global array '" +
-                                             j.at("array").get<std::string>() + "'");
-            }
-            LaunchConfig launch;
-            launch.block = l.block.value_or(spec->default_block);
-            launch.grid = l.grid.value_or(spec->covering_grid(k.params, launch.block));
-            l.workload = model_workload(k, launch);
-            l.model = std::move(k);
-        } else if (is_matrix(*kernel)) {
-            l.workload = matmul_workload(*kernel, json_number<uint64_t>(j.at("rows"), "rows"),
-                                         json_number<uint64_t>(j.at("cols"), "cols"),
-                                         json_number<uint64_t>(j.at("inner"), "inner"));
-            if (j.contains("a_rows")) l.workload.a_rows = json_number<uint64_t>(j.at("a_rows"), "a_rows");
-            if (j.contains("b_cols")) l.workload.b_cols = json_number<uint64_t>(j.at("b_cols"), "b_cols");
-        } else {
-            l.workload = array_workload(*kernel, json_number<uint64_t>(j.at("n"), "n"));
-        }
+        if (j.contains("source"))
+            l.own_kernel = read_own_kernel(j);
+        else
+            read_registry_kernel(j, l);
         if (j.contains("timing")) {
             const auto& t = j.at("timing");
             LessonTiming lt;
@@ -136,7 +155,9 @@ Lesson parse_lesson(const std::string& text) {
             if (src.source.empty()) throw std::runtime_error("a source without its text");
             l.sources.push_back(std::move(src));
         }
-        if (auto problem = check_shape(l.workload)) throw std::runtime_error(*problem);
+        if (l.own_kernel && (l.timing || !l.occupancy_profile.empty()))
+            throw std::runtime_error("a lesson with its own source has no timing or occupancy (no compiler figures)");
+        if (auto problem = l.own_kernel ? std::nullopt : check_shape(l.workload)) throw std::runtime_error(*problem);
         return l;
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(std::string("malformed lesson: ") + e.what());

@@ -29,6 +29,15 @@ struct LessonSource {
     std::string source;
 };
 
+// A lesson's own CUDA C++ kernel (a learner's kernel, run as `--source` runs one): its text,
+// the __global__ function (empty: the only one) and a binding of each parameter (`--bind`'s
+// NAME=… syntax).
+struct LessonKernelText {
+    std::string text;
+    std::string entry;
+    std::vector<std::string> binds;
+};
+
 struct Lesson {
     std::string name;  // what --preset takes
     std::string title;
@@ -43,6 +52,9 @@ struct Lesson {
     // A kernel of the registry other than the tutorial's four ("params": its parameters by
     // name, the others at their defaults; "array": the array the map shows, default its output).
     std::optional<ModelKernel> model;
+    // A lesson with its own kernel text ("source": its lines, "entry", "bind") instead of a
+    // "kernel" of the registry; compiled when the lesson is opened.
+    std::optional<LessonKernelText> own_kernel;
     std::optional<Dim3> block;           // absent: the CLI's default block
     std::optional<Dim3> grid;            // absent: the covering grid for the block
     std::optional<LessonTiming> timing;  // a timing lesson: opens the Timing panel set up so

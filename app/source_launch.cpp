@@ -2,8 +2,10 @@
 #include "source_launch.hpp"
 
 #include "input_file.hpp"
+#include "lessons.hpp"
 
 #if THREADMAP_HAS_SOURCE
+#include <algorithm>
 #include <cmath>
 
 #include "source_binding.hpp"
@@ -75,7 +77,11 @@ SourceAttempt compile_and_bind(const std::string& text, const std::string& file_
     return a;
 }
 
-Outcome<LoadedSource> load_source_kernel(const LaunchOptions& o) {
+namespace {
+
+// The options' --time-limit and --dynamic-shared over `text`, compiled and bound.
+Outcome<LoadedSource> load_text(const std::string& text, const std::string& file_name, const std::string& entry,
+                                const std::vector<std::string>& binds, const LaunchOptions& o) {
     double seconds = kKernelSeconds;
     if (!o.time_limit.empty()) {
         char* end = nullptr;
@@ -89,11 +95,29 @@ Outcome<LoadedSource> load_source_kernel(const LaunchOptions& o) {
         if (!bytes.value) return {std::nullopt, bytes.error};
         dynamic_shared = *bytes.value;
     }
-    const auto text = read_input_file(o.source, kMaxSourceBytes, "kernel source");
-    if (!text.value) return {std::nullopt, text.error};
-    SourceAttempt a = compile_and_bind(*text.value, o.source, o.entry, o.binds, dynamic_shared, seconds);
+    SourceAttempt a = compile_and_bind(text, file_name, entry, binds, dynamic_shared, seconds);
     if (!a.loaded) return {std::nullopt, a.messages};
     return {*a.loaded, {}};
+}
+
+std::string bound_name(const std::string& bind) { return bind.substr(0, bind.find('=')); }
+
+}  // namespace
+
+Outcome<LoadedSource> load_source_kernel(const LaunchOptions& o) {
+    const auto text = read_input_file(o.source, kMaxSourceBytes, "kernel source");
+    if (!text.value) return {std::nullopt, text.error};
+    return load_text(*text.value, o.source, o.entry, o.binds, o);
+}
+
+Outcome<LoadedSource> load_lesson_kernel(const LessonKernelText& k, const std::string& file_name,
+                                         const LaunchOptions& o) {
+    std::vector<std::string> binds = o.binds;  // a --bind replaces the lesson's binding of its name
+    for (const std::string& b : k.binds)
+        if (std::none_of(o.binds.begin(), o.binds.end(),
+                         [&](const std::string& given) { return bound_name(given) == bound_name(b); }))
+            binds.push_back(b);
+    return load_text(k.text, file_name, o.entry.empty() ? k.entry : o.entry, binds, o);
 }
 
 #else
@@ -114,6 +138,9 @@ SourceAttempt compile_and_bind(const std::string&, const std::string&, const std
 }
 
 Outcome<LoadedSource> load_source_kernel(const LaunchOptions&) { return {std::nullopt, kNoClang}; }
+Outcome<LoadedSource> load_lesson_kernel(const LessonKernelText&, const std::string&, const LaunchOptions&) {
+    return {std::nullopt, kNoClang};
+}
 
 #endif
 

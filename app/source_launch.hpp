@@ -36,6 +36,12 @@ SourceAttempt compile_and_bind(const std::string& text, const std::string& file_
 // Error: Clang's messages (file:line:column, with the caret lines), or what is missing.
 Outcome<LoadedSource> load_source_kernel(const LaunchOptions& options);
 
+// A lesson's own kernel (its text named `file_name`), with the options' --entry and --bind
+// over the lesson's, and their --time-limit and --dynamic-shared.
+struct LessonKernelText;
+Outcome<LoadedSource> load_lesson_kernel(const LessonKernelText& kernel, const std::string& file_name,
+                                         const LaunchOptions& options);
+
 // Whether this threadmap can compile learners' kernels (built with Clang 15).
 bool source_kernels_available();
 

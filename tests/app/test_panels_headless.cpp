@@ -18,6 +18,7 @@
 #include "map_picture.hpp"
 #include "lessons.hpp"
 #include "main_layout.hpp"
+#include "model_launch.hpp"
 #include "replay.hpp"
 #include "settings.hpp"
 #include "source_launch.hpp"
@@ -363,4 +364,29 @@ TEST_CASE("the editor runs the first of several kernels - and the one the learne
     run_editor(state);
     CHECK(e.entry == "fill");
     CHECK(state.edit.model->spec->name == "fill");
+}
+
+TEST_CASE("a lesson's own kernel: Edit opens its text and bindings, and the fix clears its findings") {
+    if (!source_kernels_available()) {
+        MESSAGE("skipped: this build has no Clang (THREADMAP_SOURCE=OFF)");
+        return;
+    }
+    AppState state;
+    select_lesson(state, "off-by-one-guard");
+    REQUIRE(state.edit.model);
+    CHECK(state.edit.model->spec->name == "saxpy");
+    edit_launch_kernel(state);
+    KernelEditor& e = state.editor;
+    CHECK(e.text == find_lesson("off-by-one-guard")->own_kernel->text);
+    CHECK(e.messages.empty());
+    REQUIRE(e.params.size() == 4);
+    CHECK(e.params[1] == std::pair<std::string, std::string>{"x", "const float *"});
+    CHECK(e.binds == std::vector<std::string>{"2", "float[1000]:random", "float[1000]:ones", "1000"});
+    REQUIRE(state.edit.model);
+    const auto findings = [&] { return run_model(model_launch_for(state.edit)).value->counts; };
+    CHECK(findings()[size_t(FindingKind::OutOfBounds)] == 3);
+    e.text.replace(e.text.find("i <= n"), 6, "i < n");
+    run_editor(state);
+    CHECK(e.messages.empty());
+    CHECK(findings()[size_t(FindingKind::OutOfBounds)] == 0);
 }
