@@ -18,6 +18,8 @@ ColorMode AppState::color_mode() const { return parse_color_mode(settings.color_
 void select_lesson(AppState& state, const std::string& name) {
     LaunchOptions o;
     o.preset = name;
+    const Lesson* lesson = find_lesson(name);
+    if (lesson && lesson->own_kernel) o.time_limit = std::to_string(state.settings.kernel_seconds);
     auto r = resolve_launch(o);
     if (!r.value) {
         state.message = r.error;
@@ -25,7 +27,6 @@ void select_lesson(AppState& state, const std::string& name) {
     }
     state.edit = *r.value;
     state.settings.last_preset = name;
-    const Lesson* lesson = find_lesson(name);
     if (lesson) state.timing.program = lesson->program;  // the code shown and timed
     if (lesson && lesson->timing) {                      // set the Timing panel up for the lesson
         const LessonRun run = lesson_run(lesson);

@@ -54,6 +54,10 @@ struct Settings {
     float left_width = 340;            // controls and lessons column, pixels at scale 1
     float right_width = 380;           // inspector, stats and code column
     std::string last_preset = "seed-increment";
+    // Seconds a run of a learner's kernel may take before it is stopped (the editor's field,
+    // `--time-limit` on the command line).
+    double kernel_seconds = 5.0;
+    static constexpr double kMinKernelSeconds = 0.1, kMaxKernelSeconds = 3600;
 };
 
 // A map being computed off the UI thread (emulating a launch at the caps takes seconds);

@@ -10,6 +10,7 @@
 #include "input_file.hpp"
 #include "source/seed_source.hpp"
 #include "lessons.hpp"
+#include "settings.hpp"
 #include "source_launch.hpp"
 
 namespace threadmap {
@@ -73,13 +74,14 @@ void run_editor(AppState& state) {
     if (const auto bytes = parse_count(e.dynamic_shared.empty() ? "0" : e.dynamic_shared, "dynamic shared memory");
         bytes.value)
         dynamic_shared = *bytes.value;
-    SourceAttempt a = compile_and_bind(e.text, "kernel.cu", e.entry, binds, dynamic_shared, kKernelSeconds);
+    const double seconds = sanitized(state.settings).kernel_seconds;  // the field may hold a half-typed value
+    SourceAttempt a = compile_and_bind(e.text, "kernel.cu", e.entry, binds, dynamic_shared, seconds);
     const auto chosen = [&] { return std::find(a.kernels.begin(), a.kernels.end(), e.entry) != a.kernels.end(); };
     if (a.compiled && !a.kernels.empty() && !chosen() && (a.kernels.size() > 1 || !e.entry.empty())) {
         // Several kernels and none chosen yet (or the chosen one renamed): the first, until the
         // learner picks another.
         e.entry = a.kernels.front();
-        a = compile_and_bind(e.text, "kernel.cu", e.entry, binds, dynamic_shared, kKernelSeconds);
+        a = compile_and_bind(e.text, "kernel.cu", e.entry, binds, dynamic_shared, seconds);
     }
     if (a.compiled) e.kernels = a.kernels;
     e.compile_ms = a.compile_ms;

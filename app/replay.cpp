@@ -245,6 +245,7 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
             if (state.pinned_cell) j["pinned_cell"] = {state.pinned_cell->x, state.pinned_cell->y};
             j["color_mode"] = state.settings.color_mode;
             j["ui_scale"] = state.settings.ui_scale;
+            j["kernel_seconds"] = state.settings.kernel_seconds;
             if (state.picture) {
                 const auto& p = *state.picture;
                 j["layout"] = {{"width", p.layout.width},

@@ -34,6 +34,8 @@ Settings sanitized(Settings s) {
     s.right_width = std::clamp(s.right_width, 200.0f, 1200.0f);
     if (!find_lesson(s.last_preset)) s.last_preset = "seed-increment";
     if (s.export_dir.empty()) s.export_dir = ".";
+    if (!(s.kernel_seconds >= Settings::kMinKernelSeconds)) s.kernel_seconds = Settings::kMinKernelSeconds;  // NaN too
+    s.kernel_seconds = std::min(s.kernel_seconds, Settings::kMaxKernelSeconds);
     return s;
 }
 
@@ -79,6 +81,7 @@ SettingsText parse_settings(const std::string& text) {
     take(j, "left_width", "a number", s.left_width, r.dropped);
     take(j, "right_width", "a number", s.right_width, r.dropped);
     take(j, "last_preset", "text", s.last_preset, r.dropped);
+    take(j, "kernel_seconds", "a number", s.kernel_seconds, r.dropped);
     s = sanitized(s);
     return r;
 }
@@ -108,10 +111,15 @@ Settings load_settings(std::string& message) {
 Outcome<void> save_settings(const Settings& s) {
     std::error_code ec;
     std::filesystem::create_directories(config_dir(), ec);
-    const nlohmann::json j = {{"ui_scale", s.ui_scale},       {"colorblind_palette", s.colorblind_palette},
-                              {"color_mode", s.color_mode},   {"export_scale", s.export_scale},
-                              {"export_dir", s.export_dir},   {"left_width", s.left_width},
-                              {"right_width", s.right_width}, {"last_preset", s.last_preset}};
+    const nlohmann::json j = {{"ui_scale", s.ui_scale},
+                              {"colorblind_palette", s.colorblind_palette},
+                              {"color_mode", s.color_mode},
+                              {"export_scale", s.export_scale},
+                              {"export_dir", s.export_dir},
+                              {"left_width", s.left_width},
+                              {"right_width", s.right_width},
+                              {"last_preset", s.last_preset},
+                              {"kernel_seconds", s.kernel_seconds}};
     const auto written = write_file_atomically(config_dir() + "/settings.json", j.dump(2) + "\n");
     return written.done() ? done() : failed("could not save the settings: " + written.error);
 }

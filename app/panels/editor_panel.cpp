@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "panel_widgets.hpp"
+#include "settings.hpp"
 #include "source_launch.hpp"
 #include "ui_font.hpp"
 
@@ -71,7 +72,7 @@ void draw_editor_panel(AppState& state) {
         ImGui::TextDisabled("edit, then Ctrl+Enter: the map shows your kernel");
 
     const float row = ImGui::GetFrameHeightWithSpacing();
-    const float below = row * float(e.params.size() + 2 + (e.kernels.size() > 1)) + (e.messages.empty() ? 0 : row * 5);
+    const float below = row * float(e.params.size() + 3 + (e.kernels.size() > 1)) + (e.messages.empty() ? 0 : row * 5);
     const float text_h = std::max(row * 4, ImGui::GetContentRegionAvail().y - below);
     if (source_with_line_numbers(state, e, text_h)) {
         e.edited = e.unsaved = true;
@@ -105,6 +106,15 @@ void draw_editor_panel(AppState& state) {
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
         if (ImGui::InputText("dynamic shared memory, bytes per block", &e.dynamic_shared)) e.edited = true;
     }
+    // A setting (kept with the others): a run past it is stopped and said so.
+    double& seconds = state.settings.kernel_seconds;
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.25f);
+    ImGui::InputDouble("time limit of a run, seconds", &seconds, 0, 0, "%g");
+    if (ImGui::IsItemDeactivatedAfterEdit()) {  // typed: into its range, and run with it
+        state.settings = sanitized(state.settings);
+        e.edited = true;
+    }
+    remember_rect(state, "editor:time-limit");
     if (!e.messages.empty()) {
         ImGui::BeginChild("editor-messages", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
         ImGui::PushFont(mono_font());

@@ -117,6 +117,7 @@ TEST_CASE("settings - saved atomically in XDG_CONFIG_HOME - a bad file kept asid
     s.ui_scale = 1.75f;
     s.color_mode = "warp";
     s.last_preset = "seed-matmul";
+    s.kernel_seconds = 2.5;
     CHECK(save_settings(s).done());
     std::string message;
     const Settings back = load_settings(message);
@@ -124,6 +125,7 @@ TEST_CASE("settings - saved atomically in XDG_CONFIG_HOME - a bad file kept asid
     CHECK(back.ui_scale == doctest::Approx(1.75));
     CHECK(back.color_mode == "warp");
     CHECK(back.last_preset == "seed-matmul");
+    CHECK(back.kernel_seconds == 2.5);
     std::ofstream(dir + "/threadmap/settings.json") << "{ not json";
     const Settings bad = load_settings(message);
     CHECK(message.find("it is not JSON") != std::string::npos);
@@ -161,6 +163,9 @@ TEST_CASE("settings - saved atomically in XDG_CONFIG_HOME - a bad file kept asid
     CHECK(huge.settings.left_width == doctest::Approx(300));
     CHECK(parse_settings(R"({"export_scale": 4.0})").settings.export_scale == 4);
     CHECK(parse_settings(R"({"export_scale": 2.5})").dropped.size() == 1);
+    // A learner's kernel's time limit: within 0.1 s and an hour.
+    CHECK(parse_settings(R"({"kernel_seconds": 0})").settings.kernel_seconds == Settings::kMinKernelSeconds);
+    CHECK(parse_settings(R"({"kernel_seconds": 1e9})").settings.kernel_seconds == Settings::kMaxKernelSeconds);
     // A directory where the file should be: moved aside, and the next save writes a file.
     std::filesystem::remove(dir + "/threadmap/settings.json");
     std::filesystem::create_directory(dir + "/threadmap/settings.json");

@@ -488,4 +488,17 @@ TEST_CASE("the kernel editor - edit the seed's matmul, swap x and y without the 
     CHECK(error["kernel"] == "matmul");
     CHECK(error["findings"] == unguarded_state["findings"]);
 }
+
+TEST_CASE("the kernel editor - a kernel that never ends is stopped at the time limit the learner set") {
+    const WindowRun w = run_window({},
+                                   "1 move 5 5\n2 wait idle\n3 click tab:Editor\n6 click editor:time-limit\n"
+                                   "7 key ctrl+a\n8 type 0.3\n9 key enter\n10 click editor:text\n11 key ctrl+a\n"
+                                   "12 type __global__ void spin(float* a, int n) { while (a[0] == 0) { } }\n"
+                                   "13 key ctrl+enter\n15 wait idle\n16 state @/spin.json\n17 quit\n");
+    const json s = load_json(w.path("spin.json"));
+    CHECK(s["kernel_seconds"] == 0.3);
+    CHECK(s["editor"]["messages"] == "");  // it compiled and bound: the run is what was stopped
+    CHECK(s["launch_error"].get<std::string>().find("kernel spin ran past the time limit of 0.3 s") !=
+          std::string::npos);
+}
 #endif
