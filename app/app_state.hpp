@@ -15,6 +15,7 @@
 
 #include "backend_choice.hpp"
 #include "kernel_editor.hpp"
+#include "launch_sweep_job.hpp"
 #include "map_picture.hpp"
 #include "timing_state.hpp"
 #include "view_transform.hpp"
@@ -96,6 +97,7 @@ struct AppState {
 
     TimingState timing;                   // the timing panel: runs, recordings, the sweep
     KernelEditor editor;                  // the learner's own kernel (the Editor tab)
+    LaunchSweepJob launch_sweep;          // "Where does it break?" (the Findings tab)
     std::optional<CentreView> open_view;  // select this tab of the centre once (a lesson chose it)
     bool memory_view_open = false;        // the Memory tab was drawn last frame: maps come with their memory view
 
@@ -123,7 +125,7 @@ struct AppState {
     // sweep or an export in flight.
     bool busy() const {
         return pending.any_update() || pending.upload || picture_job.has_value() || timing.run.valid() ||
-               timing.sweep_job.valid() || !exports.empty();
+               timing.sweep_job.valid() || launch_sweep.running() || !exports.empty();
     }
 };
 

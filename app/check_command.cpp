@@ -76,19 +76,8 @@ int report_sweep(const ModelLaunch& l, const std::string& format) {
     std::cout << l.spec->name << ": your launch (grid " << to_string(l.launch.grid) << ", block "
               << to_string(l.launch.block) << ") has " << findings_summary(s.reference_counts) << "; "
               << s.launches.size() << " awkward launches compared with it:\n";
-    for (const SweptLaunch& w : s.launches) {
-        std::cout << (w.agrees() ? "  same     " : "  DIFFERS  ") << w.why << " (grid " << to_string(w.launch.grid)
-                  << ", block " << to_string(w.launch.block) << ")";
-        if (!w.error.empty()) {
-            std::cout << ": did not run: " << w.error << "\n";
-            continue;
-        }
-        if (w.differing)
-            std::cout << ": " << w.differing << " of " << w.compared << " elements differ (" << w.first_difference
-                      << ")";
-        if (w.findings_changed) std::cout << (w.differing ? "; " : ": ") << findings_summary(w.counts);
-        std::cout << "\n";
-    }
+    for (const SweptLaunch& w : s.launches)
+        std::cout << (w.agrees() ? "  same     " : "  DIFFERS  ") << swept_launch_text(w) << "\n";
     for (const std::string& a : s.not_compared)
         std::cout << "(" << a << " is not compared: its shape follows the launch)\n";
     std::cout << (all_agree ? "every launch gives your launch's result and findings\n"

@@ -5,6 +5,8 @@
 #include <bit>
 #include <cstdio>
 
+#include "findings_report.hpp"
+
 namespace threadmap {
 
 namespace {
@@ -60,9 +62,11 @@ std::vector<std::pair<std::string, LaunchConfig>> awkward_launches(const KernelS
     return unique;
 }
 
-Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference) {
+Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference, const std::atomic<bool>* cancel) {
     const KernelSpec& spec = *reference.spec;
-    const auto ref = run_model(reference);
+    const auto cancelled = [&] { return cancel && cancel->load(); };
+    const auto ref = run_model(reference, cancel);
+    if (cancelled()) return {std::nullopt, "cancelled"};
     if (!ref.value) return {std::nullopt, "the reference launch did not run: " + ref.error};
     LaunchSweep sweep;
     sweep.reference_counts = ref.value->counts;
@@ -77,7 +81,8 @@ Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference) {
             sweep.launches.push_back(std::move(s));
             continue;
         }
-        const auto run = run_model(m);
+        const auto run = run_model(m, cancel);
+        if (cancelled()) return {std::nullopt, "cancelled"};
         if (!run.value) {
             s.error = run.error;
             sweep.launches.push_back(std::move(s));
@@ -113,6 +118,16 @@ Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference) {
         }
     }
     return {std::move(sweep), {}};
+}
+
+std::string swept_launch_text(const SweptLaunch& w) {
+    std::string s = w.why + " (grid " + to_string(w.launch.grid) + ", block " + to_string(w.launch.block) + ")";
+    if (!w.error.empty()) return s + ": did not run: " + w.error;
+    if (w.differing)
+        s += ": " + std::to_string(w.differing) + " of " + std::to_string(w.compared) + " elements differ (" +
+             w.first_difference + ")";
+    if (w.findings_changed) s += (w.differing ? "; " : ": ") + findings_summary(w.counts);
+    return s;
 }
 
 }  // namespace threadmap

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,11 @@ struct LaunchSweep {
 std::vector<std::pair<std::string, LaunchConfig>> awkward_launches(const KernelSpec& spec, const Params& params,
                                                                    const LaunchConfig& reference);
 
-// Error: the reference launch itself did not run.
-Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference);
+// Error: the reference launch itself did not run, or `cancel` was set.
+Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference, const std::atomic<bool>* cancel = nullptr);
+
+// One line of the sweep as a learner reads it, after "same" or "DIFFERS": "a single block
+// (grid (1,1,1), block (256,1,1)): 244 of 500 elements differ (a[256] is 0, …)".
+std::string swept_launch_text(const SweptLaunch& launch);
 
 }  // namespace threadmap

@@ -34,6 +34,42 @@ void go_to(AppState& state, uint64_t element) {
     state.view_is_fit = false;
 }
 
+// "Where does it break?": the kernel on the map over awkward launches, each compared with the
+// map's launch (values and findings), as `check --sweep-launches` lists them.
+void draw_launch_sweep(AppState& state) {
+    LaunchSweepJob& job = state.launch_sweep;
+    if (job.running()) {
+        if (ImGui::Button("Cancel")) *job.cancel = true;
+        remember_rect(state, "findings:sweep");
+        ImGui::SameLine();
+        ImGui::TextDisabled("running %s on awkward launches...", job.reference.kernel_name().c_str());
+        return;
+    }
+    if (ImGui::Button("Where does it break? Try awkward launches")) start_launch_sweep(job, state.picture->launch);
+    remember_rect(state, "findings:sweep");
+    if (!job.error.empty()) ImGui::TextColored(kErrorColor, "%s", job.error.c_str());
+    if (!job.result) {
+        disabled_note(
+            "Runs this kernel on a single block, many small blocks, a block that does not divide the data, "
+            "2-D and 3-D blocks, a grid smaller than the data, ... and compares each with this launch.");
+        return;
+    }
+    const LaunchSweep& s = *job.result;
+    size_t differ = 0;
+    for (const SweptLaunch& w : s.launches) differ += !w.agrees();
+    const LaunchConfig& l = job.reference.launch;
+    ImGui::TextWrapped("%s, against its launch grid %s, block %s: %zu of %zu awkward launches differ.",
+                       job.reference.kernel_name().c_str(), to_string(l.grid).c_str(), to_string(l.block).c_str(),
+                       differ, s.launches.size());
+    for (const SweptLaunch& w : s.launches) {
+        ImGui::TextColored(w.agrees() ? ImVec4(0.55f, 0.8f, 0.55f, 1) : kErrorColor, "%s",
+                           w.agrees() ? "same" : "DIFFERS");
+        ImGui::SameLine();
+        ImGui::TextWrapped("%s", swept_launch_text(w).c_str());
+    }
+    for (const std::string& a : s.not_compared) disabled_note(a + " is not compared: its shape follows the launch.");
+}
+
 }  // namespace
 
 void draw_findings_panel(AppState& state) {
@@ -46,7 +82,10 @@ void draw_findings_panel(AppState& state) {
     ImGui::TextWrapped("%s.", findings_summary(f.counts).c_str());
     disabled_note("The emulator's model of CUDA's rules, not a GPU's observation.");
     colour_map_button(state, ("Colour " + f.output + " by findings").c_str(), "findings", "findings");
+    ImGui::Separator();
+    draw_launch_sweep(state);
     if (f.list.empty()) return;
+    ImGui::Separator();
     disabled_note("Click one on " + f.output + " to see its element.");
     ImGui::Separator();
     for (size_t i = 0; i < f.list.size(); ++i) {

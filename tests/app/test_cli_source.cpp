@@ -158,15 +158,15 @@ TEST_CASE("a lesson with its own kernel source: --preset compiles it, --bind cha
     const RunResult lesson = run_threadmap({"check", "--preset", "off-by-one-guard", "--format", "json"});
     REQUIRE_MESSAGE(lesson.exit_code == 3, lesson.err);
     const json j = json::parse(lesson.out);
-    CHECK(j["counts"]["out_of_bounds"] == 3);  // thread 1000 reads x[1000], y[1000] and writes y[1000]
+    CHECK(j["counts"]["out_of_bounds"] == 3);  // thread 100 reads x[100], y[100] and writes y[100]
     for (const json& f : j["findings"]) CHECK(f["line"] == 5);
-    // n = 999 with 1000 elements: the off-by-one thread stays inside the arrays (the bug hides).
-    const RunResult hidden = run_threadmap({"check", "--preset", "off-by-one-guard", "--bind", "n=999"});
+    // n = 99 with 100 elements: the off-by-one thread stays inside the arrays (the bug hides).
+    const RunResult hidden = run_threadmap({"check", "--preset", "off-by-one-guard", "--bind", "n=99"});
     CHECK_MESSAGE(hidden.exit_code == 0, (hidden.out + hidden.err));
     const RunResult map = run_threadmap({"map", "--preset", "off-by-one-guard", "--format", "json"});
     REQUIRE_MESSAGE(map.exit_code == 0, map.err);
     CHECK(json::parse(map.out)["kernel"] == "saxpy");
-    CHECK(json::parse(map.out)["stats"]["threads_active"] == 1000);
+    CHECK(json::parse(map.out)["stats"]["threads_active"] == 100);
     const RunResult shape = run_threadmap({"map", "--preset", "off-by-one-guard", "--n", "5"});
     CHECK(shape.exit_code == 2);
     CHECK(shape.err.find("has its own kernel source") != std::string::npos);

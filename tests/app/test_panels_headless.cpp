@@ -386,7 +386,7 @@ TEST_CASE("a lesson's own kernel: Edit opens its text and bindings, and the fix 
     CHECK(e.messages.empty());
     REQUIRE(e.params.size() == 4);
     CHECK(e.params[1] == std::pair<std::string, std::string>{"x", "const float *"});
-    CHECK(e.binds == std::vector<std::string>{"2", "float[1000]:random", "float[1000]:ones", "1000"});
+    CHECK(e.binds == std::vector<std::string>{"2", "float[100]:random", "float[100]:ones", "100"});
     REQUIRE(state.edit.model);
     const auto findings = [&] { return run_model(model_launch_for(state.edit)).value->counts; };
     CHECK(findings()[size_t(FindingKind::OutOfBounds)] == 3);
@@ -394,4 +394,33 @@ TEST_CASE("a lesson's own kernel: Edit opens its text and bindings, and the fix 
     run_editor(state);
     CHECK(e.messages.empty());
     CHECK(findings()[size_t(FindingKind::OutOfBounds)] == 0);
+}
+
+TEST_CASE("where does it break - a sweep of a kernel that never ends is cancelled, and the next one runs") {
+    if (!source_kernels_available()) {
+        MESSAGE("skipped: this build has no Clang (THREADMAP_SOURCE=OFF)");
+        return;
+    }
+    AppState state;
+    KernelEditor& e = state.editor;
+    e.text = "__global__ void spin(float* a, int n) { while (a[0] == 0) { } }\n";
+    e.params = {{"a", "float *"}, {"n", "int"}};
+    e.binds = {"float[64]", "64"};
+    run_editor(state);  // the run itself would stop at the 5-second limit: the sweep is cancelled first
+    REQUIRE(state.edit.model);
+    start_launch_sweep(state.launch_sweep, state.edit);
+    CHECK(state.launch_sweep.running());
+    *state.launch_sweep.cancel = true;  // the panel's Cancel
+    state.launch_sweep.run.wait();
+    poll_launch_sweep(state.launch_sweep);
+    CHECK_FALSE(state.launch_sweep.running());
+    CHECK(state.launch_sweep.error == "cancelled");
+    CHECK_FALSE(state.launch_sweep.result);
+    select_lesson(state, "off-by-one-guard");
+    start_launch_sweep(state.launch_sweep, state.edit);
+    state.launch_sweep.run.wait();
+    poll_launch_sweep(state.launch_sweep);
+    REQUIRE(state.launch_sweep.result);
+    CHECK(state.launch_sweep.error.empty());
+    CHECK(state.launch_sweep.result->reference_counts[size_t(FindingKind::OutOfBounds)] == 3);
 }

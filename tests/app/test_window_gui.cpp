@@ -501,4 +501,20 @@ TEST_CASE("the kernel editor - a kernel that never ends is stopped at the time l
     CHECK(s["launch_error"].get<std::string>().find("kernel spin ran past the time limit of 0.3 s") !=
           std::string::npos);
 }
+
+TEST_CASE("where does it break - the Findings tab's button runs the kernel on awkward launches") {
+    const WindowRun w = run_window({"--preset", "off-by-one-guard"},
+                                   "1 move 5 5\n2 wait idle\n3 click tab:Findings\n5 click findings:sweep\n"
+                                   "6 wait idle\n8 state @/sweep.json\n9 screenshot @/sweep.png\n10 quit\n");
+    const json s = load_json(w.path("sweep.json"));
+    REQUIRE(s.contains("launch_sweep"));
+    // Nine awkward launches less two equal to the lesson's own (the covering grid of blocks of 32).
+    CHECK(s["launch_sweep"]["launches"] == 7);
+    // One block of 32 threads covers 32 of the 100 elements: the rest keep y's ones.
+    const auto differ = s["launch_sweep"]["differ"].get<std::vector<std::string>>();
+    CHECK(std::find(differ.begin(), differ.end(), "a single block") != differ.end());
+    // 100 threads of 100 (blocks of 100): no thread past the end, so no out-of-bounds findings.
+    CHECK(std::find(differ.begin(), differ.end(), "a block that does not divide the data") != differ.end());
+    CHECK(load_png(w.path("sweep.png")).valid());
+}
 #endif
