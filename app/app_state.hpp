@@ -99,7 +99,14 @@ struct AppState {
     KernelEditor editor;                  // the learner's own kernel (the Editor tab)
     LaunchSweepJob launch_sweep;          // "Where does it break?" (the Findings tab)
     std::optional<CentreView> open_view;  // select this tab of the centre once (a lesson chose it)
-    bool memory_view_open = false;        // the Memory tab was drawn last frame: maps come with their memory view
+    // The warp inspector stepped (arrow keys) from the request of `cell` to request `request`
+    // of the picture's memory (another of the same warp).
+    struct WarpStep {
+        glm::ivec2 cell;
+        uint32_t request;
+    };
+    std::optional<WarpStep> warp_step;
+    bool memory_view_open = false;  // the Memory tab was drawn last frame: maps come with their memory view
 
     // PNG exports being encoded and written off the UI thread (window_exports).
     struct ExportJob {

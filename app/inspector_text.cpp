@@ -74,7 +74,7 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
         const std::string unit =
             shared ? (cost == 1 ? " wavefront" : " wavefronts") : (cost == 1 ? " sector" : " sectors");
         const bool reads = p.launch.model && p.launch.model->reads;
-        d.fields.push_back({reads ? "its load request" : "its store request",
+        d.fields.push_back({reads ? "its costliest load request" : "its store request",
                             n2s(cost) + unit + " for " + n2s(lanes) + (lanes == 1 ? " active lane" : " active lanes") +
                                 (cost > ideal ? "; " + n2s(ideal) + " would do" : "") + " (modeled)"});
     }

@@ -71,6 +71,7 @@ void show_picture(AppState& state, PictureResult built, const ResolvedLaunch& la
     const bool same_shape = state.picture && state.picture->launch.workload == launch.workload;
     state.spare = std::move(state.picture);
     state.picture = std::move(built.value);
+    state.warp_step.reset();  // its request numbers were the last picture's
     if (state.auto_blocks_per_row) state.blocks_per_row = used.blocks_per_row;
     const PictureOptions now = layout_options(state, max_side, max_cells);
     if (now.blocks_per_row != used.blocks_per_row) relayout(*state.picture, now);

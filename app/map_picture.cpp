@@ -90,7 +90,11 @@ std::optional<PictureMemory> compute_memory(const ResolvedLaunch& r, const std::
     const size_t array = m.spec->array_index(r.mapped_array());
     const bool global = m.spec->arrays[array].space == MemorySpace::Global;
     if (global) m.shared_block = UINT64_MAX;  // else the mapped block's bank conflicts, per element
-    if (global && element_count(r.workload) <= kWarpInspectorElements) m.keep_store_requests = array;
+    const AccessOp op = r.model && r.model->reads ? AccessOp::Load : AccessOp::Store;
+    if (element_count(r.workload) <= kWarpInspectorElements) {
+        m.keep_requests = array;
+        m.keep_op = op;
+    }
     auto run = run_model(m, cancel);
     if (!run.value) {
         if (run.error == kCancelled) return std::nullopt;
@@ -98,9 +102,10 @@ std::optional<PictureMemory> compute_memory(const ResolvedLaunch& r, const std::
         return out;
     }
     out.sites = run.value->memory->sites;
-    out.requests = std::move(run.value->memory->store_requests);
-    out.request_of = std::move(run.value->memory->store_request_of);
-    const AccessOp op = r.model && r.model->reads ? AccessOp::Load : AccessOp::Store;
+    out.requests = std::move(run.value->memory->kept_requests);
+    out.request_of = std::move(run.value->memory->kept_request_of);
+    out.requests_capped = run.value->memory->kept_capped;
+    out.base_word = run.value->memory->kept_base_word;
     const std::vector<ElementCost>& costs = run.value->memory->costs[array];
     out.costs.reserve(costs.size());
     out.lanes.reserve(costs.size());

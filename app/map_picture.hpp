@@ -51,10 +51,15 @@ struct PictureMemory {
     std::vector<uint8_t> costs, lanes;
     MemoryTotals totals;       // the mapped array's requests of the mapped access
     std::string not_computed;  // why not, when it was asked for and is missing
-    // The mapped array's store requests whole, and per element the first that stored it
-    // (MemoryView::kNoRequest: none), for the warp inspector; kept up to kWarpInspectorElements.
-    std::vector<WarpRequest> requests;
+    // The mapped array's requests of the mapped access (stores, or loads for a read map; a
+    // __shared__ array's in the mapped block) whole, each warp's in program order, and per
+    // element the first that touched it (MemoryView::kNoRequest: none), for the warp inspector;
+    // kept for arrays up to kWarpInspectorElements, kMaxKeptRequests requests (requests_capped:
+    // more were made).
+    std::vector<KeptRequest> requests;
     std::vector<uint32_t> request_of;
+    bool requests_capped = false;
+    uint64_t base_word = 0;  // a __shared__ array's first word (its banks)
 };
 inline constexpr uint64_t kWarpInspectorElements = uint64_t(1) << 22;
 inline constexpr uint64_t kMemoryViewWork = uint64_t(1) << 26;

@@ -29,6 +29,8 @@ int key_code(const std::string& name) {
     if (name == "space") return GLFW_KEY_SPACE;
     if (name == "equal") return GLFW_KEY_EQUAL;
     if (name == "minus") return GLFW_KEY_MINUS;
+    if (name == "left") return GLFW_KEY_LEFT;
+    if (name == "right") return GLFW_KEY_RIGHT;
     return -1;
 }
 
@@ -90,7 +92,7 @@ std::string check_step(const ReplayStep& s) {
     if (s.command == "key")
         return n == 1 && is_key(s.args[0]) ? ""
                                            : "expected 'key [ctrl+][shift+]NAME' with NAME a-z, enter, backspace, tab, "
-                                             "escape, space, equal or minus";
+                                             "escape, space, equal, minus, left or right";
     if (s.command == "type") return s.rest.empty() ? "expected 'type TEXT'" : "";
     if (s.command == "screenshot" || s.command == "state") return n == 1 ? "" : "expected '" + s.command + " FILE'";
     if (s.command == "wait") return n == 1 && s.args[0] == "idle" ? "" : "expected 'wait idle'";
@@ -266,13 +268,19 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
                 if (p.occupancy) j["occupancy"] = occupancy_json(*p.occupancy);
                 if (p.memory.computed && p.memory.not_computed.empty())
                     j["memory"] = memory_json(model_launch_for(p.launch), p.memory.sites);
-                if (const WarpRequest* r = inspected_store_request(state)) {  // the warp inspector's
-                    const RequestSectors counted = request_sectors(*r);
+                if (const KeptRequest* k = inspected_request(state)) {  // the warp inspector's
+                    const WarpRequest& r = k->request;
+                    const RequestSectors counted = request_sectors(r);
                     nlohmann::json elements = nlohmann::json::array();
-                    for (uint32_t mask = r->mask; mask; mask &= mask - 1)
-                        elements.push_back(r->index[std::countr_zero(mask)]);
-                    j["store_request"] = {
-                        {"elements", elements}, {"sectors", counted.sectors}, {"ideal_sectors", counted.ideal}};
+                    for (uint32_t mask = r.mask; mask; mask &= mask - 1)
+                        elements.push_back(r.index[std::countr_zero(mask)]);
+                    j["request"] = {{"elements", elements},           {"sectors", counted.sectors},
+                                    {"ideal_sectors", counted.ideal}, {"line", k->line},
+                                    {"execution", k->execution},      {"warp", k->warp}};
+                    if (p.launch.model && p.launch.model->shared()) {  // its banks
+                        j["request"]["wavefronts"] = request_wavefronts(r, p.memory.base_word);
+                        j["request"]["banks"] = bank_words(r, p.memory.base_word);
+                    }
                 }
             }
             for (const auto& [name, r] : state.widget_rects) j["widgets"][name] = {r.x, r.y, r.w, r.h};

@@ -41,9 +41,13 @@ double median_ms(int repeats, const std::function<void()>& f) {
     return ms[ms.size() / 2];
 }
 
-ModelResult model(const KernelSpec& k, const Params& p, const LaunchConfig& l, bool requests = false) {
+// keep: the array whose requests of `op` are kept whole, as the window's warp inspector asks.
+ModelResult model(const KernelSpec& k, const Params& p, const LaunchConfig& l, bool requests = false,
+                  size_t keep = SIZE_MAX, AccessOp op = AccessOp::Store) {
     ModelLaunch m{&k, p, l};
     m.record_requests = requests;
+    m.keep_requests = keep;
+    m.keep_op = op;
     m.record_elements = !requests;  // as `threadmap memory` runs it
     m.max_accesses = UINT64_MAX;    // the tiled matmul makes 2.4 billion
     auto r = run_model(m);
@@ -128,10 +132,19 @@ int main(int argc, char** argv) {
             const char* kernel;
             Params params;
             LaunchConfig launch;
+            AccessOp kept;  // the window's warp inspector keeps array 0's requests of this access
         };
         const Case memory_cases[] = {
-            {"memory_view_seed_matmul", "matmul", {200, 200, 200, 300, 300}, {{16, 16, 1}, {32, 32, 1}}},
-            {"memory_view_increment_16M", "increment", {uint64_t(1) << 24}, {{1 << 16, 1, 1}, {256, 1, 1}}},
+            {"memory_view_seed_matmul",
+             "matmul",
+             {200, 200, 200, 300, 300},
+             {{16, 16, 1}, {32, 32, 1}},
+             AccessOp::Load},
+            {"memory_view_increment_16M",
+             "increment",
+             {uint64_t(1) << 24},
+             {{1 << 16, 1, 1}, {256, 1, 1}},
+             AccessOp::Store},
         };
         for (const Case& c : memory_cases) {
             const KernelSpec& k = *find_builtin_kernel(c.kernel);
@@ -142,10 +155,14 @@ int main(int argc, char** argv) {
                 requests = 0;
                 for (const MemorySite& s : r.memory->sites) requests += s.requests;
             });
+            size_t kept = 0;
+            const double keeping = median_ms(
+                repeats, [&] { kept = model(k, c.params, c.launch, true, 0, c.kept).memory->kept_requests.size(); });
             std::printf(
                 "{\"bench\":\"%s\",\"check_run_ms\":%.1f,\"memory_view_run_ms\":%.1f,"
-                "\"requests\":%llu}\n",
-                c.name, check, view, (unsigned long long)requests);
+                "\"requests\":%llu,\"memory_view_keeping_%s_requests_of_array_0_ms\":%.1f,\"kept\":%zu}\n",
+                c.name, check, view, (unsigned long long)requests, c.kept == AccessOp::Load ? "load" : "store", keeping,
+                kept);
         }
     }
     return 0;

@@ -54,6 +54,10 @@ void handle_input(AppState& state, const ViewRect& r) {
     }
     if (ImGui::IsItemHovered() && !io.WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space)))
         state.requests.fit = true;
+    if (!io.WantTextInput) {  // the warp inspector: the warp's previous or next request
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) step_warp_request(state, +1);
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) step_warp_request(state, -1);
+    }
 }
 
 }  // namespace

@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <set>
 #include <string>
+
+#include "thread_context.hpp"
 
 namespace threadmap {
 
@@ -12,75 +15,198 @@ namespace {
 
 constexpr uint64_t kElementsPerSector = kSectorBytes / 4;  // float32
 constexpr uint64_t kElementsPerLine = 128 / 4;
+constexpr ImU32 kWhite = IM_COL32(255, 255, 255, 255);
 
 ImVec2 screen(const AppState& s, const ViewRect& r, glm::dvec2 world) {
     const glm::dvec2 p = world_to_screen(s.view, r, world);
     return ImVec2(float(p.x), float(p.y));
 }
 
+bool shared_map(const AppState& state) {
+    const auto& model = state.picture->launch.model;
+    return model && model->shared();
+}
+
+// The requests of `request`'s warp: a range of the picture's kept requests (a warp's are
+// contiguous, in program order).
+std::pair<uint32_t, uint32_t> warp_range(const std::vector<KeptRequest>& all, uint32_t request) {
+    uint32_t first = request, end = request + 1;
+    while (first > 0 && all[first - 1].warp == all[request].warp) --first;
+    while (end < all.size() && all[end].warp == all[request].warp) ++end;
+    return {first, end};
+}
+
+// A strip of 32 boxes along the top (lanes) or the bottom (banks) of the map: box i's rectangle.
+struct Strip {
+    float x, y, box_w, box_h;
+    ImVec2 min(uint32_t i) const { return ImVec2(x + float(i) * box_w, y); }
+    ImVec2 max(uint32_t i) const { return ImVec2(x + float(i + 1) * box_w - 1, y + box_h); }
+};
+
+Strip strip_at(const ViewRect& r, float y, float font) {
+    const float w = std::min(float(r.w) - font, font * 1.7f * kWarpLanes);
+    return {float(r.x) + (float(r.w) - w) / 2, y, w / kWarpLanes, font * 1.3f};
+}
+
+void box_label(ImDrawList* dl, const Strip& s, uint32_t i, const std::string& text, ImU32 color) {
+    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+    if (size.x > s.box_w - 2) return;  // too narrow at this size: the boxes speak by colour
+    const ImVec2 a = s.min(i);
+    dl->AddText(ImVec2(a.x + (s.box_w - size.x) / 2, a.y + (s.box_h - size.y) / 2), color, text.c_str());
+}
+
+// White over a dark edge: visible on every colour of every palette.
+void arrow(ImDrawList* dl, ImVec2 from, ImVec2 to) {
+    const float dx = to.x - from.x, dy = to.y - from.y, len = std::sqrt(dx * dx + dy * dy);
+    if (len < 1) return;
+    const float ux = dx / len, uy = dy / len, head = std::min(9.0f, len / 3);
+    const ImVec2 left(to.x - ux * head - uy * head * 0.5f, to.y - uy * head + ux * head * 0.5f);
+    const ImVec2 right(to.x - ux * head + uy * head * 0.5f, to.y - uy * head - ux * head * 0.5f);
+    dl->AddLine(from, to, IM_COL32(0, 0, 0, 200), 3.0f);
+    dl->AddTriangle(to, left, right, IM_COL32(0, 0, 0, 200), 2.0f);
+    dl->AddLine(from, to, IM_COL32(255, 255, 255, 220), 1.2f);
+    dl->AddTriangleFilled(to, left, right, kWhite);
+}
+
+// A global array's sectors under the request: each one's elements shaded, a boundary at its
+// start (orange where a 128-byte line starts too).
+void draw_sectors(ImDrawList* dl, const AppState& state, const ViewRect& r, const WarpRequest& req) {
+    const MapLayout& layout = state.picture->layout;
+    const uint64_t size = state.picture->memory.request_of.size();
+    std::set<uint64_t> sectors;
+    for (uint32_t mask = req.mask; mask; mask &= mask - 1)
+        sectors.insert(req.index[std::countr_zero(mask)] / kElementsPerSector);
+    for (uint64_t s : sectors) {
+        const uint64_t first = s * kElementsPerSector, end = std::min(first + kElementsPerSector, size);
+        for (uint64_t e = first; e < end; ++e) {
+            uint32_t x = 0, y = 0;
+            layout.cell_of(e, x, y);
+            dl->AddRectFilled(screen(state, r, {double(x), double(y)}), screen(state, r, {x + 1.0, y + 1.0}),
+                              IM_COL32(255, 255, 255, 70));
+        }
+        uint32_t x = 0, y = 0;
+        layout.cell_of(first, x, y);
+        const ImVec2 a = screen(state, r, {double(x), double(y)}), b = screen(state, r, {x + 1.0, y + 1.0});
+        const bool line_start = first % kElementsPerLine == 0;
+        dl->AddLine(a, ImVec2(a.x, b.y), line_start ? IM_COL32(255, 150, 40, 255) : IM_COL32(80, 220, 255, 255),
+                    line_start ? 3.0f : 2.0f);
+    }
+}
+
+// A __shared__ array's banks: the strip of 32, each with the distinct words the lanes touch in
+// it (red where more than one: the conflict's ways).
+void draw_banks(ImDrawList* dl, const Strip& s, const std::array<uint32_t, kSharedBanks>& words) {
+    for (uint32_t b = 0; b < kSharedBanks; ++b) {
+        const ImU32 fill = words[b] == 0   ? IM_COL32(40, 44, 52, 230)
+                           : words[b] == 1 ? IM_COL32(60, 140, 80, 240)
+                                           : IM_COL32(200, 60, 60, 240);
+        dl->AddRectFilled(s.min(b), s.max(b), fill);
+        if (words[b]) box_label(dl, s, b, std::to_string(words[b]), kWhite);
+    }
+}
+
+std::string plural(uint32_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
 }  // namespace
 
-const WarpRequest* inspected_store_request(const AppState& state) {
+const KeptRequest* inspected_request(const AppState& state) {
     if (!state.picture || !is_memory_mode(state.picture->color.mode)) return nullptr;
     const PictureMemory& m = state.picture->memory;
     const auto cell = state.inspected_cell();
     if (!cell) return nullptr;
+    if (state.warp_step && state.warp_step->cell == *cell && state.warp_step->request < m.requests.size())
+        return &m.requests[state.warp_step->request];
     const auto element = state.picture->layout.element_at(uint32_t(cell->x), uint32_t(cell->y));
     if (!element || *element >= m.request_of.size() || m.request_of[*element] == MemoryView::kNoRequest) return nullptr;
     return &m.requests[m.request_of[*element]];
 }
 
+bool step_warp_request(AppState& state, int direction) {
+    const KeptRequest* shown = inspected_request(state);
+    if (!shown) return false;
+    const std::vector<KeptRequest>& all = state.picture->memory.requests;
+    const uint32_t at = uint32_t(shown - all.data());
+    const auto [first, end] = warp_range(all, at);
+    const int64_t next = int64_t(at) + direction;
+    if (next < int64_t(first) || next >= int64_t(end)) return false;
+    state.warp_step = AppState::WarpStep{*state.inspected_cell(), uint32_t(next)};
+    return true;
+}
+
 void draw_warp_overlay(ImDrawList* dl, const AppState& state, const ViewRect& r) {
-    const WarpRequest* inspected = inspected_store_request(state);
+    const KeptRequest* inspected = inspected_request(state);
     if (!inspected) return;
-    const WarpRequest& req = *inspected;
+    const WarpRequest& req = inspected->request;
+    const PictureMemory& memory = state.picture->memory;
     const MapLayout& layout = state.picture->layout;
-    const uint64_t size = state.picture->memory.request_of.size();
-    std::set<uint64_t> elements, sectors;
-    for (uint32_t mask = req.mask; mask; mask &= mask - 1) {
-        const uint64_t e = req.index[std::countr_zero(mask)];
-        elements.insert(e);
-        sectors.insert(e / kElementsPerSector);
-    }
-    const auto cell_corners = [&](uint64_t e, ImVec2& a, ImVec2& b) {
+    const bool shared = shared_map(state);
+    const float font = ImGui::GetFontSize();
+    if (!shared) draw_sectors(dl, state, r, req);
+    std::set<uint64_t> elements;
+    for (uint32_t mask = req.mask; mask; mask &= mask - 1) elements.insert(req.index[std::countr_zero(mask)]);
+    for (uint64_t e : elements) {
         uint32_t x = 0, y = 0;
         layout.cell_of(e, x, y);
-        a = screen(state, r, {double(x), double(y)});
-        b = screen(state, r, {double(x) + 1, double(y) + 1});
-    };
-    // Each sector the request touches: its 8 elements shaded, a boundary at its start (orange
-    // where a 128-byte line starts too).
-    for (uint64_t s : sectors) {
-        const uint64_t first = s * kElementsPerSector, end = std::min(first + kElementsPerSector, size);
-        for (uint64_t e = first; e < end; ++e) {
-            ImVec2 a, b;
-            cell_corners(e, a, b);
-            dl->AddRectFilled(a, b, IM_COL32(255, 255, 255, 70));
-        }
-        ImVec2 a, b;
-        cell_corners(first, a, b);
-        const bool line_start = first % kElementsPerLine == 0;
-        dl->AddLine(a, ImVec2(a.x, b.y), line_start ? IM_COL32(255, 150, 40, 255) : IM_COL32(80, 220, 255, 255),
-                    line_start ? 3.0f : 2.0f);
+        dl->AddRect(screen(state, r, {double(x), double(y)}), screen(state, r, {x + 1.0, y + 1.0}), kWhite, 0, 0, 1.5f);
     }
-    for (uint64_t e : elements) {
-        ImVec2 a, b;
-        cell_corners(e, a, b);
-        dl->AddRect(a, b, IM_COL32(255, 255, 255, 255), 0, 0, 1.5f);
+    // The lanes along the top, an arrow from each active one to its element's centre.
+    const Strip lanes = strip_at(r, float(r.y) + font * 0.4f, font);
+    const std::array<uint32_t, kSharedBanks> words = bank_words(req, memory.base_word);
+    for (uint32_t lane = 0; lane < kWarpLanes; ++lane) {
+        const bool active = req.mask >> lane & 1u;
+        dl->AddRectFilled(lanes.min(lane), lanes.max(lane),
+                          active ? IM_COL32(70, 110, 170, 235) : IM_COL32(40, 44, 52, 200));
+        // Active lanes say their lane number, or for a shared array the bank their word is in.
+        const std::string label = !active  ? ""
+                                  : shared ? std::to_string((memory.base_word + req.index[lane]) % kSharedBanks)
+                                           : std::to_string(lane);
+        box_label(dl, lanes, lane, label, kWhite);
     }
-    const uint32_t lanes = uint32_t(std::popcount(req.mask));
-    const RequestSectors counted = request_sectors(req);
-    std::string text = "This store request: " + std::to_string(lanes) +
-                       (lanes == 1 ? " active lane" : " active lanes") + " touch " + std::to_string(counted.sectors) +
-                       (counted.sectors == 1 ? " sector of 32 bytes" : " sectors of 32 bytes");
-    text += counted.sectors > counted.ideal ? "; " + std::to_string(counted.ideal) + " would do." : ", as few as can.";
-    text += "\nShaded: its 32-byte sectors; a blue edge starts one, an orange edge a 128-byte line.";
-    const float font = ImGui::GetFontSize();
-    const ImVec2 at(float(r.x) + font * 0.5f, float(r.y + r.h) - font * 3.0f);
-    const ImVec2 extent = ImGui::CalcTextSize(text.c_str());
-    dl->AddRectFilled(ImVec2(at.x - 4, at.y - 3), ImVec2(at.x + extent.x + 4, at.y + extent.y + 3),
+    for (uint32_t mask = req.mask; mask; mask &= mask - 1) {
+        const uint32_t lane = uint32_t(std::countr_zero(mask));
+        uint32_t x = 0, y = 0;
+        layout.cell_of(req.index[lane], x, y);
+        const ImVec2 from((lanes.min(lane).x + lanes.max(lane).x) / 2, lanes.max(lane).y);
+        arrow(dl, from, screen(state, r, {x + 0.5, y + 0.5}));
+    }
+    // The request's count, where it is in its warp's requests, and (shared) the banks above it.
+    const auto& all = memory.requests;
+    const uint32_t at = uint32_t(inspected - all.data());
+    const auto [first, end] = warp_range(all, at);
+    const uint32_t warps_per_block = (state.picture->launch.launch.threads_per_block() + kWarpLanes - 1) / kWarpLanes;
+    const Dim3 block = unlinearize(inspected->warp / warps_per_block, state.picture->launch.launch.grid);
+    const uint32_t active = uint32_t(std::popcount(req.mask));
+    const bool load = state.picture->launch.model && state.picture->launch.model->reads;
+    std::string text = std::string("This ") + (load ? "load" : "store") + " request (modeled), line " +
+                       std::to_string(inspected->line) + ": " + plural(active, "active lane", "active lanes");
+    if (shared) {
+        const uint32_t ways = *std::max_element(words.begin(), words.end());
+        text += " touch " + plural(uint32_t(elements.size()), "word", "words") + ": " +
+                plural(ways, "wavefront", "wavefronts") +
+                (ways > 1 ? " (a " + std::to_string(ways) + "-way bank conflict); 1 would do." : ", no bank conflict.");
+        text +=
+            "\nLanes above (each labelled with its word's bank); the banks below, each with the distinct words "
+            "touched in it.";
+    } else {
+        const RequestSectors counted = request_sectors(req);
+        text += " touch " + plural(counted.sectors, "sector", "sectors") + " of 32 bytes";
+        text +=
+            counted.sectors > counted.ideal ? "; " + std::to_string(counted.ideal) + " would do." : ", as few as can.";
+        text += "\nShaded: its 32-byte sectors; a blue edge starts one, an orange edge a 128-byte line.";
+    }
+    text += "\nRequest " + std::to_string(at - first + 1) + " of " + std::to_string(end - first) + " of warp " +
+            std::to_string(inspected->warp % warps_per_block) + " of block " + to_string(block) +
+            " on this array (Left/Right: its previous/next).";
+    if (memory.requests_capped) text += " Only the first " + std::to_string(kMaxKeptRequests) + " requests are kept.";
+    const float wrap = std::max(float(r.w) - font * 1.5f, font * 8);  // a narrow map wraps the lines
+    const ImVec2 extent = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap);
+    const ImVec2 at_text(float(r.x) + font * 0.5f, float(r.y + r.h) - font * 0.5f - extent.y);
+    if (shared) draw_banks(dl, strip_at(r, at_text.y - font * 1.8f, font), words);
+    dl->AddRectFilled(ImVec2(at_text.x - 4, at_text.y - 3), ImVec2(at_text.x + extent.x + 4, at_text.y + extent.y + 3),
                       IM_COL32(0, 0, 0, 200));
-    dl->AddText(at, IM_COL32(255, 255, 255, 255), text.c_str());
+    dl->AddText(ImGui::GetFont(), font, at_text, kWhite, text.c_str(), nullptr, wrap);
 }
 
 }  // namespace threadmap

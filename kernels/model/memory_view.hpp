@@ -19,6 +19,7 @@
 //   inactive in that request.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -61,16 +62,32 @@ struct WarpRequest {
     uint32_t index[kWarpLanes] = {};  // each active lane's element
 };
 
+// A request kept whole for the warp inspector, with the warp of the launch that made it (its
+// block's linear index × the block's warps + its warp in the block), the source line of its
+// site and its execution (the n-th time the warp's lanes ran that site, from 0).
+struct KeptRequest {
+    WarpRequest request;
+    uint64_t warp = 0;
+    int32_t line = 0;
+    uint32_t execution = 0;
+};
+// Kept requests at most (each 144 bytes: 36 MiB); later ones are counted, not kept.
+inline constexpr size_t kMaxKeptRequests = size_t(1) << 18;
+
 struct MemoryView {
     std::vector<MemorySite> sites;  // by line, then load before store, then array
     // Per array; a __shared__ array's are its elements in one block (ModelLaunch::shared_block),
     // all zero when none was chosen.
     std::vector<std::vector<ElementCost>> costs;
-    // The store requests of one array, when the launch asked to keep them (the warp inspector),
-    // and per element of it the first that stored it (kNoRequest: none).
+    // The loads or stores of one array, when the launch asked to keep them (the warp inspector;
+    // a __shared__ array's in the mapped block), each warp's in program order (by execution,
+    // then line); per element of the array the first that touched it (kNoRequest: none or not
+    // kept); kept_capped: there were more than kMaxKeptRequests.
     static constexpr uint32_t kNoRequest = ~uint32_t(0);
-    std::vector<WarpRequest> store_requests;
-    std::vector<uint32_t> store_request_of;
+    std::vector<KeptRequest> kept_requests;
+    std::vector<uint32_t> kept_request_of;
+    bool kept_capped = false;
+    uint64_t kept_base_word = 0;  // a kept __shared__ array: its first 4-byte word in shared memory
 };
 
 // The figures of one request (for the warp inspector and tests). Global: the distinct 32-byte
@@ -81,6 +98,8 @@ struct RequestSectors {
 };
 RequestSectors request_sectors(const WarpRequest& r);
 uint32_t request_wavefronts(const WarpRequest& r, uint64_t base_word);
+// Per bank, the distinct words of the request (the bank strip; the most is its wavefronts).
+std::array<uint32_t, kSharedBanks> bank_words(const WarpRequest& r, uint64_t base_word);
 inline uint32_t ideal_sectors(uint32_t active_lanes) { return (active_lanes * 4 + kSectorBytes - 1) / kSectorBytes; }
 
 // Totals of one kind of access over the sites, as Nsight's .sum metrics.

@@ -194,7 +194,8 @@ class ModelEmulator {
           record_reads_(l.record_reads),
           record_elements_(l.record_elements),
           record_requests_(l.record_requests),
-          keep_store_requests_(l.keep_store_requests),
+          keep_requests_(l.keep_requests),
+          keep_op_(l.keep_op),
           max_accesses_(l.max_accesses),
           shared_block_(l.shared_block),
           phase_filter_(l.phase) {}
@@ -265,7 +266,8 @@ class ModelEmulator {
     bool record_elements_ = true;
     bool record_shared_ = false;  // the running block is shared_block_: its shared arrays' records are kept
     bool record_requests_ = false;
-    size_t keep_store_requests_ = SIZE_MAX;
+    size_t keep_requests_ = SIZE_MAX;
+    AccessOp keep_op_ = AccessOp::Store;
     uint64_t max_accesses_ = kMaxModelAccesses;
     uint64_t shared_block_ = UINT64_MAX;
     uint32_t phase_filter_ = ModelLaunch::kAllPhases;  // record only this phase's accesses
@@ -480,7 +482,7 @@ void ModelEmulator::run_block(uint64_t block) {
     reset_shared();
     phase_ = 0;
     record_shared_ = record_elements_ && block == shared_block_;
-    if (requests_) requests_->keep_shared_costs(block == shared_block_);
+    if (requests_) requests_->begin_block(block, block == shared_block_);
     block_base_ = uint32_t(block * tpb_);
     const Dim3 block_idx = unlinear(block, launch_.grid);
     for (uint32_t i = 0; i < tpb_; ++i) {
@@ -625,7 +627,7 @@ ModelResult ModelEmulator::run(const std::atomic<bool>* cancel) {
     if (record_requests_) {
         std::vector<uint64_t> sizes;
         for (const Storage& st : arrays_) sizes.push_back(st.size);
-        requests_ = std::make_unique<WarpRequests>(spec_, sizes, tpb_, keep_store_requests_);
+        requests_ = std::make_unique<WarpRequests>(spec_, sizes, tpb_, keep_requests_, keep_op_);
     }
     if (record_elements_) threads_touching_.assign(arrays_.size(), {0, 0});
     threads_.assign(tpb_, ModelThread{});

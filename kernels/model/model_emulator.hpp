@@ -38,9 +38,10 @@ struct ModelLaunch {
     bool record_elements = true;
     // true: group the loads and stores into warp requests (memory_view.hpp) in `memory`.
     bool record_requests = false;
-    // With record_requests: a global array whose store requests are kept whole (the warp
-    // inspector); SIZE_MAX: none.
-    size_t keep_store_requests = SIZE_MAX;
+    // With record_requests: an array whose requests of `keep_op` are kept whole (the warp
+    // inspector; a __shared__ array's in `shared_block`); SIZE_MAX: none.
+    size_t keep_requests = SIZE_MAX;
+    AccessOp keep_op = AccessOp::Store;
     // The model stops (within 65,536 accesses, mid-block if need be: one thread's loop can be
     // billions long) once the launch has made this many loads, stores and atomics, and run_model
     // says so: at about 10 ns each, 2^31 is some 20 s of waiting. A cancel stops it the same way.

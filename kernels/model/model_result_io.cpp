@@ -91,8 +91,10 @@ std::string serialize_result(const ModelResult& r) {
         w.vector(r.memory->sites);
         w.value(uint64_t(r.memory->costs.size()));
         for (const auto& c : r.memory->costs) w.vector(c);
-        w.vector(r.memory->store_requests);
-        w.vector(r.memory->store_request_of);
+        w.vector(r.memory->kept_requests);
+        w.vector(r.memory->kept_request_of);
+        w.value(r.memory->kept_capped);
+        w.value(r.memory->kept_base_word);
     }
     w.value(kMagic);
     return std::move(w.out);
@@ -124,7 +126,9 @@ std::optional<ModelResult> deserialize_result(std::string_view bytes) {
         m.costs.resize(n);
         for (auto& c : m.costs)
             if (!in.vector(c)) return std::nullopt;
-        if (!in.vector(m.store_requests) || !in.vector(m.store_request_of)) return std::nullopt;
+        if (!in.vector(m.kept_requests) || !in.vector(m.kept_request_of) || !in.value(m.kept_capped) ||
+            !in.value(m.kept_base_word))
+            return std::nullopt;
         r.memory = std::move(m);
     }
     if (!in.value(magic) || magic != kMagic || !in.done()) return std::nullopt;

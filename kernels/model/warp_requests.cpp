@@ -41,13 +41,17 @@ RequestSectors request_sectors(const WarpRequest& r) {
     return {sectors_of(elements, n), ideal_sectors(uint32_t(std::popcount(r.mask)))};
 }
 
-uint32_t request_wavefronts(const WarpRequest& r, uint64_t base_word) {
+std::array<uint32_t, kSharedBanks> bank_words(const WarpRequest& r, uint64_t base_word) {
     std::array<uint64_t, kWarpLanes> words;
     const uint32_t n = distinct_elements(r, words);
     std::array<uint32_t, kSharedBanks> per_bank{};
-    uint32_t most = 0;
-    for (uint32_t k = 0; k < n; ++k) most = std::max(most, ++per_bank[(base_word + words[k]) % kSharedBanks]);
-    return most;
+    for (uint32_t k = 0; k < n; ++k) ++per_bank[(base_word + words[k]) % kSharedBanks];
+    return per_bank;
+}
+
+uint32_t request_wavefronts(const WarpRequest& r, uint64_t base_word) {
+    const auto per_bank = bank_words(r, base_word);
+    return *std::max_element(per_bank.begin(), per_bank.end());
 }
 
 MemoryTotals memory_totals(const std::vector<MemorySite>& sites, MemorySpace space, AccessOp op) {
@@ -64,14 +68,19 @@ MemoryTotals memory_totals(const std::vector<MemorySite>& sites, MemorySpace spa
     return t;
 }
 
-WarpRequests::WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& sizes, uint32_t tpb, size_t keep_stores)
+WarpRequests::WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& sizes, uint32_t tpb, size_t keep,
+                           AccessOp keep_op)
     : arrays_(spec.arrays.size()),
       threads_per_block_(tpb),
       warps_((tpb + kWarpLanes - 1) / kWarpLanes),
-      keep_stores_(keep_stores < spec.arrays.size() && spec.arrays[keep_stores].space == MemorySpace::Global
-                       ? keep_stores
-                       : SIZE_MAX) {
-    if (keep_stores_ != SIZE_MAX) kept_of_.assign(sizes[keep_stores_], MemoryView::kNoRequest);
+      keep_(keep < spec.arrays.size() ? keep : SIZE_MAX),
+      keep_op_(keep_op) {
+    if (keep_ != SIZE_MAX) {
+        kept_of_.assign(sizes[keep_], MemoryView::kNoRequest);
+        // Address space only until used; growing by doubling would touch every page twice
+        // (page faults are most of the cost of keeping).
+        kept_.reserve(kMaxKeptRequests);
+    }
     uint64_t shared_words = 0;
     for (size_t a = 0; a < arrays_; ++a) {
         spaces_.push_back(spec.arrays[a].space);
@@ -128,28 +137,55 @@ void WarpRequests::count(MemorySite& site, const WarpRequest& r) {
     }
     std::vector<ElementCost>& costs = costs_[site.array];
     const bool load = site.op == AccessOp::Load;
-    const bool kept = !load && site.array == keep_stores_;
-    if (kept) kept_.push_back(r);
     for (uint32_t mask = r.mask; mask; mask &= mask - 1) {
         ElementCost& c = costs[r.index[std::countr_zero(mask)]];
         uint8_t& most = load ? c.load_cost : c.store_cost;
         uint8_t& fewest = load ? c.load_lanes : c.store_lanes;
         most = std::max(most, uint8_t(cost));
         fewest = fewest == 0 ? uint8_t(lanes) : std::min(fewest, uint8_t(lanes));
-        if (kept) {
-            uint32_t& first = kept_of_[r.index[std::countr_zero(mask)]];
+    }
+}
+
+bool WarpRequests::kept(const MemorySite& site) const {
+    return site.array == keep_ && site.op == keep_op_ && (site.space == MemorySpace::Global || keep_shared_costs_);
+}
+
+// One warp's kept requests, in program order (the n-th execution of each site before the
+// n+1-th; within one, by line), and each element's first.
+void WarpRequests::keep(std::vector<KeptRequest>& warp_requests) {
+    const auto before = [](const KeptRequest& a, const KeptRequest& b) {
+        return a.execution != b.execution ? a.execution < b.execution : a.line < b.line;
+    };
+    if (!std::is_sorted(warp_requests.begin(), warp_requests.end(), before))  // more than one site kept
+        std::sort(warp_requests.begin(), warp_requests.end(), before);
+    for (const KeptRequest& k : warp_requests) {
+        if (kept_.size() == kMaxKeptRequests) {
+            kept_capped_ = true;
+            return;
+        }
+        kept_.push_back(k);
+        for (uint32_t mask = k.request.mask; mask; mask &= mask - 1) {
+            uint32_t& first = kept_of_[k.request.index[std::countr_zero(mask)]];
             if (first == MemoryView::kNoRequest) first = uint32_t(kept_.size() - 1);
         }
     }
 }
 
 void WarpRequests::close_warp(uint32_t warp) {
+    std::vector<KeptRequest>& warp_kept = warp_kept_;
+    warp_kept.clear();
     for (size_t k = 0; k < sites_.size(); ++k) {
         std::vector<WarpRequest>& requests = requests_[size_t(warp) * site_capacity_ + k];
-        for (const WarpRequest& r : requests)
-            if (r.mask) count(sites_[k], r);
+        const bool keep_site = !kept_capped_ && kept(sites_[k]);
+        for (size_t n = 0; n < requests.size(); ++n) {
+            if (!requests[n].mask) continue;
+            count(sites_[k], requests[n]);
+            if (keep_site)
+                warp_kept.push_back({requests[n], block_ * warps_ + warp, int32_t(sites_[k].line), uint32_t(n)});
+        }
         requests.clear();
     }
+    if (!warp_kept.empty()) keep(warp_kept);
     const uint32_t first = warp * kWarpLanes, end = std::min(first + kWarpLanes, threads_per_block_);
     std::fill(executions_.begin() + std::ptrdiff_t(size_t(first) * site_capacity_),
               executions_.begin() + std::ptrdiff_t(size_t(end) * site_capacity_), 0u);
@@ -168,8 +204,10 @@ MemoryView WarpRequests::finish() {
         return a.array < b.array;
     });
     view.costs = std::move(costs_);
-    view.store_requests = std::move(kept_);
-    view.store_request_of = std::move(kept_of_);
+    view.kept_requests = std::move(kept_);
+    view.kept_request_of = std::move(kept_of_);
+    view.kept_capped = kept_capped_;
+    if (keep_ != SIZE_MAX) view.kept_base_word = shared_base_word_[keep_];
     return view;
 }
 

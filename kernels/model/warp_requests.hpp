@@ -14,10 +14,10 @@ namespace threadmap {
 
 class WarpRequests {
   public:
-    // `array_sizes`: elements per array (a shared array: per block); `keep_stores`: a global
-    // array whose store requests are kept whole (SIZE_MAX: none).
+    // `array_sizes`: elements per array (a shared array: per block); `keep`: an array whose
+    // requests of `keep_op` are kept whole (SIZE_MAX: none; a shared array: the mapped block's).
     WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& array_sizes, uint32_t threads_per_block,
-                 size_t keep_stores = SIZE_MAX);
+                 size_t keep = SIZE_MAX, AccessOp keep_op = AccessOp::Store);
 
     void record(uint32_t thread_in_block, size_t array, uint64_t index, int line, AccessOp op, bool in_bounds) {
         const uint32_t site = site_of(array, line, op);
@@ -30,8 +30,12 @@ class WarpRequests {
         r.index[lane] = uint32_t(index);
         r.mask |= 1u << lane;
     }
-    // Whether the running block's shared requests' costs are kept per element (one block's).
-    void keep_shared_costs(bool keep) { keep_shared_costs_ = keep; }
+    // A block starts (its linear index); `mapped`: its shared requests' costs are kept per
+    // element, and its requests of a kept shared array kept whole.
+    void begin_block(uint64_t block, bool mapped) {
+        block_ = block;
+        keep_shared_costs_ = mapped;
+    }
     // All of warp `warp`'s lanes have run: count its requests.
     void close_warp(uint32_t warp);
     // The block is done: count what is still open and start the next block.
@@ -46,6 +50,8 @@ class WarpRequests {
     }
     uint32_t add_site(size_t key, size_t array, int line, AccessOp op);
     void count(MemorySite& site, const WarpRequest& r);
+    bool kept(const MemorySite& site) const;
+    void keep(std::vector<KeptRequest>& warp_requests);
 
     size_t arrays_;
     uint32_t threads_per_block_, warps_;
@@ -58,9 +64,13 @@ class WarpRequests {
     std::vector<std::vector<WarpRequest>> requests_;  // [warp][site]: by execution
     std::vector<std::vector<ElementCost>> costs_;     // per element (a shared array: of one block)
     bool keep_shared_costs_ = false;
-    size_t keep_stores_;  // the array whose store requests are kept
-    std::vector<WarpRequest> kept_;
+    uint64_t block_ = 0;
+    size_t keep_;  // the array whose requests of keep_op_ are kept
+    AccessOp keep_op_;
+    std::vector<KeptRequest> kept_;
+    std::vector<KeptRequest> warp_kept_;  // the closing warp's, before they are ordered
     std::vector<uint32_t> kept_of_;
+    bool kept_capped_ = false;
 };
 
 }  // namespace threadmap

@@ -328,12 +328,43 @@ TEST_CASE("the Memory tab counts the tutorial's 28.6 store sectors per request -
                    "10 click memory:sectors\n14 wait idle\n15 move " +
                        std::to_string(int(at.x)) + " " + std::to_string(int(at.y)) + "\n17 state @/h.json\n18 quit\n");
     const json h = load_json(hover.path("h.json"));
-    REQUIRE(h.contains("store_request"));
-    CHECK(h["store_request"]["sectors"] == 32);
-    CHECK(h["store_request"]["ideal_sectors"] == 4);
-    REQUIRE(h["store_request"]["elements"].size() == 32);
-    CHECK(h["store_request"]["elements"][0] == 32 * 200 + 7);
-    CHECK(h["store_request"]["elements"][31] == 63 * 200 + 7);
+    REQUIRE(h.contains("request"));
+    CHECK(h["request"]["sectors"] == 32);
+    CHECK(h["request"]["ideal_sectors"] == 4);
+    REQUIRE(h["request"]["elements"].size() == 32);
+    CHECK(h["request"]["elements"][0] == 32 * 200 + 7);
+    CHECK(h["request"]["elements"][31] == 63 * 200 + 7);
+}
+
+TEST_CASE("the warp inspector steps through a warp's load requests with the arrow keys") {
+    // A read map of the seed's matmul: A[40, 7] is first read by the warp of rows 32-63 of C's
+    // column 0, at k = 7 (its 8th execution of line 8); Right, Right goes to k = 9, Left to k = 8.
+    const LaunchOptions o{.preset = "seed-matmul", .array = "A", .access = "read"};
+    const std::vector<std::string> args = {"--preset", "seed-matmul", "--array", "A", "--access", "read"};
+    const WindowRun first = run_window(args,
+                                       "1 move 5 5\n3 wait idle\n4 click color:sectors\n8 wait idle\n9 move 5 5\n"
+                                       "11 state @/s.json\n12 quit\n");
+    const json s = load_json(first.path("s.json"));
+    uint32_t x = 0, y = 0;
+    expected_picture(o, s).layout.cell_of(40 * 200 + 7, x, y);
+    const glm::dvec2 at = world_to_screen(state_view(s), state_map_rect(s), glm::dvec2(x + 0.5, y + 0.5));
+    const std::string cell = std::to_string(int(at.x)) + " " + std::to_string(int(at.y));
+    const WindowRun w =
+        run_window(args, "1 move 5 5\n3 wait idle\n4 click color:sectors\n8 wait idle\n9 click " + cell +
+                             "\n11 state @/0.json\n12 key right\n14 key right\n16 state @/2.json\n"
+                             "17 key left\n19 state @/1.json\n20 screenshot @/steps.png\n21 quit\n");
+    const auto request = [&](const char* name) { return load_json(w.path(name))["request"]; };
+    const json r0 = request("0.json"), r2 = request("2.json"), r1 = request("1.json");
+    REQUIRE(r0.is_object());
+    CHECK(r0["line"] == 8);
+    CHECK(r0["execution"] == 7);
+    CHECK(r0["elements"][0] == 32 * 200 + 7);  // A[32, 7] … A[63, 7]: one column, 32 sectors
+    CHECK(r0["sectors"] == 32);
+    CHECK(r2["execution"] == 9);
+    CHECK(r2["elements"][0] == 32 * 200 + 9);
+    CHECK(r2["warp"] == r0["warp"]);
+    CHECK(r1["execution"] == 8);
+    CHECK(load_png(w.path("steps.png")).valid());
 }
 
 TEST_CASE("an invalid blockDim typed in is explained and the last valid map stays") {
@@ -503,9 +534,10 @@ TEST_CASE("the kernel editor - a kernel that never ends is stopped at the time l
 }
 
 TEST_CASE("where does it break - the Findings tab's button runs the kernel on awkward launches") {
-    const WindowRun w = run_window({"--preset", "off-by-one-guard"},
-                                   "1 move 5 5\n2 wait idle\n3 click tab:Findings\n5 click findings:sweep\n"
-                                   "6 wait idle\n8 state @/sweep.json\n9 screenshot @/sweep.png\n10 quit\n");
+    const WindowRun w =
+        run_window({"--preset", "off-by-one-guard"},
+                   "1 move 5 5\n2 wait idle\n3 click tab:Findings\n5 click findings:sweep\n8 wait idle\n"
+                   "10 state @/sweep.json\n11 screenshot @/sweep.png\n12 quit\n");
     const json s = load_json(w.path("sweep.json"));
     REQUIRE(s.contains("launch_sweep"));
     // Nine awkward launches less two equal to the lesson's own (the covering grid of blocks of 32).

@@ -264,22 +264,92 @@ TEST_CASE("the store requests of one array are kept whole for the warp inspector
     m.record_requests = true;
     const auto plain = run_model(m);
     REQUIRE(plain.value);
-    CHECK(plain.value->memory->store_requests.empty());  // not asked to keep them
-    m.keep_store_requests = 2;                           // C
+    CHECK(plain.value->memory->kept_requests.empty());  // not asked to keep them
+    m.keep_requests = 2;                                // C
     const auto r = run_model(m);
     REQUIRE(r.value);
     const MemoryView& v = *r.value->memory;
-    CHECK(v.store_requests.size() == 1400);
-    REQUIRE(v.store_request_of.size() == 200 * 200);
+    CHECK(v.kept_requests.size() == 1400);
+    CHECK_FALSE(v.kept_capped);
+    REQUIRE(v.kept_request_of.size() == 200 * 200);
     // C[114, 47] is stored by warp 15 of block (3, 1): threadIdx.y 15, x 0-31, i.e. rows 96-127
     // of column 47.
-    const WarpRequest& w = v.store_requests.at(v.store_request_of[114 * 200 + 47]);
+    const KeptRequest& k = v.kept_requests.at(v.kept_request_of[114 * 200 + 47]);
+    CHECK(k.warp == (1 * 16 + 3) * 32 + 15);
+    CHECK(k.execution == 0);
+    const WarpRequest& w = k.request;
     CHECK(w.mask == 0xFFFFFFFFu);
     for (uint32_t lane = 0; lane < 32; ++lane) CHECK(w.index[lane] == (96 + lane) * 200 + 47);
     CHECK(request_sectors(w).sectors == 32);
     bool all_stored = true;
-    for (uint32_t id : v.store_request_of) all_stored = all_stored && id != MemoryView::kNoRequest;
+    for (uint32_t id : v.kept_request_of) all_stored = all_stored && id != MemoryView::kNoRequest;
     CHECK(all_stored);
+}
+
+TEST_CASE("a warp's load requests are kept in program order - the k loop of the seed's matmul") {
+    // 64x64 C, inner 48: the warp of threadIdx.y 5 in block (1, 0) computes C[32..63][5] and
+    // loads A[i][k] (line 8) once per k: 48 requests, the k-th touching column k of rows 32-63.
+    ModelLaunch m{find_builtin_kernel("matmul"), {64, 64, 48, 64, 64}, {{2, 2, 1}, {32, 32, 1}}};
+    m.record_requests = true;
+    m.keep_requests = 0;  // A
+    m.keep_op = AccessOp::Load;
+    const auto r = run_model(m);
+    REQUIRE(r.value);
+    const MemoryView& v = *r.value->memory;
+    const uint32_t first = v.kept_request_of[32 * 48 + 0];  // A[32][0]: the first of that warp
+    REQUIRE(first != MemoryView::kNoRequest);
+    const uint64_t warp = v.kept_requests[first].warp;
+    for (uint32_t k = 0; k < 48; ++k) {
+        CAPTURE(k);
+        const KeptRequest& q = v.kept_requests.at(first + k);
+        CHECK(q.warp == warp);
+        CHECK(q.execution == k);
+        CHECK(q.line == 8);
+        CHECK(q.request.index[0] == 32 * 48 + k);
+        CHECK(q.request.index[31] == 63 * 48 + k);
+    }
+    // A warp's requests are contiguous: the next one belongs to another warp.
+    CHECK((first + 48 == v.kept_requests.size() || v.kept_requests[first + 48].warp != warp));
+    // Every element of A is read (64 rows of 48): each has its first request.
+    for (uint32_t id : v.kept_request_of) CHECK(id != MemoryView::kNoRequest);
+}
+
+TEST_CASE("a shared array's requests are kept for the mapped block only, with their banks") {
+    // transpose-tiled reads its 32x32 tile down a column: 32 words of one bank, 32 wavefronts;
+    // the padded tile's 33-word rows put them in 32 banks.
+    for (const char* name : {"transpose-tiled", "transpose-tiled-padded"}) {
+        CAPTURE(name);
+        const KernelSpec* spec = find_builtin_kernel(name);
+        ModelLaunch m{spec, {64, 64}, {{2, 2, 1}, {32, 32, 1}}};
+        m.record_requests = true;
+        m.record_elements = false;
+        m.shared_block = 3;  // block (1, 1)
+        m.keep_requests = spec->array_index("tile");
+        m.keep_op = AccessOp::Load;
+        const auto r = run_model(m);
+        REQUIRE(r.value);
+        const MemoryView& v = *r.value->memory;
+        CHECK(v.kept_requests.size() == 32);  // one per warp of the mapped block
+        for (const KeptRequest& k : v.kept_requests) CHECK(k.warp / 32 == 3);
+        const WarpRequest& q = v.kept_requests.front().request;
+        const auto banks = bank_words(q, v.kept_base_word);
+        const uint32_t most = *std::max_element(banks.begin(), banks.end());
+        CHECK(most == (std::string(name) == "transpose-tiled" ? 32u : 1u));
+        CHECK(most == request_wavefronts(q, v.kept_base_word));
+    }
+}
+
+TEST_CASE("kept requests stop at kMaxKeptRequests and say so") {
+    // increment over 2^23 + 32 elements in blocks of 32: one store request per warp, 2^18 + 1.
+    ModelLaunch m{find_builtin_kernel("increment"), {(uint64_t(1) << 23) + 32}, {{(1u << 18) + 1, 1, 1}, {32, 1, 1}}};
+    m.record_requests = true;
+    m.record_elements = false;
+    m.keep_requests = 0;
+    const auto r = run_model(m);
+    REQUIRE(r.value);
+    CHECK(r.value->memory->kept_requests.size() == kMaxKeptRequests);
+    CHECK(r.value->memory->kept_capped);
+    CHECK(r.value->memory->kept_request_of.back() == MemoryView::kNoRequest);  // the last warp's: not kept
 }
 
 TEST_CASE("a launch past the model's access budget stops between blocks and says so") {
@@ -307,13 +377,7 @@ TEST_CASE("a launch whose one block is huge stops within the block - cancelled o
     const std::atomic<bool> cancel{true};
     CHECK(run_model(m, &cancel).error == kCancelled);
     // ... and a kernel without barriers, one thread looping over the whole array.
-    const ModelLaunch stride{find_builtin_kernel("increment-stride"),
-                             {uint64_t(1) << 20},
-                             {{1, 1, 1}, {1, 1, 1}},
-                             true,
-                             true,
-                             false,
-                             SIZE_MAX,
-                             uint64_t(1) << 18};
+    ModelLaunch stride{find_builtin_kernel("increment-stride"), {uint64_t(1) << 20}, {{1, 1, 1}, {1, 1, 1}}};
+    stride.max_accesses = uint64_t(1) << 18;
     CHECK(run_model(stride).error.find("more than 262144 loads and stores") != std::string::npos);
 }
