@@ -132,7 +132,7 @@ struct AppState {
     // sweep or an export in flight.
     bool busy() const {
         return pending.any_update() || pending.upload || picture_job.has_value() || timing.run.valid() ||
-               timing.sweep_job.valid() || launch_sweep.running() || !exports.empty();
+               timing.sweep_job.valid() || launch_sweep.running() || editor.gpu_job.valid() || !exports.empty();
     }
 };
 

@@ -7,6 +7,7 @@
 #include "bench_command.hpp"
 #include "build_info.hpp"
 #include "check_command.hpp"
+#include "compile_command.hpp"
 #include "devices_command.hpp"
 #include "kernels_command.hpp"
 #include "map_command.hpp"
@@ -29,6 +30,8 @@ int run_cli(int argc, char** argv) {
     add_devices_command(app);
     CheckCommandOptions check;
     add_check_command(app, check);
+    CompileCommandOptions compile;
+    add_compile_command(app, compile);
     KernelsCommandOptions kernels;
     add_kernels_command(app, kernels);
     OccupancyCommandOptions occupancy;
@@ -59,6 +62,7 @@ int run_cli(int argc, char** argv) {
     if (app.got_subcommand("devices")) return run_devices_command();
     if (app.got_subcommand("check")) return run_check_command(check);
     if (app.got_subcommand("kernels")) return run_kernels_command(kernels);
+    if (app.got_subcommand("compile")) return run_compile_command(compile);
     if (app.got_subcommand("occupancy")) return run_occupancy_command(occupancy);
     if (app.got_subcommand("memory")) return run_memory_command(memory);
 #if THREADMAP_HAS_GUI
@@ -67,7 +71,7 @@ int run_cli(int argc, char** argv) {
 #else
     std::fprintf(stderr,
                  "threadmap: this build has no window (GLFW, Dear ImGui or libepoxy was missing when it was "
-                 "built); use threadmap map, check, memory, kernels, occupancy, bench or devices\n");
+                 "built); use threadmap map, check, memory, compile, kernels, occupancy, bench or devices\n");
     return 1;
 #endif
 }

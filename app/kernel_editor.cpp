@@ -151,6 +151,17 @@ void edit_launch_kernel(AppState& state) {
     run_editor(state);
 }
 
+void start_gpu_compile(KernelEditor& e) {
+    if (e.gpu_job.valid()) return;
+    e.gpu_text = e.text;
+    e.gpu_job = std::async(std::launch::async, [text = e.text] { return nvrtc_compile(text, "kernel.cu"); });
+}
+
+void poll_gpu_compile(KernelEditor& e) {
+    using namespace std::chrono_literals;
+    if (e.gpu_job.valid() && e.gpu_job.wait_for(0s) == std::future_status::ready) e.gpu = e.gpu_job.get();
+}
+
 void save_editor_text(KernelEditor& e, std::string& message) {
     if (!e.unsaved || e.save_path.empty()) return;
     e.unsaved = false;

@@ -7,9 +7,13 @@
 #pragma once
 
 #include <chrono>
+#include <future>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "nvrtc_compiler.hpp"
 
 namespace threadmap {
 
@@ -37,7 +41,16 @@ struct KernelEditor {
     static constexpr std::chrono::milliseconds kPause{700};
     std::string save_path;  // empty: not saved (tests, --no-settings)
     bool unsaved = false;
+    // "Compile for a GPU": NVRTC's verdict on the text (off the UI thread: its first call loads
+    // some 100 MB), and the text it compiled (the verdict is of an earlier text once edited).
+    std::future<NvrtcCompile> gpu_job;
+    std::optional<NvrtcCompile> gpu;
+    std::string gpu_text;
 };
+
+// Starts NVRTC on the editor's text (unless it runs); poll_gpu_compile collects it.
+void start_gpu_compile(KernelEditor& editor);
+void poll_gpu_compile(KernelEditor& editor);
 
 // Where the editor's text is kept: $XDG_DATA_HOME/threadmap/kernel.cu (default
 // ~/.local/share/threadmap/kernel.cu).

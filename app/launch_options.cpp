@@ -18,13 +18,13 @@ bool shape_option_param(const std::string& name) {
     return name == "n" || name == "rows" || name == "cols" || name == "inner" || name == "a_rows" || name == "b_cols";
 }
 
+}  // namespace
+
 std::string all_kernel_names(const char* separator) {
     std::string names;
     for (const KernelSpec* k : builtin_kernels()) names += (names.empty() ? "" : separator) + k->name;
     return names;
 }
-
-}  // namespace
 
 bool LaunchOptions::any_param() const {
     for (const auto& [name, text] : params)

@@ -85,6 +85,9 @@ inline constexpr const char* kModelKernelNotTimed =
     "Timings (measured, modeled or recorded) cover the tutorial's kernels: increment, increment-stride, matmul and "
     "matmul-xcol. This kernel runs in the kernel model, which counts accesses, not time.";
 
+// Every built-in kernel's name, joined ("increment | matmul | …" for the help).
+std::string all_kernel_names(const char* separator);
+
 // The first output (or in-out) global array of a kernel: what its map shows by default.
 size_t default_mapped_array(const KernelSpec& spec);
 // One of the tutorial's kernels as the registry has it (a lesson's store in the loop:

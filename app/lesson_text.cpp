@@ -10,7 +10,10 @@
 #include "model/model_array_stats.hpp"
 #include "model_launch.hpp"
 #include "number_text.hpp"
+#include "nvrtc_compiler.hpp"
 #include "occupancy_report.hpp"
+#include "source/seed_source.hpp"
+#include "source_launch.hpp"
 
 namespace threadmap {
 
@@ -111,6 +114,18 @@ void add_tutorial_figures(const Workload& w, const LaunchConfig& l, std::map<std
     }
 }
 
+// A first-launch lesson's just-in-time compiles, measured now: the seed's increment_by_one
+// through Clang (the kernel model's compiler, as the Editor runs it) and NVRTC (a GPU's).
+void add_compile_figures(std::map<std::string, std::string>& f) {
+    const SourceAttempt clang = compile_and_bind(kSeedIncrementSource, "increment.cu", "", {}, 0, kKernelSeconds);
+    f["clang_compile"] =
+        clang.compiled ? decimals(clang.compile_ms, 0) + " ms" : "no time (this threadmap was built without Clang)";
+    const NvrtcCompile nvrtc = nvrtc_compile(kSeedIncrementSource, "increment.cu");
+    f["nvrtc_compile"] = nvrtc.compiled
+                             ? decimals(nvrtc.milliseconds, 0) + " ms"
+                             : "no time (" + (nvrtc.unavailable.empty() ? nvrtc.log : nvrtc.unavailable) + ")";
+}
+
 // An occupancy lesson's figures, on its GPU.
 void add_occupancy_figures(const Lesson& lesson, const ResolvedLaunch& launch, std::map<std::string, std::string>& f) {
     if (!lesson.occupancy_profile.empty()) {  // the occupancy lesson's GPU
@@ -169,6 +184,7 @@ std::map<std::string, std::string> compute_figures(const Lesson& lesson) {
     else
         add_tutorial_figures(w, l, f);
     add_occupancy_figures(lesson, *resolved.value, f);
+    if (lesson.timing && lesson.timing->first_launch) add_compile_figures(f);
     if (lesson.memory) {  // its launch, and for a matmul the same with x on the other axis
         const ModelLaunch m = model_launch_for(*resolved.value);
         add_memory_figures(m, "", f);

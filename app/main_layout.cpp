@@ -151,6 +151,7 @@ void handle_shortcuts(AppState& state) {
 void draw_main_layout(AppState& state, MapFrame& frame) {
     poll_timing_jobs(state.timing);
     poll_launch_sweep(state.launch_sweep);
+    poll_gpu_compile(state.editor);
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(vp->WorkPos);
     ImGui::SetNextWindowSize(vp->WorkSize);

@@ -243,6 +243,11 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
                            {"error_line", state.editor.error_line},
                            {"running", state.editor.running},
                            {"binds", state.editor.binds}};
+            if (const auto& g = state.editor.gpu)  // "Compile for a GPU too"
+                j["editor"]["gpu"] = {{"available", g->unavailable.empty()},
+                                      {"compiled", g->compiled},
+                                      {"milliseconds", g->milliseconds},
+                                      {"log", g->log}};
             j["message"] = state.message;
             if (state.pinned_cell) j["pinned_cell"] = {state.pinned_cell->x, state.pinned_cell->y};
             j["color_mode"] = state.settings.color_mode;

@@ -17,6 +17,7 @@
 #include <functional>
 #include <vector>
 
+#include "nvrtc_compiler.hpp"
 #include "builtin/registry.hpp"
 #include "model/model_emulator.hpp"
 #include "source_binding.hpp"
@@ -85,6 +86,18 @@ int main(int argc, char** argv) {
     const double warm = median_ms(repeats * 4, [] { compile(kIncrement); });
     std::printf("{\"case\": \"compile increment_by_one\", \"first_in_process_ms\": %.1f, \"warm_median_ms\": %.1f}\n",
                 first, warm);
+    // The same text through NVRTC, a GPU's run-time compiler (threadmap compile), side by side.
+    const NvrtcCompile first_gpu = nvrtc_compile(kIncrement, "kernel.cu");
+    if (first_gpu.compiled) {
+        const double warm_gpu = median_ms(repeats * 4, [] { nvrtc_compile(kIncrement, "kernel.cu"); });
+        std::printf(
+            "{\"case\": \"NVRTC %s compiles increment_by_one for compute_90\", \"first_in_process_ms\": %.1f, "
+            "\"warm_median_ms\": %.1f}\n",
+            first_gpu.version.c_str(), first_gpu.milliseconds, warm_gpu);
+    } else {
+        std::printf("{\"case\": \"NVRTC\", \"not_run\": \"%s\"}\n",
+                    (first_gpu.unavailable.empty() ? first_gpu.log : first_gpu.unavailable).c_str());
+    }
 
     const double first_map = median_ms(repeats * 4, [] {
         auto k = bound(compile(kIncrement), {"a=float[500]", "n=500"}, true);

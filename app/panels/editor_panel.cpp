@@ -47,6 +47,26 @@ bool source_with_line_numbers(AppState& state, KernelEditor& e, float height) {
     return edited;
 }
 
+// NVRTC's verdict: whether a GPU's compiler takes the text too, and how long it took.
+void draw_gpu_compile(AppState& state, KernelEditor& e) {
+    if (ImGui::Button(e.gpu_job.valid() ? "compiling for a GPU..." : "Compile for a GPU too (NVRTC)") &&
+        !e.gpu_job.valid())
+        start_gpu_compile(e);
+    remember_rect(state, "editor:gpu-compile");
+    if (!e.gpu) return;
+    const NvrtcCompile& g = *e.gpu;
+    ImGui::SameLine();
+    const std::string earlier = e.gpu_text == e.text ? "" : " (of an earlier text)";
+    if (!g.unavailable.empty())
+        ImGui::TextDisabled("not compiled for a GPU: %s", g.unavailable.c_str());
+    else if (g.compiled)
+        ImGui::TextDisabled("NVRTC %s compiles it for %s in %.0f ms%s", g.version.c_str(), g.arch.c_str(),
+                            g.milliseconds, earlier.c_str());
+    else
+        ImGui::TextColored(kErrorColor, "NVRTC %s does not compile it%s: %s", g.version.c_str(), earlier.c_str(),
+                           g.log.substr(0, g.log.find('\n')).c_str());
+}
+
 }  // namespace
 
 void draw_editor_panel(AppState& state) {
@@ -70,6 +90,7 @@ void draw_editor_panel(AppState& state) {
         ImGui::TextDisabled("compiled in %.0f ms; the map shows it (Clang, on the CPU)", e.compile_ms);
     else
         ImGui::TextDisabled("edit, then Ctrl+Enter: the map shows your kernel");
+    draw_gpu_compile(state, e);
 
     const float row = ImGui::GetFrameHeightWithSpacing();
     const float below = row * float(e.params.size() + 3 + (e.kernels.size() > 1)) + (e.messages.empty() ? 0 : row * 5);

@@ -171,3 +171,47 @@ TEST_CASE("a lesson with its own kernel source: --preset compiles it, --bind cha
     CHECK(shape.exit_code == 2);
     CHECK(shape.err.find("has its own kernel source") != std::string::npos);
 }
+
+TEST_CASE("compile: each built-in kernel's CUDA text compiles with Clang and with NVRTC for a GPU") {
+    const RunResult probe = run_threadmap({"compile", "--kernel", "increment", "--format", "json"});
+    REQUIRE_MESSAGE(probe.exit_code == 0, probe.err);
+    if (!json::parse(probe.out)["nvrtc"]["available"].get<bool>()) {
+        MESSAGE("skipped: " << json::parse(probe.out)["nvrtc"]["unavailable"].get<std::string>());
+        return;
+    }
+    const RunResult list = run_threadmap({"kernels", "--format", "json"});
+    REQUIRE(list.exit_code == 0);
+    for (const json& k : json::parse(list.out)["kernels"]) {
+        const std::string name = k["name"];
+        CAPTURE(name);
+        const RunResult r = run_threadmap({"compile", "--kernel", name, "--format", "json"});
+        CHECK_MESSAGE(r.exit_code == 0, (r.out + r.err));
+        const json j = json::parse(r.out);
+        CHECK(j["clang"]["compiled"] == true);
+        CHECK(j["nvrtc"]["compiled"] == true);
+        CHECK(j["nvrtc"]["arch"] == "compute_90");
+        CHECK(j["nvrtc"]["ptx_bytes"].get<int>() > 0);
+    }
+}
+
+TEST_CASE("compile: a syntax error is each compiler's own message - printf compiles for a GPU, not for the model") {
+    const std::string bad = source_file("bad.cu", "__global__ void k(float* a) {\n    a[threadIdx.x] = 1\n}\n");
+    const RunResult r = run_threadmap({"compile", "--source", bad});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.find("bad.cu:2:23: error: expected ';'") != std::string::npos);  // Clang's
+    const bool nvrtc = r.out.find("not run: NVRTC") == std::string::npos;        // else it says why (skipped here)
+    // NVRTC names the line where it noticed: the closing brace.
+    if (nvrtc) CHECK(r.out.find("bad.cu(3): error: expected a \";\"") != std::string::npos);
+    const std::string says = source_file("says.cu", "__global__ void k(float* a) {\n    printf(\"%f\\n\", a[0]);\n}\n");
+    const RunResult p = run_threadmap({"compile", "--source", says, "--format", "json"});
+    CHECK(p.exit_code == 2);
+    const json j = json::parse(p.out);
+    CHECK(j["clang"]["compiled"] == false);  // the kernel model has no printf
+    CHECK(j["clang"]["messages"].get<std::string>().find("printf") != std::string::npos);
+    if (j["nvrtc"]["available"].get<bool>()) CHECK(j["nvrtc"]["compiled"] == true);  // CUDA has device printf
+    // Bad options: exit 2, named.
+    CHECK(run_threadmap({"compile"}).exit_code == 2);
+    const RunResult arch = run_threadmap({"compile", "--kernel", "increment", "--arch", "sm_90"});
+    CHECK(arch.exit_code == 2);
+    CHECK(arch.err.find("--arch expects compute_XY") != std::string::npos);
+}

@@ -211,3 +211,21 @@ TEST_CASE(
     CHECK(shared.at("active_warps") == "48");
     CHECK(shared.at("occupancy") == "75%");
 }
+
+TEST_CASE("timing-first-launch gives Clang's and NVRTC's compile of the seed's kernel, measured when it opens") {
+    const Lesson* l = find_lesson("timing-first-launch");
+    REQUIRE(l);
+    const auto& f = lesson_figures(*l);
+    REQUIRE(f.count("clang_compile") == 1);
+    REQUIRE(f.count("nvrtc_compile") == 1);
+    // A time in whole milliseconds, or why there is none ("no time (NVRTC … was not found …)").
+    for (const char* name : {"clang_compile", "nvrtc_compile"}) {
+        const std::string& t = f.at(name);
+        CAPTURE(t);
+        const bool time =
+            t.size() > 3 && t.substr(t.size() - 3) == " ms" && std::isdigit(static_cast<unsigned char>(t[0]));
+        CHECK((time || t.rfind("no time (", 0) == 0));
+    }
+    const std::string text = fill_lesson_text(l->explanation, f);
+    CHECK(text.find("for a GPU in " + f.at("nvrtc_compile")) != std::string::npos);
+}

@@ -549,4 +549,25 @@ TEST_CASE("where does it break - the Findings tab's button runs the kernel on aw
     CHECK(std::find(differ.begin(), differ.end(), "a block that does not divide the data") != differ.end());
     CHECK(load_png(w.path("sweep.png")).valid());
 }
+
+TEST_CASE("the kernel editor - Compile for a GPU too: NVRTC's verdict beside Run, a syntax error its own message") {
+    const WindowRun w = run_window({},
+                                   "1 move 5 5\n2 wait idle\n3 click tab:Editor\n6 click editor:gpu-compile\n"
+                                   "9 wait idle\n10 state @/good.json\n11 screenshot @/gpu.png\n"
+                                   "12 click editor:text\n13 key ctrl+a\n"
+                                   "14 type __global__ void k(float* a) { a[0] = 1 }\n16 click editor:gpu-compile\n"
+                                   "19 wait idle\n20 state @/bad.json\n21 quit\n");
+    const json good = load_json(w.path("good.json"))["editor"];
+    REQUIRE(good.contains("gpu"));
+    if (!good["gpu"]["available"].get<bool>()) {
+        MESSAGE("skipped: NVRTC is not on this machine");
+        return;
+    }
+    CHECK(good["gpu"]["compiled"] == true);  // the seed's increment_by_one, the editor's first text
+    CHECK(good["gpu"]["milliseconds"].get<double>() > 0);
+    const json bad = load_json(w.path("bad.json"))["editor"];
+    CHECK(bad["gpu"]["compiled"] == false);
+    CHECK(bad["gpu"]["log"].get<std::string>().find("kernel.cu(1): error: expected a \";\"") != std::string::npos);
+    CHECK(load_png(w.path("gpu.png")).valid());
+}
 #endif
