@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstdio>
 
+#include "builtin/registry.hpp"
 #include "isolated_run.hpp"
 #include "model/model_emulator.hpp"
 #include "model/model_thread.hpp"
@@ -275,4 +276,35 @@ TEST_CASE("unsigned atomicMax compares as unsigned, atomicMin and atomicExch do 
     CHECK(int32_t(r.value->arrays[2].bits[0]) == int32_t(3000000000u) - 50);
     CHECK(r.value->arrays[3].bits[0] == 99);  // threads run in order here: the last one's exchange stays
     CHECK(r.value->findings.empty());
+}
+
+TEST_CASE("the warp inspector's kept requests come back from the kernel's process as the built-in's") {
+    // The seed's matmul typed by hand (its Code tab text), run in its locked-down child, and
+    // the built-in body here: the same loads of A, warp by warp, in the same order.
+    const KernelSpec* builtin = find_builtin_kernel("matmul");
+    const auto k = bound(compiled(builtin->cuda_source), {"A=float[64][48]", "B=float[48][64]", "C=float[64][64]",
+                                                          "rows=64", "cols=64", "inner=48", "b_cols=64"});
+    ModelLaunch typed{&k->spec, {}, {{2, 2, 1}, {32, 32, 1}}};
+    ModelLaunch here{builtin, {64, 64, 48, 64, 64}, typed.launch};
+    for (ModelLaunch* m : {&typed, &here}) {
+        m->record_requests = true;
+        m->record_elements = false;
+        m->keep_requests = 0;  // A
+        m->keep_op = AccessOp::Load;
+    }
+    const auto a = run_model(typed), b = run_model(here);
+    REQUIRE_MESSAGE(a.value, a.error);
+    REQUIRE(b.value);
+    const MemoryView &t = *a.value->memory, &h = *b.value->memory;
+    REQUIRE(t.kept_requests.size() == h.kept_requests.size());
+    CHECK(t.kept_requests.size() == 4 * 32 * 48);  // 4 blocks of 32 warps, 48 loads of A each
+    CHECK(t.kept_request_of == h.kept_request_of);
+    bool same = true;
+    for (size_t i = 0; i < t.kept_requests.size(); ++i) {
+        const KeptRequest &x = t.kept_requests[i], &y = h.kept_requests[i];
+        same = same && x.warp == y.warp && x.execution == y.execution && x.line == y.line &&
+               x.request.mask == y.request.mask &&
+               std::equal(std::begin(x.request.index), std::end(x.request.index), std::begin(y.request.index));
+    }
+    CHECK(same);
 }
