@@ -38,8 +38,8 @@ nlohmann::json launch_json(const LaunchConfig& l) {
     return {{"grid", {l.grid.x, l.grid.y, l.grid.z}}, {"block", {l.block.x, l.block.y, l.block.z}}};
 }
 
-int report_sweep(const ModelLaunch& l, const std::string& format) {
-    const auto sweep = sweep_launches(l);
+int report_sweep(const ModelLaunch& l, const std::optional<ModelLaunch>& expected, const std::string& format) {
+    const auto sweep = sweep_launches(l, nullptr, expected ? &*expected : nullptr);
     if (!sweep.value) {
         std::fprintf(stderr, "threadmap: %s\n", sweep.error.c_str());
         return failed_run_exit(l);
@@ -66,6 +66,7 @@ int report_sweep(const ModelLaunch& l, const std::string& format) {
         for (size_t k = 0; k < kFindingKinds; ++k) ref[finding_kind_name(FindingKind(k))] = s.reference_counts[k];
         std::cout << nlohmann::json{{"kernel", l.spec->name},
                                     {"reference", {{"launch", launch_json(l.launch)}, {"counts", ref}}},
+                                    {"expected", s.expected},
                                     {"launches", launches},
                                     {"not_compared", s.not_compared},
                                     {"model", kModelNote}}
@@ -74,8 +75,12 @@ int report_sweep(const ModelLaunch& l, const std::string& format) {
         return all_agree ? 0 : 3;
     }
     std::cout << l.spec->name << ": your launch (grid " << to_string(l.launch.grid) << ", block "
-              << to_string(l.launch.block) << ") has " << findings_summary(s.reference_counts) << "; "
-              << s.launches.size() << " awkward launches compared with it:\n";
+              << to_string(l.launch.block) << ") has " << findings_summary(s.reference_counts) << "; ";
+    if (s.expected)
+        std::cout << "it and " << s.launches.size() - 1
+                  << " awkward launches compared with --expect (values; a launch should have no findings):\n";
+    else
+        std::cout << s.launches.size() << " awkward launches compared with it:\n";
     for (const SweptLaunch& w : s.launches)
         std::cout << (w.agrees() ? "  same     " : "  DIFFERS  ") << swept_launch_text(w) << "\n";
     for (const std::string& a : s.not_compared)
@@ -94,7 +99,11 @@ int run_check_command(const CheckCommandOptions& o) {
                      "threadmap: check runs in the kernel model on the CPU; --backend cuda is for map and bench\n");
         return 2;
     }
-    const auto launch = resolve_model_launch(o.launch);
+    LaunchOptions options = o.launch;
+    options.sweep_expected = o.sweep_launches;  // --expect is what the sweep compares with
+    const auto resolved = resolve_launch(options);
+    const Outcome<ModelLaunch> launch = resolved.value ? Outcome<ModelLaunch>{model_launch_for(*resolved.value), {}}
+                                                       : Outcome<ModelLaunch>{std::nullopt, resolved.error};
     if (!launch.value) {
         std::fprintf(stderr, "threadmap: %s\n", launch.error.c_str());
         return 2;
@@ -104,7 +113,16 @@ int run_check_command(const CheckCommandOptions& o) {
         std::fprintf(stderr, "threadmap: %s\n", problem->c_str());
         return 2;
     }
-    if (o.sweep_launches) return report_sweep(l, o.format);
+    if (o.sweep_launches) {
+        std::optional<ModelLaunch> expected;  // one thread runs the learner's --expect statement
+        if (const auto& m = resolved.value->model; m && m->expected) {
+            expected.emplace();
+            expected->spec = m->expected;
+            expected->launch = {{1, 1, 1}, {1, 1, 1}};
+            expected->keep = l.keep;
+        }
+        return report_sweep(l, expected, o.format);
+    }
     const auto run = run_model(l);
     if (!run.value) {
         std::fprintf(stderr, "threadmap: %s\n", run.error.c_str());

@@ -125,6 +125,11 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
                    "--source: dynamic shared memory per block in bytes, for an extern __shared__ array (the third "
                    "value of <<<grid, block, bytes>>>)")
         ->check(non_empty);
+    cmd.add_option("--expect", o.expect,
+                   "--source with check --sweep-launches: a C++ statement over the kernel's parameters that computes "
+                   "the right results, run by one thread (\"for (int i = 0; i < n; ++i) y[i] = a * x[i] + y[i];\"); "
+                   "every launch is compared with it")
+        ->check(non_empty);
     cmd.add_option("--time-limit", o.time_limit,
                    "--source: seconds a run of the kernel may take before it is stopped (default 5)")
         ->check(non_empty);
@@ -299,13 +304,16 @@ ResolveResult resolve_launch(const LaunchOptions& o) {
                                               : load_source_kernel(o);
         if (!source.value) return err = source.error, r;
         r = resolve_model_kernel(*source.value->spec, own_kernel_lesson, o);
-        if (r.value) r.value->model->owner = source.value->owner;
+        if (r.value) {
+            r.value->model->owner = source.value->owner;
+            r.value->model->expected = source.value->expected;
+        }
         return r;
     }
-    if (!o.entry.empty() || !o.binds.empty() || !o.time_limit.empty() || !o.dynamic_shared.empty())
+    if (!o.entry.empty() || !o.binds.empty() || !o.time_limit.empty() || !o.dynamic_shared.empty() || !o.expect.empty())
         return err =
-                   "--entry, --bind, --dynamic-shared and --time-limit go with --source (or a lesson with its own "
-                   "kernel source)",
+                   "--entry, --bind, --dynamic-shared, --time-limit and --expect go with --source (or a lesson with "
+                   "its own kernel source)",
                r;
     const bool explicit_kernel = !o.kernel.empty();
     const Lesson* lesson = nullptr;

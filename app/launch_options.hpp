@@ -41,6 +41,10 @@ struct LaunchOptions {
     std::vector<std::string> binds;
     std::string time_limit;
     std::string dynamic_shared;  // bytes of dynamic shared memory per block (<<<grid, block, bytes>>>)
+    // A learner's kernel: the statement that computes the right results (check --sweep-launches
+    // compares every launch with it), and whether this command compares with it.
+    std::string expect;
+    bool sweep_expected = false;
     bool any_param() const;
 };
 
@@ -61,6 +65,8 @@ struct ModelKernel {
     static constexpr uint32_t kAllPhases = UINT32_MAX;
     // A learner's kernel (--source): keeps its spec and compiled code alive.
     std::shared_ptr<const void> owner;
+    // Its expectation (--expect): the one-thread kernel whose results are the right ones.
+    const KernelSpec* expected = nullptr;
     bool shared() const { return spec->arrays[array].space == MemorySpace::Shared; }
     bool operator==(const ModelKernel& o) const {
         return spec == o.spec && params == o.params && array == o.array && reads == o.reads &&

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdio>
+#include <optional>
 
 #include "findings_report.hpp"
 
@@ -62,14 +63,65 @@ std::vector<std::pair<std::string, LaunchConfig>> awkward_launches(const KernelS
     return unique;
 }
 
-Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference, const std::atomic<bool>* cancel) {
+namespace {
+
+// The written global arrays of `got` against `want`'s arrays of the same name and shape (by
+// name: an expectation's kernel has the learner's parameters but no __shared__ arrays).
+void compare_values(const KernelSpec& spec, const ModelResult& got, const KernelSpec& want_spec,
+                    const ModelResult& want_result, const std::string& want_leaves, SweptLaunch& s) {
+    for (size_t a = 0; a < spec.arrays.size(); ++a) {
+        if (!written(spec.arrays[a])) continue;
+        const size_t w = want_spec.array_index(spec.arrays[a].name);
+        if (w == want_spec.arrays.size()) continue;
+        const ArrayResult& want = want_result.arrays[w];
+        const ArrayResult& have = got.arrays[a];
+        if (want.shape != have.shape) continue;  // a partial sum per block: listed in not_compared
+        for (size_t e = 0; e < want.bits.size(); ++e) {
+            ++s.compared;
+            if (want.bits[e] == have.bits[e]) continue;
+            if (s.differing++ == 0)
+                s.first_difference = spec.arrays[a].name + index_text(want.shape, e) + " is " +
+                                     value_text(spec.arrays[a], have.bits[e]) + ", " + want_leaves + " " +
+                                     value_text(spec.arrays[a], want.bits[e]);
+        }
+    }
+}
+
+}  // namespace
+
+Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference, const std::atomic<bool>* cancel,
+                                    const ModelLaunch* expected) {
     const KernelSpec& spec = *reference.spec;
     const auto cancelled = [&] { return cancel && cancel->load(); };
     const auto ref = run_model(reference, cancel);
     if (cancelled()) return {std::nullopt, "cancelled"};
     if (!ref.value) return {std::nullopt, "the reference launch did not run: " + ref.error};
+    std::optional<Outcome<ModelResult>> truth;
+    if (expected) {
+        truth = run_model(*expected, cancel);
+        if (cancelled()) return {std::nullopt, "cancelled"};
+        if (!truth->value) return {std::nullopt, "--expect did not run: " + truth->error};
+    }
+    // What every launch's values are compared with.
+    const KernelSpec& want_spec = expected ? *expected->spec : spec;
+    const ModelResult& want = expected ? *truth->value : *ref.value;
+    const std::string want_leaves = expected ? "--expect gives" : "the reference launch leaves";
     LaunchSweep sweep;
     sweep.reference_counts = ref.value->counts;
+    sweep.expected = expected != nullptr;
+    // The findings a launch should have: the reference launch's, or with an expectation none
+    // (a right result with a race or an out-of-bounds access is luck).
+    const std::array<uint64_t, kFindingKinds> want_counts =
+        expected ? std::array<uint64_t, kFindingKinds>{} : ref.value->counts;
+    if (expected) {  // the learner's own launch, against the expectation
+        SweptLaunch own;
+        own.why = "your launch";
+        own.launch = reference.launch;
+        own.counts = ref.value->counts;
+        own.findings_changed = own.counts != want_counts;
+        compare_values(spec, *ref.value, want_spec, want, want_leaves, own);
+        sweep.launches.push_back(std::move(own));
+    }
     for (const auto& [why, launch] : awkward_launches(spec, reference.params, reference.launch)) {
         SweptLaunch s;
         s.why = why;
@@ -89,29 +141,17 @@ Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference, const std::ato
             continue;
         }
         s.counts = run.value->counts;
-        s.findings_changed = s.counts != sweep.reference_counts;
-        for (size_t a = 0; a < spec.arrays.size(); ++a) {
-            if (!written(spec.arrays[a])) continue;
-            const ArrayResult& want = ref.value->arrays[a];
-            const ArrayResult& got = run.value->arrays[a];
-            if (want.shape != got.shape) continue;  // a partial sum per block: listed in not_compared
-            for (size_t e = 0; e < want.bits.size(); ++e) {
-                ++s.compared;
-                if (want.bits[e] == got.bits[e]) continue;
-                if (s.differing++ == 0)
-                    s.first_difference = spec.arrays[a].name + index_text(want.shape, e) + " is " +
-                                         value_text(spec.arrays[a], got.bits[e]) + ", the reference launch leaves " +
-                                         value_text(spec.arrays[a], want.bits[e]);
-            }
-        }
+        s.findings_changed = s.counts != want_counts;
+        compare_values(spec, *run.value, want_spec, want, want_leaves, s);
         sweep.launches.push_back(std::move(s));
     }
     for (size_t a = 0; a < spec.arrays.size(); ++a) {
         if (!written(spec.arrays[a])) continue;
+        const size_t w = want_spec.array_index(spec.arrays[a].name);
         for (const SweptLaunch& s : sweep.launches) {
             ModelLaunch m = reference;
             m.launch = s.launch;
-            if (spec.arrays[a].shape(m.params, s.launch) != ref.value->arrays[a].shape) {
+            if (w == want_spec.arrays.size() || spec.arrays[a].shape(m.params, s.launch) != want.arrays[w].shape) {
                 sweep.not_compared.push_back(spec.arrays[a].name);
                 break;
             }

@@ -22,8 +22,35 @@ constexpr uint64_t kMaxSourceBytes = 1u << 20;  // a course's kernel file is a f
 
 bool source_kernels_available() { return true; }
 
+namespace {
+
+// Clang's messages about an expectation compiled after the text, its lines (from `first`)
+// named as lines of --expect ("--expect:1:12: error: …") rather than past the file's end.
+std::string expectation_messages(const std::string& messages, const std::string& file_name, int first) {
+    std::string out;
+    size_t at = 0;
+    while (at < messages.size()) {
+        size_t end = messages.find('\n', at);
+        end = end == std::string::npos ? messages.size() : end + 1;
+        std::string line = messages.substr(at, end - at);
+        const std::string prefix = file_name + ":";
+        if (line.rfind(prefix, 0) == 0) {
+            const size_t colon = line.find(':', prefix.size());
+            const int n = std::atoi(line.c_str() + prefix.size());
+            if (colon != std::string::npos && n >= first)
+                line = "--expect:" + std::to_string(n - first + 1) + line.substr(colon);
+        }
+        out += line;
+        at = end;
+    }
+    return out;
+}
+
+}  // namespace
+
 SourceAttempt compile_and_bind(const std::string& text, const std::string& file_name, const std::string& entry,
-                               const std::vector<std::string>& binds, uint64_t dynamic_shared, double seconds) {
+                               const std::vector<std::string>& binds, uint64_t dynamic_shared, double seconds,
+                               const std::string& expect) {
     SourceAttempt a;
     const SourceCompile compiled = compile_source(text, file_name);
     a.compile_ms = compiled.milliseconds;
@@ -74,6 +101,32 @@ SourceAttempt compile_and_bind(const std::string& text, const std::string& file_
         return a;
     }
     a.loaded = LoadedSource{&(*bound.value)->spec, *bound.value};
+    if (expect.empty()) return a;
+    // The expectation: the same parameters, the statement as the body, after the learner's text
+    // (its helpers are in scope); #line makes its messages name --expect.
+    std::string params;
+    for (const SourceParam& p : kernel->params) params += (params.empty() ? "" : ", ") + p.type_text + " " + p.name;
+    const std::string with_expectation =
+        text + "\n__global__ void threadmap_expected(" + params + ") {\n" + expect + "\n}\n";
+    const SourceCompile e = compile_source(with_expectation, file_name);
+    const SourceKernel* expected = e.source ? e.source->find("threadmap_expected") : nullptr;
+    if (!expected) {
+        a.loaded.reset();
+        a.messages = "--expect did not compile:\n" +
+                     expectation_messages(e.text, file_name, int(std::count(text.begin(), text.end(), '\n')) + 3);
+        while (!a.messages.empty() && a.messages.back() == '\n') a.messages.pop_back();
+        return a;
+    }
+    auto bound_expected = bind_kernel(e.source, *expected, bindings, {true, seconds, 0});
+    if (!bound_expected.value) {
+        a.loaded.reset();
+        a.messages = "--expect: " + bound_expected.error;
+        return a;
+    }
+    const auto both =
+        std::make_shared<std::pair<std::shared_ptr<const BoundKernel>, std::shared_ptr<const BoundKernel>>>(
+            *bound.value, *bound_expected.value);
+    a.loaded = LoadedSource{&both->first->spec, both, &both->second->spec};
     return a;
 }
 
@@ -82,6 +135,8 @@ namespace {
 // The options' --time-limit and --dynamic-shared over `text`, compiled and bound.
 Outcome<LoadedSource> load_text(const std::string& text, const std::string& file_name, const std::string& entry,
                                 const std::vector<std::string>& binds, const LaunchOptions& o) {
+    if (!o.expect.empty() && !o.sweep_expected)
+        return {std::nullopt, "--expect goes with check --sweep-launches (its results are compared with it)"};
     double seconds = kKernelSeconds;
     if (!o.time_limit.empty()) {
         char* end = nullptr;
@@ -95,7 +150,7 @@ Outcome<LoadedSource> load_text(const std::string& text, const std::string& file
         if (!bytes.value) return {std::nullopt, bytes.error};
         dynamic_shared = *bytes.value;
     }
-    SourceAttempt a = compile_and_bind(text, file_name, entry, binds, dynamic_shared, seconds);
+    SourceAttempt a = compile_and_bind(text, file_name, entry, binds, dynamic_shared, seconds, o.expect);
     if (!a.loaded) return {std::nullopt, a.messages};
     return {*a.loaded, {}};
 }
@@ -131,7 +186,7 @@ constexpr const char* kNoClang =
 }
 
 SourceAttempt compile_and_bind(const std::string&, const std::string&, const std::string&,
-                               const std::vector<std::string>&, uint64_t, double) {
+                               const std::vector<std::string>&, uint64_t, double, const std::string&) {
     SourceAttempt a;
     a.messages = kNoClang;
     return a;

@@ -14,7 +14,10 @@ namespace threadmap {
 
 struct LoadedSource {
     const KernelSpec* spec = nullptr;
-    std::shared_ptr<const void> owner;  // keeps `spec` and the compiled code alive
+    std::shared_ptr<const void> owner;  // keeps `spec` (and `expected`) and the compiled code alive
+    // With an expectation (--expect): a one-thread kernel with the same parameters and
+    // bindings whose body is the learner's statement; the arrays it leaves are the right ones.
+    const KernelSpec* expected = nullptr;
 };
 
 // One compile and bind of a text, with everything the editor shows either way.
@@ -29,9 +32,13 @@ struct SourceAttempt {
     double compile_ms = 0;
 };
 
-// `binds`: NAME=… texts (parse_binding's syntax); `entry` empty: the only kernel.
+// `binds`: NAME=… texts (parse_binding's syntax); `entry` empty: the only kernel. `expect`: a
+// C++ statement over the kernel's parameters that computes the right results (one thread, so
+// with its own loops: "for (int i = 0; i < n; ++i) y[i] = a * x[i] + y[i];"), compiled after
+// the text as the body of a kernel named threadmap_expected; its errors name `--expect`.
 SourceAttempt compile_and_bind(const std::string& text, const std::string& file_name, const std::string& entry,
-                               const std::vector<std::string>& binds, uint64_t dynamic_shared, double seconds);
+                               const std::vector<std::string>& binds, uint64_t dynamic_shared, double seconds,
+                               const std::string& expect = "");
 
 // Error: Clang's messages (file:line:column, with the caret lines), or what is missing.
 Outcome<LoadedSource> load_source_kernel(const LaunchOptions& options);

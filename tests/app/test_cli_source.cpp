@@ -215,3 +215,56 @@ TEST_CASE("compile: a syntax error is each compiler's own message - printf compi
     CHECK(arch.exit_code == 2);
     CHECK(arch.err.find("--arch expects compute_XY") != std::string::npos);
 }
+
+TEST_CASE("check --sweep-launches --expect: every launch against the learner's statement of the right result") {
+    const std::string expect = "for (int i = 0; i < n; ++i) y[i] = a * x[i] + y[i];";
+    // The lesson's off-by-one saxpy: its own launch has the right values but 3 out-of-bounds
+    // accesses, so even it differs; one block of 32 leaves y[32..99] as they were.
+    const RunResult lesson = run_threadmap(
+        {"check", "--preset", "off-by-one-guard", "--sweep-launches", "--expect", expect, "--format", "json"});
+    REQUIRE_MESSAGE(lesson.exit_code == 3, lesson.err);
+    const json j = json::parse(lesson.out);
+    CHECK(j["expected"] == true);
+    const json& own = j["launches"][0];
+    CHECK(own["why"] == "your launch");
+    CHECK(own["differing"] == 0);
+    CHECK(own["counts"]["out_of_bounds"] == 3);
+    CHECK(own["agrees"] == false);
+    for (const json& l : j["launches"])
+        if (l["why"] == "a single block") {
+            CHECK(l["differing"] == 68);
+            CHECK(l["first_difference"].get<std::string>().find("y[32] is 1, --expect gives") == 0);
+        }
+    // A grid-stride saxpy is right on every 1-D launch; a 2-D block makes threads share i.
+    const std::string stride = source_file("stride.cu",
+                                           "__global__ void saxpy(float a, const float* x, float* y, int n) {\n"
+                                           "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;\n"
+                                           "         i += blockDim.x * gridDim.x)\n"
+                                           "        y[i] = a * x[i] + y[i];\n"
+                                           "}\n");
+    const std::vector<std::string> binds = {
+        "--bind", "a=2",     "--bind", "x=float[100]:random", "--bind", "y=float[100]:ones", "--bind",
+        "n=100",  "--block", "32"};
+    std::vector<std::string> args = {"check",    "--source", stride,     "--sweep-launches",
+                                     "--expect", expect,     "--format", "json"};
+    args.insert(args.end(), binds.begin(), binds.end());
+    const RunResult r = run_threadmap(args);
+    CHECK(r.exit_code == 3);
+    for (const json& l : json::parse(r.out)["launches"]) {
+        const std::string why = l["why"];
+        CAPTURE(why);
+        const bool two_threads_per_i = why == "a 2-D block" || why == "a 3-D block" || why.rfind("more blocks", 0) == 0;
+        CHECK(l["agrees"].get<bool>() == !two_threads_per_i);
+    }
+    // An expectation that does not compile names --expect's own line and column; --expect alone
+    // (no sweep) is refused.
+    args[5] = "for (int i = 0; i < n; ++i) y[i] = z[i];";
+    const RunResult bad = run_threadmap(args);
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("--expect:1:36: error: use of undeclared identifier 'z'") != std::string::npos);
+    std::vector<std::string> plain = {"check", "--source", stride, "--expect", expect};
+    plain.insert(plain.end(), binds.begin(), binds.end());
+    const RunResult alone = run_threadmap(plain);
+    CHECK(alone.exit_code == 2);
+    CHECK(alone.err.find("--expect goes with check --sweep-launches") != std::string::npos);
+}
