@@ -45,6 +45,19 @@ std::string bind_from_launch(const std::string& name, bool pointer, const ModelK
     return p < k.params.size() ? std::to_string(k.params[p]) : "";
 }
 
+// The editor's bindings as --bind texts, and its dynamic shared memory.
+std::vector<std::string> editor_binds(const KernelEditor& e) {
+    std::vector<std::string> binds;
+    for (size_t i = 0; i < e.params.size() && i < e.binds.size(); ++i)
+        if (!e.binds[i].empty()) binds.push_back(e.params[i].first + "=" + e.binds[i]);
+    return binds;
+}
+
+uint64_t editor_dynamic_shared(const KernelEditor& e) {
+    const auto bytes = parse_count(e.dynamic_shared.empty() ? "0" : e.dynamic_shared, "dynamic shared memory");
+    return bytes.value.value_or(0);
+}
+
 }  // namespace
 
 std::string editor_file_path() {
@@ -67,13 +80,8 @@ void start_editor(KernelEditor& e, const std::string& save_path) {
 void run_editor(AppState& state) {
     KernelEditor& e = state.editor;
     e.edited = false;
-    std::vector<std::string> binds;
-    for (size_t i = 0; i < e.params.size() && i < e.binds.size(); ++i)
-        if (!e.binds[i].empty()) binds.push_back(e.params[i].first + "=" + e.binds[i]);
-    uint64_t dynamic_shared = 0;
-    if (const auto bytes = parse_count(e.dynamic_shared.empty() ? "0" : e.dynamic_shared, "dynamic shared memory");
-        bytes.value)
-        dynamic_shared = *bytes.value;
+    const std::vector<std::string> binds = editor_binds(e);
+    const uint64_t dynamic_shared = editor_dynamic_shared(e);
     const double seconds = sanitized(state.settings).kernel_seconds;  // the field may hold a half-typed value
     SourceAttempt a = compile_and_bind(e.text, "kernel.cu", e.entry, binds, dynamic_shared, seconds);
     const auto chosen = [&] { return std::find(a.kernels.begin(), a.kernels.end(), e.entry) != a.kernels.end(); };
@@ -149,6 +157,18 @@ void edit_launch_kernel(AppState& state) {
             e.dynamic_shared = std::to_string(a.shape(k.params, r.launch)[0] * 4);
     state.open_view = CentreView::Editor;
     run_editor(state);
+}
+
+Outcome<ModelLaunch> editor_expectation(const AppState& state, const std::string& expect) {
+    const KernelEditor& e = state.editor;
+    const SourceAttempt a = compile_and_bind(e.text, "kernel.cu", e.entry, editor_binds(e), editor_dynamic_shared(e),
+                                             sanitized(state.settings).kernel_seconds, expect);
+    if (!a.loaded || !a.loaded->expected) return {std::nullopt, a.messages};
+    ModelLaunch m;
+    m.spec = a.loaded->expected;
+    m.launch = {{1, 1, 1}, {1, 1, 1}};
+    m.keep = a.loaded->owner;
+    return {std::move(m), {}};
 }
 
 void start_gpu_compile(KernelEditor& e) {

@@ -13,7 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "model/model_emulator.hpp"
 #include "nvrtc_compiler.hpp"
+#include "outcome.hpp"
 
 namespace threadmap {
 
@@ -47,6 +49,10 @@ struct KernelEditor {
     std::optional<NvrtcCompile> gpu;
     std::string gpu_text;
 };
+
+// The editor's kernel with `expect` as its expected result (check --expect): a one-thread
+// launch of it, or Clang's message about the statement.
+Outcome<ModelLaunch> editor_expectation(const AppState& state, const std::string& expect);
 
 // Starts NVRTC on the editor's text (unless it runs); poll_gpu_compile collects it.
 void start_gpu_compile(KernelEditor& editor);

@@ -9,7 +9,7 @@ LaunchSweepJob::~LaunchSweepJob() {
     if (cancel) *cancel = true;
 }
 
-void start_launch_sweep(LaunchSweepJob& job, const ResolvedLaunch& launch) {
+void start_launch_sweep(LaunchSweepJob& job, const ResolvedLaunch& launch, std::optional<ModelLaunch> expected) {
     if (job.cancel) *job.cancel = true;
     if (job.run.valid()) job.run.wait();  // cancelled: its current run stops at once
     job.reference = launch;
@@ -17,8 +17,8 @@ void start_launch_sweep(LaunchSweepJob& job, const ResolvedLaunch& launch) {
     job.error.clear();
     job.cancel = std::make_shared<std::atomic<bool>>(false);
     // The reference's kernel (and a learner's compiled code) stays alive in the copy.
-    job.run = std::async(std::launch::async, [reference = launch, cancel = job.cancel] {
-        return sweep_launches(model_launch_for(reference), cancel.get());
+    job.run = std::async(std::launch::async, [reference = launch, cancel = job.cancel, expected] {
+        return sweep_launches(model_launch_for(reference), cancel.get(), expected ? &*expected : nullptr);
     });
 }
 

@@ -20,13 +20,16 @@ struct LaunchSweepJob {
     std::shared_ptr<std::atomic<bool>> cancel;
     std::optional<LaunchSweep> result;  // the last finished sweep, of `reference`
     std::string error;                  // why the last one did not finish
+    std::string expect;                 // the Editor kernel's expected result (--expect's statement), as typed
 
     bool running() const { return run.valid(); }
     ~LaunchSweepJob();  // a running sweep is cancelled (its child process killed)
 };
 
-// Starts a sweep of `launch`, cancelling one that runs.
-void start_launch_sweep(LaunchSweepJob& job, const ResolvedLaunch& launch);
+// Starts a sweep of `launch`, cancelling one that runs; `expected`: what every launch's values
+// are compared with (a learner's --expect), else the launch's own.
+void start_launch_sweep(LaunchSweepJob& job, const ResolvedLaunch& launch,
+                        std::optional<ModelLaunch> expected = std::nullopt);
 // Collects a finished sweep (call once a frame).
 void poll_launch_sweep(LaunchSweepJob& job);
 

@@ -253,11 +253,13 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
             j["color_mode"] = state.settings.color_mode;
             j["ui_scale"] = state.settings.ui_scale;
             j["kernel_seconds"] = state.settings.kernel_seconds;
+            j["launch_sweep_expect"] = state.launch_sweep.expect;
             if (const auto& sweep = state.launch_sweep.result) {  // "Where does it break?"
                 nlohmann::json differ = nlohmann::json::array();
                 for (const SweptLaunch& w : sweep->launches)
                     if (!w.agrees()) differ.push_back(w.why);
-                j["launch_sweep"] = {{"launches", sweep->launches.size()}, {"differ", differ}};
+                j["launch_sweep"] = {
+                    {"launches", sweep->launches.size()}, {"differ", differ}, {"expected", sweep->expected}};
             }
             if (state.picture) {
                 const auto& p = *state.picture;

@@ -5,7 +5,10 @@
 
 #include <algorithm>
 
+#include <imgui_stdlib.h>
+
 #include "findings_report.hpp"
+#include "kernel_editor.hpp"
 #include "panel_widgets.hpp"
 
 namespace threadmap {
@@ -45,9 +48,36 @@ void draw_launch_sweep(AppState& state) {
         ImGui::TextDisabled("running %s on awkward launches...", job.reference.kernel_name().c_str());
         return;
     }
-    if (ImGui::Button("Where does it break? Try awkward launches")) start_launch_sweep(job, state.picture->launch);
+    // The Editor's kernel: an expected result to compare with (check --expect), optional.
+    const ResolvedLaunch& on_map = state.picture->launch;
+    const bool editors = state.editor.running && on_map.model && on_map.model->owner && on_map.preset.empty();
+    if (editors) {
+        disabled_note(
+            "Expected result (optional): a statement over the parameters, e.g. for (int i = 0; i < n; ++i) "
+            "a[i] = a[i] + 1;");
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
+        ImGui::InputText("##expect", &job.expect);
+        remember_rect(state, "findings:expect");
+    }
+    if (ImGui::Button("Where does it break? Try awkward launches")) {
+        std::optional<ModelLaunch> expected;
+        if (editors && !job.expect.empty()) {
+            auto e = editor_expectation(state, job.expect);
+            if (!e.value) {
+                job.result.reset();
+                job.error = e.error;
+            } else {
+                expected = std::move(*e.value);
+            }
+        }
+        if (!editors || job.expect.empty() || expected) start_launch_sweep(job, on_map, std::move(expected));
+    }
     remember_rect(state, "findings:sweep");
-    if (!job.error.empty()) ImGui::TextColored(kErrorColor, "%s", job.error.c_str());
+    if (!job.error.empty()) {  // Clang's lines about the expectation, or why the sweep stopped
+        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+        ImGui::TextWrapped("%s", job.error.c_str());
+        ImGui::PopStyleColor();
+    }
     if (!job.result) {
         disabled_note(
             "Runs this kernel on a single block, many small blocks, a block that does not divide the data, "
@@ -58,9 +88,16 @@ void draw_launch_sweep(AppState& state) {
     size_t differ = 0;
     for (const SweptLaunch& w : s.launches) differ += !w.agrees();
     const LaunchConfig& l = job.reference.launch;
-    ImGui::TextWrapped("%s, against its launch grid %s, block %s: %zu of %zu awkward launches differ.",
-                       job.reference.kernel_name().c_str(), to_string(l.grid).c_str(), to_string(l.block).c_str(),
-                       differ, s.launches.size());
+    if (s.expected)
+        ImGui::TextWrapped(
+            "%s, against your expected result (and no findings): %zu of %zu launches differ, your "
+            "launch (grid %s, block %s) first.",
+            job.reference.kernel_name().c_str(), differ, s.launches.size(), to_string(l.grid).c_str(),
+            to_string(l.block).c_str());
+    else
+        ImGui::TextWrapped("%s, against its launch grid %s, block %s: %zu of %zu awkward launches differ.",
+                           job.reference.kernel_name().c_str(), to_string(l.grid).c_str(), to_string(l.block).c_str(),
+                           differ, s.launches.size());
     for (const SweptLaunch& w : s.launches) {
         ImGui::TextColored(w.agrees() ? ImVec4(0.55f, 0.8f, 0.55f, 1) : kErrorColor, "%s",
                            w.agrees() ? "same" : "DIFFERS");

@@ -424,3 +424,67 @@ TEST_CASE("where does it break - a sweep of a kernel that never ends is cancelle
     CHECK(state.launch_sweep.error.empty());
     CHECK(state.launch_sweep.result->reference_counts[size_t(FindingKind::OutOfBounds)] == 3);
 }
+
+TEST_CASE("where does it break - against the Editor kernel's expected result") {
+    if (!source_kernels_available()) {
+        MESSAGE("skipped: this build has no Clang (THREADMAP_SOURCE=OFF)");
+        return;
+    }
+    AppState state;
+    select_lesson(state, "seed-increment");  // 16 blocks of 32
+    start_editor(state.editor, "");          // the seed's increment_by_one over 500 elements
+    run_editor(state);
+    REQUIRE(state.edit.model);
+    const auto wrong = editor_expectation(state, "for (int i = 0; i < n; ++i) a[i] = b[i];");
+    CHECK_FALSE(wrong.value);
+    CHECK(wrong.error.find("--expect:1:") != std::string::npos);
+    auto expected = editor_expectation(state, "for (int i = 0; i < n; ++i) a[i] = a[i] + 1;");
+    REQUIRE_MESSAGE(expected.value, expected.error);
+    start_launch_sweep(state.launch_sweep, state.edit, std::move(*expected.value));
+    state.launch_sweep.run.wait();
+    poll_launch_sweep(state.launch_sweep);
+    REQUIRE_MESSAGE(state.launch_sweep.result, state.launch_sweep.error);
+    const LaunchSweep& s = *state.launch_sweep.result;
+    CHECK(s.expected);
+    REQUIRE_FALSE(s.launches.empty());
+    CHECK(s.launches[0].why == "your launch");
+    CHECK_MESSAGE(s.launches[0].agrees(), swept_launch_text(s.launches[0]));  // guarded, one thread per element
+    for (const SweptLaunch& w : s.launches)
+        if (w.why == "a single block") CHECK(w.differing == 500 - 32);  // 32 threads, 500 elements
+}
+
+TEST_CASE("where does it break - the Findings tab's expected-result field takes what the learner types") {
+    if (!source_kernels_available()) {
+        MESSAGE("skipped: this build has no Clang (THREADMAP_SOURCE=OFF)");
+        return;
+    }
+    HeadlessUi ui;
+    AppState state;
+    state.requests.rescale = false;
+    select_lesson(state, "seed-increment");
+    start_editor(state.editor, "");
+    run_editor(state);  // the field is there for the Editor's kernel only
+    state.open_view = CentreView::Editor;
+    for (int i = 0; i < 3; ++i) ui.frame(state);
+    const auto click = [&](const std::string& name) {
+        REQUIRE(state.widget_rects.count(name) == 1);
+        const ViewRect r = state.widget_rects.at(name);
+        ImGui::GetIO().MousePos = ImVec2(r.x + r.w / 2, r.y + r.h / 2);
+        ImGui::GetIO().MouseDown[0] = true;
+        ui.frame(state);
+        ImGui::GetIO().MouseDown[0] = false;
+        ui.frame(state);
+    };
+    click("tab:Findings");
+    ui.frame(state);
+    click("findings:expect");
+    ImGui::GetIO().AddInputCharactersUTF8("for (int i = 0; i < n; ++i) a[i] = a[i] + 1;");
+    ui.frame(state);
+    CHECK(state.launch_sweep.expect == "for (int i = 0; i < n; ++i) a[i] = a[i] + 1;");
+    click("findings:sweep");
+    state.launch_sweep.run.wait();
+    ui.frame(state);
+    REQUIRE(state.launch_sweep.result);
+    CHECK(state.launch_sweep.result->expected);
+    CHECK(state.launch_sweep.result->launches.at(0).agrees());
+}
