@@ -181,7 +181,8 @@ TEST_CASE("compile: each built-in kernel's CUDA text compiles with Clang and wit
     }
     const RunResult list = run_threadmap({"kernels", "--format", "json"});
     REQUIRE(list.exit_code == 0);
-    for (const json& k : json::parse(list.out)["kernels"]) {
+    const json kernels = json::parse(list.out)["kernels"];
+    for (const json& k : kernels) {
         const std::string name = k["name"];
         CAPTURE(name);
         const RunResult r = run_threadmap({"compile", "--kernel", name, "--format", "json"});
@@ -250,7 +251,8 @@ TEST_CASE("check --sweep-launches --expect: every launch against the learner's s
     args.insert(args.end(), binds.begin(), binds.end());
     const RunResult r = run_threadmap(args);
     CHECK(r.exit_code == 3);
-    for (const json& l : json::parse(r.out)["launches"]) {
+    const json launches = json::parse(r.out)["launches"];
+    for (const json& l : launches) {
         const std::string why = l["why"];
         CAPTURE(why);
         const bool two_threads_per_i = why == "a 2-D block" || why == "a 3-D block" || why.rfind("more blocks", 0) == 0;
