@@ -97,8 +97,8 @@ int run_compile_command(const CompileCommandOptions& o) {
     std::cout << file << "\n  Clang 15 (the kernel model, on this CPU): ";
     if (clang_ok)
         std::cout << "compiled in " << decimals(clang.compile_ms, 1) << " ms\n";
-    else
-        std::cout << "does not compile:\n" << clang.messages << "\n";
+    else  // Clang's messages begin with "FILE did not compile:"
+        std::cout << clang.messages << "\n";
     std::cout << "  NVRTC " << nvrtc.version << (nvrtc.version.empty() ? "" : " ") << "(a GPU's run-time compiler, "
               << o.arch << "): ";
     if (!nvrtc.unavailable.empty())
