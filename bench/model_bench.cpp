@@ -2,7 +2,8 @@
 //  1. matmul 300×200×300 (the tutorial's C 200×200 from A 300×200, B 200×300, grid 16×16,
 //     block 32×32): the model with every read and write recorded (races and hazards checked)
 //     against the model recording writes only, and against the fast write-only emulator;
-//  2. matmul-tiled 1024×1024×1024 (16×16 tiles, two barriers per step) in the model;
+//  2. matmul-tiled 1024×1024×1024 (16×16 tiles, two barriers per step) in the model, its blocks
+//     spread over every core (run_model's default) against one thread;
 //  3. reduce-sequential over 16,000,000 values (block 256: 9 barriers per thread), in ns per
 //     thread per barrier — the whole run divided by threads × barriers, accesses included, so
 //     an upper bound on a barrier's cost — against the same kernel with its barriers run
@@ -19,6 +20,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "builtin/registry.hpp"
@@ -42,9 +44,11 @@ double median_ms(int repeats, const std::function<void()>& f) {
 }
 
 // keep: the array whose requests of `op` are kept whole, as the window's warp inspector asks.
+// workers: 0 spreads the blocks over every core (run_model's default), 1 runs them on one.
 ModelResult model(const KernelSpec& k, const Params& p, const LaunchConfig& l, bool requests = false,
-                  size_t keep = SIZE_MAX, AccessOp op = AccessOp::Store) {
+                  size_t keep = SIZE_MAX, AccessOp op = AccessOp::Store, unsigned workers = 0) {
     ModelLaunch m{&k, p, l};
+    m.workers = workers;
     m.record_requests = requests;
     m.keep_requests = keep;
     m.keep_op = op;
@@ -99,9 +103,13 @@ int main(int argc, char** argv) {
         const Params p = {1024, 1024, 1024, 1024, 1024};
         const LaunchConfig l{k.covering_grid(p, k.default_block), k.default_block};
         uint64_t accesses = 0;
-        const double ms = median_ms(repeats, [&] { accesses = model(k, p, l).accesses; });
-        std::printf("{\"bench\":\"matmul_tiled_1024\",\"ms\":%.1f,\"accesses\":%llu}\n", ms,
-                    (unsigned long long)accesses);
+        const auto run = [&](unsigned workers) {
+            return median_ms(repeats, [&] { accesses = model(k, p, l, false, SIZE_MAX, {}, workers).accesses; });
+        };
+        const double spread = run(0), one = run(1);
+        std::printf(
+            "{\"bench\":\"matmul_tiled_1024\",\"ms\":%.1f,\"one_thread_ms\":%.1f,\"cores\":%u,\"accesses\":%llu}\n",
+            spread, one, std::thread::hardware_concurrency(), (unsigned long long)accesses);
     }
     if (wanted("reduce")) {  // 3. barriers: reduce-sequential, with fibers and with its barriers as no-ops
         const KernelSpec& k = *find_builtin_kernel("reduce-sequential");

@@ -61,6 +61,9 @@ struct KernelSpec {
     std::vector<ArraySpec> arrays;
     bool uses_barriers = false;  // __syncthreads(): the block's threads run as fibers
     bool uses_atomics = false;
+    // The body keeps process-wide state (a learner's compiled kernel: kernels/source), so the
+    // model runs its blocks on one thread.
+    bool one_thread_at_a_time = false;
     // The body, run once per thread of the launch.
     std::function<void(ModelThread& t)> body;
     // The grid a learner would write for this block to cover the problem.

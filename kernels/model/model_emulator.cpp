@@ -17,7 +17,9 @@
 #include <algorithm>
 #include <boost/context/fiber.hpp>
 #include <cmath>
+#include <exception>
 #include <stdexcept>
+#include <thread>
 
 #include "executor.hpp"  // kCancelled
 #include "device_limits.hpp"
@@ -200,7 +202,17 @@ class ModelEmulator {
           shared_block_(l.shared_block),
           phase_filter_(l.phase) {}
 
-    ModelResult run(const std::atomic<bool>* cancel);
+    // The arrays, the inputs (copied from `inputs` when given: a worker's are the first's),
+    // the block's threads and their fibers.
+    void setup(const std::atomic<bool>* cancel, const ModelEmulator* inputs = nullptr);
+    // Blocks [first, end) in order, until a divergent barrier ends the launch.
+    void run_blocks(uint64_t first, uint64_t end);
+    // Joins the run of the blocks right after this one's, made by `later` from the same
+    // inputs; false, changing nothing, when `later` touched an element this run wrote or wrote
+    // one this run touched (a one-thread run could have gone otherwise).
+    bool absorb(ModelEmulator& later);
+    bool ended_early() const { return result_.ended_early; }
+    ModelResult finish();
 
     // One load, store or atomic. Inlined into each of ModelThread's three callers, whose
     // constant read/write/atomic flags fold its branches away.
@@ -607,19 +619,23 @@ void ModelEmulator::abandon_fibers() {
         if (f) new (abandoned_.emplace_back().bytes) ctx::fiber(std::move(f));
 }
 
-ModelResult ModelEmulator::run(const std::atomic<bool>* cancel) {
+void ModelEmulator::setup(const std::atomic<bool>* cancel, const ModelEmulator* inputs) {
     cancel_ = cancel;
-    for (const ArraySpec& spec : spec_.arrays) {
+    for (size_t a = 0; a < spec_.arrays.size(); ++a) {
+        const ArraySpec& spec = spec_.arrays[a];
         Storage s;
         s.shared = spec.space == MemorySpace::Shared;
         s.shape = spec.shape(params_, launch_);
         s.size = 1;
         for (uint64_t side : s.shape) s.size *= side;
-        s.bits.assign(s.size, 0u);
+        if (inputs)
+            s.bits = inputs->arrays_[a].bits;
+        else
+            s.bits.assign(s.size, 0u);
         if (record_elements_) s.states.assign(s.size, ElementState{});
         arrays_.push_back(std::move(s));
     }
-    for (size_t a = 0; a < spec_.arrays.size(); ++a) {
+    for (size_t a = 0; a < spec_.arrays.size() && !inputs; ++a) {
         const ArrayRole role = spec_.arrays[a].role;
         if (!arrays_[a].shared && (role == ArrayRole::Input || role == ArrayRole::InOut))
             spec_.fill_input(params_, a, arrays_[a].bits);
@@ -644,14 +660,76 @@ ModelResult ModelEmulator::run(const std::atomic<bool>* cancel) {
         state_.resize(tpb_);
         barrier_line_.resize(tpb_);
     }
-    const uint64_t blocks = launch_.blocks();
-    for (uint64_t b = 0; b < blocks && !result_.ended_early; ++b) {
+}
+
+void ModelEmulator::run_blocks(uint64_t first, uint64_t end) {
+    for (uint64_t b = first; b < end && !result_.ended_early; ++b) {
         if (should_stop() || stopped_) {
             result_.ended_early = true;
             break;
         }
         run_block(b);
     }
+}
+
+namespace {
+bool touched(const Hazard& h) { return h.last_writer != kNone || h.last_reader != kNone; }
+}  // namespace
+
+// Serially, `later`'s blocks would have found this run's state where `later` found a fresh
+// one. Where it touched an element this run never wrote, and wrote none this run touched,
+// that state makes no difference (the checks look at writers, and at readers only of the
+// running block); so its records add to these, its state replaces this run's, and its values
+// are the ones it wrote.
+bool ModelEmulator::absorb(ModelEmulator& later) {
+    for (size_t a = 0; a < arrays_.size(); ++a) {
+        if (arrays_[a].shared) continue;
+        const auto& mine = arrays_[a].states;
+        const auto& theirs = later.arrays_[a].states;
+        for (size_t i = 0; i < mine.size(); ++i) {
+            const Hazard &m = mine[i].hazard, &t = theirs[i].hazard;
+            if (touched(t) && (m.last_writer != kNone || (t.last_writer != kNone && touched(m)))) return false;
+        }
+    }
+    for (size_t a = 0; a < arrays_.size(); ++a) {
+        if (arrays_[a].shared) continue;
+        auto& mine = arrays_[a].states;
+        const auto& theirs = later.arrays_[a].states;
+        for (size_t i = 0; i < mine.size(); ++i) {
+            const ElementState& t = theirs[i];
+            if (!touched(t.hazard)) continue;
+            ElementState& m = mine[i];
+            ElementRecord& r = m.record;
+            r.first_writer = std::min(r.first_writer, t.record.first_writer);
+            r.writers += t.record.writers;
+            r.stores += t.record.stores;
+            r.first_reader = std::min(r.first_reader, t.record.first_reader);
+            r.readers += t.record.readers;
+            const uint8_t flags = m.hazard.flags;
+            m.hazard = t.hazard;
+            m.hazard.flags |= flags;
+            if (t.hazard.last_writer != kNone) arrays_[a].bits[i] = later.arrays_[a].bits[i];
+        }
+    }
+    for (size_t a = 0; a < arrays_.size(); ++a) {
+        threads_touching_[a][0] += later.threads_touching_[a][0];
+        threads_touching_[a][1] += later.threads_touching_[a][1];
+    }
+    for (Finding& f : later.result_.findings) {
+        if (result_.findings.size() >= ModelResult::kMaxListedFindings) break;
+        result_.findings.push_back(std::move(f));
+    }
+    for (size_t k = 0; k < kFindingKinds; ++k) result_.counts[k] += later.result_.counts[k];
+    result_.accesses += later.result_.accesses;
+    result_.phases = std::max(result_.phases, later.result_.phases);
+    result_.ended_early = later.result_.ended_early;
+    ++result_.block_ranges;
+    stopped_ = stopped_ || later.stopped_;
+    if (!later.shared_kept_.empty()) shared_kept_ = std::move(later.shared_kept_);
+    return true;
+}
+
+ModelResult ModelEmulator::finish() {
     for (size_t a = 0; a < arrays_.size(); ++a) {
         ArrayResult r;
         if (!arrays_[a].shared) {
@@ -742,6 +820,70 @@ std::optional<std::string> check_model_launch(const ModelLaunch& l) {
     return std::nullopt;
 }
 
+namespace {
+
+// The threads a launch's blocks are spread over (1: not spread). Each worker after the first
+// holds a copy of the global arrays' values and states; they stay within a memory budget.
+unsigned model_workers(const ModelLaunch& l) {
+    if (l.spec->one_thread_at_a_time || !l.record_elements || !l.record_reads || l.record_requests ||
+        l.phase != ModelLaunch::kAllPhases)
+        return 1;
+    const uint64_t blocks = l.launch.blocks();
+    uint64_t workers = l.workers;
+    if (workers == 0) {
+        // Starting threads and joining their records costs about a millisecond: not for small launches.
+        if (blocks * l.launch.threads_per_block() < (uint64_t(1) << 16)) return 1;
+        workers = std::clamp<uint64_t>(std::thread::hardware_concurrency(), 1, 8);
+    }
+    constexpr uint64_t kCopyBudgetBytes = uint64_t(1) << 30;
+    const uint64_t copy_bytes = global_elements(*l.spec, l.params, l.launch) * (sizeof(ElementState) + 4);
+    while (workers > 1 && (workers - 1) * copy_bytes > kCopyBudgetBytes) --workers;
+    return unsigned(std::min(workers, blocks));
+}
+
+ModelResult run_blocks_spread(const ModelLaunch& l, const std::atomic<bool>* cancel) {
+    const unsigned workers = model_workers(l);
+    const uint64_t blocks = l.launch.blocks();
+    std::vector<std::unique_ptr<ModelEmulator>> runs;
+    runs.push_back(std::make_unique<ModelEmulator>(l));
+    runs[0]->setup(cancel);
+    if (workers <= 1) {
+        runs[0]->run_blocks(0, blocks);
+        return runs[0]->finish();
+    }
+    const auto first_block = [&](unsigned w) { return blocks * w / workers; };
+    for (unsigned w = 1; w < workers; ++w) {
+        runs.push_back(std::make_unique<ModelEmulator>(l));
+        runs[w]->setup(cancel, runs[0].get());
+    }
+    std::vector<std::exception_ptr> errors(workers);
+    std::vector<std::thread> threads;
+    for (unsigned w = 1; w < workers; ++w)
+        threads.emplace_back([&, w] {
+            try {
+                runs[w]->run_blocks(first_block(w), first_block(w + 1));
+            } catch (...) {
+                errors[w] = std::current_exception();
+            }
+        });
+    try {
+        runs[0]->run_blocks(0, first_block(1));
+    } catch (...) {
+        errors[0] = std::current_exception();
+    }
+    for (std::thread& t : threads) t.join();
+    for (const auto& e : errors)
+        if (e) std::rethrow_exception(e);
+    for (unsigned w = 1; w < workers && !runs[0]->ended_early(); ++w) {
+        if (runs[0]->absorb(*runs[w])) continue;
+        runs[0]->run_blocks(first_block(w), blocks);  // on from the joined ranges, one block after another
+        break;
+    }
+    return runs[0]->finish();
+}
+
+}  // namespace
+
 Outcome<ModelResult> run_model(const ModelLaunch& l, const std::atomic<bool>* cancel) {
     if (l.spec->run_apart) {
         if (auto problem = check_model_launch(l)) return {std::nullopt, *problem};
@@ -752,8 +894,7 @@ Outcome<ModelResult> run_model(const ModelLaunch& l, const std::atomic<bool>* ca
 
 Outcome<ModelResult> run_model_here(const ModelLaunch& l, const std::atomic<bool>* cancel) {
     if (auto problem = check_model_launch(l)) return {std::nullopt, *problem};
-    ModelEmulator emulator(l);
-    ModelResult result = emulator.run(cancel);
+    ModelResult result = run_blocks_spread(l, cancel);
     if (cancel && cancel->load()) return {std::nullopt, kCancelled};
     if (result.accesses > l.max_accesses)
         return {std::nullopt, "the launch makes more than " + std::to_string(l.max_accesses) +

@@ -56,6 +56,9 @@ struct ModelLaunch {
     static constexpr uint32_t kAllPhases = UINT32_MAX;
     // Keeps a learner's kernel (its spec and compiled code: kernels/source) alive; else empty.
     std::shared_ptr<const void> keep;
+    // Threads the blocks are spread over, at most (0: one per core). Only launches whose
+    // result cannot depend on it are spread (see run_model_here); the rest run on one.
+    unsigned workers = 0;
 };
 
 // Who touched one element of a global array (20 bytes). Thread ids are global linear ids:
@@ -108,9 +111,12 @@ struct ModelResult {
     std::vector<Finding> findings;
     std::array<uint64_t, kFindingKinds> counts{};
     static constexpr size_t kMaxListedFindings = 1000;
-    bool ended_early = false;          // a divergent barrier ended the launch
-    uint32_t phases = 1;               // barriers the longest-running block passed, plus one
-    uint64_t accesses = 0;             // loads + stores + atomics, out-of-bounds ones included
+    bool ended_early = false;  // a divergent barrier ended the launch
+    uint32_t phases = 1;       // barriers the longest-running block passed, plus one
+    uint64_t accesses = 0;     // loads + stores + atomics, out-of-bounds ones included
+    // The ranges of blocks that ran on threads of their own and were joined (1: the blocks ran
+    // one after another; see run_model_here).
+    uint32_t block_ranges = 1;
     std::optional<MemoryView> memory;  // when record_requests
 };
 
@@ -121,7 +127,13 @@ std::optional<std::string> check_model_launch(const ModelLaunch& launch);
 // parameters out of range), or kCancelled.
 // A spec with run_apart runs there (a learner's kernel: in a child process).
 Outcome<ModelResult> run_model(const ModelLaunch& launch, const std::atomic<bool>* cancel = nullptr);
-// In this process, whatever the spec says.
+// In this process, whatever the spec says. Blocks are spread over several threads when the
+// launch records every access in every phase (no requests) and its body may run on several
+// threads at once: each thread runs a contiguous range of blocks from the same inputs, and
+// the ranges are joined in block order. A range that wrote an element an earlier range touched,
+// or touched one an earlier range wrote, could have seen another value or another order: from
+// there the blocks run again on one thread after the joined ranges, so the result is always
+// the one-thread run's, findings and their order included.
 Outcome<ModelResult> run_model_here(const ModelLaunch& launch, const std::atomic<bool>* cancel = nullptr);
 
 // The elements of a launch's global arrays, in all.

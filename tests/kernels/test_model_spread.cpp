@@ -1,0 +1,151 @@
+// The kernel model spreads a launch's blocks over several threads: whatever the split, the
+// result is the one-thread run's — values, every record, the findings with their threads,
+// messages and order, the counts — for every built-in kernel on its covering launch and on
+// awkward ones (extra blocks past the end, 2D blocks that race, blocks a tiled kernel was not
+// written for), and when a block in the middle ends the launch at a divergent barrier.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "builtin/registry.hpp"
+#include "model/model_emulator.hpp"
+#include "model/model_thread.hpp"
+
+using namespace threadmap;
+
+namespace {
+
+// The kernel's defaults, each at most 72 (a few blocks of every kernel, and quick).
+Params small_params(const KernelSpec& k) {
+    Params p;
+    for (const ParamSpec& s : k.params)
+        p.push_back(
+            std::max(s.min, std::min<uint64_t>(72, s.default_from < p.size() ? p[s.default_from] : s.default_value)));
+    return p;
+}
+
+void check_same(const ModelResult& one, const ModelResult& spread) {
+    CHECK(spread.ended_early == one.ended_early);
+    CHECK(spread.phases == one.phases);
+    CHECK(spread.accesses == one.accesses);
+    CHECK(spread.counts == one.counts);
+    REQUIRE(spread.findings.size() == one.findings.size());
+    for (size_t f = 0; f < one.findings.size(); ++f) {
+        CAPTURE(f);
+        const Finding &a = one.findings[f], &b = spread.findings[f];
+        CHECK(b.kind == a.kind);
+        CHECK(b.message == a.message);
+        CHECK(b.array == a.array);
+        CHECK(b.index == a.index);
+        CHECK(b.line == a.line);
+        REQUIRE(b.threads.size() == a.threads.size());
+        for (size_t t = 0; t < a.threads.size(); ++t) {
+            CHECK(b.threads[t].block == a.threads[t].block);
+            CHECK(b.threads[t].thread == a.threads[t].thread);
+        }
+    }
+    REQUIRE(spread.arrays.size() == one.arrays.size());
+    for (size_t a = 0; a < one.arrays.size(); ++a) {
+        CAPTURE(a);
+        const ArrayResult &x = one.arrays[a], &y = spread.arrays[a];
+        CHECK(y.shape == x.shape);
+        CHECK(y.bits == x.bits);
+        CHECK(y.found == x.found);
+        CHECK(y.threads_writing == x.threads_writing);
+        CHECK(y.threads_reading == x.threads_reading);
+        REQUIRE(y.records.size() == x.records.size());
+        uint64_t differ = 0;
+        for (size_t e = 0; e < x.records.size(); ++e) {
+            const ElementRecord &r = x.records[e], &s = y.records[e];
+            differ += r.first_writer != s.first_writer || r.writers != s.writers || r.stores != s.stores ||
+                      r.first_reader != s.first_reader || r.readers != s.readers;
+        }
+        CHECK(differ == 0);
+    }
+}
+
+// The launch on one thread, then spread over 2, 3 and 5.
+void check_spread(ModelLaunch m) {
+    m.workers = 1;
+    const auto one = run_model(m);
+    if (!one.value) return;  // a launch the model refuses is refused whatever the split
+    for (unsigned workers : {2u, 3u, 5u}) {
+        CAPTURE(workers);
+        m.workers = workers;
+        const auto spread = run_model(m);
+        REQUIRE_MESSAGE(spread.value, spread.error);
+        check_same(*one.value, *spread.value);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("spread over threads, every built-in kernel's launches give the one-thread result, findings included") {
+    std::mt19937 rng(11);
+    const auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+    for (const KernelSpec* k : builtin_kernels()) {
+        CAPTURE(k->name);
+        const Params p = small_params(*k);
+        const Dim3 grid = k->covering_grid(p, k->default_block);
+        check_spread({k, p, {grid, k->default_block}});
+        // Blocks past the end: out of bounds in the unguarded kernels.
+        check_spread({k, p, {{grid.x + 2, grid.y, grid.z}, k->default_block}});
+        for (int trial = 0; trial < 3; ++trial) {
+            Dim3 block{pick(1, 64), pick(1, 4), 1};
+            check_spread({k, p, {k->covering_grid(p, block), block}});
+        }
+    }
+}
+
+TEST_CASE("spread over threads: blocks that share only what they read run apart - a race runs again on one") {
+    const KernelSpec& tiled = *find_builtin_kernel("matmul-tiled");
+    ModelLaunch m{&tiled, {64, 64, 64, 64, 64}, {{4, 4, 1}, {16, 16, 1}}};
+    m.workers = 3;
+    const auto apart = run_model(m);
+    REQUIRE_MESSAGE(apart.value, apart.error);
+    CHECK(apart.value->block_ranges == 3);  // A and B are only read: the three ranges joined
+    check_spread(m);
+
+    // Every block adds to the same bins: the second range wrote bins the first touched.
+    const KernelSpec& racy = *find_builtin_kernel("histogram-racy");
+    ModelLaunch h{&racy, {4096, 16}, {{16, 1, 1}, {256, 1, 1}}};
+    h.workers = 2;
+    const auto again = run_model(h);
+    REQUIRE_MESSAGE(again.value, again.error);
+    CHECK(again.value->block_ranges == 1);
+    CHECK(again.value->counts[size_t(FindingKind::WriteWriteRace)] > 0);
+    check_spread(h);
+}
+
+TEST_CASE("spread over threads, the kept shared block and a divergent barrier mid-launch stay as on one thread") {
+    const KernelSpec& reduce = *find_builtin_kernel("reduce-sequential");
+    ModelLaunch kept{&reduce, {5000}, {{20, 1, 1}, {256, 1, 1}}};
+    kept.shared_block = 13;
+    check_spread(kept);
+
+    // Block 7 of 12 leaves half its threads out of the barrier: the launch ends there, and
+    // the blocks after it (run by another thread) leave no trace.
+    KernelSpec k;
+    k.name = "test-divergent-mid-launch";
+    k.params = {{"n", "", 768}};
+    k.arrays = {{"out", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
+                 [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }}};
+    k.uses_barriers = true;
+    k.body = [](ModelThread& t) {
+        const uint64_t i = uint64_t(t.blockIdx.x) * t.blockDim.x + t.threadIdx.x;
+        t.array<int>(0).store(i, 1, 2);
+        if (t.blockIdx.x == 7 && t.threadIdx.x % 2 == 1) return;
+        t.syncthreads(4);
+        t.array<int>(0).store(i, 2, 5);
+    };
+    ModelLaunch m{&k, {768}, {{12, 1, 1}, {64, 1, 1}}};
+    m.workers = 3;
+    const auto r = run_model(m);
+    REQUIRE_MESSAGE(r.value, r.error);
+    CHECK(r.value->ended_early);
+    CHECK(r.value->arrays[0].bits[7 * 64 - 1] == 2);  // block 6 passed its barrier
+    CHECK(r.value->arrays[0].bits[7 * 64] == 1);      // block 7 stopped at it
+    CHECK(r.value->arrays[0].bits[8 * 64] == 0);      // block 8 never ran
+    check_spread(m);
+}
