@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "cpu_emulator.hpp"
+#include "device_profiles.hpp"
 #include "launch_options.hpp"
 #include "builtin/registry.hpp"
 #include "model/model_array_stats.hpp"
@@ -14,6 +15,7 @@
 #include "occupancy_report.hpp"
 #include "source/seed_source.hpp"
 #include "source_launch.hpp"
+#include "timing_sectors.hpp"
 
 namespace threadmap {
 
@@ -62,6 +64,20 @@ void add_memory_figures(const ModelLaunch& launch, const std::string& prefix, st
         f[prefix + "shared_" + access_op_name(op) + "_requests"] = grouped(sh.requests);
         f[prefix + "shared_" + access_op_name(op) + "_lanes"] = decimals(double(sh.active_lanes) / double(sh.requests));
     }
+}
+
+// A tutorial kernel's modeled execution time on the H200 profile, its sectors counted (the
+// timing model: kernels/timing_model.hpp), in microseconds: "{prefix}kernel_us".
+void add_modeled_kernel_time(const Workload& w, const LaunchConfig& l, const TimedProgram& program,
+                             const std::string& prefix, std::map<std::string, std::string>& f) {
+    const DeviceProfile* profile = find_device_profile("h200");
+    if (!profile) return;
+    WorkloadCost cost = workload_cost(w, program);
+    add_waves(cost, w, l, *profile);
+    add_sectors(cost, w, l, *profile, program.element);
+    if (cost.global_sectors == 0) return;  // not counted: no figure rather than a different model's
+    f[prefix + "kernel_us"] = decimals(modeled_kernel_seconds(*profile, cost) * 1e6);
+    f[prefix + "global_sectors"] = grouped(cost.global_sectors);
 }
 
 // A model kernel's figures: its parameters by name, the map's counts (who wrote or read its
@@ -199,6 +215,10 @@ std::map<std::string, std::string> compute_figures(const Lesson& lesson) {
             std::swap(other.launch.grid.x, other.launch.grid.y);
             f["other_kernel"] = other.spec->name;
             add_memory_figures(other, "other_", f);
+            Workload other_w = w;
+            other_w.kernel = w.kernel == KernelKind::Matmul ? KernelKind::MatmulXCol : KernelKind::Matmul;
+            add_modeled_kernel_time(w, l, lesson.program, "", f);
+            add_modeled_kernel_time(other_w, other.launch, lesson.program, "other_", f);
         }
     }
     return f;

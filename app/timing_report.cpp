@@ -10,6 +10,7 @@
 #include "cpu_reference.hpp"
 #include "cuda_backend.hpp"
 #include "input_file.hpp"
+#include "timing_sectors.hpp"
 
 namespace threadmap {
 
@@ -325,6 +326,7 @@ Outcome<TimingReport> measure_timing(const TimingRequest& q) {
     if (q.model) {
         WorkloadCost cost = workload_cost(l.workload, q.program);
         add_waves(cost, l.workload, l.launch, *q.model);
+        const std::string sectors = add_sectors(cost, l.workload, l.launch, *q.model, q.program.element);
         const auto times = [&](const DeviceProfile& p) {
             return model_times(p, cost, q.program, q.pinned, q.resident, q.repeats);
         };
@@ -346,14 +348,16 @@ Outcome<TimingReport> measure_timing(const TimingRequest& q) {
         r.model =
             "allocation = allocations per call x alloc_s (numba host arrays: every array, every call); copy = "
             "copy latency + bytes / host-link bandwidth; kernel = launch cost (CUDA C++, or numba's base + per "
-            "array argument) + max(bytes / (memory bandwidth x achievable fraction), flops / FP32 or FP64 peak) x "
-            "waves / (blocks / slots), every wave costing a full one's time (slots: active blocks per SM x SMs, by "
-            "CUDA's occupancy calculator); "
-            "resident launches back to back: max(launch, kernel) each; first call = context + module load (+ "
+            "array argument) + max(bytes / (memory bandwidth x achievable fraction), sectors x 32 B / L1 bandwidth, "
+            "flops / FP32 or FP64 peak) x waves / (blocks / slots), every wave costing a full one's time (slots: "
+            "active blocks per SM x SMs, by CUDA's occupancy calculator); bytes: each array once, what DRAM moves "
+            "when the caches keep the reuse; " +
+            sectors +
+            "; resident launches back to back: max(launch, kernel) each; first call = context + module load (+ "
             "numba's compile) + launch and kernel. Min and max: the profile's ranges at their ends.";
         r.sources = q.model->sources;
         r.note = "GPU figures modeled for " + describe(q.program) +
-                 " from the profile (sources in 'sources'); the CPU reference measured here.";
+                 " from the profile (sources in 'sources'); kernel " + sectors + "; the CPU reference measured here.";
     } else if (q.backend.cuda) {
         GpuBenchOptions go;
         go.repeats = q.repeats;

@@ -44,6 +44,7 @@ const std::vector<ProfileField>& profile_fields() {
         {"memory_efficiency", &DeviceProfile::memory_efficiency, true},
         {"fp32_gflops", &DeviceProfile::fp32_gflops, true},
         {"fp64_gflops", &DeviceProfile::fp64_gflops, true},
+        {"l1_gbps", &DeviceProfile::l1_gbps, true},
         {"launch_latency_s", &DeviceProfile::launch_latency_s, false},
         {"numba_launch_s", &DeviceProfile::numba_launch_s, false},
         {"numba_launch_per_array_s", &DeviceProfile::numba_launch_per_array_s, false},
@@ -115,8 +116,9 @@ double wave_factor(const WorkloadCost& c) {
 
 double modeled_kernel_seconds(const DeviceProfile& p, const WorkloadCost& c) {
     const double peak = c.fp64 ? p.fp64_gflops : p.fp32_gflops;
-    return std::max(double(c.kernel_bytes) / (p.memory_gbps * p.memory_efficiency * 1e9), c.flops / (peak * 1e9)) *
-           wave_factor(c);
+    const double dram = double(c.kernel_bytes) / (p.memory_gbps * p.memory_efficiency * 1e9);
+    const double l1 = p.l1_gbps > 0 ? double(c.global_sectors) * 32 / (p.l1_gbps * 1e9) : 0;
+    return std::max({dram, l1, c.flops / (peak * 1e9)}) * wave_factor(c);
 }
 
 ModeledTimes model_times(const DeviceProfile& p, const WorkloadCost& c, const TimedProgram& program, bool pinned,

@@ -5,7 +5,13 @@
 //                allocates every array on every call; explicit programs allocate once, untimed)
 //   copy       = copy latency + bytes ÷ host-link bandwidth (pinned or pageable)
 //   kernel     = launch cost + max(bytes ÷ (memory bandwidth × achievable fraction),
+//                                  sectors × 32 B ÷ L1 bandwidth,
 //                                  flops ÷ FP32 or FP64 peak) × waves ÷ (blocks ÷ slots):
+//                bytes: each array once (what DRAM moves when the caches keep the reuse);
+//                sectors: the 32-byte sectors the warps' global loads and stores request, as
+//                Nsight Compute counts them (the memory view), each passing through the SM's
+//                L1 at its bandwidth — so an uncoalesced kernel takes longer than its
+//                coalesced twin although both move the same bytes from DRAM;
 //                every wave costs what a full one does, so 1.01 waves cost two (slots =
 //                active blocks per SM × SMs, by CUDA's occupancy calculator)
 //                launch cost: CUDA C++'s, or numba's base + per array argument
@@ -56,6 +62,7 @@ struct DeviceProfile {
     std::string title;  // "NVIDIA H200 (data centre, PCIe Gen5 x16 host link)"
     double pinned_gbps = 0, pageable_gbps = 0, copy_latency_s = 0;
     double memory_gbps = 0, memory_efficiency = 1, fp32_gflops = 0, fp64_gflops = 0;
+    double l1_gbps = 0;  // what the SMs' L1 caches return, all SMs together
     double launch_latency_s = 0, numba_launch_s = 0, numba_launch_per_array_s = 0, alloc_s = 0;
     double context_s = 0, module_s = 0, numba_compile_s = 0;
     // The GPU for occupancy and waves: its compute capability ("9.0") and SM count, with source.
@@ -81,7 +88,10 @@ DeviceProfile profile_at_bound(const DeviceProfile& p, bool gpu_fast);
 struct WorkloadCost {
     uint64_t h2d_bytes = 0;
     uint64_t d2h_bytes = 0;
-    uint64_t kernel_bytes = 0;            // read and written by the kernel, each array once
+    uint64_t kernel_bytes = 0;  // read and written by the kernel, each array once
+    // The launch's global load and store sectors (add_sectors); 0: not counted, and the
+    // kernel's time rests on its bytes and flops.
+    uint64_t global_sectors = 0;
     double flops = 0;                     // matmul: 2·rows·cols·inner; increment: n
     bool fp64 = false;                    // the arithmetic runs at FP64 peak
     unsigned allocations_per_call = 0;    // numba host arrays: one per array

@@ -91,16 +91,19 @@ struct MemoryView {
 };
 
 // The figures of one request (for the warp inspector and tests). Global: the distinct 32-byte
-// sectors of the 4-byte elements the active lanes touch, of an array starting at a 256-byte
-// boundary, and the ideal; shared: wavefronts, the array starting at word `base_word`.
+// sectors of the elements (4 bytes; the timing model's float64 programs: 8) the active lanes
+// touch, of an array starting at a 256-byte boundary, and the ideal; shared: wavefronts, the
+// array starting at word `base_word`.
 struct RequestSectors {
     uint32_t sectors = 0, ideal = 0;
 };
-RequestSectors request_sectors(const WarpRequest& r);
+RequestSectors request_sectors(const WarpRequest& r, uint32_t element_bytes = 4);
 uint32_t request_wavefronts(const WarpRequest& r, uint64_t base_word);
 // Per bank, the distinct words of the request (the bank strip; the most is its wavefronts).
 std::array<uint32_t, kSharedBanks> bank_words(const WarpRequest& r, uint64_t base_word);
-inline uint32_t ideal_sectors(uint32_t active_lanes) { return (active_lanes * 4 + kSectorBytes - 1) / kSectorBytes; }
+inline uint32_t ideal_sectors(uint32_t active_lanes, uint32_t element_bytes = 4) {
+    return (active_lanes * element_bytes + kSectorBytes - 1) / kSectorBytes;
+}
 
 // Totals of one kind of access over the sites, as Nsight's .sum metrics.
 struct MemoryTotals {

@@ -198,6 +198,7 @@ class ModelEmulator {
           record_requests_(l.record_requests),
           keep_requests_(l.keep_requests),
           keep_op_(l.keep_op),
+          global_element_bytes_(l.global_element_bytes),
           max_accesses_(l.max_accesses),
           shared_block_(l.shared_block),
           phase_filter_(l.phase) {}
@@ -280,6 +281,7 @@ class ModelEmulator {
     bool record_requests_ = false;
     size_t keep_requests_ = SIZE_MAX;
     AccessOp keep_op_ = AccessOp::Store;
+    uint32_t global_element_bytes_ = 4;
     uint64_t max_accesses_ = kMaxModelAccesses;
     uint64_t shared_block_ = UINT64_MAX;
     uint32_t phase_filter_ = ModelLaunch::kAllPhases;  // record only this phase's accesses
@@ -643,7 +645,7 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, const ModelEmulator* 
     if (record_requests_) {
         std::vector<uint64_t> sizes;
         for (const Storage& st : arrays_) sizes.push_back(st.size);
-        requests_ = std::make_unique<WarpRequests>(spec_, sizes, tpb_, keep_requests_, keep_op_);
+        requests_ = std::make_unique<WarpRequests>(spec_, sizes, tpb_, keep_requests_, keep_op_, global_element_bytes_);
     }
     if (record_elements_) threads_touching_.assign(arrays_.size(), {0, 0});
     threads_.assign(tpb_, ModelThread{});

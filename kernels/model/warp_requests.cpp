@@ -25,20 +25,22 @@ uint32_t distinct_elements(const WarpRequest& r, std::array<uint64_t, kWarpLanes
     return uint32_t(std::unique(values.begin(), values.begin() + n) - values.begin());
 }
 
-// The distinct 32-byte sectors of `n` ascending 4-byte elements of a 256-byte aligned array.
-uint32_t sectors_of(const std::array<uint64_t, kWarpLanes>& elements, uint32_t n) {
+// The distinct 32-byte sectors of `n` ascending elements of a 256-byte aligned array (an
+// element no wider than a sector, and aligned to its size: it lies in one).
+uint32_t sectors_of(const std::array<uint64_t, kWarpLanes>& elements, uint32_t n, uint32_t element_bytes) {
     uint32_t sectors = 0;
     for (uint32_t k = 0; k < n; ++k)
-        if (k == 0 || elements[k] * 4 / kSectorBytes != elements[k - 1] * 4 / kSectorBytes) ++sectors;
+        if (k == 0 || elements[k] * element_bytes / kSectorBytes != elements[k - 1] * element_bytes / kSectorBytes)
+            ++sectors;
     return sectors;
 }
 
 }  // namespace
 
-RequestSectors request_sectors(const WarpRequest& r) {
+RequestSectors request_sectors(const WarpRequest& r, uint32_t element_bytes) {
     std::array<uint64_t, kWarpLanes> elements;
     const uint32_t n = distinct_elements(r, elements);
-    return {sectors_of(elements, n), ideal_sectors(uint32_t(std::popcount(r.mask)))};
+    return {sectors_of(elements, n, element_bytes), ideal_sectors(uint32_t(std::popcount(r.mask)), element_bytes)};
 }
 
 std::array<uint32_t, kSharedBanks> bank_words(const WarpRequest& r, uint64_t base_word) {
@@ -69,8 +71,9 @@ MemoryTotals memory_totals(const std::vector<MemorySite>& sites, MemorySpace spa
 }
 
 WarpRequests::WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& sizes, uint32_t tpb, size_t keep,
-                           AccessOp keep_op)
+                           AccessOp keep_op, uint32_t global_element_bytes)
     : arrays_(spec.arrays.size()),
+      global_element_bytes_(global_element_bytes),
       threads_per_block_(tpb),
       warps_((tpb + kWarpLanes - 1) / kWarpLanes),
       keep_(keep < spec.arrays.size() ? keep : SIZE_MAX),
@@ -130,7 +133,7 @@ void WarpRequests::count(MemorySite& site, const WarpRequest& r) {
         site.conflict_ways_max = std::max(site.conflict_ways_max, cost);
         if (!keep_shared_costs_) return;
     } else {
-        const auto [sectors, ideal] = request_sectors(r);
+        const auto [sectors, ideal] = request_sectors(r, global_element_bytes_);
         cost = sectors;
         site.sectors += sectors;
         site.ideal_sectors += ideal;

@@ -17,6 +17,7 @@ DeviceProfile round_numbers() {
     p.memory_efficiency = 0.5;  // 50 GB/s achievable
     p.fp32_gflops = 1000;
     p.fp64_gflops = 10;
+    p.l1_gbps = 1000;
     p.launch_latency_s = 5e-6;
     p.numba_launch_s = 6e-6;
     p.numba_launch_per_array_s = 4e-6;
@@ -30,6 +31,20 @@ DeviceProfile round_numbers() {
 const TimedProgram kNumbaTutorial{HostLanguage::Numba, ElementType::Float64, Transfers::HostArrays};
 
 }  // namespace
+
+TEST_CASE("the sectors a launch requests pass through L1 at its bandwidth - when slower than DRAM and arithmetic") {
+    const DeviceProfile p = round_numbers();
+    // increment, n = 1M: 8 MB at 50 GB/s achievable = 160 us.
+    WorkloadCost inc = workload_cost(array_workload(KernelKind::Increment, 1'000'000));
+    inc.global_sectors = 250'000;  // coalesced: 8 MB in sectors, 8 us at 1 TB/s: DRAM still decides
+    CHECK(modeled_kernel_seconds(p, inc) == doctest::Approx(1.6e-4));
+    inc.global_sectors = 8'000'000;  // one sector per element: 256 MB through L1 at 1 TB/s = 256 us
+    CHECK(modeled_kernel_seconds(p, inc) == doctest::Approx(2.56e-4));
+    // A profile with no L1 figure leaves the sectors out.
+    DeviceProfile no_l1 = p;
+    no_l1.l1_gbps = 0;
+    CHECK(modeled_kernel_seconds(no_l1, inc) == doctest::Approx(1.6e-4));
+}
 
 TEST_CASE("copies - latency plus bytes over the link's bandwidth - pinned or pageable") {
     const DeviceProfile p = round_numbers();
