@@ -66,7 +66,10 @@ std::shared_ptr<const BoundKernel> bound(const std::shared_ptr<const CompiledSou
     return *k.value;
 }
 
-void must_run(const ModelLaunch& l) {
+// A learner's kernel runs its blocks on one thread (its compiled code keeps the running thread
+// in globals); a built-in one is run on one too, so that the ratio compares the code alone.
+void must_run(ModelLaunch l) {
+    l.workers = 1;
     const auto r = run_model(l);
     if (!r.value) {
         std::fprintf(stderr, "source-bench: %s\n", r.error.c_str());
