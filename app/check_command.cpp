@@ -77,8 +77,9 @@ int report_sweep(const ModelLaunch& l, const std::optional<ModelLaunch>& expecte
     std::cout << l.spec->name << ": your launch (grid " << to_string(l.launch.grid) << ", block "
               << to_string(l.launch.block) << ") has " << findings_summary(s.reference_counts) << "; ";
     if (s.expected)
-        std::cout << "it and " << s.launches.size() - 1
-                  << " awkward launches compared with --expect (values; a launch should have no findings):\n";
+        std::cout
+            << "it and " << s.launches.size() - 1
+            << " awkward launches compared with the expected result (values; a launch should have no findings):\n";
     else
         std::cout << s.launches.size() << " awkward launches compared with it:\n";
     for (const SweptLaunch& w : s.launches)

@@ -161,14 +161,8 @@ void edit_launch_kernel(AppState& state) {
 
 Outcome<ModelLaunch> editor_expectation(const AppState& state, const std::string& expect) {
     const KernelEditor& e = state.editor;
-    const SourceAttempt a = compile_and_bind(e.text, "kernel.cu", e.entry, editor_binds(e), editor_dynamic_shared(e),
-                                             sanitized(state.settings).kernel_seconds, expect);
-    if (!a.loaded || !a.loaded->expected) return {std::nullopt, a.messages};
-    ModelLaunch m;
-    m.spec = a.loaded->expected;
-    m.launch = {{1, 1, 1}, {1, 1, 1}};
-    m.keep = a.loaded->owner;
-    return {std::move(m), {}};
+    return expectation_launch(compile_and_bind(e.text, "kernel.cu", e.entry, editor_binds(e), editor_dynamic_shared(e),
+                                               sanitized(state.settings).kernel_seconds, expect));
 }
 
 void start_gpu_compile(KernelEditor& e) {

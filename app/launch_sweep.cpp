@@ -105,7 +105,7 @@ Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference, const std::ato
     // What every launch's values are compared with.
     const KernelSpec& want_spec = expected ? *expected->spec : spec;
     const ModelResult& want = expected ? *truth->value : *ref.value;
-    const std::string want_leaves = expected ? "--expect gives" : "the reference launch leaves";
+    const std::string want_leaves = expected ? "the expected result is" : "the reference launch leaves";
     LaunchSweep sweep;
     sweep.reference_counts = ref.value->counts;
     sweep.expected = expected != nullptr;

@@ -22,7 +22,7 @@ struct SweptLaunch {
     std::array<uint64_t, kFindingKinds> counts{};
     uint64_t compared = 0;          // elements of written arrays compared with the reference's
     uint64_t differing = 0;         // of those, the ones that end with another value
-    std::string first_difference;   // "a[499] is 0, the reference launch leaves 1" (or "--expect gives 1")
+    std::string first_difference;   // "a[499] is 0, the reference launch leaves 1" (or "the expected result is 1")
     bool findings_changed = false;  // counts of some kind differ from the reference's
     bool agrees() const;            // ran, same values, same findings as the reference
 };

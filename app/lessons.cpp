@@ -26,7 +26,7 @@ Dim3 parse_dim3(const nlohmann::json& j, const std::string& key) {
     return {c[0], c[1], c[2]};
 }
 
-// A lesson's own kernel: "source" (its lines), "entry", "bind".
+// A lesson's own kernel: "source" (its lines), "entry", "bind", "expect".
 LessonKernelText read_own_kernel(const nlohmann::json& j) {
     if (j.contains("kernel")) throw std::runtime_error("a lesson has a kernel or a source, not both");
     LessonKernelText k;
@@ -34,6 +34,7 @@ LessonKernelText read_own_kernel(const nlohmann::json& j) {
     if (k.text.empty()) throw std::runtime_error("source: a list of the kernel's lines");
     k.entry = j.value("entry", std::string());
     k.binds = j.value("bind", std::vector<std::string>());
+    k.expect = j.value("expect", std::string());
     return k;
 }
 

@@ -36,6 +36,10 @@ struct LessonKernelText {
     std::string text;
     std::string entry;
     std::vector<std::string> binds;
+    // "expect": the right result as a statement over the parameters (check --expect's syntax),
+    // what `check --sweep-launches` and the Findings tab's sweep compare every launch with;
+    // empty: none.
+    std::string expect;
 };
 
 struct Lesson {

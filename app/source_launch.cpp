@@ -172,7 +172,9 @@ Outcome<LoadedSource> load_lesson_kernel(const LessonKernelText& k, const std::s
         if (std::none_of(o.binds.begin(), o.binds.end(),
                          [&](const std::string& given) { return bound_name(given) == bound_name(b); }))
             binds.push_back(b);
-    return load_text(k.text, file_name, o.entry.empty() ? k.entry : o.entry, binds, o);
+    LaunchOptions with = o;  // the sweep compares with the lesson's right result unless --expect gives one
+    if (with.expect.empty() && with.sweep_expected) with.expect = k.expect;
+    return load_text(k.text, file_name, o.entry.empty() ? k.entry : o.entry, binds, with);
 }
 
 #else
@@ -198,5 +200,14 @@ Outcome<LoadedSource> load_lesson_kernel(const LessonKernelText&, const std::str
 }
 
 #endif
+
+Outcome<ModelLaunch> expectation_launch(const SourceAttempt& a) {
+    if (!a.loaded || !a.loaded->expected) return {std::nullopt, a.messages};
+    ModelLaunch m;
+    m.spec = a.loaded->expected;
+    m.launch = {{1, 1, 1}, {1, 1, 1}};
+    m.keep = a.loaded->owner;
+    return {std::move(m), {}};
+}
 
 }  // namespace threadmap

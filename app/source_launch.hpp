@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "launch_options.hpp"
+#include "model/model_emulator.hpp"
 
 namespace threadmap {
 
@@ -43,8 +44,13 @@ SourceAttempt compile_and_bind(const std::string& text, const std::string& file_
 // Error: Clang's messages (file:line:column, with the caret lines), or what is missing.
 Outcome<LoadedSource> load_source_kernel(const LaunchOptions& options);
 
+// The one-thread launch of an attempt's expectation (compile_and_bind with `expect`), or the
+// messages of why there is none.
+Outcome<ModelLaunch> expectation_launch(const SourceAttempt& attempt);
+
 // A lesson's own kernel (its text named `file_name`), with the options' --entry and --bind
-// over the lesson's, and their --time-limit and --dynamic-shared.
+// over the lesson's, and their --time-limit and --dynamic-shared; for a sweep, the options'
+// --expect or else the lesson's.
 struct LessonKernelText;
 Outcome<LoadedSource> load_lesson_kernel(const LessonKernelText& kernel, const std::string& file_name,
                                          const LaunchOptions& options);

@@ -9,6 +9,9 @@
 
 #include "findings_report.hpp"
 #include "kernel_editor.hpp"
+#include "lessons.hpp"
+#include "settings.hpp"
+#include "source_launch.hpp"
 #include "panel_widgets.hpp"
 
 namespace threadmap {
@@ -48,9 +51,19 @@ void draw_launch_sweep(AppState& state) {
         ImGui::TextDisabled("running %s on awkward launches...", job.reference.kernel_name().c_str());
         return;
     }
-    // The Editor's kernel: an expected result to compare with (check --expect), optional.
+    // The Editor's kernel: an expected result to compare with (check --expect), optional; a
+    // lesson's own kernel: the lesson's right result, when it gives one.
     const ResolvedLaunch& on_map = state.picture->launch;
     const bool editors = state.editor.running && on_map.model && on_map.model->owner && on_map.preset.empty();
+    const Lesson* lesson = on_map.preset.empty() || !on_map.model ? nullptr : find_lesson(on_map.preset);
+    const LessonKernelText* lessons =
+        lesson && lesson->own_kernel && !lesson->own_kernel->expect.empty() ? &*lesson->own_kernel : nullptr;
+    if (lessons) {
+        std::string binds;
+        for (const std::string& b : lessons->binds) binds += (binds.empty() ? "" : ", ") + b;
+        disabled_note("Compared with the lesson's expected result, " + lessons->expect +
+                      " (bound as the lesson binds: " + binds + ").");
+    }
     if (editors) {
         disabled_note(
             "Expected result (optional): a statement over the parameters, e.g. for (int i = 0; i < n; ++i) "
@@ -60,17 +73,18 @@ void draw_launch_sweep(AppState& state) {
         remember_rect(state, "findings:expect");
     }
     if (ImGui::Button("Where does it break? Try awkward launches")) {
-        std::optional<ModelLaunch> expected;
-        if (editors && !job.expect.empty()) {
-            auto e = editor_expectation(state, job.expect);
-            if (!e.value) {
-                job.result.reset();
-                job.error = e.error;
-            } else {
-                expected = std::move(*e.value);
-            }
+        std::optional<Outcome<ModelLaunch>> wanted;  // an expectation to compile, and its launch
+        if (editors && !job.expect.empty()) wanted = editor_expectation(state, job.expect);
+        if (lessons)
+            wanted = expectation_launch(compile_and_bind(lessons->text, on_map.preset + ".cu", lessons->entry,
+                                                         lessons->binds, 0, sanitized(state.settings).kernel_seconds,
+                                                         lessons->expect));
+        if (wanted && !wanted->value) {
+            job.result.reset();
+            job.error = wanted->error;
+        } else {
+            start_launch_sweep(job, on_map, wanted ? std::move(wanted->value) : std::nullopt);
         }
-        if (!editors || job.expect.empty() || expected) start_launch_sweep(job, on_map, std::move(expected));
     }
     remember_rect(state, "findings:sweep");
     if (!job.error.empty()) {  // Clang's lines about the expectation, or why the sweep stopped
@@ -90,7 +104,7 @@ void draw_launch_sweep(AppState& state) {
     const LaunchConfig& l = job.reference.launch;
     if (s.expected)
         ImGui::TextWrapped(
-            "%s, against your expected result (and no findings): %zu of %zu launches differ, your "
+            "%s, against the expected result (and no findings): %zu of %zu launches differ, your "
             "launch (grid %s, block %s) first.",
             job.reference.kernel_name().c_str(), differ, s.launches.size(), to_string(l.grid).c_str(),
             to_string(l.block).c_str());

@@ -217,6 +217,23 @@ TEST_CASE("compile: a syntax error is each compiler's own message - printf compi
     CHECK(arch.err.find("--arch expects compute_XY") != std::string::npos);
 }
 
+TEST_CASE("a lesson's own expected result: check --sweep-launches compares with it, --bind n=99 included") {
+    // With --bind n=99 the guard's extra thread touches element 99, inside the arrays: check
+    // alone finds nothing, the sweep against the lesson's statement still fails the launch.
+    const RunResult quiet = run_threadmap({"check", "--preset", "off-by-one-guard", "--bind", "n=99"});
+    CHECK(quiet.exit_code == 0);
+    const RunResult swept = run_threadmap(
+        {"check", "--preset", "off-by-one-guard", "--bind", "n=99", "--sweep-launches", "--format", "json"});
+    REQUIRE_MESSAGE(swept.exit_code == 3, swept.err);
+    const json j = json::parse(swept.out);
+    CHECK(j["expected"] == true);
+    const json& own = j["launches"][0];
+    CHECK(own["why"] == "your launch");
+    CHECK(own["differing"] == 1);  // y[99], which the statement leaves as it was
+    CHECK(own["first_difference"].get<std::string>().find("y[99]") == 0);
+    CHECK(own["agrees"] == false);
+}
+
 TEST_CASE("check --sweep-launches --expect: every launch against the learner's statement of the right result") {
     const std::string expect = "for (int i = 0; i < n; ++i) y[i] = a * x[i] + y[i];";
     // The lesson's off-by-one saxpy: its own launch has the right values but 3 out-of-bounds
@@ -234,7 +251,7 @@ TEST_CASE("check --sweep-launches --expect: every launch against the learner's s
     for (const json& l : j["launches"])
         if (l["why"] == "a single block") {
             CHECK(l["differing"] == 68);
-            CHECK(l["first_difference"].get<std::string>().find("y[32] is 1, --expect gives") == 0);
+            CHECK(l["first_difference"].get<std::string>().find("y[32] is 1, the expected result is") == 0);
         }
     // A grid-stride saxpy is right on every 1-D launch; a 2-D block makes threads share i.
     const std::string stride = source_file("stride.cu",

@@ -488,3 +488,39 @@ TEST_CASE("where does it break - the Findings tab's expected-result field takes 
     CHECK(state.launch_sweep.result->expected);
     CHECK(state.launch_sweep.result->launches.at(0).agrees());
 }
+
+TEST_CASE("where does it break - a lesson's own kernel is compared with the lesson's expected result") {
+    if (!source_kernels_available()) {
+        MESSAGE("skipped: this build has no Clang (THREADMAP_SOURCE=OFF)");
+        return;
+    }
+    HeadlessUi ui;
+    AppState state;
+    state.requests.rescale = false;
+    select_lesson(state, "off-by-one-guard");
+    for (int i = 0; i < 3; ++i) ui.frame(state);
+    REQUIRE(state.picture);
+    REQUIRE(state.picture->launch.model);
+    const auto click = [&](const std::string& name) {
+        REQUIRE(state.widget_rects.count(name) == 1);
+        const ViewRect r = state.widget_rects.at(name);
+        ImGui::GetIO().MousePos = ImVec2(r.x + r.w / 2, r.y + r.h / 2);
+        ImGui::GetIO().MouseDown[0] = true;
+        ui.frame(state);
+        ImGui::GetIO().MouseDown[0] = false;
+        ui.frame(state);
+    };
+    click("tab:Findings");
+    ui.frame(state);
+    CHECK(state.widget_rects.count("findings:expect") == 0);  // no field: the lesson gives the statement
+    click("findings:sweep");
+    state.launch_sweep.run.wait();
+    ui.frame(state);
+    REQUIRE_MESSAGE(state.launch_sweep.result, state.launch_sweep.error);
+    const LaunchSweep& s = *state.launch_sweep.result;
+    CHECK(s.expected);
+    // Its own launch has the right values and 3 out-of-bounds accesses: it differs.
+    CHECK(s.launches.at(0).why == "your launch");
+    CHECK(s.launches.at(0).differing == 0);
+    CHECK_FALSE(s.launches.at(0).agrees());
+}

@@ -540,13 +540,17 @@ TEST_CASE("where does it break - the Findings tab's button runs the kernel on aw
                    "10 state @/sweep.json\n11 screenshot @/sweep.png\n12 quit\n");
     const json s = load_json(w.path("sweep.json"));
     REQUIRE(s.contains("launch_sweep"));
-    // Nine awkward launches less two equal to the lesson's own (the covering grid of blocks of 32).
-    CHECK(s["launch_sweep"]["launches"] == 7);
-    // One block of 32 threads covers 32 of the 100 elements: the rest keep y's ones.
+    // Against the lesson's expected result: its own launch first, then nine awkward launches
+    // less two equal to it (the covering grid of blocks of 32).
+    CHECK(s["launch_sweep"]["expected"] == true);
+    CHECK(s["launch_sweep"]["launches"] == 8);
     const auto differ = s["launch_sweep"]["differ"].get<std::vector<std::string>>();
-    CHECK(std::find(differ.begin(), differ.end(), "a single block") != differ.end());
-    // 100 threads of 100 (blocks of 100): no thread past the end, so no out-of-bounds findings.
-    CHECK(std::find(differ.begin(), differ.end(), "a block that does not divide the data") != differ.end());
+    const auto differs = [&](const char* why) { return std::find(differ.begin(), differ.end(), why) != differ.end(); };
+    CHECK(differs("your launch"));  // the right values, and 3 out-of-bounds accesses
+    // One block of 32 threads covers 32 of the 100 elements: the rest keep y's ones.
+    CHECK(differs("a single block"));
+    // 100 threads for 100 elements: no thread past the end, every value right.
+    CHECK_FALSE(differs("a block that does not divide the data"));
     CHECK(load_png(w.path("sweep.png")).valid());
 }
 
