@@ -139,8 +139,8 @@ void draw_occupancy_panel(AppState& state) {
     ImGui::TextWrapped(
         "Block size sweep, 32 to 1024 threads per block on the same data: bars are occupancy (yours orange) with the "
         "waves written in them; the green line is the modeled kernel time on this profile, waves counted, from bytes "
-        "and flops "
-        "(the Timing tab also counts the launch's sectors) (higher is faster). Hover a bar for its figures.");
+        "and flops only (the Timing tab also counts the launch's sectors); higher is faster. Hover a bar for its "
+        "figures.");
     const auto& profiles = device_profiles();
     const DeviceProfile& profile = profiles[size_t(std::clamp(state.timing.profile, 0, int(profiles.size()) - 1))];
     draw_sweep(state, occupancy_sweep(picture.launch, r.gpu, &profile, state.timing.program), r.block_size);

@@ -203,8 +203,9 @@ class ModelEmulator {
           shared_block_(l.shared_block),
           phase_filter_(l.phase) {}
 
-    // The arrays, the inputs (copied from `inputs` when given: a worker's are the first's),
-    // the block's threads and their fibers.
+    // The arrays, the inputs (when given, the values `inputs` holds now: a worker starts from
+    // the first run's after its sampled blocks, whose writes, if the worker reads them, make
+    // absorb refuse it), the block's threads and their fibers.
     void setup(const std::atomic<bool>* cancel, const ModelEmulator* inputs = nullptr);
     // Blocks [first, end) in order, until a divergent barrier ends the launch.
     void run_blocks(uint64_t first, uint64_t end);

@@ -37,6 +37,16 @@ struct HeadlessUi {
         draw_main_layout(state, f);
         ImGui::Render();
     }
+    // A click on the widget named `name` (remember_rect's names): pressed one frame, released the next.
+    void click(AppState& state, const std::string& name) {
+        REQUIRE(state.widget_rects.count(name) == 1);
+        const ViewRect r = state.widget_rects.at(name);
+        ImGui::GetIO().MousePos = ImVec2(r.x + r.w / 2, r.y + r.h / 2);
+        ImGui::GetIO().MouseDown[0] = true;
+        frame(state);
+        ImGui::GetIO().MouseDown[0] = false;
+        frame(state);
+    }
 };
 
 }  // namespace
@@ -466,22 +476,13 @@ TEST_CASE("where does it break - the Findings tab's expected-result field takes 
     run_editor(state);  // the field is there for the Editor's kernel only
     state.open_view = CentreView::Editor;
     for (int i = 0; i < 3; ++i) ui.frame(state);
-    const auto click = [&](const std::string& name) {
-        REQUIRE(state.widget_rects.count(name) == 1);
-        const ViewRect r = state.widget_rects.at(name);
-        ImGui::GetIO().MousePos = ImVec2(r.x + r.w / 2, r.y + r.h / 2);
-        ImGui::GetIO().MouseDown[0] = true;
-        ui.frame(state);
-        ImGui::GetIO().MouseDown[0] = false;
-        ui.frame(state);
-    };
-    click("tab:Findings");
+    ui.click(state, "tab:Findings");
     ui.frame(state);
-    click("findings:expect");
+    ui.click(state, "findings:expect");
     ImGui::GetIO().AddInputCharactersUTF8("for (int i = 0; i < n; ++i) a[i] = a[i] + 1;");
     ui.frame(state);
     CHECK(state.launch_sweep.expect == "for (int i = 0; i < n; ++i) a[i] = a[i] + 1;");
-    click("findings:sweep");
+    ui.click(state, "findings:sweep");
     state.launch_sweep.run.wait();
     ui.frame(state);
     REQUIRE(state.launch_sweep.result);
@@ -501,19 +502,10 @@ TEST_CASE("where does it break - a lesson's own kernel is compared with the less
     for (int i = 0; i < 3; ++i) ui.frame(state);
     REQUIRE(state.picture);
     REQUIRE(state.picture->launch.model);
-    const auto click = [&](const std::string& name) {
-        REQUIRE(state.widget_rects.count(name) == 1);
-        const ViewRect r = state.widget_rects.at(name);
-        ImGui::GetIO().MousePos = ImVec2(r.x + r.w / 2, r.y + r.h / 2);
-        ImGui::GetIO().MouseDown[0] = true;
-        ui.frame(state);
-        ImGui::GetIO().MouseDown[0] = false;
-        ui.frame(state);
-    };
-    click("tab:Findings");
+    ui.click(state, "tab:Findings");
     ui.frame(state);
     CHECK(state.widget_rects.count("findings:expect") == 0);  // no field: the lesson gives the statement
-    click("findings:sweep");
+    ui.click(state, "findings:sweep");
     state.launch_sweep.run.wait();
     ui.frame(state);
     REQUIRE_MESSAGE(state.launch_sweep.result, state.launch_sweep.error);
