@@ -20,6 +20,7 @@
 #include <exception>
 #include <stdexcept>
 #include <thread>
+#include <unordered_set>
 
 #include "executor.hpp"  // kCancelled
 #include "device_limits.hpp"
@@ -94,6 +95,10 @@ struct Hazard {
     uint32_t other_reader = kNone;  // a reader in the same phase other than last_reader
     uint32_t write_phase = 0;
     uint32_t read_phase = 0;
+    // The last thread counted among the element's writers and readers (recorded accesses
+    // only, atomics included): a thread's repeated accesses count once.
+    uint32_t counted_writer = kNone;
+    uint32_t counted_reader = kNone;
     uint16_t write_line = 0;
     uint16_t read_line = 0;
     uint8_t flags = 0;
@@ -264,6 +269,23 @@ class ModelEmulator {
         return (s.shared && !(h.flags & kWritten)) ||
                (h.last_writer != kNone && h.last_writer != id && h.write_phase == phase_);
     }
+    // Counts thread `id` among an element's writers or readers unless it already is. Without
+    // barriers a thread runs to completion, so its accesses to an element follow one another:
+    // one that is not the last counted is new. With barriers the block's threads take turns
+    // between them, so the block's earlier touchers are looked up in block_touchers_.
+    void count_toucher(size_t a, uint64_t i, uint32_t& counted, uint32_t& count, uint32_t id, bool write) {
+        if (counted == id) return;
+        bool fresh = true;
+        if (spec_.uses_barriers && in_block(counted)) {
+            const auto key = [&](uint32_t t) {
+                return (i << 17) | (uint64_t(t - block_base_) << 7) | (a << 1) | write;
+            };
+            block_touchers_.insert(key(counted));
+            fresh = block_touchers_.insert(key(id)).second;
+        }
+        count += fresh;
+        counted = id;
+    }
     bool write_may_conflict(const Hazard& h, uint32_t id) const {
         const auto other = [id](uint32_t t) { return t != kNone && t != id; };
         return other(h.last_writer) || (h.read_phase == phase_ && (other(h.last_reader) || other(h.other_reader)));
@@ -300,6 +322,9 @@ class ModelEmulator {
         alignas(ctx::fiber) unsigned char bytes[sizeof(ctx::fiber)];
     };
     std::vector<AbandonedFiber> abandoned_;
+    // With barriers: (element, thread in block, array, write) of the running block's threads
+    // counted on elements more than one of them touched (count_toucher).
+    std::unordered_set<uint64_t> block_touchers_;
     std::unique_ptr<WarpRequests> requests_;  // when the launch records requests
     // Per array, the threads that read and wrote it (counted from each ModelThread's masks
     // when its block ends).
@@ -432,9 +457,7 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     }
     if (read && recorded) {
         ElementRecord& r = state.record;
-        // The first recorded read counts even when this thread also read before (an earlier,
-        // unrecorded phase).
-        if (h.last_reader != id || r.readers == 0) ++r.readers;
+        count_toucher(a, i, h.counted_reader, r.readers, id, false);
         r.first_reader = std::min(r.first_reader, id);
     }
     // An atomic's read is ordered with other atomics: only its write is checked (against
@@ -454,7 +477,7 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
         if (write_may_conflict(h, id)) check_write(a, i, h, id, line, atomic);
         if (recorded) {
             ElementRecord& r = state.record;
-            if (h.last_writer != id || r.writers == 0) ++r.writers;
+            count_toucher(a, i, h.counted_writer, r.writers, id, true);
             r.first_writer = std::min(r.first_writer, id);
             ++r.stores;
         }
@@ -496,6 +519,7 @@ void ModelEmulator::count_touching_threads() {
 
 void ModelEmulator::run_block(uint64_t block) {
     reset_shared();
+    block_touchers_.clear();
     phase_ = 0;
     record_shared_ = record_elements_ && block == shared_block_;
     if (requests_) requests_->begin_block(block, block == shared_block_);
@@ -802,7 +826,7 @@ std::optional<std::string> check_model_launch(const ModelLaunch& l) {
     const uint64_t elements = global_elements(spec, l.params, l.launch);
     if (elements > kMaxModelElements)
         return "the arrays have " + std::to_string(elements) + " elements in all; the kernel model records at most " +
-               std::to_string(kMaxModelElements) + " (52 bytes each)";
+               std::to_string(kMaxModelElements) + " (60 bytes each)";
     const uint64_t shared = shared_bytes_per_block(spec, l.params, l.launch.block);
     if (shared > kSharedBytesPerBlock) {
         // Static arrays too large fail to compile; a launch's dynamic ones fail to launch.

@@ -66,8 +66,7 @@ struct ModelLaunch {
 
 // Who touched one element of a global array (20 bytes). Thread ids are global linear ids:
 // blockIdx (x fastest) · threads per block + threadIdx (x fastest). Atomics count as a read
-// and a write. writers/readers count the threads that wrote/read it (a thread that writes an
-// element again after another thread of its block did, across a barrier, counts twice).
+// and a write. writers/readers count the distinct threads that wrote/read it.
 struct ElementRecord {
     static constexpr uint32_t kNone = ~uint32_t(0);
     uint32_t first_writer = kNone;  // the smallest id that wrote it
@@ -149,7 +148,7 @@ uint64_t global_elements(const KernelSpec& spec, const Params& params, const Lau
 uint64_t shared_bytes_per_block(const KernelSpec& spec, const Params& params, const Dim3& block,
                                 bool dynamic_only = false);
 // Global elements a launch may have in all: each carries its value, its record (20 bytes) and
-// its ordering state for races and hazards (28 bytes).
+// its ordering state for races and hazards (36 bytes).
 inline constexpr uint64_t kMaxModelElements = uint64_t(1) << 24;
 
 // CUDA's default per-block limit without opting in (cudaFuncAttributeMaxDynamicSharedMemorySize).

@@ -294,3 +294,34 @@ TEST_CASE("a map's active threads are those that wrote - or read - its array, in
     CHECK(sdata.threads_idle == 0);
     CHECK(model_array_stats(*r.value, k.array_index("sdata"), true, l, true).threads_active == 128);
 }
+
+TEST_CASE("an element's writers and readers are distinct threads - again after a barrier, or atomics, count once") {
+    KernelSpec k;
+    k.name = "test-touch-again";
+    const auto one = [](const Params&, const LaunchConfig&) { return std::vector<uint64_t>{1}; };
+    k.arrays = {{"x", MemorySpace::Global, ValueType::Float32, ArrayRole::Input, one},
+                {"w", MemorySpace::Global, ValueType::Float32, ArrayRole::Output, one},
+                {"sum", MemorySpace::Global, ValueType::Int32, ArrayRole::Output, one}};
+    k.fill_input = [](const Params&, size_t, std::vector<uint32_t>& bits) { std::fill(bits.begin(), bits.end(), 0u); };
+    const auto phase = [](ModelThread& t) {
+        t.array<float>(1).store(0, t.array<float>(0).load(0, 2), 3);
+        t.array<int>(2).atomic_add(0, 1, 4);
+        t.array<int>(2).atomic_add(0, 1, 4);
+    };
+    for (const bool barrier : {false, true}) {
+        CAPTURE(barrier);
+        k.uses_barriers = barrier;
+        k.body = [&](ModelThread& t) {
+            phase(t);
+            if (barrier) t.syncthreads(5);
+            phase(t);
+        };
+        const ModelResult r = run(k, {}, {{2, 1, 1}, {8, 1, 1}});  // 16 threads, each touching twice
+        CHECK(r.arrays[0].records[0].readers == 16);
+        CHECK(r.arrays[1].records[0].writers == 16);
+        CHECK(r.arrays[1].records[0].stores == 32);  // every store counts
+        CHECK(r.arrays[2].records[0].readers == 16);
+        CHECK(r.arrays[2].records[0].writers == 16);
+        CHECK(r.arrays[2].bits[0] == 64);
+    }
+}
