@@ -122,6 +122,7 @@ struct ElementState {
     Hazard hazard;
     ElementRecord record;  // global arrays only
 };
+static_assert(sizeof(ElementState) == 56, "the README and check_model_launch's message give 56 + 4 bytes per element");
 
 struct Storage {
     std::vector<uint64_t> shape;
@@ -273,18 +274,18 @@ class ModelEmulator {
     // barriers a thread runs to completion, so its accesses to an element follow one another:
     // one that is not the last counted is new. With barriers the block's threads take turns
     // between them, so the block's earlier touchers are looked up in block_touchers_.
-    void count_toucher(size_t a, uint64_t i, uint32_t& counted, uint32_t& count, uint32_t id, bool write) {
+    [[gnu::always_inline]] void count_toucher(size_t a, uint64_t i, uint32_t& counted, uint32_t& count, uint32_t id,
+                                              bool write) {
         if (counted == id) return;
-        bool fresh = true;
-        if (spec_.uses_barriers && in_block(counted)) {
-            const auto key = [&](uint32_t t) {
-                return (i << 17) | (uint64_t(t - block_base_) << 7) | (a << 1) | write;
-            };
-            block_touchers_.insert(key(counted));
-            fresh = block_touchers_.insert(key(id)).second;
-        }
-        count += fresh;
+        count += !spec_.uses_barriers || !in_block(counted) || first_in_block(a, i, counted, id, write);
         counted = id;
+    }
+    // Whether `id` is new among the running block's touchers of the element, whose last
+    // counted one was `counted`, of the same block (out of line: only kernels with barriers).
+    [[gnu::noinline]] bool first_in_block(size_t a, uint64_t i, uint32_t counted, uint32_t id, bool write) {
+        const auto key = [&](uint32_t t) { return (i << 17) | (uint64_t(t - block_base_) << 7) | (a << 1) | write; };
+        block_touchers_.insert(key(counted));
+        return block_touchers_.insert(key(id)).second;
     }
     bool write_may_conflict(const Hazard& h, uint32_t id) const {
         const auto other = [id](uint32_t t) { return t != kNone && t != id; };
