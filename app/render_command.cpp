@@ -193,7 +193,7 @@ int run_render_command(const RenderCommandOptions& o) {
             spec.caption += std::to_string(s.threads_launched) + " threads launched, " +
                             std::to_string(s.threads_active) + " active, " + std::to_string(s.threads_idle) +
                             " idle; " + std::to_string(s.elements_untouched) + " elements untouched, " +
-                            std::to_string(s.elements_multi) + " written more than once";
+                            std::to_string(s.elements_multi) + " written by more than one thread";
         draw_figure(renderer, spec);
         const auto written = write_png(read_framebuffer(width, height), o.out);
         if (!written.done()) return fail(written.error, 1);  // output that cannot be written

@@ -167,7 +167,7 @@ LaunchResult mapped_launch(const Workload& w, const LaunchConfig& l, const std::
     const uint64_t n = element_count(w);
     DeviceBuffer<float> out(n, stream), a(e.data.a.size(), stream), b(e.data.b.size(), stream);
     auto map = std::make_shared<DeviceMap>(n, stream);
-    DeviceBuffer<unsigned long long> counters(3, stream);  // threads active, elements untouched, written 2+ times
+    DeviceBuffer<unsigned long long> counters(3, stream);  // threads active, elements untouched, written by 2+ threads
     upload(out.get(), e.data.out.data(), out.bytes(), s);
     upload(a.get(), e.data.a.data(), a.bytes(), s);
     upload(b.get(), e.data.b.data(), b.bytes(), s);

@@ -44,7 +44,7 @@ void draw_stats_panel(AppState& state) {
         row("partial warps", s.partial_warps);
         row("elements", s.elements);
         row("elements untouched", s.elements_untouched);
-        row(model && model->reads ? "read by 2+ threads" : "written 2+ times", s.elements_multi);
+        row(model && model->reads ? "read by 2+ threads" : "written by 2+ threads", s.elements_multi);
         ImGui::EndTable();
     }
     if (s.elements_multi > 0 && !model)
