@@ -21,4 +21,11 @@ struct Dim3 {
 // Ceiling division: the grid a user should write to cover n items with blocks of b.
 TM_HD inline uint64_t div_round_up(uint64_t n, uint64_t b) { return (n + b - 1) / b; }
 
+// The blocks of `block` threads that cover `extent` items on one axis, as a dim3 holds it. A
+// zero block counts as one: the covering grid is computed before validation refuses it.
+TM_HD inline uint32_t blocks_to_cover(uint64_t extent, uint64_t block) {
+    const uint64_t blocks = div_round_up(extent, block == 0 ? 1 : block);
+    return blocks > UINT32_MAX ? UINT32_MAX : uint32_t(blocks);
+}
+
 }  // namespace threadmap

@@ -21,8 +21,6 @@ constexpr std::array<KernelEntry, 4> kKernels{{
     {KernelKind::MatmulXCol, "matmul-xcol"},
 }};
 
-uint32_t clamp_u32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : uint32_t(v); }
-
 }  // namespace
 
 bool operator==(const Workload& a, const Workload& b) {
@@ -92,20 +90,19 @@ std::vector<uint64_t> map_shape(const Workload& w) {
 
 Dim3 covering_grid(const Workload& w, const Dim3& block) {
     Dim3 grid;  // y and z stay 1: no kernel here indexes blockIdx.z, 1D kernels not blockIdx.y
-    const auto cover = [](uint64_t extent, uint32_t b) { return clamp_u32(div_round_up(extent, b == 0 ? 1 : b)); };
     switch (w.kernel) {
         case KernelKind::Increment:
         case KernelKind::IncrementStride:
-            grid.x = cover(w.n, block.x);
+            grid.x = blocks_to_cover(w.n, block.x);
             break;
         case KernelKind::Matmul:  // x → row i, y → column j
-            grid.x = cover(w.rows, block.x);
-            grid.y = cover(w.cols, block.y);
+            grid.x = blocks_to_cover(w.rows, block.x);
+            grid.y = blocks_to_cover(w.cols, block.y);
             break;
         case KernelKind::MatmulXCol:  // x → column j, y → row i
         case KernelKind::Model:       // the spec's covering_grid decides; x across, y down here
-            grid.x = cover(is_2d(w) ? w.cols : w.n, block.x);
-            grid.y = cover(is_2d(w) ? w.rows : 1, block.y);
+            grid.x = blocks_to_cover(is_2d(w) ? w.cols : w.n, block.x);
+            grid.y = blocks_to_cover(is_2d(w) ? w.rows : 1, block.y);
             break;
     }
     return grid;

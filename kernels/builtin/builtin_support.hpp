@@ -36,13 +36,8 @@ struct RecordedMatrix {
     uint64_t cols() const { return cols_; }
 };
 
-// ⌈extent / b⌉ blocks on one axis, as a dim3 holds it (a zero block is validation's to refuse).
-inline uint32_t cover(uint64_t extent, uint32_t b) {
-    return uint32_t(std::min<uint64_t>(div_round_up(extent, b == 0 ? 1 : b), UINT32_MAX));
-}
-
 inline std::vector<uint64_t> shape_n(const Params& p, const LaunchConfig&) { return {p[0]}; }
-inline Dim3 cover_n(const Params& p, const Dim3& block) { return {cover(p[0], block.x), 1, 1}; }
+inline Dim3 cover_n(const Params& p, const Dim3& block) { return {blocks_to_cover(p[0], block.x), 1, 1}; }
 
 // One float per element, from kernel_data.hpp's values (exact in float).
 inline void fill_counting(const Params&, size_t, std::vector<uint32_t>& bits) {

@@ -63,8 +63,12 @@ struct MatmulOperands {
 };
 
 // C's shape with x indexing rows (the tutorial) or columns (the fix).
-inline Dim3 cover_x_rows(const Params& p, const Dim3& b) { return {cover(p[kRows], b.x), cover(p[kCols], b.y), 1}; }
-inline Dim3 cover_x_cols(const Params& p, const Dim3& b) { return {cover(p[kCols], b.x), cover(p[kRows], b.y), 1}; }
+inline Dim3 cover_x_rows(const Params& p, const Dim3& b) {
+    return {blocks_to_cover(p[kRows], b.x), blocks_to_cover(p[kCols], b.y), 1};
+}
+inline Dim3 cover_x_cols(const Params& p, const Dim3& b) {
+    return {blocks_to_cover(p[kCols], b.x), blocks_to_cover(p[kRows], b.y), 1};
+}
 
 // The CUDA text of the one-thread-per-element matmuls: `indices` are lines 3-4 (i and j),
 // `loop` lines 7 on (the k loop and C's store); the other lines are the same in all three.

@@ -61,7 +61,7 @@ inline KernelSpec matmul_tiled_spec(bool second_barrier) {
     s.uses_barriers = true;
     s.default_block = {kTile, kTile, 1};
     s.covering_grid = [](const Params& p, const Dim3&) {
-        return Dim3{cover(p[kCols], kTile), cover(p[kRows], kTile), 1};
+        return Dim3{blocks_to_cover(p[kCols], kTile), blocks_to_cover(p[kRows], kTile), 1};
     };
     s.cuda_source = matmul_tiled_source(
         second_barrier ? "        __syncthreads();  // nobody still reads the tiles\n"

@@ -22,7 +22,7 @@ inline KernelSpec transpose_spec_base() {
              return std::vector<uint64_t>{p[kTCols], p[kTRows]};
          }}};
     s.covering_grid = [](const Params& p, const Dim3& b) {
-        return Dim3{cover(p[kTCols], b.x), cover(p[kTRows], b.y), 1};
+        return Dim3{blocks_to_cover(p[kTCols], b.x), blocks_to_cover(p[kTRows], b.y), 1};
     };
     s.default_block = {kTransposeTile, kTransposeTile, 1};
     s.fill_input = fill_counting;

@@ -32,7 +32,7 @@ inline KernelSpec transpose_tiled_spec(uint64_t width) {
                         width == kTransposeTile ? tile_shape<kTransposeTile> : tile_shape<kTransposeTile + 1>});
     s.uses_barriers = true;
     s.covering_grid = [](const Params& p, const Dim3&) {
-        return Dim3{cover(p[kTCols], kTransposeTile), cover(p[kTRows], kTransposeTile), 1};
+        return Dim3{blocks_to_cover(p[kTCols], kTransposeTile), blocks_to_cover(p[kTRows], kTransposeTile), 1};
     };
     const std::string tile = width == kTransposeTile ? "TILE" : "TILE + 1";
     s.cuda_source =

@@ -110,9 +110,8 @@ Outcome<uint64_t> parse_value(const SourceParam& p, const std::string& text) {
 // The default grid: one thread per element of the largest array, x along a row (a reduction's
 // input, a matmul's largest operand; a learner's own --grid says otherwise).
 Dim3 covering(const std::vector<uint64_t>& shape, const Dim3& block) {
-    const auto up = [](uint64_t n, uint64_t b) { return uint32_t(std::min<uint64_t>((n + b - 1) / b, UINT32_MAX)); };
-    if (shape.size() == 2) return {up(shape[1], block.x), up(shape[0], block.y), 1};
-    return {up(shape[0], block.volume()), 1, 1};
+    if (shape.size() == 2) return {blocks_to_cover(shape[1], block.x), blocks_to_cover(shape[0], block.y), 1};
+    return {blocks_to_cover(shape[0], block.volume()), 1, 1};
 }
 
 }  // namespace

@@ -83,6 +83,28 @@ TEST_CASE("--source: what is missing or wrong in the bindings is named, exit 2")
     CHECK(stray.err.find("go with --source") != std::string::npos);
 }
 
+TEST_CASE("--source and a lesson's own kernel: a zero blockDim is refused in CUDA's words by every command") {
+    // The covering grid divides by the block before validation sees it: it once did so by zero.
+    const std::string cu = source_file("zero-block.cu", kIncrement);
+    for (const std::string command : {"map", "check", "memory", "occupancy", "render"}) {
+        for (const std::string block : {"0", "32,0", "0,0,0"}) {
+            CAPTURE(command);
+            CAPTURE(block);
+            std::vector<std::string> extra{"--block", block};
+            if (command == "render") extra.insert(extra.end(), {"--out", "/tmp/threadmap-zero-block.png"});
+            if (command == "occupancy") extra.insert(extra.end(), {"--registers", "32"});
+            for (std::vector<std::string> args :
+                 {std::vector<std::string>{command, "--source", cu, "--bind", "a=float[10]", "--bind", "n=10"},
+                  std::vector<std::string>{command, "--preset", "off-by-one-guard"}}) {
+                args.insert(args.end(), extra.begin(), extra.end());
+                const RunResult r = run_threadmap(args);
+                CHECK(r.exit_code == 2);
+                CHECK(r.err.find("must be at least 1") != std::string::npos);
+            }
+        }
+    }
+}
+
 TEST_CASE("--source: an endless loop is stopped at the time limit and a crash is reported, exit 3") {
     const std::string loop = source_file("loop.cu",
                                          "__global__ void spin(int* a) {\n"
