@@ -52,6 +52,9 @@ struct ArraySpec {
     // Shared arrays: `extern __shared__`, sized at launch (the third value of <<<…>>>), which
     // CUDA checks when the kernel is launched, not when it is compiled.
     bool dynamic = false;
+    // A dynamic array: the bytes the launch gives, when not its elements × 4 (a learner may
+    // give 1,022 bytes: 255 floats). CUDA checks the bytes.
+    uint64_t dynamic_bytes = 0;
 };
 
 struct KernelSpec {

@@ -73,14 +73,18 @@ uint64_t global_elements(const KernelSpec& spec, const Params& params, const Lau
 }
 
 uint64_t shared_bytes_per_block(const KernelSpec& spec, const Params& params, const Dim3& block, bool dynamic_only) {
-    uint64_t bytes = 0;
+    // Every extern __shared__ array starts at the one block of dynamic memory the launch gives.
+    uint64_t fixed = 0, dynamic = 0;
     for (const auto& a : spec.arrays) {
-        if (a.space != MemorySpace::Shared || (dynamic_only && !a.dynamic)) continue;
+        if (a.space != MemorySpace::Shared) continue;
         uint64_t n = 1;
         for (uint64_t side : a.shape(params, {Dim3{}, block})) n *= side;
-        bytes += n * 4;
+        if (a.dynamic)
+            dynamic = std::max(dynamic, a.dynamic_bytes ? a.dynamic_bytes : n * 4);
+        else
+            fixed += n * 4;
     }
-    return bytes;
+    return dynamic_only ? dynamic : fixed + dynamic;
 }
 
 namespace {

@@ -246,7 +246,18 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
     }
     if (!missing.empty()) return {std::nullopt, kernel.name + " needs every parameter bound: " + missing};
 
+    std::string dynamic_name;
     for (const SourceSharedArray& s : kernel.shared) {
+        // CUDA starts every extern __shared__ array at the same address; the model keeps one
+        // array per name, so a second one would show a wrong picture (writes through one not
+        // seen through the other): refused.
+        if (s.dynamic && !dynamic_name.empty())
+            return {std::nullopt, kernel.name + " declares extern __shared__ " + dynamic_name + "[] and " + s.name +
+                                      "[]: in CUDA both start at the same address of the launch's dynamic shared "
+                                      "memory; threadmap models one extern __shared__ array: declare one and "
+                                      "index into it (or point into it: float* " +
+                                      s.name + " = &" + dynamic_name + "[OFFSET];)"};
+        if (s.dynamic) dynamic_name = s.name;
         std::vector<uint64_t> shape = s.shape;
         if (s.dynamic) {
             if (run.dynamic_shared_bytes < 4)
@@ -262,6 +273,7 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
         a.role = ArrayRole::Scratch;
         a.shape = [shape](const Params&, const LaunchConfig&) { return shape; };
         a.dynamic = s.dynamic;
+        if (s.dynamic) a.dynamic_bytes = run.dynamic_shared_bytes;
         k.addresses.array[s.slot] = k.spec.arrays.size();
         k.spec.arrays.push_back(std::move(a));
     }

@@ -308,3 +308,39 @@ TEST_CASE("the warp inspector's kept requests come back from the kernel's proces
     }
     CHECK(same);
 }
+
+TEST_CASE("dynamic shared memory: CUDA's 48 KB limit on the bytes given - one extern __shared__ array, or refused") {
+    auto s = compiled(
+        "__global__ void k(float* a) {\n"
+        "    extern __shared__ float s[];\n"
+        "    s[threadIdx.x] = 1;\n"
+        "    a[threadIdx.x] = s[threadIdx.x];\n"
+        "}\n");
+    std::vector<SourceBinding> b{*parse_binding("a=float[32]").value};
+    const auto launch = [&](uint64_t bytes) {
+        SourceRunOptions run;
+        run.dynamic_shared_bytes = bytes;
+        auto k = bind_kernel(s, s->kernels.at(0), b, run);
+        REQUIRE_MESSAGE(k.value, k.error);
+        return run_model({&(*k.value)->spec, {}, {{1, 1, 1}, {32, 1, 1}}});
+    };
+    CHECK(launch(49152).value);
+    // 49,153 bytes hold the same 12,288 floats, but CUDA refuses the launch: it checks the bytes.
+    const auto over = launch(49153);
+    REQUIRE(!over.value);
+    CHECK(over.error.find("uses 49153 bytes of __shared__ memory") != std::string::npos);
+
+    auto two = compiled(
+        "__global__ void k(float* a) {\n"
+        "    extern __shared__ float s[];\n"
+        "    extern __shared__ float u[];\n"
+        "    s[threadIdx.x] = 1;\n"
+        "    __syncthreads();\n"
+        "    a[threadIdx.x] = u[threadIdx.x];\n"
+        "}\n");
+    SourceRunOptions run;
+    run.dynamic_shared_bytes = 128;
+    const auto refused = bind_kernel(two, two->kernels.at(0), b, run);
+    REQUIRE(!refused.value);
+    CHECK(refused.error.find("both start at the same address") != std::string::npos);
+}
