@@ -40,6 +40,7 @@ int run_model_map(const MapCommandOptions& o, const ResolvedLaunch& resolved, Ma
     const size_t array = resolved.model->array;
     const auto run = run_model(launch);
     if (!run.value) return fail(run.error, failed_run_exit(launch));
+    if (const auto missing = missing_phase(launch.phase, run.value->phases)) return fail(*missing, 2);
     const ModelMapReport report{launch, *run.value, array, resolved.model->reads, !o.no_elements};
     if (!write_model_map_report(stdout, report, format)) return fail("could not write the output", 1);
     return 0;

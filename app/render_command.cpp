@@ -166,6 +166,8 @@ int run_render_command(const RenderCommandOptions& o) {
         auto built = build_picture(launch, po);
         if (!built.value) return fail(built.error, 2);
         MapPicture& p = *built.value;
+        if (p.launch.model)
+            if (const auto missing = missing_phase(p.launch.model->phase, p.phases)) return fail(*missing, 2);
         if (placed && !p.occupancy_error.empty()) return fail(p.occupancy_error, 2);
 
         HeadlessImGui imgui(width, height, font_px);

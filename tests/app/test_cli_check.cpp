@@ -201,3 +201,22 @@ TEST_CASE("map of a __shared__ array shows one block's copy - its writers, reade
     REQUIRE(read_map["elements"].size() == 256);
     for (const json& e : read_map["elements"]) CHECK(e["touches"] == 16);
 }
+
+TEST_CASE("map and render --phase past the launch's last phase: exit 2 naming its phases, not an empty map") {
+    // reduce-sequential, block 32: a barrier after the loads, then one per step s = 16 .. 1: phases 0 to 6.
+    const std::vector<std::string> launch{"--kernel", "reduce-sequential", "--n",  "1024", "--block",
+                                          "32",       "--array",           "sdata"};
+    const auto with = [&](std::vector<std::string> args, const std::string& phase) {
+        args.insert(args.end(), launch.begin(), launch.end());
+        args.insert(args.end(), {"--phase", phase});
+        return run_threadmap(args);
+    };
+    CHECK(with({"map"}, "6").exit_code == 0);
+    const RunResult past = with({"map"}, "7");
+    CHECK(past.exit_code == 2);
+    CHECK(past.err.find("this launch has phases 0 to 6 (its longest-running block passes 6 barriers)") !=
+          std::string::npos);
+    const RunResult render = with({"render", "--out", "/tmp/threadmap-phase-past.png"}, "7");
+    CHECK(render.exit_code == 2);
+    CHECK(render.err.find("phases 0 to 6") != std::string::npos);
+}
