@@ -100,6 +100,10 @@ int run_check_command(const CheckCommandOptions& o) {
                      "threadmap: check runs in the kernel model on the CPU; --backend cuda is for map and bench\n");
         return 2;
     }
+    if (!o.launch.phase.empty()) {  // the findings are the whole launch's: a phase would be silently ignored
+        std::fprintf(stderr, "threadmap: check reports the findings of every phase; --phase is for map and render\n");
+        return 2;
+    }
     LaunchOptions options = o.launch;
     options.sweep_expected = o.sweep_launches;  // --expect is what the sweep compares with
     const auto resolved = resolve_launch(options);

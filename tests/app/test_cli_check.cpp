@@ -202,7 +202,8 @@ TEST_CASE("map of a __shared__ array shows one block's copy - its writers, reade
     for (const json& e : read_map["elements"]) CHECK(e["touches"] == 16);
 }
 
-TEST_CASE("map and render --phase past the launch's last phase: exit 2 naming its phases, not an empty map") {
+TEST_CASE(
+    "--phase: past the launch's last phase map and render exit 2 naming its phases - check and memory refuse it") {
     // reduce-sequential, block 32: a barrier after the loads, then one per step s = 16 .. 1: phases 0 to 6.
     const std::vector<std::string> launch{"--kernel", "reduce-sequential", "--n",  "1024", "--block",
                                           "32",       "--array",           "sdata"};
@@ -219,4 +220,10 @@ TEST_CASE("map and render --phase past the launch's last phase: exit 2 naming it
     const RunResult render = with({"render", "--out", "/tmp/threadmap-phase-past.png"}, "7");
     CHECK(render.exit_code == 2);
     CHECK(render.err.find("phases 0 to 6") != std::string::npos);
+    // check and memory are the whole launch's: a phase is refused, not silently ignored.
+    for (const char* command : {"check", "memory"}) {
+        const RunResult r = with({command}, "2");
+        CHECK(r.exit_code == 2);
+        CHECK(r.err.find("--phase is for map and render") != std::string::npos);
+    }
 }
