@@ -125,13 +125,78 @@ __THREADMAP_MATH1(sin)
 __THREADMAP_MATH1(cos)
 __THREADMAP_MATH1(tan)
 __THREADMAP_MATH1(tanh)
+__THREADMAP_MATH1(asin)
+__THREADMAP_MATH1(acos)
+__THREADMAP_MATH1(atan)
+__THREADMAP_MATH1(sinh)
+__THREADMAP_MATH1(cosh)
+__THREADMAP_MATH1(expm1)
+__THREADMAP_MATH1(log1p)
+__THREADMAP_MATH1(cbrt)
+__THREADMAP_MATH1(erf)
 #undef __THREADMAP_MATH1
-inline float fminf(float a, float b) { return __builtin_fminf(a, b); }
-inline float fmaxf(float a, float b) { return __builtin_fmaxf(a, b); }
-inline float powf(float a, float b) { return __builtin_powf(a, b); }
-inline double pow(double a, double b) { return __builtin_pow(a, b); }
+#define __THREADMAP_MATH2(NAME)                                                    \
+    inline float NAME##f(float x, float y) { return __builtin_##NAME##f(x, y); } \
+    inline double NAME(double x, double y) { return __builtin_##NAME(x, y); }
+__THREADMAP_MATH2(fmin)
+__THREADMAP_MATH2(fmax)
+__THREADMAP_MATH2(pow)
+__THREADMAP_MATH2(atan2)
+__THREADMAP_MATH2(fmod)
+__THREADMAP_MATH2(hypot)
+__THREADMAP_MATH2(copysign)
+#undef __THREADMAP_MATH2
+// Fused, as on a GPU (the rest of the kernel is compiled without contraction).
+inline float fmaf(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+inline double fma(double a, double b, double c) { return __builtin_fma(a, b, c); }
 inline float rsqrtf(float x) { return 1.0f / __builtin_sqrtf(x); }
 inline float __fdividef(float a, float b) { return a / b; }
 inline float __expf(float x) { return __builtin_expf(x); }
+// CUDA's integer intrinsics.
+inline int __popc(unsigned int x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(unsigned(x)); }
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline unsigned int __brev(unsigned int x) { return __builtin_bitreverse32(x); }
+// A load through the read-only cache is a load (recorded like any other).
+template <class T>
+inline T __ldg(const T* p) {
+    return *p;
+}
+// Memory fences order a thread's accesses as other threads see them; the model runs one
+// thread at a time, so every access is seen in order already.
+inline void __threadfence() {}
+inline void __threadfence_block() {}
+inline void __threadfence_system() {}
+// Warp-level operations exchange values between the lanes of a warp as they run together;
+// the model runs a block's threads one after another between barriers, so there is no warp
+// to exchange in: a kernel that uses one is refused, naming it, at compile time.
+#define __THREADMAP_WARP_ONLY(NAME)                                                                           \
+    int NAME(...) __attribute__((unavailable(                                                                \
+        "threadmap's model runs a block's threads one after another between __syncthreads() barriers, so a " \
+        "warp's lanes never run together to exchange values or wait for each other: warp-level operations "   \
+        "are not modelled (use shared memory and __syncthreads())")));
+__THREADMAP_WARP_ONLY(__shfl_sync)
+__THREADMAP_WARP_ONLY(__shfl_up_sync)
+__THREADMAP_WARP_ONLY(__shfl_down_sync)
+__THREADMAP_WARP_ONLY(__shfl_xor_sync)
+__THREADMAP_WARP_ONLY(__shfl)
+__THREADMAP_WARP_ONLY(__shfl_up)
+__THREADMAP_WARP_ONLY(__shfl_down)
+__THREADMAP_WARP_ONLY(__shfl_xor)
+__THREADMAP_WARP_ONLY(__ballot_sync)
+__THREADMAP_WARP_ONLY(__all_sync)
+__THREADMAP_WARP_ONLY(__any_sync)
+__THREADMAP_WARP_ONLY(__uni_sync)
+__THREADMAP_WARP_ONLY(__activemask)
+__THREADMAP_WARP_ONLY(__syncwarp)
+__THREADMAP_WARP_ONLY(__match_any_sync)
+__THREADMAP_WARP_ONLY(__match_all_sync)
+__THREADMAP_WARP_ONLY(__reduce_add_sync)
+__THREADMAP_WARP_ONLY(__reduce_min_sync)
+__THREADMAP_WARP_ONLY(__reduce_max_sync)
+#undef __THREADMAP_WARP_ONLY
 #define INFINITY __builtin_huge_valf()
 #define NAN __builtin_nanf("")

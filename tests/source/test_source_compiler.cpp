@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <bit>
+#include <cmath>
 #include <cstdio>
 
 #include "builtin/registry.hpp"
@@ -343,4 +344,43 @@ TEST_CASE("dynamic shared memory: CUDA's 48 KB limit on the bytes given - one ex
     const auto refused = bind_kernel(two, two->kernels.at(0), b, run);
     REQUIRE(!refused.value);
     CHECK(refused.error.find("both start at the same address") != std::string::npos);
+}
+
+TEST_CASE("CUDA's math and integer intrinsics a course uses compile and compute - warp-level operations are refused") {
+    auto s = compiled(
+        "__global__ void k(const float* x, float* y, int* z) {\n"
+        "    int i = threadIdx.x;\n"
+        "    float v = __ldg(&x[i]) * 0.25f;\n"
+        "    y[i] = fmaf(v, 2.0f, 1.0f) + atan2f(v, 1.0f) + fmodf(v, 0.3f) + hypotf(v, v) + asinf(v) + erff(v)\n"
+        "         + cbrtf(v) + copysignf(1.0f, -v) + expm1f(v) + log1pf(v) + sinhf(v) + pow(2.0, 0.5);\n"
+        "    __threadfence();\n"
+        "    z[i] = __popc(i) + __clz(i) + __ffs(i) + (int)(__brev(i) >> 28);\n"
+        "}\n");
+    auto b = bound(s, {"x=float[4]:index", "y=float[4]", "z=int[4]"});
+    const ModelResult r = run(*b, {1, 1, 1}, {4, 1, 1});
+    CHECK(r.findings.empty());
+    for (int i = 0; i < 4; ++i) {
+        CAPTURE(i);
+        const float v = float(i) * 0.25f;
+        const double want = std::fma(v, 2.0f, 1.0f) + std::atan2(v, 1.0f) + std::fmod(v, 0.3f) + std::hypot(v, v) +
+                            std::asin(v) + std::erf(v) + std::cbrt(v) + std::copysign(1.0f, -v) + std::expm1(v) +
+                            std::log1p(v) + std::sinh(v) + std::sqrt(2.0);
+        CHECK(std::bit_cast<float>(r.arrays[1].bits[i]) == doctest::Approx(want).epsilon(1e-5));
+        CHECK(r.arrays[0].records[i].readers == 1);  // __ldg is a recorded load
+    }
+    // popc + clz + ffs + the top 4 bits of the reversed bits: 0+32+0+0, 1+31+1+8, 1+30+2+4, 2+30+1+12.
+    CHECK(std::vector<uint32_t>(r.arrays[2].bits.begin(), r.arrays[2].bits.end()) ==
+          std::vector<uint32_t>{32, 41, 37, 45});
+
+    for (const char* warp : {"__shfl_down_sync(0xffffffffu, v, 1)", "__ballot_sync(0xffffffffu, v > 0)"}) {
+        CAPTURE(warp);
+        const SourceCompile c = compile_source(
+            std::string("__global__ void k(float* a) {\n    float v = a[threadIdx.x];\n    a[threadIdx.x] = ") + warp +
+                ";\n}\n",
+            "warp.cu");
+        CHECK(!c.source);
+        CHECK(c.text.find("warp.cu:3:") != std::string::npos);
+        CHECK(c.text.find("is unavailable: threadmap's model runs a block's threads one after another") !=
+              std::string::npos);
+    }
 }
