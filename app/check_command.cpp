@@ -100,8 +100,8 @@ int run_check_command(const CheckCommandOptions& o) {
                      "threadmap: check runs in the kernel model on the CPU; --backend cuda is for map and bench\n");
         return 2;
     }
-    if (!o.launch.phase.empty()) {  // the findings are the whole launch's: a phase would be silently ignored
-        std::fprintf(stderr, "threadmap: check reports the findings of every phase; --phase is for map and render\n");
+    if (const auto refused = phase_not_applicable(o.launch, "check", "the findings")) {
+        std::fprintf(stderr, "threadmap: %s\n", refused->c_str());
         return 2;
     }
     LaunchOptions options = o.launch;

@@ -28,8 +28,8 @@ int run_memory_command(const MemoryCommandOptions& o) {
                      "bench\n");
         return 2;
     }
-    if (!o.launch.phase.empty()) {  // the requests are the whole launch's: a phase would be silently ignored
-        std::fprintf(stderr, "threadmap: memory counts the requests of every phase; --phase is for map and render\n");
+    if (const auto refused = phase_not_applicable(o.launch, "memory", "the requests")) {
+        std::fprintf(stderr, "threadmap: %s\n", refused->c_str());
         return 2;
     }
     auto launch = resolve_model_launch(o.launch);

@@ -6,6 +6,19 @@
 
 namespace threadmap {
 
+std::optional<std::string> missing_phase(uint32_t phase, uint32_t phases) {
+    if (phase == ModelLaunch::kAllPhases || phase < phases) return std::nullopt;
+    const uint32_t barriers = phases - 1;
+    return "--phase " + std::to_string(phase) + ": this launch has phases 0 to " + std::to_string(barriers) +
+           " (its longest-running block passes " + std::to_string(barriers) +
+           (barriers == 1 ? " barrier" : " barriers") + "), so phase " + std::to_string(phase) + " has no accesses";
+}
+
+std::optional<std::string> phase_not_applicable(const LaunchOptions& options, const char* command, const char* what) {
+    if (options.phase.empty()) return std::nullopt;
+    return std::string(command) + " reports " + what + " of every phase; --phase is for map and render";
+}
+
 ModelLaunch model_launch_for(const ResolvedLaunch& r) {
     ModelLaunch m;
     m.launch = r.launch;

@@ -14,6 +14,7 @@
 #include "timing_state.hpp"
 #include "image_export.hpp"
 #include "map_picture.hpp"
+#include "model_launch.hpp"
 #include "offscreen_context.hpp"
 #include "overlay.hpp"
 

@@ -61,14 +61,6 @@ size_t KernelSpec::array_index(const std::string& array) const {
     return arrays.size();
 }
 
-std::optional<std::string> missing_phase(uint32_t phase, uint32_t phases) {
-    if (phase == ModelLaunch::kAllPhases || phase < phases) return std::nullopt;
-    const uint32_t barriers = phases - 1;
-    return "--phase " + std::to_string(phase) + ": this launch has phases 0 to " + std::to_string(barriers) +
-           " (its longest-running block passes " + std::to_string(barriers) +
-           (barriers == 1 ? " barrier" : " barriers") + "), so phase " + std::to_string(phase) + " has no accesses";
-}
-
 uint64_t global_elements(const KernelSpec& spec, const Params& params, const LaunchConfig& launch) {
     uint64_t elements = 0;
     for (const auto& a : spec.arrays)

@@ -140,11 +140,6 @@ Outcome<ModelResult> run_model(const ModelLaunch& launch, const std::atomic<bool
 // and their order included.
 Outcome<ModelResult> run_model_here(const ModelLaunch& launch, const std::atomic<bool>* cancel = nullptr);
 
-// Why a map of phase `phase` shows nothing because the launch has no such phase (its blocks
-// passed fewer barriers: `phases` is ModelResult::phases), or nothing. The window's slider
-// stays within the phases; the command line says so instead of drawing an empty map.
-std::optional<std::string> missing_phase(uint32_t phase, uint32_t phases);
-
 // The elements of a launch's global arrays, in all.
 uint64_t global_elements(const KernelSpec& spec, const Params& params, const LaunchConfig& launch);
 
