@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "findings_report.hpp"
+#include "printed_report.hpp"
 #include "launch_sweep.hpp"
 #include "model_launch.hpp"
 
@@ -145,6 +146,7 @@ int run_check_command(const CheckCommandOptions& o) {
                             {"listed_at_most", ModelResult::kMaxListedFindings},
                             {"ended_early", r.ended_early},
                             {"model", kModelNote}};
+        if (r.printed.calls > 0) j["printed"] = printed_json(r.printed);
         std::cout << j.dump(1) << "\n";
         return any ? 3 : 0;
     }
@@ -161,7 +163,8 @@ int run_check_command(const CheckCommandOptions& o) {
                   << " more (each kind once per element; --format json lists the first "
                   << ModelResult::kMaxListedFindings << ")\n";
     if (r.ended_early) std::cout << "the launch ended at the divergent barrier\n";
-    std::cout << "(" << kModelNote << ")\n";
+    std::cout << "(" << kModelNote << ")\n" << std::flush;
+    write_printed(stdout, l.spec->name, r.printed);
     return any ? 3 : 0;
 }
 

@@ -10,6 +10,7 @@
 #include "model_launch.hpp"
 #include "launch_check.hpp"
 #include "model_map_report.hpp"
+#include "printed_report.hpp"
 
 namespace threadmap {
 
@@ -43,6 +44,9 @@ int run_model_map(const MapCommandOptions& o, const ResolvedLaunch& resolved, Ma
     if (const auto missing = missing_phase(launch.phase, run.value->phases)) return fail(*missing, 2);
     const ModelMapReport report{launch, *run.value, array, resolved.model->reads, !o.no_elements};
     if (!write_model_map_report(stdout, report, format)) return fail("could not write the output", 1);
+    // A table is read by a person: the kernel's printf text follows it; CSV stays CSV.
+    if (format != MapFormat::Json)
+        write_printed(format == MapFormat::Table ? stdout : stderr, launch.spec->name, run.value->printed);
     return 0;
 }
 

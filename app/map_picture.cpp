@@ -21,6 +21,7 @@ PictureFindings picture_findings(const std::string& output, size_t array, ModelR
     auto& list = run.findings;
     if (list.size() > PictureFindings::kMaxListed) list.resize(PictureFindings::kMaxListed);
     f.list = std::move(list);
+    f.printed = std::move(run.printed);
     return f;
 }
 

@@ -27,6 +27,7 @@ struct PictureFindings {
     // Per element of the mapped array: ElementFinding bits (the Findings colour mode); empty
     // when not checked.
     std::vector<uint8_t> found;
+    KernelPrint printed;  // what a learner's kernel printed (the Editor tab shows it)
     static constexpr size_t kMaxListed = 200;
 };
 

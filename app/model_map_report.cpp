@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "findings_report.hpp"
+#include "printed_report.hpp"
 #include "model/model_array_stats.hpp"
 #include "report_writer.hpp"
 
@@ -88,7 +89,9 @@ void write_json(Writer& w, const ModelMapReport& r, const ArrayMap& m) {
         w << "\n]";
     }
     w << ",\"findings\":" << findings_json(r.result).dump()
-      << ",\"finding_counts\":" << finding_counts_json(r.result).dump() << "}\n";
+      << ",\"finding_counts\":" << finding_counts_json(r.result).dump();
+    if (r.result.printed.calls > 0) w << ",\"printed\":" << printed_json(r.result.printed).dump();
+    w << "}\n";
 }
 
 void write_csv(Writer& w, const ModelMapReport& r, const ArrayMap& m) {

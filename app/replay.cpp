@@ -243,6 +243,8 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
                            {"error_line", state.editor.error_line},
                            {"running", state.editor.running},
                            {"binds", state.editor.binds}};
+            if (state.picture && state.picture->findings.printed.calls > 0)  // what the map's run printed
+                j["editor"]["printed"] = state.picture->findings.printed.text;
             if (const auto& g = state.editor.gpu)  // "Compile for a GPU too"
                 j["editor"]["gpu"] = {{"available", g->unavailable.empty()},
                                       {"compiled", g->compiled},

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "lesson_text.hpp"
 #include "panel_widgets.hpp"
 #include "settings.hpp"
 #include "source_launch.hpp"
@@ -67,6 +68,21 @@ void draw_gpu_compile(AppState& state, KernelEditor& e) {
                            g.log.substr(0, g.log.find('\n')).c_str());
 }
 
+// What the kernel printed with printf in the map's run, and in which order it ran.
+void draw_printed(AppState& state, const KernelPrint& printed) {
+    std::string heading = "printf: " + grouped(printed.calls) + (printed.calls == 1 ? " call" : " calls");
+    if (printed.kept_calls < printed.calls)
+        heading += ", the text of the first " + grouped(printed.kept_calls) + " kept";
+    heading += " (threads in the order the model ran them; a GPU's order between warps is its own)";
+    ImGui::TextDisabled("%s", heading.c_str());
+    ImGui::BeginChild("editor-printed", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::PushFont(mono_font());
+    ImGui::TextUnformatted(printed.text.data(), printed.text.data() + printed.text.size());
+    ImGui::PopFont();
+    ImGui::EndChild();
+    remember_rect(state, "editor:printed");
+}
+
 }  // namespace
 
 void draw_editor_panel(AppState& state) {
@@ -92,8 +108,13 @@ void draw_editor_panel(AppState& state) {
         ImGui::TextDisabled("edit, then Ctrl+Enter: the map shows your kernel");
     draw_gpu_compile(state, e);
 
+    const KernelPrint* printed =
+        e.running && e.messages.empty() && state.picture && state.picture->findings.printed.calls > 0
+            ? &state.picture->findings.printed
+            : nullptr;
     const float row = ImGui::GetFrameHeightWithSpacing();
-    const float below = row * float(e.params.size() + 3 + (e.kernels.size() > 1)) + (e.messages.empty() ? 0 : row * 5);
+    const float below = row * float(e.params.size() + 3 + (e.kernels.size() > 1)) + (e.messages.empty() ? 0 : row * 5) +
+                        (printed ? row * 7 : 0);
     const float text_h = std::max(row * 4, ImGui::GetContentRegionAvail().y - below);
     if (source_with_line_numbers(state, e, text_h)) {
         e.edited = e.unsaved = true;
@@ -145,6 +166,7 @@ void draw_editor_panel(AppState& state) {
         ImGui::PopFont();
         ImGui::EndChild();
     }
+    if (printed) draw_printed(state, *printed);
     if (e.edited && std::chrono::steady_clock::now() - e.last_edit > KernelEditor::kPause) run = true;
     if (run) {
         run_editor(state);

@@ -106,6 +106,15 @@ struct Finding {
     std::string message;          // one sentence for a learner
 };
 
+// What a learner's kernel printed with printf (kernels/source), in the order the model ran its
+// threads: the whole text of the first `kept_calls` calls, up to kMaxBytes.
+struct KernelPrint {
+    static constexpr size_t kMaxBytes = size_t(1) << 16;
+    std::string text;
+    uint64_t calls = 0;       // printf calls made
+    uint64_t kept_calls = 0;  // of them, those whose text is kept (less: the rest did not fit)
+};
+
 struct ModelResult {
     std::vector<ArrayResult> arrays;  // indexed like spec->arrays
     // Each kind is reported once per element (per block for shared memory); the list keeps the
@@ -120,6 +129,7 @@ struct ModelResult {
     // one after another; see run_model_here).
     uint32_t block_ranges = 1;
     std::optional<MemoryView> memory;  // when record_requests
+    KernelPrint printed;               // a learner's kernel; the built-in ones print nothing
 };
 
 // Why the launch cannot run (run_model's checks before it runs), or nothing.

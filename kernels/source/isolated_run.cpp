@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <new>
 
 #include "executor.hpp"
 #include "model/model_result_io.hpp"
@@ -68,6 +69,23 @@ std::string signal_text(int sig) {
     }
 }
 
+// A failed run's message ends with the last lines the kernel printed, if it printed: what a
+// learner who debugs with printf looks for.
+std::string printed_before_stop(const KernelPrint& printed) {
+    if (printed.calls == 0) return {};
+    constexpr size_t kLastLines = 10;
+    std::string_view text = printed.text;
+    if (!text.empty() && text.back() == '\n') text.remove_suffix(1);  // callers end the message
+    size_t from = text.size();
+    for (size_t lines = 0; from > 0; --from)
+        if (text[from - 1] == '\n' && ++lines == kLastLines) break;
+    std::string out = "\nIt called printf " + std::to_string(printed.calls) + " times";
+    if (printed.kept_calls < printed.calls)
+        out += " (the text of the first " + std::to_string(printed.kept_calls) + " is kept)";
+    out += from > 0 ? "; the last lines kept:\n" : ":\n";
+    return out + std::string(text.substr(from));
+}
+
 }  // namespace
 
 Outcome<ModelResult> run_isolated(const ModelLaunch& launch, const std::atomic<bool>* cancel, double seconds) {
@@ -75,20 +93,20 @@ Outcome<ModelResult> run_isolated(const ModelLaunch& launch, const std::atomic<b
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
         return {std::nullopt, std::string("no pipe for the kernel's process: ") + strerror(errno)};
-    // The last source line the kernel reached, written by the child's hooks.
-    auto* last_line =
-        static_cast<int*>(mmap(nullptr, sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
-    if (last_line == MAP_FAILED) last_line = nullptr;
+    // The last source line the kernel reached and what it printed, written by the child's hooks.
+    using source_hooks::RunReport;
+    void* shared = mmap(nullptr, sizeof(RunReport), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    RunReport* report = shared == MAP_FAILED ? nullptr : new (shared) RunReport;
     const pid_t child = fork();
     if (child < 0) {
         close(fds[0]);
         close(fds[1]);
-        if (last_line) munmap(last_line, sizeof(int));
+        if (report) munmap(report, sizeof(RunReport));
         return {std::nullopt, std::string("could not start the kernel's process: ") + strerror(errno)};
     }
     if (child == 0) {
         close(fds[0]);
-        if (last_line) source_hooks::report_lines_to(last_line);
+        if (report) source_hooks::report_to(report);
         // A crash ends the child with its own signal (not a handler the host installed).
         for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) signal(sig, SIG_DFL);
         if (!lock_down(fds[1])) {
@@ -141,16 +159,21 @@ Outcome<ModelResult> run_isolated(const ModelLaunch& launch, const std::atomic<b
     int status = 0;
     while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
-    const int line = last_line ? *last_line : 0;
-    if (last_line) munmap(last_line, sizeof(int));
+    const int line = report ? report->line : 0;
+    KernelPrint printed = report ? source_hooks::printed_of(*report) : KernelPrint{};
+    if (report) munmap(report, sizeof(RunReport));
     const std::string where = line > 0 ? "; the last line it reached was " + std::to_string(line) : "";
-    if (!stopped.empty()) return {std::nullopt, stopped == kCancelled ? stopped : stopped + where};
-    if (WIFSIGNALED(status))
-        return {std::nullopt, "kernel " + name + " crashed with " + signal_text(WTERMSIG(status)) + where};
-    if (bytes.empty()) return {std::nullopt, "kernel " + name + "'s process ended without a result"};
-    if (bytes[0] == 'E') return {std::nullopt, bytes.substr(1)};
+    const auto failed = [&](const std::string& why) {
+        return Outcome<ModelResult>{std::nullopt, why + printed_before_stop(printed)};
+    };
+    if (!stopped.empty())
+        return stopped == kCancelled ? Outcome<ModelResult>{std::nullopt, stopped} : failed(stopped + where);
+    if (WIFSIGNALED(status)) return failed("kernel " + name + " crashed with " + signal_text(WTERMSIG(status)) + where);
+    if (bytes.empty()) return failed("kernel " + name + "'s process ended without a result");
+    if (bytes[0] == 'E') return failed(bytes.substr(1));
     auto r = deserialize_result(std::string_view(bytes).substr(1));
-    if (!r) return {std::nullopt, "kernel " + name + "'s process ended in the middle of its result"};
+    if (!r) return failed("kernel " + name + "'s process ended in the middle of its result");
+    r->printed = std::move(printed);
     return {std::move(*r), {}};
 }
 

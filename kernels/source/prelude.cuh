@@ -51,6 +51,11 @@ extern "C" __threadmap_context_t __threadmap_context;
 extern "C" void __threadmap_syncthreads(int line);
 #define __syncthreads() __threadmap_syncthreads(__LINE__)
 
+// CUDA's printf: the text is kept (the first 64 KiB) and shown with the run's result, in the
+// order the model runs the threads; Clang checks the arguments against the format.
+extern "C" int __threadmap_printf(int line, const char* format, ...) __attribute__((format(printf, 2, 3)));
+#define printf(...) __threadmap_printf(__LINE__, __VA_ARGS__)
+
 // op: the kernel model's AtomicOp (0 add, 1 max, 2 compare-and-swap, 3 unsigned max, 4 min,
 // 5 unsigned min, 6 exchange); is_float for float adds. The old value comes back.
 extern "C" unsigned int __threadmap_atomic(void* address, int op, int is_float, unsigned int operand,

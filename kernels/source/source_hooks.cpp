@@ -2,11 +2,14 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
+#include <cstdarg>
 #include <cstring>
 #include <optional>
 #include <utility>
 #include <dlfcn.h>
 
+#include "kernel_printf.hpp"
 #include "model/model_thread.hpp"
 
 // The running thread's indices, read by compiled kernels (prelude.cuh's threadIdx, …).
@@ -23,12 +26,12 @@ namespace {
 constexpr uintptr_t kSlotBits = 35;  // 32 GiB per slot: 16 GiB either side of its address
 constexpr uintptr_t kSlotBytes = uintptr_t(1) << kSlotBits;
 
-// The reserved range: never mapped readable, so an access the compiler did not rewrite faults
-// instead of touching memory.
+// The reserved range, every slot of it: never mapped readable, so an access the compiler did
+// not rewrite faults instead of touching memory, and no other memory (the JIT's data, a
+// __device__ variable) can lie at an address that names an array.
 uintptr_t reserved_base() {
     static const uintptr_t base = [] {
-        void* p =
-            mmap(nullptr, kSlotBytes * kMaxBoundArrays, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        void* p = mmap(nullptr, kSlotBytes * kSlots, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         return p == MAP_FAILED ? uintptr_t(0) : uintptr_t(p);
     }();
     return base;
@@ -38,8 +41,8 @@ uintptr_t reserved_base() {
 ModelThread* g_thread = nullptr;
 const AddressMap* g_map = nullptr;
 std::string g_access_error;
-int g_no_line_sink = 0;
-int* g_line = &g_no_line_sink;
+RunReport g_unread_report;
+RunReport* g_report = &g_unread_report;
 
 void set_context(const ModelThread& t) { __threadmap_context = {t.threadIdx, t.blockIdx, t.blockDim, t.gridDim}; }
 
@@ -52,7 +55,7 @@ struct Element {
 // is not one whole 4-byte element is kept (the first) as the run's access error.
 std::optional<Element> locate(uintptr_t address, uint32_t size, int line, bool& refused) {
     refused = false;
-    *g_line = line;
+    g_report->line = line;
     const uintptr_t base = reserved_base();
     if (address < base || address >= base + kSlotBytes * kSlots) return std::nullopt;
     const size_t slot = (address - base) >> kSlotBits;
@@ -77,6 +80,12 @@ std::optional<Element> locate(uintptr_t address, uint32_t size, int line, bool& 
     return Element{array, uint64_t(offset / 4)};
 }
 
+// A %s argument or a format: an array's address is not text (reading it would fault).
+bool readable(const void* p) {
+    const uintptr_t base = reserved_base(), a = uintptr_t(p);
+    return a < base || a >= base + kSlotBytes * kSlots;
+}
+
 }  // namespace
 
 uintptr_t slot_address(size_t slot) { return reserved_base() + slot * kSlotBytes + kSlotBytes / 2; }
@@ -90,7 +99,12 @@ void run_thread(ModelThread& t, const AddressMap& map, SourceEntry entry, void* 
 
 std::string take_access_error() { return std::exchange(g_access_error, {}); }
 
-void report_lines_to(int* line) { g_line = line; }
+void report_to(RunReport* report) { g_report = report; }
+
+KernelPrint printed_of(const RunReport& report) {
+    return {std::string(report.text, std::min<uint64_t>(report.bytes, sizeof report.text)), report.calls,
+            report.kept_calls};
+}
 
 }  // namespace threadmap::source_hooks
 
@@ -182,8 +196,25 @@ unsigned int __threadmap_atomic(void* address, int op, int is_float, unsigned in
     return old;
 }
 
+// CUDA's printf: the text goes to the run's report, whole calls while they fit.
+int __threadmap_printf(int line, const char* format, ...) {
+    threadmap::source_hooks::RunReport& r = *threadmap::source_hooks::g_report;
+    r.line = line;
+    ++r.calls;
+    if (r.kept_calls + 1 != r.calls) return 0;  // the text is full: counted only
+    va_list args;
+    va_start(args, format);
+    const std::string text = threadmap::format_printf(format, args, threadmap::source_hooks::readable);
+    va_end(args);
+    if (text.size() > sizeof r.text - r.bytes) return int(text.size());
+    std::memcpy(r.text + r.bytes, text.data(), text.size());
+    r.bytes += text.size();
+    ++r.kept_calls;
+    return int(text.size());
+}
+
 void __threadmap_syncthreads(int line) {
-    *threadmap::source_hooks::g_line = line;
+    threadmap::source_hooks::g_report->line = line;
     threadmap::ModelThread* me = g_thread;
     me->syncthreads(line);
     // Other threads of the block ran meanwhile: this one's indices are current again.
@@ -206,6 +237,7 @@ std::vector<Symbol> symbols() {
         {"__threadmap_memset", reinterpret_cast<void*>(&__threadmap_memset)},
         {"__threadmap_atomic", reinterpret_cast<void*>(&__threadmap_atomic)},
         {"__threadmap_syncthreads", reinterpret_cast<void*>(&__threadmap_syncthreads)},
+        {"__threadmap_printf", reinterpret_cast<void*>(&__threadmap_printf)},
     };
     // What optimised code may call on its own: the C library's memory functions (for copies
     // between a kernel's local arrays), libm (the prelude's math), and C++'s unwinder (a

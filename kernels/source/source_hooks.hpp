@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/model_emulator.hpp"
 #include "source_kernel.hpp"
 
 namespace threadmap {
@@ -45,9 +46,19 @@ void run_thread(ModelThread& t, const AddressMap& map, SourceEntry entry, void* 
 // array, say), or empty; cleared by reading.
 std::string take_access_error();
 
-// From now on, every access writes its source line here (the child process's last line, for
-// a crash report).
-void report_lines_to(int* line);
+// What a run leaves where its parent can read it, however it ends (the child process's
+// memory shared with threadmap): the last source line reached, for a crash report, and what
+// the kernel printed.
+struct RunReport {
+    int line = 0;
+    uint64_t calls = 0;       // printf calls
+    uint64_t kept_calls = 0;  // whole calls whose text is in `text`, in order
+    uint64_t bytes = 0;       // of `text`
+    char text[KernelPrint::kMaxBytes];
+};
+// From now on, runs report there (before: to a report of this process no one reads).
+void report_to(RunReport* report);
+KernelPrint printed_of(const RunReport& report);
 
 struct Symbol {
     const char* name;

@@ -124,6 +124,42 @@ TEST_CASE("--source: an endless loop is stopped at the time limit and a crash is
     CHECK(crashed.err.find("kernel wild crashed with SIGSEGV") != std::string::npos);
 }
 
+TEST_CASE("--source: printf's text follows check's report and the map's table, is in the JSON, and leaves CSV alone") {
+    const std::string cu = source_file("hello.cu",
+                                       "__global__ void hello(int* a) {\n"
+                                       "    printf(\"hello from thread %d of block %d\\n\", threadIdx.x, blockIdx.x);\n"
+                                       "    a[blockIdx.x * blockDim.x + threadIdx.x] = 1;\n"
+                                       "}\n");
+    const std::vector<std::string> launch = {"--source", cu, "--bind", "a=int[4]", "--grid", "2", "--block", "2"};
+    const auto with = [&](std::vector<std::string> args, std::vector<std::string> more) {
+        args.insert(args.end(), launch.begin(), launch.end());
+        args.insert(args.end(), more.begin(), more.end());
+        return run_threadmap(args);
+    };
+    const std::string text =
+        "hello from thread 0 of block 0\nhello from thread 1 of block 0\n"
+        "hello from thread 0 of block 1\nhello from thread 1 of block 1\n";
+    const RunResult check = with({"check"}, {});
+    REQUIRE_MESSAGE(check.exit_code == 0, check.err);
+    CHECK(check.out.find("hello called printf 4 times (in the order the model ran its threads") != std::string::npos);
+    CHECK(check.out.substr(check.out.size() - text.size()) == text);
+    const json j = json::parse(with({"check"}, {"--format", "json"}).out);
+    CHECK(j["printed"]["text"] == text);
+    CHECK(j["printed"]["calls"] == 4);
+    const json m = json::parse(with({"map"}, {"--format", "json"}).out);
+    CHECK(m["printed"]["text"] == text);
+    const RunResult table = with({"map"}, {});
+    CHECK(table.out.substr(table.out.size() - text.size()) == text);
+    const RunResult csv = with({"map"}, {"--format", "csv"});
+    CHECK(csv.out.find("hello") == std::string::npos);  // stdout stays CSV
+    CHECK(csv.err.find(text) != std::string::npos);
+    // A kernel that does not call printf has no "printed".
+    const std::string quiet = source_file("quiet.cu", kIncrement);
+    const json q = json::parse(
+        run_threadmap({"check", "--source", quiet, "--bind", "a=float[4]", "--bind", "n=4", "--format", "json"}).out);
+    CHECK(!q.contains("printed"));
+}
+
 TEST_CASE("check --sweep-launches: where a kernel breaks, and a kernel that holds on every launch") {
     const std::string naive = source_file("naive.cu", kIncrement);
     const RunResult broken = run_threadmap({"check", "--source", naive, "--bind", "a=float[500]", "--bind", "n=500",
@@ -217,7 +253,8 @@ TEST_CASE("compile: each built-in kernel's CUDA text compiles with Clang and wit
     }
 }
 
-TEST_CASE("compile: a syntax error is each compiler's own message - printf compiles for a GPU, not for the model") {
+TEST_CASE(
+    "compile: a syntax error is each compiler's own message - a warp shuffle compiles for a GPU, not for the model") {
     const std::string bad = source_file("bad.cu", "__global__ void k(float* a) {\n    a[threadIdx.x] = 1\n}\n");
     const RunResult r = run_threadmap({"compile", "--source", bad});
     CHECK(r.exit_code == 2);
@@ -225,13 +262,14 @@ TEST_CASE("compile: a syntax error is each compiler's own message - printf compi
     const bool nvrtc = r.out.find("not run: NVRTC") == std::string::npos;        // else it says why (skipped here)
     // NVRTC names the line where it noticed: the closing brace.
     if (nvrtc) CHECK(r.out.find("bad.cu(3): error: expected a \";\"") != std::string::npos);
-    const std::string says = source_file("says.cu", "__global__ void k(float* a) {\n    printf(\"%f\\n\", a[0]);\n}\n");
-    const RunResult p = run_threadmap({"compile", "--source", says, "--format", "json"});
+    const std::string shuffles = source_file(
+        "shuffles.cu", "__global__ void k(float* a) {\n    a[0] = __shfl_down_sync(0xffffffff, a[0], 1);\n}\n");
+    const RunResult p = run_threadmap({"compile", "--source", shuffles, "--format", "json"});
     CHECK(p.exit_code == 2);
     const json j = json::parse(p.out);
-    CHECK(j["clang"]["compiled"] == false);  // the kernel model has no printf
-    CHECK(j["clang"]["messages"].get<std::string>().find("printf") != std::string::npos);
-    if (j["nvrtc"]["available"].get<bool>()) CHECK(j["nvrtc"]["compiled"] == true);  // CUDA has device printf
+    CHECK(j["clang"]["compiled"] == false);  // the kernel model runs no warps together
+    CHECK(j["clang"]["messages"].get<std::string>().find("__shfl_down_sync") != std::string::npos);
+    if (j["nvrtc"]["available"].get<bool>()) CHECK(j["nvrtc"]["compiled"] == true);
     // Bad options: exit 2, named.
     CHECK(run_threadmap({"compile"}).exit_code == 2);
     const RunResult arch = run_threadmap({"compile", "--kernel", "increment", "--arch", "sm_90"});

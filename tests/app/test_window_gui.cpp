@@ -533,6 +533,21 @@ TEST_CASE("the kernel editor - a kernel that never ends is stopped at the time l
           std::string::npos);
 }
 
+TEST_CASE("the kernel editor - what a kernel prints with printf is shown under its bindings") {
+    const WindowRun w =
+        run_window({},
+                   "1 move 5 5\n2 wait idle\n3 click tab:Editor\n6 click editor:text\n7 key ctrl+a\n"
+                   "8 type __global__ void hi(float* a, int n) { if (blockIdx.x == 0 && threadIdx.x < 2) "
+                   "printf(\"hi from %d\\n\", threadIdx.x); }\n"
+                   "9 key ctrl+enter\n11 wait idle\n12 wait idle\n13 state @/hi.json\n"
+                   "14 screenshot @/hi.png\n15 quit\n");
+    const json s = load_json(w.path("hi.json"));
+    CHECK(s["editor"]["messages"] == "");
+    CHECK(s["editor"]["printed"] == "hi from 0\nhi from 1\n");
+    CHECK(s["widgets"].contains("editor:printed"));
+    CHECK(load_png(w.path("hi.png")).valid());
+}
+
 TEST_CASE("where does it break - the Findings tab's button runs the kernel on awkward launches") {
     const WindowRun w =
         run_window({"--preset", "off-by-one-guard"},

@@ -13,36 +13,12 @@
 #include "source_binding.hpp"
 #include "source_compiler.hpp"
 #include "source/seed_source.hpp"
+#include "source_test_helpers.hpp"
 
 using namespace threadmap;
+using namespace threadmap::test;
 
 namespace {
-
-std::shared_ptr<const CompiledSource> compiled(const std::string& text) {
-    SourceCompile c = compile_source(text, "kernel.cu");
-    INFO(c.text);
-    REQUIRE(c.source);
-    return c.source;
-}
-
-std::shared_ptr<const BoundKernel> bound(const std::shared_ptr<const CompiledSource>& s,
-                                         const std::vector<std::string>& binds, size_t kernel = 0) {
-    std::vector<SourceBinding> b;
-    for (const std::string& t : binds) {
-        auto p = parse_binding(t);
-        REQUIRE_MESSAGE(p.value, p.error);
-        b.push_back(*p.value);
-    }
-    auto k = bind_kernel(s, s->kernels.at(kernel), b);
-    REQUIRE_MESSAGE(k.value, k.error);
-    return *k.value;
-}
-
-ModelResult run(const BoundKernel& k, Dim3 grid, Dim3 block) {
-    const auto r = run_model({&k.spec, {}, {grid, block}});
-    REQUIRE_MESSAGE(r.value, r.error);
-    return *r.value;
-}
 
 const char* const kIncrement = kSeedIncrementSource;
 

@@ -1,0 +1,18 @@
+// What a learner's kernel printed with printf, for the CLI: `check` prints it after the
+// findings, `map` with its table (on stderr, so the table stays a table) and in its JSON.
+#pragma once
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "model/model_emulator.hpp"
+
+namespace threadmap {
+
+// {"text", "calls", "kept_calls"}.
+nlohmann::json printed_json(const KernelPrint& printed);
+// A heading that says how many calls and in which order, then the text; nothing when the
+// kernel did not call printf.
+void write_printed(std::FILE* out, const std::string& kernel, const KernelPrint& printed);
+
+}  // namespace threadmap

@@ -1,0 +1,43 @@
+// What the tests of learners' kernels share: compile a text (it must compile), bind it, run it
+// in the kernel model (it must run).
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/model_emulator.hpp"
+#include "source_binding.hpp"
+#include "source_compiler.hpp"
+
+namespace threadmap::test {
+
+inline std::shared_ptr<const CompiledSource> compiled(const std::string& text) {
+    SourceCompile c = compile_source(text, "kernel.cu");
+    INFO(c.text);
+    REQUIRE(c.source);
+    return c.source;
+}
+
+inline std::shared_ptr<const BoundKernel> bound(const std::shared_ptr<const CompiledSource>& s,
+                                                const std::vector<std::string>& binds, size_t kernel = 0) {
+    std::vector<SourceBinding> b;
+    for (const std::string& t : binds) {
+        auto p = parse_binding(t);
+        REQUIRE_MESSAGE(p.value, p.error);
+        b.push_back(*p.value);
+    }
+    auto k = bind_kernel(s, s->kernels.at(kernel), b);
+    REQUIRE_MESSAGE(k.value, k.error);
+    return *k.value;
+}
+
+inline ModelResult run(const BoundKernel& k, Dim3 grid, Dim3 block) {
+    const auto r = run_model({&k.spec, {}, {grid, block}});
+    REQUIRE_MESSAGE(r.value, r.error);
+    return *r.value;
+}
+
+}  // namespace threadmap::test
