@@ -821,17 +821,18 @@ std::optional<std::string> check_model_launch(const ModelLaunch& l) {
                    ", not " + std::to_string(l.params[i]);
     }
     if (const auto e = validate_launch(l.launch, cc90_profile())) return describe(*e);
-    const uint64_t threads = l.launch.blocks() * l.launch.threads_per_block();
-    if (threads > EmulatorCaps{}.max_threads)
-        return "the launch has " + std::to_string(threads) + " threads; the emulator runs at most " +
-               std::to_string(EmulatorCaps{}.max_threads);
     if (spec.arrays.size() > kMaxModelArrays)
         return "kernel " + spec.name + " has " + std::to_string(spec.arrays.size()) +
                " arrays; the kernel model takes " + std::to_string(kMaxModelArrays);
+    // The arrays first: a grid that covers them is as large as they are.
     const uint64_t elements = global_elements(spec, l.params, l.launch);
     if (elements > kMaxModelElements)
         return "the arrays have " + std::to_string(elements) + " elements in all; the kernel model records at most " +
                std::to_string(kMaxModelElements) + " (60 bytes each)";
+    const uint64_t threads = l.launch.blocks() * l.launch.threads_per_block();
+    if (threads > EmulatorCaps{}.max_threads)
+        return "the launch has " + std::to_string(threads) + " threads; the emulator runs at most " +
+               std::to_string(EmulatorCaps{}.max_threads);
     const uint64_t shared = shared_bytes_per_block(spec, l.params, l.launch.block);
     if (shared > kSharedBytesPerBlock) {
         // Static arrays too large fail to compile; a launch's dynamic ones fail to launch.

@@ -16,10 +16,13 @@ namespace {
 const char* type_name(ValueType t) { return t == ValueType::Float32 ? "float" : "int"; }
 
 Outcome<uint64_t> parse_extent(const std::string& text, const std::string& binding) {
-    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 10)
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
         return {std::nullopt, "--bind " + binding + ": '" + text + "' is not a size (a whole number, 1 or more)"};
-    const uint64_t v = std::stoull(text);
+    const uint64_t v = text.size() > 10 ? UINT64_MAX : std::stoull(text);
     if (v == 0) return {std::nullopt, "--bind " + binding + ": an array needs at least one element"};
+    if (v > kMaxModelElements)
+        return {std::nullopt, "--bind " + binding + ": " + text + " elements; the kernel model records at most " +
+                                  std::to_string(kMaxModelElements) + " in all"};
     return {v, {}};
 }
 

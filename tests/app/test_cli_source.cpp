@@ -76,6 +76,12 @@ TEST_CASE("--source: what is missing or wrong in the bindings is named, exit 2")
     CHECK(err({"--bind", "a=float[10]", "--bind", "n=10", "--bind", "m=3"}).find("no parameter 'm'") !=
           std::string::npos);
     CHECK(err({"--bind", "a=float[10]:sevens", "--bind", "n=10"}).find("not a starting value") != std::string::npos);
+    // Too large: the model's limit, whether one size or the product (not the covering grid's threads).
+    CHECK(err({"--bind", "a=float[99999999999]", "--bind", "n=10"})
+              .find("--bind a: 99999999999 elements; the kernel model records at most 16777216") != std::string::npos);
+    CHECK(err({"--bind", "a=float[65536][65536]", "--bind", "n=10"})
+              .find("the arrays have 4294967296 elements in all; the kernel model records at most 16777216") !=
+          std::string::npos);
     CHECK(err({"--bind", "a=float[10]", "--bind", "n=10", "--entry", "other"}).find("no __global__ kernel 'other'") !=
           std::string::npos);
     const RunResult stray = run_threadmap({"check", "--kernel", "increment", "--n", "10", "--bind", "n=10"});
