@@ -43,7 +43,7 @@ Outcome<OccupancyGpu> resolve_occupancy_gpu(const std::string& profile, const st
                     "--cc " + cc + " is not a compute capability this build knows; choose " + sm_property_names()};
         if (!sm_count) return {std::nullopt, "--cc needs --sms N, the GPU's number of SMs"};
         gpu.sm = *sm;
-        gpu.name = "compute capability " + sm->name();
+        gpu.name = "sm_" + std::to_string(sm->major) + std::to_string(sm->minor);  // as nvcc names it
         gpu.source = "given (--cc, --sms)";
     } else {
         const CudaDevices devices = list_cuda_devices();

@@ -18,7 +18,7 @@ namespace threadmap {
 struct OccupancyGpu {
     SmProperties sm;
     int sms = 0;
-    std::string name;           // "h200", "compute capability 8.6", or the real device's name
+    std::string name;           // "h200", "sm_86" (--cc 8.6), or the real device's name
     std::string source;         // where the SM count (and the compute capability) come from
     std::optional<int> device;  // this machine's CUDA device, when it is the GPU
 };

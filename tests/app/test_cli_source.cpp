@@ -159,6 +159,12 @@ TEST_CASE("--source: printf's text follows check's report and the map's table, i
     const RunResult csv = with({"map"}, {"--format", "csv"});
     CHECK(csv.out.find("hello") == std::string::npos);  // stdout stays CSV
     CHECK(csv.err.find(text) != std::string::npos);
+    // The lesson: 3 blocks of 4, each thread's line in the model's order, block 0 first.
+    const RunResult lesson = run_threadmap({"check", "--preset", "hello-threads"});
+    REQUIRE_MESSAGE(lesson.exit_code == 0, lesson.err);
+    CHECK(lesson.out.find("hello called printf 12 times") != std::string::npos);
+    CHECK(lesson.out.find("block 0, thread 0: i = 0\nblock 0, thread 1: i = 1\n") != std::string::npos);
+    CHECK(lesson.out.find("block 2, thread 3: i = 11\n") != std::string::npos);
     // A kernel that does not call printf has no "printed".
     const std::string quiet = source_file("quiet.cu", kIncrement);
     const json q = json::parse(
