@@ -1,8 +1,10 @@
 #include "source_compiler.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <optional>
+#include <set>
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
@@ -46,6 +48,7 @@ bool annotated(const clang::Decl& d, llvm::StringRef what) {
 struct FoundKernel {
     SourceKernel kernel;
     std::string mangled;
+    const clang::FunctionTemplateDecl* pattern = nullptr;  // an instantiation's template
 };
 struct FoundShared {
     SourceSharedArray array;
@@ -95,23 +98,30 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
         ctx_ = &ctx;
         names_ = std::make_unique<clang::ASTNameGenerator>(ctx);
         TraverseDecl(ctx.getTranslationUnitDecl());
+        for (const clang::FunctionDecl* t : templates_)
+            if (std::none_of(kernels.begin(), kernels.end(),
+                             [&](const FoundKernel& k) { return k.pattern == t->getDescribedFunctionTemplate(); }))
+                refusals.push_back({t->getLocation(), uninstantiated(*t)});
         clang::DiagnosticsEngine& d = ctx.getDiagnostics();
         for (const Refusal& r : refusals)
             d.Report(r.where, d.getCustomDiagID(clang::DiagnosticsEngine::Error, "%0")) << r.message;
     }
 
+    // A kernel template's instantiations are kernels of their own ("reduce<256>"), and their
+    // __shared__ arrays (and those of template __device__ helpers) have their sizes.
+    bool shouldVisitTemplateInstantiations() const { return true; }
+
     bool VisitFunctionDecl(clang::FunctionDecl* f) {
         if (!annotated(*f, "threadmap_global") || !f->doesThisDeclarationHaveABody()) return true;
-        if (f->isTemplated()) {
-            refusals.push_back({f->getLocation(),
-                                "threadmap cannot run a kernel template yet: write the kernel for "
-                                "one type (its __device__ helpers may be templates)"});
+        if (f->isTemplated()) {  // the template itself: its instantiations run
+            if (f->getDescribedFunctionTemplate()) templates_.push_back(f);
             return true;
         }
         FoundKernel k;
-        k.kernel.name = f->getNameAsString();
+        k.kernel.name = display_name(*f);
         k.kernel.line = int(ctx_->getSourceManager().getPresumedLineNumber(f->getLocation()));
         k.mangled = names_->getName(f);
+        k.pattern = f->getPrimaryTemplate();
         for (const clang::ParmVarDecl* p : f->parameters()) {
             SourceParam s;
             s.name = p->getNameAsString();
@@ -156,7 +166,8 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
     }
 
     bool VisitVarDecl(clang::VarDecl* v) {
-        if (!annotated(*v, "threadmap_shared")) return true;
+        // In a template: its instantiations' copies are the arrays.
+        if (!annotated(*v, "threadmap_shared") || v->getDeclContext()->isDependentContext()) return true;
         const bool dynamic = v->hasExternalStorage() && v->isLocalExternDecl();
         if (!v->isStaticLocal() && !dynamic) {
             refusals.push_back(
@@ -168,7 +179,7 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
         s.array.name = v->getNameAsString();
         s.array.line = int(ctx_->getSourceManager().getPresumedLineNumber(v->getLocation()));
         if (const auto* f = llvm::dyn_cast_or_null<clang::FunctionDecl>(v->getParentFunctionOrMethod()))
-            s.array.function = f->getNameAsString();
+            s.array.function = display_name(*f);
         clang::QualType t = v->getType();
         std::vector<uint64_t> extents;
         if (dynamic) {
@@ -214,8 +225,38 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
     }
 
   private:
+    // "increment", or with its template arguments "reduce<256>".
+    std::string display_name(const clang::FunctionDecl& f) const {
+        std::string name = f.getNameAsString();
+        const clang::TemplateArgumentList* arguments = f.getTemplateSpecializationArgs();
+        if (!arguments) return name;
+        llvm::raw_string_ostream out(name);
+        out << '<';
+        for (unsigned i = 0; i < arguments->size(); ++i) {
+            if (i) out << ", ";
+            arguments->get(i).print(ctx_->getPrintingPolicy(), out, /*IncludeType=*/false);  // 256, not 256U
+        }
+        out << '>';
+        return out.str();
+    }
+
+    // What a kernel template needs before it can run: an explicit instantiation, as a
+    // program's launch `reduce<256><<<…>>>` would make.
+    std::string uninstantiated(const clang::FunctionDecl& f) const {
+        const clang::FunctionTemplateDecl* t = f.getDescribedFunctionTemplate();
+        std::string arguments, parameters;
+        for (const clang::NamedDecl* p : *t->getTemplateParameters())
+            arguments += (arguments.empty() ? "" : ", ") + p->getNameAsString();
+        for (const clang::ParmVarDecl* p : f.parameters())
+            parameters += (parameters.empty() ? "" : ", ") + p->getType().getAsString();
+        return "kernel template " + f.getNameAsString() +
+               " runs once instantiated for its template arguments: add, after it, `template __global__ void " +
+               f.getNameAsString() + "<" + arguments + ">(" + parameters + ");` with a value for each of " + arguments;
+    }
+
     clang::ASTContext* ctx_ = nullptr;
     std::unique_ptr<clang::ASTNameGenerator> names_;
+    std::vector<const clang::FunctionDecl*> templates_;  // kernel templates (their patterns)
 };
 
 // Emits LLVM IR, and lets the collector see the syntax tree on the way.
@@ -386,6 +427,50 @@ class Instrumenter {
     llvm::FunctionCallee load4_, store4_, load_, store_, memcpy_, memset_;
 };
 
+// The functions whose code uses a value (through constant expressions too).
+std::set<const llvm::Function*> functions_using(const llvm::Value& v) {
+    std::set<const llvm::Function*> out;
+    std::vector<const llvm::User*> work(v.user_begin(), v.user_end());
+    while (!work.empty()) {
+        const llvm::User* u = work.back();
+        work.pop_back();
+        if (const auto* i = llvm::dyn_cast<llvm::Instruction>(u))
+            out.insert(i->getFunction());
+        else if (llvm::isa<llvm::Constant>(u))
+            work.insert(work.end(), u->user_begin(), u->user_end());
+    }
+    return out;
+}
+
+// A kernel's __shared__ arrays: those of its own code and of every function it calls,
+// directly or not (a template helper's copy for each instantiation it calls; none of another
+// kernel's). Two of one name are told apart by their function: "sum<float, 64>::s".
+std::vector<SourceSharedArray> shared_arrays_of(const llvm::Function& kernel, const std::vector<FoundShared>& shared,
+                                                const std::vector<std::set<const llvm::Function*>>& users) {
+    std::set<const llvm::Function*> reached{&kernel};
+    std::vector<const llvm::Function*> work{&kernel};
+    while (!work.empty()) {
+        const llvm::Function* f = work.back();
+        work.pop_back();
+        for (const llvm::BasicBlock& b : *f)
+            for (const llvm::Instruction& i : b)
+                if (const auto* c = llvm::dyn_cast<llvm::CallBase>(&i))
+                    if (const llvm::Function* callee = c->getCalledFunction(); callee && reached.insert(callee).second)
+                        work.push_back(callee);
+    }
+    std::vector<SourceSharedArray> out;
+    for (size_t s = 0; s < shared.size(); ++s)
+        if (std::any_of(users[s].begin(), users[s].end(), [&](const llvm::Function* f) { return reached.count(f); }))
+            out.push_back(shared[s].array);
+    std::vector<std::string> names;
+    for (const SourceSharedArray& a : out) {
+        const auto same = [&](const SourceSharedArray& b) { return b.name == a.name; };
+        names.push_back(std::count_if(out.begin(), out.end(), same) > 1 ? a.function + "::" + a.name : a.name);
+    }
+    for (size_t i = 0; i < out.size(); ++i) out[i].name = names[i];
+    return out;
+}
+
 // void __threadmap_entry_N(void** args): loads each argument from where args[i] points and
 // calls the kernel (what cudaLaunchKernel does with its args array).
 std::string add_entry(llvm::Module& m, llvm::Function& kernel, size_t n) {
@@ -539,11 +624,11 @@ SourceCompile compile_source(const std::string& text, const std::string& file_na
                     " __shared__ arrays in one file\n";
         return out;
     }
-    std::vector<bool> emitted(found.shared.size());
+    std::vector<std::set<const llvm::Function*>> shared_users(found.shared.size());
     for (size_t s = 0; s < found.shared.size(); ++s) {
         llvm::GlobalVariable* g = module->getNamedGlobal(found.shared[s].mangled);
         if (!g) continue;  // never used: not emitted
-        emitted[s] = true;
+        shared_users[s] = functions_using(*g);
         found.shared[s].array.slot = source_hooks::shared_slot(s);
         llvm::Constant* at = llvm::ConstantExpr::getIntToPtr(
             llvm::ConstantInt::get(llvm::Type::getInt64Ty(*context),
@@ -561,6 +646,7 @@ SourceCompile compile_source(const std::string& text, const std::string& file_na
     }
     instrumenter.run();
     std::vector<std::string> entries;
+    std::vector<std::vector<SourceSharedArray>> kernel_shared(found.kernels.size());
     for (size_t k = 0; k < found.kernels.size(); ++k) {
         llvm::Function* f = module->getFunction(found.kernels[k].mangled);
         if (!f || f->arg_size() != found.kernels[k].kernel.params.size()) {
@@ -568,6 +654,7 @@ SourceCompile compile_source(const std::string& text, const std::string& file_na
                         " in Clang's output\n";
             return out;
         }
+        kernel_shared[k] = shared_arrays_of(*f, found.shared, shared_users);
         entries.push_back(add_entry(*module, *f, k));
     }
     const auto used = [&](const char* hook) {
@@ -614,17 +701,7 @@ SourceCompile compile_source(const std::string& text, const std::string& file_na
         kernel.entry = address->toPtr<SourceEntry>();
         kernel.uses_barriers = barriers;
         kernel.uses_atomics = atomics;
-        const auto is_kernel = [&](const std::string& function) {
-            for (const FoundKernel& f : found.kernels)
-                if (f.kernel.name == function) return true;
-            return false;
-        };
-        for (size_t s = 0; s < found.shared.size(); ++s) {
-            // Its own shared arrays, and those of the __device__ functions it may call.
-            const std::string& owner = found.shared[s].array.function;
-            if (emitted[s] && (owner == kernel.name || !is_kernel(owner)))
-                kernel.shared.push_back(found.shared[s].array);
-        }
+        kernel.shared = std::move(kernel_shared[k]);
         compiled->kernels.push_back(std::move(kernel));
     }
     out.source = compiled;

@@ -2,6 +2,7 @@
 // with every access recorded, and the results and findings are those of the same kernel built in.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -359,4 +360,80 @@ TEST_CASE("CUDA's math and integer intrinsics a course uses compile and compute 
         CHECK(c.text.find("is unavailable: threadmap's model runs a block's threads one after another") !=
               std::string::npos);
     }
+}
+
+TEST_CASE("a kernel template runs as each explicit instantiation, with its own __shared__ sizes") {
+    auto s = compiled(
+        "template <typename T, int N>\n"
+        "__device__ T block_total(T v) {\n"
+        "    __shared__ T part[N];\n"
+        "    part[threadIdx.x] = v;\n"
+        "    __syncthreads();\n"
+        "    T total = 0;\n"
+        "    for (int k = 0; k < N; ++k) total += part[k];\n"
+        "    return total;\n"
+        "}\n"
+        "template <unsigned int blockSize>\n"
+        "__global__ void sums(const float* in, float* out) {\n"
+        "    float t = block_total<float, blockSize>(in[blockIdx.x * blockSize + threadIdx.x]);\n"
+        "    if (threadIdx.x == 0) out[blockIdx.x] = t;\n"
+        "}\n"
+        "template __global__ void sums<32>(const float*, float*);\n"
+        "template __global__ void sums<64>(const float*, float*);\n"
+        "__global__ void plain(float* out) { out[threadIdx.x] = 1; }\n");
+    REQUIRE(s->kernels.size() == 3);
+    std::vector<std::string> names;
+    for (const SourceKernel& k : s->kernels) names.push_back(k.name);
+    std::sort(names.begin(), names.end());
+    CHECK(names == std::vector<std::string>{"plain", "sums<32>", "sums<64>"});
+    for (uint64_t size : {32, 64}) {
+        const std::string name = "sums<" + std::to_string(size) + ">";
+        CAPTURE(name);
+        size_t k = 0;
+        while (s->kernels[k].name != name) ++k;
+        // Its own instantiation of the helper's array, not the other's.
+        REQUIRE(s->kernels[k].shared.size() == 1);
+        CHECK(s->kernels[k].shared[0].name == "part");
+        CHECK(s->kernels[k].shared[0].shape == std::vector<uint64_t>{size});
+        auto b = bound(s, {"in=float[128]:ones", "out=float[4]"}, k);
+        const ModelResult r = run(*b, {uint32_t(128 / size), 1, 1}, {uint32_t(size), 1, 1});
+        CHECK(std::bit_cast<float>(r.arrays[1].bits[0]) == float(size));
+        CHECK(r.findings.empty());
+    }
+    // A kernel that calls no helper has no __shared__ array of the helper's.
+    size_t plain = 0;
+    while (s->kernels[plain].name != "plain") ++plain;
+    CHECK(s->kernels[plain].shared.empty());
+}
+
+TEST_CASE(
+    "a kernel template with no instantiation says how to write one - two shared arrays of one name are told apart") {
+    SourceCompile c = compile_source(
+        "template <int N>\n"
+        "__global__ void fill(float* a) { a[threadIdx.x] = N; }\n",
+        "kernel.cu");
+    CHECK(!c.source);
+    CHECK(c.text.find("kernel.cu:2:17: error: kernel template fill runs once instantiated for its template "
+                      "arguments: add, after it, `template __global__ void fill<N>(float *);`") != std::string::npos);
+    auto s = compiled(
+        "__device__ float twice(float v) {\n"
+        "    __shared__ float s[8];\n"
+        "    s[threadIdx.x] = 2 * v;\n"
+        "    __syncthreads();\n"
+        "    return s[threadIdx.x];\n"
+        "}\n"
+        "__global__ void k(float* out) {\n"
+        "    __shared__ float s[4];\n"
+        "    s[threadIdx.x] = out[threadIdx.x];\n"
+        "    __syncthreads();\n"
+        "    out[threadIdx.x] = twice(s[threadIdx.x]);\n"
+        "}\n");
+    std::vector<std::string> names;
+    for (const SourceSharedArray& a : s->kernels.at(0).shared) names.push_back(a.name);
+    std::sort(names.begin(), names.end());
+    CHECK(names == std::vector<std::string>{"k::s", "twice::s"});
+    auto b = bound(s, {"out=float[4]:index"});
+    const ModelResult r = run(*b, {1, 1, 1}, {4, 1, 1});
+    CHECK(std::bit_cast<float>(r.arrays[0].bits[3]) == 6.0f);
+    CHECK(r.findings.empty());
 }
