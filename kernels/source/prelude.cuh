@@ -30,6 +30,39 @@ typedef unsigned long long uint64_t;
 struct uint3 {
     unsigned int x, y, z;
 };
+
+// CUDA's vector types, aligned as CUDA aligns them, and their make_ functions. Local values
+// only: an array of them is read and written 4 bytes at a time or not at all (the model's
+// arrays hold 4-byte elements, and a 16-byte load of one is refused when it runs).
+#define __THREADMAP_VECTOR2(T, NAME, ALIGN)                   \
+    struct __attribute__((aligned(ALIGN))) NAME##2 {         \
+        T x, y;                                                \
+    };                                                         \
+    inline NAME##2 make_##NAME##2(T x, T y) { return {x, y}; }
+#define __THREADMAP_VECTOR3(T, NAME)                               \
+    struct NAME##3 {                                               \
+        T x, y, z;                                                 \
+    };                                                             \
+    inline NAME##3 make_##NAME##3(T x, T y, T z) { return {x, y, z}; }
+#define __THREADMAP_VECTOR4(T, NAME, ALIGN)                                    \
+    struct __attribute__((aligned(ALIGN))) NAME##4 {                          \
+        T x, y, z, w;                                                           \
+    };                                                                          \
+    inline NAME##4 make_##NAME##4(T x, T y, T z, T w) { return {x, y, z, w}; }
+__THREADMAP_VECTOR2(float, float, 8)
+__THREADMAP_VECTOR3(float, float)
+__THREADMAP_VECTOR4(float, float, 16)
+__THREADMAP_VECTOR2(int, int, 8)
+__THREADMAP_VECTOR3(int, int)
+__THREADMAP_VECTOR4(int, int, 16)
+__THREADMAP_VECTOR2(unsigned int, uint, 8)
+__THREADMAP_VECTOR4(unsigned int, uint, 16)
+__THREADMAP_VECTOR2(double, double, 16)
+__THREADMAP_VECTOR3(double, double)
+#undef __THREADMAP_VECTOR2
+#undef __THREADMAP_VECTOR3
+#undef __THREADMAP_VECTOR4
+inline uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) { return {x, y, z}; }
 struct dim3 {
     unsigned int x = 1, y = 1, z = 1;
     constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}

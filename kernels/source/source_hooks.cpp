@@ -71,9 +71,14 @@ std::optional<Element> locate(uintptr_t address, uint32_t size, int line, bool& 
     if (size != 4 || offset % 4 != 0) {
         refused = true;
         if (g_access_error.empty())
-            g_access_error = "line " + std::to_string(line) + ": a " + std::to_string(size) +
-                             "-byte access at byte offset " + std::to_string(offset) +
-                             " of an array: threadmap's arrays are read and written one whole 4-byte element at a time";
+            g_access_error =
+                "line " + std::to_string(line) + ": a " + std::to_string(size) + "-byte access at byte offset " +
+                std::to_string(offset) +
+                " of an array: threadmap's arrays are read and written one whole 4-byte element at a time" +
+                (size == 8 || size == 16
+                     ? " (a float2 or float4 read or written through a cast is one such access per thread "
+                       "on a GPU: use the elements one by one)"
+                     : "");
         return std::nullopt;
     }
     // An index before the start wraps to a huge one: the model reports it out of bounds.
@@ -153,32 +158,34 @@ void __threadmap_store(void* address, const void* in, uint64_t size, int line) {
     }
 }
 
-// memcpy/memmove/memset the compiler emitted (struct copies, zeroing): element by element
-// when an array is involved, so each element's access is recorded.
+// memcpy/memmove/memset the compiler emitted (a struct copy, zeroing): plain memory, or one
+// 4-byte element of an array. A wider one on an array (a float4 through reinterpret_cast) is
+// one vector access per lane on a GPU, one request of 16 bytes, which the model's 4-byte
+// elements cannot count: it is refused like any other access of another size.
 void __threadmap_memcpy(void* to, const void* from, uint64_t size, int line) {
     bool refused_to = false, refused_from = false;
     const bool array_to = locate(uintptr_t(to), 4, line, refused_to).has_value() || refused_to;
     const bool array_from = locate(uintptr_t(from), 4, line, refused_from).has_value() || refused_from;
     if (!array_to && !array_from) {
         std::memmove(to, from, size);
-        return;
+    } else if (size == 4) {
+        __threadmap_store4(to, __threadmap_load4(from, line), line);
+    } else {
+        locate(uintptr_t(array_from ? from : to), uint32_t(std::min<uint64_t>(size, 1u << 30)), line, refused_from);
     }
-    for (uint64_t b = 0; b + 4 <= size; b += 4)
-        __threadmap_store4(static_cast<char*>(to) + b, __threadmap_load4(static_cast<const char*>(from) + b, line),
-                           line);
-    if (size % 4 != 0) locate(uintptr_t(to) + size - size % 4, uint32_t(size % 4), line, refused_to);
 }
 
 void __threadmap_memset(void* to, int byte, uint64_t size, int line) {
     bool refused = false;
     if (!locate(uintptr_t(to), 4, line, refused) && !refused) {
         std::memset(to, byte, size);
-        return;
+    } else if (size == 4) {
+        uint32_t bits = 0;
+        std::memset(&bits, byte, 4);
+        __threadmap_store4(to, bits, line);
+    } else {
+        locate(uintptr_t(to), uint32_t(std::min<uint64_t>(size, 1u << 30)), line, refused);
     }
-    uint32_t bits = 0;
-    std::memset(&bits, byte, 4);
-    for (uint64_t b = 0; b + 4 <= size; b += 4) __threadmap_store4(static_cast<char*>(to) + b, bits, line);
-    if (size % 4 != 0) locate(uintptr_t(to) + size - size % 4, uint32_t(size % 4), line, refused);
 }
 
 unsigned int __threadmap_atomic(void* address, int op, int is_float, unsigned int operand, unsigned int compare,
