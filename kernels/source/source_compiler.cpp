@@ -12,6 +12,7 @@
 #include <clang/AST/Mangle.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Frontend/Utils.h>
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
@@ -570,26 +571,14 @@ SourceCompile compile_source(const std::string& text, const std::string& file_na
     clang::CompilerInstance ci;
     ci.createDiagnostics(&diagnostics, /*ShouldOwnClient=*/false);
     const std::string triple = llvm::sys::getProcessTriple();
-    const std::vector<const char*> args = {"-triple",
-                                           triple.c_str(),
-                                           "-x",
-                                           "c++",
-                                           "-std=c++17",
-                                           "-O2",
-                                           "-disable-llvm-passes",
-                                           "-debug-info-kind=line-tables-only",
-                                           "-fexceptions",
-                                           "-fcxx-exceptions",
-                                           "-funwind-tables=2",
-                                           "-fno-rtti",
+    const std::vector<const char*> args = {"-triple", triple.c_str(), "-x", "c++", "-std=c++17", "-O2",
+                                           "-disable-llvm-passes", "-debug-info-kind=line-tables-only", "-fexceptions",
+                                           "-fcxx-exceptions", "-funwind-tables=2", "-fno-rtti",
                                            "-ffp-contract=off",  // as the built-in bodies: no fused multiply-adds
-                                           "-ferror-limit",
-                                           "20",
-                                           "-nostdsysteminc",
-                                           "-nobuiltininc",
-                                           "-include",
-                                           kPreludePath,
-                                           file_name.c_str()};
+                                           // printf's arguments against its format: a mismatch prints garbage
+                                           // on a GPU, and here %s of a number would crash the kernel's process
+                                           "-Werror=format", "-ferror-limit", "20", "-nostdsysteminc", "-nobuiltininc",
+                                           "-include", kPreludePath, file_name.c_str()};
     auto invocation = std::make_shared<clang::CompilerInvocation>();
     if (!clang::CompilerInvocation::CreateFromArgs(*invocation, args, ci.getDiagnostics())) {
         out.text += "threadmap: Clang did not accept its own options\n";
@@ -599,6 +588,8 @@ SourceCompile compile_source(const std::string& text, const std::string& file_na
                                                       llvm::MemoryBuffer::getMemBufferCopy(text, file_name).release());
     invocation->getPreprocessorOpts().addRemappedFile(
         kPreludePath, llvm::MemoryBuffer::getMemBuffer(source_prelude(), kPreludePath).release());
+    // The engine was made before the options were read: their -W flags apply from here.
+    clang::ProcessWarningOptions(ci.getDiagnostics(), invocation->getDiagnosticOpts());
     ci.setInvocation(std::move(invocation));
     ci.setVerboseOutputStream(printed);  // "1 error generated."
 

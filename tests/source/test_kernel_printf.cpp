@@ -118,3 +118,17 @@ TEST_CASE("a __device__ table read through a helper is plain memory, not one of 
     const std::vector<uint32_t> expected = {10, 20, 30, 40, 10, 20};
     CHECK(r.arrays[0].bits == expected);
 }
+
+TEST_CASE("printf's arguments are checked against its format when the kernel compiles") {
+    // On a GPU a mismatch prints garbage; here %s of a number would crash the kernel's process.
+    const SourceCompile c = compile_source(
+        "__global__ void k(int* a) {\n"
+        "    printf(\"%s\\n\", threadIdx.x);\n"
+        "    a[0] = 1;\n"
+        "}\n",
+        "kernel.cu");
+    CHECK(!c.source);
+    CHECK(
+        c.text.find("kernel.cu:2:20: error: format specifies type 'char *' but the argument has type 'unsigned int'") !=
+        std::string::npos);
+}
