@@ -136,6 +136,7 @@ int run_check_command(const CheckCommandOptions& o) {
     }
     const ModelResult& r = *run.value;
     const bool any = !r.findings.empty();
+    const std::string& warnings = resolved.value->model ? resolved.value->model->warnings : std::string();
     if (o.format == "json") {
         nlohmann::json j = {{"kernel", l.spec->name},
                             {"launch",
@@ -147,9 +148,13 @@ int run_check_command(const CheckCommandOptions& o) {
                             {"ended_early", r.ended_early},
                             {"model", kModelNote}};
         if (r.printed.calls > 0) j["printed"] = printed_json(r.printed);
+        if (!warnings.empty()) j["warnings"] = warnings;
         std::cout << j.dump(1) << "\n";
         return any ? 3 : 0;
     }
+    // A warning is often the bug (`if (i = n)`): before the findings, as a compiler shows it.
+    if (!warnings.empty())
+        std::cout << "Clang's warnings (the kernel compiled and ran as written):\n" << warnings << "\n";
     std::cout << l.spec->name << " on grid " << to_string(l.launch.grid) << ", block " << to_string(l.launch.block)
               << ": " << findings_summary(r.counts) << "\n";
     for (size_t i = 0; i < std::min(r.findings.size(), kTextFindings); ++i) {

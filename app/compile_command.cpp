@@ -90,13 +90,15 @@ int run_compile_command(const CompileCommandOptions& o) {
                               {"ptx_bytes", nvrtc.ptx_bytes},
                               {"log", nvrtc.log}}}};
         if (!clang.compiled) j["clang"]["messages"] = clang.messages;
+        if (!clang.warnings.empty()) j["clang"]["warnings"] = clang.warnings;
         if (!nvrtc.unavailable.empty()) j["nvrtc"]["unavailable"] = nvrtc.unavailable;
         std::cout << j.dump(1) << "\n";
         return clang_ok && nvrtc_ok ? 0 : 2;
     }
     std::cout << file << "\n  Clang 15 (the kernel model, on this CPU): ";
     if (clang_ok)
-        std::cout << "compiled in " << decimals(clang.compile_ms, 1) << " ms\n";
+        std::cout << "compiled in " << decimals(clang.compile_ms, 1) << " ms"
+                  << (clang.warnings.empty() ? "" : "; its warnings:\n" + clang.warnings) << "\n";
     else  // Clang's messages begin with "FILE did not compile:"
         std::cout << clang.messages << "\n";
     std::cout << "  NVRTC " << nvrtc.version << (nvrtc.version.empty() ? "" : " ") << "(a GPU's run-time compiler, "

@@ -95,6 +95,7 @@ void run_editor(AppState& state) {
     e.compile_ms = a.compile_ms;
     e.error_line = a.error_line;
     e.messages = a.loaded ? "" : a.messages;
+    e.warnings = a.warnings;
     if (a.compiled) {  // the fields follow the kernel's parameters, keeping what was typed
         std::vector<std::string> names;
         for (const auto& p : e.params) names.push_back(p.first);

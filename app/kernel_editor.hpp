@@ -35,6 +35,7 @@ struct KernelEditor {
     // The last compile: Clang's messages (or the binding problem), its first error's line.
     std::string messages;
     int error_line = 0;
+    std::string warnings;  // when it compiled: Clang's warnings (shown, the kernel runs as written)
     double compile_ms = 0;
     bool running = false;  // the kernel on the map is the editor's
     // A run after a short pause in typing.

@@ -307,6 +307,7 @@ ResolveResult resolve_launch(const LaunchOptions& o) {
         if (r.value) {
             r.value->model->owner = source.value->owner;
             r.value->model->expected = source.value->expected;
+            r.value->model->warnings = source.value->warnings;
         }
         return r;
     }

@@ -67,6 +67,7 @@ struct ModelKernel {
     std::shared_ptr<const void> owner;
     // Its expectation (--expect): the one-thread kernel whose results are the right ones.
     const KernelSpec* expected = nullptr;
+    std::string warnings;  // Clang's warnings about its text (it compiled)
     bool shared() const { return spec->arrays[array].space == MemorySpace::Shared; }
     bool operator==(const ModelKernel& o) const {
         return spec == o.spec && params == o.params && array == o.array && reads == o.reads &&

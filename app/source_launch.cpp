@@ -66,6 +66,7 @@ SourceAttempt compile_and_bind(const std::string& text, const std::string& file_
         return a;
     }
     a.compiled = true;
+    a.warnings = a.messages;  // what Clang printed about a text that compiled
     const CompiledSource& s = *compiled.source;
     std::string names;
     for (const SourceKernel& k : s.kernels) {
@@ -100,7 +101,7 @@ SourceAttempt compile_and_bind(const std::string& text, const std::string& file_
         a.messages = bound.error;
         return a;
     }
-    a.loaded = LoadedSource{&(*bound.value)->spec, *bound.value};
+    a.loaded = LoadedSource{&(*bound.value)->spec, *bound.value, nullptr, a.warnings};
     if (expect.empty()) return a;
     // The expectation: the same parameters, the statement as the body, after the learner's text
     // (its helpers are in scope); #line makes its messages name --expect.
@@ -126,7 +127,7 @@ SourceAttempt compile_and_bind(const std::string& text, const std::string& file_
     const auto both =
         std::make_shared<std::pair<std::shared_ptr<const BoundKernel>, std::shared_ptr<const BoundKernel>>>(
             *bound.value, *bound_expected.value);
-    a.loaded = LoadedSource{&both->first->spec, both, &both->second->spec};
+    a.loaded = LoadedSource{&both->first->spec, both, &both->second->spec, a.warnings};
     return a;
 }
 

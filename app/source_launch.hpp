@@ -19,6 +19,7 @@ struct LoadedSource {
     // With an expectation (--expect): a one-thread kernel with the same parameters and
     // bindings whose body is the learner's statement; the arrays it leaves are the right ones.
     const KernelSpec* expected = nullptr;
+    std::string warnings;  // Clang's warnings about the text, which compiled (`check` prints them)
 };
 
 // One compile and bind of a text, with everything the editor shows either way.
@@ -26,6 +27,7 @@ struct SourceAttempt {
     std::optional<LoadedSource> loaded;  // compiled and every parameter bound
     bool compiled = false;               // the text compiled (the binding may still be wrong)
     std::string messages;                // Clang's text, or what is wrong with the bindings
+    std::string warnings;                // when it compiled: Clang's warnings (`if (i = n)`), or empty
     int error_line = 0;                  // the first error's line in the text (0: none)
     std::vector<std::string> kernels;    // the file's __global__ kernels
     // The chosen kernel's parameters: name and type as written ("const float *").

@@ -113,8 +113,9 @@ void draw_editor_panel(AppState& state) {
             ? &state.picture->findings.printed
             : nullptr;
     const float row = ImGui::GetFrameHeightWithSpacing();
-    const float below = row * float(e.params.size() + 3 + (e.kernels.size() > 1)) + (e.messages.empty() ? 0 : row * 5) +
-                        (printed ? row * 7 : 0);
+    const bool warned = e.messages.empty() && !e.warnings.empty();
+    const float below = row * float(e.params.size() + 3 + (e.kernels.size() > 1)) +
+                        (e.messages.empty() && !warned ? 0 : row * 6) + (printed ? row * 7 : 0);
     const float text_h = std::max(row * 4, ImGui::GetContentRegionAvail().y - below);
     if (source_with_line_numbers(state, e, text_h)) {
         e.edited = e.unsaved = true;
@@ -157,14 +158,19 @@ void draw_editor_panel(AppState& state) {
         e.edited = true;
     }
     remember_rect(state, "editor:time-limit");
-    if (!e.messages.empty()) {
-        ImGui::BeginChild("editor-messages", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+    if (!e.messages.empty() || warned) {
+        // Errors: the kernel did not run. Warnings: it ran as written, and a warning is often
+        // the bug (`if (i = n)`); shown above what it printed.
+        if (warned) ImGui::TextColored(kWarningColor, "Clang's warnings (the kernel compiled and runs as written):");
+        ImGui::BeginChild("editor-messages", ImVec2(0, printed ? row * 4 : 0), true,
+                          ImGuiWindowFlags_HorizontalScrollbar);
         ImGui::PushFont(mono_font());
-        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
-        ImGui::TextUnformatted(e.messages.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, warned ? kWarningColor : kErrorColor);
+        ImGui::TextUnformatted(warned ? e.warnings.c_str() : e.messages.c_str());
         ImGui::PopStyleColor();
         ImGui::PopFont();
         ImGui::EndChild();
+        remember_rect(state, "editor:messages");
     }
     if (printed) draw_printed(state, *printed);
     if (e.edited && std::chrono::steady_clock::now() - e.last_edit > KernelEditor::kPause) run = true;

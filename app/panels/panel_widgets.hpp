@@ -15,6 +15,7 @@ namespace threadmap {
 inline const ImVec4 kBlockDimColor{0.45f, 0.78f, 1.0f, 1.0f};  // blockDim: always this blue
 inline const ImVec4 kGridDimColor{1.0f, 0.70f, 0.30f, 1.0f};   // gridDim: always this orange
 inline const ImVec4 kErrorColor{1.0f, 0.42f, 0.42f, 1.0f};
+inline const ImVec4 kWarningColor{0.95f, 0.90f, 0.45f, 1.0f};  // a compiler's warnings: pale yellow
 inline const ImVec4 kGuardColor{0.55f, 1.0f, 0.55f, 1.0f};
 
 // A wrapped line in the dimmed text colour: what a figure is, where it comes from.

@@ -172,6 +172,28 @@ TEST_CASE("--source: printf's text follows check's report and the map's table, i
     CHECK(!q.contains("printed"));
 }
 
+TEST_CASE("--source: check and compile show Clang's warnings about a kernel that compiled (often the bug)") {
+    const std::string cu = source_file("assign.cu",
+                                       "__global__ void k(int* a, int n) {\n"
+                                       "    int i = threadIdx.x;\n"
+                                       "    if (i = n) a[i] = 1;\n"
+                                       "}\n");
+    const std::string warning = cu + ":3:11: warning: using the result of an assignment as a condition";
+    const RunResult check = run_threadmap({"check", "--source", cu, "--bind", "a=int[4]", "--bind", "n=0"});
+    REQUIRE_MESSAGE(check.exit_code == 0, check.err);
+    CHECK(check.out.rfind("Clang's warnings (the kernel compiled and ran as written):\n" + warning, 0) == 0);
+    const json j = json::parse(
+        run_threadmap({"check", "--source", cu, "--bind", "a=int[4]", "--bind", "n=0", "--format", "json"}).out);
+    CHECK(j["warnings"].get<std::string>().find(warning) != std::string::npos);
+    const RunResult compile = run_threadmap({"compile", "--source", cu, "--format", "json"});
+    CHECK(json::parse(compile.out)["clang"]["warnings"].get<std::string>().find(warning) != std::string::npos);
+    // A kernel with nothing to warn about has no "warnings".
+    const std::string clean = source_file("clean.cu", kIncrement);
+    const json c = json::parse(
+        run_threadmap({"check", "--source", clean, "--bind", "a=float[4]", "--bind", "n=4", "--format", "json"}).out);
+    CHECK(!c.contains("warnings"));
+}
+
 TEST_CASE("check --sweep-launches: where a kernel breaks, and a kernel that holds on every launch") {
     const std::string naive = source_file("naive.cu", kIncrement);
     const RunResult broken = run_threadmap({"check", "--source", naive, "--bind", "a=float[500]", "--bind", "n=500",

@@ -381,6 +381,28 @@ TEST_CASE("the editor runs the first of several kernels - and the one the learne
     CHECK(state.edit.model->spec->name == "fill");
 }
 
+TEST_CASE("the editor shows Clang's warnings about a kernel that compiled, and runs it as written") {
+    if (!source_kernels_available()) {
+        MESSAGE("skipped: this build has no Clang (THREADMAP_SOURCE=OFF)");
+        return;
+    }
+    AppState state;
+    KernelEditor& e = state.editor;
+    e.text = "__global__ void k(float* a, int n) {\n    int i = threadIdx.x;\n    if (i = n) a[0] = 1;\n}\n";
+    e.params = {{"a", "float *"}, {"n", "int"}};
+    e.binds = {"float[4]", "0"};
+    run_editor(state);
+    CHECK(e.messages.empty());
+    CHECK(e.running);
+    CHECK(e.warnings.find("kernel.cu:3:11: warning: using the result of an assignment as a condition") !=
+          std::string::npos);
+    // Fixed: no warnings left on screen.
+    e.text.replace(e.text.find("i = n"), 5, "i == n");
+    run_editor(state);
+    CHECK(e.warnings.empty());
+    CHECK(e.messages.empty());
+}
+
 TEST_CASE("a lesson's own kernel: Edit opens its text and bindings, and the fix clears its findings") {
     if (!source_kernels_available()) {
         MESSAGE("skipped: this build has no Clang (THREADMAP_SOURCE=OFF)");
