@@ -96,6 +96,7 @@ void run_editor(AppState& state) {
     e.error_line = a.error_line;
     e.messages = a.loaded ? "" : a.messages;
     e.warnings = a.warnings;
+    e.warning_lines = a.compiled ? a.warning_lines : std::vector<int>{};
     if (a.compiled) {  // the fields follow the kernel's parameters, keeping what was typed
         std::vector<std::string> names;
         for (const auto& p : e.params) names.push_back(p.first);

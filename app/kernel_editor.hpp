@@ -36,6 +36,7 @@ struct KernelEditor {
     std::string messages;
     int error_line = 0;
     std::string warnings;  // when it compiled: Clang's warnings (shown, the kernel runs as written)
+    std::vector<int> warning_lines;
     double compile_ms = 0;
     bool running = false;  // the kernel on the map is the editor's
     // A run after a short pause in typing.

@@ -238,9 +238,13 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
             j["legend_rect"] = {state.legend_rect.x, state.legend_rect.y, state.legend_rect.w, state.legend_rect.h};
             j["view"] = {{"center", {state.view.center.x, state.view.center.y}}, {"zoom", state.view.zoom}};
             j["launch_error"] = state.launch_error;
-            j["editor"] = {{"text", state.editor.text},         {"messages", state.editor.messages},
-                           {"warnings", state.editor.warnings}, {"error_line", state.editor.error_line},
-                           {"running", state.editor.running},   {"binds", state.editor.binds}};
+            j["editor"] = {{"text", state.editor.text},
+                           {"messages", state.editor.messages},
+                           {"warnings", state.editor.warnings},
+                           {"warning_lines", state.editor.warning_lines},
+                           {"error_line", state.editor.error_line},
+                           {"running", state.editor.running},
+                           {"binds", state.editor.binds}};
             if (state.picture && state.picture->findings.printed.calls > 0)  // what the map's run printed
                 j["editor"]["printed"] = state.picture->findings.printed.text;
             if (const auto& g = state.editor.gpu)  // "Compile for a GPU too"

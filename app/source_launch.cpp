@@ -56,11 +56,13 @@ SourceAttempt compile_and_bind(const std::string& text, const std::string& file_
     a.compile_ms = compiled.milliseconds;
     a.messages = compiled.text;
     while (!a.messages.empty() && a.messages.back() == '\n') a.messages.pop_back();
-    for (const SourceDiagnostic& d : compiled.diagnostics)
-        if (d.error && d.file == file_name && d.line > 0) {
+    for (const SourceDiagnostic& d : compiled.diagnostics) {
+        if (d.file != file_name || d.line <= 0) continue;
+        if (!d.error)
+            a.warning_lines.push_back(d.line);
+        else if (!a.error_line)
             a.error_line = d.line;
-            break;
-        }
+    }
     if (!compiled.source) {
         a.messages = file_name + " did not compile:\n" + a.messages;
         return a;

@@ -29,6 +29,7 @@ struct SourceAttempt {
     std::string messages;                // Clang's text, or what is wrong with the bindings
     std::string warnings;                // when it compiled: Clang's warnings (`if (i = n)`), or empty
     int error_line = 0;                  // the first error's line in the text (0: none)
+    std::vector<int> warning_lines;      // the lines Clang warns about, in the text
     std::vector<std::string> kernels;    // the file's __global__ kernels
     // The chosen kernel's parameters: name and type as written ("const float *").
     std::vector<std::pair<std::string, std::string>> params;

@@ -30,10 +30,14 @@ bool source_with_line_numbers(AppState& state, KernelEditor& e, float height) {
     for (int line = 1; line <= lines; ++line) {
         const ImVec2 at(origin.x, origin.y + pad + float(line - 1) * line_h);
         const bool error = line == e.error_line;
-        if (error) draw->AddRectFilled(at, ImVec2(at.x + gutter - 2, at.y + line_h), IM_COL32(150, 40, 40, 255));
+        const bool warned =
+            !error && std::find(e.warning_lines.begin(), e.warning_lines.end(), line) != e.warning_lines.end();
+        if (error || warned)
+            draw->AddRectFilled(at, ImVec2(at.x + gutter - 2, at.y + line_h),
+                                error ? IM_COL32(150, 40, 40, 255) : IM_COL32(120, 105, 30, 255));
         char number[16];
         std::snprintf(number, sizeof number, "%4d", line);
-        draw->AddText(at, error ? IM_COL32(255, 230, 230, 255) : IM_COL32(120, 130, 140, 255), number);
+        draw->AddText(at, error || warned ? IM_COL32(255, 240, 230, 255) : IM_COL32(120, 130, 140, 255), number);
     }
     ImGui::SetCursorScreenPos(ImVec2(origin.x + gutter, origin.y));
     // At least as large as the visible area, so a click anywhere in it is a click in the text.

@@ -396,10 +396,12 @@ TEST_CASE("the editor shows Clang's warnings about a kernel that compiled, and r
     CHECK(e.running);
     CHECK(e.warnings.find("kernel.cu:3:11: warning: using the result of an assignment as a condition") !=
           std::string::npos);
+    CHECK(e.warning_lines == std::vector<int>{3});  // marked in the gutter
     // Fixed: no warnings left on screen.
     e.text.replace(e.text.find("i = n"), 5, "i == n");
     run_editor(state);
     CHECK(e.warnings.empty());
+    CHECK(e.warning_lines.empty());
     CHECK(e.messages.empty());
 }
 
