@@ -6,8 +6,8 @@
 
 #include <algorithm>
 
-#include "lesson_text.hpp"
 #include "panel_widgets.hpp"
+#include "printed_report.hpp"
 #include "settings.hpp"
 #include "source_launch.hpp"
 #include "ui_font.hpp"
@@ -74,11 +74,10 @@ void draw_gpu_compile(AppState& state, KernelEditor& e) {
 
 // What the kernel printed with printf in the map's run, and in which order it ran.
 void draw_printed(AppState& state, const KernelPrint& printed) {
-    std::string heading = "printf: " + grouped(printed.calls) + (printed.calls == 1 ? " call" : " calls");
-    if (printed.kept_calls < printed.calls)
-        heading += ", the text of the first " + grouped(printed.kept_calls) + " kept";
-    heading += " (threads in the order the model ran them; a GPU's order between warps is its own)";
-    ImGui::TextDisabled("%s", heading.c_str());
+    const std::string kernel = state.picture->launch.kernel_name();
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("%s", printed_heading(kernel, printed).c_str());
+    ImGui::PopTextWrapPos();
     ImGui::BeginChild("editor-printed", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PushFont(mono_font());
     ImGui::TextUnformatted(printed.text.data(), printed.text.data() + printed.text.size());

@@ -25,6 +25,15 @@
 
 using namespace threadmap;
 
+// A test of learners' kernels, in a build without Clang 15: says why it checks nothing.
+#define SKIP_WITHOUT_CLANG()                                                    \
+    do {                                                                        \
+        if (!source_kernels_available()) {                                      \
+            MESSAGE("skipped: this build has no Clang (THREADMAP_SOURCE=OFF)"); \
+            return;                                                             \
+        }                                                                       \
+    } while (false)
+
 namespace {
 
 struct HeadlessUi {
@@ -353,10 +362,7 @@ TEST_CASE("a launch at the emulator's caps computes off the UI thread - the last
 }
 
 TEST_CASE("the editor runs the first of several kernels - and the one the learner picks") {
-    if (!source_kernels_available()) {
-        MESSAGE("skipped: this build has no Clang (THREADMAP_SOURCE=OFF)");
-        return;
-    }
+    SKIP_WITHOUT_CLANG();
     AppState state;
     KernelEditor& e = state.editor;
     e.text =
@@ -382,10 +388,7 @@ TEST_CASE("the editor runs the first of several kernels - and the one the learne
 }
 
 TEST_CASE("the editor shows Clang's warnings about a kernel that compiled, and runs it as written") {
-    if (!source_kernels_available()) {
-        MESSAGE("skipped: this build has no Clang (THREADMAP_SOURCE=OFF)");
-        return;
-    }
+    SKIP_WITHOUT_CLANG();
     AppState state;
     KernelEditor& e = state.editor;
     e.text = "__global__ void k(float* a, int n) {\n    int i = threadIdx.x;\n    if (i = n) a[0] = 1;\n}\n";
@@ -406,10 +409,7 @@ TEST_CASE("the editor shows Clang's warnings about a kernel that compiled, and r
 }
 
 TEST_CASE("a lesson's own kernel: Edit opens its text and bindings, and the fix clears its findings") {
-    if (!source_kernels_available()) {
-        MESSAGE("skipped: this build has no Clang (THREADMAP_SOURCE=OFF)");
-        return;
-    }
+    SKIP_WITHOUT_CLANG();
     AppState state;
     select_lesson(state, "off-by-one-guard");
     REQUIRE(state.edit.model);
@@ -431,10 +431,7 @@ TEST_CASE("a lesson's own kernel: Edit opens its text and bindings, and the fix 
 }
 
 TEST_CASE("where does it break - a sweep of a kernel that never ends is cancelled, and the next one runs") {
-    if (!source_kernels_available()) {
-        MESSAGE("skipped: this build has no Clang (THREADMAP_SOURCE=OFF)");
-        return;
-    }
+    SKIP_WITHOUT_CLANG();
     AppState state;
     KernelEditor& e = state.editor;
     e.text = "__global__ void spin(float* a, int n) { while (a[0] == 0) { } }\n";
@@ -460,10 +457,7 @@ TEST_CASE("where does it break - a sweep of a kernel that never ends is cancelle
 }
 
 TEST_CASE("where does it break - against the Editor kernel's expected result") {
-    if (!source_kernels_available()) {
-        MESSAGE("skipped: this build has no Clang (THREADMAP_SOURCE=OFF)");
-        return;
-    }
+    SKIP_WITHOUT_CLANG();
     AppState state;
     select_lesson(state, "seed-increment");  // 16 blocks of 32
     start_editor(state.editor, "");          // the seed's increment_by_one over 500 elements
@@ -488,10 +482,7 @@ TEST_CASE("where does it break - against the Editor kernel's expected result") {
 }
 
 TEST_CASE("where does it break - the Findings tab's expected-result field takes what the learner types") {
-    if (!source_kernels_available()) {
-        MESSAGE("skipped: this build has no Clang (THREADMAP_SOURCE=OFF)");
-        return;
-    }
+    SKIP_WITHOUT_CLANG();
     HeadlessUi ui;
     AppState state;
     state.requests.rescale = false;
@@ -515,10 +506,7 @@ TEST_CASE("where does it break - the Findings tab's expected-result field takes 
 }
 
 TEST_CASE("where does it break - a lesson's own kernel is compared with the lesson's expected result") {
-    if (!source_kernels_available()) {
-        MESSAGE("skipped: this build has no Clang (THREADMAP_SOURCE=OFF)");
-        return;
-    }
+    SKIP_WITHOUT_CLANG();
     HeadlessUi ui;
     AppState state;
     state.requests.rescale = false;

@@ -191,11 +191,11 @@ TEST_CASE("a kernel that loops forever is stopped at the time limit, naming the 
     CHECK(budget.error.find("more than 100000 loads and stores") != std::string::npos);
 }
 
-TEST_CASE("a kernel that crashes is reported with its signal, and the next run works") {
+TEST_CASE("a kernel that crashes is reported with its signal and its last printed lines, and the next run works") {
     auto s = compiled(
         "__global__ void wild(int* a, int n) {\n"
         "    int* p = (int*)(long)n;\n"
-        "    a[0] = 1;\n"
+        "    for (int k = 0; k < 15; ++k) printf(\"step %d\\n\", k); a[0] = 1;\n"
         "    p[0] = 2;\n"
         "}\n");
     auto b = bound(s, {"a=int[1]", "n=64"});
@@ -204,6 +204,9 @@ TEST_CASE("a kernel that crashes is reported with its signal, and the next run w
     INFO(r.error);
     CHECK(r.error.find("kernel wild crashed with SIGSEGV") != std::string::npos);
     CHECK(r.error.find("last line it reached was 4") != std::string::npos);
+    // What a learner debugging with printf looks for: the last 10 lines before the crash.
+    CHECK(r.error.find("It called printf 15 times; the last lines kept:\nstep 5\nstep 6\n") != std::string::npos);
+    CHECK(r.error.substr(r.error.size() - 8) == "\nstep 14");
     auto fine = bound(compiled(kIncrement), {"a=float[10]", "n=10"});
     CHECK(run_model({&fine->spec, {}, {{1, 1, 1}, {32, 1, 1}}}).value);
 }
