@@ -70,9 +70,12 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
     if (element && *element < p.memory.costs.size() && p.memory.costs[*element] > 0) {
         const uint64_t cost = p.memory.costs[*element], lanes = p.memory.lanes[*element];
         const bool shared = p.launch.model && p.launch.model->shared();
-        const uint64_t ideal = shared ? 1 : (lanes * 4 + 31) / 32;
-        const std::string unit =
-            shared ? (cost == 1 ? " wavefront" : " wavefronts") : (cost == 1 ? " sector" : " sectors");
+        // Shared: the request's bank conflict ways (its wavefronts, for elements of 4 bytes or fewer).
+        const uint64_t ideal = shared ? 1 : ideal_sectors(uint32_t(lanes), p.memory.place.element_bytes);
+        const bool ways = shared && p.memory.place.element_bytes == 8;
+        const std::string unit = ways     ? (cost == 1 ? "-way (no bank conflict)" : "-way bank conflict")
+                                 : shared ? (cost == 1 ? " wavefront" : " wavefronts")
+                                          : (cost == 1 ? " sector" : " sectors");
         const bool reads = p.launch.model && p.launch.model->reads;
         d.fields.push_back({reads ? "its costliest load request" : "its store request",
                             n2s(cost) + unit + " for " + n2s(lanes) + (lanes == 1 ? " active lane" : " active lanes") +

@@ -36,7 +36,7 @@ std::string bind_from_launch(const std::string& name, bool pointer, const ModelK
     if (pointer) {
         const size_t a = spec.array_index(name);
         if (a == spec.arrays.size()) return "";
-        std::string s = spec.arrays[a].type == ValueType::Float32 ? "float" : "int";
+        std::string s = value_type_name(spec.arrays[a].type);
         for (uint64_t e : spec.arrays[a].shape(k.params, l)) s += "[" + std::to_string(e) + "]";
         return s + (spec.arrays[a].role == ArrayRole::Input ? ":random" : ":zeros");
     }
@@ -156,7 +156,7 @@ void edit_launch_kernel(AppState& state) {
     for (const ArraySpec& a : k.spec->arrays)  // an extern __shared__ array: its bytes at this launch
         if (a.space == MemorySpace::Shared &&
             k.spec->cuda_source.find("extern __shared__ float " + a.name) != std::string::npos)
-            e.dynamic_shared = std::to_string(a.shape(k.params, r.launch)[0] * 4);
+            e.dynamic_shared = std::to_string(a.shape(k.params, r.launch)[0] * value_bytes(a.type));
     state.open_view = CentreView::Editor;
     run_editor(state);
 }

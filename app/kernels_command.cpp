@@ -13,7 +13,13 @@ namespace threadmap {
 namespace {
 
 const char* space_name(MemorySpace s) { return s == MemorySpace::Shared ? "shared" : "global"; }
-const char* type_name(ValueType t) { return t == ValueType::Int32 ? "int32" : "float32"; }
+// "float32", "int32", "uint8", … ("bool").
+std::string type_name(ValueType t) {
+    if (t == ValueType::Bool) return "bool";
+    const bool is_unsigned =
+        t == ValueType::UInt8 || t == ValueType::UInt16 || t == ValueType::UInt32 || t == ValueType::UInt64;
+    return std::string(value_is_float(t) ? "float" : is_unsigned ? "uint" : "int") + std::to_string(8 * value_bytes(t));
+}
 const char* role_name(ArrayRole r) {
     switch (r) {
         case ArrayRole::Input:

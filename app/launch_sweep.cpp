@@ -2,8 +2,6 @@
 #include "launch_sweep.hpp"
 
 #include <algorithm>
-#include <bit>
-#include <cstdio>
 #include <optional>
 
 #include "findings_report.hpp"
@@ -14,13 +12,6 @@ namespace {
 
 bool written(const ArraySpec& a) {
     return a.space == MemorySpace::Global && (a.role == ArrayRole::Output || a.role == ArrayRole::InOut);
-}
-
-std::string value_text(const ArraySpec& a, uint32_t bits) {
-    if (a.type == ValueType::Int32) return std::to_string(int32_t(bits));
-    char s[32];
-    std::snprintf(s, sizeof s, "%g", double(std::bit_cast<float>(bits)));
-    return s;
 }
 
 std::string index_text(const std::vector<uint64_t>& shape, uint64_t flat) {
@@ -76,13 +67,14 @@ void compare_values(const KernelSpec& spec, const ModelResult& got, const Kernel
         const ArrayResult& want = want_result.arrays[w];
         const ArrayResult& have = got.arrays[a];
         if (want.shape != have.shape) continue;  // a partial sum per block: listed in not_compared
-        for (size_t e = 0; e < want.bits.size(); ++e) {
+        const ValueType type = spec.arrays[a].type;
+        for (size_t e = 0; e < want.bits.size() / value_words(type); ++e) {
             ++s.compared;
-            if (want.bits[e] == have.bits[e]) continue;
+            if (same_value(type, want.bits, have.bits, e)) continue;
             if (s.differing++ == 0)
                 s.first_difference = spec.arrays[a].name + index_text(want.shape, e) + " is " +
-                                     value_text(spec.arrays[a], have.bits[e]) + ", " + want_leaves + " " +
-                                     value_text(spec.arrays[a], want.bits[e]);
+                                     value_text(type, have.bits, e) + ", " + want_leaves + " " +
+                                     value_text(type, want.bits, e);
         }
     }
 }

@@ -106,7 +106,7 @@ std::optional<PictureMemory> compute_memory(const ResolvedLaunch& r, const std::
     out.requests = std::move(run.value->memory->kept_requests);
     out.request_of = std::move(run.value->memory->kept_request_of);
     out.requests_capped = run.value->memory->kept_capped;
-    out.base_word = run.value->memory->kept_base_word;
+    out.place = run.value->memory->places[array];
     const std::vector<ElementCost>& costs = run.value->memory->costs[array];
     out.costs.reserve(costs.size());
     out.lanes.reserve(costs.size());
@@ -174,7 +174,8 @@ Legend picture_legend(const MapPicture& p) {
         g.note += decimals(double(t.sectors) / n) + " sectors\nper request (" + decimals(double(t.ideal_sectors) / n) +
                   " would do).";
     else if (p.color.mode == ColorMode::Banks)
-        g.note += decimals(double(t.wavefronts) / n) + " wavefronts\nper request (1 would do), at\nworst " +
+        g.note += decimals(double(t.wavefronts) / n) + " wavefronts\nper request (" +
+                  decimals(double(t.ideal_wavefronts) / n) + " would do), at\nworst " +
                   std::to_string(t.conflict_ways_max) + "-way.";
     else
         g.note += decimals(double(t.active_lanes) / n) + " of 32\nlanes active.";

@@ -60,7 +60,7 @@ struct PictureMemory {
     std::vector<KeptRequest> requests;
     std::vector<uint32_t> request_of;
     bool requests_capped = false;
-    uint64_t base_word = 0;  // a __shared__ array's first word (its banks)
+    ArrayPlace place;  // the mapped array's element size (a __shared__ one: where it lies, for its banks)
 };
 inline constexpr uint64_t kWarpInspectorElements = uint64_t(1) << 22;
 inline constexpr uint64_t kMemoryViewWork = uint64_t(1) << 26;

@@ -11,7 +11,8 @@ const char* const kMemoryModelNote =
     "the emulator's model of the memory system, counted as Nsight Compute counts it: a request is one execution "
     "of an access site by the active lanes of a warp; global sectors are the distinct 32-byte sectors a request "
     "touches (arrays 256-byte aligned); shared wavefronts are the most distinct 4-byte words one of the 32 banks "
-    "serves; atomics and out-of-bounds accesses are not counted";
+    "serves (a request of 8-byte elements: in each half-warp, summed); atomics and out-of-bounds accesses are "
+    "not counted";
 
 namespace {
 
@@ -42,6 +43,7 @@ nlohmann::json global_totals_json(const MemoryTotals& t) {
 nlohmann::json shared_totals_json(const MemoryTotals& t) {
     return {{"requests", t.requests},
             {"wavefronts", t.wavefronts},
+            {"ideal_wavefronts", t.ideal_wavefronts},
             {"conflict_ways_max", t.requests ? nlohmann::json(t.conflict_ways_max) : nlohmann::json(nullptr)}};
 }
 
@@ -67,6 +69,7 @@ nlohmann::json memory_json(const ModelLaunch& l, const std::vector<MemorySite>& 
                         {"sectors_per_request", global ? number_or_null(per_request(s.sectors, s.requests)) : null},
                         {"excess_percent", global ? number_or_null(excess_percent(s.sectors, s.ideal_sectors)) : null},
                         {"wavefronts", global ? null : nlohmann::json(s.wavefronts)},
+                        {"ideal_wavefronts", global ? null : nlohmann::json(s.ideal_wavefronts)},
                         {"conflict_ways_max", global ? null : nlohmann::json(s.conflict_ways_max)},
                         {"active_lanes_mean", number_or_null(per_request(s.active_lanes, s.requests))}});
     }
@@ -108,7 +111,7 @@ std::string memory_text(const ModelLaunch& l, const std::vector<MemorySite>& sit
     for (const MemorySite& s : sites) {
         const bool global = s.space == MemorySpace::Global;
         const uint64_t amount = global ? s.sectors : s.wavefronts;
-        const uint64_t ideal = global ? s.ideal_sectors : s.requests;
+        const uint64_t ideal = global ? s.ideal_sectors : s.ideal_wavefronts;
         const auto excess = excess_percent(amount, ideal);
         std::snprintf(row, sizeof row, "%5d  %-5s  %-6s  %-8s %10llu %12llu %10llu %9s %7s%% %7s\n", s.line,
                       access_op_name(s.op), space_name(s.space), l.spec->arrays[s.array].name.c_str(),
@@ -131,8 +134,8 @@ std::string memory_text(const ModelLaunch& l, const std::vector<MemorySite>& sit
         if (s.requests)
             out += std::string("shared ") + access_op_name(op) + "s: " + fixed(per_request(s.wavefronts, s.requests)) +
                    " wavefronts per request (" + std::to_string(s.wavefronts) + " wavefronts, " +
-                   std::to_string(s.requests) + " requests; at worst a " + std::to_string(s.conflict_ways_max) +
-                   "-way bank conflict)\n";
+                   std::to_string(s.requests) + " requests; " + std::to_string(s.ideal_wavefronts) +
+                   " with no conflict; at worst a " + std::to_string(s.conflict_ways_max) + "-way bank conflict)\n";
     }
     out += std::string("(") + kMemoryModelNote + ")\n";
     return out;

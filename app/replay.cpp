@@ -281,7 +281,7 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
                     j["memory"] = memory_json(model_launch_for(p.launch), p.memory.sites);
                 if (const KeptRequest* k = inspected_request(state)) {  // the warp inspector's
                     const WarpRequest& r = k->request;
-                    const RequestSectors counted = request_sectors(r);
+                    const RequestSectors counted = request_sectors(r, p.memory.place.element_bytes);
                     nlohmann::json elements = nlohmann::json::array();
                     for (uint32_t mask = r.mask; mask; mask &= mask - 1)
                         elements.push_back(r.index[std::countr_zero(mask)]);
@@ -289,8 +289,8 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
                                     {"ideal_sectors", counted.ideal}, {"line", k->line},
                                     {"execution", k->execution},      {"warp", k->warp}};
                     if (p.launch.model && p.launch.model->shared()) {  // its banks
-                        j["request"]["wavefronts"] = request_wavefronts(r, p.memory.base_word);
-                        j["request"]["banks"] = bank_words(r, p.memory.base_word);
+                        j["request"]["wavefronts"] = request_wavefronts(r, p.memory.place).wavefronts;
+                        j["request"]["banks"] = bank_words(r, p.memory.place);
                     }
                 }
             }

@@ -36,7 +36,8 @@ void totals_line(const PictureMemory& m, MemorySpace space, AccessOp op) {
         if (t.ideal_sectors && t.sectors > t.ideal_sectors)
             line += ": " + decimals(double(t.sectors) / double(t.ideal_sectors), 1) + "x the bytes";
     } else {
-        line += decimals(double(t.wavefronts) / n) + " wavefronts per request (1 would do); the worst a " +
+        line += decimals(double(t.wavefronts) / n) + " wavefronts per request (" +
+                decimals(double(t.ideal_wavefronts) / n) + " would do); the worst a " +
                 std::to_string(t.conflict_ways_max) + "-way bank conflict";
     }
     line += "; " + decimals(double(t.active_lanes) / n, 1) + " of 32 lanes active.";
@@ -55,7 +56,8 @@ void site_table(const PictureMemory& m) {
     ImGui::TableHeadersRow();
     for (const MemorySite& s : m.sites) {
         const bool global = s.space == MemorySpace::Global;
-        const uint64_t amount = global ? s.sectors : s.wavefronts, ideal = global ? s.ideal_sectors : s.requests;
+        const uint64_t amount = global ? s.sectors : s.wavefronts,
+                       ideal = global ? s.ideal_sectors : s.ideal_wavefronts;
         const double n = double(s.requests);
         ImGui::TableNextRow();
         const auto cell = [](const std::string& text) {

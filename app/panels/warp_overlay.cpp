@@ -13,8 +13,6 @@ namespace threadmap {
 
 namespace {
 
-constexpr uint64_t kElementsPerSector = kSectorBytes / 4;  // float32
-constexpr uint64_t kElementsPerLine = 128 / 4;
 constexpr ImU32 kWhite = IM_COL32(255, 255, 255, 255);
 
 ImVec2 screen(const AppState& s, const ViewRect& r, glm::dvec2 world) {
@@ -73,11 +71,12 @@ void arrow(ImDrawList* dl, ImVec2 from, ImVec2 to) {
 void draw_sectors(ImDrawList* dl, const AppState& state, const ViewRect& r, const WarpRequest& req) {
     const MapLayout& layout = state.picture->layout;
     const uint64_t size = state.picture->memory.request_of.size();
+    const uint64_t per_sector = kSectorBytes / state.picture->memory.place.element_bytes, per_line = per_sector * 4;
     std::set<uint64_t> sectors;
     for (uint32_t mask = req.mask; mask; mask &= mask - 1)
-        sectors.insert(req.index[std::countr_zero(mask)] / kElementsPerSector);
+        sectors.insert(req.index[std::countr_zero(mask)] / per_sector);
     for (uint64_t s : sectors) {
-        const uint64_t first = s * kElementsPerSector, end = std::min(first + kElementsPerSector, size);
+        const uint64_t first = s * per_sector, end = std::min(first + per_sector, size);
         for (uint64_t e = first; e < end; ++e) {
             uint32_t x = 0, y = 0;
             layout.cell_of(e, x, y);
@@ -87,7 +86,7 @@ void draw_sectors(ImDrawList* dl, const AppState& state, const ViewRect& r, cons
         uint32_t x = 0, y = 0;
         layout.cell_of(first, x, y);
         const ImVec2 a = screen(state, r, {double(x), double(y)}), b = screen(state, r, {x + 1.0, y + 1.0});
-        const bool line_start = first % kElementsPerLine == 0;
+        const bool line_start = first % per_line == 0;
         dl->AddLine(a, ImVec2(a.x, b.y), line_start ? IM_COL32(255, 150, 40, 255) : IM_COL32(80, 220, 255, 255),
                     line_start ? 3.0f : 2.0f);
     }
@@ -153,14 +152,14 @@ void draw_warp_overlay(ImDrawList* dl, const AppState& state, const ViewRect& r)
     }
     // The lanes along the top, an arrow from each active one to its element's centre.
     const Strip lanes = strip_at(r, float(r.y) + font * 0.4f, font);
-    const std::array<uint32_t, kSharedBanks> words = bank_words(req, memory.base_word);
+    const std::array<uint32_t, kSharedBanks> words = bank_words(req, memory.place);
     for (uint32_t lane = 0; lane < kWarpLanes; ++lane) {
         const bool active = req.mask >> lane & 1u;
         dl->AddRectFilled(lanes.min(lane), lanes.max(lane),
                           active ? IM_COL32(70, 110, 170, 235) : IM_COL32(40, 44, 52, 200));
         // Active lanes say their lane number, or for a shared array the bank their word is in.
         const std::string label = !active  ? ""
-                                  : shared ? std::to_string((memory.base_word + req.index[lane]) % kSharedBanks)
+                                  : shared ? std::to_string(memory.place.bank(req.index[lane]))
                                            : std::to_string(lane);
         box_label(dl, lanes, lane, label, kWhite);
     }
@@ -182,15 +181,17 @@ void draw_warp_overlay(ImDrawList* dl, const AppState& state, const ViewRect& r)
     std::string text = std::string("This ") + (load ? "load" : "store") + " request (modeled), line " +
                        std::to_string(inspected->line) + ": " + plural(active, "active lane", "active lanes");
     if (shared) {
-        const uint32_t ways = *std::max_element(words.begin(), words.end());
-        text += " touch " + plural(uint32_t(elements.size()), "word", "words") + ": " +
-                plural(ways, "wavefront", "wavefronts") +
-                (ways > 1 ? " (a " + std::to_string(ways) + "-way bank conflict); 1 would do." : ", no bank conflict.");
+        const RequestWavefronts w = request_wavefronts(req, memory.place);
+        text += " touch " + plural(uint32_t(elements.size()), "element", "elements") + ": " +
+                plural(w.wavefronts, "wavefront", "wavefronts") +
+                (w.ways > 1 ? " (a " + std::to_string(w.ways) + "-way bank conflict); " + std::to_string(w.ideal) +
+                                  " would do."
+                            : ", no bank conflict.");
         text +=
             "\nLanes above (each labelled with its word's bank); the banks below, each with the distinct words "
             "touched in it.";
     } else {
-        const RequestSectors counted = request_sectors(req);
+        const RequestSectors counted = request_sectors(req, memory.place.element_bytes);
         text += " touch " + plural(counted.sectors, "sector", "sectors") + " of 32 bytes";
         text +=
             counted.sectors > counted.ideal ? "; " + std::to_string(counted.ideal) + " would do." : ", as few as can.";

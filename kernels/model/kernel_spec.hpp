@@ -16,6 +16,7 @@
 
 #include "launch_config.hpp"
 #include "outcome.hpp"
+#include "value_type.hpp"
 
 namespace threadmap {
 
@@ -24,7 +25,6 @@ struct ModelLaunch;
 struct ModelResult;
 
 enum class MemorySpace { Global, Shared };
-enum class ValueType { Float32, Int32 };  // 4-byte elements: what the built-in kernels use
 enum class ArrayRole { Input, Output, InOut, Scratch };
 
 struct ParamSpec {

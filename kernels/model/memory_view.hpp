@@ -7,13 +7,17 @@
 //   twice has one site executed twice per thread). Lanes are a block's threads in linear order
 //   (x fastest), 32 to a warp.
 // - Global memory: a request's sectors are the distinct 32-byte sectors covering the bytes its
-//   active lanes touch; its ideal is ⌈active lanes × 4 / 32⌉, the sectors its lanes' 4-byte
-//   values fill when contiguous and aligned (the definition; lanes that share an
-//   element, as in a broadcast, can take fewer sectors than that). Arrays start 256-byte
+//   active lanes touch; its ideal is ⌈active lanes × element bytes / 32⌉, the sectors its
+//   lanes' values fill when contiguous and aligned (the definition; lanes that share
+//   an element, as in a broadcast, can take fewer sectors than that). Arrays start 256-byte
 //   aligned, as cudaMalloc gives.
 // - Shared memory: 32 banks of 4-byte words; lanes reading one word share it (broadcast); a
 //   request's wavefronts are the most distinct words any one bank serves (n-way conflict = n).
-//   A block's __shared__ arrays lie one after another in declaration order from offset 0.
+//   A wavefront returns 128 bytes, so a request of 8-byte elements is served as two half-warps
+//   (lanes 0-15, 16-31), each counted so, and its wavefronts are their sum (2 when none
+//   conflicts). Elements of 1 or 2 bytes share words: lanes on one word are a broadcast.
+//   A block's __shared__ arrays lie one after another in declaration order from offset 0,
+//   each at a multiple of its element size.
 // - Atomics are not counted: Nsight counts them apart (op_atom, op_red), not as loads or
 //   stores. Out-of-bounds accesses are skipped (they are findings) and leave their lane
 //   inactive in that request.
@@ -34,6 +38,15 @@ inline constexpr uint32_t kWarpLanes = 32;
 inline constexpr uint32_t kSectorBytes = 32;
 inline constexpr uint32_t kSharedBanks = 32;
 
+// Where an array's elements lie: their size, and for a __shared__ array the byte of its
+// block's shared memory where it starts (a global array starts at a 256-byte boundary).
+struct ArrayPlace {
+    uint32_t element_bytes = 4;
+    uint64_t base_byte = 0;
+    // The bank of element i's (first) word.
+    uint32_t bank(uint64_t i) const { return uint32_t((base_byte + i * element_bytes) / 4 % kSharedBanks); }
+};
+
 // One access site's requests, summed.
 struct MemorySite {
     int line = 0;
@@ -45,12 +58,13 @@ struct MemorySite {
     uint64_t sectors = 0;            // global
     uint64_t ideal_sectors = 0;      // global
     uint64_t wavefronts = 0;         // shared
-    uint32_t conflict_ways_max = 0;  // shared: the most wavefronts one request needed
+    uint64_t ideal_wavefronts = 0;   // shared: with no bank conflict (1 a request; 8-byte elements: 2)
+    uint32_t conflict_ways_max = 0;  // shared: the worst bank conflict of one request (1: none)
 };
 
 // What the requests that touched one element cost (0: none touched it this way). Cost: the
-// most any request touching it needed, sectors for a global array, wavefronts (conflict ways)
-// for a __shared__ one; lanes: the fewest active lanes.
+// most any request touching it needed, sectors for a global array, bank conflict ways for a
+// __shared__ one (wavefronts, for 4-byte elements); lanes: the fewest active lanes.
 struct ElementCost {
     uint8_t load_cost = 0, store_cost = 0;
     uint8_t load_lanes = 0, store_lanes = 0;
@@ -87,27 +101,32 @@ struct MemoryView {
     std::vector<KeptRequest> kept_requests;
     std::vector<uint32_t> kept_request_of;
     bool kept_capped = false;
-    uint64_t kept_base_word = 0;  // a kept __shared__ array: its first 4-byte word in shared memory
+    std::vector<ArrayPlace> places;  // per array: its element size (a __shared__ one: where it lies)
 };
 
 // The figures of one request (for the warp inspector and tests). Global: the distinct 32-byte
-// sectors of the elements (4 bytes; the timing model's float64 programs: 8) the active lanes
-// touch, of an array starting at a 256-byte boundary, and the ideal; shared: wavefronts, the
-// array starting at word `base_word`.
+// sectors of the elements the active lanes touch, of an array starting at a 256-byte
+// boundary, and the ideal; shared: wavefronts, of an array at `place`.
 struct RequestSectors {
     uint32_t sectors = 0, ideal = 0;
 };
 RequestSectors request_sectors(const WarpRequest& r, uint32_t element_bytes = 4);
-uint32_t request_wavefronts(const WarpRequest& r, uint64_t base_word);
-// Per bank, the distinct words of the request (the bank strip; the most is its wavefronts).
-std::array<uint32_t, kSharedBanks> bank_words(const WarpRequest& r, uint64_t base_word);
+struct RequestWavefronts {
+    uint32_t wavefronts = 0;
+    uint32_t ideal = 0;  // its half-warps (8-byte elements) or warp with lanes active: wavefronts with no conflict
+    uint32_t ways = 0;   // the most distinct words one bank serves in one of them (an n-way conflict)
+};
+RequestWavefronts request_wavefronts(const WarpRequest& r, const ArrayPlace& place);
+// Per bank, the distinct words of the request (the bank strip; its most is the wavefronts of
+// 4-byte and narrower elements; 8-byte ones: the distinct words of both half-warps).
+std::array<uint32_t, kSharedBanks> bank_words(const WarpRequest& r, const ArrayPlace& place);
 inline uint32_t ideal_sectors(uint32_t active_lanes, uint32_t element_bytes = 4) {
     return (active_lanes * element_bytes + kSectorBytes - 1) / kSectorBytes;
 }
 
 // Totals of one kind of access over the sites, as Nsight's .sum metrics.
 struct MemoryTotals {
-    uint64_t requests = 0, sectors = 0, ideal_sectors = 0, wavefronts = 0, active_lanes = 0;
+    uint64_t requests = 0, sectors = 0, ideal_sectors = 0, wavefronts = 0, ideal_wavefronts = 0, active_lanes = 0;
     uint32_t conflict_ways_max = 0;
 };
 MemoryTotals memory_totals(const std::vector<MemorySite>& sites, MemorySpace space, AccessOp op);

@@ -79,10 +79,11 @@ uint64_t shared_bytes_per_block(const KernelSpec& spec, const Params& params, co
         if (a.space != MemorySpace::Shared) continue;
         uint64_t n = 1;
         for (uint64_t side : a.shape(params, {Dim3{}, block})) n *= side;
+        const uint64_t element = value_bytes(a.type), bytes = n * element;
         if (a.dynamic)
-            dynamic = std::max(dynamic, a.dynamic_bytes ? a.dynamic_bytes : n * 4);
+            dynamic = std::max(dynamic, a.dynamic_bytes ? a.dynamic_bytes : bytes);
         else
-            fixed += n * 4;
+            fixed = (fixed + element - 1) / element * element + bytes;  // each at a multiple of its size
     }
     return dynamic_only ? dynamic : fixed + dynamic;
 }
@@ -131,9 +132,19 @@ static_assert(sizeof(ElementState) == 56, "the README and check_model_launch's m
 struct Storage {
     std::vector<uint64_t> shape;
     uint64_t size = 0;
-    std::vector<uint32_t> bits;
+    uint32_t words = 1;          // per element: 2 for 8-byte elements (value_type.hpp)
+    std::vector<uint32_t> bits;  // size × words
     std::vector<ElementState> states;
     bool shared = false;
+    uint64_t get(uint64_t i) const { return words == 1 ? bits[i] : bits[2 * i] | uint64_t(bits[2 * i + 1]) << 32; }
+    void put(uint64_t i, uint64_t v) {
+        if (words == 1) {
+            bits[i] = uint32_t(v);
+        } else {
+            bits[2 * i] = uint32_t(v);
+            bits[2 * i + 1] = uint32_t(v >> 32);
+        }
+    }
 };
 
 // Fiber stacks: one mapping for a block's threads, each stack with a guard page below it (a
@@ -229,8 +240,8 @@ class ModelEmulator {
 
     // One load, store or atomic. Inlined into each of ModelThread's three callers, whose
     // constant read/write/atomic flags fold its branches away.
-    [[gnu::always_inline]] inline uint32_t access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write,
-                                                  bool atomic, uint32_t new_bits);
+    [[gnu::always_inline]] inline uint64_t access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write,
+                                                  bool atomic, uint64_t new_bits);
     void barrier(ModelThread& t, int line);
     void keep_shared();  // shared_block_'s shared arrays, as it leaves them
     void abandon_fibers();
@@ -241,7 +252,8 @@ class ModelEmulator {
     struct StopRun {};
     static constexpr uint64_t kStopCheckEvery = (uint64_t(1) << 16) - 1;  // a mask: every 65,536 accesses
     uint64_t size(size_t a) const { return arrays_[a].size; }
-    uint32_t peek(size_t a, uint64_t i) const { return arrays_[a].bits[i]; }
+    uint64_t peek(size_t a, uint64_t i) const { return arrays_[a].get(i); }
+    uint32_t element_bytes(size_t a) const { return value_bytes(spec_.arrays[a].type); }
     uint64_t param(size_t i) const { return params_[i]; }
 
   private:
@@ -310,7 +322,7 @@ class ModelEmulator {
     bool record_requests_ = false;
     size_t keep_requests_ = SIZE_MAX;
     AccessOp keep_op_ = AccessOp::Store;
-    uint32_t global_element_bytes_ = 4;
+    uint32_t global_element_bytes_ = 0;
     uint64_t max_accesses_ = kMaxModelAccesses;
     uint64_t shared_block_ = UINT64_MAX;
     uint32_t phase_filter_ = ModelLaunch::kAllPhases;  // record only this phase's accesses
@@ -432,8 +444,8 @@ void ModelEmulator::out_of_bounds(size_t a, uint64_t i, uint32_t id, int line, b
     });
 }
 
-uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write, bool atomic,
-                               uint32_t new_bits) {
+uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write, bool atomic,
+                               uint64_t new_bits) {
     // Now and then: a cancelled launch, or one past its access cap, stops here, within its
     // block (a single thread's loop can be billions of accesses long).
     if ((++result_.accesses & kStopCheckEvery) == 0 && should_stop()) throw StopRun{};
@@ -446,8 +458,8 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
         return 0;
     }
     if (!record_elements_) {
-        const uint32_t old = s.bits[i];
-        if (write) s.bits[i] = new_bits;
+        const uint64_t old = s.get(i);
+        if (write) s.put(i, new_bits);
         return old;
     }
     ElementState& state = s.states[i];
@@ -477,7 +489,7 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
         h.read_phase = phase_;
         h.read_line = line16;
     }
-    const uint32_t old = s.bits[i];
+    const uint64_t old = s.get(i);
     if (write) {
         if (write_may_conflict(h, id)) check_write(a, i, h, id, line, atomic);
         if (recorded) {
@@ -490,7 +502,7 @@ uint32_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
         h.write_phase = phase_;
         h.write_line = line16;
         h.flags = uint8_t((h.flags & ~kAtomicWrite) | kWritten | (atomic ? kAtomicWrite : 0));
-        s.bits[i] = new_bits;
+        s.put(i, new_bits);
     }
     return old;
 }
@@ -661,10 +673,11 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, const ModelEmulator* 
         s.shape = spec.shape(params_, launch_);
         s.size = 1;
         for (uint64_t side : s.shape) s.size *= side;
+        s.words = value_words(spec.type);
         if (inputs)
             s.bits = inputs->arrays_[a].bits;
         else
-            s.bits.assign(s.size, 0u);
+            s.bits.assign(s.size * s.words, 0u);
         if (record_elements_) s.states.assign(s.size, ElementState{});
         arrays_.push_back(std::move(s));
     }
@@ -741,7 +754,7 @@ bool ModelEmulator::absorb(ModelEmulator& later) {
             const uint8_t flags = m.hazard.flags;
             m.hazard = t.hazard;
             m.hazard.flags |= flags;
-            if (t.hazard.last_writer != kNone) arrays_[a].bits[i] = later.arrays_[a].bits[i];
+            if (t.hazard.last_writer != kNone) arrays_[a].put(i, later.arrays_[a].get(i));
         }
     }
     for (size_t a = 0; a < arrays_.size(); ++a) {
@@ -792,21 +805,23 @@ uint64_t ModelThread::param(size_t index) const { return emulator_->param(index)
 void ModelThread::syncthreads(int line) { emulator_->barrier(*this, line); }
 uint64_t ModelThread::array_size(size_t array) const { return emulator_->size(array); }
 
-uint32_t ModelThread::load_bits(size_t array, uint64_t index, int line) {
+uint64_t ModelThread::load_bits(size_t array, uint64_t index, int line) {
     return emulator_->access(*this, array, index, line, true, false, false, 0);
 }
 
-void ModelThread::store_bits(size_t array, uint64_t index, uint32_t bits, int line) {
+void ModelThread::store_bits(size_t array, uint64_t index, uint64_t bits, int line) {
     emulator_->access(*this, array, index, line, false, true, false, bits);
 }
 
-uint32_t ModelThread::atomic_bits(size_t array, uint64_t index, AtomicOp op, bool is_float, uint32_t operand,
-                                  uint32_t compare, int line) {
+uint64_t ModelThread::atomic_bits(size_t array, uint64_t index, AtomicOp op, bool is_float, uint64_t operand,
+                                  uint64_t compare, int line) {
     // The new value needs the old one: read it without recording, then record one atomic access.
-    const uint64_t size = emulator_->size(array);
-    uint32_t next = operand;
-    if (index < size) {
-        next = atomic_result(op, is_float, emulator_->peek(array, index), operand, compare);
+    uint64_t next = operand;
+    if (index < emulator_->size(array)) {
+        const uint64_t old = emulator_->peek(array, index);
+        next = emulator_->element_bytes(array) == 8
+                   ? atomic_result<uint64_t>(op, is_float, old, operand, compare)
+                   : atomic_result<uint32_t>(op, is_float, uint32_t(old), uint32_t(operand), uint32_t(compare));
     }
     return emulator_->access(*this, array, index, line, true, true, true, next);
 }

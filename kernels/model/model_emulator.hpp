@@ -42,9 +42,10 @@ struct ModelLaunch {
     // inspector; a __shared__ array's in `shared_block`); SIZE_MAX: none.
     size_t keep_requests = SIZE_MAX;
     AccessOp keep_op = AccessOp::Store;
-    // With record_requests: the element size global arrays' sectors are counted for — the
-    // model's values are 4 bytes, but the timing model's float64 programs move 8.
-    uint32_t global_element_bytes = 4;
+    // With record_requests: the element size global arrays' sectors are counted for, when not
+    // their own (0) — the built-in kernels' values are 4 bytes, but the timing model's float64
+    // programs move 8.
+    uint32_t global_element_bytes = 0;
     // The model stops (within 65,536 accesses, mid-block if need be: one thread's loop can be
     // billions long) once the launch has made this many loads, stores and atomics, and run_model
     // says so: at about 10 ns each, 2^31 is some 20 s of waiting. A cancel stops it the same way.

@@ -94,7 +94,7 @@ std::string serialize_result(const ModelResult& r) {
         w.vector(r.memory->kept_requests);
         w.vector(r.memory->kept_request_of);
         w.value(r.memory->kept_capped);
-        w.value(r.memory->kept_base_word);
+        w.vector(r.memory->places);
     }
     w.value(kMagic);
     return std::move(w.out);
@@ -127,7 +127,7 @@ std::optional<ModelResult> deserialize_result(std::string_view bytes) {
         for (auto& c : m.costs)
             if (!in.vector(c)) return std::nullopt;
         if (!in.vector(m.kept_requests) || !in.vector(m.kept_request_of) || !in.value(m.kept_capped) ||
-            !in.value(m.kept_base_word))
+            !in.vector(m.places))
             return std::nullopt;
         r.memory = std::move(m);
     }

@@ -14,6 +14,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <type_traits>
 
 #include "dim3.hpp"
 
@@ -21,17 +22,21 @@ namespace threadmap {
 
 class ModelEmulator;
 
-// CUDA's atomics on 32-bit words (the numbers are what prelude.cuh passes for learners' kernels).
+// CUDA's atomics on 32- and 64-bit words (the numbers are what prelude.cuh passes for learners'
+// kernels).
 enum class AtomicOp { Add = 0, Max = 1, Cas = 2, MaxUnsigned = 3, Min = 4, MinUnsigned = 5, Exch = 6 };
 
-// The value an atomic leaves where `old` was: Add and Max/Min per T (float when is_float, else
-// int; the unsigned ones as unsigned), Cas writes `operand` only where `old == compare`.
-inline uint32_t atomic_result(AtomicOp op, bool is_float, uint32_t old, uint32_t operand, uint32_t compare) {
-    const auto f = [](uint32_t b) { return std::bit_cast<float>(b); };
-    const auto i = [](uint32_t b) { return int32_t(b); };
+// The value an atomic leaves where `old` was, on a Word (uint32_t or uint64_t): Add and
+// Max/Min per type (float or double when is_float, else signed; the unsigned ones as
+// unsigned), Cas writes `operand` only where `old == compare`.
+template <class Word>
+Word atomic_result(AtomicOp op, bool is_float, Word old, Word operand, Word compare) {
+    using Float = std::conditional_t<sizeof(Word) == 4, float, double>;
+    const auto f = [](Word b) { return std::bit_cast<Float>(b); };
+    const auto i = [](Word b) { return std::make_signed_t<Word>(b); };
     switch (op) {
         case AtomicOp::Add:
-            return is_float ? std::bit_cast<uint32_t>(f(old) + f(operand)) : old + operand;
+            return is_float ? std::bit_cast<Word>(f(old) + f(operand)) : Word(old + operand);
         case AtomicOp::Max:
             return is_float ? (f(operand) > f(old) ? operand : old) : (i(operand) > i(old) ? operand : old);
         case AtomicOp::Min:
@@ -63,11 +68,13 @@ class ModelThread {
         return Array<T>(*this, index);
     }
 
-    // The emulator's side (Array calls these).
-    uint32_t load_bits(size_t array, uint64_t index, int line);
-    void store_bits(size_t array, uint64_t index, uint32_t bits, int line);
-    // The old bits; `operand`/`compare` as the 32-bit patterns of T (Add and Max per T).
-    uint32_t atomic_bits(size_t array, uint64_t index, AtomicOp op, bool is_float, uint32_t operand, uint32_t compare,
+    // The emulator's side (Array and a learner's kernel's hooks call these): an element's bits,
+    // zero-extended (an array of 1, 2, 4 or 8-byte elements: value_type.hpp).
+    uint64_t load_bits(size_t array, uint64_t index, int line);
+    void store_bits(size_t array, uint64_t index, uint64_t bits, int line);
+    // The old bits; `operand`/`compare` as the bit patterns of the element's type (4 or 8
+    // bytes; Add and Max per type).
+    uint64_t atomic_bits(size_t array, uint64_t index, AtomicOp op, bool is_float, uint64_t operand, uint64_t compare,
                          int line);
     uint64_t array_size(size_t array) const;
 
@@ -82,11 +89,11 @@ class ModelThread {
 
 template <class T>
 class ModelThread::Array {
-    static_assert(sizeof(T) == 4, "the model's arrays have 4-byte elements");
+    static_assert(sizeof(T) == 4, "the built-in bodies' arrays have 4-byte elements");
 
   public:
     Array(ModelThread& t, size_t index) : t_(&t), index_(index) {}
-    T load(uint64_t i, int line) const { return std::bit_cast<T>(t_->load_bits(index_, i, line)); }
+    T load(uint64_t i, int line) const { return std::bit_cast<T>(uint32_t(t_->load_bits(index_, i, line))); }
     void store(uint64_t i, T value, int line) const { t_->store_bits(index_, i, std::bit_cast<uint32_t>(value), line); }
     T atomic_add(uint64_t i, T value, int line) const { return atomic(i, AtomicOp::Add, value, T{}, line); }
     T atomic_max(uint64_t i, T value, int line) const { return atomic(i, AtomicOp::Max, value, T{}, line); }
@@ -97,9 +104,9 @@ class ModelThread::Array {
 
   private:
     T atomic(uint64_t i, AtomicOp op, T value, T compare, int line) const {
-        return std::bit_cast<T>(t_->atomic_bits(index_, i, op, std::is_floating_point_v<T>,
-                                                std::bit_cast<uint32_t>(value), std::bit_cast<uint32_t>(compare),
-                                                line));
+        return std::bit_cast<T>(
+            uint32_t(t_->atomic_bits(index_, i, op, std::is_floating_point_v<T>, std::bit_cast<uint32_t>(value),
+                                     std::bit_cast<uint32_t>(compare), line)));
     }
     ModelThread* t_;
     size_t index_;

@@ -13,10 +13,10 @@ namespace {
 
 // The distinct elements the active lanes touch, ascending, in `values`; returns how many.
 // Most requests are in lane order (ascending, or all one element), which needs no sort.
-uint32_t distinct_elements(const WarpRequest& r, std::array<uint64_t, kWarpLanes>& values) {
+uint32_t distinct_elements(const WarpRequest& r, std::array<uint64_t, kWarpLanes>& values, uint32_t lanes = ~0u) {
     uint32_t n = 0;
     bool ascending = true;
-    for (uint32_t mask = r.mask; mask; mask &= mask - 1) {
+    for (uint32_t mask = r.mask & lanes; mask; mask &= mask - 1) {
         const uint64_t v = r.index[std::countr_zero(mask)];
         if (n && v < values[n - 1]) ascending = false;
         values[n++] = v;
@@ -43,17 +43,56 @@ RequestSectors request_sectors(const WarpRequest& r, uint32_t element_bytes) {
     return {sectors_of(elements, n, element_bytes), ideal_sectors(uint32_t(std::popcount(r.mask)), element_bytes)};
 }
 
-std::array<uint32_t, kSharedBanks> bank_words(const WarpRequest& r, uint64_t base_word) {
-    std::array<uint64_t, kWarpLanes> words;
-    const uint32_t n = distinct_elements(r, words);
+namespace {
+
+// Per bank, the distinct 4-byte words the lanes of `lanes` (a mask) touch.
+std::array<uint32_t, kSharedBanks> lanes_bank_words(const WarpRequest& r, uint32_t lanes, const ArrayPlace& place) {
+    std::array<uint64_t, kWarpLanes> elements;
+    const uint32_t n = distinct_elements(r, elements, lanes);
+    std::array<uint64_t, 2 * kWarpLanes> words;
+    uint32_t w = 0;
+    for (uint32_t k = 0; k < n; ++k) {
+        const uint64_t first = place.base_byte + elements[k] * place.element_bytes,
+                       last = first + place.element_bytes - 1;
+        for (uint64_t word = first / 4; word <= last / 4; ++word) words[w++] = word;
+    }
+    w = uint32_t(std::unique(words.begin(), words.begin() + w) -
+                 words.begin());  // ascending; narrow elements share words
     std::array<uint32_t, kSharedBanks> per_bank{};
-    for (uint32_t k = 0; k < n; ++k) ++per_bank[(base_word + words[k]) % kSharedBanks];
+    for (uint32_t k = 0; k < w; ++k) ++per_bank[words[k] % kSharedBanks];
     return per_bank;
 }
 
-uint32_t request_wavefronts(const WarpRequest& r, uint64_t base_word) {
-    const auto per_bank = bank_words(r, base_word);
-    return *std::max_element(per_bank.begin(), per_bank.end());
+// The lanes one wavefront serves at most: 128 bytes' worth (a warp of 4-byte elements, a
+// half-warp of 8-byte ones).
+uint32_t phase_lanes(const ArrayPlace& place) { return place.element_bytes == 8 ? kWarpLanes / 2 : kWarpLanes; }
+
+}  // namespace
+
+std::array<uint32_t, kSharedBanks> bank_words(const WarpRequest& r, const ArrayPlace& place) {
+    std::array<uint32_t, kSharedBanks> per_bank{};
+    const uint32_t lanes = phase_lanes(place);
+    for (uint32_t first = 0; first < kWarpLanes; first += lanes) {
+        const uint32_t mask = uint32_t(((uint64_t(1) << lanes) - 1) << first);
+        const auto part = lanes_bank_words(r, mask, place);
+        for (uint32_t b = 0; b < kSharedBanks; ++b) per_bank[b] += part[b];
+    }
+    return per_bank;
+}
+
+RequestWavefronts request_wavefronts(const WarpRequest& r, const ArrayPlace& place) {
+    RequestWavefronts w;
+    const uint32_t lanes = phase_lanes(place);
+    for (uint32_t first = 0; first < kWarpLanes; first += lanes) {
+        const uint32_t mask = uint32_t(((uint64_t(1) << lanes) - 1) << first);
+        if (!(r.mask & mask)) continue;
+        const auto part = lanes_bank_words(r, mask, place);
+        const uint32_t most = *std::max_element(part.begin(), part.end());
+        w.wavefronts += most;
+        w.ideal += 1;
+        w.ways = std::max(w.ways, most);
+    }
+    return w;
 }
 
 MemoryTotals memory_totals(const std::vector<MemorySite>& sites, MemorySpace space, AccessOp op) {
@@ -64,6 +103,7 @@ MemoryTotals memory_totals(const std::vector<MemorySite>& sites, MemorySpace spa
         t.sectors += s.sectors;
         t.ideal_sectors += s.ideal_sectors;
         t.wavefronts += s.wavefronts;
+        t.ideal_wavefronts += s.ideal_wavefronts;
         t.active_lanes += s.active_lanes;
         t.conflict_ways_max = std::max(t.conflict_ways_max, s.conflict_ways_max);
     }
@@ -73,7 +113,6 @@ MemoryTotals memory_totals(const std::vector<MemorySite>& sites, MemorySpace spa
 WarpRequests::WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& sizes, uint32_t tpb, size_t keep,
                            AccessOp keep_op, uint32_t global_element_bytes)
     : arrays_(spec.arrays.size()),
-      global_element_bytes_(global_element_bytes),
       threads_per_block_(tpb),
       warps_((tpb + kWarpLanes - 1) / kWarpLanes),
       keep_(keep < spec.arrays.size() ? keep : SIZE_MAX),
@@ -84,12 +123,14 @@ WarpRequests::WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& 
         // (page faults are most of the cost of keeping).
         kept_.reserve(kMaxKeptRequests);
     }
-    uint64_t shared_words = 0;
+    uint64_t shared_bytes = 0;
     for (size_t a = 0; a < arrays_; ++a) {
         spaces_.push_back(spec.arrays[a].space);
-        shared_base_word_.push_back(shared_words);
+        const uint32_t bytes = value_bytes(spec.arrays[a].type);
         const bool shared = spaces_[a] == MemorySpace::Shared;
-        if (shared) shared_words += sizes[a];
+        if (shared) shared_bytes = (shared_bytes + bytes - 1) / bytes * bytes;
+        places_.push_back({global_element_bytes && !shared ? global_element_bytes : bytes, shared ? shared_bytes : 0});
+        if (shared) shared_bytes += sizes[a] * bytes;
         costs_.emplace_back(sizes[a]);
     }
     executions_.assign(size_t(tpb) * site_capacity_, 0);
@@ -128,12 +169,14 @@ void WarpRequests::count(MemorySite& site, const WarpRequest& r) {
     site.active_lanes += lanes;
     uint32_t cost = 0;
     if (site.space == MemorySpace::Shared) {
-        cost = request_wavefronts(r, shared_base_word_[site.array]);
-        site.wavefronts += cost;
-        site.conflict_ways_max = std::max(site.conflict_ways_max, cost);
+        const RequestWavefronts w = request_wavefronts(r, places_[site.array]);
+        cost = w.ways;
+        site.wavefronts += w.wavefronts;
+        site.ideal_wavefronts += w.ideal;
+        site.conflict_ways_max = std::max(site.conflict_ways_max, w.ways);
         if (!keep_shared_costs_) return;
     } else {
-        const auto [sectors, ideal] = request_sectors(r, global_element_bytes_);
+        const auto [sectors, ideal] = request_sectors(r, places_[site.array].element_bytes);
         cost = sectors;
         site.sectors += sectors;
         site.ideal_sectors += ideal;
@@ -210,7 +253,7 @@ MemoryView WarpRequests::finish() {
     view.kept_requests = std::move(kept_);
     view.kept_request_of = std::move(kept_of_);
     view.kept_capped = kept_capped_;
-    if (keep_ != SIZE_MAX) view.kept_base_word = shared_base_word_[keep_];
+    view.places = places_;
     return view;
 }
 

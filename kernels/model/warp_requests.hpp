@@ -16,9 +16,9 @@ class WarpRequests {
   public:
     // `array_sizes`: elements per array (a shared array: per block); `keep`: an array whose
     // requests of `keep_op` are kept whole (SIZE_MAX: none; a shared array: the mapped block's);
-    // `global_element_bytes`: the size global arrays' sectors are counted for.
+    // `global_element_bytes`: the size global arrays' sectors are counted for (0: their own).
     WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& array_sizes, uint32_t threads_per_block,
-                 size_t keep = SIZE_MAX, AccessOp keep_op = AccessOp::Store, uint32_t global_element_bytes = 4);
+                 size_t keep = SIZE_MAX, AccessOp keep_op = AccessOp::Store, uint32_t global_element_bytes = 0);
 
     void record(uint32_t thread_in_block, size_t array, uint64_t index, int line, AccessOp op, bool in_bounds) {
         const uint32_t site = site_of(array, line, op);
@@ -55,11 +55,10 @@ class WarpRequests {
     void keep(std::vector<KeptRequest>& warp_requests);
 
     size_t arrays_;
-    uint32_t global_element_bytes_;
     uint32_t threads_per_block_, warps_;
     std::vector<MemorySpace> spaces_;
-    std::vector<uint64_t> shared_base_word_;  // per array: where a shared array starts
-    std::vector<int32_t> site_table_;         // (line, array, op) → site, -1 when none yet
+    std::vector<ArrayPlace> places_;   // per array: its element size, and where a shared array starts
+    std::vector<int32_t> site_table_;  // (line, array, op) → site, -1 when none yet
     std::vector<MemorySite> sites_;
     size_t site_capacity_ = 8;
     std::vector<uint32_t> executions_;                // [thread in block][site]: times run

@@ -32,8 +32,8 @@ struct uint3 {
 };
 
 // CUDA's vector types, aligned as CUDA aligns them, and their make_ functions. Local values
-// only: an array of them is read and written 4 bytes at a time or not at all (the model's
-// arrays hold 4-byte elements, and a 16-byte load of one is refused when it runs).
+// only: an array of them is read and written one number at a time or not at all (the model's
+// arrays hold numbers, and a 16-byte load of a float4 is refused when it runs).
 #define __THREADMAP_VECTOR2(T, NAME, ALIGN)                   \
     struct __attribute__((aligned(ALIGN))) NAME##2 {         \
         T x, y;                                                \
@@ -90,23 +90,46 @@ extern "C" int __threadmap_printf(int line, const char* format, ...) __attribute
 #define printf(...) __threadmap_printf(__LINE__, __VA_ARGS__)
 
 // op: the kernel model's AtomicOp (0 add, 1 max, 2 compare-and-swap, 3 unsigned max, 4 min,
-// 5 unsigned min, 6 exchange); is_float for float adds. The old value comes back.
-extern "C" unsigned int __threadmap_atomic(void* address, int op, int is_float, unsigned int operand,
-                                           unsigned int compare, int line);
-#define __THREADMAP_ATOMIC(T, NAME, OP, IS_FLOAT)                                                             \
-    inline T __threadmap_##NAME(int line, T* address, T value) {                                            \
-        return __builtin_bit_cast(                                                                          \
-            T, __threadmap_atomic(address, OP, IS_FLOAT, __builtin_bit_cast(unsigned int, value), 0u, line)); \
+// 5 unsigned min, 6 exchange); is_float for float and double adds; bytes: 4 or 8. The old
+// value comes back. CUDA's overloads: 32-bit int, unsigned, float; 64-bit unsigned long long,
+// long long (max, min) and double (add).
+extern "C" unsigned long long __threadmap_atomic(void* address, int op, int is_float, int bytes,
+                                                 unsigned long long operand, unsigned long long compare, int line);
+template <class T>
+inline unsigned long long __threadmap_bits(T v) {
+    if constexpr (sizeof(T) == 4)
+        return __builtin_bit_cast(unsigned int, v);
+    else
+        return __builtin_bit_cast(unsigned long long, v);
+}
+template <class T>
+inline T __threadmap_from_bits(unsigned long long b) {
+    if constexpr (sizeof(T) == 4)
+        return __builtin_bit_cast(T, (unsigned int)b);
+    else
+        return __builtin_bit_cast(T, b);
+}
+#define __THREADMAP_ATOMIC(T, NAME, OP, IS_FLOAT)                                                               \
+    inline T __threadmap_##NAME(int line, T* address, T value) {                                              \
+        return __threadmap_from_bits<T>(                                                                      \
+            __threadmap_atomic(address, OP, IS_FLOAT, sizeof(T), __threadmap_bits(value), 0ull, line));        \
     }
 __THREADMAP_ATOMIC(int, atomicAdd, 0, 0)
 __THREADMAP_ATOMIC(unsigned int, atomicAdd, 0, 0)
+__THREADMAP_ATOMIC(unsigned long long, atomicAdd, 0, 0)
 __THREADMAP_ATOMIC(float, atomicAdd, 0, 1)
+__THREADMAP_ATOMIC(double, atomicAdd, 0, 1)
 __THREADMAP_ATOMIC(int, atomicMax, 1, 0)
+__THREADMAP_ATOMIC(long long, atomicMax, 1, 0)
 __THREADMAP_ATOMIC(unsigned int, atomicMax, 3, 0)
+__THREADMAP_ATOMIC(unsigned long long, atomicMax, 3, 0)
 __THREADMAP_ATOMIC(int, atomicMin, 4, 0)
+__THREADMAP_ATOMIC(long long, atomicMin, 4, 0)
 __THREADMAP_ATOMIC(unsigned int, atomicMin, 5, 0)
+__THREADMAP_ATOMIC(unsigned long long, atomicMin, 5, 0)
 __THREADMAP_ATOMIC(int, atomicExch, 6, 0)
 __THREADMAP_ATOMIC(unsigned int, atomicExch, 6, 0)
+__THREADMAP_ATOMIC(unsigned long long, atomicExch, 6, 0)
 __THREADMAP_ATOMIC(float, atomicExch, 6, 1)
 #undef __THREADMAP_ATOMIC
 inline int __threadmap_atomicSub(int line, int* address, int value) {
@@ -115,12 +138,21 @@ inline int __threadmap_atomicSub(int line, int* address, int value) {
 inline unsigned int __threadmap_atomicSub(int line, unsigned int* address, unsigned int value) {
     return __threadmap_atomicAdd(line, address, 0u - value);
 }
+template <class T>
+inline T __threadmap_cas(int line, T* address, T compare, T value) {
+    return __threadmap_from_bits<T>(__threadmap_atomic(address, 2, 0, sizeof(T), __threadmap_bits(value),
+                                                       __threadmap_bits(compare), line));
+}
 inline int __threadmap_atomicCAS(int line, int* address, int compare, int value) {
-    return int(__threadmap_atomic(address, 2, 0, unsigned(value), unsigned(compare), line));
+    return __threadmap_cas(line, address, compare, value);
 }
 inline unsigned int __threadmap_atomicCAS(int line, unsigned int* address, unsigned int compare,
                                           unsigned int value) {
-    return __threadmap_atomic(address, 2, 0, value, compare, line);
+    return __threadmap_cas(line, address, compare, value);
+}
+inline unsigned long long __threadmap_atomicCAS(int line, unsigned long long* address, unsigned long long compare,
+                                                unsigned long long value) {
+    return __threadmap_cas(line, address, compare, value);
 }
 #define atomicAdd(...) __threadmap_atomicAdd(__LINE__, __VA_ARGS__)
 #define atomicSub(...) __threadmap_atomicSub(__LINE__, __VA_ARGS__)

@@ -13,8 +13,6 @@
 namespace threadmap {
 namespace {
 
-const char* type_name(ValueType t) { return t == ValueType::Float32 ? "float" : "int"; }
-
 Outcome<uint64_t> parse_extent(const std::string& text, const std::string& binding) {
     if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
         return {std::nullopt, "--bind " + binding + ": '" + text + "' is not a size (a whole number, 1 or more)"};
@@ -50,21 +48,32 @@ uint64_t mix(uint64_t x) {
     return x ^ (x >> 31);
 }
 
+// Element i's starting value as the bits of `type` (zero-extended to 64): a number converted
+// as C++ converts it to the type (an index past 255 wraps in an unsigned char array).
+uint64_t start_bits(const SourceBinding& b, ValueType type, uint64_t i) {
+    const uint64_t r = mix(b.seed * 0x100000001b3ull + i);
+    if (value_is_float(type)) {
+        const double v = b.fill == SourceFill::Ones     ? 1.0
+                         : b.fill == SourceFill::Index  ? double(i)
+                         : b.fill == SourceFill::Random ? double(r >> 40) / double(1 << 24)
+                                                        : 0.0;
+        return type == ValueType::Float32 ? std::bit_cast<uint32_t>(float(v)) : std::bit_cast<uint64_t>(v);
+    }
+    const uint64_t v = b.fill == SourceFill::Ones     ? 1
+                       : b.fill == SourceFill::Index  ? i
+                       : b.fill == SourceFill::Random ? r % (type == ValueType::Bool ? 2 : 100)
+                                                      : 0;
+    if (type == ValueType::Bool) return v % 2;  // a bool holds 0 or 1: index alternates
+    const uint32_t bytes = value_bytes(type);
+    return bytes == 8 ? v : v & ((uint64_t(1) << (8 * bytes)) - 1);
+}
+
 void fill(const SourceBinding& b, ValueType type, std::vector<uint32_t>& bits) {
-    for (size_t i = 0; i < bits.size(); ++i) {
-        const uint64_t r = mix(b.seed * 0x100000001b3ull + i);
-        if (type == ValueType::Float32) {
-            const float v = b.fill == SourceFill::Ones     ? 1.0f
-                            : b.fill == SourceFill::Index  ? float(i)
-                            : b.fill == SourceFill::Random ? float(r >> 40) / float(1 << 24)
-                                                           : 0.0f;
-            bits[i] = std::bit_cast<uint32_t>(v);
-        } else {
-            bits[i] = b.fill == SourceFill::Ones     ? 1u
-                      : b.fill == SourceFill::Index  ? uint32_t(i)
-                      : b.fill == SourceFill::Random ? uint32_t(r % 100)
-                                                     : 0u;
-        }
+    const uint32_t words = value_words(type);
+    for (size_t i = 0; i < bits.size() / words; ++i) {
+        const uint64_t v = start_bits(b, type, i);
+        bits[i * words] = uint32_t(v);
+        if (words == 2) bits[i * words + 1] = uint32_t(v >> 32);
     }
 }
 
@@ -133,13 +142,12 @@ Outcome<SourceBinding> parse_binding(const std::string& text) {
     }
     b.array = true;
     const std::string type = rest.substr(0, bracket);
-    if (type == "float") {
-        b.type = ValueType::Float32;
-    } else if (type == "int" || type == "unsigned" || type == "uint") {
-        b.type = ValueType::Int32;
-    } else if (!type.empty()) {
-        return {std::nullopt, "--bind " + b.name + ": '" + type +
-                                  "' is not an element type threadmap's arrays hold (float, int, unsigned)"};
+    if (!type.empty()) {
+        b.type = value_type_named(type);
+        if (!b.type)
+            return {std::nullopt, "--bind " + b.name + ": '" + type +
+                                      "' is not an element type threadmap's arrays hold (float, double, int, uint, "
+                                      "int64, uint64, short, ushort, char, uchar, bool)"};
     }
     size_t at = bracket;
     while (at < rest.size() && rest[at] == '[') {
@@ -166,7 +174,7 @@ Outcome<SourceBinding> parse_binding(const std::string& text) {
 
 std::string binding_text(const SourceBinding& b) {
     if (!b.array) return b.name + "=" + b.value;
-    std::string s = b.name + "=" + (b.type ? type_name(*b.type) : "");
+    std::string s = b.name + "=" + (b.type ? value_type_name(*b.type) : "");
     for (uint64_t e : b.shape) s += "[" + std::to_string(e) + "]";
     static const char* const kFills[] = {"zeros", "ones", "index", "random"};
     s += std::string(":") + kFills[int(b.fill)];
@@ -208,7 +216,7 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
             }
         if (!b) {
             missing += std::string(missing.empty() ? "" : " ") + "--bind " + p.name +
-                       (p.pointer ? std::string("=") + type_name(p.element) + "[N]" : "=VALUE");
+                       (p.pointer ? std::string("=") + value_type_name(p.element) + "[N]" : "=VALUE");
             k.bindings.push_back({});
             k.values.push_back(0);
             continue;
@@ -217,7 +225,7 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
         if (p.pointer != b->array)
             return {std::nullopt, "--bind " + p.name + ": '" + p.name + "' is " +
                                       (p.pointer ? "a pointer: bind it to an array, e.g. " + p.name + "=" +
-                                                       type_name(p.element) + "[500]"
+                                                       value_type_name(p.element) + "[500]"
                                                  : "a " + p.type_text + ": bind it to a number")};
         if (!p.pointer) {
             auto v = parse_value(p, b->value);
@@ -225,9 +233,12 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
             k.values.push_back(*v.value);
             continue;
         }
-        if (b->type && *b->type != p.element)
+        // The signature says the type; a binding's may differ only in sign (int for an unsigned*).
+        if (b->type &&
+            (value_bytes(*b->type) != value_bytes(p.element) || value_is_float(*b->type) != value_is_float(p.element) ||
+             (*b->type == ValueType::Bool) != (p.element == ValueType::Bool)))
             return {std::nullopt, "--bind " + p.name + ": '" + p.name + "' is a " + p.type_text + ", not an array of " +
-                                      type_name(*b->type)};
+                                      value_type_name(*b->type)};
         if (slots == source_hooks::kMaxBoundArrays)
             return {std::nullopt,
                     "a kernel here binds at most " + std::to_string(source_hooks::kMaxBoundArrays) + " arrays"};
@@ -243,6 +254,7 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
         };
         if (!largest || elements(*b) > elements(*largest)) largest = b;
         k.addresses.array[slots] = k.spec.arrays.size();
+        k.addresses.element_bytes[slots] = value_bytes(p.element);
         starts.push_back(*b);
         k.spec.arrays.push_back(std::move(a));
         k.values.push_back(source_hooks::slot_address(slots++));
@@ -262,12 +274,17 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
                                       s.name + " = &" + dynamic_name + "[OFFSET];)"};
         if (s.dynamic) dynamic_name = s.name;
         std::vector<uint64_t> shape = s.shape;
+        const uint32_t element = value_bytes(s.element);
         if (s.dynamic) {
-            if (run.dynamic_shared_bytes < 4)
-                return {std::nullopt, kernel.name + " declares extern __shared__ " + s.name +
-                                          "[]: give the launch's dynamic shared memory in bytes (--dynamic-shared, "
-                                          "the third value of <<<grid, block, bytes>>>)"};
-            shape = {run.dynamic_shared_bytes / 4};
+            if (run.dynamic_shared_bytes < element)
+                return {std::nullopt,
+                        kernel.name + " declares extern __shared__ " + s.name +
+                            "[]: give the launch's dynamic shared memory in bytes (--dynamic-shared, "
+                            "the third value of <<<grid, block, bytes>>>)" +
+                            (run.dynamic_shared_bytes ? ", at least one " + std::string(value_type_name(s.element)) +
+                                                            " (" + std::to_string(element) + " bytes)"
+                                                      : "")};
+            shape = {run.dynamic_shared_bytes / element};
         }
         ArraySpec a;
         a.name = s.name;
@@ -278,6 +295,7 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
         a.dynamic = s.dynamic;
         if (s.dynamic) a.dynamic_bytes = run.dynamic_shared_bytes;
         k.addresses.array[s.slot] = k.spec.arrays.size();
+        k.addresses.element_bytes[s.slot] = element;
         k.spec.arrays.push_back(std::move(a));
     }
     for (uint64_t& v : k.values) k.args.push_back(&v);

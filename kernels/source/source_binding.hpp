@@ -16,7 +16,7 @@
 namespace threadmap {
 
 // What an array holds before the launch: 0, 1, its own index, or seeded random values
-// (floats in [0, 1), ints in [0, 100)).
+// (floats in [0, 1), integers in [0, 100), bools 0 or 1).
 enum class SourceFill { Zeros, Ones, Index, Random };
 
 struct SourceBinding {
@@ -52,7 +52,7 @@ struct SourceRunOptions {
     bool isolated = true;
     double seconds = 5.0;  // kDefaultKernelSeconds
     // The launch's dynamic shared memory per block (<<<grid, block, bytes>>>): an `extern
-    // __shared__ float s[]` holds bytes / 4 elements.
+    // __shared__ float s[]` holds bytes / 4 elements (bytes / 8 of a double).
     uint64_t dynamic_shared_bytes = 0;
 };
 

@@ -68,13 +68,39 @@ std::optional<ValueType> element_type(clang::QualType t) {
     switch (b->getKind()) {
         case clang::BuiltinType::Float:
             return ValueType::Float32;
+        case clang::BuiltinType::Double:
+            return ValueType::Float64;
         case clang::BuiltinType::Int:
-        case clang::BuiltinType::UInt:
             return ValueType::Int32;
+        case clang::BuiltinType::UInt:
+            return ValueType::UInt32;
+        case clang::BuiltinType::Long:  // 8 bytes, on the GPU as on the 64-bit Linux host
+        case clang::BuiltinType::LongLong:
+            return ValueType::Int64;
+        case clang::BuiltinType::ULong:
+        case clang::BuiltinType::ULongLong:
+            return ValueType::UInt64;
+        case clang::BuiltinType::Char_S:  // plain char is signed, as nvcc's on x86-64
+        case clang::BuiltinType::SChar:
+            return ValueType::Int8;
+        case clang::BuiltinType::Char_U:
+        case clang::BuiltinType::UChar:
+            return ValueType::UInt8;
+        case clang::BuiltinType::Short:
+            return ValueType::Int16;
+        case clang::BuiltinType::UShort:
+            return ValueType::UInt16;
+        case clang::BuiltinType::Bool:
+            return ValueType::Bool;
         default:
             return std::nullopt;
     }
 }
+
+// Why an array of another type is refused.
+constexpr const char* kArrayTypes =
+    "threadmap's arrays hold numbers: float, double, bool, and integers of 1, 2, 4 or 8 bytes (char, short, int, "
+    "long long, signed or unsigned)";
 
 std::optional<SourceScalar> scalar_type(clang::QualType t, const clang::ASTContext& ctx) {
     const auto* b = t.getCanonicalType()->getAs<clang::BuiltinType>();
@@ -136,9 +162,10 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
                 if (auto e = element_type(t->getPointeeType())) {
                     s.element = *e;
                 } else {
-                    refusals.push_back({p->getLocation(), "parameter '" + s.name + "' points to '" +
-                                                              t->getPointeeType().getAsString() +
-                                                              "': threadmap's arrays hold float, int or unsigned int"});
+                    refusals.push_back(
+                        {p->getLocation(), "parameter '" + s.name + "' points to '" +
+                                               p->getType()->getPointeeType().getAsString(ctx_->getPrintingPolicy()) +
+                                               "': " + kArrayTypes});
                 }
             } else if (auto sc = scalar_type(t, *ctx_)) {
                 s.scalar = *sc;
@@ -209,8 +236,8 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
         if (auto e = element_type(t)) {
             s.array.element = *e;
         } else {
-            refusals.push_back({v->getLocation(), "__shared__ '" + s.array.name + "' holds '" + t.getAsString() +
-                                                      "': threadmap's arrays hold float, int or unsigned int"});
+            refusals.push_back({v->getLocation(),
+                                "__shared__ '" + s.array.name + "' holds '" + t.getAsString() + "': " + kArrayTypes});
             return true;
         }
         if (extents.empty()) extents.push_back(1);

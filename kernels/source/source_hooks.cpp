@@ -51,13 +51,18 @@ struct Element {
     uint64_t index;
 };
 
+bool in_reserved(uintptr_t address) {
+    const uintptr_t base = reserved_base();
+    return address >= base && address < base + kSlotBytes * kSlots;
+}
+
 // Which array element `size` bytes at `address` are, if they are in an array; an access that
-// is not one whole 4-byte element is kept (the first) as the run's access error.
-std::optional<Element> locate(uintptr_t address, uint32_t size, int line, bool& refused) {
+// is not one whole element is kept (the first) as the run's access error.
+std::optional<Element> locate(uintptr_t address, uint64_t size, int line, bool& refused) {
     refused = false;
     g_report->line = line;
     const uintptr_t base = reserved_base();
-    if (address < base || address >= base + kSlotBytes * kSlots) return std::nullopt;
+    if (!in_reserved(address)) return std::nullopt;
     const size_t slot = (address - base) >> kSlotBits;
     const uintptr_t begin = slot_address(slot);
     const size_t array = g_map->array[slot];
@@ -68,28 +73,26 @@ std::optional<Element> locate(uintptr_t address, uint32_t size, int line, bool& 
             g_access_error = "line " + std::to_string(line) + ": an access to a __shared__ array of another kernel";
         return std::nullopt;
     }
-    if (size != 4 || offset % 4 != 0) {
+    const int64_t element = g_map->element_bytes[slot];
+    if (int64_t(size) != element || offset % element != 0) {
         refused = true;
         if (g_access_error.empty())
             g_access_error =
                 "line " + std::to_string(line) + ": a " + std::to_string(size) + "-byte access at byte offset " +
-                std::to_string(offset) +
-                " of an array: threadmap's arrays are read and written one whole 4-byte element at a time" +
-                (size == 8 || size == 16
-                     ? " (a float2 or float4 read or written through a cast is one such access per thread "
-                       "on a GPU: use the elements one by one)"
+                std::to_string(offset) + " of an array of " + std::to_string(element) +
+                "-byte elements: threadmap's arrays are read and written one whole element at a time" +
+                (int64_t(size) > element
+                     ? " (a float2 or float4, say, read or written through a cast is one wider access per thread "
+                       "on a GPU, which the model does not count: use the elements one by one)"
                      : "");
         return std::nullopt;
     }
     // An index before the start wraps to a huge one: the model reports it out of bounds.
-    return Element{array, uint64_t(offset / 4)};
+    return Element{array, uint64_t(offset / element)};
 }
 
 // A %s argument or a format: an array's address is not text (reading it would fault).
-bool readable(const void* p) {
-    const uintptr_t base = reserved_base(), a = uintptr_t(p);
-    return a < base || a >= base + kSlotBytes * kSlots;
-}
+bool readable(const void* p) { return !in_reserved(uintptr_t(p)); }
 
 }  // namespace
 
@@ -114,6 +117,7 @@ KernelPrint printed_of(const RunReport& report) {
 }  // namespace threadmap::source_hooks
 
 using threadmap::source_hooks::g_thread;
+using threadmap::source_hooks::in_reserved;
 using threadmap::source_hooks::locate;
 
 // The calls compiled code makes. `line` is the learner's source line of the access.
@@ -121,7 +125,8 @@ extern "C" {
 
 uint32_t __threadmap_load4(const void* address, int line) {
     bool refused = false;
-    if (auto e = locate(uintptr_t(address), 4, line, refused)) return g_thread->load_bits(e->array, e->index, line);
+    if (auto e = locate(uintptr_t(address), 4, line, refused))
+        return uint32_t(g_thread->load_bits(e->array, e->index, line));
     uint32_t bits = 0;
     if (!refused) std::memcpy(&bits, address, 4);
     return bits;
@@ -134,13 +139,17 @@ void __threadmap_store4(void* address, uint32_t bits, int line) {
     if (!refused) std::memcpy(address, &bits, 4);
 }
 
-// Accesses of other sizes (a double, a char, a struct copy): plain memory, or refused in an array.
+// Accesses of other sizes (a double, a char, a struct copy): an element of an array of that
+// size (its bits, little-endian: the low bytes), plain memory, or refused in an array.
 void __threadmap_load(const void* address, void* out, uint64_t size, int line) {
     bool refused = false;
     if (size == 4) {
         const uint32_t bits = __threadmap_load4(address, line);
         std::memcpy(out, &bits, 4);
-    } else if (locate(uintptr_t(address), uint32_t(size), line, refused), refused) {
+    } else if (auto e = locate(uintptr_t(address), size, line, refused)) {
+        const uint64_t bits = g_thread->load_bits(e->array, e->index, line);
+        std::memcpy(out, &bits, size);
+    } else if (refused) {
         std::memset(out, 0, size);
     } else {
         std::memcpy(out, address, size);
@@ -153,52 +162,65 @@ void __threadmap_store(void* address, const void* in, uint64_t size, int line) {
         uint32_t bits = 0;
         std::memcpy(&bits, in, 4);
         __threadmap_store4(address, bits, line);
-    } else if (locate(uintptr_t(address), uint32_t(size), line, refused), !refused) {
+    } else if (auto e = locate(uintptr_t(address), size, line, refused)) {
+        uint64_t bits = 0;
+        std::memcpy(&bits, in, size);
+        g_thread->store_bits(e->array, e->index, bits, line);
+    } else if (!refused) {
         std::memcpy(address, in, size);
     }
 }
 
 // memcpy/memmove/memset the compiler emitted (a struct copy, zeroing): plain memory, or one
-// 4-byte element of an array. A wider one on an array (a float4 through reinterpret_cast) is
-// one vector access per lane on a GPU, one request of 16 bytes, which the model's 4-byte
-// elements cannot count: it is refused like any other access of another size.
+// element of an array, as a load and a store. A wider one on an array (a float4 through
+// reinterpret_cast) is one vector access per lane on a GPU, one request of 16 bytes, which the
+// model's elements cannot count: it is refused like any other access of another size.
 void __threadmap_memcpy(void* to, const void* from, uint64_t size, int line) {
-    bool refused_to = false, refused_from = false;
-    const bool array_to = locate(uintptr_t(to), 4, line, refused_to).has_value() || refused_to;
-    const bool array_from = locate(uintptr_t(from), 4, line, refused_from).has_value() || refused_from;
-    if (!array_to && !array_from) {
+    if (!in_reserved(uintptr_t(to)) && !in_reserved(uintptr_t(from))) {
         std::memmove(to, from, size);
-    } else if (size == 4) {
-        __threadmap_store4(to, __threadmap_load4(from, line), line);
+    } else if (size <= 8) {
+        unsigned char bytes[8];
+        __threadmap_load(from, bytes, size, line);
+        __threadmap_store(to, bytes, size, line);
     } else {
-        locate(uintptr_t(array_from ? from : to), uint32_t(std::min<uint64_t>(size, 1u << 30)), line, refused_from);
+        bool refused = false;
+        locate(uintptr_t(in_reserved(uintptr_t(from)) ? from : to), size, line, refused);
     }
 }
 
 void __threadmap_memset(void* to, int byte, uint64_t size, int line) {
-    bool refused = false;
-    if (!locate(uintptr_t(to), 4, line, refused) && !refused) {
+    if (!in_reserved(uintptr_t(to))) {
         std::memset(to, byte, size);
-    } else if (size == 4) {
-        uint32_t bits = 0;
-        std::memset(&bits, byte, 4);
-        __threadmap_store4(to, bits, line);
+    } else if (size <= 8) {
+        unsigned char bytes[8];
+        std::memset(bytes, byte, sizeof bytes);
+        __threadmap_store(to, bytes, size, line);
     } else {
-        locate(uintptr_t(to), uint32_t(std::min<uint64_t>(size, 1u << 30)), line, refused);
+        bool refused = false;
+        locate(uintptr_t(to), size, line, refused);
     }
 }
 
-unsigned int __threadmap_atomic(void* address, int op, int is_float, unsigned int operand, unsigned int compare,
-                                int line) {
+// An atomic on a 4- or 8-byte word: the old value comes back.
+uint64_t __threadmap_atomic(void* address, int op, int is_float, int bytes, uint64_t operand, uint64_t compare,
+                            int line) {
     bool refused = false;
-    if (auto e = locate(uintptr_t(address), 4, line, refused))
-        return g_thread->atomic_bits(e->array, e->index, threadmap::AtomicOp(op), is_float != 0, operand, compare,
-                                     line);
+    const threadmap::AtomicOp o = threadmap::AtomicOp(op);
+    if (auto e = locate(uintptr_t(address), uint64_t(bytes), line, refused))
+        return g_thread->atomic_bits(e->array, e->index, o, is_float != 0, operand, compare, line);
     if (refused) return 0;
     // Plain memory (a __device__ variable): the model runs one thread at a time.
-    unsigned int old = 0;
+    if (bytes == 8) {
+        uint64_t old = 0;
+        std::memcpy(&old, address, 8);
+        const uint64_t result = threadmap::atomic_result<uint64_t>(o, is_float != 0, old, operand, compare);
+        std::memcpy(address, &result, 8);
+        return old;
+    }
+    uint32_t old = 0;
     std::memcpy(&old, address, 4);
-    const unsigned int result = threadmap::atomic_result(threadmap::AtomicOp(op), is_float != 0, old, operand, compare);
+    const uint32_t result =
+        threadmap::atomic_result<uint32_t>(o, is_float != 0, old, uint32_t(operand), uint32_t(compare));
     std::memcpy(address, &result, 4);
     return old;
 }

@@ -30,12 +30,14 @@ inline constexpr size_t shared_slot(size_t shared_index) { return kMaxBoundArray
 // The address of a slot's element 0 (a slot's range is 16 GiB either side of it).
 uintptr_t slot_address(size_t slot);
 
-// Which array of the spec each slot is, for one bound kernel.
+// Which array of the spec each slot is, for one bound kernel, and its elements' size.
 struct AddressMap {
     static constexpr size_t kNone = SIZE_MAX;
     size_t array[kSlots];
+    uint32_t element_bytes[kSlots];
     AddressMap() {
         for (size_t& a : array) a = kNone;
+        for (uint32_t& b : element_bytes) b = 4;
     }
 };
 

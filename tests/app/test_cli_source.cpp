@@ -89,6 +89,46 @@ TEST_CASE("--source: what is missing or wrong in the bindings is named, exit 2")
     CHECK(stray.err.find("go with --source") != std::string::npos);
 }
 
+TEST_CASE("--source: an image of unsigned char into doubles maps and is counted at the elements' sizes") {
+    const std::string cu = source_file("gray.cu",
+                                       "__global__ void gray(const unsigned char* rgb, double* out, int n) {\n"
+                                       "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                       "    if (i < n) out[i] = 0.299 * rgb[3 * i] + 0.587 * rgb[3 * i + 1] + "
+                                       "0.114 * rgb[3 * i + 2];\n"
+                                       "}\n");
+    const std::vector<std::string> launch = {
+        "--source", cu,        "--bind", "rgb=uchar[192]:random", "--bind", "out=double[64]", "--bind",
+        "n=64",     "--block", "32"};
+    const auto with = [&](std::vector<std::string> args) {
+        args.insert(args.end(), launch.begin(), launch.end());
+        return run_threadmap(args);
+    };
+    const RunResult map = with({"map", "--array", "rgb", "--access", "read", "--format", "json"});
+    REQUIRE_MESSAGE(map.exit_code == 0, map.err);
+    const json m = json::parse(map.out);
+    REQUIRE(m["elements"].size() == 192);
+    CHECK(m["elements"][100]["thread"] == json::array({1, 0, 0}));  // byte 100 is pixel 33's green: block 1, thread 1
+    CHECK(m["elements"][100]["block"] == json::array({1, 0, 0}));
+    CHECK(with({"check"}).exit_code == 0);
+    const RunResult memory = with({"memory", "--json"});
+    REQUIRE_MESSAGE(memory.exit_code == 0, memory.err);
+    const json v = json::parse(memory.out);
+    for (const json& s : v["sites"]) {
+        CAPTURE(s.dump());
+        if (s["array"] == "rgb") {
+            // Three loads a pixel, each warp's 32 of them every third byte of 96: 3 sectors where 1 would do.
+            CHECK(s["requests"] == 6);
+            CHECK(s["sectors"] == 18);
+            CHECK(s["ideal_sectors"] == 6);
+        } else {
+            // A warp's 32 doubles: 256 bytes, 8 sectors, as few as can be.
+            CHECK(s["requests"] == 2);
+            CHECK(s["sectors"] == 16);
+            CHECK(s["ideal_sectors"] == 16);
+        }
+    }
+}
+
 TEST_CASE("--source and a lesson's own kernel: a zero blockDim is refused in CUDA's words by every command") {
     // The covering grid divides by the block before validation sees it: it once did so by zero.
     const std::string cu = source_file("zero-block.cu", kIncrement);

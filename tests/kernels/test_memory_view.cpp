@@ -5,7 +5,9 @@
 // active lanes, the offset copy.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <functional>
 
 #include "builtin/registry.hpp"
 #include "executor.hpp"
@@ -15,7 +17,7 @@ using namespace threadmap;
 
 namespace {
 
-WarpRequest request(uint32_t lanes, uint64_t (*element)(uint32_t lane)) {
+WarpRequest request(uint32_t lanes, const std::function<uint64_t(uint32_t lane)>& element) {
     WarpRequest r;
     for (uint32_t lane = 0; lane < lanes; ++lane) {
         r.mask |= 1u << lane;
@@ -71,19 +73,74 @@ TEST_CASE("a request's sectors for contiguous and strided and broadcast and misa
 
 TEST_CASE("a request's wavefronts with banks and conflicts and broadcast") {
     // Consecutive words: one per bank.
-    CHECK(request_wavefronts(request(32, [](uint32_t l) { return uint64_t(l); }), 0) == 1);
+    CHECK(request_wavefronts(request(32, [](uint32_t l) { return uint64_t(l); }), {4, 0}).wavefronts == 1);
     // Stride 2: lanes l and l+16 share a bank with different words: 2-way.
-    CHECK(request_wavefronts(request(32, [](uint32_t l) { return uint64_t(l) * 2; }), 0) == 2);
+    CHECK(request_wavefronts(request(32, [](uint32_t l) { return uint64_t(l) * 2; }), {4, 0}).wavefronts == 2);
     // A column of a 32-wide tile: every word in one bank: 32-way.
-    CHECK(request_wavefronts(request(32, [](uint32_t l) { return uint64_t(l) * 32; }), 0) == 32);
+    CHECK(request_wavefronts(request(32, [](uint32_t l) { return uint64_t(l) * 32; }), {4, 0}).wavefronts == 32);
     // A column of a 33-wide tile: every bank once.
-    CHECK(request_wavefronts(request(32, [](uint32_t l) { return uint64_t(l) * 33; }), 0) == 1);
+    CHECK(request_wavefronts(request(32, [](uint32_t l) { return uint64_t(l) * 33; }), {4, 0}).wavefronts == 1);
     // All lanes on one word: broadcast, one wavefront.
-    CHECK(request_wavefronts(request(32, [](uint32_t) { return uint64_t(5); }), 0) == 1);
+    CHECK(request_wavefronts(request(32, [](uint32_t) { return uint64_t(5); }), {4, 0}).wavefronts == 1);
     // Two words in bank 0 (0 and 32), each read by 16 lanes: 2-way.
-    CHECK(request_wavefronts(request(32, [](uint32_t l) { return uint64_t(l % 2) * 32; }), 0) == 2);
+    CHECK(request_wavefronts(request(32, [](uint32_t l) { return uint64_t(l % 2) * 32; }), {4, 0}).wavefronts == 2);
     // The array's offset moves the banks, not the conflicts.
-    CHECK(request_wavefronts(request(32, [](uint32_t l) { return uint64_t(l) * 32; }), 7) == 32);
+    CHECK(request_wavefronts(request(32, [](uint32_t l) { return uint64_t(l) * 32; }), {4, 28}).wavefronts == 32);
+}
+
+TEST_CASE("a request's wavefronts for 1-, 2- and 8-byte elements") {
+    const auto lanes = [](uint64_t stride) {
+        return request(32, [stride](uint32_t l) { return uint64_t(l) * stride; });
+    };
+    // Bytes: 32 lanes on 8 consecutive words, 4 lanes to a word (a broadcast each): one
+    // wavefront; at a stride of 128 bytes every lane is on a word of bank 0: 32-way.
+    CHECK(request_wavefronts(lanes(1), {1, 0}).wavefronts == 1);
+    CHECK(request_wavefronts(lanes(128), {1, 0}).wavefronts == 32);
+    // Stride 4 bytes: one word each, banks 0-31.
+    CHECK(request_wavefronts(lanes(4), {1, 0}).wavefronts == 1);
+    // Shorts: 2 lanes to a word; a stride of 64 shorts puts lanes on words 0, 32, 64, …: 32-way.
+    CHECK(request_wavefronts(lanes(1), {2, 0}).wavefronts == 1);
+    CHECK(request_wavefronts(lanes(64), {2, 0}).wavefronts == 32);
+    // Doubles, consecutive: each half-warp's 16 doubles cover the 32 banks once: 2 wavefronts,
+    // no conflict (the ideal for 8-byte elements).
+    RequestWavefronts w = request_wavefronts(lanes(1), {8, 0});
+    CHECK(w.wavefronts == 2);
+    CHECK(w.ideal == 2);
+    CHECK(w.ways == 1);
+    // Stride 2 doubles (16 bytes): a half-warp touches words 0,1,4,5,…,60,61: 2 in each bank.
+    w = request_wavefronts(lanes(2), {8, 0});
+    CHECK(w.wavefronts == 4);
+    CHECK(w.ways == 2);
+    // Stride 16 doubles (128 bytes): every lane of a half-warp on banks 0 and 1: 16-way, twice.
+    w = request_wavefronts(lanes(16), {8, 0});
+    CHECK(w.wavefronts == 32);
+    CHECK(w.ways == 16);
+    // Only lanes 0-15 active: one half-warp, one wavefront.
+    w = request_wavefronts(request(16, [](uint32_t l) { return uint64_t(l); }), {8, 0});
+    CHECK(w.wavefronts == 1);
+    CHECK(w.ideal == 1);
+    // Every lane on one double: a broadcast in each half-warp.
+    CHECK(request_wavefronts(lanes(0), {8, 0}).wavefronts == 2);
+    // The bank strip: consecutive doubles touch every bank once in each half-warp.
+    const auto banks = bank_words(lanes(1), {8, 0});
+    CHECK(std::all_of(banks.begin(), banks.end(), [](uint32_t n) { return n == 2; }));
+    // A double array after 3 bytes of chars starts at byte 8: bank 2.
+    CHECK(ArrayPlace{8, 8}.bank(0) == 2);
+    CHECK(ArrayPlace{8, 8}.bank(1) == 4);
+}
+
+TEST_CASE("a request's sectors for 1- and 8-byte elements") {
+    // 32 bytes: one sector; 32 doubles: 256 bytes, 8 sectors, the ideal.
+    auto r = request_sectors(request(32, [](uint32_t l) { return uint64_t(l); }), 1);
+    CHECK(r.sectors == 1);
+    CHECK(r.ideal == 1);
+    r = request_sectors(request(32, [](uint32_t l) { return uint64_t(l); }), 8);
+    CHECK(r.sectors == 8);
+    CHECK(r.ideal == 8);
+    // Every third byte (an RGB image's red channel): 96 bytes, 3 sectors where 1 would do.
+    r = request_sectors(request(32, [](uint32_t l) { return uint64_t(l) * 3; }), 1);
+    CHECK(r.sectors == 3);
+    CHECK(r.ideal == 1);
 }
 
 // The tutorial's launch: C 200×200 from A 300×200 and B 200×300, grid 16×16, block 32×32. A warp
@@ -332,10 +389,11 @@ TEST_CASE("a shared array's requests are kept for the mapped block only, with th
         CHECK(v.kept_requests.size() == 32);  // one per warp of the mapped block
         for (const KeptRequest& k : v.kept_requests) CHECK(k.warp / 32 == 3);
         const WarpRequest& q = v.kept_requests.front().request;
-        const auto banks = bank_words(q, v.kept_base_word);
+        const ArrayPlace& place = v.places[m.keep_requests];
+        const auto banks = bank_words(q, place);
         const uint32_t most = *std::max_element(banks.begin(), banks.end());
         CHECK(most == (std::string(name) == "transpose-tiled" ? 32u : 1u));
-        CHECK(most == request_wavefronts(q, v.kept_base_word));
+        CHECK(most == request_wavefronts(q, place).wavefronts);
     }
 }
 

@@ -142,14 +142,6 @@ TEST_CASE("a kernel cannot call the host: system() and fopen() do not link") {
     }
 }
 
-TEST_CASE("a pointer to a type the model does not hold is refused at its parameter") {
-    SourceCompile c = compile_source("__global__ void k(double* a) { a[0] = 1; }\n", "kernel.cu");
-    CHECK(!c.source);
-    REQUIRE(!c.diagnostics.empty());
-    CHECK(c.diagnostics[0].message.find("float, int or unsigned int") != std::string::npos);
-    CHECK(c.diagnostics[0].line == 1);
-}
-
 TEST_CASE("atomicAdd into shared memory and back: a block-level histogram with no race") {
     auto s = compiled(
         "__global__ void hist(const int* data, int* bins, int n) {\n"

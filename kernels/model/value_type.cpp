@@ -1,0 +1,126 @@
+#include "value_type.hpp"
+
+#include <bit>
+#include <cstdio>
+
+namespace threadmap {
+
+uint32_t value_bytes(ValueType t) {
+    switch (t) {
+        case ValueType::Float64:
+        case ValueType::Int64:
+        case ValueType::UInt64:
+            return 8;
+        case ValueType::Int16:
+        case ValueType::UInt16:
+            return 2;
+        case ValueType::Int8:
+        case ValueType::UInt8:
+        case ValueType::Bool:
+            return 1;
+        default:
+            return 4;
+    }
+}
+
+const char* value_type_name(ValueType t) {
+    switch (t) {
+        case ValueType::Float32:
+            return "float";
+        case ValueType::Int32:
+            return "int";
+        case ValueType::UInt32:
+            return "uint";
+        case ValueType::Float64:
+            return "double";
+        case ValueType::Int64:
+            return "int64";
+        case ValueType::UInt64:
+            return "uint64";
+        case ValueType::Int8:
+            return "char";
+        case ValueType::UInt8:
+            return "uchar";
+        case ValueType::Int16:
+            return "short";
+        case ValueType::UInt16:
+            return "ushort";
+        case ValueType::Bool:
+            return "bool";
+    }
+    return "?";
+}
+
+std::optional<ValueType> value_type_named(const std::string& name) {
+    static const struct {
+        const char* name;
+        ValueType type;
+    } kNames[] = {
+        {"float", ValueType::Float32},
+        {"double", ValueType::Float64},
+        {"int", ValueType::Int32},
+        {"int32_t", ValueType::Int32},
+        {"uint", ValueType::UInt32},
+        {"unsigned", ValueType::UInt32},
+        {"unsigned int", ValueType::UInt32},
+        {"uint32_t", ValueType::UInt32},
+        {"int64", ValueType::Int64},
+        {"long", ValueType::Int64},
+        {"long long", ValueType::Int64},
+        {"int64_t", ValueType::Int64},
+        {"uint64", ValueType::UInt64},
+        {"unsigned long", ValueType::UInt64},
+        {"unsigned long long", ValueType::UInt64},
+        {"uint64_t", ValueType::UInt64},
+        {"char", ValueType::Int8},
+        {"signed char", ValueType::Int8},
+        {"int8_t", ValueType::Int8},
+        {"uchar", ValueType::UInt8},
+        {"unsigned char", ValueType::UInt8},
+        {"uint8_t", ValueType::UInt8},
+        {"short", ValueType::Int16},
+        {"int16_t", ValueType::Int16},
+        {"ushort", ValueType::UInt16},
+        {"unsigned short", ValueType::UInt16},
+        {"uint16_t", ValueType::UInt16},
+        {"bool", ValueType::Bool},
+    };
+    for (const auto& n : kNames)
+        if (name == n.name) return n.type;
+    return std::nullopt;
+}
+
+std::string value_text(ValueType t, const std::vector<uint32_t>& bits, uint64_t e) {
+    const uint32_t low = bits[e * value_words(t)];
+    const uint64_t wide = value_words(t) == 2 ? low | uint64_t(bits[e * 2 + 1]) << 32 : low;
+    char s[32];
+    switch (t) {
+        case ValueType::Float32:
+            std::snprintf(s, sizeof s, "%g", double(std::bit_cast<float>(low)));
+            return s;
+        case ValueType::Float64:
+            std::snprintf(s, sizeof s, "%g", std::bit_cast<double>(wide));
+            return s;
+        case ValueType::Int32:
+            return std::to_string(int32_t(low));
+        case ValueType::Int64:
+            return std::to_string(int64_t(wide));
+        case ValueType::Int8:
+            return std::to_string(int8_t(low));
+        case ValueType::Int16:
+            return std::to_string(int16_t(low));
+        case ValueType::Bool:
+            return low ? "true" : "false";
+        default:
+            return std::to_string(wide);
+    }
+}
+
+bool same_value(ValueType t, const std::vector<uint32_t>& a, const std::vector<uint32_t>& b, uint64_t e) {
+    const uint64_t w = value_words(t);
+    for (uint64_t k = e * w; k < e * w + w; ++k)
+        if (a[k] != b[k]) return false;
+    return true;
+}
+
+}  // namespace threadmap

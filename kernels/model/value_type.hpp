@@ -1,0 +1,31 @@
+// What one element of a kernel's array holds. The built-in kernels use 4-byte floats and ints;
+// a learner's kernel may also use 1-, 2- and 8-byte elements (an image of unsigned char, a
+// vector of double). The model keeps each element in one 32-bit word (1 to 4 bytes, zero-
+// extended) or in two (8 bytes, low word first).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace threadmap {
+
+enum class ValueType { Float32, Int32, UInt32, Float64, Int64, UInt64, Int8, UInt8, Int16, UInt16, Bool };
+
+uint32_t value_bytes(ValueType t);
+inline uint32_t value_words(ValueType t) { return value_bytes(t) == 8 ? 2 : 1; }
+inline bool value_is_float(ValueType t) { return t == ValueType::Float32 || t == ValueType::Float64; }
+// Its name in a binding (`--bind a=uchar[64]`) and in messages: float, double, int, uint,
+// int64, uint64, char, uchar, short, ushort, bool.
+const char* value_type_name(ValueType t);
+// A name as a learner may write it: the names above, and C's (`unsigned char`, `long long`,
+// `unsigned`, `int8_t`, …).
+std::optional<ValueType> value_type_named(const std::string& name);
+
+// Element `e` of `bits` (value_words(t) words each), as its C++ type prints it (%g for floats).
+std::string value_text(ValueType t, const std::vector<uint32_t>& bits, uint64_t e);
+// Whether elements `e` of two arrays of type t hold the same bits.
+bool same_value(ValueType t, const std::vector<uint32_t>& a, const std::vector<uint32_t>& b, uint64_t e);
+
+}  // namespace threadmap

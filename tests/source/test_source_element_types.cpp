@@ -1,0 +1,214 @@
+// A learner's arrays of other element types than float and int: an image of unsigned char,
+// a vector of double, shorts, 64-bit integers, bools. Each element holds its own type's value,
+// is recorded as one element (races, out of bounds), and is counted at its own size by the
+// memory view: a warp's 32 bytes are one sector, its 32 doubles eight, and a half-warp of
+// doubles fills the 32 banks of shared memory.
+#include <doctest/doctest.h>
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+
+#include "model/model_emulator.hpp"
+#include "source_binding.hpp"
+#include "source_compiler.hpp"
+#include "source_test_helpers.hpp"
+
+using namespace threadmap;
+using namespace threadmap::test;
+
+namespace {
+
+uint64_t wide(const ArrayResult& a, size_t i) { return a.bits[2 * i] | uint64_t(a.bits[2 * i + 1]) << 32; }
+
+const MemorySite& site(const MemoryView& v, int line, AccessOp op) {
+    for (const MemorySite& s : v.sites)
+        if (s.line == line && s.op == op) return s;
+    FAIL("no site at line " << line);
+    return v.sites.front();
+}
+
+}  // namespace
+
+TEST_CASE("arrays of double, unsigned char, char, short, long long and bool hold their own type's values") {
+    auto s = compiled(
+        "__global__ void k(double* d, unsigned char* u, char* c, short* s, long long* l, bool* b, int n) {\n"
+        "    int i = threadIdx.x;\n"
+        "    if (i < n) {\n"
+        "        d[i] = d[i] * 0.5 + 1e-300;\n"
+        "        u[i] = u[i] + 250;\n"
+        "        c[i] = c[i] - 100;\n"
+        "        s[i] = -s[i] * 1000;\n"
+        "        l[i] = l[i] * 5000000000LL;\n"
+        "        b[i] = !b[i];\n"
+        "    }\n"
+        "}\n");
+    auto k = bound(s, {"d=double[8]:index", "u=uchar[8]:index", "c=char[8]:index", "s=short[8]:index",
+                       "l=int64[8]:index", "b=bool[8]:index", "n=8"});
+    const ModelResult r = run(*k, {1, 1, 1}, {8, 1, 1});
+    CHECK(r.findings.empty());
+    for (uint32_t i = 0; i < 8; ++i) {
+        CAPTURE(i);
+        CHECK(std::bit_cast<double>(wide(r.arrays[0], i)) == double(i) * 0.5 + 1e-300);  // beyond a float's range
+        CHECK(r.arrays[1].bits[i] == ((i + 250) & 0xff));                                // wraps at 256
+        CHECK(r.arrays[2].bits[i] == uint8_t(int8_t(i - 100)));
+        CHECK(r.arrays[3].bits[i] == uint16_t(int16_t(-1000 * int(i))));
+        CHECK(int64_t(wide(r.arrays[4], i)) == int64_t(i) * 5000000000LL);
+        CHECK(r.arrays[5].bits[i] == (i % 2 == 0 ? 1u : 0u));  // index fills a bool with 0, 1, 0, …
+        // Each element has its one writer, as the map shows it.
+        for (size_t a = 0; a < 6; ++a) CHECK(r.arrays[a].records[i].first_writer == i);
+    }
+}
+
+TEST_CASE("narrow and wide elements are recorded one by one: races per byte, out of bounds per double") {
+    auto s = compiled(
+        "__global__ void k(unsigned char* u, double* d) {\n"
+        "    u[threadIdx.x / 2] = threadIdx.x;\n"
+        "    d[threadIdx.x + 1] = 2.0;\n"
+        "}\n");
+    auto k = bound(s, {"u=uchar[4]", "d=double[8]"});
+    const ModelResult r = run(*k, {1, 1, 1}, {8, 1, 1});
+    // Threads 2j and 2j+1 write u[j]: four races, one per byte, not one per 4-byte word.
+    CHECK(r.counts[size_t(FindingKind::WriteWriteRace)] == 4);
+    CHECK(r.counts[size_t(FindingKind::OutOfBounds)] == 1);
+    bool past_end = false;
+    for (const Finding& f : r.findings)
+        if (f.kind == FindingKind::OutOfBounds)
+            past_end = f.array == "d" && f.index == std::vector<uint64_t>{8} &&
+                       f.message.find("d[8] at line 3, past the end of d (8 elements)") != std::string::npos;
+    CHECK(past_end);
+    for (uint32_t j = 0; j < 4; ++j) CHECK(r.arrays[0].records[j].writers == 2);
+}
+
+TEST_CASE("an access of another size than the array's elements is refused, naming both sizes") {
+    auto s = compiled(
+        "__global__ void k(unsigned char* u, float* f) {\n"
+        "    int i = threadIdx.x;\n"
+        "    f[i] = reinterpret_cast<int*>(u)[i];\n"
+        "}\n");
+    auto k = bound(s, {"u=uchar[16]", "f=float[4]"});
+    const auto r = run_model({&k->spec, {}, {{1, 1, 1}, {4, 1, 1}}});
+    REQUIRE(!r.value);
+    CHECK(r.error.find("line 3: a 4-byte access at byte offset 0 of an array of 1-byte elements") != std::string::npos);
+}
+
+TEST_CASE(
+    "64-bit atomics: atomicAdd of double and unsigned long long, atomicMax and atomicMin of long long, "
+    "atomicCAS and atomicExch of unsigned long long") {
+    auto s = compiled(
+        "__global__ void k(double* sum, unsigned long long* count, long long* big, long long* small,\n"
+        "                  unsigned long long* first, unsigned long long* last) {\n"
+        "    long long i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    atomicAdd(sum, 0.1);\n"
+        "    atomicAdd(count, 1ull);\n"
+        "    atomicMax(big, i * 4000000000LL);\n"
+        "    atomicMin(small, -i * 4000000000LL);\n"
+        "    atomicCAS(first, 0ull, (unsigned long long)i + 10000000000ull);\n"
+        "    atomicExch(last, (unsigned long long)i);\n"
+        "}\n");
+    auto k = bound(
+        s, {"sum=double[1]", "count=uint64[1]", "big=int64[1]", "small=int64[1]", "first=uint64[1]", "last=uint64[1]"});
+    const ModelResult r = run(*k, {4, 1, 1}, {64, 1, 1});
+    double want = 0;
+    for (int t = 0; t < 256; ++t) want += 0.1;  // the model runs the threads in order: one order of the adds
+    CHECK(std::bit_cast<double>(wide(r.arrays[0], 0)) == want);
+    CHECK(wide(r.arrays[1], 0) == 256);
+    CHECK(int64_t(wide(r.arrays[2], 0)) == 255 * 4000000000LL);
+    CHECK(int64_t(wide(r.arrays[3], 0)) == -255 * 4000000000LL);
+    CHECK(wide(r.arrays[4], 0) == 10000000000ull);  // thread 0's: the others found it set
+    CHECK(wide(r.arrays[5], 0) == 255);
+    CHECK(r.findings.empty());  // atomics do not race
+}
+
+TEST_CASE(
+    "the memory view counts each array at its element size: sectors of bytes and doubles, "
+    "half-warps of doubles in shared memory") {
+    auto s = compiled(
+        "__global__ void k(const unsigned char* rgb, double* out) {\n"
+        "    __shared__ double t[64];\n"
+        "    __shared__ double u[128];\n"
+        "    int i = threadIdx.x;\n"
+        "    t[i] = rgb[3 * i];\n"
+        "    u[2 * i] = 1.0;\n"
+        "    __syncthreads();\n"
+        "    out[i] = t[i] + u[2 * i];\n"
+        "}\n");
+    auto k = bound(s, {"rgb=uchar[96]", "out=double[32]"});
+    ModelLaunch m{&k->spec, {}, {{1, 1, 1}, {32, 1, 1}}};
+    m.record_requests = true;
+    const auto r = run_model(m);
+    REQUIRE_MESSAGE(r.value, r.error);
+    const MemoryView& v = *r.value->memory;
+    // Every third byte of 96: 3 sectors where the warp's 32 bytes would fill 1.
+    CHECK(site(v, 5, AccessOp::Load).sectors == 3);
+    CHECK(site(v, 5, AccessOp::Load).ideal_sectors == 1);
+    // 32 consecutive doubles: 256 bytes, 8 sectors, the ideal.
+    CHECK(site(v, 8, AccessOp::Store).sectors == 8);
+    CHECK(site(v, 8, AccessOp::Store).ideal_sectors == 8);
+    // t[i]: each half-warp's 16 doubles cover the 32 banks once: 2 wavefronts, no conflict.
+    const MemorySite& t = site(v, 5, AccessOp::Store);
+    CHECK(t.wavefronts == 2);
+    CHECK(t.ideal_wavefronts == 2);
+    CHECK(t.conflict_ways_max == 1);
+    // u[2i]: 16-byte stride, two words of each bank in a half-warp: a 2-way conflict, 4 wavefronts.
+    const MemorySite& u = site(v, 6, AccessOp::Store);
+    CHECK(u.wavefronts == 4);
+    CHECK(u.conflict_ways_max == 2);
+    // u follows t's 512 bytes in the block's shared memory.
+    CHECK(v.places[k->spec.array_index("u")].base_byte == 512);
+    CHECK(v.places[k->spec.array_index("u")].element_bytes == 8);
+}
+
+TEST_CASE("bindings of other element types: names, a sign may differ, a size may not, dynamic shared doubles") {
+    for (const char* text : {"a=uchar[4]", "a=unsigned char[4]", "a=uint8_t[4]"})
+        CHECK(parse_binding(text).value->type == ValueType::UInt8);
+    CHECK(parse_binding("a=int64[2]").value->type == ValueType::Int64);
+    CHECK(binding_text(*parse_binding("a=unsigned long long[3]:ones").value) == "a=uint64[3]:ones");
+    const auto bad = parse_binding("a=half[4]");
+    REQUIRE(!bad.value);
+    CHECK(bad.error.find("double") != std::string::npos);
+
+    auto s = compiled("__global__ void k(unsigned* a, double* d) { a[0] = 1; d[0] = 2; }\n");
+    const auto bind = [&](const char* a, const char* d) {
+        return bind_kernel(s, s->kernels.at(0), {*parse_binding(a).value, *parse_binding(d).value});
+    };
+    CHECK(bind("a=int[4]", "d=double[4]").value);  // int for unsigned: the same 4 bytes
+    const auto wrong = bind("a=uint[4]", "d=float[4]");
+    REQUIRE(!wrong.value);
+    CHECK(wrong.error.find("'d' is a double *, not an array of float") != std::string::npos);
+
+    auto dyn = compiled(
+        "__global__ void k(double* out) {\n"
+        "    extern __shared__ double s[];\n"
+        "    s[threadIdx.x] = threadIdx.x;\n"
+        "    __syncthreads();\n"
+        "    out[threadIdx.x] = s[threadIdx.x];\n"
+        "}\n");
+    const auto with_bytes = [&](uint64_t bytes) {
+        SourceRunOptions run;
+        run.dynamic_shared_bytes = bytes;
+        return bind_kernel(dyn, dyn->kernels.at(0), {*parse_binding("out=double[64]").value}, run);
+    };
+    const auto too_few = with_bytes(4);
+    REQUIRE(!too_few.value);
+    CHECK(too_few.error.find("at least one double (8 bytes)") != std::string::npos);
+    // 256 bytes: 32 doubles; thread 32 writes past them.
+    const auto k = with_bytes(256);
+    REQUIRE_MESSAGE(k.value, k.error);
+    const auto r = run_model({&(*k.value)->spec, {}, {{1, 1, 1}, {33, 1, 1}}});
+    REQUIRE_MESSAGE(r.value, r.error);
+    CHECK(r.value->counts[size_t(FindingKind::OutOfBounds)] == 2);  // its store and its load of s[32]
+}
+
+TEST_CASE("a struct or half pointer is refused at its parameter, naming the types arrays hold") {
+    SourceCompile c = compile_source(
+        "struct P { float x, y; };\n"
+        "__global__ void k(P* a) { a[0].x = 1; }\n",
+        "kernel.cu");
+    CHECK(!c.source);
+    REQUIRE(!c.diagnostics.empty());
+    CHECK(c.diagnostics[0].message.find("points to 'P'") != std::string::npos);
+    CHECK(c.diagnostics[0].message.find("float, double, bool, and integers of 1, 2, 4 or 8 bytes") !=
+          std::string::npos);
+    CHECK(c.diagnostics[0].line == 2);
+}
