@@ -39,7 +39,12 @@ nlohmann::json launch_json(const LaunchConfig& l) {
     return {{"grid", {l.grid.x, l.grid.y, l.grid.z}}, {"block", {l.block.x, l.block.y, l.block.z}}};
 }
 
-int report_sweep(const ModelLaunch& l, const std::optional<ModelLaunch>& expected, const std::string& format) {
+// A learner's kernel's warnings (`warnings`: Clang's text; empty for a built-in kernel): printed
+// before the report, in JSON as "warnings".
+const char* const kWarningsHeading = "Clang's warnings (the kernel compiled and ran as written):\n";
+
+int report_sweep(const ModelLaunch& l, const std::optional<ModelLaunch>& expected, const std::string& format,
+                 const std::string& warnings) {
     const auto sweep = sweep_launches(l, nullptr, expected ? &*expected : nullptr);
     if (!sweep.value) {
         std::fprintf(stderr, "threadmap: %s\n", sweep.error.c_str());
@@ -65,16 +70,15 @@ int report_sweep(const ModelLaunch& l, const std::optional<ModelLaunch>& expecte
         }
         nlohmann::json ref = nlohmann::json::object();
         for (size_t k = 0; k < kFindingKinds; ++k) ref[finding_kind_name(FindingKind(k))] = s.reference_counts[k];
-        std::cout << nlohmann::json{{"kernel", l.spec->name},
-                                    {"reference", {{"launch", launch_json(l.launch)}, {"counts", ref}}},
-                                    {"expected", s.expected},
-                                    {"launches", launches},
-                                    {"not_compared", s.not_compared},
-                                    {"model", kModelNote}}
-                         .dump(1)
-                  << "\n";
+        nlohmann::json j{
+            {"kernel", l.spec->name},         {"reference", {{"launch", launch_json(l.launch)}, {"counts", ref}}},
+            {"expected", s.expected},         {"launches", launches},
+            {"not_compared", s.not_compared}, {"model", kModelNote}};
+        if (!warnings.empty()) j["warnings"] = warnings;
+        std::cout << j.dump(1) << "\n";
         return all_agree ? 0 : 3;
     }
+    if (!warnings.empty()) std::cout << kWarningsHeading << warnings << "\n";
     std::cout << l.spec->name << ": your launch (grid " << to_string(l.launch.grid) << ", block "
               << to_string(l.launch.block) << ") has " << findings_summary(s.reference_counts) << "; ";
     if (s.expected)
@@ -127,7 +131,7 @@ int run_check_command(const CheckCommandOptions& o) {
             expected->launch = {{1, 1, 1}, {1, 1, 1}};
             expected->keep = l.keep;
         }
-        return report_sweep(l, expected, o.format);
+        return report_sweep(l, expected, o.format, resolved.value->model ? resolved.value->model->warnings : "");
     }
     const auto run = run_model(l);
     if (!run.value) {
@@ -153,8 +157,7 @@ int run_check_command(const CheckCommandOptions& o) {
         return any ? 3 : 0;
     }
     // A warning is often the bug (`if (i = n)`): before the findings, as a compiler shows it.
-    if (!warnings.empty())
-        std::cout << "Clang's warnings (the kernel compiled and ran as written):\n" << warnings << "\n";
+    if (!warnings.empty()) std::cout << kWarningsHeading << warnings << "\n";
     std::cout << l.spec->name << " on grid " << to_string(l.launch.grid) << ", block " << to_string(l.launch.block)
               << ": " << findings_summary(r.counts) << "\n";
     for (size_t i = 0; i < std::min(r.findings.size(), kTextFindings); ++i) {

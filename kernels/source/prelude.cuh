@@ -15,6 +15,9 @@
 // A __shared__ array is made static by the compiler (one per block, kept by the kernel model);
 // `extern __shared__ float s[];` is the launch's dynamic shared memory.
 #define __shared__ __attribute__((annotate("threadmap_shared")))
+// A __constant__ variable is plain memory holding its initializer (no host fills it here); a
+// kernel that writes it is refused, as reads are all a kernel can do with it on a GPU.
+#define __constant__ __attribute__((annotate("threadmap_constant")))
 
 typedef __SIZE_TYPE__ size_t;
 typedef __PTRDIFF_TYPE__ ptrdiff_t;

@@ -119,6 +119,8 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
     std::vector<FoundKernel> kernels;
     std::vector<FoundShared> shared;
     std::vector<Refusal> refusals;
+    std::vector<Refusal> warnings;
+    std::set<std::string> constants;  // the __constant__ variables, mangled
 
     // Before code generation, which then emits nothing if a refusal was reported.
     void HandleTranslationUnit(clang::ASTContext& ctx) override {
@@ -132,6 +134,8 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
         clang::DiagnosticsEngine& d = ctx.getDiagnostics();
         for (const Refusal& r : refusals)
             d.Report(r.where, d.getCustomDiagID(clang::DiagnosticsEngine::Error, "%0")) << r.message;
+        for (const Refusal& r : warnings)
+            d.Report(r.where, d.getCustomDiagID(clang::DiagnosticsEngine::Warning, "%0")) << r.message;
     }
 
     // A kernel template's instantiations are kernels of their own ("reduce<256>"), and their
@@ -194,6 +198,7 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
     }
 
     bool VisitVarDecl(clang::VarDecl* v) {
+        if (annotated(*v, "threadmap_constant")) return constant(*v);
         // In a template: its instantiations' copies are the arrays.
         if (!annotated(*v, "threadmap_shared") || v->getDeclContext()->isDependentContext()) return true;
         const bool dynamic = v->hasExternalStorage() && v->isLocalExternDecl();
@@ -253,6 +258,23 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
     }
 
   private:
+    // A __constant__ variable: plain memory holding its initializer (on a GPU the host fills
+    // it with cudaMemcpyToSymbol, which a kernel here has no host to call).
+    bool constant(const clang::VarDecl& v) {
+        if (!v.hasGlobalStorage() || v.isStaticLocal()) {
+            refusals.push_back({v.getLocation(), "__constant__ declares a variable outside every function"});
+            return true;
+        }
+        constants.insert(names_->getName(&v));
+        if (!v.hasInit() && !v.hasExternalStorage())
+            warnings.push_back(
+                {v.getLocation(), "__constant__ '" + v.getNameAsString() +
+                                      "' has no initializer: it holds zeros here, where on a GPU the host fills it "
+                                      "(cudaMemcpyToSymbol); give its values where it is declared, e.g. "
+                                      "__constant__ float w[3] = {0.25f, 0.5f, 0.25f};"});
+        return true;
+    }
+
     // "increment", or with its template arguments "reduce<256>".
     std::string display_name(const clang::FunctionDecl& f) const {
         std::string name = f.getNameAsString();
@@ -374,6 +396,35 @@ class Instrumenter {
                 for (const llvm::Instruction& i : b)
                     if (const auto* c = llvm::dyn_cast<llvm::CallBase>(&i); c && c->isInlineAsm())
                         return i.getDebugLoc() ? int(i.getDebugLoc()->getLine()) : -1;
+        return 0;
+    }
+
+    // The first line that writes a __constant__ variable (`constants`: their names) directly: a
+    // store, a memset or memcpy into it, an atomic on it; or 0.
+    int constant_write(const std::set<std::string>& constants) const {
+        const auto into_constant = [&](const llvm::Value* address) {
+            const auto* g = llvm::dyn_cast<llvm::GlobalVariable>(llvm::getUnderlyingObject(address, 0));
+            return g && constants.count(g->getName().str());
+        };
+        for (const llvm::Function& f : m_)
+            for (const llvm::BasicBlock& b : f)
+                for (const llvm::Instruction& i : b) {
+                    std::vector<const llvm::Value*> targets;
+                    if (const auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+                        targets.push_back(st->getPointerOperand());
+                    } else if (const auto* mi = llvm::dyn_cast<llvm::MemIntrinsic>(&i)) {
+                        targets.push_back(mi->getRawDest());
+                    } else if (const auto* c = llvm::dyn_cast<llvm::CallBase>(&i)) {
+                        // The prelude's atomics (__threadmap_atomicAdd, …, not yet inlined): their address.
+                        const llvm::Function* f = c->getCalledFunction();
+                        if (f &&
+                            (f->getName().contains("__threadmap_atomic") || f->getName().contains("__threadmap_cas")))
+                            for (const llvm::Value* a : c->args())
+                                if (a->getType()->isPointerTy()) targets.push_back(a);
+                    }
+                    for (const llvm::Value* target : targets)
+                        if (into_constant(target)) return i.getDebugLoc() ? int(i.getDebugLoc()->getLine()) : -1;
+                }
         return 0;
     }
 
@@ -656,6 +707,14 @@ SourceCompile compile_source(const std::string& text, const std::string& file_na
         g->eraseFromParent();
     }
     Instrumenter instrumenter(*module);
+    if (const int line = instrumenter.constant_write(found.constants)) {
+        const std::string message =
+            "a kernel only reads __constant__ memory: the host writes it (cudaMemcpyToSymbol), and a GPU's constant "
+            "cache has no way back";
+        out.text += file_name + (line > 0 ? ":" + std::to_string(line) : "") + ": error: " + message + "\n";
+        out.diagnostics.push_back({file_name, std::max(line, 0), 0, true, message, ""});
+        return out;
+    }
     if (const int line = instrumenter.inline_assembly()) {
         const std::string message = "inline assembly is not part of the CUDA C++ threadmap runs";
         out.text += file_name + (line > 0 ? ":" + std::to_string(line) : "") + ": error: " + message + "\n";

@@ -227,6 +227,14 @@ TEST_CASE("--source: check and compile show Clang's warnings about a kernel that
     CHECK(j["warnings"].get<std::string>().find(warning) != std::string::npos);
     const RunResult compile = run_threadmap({"compile", "--source", cu, "--format", "json"});
     CHECK(json::parse(compile.out)["clang"]["warnings"].get<std::string>().find(warning) != std::string::npos);
+    // --sweep-launches too, text and JSON.
+    const RunResult sweep =
+        run_threadmap({"check", "--source", cu, "--bind", "a=int[4]", "--bind", "n=0", "--sweep-launches"});
+    CHECK(sweep.out.rfind("Clang's warnings (the kernel compiled and ran as written):\n" + warning, 0) == 0);
+    const json s = json::parse(run_threadmap({"check", "--source", cu, "--bind", "a=int[4]", "--bind", "n=0",
+                                              "--sweep-launches", "--format", "json"})
+                                   .out);
+    CHECK(s["warnings"].get<std::string>().find(warning) != std::string::npos);
     // A kernel with nothing to warn about has no "warnings".
     const std::string clean = source_file("clean.cu", kIncrement);
     const json c = json::parse(

@@ -459,3 +459,42 @@ TEST_CASE("CUDA's vector types compute as local values - a float4 read from an a
     CHECK(refused.error.find("line 3: a 16-byte access at byte offset 0 of an array") != std::string::npos);
     CHECK(refused.error.find("float4") != std::string::npos);
 }
+
+TEST_CASE(
+    "__constant__ memory holds its initializer - a kernel that writes it is refused, one never given values warns") {
+    auto s = compiled(
+        "__constant__ float w[3] = {0.25f, 0.5f, 0.25f};\n"
+        "__global__ void blur(const float* in, float* out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i > 0 && i < n - 1) out[i] = w[0] * in[i - 1] + w[1] * in[i] + w[2] * in[i + 1];\n"
+        "}\n");
+    auto b = bound(s, {"in=float[8]:index", "out=float[8]", "n=8"});
+    const ModelResult r = run(*b, {1, 1, 1}, {8, 1, 1});
+    for (uint32_t i = 1; i < 7; ++i) CHECK(std::bit_cast<float>(r.arrays[1].bits[i]) == float(i));
+    CHECK(r.findings.empty());
+
+    SourceCompile written = compile_source(
+        "__constant__ int table[4] = {1, 2, 3, 4};\n"
+        "__global__ void k(int* out) {\n"
+        "    out[threadIdx.x] = table[threadIdx.x];\n"
+        "    table[threadIdx.x] = 0;\n"
+        "}\n",
+        "kernel.cu");
+    CHECK(!written.source);
+    CHECK(written.text.find("kernel.cu:4: error: a kernel only reads __constant__ memory") != std::string::npos);
+    SourceCompile atomic = compile_source(
+        "__constant__ int count;\n"
+        "__global__ void k() { atomicAdd(&count, 1); }\n",
+        "kernel.cu");
+    CHECK(atomic.text.find("kernel.cu:2: error: a kernel only reads __constant__ memory") != std::string::npos);
+
+    SourceCompile unset = compile_source(
+        "__constant__ float scale[2];\n"
+        "__global__ void k(float* a) { a[threadIdx.x] *= scale[0]; }\n",
+        "kernel.cu");
+    REQUIRE(unset.source);
+    REQUIRE(unset.diagnostics.size() == 1);
+    CHECK(!unset.diagnostics[0].error);
+    CHECK(unset.diagnostics[0].line == 1);
+    CHECK(unset.diagnostics[0].message.find("'scale' has no initializer: it holds zeros here") != std::string::npos);
+}
