@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdarg>
 #include <cstring>
 #include <optional>
@@ -56,39 +57,40 @@ bool in_reserved(uintptr_t address) {
     return address >= base && address < base + kSlotBytes * kSlots;
 }
 
+// Keeps the run's first refused access (out of line: locate runs on every access, this once).
+[[gnu::cold, gnu::noinline]] void refuse(int line, uint64_t size, int64_t offset, int64_t element, bool other_kernel) {
+    if (!g_access_error.empty()) return;
+    if (other_kernel) {
+        g_access_error = "line " + std::to_string(line) + ": an access to a __shared__ array of another kernel";
+        return;
+    }
+    g_access_error =
+        "line " + std::to_string(line) + ": a " + std::to_string(size) + "-byte access at byte offset " +
+        std::to_string(offset) + " of an array of " + std::to_string(element) +
+        "-byte elements: threadmap's arrays are read and written one whole element at a time" +
+        (int64_t(size) > element ? " (a float2 or float4, say, read or written through a cast is one wider access per "
+                                   "thread on a GPU, which the model does not count: use the elements one by one)"
+                                 : "");
+}
+
 // Which array element `size` bytes at `address` are, if they are in an array; an access that
 // is not one whole element is kept (the first) as the run's access error.
 std::optional<Element> locate(uintptr_t address, uint64_t size, int line, bool& refused) {
     refused = false;
     g_report->line = line;
     const uintptr_t base = reserved_base();
-    if (!in_reserved(address)) return std::nullopt;
+    if (address - base >= kSlotBytes * kSlots) return std::nullopt;  // below base wraps to a huge offset
     const size_t slot = (address - base) >> kSlotBits;
-    const uintptr_t begin = slot_address(slot);
     const size_t array = g_map->array[slot];
-    const int64_t offset = int64_t(address - begin);
-    if (array == AddressMap::kNone) {
+    const int64_t offset = int64_t(address - slot_address(slot));
+    const int64_t element = g_map->element_bytes[slot];  // 1, 2, 4 or 8: shifts, not divisions (every access)
+    if (array == AddressMap::kNone || int64_t(size) != element || (offset & (element - 1)) != 0) {
         refused = true;
-        if (g_access_error.empty())
-            g_access_error = "line " + std::to_string(line) + ": an access to a __shared__ array of another kernel";
-        return std::nullopt;
-    }
-    const int64_t element = g_map->element_bytes[slot];
-    if (int64_t(size) != element || offset % element != 0) {
-        refused = true;
-        if (g_access_error.empty())
-            g_access_error =
-                "line " + std::to_string(line) + ": a " + std::to_string(size) + "-byte access at byte offset " +
-                std::to_string(offset) + " of an array of " + std::to_string(element) +
-                "-byte elements: threadmap's arrays are read and written one whole element at a time" +
-                (int64_t(size) > element
-                     ? " (a float2 or float4, say, read or written through a cast is one wider access per thread "
-                       "on a GPU, which the model does not count: use the elements one by one)"
-                     : "");
+        refuse(line, size, offset, element, array == AddressMap::kNone);
         return std::nullopt;
     }
     // An index before the start wraps to a huge one: the model reports it out of bounds.
-    return Element{array, uint64_t(offset / element)};
+    return Element{array, uint64_t(offset >> std::countr_zero(uint64_t(element)))};
 }
 
 // A %s argument or a format: an array's address is not text (reading it would fault).
