@@ -142,6 +142,11 @@ TEST_CASE("the model lessons' findings tell their stories") {
     CHECK(figure("misaligned-access", "load_ideal") == "4.00");
     CHECK(figure("misaligned-access", "other_load_sectors") == "4.00");
     CHECK(figure("misaligned-access", "store_sectors") == "4.00");
+    // A learner's kernel over bytes: every third byte of 96 spans 3 sectors where 1 would do.
+    CHECK(figure("rgb-to-gray", "load_sectors") == "3.00");
+    CHECK(figure("rgb-to-gray", "load_ideal") == "1.00");
+    CHECK(figure("rgb-to-gray", "load_requests") == "384");  // 4096 threads: 128 warps, 3 loads each
+    CHECK(figure("rgb-to-gray", "store_sectors") == "1.00");
 }
 
 TEST_CASE(
