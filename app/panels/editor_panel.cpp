@@ -138,7 +138,8 @@ void draw_editor_panel(AppState& state) {
         remember_rect(state, "editor:entry");
     }
     if (!e.params.empty())
-        ImGui::TextDisabled("each parameter: float[N], int[ROWS][COLS] (+ :index, :ones, :random) or a number");
+        ImGui::TextDisabled(
+            "each array: [N] or [ROWS][COLS], of its declared type (+ :index, :ones, :random); each number: a value");
     for (size_t i = 0; i < e.params.size() && i < e.binds.size(); ++i) {
         const std::string label = e.params[i].first + " (" + e.params[i].second + ")";
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);

@@ -81,6 +81,9 @@ struct KernelSpec {
     std::function<Bits(const Params& p, const LaunchConfig& launch, const Bits& inputs)> reference;
     // The kernel as CUDA C++; the body's accesses name lines of this text (1-based).
     std::string cuda_source;
+    // Called before the launch runs, where it runs (a learner's kernel: its __constant__
+    // variables take their bound values); may be empty.
+    std::function<void()> prepare;
     // How run_model runs it when not in this process: a learner's kernel runs in a locked-down
     // child with a time limit (kernels/source/isolated_run.hpp), calling run_model_here there.
     std::function<Outcome<ModelResult>(const ModelLaunch& launch, const std::atomic<bool>* cancel)> run_apart;

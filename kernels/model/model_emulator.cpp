@@ -958,6 +958,7 @@ Outcome<ModelResult> run_model(const ModelLaunch& l, const std::atomic<bool>* ca
 
 Outcome<ModelResult> run_model_here(const ModelLaunch& l, const std::atomic<bool>* cancel) {
     if (auto problem = check_model_launch(l)) return {std::nullopt, *problem};
+    if (l.spec->prepare) l.spec->prepare();
     ModelResult result = run_blocks_spread(l, cancel);
     if (cancel && cancel->load()) return {std::nullopt, kCancelled};
     if (result.accesses > l.max_accesses)

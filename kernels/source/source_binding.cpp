@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 #include "isolated_run.hpp"
@@ -24,8 +25,21 @@ Outcome<uint64_t> parse_extent(const std::string& text, const std::string& bindi
     return {v, {}};
 }
 
-Outcome<SourceFill> parse_fill(const std::string& text, uint64_t& seed, const std::string& binding) {
+Outcome<SourceFill> parse_fill(const std::string& text, SourceBinding& b, const std::string& binding) {
+    uint64_t& seed = b.seed;
     if (text.empty() || text == "zeros") return {SourceFill::Zeros, {}};
+    // The values written out: numbers (or true/false) separated by commas.
+    if (text.find_first_of("0123456789") == 0 || text[0] == '-' || text[0] == '+' || text[0] == '.' ||
+        text.rfind("true", 0) == 0 || text.rfind("false", 0) == 0) {
+        size_t at = 0;
+        for (;;) {
+            const size_t comma = text.find(',', at);
+            b.values.push_back(text.substr(at, comma - at));
+            if (comma == std::string::npos) break;
+            at = comma + 1;
+        }
+        return {SourceFill::Values, {}};
+    }
     if (text == "ones") return {SourceFill::Ones, {}};
     if (text == "index") return {SourceFill::Index, {}};
     if (text == "random") return {SourceFill::Random, {}};
@@ -37,7 +51,8 @@ Outcome<SourceFill> parse_fill(const std::string& text, uint64_t& seed, const st
         }
     }
     return {std::nullopt, "--bind " + binding + ": '" + text +
-                              "' is not a starting value (zeros, ones, index, random or random:SEED)"};
+                              "' is not a starting value (zeros, ones, index, random, random:SEED, or the values, "
+                              "1,2,3)"};
 }
 
 // splitmix64: the same values for a seed on every machine.
@@ -68,55 +83,105 @@ uint64_t start_bits(const SourceBinding& b, ValueType type, uint64_t i) {
     return bytes == 8 ? v : v & ((uint64_t(1) << (8 * bytes)) - 1);
 }
 
-void fill(const SourceBinding& b, ValueType type, std::vector<uint32_t>& bits) {
+// A binding's type may differ from the declared one only in sign (int for an unsigned*).
+bool same_kind(ValueType bound, ValueType declared) {
+    return value_bytes(bound) == value_bytes(declared) && value_is_float(bound) == value_is_float(declared) &&
+           (bound == ValueType::Bool) == (declared == ValueType::Bool);
+}
+
+// What an array holds before the launch: its binding, and the bits of its values when they
+// are written out.
+struct ArrayStart {
+    SourceBinding binding;
+    std::vector<uint64_t> written;
+};
+
+void fill(const ArrayStart& start, ValueType type, std::vector<uint32_t>& bits) {
     const uint32_t words = value_words(type);
     for (size_t i = 0; i < bits.size() / words; ++i) {
-        const uint64_t v = start_bits(b, type, i);
+        const uint64_t v =
+            start.binding.fill == SourceFill::Values ? start.written[i] : start_bits(start.binding, type, i);
         bits[i * words] = uint32_t(v);
         if (words == 2) bits[i * words + 1] = uint32_t(v >> 32);
     }
 }
 
-// A number for a scalar parameter, as the entry reads it (the low bytes of a 64-bit slot).
-Outcome<uint64_t> parse_value(const SourceParam& p, const std::string& text) {
-    const std::string where = "--bind " + p.name + "=" + text + ": ";
-    if (text.empty()) return {std::nullopt, where + "give a value"};
+// A number as the bits of `type` (zero-extended to 64), or why not: `what` says whose it is
+// ("--bind n=x: 'n' is a int"), the message what it takes.
+Outcome<uint64_t> number_bits(ValueType type, const std::string& text, const std::string& what) {
+    if (text.empty()) return {std::nullopt, what + ": give a value"};
     errno = 0;
     char* end = nullptr;
-    switch (p.scalar) {
-        case SourceScalar::Bool:
-            if (text == "true" || text == "1") return {1, {}};
-            if (text == "false" || text == "0") return {0, {}};
-            return {std::nullopt, where + "'" + p.name + "' is a bool: true or false"};
-        case SourceScalar::Float32:
-        case SourceScalar::Float64: {
-            const double v = std::strtod(text.c_str(), &end);
-            if (*end != '\0' || errno == ERANGE || !std::isfinite(v))
-                return {std::nullopt, where + "'" + p.name + "' is a " + p.type_text + ": give a finite number"};
-            if (p.scalar == SourceScalar::Float32) return {std::bit_cast<uint32_t>(float(v)), {}};
-            return {std::bit_cast<uint64_t>(v), {}};
-        }
-        case SourceScalar::Int32:
-        case SourceScalar::Int64: {
-            const long long v = std::strtoll(text.c_str(), &end, 10);
-            const long long lo = p.scalar == SourceScalar::Int32 ? std::numeric_limits<int32_t>::min() : LLONG_MIN;
-            const long long hi = p.scalar == SourceScalar::Int32 ? std::numeric_limits<int32_t>::max() : LLONG_MAX;
-            if (*end != '\0' || errno == ERANGE || v < lo || v > hi)
-                return {std::nullopt, where + "'" + p.name + "' is a " + p.type_text + ": give a whole number in [" +
-                                          std::to_string(lo) + ", " + std::to_string(hi) + "]"};
-            return {uint64_t(v), {}};
-        }
-        case SourceScalar::UInt32:
-        case SourceScalar::UInt64: {
-            const uint64_t hi = p.scalar == SourceScalar::UInt32 ? UINT32_MAX : UINT64_MAX;
-            const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-            if (text[0] == '-' || *end != '\0' || errno == ERANGE || v > hi)
-                return {std::nullopt, where + "'" + p.name + "' is a " + p.type_text + ": give a whole number in [0, " +
-                                          std::to_string(hi) + "]"};
-            return {uint64_t(v), {}};
-        }
+    if (type == ValueType::Bool) {
+        if (text == "true" || text == "1") return {1, {}};
+        if (text == "false" || text == "0") return {0, {}};
+        return {std::nullopt, what + ": true or false"};
     }
-    return {std::nullopt, where + "not a value"};
+    if (value_is_float(type)) {
+        const double v = std::strtod(text.c_str(), &end);
+        if (*end != '\0' || errno == ERANGE || !std::isfinite(v))
+            return {std::nullopt, what + ": give a finite number"};
+        if (type == ValueType::Float32) return {std::bit_cast<uint32_t>(float(v)), {}};
+        return {std::bit_cast<uint64_t>(v), {}};
+    }
+    const uint32_t bits = 8 * value_bytes(type);
+    const bool is_signed =
+        type == ValueType::Int8 || type == ValueType::Int16 || type == ValueType::Int32 || type == ValueType::Int64;
+    const uint64_t mask = bits == 64 ? UINT64_MAX : (uint64_t(1) << bits) - 1;
+    if (is_signed) {
+        const long long v = std::strtoll(text.c_str(), &end, 10);
+        const long long hi = (long long)(mask >> 1), lo = -hi - 1;
+        if (*end != '\0' || errno == ERANGE || v < lo || v > hi)
+            return {std::nullopt,
+                    what + ": give a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"};
+        return {uint64_t(v) & mask, {}};
+    }
+    const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+    if (text[0] == '-' || *end != '\0' || errno == ERANGE || v > mask)
+        return {std::nullopt, what + ": give a whole number in [0, " + std::to_string(mask) + "]"};
+    return {uint64_t(v), {}};
+}
+
+ValueType scalar_value_type(SourceScalar s) {
+    switch (s) {
+        case SourceScalar::Bool:
+            return ValueType::Bool;
+        case SourceScalar::Int32:
+            return ValueType::Int32;
+        case SourceScalar::UInt32:
+            return ValueType::UInt32;
+        case SourceScalar::Int64:
+            return ValueType::Int64;
+        case SourceScalar::UInt64:
+            return ValueType::UInt64;
+        case SourceScalar::Float32:
+            return ValueType::Float32;
+        case SourceScalar::Float64:
+            return ValueType::Float64;
+    }
+    return ValueType::Int32;
+}
+
+// A number for a scalar parameter, as the entry reads it (the low bytes of a 64-bit slot).
+Outcome<uint64_t> parse_value(const SourceParam& p, const std::string& text) {
+    return number_bits(scalar_value_type(p.scalar), text,
+                       "--bind " + p.name + "=" + text + ": '" + p.name + "' is a " + p.type_text);
+}
+
+// An array binding's values written out (SourceFill::Values), as bits of `type`: one per element.
+Outcome<std::vector<uint64_t>> written_values(const SourceBinding& b, ValueType type, uint64_t elements) {
+    if (b.values.size() != elements)
+        return {std::nullopt, "--bind " + b.name + ": " + std::to_string(b.values.size()) + " values for " +
+                                  std::to_string(elements) + " elements: give one per element"};
+    std::vector<uint64_t> bits;
+    for (size_t i = 0; i < b.values.size(); ++i) {
+        auto v = number_bits(type, b.values[i],
+                             "--bind " + b.name + ": value " + std::to_string(i + 1) + " '" + b.values[i] +
+                                 "' of an array of " + value_type_name(type));
+        if (!v.value) return {std::nullopt, v.error};
+        bits.push_back(*v.value);
+    }
+    return {bits, {}};
 }
 
 // The default grid: one thread per element of the largest array, x along a row (a reduction's
@@ -166,7 +231,7 @@ Outcome<SourceBinding> parse_binding(const std::string& text) {
             return {std::nullopt, "--bind " + b.name + ": after the sizes write :zeros, :ones, :index or :random"};
         fill_text = rest.substr(at + 1);
     }
-    auto f = parse_fill(fill_text, b.seed, b.name);
+    auto f = parse_fill(fill_text, b, b.name);
     if (!f.value) return {std::nullopt, f.error};
     b.fill = *f.value;
     return {b, {}};
@@ -176,8 +241,9 @@ std::string binding_text(const SourceBinding& b) {
     if (!b.array) return b.name + "=" + b.value;
     std::string s = b.name + "=" + (b.type ? value_type_name(*b.type) : "");
     for (uint64_t e : b.shape) s += "[" + std::to_string(e) + "]";
-    static const char* const kFills[] = {"zeros", "ones", "index", "random"};
+    static const char* const kFills[] = {"zeros", "ones", "index", "random", ""};
     s += std::string(":") + kFills[int(b.fill)];
+    for (size_t i = 0; i < b.values.size(); ++i) s += (i ? "," : "") + b.values[i];
     if (b.fill == SourceFill::Random && b.seed != 1) s += ":" + std::to_string(b.seed);
     return s;
 }
@@ -200,12 +266,14 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
     for (const SourceBinding& b : bindings) {
         bool known = false;
         for (const SourceParam& p : kernel.params) known |= p.name == b.name;
+        for (const SourceConstant& c : k.source->constants) known |= c.name == b.name;
         if (!known)
-            return {std::nullopt, "--bind " + b.name + ": " + kernel.name + " has no parameter '" + b.name + "'"};
+            return {std::nullopt, "--bind " + b.name + ": " + kernel.name + " has no parameter '" + b.name +
+                                      "' (and the file no __constant__ variable of that name)"};
     }
     std::string missing;
     size_t slots = 0;
-    std::vector<SourceBinding> starts;       // per global array of the spec: what it holds at first
+    std::vector<ArrayStart> starts;          // per global array of the spec: what it holds at first
     const SourceBinding* largest = nullptr;  // what the default grid covers
     for (const SourceParam& p : kernel.params) {
         const SourceBinding* b = nullptr;
@@ -233,10 +301,7 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
             k.values.push_back(*v.value);
             continue;
         }
-        // The signature says the type; a binding's may differ only in sign (int for an unsigned*).
-        if (b->type &&
-            (value_bytes(*b->type) != value_bytes(p.element) || value_is_float(*b->type) != value_is_float(p.element) ||
-             (*b->type == ValueType::Bool) != (p.element == ValueType::Bool)))
+        if (b->type && !same_kind(*b->type, p.element))
             return {std::nullopt, "--bind " + p.name + ": '" + p.name + "' is a " + p.type_text + ", not an array of " +
                                       value_type_name(*b->type)};
         if (slots == source_hooks::kMaxBoundArrays)
@@ -255,11 +320,55 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
         if (!largest || elements(*b) > elements(*largest)) largest = b;
         k.addresses.array[slots] = k.spec.arrays.size();
         k.addresses.element_bytes[slots] = value_bytes(p.element);
-        starts.push_back(*b);
+        ArrayStart start{*b, {}};
+        if (b->fill == SourceFill::Values) {
+            auto written = written_values(*b, p.element, elements(*b));
+            if (!written.value) return {std::nullopt, written.error};
+            start.written = std::move(*written.value);
+        }
+        starts.push_back(std::move(start));
         k.spec.arrays.push_back(std::move(a));
         k.values.push_back(source_hooks::slot_address(slots++));
     }
     if (!missing.empty()) return {std::nullopt, kernel.name + " needs every parameter bound: " + missing};
+
+    // __constant__ variables: a binding's values, or their declaration's, written before each run.
+    for (const SourceConstant& c : k.source->constants) {
+        if (!c.address) continue;  // never used by the code
+        const SourceBinding* b = nullptr;
+        for (const SourceBinding& x : bindings)
+            if (x.name == c.name) b = &x;
+        if (!b) {
+            k.constants.push_back({c.address, c.initial});
+            continue;
+        }
+        const std::string as_array = std::string(value_type_name(c.element)) + "[" + std::to_string(c.elements) + "]";
+        uint64_t elements = 1;
+        for (uint64_t e : b->shape) elements *= e;
+        if (!b->array || elements != c.elements || (b->type && !same_kind(*b->type, c.element)))
+            return {std::nullopt, "--bind " + c.name + ": '" + c.name + "' is __constant__ " +
+                                      value_type_name(c.element) + " of " + std::to_string(c.elements) +
+                                      (c.elements == 1 ? " element" : " elements") + ": bind it as " + c.name + "=" +
+                                      as_array + ":V,V,… (or :ones, :index, :random)"};
+        ArrayStart start{*b, {}};
+        if (b->fill == SourceFill::Values) {
+            auto written = written_values(*b, c.element, elements);
+            if (!written.value) return {std::nullopt, written.error};
+            start.written = std::move(*written.value);
+        }
+        std::vector<uint32_t> words(elements * value_words(c.element));
+        fill(start, c.element, words);
+        std::vector<unsigned char> bytes(elements * value_bytes(c.element));
+        for (uint64_t i = 0; i < elements; ++i) {  // each element's low bytes (little-endian)
+            const uint64_t v = value_words(c.element) == 2 ? words[2 * i] | uint64_t(words[2 * i + 1]) << 32 : words[i];
+            std::memcpy(bytes.data() + i * value_bytes(c.element), &v, value_bytes(c.element));
+        }
+        k.constants.push_back({c.address, std::move(bytes)});
+    }
+    if (!k.constants.empty())
+        k.spec.prepare = [&k] {
+            for (const auto& [address, bytes] : k.constants) std::memcpy(address, bytes.data(), bytes.size());
+        };
 
     std::string dynamic_name;
     for (const SourceSharedArray& s : kernel.shared) {

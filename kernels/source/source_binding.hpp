@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/kernel_spec.hpp"
@@ -15,9 +16,9 @@
 
 namespace threadmap {
 
-// What an array holds before the launch: 0, 1, its own index, or seeded random values
-// (floats in [0, 1), integers in [0, 100), bools 0 or 1).
-enum class SourceFill { Zeros, Ones, Index, Random };
+// What an array holds before the launch: 0, 1, its own index, seeded random values (floats
+// in [0, 1), integers in [0, 100), bools 0 or 1), or the values written out, one per element.
+enum class SourceFill { Zeros, Ones, Index, Random, Values };
 
 struct SourceBinding {
     std::string name;
@@ -26,11 +27,13 @@ struct SourceBinding {
     std::vector<uint64_t> shape;    // [n] or [rows, cols]
     SourceFill fill = SourceFill::Zeros;
     uint64_t seed = 1;
-    std::string value;  // a number, as typed
+    std::vector<std::string> values;  // SourceFill::Values: each element's, as typed
+    std::string value;                // a number, as typed
 };
 
 // NAME=[TYPE][N][:FILL] or NAME=[TYPE][ROWS][COLS][:FILL] for a pointer, NAME=VALUE for a number;
-// FILL is zeros (default), ones, index, random or random:SEED.
+// FILL is zeros (default), ones, index, random, random:SEED, or the values, V,V,… (one per
+// element).
 Outcome<SourceBinding> parse_binding(const std::string& text);
 // The binding as parse_binding reads it back ("a=float[500]:index").
 std::string binding_text(const SourceBinding& b);
@@ -43,7 +46,9 @@ class BoundKernel {
     std::vector<SourceBinding> bindings;  // one per parameter, in the signature's order
     source_hooks::AddressMap addresses;
     std::vector<uint64_t> values;  // each parameter's value (a pointer's: its address)
-    std::vector<void*> args;       // &values[i]
+    // The __constant__ variables' bytes (bound, or as declared), written before each run.
+    std::vector<std::pair<void*, std::vector<unsigned char>>> constants;
+    std::vector<void*> args;  // &values[i]
 };
 
 // How the kernel runs: in a locked-down child process with a time limit (isolated_run.hpp),

@@ -120,7 +120,11 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
     std::vector<FoundShared> shared;
     std::vector<Refusal> refusals;
     std::vector<Refusal> warnings;
-    std::set<std::string> constants;  // the __constant__ variables, mangled
+    struct FoundConstant {
+        SourceConstant constant;
+        std::string mangled;
+    };
+    std::vector<FoundConstant> constants;
 
     // Before code generation, which then emits nothing if a refusal was reported.
     void HandleTranslationUnit(clang::ASTContext& ctx) override {
@@ -265,13 +269,30 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
             refusals.push_back({v.getLocation(), "__constant__ declares a variable outside every function"});
             return true;
         }
-        constants.insert(names_->getName(&v));
+        FoundConstant c;
+        c.constant.name = v.getNameAsString();
+        c.constant.line = int(ctx_->getSourceManager().getPresumedLineNumber(v.getLocation()));
+        c.mangled = names_->getName(&v);
+        clang::QualType t = v.getType();
+        while (const clang::ConstantArrayType* a = ctx_->getAsConstantArrayType(t)) {
+            c.constant.elements *= a->getSize().getZExtValue();
+            t = a->getElementType();
+        }
+        if (auto e = element_type(t)) {
+            c.constant.element = *e;
+        } else {
+            refusals.push_back({v.getLocation(), "__constant__ '" + c.constant.name + "' holds '" +
+                                                     t.getAsString(ctx_->getPrintingPolicy()) + "': " + kArrayTypes});
+            return true;
+        }
+        constants.push_back(std::move(c));
         if (!v.hasInit() && !v.hasExternalStorage())
             warnings.push_back(
                 {v.getLocation(), "__constant__ '" + v.getNameAsString() +
-                                      "' has no initializer: it holds zeros here, where on a GPU the host fills it "
-                                      "(cudaMemcpyToSymbol); give its values where it is declared, e.g. "
-                                      "__constant__ float w[3] = {0.25f, 0.5f, 0.25f};"});
+                                      "' has no initializer: it holds zeros unless bound, where on a GPU the host "
+                                      "fills it (cudaMemcpyToSymbol); give its values where it is declared, "
+                                      "__constant__ float w[3] = {0.25f, 0.5f, 0.25f};, or bind them, --bind "
+                                      "w=float[3]:0.25,0.5,0.25"});
         return true;
     }
 
@@ -707,7 +728,16 @@ SourceCompile compile_source(const std::string& text, const std::string& file_na
         g->eraseFromParent();
     }
     Instrumenter instrumenter(*module);
-    if (const int line = instrumenter.constant_write(found.constants)) {
+    std::set<std::string> constant_names;
+    for (const Collector::FoundConstant& c : found.constants) {
+        constant_names.insert(c.mangled);
+        // Its values may be bound before a run: the optimiser must not take them as known.
+        if (llvm::GlobalVariable* g = module->getNamedGlobal(c.mangled)) {
+            g->setConstant(false);
+            g->setLinkage(llvm::GlobalValue::ExternalLinkage);
+        }
+    }
+    if (const int line = instrumenter.constant_write(constant_names)) {
         const std::string message =
             "a kernel only reads __constant__ memory: the host writes it (cudaMemcpyToSymbol), and a GPU's constant "
             "cache has no way back";
@@ -780,6 +810,17 @@ SourceCompile compile_source(const std::string& text, const std::string& file_na
         kernel.uses_atomics = atomics;
         kernel.shared = std::move(kernel_shared[k]);
         compiled->kernels.push_back(std::move(kernel));
+    }
+    for (const Collector::FoundConstant& c : found.constants) {
+        SourceConstant constant = c.constant;
+        if (auto address = j.lookup(library, c.mangled)) {
+            constant.address = address->toPtr<void*>();
+            const auto* bytes = static_cast<const unsigned char*>(constant.address);
+            constant.initial.assign(bytes, bytes + constant.elements * value_bytes(constant.element));
+        } else {
+            llvm::consumeError(address.takeError());  // never used: not emitted, nothing to bind
+        }
+        compiled->constants.push_back(std::move(constant));
     }
     out.source = compiled;
     out.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

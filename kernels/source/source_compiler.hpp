@@ -25,6 +25,7 @@ class CompiledSource {
 
     std::string file_name, text;        // as compiled
     std::vector<SourceKernel> kernels;  // in the order of the text
+    std::vector<SourceConstant> constants;
     const SourceKernel* find(const std::string& name) const;
 
   private:

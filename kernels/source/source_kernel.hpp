@@ -32,6 +32,18 @@ struct SourceSharedArray {
     size_t slot = 0;              // its addresses in the compiled code (source_hooks.hpp)
 };
 
+// A __constant__ variable of the file: plain memory of the compiled code holding its
+// declaration's values, which a binding may replace before a run (as the host's
+// cudaMemcpyToSymbol would).
+struct SourceConstant {
+    std::string name;
+    int line = 0;
+    ValueType element = ValueType::Float32;
+    uint64_t elements = 1;  // a scalar: 1
+    void* address = nullptr;
+    std::vector<unsigned char> initial;  // its bytes as compiled
+};
+
 // Calls the kernel with its arguments: args[i] points at parameter i's value (as
 // cudaLaunchKernel takes them); a pointer parameter's value is an address the model maps.
 using SourceEntry = void (*)(void* const* args);

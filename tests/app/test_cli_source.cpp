@@ -129,6 +129,30 @@ TEST_CASE("--source: an image of unsigned char into doubles maps and is counted 
     }
 }
 
+TEST_CASE("--source: a __constant__ array bound as cudaMemcpyToSymbol would fill it gives the expected result") {
+    const std::string cu =
+        source_file("blur.cu",
+                    "__constant__ float w[3];\n"
+                    "__global__ void blur(const float* in, float* out, int n) {\n"
+                    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "    if (i > 0 && i < n - 1) out[i] = w[0] * in[i - 1] + w[1] * in[i] + w[2] * in[i + 1];\n"
+                    "}\n");
+    const auto first = [&](const std::string& w) {
+        const RunResult r =
+            run_threadmap({"check", "--source", cu, "--bind", "in=float[64]:index", "--bind", "out=float[64]", "--bind",
+                           "n=64", "--bind", w, "--block", "32", "--expect",
+                           "for (int i = 1; i < n - 1; ++i) out[i] = i;", "--sweep-launches", "--format", "json"});
+        INFO(r.err);
+        const json j = json::parse(r.out);
+        CHECK(j["expected"] == true);
+        return j["launches"][0];  // the learner's own launch against the expected result
+    };
+    CHECK(first("w=float[3]:0.25,0.5,0.25")["agrees"] == true);
+    const json zeros = first("w=float[3]:zeros");
+    CHECK(zeros["agrees"] == false);
+    CHECK(zeros["first_difference"] == "out[1] is 0, the expected result is 1");
+}
+
 TEST_CASE("--source and a lesson's own kernel: a zero blockDim is refused in CUDA's words by every command") {
     // The covering grid divides by the block before validation sees it: it once did so by zero.
     const std::string cu = source_file("zero-block.cu", kIncrement);

@@ -548,6 +548,25 @@ TEST_CASE("the kernel editor - what a kernel prints with printf is shown under i
     CHECK(load_png(w.path("hi.png")).valid());
 }
 
+TEST_CASE("the kernel editor - a __constant__ variable has a field under the parameters, filled as the host would") {
+    const WindowRun w = run_window(
+        {},
+        "1 move 5 5\n2 wait idle\n3 click tab:Editor\n6 click editor:text\n7 key ctrl+a\n"
+        "8 type __constant__ float w[2]; __global__ void k(float* a) { if (blockIdx.x == 0 && threadIdx.x == 0) "
+        "printf(\"%g %g\\n\", "
+        "w[0], w[1]); a[threadIdx.x] = w[1]; }\n"
+        "9 key ctrl+enter\n11 wait idle\n12 wait idle\n"
+        "13 move editor:bind:a\n14 click editor:bind:a\n15 key ctrl+a\n16 type [4]\n"
+        "17 move editor:bind:w\n18 click editor:bind:w\n19 key ctrl+a\n20 type [2]:0.25,0.5\n"
+        "21 key ctrl+enter\n23 wait idle\n24 wait idle\n25 state @/constant.json\n26 screenshot @/constant.png\n"
+        "27 quit\n");
+    const json s = load_json(w.path("constant.json"));
+    CHECK(s["widgets"].contains("editor:bind:w"));
+    CHECK(s["editor"]["messages"] == "");
+    CHECK(s["editor"]["printed"] == "0.25 0.5\n");
+    CHECK(load_png(w.path("constant.png")).valid());
+}
+
 TEST_CASE("where does it break - the Findings tab's button runs the kernel on awkward launches") {
     const WindowRun w =
         run_window({"--preset", "off-by-one-guard"},

@@ -496,5 +496,65 @@ TEST_CASE(
     REQUIRE(unset.diagnostics.size() == 1);
     CHECK(!unset.diagnostics[0].error);
     CHECK(unset.diagnostics[0].line == 1);
-    CHECK(unset.diagnostics[0].message.find("'scale' has no initializer: it holds zeros here") != std::string::npos);
+    CHECK(unset.diagnostics[0].message.find("'scale' has no initializer: it holds zeros unless bound") !=
+          std::string::npos);
+}
+
+TEST_CASE(
+    "a __constant__ variable bound as the host's cudaMemcpyToSymbol would fill it - unbound, its declaration's "
+    "values") {
+    auto s = compiled(
+        "__constant__ float w[3];\n"
+        "__constant__ int shift = 5;\n"
+        "__global__ void blur(const float* in, float* out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i > 0 && i < n - 1) out[i] = w[0] * in[i - 1] + w[1] * in[i] + w[2] * in[i + 1] + shift;\n"
+        "}\n");
+    REQUIRE(s->constants.size() == 2);
+    CHECK(s->constants[0].name == "w");
+    CHECK(s->constants[0].elements == 3);
+    const auto out = [&](std::vector<std::string> binds) {
+        binds.insert(binds.end(), {"in=float[6]:index", "out=float[6]", "n=6"});
+        std::vector<SourceBinding> b;
+        for (const std::string& t : binds) b.push_back(*parse_binding(t).value);
+        SourceRunOptions here;  // in this process: what one run writes, the next sees unless rewritten
+        here.isolated = false;
+        const auto k = bind_kernel(s, s->kernels.at(0), b, here);
+        REQUIRE_MESSAGE(k.value, k.error);
+        const ModelResult r = run(**k.value, {1, 1, 1}, {6, 1, 1});
+        std::vector<float> v;
+        for (uint32_t b : r.arrays[1].bits) v.push_back(std::bit_cast<float>(b));
+        return v;
+    };
+    // Bound: 0.25, 0.5, 0.25 average i-1, i, i+1 to i; shift keeps its declaration's 5.
+    CHECK(out({"w=float[3]:0.25,0.5,0.25"}) == std::vector<float>{0, 6, 7, 8, 9, 0});
+    // Then unbound: w holds zeros again (the earlier run's values do not stay), shift is bound.
+    CHECK(out({"shift=int[1]:100"}) == std::vector<float>{0, 100, 100, 100, 100, 0});
+    // A binding of another size or a number is refused, naming the shape to give.
+    for (const char* wrong : {"w=float[4]:ones", "w=3", "w=double[3]"}) {
+        CAPTURE(wrong);
+        const auto k = bind_kernel(s, s->kernels.at(0),
+                                   {*parse_binding(wrong).value, *parse_binding("in=float[6]").value,
+                                    *parse_binding("out=float[6]").value, *parse_binding("n=6").value});
+        REQUIRE(!k.value);
+        CHECK(k.error.find("'w' is __constant__ float of 3 elements: bind it as w=float[3]:V,V,") != std::string::npos);
+    }
+}
+
+TEST_CASE("an array's values written out in its binding: one per element, each a value of its type") {
+    auto s = compiled("__global__ void k(const int* a, unsigned char* b) { b[threadIdx.x] = a[threadIdx.x] * 2; }\n");
+    const ModelResult r = run(*bound(s, {"a=int[4]:-3,0,7,100", "b=uchar[4]"}), {1, 1, 1}, {4, 1, 1});
+    CHECK(r.arrays[0].bits == std::vector<uint32_t>{uint32_t(-3), 0, 7, 100});
+    CHECK(r.arrays[1].bits == std::vector<uint32_t>{uint8_t(-6), 0, 14, 200});
+    CHECK(binding_text(*parse_binding("a=int[4]:-3,0,7,100").value) == "a=int[4]:-3,0,7,100");
+    const auto refused = [&](const char* a) {
+        const auto k = bind_kernel(s, s->kernels.at(0), {*parse_binding(a).value, *parse_binding("b=uchar[4]").value});
+        REQUIRE(!k.value);
+        return k.error;
+    };
+    CHECK(refused("a=int[4]:1,2,3") == "--bind a: 3 values for 4 elements: give one per element");
+    CHECK(refused("a=int[4]:1,2,3,x") ==
+          "--bind a: value 4 'x' of an array of int: give a whole number in "
+          "[-2147483648, 2147483647]");
+    CHECK(refused("a=int[4]:1,2,3,4294967296").find("value 4 '4294967296'") != std::string::npos);
 }
