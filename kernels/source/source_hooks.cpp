@@ -67,9 +67,11 @@ bool in_reserved(uintptr_t address) {
     g_access_error =
         "line " + std::to_string(line) + ": a " + std::to_string(size) + "-byte access at byte offset " +
         std::to_string(offset) + " of an array of " + std::to_string(element) +
-        "-byte elements: threadmap's arrays are read and written one whole element at a time" +
-        (int64_t(size) > element ? " (a float2 or float4, say, read or written through a cast is one wider access per "
-                                   "thread on a GPU, which the model does not count: use the elements one by one)"
+        "-byte elements: threadmap's arrays are read and written one whole element at a time, so declare or bind "
+        "an array with the type the kernel reads it as (extern __shared__ float s[]; rather than a char array cast "
+        "to float*)" +
+        (int64_t(size) > element ? "; a float2 or float4 read or written through a cast is one wider access per "
+                                   "thread on a GPU, which the model does not count: use its elements one by one"
                                  : "");
 }
 
