@@ -233,6 +233,14 @@ inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned
 inline int __ffs(int x) { return __builtin_ffs(x); }
 inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 inline unsigned int __brev(unsigned int x) { return __builtin_bitreverse32(x); }
+// Reinterpretations of a value's bits (the Programming Guide's atomicAdd for double through
+// atomicCAS uses the last two).
+inline int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
+inline unsigned int __float_as_uint(float x) { return __builtin_bit_cast(unsigned int, x); }
+inline float __int_as_float(int x) { return __builtin_bit_cast(float, x); }
+inline float __uint_as_float(unsigned int x) { return __builtin_bit_cast(float, x); }
+inline long long __double_as_longlong(double x) { return __builtin_bit_cast(long long, x); }
+inline double __longlong_as_double(long long x) { return __builtin_bit_cast(double, x); }
 // A load through the read-only cache is a load (recorded like any other).
 template <class T>
 inline T __ldg(const T* p) {

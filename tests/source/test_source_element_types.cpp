@@ -243,3 +243,25 @@ TEST_CASE("bindings typed at random: never a crash, and every accepted one reads
     }
     CHECK(accepted > 100);
 }
+
+TEST_CASE("the Programming Guide's atomicAdd for double, through atomicCAS on its bits, sums as atomicAdd does") {
+    auto s = compiled(
+        "__device__ double cas_add(double* address, double val) {\n"
+        "    unsigned long long int* as_ull = (unsigned long long int*)address;\n"
+        "    unsigned long long int old = *as_ull, assumed;\n"
+        "    do {\n"
+        "        assumed = old;\n"
+        "        old = atomicCAS(as_ull, assumed, __double_as_longlong(val + __longlong_as_double(assumed)));\n"
+        "    } while (assumed != old);\n"
+        "    return __longlong_as_double(old);\n"
+        "}\n"
+        "__global__ void sum(const double* x, double* total, int* bits, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) cas_add(total, x[i]);\n"
+        "    if (i == 0) bits[0] = __float_as_int(1.0f) + (__int_as_float(0x40000000) == 2.0f);\n"
+        "}\n");
+    const ModelResult r =
+        run(*bound(s, {"x=double[100]:index", "total=double[1]", "bits=int[1]", "n=100"}), {4, 1, 1}, {32, 1, 1});
+    CHECK(std::bit_cast<double>(wide(r.arrays[1], 0)) == 4950.0);
+    CHECK(r.arrays[2].bits[0] == 0x3f800000u + 1);
+}
