@@ -24,7 +24,20 @@ class ModelEmulator;
 
 // CUDA's atomics on 32- and 64-bit words (the numbers are what prelude.cuh passes for learners'
 // kernels).
-enum class AtomicOp { Add = 0, Max = 1, Cas = 2, MaxUnsigned = 3, Min = 4, MinUnsigned = 5, Exch = 6 };
+enum class AtomicOp {
+    Add = 0,
+    Max = 1,
+    Cas = 2,
+    MaxUnsigned = 3,
+    Min = 4,
+    MinUnsigned = 5,
+    Exch = 6,
+    And = 7,
+    Or = 8,
+    Xor = 9,
+    Inc = 10,  // atomicInc: old >= operand ? 0 : old + 1 (unsigned)
+    Dec = 11,  // atomicDec: old == 0 || old > operand ? operand : old - 1 (unsigned)
+};
 
 // The value an atomic leaves where `old` was, on a Word (uint32_t or uint64_t): Add and
 // Max/Min per type (float or double when is_float, else signed; the unsigned ones as
@@ -49,6 +62,16 @@ Word atomic_result(AtomicOp op, bool is_float, Word old, Word operand, Word comp
             return operand;
         case AtomicOp::Cas:
             return old == compare ? operand : old;
+        case AtomicOp::And:
+            return old & operand;
+        case AtomicOp::Or:
+            return old | operand;
+        case AtomicOp::Xor:
+            return old ^ operand;
+        case AtomicOp::Inc:
+            return old >= operand ? Word(0) : Word(old + 1);
+        case AtomicOp::Dec:
+            return old == 0 || old > operand ? operand : Word(old - 1);
     }
     return old;
 }

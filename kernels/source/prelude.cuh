@@ -93,7 +93,8 @@ extern "C" int __threadmap_printf(int line, const char* format, ...) __attribute
 #define printf(...) __threadmap_printf(__LINE__, __VA_ARGS__)
 
 // op: the kernel model's AtomicOp (0 add, 1 max, 2 compare-and-swap, 3 unsigned max, 4 min,
-// 5 unsigned min, 6 exchange); is_float for float and double adds; bytes: 4 or 8. The old
+// 5 unsigned min, 6 exchange, 7 and, 8 or, 9 xor, 10 inc, 11 dec); is_float for float and
+// double adds; bytes: 4 or 8. The old
 // value comes back. CUDA's overloads: 32-bit int, unsigned, float; 64-bit unsigned long long,
 // long long (max, min) and double (add).
 extern "C" unsigned long long __threadmap_atomic(void* address, int op, int is_float, int bytes,
@@ -134,6 +135,17 @@ __THREADMAP_ATOMIC(int, atomicExch, 6, 0)
 __THREADMAP_ATOMIC(unsigned int, atomicExch, 6, 0)
 __THREADMAP_ATOMIC(unsigned long long, atomicExch, 6, 0)
 __THREADMAP_ATOMIC(float, atomicExch, 6, 1)
+__THREADMAP_ATOMIC(int, atomicAnd, 7, 0)
+__THREADMAP_ATOMIC(unsigned int, atomicAnd, 7, 0)
+__THREADMAP_ATOMIC(unsigned long long, atomicAnd, 7, 0)
+__THREADMAP_ATOMIC(int, atomicOr, 8, 0)
+__THREADMAP_ATOMIC(unsigned int, atomicOr, 8, 0)
+__THREADMAP_ATOMIC(unsigned long long, atomicOr, 8, 0)
+__THREADMAP_ATOMIC(int, atomicXor, 9, 0)
+__THREADMAP_ATOMIC(unsigned int, atomicXor, 9, 0)
+__THREADMAP_ATOMIC(unsigned long long, atomicXor, 9, 0)
+__THREADMAP_ATOMIC(unsigned int, atomicInc, 10, 0)
+__THREADMAP_ATOMIC(unsigned int, atomicDec, 11, 0)
 #undef __THREADMAP_ATOMIC
 inline int __threadmap_atomicSub(int line, int* address, int value) {
     return __threadmap_atomicAdd(line, address, -value);
@@ -163,6 +175,11 @@ inline unsigned long long __threadmap_atomicCAS(int line, unsigned long long* ad
 #define atomicMin(...) __threadmap_atomicMin(__LINE__, __VA_ARGS__)
 #define atomicExch(...) __threadmap_atomicExch(__LINE__, __VA_ARGS__)
 #define atomicCAS(...) __threadmap_atomicCAS(__LINE__, __VA_ARGS__)
+#define atomicAnd(...) __threadmap_atomicAnd(__LINE__, __VA_ARGS__)
+#define atomicOr(...) __threadmap_atomicOr(__LINE__, __VA_ARGS__)
+#define atomicXor(...) __threadmap_atomicXor(__LINE__, __VA_ARGS__)
+#define atomicInc(...) __threadmap_atomicInc(__LINE__, __VA_ARGS__)
+#define atomicDec(...) __threadmap_atomicDec(__LINE__, __VA_ARGS__)
 
 // CUDA's math functions a course uses (single and double precision).
 inline int min(int a, int b) { return a < b ? a : b; }

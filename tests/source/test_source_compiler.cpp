@@ -558,3 +558,23 @@ TEST_CASE("an array's values written out in its binding: one per element, each a
           "[-2147483648, 2147483647]");
     CHECK(refused("a=int[4]:1,2,3,4294967296").find("value 4 '4294967296'") != std::string::npos);
 }
+
+TEST_CASE("atomicAnd, atomicOr, atomicXor, atomicInc and atomicDec do what CUDA's do") {
+    auto s = compiled(
+        "__global__ void k(unsigned* bits, int* all, unsigned long long* flip, unsigned* ring, unsigned* down) {\n"
+        "    unsigned i = threadIdx.x;\n"
+        "    atomicOr(bits, 1u << i);\n"
+        "    atomicAnd(all, ~(1 << i));\n"
+        "    atomicXor(flip, 1ull << (i % 2));\n"
+        "    atomicInc(ring, 4u);\n"
+        "    atomicDec(down, 9u);\n"
+        "}\n");
+    auto b = bound(s, {"bits=uint[1]", "all=int[1]:-1", "flip=uint64[1]", "ring=uint[1]", "down=uint[1]:3"});
+    const ModelResult r = run(*b, {1, 1, 1}, {7, 1, 1});
+    CHECK(r.arrays[0].bits[0] == 0x7fu);            // threads 0-6 set their bits
+    CHECK(r.arrays[1].bits[0] == uint32_t(~0x7f));  // and clear them from all ones
+    CHECK(r.arrays[2].bits[0] == 2);                // bit 0 flipped 4 times (0), bit 1 3 times (1)
+    CHECK(r.arrays[3].bits[0] == 2);                // 1, 2, 3, 4, then past 4 back to 0: 1, 2
+    CHECK(r.arrays[4].bits[0] == 6);                // 2, 1, 0, then from 0 back to 9: 8, 7, 6
+    CHECK(r.findings.empty());
+}
