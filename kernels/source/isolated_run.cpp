@@ -59,7 +59,8 @@ std::string signal_text(int sig) {
         case SIGFPE:
             return "SIGFPE (an integer division by zero)";
         case SIGILL:
-            return "SIGILL (an illegal instruction: code the compiler proved unreachable was reached)";
+            return "SIGILL (an illegal instruction: a failed assert, or code the compiler proved unreachable was "
+                   "reached)";
         case SIGABRT:
             return "SIGABRT (it aborted)";
         case SIGSYS:
@@ -79,7 +80,8 @@ std::string printed_before_stop(const KernelPrint& printed) {
     size_t from = text.size();
     for (size_t lines = 0; from > 0; --from)
         if (text[from - 1] == '\n' && ++lines == kLastLines) break;
-    std::string out = "\nIt called printf " + std::to_string(printed.calls) + " times";
+    // Each printf call, and a failed assert's line.
+    std::string out = "\nIt printed " + std::to_string(printed.calls) + (printed.calls == 1 ? " time" : " times");
     if (printed.kept_calls < printed.calls)
         out += " (the text of the first " + std::to_string(printed.kept_calls) + " is kept)";
     out += from > 0 ? "; the last lines kept:\n" : ":\n";

@@ -92,6 +92,11 @@ extern "C" void __threadmap_syncthreads(int line);
 extern "C" int __threadmap_printf(int line, const char* format, ...) __attribute__((format(printf, 2, 3)));
 #define printf(...) __threadmap_printf(__LINE__, __VA_ARGS__)
 
+// CUDA's device assert (<assert.h>, <cassert>, or none: nvcc's CUDA headers bring it): a failed
+// one prints CUDA's line and stops the kernel.
+extern "C" void __threadmap_assert(int line, const char* expression) __attribute__((noreturn));
+#define assert(e) ((e) ? (void)0 : __threadmap_assert(__LINE__, #e))
+
 // op: the kernel model's AtomicOp (0 add, 1 max, 2 compare-and-swap, 3 unsigned max, 4 min,
 // 5 unsigned min, 6 exchange, 7 and, 8 or, 9 xor, 10 inc, 11 dec); is_float for float and
 // double adds; bytes: 4 or 8. The old

@@ -38,6 +38,39 @@ namespace {
 
 constexpr const char* kPreludePath = "/threadmap/prelude.cuh";
 
+// The headers a CUDA file includes as a matter of course: what a kernel uses of them is in the
+// prelude (printf, assert, the math functions, the fixed-width integers), so they are empty
+// here. Anything else of the host stays out (-nostdsysteminc).
+constexpr const char* kIncludeDir = "/threadmap/include";
+struct VirtualHeader {
+    const char* name;
+    const char* text;
+};
+constexpr VirtualHeader kVirtualHeaders[] = {
+    {"stdio.h", ""},
+    {"cstdio", ""},
+    {"stdlib.h", ""},
+    {"cstdlib", ""},
+    {"math.h", ""},
+    {"cmath", ""},
+    {"stdint.h", ""},
+    {"cstdint", ""},
+    {"stddef.h", ""},
+    {"cstddef", ""},
+    {"float.h", ""},
+    {"cfloat", ""},
+    {"limits.h", ""},
+    {"climits", ""},
+    {"assert.h", ""},
+    {"cassert", ""},
+    {"cuda.h", ""},
+    {"cuda_runtime.h", ""},
+    {"cuda_runtime_api.h", ""},
+    {"device_launch_parameters.h", ""},
+    {"device_functions.h", ""},
+    {"math_constants.h", ""},
+};
+
 // ---- What the syntax tree says: kernels, their parameters, __shared__ arrays ----
 
 bool annotated(const clang::Decl& d, llvm::StringRef what) {
@@ -677,7 +710,7 @@ SourceCompile compile_source(const std::string& text, const std::string& file_na
                                            // printf's arguments against its format: a mismatch prints garbage
                                            // on a GPU, and here %s of a number would crash the kernel's process
                                            "-Werror=format", "-ferror-limit", "20", "-nostdsysteminc", "-nobuiltininc",
-                                           "-include", kPreludePath, file_name.c_str()};
+                                           "-isystem", kIncludeDir, "-include", kPreludePath, file_name.c_str()};
     auto invocation = std::make_shared<clang::CompilerInvocation>();
     if (!clang::CompilerInvocation::CreateFromArgs(*invocation, args, ci.getDiagnostics())) {
         out.text += "threadmap: Clang did not accept its own options\n";
@@ -687,6 +720,11 @@ SourceCompile compile_source(const std::string& text, const std::string& file_na
                                                       llvm::MemoryBuffer::getMemBufferCopy(text, file_name).release());
     invocation->getPreprocessorOpts().addRemappedFile(
         kPreludePath, llvm::MemoryBuffer::getMemBuffer(source_prelude(), kPreludePath).release());
+    for (const VirtualHeader& h : kVirtualHeaders) {
+        const std::string path = std::string(kIncludeDir) + "/" + h.name;
+        invocation->getPreprocessorOpts().addRemappedFile(path,
+                                                          llvm::MemoryBuffer::getMemBufferCopy(h.text, path).release());
+    }
     // The engine was made before the options were read: their -W flags apply from here.
     clang::ProcessWarningOptions(ci.getDiagnostics(), invocation->getDiagnosticOpts());
     ci.setInvocation(std::move(invocation));

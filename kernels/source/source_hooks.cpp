@@ -113,6 +113,17 @@ std::string take_access_error() { return std::exchange(g_access_error, {}); }
 
 void report_to(RunReport* report) { g_report = report; }
 
+void print(int line, const std::string& text) {
+    RunReport& r = *g_report;
+    r.line = line;
+    ++r.calls;
+    if (r.kept_calls + 1 != r.calls) return;  // the text is full: counted only
+    if (text.size() > sizeof r.text - r.bytes) return;
+    std::memcpy(r.text + r.bytes, text.data(), text.size());
+    r.bytes += text.size();
+    ++r.kept_calls;
+}
+
 KernelPrint printed_of(const RunReport& report) {
     return {std::string(report.text, std::min<uint64_t>(report.bytes, sizeof report.text)), report.calls,
             report.kept_calls};
@@ -231,19 +242,24 @@ uint64_t __threadmap_atomic(void* address, int op, int is_float, int bytes, uint
 
 // CUDA's printf: the text goes to the run's report, whole calls while they fit.
 int __threadmap_printf(int line, const char* format, ...) {
-    threadmap::source_hooks::RunReport& r = *threadmap::source_hooks::g_report;
-    r.line = line;
-    ++r.calls;
-    if (r.kept_calls + 1 != r.calls) return 0;  // the text is full: counted only
     va_list args;
     va_start(args, format);
     const std::string text = threadmap::format_printf(format, args, threadmap::source_hooks::readable);
     va_end(args);
-    if (text.size() > sizeof r.text - r.bytes) return int(text.size());
-    std::memcpy(r.text + r.bytes, text.data(), text.size());
-    r.bytes += text.size();
-    ++r.kept_calls;
+    threadmap::source_hooks::print(line, text);
     return int(text.size());
+}
+
+// CUDA's device assert: a failed one prints CUDA's line and stops the kernel (here its
+// process, which reports the signal and the printed lines).
+[[noreturn]] void __threadmap_assert(int line, const char* expression) {
+    const auto& c = __threadmap_context;
+    const auto dim = [](const threadmap::Dim3& d) {
+        return "[" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + "]";
+    };
+    threadmap::source_hooks::print(line, "line " + std::to_string(line) + ": block: " + dim(c.blockIdx) + ", thread: " +
+                                             dim(c.threadIdx) + " Assertion `" + expression + "` failed.\n");
+    __builtin_trap();
 }
 
 void __threadmap_syncthreads(int line) {
@@ -271,6 +287,7 @@ std::vector<Symbol> symbols() {
         {"__threadmap_atomic", reinterpret_cast<void*>(&__threadmap_atomic)},
         {"__threadmap_syncthreads", reinterpret_cast<void*>(&__threadmap_syncthreads)},
         {"__threadmap_printf", reinterpret_cast<void*>(&__threadmap_printf)},
+        {"__threadmap_assert", reinterpret_cast<void*>(&__threadmap_assert)},
     };
     // What optimised code may call on its own: the C library's memory functions (for copies
     // between a kernel's local arrays), libm (the prelude's math), and C++'s unwinder (a

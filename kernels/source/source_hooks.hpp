@@ -60,6 +60,8 @@ struct RunReport {
 };
 // From now on, runs report there (before: to a report of this process no one reads).
 void report_to(RunReport* report);
+// Adds a call's text to the run's report (printf's, a failed assert's), whole while it fits.
+void print(int line, const std::string& text);
 KernelPrint printed_of(const RunReport& report);
 
 struct Symbol {

@@ -197,7 +197,7 @@ TEST_CASE("a kernel that crashes is reported with its signal and its last printe
     CHECK(r.error.find("kernel wild crashed with SIGSEGV") != std::string::npos);
     CHECK(r.error.find("last line it reached was 4") != std::string::npos);
     // What a learner debugging with printf looks for: the last 10 lines before the crash.
-    CHECK(r.error.find("It called printf 15 times; the last lines kept:\nstep 5\nstep 6\n") != std::string::npos);
+    CHECK(r.error.find("It printed 15 times; the last lines kept:\nstep 5\nstep 6\n") != std::string::npos);
     CHECK(r.error.substr(r.error.size() - 8) == "\nstep 14");
     auto fine = bound(compiled(kIncrement), {"a=float[10]", "n=10"});
     CHECK(run_model({&fine->spec, {}, {{1, 1, 1}, {32, 1, 1}}}).value);
@@ -577,4 +577,32 @@ TEST_CASE("atomicAnd, atomicOr, atomicXor, atomicInc and atomicDec do what CUDA'
     CHECK(r.arrays[3].bits[0] == 2);                // 1, 2, 3, 4, then past 4 back to 0: 1, 2
     CHECK(r.arrays[4].bits[0] == 6);                // 2, 1, 0, then from 0 back to 9: 8, 7, 6
     CHECK(r.findings.empty());
+}
+
+TEST_CASE(
+    "the headers a CUDA file includes as a matter of course compile - a failed assert stops the kernel with "
+    "CUDA's line") {
+    auto s = compiled(
+        "#include <stdio.h>\n"
+        "#include <cuda_runtime.h>\n"
+        "#include <device_launch_parameters.h>\n"
+        "#include <cmath>\n"
+        "#include <cassert>\n"
+        "__global__ void k(float* a, int n) {\n"
+        "    int i = threadIdx.x;\n"
+        "    assert(i < n);\n"
+        "    a[i] = sqrtf(float(i));\n"
+        "}\n");
+    const ModelResult r = run(*bound(s, {"a=float[4]", "n=4"}), {1, 1, 1}, {4, 1, 1});
+    CHECK(std::bit_cast<float>(r.arrays[0].bits[3]) == std::sqrt(3.0f));
+    const auto k = bound(s, {"a=float[4]", "n=2"});
+    const auto failed = run_model({&k->spec, {}, {{1, 1, 1}, {4, 1, 1}}});
+    REQUIRE(!failed.value);
+    CHECK(failed.error.find("a failed assert") != std::string::npos);
+    CHECK(failed.error.find("the last line it reached was 8") != std::string::npos);
+    CHECK(failed.error.find("line 8: block: [0,0,0], thread: [2,0,0] Assertion `i < n` failed.") != std::string::npos);
+    // A header of the host's library is not there: the kernel cannot use it.
+    SourceCompile host = compile_source("#include <iostream>\n__global__ void k(float* a) { a[0] = 1; }\n", "k.cu");
+    CHECK(!host.source);
+    CHECK(host.text.find("'iostream' file not found") != std::string::npos);
 }
