@@ -18,6 +18,7 @@
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/MultiplexConsumer.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/Lexer.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -685,10 +686,100 @@ const SourceKernel* CompiledSource::find(const std::string& name) const {
 
 const char* source_prelude() { return kEmbeddedPrelude[0].text; }
 
+namespace {
+
+// One compile of a text; `learners_text`: the one to keep and show (`text` with its host
+// functions' bodies blanked, or `text` itself).
+SourceCompile compile_text(const std::string& text, const std::string& learners_text, const std::string& file_name);
+
+// A CUDA program as a course hands it out: its kernels, and host code (main() with its
+// cudaMalloc, cudaMemcpy and <<<…>>> launch) that threadmap does not run — the launch and the
+// arrays are given to it instead. The text with the bodies of its host functions (top-level
+// function definitions marked neither __global__ nor __device__) blanked, line for line (so
+// every line and column stays where it was); `host` gets their names and `first_line` the
+// first one's line. Raw tokens: comments, strings and preprocessor lines are skipped whole.
+std::string without_host_bodies(const std::string& text, std::vector<std::string>& host, int& first_line) {
+    clang::LangOptions lang;
+    lang.CPlusPlus = lang.CPlusPlus11 = lang.CPlusPlus14 = lang.CPlusPlus17 = true;
+    clang::Lexer lexer(clang::SourceLocation(), lang, text.data(), text.data(), text.data() + text.size());
+    std::string out = text;
+    int depth = 0, parens = 0;
+    bool device = false, parameters = false, directive = false;
+    std::string name, last_identifier;
+    clang::tok::TokenKind previous = clang::tok::unknown;
+    size_t body = std::string::npos;  // a host body's first byte, while in one
+    clang::Token t;
+    do {
+        lexer.LexFromRawLexer(t);
+        if (t.isAtStartOfLine()) directive = t.is(clang::tok::hash);
+        if (directive || t.is(clang::tok::eof)) continue;
+        const size_t at = size_t(t.getLocation().getRawEncoding() - clang::SourceLocation().getRawEncoding());
+        if (t.is(clang::tok::l_brace)) {
+            if (depth++ == 0 && parameters && !device && previous != clang::tok::equal) {
+                body = at + 1;
+                host.push_back(name + "()");
+                if (first_line == 0) first_line = 1 + int(std::count(text.begin(), text.begin() + long(at), '\n'));
+            }
+        } else if (t.is(clang::tok::r_brace)) {
+            if (--depth == 0) {
+                if (body != std::string::npos)
+                    for (size_t i = body; i < at; ++i)
+                        if (out[i] != '\n') out[i] = ' ';
+                body = std::string::npos;
+                device = parameters = false;
+                name.clear();
+            }
+            depth = std::max(depth, 0);
+        } else if (depth == 0) {
+            if (t.is(clang::tok::raw_identifier)) {
+                const llvm::StringRef word = t.getRawIdentifier();
+                if (word == "__global__" || word == "__device__") device = true;
+                last_identifier = word.str();
+            } else if (t.is(clang::tok::l_paren)) {
+                if (parens++ == 0 && name.empty()) name = last_identifier;
+            } else if (t.is(clang::tok::r_paren)) {
+                if (--parens == 0) parameters = true;
+            } else if (t.is(clang::tok::semi)) {
+                device = parameters = false;
+                name.clear();
+            }
+        }
+        if (depth == 0 || t.is(clang::tok::l_brace)) previous = t.getKind();
+    } while (t.isNot(clang::tok::eof));
+    return out;
+}
+
+}  // namespace
+
 SourceCompile compile_source(const std::string& text, const std::string& file_name) {
+    std::lock_guard lock(g_jit_mutex);
+    SourceCompile out = compile_text(text, text, file_name);
+    if (out.source) return out;
+    // A whole program: its kernels without its host code, if that compiles (a text that
+    // compiles as written is never changed).
+    std::vector<std::string> host;
+    int line = 0;
+    const std::string kernels_only = without_host_bodies(text, host, line);
+    if (host.empty()) return out;
+    SourceCompile retry = compile_text(kernels_only, text, file_name);
+    if (!retry.source) return out;
+    std::string names;
+    for (const std::string& h : host) names += (names.empty() ? "" : ", ") + h;
+    const std::string message = "host code not run: " + names +
+                                ": threadmap runs the file's kernels with the launch and the arrays you give "
+                                "(--grid, --block, --bind; the Editor's fields), not its host program";
+    retry.text = file_name + ":" + std::to_string(line) + ": warning: " + message + "\n" + retry.text;
+    retry.diagnostics.insert(retry.diagnostics.begin(), SourceDiagnostic{file_name, line, 0, false, message, ""});
+    retry.milliseconds += out.milliseconds;
+    return retry;
+}
+
+namespace {
+
+SourceCompile compile_text(const std::string& text, const std::string& learners_text, const std::string& file_name) {
+    const bool host_blanked = text != learners_text;
     const auto start = std::chrono::steady_clock::now();
     SourceCompile out;
-    std::lock_guard lock(g_jit_mutex);
     if (!jit()) {
         out.text = "threadmap: LLVM's JIT could not start on this machine\n";
         return out;
@@ -711,8 +802,11 @@ SourceCompile compile_source(const std::string& text, const std::string& file_na
                                            // on a GPU, and here %s of a number would crash the kernel's process
                                            "-Werror=format", "-ferror-limit", "20", "-nostdsysteminc", "-nobuiltininc",
                                            "-isystem", kIncludeDir, "-include", kPreludePath, file_name.c_str()};
+    std::vector<const char*> all_args = args;
+    // Host functions' blanked bodies return nothing: not the learner's mistake to warn about.
+    if (host_blanked) all_args.insert(all_args.begin(), "-Wno-return-type");
     auto invocation = std::make_shared<clang::CompilerInvocation>();
-    if (!clang::CompilerInvocation::CreateFromArgs(*invocation, args, ci.getDiagnostics())) {
+    if (!clang::CompilerInvocation::CreateFromArgs(*invocation, all_args, ci.getDiagnostics())) {
         out.text += "threadmap: Clang did not accept its own options\n";
         return out;
     }
@@ -817,7 +911,7 @@ SourceCompile compile_source(const std::string& text, const std::string& file_na
     code->library = &library;
     auto compiled = std::make_shared<CompiledSource>(std::move(code));
     compiled->file_name = file_name;
-    compiled->text = text;
+    compiled->text = learners_text;  // what the Code tab shows
     llvm::orc::SymbolMap symbols;
     for (const source_hooks::Symbol& s : source_hooks::symbols())
         symbols[j.mangleAndIntern(s.name)] =
@@ -864,5 +958,7 @@ SourceCompile compile_source(const std::string& text, const std::string& file_na
     out.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return out;
 }
+
+}  // namespace
 
 }  // namespace threadmap

@@ -606,3 +606,39 @@ TEST_CASE(
     CHECK(!host.source);
     CHECK(host.text.find("'iostream' file not found") != std::string::npos);
 }
+
+TEST_CASE("a whole CUDA program: its kernels run, its host code (main, cudaMalloc, <<<>>>) is named and not run") {
+    const std::string program =
+        "#include <stdio.h>\n"
+        "#define CHECK(call) do { cudaError_t e = (call); if (e) printf(\"%d\\n\", e); } while (0)\n"
+        "__global__ void add(const float* a, const float* b, float* c, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) c[i] = a[i] + b[i];\n"
+        "}\n"
+        "float host_sum(const float* v, int n) { float s = 0; for (int i = 0; i < n; ++i) s += v[i]; return s; }\n"
+        "int main() {\n"
+        "    float *a, *b, *c; /* { a brace in a comment */ const char* t = \"} and in a string\";\n"
+        "    CHECK(cudaMalloc(&a, 100 * sizeof(float)));\n"
+        "    add<<<1, 128>>>(a, b, c, 100);\n"
+        "    return 0;\n"
+        "}\n";
+    SourceCompile c = compile_source(program, "vector_add.cu");
+    INFO(c.text);
+    REQUIRE(c.source);
+    CHECK(c.source->text == program);  // the learner's text, as typed
+    REQUIRE(!c.diagnostics.empty());
+    CHECK(!c.diagnostics[0].error);
+    CHECK(c.diagnostics[0].line == 7);
+    CHECK(c.text.rfind("vector_add.cu:7: warning: host code not run: host_sum(), main(): threadmap runs the file's "
+                       "kernels",
+                       0) == 0);
+    const ModelResult r = run(*bound(c.source, {"a=float[100]:ones", "b=float[100]:index", "c=float[100]", "n=100"}),
+                              {1, 1, 1}, {128, 1, 1});
+    CHECK(std::bit_cast<float>(r.arrays[2].bits[99]) == 100.0f);
+    // A mistake in a kernel is still reported as Clang reports it, at its place, host code or not.
+    std::string wrong = program;
+    wrong.replace(wrong.find("c[i] = a[i] + b[i];"), 19, "c[i] = a[i] + q[i];");
+    SourceCompile bad = compile_source(wrong, "vector_add.cu");
+    CHECK(!bad.source);
+    CHECK(bad.text.find("vector_add.cu:5:30: error: use of undeclared identifier 'q'") != std::string::npos);
+}
