@@ -16,9 +16,10 @@ const char* space_name(MemorySpace s) { return s == MemorySpace::Shared ? "share
 // "float32", "int32", "uint8", … ("bool").
 std::string type_name(ValueType t) {
     if (t == ValueType::Bool) return "bool";
-    const bool is_unsigned =
-        t == ValueType::UInt8 || t == ValueType::UInt16 || t == ValueType::UInt32 || t == ValueType::UInt64;
-    return std::string(value_is_float(t) ? "float" : is_unsigned ? "uint" : "int") + std::to_string(8 * value_bytes(t));
+    return std::string(value_is_float(t)    ? "float"
+                       : value_is_signed(t) ? "int"
+                                            : "uint") +
+           std::to_string(8 * value_bytes(t));
 }
 const char* role_name(ArrayRole r) {
     switch (r) {

@@ -136,15 +136,8 @@ struct Storage {
     std::vector<uint32_t> bits;  // size × words
     std::vector<ElementState> states;
     bool shared = false;
-    uint64_t get(uint64_t i) const { return words == 1 ? bits[i] : bits[2 * i] | uint64_t(bits[2 * i + 1]) << 32; }
-    void put(uint64_t i, uint64_t v) {
-        if (words == 1) {
-            bits[i] = uint32_t(v);
-        } else {
-            bits[2 * i] = uint32_t(v);
-            bits[2 * i + 1] = uint32_t(v >> 32);
-        }
-    }
+    uint64_t get(uint64_t i) const { return element_bits(bits, words, i); }
+    void put(uint64_t i, uint64_t v) { put_element_bits(bits, words, i, v); }
 };
 
 // Fiber stacks: one mapping for a block's threads, each stack with a guard page below it (a

@@ -91,8 +91,8 @@ std::optional<ValueType> value_type_named(const std::string& name) {
 }
 
 std::string value_text(ValueType t, const std::vector<uint32_t>& bits, uint64_t e) {
-    const uint32_t low = bits[e * value_words(t)];
-    const uint64_t wide = value_words(t) == 2 ? low | uint64_t(bits[e * 2 + 1]) << 32 : low;
+    const uint64_t wide = element_bits(bits, value_words(t), e);
+    const uint32_t low = uint32_t(wide);
     char s[32];
     switch (t) {
         case ValueType::Float32:
@@ -117,10 +117,7 @@ std::string value_text(ValueType t, const std::vector<uint32_t>& bits, uint64_t 
 }
 
 bool same_value(ValueType t, const std::vector<uint32_t>& a, const std::vector<uint32_t>& b, uint64_t e) {
-    const uint64_t w = value_words(t);
-    for (uint64_t k = e * w; k < e * w + w; ++k)
-        if (a[k] != b[k]) return false;
-    return true;
+    return element_bits(a, value_words(t), e) == element_bits(b, value_words(t), e);
 }
 
 }  // namespace threadmap

@@ -16,6 +16,22 @@ enum class ValueType { Float32, Int32, UInt32, Float64, Int64, UInt64, Int8, UIn
 uint32_t value_bytes(ValueType t);
 inline uint32_t value_words(ValueType t) { return value_bytes(t) == 8 ? 2 : 1; }
 inline bool value_is_float(ValueType t) { return t == ValueType::Float32 || t == ValueType::Float64; }
+inline bool value_is_signed(ValueType t) {
+    return t == ValueType::Int8 || t == ValueType::Int16 || t == ValueType::Int32 || t == ValueType::Int64;
+}
+// Element i of an array's words (`words` per element: value_words), zero-extended, and its
+// setter: the low word first.
+inline uint64_t element_bits(const std::vector<uint32_t>& bits, uint32_t words, uint64_t i) {
+    return words == 1 ? bits[i] : bits[2 * i] | uint64_t(bits[2 * i + 1]) << 32;
+}
+inline void put_element_bits(std::vector<uint32_t>& bits, uint32_t words, uint64_t i, uint64_t v) {
+    if (words == 1) {
+        bits[i] = uint32_t(v);
+    } else {
+        bits[2 * i] = uint32_t(v);
+        bits[2 * i + 1] = uint32_t(v >> 32);
+    }
+}
 // Its name in a binding (`--bind a=uchar[64]`) and in messages: float, double, int, uint,
 // int64, uint64, char, uchar, short, ushort, bool.
 const char* value_type_name(ValueType t);

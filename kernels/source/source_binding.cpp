@@ -94,16 +94,14 @@ bool same_kind(ValueType bound, ValueType declared) {
 struct ArrayStart {
     SourceBinding binding;
     std::vector<uint64_t> written;
+    uint64_t bits(ValueType type, uint64_t i) const {
+        return binding.fill == SourceFill::Values ? written[i] : start_bits(binding, type, i);
+    }
 };
 
 void fill(const ArrayStart& start, ValueType type, std::vector<uint32_t>& bits) {
     const uint32_t words = value_words(type);
-    for (size_t i = 0; i < bits.size() / words; ++i) {
-        const uint64_t v =
-            start.binding.fill == SourceFill::Values ? start.written[i] : start_bits(start.binding, type, i);
-        bits[i * words] = uint32_t(v);
-        if (words == 2) bits[i * words + 1] = uint32_t(v >> 32);
-    }
+    for (uint64_t i = 0; i < bits.size() / words; ++i) put_element_bits(bits, words, i, start.bits(type, i));
 }
 
 // A number as the bits of `type` (zero-extended to 64), or why not: `what` says whose it is
@@ -125,10 +123,8 @@ Outcome<uint64_t> number_bits(ValueType type, const std::string& text, const std
         return {std::bit_cast<uint64_t>(v), {}};
     }
     const uint32_t bits = 8 * value_bytes(type);
-    const bool is_signed =
-        type == ValueType::Int8 || type == ValueType::Int16 || type == ValueType::Int32 || type == ValueType::Int64;
     const uint64_t mask = bits == 64 ? UINT64_MAX : (uint64_t(1) << bits) - 1;
-    if (is_signed) {
+    if (value_is_signed(type)) {
         const long long v = std::strtoll(text.c_str(), &end, 10);
         const long long hi = (long long)(mask >> 1), lo = -hi - 1;
         if (*end != '\0' || errno == ERANGE || v < lo || v > hi)
@@ -142,30 +138,9 @@ Outcome<uint64_t> number_bits(ValueType type, const std::string& text, const std
     return {uint64_t(v), {}};
 }
 
-ValueType scalar_value_type(SourceScalar s) {
-    switch (s) {
-        case SourceScalar::Bool:
-            return ValueType::Bool;
-        case SourceScalar::Int32:
-            return ValueType::Int32;
-        case SourceScalar::UInt32:
-            return ValueType::UInt32;
-        case SourceScalar::Int64:
-            return ValueType::Int64;
-        case SourceScalar::UInt64:
-            return ValueType::UInt64;
-        case SourceScalar::Float32:
-            return ValueType::Float32;
-        case SourceScalar::Float64:
-            return ValueType::Float64;
-    }
-    return ValueType::Int32;
-}
-
 // A number for a scalar parameter, as the entry reads it (the low bytes of a 64-bit slot).
 Outcome<uint64_t> parse_value(const SourceParam& p, const std::string& text) {
-    return number_bits(scalar_value_type(p.scalar), text,
-                       "--bind " + p.name + "=" + text + ": '" + p.name + "' is a " + p.type_text);
+    return number_bits(p.scalar, text, "--bind " + p.name + "=" + text + ": '" + p.name + "' is a " + p.type_text);
 }
 
 // An array binding's values written out (SourceFill::Values), as bits of `type`: one per element.
@@ -356,11 +331,9 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
             if (!written.value) return {std::nullopt, written.error};
             start.written = std::move(*written.value);
         }
-        std::vector<uint32_t> words(elements * value_words(c.element));
-        fill(start, c.element, words);
         std::vector<unsigned char> bytes(elements * value_bytes(c.element));
         for (uint64_t i = 0; i < elements; ++i) {  // each element's low bytes (little-endian)
-            const uint64_t v = value_words(c.element) == 2 ? words[2 * i] | uint64_t(words[2 * i + 1]) << 32 : words[i];
+            const uint64_t v = start.bits(c.element, i);
             std::memcpy(bytes.data() + i * value_bytes(c.element), &v, value_bytes(c.element));
         }
         k.constants.push_back({c.address, std::move(bytes)});

@@ -136,18 +136,6 @@ constexpr const char* kArrayTypes =
     "threadmap's arrays hold numbers: float, double, bool, and integers of 1, 2, 4 or 8 bytes (char, short, int, "
     "long long, signed or unsigned)";
 
-std::optional<SourceScalar> scalar_type(clang::QualType t, const clang::ASTContext& ctx) {
-    const auto* b = t.getCanonicalType()->getAs<clang::BuiltinType>();
-    if (!b) return std::nullopt;
-    if (b->getKind() == clang::BuiltinType::Bool) return SourceScalar::Bool;
-    if (b->getKind() == clang::BuiltinType::Float) return SourceScalar::Float32;
-    if (b->getKind() == clang::BuiltinType::Double) return SourceScalar::Float64;
-    if (!b->isInteger()) return std::nullopt;
-    const bool wide = ctx.getTypeSize(t) > 32;
-    if (b->isSignedInteger()) return wide ? SourceScalar::Int64 : SourceScalar::Int32;
-    return wide ? SourceScalar::UInt64 : SourceScalar::UInt32;
-}
-
 class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<Collector> {
   public:
     std::vector<FoundKernel> kernels;
@@ -209,7 +197,7 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
                                                p->getType()->getPointeeType().getAsString(ctx_->getPrintingPolicy()) +
                                                "': " + kArrayTypes});
                 }
-            } else if (auto sc = scalar_type(t, *ctx_)) {
+            } else if (auto sc = element_type(t)) {  // a number: the types an array may hold
                 s.scalar = *sc;
             } else {
                 refusals.push_back({p->getLocation(), "parameter '" + s.name + "' is a '" + s.type_text +

@@ -81,7 +81,9 @@ std::optional<Element> locate(uintptr_t address, uint64_t size, int line, bool& 
     refused = false;
     g_report->line = line;
     const uintptr_t base = reserved_base();
-    if (address - base >= kSlotBytes * kSlots) return std::nullopt;  // below base wraps to a huge offset
+    // Below base wraps to a huge offset. Checked here, with the base loaded once: through
+    // in_reserved the JIT's tiled matmul took 541-546 ms against 409-410 (source-bench).
+    if (address - base >= kSlotBytes * kSlots) return std::nullopt;
     const size_t slot = (address - base) >> kSlotBits;
     const size_t array = g_map->array[slot];
     const int64_t offset = int64_t(address - slot_address(slot));

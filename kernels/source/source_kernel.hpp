@@ -10,16 +10,13 @@
 
 namespace threadmap {
 
-// A scalar parameter's type, as the entry passes it.
-enum class SourceScalar { Bool, Int32, UInt32, Int64, UInt64, Float32, Float64 };
-
 struct SourceParam {
     std::string name;
     std::string type_text;  // as written: "const float *", "int"
     bool pointer = false;   // a pointer: bound to an array of `element`
     bool is_const = false;  // a pointer to const: the kernel only reads it
     ValueType element = ValueType::Float32;
-    SourceScalar scalar = SourceScalar::Int32;
+    ValueType scalar = ValueType::Int32;  // a number's type, as the entry passes it
 };
 
 struct SourceSharedArray {

@@ -265,3 +265,21 @@ TEST_CASE("the Programming Guide's atomicAdd for double, through atomicCAS on it
     CHECK(std::bit_cast<double>(wide(r.arrays[1], 0)) == 4950.0);
     CHECK(r.arrays[2].bits[0] == 0x3f800000u + 1);
 }
+
+TEST_CASE("a number parameter of a narrow type takes only the values its type holds") {
+    auto s = compiled("__global__ void k(unsigned char* a, unsigned char v, short d) { a[threadIdx.x] = v + d; }\n");
+    const auto bind = [&](const char* v, const char* d) {
+        return bind_kernel(s, s->kernels.at(0),
+                           {*parse_binding("a=uchar[2]").value, *parse_binding(v).value, *parse_binding(d).value});
+    };
+    const auto k = bind("v=200", "d=-150");
+    REQUIRE_MESSAGE(k.value, k.error);
+    const ModelResult r = run(**k.value, {1, 1, 1}, {2, 1, 1});
+    CHECK(r.arrays[0].bits[0] == 50);
+    const auto wide = bind("v=300", "d=0");
+    REQUIRE(!wide.value);
+    CHECK(wide.error == "--bind v=300: 'v' is a unsigned char: give a whole number in [0, 255]");
+    const auto low = bind("v=1", "d=-40000");
+    REQUIRE(!low.value);
+    CHECK(low.error.find("give a whole number in [-32768, 32767]") != std::string::npos);
+}
