@@ -63,6 +63,8 @@ struct KernelSpec {
     std::vector<ParamSpec> params;
     std::vector<ArraySpec> arrays;
     bool uses_barriers = false;  // __syncthreads(): the block's threads run as fibers
+    bool uses_warp_ops = false;  // __shfl_sync, __syncwarp, …: as fibers too
+    bool runs_as_fibers() const { return uses_barriers || uses_warp_ops; }
     bool uses_atomics = false;
     // The body keeps process-wide state (a learner's compiled kernel: kernels/source), so the
     // model runs its blocks on one thread.

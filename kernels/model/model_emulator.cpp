@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <boost/context/fiber.hpp>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <stdexcept>
 #include <thread>
@@ -92,12 +93,14 @@ namespace {
 
 constexpr uint32_t kNone = ElementRecord::kNone;
 
-// The ordering state of one element, for races and hazards. Phases count the barriers its
-// block has passed; two accesses of one block in the same phase are unordered.
+// The ordering state of one element, for races and hazards. Its phases are the block's sync
+// epochs (ModelEmulator::epoch_) at the accesses: two accesses of one block are unordered when
+// no barrier came between them (both at or after barrier_epoch_) and no __syncwarp() of their
+// warp did (WarpOrder).
 struct Hazard {
     uint32_t last_writer = kNone;
     uint32_t last_reader = kNone;
-    uint32_t other_reader = kNone;  // a reader in the same phase other than last_reader
+    uint32_t other_reader = kNone;  // a reader since the last barrier other than last_reader
     uint32_t write_phase = 0;
     uint32_t read_phase = 0;
     // The last thread counted among the element's writers and readers (recorded accesses
@@ -196,7 +199,7 @@ std::string index_text(const std::vector<uint64_t>& index) {
     return s;
 }
 
-enum class FiberState : uint8_t { Running, AtBarrier, Exited };
+enum class FiberState : uint8_t { Running, AtBarrier, AtWarp, Exited };
 
 }  // namespace
 
@@ -236,6 +239,7 @@ class ModelEmulator {
     [[gnu::always_inline]] inline uint64_t access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write,
                                                   bool atomic, uint64_t new_bits);
     void barrier(ModelThread& t, int line);
+    uint64_t warp(ModelThread& t, const WarpCall& call);
     void keep_shared();  // shared_block_'s shared arrays, as it leaves them
     void abandon_fibers();
     bool should_stop() const {
@@ -252,6 +256,20 @@ class ModelEmulator {
   private:
     void run_block(uint64_t block);
     void run_block_as_fibers();
+    // Completes every warp collective whose lanes all wait (false: none could); a call that
+    // leaves its own lane out of its mask ends the launch.
+    bool complete_warp_calls();
+    // No thread can go on: name where a warp's lanes wait and end the launch.
+    void warp_deadlock();
+    // Two threads of the block, one's access at `stamp` (a sync epoch) and the other's now:
+    // ordered by a barrier or a __syncwarp() between them.
+    bool ordered_in_block(uint32_t earlier, uint32_t now, uint32_t stamp) const {
+        return stamp < barrier_epoch_ || warp_order_.ordered(earlier - block_base_, now - block_base_, stamp);
+    }
+    // What a finding says orders two threads of the block ("__syncthreads()", or with
+    // __syncwarp() too for threads of one warp of a kernel that uses warp functions).
+    std::string sync_advice(uint32_t a, uint32_t b) const;
+    std::string lane_text(uint32_t fiber) const;
     void reset_shared();
     // Whether thread `id` is in the running block (kNone is not: ids stay below 2^30).
     bool in_block(uint32_t id) const { return id - block_base_ < tpb_; }
@@ -277,7 +295,7 @@ class ModelEmulator {
     [[gnu::noinline]] void check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, int line, bool atomic);
     bool read_may_conflict(const Storage& s, const Hazard& h, uint32_t id) const {
         return (s.shared && !(h.flags & kWritten)) ||
-               (h.last_writer != kNone && h.last_writer != id && h.write_phase == phase_);
+               (h.last_writer != kNone && h.last_writer != id && h.write_phase >= barrier_epoch_);
     }
     // Counts thread `id` among an element's writers or readers unless it already is. Without
     // barriers a thread runs to completion, so its accesses to an element follow one another:
@@ -286,7 +304,7 @@ class ModelEmulator {
     [[gnu::always_inline]] void count_toucher(size_t a, uint64_t i, uint32_t& counted, uint32_t& count, uint32_t id,
                                               bool write) {
         if (counted == id) return;
-        count += !spec_.uses_barriers || !in_block(counted) || first_in_block(a, i, counted, id, write);
+        count += !as_fibers_ || !in_block(counted) || first_in_block(a, i, counted, id, write);
         counted = id;
     }
     // Whether `id` is new among the running block's touchers of the element, whose last
@@ -296,9 +314,18 @@ class ModelEmulator {
         block_touchers_.insert(key(counted));
         return block_touchers_.insert(key(id)).second;
     }
+    // With warp functions, a __syncwarp() may order a warp's readers with a later writer of
+    // that warp but not with another warp's: of the two readers kept, keep one of another warp
+    // than `id` when there is one, so that a writer of either warp still meets one unordered.
+    bool keep_last_reader(const Hazard& h, uint32_t id) const {
+        const auto warp = [this](uint32_t t) { return (t - block_base_) / kWarpLanes; };
+        return h.other_reader == kNone || !in_block(h.other_reader) || warp(h.other_reader) == warp(id) ||
+               warp(h.last_reader) != warp(id);
+    }
     bool write_may_conflict(const Hazard& h, uint32_t id) const {
         const auto other = [id](uint32_t t) { return t != kNone && t != id; };
-        return other(h.last_writer) || (h.read_phase == phase_ && (other(h.last_reader) || other(h.other_reader)));
+        return other(h.last_writer) ||
+               (h.read_phase >= barrier_epoch_ && (other(h.last_reader) || other(h.other_reader)));
     }
 
     const KernelSpec& spec_;
@@ -308,7 +335,11 @@ class ModelEmulator {
     std::vector<Storage> arrays_;
     std::vector<ModelThread> threads_;  // the running block's
     uint32_t phase_ = 0;                // barriers the running block has passed
-    uint32_t block_base_ = 0;           // the running block's first thread id
+    // Sync epochs of the running block: one more after each barrier and each __syncwarp();
+    // accesses are stamped with epoch_ (Hazard).
+    uint32_t epoch_ = 0, barrier_epoch_ = 0;
+    bool as_fibers_ = false;   // the block's threads run as fibers (barriers or warp functions)
+    uint32_t block_base_ = 0;  // the running block's first thread id
     bool record_reads_ = true;
     bool record_elements_ = true;
     bool record_shared_ = false;  // the running block is shared_block_: its shared arrays' records are kept
@@ -328,7 +359,9 @@ class ModelEmulator {
     std::vector<ctx::fiber> fibers_, schedulers_;
     std::vector<FiberState> state_;
     std::vector<int> barrier_line_;
-    struct AbandonedFiber {  // never destroyed: see run_block_as_fibers
+    std::vector<WarpCall> warp_calls_;  // per thread of the block: its waiting warp call
+    WarpOrder warp_order_;              // kernels with warp functions
+    struct AbandonedFiber {             // never destroyed: see run_block_as_fibers
         alignas(ctx::fiber) unsigned char bytes[sizeof(ctx::fiber)];
     };
     std::vector<AbandonedFiber> abandoned_;
@@ -378,13 +411,13 @@ void ModelEmulator::check_read(size_t a, uint64_t i, Hazard& h, uint32_t id, int
                    " before any thread of its block wrote it: shared memory starts undefined.";
         });
     }
-    if (h.last_writer != kNone && h.last_writer != id && in_block(h.last_writer) && h.write_phase == phase_ &&
-        !(h.flags & kReportedHazard)) {
+    if (h.last_writer != kNone && h.last_writer != id && in_block(h.last_writer) &&
+        !ordered_in_block(h.last_writer, id, h.write_phase) && !(h.flags & kReportedHazard)) {
         h.flags |= kReportedHazard;
         report(FindingKind::ReadWriteHazard, {h.last_writer, id}, a, i, line, [&] {
             return thread_text(id) + " reads " + element() + " at line " + std::to_string(line) + ", which " +
-                   thread_text(h.last_writer) + " writes at line " + std::to_string(h.write_line) +
-                   " with no __syncthreads() between them: the read may see the old value or the new one.";
+                   thread_text(h.last_writer) + " writes at line " + std::to_string(h.write_line) + " with no " +
+                   sync_advice(h.last_writer, id) + " between them: the read may see the old value or the new one.";
         });
     }
 }
@@ -392,7 +425,8 @@ void ModelEmulator::check_read(size_t a, uint64_t i, Hazard& h, uint32_t id, int
 void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, int line, bool atomic) {
     const auto element = [&] { return spec_.arrays[a].name + index_text(index_of(a, i)); };
     const bool other_writer = h.last_writer != kNone && h.last_writer != id;
-    const bool unordered = other_writer && (!in_block(h.last_writer) || h.write_phase == phase_);
+    const bool unordered =
+        other_writer && (!in_block(h.last_writer) || !ordered_in_block(h.last_writer, id, h.write_phase));
     const bool both_atomic = atomic && (h.flags & kAtomicWrite);
     if (unordered && !both_atomic && !(h.flags & kReportedRace)) {
         h.flags |= kReportedRace;
@@ -406,19 +440,20 @@ void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, in
                    (h.write_line == line
                         ? " at line " + std::to_string(line)
                         : " (lines " + std::to_string(h.write_line) + " and " + std::to_string(line) + ")") +
-                   (one_block ? " with no __syncthreads() between them" : ", and blocks are never ordered") +
+                   (one_block ? " with no " + sync_advice(h.last_writer, id) + " between them"
+                              : ", and blocks are never ordered") +
                    ": which value remains is undefined.";
         });
     }
     for (uint32_t reader : {h.last_reader, h.other_reader}) {
-        if (reader == kNone || reader == id || !in_block(reader) || h.read_phase != phase_ ||
+        if (reader == kNone || reader == id || !in_block(reader) || ordered_in_block(reader, id, h.read_phase) ||
             (h.flags & kReportedHazard))
             continue;
         h.flags |= kReportedHazard;
         report(FindingKind::ReadWriteHazard, {reader, id}, a, i, line, [&] {
             return thread_text(id) + " writes " + element() + " at line " + std::to_string(line) + ", which " +
-                   thread_text(reader) + " reads at line " + std::to_string(h.read_line) +
-                   " with no __syncthreads() between them: the read may see the old value or the new one.";
+                   thread_text(reader) + " reads at line " + std::to_string(h.read_line) + " with no " +
+                   sync_advice(reader, id) + " between them: the read may see the old value or the new one.";
         });
     }
 }
@@ -474,12 +509,12 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     // plain reads and writes), and it is not remembered as a reader.
     if (read && !atomic) {
         if (read_may_conflict(s, h, id)) check_read(a, i, h, id, line);
-        if (h.read_phase != phase_ || !in_block(h.last_reader))
+        if (h.read_phase < barrier_epoch_ || !in_block(h.last_reader))
             h.other_reader = kNone;
-        else if (h.last_reader != id)
+        else if (h.last_reader != id && (!spec_.uses_warp_ops || keep_last_reader(h, id)))
             h.other_reader = h.last_reader;
         h.last_reader = id;
-        h.read_phase = phase_;
+        h.read_phase = epoch_;
         h.read_line = line16;
     }
     const uint64_t old = s.get(i);
@@ -492,7 +527,7 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
             ++r.stores;
         }
         h.last_writer = id;
-        h.write_phase = phase_;
+        h.write_phase = epoch_;
         h.write_line = line16;
         h.flags = uint8_t((h.flags & ~kAtomicWrite) | kWritten | (atomic ? kAtomicWrite : 0));
         s.put(i, new_bits);
@@ -506,6 +541,127 @@ void ModelEmulator::barrier(ModelThread& t, int line) {
     state_[t.fiber_] = FiberState::AtBarrier;
     barrier_line_[t.fiber_] = line;
     schedulers_[t.fiber_] = std::move(schedulers_[t.fiber_]).resume();  // back when the block passes
+}
+
+uint64_t ModelEmulator::warp(ModelThread& t, const WarpCall& call) {
+    if (fibers_.empty())
+        throw std::logic_error("kernel " + spec_.name + " calls " + warp_op_name(call.op) +
+                               " but its spec says it has no warp functions");
+    state_[t.fiber_] = FiberState::AtWarp;
+    warp_calls_[t.fiber_] = call;
+    schedulers_[t.fiber_] = std::move(schedulers_[t.fiber_]).resume();  // back when the collective completes
+    return warp_calls_[t.fiber_].result;
+}
+
+std::string ModelEmulator::sync_advice(uint32_t a, uint32_t b) const {
+    const bool one_warp = (a - block_base_) / kWarpLanes == (b - block_base_) / kWarpLanes;
+    return spec_.uses_warp_ops && one_warp ? "__syncthreads() or __syncwarp()" : "__syncthreads()";
+}
+
+std::string ModelEmulator::lane_text(uint32_t fiber) const {
+    return "lane " + std::to_string(fiber % kWarpLanes) + " of warp " + std::to_string(fiber / kWarpLanes);
+}
+
+bool ModelEmulator::complete_warp_calls() {
+    bool progressed = false;
+    for (uint32_t first = 0; first < tpb_; first += kWarpLanes) {
+        const uint32_t lanes = std::min(kWarpLanes, tpb_ - first);
+        for (uint32_t l = 0; l < lanes; ++l) {
+            if (state_[first + l] != FiberState::AtWarp) continue;
+            const WarpCall& c = warp_calls_[first + l];
+            if (!(c.mask >> l & 1)) {
+                const uint32_t id = block_base_ + first + l;
+                report(FindingKind::DivergentBarrier, {id}, arrays_.size(), 0, c.line, [&] {
+                    char mask[16];
+                    std::snprintf(mask, sizeof mask, "0x%08x", c.mask);
+                    return thread_text(id) + " (" + lane_text(first + l) + ") calls " + warp_op_name(c.op) +
+                           " at line " + std::to_string(c.line) + " with mask " + mask +
+                           ", which leaves out its own lane; CUDA leaves this undefined, so the launch ends here.";
+                });
+                result_.ended_early = true;
+                return false;
+            }
+            // Every non-exited lane the mask names must wait at the same kind of call with the
+            // same mask; lanes past the block's last thread do not exist.
+            uint32_t members = 0;
+            bool ready = true;
+            for (uint32_t m = 0; m < lanes && ready; ++m) {
+                if (!(c.mask >> m & 1) || state_[first + m] == FiberState::Exited) continue;
+                const WarpCall& o = warp_calls_[first + m];
+                ready = state_[first + m] == FiberState::AtWarp && o.mask == c.mask && o.op == c.op;
+                members |= 1u << m;
+            }
+            if (!ready) continue;
+            const UndefinedSource bad = complete_warp_call(&warp_calls_[first], members);
+            if (bad.lane != kWarpLanes) {
+                const uint32_t id = block_base_ + first + bad.lane;
+                const WarpCall& b = warp_calls_[first + bad.lane];
+                report(FindingKind::UninitializedRead, {id}, arrays_.size(), 0, b.line, [&] {
+                    const std::string why =
+                        first + bad.source >= tpb_
+                            ? "is past the block's last thread (the block has " + std::to_string(tpb_) + " threads)"
+                        : !(c.mask >> bad.source & 1) ? "is not in the mask"
+                                                      : "has exited";
+                    return thread_text(id) + " (" + lane_text(first + bad.lane) + ") takes a value from lane " +
+                           std::to_string(bad.source) + " through " + warp_op_name(b.op) + " at line " +
+                           std::to_string(b.line) + ", but that lane " + why +
+                           ": the value is undefined (here it keeps its own).";
+                });
+            }
+            if (c.op == WarpOp::Sync) warp_order_.sync(first, members, ++epoch_);
+            for (uint32_t m = 0; m < lanes; ++m)
+                if (members >> m & 1) state_[first + m] = FiberState::Running;
+            progressed = true;
+        }
+    }
+    return progressed;
+}
+
+void ModelEmulator::warp_deadlock() {
+    const auto at = std::find(state_.begin(), state_.end(), FiberState::AtWarp);
+    const uint32_t f = uint32_t(at - state_.begin()), first = f / kWarpLanes * kWarpLanes;
+    const uint32_t lanes = std::min(kWarpLanes, tpb_ - first);
+    const WarpCall& c = warp_calls_[f];
+    // Where a lane is: at a barrier, or at a warp call (with its mask).
+    const auto where = [&](uint32_t m) {
+        char mask[16];
+        std::snprintf(mask, sizeof mask, "0x%08x", warp_calls_[m].mask);
+        return state_[m] == FiberState::AtBarrier
+                   ? "wait at __syncthreads() on line " + std::to_string(barrier_line_[m])
+                   : "wait at " + std::string(warp_op_name(warp_calls_[m].op)) + " on line " +
+                         std::to_string(warp_calls_[m].line) + " with mask " + mask;
+    };
+    std::vector<uint32_t> waiting, blocking;
+    for (uint32_t m = 0; m < lanes; ++m) {
+        if (state_[first + m] == FiberState::AtWarp && warp_calls_[first + m].mask == c.mask &&
+            warp_calls_[first + m].op == c.op)
+            waiting.push_back(first + m);
+        else if (c.mask >> m & 1 && state_[first + m] != FiberState::Exited && blocking.empty())
+            blocking.push_back(first + m);
+    }
+    // The other lanes where the first blocking one is.
+    for (uint32_t m = 0; m < lanes; ++m)
+        if (first + m != blocking.front() && c.mask >> m & 1 && state_[first + m] != FiberState::Exited &&
+            std::find(waiting.begin(), waiting.end(), first + m) == waiting.end() &&
+            where(first + m) == where(blocking.front()))
+            blocking.push_back(first + m);
+    const auto names = [&](const std::vector<uint32_t>& fibers) {
+        std::string s;
+        for (size_t k = 0; k < std::min<size_t>(fibers.size(), 3); ++k)
+            s += (k ? ", " : "") + std::to_string(fibers[k] % kWarpLanes);
+        if (fibers.size() > 3) s += " and " + std::to_string(fibers.size() - 3) + " more";
+        return s;
+    };
+    // A call whose lanes all waited would have completed: some lane its mask names is elsewhere.
+    report(FindingKind::DivergentBarrier, {block_base_ + waiting.front(), block_base_ + blocking.front()},
+           arrays_.size(), 0, c.line, [&] {
+               return "divergent warp call at line " + std::to_string(c.line) + " in block " +
+                      dim_text(threads_[0].blockIdx) + ": lanes " + names(waiting) + " of warp " +
+                      std::to_string(first / kWarpLanes) + " " + where(waiting.front()) + ", lanes " + names(blocking) +
+                      " that its mask names " + where(blocking.front()) +
+                      "; CUDA leaves this undefined (a hang or wrong results), so the launch ends here.";
+           });
+    result_.ended_early = true;
 }
 
 void ModelEmulator::reset_shared() {
@@ -530,7 +686,8 @@ void ModelEmulator::count_touching_threads() {
 void ModelEmulator::run_block(uint64_t block) {
     reset_shared();
     block_touchers_.clear();
-    phase_ = 0;
+    phase_ = epoch_ = barrier_epoch_ = 0;
+    if (spec_.uses_warp_ops) warp_order_.reset(tpb_);
     record_shared_ = record_elements_ && block == shared_block_;
     if (requests_) requests_->begin_block(block, block == shared_block_);
     block_base_ = uint32_t(block * tpb_);
@@ -541,7 +698,7 @@ void ModelEmulator::run_block(uint64_t block) {
         t.threadIdx = unlinear(i, launch_.block);
         t.global_id_ = uint32_t(block * tpb_ + i);
     }
-    if (!spec_.uses_barriers) {
+    if (!as_fibers_) {
         try {
             for (uint32_t i = 0; i < tpb_; ++i) {
                 spec_.body(threads_[i]);
@@ -603,6 +760,13 @@ void ModelEmulator::run_block_as_fibers() {
             abandon_fibers();
             return;
         }
+        if (complete_warp_calls()) continue;
+        if (!result_.ended_early && std::find(state_.begin(), state_.end(), FiberState::AtWarp) != state_.end())
+            warp_deadlock();
+        if (result_.ended_early) {
+            abandon_fibers();
+            return;
+        }
         std::vector<uint32_t> waiting, exited;
         for (uint32_t i = 0; i < tpb_; ++i) (state_[i] == FiberState::AtBarrier ? waiting : exited).push_back(i);
         if (waiting.empty()) return;
@@ -611,6 +775,7 @@ void ModelEmulator::run_block_as_fibers() {
             std::find_if(waiting.begin(), waiting.end(), [&](uint32_t i) { return barrier_line_[i] != line; });
         if (exited.empty() && elsewhere == waiting.end()) {
             ++phase_;
+            barrier_epoch_ = ++epoch_;
             for (uint32_t i : waiting) state_[i] = FiberState::Running;
             continue;
         }
@@ -692,12 +857,14 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, const ModelEmulator* 
         threads_[i].blockDim = launch_.block;
         threads_[i].gridDim = launch_.grid;
     }
-    if (spec_.uses_barriers) {
+    as_fibers_ = spec_.runs_as_fibers();
+    if (as_fibers_) {
         stacks_ = std::make_unique<StackArena>(tpb_);
         fibers_.resize(tpb_);
         schedulers_.resize(tpb_);
         state_.resize(tpb_);
         barrier_line_.resize(tpb_);
+        warp_calls_.resize(tpb_);
     }
 }
 
@@ -796,6 +963,7 @@ ModelResult ModelEmulator::finish() {
 
 uint64_t ModelThread::param(size_t index) const { return emulator_->param(index); }
 void ModelThread::syncthreads(int line) { emulator_->barrier(*this, line); }
+uint64_t ModelThread::warp(const WarpCall& call) { return emulator_->warp(*this, call); }
 uint64_t ModelThread::array_size(size_t array) const { return emulator_->size(array); }
 
 uint64_t ModelThread::load_bits(size_t array, uint64_t index, int line) {

@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "dim3.hpp"
+#include "warp_collective.hpp"
 
 namespace threadmap {
 
@@ -83,6 +84,9 @@ class ModelThread {
     uint64_t param(size_t index) const;
     // CUDA's __syncthreads(): returns once every thread of the block has reached it.
     void syncthreads(int line);
+    // A warp-level function (__shfl_sync, __ballot_sync, __syncwarp, …): returns once the lanes
+    // its mask names have called it too (warp_collective.hpp), with this lane's result.
+    uint64_t warp(const WarpCall& call);
 
     template <class T>
     class Array;

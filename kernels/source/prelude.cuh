@@ -1,9 +1,9 @@
 // threadmap's CUDA prelude: what a learner's kernel sees when threadmap compiles it on the CPU
 // (kernels/source/source_compiler.cpp includes it before the first line, so the learner's line
 // numbers stay their own). The keywords become plain C++; the built-in variables read the
-// running thread's indices; __syncthreads() and the atomics call the kernel model, which also
-// sees every load and store through a pointer or of a __shared__ array (the compiler
-// instruments them). Nothing else of the host can be called.
+// running thread's indices; __syncthreads(), the warp functions and the atomics call the kernel
+// model, which also sees every load and store through a pointer or of a __shared__ array (the
+// compiler instruments them). Nothing else of the host can be called.
 
 #define __global__ __attribute__((annotate("threadmap_global")))
 #define __device__
@@ -273,33 +273,91 @@ inline T __ldg(const T* p) {
 inline void __threadfence() {}
 inline void __threadfence_block() {}
 inline void __threadfence_system() {}
-// Warp-level operations exchange values between the lanes of a warp as they run together;
-// the model runs a block's threads one after another between barriers, so there is no warp
-// to exchange in: a kernel that uses one is refused, naming it, at compile time.
-#define __THREADMAP_WARP_ONLY(NAME)                                                                           \
-    int NAME(...) __attribute__((unavailable(                                                                \
-        "threadmap's model runs a block's threads one after another between __syncthreads() barriers, so a " \
-        "warp's lanes never run together to exchange values or wait for each other: warp-level operations "   \
-        "are not modelled (use shared memory and __syncthreads())")));
-__THREADMAP_WARP_ONLY(__shfl_sync)
-__THREADMAP_WARP_ONLY(__shfl_up_sync)
-__THREADMAP_WARP_ONLY(__shfl_down_sync)
-__THREADMAP_WARP_ONLY(__shfl_xor_sync)
-__THREADMAP_WARP_ONLY(__shfl)
-__THREADMAP_WARP_ONLY(__shfl_up)
-__THREADMAP_WARP_ONLY(__shfl_down)
-__THREADMAP_WARP_ONLY(__shfl_xor)
-__THREADMAP_WARP_ONLY(__ballot_sync)
-__THREADMAP_WARP_ONLY(__all_sync)
-__THREADMAP_WARP_ONLY(__any_sync)
-__THREADMAP_WARP_ONLY(__uni_sync)
-__THREADMAP_WARP_ONLY(__activemask)
-__THREADMAP_WARP_ONLY(__syncwarp)
-__THREADMAP_WARP_ONLY(__match_any_sync)
-__THREADMAP_WARP_ONLY(__match_all_sync)
-__THREADMAP_WARP_ONLY(__reduce_add_sync)
-__THREADMAP_WARP_ONLY(__reduce_min_sync)
-__THREADMAP_WARP_ONLY(__reduce_max_sync)
-#undef __THREADMAP_WARP_ONLY
+// Warp-level functions: a lane waits until every non-exited lane its mask names calls one of
+// the same kind with the same mask, then all get their results (the kernel model runs the
+// block's threads as fibers for this; kernels/model/warp_collective.hpp has the rules). op: the
+// model's WarpOp (0 __syncwarp, 1-4 shuffle idx/up/down/xor, 5 ballot, 6 any, 7 all, 8 uni,
+// 9-16 reductions add/min/max/unsigned min/unsigned max/and/or/xor, 17 match any, 18 match all).
+extern "C" unsigned long long __threadmap_warp(int op, unsigned mask, unsigned long long value, unsigned arg,
+                                               int width, int line);
+#define __THREADMAP_SHUFFLE(T)                                                                              \
+    inline T __threadmap_shfl(int line, int op, unsigned mask, T var, int arg, int width = warpSize) {     \
+        return __threadmap_from_bits<T>(__threadmap_warp(op, mask, __threadmap_bits(var), arg, width, line)); \
+    }                                                                                                       \
+    inline unsigned __threadmap_match_any(int line, unsigned mask, T value) {                               \
+        return (unsigned)__threadmap_warp(17, mask, __threadmap_bits(value), 0, warpSize, line);             \
+    }                                                                                                       \
+    inline unsigned __threadmap_match_all(int line, unsigned mask, T value, int* pred) {                    \
+        const unsigned m = (unsigned)__threadmap_warp(18, mask, __threadmap_bits(value), 0, warpSize, line); \
+        *pred = m != 0;                                                                                     \
+        return m;                                                                                           \
+    }
+__THREADMAP_SHUFFLE(int)
+__THREADMAP_SHUFFLE(unsigned int)
+__THREADMAP_SHUFFLE(long)
+__THREADMAP_SHUFFLE(unsigned long)
+__THREADMAP_SHUFFLE(long long)
+__THREADMAP_SHUFFLE(unsigned long long)
+__THREADMAP_SHUFFLE(float)
+__THREADMAP_SHUFFLE(double)
+#undef __THREADMAP_SHUFFLE
+#define __shfl_sync(...) __threadmap_shfl(__LINE__, 1, __VA_ARGS__)
+#define __shfl_up_sync(...) __threadmap_shfl(__LINE__, 2, __VA_ARGS__)
+#define __shfl_down_sync(...) __threadmap_shfl(__LINE__, 3, __VA_ARGS__)
+#define __shfl_xor_sync(...) __threadmap_shfl(__LINE__, 4, __VA_ARGS__)
+#define __match_any_sync(...) __threadmap_match_any(__LINE__, __VA_ARGS__)
+#define __match_all_sync(...) __threadmap_match_all(__LINE__, __VA_ARGS__)
+inline unsigned __threadmap_vote(int line, int op, unsigned mask, int predicate) {
+    return (unsigned)__threadmap_warp(op, mask, predicate != 0, 0, warpSize, line);
+}
+#define __ballot_sync(...) __threadmap_vote(__LINE__, 5, __VA_ARGS__)
+#define __any_sync(...) ((int)__threadmap_vote(__LINE__, 6, __VA_ARGS__))
+#define __all_sync(...) ((int)__threadmap_vote(__LINE__, 7, __VA_ARGS__))
+#define __uni_sync(...) ((int)__threadmap_vote(__LINE__, 8, __VA_ARGS__))
+#define __THREADMAP_REDUCE(NAME, T, OP)                                      \
+    inline T __threadmap_##NAME(int line, unsigned mask, T value) {        \
+        return (T)__threadmap_warp(OP, mask, (unsigned)value, 0, warpSize, line); \
+    }
+__THREADMAP_REDUCE(reduce_add, unsigned, 9)
+__THREADMAP_REDUCE(reduce_add, int, 9)
+__THREADMAP_REDUCE(reduce_min, int, 10)
+__THREADMAP_REDUCE(reduce_max, int, 11)
+__THREADMAP_REDUCE(reduce_min, unsigned, 12)
+__THREADMAP_REDUCE(reduce_max, unsigned, 13)
+__THREADMAP_REDUCE(reduce_and, unsigned, 14)
+__THREADMAP_REDUCE(reduce_or, unsigned, 15)
+__THREADMAP_REDUCE(reduce_xor, unsigned, 16)
+#undef __THREADMAP_REDUCE
+#define __reduce_add_sync(...) __threadmap_reduce_add(__LINE__, __VA_ARGS__)
+#define __reduce_min_sync(...) __threadmap_reduce_min(__LINE__, __VA_ARGS__)
+#define __reduce_max_sync(...) __threadmap_reduce_max(__LINE__, __VA_ARGS__)
+#define __reduce_and_sync(...) __threadmap_reduce_and(__LINE__, __VA_ARGS__)
+#define __reduce_or_sync(...) __threadmap_reduce_or(__LINE__, __VA_ARGS__)
+#define __reduce_xor_sync(...) __threadmap_reduce_xor(__LINE__, __VA_ARGS__)
+// __syncwarp() or __syncwarp(mask): orders the memory accesses of the lanes that meet there.
+struct __threadmap_syncwarp_at {
+    int line;
+    void operator()(unsigned mask = 0xffffffffu) const { __threadmap_warp(0, mask, 0, 0, warpSize, line); }
+};
+#define __syncwarp(...) (__threadmap_syncwarp_at{__LINE__}(__VA_ARGS__))
+// What the model cannot give: which lanes happen to run together at a moment (it runs a block's
+// threads one after another), and the warp functions CUDA 9 removed for Volta and later.
+#define __THREADMAP_REFUSED(NAME, WHY) int NAME(...) __attribute__((unavailable(WHY)));
+__THREADMAP_REFUSED(__activemask,
+                    "__activemask() tells which lanes happen to run together at that moment on a GPU, which "
+                    "threadmap's model, running a block's threads one after another, cannot know: give the mask "
+                    "your code means (0xffffffff, or __ballot_sync(0xffffffff, condition))")
+#define __THREADMAP_REMOVED(NAME)                                                                          \
+    __THREADMAP_REFUSED(NAME, #NAME " without _sync was removed in CUDA 9 for Volta and later GPUs: use " #NAME \
+                              "_sync with a mask (0xffffffff for the whole warp)")
+__THREADMAP_REMOVED(__shfl)
+__THREADMAP_REMOVED(__shfl_up)
+__THREADMAP_REMOVED(__shfl_down)
+__THREADMAP_REMOVED(__shfl_xor)
+__THREADMAP_REMOVED(__ballot)
+__THREADMAP_REMOVED(__any)
+__THREADMAP_REMOVED(__all)
+#undef __THREADMAP_REMOVED
+#undef __THREADMAP_REFUSED
 #define INFINITY __builtin_huge_valf()
 #define NAN __builtin_nanf("")

@@ -235,6 +235,7 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
     k.spec.summary = "your kernel " + kernel.name + " (" + k.source->file_name + ")";
     k.spec.cuda_source = k.source->text;
     k.spec.uses_barriers = kernel.uses_barriers;
+    k.spec.uses_warp_ops = kernel.uses_warp_ops;
     k.spec.one_thread_at_a_time = true;  // source_hooks keeps the running thread in globals
     k.spec.uses_atomics = kernel.uses_atomics;
 

@@ -889,6 +889,7 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
         return f && !f->use_empty();
     };
     const bool barriers = used("__threadmap_syncthreads");
+    const bool warp_ops = used("__threadmap_warp");
     const bool atomics = used("__threadmap_atomic");
     optimise(*module);
 
@@ -927,6 +928,7 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
         SourceKernel kernel = found.kernels[k].kernel;
         kernel.entry = address->toPtr<SourceEntry>();
         kernel.uses_barriers = barriers;
+        kernel.uses_warp_ops = warp_ops;
         kernel.uses_atomics = atomics;
         kernel.shared = std::move(kernel_shared[k]);
         compiled->kernels.push_back(std::move(kernel));

@@ -273,6 +273,17 @@ void __threadmap_syncthreads(int line) {
     threadmap::source_hooks::set_context(*me);
 }
 
+unsigned long long __threadmap_warp(int op, unsigned mask, unsigned long long value, unsigned arg, int width,
+                                    int line) {
+    threadmap::source_hooks::g_report->line = line;
+    threadmap::ModelThread* me = g_thread;
+    const uint64_t result = me->warp({threadmap::WarpOp(op), mask, value, arg, uint32_t(width), line, 0});
+    // Other threads of the block ran meanwhile: this one's indices are current again.
+    g_thread = me;
+    threadmap::source_hooks::set_context(*me);
+    return result;
+}
+
 }  // extern "C"
 
 namespace threadmap::source_hooks {
@@ -288,6 +299,7 @@ std::vector<Symbol> symbols() {
         {"__threadmap_memset", reinterpret_cast<void*>(&__threadmap_memset)},
         {"__threadmap_atomic", reinterpret_cast<void*>(&__threadmap_atomic)},
         {"__threadmap_syncthreads", reinterpret_cast<void*>(&__threadmap_syncthreads)},
+        {"__threadmap_warp", reinterpret_cast<void*>(&__threadmap_warp)},
         {"__threadmap_printf", reinterpret_cast<void*>(&__threadmap_printf)},
         {"__threadmap_assert", reinterpret_cast<void*>(&__threadmap_assert)},
     };

@@ -51,6 +51,7 @@ struct SourceKernel {
     std::vector<SourceParam> params;
     std::vector<SourceSharedArray> shared;  // declared in the kernel or in a __device__ function
     bool uses_barriers = false;
+    bool uses_warp_ops = false;  // __shfl_sync, __syncwarp, …
     bool uses_atomics = false;
     SourceEntry entry = nullptr;
 };

@@ -302,6 +302,26 @@ TEST_CASE("check --sweep-launches: where a kernel breaks, and a kernel that hold
     CHECK(holds.out.find("DIFFERS") == std::string::npos);
 }
 
+TEST_CASE(
+    "--source: a warp-shuffle sum is right on whole warps, and the sweep finds the block whose last warp is short") {
+    const RunResult own = run_threadmap({"check", "--preset", "warp-shuffle-sum", "--format", "json"});
+    CHECK_MESSAGE(own.exit_code == 0, own.out);
+    const RunResult sweep =
+        run_threadmap({"check", "--preset", "warp-shuffle-sum", "--sweep-launches", "--format", "json"});
+    CHECK(sweep.exit_code == 3);
+    const json j = json::parse(sweep.out);
+    bool short_warp = false, one_big_block = false;
+    for (const json& l : j["launches"]) {
+        if (l["launch"]["block"] == json::array({100, 1, 1}))
+            // 10 blocks, each with a last warp of 4 lanes: 5 shuffles read missing lanes, and lane 0
+            // of that warp adds 8x its 4 lanes' values (each missing read keeps its own).
+            short_warp = !l["agrees"].get<bool>() && l["counts"]["uninitialized_read"] == 50;
+        if (l["launch"]["block"] == json::array({1024, 1, 1})) one_big_block = l["agrees"].get<bool>();
+    }
+    CHECK(short_warp);
+    CHECK(one_big_block);
+}
+
 TEST_CASE("--source: an index before an array's start is a negative out-of-bounds index") {
     const std::string cu = source_file("before.cu",
                                        "__global__ void diff(const float* in, float* out, int n) {\n"
@@ -360,7 +380,7 @@ TEST_CASE("compile: each built-in kernel's CUDA text compiles with Clang and wit
 }
 
 TEST_CASE(
-    "compile: a syntax error is each compiler's own message - a warp shuffle compiles for a GPU, not for the model") {
+    "compile: a syntax error is each compiler's own message - __activemask compiles for a GPU, not for the model") {
     const std::string bad = source_file("bad.cu", "__global__ void k(float* a) {\n    a[threadIdx.x] = 1\n}\n");
     const RunResult r = run_threadmap({"compile", "--source", bad});
     CHECK(r.exit_code == 2);
@@ -368,13 +388,13 @@ TEST_CASE(
     const bool nvrtc = r.out.find("not run: NVRTC") == std::string::npos;        // else it says why (skipped here)
     // NVRTC names the line where it noticed: the closing brace.
     if (nvrtc) CHECK(r.out.find("bad.cu(3): error: expected a \";\"") != std::string::npos);
-    const std::string shuffles = source_file(
-        "shuffles.cu", "__global__ void k(float* a) {\n    a[0] = __shfl_down_sync(0xffffffff, a[0], 1);\n}\n");
-    const RunResult p = run_threadmap({"compile", "--source", shuffles, "--format", "json"});
+    const std::string active =
+        source_file("active.cu", "__global__ void k(unsigned* a) {\n    a[threadIdx.x] = __activemask();\n}\n");
+    const RunResult p = run_threadmap({"compile", "--source", active, "--format", "json"});
     CHECK(p.exit_code == 2);
     const json j = json::parse(p.out);
-    CHECK(j["clang"]["compiled"] == false);  // the kernel model runs no warps together
-    CHECK(j["clang"]["messages"].get<std::string>().find("__shfl_down_sync") != std::string::npos);
+    CHECK(j["clang"]["compiled"] == false);  // which lanes happen to run together: the model cannot know
+    CHECK(j["clang"]["messages"].get<std::string>().find("__activemask") != std::string::npos);
     if (j["nvrtc"]["available"].get<bool>()) CHECK(j["nvrtc"]["compiled"] == true);
     // Bad options: exit 2, named.
     CHECK(run_threadmap({"compile"}).exit_code == 2);

@@ -147,6 +147,9 @@ TEST_CASE("the model lessons' findings tell their stories") {
     CHECK(figure("rgb-to-gray", "load_ideal") == "1.00");
     CHECK(figure("rgb-to-gray", "load_requests") == "384");  // 4096 threads: 128 warps, 3 loads each
     CHECK(figure("rgb-to-gray", "store_sectors") == "1.00");
+    // Warps of whole lanes: every shuffle reads a lane that takes part.
+    CHECK(figure("warp-shuffle-sum", "uninitialized_reads") == "0");
+    CHECK(figure("warp-shuffle-sum", "divergent_barriers") == "0");
 }
 
 TEST_CASE(

@@ -318,7 +318,7 @@ TEST_CASE("dynamic shared memory: CUDA's 48 KB limit on the bytes given - one ex
     CHECK(refused.error.find("both start at the same address") != std::string::npos);
 }
 
-TEST_CASE("CUDA's math and integer intrinsics a course uses compile and compute - warp-level operations are refused") {
+TEST_CASE("CUDA's math and integer intrinsics a course uses compile and compute") {
     auto s = compiled(
         "__global__ void k(const float* x, float* y, int* z) {\n"
         "    int i = threadIdx.x;\n"
@@ -343,18 +343,6 @@ TEST_CASE("CUDA's math and integer intrinsics a course uses compile and compute 
     // popc + clz + ffs + the top 4 bits of the reversed bits: 0+32+0+0, 1+31+1+8, 1+30+2+4, 2+30+1+12.
     CHECK(std::vector<uint32_t>(r.arrays[2].bits.begin(), r.arrays[2].bits.end()) ==
           std::vector<uint32_t>{32, 41, 37, 45});
-
-    for (const char* warp : {"__shfl_down_sync(0xffffffffu, v, 1)", "__ballot_sync(0xffffffffu, v > 0)"}) {
-        CAPTURE(warp);
-        const SourceCompile c = compile_source(
-            std::string("__global__ void k(float* a) {\n    float v = a[threadIdx.x];\n    a[threadIdx.x] = ") + warp +
-                ";\n}\n",
-            "warp.cu");
-        CHECK(!c.source);
-        CHECK(c.text.find("warp.cu:3:") != std::string::npos);
-        CHECK(c.text.find("is unavailable: threadmap's model runs a block's threads one after another") !=
-              std::string::npos);
-    }
 }
 
 TEST_CASE("a kernel template runs as each explicit instantiation, with its own __shared__ sizes") {
