@@ -238,7 +238,9 @@ class ModelEmulator {
     // constant read/write/atomic flags fold its branches away.
     [[gnu::always_inline]] inline uint64_t access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write,
                                                   bool atomic, uint64_t new_bits);
-    void barrier(ModelThread& t, int line);
+    // __syncthreads() (and __syncthreads_count: returns how many of the block's threads gave a
+    // true `predicate`).
+    uint32_t barrier(ModelThread& t, int line, bool predicate = false);
     uint64_t warp(ModelThread& t, const WarpCall& call);
     void keep_shared();  // shared_block_'s shared arrays, as it leaves them
     void abandon_fibers();
@@ -359,9 +361,11 @@ class ModelEmulator {
     std::vector<ctx::fiber> fibers_, schedulers_;
     std::vector<FiberState> state_;
     std::vector<int> barrier_line_;
-    std::vector<WarpCall> warp_calls_;  // per thread of the block: its waiting warp call
-    WarpOrder warp_order_;              // kernels with warp functions
-    struct AbandonedFiber {             // never destroyed: see run_block_as_fibers
+    std::vector<uint8_t> barrier_vote_;  // the predicates of __syncthreads_count/and/or
+    uint32_t barrier_count_ = 0;         // of the barrier the block passed last: those true
+    std::vector<WarpCall> warp_calls_;   // per thread of the block: its waiting warp call
+    WarpOrder warp_order_;               // kernels with warp functions
+    struct AbandonedFiber {              // never destroyed: see run_block_as_fibers
         alignas(ctx::fiber) unsigned char bytes[sizeof(ctx::fiber)];
     };
     std::vector<AbandonedFiber> abandoned_;
@@ -535,12 +539,14 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     return old;
 }
 
-void ModelEmulator::barrier(ModelThread& t, int line) {
+uint32_t ModelEmulator::barrier(ModelThread& t, int line, bool predicate) {
     if (fibers_.empty())
         throw std::logic_error("kernel " + spec_.name + " calls __syncthreads() but its spec says it has no barriers");
     state_[t.fiber_] = FiberState::AtBarrier;
     barrier_line_[t.fiber_] = line;
+    barrier_vote_[t.fiber_] = predicate;
     schedulers_[t.fiber_] = std::move(schedulers_[t.fiber_]).resume();  // back when the block passes
+    return barrier_count_;
 }
 
 uint64_t ModelEmulator::warp(ModelThread& t, const WarpCall& call) {
@@ -776,6 +782,7 @@ void ModelEmulator::run_block_as_fibers() {
         if (exited.empty() && elsewhere == waiting.end()) {
             ++phase_;
             barrier_epoch_ = ++epoch_;
+            barrier_count_ = uint32_t(std::count(barrier_vote_.begin(), barrier_vote_.end(), uint8_t(1)));
             for (uint32_t i : waiting) state_[i] = FiberState::Running;
             continue;
         }
@@ -864,6 +871,7 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, const ModelEmulator* 
         schedulers_.resize(tpb_);
         state_.resize(tpb_);
         barrier_line_.resize(tpb_);
+        barrier_vote_.resize(tpb_);
         warp_calls_.resize(tpb_);
     }
 }
@@ -963,6 +971,7 @@ ModelResult ModelEmulator::finish() {
 
 uint64_t ModelThread::param(size_t index) const { return emulator_->param(index); }
 void ModelThread::syncthreads(int line) { emulator_->barrier(*this, line); }
+uint32_t ModelThread::syncthreads_count(int line, bool predicate) { return emulator_->barrier(*this, line, predicate); }
 uint64_t ModelThread::warp(const WarpCall& call) { return emulator_->warp(*this, call); }
 uint64_t ModelThread::array_size(size_t array) const { return emulator_->size(array); }
 

@@ -84,6 +84,9 @@ class ModelThread {
     uint64_t param(size_t index) const;
     // CUDA's __syncthreads(): returns once every thread of the block has reached it.
     void syncthreads(int line);
+    // __syncthreads_count(predicate): the barrier, then how many of the block's threads gave
+    // a true predicate (__syncthreads_and and _or compare it with the block's size and 0).
+    uint32_t syncthreads_count(int line, bool predicate);
     // A warp-level function (__shfl_sync, __ballot_sync, __syncwarp, …): returns once the lanes
     // its mask names have called it too (warp_collective.hpp), with this lane's result.
     uint64_t warp(const WarpCall& call);

@@ -86,6 +86,11 @@ extern "C" __threadmap_context_t __threadmap_context;
 
 extern "C" void __threadmap_syncthreads(int line);
 #define __syncthreads() __threadmap_syncthreads(__LINE__)
+extern "C" int __threadmap_syncthreads_count(int predicate, int line);
+#define __syncthreads_count(predicate) __threadmap_syncthreads_count((predicate) != 0, __LINE__)
+#define __syncthreads_and(predicate) \
+    (__threadmap_syncthreads_count((predicate) != 0, __LINE__) == (int)(blockDim.x * blockDim.y * blockDim.z))
+#define __syncthreads_or(predicate) (__threadmap_syncthreads_count((predicate) != 0, __LINE__) != 0)
 
 // CUDA's printf: the text is kept (the first 64 KiB) and shown with the run's result, in the
 // order the model runs the threads; Clang checks the arguments against the format.

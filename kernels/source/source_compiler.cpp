@@ -888,7 +888,7 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
         const llvm::Function* f = module->getFunction(hook);
         return f && !f->use_empty();
     };
-    const bool barriers = used("__threadmap_syncthreads");
+    const bool barriers = used("__threadmap_syncthreads") || used("__threadmap_syncthreads_count");
     const bool warp_ops = used("__threadmap_warp");
     const bool atomics = used("__threadmap_atomic");
     optimise(*module);

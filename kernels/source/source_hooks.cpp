@@ -47,6 +47,18 @@ RunReport* g_report = &g_unread_report;
 
 void set_context(const ModelThread& t) { __threadmap_context = {t.threadIdx, t.blockIdx, t.blockDim, t.gridDim}; }
 
+// A call at which the running thread waits for others of its block (a barrier, a warp call):
+// they run meanwhile, so afterwards it is made the running thread again, its indices current.
+template <class Call>
+auto waiting(int line, Call call) {
+    g_report->line = line;
+    ModelThread* me = g_thread;
+    const auto result = call(*me);
+    g_thread = me;
+    set_context(*me);
+    return result;
+}
+
 struct Element {
     size_t array;
     uint64_t index;
@@ -264,24 +276,18 @@ int __threadmap_printf(int line, const char* format, ...) {
     __builtin_trap();
 }
 
-void __threadmap_syncthreads(int line) {
-    threadmap::source_hooks::g_report->line = line;
-    threadmap::ModelThread* me = g_thread;
-    me->syncthreads(line);
-    // Other threads of the block ran meanwhile: this one's indices are current again.
-    g_thread = me;
-    threadmap::source_hooks::set_context(*me);
+int __threadmap_syncthreads_count(int predicate, int line) {
+    return threadmap::source_hooks::waiting(
+        line, [&](threadmap::ModelThread& me) { return int(me.syncthreads_count(line, predicate != 0)); });
 }
+
+void __threadmap_syncthreads(int line) { __threadmap_syncthreads_count(0, line); }
 
 unsigned long long __threadmap_warp(int op, unsigned mask, unsigned long long value, unsigned arg, int width,
                                     int line) {
-    threadmap::source_hooks::g_report->line = line;
-    threadmap::ModelThread* me = g_thread;
-    const uint64_t result = me->warp({threadmap::WarpOp(op), mask, value, arg, uint32_t(width), line, 0});
-    // Other threads of the block ran meanwhile: this one's indices are current again.
-    g_thread = me;
-    threadmap::source_hooks::set_context(*me);
-    return result;
+    return threadmap::source_hooks::waiting(line, [&](threadmap::ModelThread& me) {
+        return me.warp({threadmap::WarpOp(op), mask, value, arg, uint32_t(width), line, 0});
+    });
 }
 
 }  // extern "C"
@@ -299,6 +305,7 @@ std::vector<Symbol> symbols() {
         {"__threadmap_memset", reinterpret_cast<void*>(&__threadmap_memset)},
         {"__threadmap_atomic", reinterpret_cast<void*>(&__threadmap_atomic)},
         {"__threadmap_syncthreads", reinterpret_cast<void*>(&__threadmap_syncthreads)},
+        {"__threadmap_syncthreads_count", reinterpret_cast<void*>(&__threadmap_syncthreads_count)},
         {"__threadmap_warp", reinterpret_cast<void*>(&__threadmap_warp)},
         {"__threadmap_printf", reinterpret_cast<void*>(&__threadmap_printf)},
         {"__threadmap_assert", reinterpret_cast<void*>(&__threadmap_assert)},

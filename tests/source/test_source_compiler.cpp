@@ -630,3 +630,22 @@ TEST_CASE("a whole CUDA program: its kernels run, its host code (main, cudaMallo
     CHECK(!bad.source);
     CHECK(bad.text.find("vector_add.cu:5:30: error: use of undeclared identifier 'q'") != std::string::npos);
 }
+
+TEST_CASE("__syncthreads_count, _and and _or are barriers that count the block's true predicates") {
+    auto s = compiled(
+        "__global__ void k(const int* in, int* count, int* all, int* any) {\n"
+        "    int t = threadIdx.x + blockIdx.x * blockDim.x;\n"
+        "    int c = __syncthreads_count(in[t] > 2);\n"
+        "    int a = __syncthreads_and(in[t] < 90);\n"
+        "    int o = __syncthreads_or(in[t] == 50);\n"
+        "    if (threadIdx.x == 0) { count[blockIdx.x] = c; all[blockIdx.x] = a; any[blockIdx.x] = o; }\n"
+        "}\n");
+    auto k = bound(s, {"in=int[96]:index", "count=int[2]", "all=int[2]", "any=int[2]"});
+    CHECK(k->spec.uses_barriers);
+    // Blocks of 48 (a partial second warp): values 0-47 and 48-95.
+    const ModelResult r = run(*k, {2, 1, 1}, {48, 1, 1});
+    CHECK(r.findings.empty());
+    CHECK(std::vector<uint32_t>(r.arrays[1].bits.begin(), r.arrays[1].bits.end()) == std::vector<uint32_t>{45, 48});
+    CHECK(std::vector<uint32_t>(r.arrays[2].bits.begin(), r.arrays[2].bits.end()) == std::vector<uint32_t>{1, 0});
+    CHECK(std::vector<uint32_t>(r.arrays[3].bits.begin(), r.arrays[3].bits.end()) == std::vector<uint32_t>{0, 1});
+}
