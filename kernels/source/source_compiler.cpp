@@ -41,7 +41,8 @@ constexpr const char* kPreludePath = "/threadmap/prelude.cuh";
 
 // The headers a CUDA file includes as a matter of course: what a kernel uses of them is in the
 // prelude (printf, assert, the math functions, the fixed-width integers), so they are empty
-// here. Anything else of the host stays out (-nostdsysteminc).
+// here, but for cooperative groups' (text: nullptr, the embedded cooperative_groups.h).
+// Anything else of the host stays out (-nostdsysteminc).
 constexpr const char* kIncludeDir = "/threadmap/include";
 struct VirtualHeader {
     const char* name;
@@ -70,6 +71,9 @@ constexpr VirtualHeader kVirtualHeaders[] = {
     {"device_launch_parameters.h", ""},
     {"device_functions.h", ""},
     {"math_constants.h", ""},
+    // Cooperative groups: the thread block and its tiles (kernels/source/cooperative_groups.h).
+    {"cooperative_groups.h", nullptr},
+    {"cooperative_groups/reduce.h", nullptr},
 };
 
 // ---- What the syntax tree says: kernels, their parameters, __shared__ arrays ----
@@ -802,10 +806,11 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
                                                       llvm::MemoryBuffer::getMemBufferCopy(text, file_name).release());
     invocation->getPreprocessorOpts().addRemappedFile(
         kPreludePath, llvm::MemoryBuffer::getMemBuffer(source_prelude(), kPreludePath).release());
+    const char* const groups = kEmbeddedPrelude[1].text;  // cooperative_groups.h
     for (const VirtualHeader& h : kVirtualHeaders) {
         const std::string path = std::string(kIncludeDir) + "/" + h.name;
-        invocation->getPreprocessorOpts().addRemappedFile(path,
-                                                          llvm::MemoryBuffer::getMemBufferCopy(h.text, path).release());
+        invocation->getPreprocessorOpts().addRemappedFile(
+            path, llvm::MemoryBuffer::getMemBufferCopy(h.text ? h.text : groups, path).release());
     }
     // The engine was made before the options were read: their -W flags apply from here.
     clang::ProcessWarningOptions(ci.getDiagnostics(), invocation->getDiagnosticOpts());

@@ -245,3 +245,55 @@ TEST_CASE("__syncwarp orders through a third lane: a vector clock per thread") {
     CHECK_FALSE(order.ordered(2, 0, 0));   // nor lane 2's to lane 0, which met it through no one
     CHECK_FALSE(order.ordered(0, 33, 0));  // another warp: never
 }
+
+TEST_CASE("cooperative groups: the block, tiles of 16 and 32, and cg::reduce, at the learner's lines") {
+    auto s = compiled(
+        "#include <cooperative_groups.h>\n"
+        "#include <cooperative_groups/reduce.h>\n"
+        "namespace cg = cooperative_groups;\n"
+        "__global__ void k(const int* in, int* sums, unsigned* ballots, int* ranks, int* total) {\n"
+        "    cg::thread_block block = cg::this_thread_block();\n"
+        "    cg::thread_block_tile<16> tile = cg::tiled_partition<16>(block);\n"
+        "    int t = block.thread_rank(), v = in[t];\n"
+        "    for (int offset = tile.size() / 2; offset > 0; offset /= 2) v += tile.shfl_down(v, offset);\n"
+        "    if (tile.thread_rank() == 0) sums[tile.meta_group_rank()] = v;\n"
+        "    ballots[t] = tile.ballot(in[t] % 3 == 0);\n"
+        "    ranks[t] = tile.thread_rank();\n"
+        "    block.sync();\n"
+        "    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);\n"
+        "    int all = cg::reduce(warp, in[t], cg::plus<int>());\n"
+        "    if (t == 0) total[0] = all;\n"
+        "}\n");
+    auto k = bound(s, {"in=int[64]:index", "sums=int[4]", "ballots=uint[64]", "ranks=int[64]", "total=int[1]"});
+    CHECK(k->spec.uses_barriers);
+    CHECK(k->spec.uses_warp_ops);
+    const ModelResult r = run(*k, {1, 1, 1}, {64, 1, 1});
+    CHECK(r.findings.empty());
+    for (uint32_t g = 0; g < 4; ++g) CHECK(r.arrays[1].bits[g] == 16 * 16 * g + 120);  // 16g … 16g + 15
+    for (uint32_t t = 0; t < 64; ++t) {
+        CAPTURE(t);
+        uint32_t want = 0;  // bit r for the tile's thread of rank r whose value is a multiple of 3
+        for (uint32_t rank = 0; rank < 16; ++rank) want |= ((t / 16 * 16 + rank) % 3 == 0 ? 1u : 0u) << rank;
+        CHECK(r.arrays[2].bits[t] == want);
+        CHECK(r.arrays[3].bits[t] == t % 16);
+    }
+    CHECK(r.arrays[4].bits[0] == 496);  // lanes 0-31 of warp 0
+
+    // A block of 40: the second tile of 32 has 8 threads, so its shuffles read missing lanes,
+    // reported at the learner's line.
+    const ModelResult partial = run(*k, {1, 1, 1}, {40, 1, 1});
+    CHECK(has_message(partial, FindingKind::UninitializedRead,
+                      "at line 14, but that lane is past the block's last thread"));
+}
+
+TEST_CASE("cooperative groups that need more than a block are refused with the reason") {
+    const SourceCompile c = compile_source(
+        "#include <cooperative_groups.h>\n"
+        "__global__ void k(int* a) {\n"
+        "    auto grid = cooperative_groups::this_grid();\n"
+        "}\n",
+        "kernel.cu");
+    CHECK_FALSE(c.source);
+    CHECK(c.text.find("kernel.cu:3:") != std::string::npos);
+    CHECK(c.text.find("cooperative launch") != std::string::npos);
+}
