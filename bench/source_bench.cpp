@@ -7,7 +7,11 @@
 //  3. run speed: the JIT-compiled increment against the built-in increment body, both in the
 //     kernel model in this process over 4,194,304 elements with every access recorded, and the
 //     JIT-compiled tiled matmul (16×16 tiles, two barriers per step) against matmul-tiled,
-//     256×256×256.
+//     256×256×256;
+//  4. warp functions: a sum of 4,194,304 ints whose warps add their lanes' values with
+//     __shfl_down_sync (5 per thread) against the same sum through a shared-memory tree with
+//     __syncthreads() (9 barriers per thread), both JIT-compiled, in the kernel model, and the
+//     loads and atomics alone, so that a shuffle's and a barrier's own cost show.
 // Usage: source-bench [--repeats N] (default 5; the median printed).
 #include <algorithm>
 #include <chrono>
@@ -134,5 +138,50 @@ int main(int argc, char** argv) {
         "{\"case\": \"matmul-tiled 256x256x256 (barriers), model\", \"jit_ms\": %.1f, \"builtin_ms\": %.1f, "
         "\"ratio\": %.2f}\n",
         jit_tiled_ms, builtin_tiled_ms, jit_tiled_ms / builtin_tiled_ms);
+
+    // The sum's two ways: shuffles within each warp, or a shared tree over the block.
+    const char* const shuffles =
+        "__global__ void sum(const int* in, int* out, int n) {\n"
+        "    int v = 0;\n"
+        "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) v += in[i];\n"
+        "    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);\n"
+        "    if (threadIdx.x % 32 == 0) atomicAdd(out, v);\n"
+        "}\n";
+    const char* const tree =
+        "__global__ void sum(const int* in, int* out, int n) {\n"
+        "    __shared__ int s[256];\n"
+        "    int v = 0;\n"
+        "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) v += in[i];\n"
+        "    s[threadIdx.x] = v;\n"
+        "    __syncthreads();\n"
+        "    for (int k = blockDim.x / 2; k > 0; k /= 2) {\n"
+        "        if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k];\n"
+        "        __syncthreads();\n"
+        "    }\n"
+        "    if (threadIdx.x == 0) atomicAdd(out, s[0]);\n"
+        "}\n";
+    // The loads and the lanes' atomics alone: what the two add to.
+    const char* const neither =
+        "__global__ void sum(const int* in, int* out, int n) {\n"
+        "    int v = 0;\n"
+        "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) v += in[i];\n"
+        "    if (threadIdx.x % 32 == 0) atomicAdd(out, v);\n"
+        "}\n";
+    const std::vector<std::string> sum_binds = {"in=int[" + std::to_string(n) + "]:ones", "out=int[1]",
+                                                "n=" + std::to_string(n)};
+    auto by_shuffles = bound(compile(shuffles), sum_binds, false);
+    auto by_tree = bound(compile(tree), sum_binds, false);
+    const LaunchConfig sum_launch{{4096, 1, 1}, {256, 1, 1}};
+    const double shuffles_ms = median_ms(repeats, [&] { must_run({&by_shuffles->spec, {}, sum_launch}); });
+    const double tree_ms = median_ms(repeats, [&] { must_run({&by_tree->spec, {}, sum_launch}); });
+    auto by_neither = bound(compile(neither), sum_binds, false);
+    const double neither_ms = median_ms(repeats, [&] { must_run({&by_neither->spec, {}, sum_launch}); });
+    const double threads = 4096.0 * 256;
+    std::printf(
+        "{\"case\": \"sum of %llu ints, 1,048,576 threads, model\", \"warp_shuffles_ms\": %.1f, "
+        "\"shared_tree_with_barriers_ms\": %.1f, \"loads_and_atomics_alone_ms\": %.1f, "
+        "\"ns_per_lane_per_shuffle\": %.1f, \"ns_per_thread_per_barrier\": %.1f}\n",
+        (unsigned long long)n, shuffles_ms, tree_ms, neither_ms, (shuffles_ms - neither_ms) * 1e6 / threads / 5,
+        (tree_ms - neither_ms) * 1e6 / threads / 9);
     return 0;
 }

@@ -572,8 +572,9 @@ bool ModelEmulator::complete_warp_calls() {
     bool progressed = false;
     for (uint32_t first = 0; first < tpb_; first += kWarpLanes) {
         const uint32_t lanes = std::min(kWarpLanes, tpb_ - first);
+        uint32_t looked_at = 0;  // lanes waiting at a call whose group is not ready this round
         for (uint32_t l = 0; l < lanes; ++l) {
-            if (state_[first + l] != FiberState::AtWarp) continue;
+            if (state_[first + l] != FiberState::AtWarp || (looked_at >> l & 1)) continue;
             const WarpCall& c = warp_calls_[first + l];
             if (!(c.mask >> l & 1)) {
                 const uint32_t id = block_base_ + first + l;
@@ -597,7 +598,13 @@ bool ModelEmulator::complete_warp_calls() {
                 ready = state_[first + m] == FiberState::AtWarp && o.mask == c.mask && o.op == c.op;
                 members |= 1u << m;
             }
-            if (!ready) continue;
+            if (!ready) {  // the lanes waiting with it would find the same
+                for (uint32_t m = l; m < lanes; ++m)
+                    if (state_[first + m] == FiberState::AtWarp && warp_calls_[first + m].mask == c.mask &&
+                        warp_calls_[first + m].op == c.op)
+                        looked_at |= 1u << m;
+                continue;
+            }
             const UndefinedSource bad = complete_warp_call(&warp_calls_[first], members);
             if (bad.lane != kWarpLanes) {
                 const uint32_t id = block_base_ + first + bad.lane;
