@@ -3,8 +3,11 @@
 # any test fails. The GPU tests run with the rest: with no usable device ctest reports them
 # "Skipped" and this script prints the reason they gave.
 # --sanitize: a separate CPU-only build under AddressSanitizer and UBSan (build-sanitize/),
-# without the window tests (Xvfb and llvmpipe are slow under ASan). llvmpipe runs without
-# threads there (LP_NUM_THREADS=0), so LeakSanitizer can stop the process and check it.
+# without the window tests (Xvfb and llvmpipe are slow under ASan). llvmpipe and OpenBLAS run
+# without threads there (LP_NUM_THREADS=0, OPENBLAS_NUM_THREADS=1), so LeakSanitizer can stop
+# the process and check it: OpenBLAS starts a worker thread when it is loaded and ends it at
+# exit, and a thread ending while LeakSanitizer stops the process at exit crashes its tracer
+# now and then ("Tracer caught signal 11", google/sanitizers#1353; seen on `threadmap compile`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ctest_args=()
@@ -14,6 +17,7 @@ if [ "${1:-}" = "--sanitize" ]; then
   export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   export LP_NUM_THREADS=0
+  export OPENBLAS_NUM_THREADS=1
   ctest_args=(-LE gui)
 fi
 scripts/setup.sh
