@@ -193,6 +193,13 @@ Dim3 unlinear(uint64_t i, const Dim3& d) {
     return {uint32_t(i % d.x), uint32_t(i / d.x % d.y), uint32_t(i / (uint64_t(d.x) * d.y))};
 }
 
+// A warp call's mask as CUDA code writes it: 0x0000ffff.
+std::string mask_text(uint32_t mask) {
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%08x", mask);
+    return text;
+}
+
 std::string index_text(const std::vector<uint64_t>& index) {
     std::string s;
     for (uint64_t i : index) s += "[" + std::to_string(i) + "]";
@@ -579,10 +586,8 @@ bool ModelEmulator::complete_warp_calls() {
             if (!(c.mask >> l & 1)) {
                 const uint32_t id = block_base_ + first + l;
                 report(FindingKind::DivergentBarrier, {id}, arrays_.size(), 0, c.line, [&] {
-                    char mask[16];
-                    std::snprintf(mask, sizeof mask, "0x%08x", c.mask);
                     return thread_text(id) + " (" + lane_text(first + l) + ") calls " + warp_op_name(c.op) +
-                           " at line " + std::to_string(c.line) + " with mask " + mask +
+                           " at line " + std::to_string(c.line) + " with mask " + mask_text(c.mask) +
                            ", which leaves out its own lane; CUDA leaves this undefined, so the launch ends here.";
                 });
                 result_.ended_early = true;
@@ -637,12 +642,10 @@ void ModelEmulator::warp_deadlock() {
     const WarpCall& c = warp_calls_[f];
     // Where a lane is: at a barrier, or at a warp call (with its mask).
     const auto where = [&](uint32_t m) {
-        char mask[16];
-        std::snprintf(mask, sizeof mask, "0x%08x", warp_calls_[m].mask);
         return state_[m] == FiberState::AtBarrier
                    ? "wait at __syncthreads() on line " + std::to_string(barrier_line_[m])
                    : "wait at " + std::string(warp_op_name(warp_calls_[m].op)) + " on line " +
-                         std::to_string(warp_calls_[m].line) + " with mask " + mask;
+                         std::to_string(warp_calls_[m].line) + " with mask " + mask_text(warp_calls_[m].mask);
     };
     std::vector<uint32_t> waiting, blocking;
     for (uint32_t m = 0; m < lanes; ++m) {

@@ -48,8 +48,6 @@ const char* warp_op_name(WarpOp op) {
     return "?";
 }
 
-bool is_shuffle(WarpOp op) { return op >= WarpOp::ShflIdx && op <= WarpOp::ShflXor; }
-
 uint32_t shuffle_source(WarpOp op, uint32_t lane, uint32_t arg, uint32_t width) {
     // CUDA's intrinsics pass c = ((32 - width) << 8) | clamp, the clamp 31 but for up (0):
     // segmask = c[12:8], clamp = c[4:0] (PTX ISA, shfl.sync).

@@ -35,10 +35,8 @@ enum class WarpOp : uint8_t {
     MatchAny = 17,
     MatchAll = 18,
 };
-inline constexpr uint32_t kWarpOps = 19;
 
 const char* warp_op_name(WarpOp op);  // "__shfl_down_sync"
-bool is_shuffle(WarpOp op);
 
 // One lane's call, kept while it waits for the others.
 struct WarpCall {
