@@ -42,8 +42,12 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
             {"phase (accesses between barriers)", n2s(p.launch.model->phase) + " of 0.." + n2s(p.phases - 1)});
     d.fields.push_back({"blockDim (threads per block)", dim(l.block)});
     d.fields.push_back({"gridDim (blocks in the grid)", dim(l.grid)});
+    // A model kernel's map is of its writers or, asked for, its readers.
+    const bool reads = p.launch.model && p.launch.model->reads;
     if (s.kind == CellSample::Element && s.touches == 0) {
-        d.fields.push_back({"written by", "no thread: the grid does not reach it"});
+        d.fields.push_back(
+            {reads ? "read by" : "written by", p.launch.model ? (reads ? "no thread reads it" : "no thread writes it")
+                                                              : "no thread: the grid does not reach it"});
         return d;
     }
     d.fields.push_back({"blockIdx", dim(s.block)});
@@ -64,19 +68,20 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
     d.fields.push_back({"global index, cuda.grid", is_2d(w) ? "(" + n2s(gx) + ", " + n2s(gy) + ")" : n2s(gx)});
     if (s.kind == CellSample::Element)
         d.fields.push_back(
-            {p.launch.model ? "written by" : "touches",
+            {!p.launch.model ? "touches"
+             : reads         ? "read by"
+                             : "written by",
              s.touches == 1 ? "1 thread" : n2s(s.touches) + " threads (the one with the smallest id shown)"});
     // The memory view, once computed (the Memory tab or a memory colour mode asked for it).
     if (element && *element < p.memory.costs.size() && p.memory.costs[*element] > 0) {
         const uint64_t cost = p.memory.costs[*element], lanes = p.memory.lanes[*element];
         const bool shared = p.launch.model && p.launch.model->shared();
-        // Shared: the request's bank conflict ways (its wavefronts, for elements of 4 bytes or fewer).
-        const uint64_t ideal = shared ? 1 : ideal_sectors(uint32_t(lanes), p.memory.place.element_bytes);
-        const bool ways = shared && p.memory.place.element_bytes == 8;
+        // Shared: the request's bank conflict ways (its wavefronts, for accesses of 4 bytes or fewer).
+        const uint64_t ideal = shared ? 1 : ideal_sectors(uint32_t(lanes), p.memory.access_bytes);
+        const bool ways = shared && p.memory.access_bytes >= 8;
         const std::string unit = ways     ? (cost == 1 ? "-way (no bank conflict)" : "-way bank conflict")
                                  : shared ? (cost == 1 ? " wavefront" : " wavefronts")
                                           : (cost == 1 ? " sector" : " sectors");
-        const bool reads = p.launch.model && p.launch.model->reads;
         d.fields.push_back({reads ? "its costliest load request" : "its store request",
                             n2s(cost) + unit + " for " + n2s(lanes) + (lanes == 1 ? " active lane" : " active lanes") +
                                 (cost > ideal ? "; " + n2s(ideal) + " would do" : "") + " (modeled)"});

@@ -118,6 +118,9 @@ std::optional<PictureMemory> compute_memory(const ResolvedLaunch& r, const std::
     std::copy_if(out.sites.begin(), out.sites.end(), std::back_inserter(mapped),
                  [&](const MemorySite& s) { return s.array == array; });
     out.totals = memory_totals(mapped, m.spec->arrays[array].space, op);
+    out.access_bytes = out.place.element_bytes;
+    for (const MemorySite& s : mapped)
+        if (s.op == op) out.access_bytes = std::max(out.access_bytes, s.access_bytes);
     return out;
 }
 

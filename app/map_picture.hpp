@@ -61,6 +61,9 @@ struct PictureMemory {
     std::vector<uint32_t> request_of;
     bool requests_capped = false;
     ArrayPlace place;  // the mapped array's element size (a __shared__ one: where it lies, for its banks)
+    // Bytes per lane of the mapped access's widest site (element bytes × a vector access's width):
+    // what an element's "would do" is reckoned for.
+    uint32_t access_bytes = 4;
 };
 inline constexpr uint64_t kWarpInspectorElements = uint64_t(1) << 22;
 inline constexpr uint64_t kMemoryViewWork = uint64_t(1) << 26;

@@ -11,7 +11,8 @@ const char* const kMemoryModelNote =
     "the emulator's model of the memory system, counted as Nsight Compute counts it: a request is one execution "
     "of an access site by the active lanes of a warp; global sectors are the distinct 32-byte sectors a request "
     "touches (arrays 256-byte aligned); shared wavefronts are the most distinct 4-byte words one of the 32 banks "
-    "serves (a request of 8-byte elements: in each half-warp, summed); atomics and out-of-bounds accesses are "
+    "serves (a request of 8-byte accesses: in each half-warp, of 16-byte ones: in each quarter-warp, summed); atomics "
+    "and out-of-bounds accesses are "
     "not counted";
 
 namespace {
@@ -63,6 +64,7 @@ nlohmann::json memory_json(const ModelLaunch& l, const std::vector<MemorySite>& 
                         {"op", access_op_name(s.op)},
                         {"space", space_name(s.space)},
                         {"array", l.spec->arrays[s.array].name},
+                        {"access_bytes", s.access_bytes},
                         {"requests", s.requests},
                         {"sectors", global ? nlohmann::json(s.sectors) : null},
                         {"ideal_sectors", global ? nlohmann::json(s.ideal_sectors) : null},
@@ -87,7 +89,7 @@ nlohmann::json memory_json(const ModelLaunch& l, const std::vector<MemorySite>& 
 std::string memory_csv(const ModelLaunch& l, const std::vector<MemorySite>& sites) {
     std::string out =
         "line,op,space,array,requests,sectors,ideal_sectors,sectors_per_request,wavefronts,conflict_ways_max,"
-        "active_lanes_mean\n";
+        "active_lanes_mean,access_bytes\n";
     for (const MemorySite& s : sites) {
         const bool global = s.space == MemorySpace::Global;
         out += std::to_string(s.line) + "," + access_op_name(s.op) + "," + space_name(s.space) + "," +
@@ -96,7 +98,7 @@ std::string memory_csv(const ModelLaunch& l, const std::vector<MemorySite>& site
                (global ? fixed(per_request(s.sectors, s.requests), 4) : "") + "," +
                (global ? "" : std::to_string(s.wavefronts)) + "," +
                (global ? "" : std::to_string(s.conflict_ways_max)) + "," +
-               fixed(per_request(s.active_lanes, s.requests), 4) + "\n";
+               fixed(per_request(s.active_lanes, s.requests), 4) + "," + std::to_string(s.access_bytes) + "\n";
     }
     return out;
 }
@@ -105,16 +107,16 @@ std::string memory_text(const ModelLaunch& l, const std::vector<MemorySite>& sit
     char row[256];
     std::string out =
         l.spec->name + " on grid " + to_string(l.launch.grid) + ", block " + to_string(l.launch.block) + "\n";
-    std::snprintf(row, sizeof row, "%5s  %-5s  %-6s  %-8s %10s %12s %10s %9s %8s %7s\n", "line", "op", "space", "array",
-                  "requests", "sectors|wf", "ideal", "per req", "excess", "lanes");
+    std::snprintf(row, sizeof row, "%5s  %-5s  %-6s  %-8s %5s %10s %12s %10s %9s %8s %7s\n", "line", "op", "space",
+                  "array", "bytes", "requests", "sectors|wf", "ideal", "per req", "excess", "lanes");
     out += row;
     for (const MemorySite& s : sites) {
         const bool global = s.space == MemorySpace::Global;
         const uint64_t amount = global ? s.sectors : s.wavefronts;
         const uint64_t ideal = global ? s.ideal_sectors : s.ideal_wavefronts;
         const auto excess = excess_percent(amount, ideal);
-        std::snprintf(row, sizeof row, "%5d  %-5s  %-6s  %-8s %10llu %12llu %10llu %9s %7s%% %7s\n", s.line,
-                      access_op_name(s.op), space_name(s.space), l.spec->arrays[s.array].name.c_str(),
+        std::snprintf(row, sizeof row, "%5d  %-5s  %-6s  %-8s %5u %10llu %12llu %10llu %9s %7s%% %7s\n", s.line,
+                      access_op_name(s.op), space_name(s.space), l.spec->arrays[s.array].name.c_str(), s.access_bytes,
                       (unsigned long long)s.requests, (unsigned long long)amount, (unsigned long long)ideal,
                       fixed(per_request(amount, s.requests)).c_str(), fixed(excess, 0).c_str(),
                       fixed(per_request(s.active_lanes, s.requests), 1).c_str());

@@ -66,7 +66,9 @@ void site_table(const PictureMemory& m) {
         };
         cell(std::to_string(s.line));
         cell(s.line >= 1 && size_t(s.line) <= code.size() ? code[size_t(s.line) - 1] : "");
-        cell(std::string(global ? "global " : "shared ") + access_op_name(s.op));
+        // "shared load, 16 B": the bytes each lane's access covers (a float4 through a cast: 16).
+        cell(std::string(global ? "global " : "shared ") + access_op_name(s.op) + ", " +
+             std::to_string(s.access_bytes) + " B");
         cell(m.spec->arrays[s.array].name);
         cell(std::to_string(s.requests));
         cell(std::to_string(amount) + (global ? " sectors" : " wavefronts"));

@@ -144,7 +144,8 @@ void draw_warp_overlay(ImDrawList* dl, const AppState& state, const ViewRect& r)
     const float font = ImGui::GetFontSize();
     if (!shared) draw_sectors(dl, state, r, req);
     std::set<uint64_t> elements;
-    for (uint32_t mask = req.mask; mask; mask &= mask - 1) elements.insert(req.index[std::countr_zero(mask)]);
+    for (uint32_t mask = req.mask; mask; mask &= mask - 1)
+        for (uint32_t k = 0; k < req.width; ++k) elements.insert(req.index[std::countr_zero(mask)] + k);
     for (uint64_t e : elements) {
         uint32_t x = 0, y = 0;
         layout.cell_of(e, x, y);
@@ -180,6 +181,8 @@ void draw_warp_overlay(ImDrawList* dl, const AppState& state, const ViewRect& r)
     const bool load = state.picture->launch.model && state.picture->launch.model->reads;
     std::string text = std::string("This ") + (load ? "load" : "store") + " request (modeled), line " +
                        std::to_string(inspected->line) + ": " + plural(active, "active lane", "active lanes");
+    if (req.width > 1)
+        text += ", " + std::to_string(req.width * memory.place.element_bytes) + " bytes each (a vector access),";
     if (shared) {
         const RequestWavefronts w = request_wavefronts(req, memory.place);
         text += " touch " + plural(uint32_t(elements.size()), "element", "elements") + ": " +

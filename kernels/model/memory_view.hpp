@@ -5,16 +5,20 @@
 //   execution of the site by each lane. A site is an instruction: a source line, load or
 //   store, and the array (a line that loads two arrays has two sites; one that loads an array
 //   twice has one site executed twice per thread). Lanes are a block's threads in linear order
-//   (x fastest), 32 to a warp.
+//   (x fastest), 32 to a warp. A vector access (a float2 or float4 read or written through a
+//   cast) is one access per lane of its width × the element size; the width is part of the
+//   site (a line that reads an array both ways has two sites).
 // - Global memory: a request's sectors are the distinct 32-byte sectors covering the bytes its
 //   active lanes touch; its ideal is ⌈active lanes × element bytes / 32⌉, the sectors its
 //   lanes' values fill when contiguous and aligned (the definition; lanes that share
 //   an element, as in a broadcast, can take fewer sectors than that). Arrays start 256-byte
-//   aligned, as cudaMalloc gives.
+//   aligned, as cudaMalloc gives. A vector access lies within one sector (it is aligned to its
+//   size, at most 16 bytes).
 // - Shared memory: 32 banks of 4-byte words; lanes reading one word share it (broadcast); a
 //   request's wavefronts are the most distinct words any one bank serves (n-way conflict = n).
-//   A wavefront returns 128 bytes, so a request of 8-byte elements is served as two half-warps
-//   (lanes 0-15, 16-31), each counted so, and its wavefronts are their sum (2 when none
+//   A wavefront returns 128 bytes, so a request of 8-byte accesses (a double, a float2) is
+//   served as two half-warps (lanes 0-15, 16-31) and one of 16-byte accesses (a float4) as four
+//   quarter-warps, each counted so, and its wavefronts are their sum (2 or 4 when none
 //   conflicts). Elements of 1 or 2 bytes share words: lanes on one word are a broadcast.
 //   A block's __shared__ arrays lie one after another in declaration order from offset 0,
 //   each at a multiple of its element size.
@@ -51,14 +55,15 @@ struct ArrayPlace {
 struct MemorySite {
     int line = 0;
     AccessOp op = AccessOp::Load;
-    size_t array = 0;  // index into the spec's arrays
+    size_t array = 0;           // index into the spec's arrays
+    uint32_t access_bytes = 4;  // what one lane's access covers: its element, or a vector of 2 or 4
     MemorySpace space = MemorySpace::Global;
     uint64_t requests = 0;
     uint64_t active_lanes = 0;       // Σ over requests
     uint64_t sectors = 0;            // global
     uint64_t ideal_sectors = 0;      // global
     uint64_t wavefronts = 0;         // shared
-    uint64_t ideal_wavefronts = 0;   // shared: with no bank conflict (1 a request; 8-byte elements: 2)
+    uint64_t ideal_wavefronts = 0;   // shared: with no bank conflict (1 a request; 8-byte accesses: 2; 16: 4)
     uint32_t conflict_ways_max = 0;  // shared: the worst bank conflict of one request (1: none)
 };
 
@@ -73,7 +78,8 @@ struct ElementCost {
 // One request, as the warp inspector draws it.
 struct WarpRequest {
     uint32_t mask = 0;                // active lanes
-    uint32_t index[kWarpLanes] = {};  // each active lane's element
+    uint32_t index[kWarpLanes] = {};  // each active lane's element (a vector access: its first)
+    uint32_t width = 1;               // elements each lane's access covers from its index
 };
 
 // A request kept whole for the warp inspector, with the warp of the launch that made it (its
@@ -85,7 +91,7 @@ struct KeptRequest {
     int32_t line = 0;
     uint32_t execution = 0;
 };
-// Kept requests at most (each 144 bytes: 36 MiB); later ones are counted, not kept.
+// Kept requests at most (each 152 bytes: 38 MiB); later ones are counted, not kept.
 inline constexpr size_t kMaxKeptRequests = size_t(1) << 18;
 
 struct MemoryView {
@@ -106,22 +112,23 @@ struct MemoryView {
 
 // The figures of one request (for the warp inspector and tests). Global: the distinct 32-byte
 // sectors of the elements the active lanes touch, of an array starting at a 256-byte
-// boundary, and the ideal; shared: wavefronts, of an array at `place`.
+// boundary, and the ideal; shared: wavefronts, of an array at `place`. Each lane touches
+// r.width elements from its index.
 struct RequestSectors {
     uint32_t sectors = 0, ideal = 0;
 };
 RequestSectors request_sectors(const WarpRequest& r, uint32_t element_bytes = 4);
 struct RequestWavefronts {
     uint32_t wavefronts = 0;
-    uint32_t ideal = 0;  // its half-warps (8-byte elements) or warp with lanes active: wavefronts with no conflict
+    uint32_t ideal = 0;  // its warp, half- or quarter-warps with lanes active: wavefronts with no conflict
     uint32_t ways = 0;   // the most distinct words one bank serves in one of them (an n-way conflict)
 };
 RequestWavefronts request_wavefronts(const WarpRequest& r, const ArrayPlace& place);
 // Per bank, the distinct words of the request (the bank strip; its most is the wavefronts of
-// 4-byte and narrower elements; 8-byte ones: the distinct words of both half-warps).
+// 4-byte and narrower accesses; wider ones: the distinct words of all its half- or quarter-warps).
 std::array<uint32_t, kSharedBanks> bank_words(const WarpRequest& r, const ArrayPlace& place);
-inline uint32_t ideal_sectors(uint32_t active_lanes, uint32_t element_bytes = 4) {
-    return (active_lanes * element_bytes + kSectorBytes - 1) / kSectorBytes;
+inline uint32_t ideal_sectors(uint32_t active_lanes, uint32_t access_bytes = 4) {
+    return (active_lanes * access_bytes + kSectorBytes - 1) / kSectorBytes;
 }
 
 // Totals of one kind of access over the sites, as Nsight's .sum metrics.

@@ -241,10 +241,12 @@ class ModelEmulator {
     uint64_t accesses() const { return result_.accesses; }
     ModelResult finish();
 
-    // One load, store or atomic. Inlined into each of ModelThread's three callers, whose
-    // constant read/write/atomic flags fold its branches away.
+    // One load, store or atomic. Inlined into each of ModelThread's callers, whose constant
+    // read/write/atomic flags fold its branches away. `request_width`: the elements from i that
+    // this lane's access covers in the memory view (a vector access: 2 or 4, given with its
+    // first element; 0 with the others, which it covers).
     [[gnu::always_inline]] inline uint64_t access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write,
-                                                  bool atomic, uint64_t new_bits);
+                                                  bool atomic, uint64_t new_bits, uint32_t request_width = 1);
     // __syncthreads() (and __syncthreads_count: returns how many of the block's threads gave a
     // true `predicate`).
     uint32_t barrier(ModelThread& t, int line, bool predicate = false);
@@ -484,14 +486,15 @@ void ModelEmulator::out_of_bounds(size_t a, uint64_t i, uint32_t id, int line, b
 }
 
 uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write, bool atomic,
-                               uint64_t new_bits) {
+                               uint64_t new_bits, uint32_t request_width) {
     // Now and then: a cancelled launch, or one past its access cap, stops here, within its
     // block (a single thread's loop can be billions of accesses long).
     if ((++result_.accesses & kStopCheckEvery) == 0 && should_stop()) throw StopRun{};
     Storage& s = arrays_[a];
     const uint32_t id = t.global_id_;
-    if (requests_ && !atomic)
-        requests_->record(t.fiber_, a, i, line, write ? AccessOp::Store : AccessOp::Load, i < s.size);
+    if (requests_ && !atomic && request_width)  // a lane partly out of bounds is inactive in the request
+        requests_->record(t.fiber_, a, i, line, write ? AccessOp::Store : AccessOp::Load, request_width,
+                          i < s.size && s.size - i >= request_width);
     if (i >= s.size) {
         out_of_bounds(a, i, id, line, write, atomic);
         return 0;
@@ -991,6 +994,16 @@ uint64_t ModelThread::load_bits(size_t array, uint64_t index, int line) {
 
 void ModelThread::store_bits(size_t array, uint64_t index, uint64_t bits, int line) {
     emulator_->access(*this, array, index, line, false, true, false, bits);
+}
+
+void ModelThread::load_vector_bits(size_t array, uint64_t index, uint32_t width, uint64_t* bits, int line) {
+    for (uint32_t k = 0; k < width; ++k)
+        bits[k] = emulator_->access(*this, array, index + k, line, true, false, false, 0, k == 0 ? width : 0);
+}
+
+void ModelThread::store_vector_bits(size_t array, uint64_t index, uint32_t width, const uint64_t* bits, int line) {
+    for (uint32_t k = 0; k < width; ++k)
+        emulator_->access(*this, array, index + k, line, false, true, false, bits[k], k == 0 ? width : 0);
 }
 
 uint64_t ModelThread::atomic_bits(size_t array, uint64_t index, AtomicOp op, bool is_float, uint64_t operand,

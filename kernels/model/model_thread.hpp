@@ -102,6 +102,10 @@ class ModelThread {
     // zero-extended (an array of 1, 2, 4 or 8-byte elements: value_type.hpp).
     uint64_t load_bits(size_t array, uint64_t index, int line);
     void store_bits(size_t array, uint64_t index, uint64_t bits, int line);
+    // A vector access (a float2 or float4 through a cast): `width` elements from `index`, each
+    // recorded as an access of its own, and one access of `width` elements in the memory view.
+    void load_vector_bits(size_t array, uint64_t index, uint32_t width, uint64_t* bits, int line);
+    void store_vector_bits(size_t array, uint64_t index, uint32_t width, const uint64_t* bits, int line);
     // The old bits; `operand`/`compare` as the bit patterns of the element's type (4 or 8
     // bytes; Add and Max per type).
     uint64_t atomic_bits(size_t array, uint64_t index, AtomicOp op, bool is_float, uint64_t operand, uint64_t compare,

@@ -26,7 +26,8 @@ uint32_t distinct_elements(const WarpRequest& r, std::array<uint64_t, kWarpLanes
 }
 
 // The distinct 32-byte sectors of `n` ascending elements of a 256-byte aligned array (an
-// element no wider than a sector, and aligned to its size: it lies in one).
+// access no wider than a sector, and aligned to its size: it lies in the sector of its first
+// element).
 uint32_t sectors_of(const std::array<uint64_t, kWarpLanes>& elements, uint32_t n, uint32_t element_bytes) {
     uint32_t sectors = 0;
     for (uint32_t k = 0; k < n; ++k)
@@ -40,7 +41,8 @@ uint32_t sectors_of(const std::array<uint64_t, kWarpLanes>& elements, uint32_t n
 RequestSectors request_sectors(const WarpRequest& r, uint32_t element_bytes) {
     std::array<uint64_t, kWarpLanes> elements;
     const uint32_t n = distinct_elements(r, elements);
-    return {sectors_of(elements, n, element_bytes), ideal_sectors(uint32_t(std::popcount(r.mask)), element_bytes)};
+    return {sectors_of(elements, n, element_bytes),
+            ideal_sectors(uint32_t(std::popcount(r.mask)), element_bytes * r.width)};
 }
 
 namespace {
@@ -49,11 +51,11 @@ namespace {
 std::array<uint32_t, kSharedBanks> lanes_bank_words(const WarpRequest& r, uint32_t lanes, const ArrayPlace& place) {
     std::array<uint64_t, kWarpLanes> elements;
     const uint32_t n = distinct_elements(r, elements, lanes);
-    std::array<uint64_t, 2 * kWarpLanes> words;
+    std::array<uint64_t, 4 * kWarpLanes> words;  // a quarter-warp's 16-byte accesses: 8 lanes of 4 words
     uint32_t w = 0;
     for (uint32_t k = 0; k < n; ++k) {
         const uint64_t first = place.base_byte + elements[k] * place.element_bytes,
-                       last = first + place.element_bytes - 1;
+                       last = first + place.element_bytes * r.width - 1;
         for (uint64_t word = first / 4; word <= last / 4; ++word) words[w++] = word;
     }
     w = uint32_t(std::unique(words.begin(), words.begin() + w) -
@@ -63,15 +65,17 @@ std::array<uint32_t, kSharedBanks> lanes_bank_words(const WarpRequest& r, uint32
     return per_bank;
 }
 
-// The lanes one wavefront serves at most: 128 bytes' worth (a warp of 4-byte elements, a
-// half-warp of 8-byte ones).
-uint32_t phase_lanes(const ArrayPlace& place) { return place.element_bytes == 8 ? kWarpLanes / 2 : kWarpLanes; }
+// The lanes one wavefront serves at most: 128 bytes' worth (a warp of 4-byte accesses, a
+// half-warp of 8-byte ones, a quarter-warp of 16-byte ones).
+uint32_t phase_lanes(const WarpRequest& r, const ArrayPlace& place) {
+    return std::min(kWarpLanes, 128 / std::max(4u, place.element_bytes * r.width));
+}
 
 }  // namespace
 
 std::array<uint32_t, kSharedBanks> bank_words(const WarpRequest& r, const ArrayPlace& place) {
     std::array<uint32_t, kSharedBanks> per_bank{};
-    const uint32_t lanes = phase_lanes(place);
+    const uint32_t lanes = phase_lanes(r, place);
     for (uint32_t first = 0; first < kWarpLanes; first += lanes) {
         const uint32_t mask = uint32_t(((uint64_t(1) << lanes) - 1) << first);
         const auto part = lanes_bank_words(r, mask, place);
@@ -82,7 +86,7 @@ std::array<uint32_t, kSharedBanks> bank_words(const WarpRequest& r, const ArrayP
 
 RequestWavefronts request_wavefronts(const WarpRequest& r, const ArrayPlace& place) {
     RequestWavefronts w;
-    const uint32_t lanes = phase_lanes(place);
+    const uint32_t lanes = phase_lanes(r, place);
     for (uint32_t first = 0; first < kWarpLanes; first += lanes) {
         const uint32_t mask = uint32_t(((uint64_t(1) << lanes) - 1) << first);
         if (!(r.mask & mask)) continue;
@@ -137,7 +141,7 @@ WarpRequests::WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& 
     requests_.resize(size_t(warps_) * site_capacity_);
 }
 
-uint32_t WarpRequests::add_site(size_t key, size_t array, int line, AccessOp op) {
+uint32_t WarpRequests::add_site(size_t key, size_t array, int line, AccessOp op, uint32_t width) {
     if (key >= site_table_.size()) site_table_.resize(key + 1, -1);
     const uint32_t site = uint32_t(sites_.size());
     site_table_[key] = int32_t(site);
@@ -145,6 +149,7 @@ uint32_t WarpRequests::add_site(size_t key, size_t array, int line, AccessOp op)
     s.line = line;
     s.op = op;
     s.array = array;
+    s.access_bytes = places_[array].element_bytes * width;
     s.space = spaces_[array];
     sites_.push_back(s);
     if (sites_.size() > site_capacity_) {  // re-lay the per-site tables out, twice as wide
@@ -184,11 +189,14 @@ void WarpRequests::count(MemorySite& site, const WarpRequest& r) {
     std::vector<ElementCost>& costs = costs_[site.array];
     const bool load = site.op == AccessOp::Load;
     for (uint32_t mask = r.mask; mask; mask &= mask - 1) {
-        ElementCost& c = costs[r.index[std::countr_zero(mask)]];
-        uint8_t& most = load ? c.load_cost : c.store_cost;
-        uint8_t& fewest = load ? c.load_lanes : c.store_lanes;
-        most = std::max(most, uint8_t(cost));
-        fewest = fewest == 0 ? uint8_t(lanes) : std::min(fewest, uint8_t(lanes));
+        const uint64_t first = r.index[std::countr_zero(mask)];
+        for (uint64_t i = first; i < first + r.width; ++i) {
+            ElementCost& c = costs[i];
+            uint8_t& most = load ? c.load_cost : c.store_cost;
+            uint8_t& fewest = load ? c.load_lanes : c.store_lanes;
+            most = std::max(most, uint8_t(cost));
+            fewest = fewest == 0 ? uint8_t(lanes) : std::min(fewest, uint8_t(lanes));
+        }
     }
 }
 
@@ -211,8 +219,11 @@ void WarpRequests::keep(std::vector<KeptRequest>& warp_requests) {
         }
         kept_.push_back(k);
         for (uint32_t mask = k.request.mask; mask; mask &= mask - 1) {
-            uint32_t& first = kept_of_[k.request.index[std::countr_zero(mask)]];
-            if (first == MemoryView::kNoRequest) first = uint32_t(kept_.size() - 1);
+            const uint64_t index = k.request.index[std::countr_zero(mask)];
+            for (uint64_t i = index; i < index + k.request.width; ++i) {
+                uint32_t& first = kept_of_[i];
+                if (first == MemoryView::kNoRequest) first = uint32_t(kept_.size() - 1);
+            }
         }
     }
 }
@@ -247,7 +258,8 @@ MemoryView WarpRequests::finish() {
     std::sort(view.sites.begin(), view.sites.end(), [](const MemorySite& a, const MemorySite& b) {
         if (a.line != b.line) return a.line < b.line;
         if (a.op != b.op) return a.op < b.op;
-        return a.array < b.array;
+        if (a.array != b.array) return a.array < b.array;
+        return a.access_bytes < b.access_bytes;
     });
     view.costs = std::move(costs_);
     view.kept_requests = std::move(kept_);

@@ -5,6 +5,7 @@
 // barriers, whose threads interleave), so it holds one warp's or one block's requests at a time.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -20,8 +21,10 @@ class WarpRequests {
     WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& array_sizes, uint32_t threads_per_block,
                  size_t keep = SIZE_MAX, AccessOp keep_op = AccessOp::Store, uint32_t global_element_bytes = 0);
 
-    void record(uint32_t thread_in_block, size_t array, uint64_t index, int line, AccessOp op, bool in_bounds) {
-        const uint32_t site = site_of(array, line, op);
+    // One lane's access of `width` elements from `index` (a vector access: 2 or 4).
+    void record(uint32_t thread_in_block, size_t array, uint64_t index, int line, AccessOp op, uint32_t width,
+                bool in_bounds) {
+        const uint32_t site = site_of(array, line, op, width);
         const uint32_t n = executions_[size_t(thread_in_block) * site_capacity_ + site]++;
         if (!in_bounds) return;
         std::vector<WarpRequest>& requests = requests_[size_t(thread_in_block / kWarpLanes) * site_capacity_ + site];
@@ -30,6 +33,7 @@ class WarpRequests {
         const uint32_t lane = thread_in_block % kWarpLanes;
         r.index[lane] = uint32_t(index);
         r.mask |= 1u << lane;
+        r.width = width;
     }
     // A block starts (its linear index); `mapped`: its shared requests' costs are kept per
     // element, and its requests of a kept shared array kept whole.
@@ -44,12 +48,13 @@ class WarpRequests {
     MemoryView finish();
 
   private:
-    uint32_t site_of(size_t array, int line, AccessOp op) {
-        const size_t key = (size_t(line) * arrays_ + array) * 2 + size_t(op);
+    uint32_t site_of(size_t array, int line, AccessOp op, uint32_t width) {
+        // width 1, 2 or 4: 0, 1 or 2 as std::bit_width(width) - 1
+        const size_t key = ((size_t(line) * arrays_ + array) * 2 + size_t(op)) * 3 + size_t(std::bit_width(width) - 1);
         if (key < site_table_.size() && site_table_[key] >= 0) return uint32_t(site_table_[key]);
-        return add_site(key, array, line, op);
+        return add_site(key, array, line, op, width);
     }
-    uint32_t add_site(size_t key, size_t array, int line, AccessOp op);
+    uint32_t add_site(size_t key, size_t array, int line, AccessOp op, uint32_t width);
     void count(MemorySite& site, const WarpRequest& r);
     bool kept(const MemorySite& site) const;
     void keep(std::vector<KeptRequest>& warp_requests);
@@ -58,7 +63,7 @@ class WarpRequests {
     uint32_t threads_per_block_, warps_;
     std::vector<MemorySpace> spaces_;
     std::vector<ArrayPlace> places_;   // per array: its element size, and where a shared array starts
-    std::vector<int32_t> site_table_;  // (line, array, op) → site, -1 when none yet
+    std::vector<int32_t> site_table_;  // (line, array, op, width) → site, -1 when none yet
     std::vector<MemorySite> sites_;
     size_t site_capacity_ = 8;
     std::vector<uint32_t> executions_;                // [thread in block][site]: times run

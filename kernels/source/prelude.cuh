@@ -34,9 +34,9 @@ struct uint3 {
     unsigned int x, y, z;
 };
 
-// CUDA's vector types, aligned as CUDA aligns them, and their make_ functions. Local values
-// only: an array of them is read and written one number at a time or not at all (the model's
-// arrays hold numbers, and a 16-byte load of a float4 is refused when it runs).
+// CUDA's vector types, aligned as CUDA aligns them, and their make_ functions. An array of
+// numbers read or written through a pointer to one (a float4 through reinterpret_cast) is one
+// vector access per lane, as on a GPU (source_hooks.cpp).
 #define __THREADMAP_VECTOR2(T, NAME, ALIGN)                   \
     struct __attribute__((aligned(ALIGN))) NAME##2 {         \
         T x, y;                                                \
@@ -62,6 +62,17 @@ __THREADMAP_VECTOR2(unsigned int, uint, 8)
 __THREADMAP_VECTOR4(unsigned int, uint, 16)
 __THREADMAP_VECTOR2(double, double, 16)
 __THREADMAP_VECTOR3(double, double)
+__THREADMAP_VECTOR2(signed char, char, 2)
+__THREADMAP_VECTOR4(signed char, char, 4)
+__THREADMAP_VECTOR2(unsigned char, uchar, 2)
+__THREADMAP_VECTOR3(unsigned char, uchar)
+__THREADMAP_VECTOR4(unsigned char, uchar, 4)
+__THREADMAP_VECTOR2(short, short, 4)
+__THREADMAP_VECTOR4(short, short, 8)
+__THREADMAP_VECTOR2(unsigned short, ushort, 4)
+__THREADMAP_VECTOR4(unsigned short, ushort, 8)
+__THREADMAP_VECTOR2(long long, longlong, 16)
+__THREADMAP_VECTOR2(unsigned long long, ulonglong, 16)
 #undef __THREADMAP_VECTOR2
 #undef __THREADMAP_VECTOR3
 #undef __THREADMAP_VECTOR4

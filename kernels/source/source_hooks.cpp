@@ -8,6 +8,7 @@
 #include <cstring>
 #include <optional>
 #include <utility>
+#include <vector>
 #include <dlfcn.h>
 
 #include "kernel_printf.hpp"
@@ -59,9 +60,15 @@ auto waiting(int line, Call call) {
     return result;
 }
 
+// An access in an array: `width` elements from `index` (a vector access, a float2 or float4
+// read through a cast: 2 or 4; else 1), or `scalars` of them one after another (a copy of a
+// struct of several, a float3: as many accesses, as a GPU makes).
 struct Element {
     size_t array;
     uint64_t index;
+    uint32_t bytes;  // of one element
+    uint32_t width = 1;
+    uint32_t scalars = 1;
 };
 
 bool in_reserved(uintptr_t address) {
@@ -69,27 +76,63 @@ bool in_reserved(uintptr_t address) {
     return address >= base && address < base + kSlotBytes * kSlots;
 }
 
+enum class Refusal { OtherKernel, Misaligned, NotElements };
+
 // Keeps the run's first refused access (out of line: locate runs on every access, this once).
-[[gnu::cold, gnu::noinline]] void refuse(int line, uint64_t size, int64_t offset, int64_t element, bool other_kernel) {
+[[gnu::cold, gnu::noinline]] void refuse(int line, uint64_t size, int64_t offset, int64_t element, Refusal why) {
     if (!g_access_error.empty()) return;
-    if (other_kernel) {
-        g_access_error = "line " + std::to_string(line) + ": an access to a __shared__ array of another kernel";
-        return;
+    const std::string where = "line " + std::to_string(line) + ": a " + std::to_string(size) +
+                              "-byte access at byte offset " + std::to_string(offset) + " of an array of " +
+                              std::to_string(element) + "-byte elements";
+    switch (why) {
+        case Refusal::OtherKernel:
+            g_access_error = "line " + std::to_string(line) + ": an access to a __shared__ array of another kernel";
+            return;
+        case Refusal::Misaligned:
+            g_access_error = where + ": a vector access (a float2, a float4) must lie at a multiple of its size, " +
+                             std::to_string(size) + " bytes (on a GPU: a misaligned address error)";
+            return;
+        case Refusal::NotElements:
+            g_access_error =
+                where +
+                ": threadmap's arrays are read and written one whole element at a time, so declare or bind an array "
+                "with the type the kernel reads it as (extern __shared__ float s[]; rather than a char array cast to "
+                "float*)";
+            return;
     }
-    g_access_error =
-        "line " + std::to_string(line) + ": a " + std::to_string(size) + "-byte access at byte offset " +
-        std::to_string(offset) + " of an array of " + std::to_string(element) +
-        "-byte elements: threadmap's arrays are read and written one whole element at a time, so declare or bind "
-        "an array with the type the kernel reads it as (extern __shared__ float s[]; rather than a char array cast "
-        "to float*)" +
-        (int64_t(size) > element ? "; a float2 or float4 read or written through a cast is one wider access per "
-                                   "thread on a GPU, which the model does not count: use its elements one by one"
-                                 : "");
 }
 
-// Which array element `size` bytes at `address` are, if they are in an array; an access that
-// is not one whole element is kept (the first) as the run's access error.
-std::optional<Element> locate(uintptr_t address, uint64_t size, int line, bool& refused) {
+// An access wider than one element, or refused (out of line: the common one-element access
+// stays short).
+[[gnu::cold, gnu::noinline]] std::optional<Element> locate_other(int line, uint64_t size, int64_t offset,
+                                                                 int64_t element, size_t array, bool& refused,
+                                                                 bool one_element) {
+    refused = true;
+    if (array == AddressMap::kNone) {
+        refuse(line, size, offset, element, Refusal::OtherKernel);
+        return std::nullopt;
+    }
+    const int64_t elements = int64_t(size) / element;
+    const bool whole = int64_t(size) % element == 0 && offset % element == 0;
+    const bool vector = whole && (elements == 2 || elements == 4) && size <= 16;
+    std::optional<Refusal> why;
+    if (!whole || one_element)
+        why = Refusal::NotElements;
+    else if (vector && offset % int64_t(size) != 0)
+        why = Refusal::Misaligned;
+    if (why) {
+        refuse(line, size, offset, element, *why);
+        return std::nullopt;
+    }
+    refused = false;
+    return Element{array, uint64_t(offset / element), uint32_t(element), vector ? uint32_t(elements) : 1,
+                   vector ? 1 : uint32_t(elements)};
+}
+
+// Which array elements `size` bytes at `address` are, if they are in an array; an access that
+// is not whole elements (or not one, for `one_element`: an atomic), or a misaligned vector, is
+// kept (the first) as the run's access error.
+std::optional<Element> locate(uintptr_t address, uint64_t size, int line, bool& refused, bool one_element = false) {
     refused = false;
     g_report->line = line;
     const uintptr_t base = reserved_base();
@@ -100,17 +143,41 @@ std::optional<Element> locate(uintptr_t address, uint64_t size, int line, bool& 
     const size_t array = g_map->array[slot];
     const int64_t offset = int64_t(address - slot_address(slot));
     const int64_t element = g_map->element_bytes[slot];  // 1, 2, 4 or 8: shifts, not divisions (every access)
-    if (array == AddressMap::kNone || int64_t(size) != element || (offset & (element - 1)) != 0) {
-        refused = true;
-        refuse(line, size, offset, element, array == AddressMap::kNone);
-        return std::nullopt;
-    }
     // An index before the start wraps to a huge one: the model reports it out of bounds.
-    return Element{array, uint64_t(offset >> std::countr_zero(uint64_t(element)))};
+    if (array != AddressMap::kNone && int64_t(size) == element && (offset & (element - 1)) == 0)
+        return Element{array, uint64_t(offset >> std::countr_zero(uint64_t(element))), uint32_t(element)};
+    return locate_other(line, size, offset, element, array, refused, one_element);
 }
 
 // A %s argument or a format: an array's address is not text (reading it would fault).
 bool readable(const void* p) { return !in_reserved(uintptr_t(p)); }
+
+// The bytes of the elements `e` names (each element's bits little-endian: its low bytes).
+void load_elements(const Element& e, unsigned char* out, int line) {
+    if (e.width > 1) {
+        uint64_t bits[4];
+        g_thread->load_vector_bits(e.array, e.index, e.width, bits, line);
+        for (uint32_t k = 0; k < e.width; ++k) std::memcpy(out + k * e.bytes, &bits[k], e.bytes);
+        return;
+    }
+    for (uint32_t k = 0; k < e.scalars; ++k) {
+        const uint64_t bits = g_thread->load_bits(e.array, e.index + k, line);
+        std::memcpy(out + k * e.bytes, &bits, e.bytes);
+    }
+}
+
+void store_elements(const Element& e, const unsigned char* in, int line) {
+    uint64_t bits[4] = {};
+    if (e.width > 1) {
+        for (uint32_t k = 0; k < e.width; ++k) std::memcpy(&bits[k], in + k * e.bytes, e.bytes);
+        g_thread->store_vector_bits(e.array, e.index, e.width, bits, line);
+        return;
+    }
+    for (uint32_t k = 0; k < e.scalars; ++k) {
+        std::memcpy(&bits[0], in + k * e.bytes, e.bytes);
+        g_thread->store_bits(e.array, e.index + k, bits[0], line);
+    }
+}
 
 }  // namespace
 
@@ -147,37 +214,44 @@ KernelPrint printed_of(const RunReport& report) {
 
 using threadmap::source_hooks::g_thread;
 using threadmap::source_hooks::in_reserved;
+using threadmap::source_hooks::load_elements;
 using threadmap::source_hooks::locate;
+using threadmap::source_hooks::store_elements;
 
 // The calls compiled code makes. `line` is the learner's source line of the access.
 extern "C" {
 
 uint32_t __threadmap_load4(const void* address, int line) {
     bool refused = false;
-    if (auto e = locate(uintptr_t(address), 4, line, refused))
-        return uint32_t(g_thread->load_bits(e->array, e->index, line));
     uint32_t bits = 0;
-    if (!refused) std::memcpy(&bits, address, 4);
+    if (auto e = locate(uintptr_t(address), 4, line, refused)) {
+        if (e->bytes == 4) return uint32_t(g_thread->load_bits(e->array, e->index, line));
+        load_elements(*e, reinterpret_cast<unsigned char*>(&bits), line);  // a char4, a short2
+    } else if (!refused) {
+        std::memcpy(&bits, address, 4);
+    }
     return bits;
 }
 
 void __threadmap_store4(void* address, uint32_t bits, int line) {
     bool refused = false;
-    if (auto e = locate(uintptr_t(address), 4, line, refused))
-        return g_thread->store_bits(e->array, e->index, bits, line);
-    if (!refused) std::memcpy(address, &bits, 4);
+    if (auto e = locate(uintptr_t(address), 4, line, refused)) {
+        if (e->bytes == 4) return g_thread->store_bits(e->array, e->index, bits, line);
+        store_elements(*e, reinterpret_cast<const unsigned char*>(&bits), line);
+    } else if (!refused) {
+        std::memcpy(address, &bits, 4);
+    }
 }
 
-// Accesses of other sizes (a double, a char, a struct copy): an element of an array of that
-// size (its bits, little-endian: the low bytes), plain memory, or refused in an array.
+// Accesses of other sizes (a double, a char, a float4, a struct copy): elements of an array
+// (a vector access, or one element after another), plain memory, or refused in an array.
 void __threadmap_load(const void* address, void* out, uint64_t size, int line) {
     bool refused = false;
     if (size == 4) {
         const uint32_t bits = __threadmap_load4(address, line);
         std::memcpy(out, &bits, 4);
     } else if (auto e = locate(uintptr_t(address), size, line, refused)) {
-        const uint64_t bits = g_thread->load_bits(e->array, e->index, line);
-        std::memcpy(out, &bits, size);
+        load_elements(*e, static_cast<unsigned char*>(out), line);
     } else if (refused) {
         std::memset(out, 0, size);
     } else {
@@ -192,41 +266,35 @@ void __threadmap_store(void* address, const void* in, uint64_t size, int line) {
         std::memcpy(&bits, in, 4);
         __threadmap_store4(address, bits, line);
     } else if (auto e = locate(uintptr_t(address), size, line, refused)) {
-        uint64_t bits = 0;
-        std::memcpy(&bits, in, size);
-        g_thread->store_bits(e->array, e->index, bits, line);
+        store_elements(*e, static_cast<const unsigned char*>(in), line);
     } else if (!refused) {
         std::memcpy(address, in, size);
     }
 }
 
-// memcpy/memmove/memset the compiler emitted (a struct copy, zeroing): plain memory, or one
-// element of an array, as a load and a store. A wider one on an array (a float4 through
-// reinterpret_cast) is one vector access per lane on a GPU, one request of 16 bytes, which the
-// model's elements cannot count: it is refused like any other access of another size.
+// memcpy/memmove/memset the compiler emitted (a struct copy, a float4 copied whole, zeroing):
+// plain memory, or elements of an array, as loads and stores.
 void __threadmap_memcpy(void* to, const void* from, uint64_t size, int line) {
-    if (!in_reserved(uintptr_t(to)) && !in_reserved(uintptr_t(from))) {
+    const bool from_array = in_reserved(uintptr_t(from)), to_array = in_reserved(uintptr_t(to));
+    if (!to_array && !from_array) {
         std::memmove(to, from, size);
-    } else if (size <= 8) {
-        unsigned char bytes[8];
-        __threadmap_load(from, bytes, size, line);
-        __threadmap_store(to, bytes, size, line);
+    } else if (!to_array) {
+        __threadmap_load(from, to, size, line);
+    } else if (!from_array) {
+        __threadmap_store(to, from, size, line);
     } else {
-        bool refused = false;
-        locate(uintptr_t(in_reserved(uintptr_t(from)) ? from : to), size, line, refused);
+        std::vector<unsigned char> bytes(size);
+        __threadmap_load(from, bytes.data(), size, line);
+        __threadmap_store(to, bytes.data(), size, line);
     }
 }
 
 void __threadmap_memset(void* to, int byte, uint64_t size, int line) {
     if (!in_reserved(uintptr_t(to))) {
         std::memset(to, byte, size);
-    } else if (size <= 8) {
-        unsigned char bytes[8];
-        std::memset(bytes, byte, sizeof bytes);
-        __threadmap_store(to, bytes, size, line);
     } else {
-        bool refused = false;
-        locate(uintptr_t(to), size, line, refused);
+        const std::vector<unsigned char> bytes(size, static_cast<unsigned char>(byte));
+        __threadmap_store(to, bytes.data(), size, line);
     }
 }
 
@@ -235,7 +303,7 @@ uint64_t __threadmap_atomic(void* address, int op, int is_float, int bytes, uint
                             int line) {
     bool refused = false;
     const threadmap::AtomicOp o = threadmap::AtomicOp(op);
-    if (auto e = locate(uintptr_t(address), uint64_t(bytes), line, refused))
+    if (auto e = locate(uintptr_t(address), uint64_t(bytes), line, refused, true))
         return g_thread->atomic_bits(e->array, e->index, o, is_float != 0, operand, compare, line);
     if (refused) return 0;
     // Plain memory (a __device__ variable): the model runs one thread at a time.

@@ -129,6 +129,40 @@ TEST_CASE("--source: an image of unsigned char into doubles maps and is counted 
     }
 }
 
+TEST_CASE("--source: a float4 copy maps four elements per thread and counts 16-byte accesses, 16 sectors a warp") {
+    const std::string cu = source_file("copy4.cu",
+                                       "__global__ void copy4(const float* in, float* out, int n) {\n"
+                                       "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                       "    if (4 * i < n)\n"
+                                       "        reinterpret_cast<float4*>(out)[i] = "
+                                       "reinterpret_cast<const float4*>(in)[i];\n"
+                                       "}\n");
+    const std::vector<std::string> launch = {
+        "--source", cu,        "--bind", "in=float[512]:index", "--bind", "out=float[512]", "--bind",
+        "n=512",    "--block", "64"};
+    const auto with = [&](std::vector<std::string> args) {
+        args.insert(args.end(), launch.begin(), launch.end());
+        return run_threadmap(args);
+    };
+    const RunResult map = with({"map", "--array", "out", "--format", "json"});
+    REQUIRE_MESSAGE(map.exit_code == 0, map.err);
+    const json m = json::parse(map.out);
+    REQUIRE(m["elements"].size() == 512);
+    CHECK(m["elements"][263]["thread"] == json::array({1, 0, 0}));  // float4 65: block 1, thread 1
+    CHECK(m["elements"][263]["block"] == json::array({1, 0, 0}));
+    const RunResult memory = with({"memory", "--json"});
+    REQUIRE_MESSAGE(memory.exit_code == 0, memory.err);
+    const json v = json::parse(memory.out);
+    REQUIRE(v["sites"].size() == 2);
+    for (const json& s : v["sites"]) {
+        CAPTURE(s.dump());
+        CHECK(s["access_bytes"] == 16);
+        CHECK(s["requests"] == 4);  // 128 threads: 4 warps
+        CHECK(s["sectors"] == 64);
+        CHECK(s["sectors_per_request"] == 16.0);
+    }
+}
+
 TEST_CASE("--source: a __constant__ array bound as cudaMemcpyToSymbol would fill it gives the expected result") {
     const std::string cu =
         source_file("blur.cu",

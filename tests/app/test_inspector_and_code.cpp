@@ -1,7 +1,10 @@
 // What the inspector and the code panel say, for the tutorial's launches.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <fstream>
 
 #include "export_names.hpp"
 #include "inspector_text.hpp"
@@ -83,6 +86,39 @@ TEST_CASE("inspector - the store request of a cell once the memory view is compu
     REQUIRE(built.value);
     MapPicture& x = *built.value;
     CHECK(field(describe_cell(x, 7, 40), "its store request") == "4 sectors for 32 active lanes (modeled)");
+}
+
+TEST_CASE("inspector - a read map says read by, and a float4 load's 16 sectors are as few as can be") {
+    const std::string path = "/tmp/threadmap-inspector-" + std::to_string(getpid()) + "-copy4.cu";
+    std::ofstream(path) << "__global__ void copy4(const float* in, float* out, int n) {\n"
+                           "    int i = threadIdx.x;\n"
+                           "    if (4 * i < n) reinterpret_cast<float4*>(out)[i] = "
+                           "reinterpret_cast<const float4*>(in)[i];\n"
+                           "}\n";
+    LaunchOptions o;
+    o.source = path;
+    o.binds = {"in=float[256]:index", "out=float[256]", "n=200"};
+    o.block = "64";
+    o.grid = "1";
+    o.array = "in";
+    o.access = "read";
+    const auto launch = resolve_launch(o);
+    REQUIRE_MESSAGE(launch.value, launch.error);
+    PictureOptions po;
+    po.mode = ColorMode::Sectors;
+    auto built = build_picture(*launch.value, po);
+    REQUIRE_MESSAGE(built.value, built.error);
+    MapPicture& m = *built.value;
+    uint32_t x = 0, y = 0;
+    m.layout.cell_of(13, x, y);  // in[13]: thread 3's float4
+    const CellDescription d = describe_cell(m, int(x), int(y));
+    CHECK(field(d, "read by") == "1 thread");
+    CHECK(field(d, "written by") == "(missing)");
+    CHECK(field(d, "threadIdx") == "(3, 0, 0)");
+    // A warp's 32 float4s: 512 bytes, 16 sectors, no "would do".
+    CHECK(field(d, "its costliest load request") == "16 sectors for 32 active lanes (modeled)");
+    m.layout.cell_of(230, x, y);  // past n = 200: no thread reads it
+    CHECK(field(describe_cell(m, int(x), int(y)), "read by") == "no thread reads it");
 }
 
 TEST_CASE("code panel - the launch line for the current configuration - and the guard marked") {

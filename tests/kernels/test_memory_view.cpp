@@ -129,6 +129,39 @@ TEST_CASE("a request's wavefronts for 1-, 2- and 8-byte elements") {
     CHECK(ArrayPlace{8, 8}.bank(1) == 4);
 }
 
+TEST_CASE("a request of vector accesses: each lane's 8 or 16 bytes in one sector, half- and quarter-warps of banks") {
+    const auto vectors = [](uint32_t width, uint64_t stride) {
+        WarpRequest r = request(32, [=](uint32_t l) { return uint64_t(l) * stride * width; });
+        r.width = width;
+        return r;
+    };
+    // float4s, consecutive: 512 bytes, 16 sectors, the ideal; every other one: 32 sectors.
+    RequestSectors g = request_sectors(vectors(4, 1), 4);
+    CHECK(g.sectors == 16);
+    CHECK(g.ideal == 16);
+    g = request_sectors(vectors(4, 2), 4);
+    CHECK(g.sectors == 32);
+    CHECK(g.ideal == 16);
+    // float2s: 256 bytes, 8 sectors.
+    CHECK(request_sectors(vectors(2, 1), 4).sectors == 8);
+    // Shared float4s: a quarter-warp's 8 lanes fill the 32 banks once: 4 wavefronts, no conflict.
+    RequestWavefronts w = request_wavefronts(vectors(4, 1), {4, 0});
+    CHECK(w.wavefronts == 4);
+    CHECK(w.ideal == 4);
+    CHECK(w.ways == 1);
+    // A stride of 8 float4s (128 bytes): a quarter-warp's lanes all on banks 0-3: 8-way, 4 times.
+    w = request_wavefronts(vectors(4, 8), {4, 0});
+    CHECK(w.wavefronts == 32);
+    CHECK(w.ways == 8);
+    // float2s are served in half-warps, as doubles are.
+    w = request_wavefronts(vectors(2, 1), {4, 0});
+    CHECK(w.wavefronts == 2);
+    CHECK(w.ideal == 2);
+    // The bank strip: consecutive float4s touch every bank once in each quarter-warp.
+    const auto banks = bank_words(vectors(4, 1), {4, 0});
+    CHECK(std::all_of(banks.begin(), banks.end(), [](uint32_t n) { return n == 4; }));
+}
+
 TEST_CASE("a request's sectors for 1- and 8-byte elements") {
     // 32 bytes: one sector; 32 doubles: 256 bytes, 8 sectors, the ideal.
     auto r = request_sectors(request(32, [](uint32_t l) { return uint64_t(l); }), 1);

@@ -80,16 +80,25 @@ TEST_CASE("narrow and wide elements are recorded one by one: races per byte, out
     for (uint32_t j = 0; j < 4; ++j) CHECK(r.arrays[0].records[j].writers == 2);
 }
 
-TEST_CASE("an access of another size than the array's elements is refused, naming both sizes") {
+TEST_CASE("an access narrower than the array's elements is refused, naming both sizes - a wider one is its bytes") {
     auto s = compiled(
-        "__global__ void k(unsigned char* u, float* f) {\n"
+        "__global__ void k(double* d, float* f) {\n"
         "    int i = threadIdx.x;\n"
-        "    f[i] = reinterpret_cast<int*>(u)[i];\n"
+        "    f[i] = reinterpret_cast<float*>(d)[i];\n"
         "}\n");
-    auto k = bound(s, {"u=uchar[16]", "f=float[4]"});
+    auto k = bound(s, {"d=double[4]", "f=float[4]"});
     const auto r = run_model({&k->spec, {}, {{1, 1, 1}, {4, 1, 1}}});
     REQUIRE(!r.value);
-    CHECK(r.error.find("line 3: a 4-byte access at byte offset 0 of an array of 1-byte elements") != std::string::npos);
+    CHECK(r.error.find("line 3: a 4-byte access at byte offset 0 of an array of 8-byte elements") != std::string::npos);
+    // Four bytes read as an int: one 4-byte access on a GPU, the four elements' bytes, little-endian.
+    auto wide = compiled(
+        "__global__ void k(unsigned char* u, int* w) {\n"
+        "    int i = threadIdx.x;\n"
+        "    w[i] = reinterpret_cast<int*>(u)[i];\n"
+        "}\n");
+    auto b = bound(wide, {"u=uchar[16]:index", "w=int[4]"});
+    const ModelResult q = run(*b, {1, 1, 1}, {4, 1, 1});
+    CHECK(q.arrays[1].bits[1] == 0x07060504u);
 }
 
 TEST_CASE(
