@@ -494,7 +494,7 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     const uint32_t id = t.global_id_;
     if (requests_ && !atomic && request_width)  // a lane partly out of bounds is inactive in the request
         requests_->record(t.fiber_, a, i, line, write ? AccessOp::Store : AccessOp::Load, request_width,
-                          i < s.size && s.size - i >= request_width);
+                          i < s.size && (request_width == 1 || s.size - i >= request_width));
     if (i >= s.size) {
         out_of_bounds(a, i, id, line, write, atomic);
         return 0;

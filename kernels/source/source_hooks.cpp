@@ -60,16 +60,25 @@ auto waiting(int line, Call call) {
     return result;
 }
 
-// An access in an array: `width` elements from `index` (a vector access, a float2 or float4
-// read through a cast: 2 or 4; else 1), or `scalars` of them one after another (a copy of a
-// struct of several, a float3: as many accesses, as a GPU makes).
+// One element of an array.
 struct Element {
+    size_t array;
+    uint64_t index;
+};
+
+// An access of several elements of an array: `width` from `index` as one vector access (a
+// float2 or float4 read through a cast: 2 or 4), or `scalars` one after another (a copy of a
+// struct of several, a float3: as many accesses, as a GPU makes).
+struct Elements {
     size_t array;
     uint64_t index;
     uint32_t bytes;  // of one element
     uint32_t width = 1;
     uint32_t scalars = 1;
 };
+
+// Where an access that is not one element of an array is: plain memory, or an array.
+enum class Where : uint8_t { Plain, Array };
 
 bool in_reserved(uintptr_t address) {
     const uintptr_t base = reserved_base();
@@ -102,12 +111,35 @@ enum class Refusal { OtherKernel, Misaligned, NotElements };
     }
 }
 
-// An access wider than one element, or refused (out of line: the common one-element access
-// stays short).
-[[gnu::cold, gnu::noinline]] std::optional<Element> locate_other(int line, uint64_t size, int64_t offset,
-                                                                 int64_t element, size_t array, bool& refused,
-                                                                 bool one_element) {
-    refused = true;
+// Which array element `size` bytes at `address` are, if they are one (the common access:
+// kept short); else `where` says whether the access is in an array (wider, or refused).
+std::optional<Element> locate(uintptr_t address, uint64_t size, int line, Where& where) {
+    g_report->line = line;
+    const uintptr_t base = reserved_base();
+    // Below base wraps to a huge offset. Checked here, with the base loaded once: through
+    // in_reserved the JIT's tiled matmul took 541-546 ms against 409-410 (source-bench).
+    where = Where::Plain;
+    if (address - base >= kSlotBytes * kSlots) return std::nullopt;
+    where = Where::Array;
+    const size_t slot = (address - base) >> kSlotBits;
+    const size_t array = g_map->array[slot];
+    const int64_t offset = int64_t(address - slot_address(slot));
+    const int64_t element = g_map->element_bytes[slot];  // 1, 2, 4 or 8: shifts, not divisions (every access)
+    // An index before the start wraps to a huge one: the model reports it out of bounds.
+    if (array != AddressMap::kNone && int64_t(size) == element && (offset & (element - 1)) == 0)
+        return Element{array, uint64_t(offset >> std::countr_zero(uint64_t(element)))};
+    return std::nullopt;
+}
+
+// The elements of an access in an array that is not one element (out of line: rare), or none:
+// one that is not whole elements (or not one, for `one_element`: an atomic), or a misaligned
+// vector, is kept (the first) as the run's access error.
+[[gnu::cold, gnu::noinline]] std::optional<Elements> locate_elements(uintptr_t address, uint64_t size, int line,
+                                                                     bool one_element = false) {
+    const size_t slot = (address - reserved_base()) >> kSlotBits;
+    const size_t array = g_map->array[slot];
+    const int64_t offset = int64_t(address - slot_address(slot));
+    const int64_t element = g_map->element_bytes[slot];
     if (array == AddressMap::kNone) {
         refuse(line, size, offset, element, Refusal::OtherKernel);
         return std::nullopt;
@@ -115,67 +147,53 @@ enum class Refusal { OtherKernel, Misaligned, NotElements };
     const int64_t elements = int64_t(size) / element;
     const bool whole = int64_t(size) % element == 0 && offset % element == 0;
     const bool vector = whole && (elements == 2 || elements == 4) && size <= 16;
-    std::optional<Refusal> why;
-    if (!whole || one_element)
-        why = Refusal::NotElements;
-    else if (vector && offset % int64_t(size) != 0)
-        why = Refusal::Misaligned;
-    if (why) {
-        refuse(line, size, offset, element, *why);
+    if (!whole || one_element) {
+        refuse(line, size, offset, element, Refusal::NotElements);
         return std::nullopt;
     }
-    refused = false;
-    return Element{array, uint64_t(offset / element), uint32_t(element), vector ? uint32_t(elements) : 1,
-                   vector ? 1 : uint32_t(elements)};
-}
-
-// Which array elements `size` bytes at `address` are, if they are in an array; an access that
-// is not whole elements (or not one, for `one_element`: an atomic), or a misaligned vector, is
-// kept (the first) as the run's access error.
-std::optional<Element> locate(uintptr_t address, uint64_t size, int line, bool& refused, bool one_element = false) {
-    refused = false;
-    g_report->line = line;
-    const uintptr_t base = reserved_base();
-    // Below base wraps to a huge offset. Checked here, with the base loaded once: through
-    // in_reserved the JIT's tiled matmul took 541-546 ms against 409-410 (source-bench).
-    if (address - base >= kSlotBytes * kSlots) return std::nullopt;
-    const size_t slot = (address - base) >> kSlotBits;
-    const size_t array = g_map->array[slot];
-    const int64_t offset = int64_t(address - slot_address(slot));
-    const int64_t element = g_map->element_bytes[slot];  // 1, 2, 4 or 8: shifts, not divisions (every access)
-    // An index before the start wraps to a huge one: the model reports it out of bounds.
-    if (array != AddressMap::kNone && int64_t(size) == element && (offset & (element - 1)) == 0)
-        return Element{array, uint64_t(offset >> std::countr_zero(uint64_t(element))), uint32_t(element)};
-    return locate_other(line, size, offset, element, array, refused, one_element);
+    if (vector && offset % int64_t(size) != 0) {
+        refuse(line, size, offset, element, Refusal::Misaligned);
+        return std::nullopt;
+    }
+    return Elements{array, uint64_t(offset / element), uint32_t(element), vector ? uint32_t(elements) : 1,
+                    vector ? 1 : uint32_t(elements)};
 }
 
 // A %s argument or a format: an array's address is not text (reading it would fault).
 bool readable(const void* p) { return !in_reserved(uintptr_t(p)); }
 
-// The bytes of the elements `e` names (each element's bits little-endian: its low bytes).
-void load_elements(const Element& e, unsigned char* out, int line) {
-    if (e.width > 1) {
-        uint64_t bits[4];
-        g_thread->load_vector_bits(e.array, e.index, e.width, bits, line);
-        for (uint32_t k = 0; k < e.width; ++k) std::memcpy(out + k * e.bytes, &bits[k], e.bytes);
+// The bytes of `size` at `address` in an array that are not one element (each element's bits
+// little-endian: its low bytes); zeros when refused.
+[[gnu::cold, gnu::noinline]] void load_elements(uintptr_t address, unsigned char* out, uint64_t size, int line) {
+    const auto e = locate_elements(address, size, line);
+    if (!e) {
+        std::memset(out, 0, size);
         return;
     }
-    for (uint32_t k = 0; k < e.scalars; ++k) {
-        const uint64_t bits = g_thread->load_bits(e.array, e.index + k, line);
-        std::memcpy(out + k * e.bytes, &bits, e.bytes);
+    if (e->width > 1) {
+        uint64_t bits[4];
+        g_thread->load_vector_bits(e->array, e->index, e->width, bits, line);
+        for (uint32_t k = 0; k < e->width; ++k) std::memcpy(out + k * e->bytes, &bits[k], e->bytes);
+        return;
+    }
+    for (uint32_t k = 0; k < e->scalars; ++k) {
+        const uint64_t bits = g_thread->load_bits(e->array, e->index + k, line);
+        std::memcpy(out + k * e->bytes, &bits, e->bytes);
     }
 }
 
-void store_elements(const Element& e, const unsigned char* in, int line) {
+[[gnu::cold, gnu::noinline]] void store_elements(uintptr_t address, const unsigned char* in, uint64_t size, int line) {
+    const auto e = locate_elements(address, size, line);
+    if (!e) return;
     uint64_t bits[4] = {};
-    if (e.width > 1) {
-        for (uint32_t k = 0; k < e.width; ++k) std::memcpy(&bits[k], in + k * e.bytes, e.bytes);
-        g_thread->store_vector_bits(e.array, e.index, e.width, bits, line);
+    if (e->width > 1) {
+        for (uint32_t k = 0; k < e->width; ++k) std::memcpy(&bits[k], in + k * e->bytes, e->bytes);
+        g_thread->store_vector_bits(e->array, e->index, e->width, bits, line);
         return;
     }
-    for (uint32_t k = 0; k < e.scalars; ++k) {
-        std::memcpy(&bits[0], in + k * e.bytes, e.bytes);
-        g_thread->store_bits(e.array, e.index + k, bits[0], line);
+    for (uint32_t k = 0; k < e->scalars; ++k) {
+        std::memcpy(&bits[0], in + k * e->bytes, e->bytes);
+        g_thread->store_bits(e->array, e->index + k, bits[0], line);
     }
 }
 
@@ -216,58 +234,65 @@ using threadmap::source_hooks::g_thread;
 using threadmap::source_hooks::in_reserved;
 using threadmap::source_hooks::load_elements;
 using threadmap::source_hooks::locate;
+using threadmap::source_hooks::locate_elements;
 using threadmap::source_hooks::store_elements;
+using threadmap::source_hooks::Where;
 
 // The calls compiled code makes. `line` is the learner's source line of the access.
 extern "C" {
 
 uint32_t __threadmap_load4(const void* address, int line) {
-    bool refused = false;
+    Where where;
+    if (auto e = locate(uintptr_t(address), 4, line, where))
+        return uint32_t(g_thread->load_bits(e->array, e->index, line));
     uint32_t bits = 0;
-    if (auto e = locate(uintptr_t(address), 4, line, refused)) {
-        if (e->bytes == 4) return uint32_t(g_thread->load_bits(e->array, e->index, line));
-        load_elements(*e, reinterpret_cast<unsigned char*>(&bits), line);  // a char4, a short2
-    } else if (!refused) {
+    if (where == Where::Array)  // a char4, a short2, or refused
+        load_elements(uintptr_t(address), reinterpret_cast<unsigned char*>(&bits), 4, line);
+    else
         std::memcpy(&bits, address, 4);
-    }
     return bits;
 }
 
 void __threadmap_store4(void* address, uint32_t bits, int line) {
-    bool refused = false;
-    if (auto e = locate(uintptr_t(address), 4, line, refused)) {
-        if (e->bytes == 4) return g_thread->store_bits(e->array, e->index, bits, line);
-        store_elements(*e, reinterpret_cast<const unsigned char*>(&bits), line);
-    } else if (!refused) {
+    Where where;
+    if (auto e = locate(uintptr_t(address), 4, line, where))
+        return g_thread->store_bits(e->array, e->index, bits, line);
+    if (where == Where::Array)
+        store_elements(uintptr_t(address), reinterpret_cast<const unsigned char*>(&bits), 4, line);
+    else
         std::memcpy(address, &bits, 4);
-    }
 }
 
 // Accesses of other sizes (a double, a char, a float4, a struct copy): elements of an array
-// (a vector access, or one element after another), plain memory, or refused in an array.
+// (one, a vector access, or one after another), plain memory, or refused in an array.
 void __threadmap_load(const void* address, void* out, uint64_t size, int line) {
-    bool refused = false;
+    Where where;
     if (size == 4) {
         const uint32_t bits = __threadmap_load4(address, line);
         std::memcpy(out, &bits, 4);
-    } else if (auto e = locate(uintptr_t(address), size, line, refused)) {
-        load_elements(*e, static_cast<unsigned char*>(out), line);
-    } else if (refused) {
-        std::memset(out, 0, size);
+    } else if (auto e = locate(uintptr_t(address), size, line, where)) {
+        const uint64_t bits = g_thread->load_bits(e->array, e->index, line);
+        std::memcpy(out, &bits, size);
+    } else if (where == Where::Array) {
+        load_elements(uintptr_t(address), static_cast<unsigned char*>(out), size, line);
     } else {
         std::memcpy(out, address, size);
     }
 }
 
 void __threadmap_store(void* address, const void* in, uint64_t size, int line) {
-    bool refused = false;
+    Where where;
     if (size == 4) {
         uint32_t bits = 0;
         std::memcpy(&bits, in, 4);
         __threadmap_store4(address, bits, line);
-    } else if (auto e = locate(uintptr_t(address), size, line, refused)) {
-        store_elements(*e, static_cast<const unsigned char*>(in), line);
-    } else if (!refused) {
+    } else if (auto e = locate(uintptr_t(address), size, line, where)) {
+        uint64_t bits = 0;
+        std::memcpy(&bits, in, size);
+        g_thread->store_bits(e->array, e->index, bits, line);
+    } else if (where == Where::Array) {
+        store_elements(uintptr_t(address), static_cast<const unsigned char*>(in), size, line);
+    } else {
         std::memcpy(address, in, size);
     }
 }
@@ -301,11 +326,14 @@ void __threadmap_memset(void* to, int byte, uint64_t size, int line) {
 // An atomic on a 4- or 8-byte word: the old value comes back.
 uint64_t __threadmap_atomic(void* address, int op, int is_float, int bytes, uint64_t operand, uint64_t compare,
                             int line) {
-    bool refused = false;
+    Where where;
     const threadmap::AtomicOp o = threadmap::AtomicOp(op);
-    if (auto e = locate(uintptr_t(address), uint64_t(bytes), line, refused, true))
+    if (auto e = locate(uintptr_t(address), uint64_t(bytes), line, where))
         return g_thread->atomic_bits(e->array, e->index, o, is_float != 0, operand, compare, line);
-    if (refused) return 0;
+    if (where == Where::Array) {  // not one element: refused
+        locate_elements(uintptr_t(address), uint64_t(bytes), line, true);
+        return 0;
+    }
     // Plain memory (a __device__ variable): the model runs one thread at a time.
     if (bytes == 8) {
         uint64_t old = 0;
