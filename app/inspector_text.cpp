@@ -76,12 +76,15 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
     if (element && *element < p.memory.costs.size() && p.memory.costs[*element] > 0) {
         const uint64_t cost = p.memory.costs[*element], lanes = p.memory.lanes[*element];
         const bool shared = p.launch.model && p.launch.model->shared();
-        // Shared: the request's bank conflict ways (its wavefronts, for accesses of 4 bytes or fewer).
-        const uint64_t ideal = shared ? 1 : ideal_sectors(uint32_t(lanes), p.memory.access_bytes);
+        const bool constant = p.launch.model && p.launch.model->constant();
+        // Shared: the request's bank conflict ways (its wavefronts, for accesses of 4 bytes or
+        // fewer); constant: its distinct addresses.
+        const uint64_t ideal = shared || constant ? 1 : ideal_sectors(uint32_t(lanes), p.memory.access_bytes);
         const bool ways = shared && p.memory.access_bytes >= 8;
-        const std::string unit = ways     ? (cost == 1 ? "-way (no bank conflict)" : "-way bank conflict")
-                                 : shared ? (cost == 1 ? " wavefront" : " wavefronts")
-                                          : (cost == 1 ? " sector" : " sectors");
+        const std::string unit = ways       ? (cost == 1 ? "-way (no bank conflict)" : "-way bank conflict")
+                                 : shared   ? (cost == 1 ? " wavefront" : " wavefronts")
+                                 : constant ? (cost == 1 ? " address (a broadcast)" : " distinct addresses")
+                                            : (cost == 1 ? " sector" : " sectors");
         d.fields.push_back({reads ? "its costliest load request" : "its store request",
                             n2s(cost) + unit + " for " + n2s(lanes) + (lanes == 1 ? " active lane" : " active lanes") +
                                 (cost > ideal ? "; " + n2s(ideal) + " would do" : "") + " (modeled)"});

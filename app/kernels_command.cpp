@@ -12,7 +12,6 @@ namespace threadmap {
 
 namespace {
 
-const char* space_name(MemorySpace s) { return s == MemorySpace::Shared ? "shared" : "global"; }
 // "float32", "int32", "uint8", … ("bool").
 std::string type_name(ValueType t) {
     if (t == ValueType::Bool) return "bool";
@@ -62,7 +61,7 @@ int run_kernels_command(const KernelsCommandOptions& o) {
                 params.push_back({{"name", p.name}, {"help", p.help}, {"default", default_text(*k, p)}});
             for (const ArraySpec& a : k->arrays)
                 arrays.push_back({{"name", a.name},
-                                  {"space", space_name(a.space)},
+                                  {"space", memory_space_name(a.space)},
                                   {"type", type_name(a.type)},
                                   {"role", role_name(a.role)}});
             nlohmann::json compiled = nlohmann::json::object();
@@ -94,8 +93,8 @@ int run_kernels_command(const KernelsCommandOptions& o) {
         std::cout << "\n  arrays:";
         for (size_t i = 0; i < k->arrays.size(); ++i) {
             const ArraySpec& a = k->arrays[i];
-            std::cout << (i ? ", " : " ") << a.name << " (" << space_name(a.space) << " " << type_name(a.type) << ", "
-                      << role_name(a.role) << ")";
+            std::cout << (i ? ", " : " ") << a.name << " (" << memory_space_name(a.space) << " " << type_name(a.type)
+                      << ", " << role_name(a.role) << ")";
         }
         std::cout << "\n  block " << to_string(k->default_block)
                   << "; shared memory: " << (uses_shared(*k) ? "yes" : "no")

@@ -69,6 +69,7 @@ struct ModelKernel {
     const KernelSpec* expected = nullptr;
     std::string warnings;  // Clang's warnings about its text (it compiled)
     bool shared() const { return spec->arrays[array].space == MemorySpace::Shared; }
+    bool constant() const { return spec->arrays[array].space == MemorySpace::Constant; }
     bool operator==(const ModelKernel& o) const {
         return spec == o.spec && params == o.params && array == o.array && reads == o.reads &&
                shared_block == o.shared_block && phase == o.phase;

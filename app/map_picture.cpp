@@ -89,8 +89,8 @@ std::optional<PictureMemory> compute_memory(const ResolvedLaunch& r, const std::
     m.record_requests = true;
     m.record_elements = false;
     const size_t array = m.spec->array_index(r.mapped_array());
-    const bool global = m.spec->arrays[array].space == MemorySpace::Global;
-    if (global) m.shared_block = UINT64_MAX;  // else the mapped block's bank conflicts, per element
+    if (m.spec->arrays[array].space != MemorySpace::Shared)
+        m.shared_block = UINT64_MAX;  // else the mapped block's bank conflicts, per element
     const AccessOp op = r.model && r.model->reads ? AccessOp::Load : AccessOp::Store;
     if (element_count(r.workload) <= kWarpInspectorElements) {
         m.keep_requests = array;
@@ -155,6 +155,12 @@ Legend picture_legend(const MapPicture& p) {
     if (!is_memory_mode(p.color.mode)) return g;
     const PictureMemory& m = p.memory;
     const bool shared = p.launch.model && p.launch.model->shared();
+    if (p.launch.model && p.launch.model->constant() && p.color.mode != ColorMode::Lanes) {
+        g.note = p.launch.mapped_array() +
+                 " is __constant__: its reads\ncost their distinct addresses\n(the Memory tab), not sectors\nor "
+                 "banks: colour it by lanes.";
+        return g;
+    }
     if (p.color.mode == ColorMode::Banks && !shared) {
         g.note = "Bank conflicts are __shared__\nmemory's: map a shared array\n(the Array list, or --array).";
         return g;
@@ -261,9 +267,12 @@ namespace {
 // The per-element figures of the picture's mode (memory costs, findings), or null.
 const uint8_t* element_figures(const MapPicture& p) {
     if (!uses_element_figures(p.color.mode)) return nullptr;
-    // Sectors are a global array's, bank conflicts a shared one's: the other is left dark.
+    // Sectors are a global array's, bank conflicts a shared one's: the other is left dark (both,
+    // for a __constant__ array).
     const bool shared = p.launch.model && p.launch.model->shared();
-    if ((p.color.mode == ColorMode::Sectors && shared) || (p.color.mode == ColorMode::Banks && !shared)) return nullptr;
+    const bool constant = p.launch.model && p.launch.model->constant();
+    if ((p.color.mode == ColorMode::Sectors && (shared || constant)) || (p.color.mode == ColorMode::Banks && !shared))
+        return nullptr;
     const auto& v = p.color.mode == ColorMode::Lanes ? p.memory.lanes
                     : is_memory_mode(p.color.mode)   ? p.memory.costs
                                                      : p.findings.found;

@@ -21,4 +21,12 @@ std::string memory_text(const ModelLaunch& launch, const std::vector<MemorySite>
 // "28.57 sectors per request (4 would do)" style figures: a ratio, or null/"-" when no request.
 std::optional<double> per_request(uint64_t amount, uint64_t requests);
 
+// A site's cost, its ideal and their unit: sectors (global), wavefronts (shared), or distinct
+// addresses (constant: 1 a request, a broadcast).
+struct SiteCost {
+    uint64_t amount = 0, ideal = 0;
+    const char* unit = "sectors";
+};
+SiteCost site_cost(const MemorySite& s);
+
 }  // namespace threadmap

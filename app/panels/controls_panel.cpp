@@ -74,7 +74,9 @@ bool model_kernel_fields(AppState& state, ModelKernel& k) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help.c_str());
     }
     const auto label = [&](size_t a) {
-        return k.spec->arrays[a].name + (k.spec->arrays[a].space == MemorySpace::Shared ? " (shared)" : "");
+        const MemorySpace space = k.spec->arrays[a].space;
+        return k.spec->arrays[a].name +
+               (space == MemorySpace::Global ? "" : std::string(" (") + memory_space_name(space) + ")");
     };
     if (ImGui::BeginCombo("array", label(k.array).c_str())) {
         for (size_t a = 0; a < k.spec->arrays.size(); ++a) {

@@ -3,6 +3,7 @@
 
 #include <imgui.h>
 
+#include <cctype>
 #include <cstdio>
 #include <sstream>
 
@@ -29,8 +30,14 @@ void totals_line(const PictureMemory& m, MemorySpace space, AccessOp op) {
     const MemoryTotals t = memory_totals(m.sites, space, op);
     if (t.requests == 0) return;
     const double n = double(t.requests);
-    std::string line = std::string(space == MemorySpace::Global ? "Global " : "Shared ") + access_op_name(op) + "s: ";
-    if (space == MemorySpace::Global) {
+    std::string line = std::string(memory_space_name(space)) + " " + access_op_name(op) + "s: ";
+    line[0] = char(std::toupper(line[0]));
+    if (space == MemorySpace::Constant) {
+        line += decimals(double(t.constant_addresses) / n) +
+                " distinct addresses per request (1 would do: the constant cache serves one address at a time); at "
+                "worst " +
+                std::to_string(t.constant_addresses_max) + " in one";
+    } else if (space == MemorySpace::Global) {
         line += decimals(double(t.sectors) / n) + " sectors per request (" + decimals(double(t.ideal_sectors) / n) +
                 " would do)";
         if (t.ideal_sectors && t.sectors > t.ideal_sectors)
@@ -55,9 +62,7 @@ void site_table(const PictureMemory& m) {
         ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     for (const MemorySite& s : m.sites) {
-        const bool global = s.space == MemorySpace::Global;
-        const uint64_t amount = global ? s.sectors : s.wavefronts,
-                       ideal = global ? s.ideal_sectors : s.ideal_wavefronts;
+        const auto [amount, ideal, unit] = site_cost(s);
         const double n = double(s.requests);
         ImGui::TableNextRow();
         const auto cell = [](const std::string& text) {
@@ -67,11 +72,11 @@ void site_table(const PictureMemory& m) {
         cell(std::to_string(s.line));
         cell(s.line >= 1 && size_t(s.line) <= code.size() ? code[size_t(s.line) - 1] : "");
         // "shared load, 16 B": the bytes each lane's access covers (a float4 through a cast: 16).
-        cell(std::string(global ? "global " : "shared ") + access_op_name(s.op) + ", " +
+        cell(std::string(memory_space_name(s.space)) + " " + access_op_name(s.op) + ", " +
              std::to_string(s.access_bytes) + " B");
         cell(m.spec->arrays[s.array].name);
         cell(std::to_string(s.requests));
-        cell(std::to_string(amount) + (global ? " sectors" : " wavefronts"));
+        cell(std::to_string(amount) + " " + unit);
         cell(decimals(double(amount) / n));
         cell(decimals(double(ideal) / n));
         cell(ideal ? decimals(100.0 * (double(amount) - double(ideal)) / double(ideal), 0) + "%" : "-");
@@ -99,15 +104,17 @@ void draw_memory_panel(AppState& state) {
         ImGui::TextWrapped("Not computed: %s.", m.not_computed.c_str());
         return;
     }
-    for (MemorySpace space : {MemorySpace::Global, MemorySpace::Shared})
+    for (MemorySpace space : {MemorySpace::Global, MemorySpace::Shared, MemorySpace::Constant})
         for (AccessOp op : {AccessOp::Load, AccessOp::Store}) totals_line(m, space, op);
-    // Sectors are a global array's cost, bank conflicts a __shared__ one's.
+    // Sectors are a global array's cost, bank conflicts a __shared__ one's (a __constant__
+    // one's, distinct addresses, are in the table).
     const bool shared = p.launch.model && p.launch.model->shared();
+    const bool constant = p.launch.model && p.launch.model->constant();
     if (shared)
         colour_map_button(state, "Colour the map by bank conflicts", "banks", "memory");
-    else
+    else if (!constant)
         colour_map_button(state, "Colour the map by sectors", "sectors", "memory");
-    ImGui::SameLine();
+    if (!constant) ImGui::SameLine();
     colour_map_button(state, "Colour the map by active lanes", "lanes", "memory");
     ImGui::Spacing();
     site_table(m);

@@ -141,8 +141,9 @@ void draw_warp_overlay(ImDrawList* dl, const AppState& state, const ViewRect& r)
     const PictureMemory& memory = state.picture->memory;
     const MapLayout& layout = state.picture->layout;
     const bool shared = shared_map(state);
+    const bool constant = state.picture->launch.model && state.picture->launch.model->constant();
     const float font = ImGui::GetFontSize();
-    if (!shared) draw_sectors(dl, state, r, req);
+    if (!shared && !constant) draw_sectors(dl, state, r, req);
     std::set<uint64_t> elements;
     for (uint32_t mask = req.mask; mask; mask &= mask - 1)
         for (uint32_t k = 0; k < req.width; ++k) elements.insert(req.index[std::countr_zero(mask)] + k);
@@ -193,6 +194,12 @@ void draw_warp_overlay(ImDrawList* dl, const AppState& state, const ViewRect& r)
         text +=
             "\nLanes above (each labelled with its word's bank); the banks below, each with the distinct words "
             "touched in it.";
+    } else if (constant) {
+        const uint32_t addresses = request_addresses(req);
+        text += " read " + plural(addresses, "address", "distinct addresses") +
+                (addresses > 1 ? ": the constant cache serves them one at a time, " + std::to_string(addresses) +
+                                     " requests where one broadcast would do."
+                               : ": one broadcast, as fast as constant memory goes.");
     } else {
         const RequestSectors counted = request_sectors(req, memory.place.element_bytes);
         text += " touch " + plural(counted.sectors, "sector", "sectors") + " of 32 bytes";

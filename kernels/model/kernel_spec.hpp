@@ -24,7 +24,12 @@ class ModelThread;
 struct ModelLaunch;
 struct ModelResult;
 
-enum class MemorySpace { Global, Shared };
+// Where an array lives: global memory, one copy per block of __shared__ memory, or a learner's
+// __constant__ array (one copy, read only, read through the constant cache).
+enum class MemorySpace { Global, Shared, Constant };
+inline const char* memory_space_name(MemorySpace s) {
+    return s == MemorySpace::Shared ? "shared" : s == MemorySpace::Constant ? "constant" : "global";
+}
 enum class ArrayRole { Input, Output, InOut, Scratch };
 
 struct ParamSpec {
@@ -83,9 +88,6 @@ struct KernelSpec {
     std::function<Bits(const Params& p, const LaunchConfig& launch, const Bits& inputs)> reference;
     // The kernel as CUDA C++; the body's accesses name lines of this text (1-based).
     std::string cuda_source;
-    // Called before the launch runs, where it runs (a learner's kernel: its __constant__
-    // variables take their bound values); may be empty.
-    std::function<void()> prepare;
     // How run_model runs it when not in this process: a learner's kernel runs in a locked-down
     // child with a time limit (kernels/source/isolated_run.hpp), calling run_model_here there.
     std::function<Outcome<ModelResult>(const ModelLaunch& launch, const std::atomic<bool>* cancel)> run_apart;

@@ -22,6 +22,9 @@
 //   conflicts). Elements of 1 or 2 bytes share words: lanes on one word are a broadcast.
 //   A block's __shared__ arrays lie one after another in declaration order from offset 0,
 //   each at a multiple of its element size.
+// - Constant memory (a learner's __constant__ array): the constant cache serves one address at
+//   a time, so a request costs as many as the distinct addresses its active lanes read (every
+//   lane on one address, a broadcast: 1) (Programming Guide, "Constant Memory").
 // - Atomics are not counted: Nsight counts them apart (op_atom, op_red), not as loads or
 //   stores. Out-of-bounds accesses are skipped (they are findings) and leave their lane
 //   inactive in that request.
@@ -59,17 +62,20 @@ struct MemorySite {
     uint32_t access_bytes = 4;  // what one lane's access covers: its element, or a vector of 2 or 4
     MemorySpace space = MemorySpace::Global;
     uint64_t requests = 0;
-    uint64_t active_lanes = 0;       // Σ over requests
-    uint64_t sectors = 0;            // global
-    uint64_t ideal_sectors = 0;      // global
-    uint64_t wavefronts = 0;         // shared
-    uint64_t ideal_wavefronts = 0;   // shared: with no bank conflict (1 a request; 8-byte accesses: 2; 16: 4)
-    uint32_t conflict_ways_max = 0;  // shared: the worst bank conflict of one request (1: none)
+    uint64_t active_lanes = 0;            // Σ over requests
+    uint64_t sectors = 0;                 // global
+    uint64_t ideal_sectors = 0;           // global
+    uint64_t wavefronts = 0;              // shared
+    uint64_t ideal_wavefronts = 0;        // shared: with no bank conflict (1 a request; 8-byte accesses: 2; 16: 4)
+    uint32_t conflict_ways_max = 0;       // shared: the worst bank conflict of one request (1: none)
+    uint64_t constant_addresses = 0;      // constant: Σ distinct addresses (the cache serves them one at a time)
+    uint32_t constant_addresses_max = 0;  // constant: the most of one request
 };
 
 // What the requests that touched one element cost (0: none touched it this way). Cost: the
 // most any request touching it needed, sectors for a global array, bank conflict ways for a
-// __shared__ one (wavefronts, for 4-byte elements); lanes: the fewest active lanes.
+// __shared__ one (wavefronts, for 4-byte elements), distinct addresses for a __constant__ one;
+// lanes: the fewest active lanes.
 struct ElementCost {
     uint8_t load_cost = 0, store_cost = 0;
     uint8_t load_lanes = 0, store_lanes = 0;
@@ -135,7 +141,11 @@ inline uint32_t ideal_sectors(uint32_t active_lanes, uint32_t access_bytes = 4) 
 struct MemoryTotals {
     uint64_t requests = 0, sectors = 0, ideal_sectors = 0, wavefronts = 0, ideal_wavefronts = 0, active_lanes = 0;
     uint32_t conflict_ways_max = 0;
+    uint64_t constant_addresses = 0;
+    uint32_t constant_addresses_max = 0;
 };
+// The distinct addresses of a request (a __constant__ array's cost).
+uint32_t request_addresses(const WarpRequest& r);
 MemoryTotals memory_totals(const std::vector<MemorySite>& sites, MemorySpace space, AccessOp op);
 
 }  // namespace threadmap

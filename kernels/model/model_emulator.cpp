@@ -65,7 +65,7 @@ size_t KernelSpec::array_index(const std::string& array) const {
 uint64_t global_elements(const KernelSpec& spec, const Params& params, const LaunchConfig& launch) {
     uint64_t elements = 0;
     for (const auto& a : spec.arrays)
-        if (a.space == MemorySpace::Global) {
+        if (a.space != MemorySpace::Shared) {
             uint64_t n = 1;
             for (uint64_t side : a.shape(params, launch)) n *= side;
             elements += n;
@@ -1151,7 +1151,6 @@ Outcome<ModelResult> run_model(const ModelLaunch& l, const std::atomic<bool>* ca
 
 Outcome<ModelResult> run_model_here(const ModelLaunch& l, const std::atomic<bool>* cancel) {
     if (auto problem = check_model_launch(l)) return {std::nullopt, *problem};
-    if (l.spec->prepare) l.spec->prepare();
     ModelResult result = run_blocks_spread(l, cancel);
     if (cancel && cancel->load()) return {std::nullopt, kCancelled};
     if (result.accesses > l.max_accesses)

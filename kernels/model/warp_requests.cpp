@@ -99,6 +99,11 @@ RequestWavefronts request_wavefronts(const WarpRequest& r, const ArrayPlace& pla
     return w;
 }
 
+uint32_t request_addresses(const WarpRequest& r) {
+    std::array<uint64_t, kWarpLanes> elements;
+    return distinct_elements(r, elements);
+}
+
 MemoryTotals memory_totals(const std::vector<MemorySite>& sites, MemorySpace space, AccessOp op) {
     MemoryTotals t;
     for (const MemorySite& s : sites) {
@@ -110,6 +115,8 @@ MemoryTotals memory_totals(const std::vector<MemorySite>& sites, MemorySpace spa
         t.ideal_wavefronts += s.ideal_wavefronts;
         t.active_lanes += s.active_lanes;
         t.conflict_ways_max = std::max(t.conflict_ways_max, s.conflict_ways_max);
+        t.constant_addresses += s.constant_addresses;
+        t.constant_addresses_max = std::max(t.constant_addresses_max, s.constant_addresses_max);
     }
     return t;
 }
@@ -180,6 +187,10 @@ void WarpRequests::count(MemorySite& site, const WarpRequest& r) {
         site.ideal_wavefronts += w.ideal;
         site.conflict_ways_max = std::max(site.conflict_ways_max, w.ways);
         if (!keep_shared_costs_) return;
+    } else if (site.space == MemorySpace::Constant) {
+        cost = request_addresses(r);
+        site.constant_addresses += cost;
+        site.constant_addresses_max = std::max(site.constant_addresses_max, cost);
     } else {
         const auto [sectors, ideal] = request_sectors(r, places_[site.array].element_bytes);
         cost = sectors;
@@ -201,7 +212,7 @@ void WarpRequests::count(MemorySite& site, const WarpRequest& r) {
 }
 
 bool WarpRequests::kept(const MemorySite& site) const {
-    return site.array == keep_ && site.op == keep_op_ && (site.space == MemorySpace::Global || keep_shared_costs_);
+    return site.array == keep_ && site.op == keep_op_ && (site.space != MemorySpace::Shared || keep_shared_costs_);
 }
 
 // One warp's kept requests, in program order (the n-th execution of each site before the

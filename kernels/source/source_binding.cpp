@@ -308,41 +308,52 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
     }
     if (!missing.empty()) return {std::nullopt, kernel.name + " needs every parameter bound: " + missing};
 
-    // __constant__ variables: a binding's values, or their declaration's, written before each run.
-    for (const SourceConstant& c : k.source->constants) {
-        if (!c.address) continue;  // never used by the code
+    // The __constant__ arrays the kernel reads: a binding's values, or their declaration's.
+    for (size_t index : kernel.constants) {
+        const SourceConstant& c = k.source->constants[index];
         const SourceBinding* b = nullptr;
         for (const SourceBinding& x : bindings)
             if (x.name == c.name) b = &x;
+        SourceBinding declared;  // its declaration's values, one per element
+        declared.name = c.name;
+        declared.array = true;
+        declared.shape = {c.elements};
+        declared.fill = SourceFill::Values;
+        ArrayStart start{b ? *b : declared, {}};
         if (!b) {
-            k.constants.push_back({c.address, c.initial});
-            continue;
+            const uint32_t bytes = value_bytes(c.element);
+            for (uint64_t i = 0; i < c.elements; ++i) {
+                uint64_t v = 0;
+                std::memcpy(&v, c.initial.data() + i * bytes, bytes);  // little-endian: the low bytes
+                start.written.push_back(v);
+            }
+        } else {
+            const std::string as_array =
+                std::string(value_type_name(c.element)) + "[" + std::to_string(c.elements) + "]";
+            uint64_t elements = 1;
+            for (uint64_t e : b->shape) elements *= e;
+            if (!b->array || elements != c.elements || (b->type && !same_kind(*b->type, c.element)))
+                return {std::nullopt, "--bind " + c.name + ": '" + c.name + "' is __constant__ " +
+                                          value_type_name(c.element) + " of " + std::to_string(c.elements) +
+                                          (c.elements == 1 ? " element" : " elements") + ": bind it as " + c.name +
+                                          "=" + as_array + ":V,V,… (or :ones, :index, :random)"};
+            if (b->fill == SourceFill::Values) {
+                auto written = written_values(*b, c.element, elements);
+                if (!written.value) return {std::nullopt, written.error};
+                start.written = std::move(*written.value);
+            }
         }
-        const std::string as_array = std::string(value_type_name(c.element)) + "[" + std::to_string(c.elements) + "]";
-        uint64_t elements = 1;
-        for (uint64_t e : b->shape) elements *= e;
-        if (!b->array || elements != c.elements || (b->type && !same_kind(*b->type, c.element)))
-            return {std::nullopt, "--bind " + c.name + ": '" + c.name + "' is __constant__ " +
-                                      value_type_name(c.element) + " of " + std::to_string(c.elements) +
-                                      (c.elements == 1 ? " element" : " elements") + ": bind it as " + c.name + "=" +
-                                      as_array + ":V,V,… (or :ones, :index, :random)"};
-        ArrayStart start{*b, {}};
-        if (b->fill == SourceFill::Values) {
-            auto written = written_values(*b, c.element, elements);
-            if (!written.value) return {std::nullopt, written.error};
-            start.written = std::move(*written.value);
-        }
-        std::vector<unsigned char> bytes(elements * value_bytes(c.element));
-        for (uint64_t i = 0; i < elements; ++i) {  // each element's low bytes (little-endian)
-            const uint64_t v = start.bits(c.element, i);
-            std::memcpy(bytes.data() + i * value_bytes(c.element), &v, value_bytes(c.element));
-        }
-        k.constants.push_back({c.address, std::move(bytes)});
+        ArraySpec a;
+        a.name = c.name;
+        a.space = MemorySpace::Constant;
+        a.type = c.element;
+        a.role = ArrayRole::Input;
+        a.shape = [n = c.elements](const Params&, const LaunchConfig&) { return std::vector<uint64_t>{n}; };
+        k.addresses.array[c.slot] = k.spec.arrays.size();
+        k.addresses.element_bytes[c.slot] = value_bytes(c.element);
+        starts.push_back(std::move(start));
+        k.spec.arrays.push_back(std::move(a));
     }
-    if (!k.constants.empty())
-        k.spec.prepare = [&k] {
-            for (const auto& [address, bytes] : k.constants) std::memcpy(address, bytes.data(), bytes.size());
-        };
 
     std::string dynamic_name;
     for (const SourceSharedArray& s : kernel.shared) {

@@ -6,7 +6,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "model/kernel_spec.hpp"
@@ -46,9 +45,7 @@ class BoundKernel {
     std::vector<SourceBinding> bindings;  // one per parameter, in the signature's order
     source_hooks::AddressMap addresses;
     std::vector<uint64_t> values;  // each parameter's value (a pointer's: its address)
-    // The __constant__ variables' bytes (bound, or as declared), written before each run.
-    std::vector<std::pair<void*, std::vector<unsigned char>>> constants;
-    std::vector<void*> args;  // &values[i]
+    std::vector<void*> args;       // &values[i]
 };
 
 // How the kernel runs: in a locked-down child process with a time limit (isolated_run.hpp),

@@ -568,11 +568,8 @@ std::set<const llvm::Function*> functions_using(const llvm::Value& v) {
     return out;
 }
 
-// A kernel's __shared__ arrays: those of its own code and of every function it calls,
-// directly or not (a template helper's copy for each instantiation it calls; none of another
-// kernel's). Two of one name are told apart by their function: "sum<float, 64>::s".
-std::vector<SourceSharedArray> shared_arrays_of(const llvm::Function& kernel, const std::vector<FoundShared>& shared,
-                                                const std::vector<std::set<const llvm::Function*>>& users) {
+// The functions a kernel runs: its own and every one it calls, directly or not.
+std::set<const llvm::Function*> reached_from(const llvm::Function& kernel) {
     std::set<const llvm::Function*> reached{&kernel};
     std::vector<const llvm::Function*> work{&kernel};
     while (!work.empty()) {
@@ -584,10 +581,22 @@ std::vector<SourceSharedArray> shared_arrays_of(const llvm::Function& kernel, co
                     if (const llvm::Function* callee = c->getCalledFunction(); callee && reached.insert(callee).second)
                         work.push_back(callee);
     }
+    return reached;
+}
+
+bool any_reached(const std::set<const llvm::Function*>& users, const std::set<const llvm::Function*>& reached) {
+    return std::any_of(users.begin(), users.end(), [&](const llvm::Function* f) { return reached.count(f); });
+}
+
+// A kernel's __shared__ arrays: those of the functions it runs (a template helper's copy for
+// each instantiation it calls; none of another kernel's). Two of one name are told apart by
+// their function: "sum<float, 64>::s".
+std::vector<SourceSharedArray> shared_arrays_of(const std::set<const llvm::Function*>& reached,
+                                                const std::vector<FoundShared>& shared,
+                                                const std::vector<std::set<const llvm::Function*>>& users) {
     std::vector<SourceSharedArray> out;
     for (size_t s = 0; s < shared.size(); ++s)
-        if (std::any_of(users[s].begin(), users[s].end(), [&](const llvm::Function* f) { return reached.count(f); }))
-            out.push_back(shared[s].array);
+        if (any_reached(users[s], reached)) out.push_back(shared[s].array);
     std::vector<std::string> names;
     for (const SourceSharedArray& a : out) {
         const auto same = [&](const SourceSharedArray& b) { return b.name == a.name; };
@@ -854,14 +863,7 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
     }
     Instrumenter instrumenter(*module);
     std::set<std::string> constant_names;
-    for (const Collector::FoundConstant& c : found.constants) {
-        constant_names.insert(c.mangled);
-        // Its values may be bound before a run: the optimiser must not take them as known.
-        if (llvm::GlobalVariable* g = module->getNamedGlobal(c.mangled)) {
-            g->setConstant(false);
-            g->setLinkage(llvm::GlobalValue::ExternalLinkage);
-        }
-    }
+    for (const Collector::FoundConstant& c : found.constants) constant_names.insert(c.mangled);
     if (const int line = instrumenter.constant_write(constant_names)) {
         const std::string message =
             "a kernel only reads __constant__ memory: the host writes it (cudaMemcpyToSymbol), and a GPU's constant "
@@ -869,6 +871,25 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
         out.text += file_name + (line > 0 ? ":" + std::to_string(line) : "") + ": error: " + message + "\n";
         out.diagnostics.push_back({file_name, std::max(line, 0), 0, true, message, ""});
         return out;
+    }
+    // Each __constant__ array lives at its slot's address too, its reads recorded; the variable
+    // itself stays (unused, kept by its linkage) for its declaration's values.
+    if (found.constants.size() > source_hooks::kMaxConstantArrays) {
+        out.text += file_name + ": error: threadmap runs at most " + std::to_string(source_hooks::kMaxConstantArrays) +
+                    " __constant__ variables in one file\n";
+        return out;
+    }
+    std::vector<std::set<const llvm::Function*>> constant_users(found.constants.size());
+    for (size_t c = 0; c < found.constants.size(); ++c) {
+        llvm::GlobalVariable* g = module->getNamedGlobal(found.constants[c].mangled);
+        if (!g) continue;  // never used: not emitted
+        constant_users[c] = functions_using(*g);
+        found.constants[c].constant.slot = source_hooks::constant_slot(c);
+        g->replaceAllUsesWith(llvm::ConstantExpr::getIntToPtr(
+            llvm::ConstantInt::get(llvm::Type::getInt64Ty(*context),
+                                   source_hooks::slot_address(found.constants[c].constant.slot)),
+            g->getType()));
+        g->setLinkage(llvm::GlobalValue::ExternalLinkage);
     }
     if (const int line = instrumenter.inline_assembly()) {
         const std::string message = "inline assembly is not part of the CUDA C++ threadmap runs";
@@ -886,7 +907,10 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
                         " in Clang's output\n";
             return out;
         }
-        kernel_shared[k] = shared_arrays_of(*f, found.shared, shared_users);
+        const std::set<const llvm::Function*> reached = reached_from(*f);
+        kernel_shared[k] = shared_arrays_of(reached, found.shared, shared_users);
+        for (size_t c = 0; c < found.constants.size(); ++c)
+            if (any_reached(constant_users[c], reached)) found.kernels[k].kernel.constants.push_back(c);
         entries.push_back(add_entry(*module, *f, k));
     }
     const auto used = [&](const char* hook) {
@@ -940,12 +964,13 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
     }
     for (const Collector::FoundConstant& c : found.constants) {
         SourceConstant constant = c.constant;
+        const size_t bytes = constant.elements * value_bytes(constant.element);
         if (auto address = j.lookup(library, c.mangled)) {
-            constant.address = address->toPtr<void*>();
-            const auto* bytes = static_cast<const unsigned char*>(constant.address);
-            constant.initial.assign(bytes, bytes + constant.elements * value_bytes(constant.element));
+            const auto* at = address->toPtr<const unsigned char*>();
+            constant.initial.assign(at, at + bytes);
         } else {
-            llvm::consumeError(address.takeError());  // never used: not emitted, nothing to bind
+            llvm::consumeError(address.takeError());  // never used, or declared extern: zeros
+            constant.initial.assign(bytes, 0);
         }
         compiled->constants.push_back(std::move(constant));
     }

@@ -29,16 +29,16 @@ struct SourceSharedArray {
     size_t slot = 0;              // its addresses in the compiled code (source_hooks.hpp)
 };
 
-// A __constant__ variable of the file: plain memory of the compiled code holding its
-// declaration's values, which a binding may replace before a run (as the host's
-// cudaMemcpyToSymbol would).
+// A __constant__ variable of the file: an array of the launch (a scalar: of one element),
+// read only, at its slot's address in the compiled code, holding its declaration's values or
+// those bound to it (as the host's cudaMemcpyToSymbol would fill it).
 struct SourceConstant {
     std::string name;
     int line = 0;
     ValueType element = ValueType::Float32;
-    uint64_t elements = 1;  // a scalar: 1
-    void* address = nullptr;
-    std::vector<unsigned char> initial;  // its bytes as compiled
+    uint64_t elements = 1;               // a scalar: 1
+    size_t slot = 0;                     // its addresses in the compiled code (source_hooks.hpp)
+    std::vector<unsigned char> initial;  // its declaration's bytes (zeros when it has none)
 };
 
 // Calls the kernel with its arguments: args[i] points at parameter i's value (as
@@ -50,6 +50,7 @@ struct SourceKernel {
     int line = 0;
     std::vector<SourceParam> params;
     std::vector<SourceSharedArray> shared;  // declared in the kernel or in a __device__ function
+    std::vector<size_t> constants;          // the file's __constant__ variables it reads (their indices)
     bool uses_barriers = false;
     bool uses_warp_ops = false;  // __shfl_sync, __syncwarp, …
     bool uses_atomics = false;

@@ -73,7 +73,7 @@ TEST_CASE("memory prints a table by default and CSV rows with --csv") {
     r = run_threadmap({"memory", "--kernel", "copy-offset", "--n", "1024", "--offset", "1", "--csv"});
     REQUIRE(r.exit_code == 0);
     CHECK(r.out.rfind("line,op,space,array,requests,sectors,ideal_sectors,sectors_per_request,", 0) == 0);
-    CHECK(r.out.find("\n4,load,global,in,32,160,128,5.0000,,,32.0000,4\n") != std::string::npos);
+    CHECK(r.out.find("\n4,load,global,in,32,160,128,5.0000,,,32.0000,4,\n") != std::string::npos);
 }
 
 TEST_CASE("memory refuses bad usage with exit 2 and one line") {

@@ -187,6 +187,45 @@ TEST_CASE("--source: a __constant__ array bound as cudaMemcpyToSymbol would fill
     CHECK(zeros["first_difference"] == "out[1] is 0, the expected result is 1");
 }
 
+TEST_CASE("--source: a __constant__ array maps by its readers and its loads cost their distinct addresses") {
+    const std::string cu = source_file("lut.cu",
+                                       "__constant__ float w[3] = {0.25f, 0.5f, 0.25f};\n"
+                                       "__constant__ float lut[64];\n"
+                                       "__global__ void k(const float* in, float* out, int n) {\n"
+                                       "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                       "    if (i < n) out[i] = w[1] * in[i] + lut[i % 64];\n"
+                                       "}\n");
+    const std::vector<std::string> launch = {
+        "--source", cu,        "--bind", "in=float[128]:index", "--bind", "out=float[128]", "--bind",
+        "n=128",    "--block", "64"};
+    const auto with = [&](std::vector<std::string> args) {
+        args.insert(args.end(), launch.begin(), launch.end());
+        return run_threadmap(args);
+    };
+    const RunResult map = with({"map", "--array", "w", "--access", "read", "--format", "json"});
+    REQUIRE_MESSAGE(map.exit_code == 0, map.err);
+    const json m = json::parse(map.out);
+    REQUIRE(m["elements"].size() == 3);
+    CHECK(m["elements"][1]["touches"] == 128);  // every thread reads w[1]
+    CHECK(m["elements"][0]["touches"] == 0);
+    const RunResult memory = with({"memory", "--json"});
+    REQUIRE_MESSAGE(memory.exit_code == 0, memory.err);
+    const json v = json::parse(memory.out);
+    for (const json& site : v["sites"]) {
+        CAPTURE(site.dump());
+        if (site["array"] == "w") {  // one address a warp: a broadcast
+            CHECK(site["space"] == "constant");
+            CHECK(site["addresses_per_request"] == 1.0);
+            CHECK(site["sectors"].is_null());
+        } else if (site["array"] == "lut") {  // 32 lanes, 32 addresses
+            CHECK(site["addresses"] == 4 * 32);
+            CHECK(site["addresses_max"] == 32);
+        }
+    }
+    CHECK(v["totals"]["constant_load"]["requests"] == 8);
+    CHECK(v["totals"]["constant_load"]["addresses"] == 4 + 4 * 32);
+}
+
 TEST_CASE("--source and a lesson's own kernel: a zero blockDim is refused in CUDA's words by every command") {
     // The covering grid divides by the block before validation sees it: it once did so by zero.
     const std::string cu = source_file("zero-block.cu", kIncrement);

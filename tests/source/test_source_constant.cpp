@@ -1,0 +1,111 @@
+// A learner's __constant__ arrays are arrays of the launch: every read recorded (who read each
+// weight, out of bounds named), and counted by the memory view as the constant cache serves
+// them: one address at a time, so a warp reading one weight costs 1 and a warp reading 32
+// different ones costs 32 (Programming Guide, "Constant Memory").
+#include <doctest/doctest.h>
+
+#include <bit>
+#include <cstdint>
+
+#include "model/model_emulator.hpp"
+#include "source_test_helpers.hpp"
+
+using namespace threadmap;
+using namespace threadmap::test;
+
+namespace {
+
+const MemorySite& site(const MemoryView& v, int line, const KernelSpec& spec, const char* array) {
+    for (const MemorySite& s : v.sites)
+        if (s.line == line && spec.arrays[s.array].name == array) return s;
+    FAIL("no site at line " << line);
+    return v.sites.front();
+}
+
+}  // namespace
+
+TEST_CASE("a __constant__ array is an array of the launch: its readers per element, an index past its end named") {
+    auto s = compiled(
+        "__constant__ float w[4] = {1.0f, 2.0f, 3.0f, 4.0f};\n"
+        "__global__ void scale(const float* in, float* out, int n) {\n"
+        "    int i = threadIdx.x;\n"
+        "    if (i < n) out[i] = w[i % 4] * in[i];\n"
+        "    if (i == n - 1) out[0] += w[n % 5];\n"
+        "}\n");
+    REQUIRE(s->kernels.at(0).constants == std::vector<size_t>{0});
+    auto k = bound(s, {"in=float[8]:ones", "out=float[8]", "n=8"});
+    const size_t w = k->spec.array_index("w");
+    REQUIRE(w < k->spec.arrays.size());
+    CHECK(k->spec.arrays[w].space == MemorySpace::Constant);
+    CHECK(k->spec.arrays[w].role == ArrayRole::Input);
+    const ModelResult r = run(*k, {1, 1, 1}, {8, 1, 1});
+    // out[i] = w[i % 4]; thread 7 then adds w[8 % 5] = w[3].
+    for (uint32_t i = 1; i < 8; ++i) CHECK(std::bit_cast<float>(r.arrays[1].bits[i]) == float(i % 4 + 1));
+    CHECK(std::bit_cast<float>(r.arrays[1].bits[0]) == 1.0f + 4.0f);
+    // w[0] is read by threads 0 and 4; w[3] by 3, 7 and 7 again (counted once).
+    CHECK(r.arrays[w].records[0].readers == 2);
+    CHECK(r.arrays[w].records[0].first_reader == 0);
+    CHECK(r.arrays[w].records[3].readers == 2);
+    CHECK(r.arrays[w].records[3].writers == 0);
+    // Thread 7 races with thread 0 on out[0] (a real bug of this kernel), nothing on w.
+    for (const Finding& f : r.findings) CHECK(f.array != "w");
+
+    // n = 9 on 8 elements: thread 8 is past in and out, and reads w[9 % 5] = w[4], past w.
+    auto past = bound(s, {"in=float[8]:ones", "out=float[8]", "n=9"});
+    const ModelResult q = run(*past, {1, 1, 1}, {9, 1, 1});
+    bool named = false;
+    for (const Finding& f : q.findings)
+        named = named || (f.array == "w" &&
+                          f.message.find("reads w[4] at line 5, past the end of w (4 elements)") != std::string::npos);
+    CHECK(named);
+}
+
+TEST_CASE("the memory view counts a __constant__ read by its distinct addresses: a broadcast costs 1") {
+    auto s = compiled(
+        "__constant__ float w[32];\n"
+        "__global__ void k(float* out) {\n"
+        "    int t = threadIdx.x;\n"
+        "    float a = w[0];\n"
+        "    float b = w[t % 4];\n"
+        "    float c = w[t % 32];\n"
+        "    out[t] = a + b + c;\n"
+        "}\n");
+    auto k = bound(s, {"out=float[64]", "w=float[32]:index"});
+    ModelLaunch m{&k->spec, {}, {{1, 1, 1}, {64, 1, 1}}};
+    m.record_requests = true;
+    const auto r = run_model(m);
+    REQUIRE_MESSAGE(r.value, r.error);
+    const MemoryView& v = *r.value->memory;
+    // Two warps: one address per request, then 4, then 32.
+    const MemorySite& broadcast = site(v, 4, k->spec, "w");
+    CHECK(broadcast.space == MemorySpace::Constant);
+    CHECK(broadcast.requests == 2);
+    CHECK(broadcast.constant_addresses == 2);
+    CHECK(broadcast.sectors == 0);
+    CHECK(site(v, 5, k->spec, "w").constant_addresses == 8);
+    CHECK(site(v, 5, k->spec, "w").constant_addresses_max == 4);
+    CHECK(site(v, 6, k->spec, "w").constant_addresses == 64);
+    const MemoryTotals t = memory_totals(v.sites, MemorySpace::Constant, AccessOp::Load);
+    CHECK(t.requests == 6);
+    CHECK(t.constant_addresses == 74);
+    CHECK(t.constant_addresses_max == 32);
+    // Values: the bound index fill, w[t] = t.
+    for (uint32_t t = 0; t < 64; ++t)
+        CHECK(std::bit_cast<float>(r.value->arrays[0].bits[t]) == float(0 + t % 4 + t % 32));
+}
+
+TEST_CASE("a kernel's arrays include only the __constant__ variables it reads, through its helpers too") {
+    auto s = compiled(
+        "__constant__ int a[2] = {10, 20};\n"
+        "__constant__ int b[2] = {30, 40};\n"
+        "__device__ int from_b(int i) { return b[i]; }\n"
+        "__global__ void uses_a(int* out) { out[threadIdx.x] = a[threadIdx.x % 2]; }\n"
+        "__global__ void uses_b(int* out) { out[threadIdx.x] = from_b(threadIdx.x % 2); }\n");
+    REQUIRE(s->kernels.size() == 2);
+    CHECK(s->kernels[0].constants == std::vector<size_t>{0});
+    CHECK(s->kernels[1].constants == std::vector<size_t>{1});
+    auto k = bound(s, {"out=int[4]"}, 1);
+    CHECK(k->spec.array_index("a") == k->spec.arrays.size());
+    const ModelResult r = run(*k, {1, 1, 1}, {4, 1, 1});
+    CHECK(r.arrays[0].bits == std::vector<uint32_t>{30, 40, 30, 40});
+}
