@@ -59,7 +59,7 @@ struct MemorySite {
     int line = 0;
     AccessOp op = AccessOp::Load;
     size_t array = 0;           // index into the spec's arrays
-    uint32_t access_bytes = 4;  // what one lane's access covers: its element, or a vector of 2 or 4
+    uint32_t access_bytes = 4;  // what one lane's access covers: its element, or a vector of them (≤ 16)
     MemorySpace space = MemorySpace::Global;
     uint64_t requests = 0;
     uint64_t active_lanes = 0;            // Σ over requests
@@ -85,7 +85,7 @@ struct ElementCost {
 struct WarpRequest {
     uint32_t mask = 0;                // active lanes
     uint32_t index[kWarpLanes] = {};  // each active lane's element (a vector access: its first)
-    uint32_t width = 1;               // elements each lane's access covers from its index
+    uint32_t width = 1;               // elements each lane's access covers from its index (up to 16 bytes)
 };
 
 // A request kept whole for the warp inspector, with the warp of the launch that made it (its

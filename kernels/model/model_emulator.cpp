@@ -243,7 +243,7 @@ class ModelEmulator {
 
     // One load, store or atomic. Inlined into each of ModelThread's callers, whose constant
     // read/write/atomic flags fold its branches away. `request_width`: the elements from i that
-    // this lane's access covers in the memory view (a vector access: 2 or 4, given with its
+    // this lane's access covers in the memory view (a vector access: 2 to 16, given with its
     // first element; 0 with the others, which it covers).
     [[gnu::always_inline]] inline uint64_t access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write,
                                                   bool atomic, uint64_t new_bits, uint32_t request_width = 1);

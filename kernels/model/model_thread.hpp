@@ -102,7 +102,7 @@ class ModelThread {
     // zero-extended (an array of 1, 2, 4 or 8-byte elements: value_type.hpp).
     uint64_t load_bits(size_t array, uint64_t index, int line);
     void store_bits(size_t array, uint64_t index, uint64_t bits, int line);
-    // A vector access (a float2 or float4 through a cast): `width` elements from `index`, each
+    // A vector access (a float2 or float4 through a cast; up to 16 bytes): `width` elements from `index`, each
     // recorded as an access of its own, and one access of `width` elements in the memory view.
     void load_vector_bits(size_t array, uint64_t index, uint32_t width, uint64_t* bits, int line);
     void store_vector_bits(size_t array, uint64_t index, uint32_t width, const uint64_t* bits, int line);

@@ -21,7 +21,7 @@ class WarpRequests {
     WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& array_sizes, uint32_t threads_per_block,
                  size_t keep = SIZE_MAX, AccessOp keep_op = AccessOp::Store, uint32_t global_element_bytes = 0);
 
-    // One lane's access of `width` elements from `index` (a vector access: 2 or 4).
+    // One lane's access of `width` elements from `index` (a vector access: 2 to 16, ≤ 16 bytes).
     void record(uint32_t thread_in_block, size_t array, uint64_t index, int line, AccessOp op, uint32_t width,
                 bool in_bounds) {
         const uint32_t site = site_of(array, line, op, width);
@@ -49,8 +49,8 @@ class WarpRequests {
 
   private:
     uint32_t site_of(size_t array, int line, AccessOp op, uint32_t width) {
-        // width 1, 2 or 4: 0, 1 or 2 as std::bit_width(width) - 1
-        const size_t key = ((size_t(line) * arrays_ + array) * 2 + size_t(op)) * 3 + size_t(std::bit_width(width) - 1);
+        // width 1, 2, 4, 8 or 16: 0 to 4 as std::bit_width(width) - 1
+        const size_t key = ((size_t(line) * arrays_ + array) * 2 + size_t(op)) * 5 + size_t(std::bit_width(width) - 1);
         if (key < site_table_.size() && site_table_[key] >= 0) return uint32_t(site_table_[key]);
         return add_site(key, array, line, op, width);
     }

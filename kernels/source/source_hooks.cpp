@@ -66,9 +66,9 @@ struct Element {
     uint64_t index;
 };
 
-// An access of several elements of an array: `width` from `index` as one vector access (a
-// float2 or float4 read through a cast: 2 or 4), or `scalars` one after another (a copy of a
-// struct of several, a float3: as many accesses, as a GPU makes).
+// An access of several elements of an array: `width` from `index` as one access (a float2 or
+// float4 read through a cast: 2 or 4; a double in a buffer of chars: 8), or `scalars` one
+// after another (a copy of a struct of several, a float3: as many accesses, as a GPU makes).
 struct Elements {
     size_t array;
     uint64_t index;
@@ -98,15 +98,15 @@ enum class Refusal { OtherKernel, Misaligned, NotElements };
             g_access_error = "line " + std::to_string(line) + ": an access to a __shared__ array of another kernel";
             return;
         case Refusal::Misaligned:
-            g_access_error = where + ": a vector access (a float2, a float4) must lie at a multiple of its size, " +
+            g_access_error = where + ": an access of " + std::to_string(size) +
+                             " bytes (a float4, a double in a buffer of chars) must lie at a multiple of " +
                              std::to_string(size) + " bytes (on a GPU: a misaligned address error)";
             return;
         case Refusal::NotElements:
             g_access_error =
                 where +
-                ": threadmap's arrays are read and written one whole element at a time, so declare or bind an array "
-                "with the type the kernel reads it as (extern __shared__ float s[]; rather than a char array cast to "
-                "float*)";
+                ": threadmap's arrays are read and written in whole elements, so declare or bind an array with the "
+                "type the kernel reads it as, or a narrower one (a buffer of chars read as floats and doubles)";
             return;
     }
 }
@@ -146,7 +146,9 @@ std::optional<Element> locate(uintptr_t address, uint64_t size, int line, Where&
     }
     const int64_t elements = int64_t(size) / element;
     const bool whole = int64_t(size) % element == 0 && offset % element == 0;
-    const bool vector = whole && (elements == 2 || elements == 4) && size <= 16;
+    // A power of two elements up to 16 bytes: one access (a float4; a double or a float in a
+    // dynamic shared buffer of chars carved into several types).
+    const bool vector = whole && elements > 1 && std::has_single_bit(uint64_t(elements)) && size <= 16;
     if (!whole || one_element) {
         refuse(line, size, offset, element, Refusal::NotElements);
         return std::nullopt;
@@ -171,7 +173,7 @@ bool readable(const void* p) { return !in_reserved(uintptr_t(p)); }
         return;
     }
     if (e->width > 1) {
-        uint64_t bits[4];
+        uint64_t bits[16];
         g_thread->load_vector_bits(e->array, e->index, e->width, bits, line);
         for (uint32_t k = 0; k < e->width; ++k) std::memcpy(out + k * e->bytes, &bits[k], e->bytes);
         return;
@@ -185,7 +187,7 @@ bool readable(const void* p) { return !in_reserved(uintptr_t(p)); }
 [[gnu::cold, gnu::noinline]] void store_elements(uintptr_t address, const unsigned char* in, uint64_t size, int line) {
     const auto e = locate_elements(address, size, line);
     if (!e) return;
-    uint64_t bits[4] = {};
+    uint64_t bits[16] = {};
     if (e->width > 1) {
         for (uint32_t k = 0; k < e->width; ++k) std::memcpy(&bits[k], in + k * e->bytes, e->bytes);
         g_thread->store_vector_bits(e->array, e->index, e->width, bits, line);

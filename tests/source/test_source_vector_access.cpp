@@ -184,3 +184,40 @@ TEST_CASE("double2 and char4 vectors: elements of their own size, a race between
     CHECK(c.access_bytes == 4);
     CHECK(c.sectors == 4);  // 128 bytes
 }
+
+TEST_CASE("a dynamic shared buffer of chars carved into doubles and ints: each access one request of its width") {
+    auto s = compiled(
+        "__global__ void k(double* out, int n) {\n"
+        "    extern __shared__ char buffer[];\n"
+        "    double* d = reinterpret_cast<double*>(buffer);\n"
+        "    int* c = reinterpret_cast<int*>(&d[n]);\n"
+        "    int t = threadIdx.x;\n"
+        "    d[t] = t * 0.5;\n"
+        "    c[t] = 3 * t;\n"
+        "    __syncthreads();\n"
+        "    out[t] = d[(t + 1) % n] + c[t];\n"
+        "}\n");
+    SourceRunOptions run;
+    run.isolated = false;
+    run.dynamic_shared_bytes = 32 * 8 + 32 * 4;
+    std::vector<SourceBinding> b{*parse_binding("out=double[32]").value, *parse_binding("n=32").value};
+    const auto k = bind_kernel(s, s->kernels.at(0), b, run);
+    REQUIRE_MESSAGE(k.value, k.error);
+    ModelLaunch m{&(*k.value)->spec, {}, {{1, 1, 1}, {32, 1, 1}}};
+    m.record_requests = true;
+    const auto r = run_model(m);
+    REQUIRE_MESSAGE(r.value, r.error);
+    CHECK(r.value->findings.empty());
+    for (uint32_t t = 0; t < 32; ++t) {
+        const uint64_t bits = r.value->arrays[0].bits[2 * t] | uint64_t(r.value->arrays[0].bits[2 * t + 1]) << 32;
+        CHECK(std::bit_cast<double>(bits) == ((t + 1) % 32) * 0.5 + 3 * t);
+    }
+    // A double: 8 bytes a lane, two half-warps with no conflict; an int: 4 bytes, one wavefront.
+    const MemorySite& doubles = site(*r.value->memory, 6, AccessOp::Store);
+    CHECK(doubles.access_bytes == 8);
+    CHECK(doubles.wavefronts == 2);
+    CHECK(doubles.ideal_wavefronts == 2);
+    const MemorySite& ints = site(*r.value->memory, 7, AccessOp::Store);
+    CHECK(ints.access_bytes == 4);
+    CHECK(ints.wavefronts == 1);
+}
