@@ -2,10 +2,12 @@
 #include "editor_panel.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // the input's own child window, to draw over its text
 #include <imgui_stdlib.h>
 
 #include <algorithm>
 
+#include "cuda_syntax.hpp"
 #include "panel_widgets.hpp"
 #include "printed_report.hpp"
 #include "settings.hpp"
@@ -15,6 +17,48 @@
 namespace threadmap {
 
 namespace {
+
+ImU32 syntax_color(SyntaxKind k) {
+    switch (k) {
+        case SyntaxKind::Keyword:
+            return IM_COL32(120, 170, 255, 255);
+        case SyntaxKind::Cuda:
+            return IM_COL32(110, 210, 150, 255);
+        case SyntaxKind::Number:
+            return IM_COL32(230, 180, 110, 255);
+        case SyntaxKind::String:
+            return IM_COL32(215, 150, 120, 255);
+        case SyntaxKind::Comment:
+            return IM_COL32(125, 135, 145, 255);
+        case SyntaxKind::Preprocessor:
+            return IM_COL32(190, 140, 220, 255);
+    }
+    return IM_COL32_WHITE;
+}
+
+// Colours the input's text where it lies (`at`: its first character), over the plain text
+// ImGui drew (the same glyphs at the same places, in the input's own child window, which is
+// drawn over its parent), and tints the error line across the text. `clip`: what is visible.
+void draw_syntax(ImDrawList* draw, const ImRect& clip, const std::string& text, ImVec2 at, float line_h, float width,
+                 int error_line) {
+    draw->PushClipRect(clip.Min, clip.Max);
+    bool in_comment = false;
+    size_t begin = 0;
+    for (int line = 1; begin <= text.size(); ++line) {
+        size_t end = text.find('\n', begin);
+        if (end == std::string::npos) end = text.size();
+        const std::string_view l(text.data() + begin, end - begin);
+        const float y = at.y + float(line - 1) * line_h;
+        if (line == error_line)
+            draw->AddRectFilled(ImVec2(at.x - 2, y), ImVec2(at.x + width, y + line_h), IM_COL32(200, 60, 60, 45));
+        for (const SyntaxSpan& s : syntax_spans(l, in_comment)) {
+            const float x = at.x + ImGui::CalcTextSize(l.data(), l.data() + s.begin).x;
+            draw->AddText(ImVec2(x, y), syntax_color(s.kind), l.data() + s.begin, l.data() + s.end);
+        }
+        begin = end + 1;
+    }
+    draw->PopClipRect();
+}
 
 // The text beside a gutter of line numbers, both in one scrolling child: the input is as tall
 // as its text, so the two scroll together.
@@ -44,8 +88,16 @@ bool source_with_line_numbers(AppState& state, KernelEditor& e, float height) {
     const ImVec2 visible = ImGui::GetContentRegionAvail();
     const float width = std::max(visible.x, ImGui::CalcTextSize(e.text.c_str()).x + 20);
     const float tall = std::max(visible.y, float(lines + 1) * line_h + 2 * pad);
+    const ImVec2 text_at(origin.x + gutter + ImGui::GetStyle().FramePadding.x, origin.y + pad);
     const bool edited =
         ImGui::InputTextMultiline("##source", &e.text, ImVec2(width, tall), ImGuiInputTextFlags_AllowTabInput);
+    ImGuiWindow* editor = ImGui::GetCurrentWindow();
+    if (!editor->DC.ChildWindows.empty()) {  // the input's window, begun last
+        ImGuiWindow* input = editor->DC.ChildWindows.back();
+        ImRect visible = editor->InnerClipRect;
+        visible.ClipWith(input->InnerClipRect);
+        draw_syntax(input->DrawList, visible, e.text, text_at, line_h, width, e.error_line);
+    }
     ImGui::PopFont();
     ImGui::EndChild();
     remember_rect(state, "editor:text");  // the visible area (the text itself may be wider)

@@ -149,11 +149,13 @@ TEST_CASE("shared memory serves float4 requests in quarter-warps and float2 ones
     CHECK(store2.ideal_wavefronts == 2);
     CHECK(site(*r.memory, 7, AccessOp::Load).wavefronts == 4);
     // Stride 2 float4s: a quarter-warp's 8 lanes span 256 bytes, each bank twice: 2-way.
-    const MemorySite& strided = site(*shared("stride=2").memory, 7, AccessOp::Load);
+    const ModelResult two = shared("stride=2");
+    const MemorySite& strided = site(*two.memory, 7, AccessOp::Load);
     CHECK(strided.wavefronts == 8);
     CHECK(strided.conflict_ways_max == 2);
     // Stride 8: every lane of a quarter-warp on banks 0-3: 8-way, 32 wavefronts.
-    const MemorySite& worst = site(*shared("stride=8").memory, 7, AccessOp::Load);
+    const ModelResult eight = shared("stride=8");
+    const MemorySite& worst = site(*eight.memory, 7, AccessOp::Load);
     CHECK(worst.wavefronts == 32);
     CHECK(worst.conflict_ways_max == 8);
     // Values: the float2 stores came second, over s[0..63]: thread 5's float4 read holds s[20] =
