@@ -15,12 +15,17 @@
 // A __shared__ array is made static by the compiler (one per block, kept by the kernel model);
 // `extern __shared__ float s[];` is the launch's dynamic shared memory.
 #define __shared__ __attribute__((annotate("threadmap_shared")))
-// A __constant__ variable is plain memory holding its initializer (no host fills it here); a
-// kernel that writes it is refused, as reads are all a kernel can do with it on a GPU.
+// A __constant__ variable is an array of the launch at a slot of its own, holding its
+// initializer or its binding (no host fills it here); a kernel that writes it is refused, as
+// reads are all a kernel can do with it on a GPU.
 #define __constant__ __attribute__((annotate("threadmap_constant")))
 
 typedef __SIZE_TYPE__ size_t;
 typedef __PTRDIFF_TYPE__ ptrdiff_t;
+// Device code's memset and memcpy: on an array, a store (and load) per element. Macros, so
+// that the accesses are the learner's line.
+#define memset(p, value, bytes) __builtin_memset(p, value, bytes)
+#define memcpy(to, from, bytes) __builtin_memcpy(to, from, bytes)
 typedef signed char int8_t;
 typedef short int16_t;
 typedef int int32_t;

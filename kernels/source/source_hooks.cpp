@@ -85,7 +85,11 @@ bool in_reserved(uintptr_t address) {
     return address >= base && address < base + kSlotBytes * kSlots;
 }
 
-enum class Refusal { OtherKernel, Misaligned, NotElements };
+enum class Refusal { OtherKernel, Misaligned, NotElements, TooLarge };
+
+// A memcpy or memset between arrays goes through a buffer of this many bytes at most (more
+// than any array's block of __shared__ memory; a global array is copied by the host, not here).
+constexpr uint64_t kMaxCopyBytes = uint64_t(1) << 16;
 
 // Keeps the run's first refused access (out of line: locate runs on every access, this once).
 [[gnu::cold, gnu::noinline]] void refuse(int line, uint64_t size, int64_t offset, int64_t element, Refusal why) {
@@ -101,6 +105,11 @@ enum class Refusal { OtherKernel, Misaligned, NotElements };
             g_access_error = where + ": an access of " + std::to_string(size) +
                              " bytes (a float4, a double in a buffer of chars) must lie at a multiple of " +
                              std::to_string(size) + " bytes (on a GPU: a misaligned address error)";
+            return;
+        case Refusal::TooLarge:
+            g_access_error = "line " + std::to_string(line) + ": a memcpy or memset of " + std::to_string(size) +
+                             " bytes into an array: threadmap copies at most " + std::to_string(kMaxCopyBytes) +
+                             " bytes at once in a kernel; copy it in a loop, one element per thread or per step";
             return;
         case Refusal::NotElements:
             g_access_error =
@@ -234,9 +243,12 @@ KernelPrint printed_of(const RunReport& report) {
 
 using threadmap::source_hooks::g_thread;
 using threadmap::source_hooks::in_reserved;
+using threadmap::source_hooks::kMaxCopyBytes;
 using threadmap::source_hooks::load_elements;
 using threadmap::source_hooks::locate;
 using threadmap::source_hooks::locate_elements;
+using threadmap::source_hooks::Refusal;
+using threadmap::source_hooks::refuse;
 using threadmap::source_hooks::store_elements;
 using threadmap::source_hooks::Where;
 
@@ -309,6 +321,8 @@ void __threadmap_memcpy(void* to, const void* from, uint64_t size, int line) {
         __threadmap_load(from, to, size, line);
     } else if (!from_array) {
         __threadmap_store(to, from, size, line);
+    } else if (size > kMaxCopyBytes) {
+        refuse(line, size, 0, 1, Refusal::TooLarge);
     } else {
         std::vector<unsigned char> bytes(size);
         __threadmap_load(from, bytes.data(), size, line);
@@ -319,6 +333,8 @@ void __threadmap_memcpy(void* to, const void* from, uint64_t size, int line) {
 void __threadmap_memset(void* to, int byte, uint64_t size, int line) {
     if (!in_reserved(uintptr_t(to))) {
         std::memset(to, byte, size);
+    } else if (size > kMaxCopyBytes) {
+        refuse(line, size, 0, 1, Refusal::TooLarge);
     } else {
         const std::vector<unsigned char> bytes(size, static_cast<unsigned char>(byte));
         __threadmap_store(to, bytes.data(), size, line);

@@ -488,27 +488,32 @@ TEST_CASE("the kernel editor - edit the seed's matmul, swap x and y without the 
         "size_t b_cols) { size_t j = blockIdx.x * blockDim.x + threadIdx.x; size_t i = blockIdx.y * blockDim.y + "
         "threadIdx.y; float tmp = 0; for (size_t k = 0; k < inner; ++k) tmp += A[i * inner + k] * B[k * b_cols + j]; "
         "C[i * cols + j] = tmp; }";
-    const WindowRun w = run_window({"--preset", "seed-matmul"},
+    const WindowRun w = run_window({"--preset", "seed-matmul", "--window-size", "1600x1080"},
                                    // The Editor tab is drawn two frames after the click that selects it: a click
-                                   // on its text needs its place from a frame that drew it.
+                                   // on its text needs its place from a frame that drew it. The unguarded run
+                                   // takes 1.6 s alone: a time limit of 60 s keeps a loaded machine from
+                                   // stopping it (its field is below the seven bindings: a taller window).
                                    "1 move 5 5\n2 wait idle\n3 click tab:Code\n6 click code:edit\n8 wait idle\n"
-                                   "12 state @/edit.json\n13 click editor:text\n14 key ctrl+a\n15 type " +
+                                   "10 click editor:time-limit\n12 key ctrl+a\n13 type 60\n14 key enter\n"
+                                   "16 wait idle\n17 state @/edit.json\n18 click editor:text\n19 key ctrl+a\n20 type " +
                                        unguarded +
-                                       "\n16 key ctrl+enter\n18 wait idle\n19 state @/unguarded.json\n"
-                                       "20 screenshot @/unguarded.png\n21 click editor:text\n22 key ctrl+a\n"
-                                       "23 type __global__ void k(float* a) { a[0] = 1 }\n24 key ctrl+enter\n"
-                                       "26 wait idle\n27 state @/error.json\n28 screenshot @/error.png\n29 quit\n");
+                                       "\n21 key ctrl+enter\n23 wait idle\n24 state @/unguarded.json\n"
+                                       "25 screenshot @/unguarded.png\n26 click editor:text\n27 key ctrl+a\n"
+                                       "28 type __global__ void k(float* a) { a[0] = 1 }\n29 key ctrl+enter\n"
+                                       "31 wait idle\n32 state @/error.json\n33 screenshot @/error.png\n34 quit\n");
     // "Edit this kernel": the matmul's CUDA text, bound as the lesson launches it, on the map.
     const json edit = load_json(w.path("edit.json"));
     CHECK(edit["editor"]["running"] == true);
     CHECK(edit["editor"]["messages"] == "");
     CHECK(edit["editor"]["binds"][0] == "float[300][200]:random");
     CHECK(edit["editor"]["binds"][6] == "300");  // b_cols, as the lesson's B has it
+    CHECK(edit["kernel_seconds"] == 60);
     CHECK(edit["kernel"] == "matmul");
     CHECK(edit["findings"] == 0);
     // x indexing columns and no guard: the 512×512 threads past C's 200×200 are out of bounds.
     const json unguarded_state = load_json(w.path("unguarded.json"));
     CHECK(unguarded_state["editor"]["messages"] == "");
+    CHECK(unguarded_state["launch_error"] == "");
     CHECK(unguarded_state["findings"].get<int>() > 0);
     CHECK(load_png(w.path("unguarded.png")).valid());
     // A syntax error: Clang's message and its line; the last good map stays.

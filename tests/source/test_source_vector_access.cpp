@@ -223,3 +223,24 @@ TEST_CASE("a dynamic shared buffer of chars carved into doubles and ints: each a
     CHECK(ints.access_bytes == 4);
     CHECK(ints.wavefronts == 1);
 }
+
+TEST_CASE("memset of a shared array is a store per element - one of more than 64 KiB is refused with the reason") {
+    auto s = compiled(
+        "__global__ void k(float* out, int bytes) {\n"
+        "    __shared__ float s[256];\n"
+        "    s[threadIdx.x] = 7;\n"
+        "    __syncthreads();\n"
+        "    if (threadIdx.x == 0) memset(s, 0, sizeof s);\n"
+        "    __syncthreads();\n"
+        "    out[threadIdx.x] = s[threadIdx.x];\n"
+        "    if (bytes && threadIdx.x == 0) memset(out, 0, bytes);\n"
+        "}\n");
+    const ModelResult r = run(*bound(s, {"out=float[256]:ones", "bytes=0"}), {1, 1, 1}, {256, 1, 1});
+    CHECK(r.findings.empty());
+    for (uint32_t i = 0; i < 256; ++i) CHECK(value(r.arrays[0], i) == 0.0f);
+    auto big = bound(s, {"out=float[256]", "bytes=100000"});
+    const auto refused = run_model({&big->spec, {}, {{1, 1, 1}, {256, 1, 1}}});
+    REQUIRE(!refused.value);
+    INFO(refused.error);
+    CHECK(refused.error.find("line 8: a memcpy or memset of 100000 bytes into an array") != std::string::npos);
+}
