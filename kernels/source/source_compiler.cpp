@@ -588,6 +588,15 @@ bool any_reached(const std::set<const llvm::Function*>& users, const std::set<co
     return std::any_of(users.begin(), users.end(), [&](const llvm::Function* f) { return reached.count(f); });
 }
 
+// Every use of a global (a __shared__ or __constant__ array) becomes its slot's address; the
+// functions that used it.
+std::set<const llvm::Function*> move_to_slot(llvm::GlobalVariable& g, size_t slot) {
+    std::set<const llvm::Function*> users = functions_using(g);
+    g.replaceAllUsesWith(llvm::ConstantExpr::getIntToPtr(
+        llvm::ConstantInt::get(llvm::Type::getInt64Ty(g.getContext()), source_hooks::slot_address(slot)), g.getType()));
+    return users;
+}
+
 // A kernel's __shared__ arrays: those of the functions it runs (a template helper's copy for
 // each instantiation it calls; none of another kernel's). Two of one name are told apart by
 // their function: "sum<float, 64>::s".
@@ -852,13 +861,8 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
     for (size_t s = 0; s < found.shared.size(); ++s) {
         llvm::GlobalVariable* g = module->getNamedGlobal(found.shared[s].mangled);
         if (!g) continue;  // never used: not emitted
-        shared_users[s] = functions_using(*g);
         found.shared[s].array.slot = source_hooks::shared_slot(s);
-        llvm::Constant* at = llvm::ConstantExpr::getIntToPtr(
-            llvm::ConstantInt::get(llvm::Type::getInt64Ty(*context),
-                                   source_hooks::slot_address(found.shared[s].array.slot)),
-            g->getType());
-        g->replaceAllUsesWith(at);
+        shared_users[s] = move_to_slot(*g, found.shared[s].array.slot);
         g->eraseFromParent();
     }
     Instrumenter instrumenter(*module);
@@ -883,12 +887,8 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
     for (size_t c = 0; c < found.constants.size(); ++c) {
         llvm::GlobalVariable* g = module->getNamedGlobal(found.constants[c].mangled);
         if (!g) continue;  // never used: not emitted
-        constant_users[c] = functions_using(*g);
         found.constants[c].constant.slot = source_hooks::constant_slot(c);
-        g->replaceAllUsesWith(llvm::ConstantExpr::getIntToPtr(
-            llvm::ConstantInt::get(llvm::Type::getInt64Ty(*context),
-                                   source_hooks::slot_address(found.constants[c].constant.slot)),
-            g->getType()));
+        constant_users[c] = move_to_slot(*g, found.constants[c].constant.slot);
         g->setLinkage(llvm::GlobalValue::ExternalLinkage);
     }
     if (const int line = instrumenter.inline_assembly()) {
