@@ -2,7 +2,10 @@
 // and counted the way Nsight Compute counts them (ProfilingGuide, "Memory Tables").
 //
 // - A request is one execution of one access site by the active lanes of one warp: the n-th
-//   execution of the site by each lane. A site is an instruction: a source line, load or
+//   execution of the site by each lane in the same iteration of every loop around it and
+//   between the same two barriers (a warp runs a loop's iterations together, so a lane whose
+//   guard is false in one iteration is inactive in that iteration's request; ModelThread's
+//   loop_context). A site is an instruction: a source line, load or
 //   store, and the array (a line that loads two arrays has two sites; one that loads an array
 //   twice has one site executed twice per thread). Lanes are a block's threads in linear order
 //   (x fastest), 32 to a warp. A vector access (a float2 or float4 read or written through a
@@ -90,7 +93,7 @@ struct WarpRequest {
 
 // A request kept whole for the warp inspector, with the warp of the launch that made it (its
 // block's linear index × the block's warps + its warp in the block), the source line of its
-// site and its execution (the n-th time the warp's lanes ran that site, from 0).
+// site and its execution (the n-th request the warp's lanes made at that site, from 0).
 struct KeptRequest {
     WarpRequest request;
     uint64_t warp = 0;

@@ -493,7 +493,8 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     Storage& s = arrays_[a];
     const uint32_t id = t.global_id_;
     if (requests_ && !atomic && request_width)  // a lane partly out of bounds is inactive in the request
-        requests_->record(t.fiber_, a, i, line, write ? AccessOp::Store : AccessOp::Load, request_width,
+        requests_->record(t.fiber_, t.loops.context() ^ (uint64_t(phase_) * 0x9e3779b97f4a7c15ull), a, i, line,
+                          write ? AccessOp::Store : AccessOp::Load, request_width,
                           i < s.size && (request_width == 1 || s.size - i >= request_width));
     if (i >= s.size) {
         out_of_bounds(a, i, id, line, write, atomic);
@@ -716,6 +717,7 @@ void ModelEmulator::run_block(uint64_t block) {
         t.blockIdx = block_idx;
         t.threadIdx = unlinear(i, launch_.block);
         t.global_id_ = uint32_t(block * tpb_ + i);
+        t.loops.depth = 0;
     }
     if (!as_fibers_) {
         try {

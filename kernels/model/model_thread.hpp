@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "dim3.hpp"
+#include "loop_nest.hpp"
 #include "warp_collective.hpp"
 
 namespace threadmap {
@@ -111,6 +112,12 @@ class ModelThread {
     uint64_t atomic_bits(size_t array, uint64_t index, AtomicOp op, bool is_float, uint64_t operand, uint64_t compare,
                          int line);
     uint64_t array_size(size_t array) const;
+
+    // Where the thread is in its loops, for the memory view (loop_nest.hpp): a learner's kernel
+    // marks its loops (source_compiler.cpp); a built-in body's are not marked, as in each of
+    // them a lane skips no iteration but its last ones, where the n-th access of a lane is the
+    // n-th iteration's.
+    __threadmap_loop_nest loops;
 
   private:
     friend class ModelEmulator;

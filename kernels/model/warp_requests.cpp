@@ -144,8 +144,58 @@ WarpRequests::WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& 
         if (shared) shared_bytes += sizes[a] * bytes;
         costs_.emplace_back(sizes[a]);
     }
-    executions_.assign(size_t(tpb) * site_capacity_, 0);
+    next_.assign(size_t(tpb) * site_capacity_, 0);
     requests_.resize(size_t(warps_) * site_capacity_);
+}
+
+uint32_t WarpRequests::SiteRequests::find(uint64_t context, uint32_t lane, uint32_t at) {
+    constexpr uint32_t kNone = UINT32_MAX;
+    const auto add = [&](uint32_t last_of_context) {
+        const uint32_t n = uint32_t(requests.size());
+        requests.emplace_back();
+        contexts.push_back(context);
+        visited.push_back(0);
+        if (indexed) {
+            next_of.push_back(kNone);
+            if (last_of_context == kNone)
+                first_of.emplace(context, n);
+            else
+                next_of[last_of_context] = n;
+        }
+        return n;
+    };
+    if (!indexed) {
+        // Every lane so far made the requests in the order they were made (each joined the one
+        // after its last), so one that has made them all makes a new one.
+        if (at == requests.size()) return add(kNone);
+        indexed = true;
+        next_of.assign(requests.size(), kNone);
+        for (uint32_t k = uint32_t(requests.size()); k-- > 0;) {
+            const auto [first, fresh] = first_of.try_emplace(contexts[k], k);
+            if (!fresh) {
+                next_of[k] = first->second;
+                first->second = k;
+            }
+        }
+    }
+    uint32_t last = kNone;
+    if (const auto first = first_of.find(context); first != first_of.end())
+        for (uint32_t k = first->second; k != kNone; k = next_of[k]) {
+            if (!(visited[k] >> lane & 1)) return k;
+            last = k;
+        }
+    return add(last);
+}
+
+void WarpRequests::SiteRequests::clear() {
+    requests.clear();
+    contexts.clear();
+    visited.clear();
+    if (indexed) {
+        first_of.clear();
+        next_of.clear();
+        indexed = false;
+    }
 }
 
 uint32_t WarpRequests::add_site(size_t key, size_t array, int line, AccessOp op, uint32_t width) {
@@ -162,12 +212,12 @@ uint32_t WarpRequests::add_site(size_t key, size_t array, int line, AccessOp op,
     if (sites_.size() > site_capacity_) {  // re-lay the per-site tables out, twice as wide
         const size_t old = site_capacity_;
         site_capacity_ *= 2;
-        std::vector<uint32_t> executions(size_t(threads_per_block_) * site_capacity_, 0);
+        std::vector<uint32_t> next(size_t(threads_per_block_) * site_capacity_, 0);
         for (size_t t = 0; t < threads_per_block_; ++t)
-            std::copy_n(executions_.begin() + std::ptrdiff_t(t * old), old,
-                        executions.begin() + std::ptrdiff_t(t * site_capacity_));
-        executions_ = std::move(executions);
-        std::vector<std::vector<WarpRequest>> requests(size_t(warps_) * site_capacity_);
+            std::copy_n(next_.begin() + std::ptrdiff_t(t * old), old,
+                        next.begin() + std::ptrdiff_t(t * site_capacity_));
+        next_ = std::move(next);
+        std::vector<SiteRequests> requests(size_t(warps_) * site_capacity_);
         for (size_t w = 0; w < warps_; ++w)
             for (size_t k = 0; k < old; ++k) requests[w * site_capacity_ + k] = std::move(requests_[w * old + k]);
         requests_ = std::move(requests);
@@ -243,7 +293,8 @@ void WarpRequests::close_warp(uint32_t warp) {
     std::vector<KeptRequest>& warp_kept = warp_kept_;
     warp_kept.clear();
     for (size_t k = 0; k < sites_.size(); ++k) {
-        std::vector<WarpRequest>& requests = requests_[size_t(warp) * site_capacity_ + k];
+        SiteRequests& site = requests_[size_t(warp) * site_capacity_ + k];
+        const std::vector<WarpRequest>& requests = site.requests;
         const bool keep_site = !kept_capped_ && kept(sites_[k]);
         for (size_t n = 0; n < requests.size(); ++n) {
             if (!requests[n].mask) continue;
@@ -251,12 +302,12 @@ void WarpRequests::close_warp(uint32_t warp) {
             if (keep_site)
                 warp_kept.push_back({requests[n], block_ * warps_ + warp, int32_t(sites_[k].line), uint32_t(n)});
         }
-        requests.clear();
+        site.clear();
     }
     if (!warp_kept.empty()) keep(warp_kept);
     const uint32_t first = warp * kWarpLanes, end = std::min(first + kWarpLanes, threads_per_block_);
-    std::fill(executions_.begin() + std::ptrdiff_t(size_t(first) * site_capacity_),
-              executions_.begin() + std::ptrdiff_t(size_t(end) * site_capacity_), 0u);
+    std::fill(next_.begin() + std::ptrdiff_t(size_t(first) * site_capacity_),
+              next_.begin() + std::ptrdiff_t(size_t(end) * site_capacity_), 0u);
 }
 
 void WarpRequests::close_block() {

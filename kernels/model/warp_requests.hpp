@@ -7,6 +7,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "memory_view.hpp"
@@ -22,15 +23,23 @@ class WarpRequests {
                  size_t keep = SIZE_MAX, AccessOp keep_op = AccessOp::Store, uint32_t global_element_bytes = 0);
 
     // One lane's access of `width` elements from `index` (a vector access: 2 to 16, ≤ 16 bytes).
-    void record(uint32_t thread_in_block, size_t array, uint64_t index, int line, AccessOp op, uint32_t width,
-                bool in_bounds) {
+    // `context`: where the lane is in its loops and barriers (ModelThread::loop_context and the
+    // block's phase): a warp's request is the lanes' accesses of one site in one context, the
+    // n-th of each lane there in the n-th request.
+    void record(uint32_t thread_in_block, uint64_t context, size_t array, uint64_t index, int line, AccessOp op,
+                uint32_t width, bool in_bounds) {
         const uint32_t site = site_of(array, line, op, width);
-        const uint32_t n = executions_[size_t(thread_in_block) * site_capacity_ + site]++;
-        if (!in_bounds) return;
-        std::vector<WarpRequest>& requests = requests_[size_t(thread_in_block / kWarpLanes) * site_capacity_ + site];
-        if (n >= requests.size()) requests.resize(n + 1);
-        WarpRequest& r = requests[n];
+        uint32_t& next = next_[size_t(thread_in_block) * site_capacity_ + site];
+        SiteRequests& s = requests_[size_t(thread_in_block / kWarpLanes) * site_capacity_ + site];
         const uint32_t lane = thread_in_block % kWarpLanes;
+        // Mostly the lane's next request is the one after its last: the lanes ran the same iterations.
+        uint32_t at = next;
+        if (at >= s.requests.size() || s.contexts[at] != context || (s.visited[at] >> lane & 1))
+            at = s.find(context, lane, at);
+        next = at + 1;
+        s.visited[at] |= 1u << lane;
+        if (!in_bounds) return;
+        WarpRequest& r = s.requests[at];
         r.index[lane] = uint32_t(index);
         r.mask |= 1u << lane;
         r.width = width;
@@ -66,9 +75,24 @@ class WarpRequests {
     std::vector<int32_t> site_table_;  // (line, array, op, width) → site, -1 when none yet
     std::vector<MemorySite> sites_;
     size_t site_capacity_ = 8;
-    std::vector<uint32_t> executions_;                // [thread in block][site]: times run
-    std::vector<std::vector<WarpRequest>> requests_;  // [warp][site]: by execution
-    std::vector<std::vector<ElementCost>> costs_;     // per element (a shared array: of one block)
+    // One warp's requests of one site, in the order they were first made.
+    struct SiteRequests {
+        std::vector<WarpRequest> requests;
+        std::vector<uint64_t> contexts;  // each request's
+        std::vector<uint32_t> visited;   // the lanes that made it (out of bounds too)
+        // Once lanes took the site in different contexts or orders: the first request of each
+        // context, and after each the next of its context.
+        bool indexed = false;
+        std::unordered_map<uint64_t, uint32_t> first_of;
+        std::vector<uint32_t> next_of;
+        // The request `lane` makes in `context`, its first there that the lane has not made yet,
+        // looked for from `at` on (the request after its last) and made if there is none.
+        uint32_t find(uint64_t context, uint32_t lane, uint32_t at);
+        void clear();
+    };
+    std::vector<uint32_t> next_;                   // [thread in block][site]: the request after its last
+    std::vector<SiteRequests> requests_;           // [warp][site]
+    std::vector<std::vector<ElementCost>> costs_;  // per element (a shared array: of one block)
     bool keep_shared_costs_ = false;
     uint64_t block_ = 0;
     size_t keep_;  // the array whose requests of keep_op_ are kept

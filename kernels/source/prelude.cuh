@@ -100,6 +100,17 @@ extern "C" __threadmap_context_t __threadmap_context;
 #define gridDim (__threadmap_context.gridDim)
 #define warpSize 32
 
+// Where the running thread is in its loops, for the memory view: the compiler calls these
+// around every loop with an access (kernels/model/loop_nest.hpp), and inlines them.
+#include "/threadmap/loop_nest.hpp"
+extern "C" __threadmap_loop_nest* __threadmap_loops;
+extern "C" __attribute__((used)) inline unsigned __threadmap_loop_enter(unsigned loop) {
+    return __threadmap_loops->enter(loop);
+}
+extern "C" __attribute__((used)) inline void __threadmap_loop_next() { __threadmap_loops->next(); }
+extern "C" __attribute__((used)) inline void __threadmap_loop_exit(unsigned depth) { __threadmap_loops->leave(depth); }
+extern "C" __attribute__((used)) inline unsigned __threadmap_loop_depth() { return __threadmap_loops->depth; }
+
 extern "C" void __threadmap_syncthreads(int line);
 #define __syncthreads() __threadmap_syncthreads(__LINE__)
 extern "C" int __threadmap_syncthreads_count(int predicate, int line);

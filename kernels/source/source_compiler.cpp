@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -20,15 +21,18 @@
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Lex/Lexer.h>
 #include <clang/Lex/PreprocessorOptions.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/Host.h>
 #include <llvm/Support/TargetSelect.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 
 #include "embedded_file.hpp"
 #include "source_hooks.hpp"
@@ -38,6 +42,7 @@ extern const EmbeddedFile kEmbeddedPrelude[];
 namespace {
 
 constexpr const char* kPreludePath = "/threadmap/prelude.cuh";
+constexpr const char* kLoopNestPath = "/threadmap/loop_nest.hpp";  // what the prelude includes
 
 // The headers a CUDA file includes as a matter of course: what a kernel uses of them is in the
 // prelude (printf, assert, the math functions, the fixed-width integers), so they are empty
@@ -432,6 +437,10 @@ class Instrumenter {
         store_ = m.getOrInsertFunction("__threadmap_store", void_, ptr_, ptr_, i64_, i32_);
         memcpy_ = m.getOrInsertFunction("__threadmap_memcpy", void_, ptr_, ptr_, i64_, i32_);
         memset_ = m.getOrInsertFunction("__threadmap_memset", void_, ptr_, i32_, i64_, i32_);
+        loop_enter_ = m.getOrInsertFunction("__threadmap_loop_enter", i32_, i32_);
+        loop_next_ = m.getOrInsertFunction("__threadmap_loop_next", void_);
+        loop_exit_ = m.getOrInsertFunction("__threadmap_loop_exit", void_, i32_);
+        loop_depth_ = m.getOrInsertFunction("__threadmap_loop_depth", i32_);
     }
 
     // The first line with inline assembly (which could make system calls of its own and
@@ -477,7 +486,9 @@ class Instrumenter {
 
     void run() {
         for (llvm::Function& f : m_) {
-            if (f.isDeclaration()) continue;
+            // The prelude's loop marks (__threadmap_loop_enter, __threadmap_loop_nest::next, …)
+            // keep the thread's place in its loops, not the learner's data.
+            if (f.isDeclaration() || f.getName().contains("__threadmap_loop_")) continue;
             std::vector<llvm::Instruction*> work;
             for (llvm::BasicBlock& b : f)
                 for (llvm::Instruction& i : b)
@@ -486,7 +497,76 @@ class Instrumenter {
         }
     }
 
+    // Each loop around a recorded access (in the loop or in a function it calls) tells the
+    // kernel model when it is entered, each iteration and when it is left (by its exit, a break
+    // or a return), so that the memory view can group a warp's accesses by iteration
+    // (ModelThread::loop_enter). After run(): the accesses are the hooks' calls by then.
+    void mark_loops() {
+        const std::set<const llvm::Function*> accessing = functions_accessing();
+        uint32_t next_loop = 0;
+        for (llvm::Function& f : m_) {
+            if (f.isDeclaration()) continue;
+            llvm::DominatorTree dominators(f);
+            llvm::LoopInfo loops(dominators);
+            std::vector<llvm::Loop*> marked;
+            for (llvm::Loop* top : loops)
+                if (accesses(*top, accessing)) marked.push_back(top);
+            if (marked.empty()) continue;
+            // A preheader (the one way in) and exits only the loop leads to, for the calls.
+            for (llvm::Loop* top : marked)
+                llvm::simplifyLoop(top, &dominators, &loops, nullptr, nullptr, nullptr, false);
+            // Each block that leaves loops: the outermost one it leaves, and the depth it was entered at.
+            std::map<llvm::BasicBlock*, std::pair<llvm::Loop*, llvm::Value*>> exits;
+            for (llvm::Loop* top : marked)
+                for (llvm::Loop* loop : top->getLoopsInPreorder()) {
+                    llvm::BasicBlock* preheader = loop->getLoopPreheader();
+                    if (!preheader || !accesses(*loop, accessing)) continue;
+                    llvm::Value* depth = llvm::IRBuilder<>(preheader->getTerminator())
+                                             .CreateCall(loop_enter_, {llvm::ConstantInt::get(i32_, next_loop++)});
+                    llvm::IRBuilder<>(&*loop->getHeader()->getFirstInsertionPt()).CreateCall(loop_next_);
+                    llvm::SmallVector<llvm::BasicBlock*, 4> leaving;
+                    loop->getExitBlocks(leaving);
+                    for (llvm::BasicBlock* b : leaving) {
+                        const auto [at, fresh] = exits.try_emplace(b, loop, depth);
+                        if (!fresh && loop->contains(at->second.first)) at->second = {loop, depth};
+                    }
+                }
+            for (const auto& [block, left] : exits)
+                llvm::IRBuilder<>(&*block->getFirstInsertionPt()).CreateCall(loop_exit_, {left.second});
+            // A return from within loops leaves them too.
+            llvm::Value* depth = llvm::IRBuilder<>(&*f.getEntryBlock().getFirstInsertionPt()).CreateCall(loop_depth_);
+            for (llvm::BasicBlock& b : f)
+                if (llvm::isa<llvm::ReturnInst>(b.getTerminator()))
+                    llvm::IRBuilder<>(b.getTerminator()).CreateCall(loop_exit_, {depth});
+        }
+    }
+
   private:
+    // The functions that make recorded accesses, themselves or through the functions they call.
+    std::set<const llvm::Function*> functions_accessing() const {
+        std::set<const llvm::Function*> out;
+        for (llvm::FunctionCallee hook : {load4_, store4_, load_, store_, memcpy_, memset_})
+            out.insert(llvm::cast<llvm::Function>(hook.getCallee()));
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (const llvm::Function& f : m_)
+                if (!out.count(&f) &&
+                    std::any_of(f.begin(), f.end(), [&](const llvm::BasicBlock& b) { return calls_any(b, out); }))
+                    grew = out.insert(&f).second;
+        }
+        return out;
+    }
+    static bool calls_any(const llvm::BasicBlock& b, const std::set<const llvm::Function*>& functions) {
+        for (const llvm::Instruction& i : b)
+            if (const auto* c = llvm::dyn_cast<llvm::CallBase>(&i))
+                if (functions.count(c->getCalledFunction())) return true;
+        return false;
+    }
+    static bool accesses(const llvm::Loop& loop, const std::set<const llvm::Function*>& accessing) {
+        return std::any_of(loop.block_begin(), loop.block_end(),
+                           [&](const llvm::BasicBlock* b) { return calls_any(*b, accessing); });
+    }
+
     // Loads and stores of a thread's own locals and of plain globals (the thread's indices,
     // a __device__ variable) stay as they are; those through a pointer (an array, a __shared__
     // array at its slot, or memory the model does not know) go through the hooks.
@@ -551,6 +631,7 @@ class Instrumenter {
     llvm::Module& m_;
     llvm::Type *ptr_, *i32_, *i64_, *void_;
     llvm::FunctionCallee load4_, store4_, load_, store_, memcpy_, memset_;
+    llvm::FunctionCallee loop_enter_, loop_next_, loop_exit_, loop_depth_;
 };
 
 // The functions whose code uses a value (through constant expressions too).
@@ -824,6 +905,8 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
                                                       llvm::MemoryBuffer::getMemBufferCopy(text, file_name).release());
     invocation->getPreprocessorOpts().addRemappedFile(
         kPreludePath, llvm::MemoryBuffer::getMemBuffer(source_prelude(), kPreludePath).release());
+    invocation->getPreprocessorOpts().addRemappedFile(
+        kLoopNestPath, llvm::MemoryBuffer::getMemBuffer(kEmbeddedPrelude[2].text, kLoopNestPath).release());
     const char* const groups = kEmbeddedPrelude[1].text;  // cooperative_groups.h
     for (const VirtualHeader& h : kVirtualHeaders) {
         const std::string path = std::string(kIncludeDir) + "/" + h.name;
@@ -898,6 +981,7 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
         return out;
     }
     instrumenter.run();
+    instrumenter.mark_loops();
     std::vector<std::string> entries;
     std::vector<std::vector<SourceSharedArray>> kernel_shared(found.kernels.size());
     for (size_t k = 0; k < found.kernels.size(); ++k) {

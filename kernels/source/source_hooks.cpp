@@ -20,6 +20,8 @@ struct ThreadmapContext {
     threadmap::Dim3 threadIdx, blockIdx, blockDim, gridDim;
 };
 ThreadmapContext __threadmap_context;  // NOLINT: the name the prelude declares
+// The running thread's place in its loops, which compiled kernels keep (prelude.cuh).
+__threadmap_loop_nest* __threadmap_loops = nullptr;  // NOLINT: the name the prelude declares
 }
 
 namespace threadmap::source_hooks {
@@ -46,7 +48,10 @@ std::string g_access_error;
 RunReport g_unread_report;
 RunReport* g_report = &g_unread_report;
 
-void set_context(const ModelThread& t) { __threadmap_context = {t.threadIdx, t.blockIdx, t.blockDim, t.gridDim}; }
+void set_context(ModelThread& t) {
+    __threadmap_context = {t.threadIdx, t.blockIdx, t.blockDim, t.gridDim};
+    __threadmap_loops = &t.loops;
+}
 
 // A call at which the running thread waits for others of its block (a barrier, a warp call):
 // they run meanwhile, so afterwards it is made the running thread again, its indices current.
@@ -421,6 +426,7 @@ std::vector<Symbol> symbols() {
         {"__threadmap_syncthreads", reinterpret_cast<void*>(&__threadmap_syncthreads)},
         {"__threadmap_syncthreads_count", reinterpret_cast<void*>(&__threadmap_syncthreads_count)},
         {"__threadmap_warp", reinterpret_cast<void*>(&__threadmap_warp)},
+        {"__threadmap_loops", &__threadmap_loops},
         {"__threadmap_printf", reinterpret_cast<void*>(&__threadmap_printf)},
         {"__threadmap_assert", reinterpret_cast<void*>(&__threadmap_assert)},
     };
