@@ -1,7 +1,6 @@
 // `threadmap bench`; see bench_command.hpp.
 #include "bench_command.hpp"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -45,28 +44,6 @@ void print_text(const TimingReport& r) {
 }
 
 }  // namespace
-
-void add_bench_command(CLI::App& app, BenchCommandOptions& o) {
-    auto* cmd = app.add_subcommand("bench", "Time host→device copy, kernel and device→host copy, next to the CPU");
-    add_launch_options(*cmd, o.launch);
-    cmd->add_option("--repeat", o.repeat, "Repeats per stage (default: the --preset lesson's, else 10)");
-    cmd->add_flag("--pinned", o.pinned, "Page-locked host memory (cudaMallocHost) instead of pageable");
-    cmd->add_flag("--resident", o.resident, "Copy once, launch --repeat times, copy back once");
-    cmd->add_option("--language", o.language,
-                    "The program timed: cuda (C++) or numba (default: the lesson's, else cuda)");
-    cmd->add_option("--dtype", o.dtype, "Its element type: float32 or float64 (default: the lesson's, else float32)");
-    cmd->add_option("--transfers", o.transfers,
-                    "How its arrays reach the GPU: explicit, or host-arrays (numba copies every array in and back "
-                    "on every call) (default: the lesson's, else explicit)");
-    cmd->add_flag("--json", o.json, "JSON instead of a table");
-    cmd->add_flag("--csv", o.csv, "CSV instead of a table");
-    cmd->add_option("--device-profile", o.device_profile,
-                    "With --backend model: a device profile (" + device_profile_names() + "), or 'list'");
-    cmd->add_flag("--sweep", o.sweep, "Run the kernel from tiny to large sizes; find where the GPU wins");
-    cmd->add_option("--from", o.from, "Sweep: smallest size in elements (default 1024, or 256 for matmul)");
-    cmd->add_option("--to", o.to, "Sweep: largest size in elements (default 16777216, or 262144 for matmul)");
-    cmd->add_option("--points", o.points, "Sweep: number of sizes (default 30)");
-}
 
 namespace {
 

@@ -9,10 +9,6 @@
 
 #include "launch_options.hpp"
 
-namespace CLI {
-class App;
-}
-
 namespace threadmap {
 
 struct BenchCommandOptions {
@@ -29,7 +25,6 @@ struct BenchCommandOptions {
     std::string points = "30";  // sweep sizes
 };
 
-void add_bench_command(CLI::App& app, BenchCommandOptions& options);
 int run_bench_command(const BenchCommandOptions& options);
 
 }  // namespace threadmap

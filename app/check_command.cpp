@@ -1,7 +1,6 @@
 // `threadmap check`; see check_command.hpp.
 #include "check_command.hpp"
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
 
@@ -20,18 +19,6 @@ constexpr const char* kModelNote =
     "not a GPU's observation";
 
 }  // namespace
-
-void add_check_command(CLI::App& app, CheckCommandOptions& o) {
-    CLI::App* cmd = app.add_subcommand(
-        "check", "Run a launch in the kernel model and print its findings (exit 0: none, 3: some, 2: bad usage)");
-    add_launch_options(*cmd, o.launch);
-    cmd->get_option("--backend")->description("check always runs in the kernel model on the CPU");
-    cmd->add_option("--format", o.format, "text | json")->check(CLI::IsMember({"text", "json"}));
-    cmd->add_flag("--sweep-launches", o.sweep_launches,
-                  "Where the kernel breaks: run it over awkward launches (a single block, a block that does not "
-                  "divide the data, 2-D and 3-D blocks, a grid too small, …) and list those whose results or "
-                  "findings differ from this launch's (exit 3 if any)");
-}
 
 namespace {
 

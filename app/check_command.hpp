@@ -6,10 +6,6 @@
 
 #include "model_launch.hpp"
 
-namespace CLI {
-class App;
-}
-
 namespace threadmap {
 
 struct CheckCommandOptions {
@@ -20,7 +16,6 @@ struct CheckCommandOptions {
     bool sweep_launches = false;
 };
 
-void add_check_command(CLI::App& app, CheckCommandOptions& options);
 int run_check_command(const CheckCommandOptions& options);
 
 }  // namespace threadmap

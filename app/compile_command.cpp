@@ -1,7 +1,6 @@
 // `threadmap compile`; see compile_command.hpp.
 #include "compile_command.hpp"
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -46,18 +45,6 @@ Outcome<NamedText> kernel_text(const CompileCommandOptions& o) {
 }
 
 }  // namespace
-
-void add_compile_command(CLI::App& app, CompileCommandOptions& o) {
-    CLI::App* cmd = app.add_subcommand(
-        "compile",
-        "Compile a kernel's CUDA C++ with Clang (for the kernel model, on this CPU) and NVRTC (for a GPU; no GPU "
-        "needed): each one's verdict, messages and time");
-    cmd->add_option("--source", o.source, "A CUDA C++ file");
-    cmd->add_option("--kernel", o.kernel, "A built-in kernel: its CUDA text, as the Code tab shows it");
-    cmd->add_option("--preset", o.preset, "A lesson: its kernel's text");
-    cmd->add_option("--arch", o.arch, "NVRTC's GPU architecture, compute_XY (default compute_90, an H200's)");
-    cmd->add_option("--format", o.format, "text | json")->check(CLI::IsMember({"text", "json"}));
-}
 
 int run_compile_command(const CompileCommandOptions& o) {
     const auto named = kernel_text(o);

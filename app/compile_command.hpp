@@ -7,10 +7,6 @@
 
 #include <string>
 
-namespace CLI {
-class App;
-}
-
 namespace threadmap {
 
 struct CompileCommandOptions {
@@ -19,7 +15,6 @@ struct CompileCommandOptions {
     std::string format = "text";      // text | json
 };
 
-void add_compile_command(CLI::App& app, CompileCommandOptions& options);
 // 0: compiled by both (or NVRTC missing, said so); 2: a compiler refused it, or bad options.
 int run_compile_command(const CompileCommandOptions& options);
 

@@ -3,17 +3,11 @@
 
 #include "backend_choice.hpp"
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "cuda_backend.hpp"
 
 namespace threadmap {
-
-void add_devices_command(CLI::App& app) {
-    app.add_subcommand("devices",
-                       "List CUDA devices (name, compute capability, SMs, memory), or say why there are none");
-}
 
 int run_devices_command() {
     const CudaDevices cuda = list_cuda_devices();

@@ -2,13 +2,8 @@
 // there are none.
 #pragma once
 
-namespace CLI {
-class App;
-}
-
 namespace threadmap {
 
-void add_devices_command(CLI::App& app);
 int run_devices_command();
 
 }  // namespace threadmap

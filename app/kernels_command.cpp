@@ -1,7 +1,6 @@
 // `threadmap kernels`; see kernels_command.hpp.
 #include "kernels_command.hpp"
 
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -45,12 +44,6 @@ std::string default_text(const KernelSpec& k, const ParamSpec& p) {
 }
 
 }  // namespace
-
-void add_kernels_command(CLI::App& app, KernelsCommandOptions& o) {
-    CLI::App* cmd =
-        app.add_subcommand("kernels", "List the built-in kernels: parameters, arrays, shared memory, barriers");
-    cmd->add_option("--format", o.format, "text | json")->check(CLI::IsMember({"text", "json"}));
-}
 
 int run_kernels_command(const KernelsCommandOptions& o) {
     if (o.format == "json") {

@@ -4,17 +4,12 @@
 
 #include <string>
 
-namespace CLI {
-class App;
-}
-
 namespace threadmap {
 
 struct KernelsCommandOptions {
     std::string format = "text";  // text | json
 };
 
-void add_kernels_command(CLI::App& app, KernelsCommandOptions& options);
 int run_kernels_command(const KernelsCommandOptions& options);
 
 }  // namespace threadmap

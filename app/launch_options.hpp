@@ -15,10 +15,6 @@
 #include "outcome.hpp"
 #include "workload.hpp"
 
-namespace CLI {
-class App;
-}
-
 namespace threadmap {
 
 struct LaunchOptions {
@@ -47,9 +43,6 @@ struct LaunchOptions {
     bool sweep_expected = false;
     bool any_param() const;
 };
-
-// The options, and a flag for each of the registry's own parameters.
-void add_launch_options(CLI::App& command, LaunchOptions& options);
 
 // A kernel of the registry that only the kernel model runs (histogram-racy, the transposes, …):
 // its parameters, and the array the map shows (a global one, or one block's __shared__ one).

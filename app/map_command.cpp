@@ -1,7 +1,6 @@
 // `threadmap map`; see map_command.hpp.
 #include "map_command.hpp"
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "backend_choice.hpp"
@@ -13,14 +12,6 @@
 #include "printed_report.hpp"
 
 namespace threadmap {
-
-void add_map_command(CLI::App& app, MapCommandOptions& o) {
-    auto* cmd = app.add_subcommand("map", "Print which thread touches which element, and the launch statistics");
-    add_launch_options(*cmd, o.launch);
-    cmd->add_option("--format", o.format, "table | csv | json (default table)")
-        ->check(CLI::IsMember({"table", "csv", "json"}));
-    cmd->add_flag("--no-elements", o.no_elements, "Statistics only");
-}
 
 namespace {
 

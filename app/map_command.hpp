@@ -3,10 +3,6 @@
 
 #include "model_launch.hpp"
 
-namespace CLI {
-class App;
-}
-
 namespace threadmap {
 
 struct MapCommandOptions {
@@ -15,7 +11,6 @@ struct MapCommandOptions {
     bool no_elements = false;      // stats only
 };
 
-void add_map_command(CLI::App& app, MapCommandOptions& options);
 int run_map_command(const MapCommandOptions& options);  // the process exit code
 
 }  // namespace threadmap

@@ -1,7 +1,6 @@
 // `threadmap memory`; see memory_command.hpp.
 #include "memory_command.hpp"
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
 
@@ -9,17 +8,6 @@
 #include "model_launch.hpp"
 
 namespace threadmap {
-
-void add_memory_command(CLI::App& app, MemoryCommandOptions& o) {
-    CLI::App* cmd = app.add_subcommand(
-        "memory",
-        "Warp requests of a launch: global sectors per request (coalescing), shared-memory bank conflicts and active "
-        "lanes, per source line and in all, counted in the kernel model as Nsight Compute counts them");
-    add_launch_options(*cmd, o.launch);
-    cmd->get_option("--backend")->description("memory runs in the kernel model on the CPU");
-    auto* json = cmd->add_flag("--json", o.json, "JSON: kernel, launch, sites, totals, model (README has the schema)");
-    cmd->add_flag("--csv", o.csv, "CSV: one row per access site")->excludes(json);
-}
 
 int run_memory_command(const MemoryCommandOptions& o) {
     if (o.launch.backend == "cuda") {

@@ -5,10 +5,6 @@
 
 #include "model_launch.hpp"
 
-namespace CLI {
-class App;
-}
-
 namespace threadmap {
 
 struct MemoryCommandOptions {
@@ -16,7 +12,6 @@ struct MemoryCommandOptions {
     bool json = false, csv = false;
 };
 
-void add_memory_command(CLI::App& app, MemoryCommandOptions& options);
 int run_memory_command(const MemoryCommandOptions& options);
 
 }  // namespace threadmap

@@ -1,7 +1,6 @@
 // `threadmap occupancy`; see occupancy_command.hpp.
 #include "occupancy_command.hpp"
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
 
@@ -22,24 +21,6 @@ int fail(const std::string& message) {
 }
 
 }  // namespace
-
-void add_occupancy_command(CLI::App& app, OccupancyCommandOptions& o) {
-    CLI::App* cmd = app.add_subcommand(
-        "occupancy", "Blocks per SM, occupancy, its limiter and the waves of a launch, by CUDA's occupancy calculator");
-    add_launch_options(*cmd, o.launch);
-    cmd->get_option("--backend")->description("occupancy is computed, not run: the option is ignored");
-    cmd->add_option("--device-profile", o.device_profile, "The GPU: a device profile (" + device_profile_names() + ")");
-    cmd->add_option("--cc", o.cc, "The GPU's compute capability (" + sm_property_names() + "), with --sms");
-    cmd->add_option("--sms", o.sms, "The GPU's number of SMs (with --cc; with a profile it replaces the profile's)");
-    cmd->add_option("--registers", o.registers, "Registers per thread instead of the compiler's (0 to 255)");
-    cmd->add_option("--shared-bytes", o.shared_bytes,
-                    "Shared memory per block in bytes (static and dynamic) instead of the kernel's arrays'");
-    cmd->add_flag(
-        "--sweep", o.sweep,
-        "Add the block-size sweep (32 to 1024 threads per block: occupancy, waves, modeled kernel time with a "
-        "device profile, the tutorial's kernels only); built-in kernels and lessons");
-    cmd->add_flag("--json", o.json, "JSON: compute_capability, sms, block_size, ..., waves, last_wave_fill");
-}
 
 int run_occupancy_command(const OccupancyCommandOptions& o) {
     const auto launch = resolve_model_launch(o.launch);

@@ -6,10 +6,6 @@
 
 #include "model_launch.hpp"
 
-namespace CLI {
-class App;
-}
-
 namespace threadmap {
 
 struct OccupancyCommandOptions {
@@ -20,7 +16,6 @@ struct OccupancyCommandOptions {
     bool sweep = false;  // add the block-size sweep
 };
 
-void add_occupancy_command(CLI::App& app, OccupancyCommandOptions& options);
 int run_occupancy_command(const OccupancyCommandOptions& options);
 
 }  // namespace threadmap

@@ -1,7 +1,6 @@
 // `threadmap render`; see render_command.hpp.
 #include "render_command.hpp"
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "backend_choice.hpp"
@@ -25,24 +24,6 @@ namespace {
 constexpr int kMaxRenderSide = 8192;  // 8192×8192 RGBA is 256 MB: enough for any slide
 
 }  // namespace
-
-void add_render_command(CLI::App& app, RenderCommandOptions& o) {
-    auto* cmd = app.add_subcommand("render", "Draw the map as a PNG, with no display needed (EGL)");
-    add_launch_options(*cmd, o.launch);
-    cmd->add_option("--color", o.color, color_mode_names(" | ", " | ") + " (default block)");
-    cmd->add_option("--palette", o.palette, "standard | colorblind (default standard)")
-        ->check(CLI::IsMember({"standard", "colorblind"}));
-    cmd->add_option("--out", o.out, "PNG file to write")->required();
-    cmd->add_option("--size", o.size, "Image size WxH (default 1920x1080)");
-    cmd->add_option("--blocks-per-row", o.blocks_per_row,
-                    "1D arrays: blocks per row, or auto to give the map the image's shape (default auto)");
-    cmd->add_flag("--no-legend", o.no_legend, "Leave out the legend");
-    cmd->add_flag("--timing", o.timing, "Draw the timings (copies, kernel, CPU, and a size sweep) instead of the map");
-    cmd->add_option("--device-profile", o.device_profile,
-                    "--timing with --backend model, or --color sm|wave: a device profile (default for sm|wave: this "
-                    "machine's GPU)");
-    cmd->add_option("--recording", o.recording, "--timing: a file written by threadmap bench --json on a GPU");
-}
 
 namespace {
 

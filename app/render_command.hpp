@@ -5,10 +5,6 @@
 
 #include "launch_options.hpp"
 
-namespace CLI {
-class App;
-}
-
 namespace threadmap {
 
 struct RenderCommandOptions {
@@ -24,7 +20,6 @@ struct RenderCommandOptions {
     std::string recording;       // --timing from a `bench --json` file
 };
 
-void add_render_command(CLI::App& app, RenderCommandOptions& options);
 int run_render_command(const RenderCommandOptions& options);
 
 }  // namespace threadmap

@@ -1,7 +1,6 @@
 // Window command line; see window_command.hpp.
 #include "window_command.hpp"
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "backend_choice.hpp"
@@ -16,18 +15,6 @@ bool any_launch_option(const LaunchOptions& l) {
 }
 
 }  // namespace
-
-void add_window_options(CLI::App& app, WindowCommandOptions& o) {
-    add_launch_options(app, o.launch);
-    WindowOptions& w = o.window;
-    app.add_option("--screenshot", w.screenshot, "Save the window as PNG after --quit-after-frames frames, then quit");
-    app.add_option("--quit-after-frames", w.quit_after_frames, "Quit after this many frames")
-        ->check(CLI::Range(1, 1000000));
-    app.add_option("--window-size", o.window_size, "Window size WxH (default 1600x900)");
-    app.add_option("--replay", w.replay, "Scripted input, for tests and benchmarks (see app/replay.hpp)");
-    app.add_option("--frame-report", w.frame_report, "Write frame and update times as JSON when the window closes");
-    app.add_flag("--no-settings", w.keep_settings, "Neither read nor save settings (tests)");
-}
 
 int run_window_command(WindowCommandOptions o) {
     const auto fail = [](const std::string& why) {

@@ -7,10 +7,6 @@
 #include "launch_options.hpp"
 #include "window.hpp"
 
-namespace CLI {
-class App;
-}
-
 namespace threadmap {
 
 struct WindowCommandOptions {
@@ -19,7 +15,6 @@ struct WindowCommandOptions {
     std::string window_size;  // WxH; empty: the default
 };
 
-void add_window_options(CLI::App& app, WindowCommandOptions& options);
 int run_window_command(WindowCommandOptions options);
 
 }  // namespace threadmap
