@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (fuzz/, clang with coverage and ASan+UBSan, in build-fuzz/)
+# Builds the libFuzzer targets (fuzz/, clang with coverage and ASan+UBSan, in build-fuzz/; -O2
+# with line tables only, asserts on)
 # and runs each for SECONDS on a seed corpus made from the real files: the lessons, the
 # device profiles, the benchmark replay scripts, a recording and a settings file.
 # Exit status: non-zero when a target finds a crash, a leak or a failed invariant; the
@@ -13,7 +14,8 @@ seconds=${1:-20}
 cd "$(dirname "$0")/.."
 build=build-fuzz
 CXX=${CXX_FUZZ:-clang++-14} CC=${CC_FUZZ:-clang-14} cmake -S . -B "$build" -DTHREADMAP_FUZZ=ON -DTHREADMAP_CUDA=OFF -DTHREADMAP_SOURCE=OFF \
-  -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$build.configure.log" 2>&1 ||
+  -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only" \
+  > "$build.configure.log" 2>&1 ||
   { cat "$build.configure.log"; exit 1; }
 targets=$(cd fuzz && ls fuzz_*.cpp | sed 's/\.cpp$//')
 # shellcheck disable=SC2086  # a list of target names

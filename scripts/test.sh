@@ -2,8 +2,8 @@
 # Sets up and builds threadmap if needed, then runs the whole test suite; exits non-zero when
 # any test fails. The GPU tests run with the rest: with no usable device ctest reports them
 # "Skipped" and this script prints the reason they gave.
-# --sanitize: a separate CPU-only build under AddressSanitizer and UBSan (build-sanitize/),
-# without the window tests (Xvfb and llvmpipe are slow under ASan). llvmpipe and OpenBLAS run
+# --sanitize: a separate CPU-only build under AddressSanitizer and UBSan (build-sanitize/; -O1,
+# asserts on), without the window tests (Xvfb and llvmpipe are slow under ASan: not built). llvmpipe and OpenBLAS run
 # without threads there (LP_NUM_THREADS=0, OPENBLAS_NUM_THREADS=1), so LeakSanitizer can stop
 # the process and check it: OpenBLAS starts a worker thread when it is loaded and ends it at
 # exit, and a thread ending while LeakSanitizer stops the process at exit crashes its tracer
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 ctest_args=()
 if [ "${1:-}" = "--sanitize" ]; then
   export BUILD_DIR=build-sanitize
-  export CMAKE_ARGS="-DTHREADMAP_SANITIZE=ON -DTHREADMAP_CUDA=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo"
+  export CMAKE_ARGS="-DTHREADMAP_SANITIZE=ON -DTHREADMAP_CUDA=OFF -DCMAKE_BUILD_TYPE=Debug"
   export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   export ASAN_OPTIONS="intercept_tls_get_addr=0"
