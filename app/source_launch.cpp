@@ -89,11 +89,12 @@ SourceAttempt compile_and_bind(const std::string& text, const std::string& file_
         return a;
     }
     for (const SourceParam& p : kernel->params) a.params.emplace_back(p.name, p.type_text);
-    // The __constant__ variables it reads too: a field left empty keeps their declaration's values.
-    for (size_t index : kernel->constants) {
-        const SourceConstant& c = s.constants[index];
-        a.params.emplace_back(
-            c.name, std::string("__constant__ ") + value_type_name(c.element) + "[" + std::to_string(c.elements) + "]");
+    // The variables it uses too (__constant__, __device__): a field left empty keeps their
+    // declaration's values.
+    for (size_t index : kernel->variables) {
+        const SourceVariable& c = s.variables[index];
+        a.params.emplace_back(c.name, std::string(c.constant ? "__constant__ " : "__device__ ") +
+                                          value_type_name(c.element) + "[" + std::to_string(c.elements) + "]");
     }
     std::vector<SourceBinding> bindings;
     for (const std::string& t : binds) {

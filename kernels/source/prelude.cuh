@@ -6,6 +6,8 @@
 // compiler instruments them). Nothing else of the host can be called.
 
 #define __global__ __attribute__((annotate("threadmap_global")))
+// A __device__ variable (any variable of numbers at the file's scope that is not const) is an
+// array of the launch at a slot of its own, its reads and writes recorded (source_compiler.cpp).
 #define __device__
 #define __host__
 #define __forceinline__ inline

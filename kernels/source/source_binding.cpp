@@ -242,10 +242,10 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
     for (const SourceBinding& b : bindings) {
         bool known = false;
         for (const SourceParam& p : kernel.params) known |= p.name == b.name;
-        for (const SourceConstant& c : k.source->constants) known |= c.name == b.name;
+        for (const SourceVariable& c : k.source->variables) known |= c.name == b.name;
         if (!known)
             return {std::nullopt, "--bind " + b.name + ": " + kernel.name + " has no parameter '" + b.name +
-                                      "' (and the file no __constant__ variable of that name)"};
+                                      "' (and the file no __constant__ or __device__ variable of that name)"};
     }
     std::string missing;
     size_t slots = 0;
@@ -308,9 +308,10 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
     }
     if (!missing.empty()) return {std::nullopt, kernel.name + " needs every parameter bound: " + missing};
 
-    // The __constant__ arrays the kernel reads: a binding's values, or their declaration's.
-    for (size_t index : kernel.constants) {
-        const SourceConstant& c = k.source->constants[index];
+    // The variables the kernel uses (__constant__, __device__): a binding's values, or their
+    // declaration's.
+    for (size_t index : kernel.variables) {
+        const SourceVariable& c = k.source->variables[index];
         const SourceBinding* b = nullptr;
         for (const SourceBinding& x : bindings)
             if (x.name == c.name) b = &x;
@@ -333,8 +334,9 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
             uint64_t elements = 1;
             for (uint64_t e : b->shape) elements *= e;
             if (!b->array || elements != c.elements || (b->type && !same_kind(*b->type, c.element)))
-                return {std::nullopt, "--bind " + c.name + ": '" + c.name + "' is __constant__ " +
-                                          value_type_name(c.element) + " of " + std::to_string(c.elements) +
+                return {std::nullopt, "--bind " + c.name + ": '" + c.name + "' is " +
+                                          (c.constant ? "__constant__ " : "__device__ ") + value_type_name(c.element) +
+                                          " of " + std::to_string(c.elements) +
                                           (c.elements == 1 ? " element" : " elements") + ": bind it as " + c.name +
                                           "=" + as_array + ":V,V,… (or :ones, :index, :random)"};
             if (b->fill == SourceFill::Values) {
@@ -345,9 +347,9 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
         }
         ArraySpec a;
         a.name = c.name;
-        a.space = MemorySpace::Constant;
+        a.space = c.constant ? MemorySpace::Constant : MemorySpace::Global;
         a.type = c.element;
-        a.role = ArrayRole::Input;
+        a.role = c.constant ? ArrayRole::Input : ArrayRole::InOut;
         a.shape = [n = c.elements](const Params&, const LaunchConfig&) { return std::vector<uint64_t>{n}; };
         k.addresses.array[c.slot] = k.spec.arrays.size();
         k.addresses.element_bytes[c.slot] = value_bytes(c.element);

@@ -151,11 +151,11 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
     std::vector<FoundShared> shared;
     std::vector<Refusal> refusals;
     std::vector<Refusal> warnings;
-    struct FoundConstant {
-        SourceConstant constant;
+    struct FoundVariable {
+        SourceVariable variable;
         std::string mangled;
     };
-    std::vector<FoundConstant> constants;
+    std::vector<FoundVariable> variables;
 
     // Before code generation, which then emits nothing if a refusal was reported.
     void HandleTranslationUnit(clang::ASTContext& ctx) override {
@@ -233,7 +233,8 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
     }
 
     bool VisitVarDecl(clang::VarDecl* v) {
-        if (annotated(*v, "threadmap_constant")) return constant(*v);
+        if (annotated(*v, "threadmap_constant")) return variable(*v, true);
+        if (!annotated(*v, "threadmap_shared") && device_variable(*v)) return variable(*v, false);
         // In a template: its instantiations' copies are the arrays.
         if (!annotated(*v, "threadmap_shared") || v->getDeclContext()->isDependentContext()) return true;
         const bool dynamic = v->hasExternalStorage() && v->isLocalExternDecl();
@@ -293,31 +294,37 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
     }
 
   private:
-    // A __constant__ variable: plain memory holding its initializer (on a GPU the host fills
-    // it with cudaMemcpyToSymbol, which a kernel here has no host to call).
-    bool constant(const clang::VarDecl& v) {
+    // A variable of the file that kernels use (SourceVariable): a __constant__ one, or a
+    // __device__ one, which is any variable of numbers at the file's scope that is not const
+    // (only device code runs here; a host program's variables are used by no kernel). Its
+    // declaration's values are its first ones (on a GPU the host may fill it with
+    // cudaMemcpyToSymbol, which a kernel here has no host to call: a binding does that).
+    bool variable(const clang::VarDecl& v, bool constant) {
+        const char* kind = constant ? "__constant__" : "__device__";
         if (!v.hasGlobalStorage() || v.isStaticLocal()) {
-            refusals.push_back({v.getLocation(), "__constant__ declares a variable outside every function"});
+            refusals.push_back({v.getLocation(), std::string(kind) + " declares a variable outside every function"});
             return true;
         }
-        FoundConstant c;
-        c.constant.name = v.getNameAsString();
-        c.constant.line = int(ctx_->getSourceManager().getPresumedLineNumber(v.getLocation()));
+        if (&v != v.getCanonicalDecl()) return true;  // declared again (extern, then defined): one variable
+        FoundVariable c;
+        c.variable.name = v.getNameAsString();
+        c.variable.line = int(ctx_->getSourceManager().getPresumedLineNumber(v.getLocation()));
+        c.variable.constant = constant;
         c.mangled = names_->getName(&v);
         clang::QualType t = v.getType();
         while (const clang::ConstantArrayType* a = ctx_->getAsConstantArrayType(t)) {
-            c.constant.elements *= a->getSize().getZExtValue();
+            c.variable.elements *= a->getSize().getZExtValue();
             t = a->getElementType();
         }
         if (auto e = element_type(t)) {
-            c.constant.element = *e;
+            c.variable.element = *e;
         } else {
-            refusals.push_back({v.getLocation(), "__constant__ '" + c.constant.name + "' holds '" +
+            refusals.push_back({v.getLocation(), std::string(kind) + " '" + c.variable.name + "' holds '" +
                                                      t.getAsString(ctx_->getPrintingPolicy()) + "': " + kArrayTypes});
             return true;
         }
-        constants.push_back(std::move(c));
-        if (!v.hasInit() && !v.hasExternalStorage())
+        variables.push_back(std::move(c));
+        if (constant && !v.hasInit() && !v.hasExternalStorage())
             warnings.push_back(
                 {v.getLocation(), "__constant__ '" + v.getNameAsString() +
                                       "' has no initializer: it holds zeros unless bound, where on a GPU the host "
@@ -325,6 +332,18 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
                                       "__constant__ float w[3] = {0.25f, 0.5f, 0.25f};, or bind them, --bind "
                                       "w=float[3]:0.25,0.5,0.25"});
         return true;
+    }
+
+    // A __device__ variable (see variable): of the learner's file, at its scope, not const, of
+    // numbers. Others (a pointer, a struct) stay plain memory, their accesses not recorded.
+    bool device_variable(const clang::VarDecl& v) const {
+        if (!v.hasGlobalStorage() || v.isStaticLocal() || v.isStaticDataMember() || v.isConstexpr() ||
+            !v.getDeclContext()->getRedeclContext()->isFileContext() || v.getDeclContext()->isDependentContext() ||
+            !ctx_->getSourceManager().isInMainFile(v.getLocation()))
+            return false;
+        clang::QualType t = v.getType();
+        while (const clang::ConstantArrayType* a = ctx_->getAsConstantArrayType(t)) t = a->getElementType();
+        return !t.isConstQualified() && element_type(t).has_value();
     }
 
     // "increment", or with its template arguments "reduce<256>".
@@ -950,7 +969,8 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
     }
     Instrumenter instrumenter(*module);
     std::set<std::string> constant_names;
-    for (const Collector::FoundConstant& c : found.constants) constant_names.insert(c.mangled);
+    for (const Collector::FoundVariable& c : found.variables)
+        if (c.variable.constant) constant_names.insert(c.mangled);
     if (const int line = instrumenter.constant_write(constant_names)) {
         const std::string message =
             "a kernel only reads __constant__ memory: the host writes it (cudaMemcpyToSymbol), and a GPU's constant "
@@ -959,19 +979,32 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
         out.diagnostics.push_back({file_name, std::max(line, 0), 0, true, message, ""});
         return out;
     }
-    // Each __constant__ array lives at its slot's address too, its reads recorded; the variable
-    // itself stays (unused, kept by its linkage) for its declaration's values.
-    if (found.constants.size() > source_hooks::kMaxConstantArrays) {
-        out.text += file_name + ": error: threadmap runs at most " + std::to_string(source_hooks::kMaxConstantArrays) +
-                    " __constant__ variables in one file\n";
-        return out;
-    }
-    std::vector<std::set<const llvm::Function*>> constant_users(found.constants.size());
-    for (size_t c = 0; c < found.constants.size(); ++c) {
-        llvm::GlobalVariable* g = module->getNamedGlobal(found.constants[c].mangled);
+    // Each variable a kernel uses lives at its slot's address too, its accesses recorded; the
+    // variable itself stays (unused, kept by its linkage) for its declaration's values. One that
+    // only host code uses (a program's main()) stays plain memory and takes no slot.
+    std::vector<std::set<const llvm::Function*>> kernel_reaches(found.kernels.size());
+    for (size_t k = 0; k < found.kernels.size(); ++k)
+        if (const llvm::Function* f = module->getFunction(found.kernels[k].mangled))
+            kernel_reaches[k] = reached_from(*f);
+    size_t slots_taken = 0;
+    for (size_t c = 0; c < found.variables.size(); ++c) {
+        llvm::GlobalVariable* g = module->getNamedGlobal(found.variables[c].mangled);
         if (!g) continue;  // never used: not emitted
-        found.constants[c].constant.slot = source_hooks::constant_slot(c);
-        constant_users[c] = move_to_slot(*g, found.constants[c].constant.slot);
+        const std::set<const llvm::Function*> users = functions_using(*g);
+        bool used_by_kernel = false;
+        for (size_t k = 0; k < found.kernels.size(); ++k)
+            if (any_reached(users, kernel_reaches[k])) {
+                found.kernels[k].kernel.variables.push_back(c);
+                used_by_kernel = true;
+            }
+        if (!used_by_kernel) continue;
+        if (slots_taken == source_hooks::kMaxVariables) {
+            out.text += file_name + ": error: threadmap runs at most " + std::to_string(source_hooks::kMaxVariables) +
+                        " __constant__ and __device__ variables used by the kernels of one file\n";
+            return out;
+        }
+        found.variables[c].variable.slot = source_hooks::variable_slot(slots_taken++);
+        move_to_slot(*g, found.variables[c].variable.slot);
         g->setLinkage(llvm::GlobalValue::ExternalLinkage);
     }
     if (const int line = instrumenter.inline_assembly()) {
@@ -991,10 +1024,7 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
                         " in Clang's output\n";
             return out;
         }
-        const std::set<const llvm::Function*> reached = reached_from(*f);
-        kernel_shared[k] = shared_arrays_of(reached, found.shared, shared_users);
-        for (size_t c = 0; c < found.constants.size(); ++c)
-            if (any_reached(constant_users[c], reached)) found.kernels[k].kernel.constants.push_back(c);
+        kernel_shared[k] = shared_arrays_of(kernel_reaches[k], found.shared, shared_users);
         entries.push_back(add_entry(*module, *f, k));
     }
     const auto used = [&](const char* hook) {
@@ -1046,17 +1076,17 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
         kernel.shared = std::move(kernel_shared[k]);
         compiled->kernels.push_back(std::move(kernel));
     }
-    for (const Collector::FoundConstant& c : found.constants) {
-        SourceConstant constant = c.constant;
-        const size_t bytes = constant.elements * value_bytes(constant.element);
+    for (const Collector::FoundVariable& c : found.variables) {
+        SourceVariable variable = c.variable;
+        const size_t bytes = variable.elements * value_bytes(variable.element);
         if (auto address = j.lookup(library, c.mangled)) {
             const auto* at = address->toPtr<const unsigned char*>();
-            constant.initial.assign(at, at + bytes);
+            variable.initial.assign(at, at + bytes);
         } else {
             llvm::consumeError(address.takeError());  // never used, or declared extern: zeros
-            constant.initial.assign(bytes, 0);
+            variable.initial.assign(bytes, 0);
         }
-        compiled->constants.push_back(std::move(constant));
+        compiled->variables.push_back(std::move(variable));
     }
     out.source = compiled;
     out.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

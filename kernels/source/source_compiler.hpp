@@ -25,7 +25,7 @@ class CompiledSource {
 
     std::string file_name, text;        // as compiled
     std::vector<SourceKernel> kernels;  // in the order of the text
-    std::vector<SourceConstant> constants;
+    std::vector<SourceVariable> variables;
     const SourceKernel* find(const std::string& name) const;
 
   private:

@@ -19,16 +19,16 @@ class ModelThread;
 
 namespace source_hooks {
 
-// Address slots: one per pointer parameter, then one per __shared__ and one per __constant__
-// array of the compiled code (the compiler puts each at its slot's address, so that an index
-// past its end stays its own and is reported, rather than landing in the next array).
+// Address slots: one per pointer parameter, then one per __shared__ array and one per
+// __constant__ or __device__ variable of the compiled code (the compiler puts each at its slot's address, so that an
+// index past its end stays its own and is reported, rather than landing in the next array).
 inline constexpr size_t kMaxBoundArrays = 16;
 inline constexpr size_t kMaxSharedArrays = 16;
-inline constexpr size_t kMaxConstantArrays = 16;
-inline constexpr size_t kSlots = kMaxBoundArrays + kMaxSharedArrays + kMaxConstantArrays;
+inline constexpr size_t kMaxVariables = 16;
+inline constexpr size_t kSlots = kMaxBoundArrays + kMaxSharedArrays + kMaxVariables;
 inline constexpr size_t shared_slot(size_t shared_index) { return kMaxBoundArrays + shared_index; }
-inline constexpr size_t constant_slot(size_t constant_index) {
-    return kMaxBoundArrays + kMaxSharedArrays + constant_index;
+inline constexpr size_t variable_slot(size_t variable_index) {
+    return kMaxBoundArrays + kMaxSharedArrays + variable_index;
 }
 
 // The address of a slot's element 0 (a slot's range is 16 GiB either side of it).

@@ -29,12 +29,15 @@ struct SourceSharedArray {
     size_t slot = 0;              // its addresses in the compiled code (source_hooks.hpp)
 };
 
-// A __constant__ variable of the file: an array of the launch (a scalar: of one element),
-// read only, at its slot's address in the compiled code, holding its declaration's values or
-// those bound to it (as the host's cudaMemcpyToSymbol would fill it).
-struct SourceConstant {
+// A variable of the file that kernels use: a __constant__ one (read only, through the constant
+// cache) or a __device__ one (global memory, read and written; any variable of the file that is
+// not const, as only device code runs here). An array of the launch (a scalar: of one element)
+// at its slot's address in the compiled code, holding its declaration's values or those bound
+// to it (as the host's cudaMemcpyToSymbol would fill it).
+struct SourceVariable {
     std::string name;
     int line = 0;
+    bool constant = true;  // __constant__; false: __device__
     ValueType element = ValueType::Float32;
     uint64_t elements = 1;               // a scalar: 1
     size_t slot = 0;                     // its addresses in the compiled code (source_hooks.hpp)
@@ -50,7 +53,7 @@ struct SourceKernel {
     int line = 0;
     std::vector<SourceParam> params;
     std::vector<SourceSharedArray> shared;  // declared in the kernel or in a __device__ function
-    std::vector<size_t> constants;          // the file's __constant__ variables it reads (their indices)
+    std::vector<size_t> variables;          // the file's variables it uses (their indices)
     bool uses_barriers = false;
     bool uses_warp_ops = false;  // __shfl_sync, __syncwarp, …
     bool uses_atomics = false;

@@ -485,9 +485,9 @@ TEST_CASE(
         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
         "    if (i > 0 && i < n - 1) out[i] = w[0] * in[i - 1] + w[1] * in[i] + w[2] * in[i + 1] + shift;\n"
         "}\n");
-    REQUIRE(s->constants.size() == 2);
-    CHECK(s->constants[0].name == "w");
-    CHECK(s->constants[0].elements == 3);
+    REQUIRE(s->variables.size() == 2);
+    CHECK(s->variables[0].name == "w");
+    CHECK(s->variables[0].elements == 3);
     const auto out = [&](std::vector<std::string> binds) {
         binds.insert(binds.end(), {"in=float[6]:index", "out=float[6]", "n=6"});
         std::vector<SourceBinding> b;

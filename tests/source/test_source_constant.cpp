@@ -32,7 +32,7 @@ TEST_CASE("a __constant__ array is an array of the launch: its readers per eleme
         "    if (i < n) out[i] = w[i % 4] * in[i];\n"
         "    if (i == n - 1) out[0] += w[n % 5];\n"
         "}\n");
-    REQUIRE(s->kernels.at(0).constants == std::vector<size_t>{0});
+    REQUIRE(s->kernels.at(0).variables == std::vector<size_t>{0});
     auto k = bound(s, {"in=float[8]:ones", "out=float[8]", "n=8"});
     const size_t w = k->spec.array_index("w");
     REQUIRE(w < k->spec.arrays.size());
@@ -102,10 +102,87 @@ TEST_CASE("a kernel's arrays include only the __constant__ variables it reads, t
         "__global__ void uses_a(int* out) { out[threadIdx.x] = a[threadIdx.x % 2]; }\n"
         "__global__ void uses_b(int* out) { out[threadIdx.x] = from_b(threadIdx.x % 2); }\n");
     REQUIRE(s->kernels.size() == 2);
-    CHECK(s->kernels[0].constants == std::vector<size_t>{0});
-    CHECK(s->kernels[1].constants == std::vector<size_t>{1});
+    CHECK(s->kernels[0].variables == std::vector<size_t>{0});
+    CHECK(s->kernels[1].variables == std::vector<size_t>{1});
     auto k = bound(s, {"out=int[4]"}, 1);
     CHECK(k->spec.array_index("a") == k->spec.arrays.size());
     const ModelResult r = run(*k, {1, 1, 1}, {4, 1, 1});
     CHECK(r.arrays[0].bits == std::vector<uint32_t>{30, 40, 30, 40});
+}
+
+TEST_CASE("a __device__ counter is an array of the launch: count++ races, atomicAdd counts, values start declared") {
+    // 64 threads in 2 blocks: `racy` is bumped by plain ++, `counted` by atomicAdd, `table`
+    // starts with its declaration's values and each thread reads table[i % 4]; `ptr` is a pointer
+    // (plain memory, not an array); `limit` is const (plain too).
+    auto s = compiled(
+        "__device__ unsigned int racy;\n"
+        "__device__ unsigned int counted = 5;\n"
+        "__device__ float table[4] = {1, 2, 3, 4};\n"
+        "__device__ float* ptr;\n"
+        "const int limit = 64;\n"
+        "__global__ void count(float* out) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < limit) {\n"
+        "        racy++;\n"
+        "        atomicAdd(&counted, 1u);\n"
+        "        out[i] = table[i % 4];\n"
+        "    }\n"
+        "}\n");
+    const SourceKernel& kernel = s->kernels.at(0);
+    REQUIRE(kernel.variables.size() == 3);
+    auto k = bound(s, {"out=float[64]"});
+    const size_t racy = k->spec.array_index("racy"), counted = k->spec.array_index("counted"),
+                 table = k->spec.array_index("table");
+    REQUIRE(racy < k->spec.arrays.size());
+    REQUIRE(counted < k->spec.arrays.size());
+    REQUIRE(table < k->spec.arrays.size());
+    CHECK(k->spec.array_index("ptr") == k->spec.arrays.size());
+    CHECK(k->spec.arrays[racy].space == MemorySpace::Global);
+    CHECK(k->spec.arrays[racy].role == ArrayRole::InOut);
+    const ModelResult r = run(*k, {2, 1, 1}, {32, 1, 1});
+    // The model runs one thread after another, so the plain ++ happens to reach 64; the atomics
+    // start from the declared 5.
+    CHECK(r.arrays[racy].bits[0] == 64);
+    CHECK(r.arrays[counted].bits[0] == 5 + 64);
+    CHECK(r.arrays[racy].records[0].writers == 64);
+    CHECK(r.arrays[counted].records[0].writers == 64);
+    for (uint32_t i = 0; i < 64; ++i) CHECK(std::bit_cast<float>(r.arrays[0].bits[i]) == float(i % 4 + 1));
+    CHECK(r.arrays[table].records[2].readers == 16);
+    // The race on racy[0] is found (threads of one block, then of two), none on counted or table.
+    CHECK(r.counts[size_t(FindingKind::WriteWriteRace)] == 1);
+    bool race_on_racy = false;
+    for (const Finding& f : r.findings) {
+        CHECK(f.array != "counted");
+        CHECK(f.array != "table");
+        race_on_racy = race_on_racy || (f.kind == FindingKind::WriteWriteRace && f.array == "racy" &&
+                                        f.message.find("both write racy[0] at line 9") != std::string::npos);
+    }
+    CHECK(race_on_racy);
+
+    // Bound as the host's cudaMemcpyToSymbol would fill it.
+    auto from_host = bound(s, {"out=float[64]", "counted=uint[1]:100", "table=float[4]:index"});
+    const ModelResult h = run(*from_host, {2, 1, 1}, {32, 1, 1});
+    CHECK(h.arrays[from_host->spec.array_index("counted")].bits[0] == 164);
+    CHECK(std::bit_cast<float>(h.arrays[0].bits[7]) == 3.0f);  // table[7 % 4] = 3 (index fill)
+    std::vector<SourceBinding> wrong{*parse_binding("out=float[64]").value, *parse_binding("counted=float[2]").value};
+    const auto refused = bind_kernel(s, kernel, wrong);
+    REQUIRE_FALSE(refused.value);
+    CHECK(refused.error.find("'counted' is __device__ uint of 1 element") != std::string::npos);
+}
+
+TEST_CASE(
+    "variables only host code uses take no slot: a program's seventeen globals compile, its kernel's one is "
+    "an array") {
+    std::string text;
+    for (int v = 0; v < 17; ++v) text += "int setting" + std::to_string(v) + " = " + std::to_string(v) + ";\n";
+    text += "int total() { return setting0";
+    for (int v = 1; v < 17; ++v) text += " + setting" + std::to_string(v);
+    text += "; }\n__global__ void fill(int* out) { out[threadIdx.x] = setting3; }\n";
+    auto s = compiled(text);
+    REQUIRE(s->kernels.at(0).variables.size() == 1);
+    CHECK(s->variables.at(s->kernels[0].variables[0]).name == "setting3");
+    auto k = bound(s, {"out=int[4]"});
+    const ModelResult r = run(*k, {1, 1, 1}, {4, 1, 1});
+    CHECK(r.arrays[0].bits == std::vector<uint32_t>{3, 3, 3, 3});
+    CHECK(r.arrays[k->spec.array_index("setting3")].records[0].readers == 4);
 }
