@@ -33,7 +33,7 @@ struct PictureFindings {
 
 // Launches up to this many thread-steps (threads × inner) and global elements are checked
 // with the map — within the frame for small launches, so kept to about 0.15 s: the model
-// records every access and keeps 60 bytes per element (here `threadmap check --kernel
+// records every access and keeps 64 bytes per element (here `threadmap check --kernel
 // increment --n 524288` takes 0.16 s, `--preset seed-matmul`, 2^22 steps, 0.24 s).
 inline constexpr uint64_t kFindingsWork = uint64_t(1) << 22;
 inline constexpr uint64_t kFindingsElements = uint64_t(1) << 19;

@@ -101,14 +101,18 @@ struct Hazard {
     uint32_t last_writer = kNone;
     uint32_t last_reader = kNone;
     uint32_t other_reader = kNone;  // a reader since the last barrier other than last_reader
+    // The sync epochs of the accesses (each reader's own: the other reader may have read before
+    // a __syncwarp() that orders it with a writer the last reader is not ordered with).
     uint32_t write_phase = 0;
     uint32_t read_phase = 0;
+    uint32_t other_read_phase = 0;
     // The last thread counted among the element's writers and readers (recorded accesses
     // only, atomics included): a thread's repeated accesses count once.
     uint32_t counted_writer = kNone;
     uint32_t counted_reader = kNone;
     uint16_t write_line = 0;
     uint16_t read_line = 0;
+    uint16_t other_read_line = 0;
     uint8_t flags = 0;
 };
 enum HazardFlag : uint8_t {
@@ -130,7 +134,8 @@ struct ElementState {
     Hazard hazard;
     ElementRecord record;  // global arrays only
 };
-static_assert(sizeof(ElementState) == 56, "the README and check_model_launch's message give 56 + 4 bytes per element");
+static_assert(sizeof(ElementState) == 60,
+              "the README gives 20 + 40 bytes per element, check_model_launch 64 with its value");
 
 struct Storage {
     std::vector<uint64_t> shape;
@@ -458,14 +463,18 @@ void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, in
                    ": which value remains is undefined.";
         });
     }
-    for (uint32_t reader : {h.last_reader, h.other_reader}) {
-        if (reader == kNone || reader == id || !in_block(reader) || ordered_in_block(reader, id, h.read_phase) ||
+    const struct {
+        uint32_t thread, phase;
+        uint16_t line;
+    } readers[] = {{h.last_reader, h.read_phase, h.read_line}, {h.other_reader, h.other_read_phase, h.other_read_line}};
+    for (const auto& [reader, phase, read_line] : readers) {
+        if (reader == kNone || reader == id || !in_block(reader) || ordered_in_block(reader, id, phase) ||
             (h.flags & kReportedHazard))
             continue;
         h.flags |= kReportedHazard;
         report(FindingKind::ReadWriteHazard, {reader, id}, a, i, line, [&] {
             return thread_text(id) + " writes " + element() + " at line " + std::to_string(line) + ", which " +
-                   thread_text(reader) + " reads at line " + std::to_string(h.read_line) + " with no " +
+                   thread_text(reader) + " reads at line " + std::to_string(read_line) + " with no " +
                    sync_advice(reader, id) + " between them: the read may see the old value or the new one.";
         });
     }
@@ -526,8 +535,11 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
         if (read_may_conflict(s, h, id)) check_read(a, i, h, id, line);
         if (h.read_phase < barrier_epoch_ || !in_block(h.last_reader))
             h.other_reader = kNone;
-        else if (h.last_reader != id && (!spec_.uses_warp_ops || keep_last_reader(h, id)))
+        else if (h.last_reader != id && (!spec_.uses_warp_ops || keep_last_reader(h, id))) {
             h.other_reader = h.last_reader;
+            h.other_read_phase = h.read_phase;
+            h.other_read_line = h.read_line;
+        }
         h.last_reader = id;
         h.read_phase = epoch_;
         h.read_line = line16;
@@ -1038,7 +1050,7 @@ std::optional<std::string> check_model_launch(const ModelLaunch& l) {
     const uint64_t elements = global_elements(spec, l.params, l.launch);
     if (elements > kMaxModelElements)
         return "the arrays have " + std::to_string(elements) + " elements in all; the kernel model records at most " +
-               std::to_string(kMaxModelElements) + " (60 bytes each)";
+               std::to_string(kMaxModelElements) + " (64 bytes each)";
     const uint64_t threads = l.launch.blocks() * l.launch.threads_per_block();
     if (threads > EmulatorCaps{}.max_threads)
         return "the launch has " + std::to_string(threads) + " threads; the emulator runs at most " +

@@ -159,7 +159,7 @@ uint64_t global_elements(const KernelSpec& spec, const Params& params, const Lau
 uint64_t shared_bytes_per_block(const KernelSpec& spec, const Params& params, const Dim3& block,
                                 bool dynamic_only = false);
 // Global elements a launch may have in all: each carries its value, its record (20 bytes) and
-// its ordering state for races and hazards (36 bytes).
+// its ordering state for races and hazards (40 bytes).
 inline constexpr uint64_t kMaxModelElements = uint64_t(1) << 24;
 
 // CUDA's default per-block limit without opting in (cudaFuncAttributeMaxDynamicSharedMemorySize).

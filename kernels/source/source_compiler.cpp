@@ -36,6 +36,7 @@
 
 #include "embedded_file.hpp"
 #include "source_hooks.hpp"
+#include "standard_headers.hpp"
 
 namespace threadmap {
 extern const EmbeddedFile kEmbeddedPrelude[];
@@ -44,42 +45,9 @@ namespace {
 constexpr const char* kPreludePath = "/threadmap/prelude.cuh";
 constexpr const char* kLoopNestPath = "/threadmap/loop_nest.hpp";  // what the prelude includes
 
-// The headers a CUDA file includes as a matter of course: what a kernel uses of them is in the
-// prelude (printf, assert, the math functions, the fixed-width integers), so they are empty
-// here, but for cooperative groups' (text: nullptr, the embedded cooperative_groups.h).
-// Anything else of the host stays out (-nostdsysteminc).
+// Where the standard headers lie (standard_headers.hpp); nothing else of the host is seen
+// (-nostdsysteminc).
 constexpr const char* kIncludeDir = "/threadmap/include";
-struct VirtualHeader {
-    const char* name;
-    const char* text;
-};
-constexpr VirtualHeader kVirtualHeaders[] = {
-    {"stdio.h", ""},
-    {"cstdio", ""},
-    {"stdlib.h", ""},
-    {"cstdlib", ""},
-    {"math.h", ""},
-    {"cmath", ""},
-    {"stdint.h", ""},
-    {"cstdint", ""},
-    {"stddef.h", ""},
-    {"cstddef", ""},
-    {"float.h", ""},
-    {"cfloat", ""},
-    {"limits.h", ""},
-    {"climits", ""},
-    {"assert.h", ""},
-    {"cassert", ""},
-    {"cuda.h", ""},
-    {"cuda_runtime.h", ""},
-    {"cuda_runtime_api.h", ""},
-    {"device_launch_parameters.h", ""},
-    {"device_functions.h", ""},
-    {"math_constants.h", ""},
-    // Cooperative groups: the thread block and its tiles (kernels/source/cooperative_groups.h).
-    {"cooperative_groups.h", nullptr},
-    {"cooperative_groups/reduce.h", nullptr},
-};
 
 // ---- What the syntax tree says: kernels, their parameters, __shared__ arrays ----
 
@@ -927,7 +895,7 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
     invocation->getPreprocessorOpts().addRemappedFile(
         kLoopNestPath, llvm::MemoryBuffer::getMemBuffer(kEmbeddedPrelude[2].text, kLoopNestPath).release());
     const char* const groups = kEmbeddedPrelude[1].text;  // cooperative_groups.h
-    for (const VirtualHeader& h : kVirtualHeaders) {
+    for (const StandardHeader& h : standard_headers()) {
         const std::string path = std::string(kIncludeDir) + "/" + h.name;
         invocation->getPreprocessorOpts().addRemappedFile(
             path, llvm::MemoryBuffer::getMemBufferCopy(h.text ? h.text : groups, path).release());

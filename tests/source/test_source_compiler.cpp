@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <cfloat>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 #include "builtin/registry.hpp"
@@ -126,6 +129,51 @@ TEST_CASE("a syntax error comes back with Clang's file, line, column and caret")
     CHECK(c.text.find("^") != std::string::npos);
     // The compiler is fine afterwards.
     CHECK(compile_source(kIncrement, "kernel.cu").source);
+}
+
+TEST_CASE("the limits of <cfloat>, <climits>, <cstdint> and CUDA's math_constants.h hold the host's values") {
+    // The expected values are this test's own compiler's headers (x86-64, as nvcc's host).
+    auto s = compiled(
+        "#include <cfloat>\n"
+        "#include <climits>\n"
+        "#include <cstdint>\n"
+        "#include <math_constants.h>\n"
+        "__global__ void k(float* f, double* d, long long* i) {\n"
+        "    f[0] = FLT_MAX; f[1] = FLT_MIN; f[2] = FLT_EPSILON; f[3] = CUDART_PI_F; f[4] = CUDART_INF_F;\n"
+        "    f[5] = -FLT_MAX;\n"
+        "    d[0] = DBL_MAX; d[1] = DBL_EPSILON; d[2] = M_PI; d[3] = CUDART_PI; d[4] = M_SQRT2;\n"
+        "    i[0] = INT_MIN; i[1] = UINT_MAX; i[2] = LLONG_MIN; i[3] = CHAR_MIN; i[4] = USHRT_MAX;\n"
+        "    i[5] = INT8_MIN; i[6] = UINT16_MAX; i[7] = INT64_MAX; i[8] = SIZE_MAX == UINT64_MAX;\n"
+        "}\n");
+    auto k = bound(s, {"f=float[6]", "d=double[5]", "i=long long[9]"});
+    const ModelResult r = run(*k, {1, 1, 1}, {1, 1, 1});
+    const auto f = [&](size_t e) { return std::bit_cast<float>(r.arrays[0].bits[e]); };
+    const auto d = [&](size_t e) {
+        return std::bit_cast<double>(uint64_t(r.arrays[1].bits[2 * e]) | uint64_t(r.arrays[1].bits[2 * e + 1]) << 32);
+    };
+    const auto i = [&](size_t e) {
+        return int64_t(uint64_t(r.arrays[2].bits[2 * e]) | uint64_t(r.arrays[2].bits[2 * e + 1]) << 32);
+    };
+    CHECK(f(0) == FLT_MAX);
+    CHECK(f(1) == FLT_MIN);
+    CHECK(f(2) == FLT_EPSILON);
+    CHECK(f(3) == 3.141592654f);
+    CHECK(std::isinf(f(4)));
+    CHECK(f(5) == -FLT_MAX);
+    CHECK(d(0) == DBL_MAX);
+    CHECK(d(1) == DBL_EPSILON);
+    CHECK(d(2) == M_PI);
+    CHECK(d(3) == M_PI);
+    CHECK(d(4) == M_SQRT2);
+    CHECK(i(0) == INT_MIN);
+    CHECK(i(1) == UINT_MAX);
+    CHECK(i(2) == LLONG_MIN);
+    CHECK(i(3) == CHAR_MIN);
+    CHECK(i(4) == USHRT_MAX);
+    CHECK(i(5) == INT8_MIN);
+    CHECK(i(6) == UINT16_MAX);
+    CHECK(i(7) == INT64_MAX);
+    CHECK(i(8) == 1);
 }
 
 TEST_CASE("a kernel cannot call the host: system() and fopen() do not link") {

@@ -234,6 +234,42 @@ TEST_CASE("warp functions the model cannot run are refused at compile time with 
     }
 }
 
+TEST_CASE(
+    "each reader keeps its own epoch: a neighbour's read before a __syncwarp() is ordered with the owner's "
+    "write after it") {
+    // Lane t reads s[t + 1], the warp meets, then lane t reads and writes its own s[t]: every
+    // write is ordered after the neighbour's read, so CUDA's rules give no hazard. (Each element
+    // has two readers, the neighbour before the __syncwarp() and the owner after; the model once
+    // checked both against the owner's epoch and reported 32 hazards.)
+    const std::string text =
+        "__global__ void k(int* out) {\n"
+        "    __shared__ int s[32];\n"
+        "    int t = threadIdx.x;\n"
+        "    s[t] = t;\n"
+        "    __syncwarp();\n"
+        "    int a = s[(t + 1) % 32];\n"
+        "    __syncwarp();\n"
+        "    s[t] = a + s[t];\n"
+        "    __syncwarp();\n"
+        "    out[t] = s[t];\n"
+        "}\n";
+    auto k = bound(compiled(text), {"out=int[32]"});
+    const ModelResult r = run(*k, {1, 1, 1}, {32, 1, 1});
+    CHECK(r.counts[size_t(FindingKind::ReadWriteHazard)] == 0);
+    CHECK(r.arrays[0].bits[5] == 11);  // s[6] + s[5]
+
+    // Without the second __syncwarp() the owner's write may come before the neighbour's read:
+    // the finding names the neighbour's line (6), not the owner's own read's (8).
+    std::string unsynced = text;
+    unsynced.replace(unsynced.find("    __syncwarp();\n    s[t] = a"), std::string("    __syncwarp();\n").size(), "");
+    auto racy = bound(compiled(unsynced), {"out=int[32]"});
+    const ModelResult h = run(*racy, {1, 1, 1}, {32, 1, 1});
+    CHECK(h.counts[size_t(FindingKind::ReadWriteHazard)] == 32);
+    CHECK(has_message(h, FindingKind::ReadWriteHazard,
+                      "thread (1,0,0) of block (0,0,0) writes s[1] at line 7, which thread (0,0,0) of block (0,0,0) "
+                      "reads at line 6"));
+}
+
 TEST_CASE("__syncwarp orders through a third lane: a vector clock per thread") {
     WarpOrder order;
     order.reset(64);

@@ -1,0 +1,18 @@
+#pragma once
+// The headers a CUDA file includes as a matter of course (<cstdio>, <cfloat>, <cuda_runtime.h>,
+// …), as a learner's kernel sees them: what a kernel uses of most of them (printf, assert, the
+// math functions, the fixed-width integer types) is in the prelude, so they hold only what the
+// prelude does not: the limits of <cfloat>, <climits> and <cstdint>, CUDA's math_constants.h.
+// Anything else of the host stays out (-nostdsysteminc).
+#include <span>
+
+namespace threadmap {
+
+struct StandardHeader {
+    const char* name;  // as included: "cfloat", "cooperative_groups/reduce.h"
+    const char* text;  // nullptr: cooperative groups' (the embedded cooperative_groups.h)
+};
+
+std::span<const StandardHeader> standard_headers();
+
+}  // namespace threadmap
