@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,5 +40,8 @@ inline ModelResult run(const BoundKernel& k, Dim3 grid, Dim3 block) {
     REQUIRE_MESSAGE(r.value, r.error);
     return *r.value;
 }
+
+// Element i of an array of 8-byte elements (double, long long): its two 32-bit words.
+inline uint64_t wide(const ArrayResult& a, size_t i) { return a.bits[2 * i] | uint64_t(a.bits[2 * i + 1]) << 32; }
 
 }  // namespace threadmap::test

@@ -148,12 +148,8 @@ TEST_CASE("the limits of <cfloat>, <climits>, <cstdint> and CUDA's math_constant
     auto k = bound(s, {"f=float[6]", "d=double[5]", "i=long long[9]"});
     const ModelResult r = run(*k, {1, 1, 1}, {1, 1, 1});
     const auto f = [&](size_t e) { return std::bit_cast<float>(r.arrays[0].bits[e]); };
-    const auto d = [&](size_t e) {
-        return std::bit_cast<double>(uint64_t(r.arrays[1].bits[2 * e]) | uint64_t(r.arrays[1].bits[2 * e + 1]) << 32);
-    };
-    const auto i = [&](size_t e) {
-        return int64_t(uint64_t(r.arrays[2].bits[2 * e]) | uint64_t(r.arrays[2].bits[2 * e + 1]) << 32);
-    };
+    const auto d = [&](size_t e) { return std::bit_cast<double>(wide(r.arrays[1], e)); };
+    const auto i = [&](size_t e) { return int64_t(wide(r.arrays[2], e)); };
     CHECK(f(0) == FLT_MAX);
     CHECK(f(1) == FLT_MIN);
     CHECK(f(2) == FLT_EPSILON);

@@ -19,8 +19,6 @@ using namespace threadmap::test;
 
 namespace {
 
-uint64_t wide(const ArrayResult& a, size_t i) { return a.bits[2 * i] | uint64_t(a.bits[2 * i + 1]) << 32; }
-
 const MemorySite& site(const MemoryView& v, int line, AccessOp op) {
     for (const MemorySite& s : v.sites)
         if (s.line == line && s.op == op) return s;
