@@ -467,15 +467,16 @@ void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, in
         uint32_t thread, phase;
         uint16_t line;
     } readers[] = {{h.last_reader, h.read_phase, h.read_line}, {h.other_reader, h.other_read_phase, h.other_read_line}};
-    for (const auto& [reader, phase, read_line] : readers) {
-        if (reader == kNone || reader == id || !in_block(reader) || ordered_in_block(reader, id, phase) ||
+    // Named members, not a structured binding: Clang 15 (the fuzz build) cannot capture one in a lambda.
+    for (const auto& r : readers) {
+        if (r.thread == kNone || r.thread == id || !in_block(r.thread) || ordered_in_block(r.thread, id, r.phase) ||
             (h.flags & kReportedHazard))
             continue;
         h.flags |= kReportedHazard;
-        report(FindingKind::ReadWriteHazard, {reader, id}, a, i, line, [&] {
+        report(FindingKind::ReadWriteHazard, {r.thread, id}, a, i, line, [&] {
             return thread_text(id) + " writes " + element() + " at line " + std::to_string(line) + ", which " +
-                   thread_text(reader) + " reads at line " + std::to_string(read_line) + " with no " +
-                   sync_advice(reader, id) + " between them: the read may see the old value or the new one.";
+                   thread_text(r.thread) + " reads at line " + std::to_string(r.line) + " with no " +
+                   sync_advice(r.thread, id) + " between them: the read may see the old value or the new one.";
         });
     }
 }
