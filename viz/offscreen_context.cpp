@@ -4,9 +4,11 @@
 
 #include <dlfcn.h>
 #include <epoxy/egl.h>
+#include <link.h>
 
 #include <algorithm>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
 #include "gl.hpp"
@@ -63,6 +65,23 @@ void require_libegl() {
     dlclose(egl);
 }
 
+// Mesa unloads its driver (swrast_dri.so) at eglTerminate, before LeakSanitizer checks at
+// exit: the driver's one-time allocations then name no library, and tests/lsan.supp cannot
+// suppress them (render exited 1 under ASan). Built with the sanitizers, the driver stays.
+void keep_gl_driver_loaded() {
+#if defined(__SANITIZE_ADDRESS__)
+    std::vector<std::string> drivers;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t, void* out) {
+            const std::string_view name = info->dlpi_name ? info->dlpi_name : "";
+            if (name.ends_with("_dri.so")) static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+            return 0;
+        },
+        &drivers);
+    for (const std::string& d : drivers) dlopen(d.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+#endif
+}
+
 std::vector<EGLDeviceEXT> egl_devices() {
     if (!epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_EXT_platform_device")) return {};
     EGLint n = 0;
@@ -106,6 +125,7 @@ OffscreenContext::OffscreenContext(std::optional<int> cuda_device) : egl_(std::m
             eglTerminate(d);
             return false;
         }
+        keep_gl_driver_loaded();
         egl_->display = d;
         egl_->context = c;
         description_ = name + ", " + reinterpret_cast<const char*>(glGetString(GL_RENDERER));
