@@ -1,6 +1,8 @@
 // AppState helpers; see app_state.hpp.
 #include "app_state.hpp"
 
+#include <algorithm>
+
 #include "device_profiles.hpp"
 #include "legend.hpp"
 #include "lessons.hpp"
@@ -52,6 +54,21 @@ void select_lesson(AppState& state, const std::string& name) {
     state.pending.apply = true;
     state.requests.fit = true;
     state.pinned_cell.reset();
+    state.finding_target.reset();
+}
+
+bool shows(const MapPicture& picture, const AppState::FindingTarget& target) {
+    const auto& m = picture.launch.model;
+    return m && m->array == target.array && (!m->shared() || m->shared_block == target.block);
+}
+
+void pin_element(AppState& state, uint64_t element) {
+    uint32_t x = 0, y = 0;
+    state.picture->layout.cell_of(element, x, y);
+    state.pinned_cell = glm::ivec2(int(x), int(y));
+    state.view.center = {x + 0.5, y + 0.5};
+    state.view.zoom = std::max(state.view.zoom, 24.0);
+    state.view_is_fit = false;
 }
 
 }  // namespace threadmap

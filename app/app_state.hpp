@@ -88,6 +88,14 @@ struct AppState {
     bool view_is_fit = false;                // untouched since the last fit: follows the panel's size
     std::optional<glm::ivec2> hovered_cell;  // (column, row) of the map under the mouse
     std::optional<glm::ivec2> pinned_cell;   // clicked; shown until clicked again
+    // A finding clicked on an array the map does not show (a __shared__ tile, an input): the
+    // controls switch to that array, and its element is pinned when that map arrives.
+    struct FindingTarget {
+        size_t array;      // of the kernel's spec
+        Dim3 block;        // a __shared__ array: the block whose copy
+        uint64_t element;  // row-major in the array's shape
+    };
+    std::optional<FindingTarget> finding_target;
 
     std::optional<BackendChoice> backend;  // where launches run (none: the emulator)
     std::string backend_line;              // status bar: the backend in use and why
@@ -138,5 +146,11 @@ struct AppState {
 
 // Loads a lesson into the controls (the map follows on the next frame).
 void select_lesson(AppState& state, const std::string& name);
+
+// Whether the map is of the target's array (of its block, for a __shared__ one).
+bool shows(const MapPicture& picture, const AppState::FindingTarget& target);
+
+// Pins the map's cell of `element` (of the mapped array) and centres the view on it, zoomed in.
+void pin_element(AppState& state, uint64_t element);
 
 }  // namespace threadmap

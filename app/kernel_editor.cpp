@@ -73,7 +73,7 @@ void start_editor(KernelEditor& e, const std::string& save_path) {
     e.params = {{"a", "float *"}, {"n", "int"}};
     e.binds = {"float[500]:zeros", "500"};
     if (save_path.empty() || !path_exists(save_path)) return;
-    const auto saved = read_input_file(save_path, 1u << 20, "kernel source");
+    const auto saved = read_input_file(save_path, kMaxSourceBytes, "kernel source");
     if (saved.value) e.text = *saved.value;
 }
 
@@ -117,25 +117,31 @@ void run_editor(AppState& state) {
     e.running = true;
 }
 
+void open_in_editor(AppState& state, const std::string& text, const std::string& entry,
+                    const std::vector<std::string>& binds, const std::string& dynamic_shared) {
+    KernelEditor& e = state.editor;
+    e.text = text;
+    e.entry = entry;
+    e.unsaved = true;
+    e.params.clear();
+    e.binds.clear();
+    for (const std::string& b : binds) {  // run_editor sets the types from the signature
+        const size_t eq = b.find('=');
+        e.params.emplace_back(b.substr(0, eq), "");
+        e.binds.push_back(eq == std::string::npos ? "" : b.substr(eq + 1));
+    }
+    e.dynamic_shared = dynamic_shared.empty() ? "0" : dynamic_shared;
+    state.open_view = CentreView::Editor;
+    run_editor(state);
+}
+
 void edit_launch_kernel(AppState& state) {
     const ResolvedLaunch& r = state.edit;
     const Lesson* lesson = find_lesson(r.preset);
     KernelEditor& e = state.editor;
     if (lesson && lesson->own_kernel) {  // a lesson's own kernel: its text and bindings
         const LessonKernelText& own = *lesson->own_kernel;
-        e.text = own.text;
-        e.entry = own.entry;
-        e.unsaved = true;
-        e.params.clear();
-        e.binds.clear();
-        for (const std::string& b : own.binds) {  // run_editor sets the types from the signature
-            const size_t eq = b.find('=');
-            e.params.emplace_back(b.substr(0, eq), "");
-            e.binds.push_back(eq == std::string::npos ? "" : b.substr(eq + 1));
-        }
-        e.dynamic_shared = "0";
-        state.open_view = CentreView::Editor;
-        run_editor(state);
+        open_in_editor(state, own.text, own.entry, own.binds, "0");
         return;
     }
     if (r.model && r.model->owner) {  // already a learner's kernel (the editor's): its text and bindings stay

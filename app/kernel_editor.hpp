@@ -74,6 +74,13 @@ void run_editor(AppState& state);
 // launch has it, and runs it.
 void edit_launch_kernel(AppState& state);
 
+// Puts `text` in the editor with these bindings (NAME=… texts, as --bind takes them), the
+// kernel `entry` (empty: the first) and the dynamic shared bytes, and runs it: a lesson's own
+// kernel, or the window's --source file (which is read, never written: the editor keeps its
+// text in its own file).
+void open_in_editor(AppState& state, const std::string& text, const std::string& entry,
+                    const std::vector<std::string>& binds, const std::string& dynamic_shared);
+
 // Saves the text if it changed (each frame; writes happen on a change only).
 void save_editor_text(KernelEditor& editor, std::string& message);
 

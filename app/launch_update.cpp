@@ -65,6 +65,7 @@ void show_picture(AppState& state, PictureResult built, const ResolvedLaunch& la
             return;
         }
         state.launch_error = built.error;
+        state.finding_target.reset();  // the array it was to show did not come
         return;
     }
     state.launch_error.clear();
@@ -79,6 +80,10 @@ void show_picture(AppState& state, PictureResult built, const ResolvedLaunch& la
     if (now.mode != used.mode || now.palette != used.palette || gpu_name(now) != gpu_name(used))
         recolor(*state.picture, now.mode, now.palette, now.gpu);
     if (!same_shape) state.pinned_cell.reset();
+    if (const auto& t = state.finding_target; t && shows(*state.picture, *t)) {  // the finding's array came
+        if (t->element < element_count(state.picture->launch.workload)) pin_element(state, t->element);
+        state.finding_target.reset();
+    }
     state.pending.upload = true;
 }
 

@@ -273,6 +273,10 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
                 j["launch"] = {{"grid", {p.launch.launch.grid.x, p.launch.launch.grid.y, p.launch.launch.grid.z}},
                                {"block", {p.launch.launch.block.x, p.launch.launch.block.y, p.launch.launch.block.z}}};
                 j["kernel"] = p.launch.kernel_name();
+                if (const auto& m = p.launch.model) {  // the array on the map (and the block whose copy)
+                    j["array"] = m->spec->arrays[m->array].name;
+                    if (m->shared()) j["shared_block"] = {m->shared_block.x, m->shared_block.y, m->shared_block.z};
+                }
                 uint64_t findings = 0;
                 for (uint64_t c : p.findings.counts) findings += c;
                 j["findings"] = findings;

@@ -14,10 +14,6 @@
 
 namespace threadmap {
 
-namespace {
-constexpr uint64_t kMaxSourceBytes = 1u << 20;  // a course's kernel file is a few KB
-}
-
 #if THREADMAP_HAS_SOURCE
 
 bool source_kernels_available() { return true; }

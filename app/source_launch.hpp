@@ -61,6 +61,9 @@ Outcome<LoadedSource> load_lesson_kernel(const LessonKernelText& kernel, const s
 // Whether this threadmap can compile learners' kernels (built with Clang 15).
 bool source_kernels_available();
 
+// The largest kernel file read (a course's is a few KB).
+inline constexpr uint64_t kMaxSourceBytes = 1u << 20;
+
 // Seconds a run of a learner's kernel may take by default.
 inline constexpr double kKernelSeconds = 5.0;
 

@@ -115,6 +115,7 @@ int run_window(const WindowOptions& o) {
     if (o.launch) {
         if (!o.launch->preset.empty()) select_lesson(state, o.launch->preset);  // its Timing setup too
         state.edit = *o.launch;  // with the command line's changes to the lesson
+        if (o.source) open_in_editor(state, o.source_text, o.source->entry, o.source->binds, o.source->dynamic_shared);
     } else {
         select_lesson(state, state.settings.last_preset);
     }

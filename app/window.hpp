@@ -11,13 +11,17 @@ namespace threadmap {
 
 struct WindowOptions {
     std::optional<ResolvedLaunch> launch;  // from the command line; none: the last lesson used
-    int width = 1600, height = 900;        // initial window size
-    std::string screenshot;                // with quit_after_frames: capture that frame, then quit
-    int quit_after_frames = 0;             // 0: run until closed
-    std::string replay;                    // a scripted-input file (see replay.hpp)
-    std::string frame_report;              // write frame and update times as JSON on exit
-    bool keep_settings = false;            // tests: neither read nor write the user's settings
-    std::string backend = "auto";          // cpu | cuda | auto
+    // --source: the file's text, with its --entry, --bind and --dynamic-shared, opened in the
+    // Editor tab (so the editor shows the kernel on the map).
+    std::optional<LaunchOptions> source;
+    std::string source_text;
+    int width = 1600, height = 900;  // initial window size
+    std::string screenshot;          // with quit_after_frames: capture that frame, then quit
+    int quit_after_frames = 0;       // 0: run until closed
+    std::string replay;              // a scripted-input file (see replay.hpp)
+    std::string frame_report;        // write frame and update times as JSON on exit
+    bool keep_settings = false;      // tests: neither read nor write the user's settings
+    std::string backend = "auto";    // cpu | cuda | auto
 };
 
 int run_window(const WindowOptions& options);  // the process exit code

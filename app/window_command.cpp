@@ -4,14 +4,20 @@
 #include <cstdio>
 
 #include "backend_choice.hpp"
+#include "input_file.hpp"
+#include "source_launch.hpp"
 
 namespace threadmap {
 
 namespace {
 
+// Any option but --backend: the window opens that launch, not the last lesson (a --source
+// alone once opened the last lesson, the file ignored).
 bool any_launch_option(const LaunchOptions& l) {
     return !l.preset.empty() || !l.kernel.empty() || !l.n.empty() || !l.rows.empty() || !l.cols.empty() ||
-           !l.inner.empty() || !l.block.empty() || !l.grid.empty();
+           !l.inner.empty() || !l.block.empty() || !l.grid.empty() || l.any_param() || !l.array.empty() ||
+           !l.access.empty() || !l.shared_block.empty() || !l.phase.empty() || !l.source.empty() || !l.entry.empty() ||
+           !l.binds.empty() || !l.time_limit.empty() || !l.dynamic_shared.empty() || !l.expect.empty();
 }
 
 }  // namespace
@@ -37,6 +43,12 @@ int run_window_command(WindowCommandOptions o) {
         auto resolved = resolve_launch(o.launch);
         if (!resolved.value) return fail(resolved.error);
         w.launch = resolved.value;
+        if (!o.launch.source.empty()) {  // read again for the Editor (load_source_kernel read it)
+            const auto text = read_input_file(o.launch.source, kMaxSourceBytes, "kernel source");
+            if (!text.value) return fail(text.error);
+            w.source = o.launch;
+            w.source_text = *text.value;
+        }
     }
     if (!w.screenshot.empty() && w.quit_after_frames == 0) w.quit_after_frames = 3;
     return run_window(w);

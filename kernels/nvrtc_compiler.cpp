@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <mutex>
 #include <type_traits>
 #include <vector>
@@ -21,6 +22,7 @@ using Program = struct NvrtcProgram*;
 struct Nvrtc {
     std::string unavailable;
     std::string version;
+    std::vector<std::string> include_dirs;  // the toolkit's headers beside the library (cuda_fp16.h, …)
     Result (*create)(Program*, const char*, const char*, int, const char* const*, const char* const*) = nullptr;
     Result (*compile)(Program, int, const char* const*) = nullptr;
     Result (*log_size)(Program, std::size_t*) = nullptr;
@@ -68,6 +70,20 @@ const Nvrtc& nvrtc() {
         get(n.ptx_size, "nvrtcGetPTXSize");
         get(n.destroy, "nvrtcDestroyProgram");
         get(n.error, "nvrtcGetErrorString");
+        // NVRTC searches no directory of its own: a kernel's #include <cuda_fp16.h> needs the
+        // toolkit's include directory, which lies beside the library's (lib64/../include).
+        if (Dl_info info{};
+            n.unavailable.empty() && dladdr(reinterpret_cast<void*>(n.create), &info) && info.dli_fname) {
+            std::error_code e;
+            const auto library = std::filesystem::canonical(info.dli_fname, e);
+            const auto include = library.parent_path().parent_path() / "include";
+            if (!e && std::filesystem::exists(include / "cuda_fp16.h", e)) {
+                n.include_dirs.push_back(include.string());
+                // CUDA 13 keeps libcu++ (cooperative groups include <cuda/std/…>) in include/cccl.
+                if (std::filesystem::is_directory(include / "cccl", e))
+                    n.include_dirs.push_back((include / "cccl").string());
+            }
+        }
         int major = 0, minor = 0;
         if (n.unavailable.empty() && version(&major, &minor) == 0)
             n.version = std::to_string(major) + "." + std::to_string(minor);
@@ -93,9 +109,11 @@ NvrtcCompile nvrtc_compile(const std::string& source, const std::string& file_na
         out.log = std::string("NVRTC could not create the program: ") + n.error(r);
         return out;
     }
-    const std::string arch_option = "--gpu-architecture=" + arch;
-    const char* options[] = {arch_option.c_str()};
-    const Result compiled = n.compile(program, 1, options);
+    std::vector<std::string> words = {"--gpu-architecture=" + arch};
+    for (const std::string& d : n.include_dirs) words.push_back("--include-path=" + d);
+    std::vector<const char*> options;
+    for (const std::string& w : words) options.push_back(w.c_str());
+    const Result compiled = n.compile(program, int(options.size()), options.data());
     std::size_t size = 0;
     if (n.log_size(program, &size) == 0 && size > 1) {
         out.log.resize(size);

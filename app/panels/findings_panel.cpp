@@ -18,26 +18,58 @@ namespace threadmap {
 
 namespace {
 
-// The finding's element in the mapped array, if it is one (not another array, not past the end).
-std::optional<uint64_t> mapped_element(const MapPicture& p, const Finding& f) {
-    if (f.array != p.findings.output || f.index.empty()) return std::nullopt;
-    // A __shared__ array's map is one block's copy: findings of other blocks are not on it.
+using FindingTarget = AppState::FindingTarget;
+
+// Where a finding lies: an element of one of the kernel's arrays (of one block's copy, for a
+// __shared__ one). None for a divergent barrier or an index outside the array.
+std::optional<FindingTarget> finding_target(const MapPicture& p, const Finding& f) {
+    if (f.index.empty()) return std::nullopt;
     const auto& model = p.launch.model;
-    if (model && model->shared() && (f.threads.empty() || !(f.threads.front().block == model->shared_block)))
-        return std::nullopt;
-    const Workload& w = p.launch.workload;
-    const uint64_t e = f.index.size() == 2 ? f.index[0] * w.cols + f.index[1] : f.index[0];
-    return e < element_count(w) ? std::optional<uint64_t>(e) : std::nullopt;
+    if (!model) {  // a tutorial kernel: its one array is the map
+        if (f.array != p.findings.output) return std::nullopt;
+        const Workload& w = p.launch.workload;
+        const uint64_t e = f.index.size() == 2 ? f.index[0] * w.cols + f.index[1] : f.index[0];
+        return e < element_count(w) ? std::optional<FindingTarget>({0, {}, e}) : std::nullopt;
+    }
+    const std::vector<ArraySpec>& arrays = model->spec->arrays;
+    const auto a = std::find_if(arrays.begin(), arrays.end(), [&](const ArraySpec& s) { return s.name == f.array; });
+    if (a == arrays.end() || (a->space == MemorySpace::Shared && f.threads.empty())) return std::nullopt;
+    const std::vector<uint64_t> shape = a->shape(model->params, p.launch.launch);
+    if (shape.size() != f.index.size()) return std::nullopt;
+    uint64_t e = 0;  // row-major, as the map lays an array out
+    for (size_t d = 0; d < shape.size(); ++d) {
+        if (f.index[d] >= shape[d]) return std::nullopt;  // past the end: no cell shows it
+        e = e * shape[d] + f.index[d];
+    }
+    const Dim3 block = a->space == MemorySpace::Shared ? f.threads.front().block : Dim3{0, 0, 0};
+    return FindingTarget{size_t(a - arrays.begin()), block, e};
 }
 
-void go_to(AppState& state, uint64_t element) {
-    const MapLayout& layout = state.picture->layout;
-    uint32_t x = 0, y = 0;
-    layout.cell_of(element, x, y);
-    state.pinned_cell = glm::ivec2(int(x), int(y));
-    state.view.center = {x + 0.5, y + 0.5};
-    state.view.zoom = std::max(state.view.zoom, 24.0);
-    state.view_is_fit = false;
+bool on_map(const MapPicture& p, const FindingTarget& t) { return !p.launch.model || shows(p, t); }
+
+// What a click on the finding does, in a tooltip's words.
+std::string click_text(const MapPicture& p, const FindingTarget& t) {
+    if (on_map(p, t)) return "Pin its element on the map.";
+    const ArraySpec& a = p.launch.model->spec->arrays[t.array];
+    return "Show " + a.name +
+           (a.space == MemorySpace::Shared ? " (block " + to_string(t.block) + "'s copy)" : std::string()) +
+           " on the map and pin its element.";
+}
+
+// Pins the element now when the map shows its array; else switches the controls to that array
+// (and block) and pins it when that map arrives (launch_update's show_picture).
+void show_finding(AppState& state, const FindingTarget& t) {
+    if (on_map(*state.picture, t)) {
+        pin_element(state, t.element);
+        return;
+    }
+    auto& k = state.edit.model;
+    if (!k || k->spec != state.picture->launch.model->spec) return;  // the controls hold another kernel now
+    k->array = t.array;
+    if (k->shared()) k->shared_block = t.block;
+    state.edit.workload = model_workload(*k, state.edit.launch);
+    state.finding_target = t;
+    state.pending.apply = true;
 }
 
 // "Where does it break?": the kernel on the map over awkward launches, each compared with the
@@ -137,17 +169,18 @@ void draw_findings_panel(AppState& state) {
     draw_launch_sweep(state);
     if (f.list.empty()) return;
     ImGui::Separator();
-    disabled_note("Click one on " + f.output + " to see its element.");
+    disabled_note("Click one to see its element on the map.");
     ImGui::Separator();
     for (size_t i = 0; i < f.list.size(); ++i) {
         const Finding& finding = f.list[i];
-        const auto element = mapped_element(*state.picture, finding);
+        const auto target = finding_target(*state.picture, finding);
         ImGui::PushID(int(i));
         const std::string label = std::string(finding_kind_name(finding.kind)) + ": " + finding.message;
-        if (element) {  // a selectable the height of the wrapped text, the text drawn over it
+        if (target) {  // a selectable the height of the wrapped text, the text drawn over it
             const ImVec2 at = ImGui::GetCursorPos();
             const float h = ImGui::CalcTextSize(label.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
-            if (ImGui::Selectable("##finding", false, 0, ImVec2(0, h))) go_to(state, *element);
+            if (ImGui::Selectable("##finding", false, 0, ImVec2(0, h))) show_finding(state, *target);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", click_text(*state.picture, *target).c_str());
             remember_rect(state, "finding:" + std::to_string(i));
             ImGui::SetCursorPos(at);
         }

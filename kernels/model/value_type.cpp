@@ -3,6 +3,8 @@
 #include <bit>
 #include <cstdio>
 
+#include "half_bits.hpp"
+
 namespace threadmap {
 
 uint32_t value_bytes(ValueType t) {
@@ -13,6 +15,7 @@ uint32_t value_bytes(ValueType t) {
             return 8;
         case ValueType::Int16:
         case ValueType::UInt16:
+        case ValueType::Float16:
             return 2;
         case ValueType::Int8:
         case ValueType::UInt8:
@@ -47,6 +50,8 @@ const char* value_type_name(ValueType t) {
             return "ushort";
         case ValueType::Bool:
             return "bool";
+        case ValueType::Float16:
+            return "half";
     }
     return "?";
 }
@@ -84,6 +89,8 @@ std::optional<ValueType> value_type_named(const std::string& name) {
         {"unsigned short", ValueType::UInt16},
         {"uint16_t", ValueType::UInt16},
         {"bool", ValueType::Bool},
+        {"half", ValueType::Float16},
+        {"__half", ValueType::Float16},
     };
     for (const auto& n : kNames)
         if (name == n.name) return n.type;
@@ -100,6 +107,9 @@ std::string value_text(ValueType t, const std::vector<uint32_t>& bits, uint64_t 
             return s;
         case ValueType::Float64:
             std::snprintf(s, sizeof s, "%g", std::bit_cast<double>(wide));
+            return s;
+        case ValueType::Float16:
+            std::snprintf(s, sizeof s, "%g", double(__threadmap_half_to_float(uint16_t(low))));
             return s;
         case ValueType::Int32:
             return std::to_string(int32_t(low));

@@ -11,11 +11,14 @@
 
 namespace threadmap {
 
-enum class ValueType { Float32, Int32, UInt32, Float64, Int64, UInt64, Int8, UInt8, Int16, UInt16, Bool };
+// Float16: IEEE binary16, CUDA's __half (cuda_fp16.h); its bits convert as half_bits.hpp does.
+enum class ValueType { Float32, Int32, UInt32, Float64, Int64, UInt64, Int8, UInt8, Int16, UInt16, Bool, Float16 };
 
 uint32_t value_bytes(ValueType t);
 inline uint32_t value_words(ValueType t) { return value_bytes(t) == 8 ? 2 : 1; }
-inline bool value_is_float(ValueType t) { return t == ValueType::Float32 || t == ValueType::Float64; }
+inline bool value_is_float(ValueType t) {
+    return t == ValueType::Float32 || t == ValueType::Float64 || t == ValueType::Float16;
+}
 inline bool value_is_signed(ValueType t) {
     return t == ValueType::Int8 || t == ValueType::Int16 || t == ValueType::Int32 || t == ValueType::Int64;
 }

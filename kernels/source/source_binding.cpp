@@ -9,6 +9,7 @@
 
 #include "isolated_run.hpp"
 #include "model/model_emulator.hpp"
+#include "model/half_bits.hpp"
 #include "model/model_thread.hpp"
 
 namespace threadmap {
@@ -63,6 +64,13 @@ uint64_t mix(uint64_t x) {
     return x ^ (x >> 31);
 }
 
+// A number as the bits of a float type, rounded to it as C++ (and CUDA's __half) round.
+uint64_t float_bits(ValueType type, double v) {
+    if (type == ValueType::Float64) return std::bit_cast<uint64_t>(v);
+    if (type == ValueType::Float16) return __threadmap_half_from_double(v);
+    return std::bit_cast<uint32_t>(float(v));
+}
+
 // Element i's starting value as the bits of `type` (zero-extended to 64): a number converted
 // as C++ converts it to the type (an index past 255 wraps in an unsigned char array).
 uint64_t start_bits(const SourceBinding& b, ValueType type, uint64_t i) {
@@ -72,7 +80,7 @@ uint64_t start_bits(const SourceBinding& b, ValueType type, uint64_t i) {
                          : b.fill == SourceFill::Index  ? double(i)
                          : b.fill == SourceFill::Random ? double(r >> 40) / double(1 << 24)
                                                         : 0.0;
-        return type == ValueType::Float32 ? std::bit_cast<uint32_t>(float(v)) : std::bit_cast<uint64_t>(v);
+        return float_bits(type, v);
     }
     const uint64_t v = b.fill == SourceFill::Ones     ? 1
                        : b.fill == SourceFill::Index  ? i
@@ -119,8 +127,14 @@ Outcome<uint64_t> number_bits(ValueType type, const std::string& text, const std
         const double v = std::strtod(text.c_str(), &end);
         if (*end != '\0' || errno == ERANGE || !std::isfinite(v))
             return {std::nullopt, what + ": give a finite number"};
-        if (type == ValueType::Float32) return {std::bit_cast<uint32_t>(float(v)), {}};
-        return {std::bit_cast<uint64_t>(v), {}};
+        const uint64_t b = float_bits(type, v);
+        const bool overflows = type == ValueType::Float16   ? (b & 0x7c00) == 0x7c00
+                               : type == ValueType::Float32 ? !std::isfinite(std::bit_cast<float>(uint32_t(b)))
+                                                            : false;
+        if (overflows)  // it would be infinity
+            return {std::nullopt, what + ": give a number a " + value_type_name(type) + " holds (at most " +
+                                      (type == ValueType::Float16 ? "65504" : "3.4e38") + " in size)"};
+        return {b, {}};
     }
     const uint32_t bits = 8 * value_bytes(type);
     const uint64_t mask = bits == 64 ? UINT64_MAX : (uint64_t(1) << bits) - 1;
@@ -186,8 +200,8 @@ Outcome<SourceBinding> parse_binding(const std::string& text) {
         b.type = value_type_named(type);
         if (!b.type)
             return {std::nullopt, "--bind " + b.name + ": '" + type +
-                                      "' is not an element type threadmap's arrays hold (float, double, int, uint, "
-                                      "int64, uint64, short, ushort, char, uchar, bool)"};
+                                      "' is not an element type threadmap's arrays hold (float, double, half, int, "
+                                      "uint, int64, uint64, short, ushort, char, uchar, bool)"};
     }
     size_t at = bracket;
     while (at < rest.size() && rest[at] == '[') {

@@ -40,10 +40,20 @@
 
 namespace threadmap {
 extern const EmbeddedFile kEmbeddedPrelude[];
+extern const int kEmbeddedPreludeCount;
 namespace {
 
 constexpr const char* kPreludePath = "/threadmap/prelude.cuh";
-constexpr const char* kLoopNestPath = "/threadmap/loop_nest.hpp";  // what the prelude includes
+// Headers shared with the host, which the prelude and cuda_fp16.h include from here.
+constexpr const char* kSharedHeaderDir = "/threadmap";
+constexpr const char* kSharedHeaders[] = {"loop_nest.hpp", "half_bits.hpp"};
+
+// An embedded file by its base name (kernels/CMakeLists.txt lists them).
+const char* embedded_text(const std::string& name) {
+    for (int i = 0; i < kEmbeddedPreludeCount; ++i)
+        if (name == kEmbeddedPrelude[i].name) return kEmbeddedPrelude[i].text;
+    return "#error threadmap: a header is missing from its build\n";
+}
 
 // Where the standard headers lie (standard_headers.hpp); nothing else of the host is seen
 // (-nostdsysteminc).
@@ -74,6 +84,10 @@ struct Refusal {
 };
 
 std::optional<ValueType> element_type(clang::QualType t) {
+    // cuda_fp16.h's __half: a class of two bytes, as CUDA's (kernels/source/cuda_fp16.h).
+    if (const clang::RecordDecl* r = t.getCanonicalType()->getAsRecordDecl();
+        r && r->getName() == "__half" && r->getDeclContext()->isTranslationUnit())
+        return ValueType::Float16;
     const auto* b = t.getCanonicalType()->getAs<clang::BuiltinType>();
     if (!b) return std::nullopt;
     switch (b->getKind()) {
@@ -110,8 +124,8 @@ std::optional<ValueType> element_type(clang::QualType t) {
 
 // Why an array of another type is refused.
 constexpr const char* kArrayTypes =
-    "threadmap's arrays hold numbers: float, double, bool, and integers of 1, 2, 4 or 8 bytes (char, short, int, "
-    "long long, signed or unsigned)";
+    "threadmap's arrays hold numbers: float, double, half (__half, cuda_fp16.h), bool, and integers of 1, 2, 4 or 8 "
+    "bytes (char, short, int, long long, signed or unsigned)";
 
 class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<Collector> {
   public:
@@ -159,7 +173,7 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
         for (const clang::ParmVarDecl* p : f->parameters()) {
             SourceParam s;
             s.name = p->getNameAsString();
-            s.type_text = p->getType().getAsString();
+            s.type_text = p->getType().getAsString(ctx_->getPrintingPolicy());
             const clang::QualType t = p->getType().getCanonicalType();
             if (s.name.empty()) {
                 refusals.push_back({p->getLocation(), "give every parameter of a kernel a name: it is bound by name"});
@@ -245,8 +259,8 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
         if (auto e = element_type(t)) {
             s.array.element = *e;
         } else {
-            refusals.push_back({v->getLocation(),
-                                "__shared__ '" + s.array.name + "' holds '" + t.getAsString() + "': " + kArrayTypes});
+            refusals.push_back({v->getLocation(), "__shared__ '" + s.array.name + "' holds '" +
+                                                      t.getAsString(ctx_->getPrintingPolicy()) + "': " + kArrayTypes});
             return true;
         }
         if (extents.empty()) extents.push_back(1);
@@ -337,7 +351,7 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
         for (const clang::NamedDecl* p : *t->getTemplateParameters())
             arguments += (arguments.empty() ? "" : ", ") + p->getNameAsString();
         for (const clang::ParmVarDecl* p : f.parameters())
-            parameters += (parameters.empty() ? "" : ", ") + p->getType().getAsString();
+            parameters += (parameters.empty() ? "" : ", ") + p->getType().getAsString(ctx_->getPrintingPolicy());
         return "kernel template " + f.getNameAsString() +
                " runs once instantiated for its template arguments: add, after it, `template __global__ void " +
                f.getNameAsString() + "<" + arguments + ">(" + parameters + ");` with a value for each of " + arguments;
@@ -762,7 +776,7 @@ const SourceKernel* CompiledSource::find(const std::string& name) const {
     return nullptr;
 }
 
-const char* source_prelude() { return kEmbeddedPrelude[0].text; }
+const char* source_prelude() { return embedded_text("prelude.cuh"); }
 
 namespace {
 
@@ -892,13 +906,16 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
                                                       llvm::MemoryBuffer::getMemBufferCopy(text, file_name).release());
     invocation->getPreprocessorOpts().addRemappedFile(
         kPreludePath, llvm::MemoryBuffer::getMemBuffer(source_prelude(), kPreludePath).release());
-    invocation->getPreprocessorOpts().addRemappedFile(
-        kLoopNestPath, llvm::MemoryBuffer::getMemBuffer(kEmbeddedPrelude[2].text, kLoopNestPath).release());
-    const char* const groups = kEmbeddedPrelude[1].text;  // cooperative_groups.h
+    for (const char* name : kSharedHeaders) {
+        const std::string path = std::string(kSharedHeaderDir) + "/" + name;
+        invocation->getPreprocessorOpts().addRemappedFile(
+            path, llvm::MemoryBuffer::getMemBufferCopy(embedded_text(name), path).release());
+    }
     for (const StandardHeader& h : standard_headers()) {
         const std::string path = std::string(kIncludeDir) + "/" + h.name;
         invocation->getPreprocessorOpts().addRemappedFile(
-            path, llvm::MemoryBuffer::getMemBufferCopy(h.text ? h.text : groups, path).release());
+            path,
+            llvm::MemoryBuffer::getMemBufferCopy(h.embedded ? embedded_text(h.embedded) : h.text, path).release());
     }
     // The engine was made before the options were read: their -W flags apply from here.
     clang::ProcessWarningOptions(ci.getDiagnostics(), invocation->getDiagnosticOpts());

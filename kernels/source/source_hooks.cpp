@@ -433,23 +433,16 @@ std::vector<Symbol> symbols() {
     // What optimised code may call on its own: the C library's memory functions (for copies
     // between a kernel's local arrays), libm (the prelude's math), and C++'s unwinder (a
     // cancelled run leaves a thread's body by an exception).
-    for (const char* name : {"memcpy",        "memmove", "memset", "sqrtf",
-                             "sqrt",          "expf",    "exp",    "exp2f",
-                             "exp2",          "logf",    "log",    "log2f",
-                             "log2",          "log10f",  "log10",  "sinf",
-                             "sin",           "cosf",    "cos",    "tanf",
-                             "tan",           "tanhf",   "tanh",   "powf",
-                             "pow",           "fminf",   "fmaxf",  "floorf",
-                             "floor",         "ceilf",   "ceil",   "roundf",
-                             "round",         "truncf",  "trunc",  "fabsf",
-                             "fabs",          "asinf",   "asin",   "acosf",
-                             "acos",          "atanf",   "atan",   "sinhf",
-                             "sinh",          "coshf",   "cosh",   "expm1f",
-                             "expm1",         "log1pf",  "log1p",  "cbrtf",
-                             "cbrt",          "erff",    "erf",    "fmin",
-                             "fmax",          "atan2f",  "atan2",  "fmodf",
-                             "fmod",          "hypotf",  "hypot",  "copysignf",
-                             "copysign",      "fmaf",    "fma",    "__gxx_personality_v0",
+    for (const char* name : {"memcpy",        "memmove",  "memset", "sqrtf",  "sqrt",  "expf",   "exp",
+                             "exp2f",         "exp2",     "logf",   "log",    "log2f", "log2",   "log10f",
+                             "log10",         "sinf",     "sin",    "cosf",   "cos",   "tanf",   "tan",
+                             "tanhf",         "tanh",     "powf",   "pow",    "fminf", "fmaxf",  "floorf",
+                             "floor",         "ceilf",    "ceil",   "roundf", "round", "truncf", "trunc",
+                             "fabsf",         "fabs",     "asinf",  "asin",   "acosf", "acos",   "atanf",
+                             "atan",          "sinhf",    "sinh",   "coshf",  "cosh",  "expm1f", "expm1",
+                             "log1pf",        "log1p",    "cbrtf",  "cbrt",   "erff",  "erf",    "fmin",
+                             "fmax",          "atan2f",   "atan2",  "fmodf",  "fmod",  "hypotf", "hypot",
+                             "copysignf",     "copysign", "fmaf",   "fma",    "rintf", "rint",   "__gxx_personality_v0",
                              "_Unwind_Resume"}) {
         if (void* address = dlsym(RTLD_DEFAULT, name)) s.push_back({name, address});
     }

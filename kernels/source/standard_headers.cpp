@@ -99,8 +99,10 @@ constexpr StandardHeader kHeaders[] = {
     {"device_functions.h", ""},
     {"math_constants.h", kMathConstants},
     // Cooperative groups: the thread block and its tiles (kernels/source/cooperative_groups.h).
-    {"cooperative_groups.h", nullptr},
-    {"cooperative_groups/reduce.h", nullptr},
+    {"cooperative_groups.h", nullptr, "cooperative_groups.h"},
+    {"cooperative_groups/reduce.h", nullptr, "cooperative_groups.h"},
+    // __half and __half2 (kernels/source/cuda_fp16.h).
+    {"cuda_fp16.h", nullptr, "cuda_fp16.h"},
 };
 
 }  // namespace

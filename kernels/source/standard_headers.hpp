@@ -9,8 +9,9 @@
 namespace threadmap {
 
 struct StandardHeader {
-    const char* name;  // as included: "cfloat", "cooperative_groups/reduce.h"
-    const char* text;  // nullptr: cooperative groups' (the embedded cooperative_groups.h)
+    const char* name;                // as included: "cfloat", "cooperative_groups/reduce.h"
+    const char* text;                // its text, or
+    const char* embedded = nullptr;  // the embedded file of kernels/source it is: "cuda_fp16.h"
 };
 
 std::span<const StandardHeader> standard_headers();

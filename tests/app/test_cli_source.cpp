@@ -226,6 +226,66 @@ TEST_CASE("--source: a __constant__ array maps by its readers and its loads cost
     CHECK(v["totals"]["constant_load"]["addresses"] == 4 + 4 * 32);
 }
 
+TEST_CASE("--source: a kernel of __half maps, its loads count 2 bytes a lane, a value past a half's range exits 2") {
+    const std::string cu = source_file("haxpy.cu",
+                                       "#include <cuda_fp16.h>\n"
+                                       "__global__ void haxpy(__half* y, const __half* x, __half a, int n) {\n"
+                                       "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                       "    if (i < n) y[i] = __hfma(a, x[i], y[i]);\n"
+                                       "}\n");
+    const auto with = [&](std::vector<std::string> args, const std::string& a) {
+        for (const std::string& w : {"--source", cu.c_str(), "--bind", "y=half[100]:index", "--bind",
+                                     "x=half[100]:ones", "--bind", "n=100", "--block", "64"})
+            args.push_back(w);
+        args.push_back("--bind");
+        args.push_back("a=" + a);
+        return run_threadmap(args);
+    };
+    const RunResult map = with({"map", "--format", "json"}, "0.5");
+    REQUIRE_MESSAGE(map.exit_code == 0, map.err);
+    const json m = json::parse(map.out);
+    CHECK(m["array"] == "y");
+    CHECK(m["elements"].size() == 100);
+    CHECK(m["findings"].empty());
+    const RunResult memory = with({"memory", "--json"}, "0.5");
+    REQUIRE_MESSAGE(memory.exit_code == 0, memory.err);
+    for (const json& site : json::parse(memory.out)["sites"]) {
+        CAPTURE(site.dump());
+        CHECK(site["access_bytes"] == 2);
+        // 100 elements of 2 bytes, blocks of 64: three warps of 64 bytes (2 sectors), then 4 lanes (1).
+        CHECK(site["sectors"] == 2 + 2 + 2 + 1);
+    }
+    const RunResult big = with({"map"}, "70000");
+    CHECK(big.exit_code == 2);
+    CHECK(big.err.find("65504") != std::string::npos);
+}
+
+TEST_CASE("compile: NVRTC finds the toolkit's headers beside it - cuda_fp16.h and cooperative groups compile") {
+    const std::string half = source_file("half.cu",
+                                         "#include <cuda_fp16.h>\n"
+                                         "__global__ void k(__half* a) { a[threadIdx.x] = __hadd(a[0], a[1]); }\n");
+    const std::string groups = source_file("groups.cu",
+                                           "#include <cooperative_groups.h>\n"
+                                           "namespace cg = cooperative_groups;\n"
+                                           "__global__ void k(float* a) {\n"
+                                           "    cg::thread_block b = cg::this_thread_block();\n"
+                                           "    a[b.thread_rank()] = 1;\n"
+                                           "    b.sync();\n"
+                                           "}\n");
+    for (const std::string& cu : {half, groups}) {
+        CAPTURE(cu);
+        const RunResult r = run_threadmap({"compile", "--source", cu, "--format", "json"});
+        REQUIRE_MESSAGE(r.exit_code == 0, (r.out + r.err));
+        const json c = json::parse(r.out);
+        CHECK(c["clang"]["compiled"] == true);
+        if (!c["nvrtc"]["available"].get<bool>()) {
+            MESSAGE("NVRTC not checked: " << c["nvrtc"]["unavailable"].get<std::string>());
+            continue;
+        }
+        CHECK(c["nvrtc"]["compiled"] == true);
+    }
+}
+
 TEST_CASE("--source and a lesson's own kernel: a zero blockDim is refused in CUDA's words by every command") {
     // The covering grid divides by the block before validation sees it: it once did so by zero.
     const std::string cu = source_file("zero-block.cu", kIncrement);

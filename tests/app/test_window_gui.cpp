@@ -100,6 +100,8 @@ PixelCheck check_map_pixels(const PngImage& img, const json& state, const MapPic
     const MapLayout& m = p.layout;
     const auto missing = missing_product(m.workload);
     const Rgba8 bg = kSceneBackground;
+    std::optional<glm::i64vec2> pinned;
+    if (state.contains("pinned_cell")) pinned = glm::i64vec2(state["pinned_cell"][0], state["pinned_cell"][1]);
     PixelCheck c;
     for (int py = int(r.y) + 2; py < int(r.y + r.h) - 2; py += 5)
         for (int px = int(r.x) + 2; px < int(r.x + r.w) - 2; px += 5) {
@@ -121,6 +123,8 @@ PixelCheck check_map_pixels(const PngImage& img, const json& state, const MapPic
             if (ex < 0.02 * v.zoom || ey < 0.02 * v.zoom || ex > far || ey > far) continue;
             if (v.zoom >= 6 && (ex < 1.5 || ey < 1.5)) continue;
             const uint32_t cx = uint32_t(w.x), cy = uint32_t(w.y);
+            if (pinned && std::abs(int64_t(cx) - pinned->x) <= 1 && std::abs(int64_t(cy) - pinned->y) <= 1)
+                continue;  // the pinned cell's outline, over it and its neighbours' edges
             if (m.outline_by_toucher && v.zoom >= 4 && (ex < 2.5 || ey < 2.5)) continue;  // may be an edge
             if (m.block_w * v.zoom >= 8 && cx % m.block_w == 0 && ex < 2.5) continue;
             if (m.block_h * v.zoom >= 8 && cy % m.block_h == 0 && ey < 2.5) continue;
@@ -276,6 +280,40 @@ TEST_CASE("the Findings tab names the race of increment on a 2D block - a click 
     expected.layout.cell_of(3, x, y);
     CHECK(s["pinned_cell"] == json::array({x, y}));
     CHECK(double(s["view"]["zoom"]) >= 24);
+}
+
+TEST_CASE("a finding on a shared tile - a click maps that block's copy of the tile and pins its element") {
+    // missing-barrier's fourth finding: the hazard on As[0][3] of block (0,0,0). From the map of
+    // C, and from block (1,0,0)'s copy of Bs: either way the map becomes block 0's As.
+    LaunchOptions from_bs{.kernel = "matmul-tiled-nosync", .rows = "16", .cols = "32", .inner = "32"};
+    from_bs.array = "Bs";
+    from_bs.shared_block = "1,0,0";
+    for (const auto& [args, first_array] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+             {{"--preset", "missing-barrier"}, "C"},
+             {{"--kernel", "matmul-tiled-nosync", "--rows", "16", "--cols", "32", "--inner", "32", "--array", "Bs",
+               "--shared-block", "1,0,0"},
+              "Bs"}}) {
+        CAPTURE(first_array);
+        const WindowRun w = run_window(args,
+                                       "1 move 5 5\n3 wait idle\n3 state @/before.json\n4 click tab:Findings\n"
+                                       "6 move finding:3\n7 click finding:3\n9 wait idle\n10 move 5 5\n"
+                                       "11 state @/s.json\n11 screenshot @/f.png\n12 quit\n");
+        CHECK(load_json(w.path("before.json"))["array"] == first_array);
+        const json s = load_json(w.path("s.json"));
+        CHECK(s["array"] == "As");
+        CHECK(s["shared_block"] == json::array({0, 0, 0}));
+        LaunchOptions o = first_array == "C" ? preset("missing-barrier") : from_bs;
+        o.array = "As";
+        o.shared_block = "0,0,0";
+        const MapPicture expected = expected_picture(o, s);
+        uint32_t x = 0, y = 0;
+        expected.layout.cell_of(3, x, y);  // As is 16x16: element [0][3]
+        CHECK(s["pinned_cell"] == json::array({x, y}));
+        CHECK(double(s["view"]["zoom"]) >= 24);
+        const PixelCheck c = check_map_pixels(load_png(w.path("f.png")), s, expected);
+        CHECK(c.elements >= 4);
+        CHECK(c.mismatches == 0);
+    }
 }
 
 TEST_CASE("the Occupancy tab: 32 threads per block fill half an H200 SM - its button colours the map by SM") {
@@ -523,6 +561,29 @@ TEST_CASE("the kernel editor - edit the seed's matmul, swap x and y without the 
     CHECK(error["editor"]["messages"].get<std::string>().find("expected ';'") != std::string::npos);
     CHECK(error["kernel"] == "matmul");
     CHECK(error["findings"] == unguarded_state["findings"]);
+}
+
+TEST_CASE("the window opened with --source shows that file in the Editor, bound as the command line binds it") {
+    const std::string cu = "/tmp/threadmap-gui-" + std::to_string(getpid()) + "-haxpy.cu";
+    const std::string text =
+        "#include <cuda_fp16.h>\n"
+        "__global__ void haxpy(__half* y, const __half* x, __half a, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) y[i] = __hfma(a, x[i], y[i]);\n"
+        "}\n";
+    std::ofstream(cu) << text;
+    // Only --source and its bindings: no --block (the window once opened the last lesson then).
+    const WindowRun w = run_window({"--source", cu, "--bind", "y=half[100]:index", "--bind", "x=half[100]:ones",
+                                    "--bind", "a=0.5", "--bind", "n=100"},
+                                   "1 move 5 5\n2 wait idle\n3 state @/s.json\n4 quit\n");
+    std::filesystem::remove(cu);
+    const json s = load_json(w.path("s.json"));
+    CHECK(s["kernel"] == "haxpy");
+    CHECK(s["array"] == "y");
+    CHECK(s["editor"]["text"] == text);
+    CHECK(s["editor"]["running"] == true);
+    CHECK(s["editor"]["binds"] == json::array({"half[100]:index", "half[100]:ones", "0.5", "100"}));
+    CHECK(s["editor"]["messages"] == "");
 }
 
 TEST_CASE("the kernel editor - a kernel that never ends is stopped at the time limit the learner set") {

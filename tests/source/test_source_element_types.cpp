@@ -171,9 +171,10 @@ TEST_CASE("bindings of other element types: names, a sign may differ, a size may
         CHECK(parse_binding(text).value->type == ValueType::UInt8);
     CHECK(parse_binding("a=int64[2]").value->type == ValueType::Int64);
     CHECK(binding_text(*parse_binding("a=unsigned long long[3]:ones").value) == "a=uint64[3]:ones");
-    const auto bad = parse_binding("a=half[4]");
+    CHECK(parse_binding("a=__half[4]").value->type == ValueType::Float16);
+    const auto bad = parse_binding("a=quad[4]");
     REQUIRE(!bad.value);
-    CHECK(bad.error.find("double") != std::string::npos);
+    CHECK(bad.error.find("double, half, int") != std::string::npos);
 
     auto s = compiled("__global__ void k(unsigned* a, double* d) { a[0] = 1; d[0] = 2; }\n");
     const auto bind = [&](const char* a, const char* d) {
@@ -207,7 +208,7 @@ TEST_CASE("bindings of other element types: names, a sign may differ, a size may
     CHECK(r.value->counts[size_t(FindingKind::OutOfBounds)] == 2);  // its store and its load of s[32]
 }
 
-TEST_CASE("a struct or half pointer is refused at its parameter, naming the types arrays hold") {
+TEST_CASE("a struct pointer is refused at its parameter, naming the types arrays hold") {
     SourceCompile c = compile_source(
         "struct P { float x, y; };\n"
         "__global__ void k(P* a) { a[0].x = 1; }\n",
@@ -215,8 +216,8 @@ TEST_CASE("a struct or half pointer is refused at its parameter, naming the type
     CHECK(!c.source);
     REQUIRE(!c.diagnostics.empty());
     CHECK(c.diagnostics[0].message.find("points to 'P'") != std::string::npos);
-    CHECK(c.diagnostics[0].message.find("float, double, bool, and integers of 1, 2, 4 or 8 bytes") !=
-          std::string::npos);
+    CHECK(c.diagnostics[0].message.find("float, double, half (__half, cuda_fp16.h), bool, and integers of 1, 2, 4 or "
+                                        "8 bytes") != std::string::npos);
     CHECK(c.diagnostics[0].line == 2);
 }
 
