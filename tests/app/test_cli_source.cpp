@@ -260,6 +260,36 @@ TEST_CASE("--source: a kernel of __half maps, its loads count 2 bytes a lane, a 
     CHECK(big.err.find("65504") != std::string::npos);
 }
 
+TEST_CASE("the half-precision lesson's story: 2 sectors a warp's request, and __half2 halves the requests at 4") {
+    const RunResult lesson = run_threadmap({"memory", "--preset", "half-precision", "--json"});
+    REQUIRE_MESSAGE(lesson.exit_code == 0, lesson.err);
+    const json l = json::parse(lesson.out);
+    // Look for: two halves a thread through __half2, over n / 2 threads.
+    const std::string cu =
+        source_file("half2.cu",
+                    "#include <cuda_fp16.h>\n"
+                    "__global__ void scale(const __half* in, __half* out, int n) {\n"
+                    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "    if (i < n / 2) {\n"
+                    "        __half2 v = reinterpret_cast<const __half2*>(in)[i];\n"
+                    "        reinterpret_cast<__half2*>(out)[i] = __hmul2(v, __float2half2_rn(0.1f));\n"
+                    "    }\n"
+                    "}\n");
+    const RunResult pairs =
+        run_threadmap({"memory", "--source", cu, "--bind", "in=half[2048]:index", "--bind", "out=half[2048]", "--bind",
+                       "n=2048", "--grid", "8", "--block", "128", "--json"});
+    REQUIRE_MESSAGE(pairs.exit_code == 0, pairs.err);
+    const json p = json::parse(pairs.out);
+    for (const char* op : {"global_load", "global_store"}) {
+        CAPTURE(op);
+        CHECK(l["totals"][op]["requests"] == 64);
+        CHECK(l["totals"][op]["sectors_per_request"] == 2.0);
+        CHECK(p["totals"][op]["requests"] == 32);
+        CHECK(p["totals"][op]["sectors_per_request"] == 4.0);
+        CHECK(p["totals"][op]["sectors"] == l["totals"][op]["sectors"]);  // the same bytes
+    }
+}
+
 TEST_CASE("compile: NVRTC finds the toolkit's headers beside it - cuda_fp16.h and cooperative groups compile") {
     const std::string half = source_file("half.cu",
                                          "#include <cuda_fp16.h>\n"

@@ -147,6 +147,11 @@ TEST_CASE("the model lessons' findings tell their stories") {
     CHECK(figure("rgb-to-gray", "load_ideal") == "1.00");
     CHECK(figure("rgb-to-gray", "load_requests") == "384");  // 4096 threads: 128 warps, 3 loads each
     CHECK(figure("rgb-to-gray", "store_sectors") == "1.00");
+    // Halves: a warp's 32 loads of 2 bytes fill 2 sectors (floats: 4).
+    CHECK(figure("half-precision", "load_sectors") == "2.00");
+    CHECK(figure("half-precision", "load_ideal") == "2.00");
+    CHECK(figure("half-precision", "load_requests") == "64");  // 2048 threads: 64 warps
+    CHECK(figure("half-precision", "store_sectors") == "2.00");
     // Warps of whole lanes: every shuffle reads a lane that takes part.
     CHECK(figure("warp-shuffle-sum", "uninitialized_reads") == "0");
     CHECK(figure("warp-shuffle-sum", "divergent_barriers") == "0");
