@@ -84,19 +84,22 @@ void draw_launch_sweep(AppState& state) {
         return;
     }
     // The Editor's kernel: an expected result to compare with (check --expect), optional; a
-    // lesson's own kernel: the lesson's right result, when it gives one.
+    // lesson's own kernel: the lesson's right result when it gives one, else the learner's.
     const ResolvedLaunch& on_map = state.picture->launch;
     const bool editors = state.editor.running && on_map.model && on_map.model->owner && on_map.preset.empty();
     const Lesson* lesson = on_map.preset.empty() || !on_map.model ? nullptr : find_lesson(on_map.preset);
-    const LessonKernelText* lessons =
-        lesson && lesson->own_kernel && !lesson->own_kernel->expect.empty() ? &*lesson->own_kernel : nullptr;
+    const LessonKernelText* lessons = lesson && lesson->own_kernel ? &*lesson->own_kernel : nullptr;
+    const bool lesson_expects = lessons && !lessons->expect.empty();
     if (lessons) {
         std::string binds;
         for (const std::string& b : lessons->binds) binds += (binds.empty() ? "" : ", ") + b;
-        disabled_note("Compared with the lesson's expected result, " + lessons->expect +
-                      " (bound as the lesson binds: " + binds + ").");
+        if (lesson_expects)
+            disabled_note("Compared with the lesson's expected result, " + lessons->expect +
+                          " (bound as the lesson binds: " + binds + ").");
+        else
+            disabled_note("The lesson's kernel, bound as the lesson binds it: " + binds + ".");
     }
-    if (editors) {
+    if (editors || (lessons && !lesson_expects)) {
         disabled_note(
             "Expected result (optional): a statement over the parameters, e.g. for (int i = 0; i < n; ++i) "
             "a[i] = a[i] + 1;");
@@ -107,10 +110,10 @@ void draw_launch_sweep(AppState& state) {
     if (ImGui::Button("Where does it break? Try awkward launches")) {
         std::optional<Outcome<ModelLaunch>> wanted;  // an expectation to compile, and its launch
         if (editors && !job.expect.empty()) wanted = editor_expectation(state, job.expect);
-        if (lessons)
+        if (lessons && (lesson_expects || !job.expect.empty()))
             wanted = expectation_launch(compile_and_bind(lessons->text, on_map.preset + ".cu", lessons->entry,
                                                          lessons->binds, 0, sanitized(state.settings).kernel_seconds,
-                                                         lessons->expect));
+                                                         lesson_expects ? lessons->expect : job.expect));
         if (wanted && !wanted->value) {
             job.result.reset();
             job.error = wanted->error;

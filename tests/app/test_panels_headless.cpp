@@ -488,7 +488,7 @@ TEST_CASE("where does it break - the Findings tab's expected-result field takes 
     state.requests.rescale = false;
     select_lesson(state, "seed-increment");
     start_editor(state.editor, "");
-    run_editor(state);  // the field is there for the Editor's kernel only
+    run_editor(state);  // the field is there for the Editor's kernel (and lessons' kernels giving no statement)
     state.open_view = CentreView::Editor;
     for (int i = 0; i < 3; ++i) ui.frame(state);
     ui.click(state, "tab:Findings");

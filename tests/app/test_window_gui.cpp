@@ -654,6 +654,24 @@ TEST_CASE("where does it break - the Findings tab's button runs the kernel on aw
     CHECK(load_png(w.path("sweep.png")).valid());
 }
 
+TEST_CASE("where does it break - a lesson's own kernel without an expected result takes the learner's") {
+    // half-precision gives none: the field is offered, and what is typed is compared with.
+    const std::string expect = "for (int i = 0; i < n; ++i) out[i] = __hmul(in[i], __float2half(0.1f));";
+    const WindowRun w =
+        run_window({"--preset", "half-precision"},
+                   "1 move 5 5\n2 wait idle\n3 click tab:Findings\n5 click findings:expect\n6 type " + expect +
+                       "\n8 click findings:sweep\n10 wait idle\n12 state @/sweep.json\n13 quit\n");
+    const json s = load_json(w.path("sweep.json"));
+    CHECK(s["launch_sweep_expect"] == expect);
+    REQUIRE(s.contains("launch_sweep"));
+    CHECK(s["launch_sweep"]["expected"] == true);
+    const auto differ = s["launch_sweep"]["differ"].get<std::vector<std::string>>();
+    const auto differs = [&](const char* why) { return std::find(differ.begin(), differ.end(), why) != differ.end(); };
+    CHECK_FALSE(differs("your launch"));                            // every out[i] as the statement computes it
+    CHECK(differs("a single block"));                               // no grid-stride loop: 128 of 2048 written
+    CHECK_FALSE(differs("a block that does not divide the data"));  // the guard covers it
+}
+
 TEST_CASE("the kernel editor - Compile for a GPU too: NVRTC's verdict beside Run, a syntax error its own message") {
     const WindowRun w = run_window({},
                                    "1 move 5 5\n2 wait idle\n3 click tab:Editor\n6 click editor:gpu-compile\n"
