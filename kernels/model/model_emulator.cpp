@@ -1027,8 +1027,10 @@ uint64_t ModelThread::atomic_bits(size_t array, uint64_t index, AtomicOp op, boo
     uint64_t next = operand;
     if (index < emulator_->size(array)) {
         const uint64_t old = emulator_->peek(array, index);
-        next = emulator_->element_bytes(array) == 8
-                   ? atomic_result<uint64_t>(op, is_float, old, operand, compare)
+        const uint32_t bytes = emulator_->element_bytes(array);
+        next = bytes == 8 ? atomic_result<uint64_t>(op, is_float, old, operand, compare)
+               : bytes == 2
+                   ? atomic_result<uint16_t>(op, is_float, uint16_t(old), uint16_t(operand), uint16_t(compare))
                    : atomic_result<uint32_t>(op, is_float, uint32_t(old), uint32_t(operand), uint32_t(compare));
     }
     return emulator_->access(*this, array, index, line, true, true, true, next);

@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "dim3.hpp"
+#include "half_bits.hpp"
 #include "loop_nest.hpp"
 #include "warp_collective.hpp"
 
@@ -43,7 +44,8 @@ enum class AtomicOp {
 
 // The value an atomic leaves where `old` was, on a Word (uint32_t or uint64_t): Add and
 // Max/Min per type (float or double when is_float, else signed; the unsigned ones as
-// unsigned), Cas writes `operand` only where `old == compare`.
+// unsigned), Cas writes `operand` only where `old == compare`. On a uint16_t: a __half's
+// add, or Cas and Exch (CUDA's 2-byte atomics).
 template <class Word>
 Word atomic_result(AtomicOp op, bool is_float, Word old, Word operand, Word compare) {
     using Float = std::conditional_t<sizeof(Word) == 4, float, double>;
@@ -76,6 +78,14 @@ Word atomic_result(AtomicOp op, bool is_float, Word old, Word operand, Word comp
             return old == 0 || old > operand ? operand : Word(old - 1);
     }
     return old;
+}
+
+// 2 bytes: a __half's atomicAdd (rounded to half), or a CAS or exchange of 16 bits.
+template <>
+inline uint16_t atomic_result<uint16_t>(AtomicOp op, bool is_float, uint16_t old, uint16_t operand, uint16_t compare) {
+    if (op == AtomicOp::Add && is_float)
+        return __threadmap_half_from_float(__threadmap_half_to_float(old) + __threadmap_half_to_float(operand));
+    return op == AtomicOp::Cas ? (old == compare ? operand : old) : op == AtomicOp::Exch ? operand : old;
 }
 
 class ModelThread {

@@ -127,6 +127,11 @@ inline __half2 operator/(__half2 a, __half2 b) { return __h2div(a, b); }
 inline float2 __half22float2(__half2 a) { return make_float2(float(a.x), float(a.y)); }
 inline __half2 __float22half2_rn(float2 f) { return {__half(f.x), __half(f.y)}; }
 
+// atomicAdd on a __half (sm_70 and up), rounded to half as the GPU's: 2048 + 1 is 2048.
+inline __half __threadmap_atomicAdd(int line, __half* address, __half value) {
+    return __ushort_as_half((unsigned short)__threadmap_atomic(address, 0, 1, 2, value.__x, 0ull, line));
+}
+
 #define CUDART_INF_FP16 __ushort_as_half((unsigned short)0x7C00U)
 #define CUDART_NAN_FP16 __ushort_as_half((unsigned short)0x7FFFU)
 #define CUDART_MAX_NORMAL_FP16 __ushort_as_half((unsigned short)0x7BFFU)

@@ -365,6 +365,14 @@ uint64_t __threadmap_atomic(void* address, int op, int is_float, int bytes, uint
         std::memcpy(address, &result, 8);
         return old;
     }
+    if (bytes == 2) {  // a __half
+        uint16_t old = 0;
+        std::memcpy(&old, address, 2);
+        const uint16_t result =
+            threadmap::atomic_result<uint16_t>(o, is_float != 0, old, uint16_t(operand), uint16_t(compare));
+        std::memcpy(address, &result, 2);
+        return old;
+    }
     uint32_t old = 0;
     std::memcpy(&old, address, 4);
     const uint32_t result =

@@ -164,6 +164,23 @@ TEST_CASE("a __constant__ table of __half holds its initializer, rounded to half
     CHECK(std::bit_cast<float>(out.bits[2]) == 65504.0f);  // below 65520: the largest half
 }
 
+TEST_CASE("atomicAdd on a __half rounds each sum to half: 3000 ones add up to 2048") {
+    auto s = compiled(
+        "#include <cuda_fp16.h>\n"
+        "__global__ void count(__half* total, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) atomicAdd(total, __float2half(1.0f));\n"
+        "}\n");
+    for (const auto& [n, want] : {std::pair{1000, 1000.0f}, {3000, 2048.0f}}) {
+        CAPTURE(n);
+        auto k = bound(s, {"total=half[1]", "n=" + std::to_string(n)});
+        const ModelResult r = run(*k, {uint32_t(n + 255) / 256, 1, 1}, {256, 1, 1});
+        // Every integer up to 2048 is a half; 2048 + 1 lies halfway to 2050 and rounds to even.
+        CHECK(__threadmap_half_to_float(half_bits(r.arrays[0], 0)) == want);
+        CHECK(r.findings.empty());  // atomics do not race
+    }
+}
+
 TEST_CASE("a half binding out of a half's range, and h + 1.0f, are refused with CUDA's reasons") {
     auto s = compiled(
         "#include <cuda_fp16.h>\n"
