@@ -2,7 +2,7 @@
 // __half2 with the functions and operators a course uses. As in CUDA, __half is a class of
 // two bytes (an array of them is an array of halves: threadmap's element type `half`), each
 // operation rounds its result to half precision (computed in float, which gives the correctly
-// rounded half: float has more than 2 × 11 + 2 bits), and `h + 1.0f` is ambiguous, as nvcc
+// rounded half for + - * / and sqrt: float has 2 × 11 + 2 bits), and `h + 1.0f` is ambiguous, as nvcc
 // says, because __half converts to float and float to __half. Its conversions are constexpr,
 // so a `__constant__ __half w[] = {0.25f, …}` holds its values (no code runs before a kernel).
 #pragma once
@@ -59,8 +59,10 @@ __THREADMAP_HALF_OP(__hsub, -)
 __THREADMAP_HALF_OP(__hmul, *)
 __THREADMAP_HALF_OP(__hdiv, /)
 #undef __THREADMAP_HALF_OP
-// One rounding, as the GPU's fused multiply-add: the product of two halves is exact in float.
-inline __half __hfma(__half a, __half b, __half c) { return __half(fmaf(float(a), float(b), float(c))); }
+// One rounding, as the GPU's fused multiply-add: a * b + c is exact in double for any halves
+// whose result is finite (in float, a tiny c is lost and a product on a midpoint then rounds to
+// even: 0x3c02 * 0x3d00 + 0x0001 gave 0x3d02, not 0x3d03); __half(double) rounds once.
+inline __half __hfma(__half a, __half b, __half c) { return __half(fma(double(a), double(b), double(c))); }
 inline __half __hneg(__half a) { return __ushort_as_half((unsigned short)(a.__x ^ 0x8000u)); }
 inline __half __habs(__half a) { return __ushort_as_half((unsigned short)(a.__x & 0x7fffu)); }
 inline bool __hisnan(__half a) { return (a.__x & 0x7fffu) > 0x7c00u; }

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "model/half_bits.hpp"
 #include "model/memory_view.hpp"
@@ -112,6 +114,44 @@ TEST_CASE("a kernel of __half: values round to half after every operation, as on
         CHECK(std::bit_cast<float>(q.arrays[1].bits[i]) == __threadmap_half_to_float(want));
     }
     CHECK(half_bits(q.arrays[0], 0) == 0x2e66);
+}
+
+TEST_CASE("__hfma rounds once: a * b + c to the nearest half, checked against GCC on random halves") {
+    auto s = compiled(
+        "#include <cuda_fp16.h>\n"
+        "__global__ void fma3(const unsigned short* a, const unsigned short* b, const unsigned short* c,\n"
+        "                     unsigned short* out) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    out[i] = __half_as_ushort(__hfma(__ushort_as_half(a[i]), __ushort_as_half(b[i]), "
+        "__ushort_as_half(c[i])));\n"
+        "}\n");
+    // First a product on a midpoint plus the smallest half (float's fma loses it); then normal
+    // halves of either sign, whose exact a * b + c fits a long double.
+    std::vector<uint16_t> a = {0x3c02}, b = {0x3d00}, c = {0x0001};
+    std::mt19937 g(3);
+    const auto normal = [&] { return uint16_t((g() & 0x8000) | (0x0400 + g() % (0x7800 - 0x0400))); };
+    while (a.size() < 1024) {
+        a.push_back(normal());
+        b.push_back(normal());
+        c.push_back(g() % 2 ? normal() : uint16_t(g() % 0x0400));  // subnormal c too
+    }
+    const auto values = [](const char* name, const std::vector<uint16_t>& v) {
+        std::string t = std::string(name) + "=ushort[" + std::to_string(v.size()) + "]:";
+        for (size_t i = 0; i < v.size(); ++i) t += (i ? "," : "") + std::to_string(v[i]);
+        return t;
+    };
+    auto k = bound(s, {values("a", a), values("b", b), values("c", c), "out=ushort[1024]"});
+    const ModelResult r = run(*k, {4, 1, 1}, {256, 1, 1});
+    CHECK(half_bits(r.arrays[3], 0) == 0x3d03);
+    const auto as_long_double = [](uint16_t h) { return (long double)__threadmap_half_to_float(h); };
+    for (size_t i = 0; i < a.size(); ++i) {
+        const long double exact = as_long_double(a[i]) * as_long_double(b[i]) + as_long_double(c[i]);
+        const _Float16 want = static_cast<_Float16>(exact);
+        uint16_t bits;
+        std::memcpy(&bits, &want, 2);
+        if ((bits & 0x7fff) > 0x7c00) bits = 0x7fff;  // NaN never comes from finite halves
+        if (half_bits(r.arrays[3], i) != bits) FAIL("__hfma of " << a[i] << ", " << b[i] << ", " << c[i]);
+    }
 }
 
 TEST_CASE("__half arrays are 2-byte elements: a warp's loads fill 2 sectors, a __half2 load is one vector access") {
