@@ -213,6 +213,16 @@ bool readable(const void* p) { return !in_reserved(uintptr_t(p)); }
     }
 }
 
+// An atomic on plain memory, a Word wide: the old value comes back.
+template <class Word>
+uint64_t plain_atomic(void* address, AtomicOp op, bool is_float, uint64_t operand, uint64_t compare) {
+    Word old = 0;
+    std::memcpy(&old, address, sizeof(Word));
+    const Word result = atomic_result<Word>(op, is_float, old, Word(operand), Word(compare));
+    std::memcpy(address, &result, sizeof(Word));
+    return old;
+}
+
 }  // namespace
 
 uintptr_t slot_address(size_t slot) { return reserved_base() + slot * kSlotBytes + kSlotBytes / 2; }
@@ -252,6 +262,7 @@ using threadmap::source_hooks::kMaxCopyBytes;
 using threadmap::source_hooks::load_elements;
 using threadmap::source_hooks::locate;
 using threadmap::source_hooks::locate_elements;
+using threadmap::source_hooks::plain_atomic;
 using threadmap::source_hooks::Refusal;
 using threadmap::source_hooks::refuse;
 using threadmap::source_hooks::store_elements;
@@ -346,7 +357,7 @@ void __threadmap_memset(void* to, int byte, uint64_t size, int line) {
     }
 }
 
-// An atomic on a 4- or 8-byte word: the old value comes back.
+// An atomic on a 2-, 4- or 8-byte word: the old value comes back.
 uint64_t __threadmap_atomic(void* address, int op, int is_float, int bytes, uint64_t operand, uint64_t compare,
                             int line) {
     Where where;
@@ -357,28 +368,10 @@ uint64_t __threadmap_atomic(void* address, int op, int is_float, int bytes, uint
         locate_elements(uintptr_t(address), uint64_t(bytes), line, true);
         return 0;
     }
-    // Plain memory (a __device__ variable): the model runs one thread at a time.
-    if (bytes == 8) {
-        uint64_t old = 0;
-        std::memcpy(&old, address, 8);
-        const uint64_t result = threadmap::atomic_result<uint64_t>(o, is_float != 0, old, operand, compare);
-        std::memcpy(address, &result, 8);
-        return old;
-    }
-    if (bytes == 2) {  // a __half
-        uint16_t old = 0;
-        std::memcpy(&old, address, 2);
-        const uint16_t result =
-            threadmap::atomic_result<uint16_t>(o, is_float != 0, old, uint16_t(operand), uint16_t(compare));
-        std::memcpy(address, &result, 2);
-        return old;
-    }
-    uint32_t old = 0;
-    std::memcpy(&old, address, 4);
-    const uint32_t result =
-        threadmap::atomic_result<uint32_t>(o, is_float != 0, old, uint32_t(operand), uint32_t(compare));
-    std::memcpy(address, &result, 4);
-    return old;
+    // Plain memory (a __device__ struct): the model runs one thread at a time.
+    if (bytes == 8) return plain_atomic<uint64_t>(address, o, is_float != 0, operand, compare);
+    if (bytes == 2) return plain_atomic<uint16_t>(address, o, is_float != 0, operand, compare);  // a __half
+    return plain_atomic<uint32_t>(address, o, is_float != 0, operand, compare);
 }
 
 // CUDA's printf: the text goes to the run's report, whole calls while they fit.
