@@ -90,6 +90,23 @@ TEST_CASE("a launch whose blocks race is re-run on one worker - a race-free one 
     CHECK(in_block.stats.elements_multi == 64);
 }
 
+TEST_CASE("a result whose buffers were moved out is refilled, not trusted - a matmul reads its inputs again") {
+    const Workload w = matmul_workload(KernelKind::Matmul, 64, 48, 32);
+    const LaunchConfig l{{4, 4, 1}, {16, 16, 1}};
+    const LaunchResult want = emulate(w, l, 2);
+    for (unsigned workers : {1u, 2u}) {
+        CAPTURE(workers);
+        // As the window's spare map comes back to be refilled: it keeps its workload, its
+        // buffers went to the map that replaced it.
+        LaunchResult again = emulate(w, l, 2);
+        const LaunchResult taken = std::move(again);
+        REQUIRE(emulate_into(w, l, again, workers));
+        CHECK(again.data.a.size() == taken.data.a.size());
+        for (uint64_t i = 0; i < element_count(w); ++i)
+            if (again.data.out[i] != want.data.out[i]) FAIL("C element " << i);
+    }
+}
+
 TEST_CASE("the fast decoder equals decode_global_id for every block size and both sides of the block table") {
     // Every threads-per-block 1..1024, as a 1D block and folded into 2D/3D shapes.
     for (uint32_t tpb = 1; tpb <= 1024; ++tpb) {

@@ -29,13 +29,14 @@ struct Random {
 
 // Widgets the window names (remember_rect); a click on one that is not drawn this frame
 // stays where the mouse was.
-const std::vector<std::string> kWidgets = {"tab:Map",        "tab:Timing",          "kernel",        "fix-grid",
-                                           "cancel-map",     "color:block",         "color:thread",  "color:warp",
-                                           "color:lane",     "color:coverage",      "blockDim.x",    "blockDim.y",
-                                           "blockDim.z",     "gridDim.x",           "gridDim.y",     "gridDim.z",
-                                           "n (elements)",   "rows of C",           "cols of C",     "inner (k)",
-                                           "blocks-per-row", "blocks-per-row-auto", "timing-source", "timing-run",
-                                           "timing-sweep",   "timing-save",         "export-map",    "export-window"};
+const std::vector<std::string> kWidgets = {
+    "tab:Map", "tab:Timing", "kernel", "fix-grid", "cancel-map", "color:block", "color:thread", "color:warp",
+    "color:lane", "color:coverage", "blockDim.x", "blockDim.y", "blockDim.z", "gridDim.x", "gridDim.y", "gridDim.z",
+    "n (elements)", "rows of C", "cols of C", "inner (k)", "blocks-per-row", "blocks-per-row-auto", "timing-source",
+    "timing-run", "timing-sweep", "timing-save", "export-map", "export-window",
+    // The kernel model's tabs: a finding's click may switch the array and block.
+    "tab:Findings", "tab:Memory", "tab:Occupancy", "tab:Editor", "tab:Code", "finding:0", "finding:1", "finding:3",
+    "findings:sweep", "array", "code:edit", "memory:sectors", "occupancy:sm"};
 
 const std::vector<std::string> kFields = {"blockDim.x", "blockDim.y", "blockDim.z",    "gridDim.x",
                                           "gridDim.y",  "gridDim.z",  "n (elements)",  "rows of C",
