@@ -104,6 +104,11 @@ constexpr uint64_t kWorkInFrame = uint64_t(1) << 28;
 // The memory view within the frame up to this much work (about 40 ms here), on the worker above.
 constexpr uint64_t kMemoryInFrame = uint64_t(1) << 23;
 
+// A learner's kernel (the Editor's, a lesson's own) runs in a child process for as long as
+// its time limit allows, and its loops are its own: `while (1) {}` takes the whole limit, so
+// it never runs within a frame (the window froze for the 5 s default before).
+bool off_the_frame(const ResolvedLaunch& r) { return r.model && r.model->owner; }
+
 }  // namespace
 
 void cancel_picture_job(AppState& state) {
@@ -127,7 +132,8 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
         const bool memory = is_memory_mode(state.color_mode()) || state.memory_view_open;
         // The kernel model records every access (tens of times the fast emulator's cost per step).
         const uint64_t in_frame = checked.value->model ? kMemoryInFrame : kWorkInFrame;
-        if (thread_steps(*checked.value) > in_frame || element_count(checked.value->workload) > kPaintInFrameCells ||
+        if (off_the_frame(*checked.value) || thread_steps(*checked.value) > in_frame ||
+            element_count(checked.value->workload) > kPaintInFrameCells ||
             (memory && thread_steps(*checked.value) > kMemoryInFrame)) {
             start_job(state, *checked.value, max_side, max_cells);
             return;
@@ -143,7 +149,7 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
     if (!state.picture) return;
     // A memory view asked for now: computed here when small, with the map on a worker when not.
     if ((is_memory_mode(state.color_mode()) || state.memory_view_open) && !state.picture->memory.computed) {
-        if (thread_steps(state.picture->launch) > kMemoryInFrame) {
+        if (off_the_frame(state.picture->launch) || thread_steps(state.picture->launch) > kMemoryInFrame) {
             if (!state.picture_job) start_job(state, state.picture->launch, max_side, max_cells);
             return;
         }

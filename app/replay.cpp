@@ -238,6 +238,7 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
             j["legend_rect"] = {state.legend_rect.x, state.legend_rect.y, state.legend_rect.w, state.legend_rect.h};
             j["view"] = {{"center", {state.view.center.x, state.view.center.y}}, {"zoom", state.view.zoom}};
             j["launch_error"] = state.launch_error;
+            j["computing"] = state.picture_job.has_value();  // a map on the worker thread
             j["editor"] = {{"text", state.editor.text},
                            {"messages", state.editor.messages},
                            {"warnings", state.editor.warnings},
