@@ -29,7 +29,7 @@ std::optional<FindingTarget> finding_target(const MapPicture& p, const Finding& 
         if (f.array != p.findings.output) return std::nullopt;
         const Workload& w = p.launch.workload;
         const uint64_t e = f.index.size() == 2 ? f.index[0] * w.cols + f.index[1] : f.index[0];
-        return e < element_count(w) ? std::optional<FindingTarget>({0, {}, e}) : std::nullopt;
+        return e < element_count(w) ? std::optional<FindingTarget>({0, {0, 0, 0}, e}) : std::nullopt;
     }
     const std::vector<ArraySpec>& arrays = model->spec->arrays;
     const auto a = std::find_if(arrays.begin(), arrays.end(), [&](const ArraySpec& s) { return s.name == f.array; });

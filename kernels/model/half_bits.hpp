@@ -1,5 +1,5 @@
-// IEEE binary16 (CUDA's __half) to and from float (and from double), as CUDA converts: round to nearest even,
-// subnormals kept, overflow to infinity. Compiled twice, so it includes nothing and uses C++'s
+// IEEE binary16 (CUDA's __half) to and from float (and from double), as CUDA converts: round
+// to nearest even, subnormals kept, overflow to infinity. Compiled twice, so it includes nothing and uses C++'s
 // own types only: into the host (an array of halves' values, its bindings) and into every
 // learner's kernel (the embedded cuda_fp16.h includes it), so the two cannot disagree.
 // Integer and float arithmetic only (no _Float16: Clang 15's JIT would need libgcc's helpers).

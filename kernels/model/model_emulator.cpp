@@ -467,7 +467,8 @@ void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, in
         uint32_t thread, phase;
         uint16_t line;
     } readers[] = {{h.last_reader, h.read_phase, h.read_line}, {h.other_reader, h.other_read_phase, h.other_read_line}};
-    // Named members, not a structured binding: Clang 15 (the fuzz build) cannot capture one in a lambda.
+    // Named members, not a structured binding: Clang 14 (the fuzz build) and 15 cannot capture one
+    // in a lambda.
     for (const auto& r : readers) {
         if (r.thread == kNone || r.thread == id || !in_block(r.thread) || ordered_in_block(r.thread, id, r.phase) ||
             (h.flags & kReportedHazard))

@@ -41,6 +41,14 @@ inline ModelResult run(const BoundKernel& k, Dim3 grid, Dim3 block) {
     return *r.value;
 }
 
+// The memory view's site of the access at `line` that is a load or a store (`op`).
+inline const MemorySite& site(const MemoryView& v, int line, AccessOp op) {
+    for (const MemorySite& s : v.sites)
+        if (s.line == line && s.op == op) return s;
+    FAIL("no site at line " << line);
+    return v.sites.front();
+}
+
 // Element i of an array of 8-byte elements (double, long long): its two 32-bit words.
 inline uint64_t wide(const ArrayResult& a, size_t i) { return a.bits[2 * i] | uint64_t(a.bits[2 * i + 1]) << 32; }
 

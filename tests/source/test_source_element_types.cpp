@@ -17,17 +17,6 @@
 using namespace threadmap;
 using namespace threadmap::test;
 
-namespace {
-
-const MemorySite& site(const MemoryView& v, int line, AccessOp op) {
-    for (const MemorySite& s : v.sites)
-        if (s.line == line && s.op == op) return s;
-    FAIL("no site at line " << line);
-    return v.sites.front();
-}
-
-}  // namespace
-
 TEST_CASE("arrays of double, unsigned char, char, short, long long and bool hold their own type's values") {
     auto s = compiled(
         "__global__ void k(double* d, unsigned char* u, char* c, short* s, long long* l, bool* b, int n) {\n"

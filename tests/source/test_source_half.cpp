@@ -173,22 +173,16 @@ TEST_CASE("__half arrays are 2-byte elements: a warp's loads fill 2 sectors, a _
         CHECK(half_bits(r.value->arrays[2], i) == gcc_half(float(4 * i + 1)));  // in[2i] + in[2i + 1]
     }
     CHECK(r.value->findings.empty());
-    bool plain = false, vector = false;
-    for (const MemorySite& site : r.value->memory->sites) {
-        if (k->spec.arrays[site.array].name != "in") continue;
-        if (site.line == 4) {  // 32 lanes of 2 bytes: 64 bytes in 2 sectors
-            plain = true;
-            CHECK(site.access_bytes == 2);
-            CHECK(site.sectors == 2);
-        }
-        if (site.line == 5) {  // 32 lanes of 4 bytes: 128 bytes in 4 sectors
-            vector = true;
-            CHECK(site.access_bytes == 4);
-            CHECK(site.sectors == 4);
-        }
-    }
-    CHECK(plain);
-    CHECK(vector);
+    // Line 4 loads in[i]: 32 lanes of 2 bytes, 64 bytes in 2 sectors; line 5 loads a __half2:
+    // 32 lanes of 4 bytes, 128 bytes in 4 sectors.
+    const MemorySite& plain = site(*r.value->memory, 4, AccessOp::Load);
+    CHECK(k->spec.arrays[plain.array].name == "in");
+    CHECK(plain.access_bytes == 2);
+    CHECK(plain.sectors == 2);
+    const MemorySite& vector = site(*r.value->memory, 5, AccessOp::Load);
+    CHECK(k->spec.arrays[vector.array].name == "in");
+    CHECK(vector.access_bytes == 4);
+    CHECK(vector.sectors == 4);
 }
 
 TEST_CASE("a __constant__ table of __half holds its initializer, rounded to half as nvcc rounds it") {

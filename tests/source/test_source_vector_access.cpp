@@ -16,13 +16,6 @@ using namespace threadmap::test;
 
 namespace {
 
-const MemorySite& site(const MemoryView& v, int line, AccessOp op) {
-    for (const MemorySite& s : v.sites)
-        if (s.line == line && s.op == op) return s;
-    FAIL("no site at line " << line);
-    return v.sites.front();
-}
-
 ModelResult run_with_requests(const BoundKernel& k, Dim3 grid, Dim3 block) {
     ModelLaunch m{&k.spec, {}, {grid, block}};
     m.record_requests = true;
