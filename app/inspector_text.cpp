@@ -29,9 +29,15 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
     const LaunchConfig& l = p.launch.launch;
     const auto element = m.element_at(uint32_t(column), uint32_t(row));
     const std::string array = p.launch.mapped_array();
+    const auto index_text = [&](uint64_t e) {
+        return is_2d(w) ? array + "[" + n2s(e / w.cols) + ", " + n2s(e % w.cols) + "]" : array + "[" + n2s(e) + "]";
+    };
+    const uint64_t n = element_count(w);
     if (element)
-        d.heading = is_2d(w) ? array + "[" + n2s(*element / w.cols) + ", " + n2s(*element % w.cols) + "]"
-                             : array + "[" + n2s(*element) + "]";
+        d.heading = index_text(*element);
+    else if (s.kind == CellSample::Past)  // row-major past the end: "C[200, 5]" is element 40005
+        d.heading = index_text(n + m.past_index(uint32_t(column), uint32_t(row))) + ": past the end of " + array +
+                    " (out of bounds)";
     else
         d.heading = "idle thread: past the end of the data";
 
@@ -66,6 +72,28 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
     }
     const uint64_t gx = uint64_t(s.block.x) * l.block.x + s.thread.x, gy = uint64_t(s.block.y) * l.block.y + s.thread.y;
     d.fields.push_back({"global index, cuda.grid", is_2d(w) ? "(" + n2s(gx) + ", " + n2s(gy) + ")" : n2s(gx)});
+    if (s.kind == CellSample::Past) {
+        const uint64_t e = n + m.past_index(uint32_t(column), uint32_t(row));
+        d.fields.push_back(
+            {reads ? "out-of-bounds reads" : "out-of-bounds writes",
+             n2s(s.touches) + (s.touches == 1 ? " access" : " accesses") + ", the thread with the smallest id shown"});
+        d.formulas.push_back("element " + n2s(e) + " of " + array + ", which has " + n2s(n) +
+                             ": on a GPU the access touches other data or faults; the kernel model skips it and "
+                             "lists it in the Findings tab");
+        return d;
+    }
+    if (const auto& dv = p.findings.diverged; dv && element && p.result.map.touches[*element] > 0) {
+        const uint64_t id = p.result.map.first_toucher[*element], tpb = dv->sides.size();
+        const BarrierSide side = id / tpb == dv->block ? dv->sides[id % tpb] : BarrierSide::NotInvolved;
+        const std::string line = "line " + n2s(uint64_t(dv->line));
+        const char* label = "when the launch ended (divergent)";
+        if (side == BarrierSide::Waiting)
+            d.fields.push_back({label, "this thread waited at " + line});
+        else if (side == BarrierSide::Elsewhere)
+            d.fields.push_back({label, "this thread waited at another barrier or warp call, not at " + line});
+        else if (side == BarrierSide::Exited)
+            d.fields.push_back({label, "this thread had exited without reaching " + line});
+    }
     if (s.kind == CellSample::Element)
         d.fields.push_back(
             {!p.launch.model ? "touches"

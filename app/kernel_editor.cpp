@@ -110,6 +110,16 @@ void run_editor(AppState& state) {
     k.spec = a.loaded->spec;
     k.owner = a.loaded->owner;
     k.array = default_mapped_array(*k.spec);
+    // The map stays on the array the learner chose (by name: the window's array list, --array),
+    // read or written, and its block's copy; the kernel's output when the text has no such array.
+    if (const auto& before = state.edit.model; before && before->spec) {
+        const size_t a = k.spec->array_index(before->spec->arrays[before->array].name);
+        if (a < k.spec->arrays.size()) {
+            k.array = a;
+            k.reads = before->reads;
+            k.shared_block = before->shared_block;
+        }
+    }
     state.edit.preset.clear();
     state.edit.model = std::move(k);
     state.edit.workload = model_workload(*state.edit.model, state.edit.launch);

@@ -70,6 +70,12 @@ void show_picture(AppState& state, PictureResult built, const ResolvedLaunch& la
     }
     state.launch_error.clear();
     const bool same_shape = state.picture && state.picture->launch.workload == launch.workload;
+    // A fitted view fits the new map when it is drawn larger or smaller (cells past the end of a
+    // learner's array come and go with the same shape).
+    if (state.view_is_fit && state.picture &&
+        (state.picture->layout.width != built.value->layout.width ||
+         state.picture->layout.height != built.value->layout.height))
+        state.requests.fit = true;
     state.spare = std::move(state.picture);
     state.picture = std::move(built.value);
     state.warp_step.reset();  // its request numbers were the last picture's

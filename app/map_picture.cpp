@@ -12,6 +12,27 @@ namespace threadmap {
 
 namespace {
 
+// Adds to each cell whose first toucher is a thread of the diverged block where that thread was.
+void mark_diverged(const DivergedBlock& d, const ThreadMap& map, std::vector<uint8_t>& found) {
+    const uint64_t tpb = d.sides.size();
+    for (uint64_t e = 0; e < found.size(); ++e) {
+        if (map.touches[e] == 0 || map.first_toucher[e] / tpb != d.block) continue;
+        switch (d.sides[map.first_toucher[e] % tpb]) {
+            case BarrierSide::Waiting:
+                found[e] |= kFoundBarrierWaiting;
+                break;
+            case BarrierSide::Elsewhere:
+                found[e] |= kFoundBarrierElsewhere;
+                break;
+            case BarrierSide::Exited:
+                found[e] |= kFoundBarrierExited;
+                break;
+            case BarrierSide::NotInvolved:
+                break;
+        }
+    }
+}
+
 // The findings of a model run, as the Findings tab lists them.
 PictureFindings picture_findings(const std::string& output, size_t array, ModelResult& run) {
     PictureFindings f;
@@ -68,7 +89,17 @@ Outcome<LaunchResult> run_model_map(const ResolvedLaunch& r, PictureFindings& fi
         out.map.touches[e] = threads;
         if (threads > 0) out.map.first_toucher[e] = reads ? records[e].first_reader : records[e].first_writer;
     }
+    const std::vector<PastRecord>& past = run.value->arrays[r.model->array].past;
+    size_t drawn = past.size();  // up to the last cell the mapped access touched
+    while (drawn > 0 && (reads ? past[drawn - 1].reads : past[drawn - 1].writes) == 0) --drawn;
+    for (size_t k = 0; k < drawn; ++k) {
+        out.map.past_touches.push_back(reads ? past[k].reads : past[k].writes);
+        out.map.past_first_toucher.push_back(reads ? past[k].first_reader : past[k].first_writer);
+    }
     findings = picture_findings(r.mapped_array(), r.model->array, *run.value);
+    findings.past_elsewhere = run.value->arrays[r.model->array].past_elsewhere;
+    if ((findings.diverged = std::move(run.value->diverged)) && findings.found.size() == records.size())
+        mark_diverged(*findings.diverged, out.map, findings.found);
     phases = run.value->phases;
     return {std::move(out), {}};
 }
@@ -146,10 +177,33 @@ Legend picture_legend(const MapPicture& p) {
     Legend g = make_legend(p.color);
     if (p.launch.model)  // a model kernel's map has no idle-thread cells
         std::erase_if(g.swatches, [](const LegendSwatch& s) { return s.ghost; });
+    if (p.layout.past_cells > 0) {  // but may have cells past its end, hatched
+        const bool own_colour = p.color.mode == ColorMode::Findings || p.color.mode == ColorMode::Coverage;
+        g.swatches.push_back(
+            {own_colour ? finding_color(kFoundOutOfBounds, p.color.palette) : Rgba8{150, 150, 150, 255},
+             own_colour ? "out of bounds, past the end" : "hatched: out of bounds", true});
+    }
     if (p.color.mode == ColorMode::Findings) {
         g.note = p.color.findings_checked         ? "The emulator's model of CUDA's\nrules, not a GPU's observation."
                  : p.findings.not_checked.empty() ? "Not checked."
                                                   : "Not checked: " + p.findings.not_checked;
+        uint64_t undrawn = p.findings.past_elsewhere;
+        const auto& past = p.result.map.past_touches;
+        for (uint64_t k = p.layout.past_cells; k < past.size(); ++k) undrawn += past[k];
+        if (undrawn > 0)
+            g.note += "\n" + std::to_string(undrawn) +
+                      " out-of-bounds accesses lie\nbefore the start or far past\nthe "
+                      "end, not drawn: the\nFindings tab lists them.";
+        if (const auto& d = p.findings.diverged; d && p.color.findings_checked) {
+            // Where the launch ended: the cells of that block's threads, by where each thread was.
+            const std::string block = to_string(unlinearize(d->block, p.launch.launch.grid));
+            const Palette palette = p.color.palette;
+            g.note += "\nThe launch ended at a divergent\nbarrier in block " + block + ".";
+            g.swatches.push_back(
+                {finding_color(kFoundBarrierWaiting, palette), "diverged: waited at line " + std::to_string(d->line)});
+            g.swatches.push_back({finding_color(kFoundBarrierElsewhere, palette), "diverged: waited elsewhere"});
+            g.swatches.push_back({finding_color(kFoundBarrierExited, palette), "diverged: had exited"});
+        }
         return g;
     }
     if (!is_memory_mode(p.color.mode)) return g;
@@ -214,6 +268,7 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
     }
     p.result = std::move(*run.value);
     p.layout = *layout.value;
+    if (!p.result.map.past_touches.empty()) relayout(p, o);  // with the cells past the end
     if (o.memory || is_memory_mode(o.mode)) {
         compute_picture_memory(p, cancel);
         if (!p.memory.computed) {
@@ -228,7 +283,8 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
 }
 
 bool relayout(MapPicture& p, const PictureOptions& o) {
-    auto layout = make_layout(p.launch.workload, p.launch.launch, o.blocks_per_row, o.max_side, o.max_cells);
+    auto layout = make_layout(p.launch.workload, p.launch.launch, o.blocks_per_row, o.max_side, o.max_cells,
+                              p.result.map.past_touches.size());
     if (!layout.value) return false;
     p.layout = *layout.value;
     p.prepared_colors.clear();

@@ -28,6 +28,12 @@ struct PictureFindings {
     // when not checked.
     std::vector<uint8_t> found;
     KernelPrint printed;  // what a learner's kernel printed (the Editor tab shows it)
+    // Out-of-bounds accesses to the mapped array that no cell past its end can show (before its
+    // start, or farther than kernels/model's past_window): the legend counts them.
+    uint64_t past_elsewhere = 0;
+    // The block where the launch ended at a divergent barrier or warp call, each thread's side
+    // (its cells carry kFoundBarrier* bits in `found`).
+    std::optional<DivergedBlock> diverged;
     static constexpr size_t kMaxListed = 200;
 };
 

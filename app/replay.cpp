@@ -270,7 +270,8 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
                 const auto& p = *state.picture;
                 j["layout"] = {{"width", p.layout.width},
                                {"height", p.layout.height},
-                               {"blocks_per_row", p.layout.blocks_per_row}};
+                               {"blocks_per_row", p.layout.blocks_per_row},
+                               {"past_cells", p.layout.past_cells}};
                 j["launch"] = {{"grid", {p.launch.launch.grid.x, p.launch.launch.grid.y, p.launch.launch.grid.z}},
                                {"block", {p.launch.launch.block.x, p.launch.launch.block.y, p.launch.launch.block.z}}};
                 j["kernel"] = p.launch.kernel_name();

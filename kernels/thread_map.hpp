@@ -36,6 +36,10 @@ struct ThreadMap {
     // 32-bit ids: see kMaxMappedThreads.
     ZeroedBuffer<uint32_t> first_toucher;  // global linear id; meaningful where touches > 0
     ZeroedBuffer<uint32_t> touches;        // threads that wrote the element
+    // A kernel-model map: the out-of-bounds accesses just past the mapped array's end, [k] at
+    // index size() + k (kernels/model PastRecord): the smallest id and the accesses (not
+    // threads) there; empty when none.
+    std::vector<uint32_t> past_first_toucher, past_touches;
 
     ThreadMap() = default;
     ThreadMap(const LaunchConfig& l, uint64_t elements) : launch(l), first_toucher(elements), touches(elements) {}

@@ -40,7 +40,9 @@ TM_HD inline bool is_memory_mode(ColorMode m) {
 TM_HD inline bool uses_element_figures(ColorMode m) { return is_memory_mode(m) || m == ColorMode::Findings; }
 
 struct CellSample {
-    enum Kind : uint8_t { Empty, Element, Ghost };
+    // Past: a cell past a kernel-model array's end that out-of-bounds accesses touched (block
+    // and thread: the first of them, touches: how many accesses), drawn hatched as a ghost.
+    enum Kind : uint8_t { Empty, Element, Ghost, Past };
     Kind kind = Empty;
     uint32_t touches = 0;  // Element: threads that wrote it (0: untouched)
     Dim3 block;            // Element: the first toucher; Ghost: the idle thread
@@ -64,13 +66,19 @@ struct ColorContext {
     bool findings_checked = false;  // Findings: the model checked this launch (else all grey)
 };
 
-// The Findings mode's colours: a race, a read-write hazard, an uninitialised shared read, and
-// touched with none of them.
+// The Findings mode's colours, first of the bits first: an access past the end, a race, a
+// read-write hazard, an uninitialised shared read, the three sides of a divergent barrier's
+// block, and touched with none of them.
 TM_HD inline Rgba8 finding_color(uint8_t found, Palette p) {
-    if (found & kFoundRace) return from_hex(p == Palette::Standard ? 0xE15759 : 0xD55E00);
-    if (found & kFoundHazard) return from_hex(p == Palette::Standard ? 0xF28E2B : 0xF0E442);
-    if (found & kFoundUninit) return from_hex(p == Palette::Standard ? 0xB07AA1 : 0xCC79A7);
-    return from_hex(p == Palette::Standard ? 0x4E79A7 : 0x0072B2);
+    const bool standard = p == Palette::Standard;
+    if (found & kFoundOutOfBounds) return from_hex(standard ? 0xEDC948 : 0xE69F00);
+    if (found & kFoundRace) return from_hex(standard ? 0xE15759 : 0xD55E00);
+    if (found & kFoundHazard) return from_hex(standard ? 0xF28E2B : 0xF0E442);
+    if (found & kFoundUninit) return from_hex(standard ? 0xB07AA1 : 0xCC79A7);
+    if (found & kFoundBarrierElsewhere) return from_hex(standard ? 0xFF9DA7 : 0x56B4E9);
+    if (found & kFoundBarrierExited) return from_hex(standard ? 0x9C755F : 0xDDDDDD);
+    if (found & kFoundBarrierWaiting) return from_hex(standard ? 0x59A14F : 0x009E73);
+    return from_hex(standard ? 0x4E79A7 : 0x0072B2);
 }
 
 inline constexpr uint8_t kElementAlpha = 255;
@@ -94,9 +102,11 @@ TM_HD inline uint64_t block_color_index(const Dim3& b) { return b.x + 2ull * b.y
 
 TM_HD_INLINE Rgba8 colorize(const CellSample& s, const ColorContext& c) {
     if (s.kind == CellSample::Empty) return {0, 0, 0, 0};
-    const uint8_t alpha = s.kind == CellSample::Ghost ? kGhostAlpha : kElementAlpha;
+    const uint8_t alpha = s.kind == CellSample::Element ? kElementAlpha : kGhostAlpha;
     Rgba8 out{};
-    if (c.mode == ColorMode::Coverage) {
+    if (s.kind == CellSample::Past && (c.mode == ColorMode::Coverage || c.mode == ColorMode::Findings)) {
+        out = finding_color(kFoundOutOfBounds, c.palette);
+    } else if (c.mode == ColorMode::Coverage) {
         out = coverage_color(s.kind == CellSample::Ghost ? Coverage::Idle
                              : s.touches == 0            ? Coverage::Untouched
                              : s.touches == 1            ? Coverage::Once
@@ -152,10 +162,10 @@ TM_HD_INLINE Rgba8 colorize(const CellSample& s, const ColorContext& c) {
             }
             case ColorMode::Sectors:  // 1 to 32 on a log scale (4 against 5 shows); ghosts grey
             case ColorMode::Banks:
-                out = s.kind == CellSample::Ghost ? from_hex(0x6B6B6B) : ramp(log2f(float(s.cost)) / 5.0f);
+                out = s.kind != CellSample::Element ? from_hex(0x6B6B6B) : ramp(log2f(float(s.cost)) / 5.0f);
                 break;
             case ColorMode::Lanes:  // 1 to 32
-                out = s.kind == CellSample::Ghost ? from_hex(0x6B6B6B) : ramp(float(s.cost - 1) / 31.0f);
+                out = s.kind != CellSample::Element ? from_hex(0x6B6B6B) : ramp(float(s.cost - 1) / 31.0f);
                 break;
             case ColorMode::Findings:  // not checked (too large for the window): grey, and the legend says so
                 out = s.kind == CellSample::Ghost || !c.findings_checked ? from_hex(0x6B6B6B)

@@ -17,15 +17,16 @@ struct Extent {
     uint64_t rows, cols;
 };
 
-Extent launched_extent(const Workload& w, const LaunchConfig& l) {
+// past: a kernel-model map's cells past the end (rows under a 2D array, filled row-major).
+Extent launched_extent(const Workload& w, const LaunchConfig& l, uint64_t past = 0) {
     const uint64_t ex = uint64_t(l.grid.x) * l.block.x, ey = uint64_t(l.grid.y) * l.block.y;
     switch (w.kernel) {
         case KernelKind::Matmul:
             return {ex, ey};  // x → row i
         case KernelKind::MatmulXCol:
             return {ey, ex};     // x → column j
-        case KernelKind::Model:  // the array alone: no idle-thread cells
-            return is_2d(w) ? Extent{w.rows, w.cols} : Extent{1, w.n};
+        case KernelKind::Model:  // the array and its past cells: no idle-thread cells
+            return is_2d(w) ? Extent{w.rows + (past + w.cols - 1) / w.cols, w.cols} : Extent{1, w.n + past};
         default:
             return {1, ex};
     }
@@ -44,7 +45,7 @@ void MapLayout::cell_of(uint64_t e, uint32_t& x, uint32_t& y) const {
 }
 
 LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t blocks_per_row, uint32_t max_side,
-                         uint64_t max_cells) {
+                         uint64_t max_cells, uint64_t past) {
     LayoutResult r;
     max_cells = std::min(max_cells, kMaxDrawnCells);
     if (element_count(w) > max_cells) {
@@ -54,7 +55,8 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
     MapLayout m;
     m.workload = w;
     m.launch = l;
-    const Extent launched = launched_extent(w, l);
+    if (w.kernel != KernelKind::Model) past = 0;
+    const Extent launched = launched_extent(w, l, past);
     if (is_2d(w)) {
         if (w.rows > max_side || w.cols > max_side) {
             r.error = (w.kernel == KernelKind::Model ? "the array is " : "C is ") + std::to_string(w.rows) + "x" +
@@ -81,6 +83,7 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
             std::min(launched.rows, uint64_t(m.height)) * std::min(launched.cols, uint64_t(m.width));
         const uint64_t launched_all = launched.rows * launched.cols;
         m.ghosts_not_drawn = launched_all - launched_cells;
+        m.past_cells = std::min(past, (uint64_t(m.height) - w.rows) * w.cols);
     } else {
         const uint64_t extent = std::max(w.n, launched.cols);
         const uint64_t drawn = std::min(extent, max_cells);
@@ -99,8 +102,11 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
         m.block_w = l.block.x;
         m.block_h = 1;
         m.ghosts_not_drawn = extent - drawn;
+        m.past_cells = std::min(past, drawn - std::min(drawn, w.n));
     }
     if (w.kernel == KernelKind::Model) {  // outlines from who touched each cell
+        m.past_not_drawn = past - m.past_cells;
+        m.ghosts_not_drawn = 0;
         m.outline_by_toucher = true;
         m.block_w = m.block_h = 0;
     }
@@ -134,7 +140,16 @@ TM_HD_INLINE CellSample sample(const MapLayout& m, const ThreadMap& map, const T
         const Toucher t = decoder.decode(id);
         return ThreadCoords{t.block, t.thread};
     };
-    return sample_map_cell(m, map.first_toucher.data(), map.touches.data(), decode, x, y);
+    CellSample s = sample_map_cell(m, map.first_toucher.data(), map.touches.data(), decode, x, y);
+    if (s.kind != CellSample::Empty || m.past_cells == 0) return s;
+    const uint64_t k = m.past_index(x, y);
+    if (k == MapLayout::kNoElement || k >= map.past_touches.size() || map.past_touches[k] == 0) return s;
+    s.kind = CellSample::Past;
+    s.touches = map.past_touches[k];
+    const Toucher t = decoder.decode(map.past_first_toucher[k]);
+    s.block = t.block;
+    s.thread = t.thread;
+    return s;
 }
 
 }  // namespace

@@ -27,6 +27,10 @@ struct MapLayout {
     bool outline_by_toucher = false;
     uint32_t blocks_per_row = 1;    // 1D only: the row width in blocks (may be raised to fit)
     uint64_t ghosts_not_drawn = 0;  // idle threads past the drawn area (huge oversized grids)
+    // A kernel-model map: cells after the array (1D) or rows under it (2D), continuing its
+    // row-major order, where out-of-bounds accesses past its end are drawn (ThreadMap's past_*).
+    uint64_t past_cells = 0;
+    uint64_t past_not_drawn = 0;  // of ThreadMap's past cells, those beyond the drawn area
 
     static constexpr uint64_t kNoElement = ~uint64_t(0);
 
@@ -36,6 +40,12 @@ struct MapLayout {
         if (is_matrix()) return y < workload.rows && x < workload.cols ? uint64_t(y) * workload.cols + x : kNoElement;
         const uint64_t p = uint64_t(y) * width + x;
         return p < workload.n ? p : kNoElement;
+    }
+    // The offset past the array's end of a past cell (element size() + k), or kNoElement.
+    uint64_t past_index(uint32_t x, uint32_t y) const {
+        const uint64_t p = is_matrix() ? uint64_t(y) * workload.cols + x : uint64_t(y) * width + x;
+        const uint64_t n = element_count(workload);
+        return (!is_matrix() || x < workload.cols) && p >= n && p - n < past_cells ? p - n : kNoElement;
     }
     std::optional<uint64_t> element_at(uint32_t x, uint32_t y) const {
         const uint64_t e = element_index(x, y);
@@ -51,10 +61,11 @@ inline constexpr uint64_t kMaxDrawnCells = uint64_t(1) << 26;
 
 // blocks_per_row: 1D rows hold this many blocks (raised when the height would pass
 // max_side). Ghost cells are trimmed to fit; when the data alone does not fit, the problem
-// comes back as text.
+// comes back as text. past: a kernel-model map's cells past the array's end to draw (trimmed
+// to fit as ghosts are).
 using LayoutResult = Outcome<MapLayout>;
 LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t blocks_per_row, uint32_t max_side,
-                         uint64_t max_cells = kMaxDrawnCells);
+                         uint64_t max_cells = kMaxDrawnCells, uint64_t past = 0);
 
 // 1D arrays: the blocks per row whose layout is closest in shape to a view of `aspect`
 // (width / height), so the map fills the view instead of a strip down its middle.

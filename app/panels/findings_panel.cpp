@@ -21,10 +21,28 @@ namespace {
 using FindingTarget = AppState::FindingTarget;
 
 // Where a finding lies: an element of one of the kernel's arrays (of one block's copy, for a
-// __shared__ one). None for a divergent barrier or an index outside the array.
+// __shared__ one), a cell past the mapped array's end that the map draws (an out-of-bounds
+// access: its index is the flat one), or for a divergent barrier a cell on the map of a thread
+// of its block. None where the map draws nothing of it.
 std::optional<FindingTarget> finding_target(const MapPicture& p, const Finding& f) {
-    if (f.index.empty()) return std::nullopt;
     const auto& model = p.launch.model;
+    if (model && f.kind == FindingKind::DivergentBarrier && p.findings.diverged) {
+        // A cell of the block where it diverged: first one whose thread did not wait there.
+        const std::vector<uint8_t>& found = p.findings.found;
+        const FindingTarget t{model->array, model->shared_block, 0};
+        for (uint8_t side : {uint8_t(kFoundBarrierElsewhere | kFoundBarrierExited), uint8_t(kFoundBarrierWaiting)})
+            for (uint64_t e = 0; e < found.size(); ++e)
+                if (found[e] & side) return FindingTarget{t.array, t.block, e};
+        return std::nullopt;
+    }
+    if (f.index.empty()) return std::nullopt;
+    if (model && f.kind == FindingKind::OutOfBounds && f.index.size() == 1 &&
+        f.array == model->spec->arrays[model->array].name && !f.threads.empty()) {
+        const FindingTarget t{model->array, model->shared() ? f.threads.front().block : Dim3{0, 0, 0}, f.index[0]};
+        const uint64_t n = element_count(p.launch.workload), k = f.index[0] - n;
+        const auto& past = p.result.map.past_touches;
+        if (f.index[0] >= n && shows(p, t) && k < p.layout.past_cells && k < past.size() && past[k] > 0) return t;
+    }
     if (!model) {  // a tutorial kernel: its one array is the map
         if (f.array != p.findings.output) return std::nullopt;
         const Workload& w = p.launch.workload;

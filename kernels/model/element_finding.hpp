@@ -7,6 +7,19 @@
 namespace threadmap {
 
 // kFoundUninit: shared memory read before its block wrote it.
-enum ElementFinding : uint8_t { kFoundRace = 1, kFoundHazard = 2, kFoundUninit = 4 };
+// kFoundOutOfBounds: a cell past the array's end that an out-of-bounds access touched (the
+// map draws those cells; the model's per-element bits never carry it). kFoundBarrier*: the
+// cell's first toucher is a thread of the block where the launch ended at a divergent barrier
+// (or warp call), and it waited there, waited elsewhere, or had exited (the map adds them from
+// ModelResult::diverged).
+enum ElementFinding : uint8_t {
+    kFoundRace = 1,
+    kFoundHazard = 2,
+    kFoundUninit = 4,
+    kFoundOutOfBounds = 8,
+    kFoundBarrierWaiting = 16,
+    kFoundBarrierElsewhere = 32,
+    kFoundBarrierExited = 64,
+};
 
 }  // namespace threadmap

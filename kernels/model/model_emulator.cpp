@@ -143,6 +143,8 @@ struct Storage {
     uint32_t words = 1;          // per element: 2 for 8-byte elements (value_type.hpp)
     std::vector<uint32_t> bits;  // size × words
     std::vector<ElementState> states;
+    std::vector<PastRecord> past;  // out-of-bounds accesses just past the end (ArrayResult::past)
+    uint64_t past_elsewhere = 0;
     bool shared = false;
     uint64_t get(uint64_t i) const { return element_bits(bits, words, i); }
     void put(uint64_t i, uint64_t v) { put_element_bits(bits, words, i, v); }
@@ -304,6 +306,14 @@ class ModelEmulator {
                                              uint64_t element, int line, Describe describe);
     [[gnu::noinline, gnu::cold]] void out_of_bounds(size_t a, uint64_t i, uint32_t id, int line, bool write,
                                                     bool atomic);
+    // Keeps where each thread of the running block is as the launch ends at a divergent
+    // barrier or warp call (ModelResult::diverged); side(fiber) says.
+    template <class Side>
+    void note_diverged(int line, Side side) {
+        DivergedBlock d{block_base_ / tpb_, line, std::vector<BarrierSide>(tpb_)};
+        for (uint32_t f = 0; f < tpb_; ++f) d.sides[f] = side(f);
+        result_.diverged = std::move(d);
+    }
     // The checks, out of line: the access path calls them only when a quick look at the
     // element's ordering state says a finding is possible (read_may_conflict, …), which in a
     // correct kernel is rare.
@@ -483,6 +493,19 @@ void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, in
 }
 
 void ModelEmulator::out_of_bounds(size_t a, uint64_t i, uint32_t id, int line, bool write, bool atomic) {
+    Storage& s = arrays_[a];
+    if (record_elements_ && (!s.shared || record_shared_) &&
+        (phase_filter_ == ModelLaunch::kAllPhases || phase_ == phase_filter_)) {
+        if (i >= s.size && i - s.size < past_window(s.size)) {
+            const uint64_t k = i - s.size;
+            if (k >= s.past.size()) s.past.resize(k + 1);
+            PastRecord& r = s.past[k];
+            if (write) r.first_writer = std::min(r.first_writer, id), ++r.writes;
+            if (!write || atomic) r.first_reader = std::min(r.first_reader, id), ++r.reads;
+        } else {
+            ++s.past_elsewhere;
+        }
+    }
     const char* what = atomic ? "does an atomic on" : write ? "writes" : "reads";
     report(FindingKind::OutOfBounds, {id}, a, i, line, [&] {
         const std::string& name = spec_.arrays[a].name;
@@ -608,6 +631,9 @@ bool ModelEmulator::complete_warp_calls() {
                            " at line " + std::to_string(c.line) + " with mask " + mask_text(c.mask) +
                            ", which leaves out its own lane; CUDA leaves this undefined, so the launch ends here.";
                 });
+                note_diverged(c.line, [&](uint32_t f) {
+                    return f == first + l ? BarrierSide::Waiting : BarrierSide::NotInvolved;
+                });
                 result_.ended_early = true;
                 return false;
             }
@@ -695,6 +721,12 @@ void ModelEmulator::warp_deadlock() {
                       " that its mask names " + where(blocking.front()) +
                       "; CUDA leaves this undefined (a hang or wrong results), so the launch ends here.";
            });
+    note_diverged(c.line, [&](uint32_t f) {
+        if (f < first || f >= first + lanes) return BarrierSide::NotInvolved;
+        if (std::find(waiting.begin(), waiting.end(), f) != waiting.end()) return BarrierSide::Waiting;
+        if (state_[f] == FiberState::Exited) return BarrierSide::Exited;
+        return c.mask >> (f - first) & 1 ? BarrierSide::Elsewhere : BarrierSide::NotInvolved;
+    });
     result_.ended_early = true;
 }
 
@@ -704,6 +736,8 @@ void ModelEmulator::reset_shared() {
         if (!s.shared) continue;
         std::fill(s.bits.begin(), s.bits.end(), 0u);
         std::fill(s.states.begin(), s.states.end(), ElementState{});
+        s.past.clear();
+        s.past_elsewhere = 0;
     }
 }
 
@@ -766,6 +800,8 @@ void ModelEmulator::keep_shared() {
             r.records.push_back(e.record);
             r.found.push_back(found_bits(e.hazard));
         }
+        r.past = s.past;
+        r.past_elsewhere = s.past_elsewhere;
     }
 }
 
@@ -844,6 +880,11 @@ void ModelEmulator::run_block_as_fibers() {
                           names(others) + " " + what +
                           "; CUDA leaves this undefined (a hang or wrong results), so the launch ends here.";
                });
+        note_diverged(line, [&](uint32_t f) {
+            return state_[f] == FiberState::Exited ? BarrierSide::Exited
+                   : barrier_line_[f] == line      ? BarrierSide::Waiting
+                                                   : BarrierSide::Elsewhere;
+        });
         result_.ended_early = true;
         abandon_fibers();
         return;
@@ -917,6 +958,20 @@ void ModelEmulator::run_blocks(uint64_t first, uint64_t end) {
 
 namespace {
 bool touched(const Hazard& h) { return h.last_writer != kNone || h.last_reader != kNone; }
+
+// Adds a later range's out-of-bounds records to these.
+void join_past(Storage& mine, const Storage& theirs) {
+    if (theirs.past.size() > mine.past.size()) mine.past.resize(theirs.past.size());
+    for (size_t k = 0; k < theirs.past.size(); ++k) {
+        PastRecord& m = mine.past[k];
+        const PastRecord& t = theirs.past[k];
+        m.first_writer = std::min(m.first_writer, t.first_writer);
+        m.writes += t.writes;
+        m.first_reader = std::min(m.first_reader, t.first_reader);
+        m.reads += t.reads;
+    }
+    mine.past_elsewhere += theirs.past_elsewhere;
+}
 }  // namespace
 
 // Serially, `later`'s blocks would have found this run's state where `later` found a fresh
@@ -957,6 +1012,7 @@ bool ModelEmulator::absorb(ModelEmulator& later) {
     for (size_t a = 0; a < arrays_.size(); ++a) {
         threads_touching_[a][0] += later.threads_touching_[a][0];
         threads_touching_[a][1] += later.threads_touching_[a][1];
+        if (!arrays_[a].shared) join_past(arrays_[a], later.arrays_[a]);
     }
     for (Finding& f : later.result_.findings) {
         if (result_.findings.size() >= ModelResult::kMaxListedFindings) break;
@@ -966,6 +1022,7 @@ bool ModelEmulator::absorb(ModelEmulator& later) {
     result_.accesses += later.result_.accesses;
     result_.phases = std::max(result_.phases, later.result_.phases);
     result_.ended_early = later.result_.ended_early;
+    if (later.result_.diverged) result_.diverged = std::move(later.result_.diverged);
     ++result_.block_ranges;
     stopped_ = stopped_ || later.stopped_;
     if (!later.shared_kept_.empty()) shared_kept_ = std::move(later.shared_kept_);
@@ -985,6 +1042,8 @@ ModelResult ModelEmulator::finish() {
                 r.found.push_back(found_bits(e.hazard));
             }
             arrays_[a].states = {};
+            r.past = std::move(arrays_[a].past);
+            r.past_elsewhere = arrays_[a].past_elsewhere;
         } else if (a < shared_kept_.size()) {
             r = std::move(shared_kept_[a]);
         }

@@ -7,6 +7,7 @@
 // shared reads, divergent barriers) — the emulator's model of CUDA's rules, not a GPU's.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -77,6 +78,23 @@ struct ElementRecord {
     uint32_t readers = 0;
 };
 
+// Out-of-bounds accesses just past an array's end, where the map draws them: per index
+// size + k, the smallest id that wrote (or read) it there and how many accesses did. An atomic
+// counts as a write and a read.
+struct PastRecord {
+    uint32_t first_writer = ElementRecord::kNone;
+    uint32_t writes = 0;
+    uint32_t first_reader = ElementRecord::kNone;
+    uint32_t reads = 0;
+    bool operator==(const PastRecord&) const = default;
+};
+
+// How far past its end an array's out-of-bounds accesses are kept (PastRecord): three times
+// as many elements as it has (the seed's unguarded matmul writes 1.6 times C's size past it),
+// at least 4,096 and at most 2^22 (64 MiB of records, made only as far as they are touched).
+// Those farther or before the start are counted (ArrayResult::past_elsewhere), as findings, not drawn.
+inline uint64_t past_window(uint64_t size) { return std::clamp<uint64_t>(3 * size, 4096, uint64_t(1) << 22); }
+
 struct ArrayResult {
     // Global arrays; __shared__ ones only for ModelLaunch::shared_block (its copy, as that
     // block left it), else empty.
@@ -88,6 +106,10 @@ struct ArrayResult {
     // read (loaded or made an atomic on) it; of the recorded accesses, so for a __shared__ array
     // the threads of shared_block, and with a phase only that phase's.
     uint64_t threads_writing = 0, threads_reading = 0;
+    // With record_elements, the recorded out-of-bounds accesses: those within past_window() of
+    // the end ([k] is index size + k, up to the last one accessed), and how many lay elsewhere.
+    std::vector<PastRecord> past;
+    uint64_t past_elsewhere = 0;
 };
 
 enum class FindingKind { OutOfBounds, WriteWriteRace, ReadWriteHazard, UninitializedRead, DivergentBarrier };
@@ -116,6 +138,20 @@ struct KernelPrint {
     uint64_t kept_calls = 0;  // of them, those whose text is kept (less: the rest did not fit)
 };
 
+// Where a launch ended at a divergent barrier or warp call: each thread of that block as the
+// model found it then, for the map (the finding names two of them).
+enum class BarrierSide : uint8_t {
+    NotInvolved,  // another warp than a diverged warp call's
+    Waiting,      // at the barrier (or warp call) the finding's line names
+    Elsewhere,    // at another barrier or warp call (or, for a warp call, a lane its mask names that is not there)
+    Exited,       // returned without reaching it
+};
+struct DivergedBlock {
+    uint64_t block = 0;              // linear (x fastest)
+    int line = 0;                    // of the barrier or warp call the Waiting threads wait at
+    std::vector<BarrierSide> sides;  // per thread of the block, in linear order
+};
+
 struct ModelResult {
     std::vector<ArrayResult> arrays;  // indexed like spec->arrays
     // Each kind is reported once per element (per block for shared memory); the list keeps the
@@ -123,9 +159,10 @@ struct ModelResult {
     std::vector<Finding> findings;
     std::array<uint64_t, kFindingKinds> counts{};
     static constexpr size_t kMaxListedFindings = 1000;
-    bool ended_early = false;  // a divergent barrier ended the launch
-    uint32_t phases = 1;       // barriers the longest-running block passed, plus one
-    uint64_t accesses = 0;     // loads + stores + atomics, out-of-bounds ones included
+    bool ended_early = false;               // a divergent barrier ended the launch
+    std::optional<DivergedBlock> diverged;  // where, when it did
+    uint32_t phases = 1;                    // barriers the longest-running block passed, plus one
+    uint64_t accesses = 0;                  // loads + stores + atomics, out-of-bounds ones included
     // The ranges of blocks that ran on threads of their own and were joined (1: the blocks ran
     // one after another; see run_model_here).
     uint32_t block_ranges = 1;

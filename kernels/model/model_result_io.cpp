@@ -72,6 +72,8 @@ std::string serialize_result(const ModelResult& r) {
         w.vector(a.found);
         w.value(a.threads_writing);
         w.value(a.threads_reading);
+        w.vector(a.past);
+        w.value(a.past_elsewhere);
     }
     w.value(uint64_t(r.findings.size()));
     for (const Finding& f : r.findings) {
@@ -84,6 +86,12 @@ std::string serialize_result(const ModelResult& r) {
     }
     w.value(r.counts);
     w.value(r.ended_early);
+    w.value(r.diverged.has_value());
+    if (r.diverged) {
+        w.value(r.diverged->block);
+        w.value(r.diverged->line);
+        w.vector(r.diverged->sides);
+    }
     w.value(r.phases);
     w.value(r.accesses);
     w.value(r.memory.has_value());
@@ -108,7 +116,8 @@ std::optional<ModelResult> deserialize_result(std::string_view bytes) {
     r.arrays.resize(n);
     for (ArrayResult& a : r.arrays)
         if (!in.vector(a.shape) || !in.vector(a.bits) || !in.vector(a.records) || !in.vector(a.found) ||
-            !in.value(a.threads_writing) || !in.value(a.threads_reading))
+            !in.value(a.threads_writing) || !in.value(a.threads_reading) || !in.vector(a.past) ||
+            !in.value(a.past_elsewhere))
             return std::nullopt;
     if (!in.value(n) || n > bytes.size()) return std::nullopt;
     r.findings.resize(n);
@@ -116,10 +125,14 @@ std::optional<ModelResult> deserialize_result(std::string_view bytes) {
         if (!in.value(f.kind) || !in.vector(f.threads) || !in.string(f.array) || !in.vector(f.index) ||
             !in.value(f.line) || !in.string(f.message))
             return std::nullopt;
-    bool memory = false;
-    if (!in.value(r.counts) || !in.value(r.ended_early) || !in.value(r.phases) || !in.value(r.accesses) ||
-        !in.value(memory))
-        return std::nullopt;
+    bool memory = false, diverged = false;
+    if (!in.value(r.counts) || !in.value(r.ended_early) || !in.value(diverged)) return std::nullopt;
+    if (diverged) {
+        DivergedBlock d;
+        if (!in.value(d.block) || !in.value(d.line) || !in.vector(d.sides)) return std::nullopt;
+        r.diverged = std::move(d);
+    }
+    if (!in.value(r.phases) || !in.value(r.accesses) || !in.value(memory)) return std::nullopt;
     if (memory) {
         MemoryView m;
         if (!in.vector(m.sites) || !in.value(n) || n > bytes.size()) return std::nullopt;

@@ -8,6 +8,7 @@
 #include "../png_image.hpp"
 #include "../run_binary.hpp"
 #include "builtin/registry.hpp"
+#include "inspector_text.hpp"
 #include "lesson_launch.hpp"
 #include "lesson_text.hpp"
 #include "lessons.hpp"
@@ -245,6 +246,49 @@ TEST_CASE("the findings colour mode paints what the model found on each element 
     REQUIRE(large.value);
     CHECK_FALSE(large.value->color.findings_checked);
     CHECK(picture_legend(*large.value).note.find("Not checked: This launch is too large") == 0);
+}
+
+TEST_CASE("an unguarded kernel's accesses past the end are on the map - hatched cells after its array") {
+    LaunchOptions o;
+    o.kernel = "increment-unguarded";
+    o.n = "500";
+    o.block = "32";
+    PictureOptions po;
+    po.mode = ColorMode::Findings;
+    auto built = build_picture(resolved(o), po);  // 512 threads: 12 past the 500 elements
+    REQUIRE_MESSAGE(built.value, built.error);
+    const MapPicture& p = *built.value;
+    CHECK(p.layout.width == 32);
+    CHECK(p.layout.height == 16);
+    CHECK(p.layout.past_cells == 12);
+    const CellSample past = sample_cell(p.layout, p.result.map, 20, 15);  // a[500]
+    CHECK(past.kind == CellSample::Past);
+    CHECK(past.block == Dim3{15, 0, 0});
+    CHECK(past.thread == Dim3{20, 0, 0});
+    CHECK(past.touches == 1);
+    CHECK(sample_cell(p.layout, p.result.map, 19, 15).kind == CellSample::Element);
+    std::vector<Rgba8> colours(size_t(p.layout.width) * p.layout.height);
+    colorize_layout(p.layout, p.result.map, p.color, colours.data(), p.findings.found.data());
+    const Rgba8 oob = finding_color(kFoundOutOfBounds, Palette::Standard);
+    const Rgba8 at = colours[15 * 32 + 25];
+    CHECK((at.r == oob.r && at.g == oob.g && at.b == oob.b));
+    CHECK((at.a & ~kEdgeBits) == kGhostAlpha);  // hatched: not memory of the array
+    const Legend g = picture_legend(p);
+    CHECK(std::any_of(g.swatches.begin(), g.swatches.end(),
+                      [](const LegendSwatch& s) { return s.ghost && s.label == "out of bounds, past the end"; }));
+    CHECK(g.note.find("not drawn") == std::string::npos);
+    MapPicture inspected = std::move(*built.value);
+    const CellDescription d = describe_cell(inspected, 20, 15);
+    CHECK(d.heading == "a[500]: past the end of a (out of bounds)");
+    CHECK(std::any_of(d.fields.begin(), d.fields.end(), [](const auto& f) {
+        return f.first == "out-of-bounds writes" && f.second == "1 access, the thread with the smallest id shown";
+    }));
+    // A guarded kernel's map has none.
+    o.kernel = "increment";
+    auto guarded = build_picture(resolved(o), po);
+    REQUIRE(guarded.value);
+    CHECK(guarded.value->layout.past_cells == 0);
+    CHECK(guarded.value->layout.height == 16);
 }
 
 TEST_CASE("one block's __shared__ array on the map - the missing barrier's hazards are on its tile") {

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "export_budget.hpp"
+#include "inspector_text.hpp"
 #include "headless_imgui.hpp"
 #include "kernel_editor.hpp"
 #include "launch_update.hpp"
@@ -527,4 +528,71 @@ TEST_CASE("where does it break - a lesson's own kernel is compared with the less
     CHECK(s.launches.at(0).why == "your launch");
     CHECK(s.launches.at(0).differing == 0);
     CHECK_FALSE(s.launches.at(0).agrees());
+}
+
+TEST_CASE("a divergent barrier is on the map - its block's cells by where each thread was") {
+    SKIP_WITHOUT_CLANG();
+    AppState state;
+    KernelEditor& e = state.editor;
+    // The barrier inside `if (t < step)`: threads 128-255 of block 0 skip it and end.
+    e.text =
+        "__global__ void block_sum(const float* in, float* out, int n) {\n"
+        "    __shared__ float s[256];\n"
+        "    int t = threadIdx.x;\n"
+        "    int i = blockIdx.x * blockDim.x + t;\n"
+        "    s[t] = i < n ? in[i] : 0;\n"
+        "    __syncthreads();\n"
+        "    for (int step = blockDim.x / 2; step > 0; step /= 2) {\n"
+        "        if (t < step) {\n"
+        "            s[t] += s[t + step];\n"
+        "            __syncthreads();\n"
+        "        }\n"
+        "    }\n"
+        "    if (t == 0) out[blockIdx.x] = s[0];\n"
+        "}\n";
+    e.params = {{"in", "const float *"}, {"out", "float *"}, {"n", "int"}};
+    e.binds = {"float[1000]:ones", "float[4]", "1000"};
+    run_editor(state);
+    REQUIRE(e.messages.empty());
+    REQUIRE(state.edit.model);
+    state.edit.launch = {{4, 1, 1}, {256, 1, 1}};
+    state.edit.model->array = state.edit.model->spec->array_index("in");
+    state.edit.model->reads = true;
+    state.edit.workload = model_workload(*state.edit.model, state.edit.launch);
+    PictureOptions po;
+    po.mode = ColorMode::Findings;
+    auto built = build_picture(state.edit, po);  // the learner's kernel: run in its child process
+    REQUIRE_MESSAGE(built.value, built.error);
+    MapPicture& p = *built.value;
+    REQUIRE(p.findings.diverged);
+    CHECK(p.findings.diverged->line == 10);
+    // in[0..127] read by threads that waited at line 10, in[128..255] by threads that had left;
+    // the blocks after block 0 never ran.
+    for (uint64_t e = 0; e < 1000; ++e) {
+        const uint8_t barrier =
+            p.findings.found[e] & (kFoundBarrierWaiting | kFoundBarrierElsewhere | kFoundBarrierExited);
+        CHECK(barrier == (e < 128 ? kFoundBarrierWaiting : e < 256 ? kFoundBarrierExited : 0));
+    }
+    const Legend g = picture_legend(p);
+    CHECK(g.note.find("divergent\nbarrier in block (0,0,0)") != std::string::npos);
+    CHECK(std::any_of(g.swatches.begin(), g.swatches.end(),
+                      [](const LegendSwatch& s) { return s.label == "diverged: had exited"; }));
+    uint32_t x = 0, y = 0;
+    p.layout.cell_of(200, x, y);
+    const CellDescription d = describe_cell(p, int(x), int(y));
+    CHECK(std::find(d.fields.begin(), d.fields.end(),
+                    std::pair<std::string, std::string>{"when the launch ended (divergent)",
+                                                        "this thread had exited without reaching line 10"}) !=
+          d.fields.end());
+    // Fixed (the barrier outside the if): none.
+    const std::string inside = "            __syncthreads();\n        }";
+    e.text.replace(e.text.find(inside), inside.size(), "        }\n        __syncthreads();");
+    run_editor(state);
+    REQUIRE(e.messages.empty());
+    // The map stays on the array the learner chose, as read.
+    CHECK(state.edit.model->spec->arrays[state.edit.model->array].name == "in");
+    CHECK(state.edit.model->reads);
+    auto fixed = build_picture(state.edit, po);
+    REQUIRE(fixed.value);
+    CHECK_FALSE(fixed.value->findings.diverged);
 }

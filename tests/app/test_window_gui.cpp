@@ -282,6 +282,55 @@ TEST_CASE("the Findings tab names the race of increment on a 2D block - a click 
     CHECK(double(s["view"]["zoom"]) >= 24);
 }
 
+TEST_CASE("missing-guard - the writes past the end are hatched cells after the array - a click pins one") {
+    const WindowRun w = run_window({"--preset", "missing-guard"},
+                                   "1 move 5 5\n3 wait idle\n4 click tab:Findings\n6 click findings:findings\n"
+                                   "8 wait idle\n9 move finding:1\n10 click finding:1\n12 move 5 5\n"
+                                   "13 state @/s.json\n13 screenshot @/f.png\n14 quit\n");
+    const json s = load_json(w.path("s.json"));
+    CHECK(s["findings"] == 24);
+    CHECK(s["color_mode"] == "findings");
+    // The second finding: thread 500 writes a[500], the first cell after the array's 500.
+    const MapPicture expected = expected_picture(preset("missing-guard"), s);
+    CHECK(expected.layout.past_cells == 12);
+    uint32_t x = 0, y = 0;
+    expected.layout.cell_of(500, x, y);
+    CHECK(s["pinned_cell"] == json::array({x, y}));
+    const PixelCheck c = check_map_pixels(load_png(w.path("f.png")), s, expected);
+    CHECK(c.elements > 30);
+    CHECK(c.ghosts > 20);  // the cells past the end that the pinned one's outline leaves clear
+    CHECK(c.mismatches == 0);
+}
+
+TEST_CASE("a divergent barrier - its block's threads coloured by where they were - a click pins one that left") {
+    const std::string cu = "/tmp/threadmap-gui-" + std::to_string(getpid()) + "-block-sum.cu";
+    std::ofstream(cu) << "__global__ void block_sum(const float* in, float* out, int n) {\n"
+                         "    __shared__ float s[256];\n"
+                         "    int t = threadIdx.x;\n"
+                         "    s[t] = in[blockIdx.x * blockDim.x + t];\n"
+                         "    for (int step = blockDim.x / 2; step > 0; step /= 2) {\n"
+                         "        if (t < step) {\n"
+                         "            __syncthreads();\n"
+                         "            s[t] += s[t + step];\n"
+                         "        }\n"
+                         "    }\n"
+                         "    if (t == 0) out[blockIdx.x] = s[0];\n"
+                         "}\n";
+    // --array s: the window keeps it when the Editor opens the file.
+    const WindowRun w = run_window({"--source", cu, "--bind", "in=float[1024]:ones", "--bind", "out=float[4]", "--bind",
+                                    "n=1024", "--block", "256", "--grid", "4", "--array", "s"},
+                                   "1 move 5 5\n3 wait idle\n4 click tab:Findings\n6 click findings:findings\n"
+                                   "8 wait idle\n9 move finding:0\n10 click finding:0\n12 move 5 5\n"
+                                   "13 state @/s.json\n13 screenshot @/f.png\n14 quit\n");
+    std::filesystem::remove(cu);
+    const json s = load_json(w.path("s.json"));
+    CHECK(s["array"] == "s");
+    CHECK(s["findings"] == 1);
+    CHECK(s["color_mode"] == "findings");
+    // Threads 128-255 skip the barrier on line 7 and end: s[128] is the first of theirs.
+    CHECK(s["pinned_cell"] == json::array({128, 0}));
+}
+
 TEST_CASE("a finding on a shared tile - a click maps that block's copy of the tile and pins its element") {
     // missing-barrier's fourth finding: the hazard on As[0][3] of block (0,0,0). From the map of
     // C, and from block (1,0,0)'s copy of Bs: either way the map becomes block 0's As.
@@ -553,6 +602,9 @@ TEST_CASE("the kernel editor - edit the seed's matmul, swap x and y without the 
     CHECK(unguarded_state["editor"]["messages"] == "");
     CHECK(unguarded_state["launch_error"] == "");
     CHECK(unguarded_state["findings"].get<int>() > 0);
+    // Drawn in rows under C's 200: j up to 511 and i up to 511 end at element 511 * 200 + 511.
+    CHECK(unguarded_state["layout"]["height"] == 514);
+    CHECK(unguarded_state["layout"]["past_cells"] == 511 * 200 + 511 + 1 - 200 * 200);
     CHECK(load_png(w.path("unguarded.png")).valid());
     // A syntax error: Clang's message and its line; the last good map stays.
     const json error = load_json(w.path("error.json"));

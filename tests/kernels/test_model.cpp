@@ -137,6 +137,19 @@ TEST_CASE("past the end of an unguarded kernel: out of bounds, named, skipped - 
           "thread (20,0,0) of block (15,0,0) reads a[500] at line 3, past the end of a (500 elements): on a GPU that "
           "touches other data or faults; here it is skipped.");
     CHECK(std::bit_cast<float>(r.arrays[0].bits[499]) == 499 % 1000 + 1.0f);  // in-bounds work done
+    // Kept for the map's cells past the end: a[500 + k] was read and written once by thread 500 + k.
+    REQUIRE(r.arrays[0].past.size() == 12);
+    for (uint32_t k = 0; k < 12; ++k) {
+        CHECK(r.arrays[0].past[k].first_writer == 500 + k);
+        CHECK(r.arrays[0].past[k].first_reader == 500 + k);
+        CHECK(r.arrays[0].past[k].writes == 1);
+        CHECK(r.arrays[0].past[k].reads == 1);
+    }
+    CHECK(r.arrays[0].past_elsewhere == 0);
+    // Farther than the window past the end (4,096 cells for a short array): counted, not kept.
+    const ModelResult far = run(k, {10}, {{20, 1, 1}, {256, 1, 1}});  // 5,120 threads for 10 elements
+    CHECK(far.arrays[0].past.size() == 4096);
+    CHECK(far.arrays[0].past_elsewhere == 2 * (5120 - 10 - 4096));
 }
 
 TEST_CASE("matmul-tiled-nosync: the next step's loads overwrite tiles still being read") {
@@ -176,6 +189,13 @@ TEST_CASE("a barrier not every thread reaches is a finding and ends the launch -
                                       "more exited",
                                       0) == 0);
     CHECK(r.arrays[0].records[0].stores == 0);  // nobody passed the barrier
+    // Where each thread of block 0 was, for the map: the even ones at line 3, the odd ones gone.
+    REQUIRE(r.diverged);
+    CHECK(r.diverged->block == 0);
+    CHECK(r.diverged->line == 3);
+    REQUIRE(r.diverged->sides.size() == 64);
+    for (uint32_t t = 0; t < 64; ++t)
+        CHECK(r.diverged->sides[t] == (t % 2 ? BarrierSide::Exited : BarrierSide::Waiting));
 
     // Waiting at two different barriers is divergent too.
     k.body = [](ModelThread& t) {
@@ -188,6 +208,12 @@ TEST_CASE("a barrier not every thread reaches is a finding and ends the launch -
     REQUIRE(two.findings.size() == 1);
     CHECK(two.findings[0].message.find(
               "threads (32,0,0), (33,0,0), (34,0,0) and 29 more wait at the barrier on line 5") != std::string::npos);
+    REQUIRE(two.diverged);
+    CHECK(two.diverged->sides[0] == BarrierSide::Waiting);
+    CHECK(two.diverged->sides[32] == BarrierSide::Elsewhere);
+    // A launch that ends well has none.
+    k.body = [](ModelThread& t) { t.syncthreads(3); };
+    CHECK_FALSE(run(k, {64}, {{1, 1, 1}, {64, 1, 1}}).diverged);
 }
 
 TEST_CASE("shared memory read before any thread of the block wrote it: an uninitialised read") {

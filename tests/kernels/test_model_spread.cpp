@@ -27,6 +27,12 @@ Params small_params(const KernelSpec& k) {
 
 void check_same(const ModelResult& one, const ModelResult& spread) {
     CHECK(spread.ended_early == one.ended_early);
+    REQUIRE(spread.diverged.has_value() == one.diverged.has_value());
+    if (one.diverged) {
+        CHECK(spread.diverged->block == one.diverged->block);
+        CHECK(spread.diverged->line == one.diverged->line);
+        CHECK(spread.diverged->sides == one.diverged->sides);
+    }
     CHECK(spread.phases == one.phases);
     CHECK(spread.accesses == one.accesses);
     CHECK(spread.counts == one.counts);
@@ -54,6 +60,8 @@ void check_same(const ModelResult& one, const ModelResult& spread) {
         CHECK(y.found == x.found);
         CHECK(y.threads_writing == x.threads_writing);
         CHECK(y.threads_reading == x.threads_reading);
+        CHECK(y.past == x.past);
+        CHECK(y.past_elsewhere == x.past_elsewhere);
         REQUIRE(y.records.size() == x.records.size());
         uint64_t differ = 0;
         for (size_t e = 0; e < x.records.size(); ++e) {

@@ -192,6 +192,12 @@ TEST_CASE("a warp call that a lane its mask names never reaches ends the launch 
                       "divergent warp call at line 3 in block (0,0,0): lanes 0, 1, 2 and 13 more of warp 0 wait at "
                       "__shfl_down_sync on line 3 with mask 0xffffffff, lanes 16, 17, 18 and 13 more that its mask "
                       "names wait at __syncthreads() on line 4"));
+    // For the map: the lanes at the shuffle, and those its mask names at the barrier.
+    REQUIRE(r.diverged);
+    CHECK(r.diverged->line == 3);
+    CHECK(r.diverged->sides[0] == BarrierSide::Waiting);
+    CHECK(r.diverged->sides[15] == BarrierSide::Waiting);
+    CHECK(r.diverged->sides[16] == BarrierSide::Elsewhere);
 }
 
 TEST_CASE("lanes that exited do not hold a warp call up, but reading one is undefined") {

@@ -103,3 +103,54 @@ TEST_CASE("1D arrays wrap into rows of whole blocks that give the map the view's
     CHECK(blocks_per_row_for_aspect(array_workload(KernelKind::Increment, 64), {{2, 1, 1}, {32, 1, 1}}, 100) == 2);
     CHECK(blocks_per_row_for_aspect(matmul_workload(KernelKind::Matmul, 50, 50, 5), {{2, 2, 1}, {32, 32, 1}}, 2) == 1);
 }
+
+TEST_CASE("a kernel-model map draws the cells past its array's end - 1D after it, 2D in rows under it") {
+    Workload line;
+    line.kernel = KernelKind::Model;
+    line.n = 500;
+    const LaunchConfig l{{16, 1, 1}, {32, 1, 1}};
+    auto r = make_layout(line, l, 1, 16384, kMaxDrawnCells, 12);
+    REQUIRE(r.value);
+    CHECK(r.value->width == 32);
+    CHECK(r.value->height == 16);  // 512 cells: 500 elements and 12 past them
+    CHECK(r.value->past_cells == 12);
+    CHECK(r.value->past_index(20, 15) == 0);  // element 500
+    CHECK(r.value->past_index(31, 15) == 11);
+    CHECK(r.value->past_index(19, 15) == MapLayout::kNoElement);  // element 499
+    CHECK_FALSE(r.value->element_at(20, 15));
+    // A ThreadMap's past cells: the first toucher and its accesses; the rest stay empty.
+    ThreadMap map(l, 500);
+    map.past_touches = {1, 0, 3};
+    map.past_first_toucher = {500, 0, 37};
+    const CellSample s = sample_cell(*r.value, map, 22, 15);
+    CHECK(s.kind == CellSample::Past);
+    CHECK(s.touches == 3);
+    CHECK(s.block == Dim3{1, 0, 0});
+    CHECK(s.thread == Dim3{5, 0, 0});
+    CHECK(sample_cell(*r.value, map, 21, 15).kind == CellSample::Empty);
+    CHECK(sample_cell(*r.value, map, 23, 15).kind == CellSample::Empty);  // past what the map holds
+    const Rgba8 c = colorize(s, {ColorMode::Findings, Palette::Standard, l.grid, l.block});
+    CHECK(c == Rgba8{finding_color(kFoundOutOfBounds, Palette::Standard).r,
+                     finding_color(kFoundOutOfBounds, Palette::Standard).g,
+                     finding_color(kFoundOutOfBounds, Palette::Standard).b, kGhostAlpha});
+
+    // 4×5 and 7 cells past it: two rows under it, continuing row-major (row 4, then 5).
+    Workload grid;
+    grid.kernel = KernelKind::Model;
+    grid.rows = 4;
+    grid.cols = 5;
+    r = make_layout(grid, {{1, 1, 1}, {8, 8, 1}}, 1, 16384, kMaxDrawnCells, 7);
+    REQUIRE(r.value);
+    CHECK(r.value->width == 5);
+    CHECK(r.value->height == 6);
+    CHECK(r.value->past_index(0, 4) == 0);
+    CHECK(r.value->past_index(1, 5) == 6);
+    CHECK(r.value->past_index(2, 5) == MapLayout::kNoElement);
+    CHECK(r.value->past_not_drawn == 0);
+    // At most 5 cells a side: one past row is drawn, and the legend can say how many are not.
+    r = make_layout(grid, {{1, 1, 1}, {8, 8, 1}}, 1, 5, kMaxDrawnCells, 7);
+    REQUIRE(r.value);
+    CHECK(r.value->height == 5);
+    CHECK(r.value->past_cells == 5);
+    CHECK(r.value->past_not_drawn == 2);
+}
