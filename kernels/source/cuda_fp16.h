@@ -133,6 +133,18 @@ inline __half2 __float22half2_rn(float2 f) { return {__half(f.x), __half(f.y)}; 
 inline __half __threadmap_atomicAdd(int line, __half* address, __half value) {
     return __ushort_as_half((unsigned short)__threadmap_atomic(address, 0, 1, 2, value.__x, 0ull, line));
 }
+// On a __half2 (sm_60 and up) each half is atomic on its own, not the pair (the Programming
+// Guide, atomicAdd): two atomics, one on each 2-byte element.
+inline __half2 __threadmap_atomicAdd(int line, __half2* address, __half2 value) {
+    // Misaligned: one 4-byte atomic, which stops the run with CUDA's misaligned address error.
+    if (reinterpret_cast<unsigned long>(address) % 4 != 0) {
+        __threadmap_atomic(address, 0, 1, 4, 0ull, 0ull, line);
+        return {};
+    }
+    __half* halves = reinterpret_cast<__half*>(address);
+    const __half x = __threadmap_atomicAdd(line, halves, value.x);
+    return {x, __threadmap_atomicAdd(line, halves + 1, value.y)};
+}
 
 #define CUDART_INF_FP16 __ushort_as_half((unsigned short)0x7C00U)
 #define CUDART_NAN_FP16 __ushort_as_half((unsigned short)0x7FFFU)

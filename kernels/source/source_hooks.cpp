@@ -163,12 +163,13 @@ std::optional<Element> locate(uintptr_t address, uint64_t size, int line, Where&
     // A power of two elements up to 16 bytes: one access (a float4; a double or a float in a
     // dynamic shared buffer of chars carved into several types).
     const bool vector = whole && elements > 1 && std::has_single_bit(uint64_t(elements)) && size <= 16;
-    if (!whole || one_element) {
-        refuse(line, size, offset, element, Refusal::NotElements);
-        return std::nullopt;
-    }
+    // Misaligned first: a GPU faults on it whatever the access (a __half2 atomic at an odd half).
     if (vector && offset % int64_t(size) != 0) {
         refuse(line, size, offset, element, Refusal::Misaligned);
+        return std::nullopt;
+    }
+    if (!whole || one_element) {
+        refuse(line, size, offset, element, Refusal::NotElements);
         return std::nullopt;
     }
     return Elements{array, uint64_t(offset / element), uint32_t(element), vector ? uint32_t(elements) : 1,

@@ -215,6 +215,33 @@ TEST_CASE("atomicAdd on a __half rounds each sum to half: 3000 ones add up to 20
     }
 }
 
+TEST_CASE("atomicAdd on a __half2 adds to each half atomically, and returns the pair it found") {
+    auto s = compiled(
+        "#include <cuda_fp16.h>\n"
+        "__global__ void count(__half* pair, __half* seen) {\n"
+        "    __half2 old = atomicAdd(reinterpret_cast<__half2*>(pair), __floats2half2_rn(1.0f, 0.5f));\n"
+        "    if (threadIdx.x == 0) { seen[0] = old.x; seen[1] = old.y; }\n"
+        "}\n");
+    auto k = bound(s, {"pair=half[2]:ones", "seen=half[2]"});
+    const ModelResult r = run(*k, {1, 1, 1}, {64, 1, 1});
+    CHECK(__threadmap_half_to_float(half_bits(r.arrays[0], 0)) == 65.0f);
+    CHECK(__threadmap_half_to_float(half_bits(r.arrays[0], 1)) == 33.0f);
+    CHECK(__threadmap_half_to_float(half_bits(r.arrays[1], 0)) == 1.0f);  // thread 0 ran first
+    CHECK(__threadmap_half_to_float(half_bits(r.arrays[1], 1)) == 1.0f);
+    CHECK(r.findings.empty());
+    // A pair that is not 4-byte aligned: CUDA's misaligned address, at the learner's line.
+    auto odd = compiled(
+        "#include <cuda_fp16.h>\n"
+        "__global__ void count(__half* pair) {\n"
+        "    atomicAdd(reinterpret_cast<__half2*>(pair + 1), __floats2half2_rn(1.0f, 0.5f));\n"
+        "}\n");
+    auto ko = bound(odd, {"pair=half[4]"});
+    const auto stopped = run_model({&ko->spec, {}, {{1, 1, 1}, {32, 1, 1}}});
+    CHECK_FALSE(stopped.value);
+    CHECK(stopped.error.find("line 3: a 4-byte access at byte offset 2") != std::string::npos);
+    CHECK(stopped.error.find("misaligned address") != std::string::npos);
+}
+
 TEST_CASE("a half binding out of a half's range, and h + 1.0f, are refused with CUDA's reasons") {
     auto s = compiled(
         "#include <cuda_fp16.h>\n"
