@@ -205,6 +205,13 @@ ResolveResult resolve_model_kernel(const KernelSpec& spec, const Lesson* lesson,
     }
     out.launch.block = block.value_or(spec.default_block);
     out.launch.grid = grid.value_or(spec.covering_grid(k.params, out.launch.block));
+    if (lesson && lesson->own_kernel) {  // the array its own kernel's map shows, unless the options say
+        LaunchOptions shown;
+        shown.array = lesson->own_kernel->array;
+        shown.access = lesson->own_kernel->access;
+        if (auto problem = choose_mapped_array(k, shown))
+            return {std::nullopt, "lesson " + lesson->name + ": " + *problem};
+    }
     if (auto problem = choose_mapped_array(k, o)) return {std::nullopt, *problem};
     out.workload = model_workload(k, out.launch);
     return {std::move(out), {}};

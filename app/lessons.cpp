@@ -26,7 +26,7 @@ Dim3 parse_dim3(const nlohmann::json& j, const std::string& key) {
     return {c[0], c[1], c[2]};
 }
 
-// A lesson's own kernel: "source" (its lines), "entry", "bind", "expect".
+// A lesson's own kernel: "source" (its lines), "entry", "bind", "expect", "array", "access".
 LessonKernelText read_own_kernel(const nlohmann::json& j) {
     if (j.contains("kernel")) throw std::runtime_error("a lesson has a kernel or a source, not both");
     LessonKernelText k;
@@ -35,6 +35,10 @@ LessonKernelText read_own_kernel(const nlohmann::json& j) {
     k.entry = j.value("entry", std::string());
     k.binds = j.value("bind", std::vector<std::string>());
     k.expect = j.value("expect", std::string());
+    k.array = j.value("array", std::string());
+    k.access = j.value("access", std::string());
+    if (!k.access.empty() && k.access != "write" && k.access != "read")
+        throw std::runtime_error("access: write or read, not '" + k.access + "'");
     return k;
 }
 

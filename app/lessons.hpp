@@ -40,6 +40,9 @@ struct LessonKernelText {
     // what `check --sweep-launches` and the Findings tab's sweep compare every launch with;
     // empty: none.
     std::string expect;
+    // "array", "access": what its map shows (a __shared__ one: block 0's copy); empty: the
+    // kernel's output, written.
+    std::string array, access;
 };
 
 struct Lesson {

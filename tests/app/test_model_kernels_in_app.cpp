@@ -5,6 +5,9 @@
 
 #include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "../png_image.hpp"
 #include "../run_binary.hpp"
 #include "builtin/registry.hpp"
@@ -156,6 +159,33 @@ TEST_CASE("the model lessons' findings tell their stories") {
     // Warps of whole lanes: every shuffle reads a lane that takes part.
     CHECK(figure("warp-shuffle-sum", "uninitialized_reads") == "0");
     CHECK(figure("warp-shuffle-sum", "divergent_barriers") == "0");
+    // A barrier inside an if: block 0 diverges, and its map shows the two sides.
+    CHECK(figure("divergent-barrier", "divergent_barriers") == "1");
+}
+
+TEST_CASE("divergent-barrier - its map of s shows who waited and who had left - the fix has no finding") {
+    PictureOptions po;
+    po.mode = ColorMode::Findings;
+    auto built = build_picture(lesson_launch("divergent-barrier"), po);
+    REQUIRE_MESSAGE(built.value, built.error);
+    const MapPicture& p = *built.value;
+    CHECK(p.launch.mapped_array() == "s");  // the lesson's array
+    REQUIRE(p.findings.found.size() == 64);
+    for (size_t t = 0; t < 64; ++t) CHECK(p.findings.found[t] == (t < 32 ? kFoundBarrierWaiting : kFoundBarrierExited));
+    // The look-for's fix: the barrier below the if's brace, still in the loop.
+    std::string fixed = find_lesson("divergent-barrier")->own_kernel->text;
+    const std::string inside =
+        "            __syncthreads();  // inside the if: threads with t >= step never get here\n        }\n";
+    REQUIRE(fixed.find(inside) != std::string::npos);
+    fixed.replace(fixed.find(inside), inside.size(), "        }\n        __syncthreads();\n");
+    const std::string path = "/tmp/threadmap-lesson-" + std::to_string(getpid()) + "-fixed.cu";
+    std::ofstream(path) << fixed;
+    const RunResult map = run_threadmap({"map", "--source", path, "--bind", "in=float[256]:ones", "--bind",
+                                         "sums=float[4]", "--bind", "n=256", "--block", "64", "--format", "json"});
+    std::filesystem::remove(path);
+    REQUIRE(map.exit_code == 0);
+    CHECK(map.out.find("\"findings\":[]") != std::string::npos);
+    CHECK(map.out.find("\"array\":\"sums\"") != std::string::npos);
 }
 
 TEST_CASE(
