@@ -10,4 +10,6 @@ env -u DISPLAY "$bin" render --preset seed-increment-bug --color coverage --size
   --out docs/images/seed-increment-bug-coverage.png
 env -u DISPLAY "$bin" render --kernel matmul-xcol --rows 48 --cols 80 --inner 8 --block 16,8 --color warp \
   --size 1280x720 --out docs/images/matmul-xcol-warp.png
+env -u DISPLAY "$bin" render --preset missing-guard --color findings --size 1280x720 \
+  --out docs/images/missing-guard-findings.png
 echo "wrote docs/images/*.png"
