@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <random>
 
 #include "builtin/registry.hpp"
 #include "isolated_run.hpp"
@@ -59,6 +60,62 @@ TEST_CASE("without the guard, threads past the end are out of bounds on the line
     REQUIRE(!r.findings.empty());
     CHECK(r.findings[0].line == 3);
     CHECK(r.findings[0].array == "a");
+}
+
+TEST_CASE("the cells past the end: each is the smallest thread whose index lands there, on random 2D launches") {
+    // The map draws these; here they are listed straight from the kernel's index formula.
+    auto s = compiled(
+        "__global__ void fill(float* C, int cols) {\n"
+        "    int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    int i = blockIdx.y * blockDim.y + threadIdx.y;\n"
+        "    C[i * cols + j] = 1;\n"
+        "}\n");
+    std::mt19937 rng(5);
+    uint64_t trials_with_past = 0, trials_with_elsewhere = 0;
+    const auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+    for (int trial = 0; trial < 30; ++trial) {
+        // The first: 40x40 under a launch of 96x192 threads, whose last index lies 6,135 past the
+        // end, beyond the window of three times the array.
+        const bool first = trial == 0;
+        const uint64_t rows = first ? 40 : pick(1, 40), cols = first ? 40 : pick(1, 40), size = rows * cols;
+        const Dim3 block = first ? Dim3{16, 16, 1} : Dim3{pick(1, 16), pick(1, 16), 1};
+        const Dim3 grid = first ? Dim3{6, 12, 1} : Dim3{pick(1, 6), pick(1, 12), 1};
+        CAPTURE(rows);
+        CAPTURE(cols);
+        CAPTURE(block.x);
+        CAPTURE(block.y);
+        CAPTURE(grid.x);
+        CAPTURE(grid.y);
+        auto k = bound(
+            s, {"C=float[" + std::to_string(rows) + "][" + std::to_string(cols) + "]", "cols=" + std::to_string(cols)});
+        const ModelResult r = run(*k, grid, block);
+        std::vector<PastRecord> want;
+        uint64_t elsewhere = 0;
+        const uint64_t tpb = uint64_t(block.x) * block.y;
+        for (uint32_t by = 0; by < grid.y; ++by)
+            for (uint32_t bx = 0; bx < grid.x; ++bx)
+                for (uint32_t ty = 0; ty < block.y; ++ty)
+                    for (uint32_t tx = 0; tx < block.x; ++tx) {
+                        const uint64_t j = uint64_t(bx) * block.x + tx, i = uint64_t(by) * block.y + ty;
+                        const uint64_t index = i * cols + j;
+                        if (index < size) continue;
+                        if (index - size >= std::max<uint64_t>(3 * size, 4096)) {
+                            ++elsewhere;
+                            continue;
+                        }
+                        const uint32_t id = uint32_t((uint64_t(by) * grid.x + bx) * tpb + uint64_t(ty) * block.x + tx);
+                        if (index - size >= want.size()) want.resize(index - size + 1);
+                        PastRecord& p = want[index - size];
+                        p.first_writer = std::min(p.first_writer, id);
+                        ++p.writes;
+                    }
+        CHECK(r.arrays[0].past == want);
+        CHECK(r.arrays[0].past_elsewhere == elsewhere);
+        trials_with_past += !want.empty();
+        trials_with_elsewhere += elsewhere > 0;
+    }
+    CHECK(trials_with_past > 20);  // the launches reach past the arrays, some beyond the window
+    CHECK(trials_with_elsewhere > 0);
 }
 
 TEST_CASE("a 2D block on a 1D kernel: two threads write each element, a write-write race") {
