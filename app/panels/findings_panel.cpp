@@ -66,7 +66,10 @@ std::optional<FindingTarget> finding_target(const MapPicture& p, const Finding& 
 bool on_map(const MapPicture& p, const FindingTarget& t) { return !p.launch.model || shows(p, t); }
 
 // What a click on the finding does, in a tooltip's words.
-std::string click_text(const MapPicture& p, const FindingTarget& t) {
+std::string click_text(const MapPicture& p, const Finding& f, const FindingTarget& t) {
+    if (f.kind == FindingKind::DivergentBarrier)
+        return "Pin a cell of a thread of its block (one that did not wait there, if it touched this array).";
+    if (f.kind == FindingKind::OutOfBounds) return "Pin its cell past the end of the array.";
     if (on_map(p, t)) return "Pin its element on the map.";
     const ArraySpec& a = p.launch.model->spec->arrays[t.array];
     return "Show " + a.name +
@@ -201,7 +204,7 @@ void draw_findings_panel(AppState& state) {
             const ImVec2 at = ImGui::GetCursorPos();
             const float h = ImGui::CalcTextSize(label.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
             if (ImGui::Selectable("##finding", false, 0, ImVec2(0, h))) show_finding(state, *target);
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", click_text(*state.picture, *target).c_str());
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", click_text(*state.picture, finding, *target).c_str());
             remember_rect(state, "finding:" + std::to_string(i));
             ImGui::SetCursorPos(at);
         }
