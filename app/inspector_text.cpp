@@ -82,16 +82,16 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
                              "lists it in the Findings tab");
         return d;
     }
-    if (const auto& dv = p.findings.diverged; dv && element && p.result.map.touches[*element] > 0) {
-        const uint64_t id = p.result.map.first_toucher[*element], tpb = dv->sides.size();
-        const BarrierSide side = id / tpb == dv->block ? dv->sides[id % tpb] : BarrierSide::NotInvolved;
+    // Its thread's side of a divergent barrier, as the map marked it (map_picture's mark_diverged).
+    if (const auto& dv = p.findings.diverged; dv && element && *element < p.findings.found.size()) {
+        const uint8_t found = p.findings.found[*element];
         const std::string line = "line " + n2s(uint64_t(dv->line));
         const char* label = "when the launch ended (divergent)";
-        if (side == BarrierSide::Waiting)
+        if (found & kFoundBarrierWaiting)
             d.fields.push_back({label, "this thread waited at " + line});
-        else if (side == BarrierSide::Elsewhere)
+        else if (found & kFoundBarrierElsewhere)
             d.fields.push_back({label, "this thread waited at another barrier or warp call, not at " + line});
-        else if (side == BarrierSide::Exited)
+        else if (found & kFoundBarrierExited)
             d.fields.push_back({label, "this thread had exited without reaching " + line});
     }
     if (s.kind == CellSample::Element)

@@ -29,19 +29,21 @@ std::optional<FindingTarget> finding_target(const MapPicture& p, const Finding& 
     if (model && f.kind == FindingKind::DivergentBarrier && p.findings.diverged) {
         // A cell of the block where it diverged: first one whose thread did not wait there.
         const std::vector<uint8_t>& found = p.findings.found;
-        const FindingTarget t{model->array, model->shared_block, 0};
         for (uint8_t side : {uint8_t(kFoundBarrierElsewhere | kFoundBarrierExited), uint8_t(kFoundBarrierWaiting)})
             for (uint64_t e = 0; e < found.size(); ++e)
-                if (found[e] & side) return FindingTarget{t.array, t.block, e};
+                if (found[e] & side) return FindingTarget{model->array, model->shared_block, e};
         return std::nullopt;
     }
     if (f.index.empty()) return std::nullopt;
     if (model && f.kind == FindingKind::OutOfBounds && f.index.size() == 1 &&
         f.array == model->spec->arrays[model->array].name && !f.threads.empty()) {
         const FindingTarget t{model->array, model->shared() ? f.threads.front().block : Dim3{0, 0, 0}, f.index[0]};
-        const uint64_t n = element_count(p.launch.workload), k = f.index[0] - n;
+        const uint64_t n = element_count(p.launch.workload);
         const auto& past = p.result.map.past_touches;
-        if (f.index[0] >= n && shows(p, t) && k < p.layout.past_cells && k < past.size() && past[k] > 0) return t;
+        if (f.index[0] >= n && shows(p, t)) {  // a drawn cell past the end that this access touched
+            const uint64_t k = f.index[0] - n;
+            if (k < p.layout.past_cells && k < past.size() && past[k] > 0) return t;
+        }
     }
     if (!model) {  // a tutorial kernel: its one array is the map
         if (f.array != p.findings.output) return std::nullopt;
