@@ -11,9 +11,10 @@ namespace threadmap {
 
 namespace {
 
-// "float32", "int32", "uint8", … ("bool").
+// "float32", "int32", "uint8", … ("bool", "bfloat16").
 std::string type_name(ValueType t) {
     if (t == ValueType::Bool) return "bool";
+    if (t == ValueType::BFloat16) return "bfloat16";
     return std::string(value_is_float(t)    ? "float"
                        : value_is_signed(t) ? "int"
                                             : "uint") +

@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "dim3.hpp"
+#include "bfloat16_bits.hpp"
 #include "half_bits.hpp"
 #include "loop_nest.hpp"
 #include "warp_collective.hpp"
@@ -38,8 +39,9 @@ enum class AtomicOp {
     And = 7,
     Or = 8,
     Xor = 9,
-    Inc = 10,  // atomicInc: old >= operand ? 0 : old + 1 (unsigned)
-    Dec = 11,  // atomicDec: old == 0 || old > operand ? operand : old - 1 (unsigned)
+    Inc = 10,          // atomicInc: old >= operand ? 0 : old + 1 (unsigned)
+    Dec = 11,          // atomicDec: old == 0 || old > operand ? operand : old - 1 (unsigned)
+    AddBFloat16 = 12,  // atomicAdd on a __nv_bfloat16 (2 bytes only)
 };
 
 // The value an atomic leaves where `old` was, on a Word (uint32_t or uint64_t): Add and
@@ -76,15 +78,21 @@ Word atomic_result(AtomicOp op, bool is_float, Word old, Word operand, Word comp
             return old >= operand ? Word(0) : Word(old + 1);
         case AtomicOp::Dec:
             return old == 0 || old > operand ? operand : Word(old - 1);
+        case AtomicOp::AddBFloat16:  // a 2-byte word's (below)
+            return old;
     }
     return old;
 }
 
-// 2 bytes: a __half's atomicAdd (rounded to half), or a CAS or exchange of 16 bits.
+// 2 bytes: a __half's or a __nv_bfloat16's atomicAdd (rounded to its type), or a CAS or exchange
+// of 16 bits.
 template <>
 inline uint16_t atomic_result<uint16_t>(AtomicOp op, bool is_float, uint16_t old, uint16_t operand, uint16_t compare) {
     if (op == AtomicOp::Add && is_float)
         return __threadmap_half_from_float(__threadmap_half_to_float(old) + __threadmap_half_to_float(operand));
+    if (op == AtomicOp::AddBFloat16)
+        return __threadmap_bf16_from_double(double(__threadmap_bf16_to_float(old)) +
+                                            double(__threadmap_bf16_to_float(operand)));
     return op == AtomicOp::Cas ? (old == compare ? operand : old) : op == AtomicOp::Exch ? operand : old;
 }
 

@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstdio>
 
+#include "bfloat16_bits.hpp"
 #include "half_bits.hpp"
 
 namespace threadmap {
@@ -16,6 +17,7 @@ uint32_t value_bytes(ValueType t) {
         case ValueType::Int16:
         case ValueType::UInt16:
         case ValueType::Float16:
+        case ValueType::BFloat16:
             return 2;
         case ValueType::Int8:
         case ValueType::UInt8:
@@ -52,6 +54,8 @@ const char* value_type_name(ValueType t) {
             return "bool";
         case ValueType::Float16:
             return "half";
+        case ValueType::BFloat16:
+            return "bfloat16";
     }
     return "?";
 }
@@ -91,6 +95,9 @@ std::optional<ValueType> value_type_named(const std::string& name) {
         {"bool", ValueType::Bool},
         {"half", ValueType::Float16},
         {"__half", ValueType::Float16},
+        {"bfloat16", ValueType::BFloat16},
+        {"nv_bfloat16", ValueType::BFloat16},
+        {"__nv_bfloat16", ValueType::BFloat16},
     };
     for (const auto& n : kNames)
         if (name == n.name) return n.type;
@@ -110,6 +117,9 @@ std::string value_text(ValueType t, const std::vector<uint32_t>& bits, uint64_t 
             return s;
         case ValueType::Float16:
             std::snprintf(s, sizeof s, "%g", double(__threadmap_half_to_float(uint16_t(low))));
+            return s;
+        case ValueType::BFloat16:
+            std::snprintf(s, sizeof s, "%g", double(__threadmap_bf16_to_float(uint16_t(low))));
             return s;
         case ValueType::Int32:
             return std::to_string(int32_t(low));

@@ -12,12 +12,27 @@
 namespace threadmap {
 
 // Float16: IEEE binary16, CUDA's __half (cuda_fp16.h); its bits convert as half_bits.hpp does.
-enum class ValueType { Float32, Int32, UInt32, Float64, Int64, UInt64, Int8, UInt8, Int16, UInt16, Bool, Float16 };
+// BFloat16: CUDA's __nv_bfloat16 (cuda_bf16.h), a float's top 16 bits (bfloat16_bits.hpp).
+enum class ValueType {
+    Float32,
+    Int32,
+    UInt32,
+    Float64,
+    Int64,
+    UInt64,
+    Int8,
+    UInt8,
+    Int16,
+    UInt16,
+    Bool,
+    Float16,
+    BFloat16
+};
 
 uint32_t value_bytes(ValueType t);
 inline uint32_t value_words(ValueType t) { return value_bytes(t) == 8 ? 2 : 1; }
 inline bool value_is_float(ValueType t) {
-    return t == ValueType::Float32 || t == ValueType::Float64 || t == ValueType::Float16;
+    return t == ValueType::Float32 || t == ValueType::Float64 || t == ValueType::Float16 || t == ValueType::BFloat16;
 }
 inline bool value_is_signed(ValueType t) {
     return t == ValueType::Int8 || t == ValueType::Int16 || t == ValueType::Int32 || t == ValueType::Int64;
@@ -36,7 +51,7 @@ inline void put_element_bits(std::vector<uint32_t>& bits, uint32_t words, uint64
     }
 }
 // Its name in a binding (`--bind a=uchar[64]`) and in messages: float, double, int, uint,
-// int64, uint64, char, uchar, short, ushort, bool.
+// int64, uint64, char, uchar, short, ushort, bool, half, bfloat16.
 const char* value_type_name(ValueType t);
 // A name as a learner may write it: the names above, and C's (`unsigned char`, `long long`,
 // `unsigned`, `int8_t`, …).

@@ -9,6 +9,7 @@
 
 #include "isolated_run.hpp"
 #include "model/model_emulator.hpp"
+#include "model/bfloat16_bits.hpp"
 #include "model/half_bits.hpp"
 #include "model/model_thread.hpp"
 
@@ -64,10 +65,12 @@ uint64_t mix(uint64_t x) {
     return x ^ (x >> 31);
 }
 
-// A number as the bits of a float type, rounded to it as C++ (and CUDA's __half) round.
+// A number as the bits of a float type, rounded to it as C++ (and CUDA's __half and
+// __nv_bfloat16) round.
 uint64_t float_bits(ValueType type, double v) {
     if (type == ValueType::Float64) return std::bit_cast<uint64_t>(v);
     if (type == ValueType::Float16) return __threadmap_half_from_double(v);
+    if (type == ValueType::BFloat16) return __threadmap_bf16_from_double(v);
     return std::bit_cast<uint32_t>(float(v));
 }
 
@@ -91,10 +94,11 @@ uint64_t start_bits(const SourceBinding& b, ValueType type, uint64_t i) {
     return bytes == 8 ? v : v & ((uint64_t(1) << (8 * bytes)) - 1);
 }
 
-// A binding's type may differ from the declared one only in sign (int for an unsigned*).
+// A binding's type may differ from the declared one only in sign (int for an unsigned*); a
+// float type is itself (half and bfloat16 are both 2 bytes).
 bool same_kind(ValueType bound, ValueType declared) {
-    return value_bytes(bound) == value_bytes(declared) && value_is_float(bound) == value_is_float(declared) &&
-           (bound == ValueType::Bool) == (declared == ValueType::Bool);
+    if (value_is_float(bound) || value_is_float(declared)) return bound == declared;
+    return value_bytes(bound) == value_bytes(declared) && (bound == ValueType::Bool) == (declared == ValueType::Bool);
 }
 
 // What an array holds before the launch: its binding, and the bits of its values when they
@@ -128,12 +132,16 @@ Outcome<uint64_t> number_bits(ValueType type, const std::string& text, const std
         if (*end != '\0' || errno == ERANGE || !std::isfinite(v))
             return {std::nullopt, what + ": give a finite number"};
         const uint64_t b = float_bits(type, v);
-        const bool overflows = type == ValueType::Float16   ? (b & 0x7c00) == 0x7c00
-                               : type == ValueType::Float32 ? !std::isfinite(std::bit_cast<float>(uint32_t(b)))
-                                                            : false;
+        const bool overflows = type == ValueType::Float16    ? (b & 0x7c00) == 0x7c00
+                               : type == ValueType::BFloat16 ? (b & 0x7f80) == 0x7f80
+                               : type == ValueType::Float32  ? !std::isfinite(std::bit_cast<float>(uint32_t(b)))
+                                                             : false;
         if (overflows)  // it would be infinity
             return {std::nullopt, what + ": give a number a " + value_type_name(type) + " holds (at most " +
-                                      (type == ValueType::Float16 ? "65504" : "3.4e38") + " in size)"};
+                                      (type == ValueType::Float16    ? "65504"
+                                       : type == ValueType::BFloat16 ? "3.39e38"
+                                                                     : "3.4e38") +
+                                      " in size)"};
         return {b, {}};
     }
     const uint32_t bits = 8 * value_bytes(type);
@@ -199,9 +207,10 @@ Outcome<SourceBinding> parse_binding(const std::string& text) {
     if (!type.empty()) {
         b.type = value_type_named(type);
         if (!b.type)
-            return {std::nullopt, "--bind " + b.name + ": '" + type +
-                                      "' is not an element type threadmap's arrays hold (float, double, half, int, "
-                                      "uint, int64, uint64, short, ushort, char, uchar, bool)"};
+            return {std::nullopt,
+                    "--bind " + b.name + ": '" + type +
+                        "' is not an element type threadmap's arrays hold (float, double, half, bfloat16, int, "
+                        "uint, int64, uint64, short, ushort, char, uchar, bool)"};
     }
     size_t at = bracket;
     while (at < rest.size() && rest[at] == '[') {

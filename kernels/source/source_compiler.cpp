@@ -44,9 +44,9 @@ extern const int kEmbeddedPreludeCount;
 namespace {
 
 constexpr const char* kPreludePath = "/threadmap/prelude.cuh";
-// Headers shared with the host, which the prelude and cuda_fp16.h include from here.
+// Headers shared with the host, which the prelude, cuda_fp16.h and cuda_bf16.h include from here.
 constexpr const char* kSharedHeaderDir = "/threadmap";
-constexpr const char* kSharedHeaders[] = {"loop_nest.hpp", "half_bits.hpp"};
+constexpr const char* kSharedHeaders[] = {"loop_nest.hpp", "half_bits.hpp", "bfloat16_bits.hpp"};
 
 // An embedded file by its base name (kernels/CMakeLists.txt lists them).
 const char* embedded_text(const std::string& name) {
@@ -84,10 +84,13 @@ struct Refusal {
 };
 
 std::optional<ValueType> element_type(clang::QualType t) {
-    // cuda_fp16.h's __half: a class of two bytes, as CUDA's (kernels/source/cuda_fp16.h).
+    // cuda_fp16.h's __half and cuda_bf16.h's __nv_bfloat16: classes of two bytes, as CUDA's
+    // (kernels/source/cuda_fp16.h, cuda_bf16.h).
     if (const clang::RecordDecl* r = t.getCanonicalType()->getAsRecordDecl();
-        r && r->getName() == "__half" && r->getDeclContext()->isTranslationUnit())
-        return ValueType::Float16;
+        r && r->getDeclContext()->isTranslationUnit()) {
+        if (r->getName() == "__half") return ValueType::Float16;
+        if (r->getName() == "__nv_bfloat16") return ValueType::BFloat16;
+    }
     const auto* b = t.getCanonicalType()->getAs<clang::BuiltinType>();
     if (!b) return std::nullopt;
     switch (b->getKind()) {
@@ -124,8 +127,8 @@ std::optional<ValueType> element_type(clang::QualType t) {
 
 // Why an array of another type is refused.
 constexpr const char* kArrayTypes =
-    "threadmap's arrays hold numbers: float, double, half (__half, cuda_fp16.h), bool, and integers of 1, 2, 4 or 8 "
-    "bytes (char, short, int, long long, signed or unsigned)";
+    "threadmap's arrays hold numbers: float, double, half (__half, cuda_fp16.h), bfloat16 (__nv_bfloat16, "
+    "cuda_bf16.h), bool, and integers of 1, 2, 4 or 8 bytes (char, short, int, long long, signed or unsigned)";
 
 class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<Collector> {
   public:

@@ -103,6 +103,8 @@ constexpr StandardHeader kHeaders[] = {
     {"cooperative_groups/reduce.h", nullptr, "cooperative_groups.h"},
     // __half and __half2 (kernels/source/cuda_fp16.h).
     {"cuda_fp16.h", nullptr, "cuda_fp16.h"},
+    // __nv_bfloat16 and __nv_bfloat162 (kernels/source/cuda_bf16.h).
+    {"cuda_bf16.h", nullptr, "cuda_bf16.h"},
 };
 
 }  // namespace

@@ -163,7 +163,7 @@ TEST_CASE("bindings of other element types: names, a sign may differ, a size may
     CHECK(parse_binding("a=__half[4]").value->type == ValueType::Float16);
     const auto bad = parse_binding("a=quad[4]");
     REQUIRE(!bad.value);
-    CHECK(bad.error.find("double, half, int") != std::string::npos);
+    CHECK(bad.error.find("double, half, bfloat16, int") != std::string::npos);
 
     auto s = compiled("__global__ void k(unsigned* a, double* d) { a[0] = 1; d[0] = 2; }\n");
     const auto bind = [&](const char* a, const char* d) {
@@ -205,8 +205,8 @@ TEST_CASE("a struct pointer is refused at its parameter, naming the types arrays
     CHECK(!c.source);
     REQUIRE(!c.diagnostics.empty());
     CHECK(c.diagnostics[0].message.find("points to 'P'") != std::string::npos);
-    CHECK(c.diagnostics[0].message.find("float, double, half (__half, cuda_fp16.h), bool, and integers of 1, 2, 4 or "
-                                        "8 bytes") != std::string::npos);
+    CHECK(c.diagnostics[0].message.find("half (__half, cuda_fp16.h), bfloat16 (__nv_bfloat16, cuda_bf16.h), bool, and "
+                                        "integers of 1, 2, 4 or 8 bytes") != std::string::npos);
     CHECK(c.diagnostics[0].line == 2);
 }
 
