@@ -1,13 +1,15 @@
 // The kernel model against an oracle written from the kernels' CUDA text alone (nested loops
 // over the grid, phases apart, sets of thread ids), on random launches — blocks wider than the
 // tile, 2-D and 3-D blocks, grids larger or smaller than the data — where the lessons' covering
-// launches never go: per element of every global array and of one block's __shared__ array,
-// the smallest thread id that wrote (read) it and how many threads did; and how many findings
-// of each kind: an out-of-bounds shared access each time, a race or an uninitialised read once
-// per element (per block for shared memory).
+// launches never go: for the transposes, stencil-1d, the reductions and the histograms, per
+// element of every global array and of one block's __shared__ array, the smallest thread id
+// that wrote (read) it and how many threads did; and how many findings of each kind: an
+// out-of-bounds shared access each time, a race, a hazard or an uninitialised read once per
+// element (per block for shared memory).
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <functional>
 #include <array>
 #include <map>
 #include <random>
@@ -149,6 +151,93 @@ Expected stencil_oracle(uint64_t n, const LaunchConfig& l, uint64_t kept) {
     return e;
 }
 
+// The kernels with atomics and loops of barriers, as a list of accesses per block, made in
+// the model's order (phase by phase, threads by id, each in program order), then judged by
+// CUDA's rules directly: a race is two threads' writes (not both atomic) with no barrier
+// between them (always, from two blocks); a hazard a plain read and another thread's write of
+// the block in one phase; an uninitialised read a plain read of shared memory no thread of the
+// block wrote before; each once per element (per block for shared memory), an out-of-bounds
+// access each time.
+enum class Op { Read, Write, Atomic };
+struct Access {
+    uint32_t phase, id;
+    size_t array;
+    uint64_t element;
+    Op op;
+};
+
+Expected judge(const KernelSpec& k, const Params& p, const LaunchConfig& l, uint64_t kept,
+               const std::function<void(const std::vector<Thread>&, std::vector<Access>&)>& block_accesses) {
+    Expected e;
+    e.writes.resize(k.arrays.size());
+    e.reads.resize(k.arrays.size());
+    std::vector<uint64_t> sizes;
+    for (const ArraySpec& a : k.arrays) {
+        uint64_t n = 1;
+        for (uint64_t side : a.shape(p, l)) n *= side;
+        sizes.push_back(n);
+    }
+    const auto shared = [&](size_t a) { return k.arrays[a].space == MemorySpace::Shared; };
+    // Per (array, element) of global arrays: every write with its block and phase, and the
+    // block's plain reads, for the checks once all blocks ran.
+    struct Write {
+        uint64_t block;
+        uint32_t phase, id;
+        bool atomic;
+    };
+    std::map<std::pair<size_t, uint64_t>, std::vector<Write>> global_writes;
+    std::map<std::pair<size_t, uint64_t>, std::vector<Write>> global_reads;
+    for_each_block(l, [&](uint64_t b, const std::vector<Thread>& threads) {
+        std::vector<Access> accesses;
+        block_accesses(threads, accesses);
+        std::map<std::pair<size_t, uint64_t>, std::vector<Access>> shared_touches;
+        std::set<std::pair<size_t, uint64_t>> written, uninitialised;
+        for (const Access& x : accesses) {
+            if (x.element >= sizes[x.array]) {
+                count(e, FindingKind::OutOfBounds);
+                continue;
+            }
+            const bool writes = x.op != Op::Read, reads = x.op != Op::Write;
+            if (!shared(x.array) || b == kept) {
+                if (writes) e.writes[x.array][x.element].insert(x.id);
+                if (reads) e.reads[x.array][x.element].insert(x.id);
+            }
+            const auto key = std::make_pair(x.array, x.element);
+            if (shared(x.array)) {
+                if (x.op == Op::Read && !written.count(key)) uninitialised.insert(key);
+                if (writes) written.insert(key);
+                shared_touches[key].push_back(x);
+            } else {
+                (writes ? global_writes : global_reads)[key].push_back({b, x.phase, x.id, x.op == Op::Atomic});
+            }
+        }
+        count(e, FindingKind::UninitializedRead, uninitialised.size());
+        for (const auto& [key, touches] : shared_touches) {
+            bool race = false, hazard = false;
+            for (const Access& w : touches)
+                for (const Access& o : touches) {
+                    if (w.op == Op::Read || o.id == w.id || o.phase != w.phase) continue;
+                    race |= o.op != Op::Read && !(w.op == Op::Atomic && o.op == Op::Atomic);
+                    hazard |= o.op == Op::Read;
+                }
+            count(e, FindingKind::WriteWriteRace, race);
+            count(e, FindingKind::ReadWriteHazard, hazard);
+        }
+    });
+    for (const auto& [key, writes] : global_writes) {
+        bool race = false, hazard = false;
+        for (const Write& w : writes) {
+            for (const Write& o : writes)
+                race |= o.id != w.id && (o.block != w.block || o.phase == w.phase) && !(w.atomic && o.atomic);
+            if (const auto r = global_reads.find(key); r != global_reads.end())
+                for (const Write& o : r->second) hazard |= o.id != w.id && o.block == w.block && o.phase == w.phase;
+        }
+        count(e, FindingKind::WriteWriteRace, race);
+        count(e, FindingKind::ReadWriteHazard, hazard);
+    }
+    return e;
+}
+
 // Whether the model's records of array `a` are the oracle's: first id and distinct threads.
 void check_records(const KernelSpec& k, const ModelResult& r, const Expected& e, size_t a) {
     CAPTURE(k.arrays[a].name);
@@ -233,6 +322,118 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
         REQUIRE_MESSAGE(r.value, r.error);
         const Expected e = stencil_oracle(n, l, m.shared_block);
         for (size_t a = 0; a < 3; ++a) check_records(k, *r.value, e, a);
+        CHECK(r.value->counts == e.counts);
+    }
+}
+
+TEST_CASE("the model's records and findings equal an oracle's from the CUDA text: reductions on random launches") {
+    std::mt19937 g(77);
+    enum { kIn, kPartial, kSdata };
+    for (int trial = 0; trial < 80; ++trial) {
+        const bool sequential = trial % 2;
+        const KernelSpec& k = *find_builtin_kernel(sequential ? "reduce-sequential" : "reduce-interleaved");
+        const uint64_t n = 1 + g() % 600;
+        const LaunchConfig l = random_launch(g, trial);
+        const Params p{n};
+        const uint32_t bdx = l.block.x;
+        // The loop's steps, the same for every thread (they depend on blockDim.x only).
+        std::vector<uint32_t> steps;
+        if (sequential)
+            for (uint32_t s = bdx / 2; s > 0; s >>= 1) steps.push_back(s);
+        else
+            for (uint32_t s = 1; s < bdx; s *= 2) steps.push_back(s);
+        const uint64_t kept = g() % l.blocks();
+        const Expected e = judge(k, p, l, kept, [&](const std::vector<Thread>& threads, std::vector<Access>& out) {
+            for (const Thread& t : threads) {  // sdata[tid] = i < n ? in[i] : 0
+                const uint64_t i = uint64_t(t.block.x) * bdx + t.thread.x;
+                if (i < n) out.push_back({0, t.id, kIn, i, Op::Read});
+                out.push_back({0, t.id, kSdata, t.thread.x, Op::Write});
+            }
+            for (uint32_t step = 0; step < steps.size(); ++step)
+                for (const Thread& t : threads) {  // sdata[tid] += sdata[tid + s]
+                    const uint32_t tid = t.thread.x, s = steps[step];
+                    if (sequential ? tid >= s : tid % (2 * s) != 0) continue;
+                    out.push_back({step + 1, t.id, kSdata, tid, Op::Read});
+                    out.push_back({step + 1, t.id, kSdata, uint64_t(tid) + s, Op::Read});
+                    out.push_back({step + 1, t.id, kSdata, tid, Op::Write});
+                }
+            const uint32_t last = uint32_t(steps.size()) + 1;
+            for (const Thread& t : threads)  // if (tid == 0) partial[blockIdx.x] = sdata[0]
+                if (t.thread.x == 0) {
+                    out.push_back({last, t.id, kSdata, 0, Op::Read});
+                    out.push_back({last, t.id, kPartial, t.block.x, Op::Write});
+                }
+        });
+        ModelLaunch m{&k, p, l};
+        m.shared_block = kept;
+        CAPTURE(k.name);
+        CAPTURE(n);
+        const std::string launch = dims(l);
+        CAPTURE(launch);
+        CAPTURE(kept);
+        const auto r = run_model(m);
+        REQUIRE_MESSAGE(r.value, r.error);
+        for (size_t a = 0; a < 3; ++a) check_records(k, *r.value, e, a);
+        CHECK(r.value->counts == e.counts);
+    }
+}
+
+TEST_CASE("the model's records and findings equal an oracle's from the CUDA text: histograms on random launches") {
+    std::mt19937 g(5);
+    enum { kData, kBins, kLocal };
+    for (int trial = 0; trial < 90; ++trial) {
+        static const char* kNames[] = {"histogram-racy", "histogram-atomic", "histogram-shared"};
+        const int kind = trial % 3;
+        const KernelSpec& k = *find_builtin_kernel(kNames[kind]);
+        const uint64_t n = 1 + g() % 800, nbins = 1 + g() % (g() % 2 ? 8 : 300);
+        const LaunchConfig l = random_launch(g, trial);
+        Params p(2);
+        p[k.param_index("n")] = n;
+        p[k.param_index("bins")] = nbins;
+        std::vector<uint32_t> data(n);
+        k.fill_input(p, kData, data);
+        const uint32_t bdx = l.block.x;
+        const uint64_t kept = g() % l.blocks();
+        const Expected e = judge(k, p, l, kept, [&](const std::vector<Thread>& threads, std::vector<Access>& out) {
+            const auto i_of = [&](const Thread& t) { return uint64_t(t.block.x) * bdx + t.thread.x; };
+            if (kind < 2) {
+                for (const Thread& t : threads) {  // bins[data[i] % nbins] += 1, or atomicAdd
+                    const uint64_t i = i_of(t);
+                    if (i >= n) continue;
+                    out.push_back({0, t.id, kData, i, Op::Read});
+                    const uint64_t bin = data[i] % nbins;
+                    if (kind == 0) {
+                        out.push_back({0, t.id, kBins, bin, Op::Read});
+                        out.push_back({0, t.id, kBins, bin, Op::Write});
+                    } else {
+                        out.push_back({0, t.id, kBins, bin, Op::Atomic});
+                    }
+                }
+                return;
+            }
+            for (const Thread& t : threads)  // local[b] = 0 for b = threadIdx.x, += blockDim.x
+                for (uint64_t b = t.thread.x; b < nbins; b += bdx) out.push_back({0, t.id, kLocal, b, Op::Write});
+            for (const Thread& t : threads)  // atomicAdd(&local[data[i] % nbins], 1)
+                if (const uint64_t i = i_of(t); i < n) {
+                    out.push_back({1, t.id, kData, i, Op::Read});
+                    out.push_back({1, t.id, kLocal, data[i] % nbins, Op::Atomic});
+                }
+            for (const Thread& t : threads)  // atomicAdd(&bins[b], local[b])
+                for (uint64_t b = t.thread.x; b < nbins; b += bdx) {
+                    out.push_back({2, t.id, kLocal, b, Op::Read});
+                    out.push_back({2, t.id, kBins, b, Op::Atomic});
+                }
+        });
+        ModelLaunch m{&k, p, l};
+        m.shared_block = kind == 2 ? kept : UINT64_MAX;
+        CAPTURE(k.name);
+        CAPTURE(n);
+        CAPTURE(nbins);
+        const std::string launch = dims(l);
+        CAPTURE(launch);
+        const auto r = run_model(m);
+        REQUIRE_MESSAGE(r.value, r.error);
+        for (size_t a = 0; a < k.arrays.size(); ++a) check_records(k, *r.value, e, a);
         CHECK(r.value->counts == e.counts);
     }
 }
