@@ -1,7 +1,8 @@
 // The kernel model against an oracle written from the kernels' CUDA text alone (nested loops
 // over the grid, phases apart, sets of thread ids), on random launches — blocks wider than the
 // tile, 2-D and 3-D blocks, grids larger or smaller than the data — where the lessons' covering
-// launches never go: for the transposes, stencil-1d, the reductions and the histograms, per
+// launches never go: for the transposes, stencil-1d, the reductions, the histograms and the
+// tiled matmuls, per
 // element of every global array and of one block's __shared__ array, the smallest thread id
 // that wrote (read) it and how many threads did; and how many findings of each kind: an
 // out-of-bounds shared access each time, a race, a hazard or an uninitialised read once per
@@ -431,6 +432,78 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
         CAPTURE(nbins);
         const std::string launch = dims(l);
         CAPTURE(launch);
+        const auto r = run_model(m);
+        REQUIRE_MESSAGE(r.value, r.error);
+        for (size_t a = 0; a < k.arrays.size(); ++a) check_records(k, *r.value, e, a);
+        CHECK(r.value->counts == e.counts);
+    }
+}
+
+TEST_CASE("the model's records and findings equal an oracle's from the CUDA text: tiled matmuls on random launches") {
+    std::mt19937 g(16);
+    enum { kA, kB, kC, kAs, kBs };
+    for (int trial = 0; trial < 60; ++trial) {
+        const bool nosync = trial % 2;
+        const KernelSpec& k = *find_builtin_kernel(nosync ? "matmul-tiled-nosync" : "matmul-tiled");
+        const uint64_t rows = 1 + g() % 40, cols = 1 + g() % 40, inner = 1 + g() % 40;
+        LaunchConfig l = random_launch(g, trial);
+        if (trial % 3 == 0) l.block = {16, 16, 1};  // the kernel's own block: clean but for nosync
+        Params p(k.params.size());
+        for (const auto& [name, value] :
+             {std::pair{"rows", rows}, {"cols", cols}, {"inner", inner}, {"a_rows", rows}, {"b_cols", cols}})
+            p[k.param_index(name)] = value;
+        const uint32_t steps = uint32_t((inner + 15) / 16);
+        // One step's two halves, per thread: the tile loads (lines 10-11) and the sums (line 14).
+        const auto loads = [&](const Thread& t, uint32_t s, uint32_t phase, std::vector<Access>& out) {
+            const uint64_t row = uint64_t(t.block.y) * 16 + t.thread.y, col = uint64_t(t.block.x) * 16 + t.thread.x;
+            const uint64_t tile = uint64_t(t.thread.y) * 16 + t.thread.x;
+            if (row < rows && s * 16 + t.thread.x < inner)
+                out.push_back({phase, t.id, kA, row * inner + s * 16 + t.thread.x, Op::Read});
+            out.push_back({phase, t.id, kAs, tile, Op::Write});
+            if (col < cols && s * 16 + t.thread.y < inner)
+                out.push_back({phase, t.id, kB, (s * 16 + t.thread.y) * cols + col, Op::Read});
+            out.push_back({phase, t.id, kBs, tile, Op::Write});
+        };
+        const auto sums = [&](const Thread& t, uint32_t phase, std::vector<Access>& out) {
+            for (uint64_t kk = 0; kk < 16; ++kk) {
+                out.push_back({phase, t.id, kAs, uint64_t(t.thread.y) * 16 + kk, Op::Read});
+                out.push_back({phase, t.id, kBs, kk * 16 + t.thread.x, Op::Read});
+            }
+        };
+        const auto store = [&](const Thread& t, uint32_t phase, std::vector<Access>& out) {
+            const uint64_t row = uint64_t(t.block.y) * 16 + t.thread.y, col = uint64_t(t.block.x) * 16 + t.thread.x;
+            if (row < rows && col < cols) out.push_back({phase, t.id, kC, row * cols + col, Op::Write});
+        };
+        const uint64_t kept = g() % l.blocks();
+        const Expected e = judge(k, p, l, kept, [&](const std::vector<Thread>& threads, std::vector<Access>& out) {
+            if (!nosync) {  // phase 2s: the loads of step s; 2s + 1: its sums; then C
+                for (uint32_t s = 0; s < steps; ++s) {
+                    for (const Thread& t : threads) loads(t, s, 2 * s, out);
+                    for (const Thread& t : threads) sums(t, 2 * s + 1, out);
+                }
+                for (const Thread& t : threads) store(t, 2 * steps, out);
+                return;
+            }
+            // No second barrier: phase s + 1 holds the sums of step s and the loads of s + 1.
+            for (const Thread& t : threads) loads(t, 0, 0, out);
+            for (uint32_t s = 0; s < steps; ++s)
+                for (const Thread& t : threads) {
+                    sums(t, s + 1, out);
+                    if (s + 1 < steps)
+                        loads(t, s + 1, s + 1, out);
+                    else
+                        store(t, s + 1, out);
+                }
+        });
+        ModelLaunch m{&k, p, l};
+        m.shared_block = kept;
+        CAPTURE(k.name);
+        CAPTURE(rows);
+        CAPTURE(cols);
+        CAPTURE(inner);
+        const std::string launch = dims(l);
+        CAPTURE(launch);
+        CAPTURE(kept);
         const auto r = run_model(m);
         REQUIRE_MESSAGE(r.value, r.error);
         for (size_t a = 0; a < k.arrays.size(); ++a) check_records(k, *r.value, e, a);
