@@ -2,11 +2,10 @@
 // over the grid, phases apart, sets of thread ids), on random launches — blocks wider than the
 // tile, 2-D and 3-D blocks, grids larger or smaller than the data — where the lessons' covering
 // launches never go: for the transposes, stencil-1d, the reductions, the histograms and the
-// tiled matmuls, per
-// element of every global array and of one block's __shared__ array, the smallest thread id
-// that wrote (read) it and how many threads did; and how many findings of each kind: an
-// out-of-bounds shared access each time, a race, a hazard or an uninitialised read once per
-// element (per block for shared memory).
+// tiled matmuls, per element of every global array and of one block's __shared__ array, the
+// smallest thread id that wrote (read) it and how many threads did; and how many findings of
+// each kind: an out-of-bounds shared access each time, a race, a hazard or an uninitialised
+// read once per element (per block for shared memory).
 #include <doctest/doctest.h>
 
 #include <algorithm>
