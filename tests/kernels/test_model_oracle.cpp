@@ -166,8 +166,10 @@ struct Access {
     Op op;
 };
 
+// `phase`: the records keep only that phase's accesses (ModelLaunch::phase); findings are all.
 Expected judge(const KernelSpec& k, const Params& p, const LaunchConfig& l, uint64_t kept,
-               const std::function<void(const std::vector<Thread>&, std::vector<Access>&)>& block_accesses) {
+               const std::function<void(const std::vector<Thread>&, std::vector<Access>&)>& block_accesses,
+               uint32_t phase = ModelLaunch::kAllPhases) {
     Expected e;
     e.writes.resize(k.arrays.size());
     e.reads.resize(k.arrays.size());
@@ -198,7 +200,7 @@ Expected judge(const KernelSpec& k, const Params& p, const LaunchConfig& l, uint
                 continue;
             }
             const bool writes = x.op != Op::Read, reads = x.op != Op::Write;
-            if (!shared(x.array) || b == kept) {
+            if ((!shared(x.array) || b == kept) && (phase == ModelLaunch::kAllPhases || x.phase == phase)) {
                 if (writes) e.writes[x.array][x.element].insert(x.id);
                 if (reads) e.reads[x.array][x.element].insert(x.id);
             }
@@ -343,7 +345,9 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
         else
             for (uint32_t s = 1; s < bdx; s *= 2) steps.push_back(s);
         const uint64_t kept = g() % l.blocks();
-        const Expected e = judge(k, p, l, kept, [&](const std::vector<Thread>& threads, std::vector<Access>& out) {
+        // Every other launch maps one phase only: the accesses between two barriers.
+        const uint32_t phase = trial % 4 < 2 ? ModelLaunch::kAllPhases : uint32_t(g() % (steps.size() + 2));
+        const auto accesses = [&](const std::vector<Thread>& threads, std::vector<Access>& out) {
             for (const Thread& t : threads) {  // sdata[tid] = i < n ? in[i] : 0
                 const uint64_t i = uint64_t(t.block.x) * bdx + t.thread.x;
                 if (i < n) out.push_back({0, t.id, kIn, i, Op::Read});
@@ -363,9 +367,12 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
                     out.push_back({last, t.id, kSdata, 0, Op::Read});
                     out.push_back({last, t.id, kPartial, t.block.x, Op::Write});
                 }
-        });
+        };
+        const Expected e = judge(k, p, l, kept, accesses, phase);
         ModelLaunch m{&k, p, l};
         m.shared_block = kept;
+        m.phase = phase;
+        CAPTURE(phase);
         CAPTURE(k.name);
         CAPTURE(n);
         const std::string launch = dims(l);
