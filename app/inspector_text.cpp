@@ -94,6 +94,19 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
         else if (found & kFoundBarrierExited)
             d.fields.push_back({label, "this thread had exited without reaching " + line});
     }
+    // Its thread took an undefined value through a shuffle (map_picture's mark_undefined_shuffles).
+    // The finding names the first such lane of each call; the others get its gist.
+    if (element && *element < p.findings.found.size() && (p.findings.found[*element] & kFoundUndefinedShuffle)) {
+        std::string text =
+            "this thread took a value through a warp shuffle from a lane that took no part: the value is undefined";
+        for (const Finding& f : p.findings.list)
+            if (f.kind == FindingKind::UninitializedRead && f.array.empty() && !f.threads.empty() &&
+                f.threads[0].block == s.block && f.threads[0].thread == s.thread) {
+                text = f.message;
+                break;
+            }
+        d.fields.push_back({"undefined value (shuffle)", text});
+    }
     if (s.kind == CellSample::Element)
         d.fields.push_back(
             {!p.launch.model ? "touches"

@@ -33,6 +33,16 @@ void mark_diverged(const DivergedBlock& d, const ThreadMap& map, std::vector<uin
     }
 }
 
+// Marks each cell whose first toucher took an undefined value through a shuffle
+// (ModelResult::undefined_shuffles).
+void mark_undefined_shuffles(std::vector<uint32_t> ids, const ThreadMap& map, std::vector<uint8_t>& found) {
+    if (ids.empty()) return;
+    std::sort(ids.begin(), ids.end());
+    for (uint64_t e = 0; e < found.size(); ++e)
+        if (map.touches[e] > 0 && std::binary_search(ids.begin(), ids.end(), map.first_toucher[e]))
+            found[e] |= kFoundUndefinedShuffle;
+}
+
 // The findings of a model run, as the Findings tab lists them.
 PictureFindings picture_findings(const std::string& output, size_t array, ModelResult& run) {
     PictureFindings f;
@@ -100,6 +110,8 @@ Outcome<LaunchResult> run_model_map(const ResolvedLaunch& r, PictureFindings& fi
     findings.past_elsewhere = run.value->arrays[r.model->array].past_elsewhere;
     if ((findings.diverged = std::move(run.value->diverged)) && findings.found.size() == records.size())
         mark_diverged(*findings.diverged, out.map, findings.found);
+    if (findings.found.size() == records.size())
+        mark_undefined_shuffles(std::move(run.value->undefined_shuffles), out.map, findings.found);
     phases = run.value->phases;
     return {std::move(out), {}};
 }
@@ -194,6 +206,12 @@ Legend picture_legend(const MapPicture& p) {
             g.note += "\n" + std::to_string(undrawn) +
                       " out-of-bounds accesses lie\nbefore the start or far past\nthe "
                       "end, not drawn: the\nFindings tab lists them.";
+        const auto& found = p.findings.found;
+        if (p.color.findings_checked &&
+            std::any_of(found.begin(), found.end(), [](uint8_t f) { return f & kFoundUndefinedShuffle; }))
+            g.note +=
+                "\nThe uninitialised colour also\nmarks the cells of threads that\ntook an undefined value through\na "
+                "shuffle (the inspector says).";
         if (const auto& d = p.findings.diverged; d && p.color.findings_checked) {
             // Where the launch ended: the cells of that block's threads, by where each thread was.
             const std::string block = to_string(unlinearize(d->block, p.launch.launch.grid));

@@ -67,14 +67,15 @@ struct ColorContext {
 };
 
 // The Findings mode's colours, first of the bits first: an access past the end, a race, a
-// read-write hazard, an uninitialised shared read, the three sides of a divergent barrier's
-// block, and touched with none of them.
+// read-write hazard, an uninitialised shared read (or an undefined value taken through a
+// shuffle: the same mistake, reading what nobody wrote), the three sides of a divergent
+// barrier's block, and touched with none of them.
 TM_HD inline Rgba8 finding_color(uint8_t found, Palette p) {
     const bool standard = p == Palette::Standard;
     if (found & kFoundOutOfBounds) return from_hex(standard ? 0xEDC948 : 0xE69F00);
     if (found & kFoundRace) return from_hex(standard ? 0xE15759 : 0xD55E00);
     if (found & kFoundHazard) return from_hex(standard ? 0xF28E2B : 0xF0E442);
-    if (found & kFoundUninit) return from_hex(standard ? 0xB07AA1 : 0xCC79A7);
+    if (found & (kFoundUninit | kFoundUndefinedShuffle)) return from_hex(standard ? 0xB07AA1 : 0xCC79A7);
     if (found & kFoundBarrierElsewhere) return from_hex(standard ? 0xFF9DA7 : 0x56B4E9);
     if (found & kFoundBarrierExited) return from_hex(standard ? 0x9C755F : 0xDDDDDD);
     if (found & kFoundBarrierWaiting) return from_hex(standard ? 0x59A14F : 0x009E73);

@@ -11,7 +11,9 @@ namespace threadmap {
 // map draws those cells; the model's per-element bits never carry it). kFoundBarrier*: the
 // cell's first toucher is a thread of the block where the launch ended at a divergent barrier
 // (or warp call), and it waited there, waited elsewhere, or had exited (the map adds them from
-// ModelResult::diverged).
+// ModelResult::diverged). kFoundUndefinedShuffle: the cell's first toucher took an undefined
+// value through a warp shuffle from a lane that took no part (an uninitialised read that names
+// no array; the map adds it from the listed findings).
 enum ElementFinding : uint8_t {
     kFoundRace = 1,
     kFoundHazard = 2,
@@ -20,6 +22,7 @@ enum ElementFinding : uint8_t {
     kFoundBarrierWaiting = 16,
     kFoundBarrierElsewhere = 32,
     kFoundBarrierExited = 64,
+    kFoundUndefinedShuffle = 128,
 };
 
 }  // namespace threadmap

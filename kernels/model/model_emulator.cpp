@@ -670,6 +670,9 @@ bool ModelEmulator::complete_warp_calls() {
                            ": the value is undefined (here it keeps its own).";
                 });
             }
+            for (uint32_t m = 0; m < lanes; ++m)
+                if (bad.lanes >> m & 1 && result_.undefined_shuffles.size() < ModelResult::kMaxUndefinedShuffles)
+                    result_.undefined_shuffles.push_back(block_base_ + first + m);
             if (c.op == WarpOp::Sync) warp_order_.sync(first, members, ++epoch_);
             for (uint32_t m = 0; m < lanes; ++m)
                 if (members >> m & 1) state_[first + m] = FiberState::Running;
@@ -1023,6 +1026,9 @@ bool ModelEmulator::absorb(ModelEmulator& later) {
     result_.phases = std::max(result_.phases, later.result_.phases);
     result_.ended_early = later.result_.ended_early;
     if (later.result_.diverged) result_.diverged = std::move(later.result_.diverged);
+    for (uint32_t id : later.result_.undefined_shuffles)
+        if (result_.undefined_shuffles.size() < ModelResult::kMaxUndefinedShuffles)
+            result_.undefined_shuffles.push_back(id);
     ++result_.block_ranges;
     stopped_ = stopped_ || later.stopped_;
     if (!later.shared_kept_.empty()) shared_kept_ = std::move(later.shared_kept_);

@@ -161,8 +161,13 @@ struct ModelResult {
     static constexpr size_t kMaxListedFindings = 1000;
     bool ended_early = false;               // a divergent barrier ended the launch
     std::optional<DivergedBlock> diverged;  // where, when it did
-    uint32_t phases = 1;                    // barriers the longest-running block passed, plus one
-    uint64_t accesses = 0;                  // loads + stores + atomics, out-of-bounds ones included
+    // The threads (global linear ids, in the order the model ran them) that took an undefined
+    // value through a shuffle from a lane that took no part; the finding names the first lane of
+    // each such call, the map marks every one. At most kMaxUndefinedShuffles are kept.
+    std::vector<uint32_t> undefined_shuffles;
+    static constexpr size_t kMaxUndefinedShuffles = size_t(1) << 20;
+    uint32_t phases = 1;    // barriers the longest-running block passed, plus one
+    uint64_t accesses = 0;  // loads + stores + atomics, out-of-bounds ones included
     // The ranges of blocks that ran on threads of their own and were joined (1: the blocks ran
     // one after another; see run_model_here).
     uint32_t block_ranges = 1;

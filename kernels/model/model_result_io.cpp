@@ -92,6 +92,7 @@ std::string serialize_result(const ModelResult& r) {
         w.value(r.diverged->line);
         w.vector(r.diverged->sides);
     }
+    w.vector(r.undefined_shuffles);
     w.value(r.phases);
     w.value(r.accesses);
     w.value(r.memory.has_value());
@@ -132,6 +133,7 @@ std::optional<ModelResult> deserialize_result(std::string_view bytes) {
         if (!in.value(d.block) || !in.value(d.line) || !in.vector(d.sides)) return std::nullopt;
         r.diverged = std::move(d);
     }
+    if (!in.vector(r.undefined_shuffles)) return std::nullopt;
     if (!in.value(r.phases) || !in.value(r.accesses) || !in.value(memory)) return std::nullopt;
     if (memory) {
         MemoryView m;

@@ -139,7 +139,8 @@ UndefinedSource complete_warp_call(WarpCall* calls, uint32_t members) {
             case WarpOp::ShflXor: {
                 const uint32_t j = shuffle_source(op, l, c.arg, c.width);
                 if (!(members >> j & 1)) {
-                    if (undefined.lane == kWarpLanes) undefined = {l, j};
+                    if (undefined.lane == kWarpLanes) undefined.lane = l, undefined.source = j;
+                    undefined.lanes |= 1u << l;
                     c.result = c.value;
                 } else {
                     c.result = calls[j].value;

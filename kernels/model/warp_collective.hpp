@@ -59,12 +59,13 @@ uint32_t shuffle_source(WarpOp op, uint32_t lane, uint32_t arg, uint32_t width);
 struct UndefinedSource {
     uint32_t lane = kWarpLanes;  // kWarpLanes: none
     uint32_t source = 0;
+    uint32_t lanes = 0;  // every such member, a bit per lane
 };
 
 // Completes a collective of the warp whose lanes' calls are `calls[0..32)` (lanes past the
 // block's last thread have none): `members` (a bit per lane) are the lanes taking part, every
 // one waiting at a call of the same kind with the same mask. Sets each member's result; returns
-// the first member whose shuffle source is not a member.
+// the first member whose shuffle source is not a member, and all of them.
 UndefinedSource complete_warp_call(WarpCall* calls, uint32_t members);
 
 // Which of a block's accesses __syncwarp() orders: a vector clock per thread over its warp's

@@ -377,3 +377,40 @@ TEST_CASE("the phase slider steps through a reduction's tree - each phase halves
     o.phase = "1";
     CHECK(resolve_launch(o).error == "--phase: histogram-racy has no __syncthreads(), so one phase");
 }
+
+TEST_CASE("a shuffle from a lane that takes no part is on the map - the cells of the threads that took it") {
+    // Lanes 0-15 of each warp read lanes 16-31, which the mask leaves out: undefined values.
+    const std::string path = "/tmp/threadmap-shuffle-" + std::to_string(getpid()) + ".cu";
+    std::ofstream(path) << "__global__ void half_warp(float* out) {\n"
+                           "    int lane = threadIdx.x % 32;\n"
+                           "    float v = lane;\n"
+                           "    if (lane < 16) v = __shfl_sync(0x0000ffff, v, lane + 16);\n"
+                           "    out[threadIdx.x] = v;\n"
+                           "}\n";
+    LaunchOptions o;
+    o.source = path;
+    o.binds = {"out=float[64]"};
+    o.block = "64";
+    PictureOptions po;
+    po.mode = ColorMode::Findings;
+    auto built = build_picture(resolved(o), po);
+    std::filesystem::remove(path);
+    REQUIRE_MESSAGE(built.value, built.error);
+    MapPicture& p = *built.value;
+    // One finding per call, naming its first such lane; the map marks all sixteen of each warp.
+    CHECK(count(p.findings, FindingKind::UninitializedRead) == 2);
+    REQUIRE(p.findings.found.size() == 64);
+    for (size_t e = 0; e < 64; ++e) CHECK(bool(p.findings.found[e] & kFoundUndefinedShuffle) == (e % 32 < 16));
+    // Painted as an uninitialised read, and the inspector and the legend say what it was.
+    CHECK(finding_color(p.findings.found[3], Palette::Standard) == finding_color(kFoundUninit, Palette::Standard));
+    const auto shuffle_field = [&](int column) -> std::string {
+        const CellDescription d = describe_cell(p, column, 0);
+        for (const auto& f : d.fields)
+            if (f.first == "undefined value (shuffle)") return f.second;
+        return "";
+    };
+    CHECK(shuffle_field(32).find("takes a value from lane 16 through __shfl_sync at line 4") != std::string::npos);
+    CHECK(shuffle_field(3).find("from a lane that took no part") != std::string::npos);
+    CHECK(shuffle_field(20).empty());
+    CHECK(picture_legend(p).note.find("took an undefined value through\na shuffle") != std::string::npos);
+}
