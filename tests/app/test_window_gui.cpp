@@ -331,6 +331,25 @@ TEST_CASE("a divergent barrier - its block's threads coloured by where they were
     CHECK(s["pinned_cell"] == json::array({128, 0}));
 }
 
+TEST_CASE("a shuffle's undefined value - a click on its finding pins the first cell of the thread that took it") {
+    const std::string cu = "/tmp/threadmap-gui-" + std::to_string(getpid()) + "-half-warp.cu";
+    std::ofstream(cu) << "__global__ void half_warp(float* out) {\n"
+                         "    int lane = threadIdx.x % 32;\n"
+                         "    float v = lane;\n"
+                         "    if (lane < 16) v = __shfl_sync(0x0000ffff, v, lane + 16);\n"
+                         "    out[threadIdx.x] = v;\n"
+                         "}\n";
+    const WindowRun w = run_window({"--source", cu, "--bind", "out=float[64]", "--block", "64"},
+                                   "1 move 5 5\n3 wait idle\n4 click tab:Findings\n6 click findings:findings\n"
+                                   "8 wait idle\n9 move finding:1\n10 click finding:1\n12 move 5 5\n"
+                                   "13 state @/s.json\n14 quit\n");
+    std::filesystem::remove(cu);
+    const json s = load_json(w.path("s.json"));
+    CHECK(s["findings"] == 2);
+    // The second call's first such lane is thread 32: out[32], the first cell of the second warp.
+    CHECK(s["pinned_cell"] == json::array({32, 0}));
+}
+
 TEST_CASE("a finding on a shared tile - a click maps that block's copy of the tile and pins its element") {
     // missing-barrier's fourth finding: the hazard on As[0][3] of block (0,0,0). From the map of
     // C, and from block (1,0,0)'s copy of Bs: either way the map becomes block 0's As.
