@@ -1,11 +1,12 @@
 // The kernel model against an oracle written from the kernels' CUDA text alone (nested loops
 // over the grid, phases apart, sets of thread ids), on random launches — blocks wider than the
 // tile, 2-D and 3-D blocks, grids larger or smaller than the data — where the lessons' covering
-// launches never go: for the transposes, stencil-1d, the reductions, the histograms and the
-// tiled matmuls, per element of every global array and of one block's __shared__ array, the
-// smallest thread id that wrote (read) it and how many threads did; and how many findings of
-// each kind: an out-of-bounds shared access each time, a race, a hazard or an uninitialised
-// read once per element (per block for shared memory).
+// launches never go: for every registry kernel but increment and increment-stride (test_model's
+// comparison with the fast emulator covers those), per element of every global array and of
+// one block's __shared__ array, the smallest thread id that wrote (read) it and how many
+// threads did (and, where the accesses are listed, the stores and the out-of-bounds accesses
+// past each end); and how many findings of each kind: an out-of-bounds access each time, a
+// race, a hazard or an uninitialised read once per element (per block for shared memory).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -29,6 +30,13 @@ using Touchers = std::map<uint64_t, std::set<uint32_t>>;  // element -> thread i
 struct Expected {
     std::vector<Touchers> writes, reads;  // per array of the spec (a shared one: the kept block's)
     std::array<uint64_t, kFindingKinds> counts{};
+    // judge()'s: per array, the out-of-bounds accesses within past_window() of its end (index
+    // size + k: the smallest id and the number of accesses that wrote and read there) and
+    // those elsewhere.
+    bool past_checked = false;
+    std::vector<std::map<uint64_t, PastRecord>> past;
+    std::vector<uint64_t> past_elsewhere;
+    std::vector<std::map<uint64_t, uint32_t>> stores;  // judge()'s: writes and atomics per element, each
 };
 
 void count(Expected& e, FindingKind kind, uint64_t n = 1) { e.counts[size_t(kind)] += n; }
@@ -173,6 +181,10 @@ Expected judge(const KernelSpec& k, const Params& p, const LaunchConfig& l, uint
     Expected e;
     e.writes.resize(k.arrays.size());
     e.reads.resize(k.arrays.size());
+    e.past_checked = true;
+    e.past.resize(k.arrays.size());
+    e.past_elsewhere.resize(k.arrays.size());
+    e.stores.resize(k.arrays.size());
     std::vector<uint64_t> sizes;
     for (const ArraySpec& a : k.arrays) {
         uint64_t n = 1;
@@ -195,13 +207,22 @@ Expected judge(const KernelSpec& k, const Params& p, const LaunchConfig& l, uint
         std::map<std::pair<size_t, uint64_t>, std::vector<Access>> shared_touches;
         std::set<std::pair<size_t, uint64_t>> written, uninitialised;
         for (const Access& x : accesses) {
+            const bool writes = x.op != Op::Read, reads = x.op != Op::Write;
             if (x.element >= sizes[x.array]) {
                 count(e, FindingKind::OutOfBounds);
+                if ((shared(x.array) && b != kept) || (phase != ModelLaunch::kAllPhases && x.phase != phase)) continue;
+                const uint64_t n = sizes[x.array];
+                if (x.element - n >= past_window(n)) {
+                    ++e.past_elsewhere[x.array];
+                    continue;
+                }
+                PastRecord& r = e.past[x.array][x.element - n];
+                if (writes) r.first_writer = std::min(r.first_writer, x.id), ++r.writes;
+                if (reads) r.first_reader = std::min(r.first_reader, x.id), ++r.reads;
                 continue;
             }
-            const bool writes = x.op != Op::Read, reads = x.op != Op::Write;
             if ((!shared(x.array) || b == kept) && (phase == ModelLaunch::kAllPhases || x.phase == phase)) {
-                if (writes) e.writes[x.array][x.element].insert(x.id);
+                if (writes) e.writes[x.array][x.element].insert(x.id), ++e.stores[x.array][x.element];
                 if (reads) e.reads[x.array][x.element].insert(x.id);
             }
             const auto key = std::make_pair(x.array, x.element);
@@ -260,6 +281,21 @@ void check_records(const KernelSpec& k, const ModelResult& r, const Expected& e,
                                   << rec.first_reader << " ×" << rec.readers << "; oracle writer " << first_writer
                                   << " ×" << writers << ", reader " << first_reader << " ×" << readers);
         }
+    }
+    if (!e.past_checked) return;
+    for (uint64_t i = 0; i < got.records.size(); ++i) {
+        const auto want = e.stores[a].find(i);
+        if (got.records[i].stores != (want == e.stores[a].end() ? 0 : want->second)) {
+            FAIL_CHECK("element " << i << ": " << got.records[i].stores << " stores");
+            break;
+        }
+    }
+    CHECK(got.past_elsewhere == e.past_elsewhere[a]);
+    const uint64_t drawn = e.past[a].empty() ? 0 : e.past[a].rbegin()->first + 1;  // up to the last one touched
+    REQUIRE(got.past.size() == drawn);
+    for (uint64_t k = 0; k < drawn; ++k) {
+        const auto want = e.past[a].find(k);
+        if (got.past[k] != (want == e.past[a].end() ? PastRecord{} : want->second)) FAIL_CHECK("past the end + " << k);
     }
 }
 
@@ -511,6 +547,65 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
         CAPTURE(launch);
         CAPTURE(kept);
         const auto r = run_model(m);
+        REQUIRE_MESSAGE(r.value, r.error);
+        for (size_t a = 0; a < k.arrays.size(); ++a) check_records(k, *r.value, e, a);
+        CHECK(r.value->counts == e.counts);
+    }
+}
+
+TEST_CASE(
+    "the model's records and findings equal an oracle's from the CUDA text: one thread per element, past the end") {
+    std::mt19937 g(42);
+    enum { kA, kB, kC };
+    for (int trial = 0; trial < 120; ++trial) {
+        static const char* kNames[] = {"matmul",          "matmul-xcol", "matmul-store-in-loop",
+                                       "transpose-naive", "copy-offset", "increment-unguarded"};
+        const std::string name = kNames[trial % 6];
+        const KernelSpec& k = *find_builtin_kernel(name);
+        const LaunchConfig l = random_launch(g, trial);
+        Params p(k.params.size());
+        const uint64_t rows = 1 + g() % 30, cols = 1 + g() % 30, inner = 1 + g() % 12, n = 1 + g() % 300;
+        for (size_t i = 0; i < k.params.size(); ++i) {
+            const std::string& q = k.params[i].name;
+            p[i] = q == "rows" || q == "a_rows"   ? rows
+                   : q == "cols" || q == "b_cols" ? cols
+                   : q == "inner"                 ? inner
+                   : q == "offset"                ? g() % 40
+                                                  : n;
+        }
+        const auto param = [&](const char* q) { return p[k.param_index(q)]; };
+        const Expected e =
+            judge(k, p, l, UINT64_MAX, [&](const std::vector<Thread>& threads, std::vector<Access>& out) {
+                for (const Thread& t : threads) {
+                    const uint64_t gx = uint64_t(t.block.x) * l.block.x + t.thread.x;
+                    const uint64_t gy = uint64_t(t.block.y) * l.block.y + t.thread.y;
+                    if (name == "increment-unguarded") {  // a[pos] += 1, no guard
+                        out.push_back({0, t.id, 0, gx, Op::Read});
+                        out.push_back({0, t.id, 0, gx, Op::Write});
+                    } else if (name == "copy-offset") {  // if (i < n) out[i] = in[i + offset]
+                        if (gx >= param("n")) continue;
+                        out.push_back({0, t.id, 0, gx + param("offset"), Op::Read});
+                        out.push_back({0, t.id, 1, gx, Op::Write});
+                    } else if (name == "transpose-naive") {  // x column, y row of in
+                        if (gx >= cols || gy >= rows) continue;
+                        out.push_back({0, t.id, 0, gy * cols + gx, Op::Read});
+                        out.push_back({0, t.id, 1, gx * rows + gy, Op::Write});
+                    } else {  // C[i][j] = Σ A[i][k]·B[k][j]; the tutorial's i is x, matmul-xcol's y
+                        const uint64_t i = name == "matmul-xcol" ? gy : gx, j = name == "matmul-xcol" ? gx : gy;
+                        if (i >= rows || j >= cols) continue;
+                        for (uint64_t kk = 0; kk < inner; ++kk) {
+                            out.push_back({0, t.id, kA, i * inner + kk, Op::Read});
+                            out.push_back({0, t.id, kB, kk * cols + j, Op::Read});
+                            if (name == "matmul-store-in-loop") out.push_back({0, t.id, kC, i * cols + j, Op::Write});
+                        }
+                        if (name != "matmul-store-in-loop") out.push_back({0, t.id, kC, i * cols + j, Op::Write});
+                    }
+                }
+            });
+        CAPTURE(name);
+        const std::string launch = dims(l);
+        CAPTURE(launch);
+        const auto r = run_model({&k, p, l});
         REQUIRE_MESSAGE(r.value, r.error);
         for (size_t a = 0; a < k.arrays.size(); ++a) check_records(k, *r.value, e, a);
         CHECK(r.value->counts == e.counts);
