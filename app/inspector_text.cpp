@@ -100,8 +100,7 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
         std::string text =
             "this thread took a value through a warp shuffle from a lane that took no part: the value is undefined";
         for (const Finding& f : p.findings.list)
-            if (f.kind == FindingKind::UninitializedRead && f.array.empty() && !f.threads.empty() &&
-                f.threads[0].block == s.block && f.threads[0].thread == s.thread) {
+            if (is_undefined_shuffle(f) && f.threads[0].block == s.block && f.threads[0].thread == s.thread) {
                 text = f.message;
                 break;
             }

@@ -34,7 +34,7 @@ std::optional<FindingTarget> finding_target(const MapPicture& p, const Finding& 
                 if (found[e] & side) return FindingTarget{model->array, model->shared_block, e};
         return std::nullopt;
     }
-    if (model && f.kind == FindingKind::UninitializedRead && f.array.empty() && !f.threads.empty()) {
+    if (model && is_undefined_shuffle(f)) {
         // A shuffle's undefined value: the first cell its thread touched on the map, if any.
         const std::vector<uint8_t>& found = p.findings.found;
         const ThreadMap& map = p.result.map;
@@ -83,8 +83,7 @@ std::string click_text(const MapPicture& p, const Finding& f, const FindingTarge
     if (f.kind == FindingKind::DivergentBarrier)
         return "Pin a cell of a thread of its block (one that did not wait there, if it touched this array).";
     if (f.kind == FindingKind::OutOfBounds) return "Pin its cell past the end of the array.";
-    if (f.kind == FindingKind::UninitializedRead && f.array.empty())
-        return "Pin the first cell on the map of the thread that took the undefined value.";
+    if (is_undefined_shuffle(f)) return "Pin the first cell on the map of the thread that took the undefined value.";
     if (on_map(p, t)) return "Pin its element on the map.";
     const ArraySpec& a = p.launch.model->spec->arrays[t.array];
     return "Show " + a.name +

@@ -2,8 +2,10 @@
 // mantissa) to and from float and double, as CUDA converts (cuda_bf16.hpp): round to nearest
 // even, NaN to the canonical 0x7fff, subnormals kept, overflow to infinity. Compiled twice, as
 // half_bits.hpp is: into the host and into every learner's kernel (the embedded cuda_bf16.h
-// includes it), so it includes nothing and uses C++'s own types only.
+// includes it), so it includes only half_bits.hpp and uses C++'s own types only.
 #pragma once
+
+#include "half_bits.hpp"  // __threadmap_float_rounded_to_odd
 
 constexpr unsigned short __threadmap_bf16_from_float(float value) {
     const unsigned f = __builtin_bit_cast(unsigned, value);
@@ -16,14 +18,7 @@ constexpr unsigned short __threadmap_bf16_from_float(float value) {
 
 constexpr float __threadmap_bf16_to_float(unsigned short b) { return __builtin_bit_cast(float, unsigned(b) << 16); }
 
-// A double to its nearest bfloat16 (CUDA's __double2bfloat16): through a float rounded to odd,
-// as half_bits.hpp does for halves, so that the double is rounded once.
+// A double to its nearest bfloat16 (CUDA's __double2bfloat16), rounded once.
 constexpr unsigned short __threadmap_bf16_from_double(double value) {
-    float f = float(value);
-    const unsigned bits = __builtin_bit_cast(unsigned, f);
-    if (double(f) != value && (bits & 0x7f800000u) != 0x7f800000u && (bits & 1) == 0) {
-        const bool below = (f < 0 ? -double(f) : double(f)) < (value < 0 ? -value : value);
-        f = __builtin_bit_cast(float, below ? bits + 1 : bits - 1);
-    }
-    return __threadmap_bf16_from_float(f);
+    return __threadmap_bf16_from_float(__threadmap_float_rounded_to_odd(value));
 }

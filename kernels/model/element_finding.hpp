@@ -13,7 +13,7 @@ namespace threadmap {
 // (or warp call), and it waited there, waited elsewhere, or had exited (the map adds them from
 // ModelResult::diverged). kFoundUndefinedShuffle: the cell's first toucher took an undefined
 // value through a warp shuffle from a lane that took no part (an uninitialised read that names
-// no array; the map adds it from the listed findings).
+// no array; the map adds it from ModelResult::undefined_shuffles).
 enum ElementFinding : uint8_t {
     kFoundRace = 1,
     kFoundHazard = 2,

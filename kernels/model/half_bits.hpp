@@ -1,4 +1,5 @@
-// IEEE binary16 (CUDA's __half) to and from float (and from double), as CUDA converts: round
+// IEEE binary16 (CUDA's __half) to and from float (and from double, through a float rounded to
+// odd, which bfloat16_bits.hpp uses too), as CUDA converts: round
 // to nearest even, subnormals kept, overflow to infinity. Compiled twice, so it includes nothing and uses C++'s
 // own types only: into the host (an array of halves' values, its bindings) and into every
 // learner's kernel (the embedded cuda_fp16.h includes it), so the two cannot disagree.
@@ -42,14 +43,18 @@ constexpr float __threadmap_half_to_float(unsigned short h) {
     return __builtin_bit_cast(float, o | (unsigned(h) & 0x8000u) << 16);
 }
 
-// A double to its nearest half (CUDA's __double2half): through a float rounded to odd, since a
-// float rounded to nearest could land on a midpoint between two halves that the double is not on.
-constexpr unsigned short __threadmap_half_from_double(double value) {
-    float f = float(value);
+// A double as a float rounded to odd (inexact: the neighbour with an odd last bit), which a
+// 2-byte float type then rounds to nearest as if from the double: a float rounded to nearest
+// could land on a midpoint between two halves (or bfloat16s) that the double is not on.
+constexpr float __threadmap_float_rounded_to_odd(double value) {
+    const float f = float(value);
     const unsigned bits = __builtin_bit_cast(unsigned, f);
-    if (double(f) != value && (bits & 0x7f800000u) != 0x7f800000u && (bits & 1) == 0) {
-        const bool below = (f < 0 ? -double(f) : double(f)) < (value < 0 ? -value : value);
-        f = __builtin_bit_cast(float, below ? bits + 1 : bits - 1);
-    }
-    return __threadmap_half_from_float(f);
+    if (double(f) == value || (bits & 0x7f800000u) == 0x7f800000u || (bits & 1) != 0) return f;
+    const bool below = (f < 0 ? -double(f) : double(f)) < (value < 0 ? -value : value);
+    return __builtin_bit_cast(float, below ? bits + 1 : bits - 1);
+}
+
+// A double to its nearest half (CUDA's __double2half), rounded once.
+constexpr unsigned short __threadmap_half_from_double(double value) {
+    return __threadmap_half_from_float(__threadmap_float_rounded_to_odd(value));
 }

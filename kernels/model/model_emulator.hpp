@@ -128,6 +128,10 @@ struct Finding {
     int line = 0;                 // of the CUDA source
     std::string message;          // one sentence for a learner
 };
+// A shuffle that took a value from a lane taking no part: an uninitialised read of no array.
+inline bool is_undefined_shuffle(const Finding& f) {
+    return f.kind == FindingKind::UninitializedRead && f.array.empty() && !f.threads.empty();
+}
 
 // What a learner's kernel printed with printf (kernels/source), in the order the model ran its
 // threads: the whole text of the first `kept_calls` calls, up to kMaxBytes.

@@ -2,13 +2,14 @@
 // __nv_bfloat16 and __nv_bfloat162 with the functions and operators a course uses, beside
 // cuda_fp16.h's __half. As in CUDA, __nv_bfloat16 is a class of two bytes (an array of them is
 // threadmap's element type `bfloat16`) and every operation rounds its result once to
-// bfloat16, to nearest even: computed in double, which holds a product of two bfloat16s
-// exactly and, with 53 ≥ 2 × 8 + 2 bits, gives the correctly rounded bfloat16 of a sum,
-// difference, quotient or square root (CUDA's __hdiv and hsqrt go through approximate float
-// instructions NVIDIA's header calls good enough for that). `b + 1.0f` is ambiguous, as nvcc
+// bfloat16, to nearest even: + - * / computed in double, which holds a product of two
+// bfloat16s exactly and, with 53 ≥ 2 × 8 + 2 bits, gives the correctly rounded bfloat16 of a
+// sum, difference or quotient (hsqrt and the rest: two_byte_float.h; CUDA's __hdiv and hsqrt go
+// through approximate float instructions NVIDIA's header calls good enough for that). `b + 1.0f` is ambiguous, as nvcc
 // says, because __nv_bfloat16 converts to float and float to __nv_bfloat16.
 #pragma once
 #include "/threadmap/bfloat16_bits.hpp"
+#include "/threadmap/two_byte_float.h"
 
 // A 64-bit integer to bfloat16 in one rounding (a double could round it first): the top eight
 // significant bits kept, the rest to nearest even.
@@ -95,57 +96,6 @@ inline __nv_bfloat16 __hfma(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c) {
         return __nv_bfloat16(__builtin_bit_cast(double, (error > 0) == (s > 0) ? bits + 1 : bits - 1));
     return __nv_bfloat16(s);
 }
-inline __nv_bfloat16 __hneg(__nv_bfloat16 a) { return __ushort_as_bfloat16((unsigned short)(a.__x ^ 0x8000u)); }
-inline __nv_bfloat16 __habs(__nv_bfloat16 a) { return __ushort_as_bfloat16((unsigned short)(a.__x & 0x7fffu)); }
-inline bool __hisnan(__nv_bfloat16 a) { return (a.__x & 0x7fffu) > 0x7f80u; }
-inline bool __hisinf(__nv_bfloat16 a) { return (a.__x & 0x7fffu) == 0x7f80u; }
-// NaN on either side: the other one; both: the canonical NaN (CUDA's max.bf16 and min.bf16).
-inline __nv_bfloat16 __hmax(__nv_bfloat16 a, __nv_bfloat16 b) {
-    return __hisnan(a) && __hisnan(b) ? __ushort_as_bfloat16(0x7fff)
-           : __hisnan(a)              ? b
-           : __hisnan(b)              ? a
-           : float(a) < float(b)      ? b
-                                      : a;
-}
-inline __nv_bfloat16 __hmin(__nv_bfloat16 a, __nv_bfloat16 b) {
-    return __hisnan(a) && __hisnan(b) ? __ushort_as_bfloat16(0x7fff)
-           : __hisnan(a)              ? b
-           : __hisnan(b)              ? a
-           : float(b) < float(a)      ? b
-                                      : a;
-}
-inline __nv_bfloat16 hsqrt(__nv_bfloat16 a) { return __nv_bfloat16(sqrt(double(a))); }
-inline __nv_bfloat16 hfloor(__nv_bfloat16 a) { return __nv_bfloat16(floorf(float(a))); }
-inline __nv_bfloat16 hceil(__nv_bfloat16 a) { return __nv_bfloat16(ceilf(float(a))); }
-inline __nv_bfloat16 htrunc(__nv_bfloat16 a) { return __nv_bfloat16(truncf(float(a))); }
-inline __nv_bfloat16 hrint(__nv_bfloat16 a) { return __nv_bfloat16(rintf(float(a))); }
-
-#define __THREADMAP_BF16_COMPARE(NAME, OP) \
-    inline bool NAME(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) OP float(b); }
-__THREADMAP_BF16_COMPARE(__heq, ==)
-__THREADMAP_BF16_COMPARE(__hne, !=)
-__THREADMAP_BF16_COMPARE(__hlt, <)
-__THREADMAP_BF16_COMPARE(__hle, <=)
-__THREADMAP_BF16_COMPARE(__hgt, >)
-__THREADMAP_BF16_COMPARE(__hge, >=)
-#undef __THREADMAP_BF16_COMPARE
-
-inline __nv_bfloat16 operator+(__nv_bfloat16 a, __nv_bfloat16 b) { return __hadd(a, b); }
-inline __nv_bfloat16 operator-(__nv_bfloat16 a, __nv_bfloat16 b) { return __hsub(a, b); }
-inline __nv_bfloat16 operator*(__nv_bfloat16 a, __nv_bfloat16 b) { return __hmul(a, b); }
-inline __nv_bfloat16 operator/(__nv_bfloat16 a, __nv_bfloat16 b) { return __hdiv(a, b); }
-inline __nv_bfloat16 operator-(__nv_bfloat16 a) { return __hneg(a); }
-inline __nv_bfloat16 operator+(__nv_bfloat16 a) { return a; }
-inline __nv_bfloat16& __nv_bfloat16::operator+=(__nv_bfloat16 o) { return *this = *this + o; }
-inline __nv_bfloat16& __nv_bfloat16::operator-=(__nv_bfloat16 o) { return *this = *this - o; }
-inline __nv_bfloat16& __nv_bfloat16::operator*=(__nv_bfloat16 o) { return *this = *this * o; }
-inline __nv_bfloat16& __nv_bfloat16::operator/=(__nv_bfloat16 o) { return *this = *this / o; }
-inline bool operator==(__nv_bfloat16 a, __nv_bfloat16 b) { return __heq(a, b); }
-inline bool operator!=(__nv_bfloat16 a, __nv_bfloat16 b) { return __hne(a, b); }
-inline bool operator<(__nv_bfloat16 a, __nv_bfloat16 b) { return __hlt(a, b); }
-inline bool operator<=(__nv_bfloat16 a, __nv_bfloat16 b) { return __hle(a, b); }
-inline bool operator>(__nv_bfloat16 a, __nv_bfloat16 b) { return __hgt(a, b); }
-inline bool operator>=(__nv_bfloat16 a, __nv_bfloat16 b) { return __hge(a, b); }
 
 inline __nv_bfloat162 make_bfloat162(__nv_bfloat16 x, __nv_bfloat16 y) { return {x, y}; }
 inline __nv_bfloat162 __halves2bfloat162(__nv_bfloat16 x, __nv_bfloat16 y) { return {x, y}; }
@@ -154,29 +104,8 @@ inline __nv_bfloat162 __float2bfloat162_rn(float f) { return {__nv_bfloat16(f), 
 inline __nv_bfloat162 __floats2bfloat162_rn(float x, float y) { return {__nv_bfloat16(x), __nv_bfloat16(y)}; }
 inline __nv_bfloat16 __low2bfloat16(__nv_bfloat162 a) { return a.x; }
 inline __nv_bfloat16 __high2bfloat16(__nv_bfloat162 a) { return a.y; }
-inline float __low2float(__nv_bfloat162 a) { return float(a.x); }
-inline float __high2float(__nv_bfloat162 a) { return float(a.y); }
 inline __nv_bfloat162 __lows2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b) { return {a.x, b.x}; }
 inline __nv_bfloat162 __highs2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b) { return {a.y, b.y}; }
-inline __nv_bfloat162 __lowhigh2highlow(__nv_bfloat162 a) { return {a.y, a.x}; }
-#define __THREADMAP_BF16_PAIR_OP(NAME, ONE) \
-    inline __nv_bfloat162 NAME(__nv_bfloat162 a, __nv_bfloat162 b) { return {ONE(a.x, b.x), ONE(a.y, b.y)}; }
-__THREADMAP_BF16_PAIR_OP(__hadd2, __hadd)
-__THREADMAP_BF16_PAIR_OP(__hsub2, __hsub)
-__THREADMAP_BF16_PAIR_OP(__hmul2, __hmul)
-__THREADMAP_BF16_PAIR_OP(__h2div, __hdiv)
-__THREADMAP_BF16_PAIR_OP(__hmax2, __hmax)
-__THREADMAP_BF16_PAIR_OP(__hmin2, __hmin)
-#undef __THREADMAP_BF16_PAIR_OP
-inline __nv_bfloat162 __hfma2(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat162 c) {
-    return {__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)};
-}
-inline __nv_bfloat162 __hneg2(__nv_bfloat162 a) { return {__hneg(a.x), __hneg(a.y)}; }
-inline __nv_bfloat162 __habs2(__nv_bfloat162 a) { return {__habs(a.x), __habs(a.y)}; }
-inline __nv_bfloat162 operator+(__nv_bfloat162 a, __nv_bfloat162 b) { return __hadd2(a, b); }
-inline __nv_bfloat162 operator-(__nv_bfloat162 a, __nv_bfloat162 b) { return __hsub2(a, b); }
-inline __nv_bfloat162 operator*(__nv_bfloat162 a, __nv_bfloat162 b) { return __hmul2(a, b); }
-inline __nv_bfloat162 operator/(__nv_bfloat162 a, __nv_bfloat162 b) { return __h2div(a, b); }
 inline float2 __bfloat1622float2(__nv_bfloat162 a) { return make_float2(float(a.x), float(a.y)); }
 inline __nv_bfloat162 __float22bfloat162_rn(float2 f) { return {__nv_bfloat16(f.x), __nv_bfloat16(f.y)}; }
 
@@ -185,17 +114,10 @@ inline __nv_bfloat162 __float22bfloat162_rn(float2 f) { return {__nv_bfloat16(f.
 inline __nv_bfloat16 __threadmap_atomicAdd(int line, __nv_bfloat16* address, __nv_bfloat16 value) {
     return __ushort_as_bfloat16((unsigned short)__threadmap_atomic(address, 12, 1, 2, value.__x, 0ull, line));
 }
-// On a __nv_bfloat162 each half is atomic on its own, not the pair, as for a __half2.
-inline __nv_bfloat162 __threadmap_atomicAdd(int line, __nv_bfloat162* address, __nv_bfloat162 value) {
-    // Misaligned: one 4-byte atomic, which stops the run with CUDA's misaligned address error.
-    if (reinterpret_cast<unsigned long>(address) % 4 != 0) {
-        __threadmap_atomic(address, 12, 1, 4, 0ull, 0ull, line);
-        return {};
-    }
-    __nv_bfloat16* halves = reinterpret_cast<__nv_bfloat16*>(address);
-    const __nv_bfloat16 x = __threadmap_atomicAdd(line, halves, value.x);
-    return {x, __threadmap_atomicAdd(line, halves + 1, value.y)};
-}
+
+// The sign and NaN functions, __hmax/__hmin, hsqrt and the rounding functions, the comparisons,
+// the operators, __nv_bfloat162's arithmetic and atomicAdd on a __nv_bfloat162: two_byte_float.h.
+__THREADMAP_TWO_BYTE_FLOAT(__nv_bfloat16, __nv_bfloat162, 0x7f80u)
 
 #define CUDART_INF_BF16 __ushort_as_bfloat16((unsigned short)0x7F80U)
 #define CUDART_NAN_BF16 __ushort_as_bfloat16((unsigned short)0x7FFFU)

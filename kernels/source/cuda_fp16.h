@@ -7,6 +7,7 @@
 // so a `__constant__ __half w[] = {0.25f, …}` holds its values (no code runs before a kernel).
 #pragma once
 #include "/threadmap/half_bits.hpp"
+#include "/threadmap/two_byte_float.h"
 
 struct __half {
     unsigned short __x;
@@ -63,45 +64,6 @@ __THREADMAP_HALF_OP(__hdiv, /)
 // whose result is finite (in float, a tiny c is lost and a product on a midpoint then rounds to
 // even: 0x3c02 * 0x3d00 + 0x0001 gave 0x3d02, not 0x3d03); __half(double) rounds once.
 inline __half __hfma(__half a, __half b, __half c) { return __half(fma(double(a), double(b), double(c))); }
-inline __half __hneg(__half a) { return __ushort_as_half((unsigned short)(a.__x ^ 0x8000u)); }
-inline __half __habs(__half a) { return __ushort_as_half((unsigned short)(a.__x & 0x7fffu)); }
-inline bool __hisnan(__half a) { return (a.__x & 0x7fffu) > 0x7c00u; }
-inline bool __hisinf(__half a) { return (a.__x & 0x7fffu) == 0x7c00u; }
-// NaN on either side: the other one (IEEE maxNum, as CUDA's __hmax and __hmin).
-inline __half __hmax(__half a, __half b) { return __hisnan(a) ? b : __hisnan(b) ? a : float(a) < float(b) ? b : a; }
-inline __half __hmin(__half a, __half b) { return __hisnan(a) ? b : __hisnan(b) ? a : float(b) < float(a) ? b : a; }
-inline __half hsqrt(__half a) { return __half(sqrtf(float(a))); }
-inline __half hfloor(__half a) { return __half(floorf(float(a))); }
-inline __half hceil(__half a) { return __half(ceilf(float(a))); }
-inline __half htrunc(__half a) { return __half(truncf(float(a))); }
-inline __half hrint(__half a) { return __half(rintf(float(a))); }
-
-#define __THREADMAP_HALF_COMPARE(NAME, OP) \
-    inline bool NAME(__half a, __half b) { return float(a) OP float(b); }
-__THREADMAP_HALF_COMPARE(__heq, ==)
-__THREADMAP_HALF_COMPARE(__hne, !=)
-__THREADMAP_HALF_COMPARE(__hlt, <)
-__THREADMAP_HALF_COMPARE(__hle, <=)
-__THREADMAP_HALF_COMPARE(__hgt, >)
-__THREADMAP_HALF_COMPARE(__hge, >=)
-#undef __THREADMAP_HALF_COMPARE
-
-inline __half operator+(__half a, __half b) { return __hadd(a, b); }
-inline __half operator-(__half a, __half b) { return __hsub(a, b); }
-inline __half operator*(__half a, __half b) { return __hmul(a, b); }
-inline __half operator/(__half a, __half b) { return __hdiv(a, b); }
-inline __half operator-(__half a) { return __hneg(a); }
-inline __half operator+(__half a) { return a; }
-inline __half& __half::operator+=(__half o) { return *this = *this + o; }
-inline __half& __half::operator-=(__half o) { return *this = *this - o; }
-inline __half& __half::operator*=(__half o) { return *this = *this * o; }
-inline __half& __half::operator/=(__half o) { return *this = *this / o; }
-inline bool operator==(__half a, __half b) { return __heq(a, b); }
-inline bool operator!=(__half a, __half b) { return __hne(a, b); }
-inline bool operator<(__half a, __half b) { return __hlt(a, b); }
-inline bool operator<=(__half a, __half b) { return __hle(a, b); }
-inline bool operator>(__half a, __half b) { return __hgt(a, b); }
-inline bool operator>=(__half a, __half b) { return __hge(a, b); }
 
 inline __half2 make_half2(__half x, __half y) { return {x, y}; }
 inline __half2 __halves2half2(__half x, __half y) { return {x, y}; }
@@ -110,22 +72,8 @@ inline __half2 __float2half2_rn(float f) { return {__half(f), __half(f)}; }
 inline __half2 __floats2half2_rn(float x, float y) { return {__half(x), __half(y)}; }
 inline __half __low2half(__half2 a) { return a.x; }
 inline __half __high2half(__half2 a) { return a.y; }
-inline float __low2float(__half2 a) { return float(a.x); }
-inline float __high2float(__half2 a) { return float(a.y); }
 inline __half2 __lows2half2(__half2 a, __half2 b) { return {a.x, b.x}; }
 inline __half2 __highs2half2(__half2 a, __half2 b) { return {a.y, b.y}; }
-inline __half2 __lowhigh2highlow(__half2 a) { return {a.y, a.x}; }
-inline __half2 __hadd2(__half2 a, __half2 b) { return {__hadd(a.x, b.x), __hadd(a.y, b.y)}; }
-inline __half2 __hsub2(__half2 a, __half2 b) { return {__hsub(a.x, b.x), __hsub(a.y, b.y)}; }
-inline __half2 __hmul2(__half2 a, __half2 b) { return {__hmul(a.x, b.x), __hmul(a.y, b.y)}; }
-inline __half2 __h2div(__half2 a, __half2 b) { return {__hdiv(a.x, b.x), __hdiv(a.y, b.y)}; }
-inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) { return {__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)}; }
-inline __half2 __hneg2(__half2 a) { return {__hneg(a.x), __hneg(a.y)}; }
-inline __half2 __habs2(__half2 a) { return {__habs(a.x), __habs(a.y)}; }
-inline __half2 operator+(__half2 a, __half2 b) { return __hadd2(a, b); }
-inline __half2 operator-(__half2 a, __half2 b) { return __hsub2(a, b); }
-inline __half2 operator*(__half2 a, __half2 b) { return __hmul2(a, b); }
-inline __half2 operator/(__half2 a, __half2 b) { return __h2div(a, b); }
 inline float2 __half22float2(__half2 a) { return make_float2(float(a.x), float(a.y)); }
 inline __half2 __float22half2_rn(float2 f) { return {__half(f.x), __half(f.y)}; }
 
@@ -133,18 +81,10 @@ inline __half2 __float22half2_rn(float2 f) { return {__half(f.x), __half(f.y)}; 
 inline __half __threadmap_atomicAdd(int line, __half* address, __half value) {
     return __ushort_as_half((unsigned short)__threadmap_atomic(address, 0, 1, 2, value.__x, 0ull, line));
 }
-// On a __half2 (sm_60 and up) each half is atomic on its own, not the pair (the Programming
-// Guide, atomicAdd): two atomics, one on each 2-byte element.
-inline __half2 __threadmap_atomicAdd(int line, __half2* address, __half2 value) {
-    // Misaligned: one 4-byte atomic, which stops the run with CUDA's misaligned address error.
-    if (reinterpret_cast<unsigned long>(address) % 4 != 0) {
-        __threadmap_atomic(address, 0, 1, 4, 0ull, 0ull, line);
-        return {};
-    }
-    __half* halves = reinterpret_cast<__half*>(address);
-    const __half x = __threadmap_atomicAdd(line, halves, value.x);
-    return {x, __threadmap_atomicAdd(line, halves + 1, value.y)};
-}
+
+// The sign and NaN functions, __hmax/__hmin, hsqrt and the rounding functions, the comparisons,
+// the operators, __half2's arithmetic and atomicAdd on a __half2 (sm_60 and up): two_byte_float.h.
+__THREADMAP_TWO_BYTE_FLOAT(__half, __half2, 0x7c00u)
 
 #define CUDART_INF_FP16 __ushort_as_half((unsigned short)0x7C00U)
 #define CUDART_NAN_FP16 __ushort_as_half((unsigned short)0x7FFFU)

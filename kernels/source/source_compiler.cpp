@@ -44,9 +44,10 @@ extern const int kEmbeddedPreludeCount;
 namespace {
 
 constexpr const char* kPreludePath = "/threadmap/prelude.cuh";
-// Headers shared with the host, which the prelude, cuda_fp16.h and cuda_bf16.h include from here.
+// Headers shared with the host, or between cuda_fp16.h and cuda_bf16.h (two_byte_float.h), which
+// the prelude and those include from here.
 constexpr const char* kSharedHeaderDir = "/threadmap";
-constexpr const char* kSharedHeaders[] = {"loop_nest.hpp", "half_bits.hpp", "bfloat16_bits.hpp"};
+constexpr const char* kSharedHeaders[] = {"loop_nest.hpp", "half_bits.hpp", "bfloat16_bits.hpp", "two_byte_float.h"};
 
 // An embedded file by its base name (kernels/CMakeLists.txt lists them).
 const char* embedded_text(const std::string& name) {

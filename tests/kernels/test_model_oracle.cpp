@@ -306,6 +306,21 @@ std::string dims(const LaunchConfig& l) {
     return "grid " + d(l.grid) + " block " + d(l.block);
 }
 
+// Runs the launch in the model and compares every array's records and the finding counts with
+// the oracle's, naming the launch when they differ.
+void check_model_run(const ModelLaunch& m, const Expected& e) {
+    const KernelSpec& k = *m.spec;
+    std::string launch = k.name + " " + dims(m.launch);
+    for (size_t i = 0; i < k.params.size(); ++i) launch += " --" + k.params[i].name + " " + std::to_string(m.params[i]);
+    if (m.shared_block != UINT64_MAX) launch += ", kept block " + std::to_string(m.shared_block);
+    if (m.phase != ModelLaunch::kAllPhases) launch += ", phase " + std::to_string(m.phase);
+    CAPTURE(launch);
+    const auto r = run_model(m);
+    REQUIRE_MESSAGE(r.value, r.error);
+    for (size_t a = 0; a < k.arrays.size(); ++a) check_records(k, *r.value, e, a);
+    CHECK(r.value->counts == e.counts);
+}
+
 LaunchConfig random_launch(std::mt19937& g, int trial) {
     const auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(g); };
     LaunchConfig l;
@@ -330,17 +345,8 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
         m.params[k.param_index("rows")] = rows;
         m.params[k.param_index("cols")] = cols;
         m.shared_block = g() % l.blocks();
-        CAPTURE(k.name);
-        CAPTURE(rows);
-        CAPTURE(cols);
-        const std::string launch = dims(l);
-        CAPTURE(launch);
-        CAPTURE(m.shared_block);
-        const auto r = run_model(m);
-        REQUIRE_MESSAGE(r.value, r.error);
         const Expected e = transpose_oracle(rows, cols, padded ? 33 : 32, l, m.shared_block);
-        for (size_t a = 0; a < 3; ++a) check_records(k, *r.value, e, a);
-        CHECK(r.value->counts == e.counts);
+        check_model_run(m, e);
     }
 }
 
@@ -352,15 +358,8 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
         const LaunchConfig l = random_launch(g, trial);
         ModelLaunch m{&k, {n}, l};
         m.shared_block = g() % l.blocks();
-        CAPTURE(n);
-        const std::string launch = dims(l);
-        CAPTURE(launch);
-        CAPTURE(m.shared_block);
-        const auto r = run_model(m);
-        REQUIRE_MESSAGE(r.value, r.error);
         const Expected e = stencil_oracle(n, l, m.shared_block);
-        for (size_t a = 0; a < 3; ++a) check_records(k, *r.value, e, a);
-        CHECK(r.value->counts == e.counts);
+        check_model_run(m, e);
     }
 }
 
@@ -408,16 +407,7 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
         ModelLaunch m{&k, p, l};
         m.shared_block = kept;
         m.phase = phase;
-        CAPTURE(phase);
-        CAPTURE(k.name);
-        CAPTURE(n);
-        const std::string launch = dims(l);
-        CAPTURE(launch);
-        CAPTURE(kept);
-        const auto r = run_model(m);
-        REQUIRE_MESSAGE(r.value, r.error);
-        for (size_t a = 0; a < 3; ++a) check_records(k, *r.value, e, a);
-        CHECK(r.value->counts == e.counts);
+        check_model_run(m, e);
     }
 }
 
@@ -469,15 +459,7 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
         });
         ModelLaunch m{&k, p, l};
         m.shared_block = kind == 2 ? kept : UINT64_MAX;
-        CAPTURE(k.name);
-        CAPTURE(n);
-        CAPTURE(nbins);
-        const std::string launch = dims(l);
-        CAPTURE(launch);
-        const auto r = run_model(m);
-        REQUIRE_MESSAGE(r.value, r.error);
-        for (size_t a = 0; a < k.arrays.size(); ++a) check_records(k, *r.value, e, a);
-        CHECK(r.value->counts == e.counts);
+        check_model_run(m, e);
     }
 }
 
@@ -539,17 +521,7 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
         });
         ModelLaunch m{&k, p, l};
         m.shared_block = kept;
-        CAPTURE(k.name);
-        CAPTURE(rows);
-        CAPTURE(cols);
-        CAPTURE(inner);
-        const std::string launch = dims(l);
-        CAPTURE(launch);
-        CAPTURE(kept);
-        const auto r = run_model(m);
-        REQUIRE_MESSAGE(r.value, r.error);
-        for (size_t a = 0; a < k.arrays.size(); ++a) check_records(k, *r.value, e, a);
-        CHECK(r.value->counts == e.counts);
+        check_model_run(m, e);
     }
 }
 
@@ -602,12 +574,6 @@ TEST_CASE(
                     }
                 }
             });
-        CAPTURE(name);
-        const std::string launch = dims(l);
-        CAPTURE(launch);
-        const auto r = run_model({&k, p, l});
-        REQUIRE_MESSAGE(r.value, r.error);
-        for (size_t a = 0; a < k.arrays.size(); ++a) check_records(k, *r.value, e, a);
-        CHECK(r.value->counts == e.counts);
+        check_model_run({&k, p, l}, e);
     }
 }

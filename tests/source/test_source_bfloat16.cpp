@@ -204,3 +204,36 @@ TEST_CASE("a bfloat16 binding: out of range, bound as half, and b + 1.0f are ref
     CHECK(c.text.find("kernel.cu:2:") != std::string::npos);
     CHECK(c.text.find("ambiguous") != std::string::npos);
 }
+
+TEST_CASE("__hmax and __hmin as CUDA's, for __half and __nv_bfloat16: NaN gives the other, +0 is above -0") {
+    auto s = compiled(
+        "#include <cuda_fp16.h>\n"
+        "#include <cuda_bf16.h>\n"
+        "__global__ void extremes(const unsigned short* a, const unsigned short* b, unsigned short* out) {\n"
+        "    int i = threadIdx.x;\n"
+        "    out[4 * i] = __half_as_ushort(__hmax(__ushort_as_half(a[i]), __ushort_as_half(b[i])));\n"
+        "    out[4 * i + 1] = __half_as_ushort(__hmin(__ushort_as_half(a[i]), __ushort_as_half(b[i])));\n"
+        "    out[4 * i + 2] = __bfloat16_as_ushort(__hmax(__ushort_as_bfloat16(a[i]), __ushort_as_bfloat16(b[i])));\n"
+        "    out[4 * i + 3] = __bfloat16_as_ushort(__hmin(__ushort_as_bfloat16(a[i]), __ushort_as_bfloat16(b[i])));\n"
+        "}\n");
+    // +0 and -0 either way; a NaN (0x7fc1 is one in both types) beside 0x3c00 (1 as a half,
+    // 2^-7 as a bfloat16); two NaNs; an ordinary pair (2 and -2 in both).
+    const std::vector<uint16_t> a = {0x0000, 0x8000, 0x7fc1, 0x7fc1, 0x4000};
+    const std::vector<uint16_t> b = {0x8000, 0x0000, 0x3c00, 0xffc1, 0xc000};
+    auto k = bound(s, {ushorts("a", a), ushorts("b", b), "out=ushort[20]"});
+    const ModelResult r = run(*k, {1, 1, 1}, {5, 1, 1});
+    const auto out = [&](size_t i) { return bf16_bits(r.arrays[2], i); };
+    for (size_t t : {0, 2}) {  // __half's, then __nv_bfloat16's
+        CAPTURE(t);
+        CHECK(out(0 + t) == 0x0000);  // max(+0, -0) = +0
+        CHECK(out(1 + t) == 0x8000);  // min(+0, -0) = -0
+        CHECK(out(4 + t) == 0x0000);
+        CHECK(out(5 + t) == 0x8000);
+        CHECK(out(8 + t) == 0x3c00);  // the NaN gives way to the other value
+        CHECK(out(9 + t) == 0x3c00);
+        CHECK(out(12 + t) == 0x7fff);  // both NaN: the canonical NaN
+        CHECK(out(13 + t) == 0x7fff);
+        CHECK(out(16 + t) == 0x4000);
+        CHECK(out(17 + t) == 0xc000);
+    }
+}
