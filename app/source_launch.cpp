@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernel_host/kernel_host_client.hpp"
 #include "source_binding.hpp"
-#include "source_compiler.hpp"
 #endif
 
 namespace threadmap {
@@ -48,7 +48,7 @@ SourceAttempt compile_and_bind(const std::string& text, const std::string& file_
                                const std::vector<std::string>& binds, uint64_t dynamic_shared, double seconds,
                                const std::string& expect) {
     SourceAttempt a;
-    const SourceCompile compiled = compile_source(text, file_name);
+    const SourceCompile compiled = compile_in_host(text, file_name);
     a.compile_ms = compiled.milliseconds;
     a.messages = compiled.text;
     while (!a.messages.empty() && a.messages.back() == '\n') a.messages.pop_back();
@@ -101,7 +101,7 @@ SourceAttempt compile_and_bind(const std::string& text, const std::string& file_
         }
         bindings.push_back(*b.value);
     }
-    auto bound = bind_kernel(compiled.source, *kernel, bindings, {true, seconds, dynamic_shared});
+    auto bound = bind_in_host(compiled.source, *kernel, bindings, dynamic_shared, {seconds});
     if (!bound.value) {
         a.messages = bound.error;
         return a;
@@ -114,7 +114,7 @@ SourceAttempt compile_and_bind(const std::string& text, const std::string& file_
     for (const SourceParam& p : kernel->params) params += (params.empty() ? "" : ", ") + p.type_text + " " + p.name;
     const std::string with_expectation =
         text + "\n__global__ void threadmap_expected(" + params + ") {\n" + expect + "\n}\n";
-    const SourceCompile e = compile_source(with_expectation, file_name);
+    const SourceCompile e = compile_in_host(with_expectation, file_name);
     const SourceKernel* expected = e.source ? e.source->find("threadmap_expected") : nullptr;
     if (!expected) {
         a.loaded.reset();
@@ -123,7 +123,7 @@ SourceAttempt compile_and_bind(const std::string& text, const std::string& file_
         while (!a.messages.empty() && a.messages.back() == '\n') a.messages.pop_back();
         return a;
     }
-    auto bound_expected = bind_kernel(e.source, *expected, bindings, {true, seconds, 0});
+    auto bound_expected = bind_in_host(e.source, *expected, bindings, 0, {seconds});
     if (!bound_expected.value) {
         a.loaded.reset();
         a.messages = "--expect: " + bound_expected.error;

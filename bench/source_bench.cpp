@@ -24,6 +24,7 @@
 #include "nvrtc_compiler.hpp"
 #include "builtin/registry.hpp"
 #include "model/model_emulator.hpp"
+#include "isolated_run.hpp"
 #include "source_binding.hpp"
 #include "source_compiler.hpp"
 #include "source/seed_source.hpp"

@@ -2,12 +2,14 @@
 # Builds the libFuzzer targets (fuzz/, clang with coverage and ASan+UBSan, in build-fuzz/; -O2
 # with line tables only, asserts on)
 # and runs each for SECONDS on a seed corpus made from the real files: the lessons, the
-# device profiles, the benchmark replay scripts, a recording and a settings file.
+# device profiles, the benchmark replay scripts, and fuzz/seeds/ (launch options, recordings,
+# a settings file). CI does not run this: it replays the same seeds with fixed mutations under
+# the sanitizers (the fuzz_* tests); this is the long, coverage-guided run.
 # Exit status: non-zero when a target finds a crash, a leak or a failed invariant; the
 # input that did it is saved in build-fuzz/artifacts/. Last line per target: libFuzzer's
 # "Done N runs in S second(s)".
 # Learners' kernels (Clang 15) are left out of this build: Clang has its own fuzzing.
-# Usage: scripts/fuzz.sh [SECONDS]   (default 20; CI runs 20)
+# Usage: scripts/fuzz.sh [SECONDS]   (default 20)
 #        FUZZ_RUNS=1000000 scripts/fuzz.sh   (each target for that many inputs instead: the long run)
 set -euo pipefail
 seconds=${1:-20}
@@ -21,21 +23,14 @@ targets=$(cd fuzz && ls fuzz_*.cpp | sed 's/\.cpp$//')
 # shellcheck disable=SC2086  # a list of target names
 cmake --build "$build" -j"$(nproc)" --target $targets > "$build.build.log" 2>&1 || { tail -n 40 "$build.build.log"; exit 1; }
 
-# Seed corpora from the real files (never committed copies of them).
+# Seed corpora: the real files of each kind and our own seeds (fuzz/seeds/; the CI tests replay
+# the same seeds with fixed mutations: fuzz/CMakeLists.txt).
 corpus=$build/corpus
 rm -rf "$corpus" && mkdir -p "$corpus"/{launch_options,recording,settings,lesson,device_profile,replay} "$build/artifacts"
 cp assets/lessons/*.json "$corpus/lesson/"
 cp assets/devices/*.json "$corpus/device_profile/"
 cp bench/*.replay "$corpus/replay/"
-printf 'matmul\n\n300\n300\n200\n32,32\n\n\n1920x1080' > "$corpus/launch_options/matmul"
-printf 'increment\n500\n\n\n\n32\n16\nseed-increment\n64x64' > "$corpus/launch_options/increment"
-printf '{"ui_scale": 1.5, "colorblind_palette": true, "color_mode": "warp", "export_scale": 2, "export_dir": ".", "left_width": 340, "right_width": 380, "last_preset": "seed-matmul"}' \
-  > "$corpus/settings/settings.json"
-if [ -x build/app/threadmap ]; then
-  build/app/threadmap bench --backend model --device-profile laptop-gpu --preset seed-matmul --json \
-    > "$corpus/recording/seed-matmul.json"
-fi
-printf '{"kernel":"increment","shape":[10],"device":"d","date":"t","stages":[]}' > "$corpus/recording/minimal.json"
+for kind in launch_options recording settings; do cp fuzz/seeds/$kind/* "$corpus/$kind/"; done
 
 # OpenBLAS without its worker thread, and dynamic TLS not tracked: either can crash
 # LeakSanitizer's check at exit (see scripts/test.sh).

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace {
 
@@ -31,6 +32,11 @@ struct CountingListener : doctest::IReporter {
 REGISTER_LISTENER("counting", 1, CountingListener);
 
 int main(int argc, char** argv) {
+#ifdef THREADMAP_KERNEL_HOST_BINARY
+    // Code of the app that compiles a learner's kernel, tested in this process, starts the
+    // kernel host of this build (threadmap finds it beside itself; a test is elsewhere).
+    setenv("THREADMAP_KERNEL_HOST", THREADMAP_KERNEL_HOST_BINARY, 0);
+#endif
     doctest::Context context(argc, argv);
     const int result = context.run();
     if (context.shouldExit()) return result;  // --help, --list-test-cases, …

@@ -3,6 +3,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "warp_collective.hpp"
+
 namespace threadmap {
 namespace {
 
@@ -51,6 +53,14 @@ class Reader {
         if (!value(n) || n > in_.size()) return false;
         s.assign(in_.data(), n);
         in_.remove_prefix(n);
+        return true;
+    }
+    // A bool as the byte serialize_result wrote: 0 or 1, anything else refused (a byte of 2 read
+    // into a bool would be undefined behaviour).
+    bool flag(bool& b) {
+        uint8_t byte = 0;
+        if (!value(byte) || byte > 1) return false;
+        b = byte == 1;
         return true;
     }
     bool done() const { return in_.empty(); }
@@ -127,27 +137,168 @@ std::optional<ModelResult> deserialize_result(std::string_view bytes) {
             !in.value(f.line) || !in.string(f.message))
             return std::nullopt;
     bool memory = false, diverged = false;
-    if (!in.value(r.counts) || !in.value(r.ended_early) || !in.value(diverged)) return std::nullopt;
+    if (!in.value(r.counts) || !in.flag(r.ended_early) || !in.flag(diverged)) return std::nullopt;
     if (diverged) {
         DivergedBlock d;
         if (!in.value(d.block) || !in.value(d.line) || !in.vector(d.sides)) return std::nullopt;
         r.diverged = std::move(d);
     }
     if (!in.vector(r.undefined_shuffles)) return std::nullopt;
-    if (!in.value(r.phases) || !in.value(r.accesses) || !in.value(memory)) return std::nullopt;
+    if (!in.value(r.phases) || !in.value(r.accesses) || !in.flag(memory)) return std::nullopt;
     if (memory) {
         MemoryView m;
         if (!in.vector(m.sites) || !in.value(n) || n > bytes.size()) return std::nullopt;
         m.costs.resize(n);
         for (auto& c : m.costs)
             if (!in.vector(c)) return std::nullopt;
-        if (!in.vector(m.kept_requests) || !in.vector(m.kept_request_of) || !in.value(m.kept_capped) ||
+        if (!in.vector(m.kept_requests) || !in.vector(m.kept_request_of) || !in.flag(m.kept_capped) ||
             !in.vector(m.places))
             return std::nullopt;
         r.memory = std::move(m);
     }
     if (!in.value(magic) || magic != kMagic || !in.done()) return std::nullopt;
     return r;
+}
+
+namespace {
+
+uint64_t volume(const std::vector<uint64_t>& shape) {
+    uint64_t n = 1;
+    for (uint64_t side : shape) n *= side;
+    return n;
+}
+
+// The shape each array of the launch has in a result: a global or constant array's own; a
+// __shared__ one's per-block shape when its block is kept, else none.
+std::vector<std::vector<uint64_t>> expected_shapes(const ModelLaunch& l) {
+    std::vector<std::vector<uint64_t>> shapes;
+    for (const ArraySpec& a : l.spec->arrays)
+        shapes.push_back(a.space != MemorySpace::Shared || l.shared_block != UINT64_MAX ? a.shape(l.params, l.launch)
+                                                                                        : std::vector<uint64_t>{});
+    return shapes;
+}
+
+constexpr uint64_t kMaxMessageBytes = 1 << 16;  // one finding's sentence
+constexpr uint64_t kFindingBytes = 4 * 8 + 2 * sizeof(FindingThread) + 256 + 4 * 8 + kMaxMessageBytes;
+constexpr uint64_t kMaxSites = uint64_t(1) << 20;
+
+bool valid_thread(uint32_t id, uint64_t threads) { return id == ElementRecord::kNone || id < threads; }
+
+std::optional<std::string> check_array(const ArrayResult& a, const std::vector<uint64_t>& shape, uint32_t words,
+                                       uint64_t threads, bool shared) {
+    if (a.shape != shape) return "its shape";
+    const uint64_t n = volume(shape);
+    if (shape.empty()) {  // a __shared__ array whose block was not kept: nothing
+        if (!a.bits.empty() || !a.records.empty() || !a.found.empty() || !a.past.empty())
+            return "data for a block that was not kept";
+        return std::nullopt;
+    }
+    if (a.bits.size() != n * words) return "its values";
+    if (!a.records.empty() && a.records.size() != n) return "its records";
+    if (a.found.size() != a.records.size()) return "its findings per element";
+    for (const ElementRecord& r : a.records)
+        if (!valid_thread(r.first_writer, threads) || !valid_thread(r.first_reader, threads) || r.writers > threads ||
+            r.readers > threads)
+            return "a record's thread";
+    if (a.threads_writing > threads || a.threads_reading > threads) return "its threads";
+    if (a.past.size() > past_window(n) || (shared && !a.past.empty() && a.records.empty()))
+        return "its accesses past the end";
+    for (const PastRecord& p : a.past)
+        if (!valid_thread(p.first_writer, threads) || !valid_thread(p.first_reader, threads))
+            return "a thread past the end";
+    return std::nullopt;
+}
+
+std::optional<std::string> check_finding(const Finding& f, const ModelLaunch& l) {
+    if (size_t(f.kind) >= kFindingKinds) return "its kind";
+    if (f.threads.size() > 2) return "its threads";
+    for (const FindingThread& t : f.threads)
+        if (t.block.x >= l.launch.grid.x || t.block.y >= l.launch.grid.y || t.block.z >= l.launch.grid.z ||
+            t.thread.x >= l.launch.block.x || t.thread.y >= l.launch.block.y || t.thread.z >= l.launch.block.z)
+            return "a thread outside the launch";
+    if (!f.array.empty() && l.spec->array_index(f.array) == l.spec->arrays.size()) return "its array";
+    if (f.index.size() > 3) return "its index";
+    if (f.line < 0 || f.message.size() > kMaxMessageBytes) return "its line or sentence";
+    return std::nullopt;
+}
+
+std::optional<std::string> check_memory(const MemoryView& m, const ModelLaunch& l) {
+    const size_t arrays = l.spec->arrays.size();
+    if (m.sites.size() > kMaxSites) return "its sites";
+    for (const MemorySite& s : m.sites)
+        if (s.array >= arrays || uint8_t(s.op) > 1 || int(s.space) < 0 || int(s.space) > 2 || s.line < 0 ||
+            !(s.access_bytes == 1 || s.access_bytes == 2 || s.access_bytes == 4 || s.access_bytes == 8 ||
+              s.access_bytes == 16))
+            return "a site";
+    if (m.costs.size() != arrays || m.places.size() != arrays) return "its arrays";
+    for (size_t a = 0; a < arrays; ++a) {
+        const uint64_t n = volume(l.spec->arrays[a].shape(l.params, l.launch));
+        if (!m.costs[a].empty() && m.costs[a].size() != n) return "an array's costs";
+        const uint32_t b = m.places[a].element_bytes;
+        if (!(b == 1 || b == 2 || b == 4 || b == 8)) return "an array's element size";
+    }
+    if (m.kept_requests.size() > kMaxKeptRequests) return "its kept requests";
+    const size_t kept = l.keep_requests;
+    if (!m.kept_requests.empty() && kept >= arrays) return "requests of no array";
+    const uint64_t kept_size = kept < arrays ? volume(l.spec->arrays[kept].shape(l.params, l.launch)) : 0;
+    for (const KeptRequest& k : m.kept_requests) {
+        if (k.request.width == 0 || k.request.width > 16 || k.line < 0) return "a kept request";
+        for (uint32_t lane = 0; lane < kWarpLanes; ++lane)
+            if ((k.request.mask >> lane & 1) && uint64_t(k.request.index[lane]) + k.request.width > kept_size)
+                return "a kept request's element";
+    }
+    if (!m.kept_request_of.empty()) {
+        if (m.kept_request_of.size() != kept_size) return "the requests per element";
+        for (uint32_t r : m.kept_request_of)
+            if (r != MemoryView::kNoRequest && r >= m.kept_requests.size()) return "a request per element";
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+uint64_t largest_result_bytes(const ModelLaunch& l) {
+    uint64_t bytes = 4096;
+    for (const ArraySpec& a : l.spec->arrays) {
+        const uint64_t n = volume(a.shape(l.params, l.launch));
+        bytes += 256 + n * (4 * uint64_t(value_words(a.type)) + sizeof(ElementRecord) + 1 + sizeof(ElementCost) + 4) +
+                 past_window(n) * sizeof(PastRecord);
+    }
+    bytes += ModelResult::kMaxListedFindings * kFindingBytes;
+    bytes += l.launch.threads_per_block() + 64;                      // a diverged block's sides
+    bytes += ModelResult::kMaxUndefinedShuffles * sizeof(uint32_t);  // shuffles
+    bytes += kMaxSites * sizeof(MemorySite) + kMaxKeptRequests * sizeof(KeptRequest);
+    return bytes;
+}
+
+std::optional<std::string> check_result_fits(const ModelResult& r, const ModelLaunch& l) {
+    const auto wrong = [](const std::string& what) { return std::optional<std::string>(what); };
+    const KernelSpec& spec = *l.spec;
+    if (r.arrays.size() != spec.arrays.size()) return wrong("the number of arrays");
+    const uint64_t threads = l.launch.blocks() * l.launch.threads_per_block();
+    const auto shapes = expected_shapes(l);
+    for (size_t a = 0; a < r.arrays.size(); ++a)
+        if (auto why = check_array(r.arrays[a], shapes[a], value_words(spec.arrays[a].type), threads,
+                                   spec.arrays[a].space == MemorySpace::Shared))
+            return wrong("array " + spec.arrays[a].name + ": " + *why);
+    if (r.findings.size() > ModelResult::kMaxListedFindings) return wrong("the number of findings");
+    for (const Finding& f : r.findings)
+        if (auto why = check_finding(f, l)) return wrong("a finding: " + *why);
+    if (r.diverged) {
+        const DivergedBlock& d = *r.diverged;
+        if (d.block >= l.launch.blocks() || d.sides.size() != l.launch.threads_per_block() || d.line < 0)
+            return wrong("the diverged block");
+        for (BarrierSide s : d.sides)
+            if (uint8_t(s) > uint8_t(BarrierSide::Exited)) return wrong("a thread of the diverged block");
+    }
+    if (r.undefined_shuffles.size() > ModelResult::kMaxUndefinedShuffles) return wrong("the shuffles");
+    for (uint32_t id : r.undefined_shuffles)
+        if (id >= threads) return wrong("a shuffle's thread");
+    if (r.phases == 0) return wrong("the phases");
+    if (r.memory.has_value() != l.record_requests) return wrong("the memory view");
+    if (r.memory)
+        if (auto why = check_memory(*r.memory, l)) return wrong("the memory view: " + *why);
+    return std::nullopt;
 }
 
 }  // namespace threadmap

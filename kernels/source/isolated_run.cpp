@@ -1,45 +1,36 @@
+// See isolated_run.hpp.
 #include "isolated_run.hpp"
 
 #include <fcntl.h>
-#include <poll.h>
+#include <linux/landlock.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
+#include <cmath>
 #include <cstring>
 #include <new>
 
-#include "executor.hpp"
 #include "model/model_result_io.hpp"
-#include "source_hooks.hpp"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define THREADMAP_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define THREADMAP_ASAN 1
+#endif
+#endif
 
 namespace threadmap {
 namespace {
 
-// What the child may do from here on: write (its result, and stderr for a sanitizer's report),
-// manage memory that is never executable, wait on itself, end.
-bool lock_down(int result_fd) {
-    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
-    if (!ctx) return false;
-    bool ok =
-        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, scmp_datum_t(result_fd))) == 0 &&
-        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, 2)) == 0 &&
-        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0)) == 0 &&
-        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0)) == 0;
-    for (int call :
-         {SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(brk), SCMP_SYS(madvise), SCMP_SYS(futex), SCMP_SYS(exit),
-          SCMP_SYS(exit_group), SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigaction),
-          SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(tgkill), SCMP_SYS(clock_gettime), SCMP_SYS(sched_yield),
-          SCMP_SYS(sigaltstack)})  // AddressSanitizer's runtime sets up a signal stack in the child
-        ok = ok && seccomp_rule_add(ctx, SCMP_ACT_ALLOW, call, 0) == 0;
-    ok = ok && seccomp_load(ctx) == 0;
-    seccomp_release(ctx);
-    return ok;
-}
+constexpr int kResultFd = 3;  // the child's result pipe, once its other descriptors are closed
 
 void write_all(int fd, const std::string& bytes) {
     for (size_t done = 0; done < bytes.size();) {
@@ -50,133 +41,166 @@ void write_all(int fd, const std::string& bytes) {
     }
 }
 
-std::string signal_text(int sig) {
-    switch (sig) {
-        case SIGSEGV:
-            return "SIGSEGV (a segmentation fault: memory it may not touch, or its stack overflowed)";
-        case SIGBUS:
-            return "SIGBUS (a bus error)";
-        case SIGFPE:
-            return "SIGFPE (an integer division by zero)";
-        case SIGILL:
-            return "SIGILL (an illegal instruction: a failed assert, or code the compiler proved unreachable was "
-                   "reached)";
-        case SIGABRT:
-            return "SIGABRT (it aborted)";
-        case SIGSYS:
-            return "SIGSYS (it made a system call: kernels cannot touch files, processes or the network)";
-        default:
-            return "signal " + std::to_string(sig);
-    }
+// Keeps the result pipe (as kResultFd) and stderr; closes everything else it inherited, so no
+// descriptor of the host (a file the launching shell had open, the kernel host's socket) can
+// be read, written or mapped.
+bool keep_only_result_fd(int result_fd) {
+    const int moved = fcntl(result_fd, F_DUPFD, 10);
+    if (moved < 0 || dup2(moved, kResultFd) != kResultFd) return false;
+    close(0);
+    close(1);
+    return syscall(SYS_close_range, kResultFd + 1, ~0U, 0) == 0;
 }
 
-// A failed run's message ends with the last lines the kernel printed, if it printed: what a
-// learner who debugs with printf looks for.
-std::string printed_before_stop(const KernelPrint& printed) {
-    if (printed.calls == 0) return {};
-    constexpr size_t kLastLines = 10;
-    std::string_view text = printed.text;
-    if (!text.empty() && text.back() == '\n') text.remove_suffix(1);  // callers end the message
-    size_t from = text.size();
-    for (size_t lines = 0; from > 0; --from)
-        if (text[from - 1] == '\n' && ++lines == kLastLines) break;
-    // Each printf call, and a failed assert's line.
-    std::string out = "\nIt printed " + std::to_string(printed.calls) + (printed.calls == 1 ? " time" : " times");
-    if (printed.kept_calls < printed.calls)
-        out += " (the text of the first " + std::to_string(printed.kept_calls) + " is kept)";
-    out += from > 0 ? "; the last lines kept:\n" : ":\n";
-    return out + std::string(text.substr(from));
+// Its memory (all it maps and allocates) and CPU time; no core files, no file of any size.
+void limit_resources(const RunLimits& limits) {
+    const auto set = [](int resource, rlim_t soft, rlim_t hard) {
+        const rlimit r{soft, hard};
+        setrlimit(resource, &r);
+    };
+#if !THREADMAP_ASAN  // AddressSanitizer's shadow memory alone is terabytes of address space
+    if (limits.memory_bytes) set(RLIMIT_DATA, limits.memory_bytes, limits.memory_bytes);
+#endif
+    const rlim_t cpu = rlim_t(std::ceil(limits.seconds)) + 2;  // the watcher stops it first
+    set(RLIMIT_CPU, cpu, cpu + 1);
+    set(RLIMIT_CORE, 0, 0);
+    set(RLIMIT_FSIZE, 0, 0);
+}
+
+// No file system at all, where the kernel has Landlock (Linux 5.13 and later); seccomp below
+// already refuses every call that names a path, so this is a second wall.
+void deny_file_system() {
+    landlock_ruleset_attr attr{};
+    const long abi = syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    if (abi < 1) return;
+    attr.handled_access_fs = (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1;  // every right of ABI 1
+    if (abi >= 2) attr.handled_access_fs |= LANDLOCK_ACCESS_FS_REFER;
+    const long ruleset = syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
+    if (ruleset < 0) return;
+    syscall(SYS_landlock_restrict_self, ruleset, 0);
+    close(int(ruleset));
+}
+
+// What the child may do from here on, each call filtered by its arguments: write to its result
+// pipe and stderr (a sanitizer's report); map, remap and unmap memory that is anonymous and never
+// executable; signal itself (abort); wait on itself; end. Everything else kills it (SIGSYS).
+bool lock_down() {
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);  // sets no_new_privs as it loads
+    if (!ctx) return false;
+    const auto self = scmp_datum_t(getpid());
+    bool ok =
+        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, scmp_datum_t(kResultFd))) == 0 &&
+        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, 2)) == 0 &&
+        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 2, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0),
+                         SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_ANONYMOUS, MAP_ANONYMOUS)) == 0 &&
+        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0)) == 0 &&
+        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_EQ, self)) == 0;
+    for (int call :
+         {SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(brk), SCMP_SYS(madvise), SCMP_SYS(futex), SCMP_SYS(exit),
+          SCMP_SYS(exit_group), SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigaction),
+          SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(clock_gettime), SCMP_SYS(sched_yield),
+          SCMP_SYS(sigaltstack)})  // AddressSanitizer's runtime sets up a signal stack in the child
+        ok = ok && seccomp_rule_add(ctx, SCMP_ACT_ALLOW, call, 0) == 0;
+    ok = ok && seccomp_load(ctx) == 0;
+    seccomp_release(ctx);
+    return ok;
+}
+
+[[noreturn]] void run_child(const ModelLaunch& launch, int result_fd, const RunLimits& limits,
+                            source_hooks::RunReport* report) {
+    if (report) source_hooks::report_to(report);
+    std::set_new_handler(nullptr);  // out of memory: std::bad_alloc, reported below (not the host's exit)
+    // A crash ends the child with its own signal (not a handler the host installed).
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGPIPE}) signal(sig, SIG_DFL);
+    if (!keep_only_result_fd(result_fd)) _exit(0);
+    limit_resources(limits);
+    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);  // Landlock needs it
+    deny_file_system();
+    if (!lock_down()) {
+        write_all(kResultFd,
+                  "Ethreadmap could not lock down the process that runs your kernel (seccomp), so it did not run it");
+        _exit(0);
+    }
+    std::string out;
+    try {
+        const Outcome<ModelResult> r = run_model_here(launch);
+        const std::string access_error = source_hooks::take_access_error();
+        out = !r.value ? "E" + r.error : !access_error.empty() ? "E" + access_error : "R" + serialize_result(*r.value);
+    } catch (const std::bad_alloc&) {
+        out = "Ekernel " + launch.spec->name + " ran out of memory: its process may use " +
+              std::to_string(limits.memory_bytes >> 20) +
+              " MiB (--memory-limit sets it; the kernel model keeps about 64 bytes per element of the arrays)";
+    }
+    write_all(kResultFd, out);
+    _exit(0);
 }
 
 }  // namespace
 
-Outcome<ModelResult> run_isolated(const ModelLaunch& launch, const std::atomic<bool>* cancel, double seconds) {
-    const std::string& name = launch.spec->name;
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0)
-        return {std::nullopt, std::string("no pipe for the kernel's process: ") + strerror(errno)};
-    // The last source line the kernel reached and what it printed, written by the child's hooks.
+Outcome<IsolatedChild> start_isolated_run(const ModelLaunch& launch, int result_fd, const RunLimits& limits) {
     using source_hooks::RunReport;
     void* shared = mmap(nullptr, sizeof(RunReport), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     RunReport* report = shared == MAP_FAILED ? nullptr : new (shared) RunReport;
     const pid_t child = fork();
     if (child < 0) {
-        close(fds[0]);
-        close(fds[1]);
         if (report) munmap(report, sizeof(RunReport));
         return {std::nullopt, std::string("could not start the kernel's process: ") + strerror(errno)};
     }
-    if (child == 0) {
-        close(fds[0]);
-        if (report) source_hooks::report_to(report);
-        // A crash ends the child with its own signal (not a handler the host installed).
-        for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) signal(sig, SIG_DFL);
-        if (!lock_down(fds[1])) {
-            write_all(fds[1],
-                      "Ethreadmap could not lock down the process that runs your kernel (seccomp), so it "
-                      "did not run it");
-            _exit(0);
-        }
-        const Outcome<ModelResult> r = run_model_here(launch);
-        std::string access_error = source_hooks::take_access_error();
-        if (!r.value)
-            write_all(fds[1], "E" + r.error);
-        else if (!access_error.empty())
-            write_all(fds[1], "E" + access_error);
-        else
-            write_all(fds[1], "R" + serialize_result(*r.value));
-        _exit(0);
-    }
-    close(fds[1]);
-    std::string bytes;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    std::string stopped;
-    char buffer[1 << 16];
-    for (;;) {
-        pollfd p{fds[0], POLLIN, 0};
-        const int ready = poll(&p, 1, 20);
-        if (ready > 0) {
-            const ssize_t n = read(fds[0], buffer, sizeof buffer);
-            if (n > 0) {
-                bytes.append(buffer, size_t(n));
-                continue;
-            }
-            if (n == 0 || errno != EINTR) break;  // end of the child's output
-        }
-        if (cancel && cancel->load()) {
-            stopped = kCancelled;
-        } else if (std::chrono::steady_clock::now() > deadline) {
-            char limit[32];
-            snprintf(limit, sizeof limit, "%g", seconds);
-            stopped = "kernel " + name + " ran past the time limit of " + limit +
-                      " s and was stopped (an endless loop, or more work than the kernel model does in that time: "
-                      "--time-limit sets it)";
-        }
-        if (!stopped.empty()) {
-            kill(child, SIGKILL);
-            break;
-        }
-    }
-    close(fds[0]);
+    if (child == 0) run_child(launch, result_fd, limits, report);
+    return {IsolatedChild{child, report}, {}};
+}
+
+ChildEnd finish_isolated_run(IsolatedChild child, bool kill_first) {
+    if (kill_first) kill(child.pid, SIGKILL);
     int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    while (waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
     }
-    const int line = report ? report->line : 0;
-    KernelPrint printed = report ? source_hooks::printed_of(*report) : KernelPrint{};
-    if (report) munmap(report, sizeof(RunReport));
-    const std::string where = line > 0 ? "; the last line it reached was " + std::to_string(line) : "";
-    const auto failed = [&](const std::string& why) {
-        return Outcome<ModelResult>{std::nullopt, why + printed_before_stop(printed)};
-    };
-    if (!stopped.empty())
-        return stopped == kCancelled ? Outcome<ModelResult>{std::nullopt, stopped} : failed(stopped + where);
-    if (WIFSIGNALED(status)) return failed("kernel " + name + " crashed with " + signal_text(WTERMSIG(status)) + where);
-    if (bytes.empty()) return failed("kernel " + name + "'s process ended without a result");
-    if (bytes[0] == 'E') return failed(bytes.substr(1));
-    auto r = deserialize_result(std::string_view(bytes).substr(1));
-    if (!r) return failed("kernel " + name + "'s process ended in the middle of its result");
-    r->printed = std::move(printed);
-    return {std::move(*r), {}};
+    ChildEnd end;
+    end.signalled = WIFSIGNALED(status);
+    end.signal = end.signalled ? WTERMSIG(status) : 0;
+    if (child.report) {
+        end.line = child.report->line;
+        end.printed = source_hooks::printed_of(*child.report);
+        munmap(child.report, sizeof(source_hooks::RunReport));
+    }
+    return end;
+}
+
+Outcome<ModelResult> run_isolated(const ModelLaunch& launch, const std::atomic<bool>* cancel, const RunLimits& limits) {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return {std::nullopt, std::string("no pipe for the kernel's process: ") + strerror(errno)};
+    const auto deadline = deadline_after(limits.seconds);
+    auto child = start_isolated_run(launch, fds[1], limits);
+    close(fds[1]);
+    if (!child.value) {
+        close(fds[0]);
+        return {std::nullopt, child.error};
+    }
+    ResultStream stream = read_result_stream(fds[0], deadline, cancel, largest_result_bytes(launch));
+    close(fds[0]);
+    ChildEnd end = finish_isolated_run(*child.value, stream.stop != ResultStream::Stop::Ended);
+    return run_outcome(launch, std::move(stream), std::move(end), limits);
+}
+
+Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const CompiledSource> source,
+                                                        const SourceKernel& kernel,
+                                                        const std::vector<SourceBinding>& bindings,
+                                                        const SourceRunOptions& run) {
+    auto bound = bind_parameters(std::move(source), kernel, bindings, run.dynamic_shared_bytes);
+    if (!bound.value) return {std::nullopt, bound.error};
+    BoundKernel& k = **bound.value;
+    for (size_t i = 0; i < k.values.size(); ++i)
+        if (k.pointer_slots[i] != source_hooks::AddressMap::kNone)
+            k.values[i] = source_hooks::slot_address(k.pointer_slots[i]);
+    for (uint64_t& v : k.values) k.args.push_back(&v);
+    k.spec.body = [&k](ModelThread& t) { source_hooks::run_thread(t, k.addresses, k.kernel->entry, k.args.data()); };
+    if (run.isolated)
+        k.spec.run_apart = [limits = RunLimits{run.seconds, run.memory_bytes}](const ModelLaunch& l,
+                                                                               const std::atomic<bool>* cancel) {
+            return run_isolated(l, cancel, limits);
+        };
+    return {std::shared_ptr<const BoundKernel>(std::move(*bound.value)), {}};
 }
 
 }  // namespace threadmap

@@ -7,7 +7,6 @@
 #include <cstring>
 #include <limits>
 
-#include "isolated_run.hpp"
 #include "model/model_emulator.hpp"
 #include "model/bfloat16_bits.hpp"
 #include "model/half_bits.hpp"
@@ -246,10 +245,10 @@ std::string binding_text(const SourceBinding& b) {
     return s;
 }
 
-Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const CompiledSource> source,
-                                                        const SourceKernel& kernel,
-                                                        const std::vector<SourceBinding>& bindings,
-                                                        const SourceRunOptions& run) {
+Outcome<std::shared_ptr<BoundKernel>> bind_parameters(std::shared_ptr<const CompiledSource> source,
+                                                      const SourceKernel& kernel,
+                                                      const std::vector<SourceBinding>& bindings,
+                                                      uint64_t dynamic_shared_bytes) {
     auto bound = std::make_shared<BoundKernel>();
     BoundKernel& k = *bound;
     k.source = std::move(source);
@@ -285,6 +284,7 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
             missing += std::string(missing.empty() ? "" : " ") + "--bind " + p.name +
                        (p.pointer ? std::string("=") + value_type_name(p.element) + "[N]" : "=VALUE");
             k.bindings.push_back({});
+            k.pointer_slots.push_back(source_hooks::AddressMap::kNone);
             k.values.push_back(0);
             continue;
         }
@@ -297,6 +297,7 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
         if (!p.pointer) {
             auto v = parse_value(p, b->value);
             if (!v.value) return {std::nullopt, v.error};
+            k.pointer_slots.push_back(source_hooks::AddressMap::kNone);
             k.values.push_back(*v.value);
             continue;
         }
@@ -327,7 +328,8 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
         }
         starts.push_back(std::move(start));
         k.spec.arrays.push_back(std::move(a));
-        k.values.push_back(source_hooks::slot_address(slots++));
+        k.pointer_slots.push_back(slots);
+        k.values.push_back(slots++);  // the slot's address where the code runs (bind_kernel)
     }
     if (!missing.empty()) return {std::nullopt, kernel.name + " needs every parameter bound: " + missing};
 
@@ -395,15 +397,15 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
         std::vector<uint64_t> shape = s.shape;
         const uint32_t element = value_bytes(s.element);
         if (s.dynamic) {
-            if (run.dynamic_shared_bytes < element)
+            if (dynamic_shared_bytes < element)
                 return {std::nullopt,
                         kernel.name + " declares extern __shared__ " + s.name +
                             "[]: give the launch's dynamic shared memory in bytes (--dynamic-shared, "
                             "the third value of <<<grid, block, bytes>>>)" +
-                            (run.dynamic_shared_bytes ? ", at least one " + std::string(value_type_name(s.element)) +
-                                                            " (" + std::to_string(element) + " bytes)"
-                                                      : "")};
-            shape = {run.dynamic_shared_bytes / element};
+                            (dynamic_shared_bytes ? ", at least one " + std::string(value_type_name(s.element)) + " (" +
+                                                        std::to_string(element) + " bytes)"
+                                                  : "")};
+            shape = {dynamic_shared_bytes / element};
         }
         ArraySpec a;
         a.name = s.name;
@@ -412,12 +414,11 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
         a.role = ArrayRole::Scratch;
         a.shape = [shape](const Params&, const LaunchConfig&) { return shape; };
         a.dynamic = s.dynamic;
-        if (s.dynamic) a.dynamic_bytes = run.dynamic_shared_bytes;
+        if (s.dynamic) a.dynamic_bytes = dynamic_shared_bytes;
         k.addresses.array[s.slot] = k.spec.arrays.size();
         k.addresses.element_bytes[s.slot] = element;
         k.spec.arrays.push_back(std::move(a));
     }
-    for (uint64_t& v : k.values) k.args.push_back(&v);
 
     const std::vector<uint64_t> cover = largest ? largest->shape : std::vector<uint64_t>{1};
     k.spec.default_block = cover.size() == 2 ? Dim3{16, 16, 1} : Dim3{256, 1, 1};
@@ -427,12 +428,7 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
     k.spec.fill_input = [starts, types](const Params&, size_t index, std::vector<uint32_t>& bits) {
         if (index < starts.size()) fill(starts[index], types[index], bits);
     };
-    k.spec.body = [&k](ModelThread& t) { source_hooks::run_thread(t, k.addresses, k.kernel->entry, k.args.data()); };
-    if (run.isolated)
-        k.spec.run_apart = [seconds = run.seconds](const ModelLaunch& l, const std::atomic<bool>* cancel) {
-            return run_isolated(l, cancel, seconds);
-        };
-    return {std::shared_ptr<const BoundKernel>(bound), {}};
+    return {std::move(bound), {}};
 }
 
 }  // namespace threadmap

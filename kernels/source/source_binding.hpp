@@ -10,7 +10,7 @@
 
 #include "model/kernel_spec.hpp"
 #include "outcome.hpp"
-#include "source_compiler.hpp"
+#include "source_kernel.hpp"
 #include "source_hooks.hpp"
 
 namespace threadmap {
@@ -44,24 +44,21 @@ class BoundKernel {
     const SourceKernel* kernel = nullptr;
     std::vector<SourceBinding> bindings;  // one per parameter, in the signature's order
     source_hooks::AddressMap addresses;
-    std::vector<uint64_t> values;  // each parameter's value (a pointer's: its address)
-    std::vector<void*> args;       // &values[i]
-};
-
-// How the kernel runs: in a locked-down child process with a time limit (isolated_run.hpp),
-// or in this process (tests of the compiler only).
-struct SourceRunOptions {
-    bool isolated = true;
-    double seconds = 5.0;  // kDefaultKernelSeconds
-    // The launch's dynamic shared memory per block (<<<grid, block, bytes>>>): an `extern
-    // __shared__ float s[]` holds bytes / 4 elements (bytes / 8 of a double).
-    uint64_t dynamic_shared_bytes = 0;
+    std::vector<size_t> pointer_slots;  // per parameter: a pointer's address slot, or AddressMap::kNone
+    // Each parameter's value (a pointer's: its slot's address, once the code is attached), and
+    // &values[i] for each, as the entry takes them (bind_kernel in isolated_run.hpp sets them).
+    std::vector<uint64_t> values;
+    std::vector<void*> args;
 };
 
 // Binds every parameter of `kernel` (of `source`); an error names what is missing or wrong.
-Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const CompiledSource> source,
-                                                        const SourceKernel& kernel,
-                                                        const std::vector<SourceBinding>& bindings,
-                                                        const SourceRunOptions& run = {});
+// The spec has no body yet: where the code is (the kernel host, or a test of the compiler),
+// bind_kernel (isolated_run.hpp) gives it one; elsewhere the kernel host runs it
+// (kernels/kernel_host). `dynamic_shared_bytes`: the launch's dynamic shared memory per block
+// (<<<grid, block, bytes>>>): an `extern __shared__ float s[]` holds bytes / 4 elements.
+Outcome<std::shared_ptr<BoundKernel>> bind_parameters(std::shared_ptr<const CompiledSource> source,
+                                                      const SourceKernel& kernel,
+                                                      const std::vector<SourceBinding>& bindings,
+                                                      uint64_t dynamic_shared_bytes);
 
 }  // namespace threadmap

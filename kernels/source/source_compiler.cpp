@@ -32,6 +32,7 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/Host.h>
 #include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 
 #include "embedded_file.hpp"
@@ -762,24 +763,6 @@ std::string error_text(llvm::Error e) {
 
 }  // namespace
 
-struct CompiledSource::Code {
-    llvm::orc::JITDylib* library = nullptr;
-};
-
-CompiledSource::CompiledSource(std::unique_ptr<Code> code) : code_(std::move(code)) {}
-
-CompiledSource::~CompiledSource() {
-    if (!code_ || !code_->library) return;
-    std::lock_guard lock(g_jit_mutex);
-    llvm::consumeError(jit()->getExecutionSession().removeJITDylib(*code_->library));
-}
-
-const SourceKernel* CompiledSource::find(const std::string& name) const {
-    for (const SourceKernel& k : kernels)
-        if (k.name == name) return &k;
-    return nullptr;
-}
-
 const char* source_prelude() { return embedded_text("prelude.cuh"); }
 
 namespace {
@@ -906,21 +889,20 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
         out.text += "threadmap: Clang did not accept its own options\n";
         return out;
     }
-    invocation->getPreprocessorOpts().addRemappedFile(file_name,
-                                                      llvm::MemoryBuffer::getMemBufferCopy(text, file_name).release());
-    invocation->getPreprocessorOpts().addRemappedFile(
-        kPreludePath, llvm::MemoryBuffer::getMemBuffer(source_prelude(), kPreludePath).release());
-    for (const char* name : kSharedHeaders) {
-        const std::string path = std::string(kSharedHeaderDir) + "/" + name;
-        invocation->getPreprocessorOpts().addRemappedFile(
-            path, llvm::MemoryBuffer::getMemBufferCopy(embedded_text(name), path).release());
-    }
-    for (const StandardHeader& h : standard_headers()) {
-        const std::string path = std::string(kIncludeDir) + "/" + h.name;
-        invocation->getPreprocessorOpts().addRemappedFile(
-            path,
-            llvm::MemoryBuffer::getMemBufferCopy(h.embedded ? embedded_text(h.embedded) : h.text, path).release());
-    }
+    // The only files Clang sees: the text, the prelude and threadmap's headers, in memory. An
+    // #include of anything else (a path of the host, a FIFO, stdin) is "file not found", and
+    // __has_include answers no for every path of the host.
+    llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> files(new llvm::vfs::InMemoryFileSystem);
+    files->setCurrentWorkingDirectory("/");
+    const auto add = [&](const std::string& path, const char* contents) {
+        files->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(contents, path));
+    };
+    files->addFile(file_name, 0, llvm::MemoryBuffer::getMemBufferCopy(text, file_name));
+    add(kPreludePath, source_prelude());
+    for (const char* name : kSharedHeaders) add(std::string(kSharedHeaderDir) + "/" + name, embedded_text(name));
+    for (const StandardHeader& h : standard_headers())
+        add(std::string(kIncludeDir) + "/" + h.name, h.embedded ? embedded_text(h.embedded) : h.text);
+    ci.createFileManager(files);
     // The engine was made before the options were read: their -W flags apply from here.
     clang::ProcessWarningOptions(ci.getDiagnostics(), invocation->getDiagnosticOpts());
     ci.setInvocation(std::move(invocation));
@@ -1028,9 +1010,13 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
     // Link against the hooks and the allowed functions only.
     static size_t compiles = 0;
     llvm::orc::JITDylib& library = j.getExecutionSession().createBareJITDylib("source-" + std::to_string(++compiles));
-    auto code = std::make_unique<CompiledSource::Code>();
-    code->library = &library;
-    auto compiled = std::make_shared<CompiledSource>(std::move(code));
+    auto compiled = std::make_shared<CompiledSource>();
+    // The library goes when the last holder of the compile lets go.
+    compiled->code = std::shared_ptr<const void>(&library, [](const void* l) {
+        std::lock_guard lock(g_jit_mutex);
+        llvm::consumeError(jit()->getExecutionSession().removeJITDylib(
+            *const_cast<llvm::orc::JITDylib*>(static_cast<const llvm::orc::JITDylib*>(l))));
+    });
     compiled->file_name = file_name;
     compiled->text = learners_text;  // what the Code tab shows
     llvm::orc::SymbolMap symbols;

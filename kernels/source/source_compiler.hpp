@@ -14,31 +14,6 @@
 
 namespace threadmap {
 
-// The compiled code of one source text; the JIT drops it when the last holder lets go.
-class CompiledSource {
-  public:
-    struct Code;
-    explicit CompiledSource(std::unique_ptr<Code> code);
-    ~CompiledSource();
-    CompiledSource(const CompiledSource&) = delete;
-    CompiledSource& operator=(const CompiledSource&) = delete;
-
-    std::string file_name, text;        // as compiled
-    std::vector<SourceKernel> kernels;  // in the order of the text
-    std::vector<SourceVariable> variables;
-    const SourceKernel* find(const std::string& name) const;
-
-  private:
-    std::unique_ptr<Code> code_;
-};
-
-struct SourceCompile {
-    std::shared_ptr<const CompiledSource> source;  // empty when the text did not compile
-    std::vector<SourceDiagnostic> diagnostics;     // errors and warnings, in order
-    std::string text;                              // everything Clang printed
-    double milliseconds = 0;                       // parse, instrument, optimise, link
-};
-
 // `file_name` names the text in messages ("kernel.cu").
 SourceCompile compile_source(const std::string& text, const std::string& file_name);
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,34 @@ struct SourceDiagnostic {
     bool error = true;  // else a warning
     std::string message;
     std::string text;
+};
+
+// One compiled source text: its kernels and variables as the syntax tree gave them. Where it was
+// compiled (the kernel host, kernels/kernel_host) the kernels' entries point into the JIT's
+// code; a process that asked the kernel host to compile it (threadmap's window and CLI) gets
+// the same description with null entries, and `code` names the compile in the host.
+struct CompiledSource {
+    std::string file_name, text;        // as compiled
+    std::vector<SourceKernel> kernels;  // in the order of the text
+    std::vector<SourceVariable> variables;
+    // Keeps the compiled code alive: the JIT's library (where it was compiled), or the kernel
+    // host's handle of the compile (elsewhere). The last holder lets it go.
+    std::shared_ptr<const void> code;
+    uint64_t host_id = 0;  // the kernel host's number for this compile (0: compiled in this process)
+
+    const SourceKernel* find(const std::string& name) const {
+        for (const SourceKernel& k : kernels)
+            if (k.name == name) return &k;
+        return nullptr;
+    }
+};
+
+// What a compile gives: the compiled text, or Clang's messages of why not.
+struct SourceCompile {
+    std::shared_ptr<const CompiledSource> source;  // empty when the text did not compile
+    std::vector<SourceDiagnostic> diagnostics;     // errors and warnings, in order
+    std::string text;                              // everything Clang printed
+    double milliseconds = 0;                       // parse, instrument, optimise, link
 };
 
 }  // namespace threadmap

@@ -11,6 +11,14 @@ cmake --install "$build" --prefix "$prefix" > "$prefix/install.log"
 cd /
 "$prefix/bin/threadmap" --version | grep -q '^threadmap ' || { echo "installed --version printed no version"; exit 1; }
 test -s "$prefix/share/doc/threadmap/README.md" || { echo "README.md not installed"; exit 1; }
+# A learner's kernel: compiled and run by the installed kernel host (libexec/threadmap/), which
+# the installed threadmap finds by itself.
+if [ -x "$prefix/libexec/threadmap/threadmap-kernel-host" ]; then
+  printf '__global__ void inc(float* a, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) a[i] += 1;\n}\n' > "$prefix/inc.cu"
+  env -u THREADMAP_KERNEL_HOST "$prefix/bin/threadmap" map --source "$prefix/inc.cu" --bind a=float[40] --bind n=40 \
+    --block 32 --format csv > "$prefix/inc.csv"
+  [ "$(wc -l < "$prefix/inc.csv")" -gt 40 ] || { echo "the installed kernel host did not run a kernel"; exit 1; }
+fi
 if [ "$has_gui" = 1 ]; then
   # Under the sanitizer build no leak check here: Mesa keeps small caches for the process
   # (see tests/app/test_render_cli.cpp); the drawing code is leak-checked in-process.

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "isolated_run.hpp"
 #include "model/model_emulator.hpp"
 #include "source_binding.hpp"
 #include "source_compiler.hpp"

@@ -13,6 +13,7 @@
 #include "../random_launch.hpp"
 #include "builtin/registry.hpp"
 #include "model/model_emulator.hpp"
+#include "isolated_run.hpp"
 #include "source_binding.hpp"
 #include "source_compiler.hpp"
 

@@ -323,7 +323,9 @@ TEST_CASE("the kernel's process is locked down: opening a file kills it with SIG
                            [](const Params&, const LaunchConfig&) { return std::vector<uint64_t>{1}; }});
     spec.fill_input = [](const Params&, size_t, std::vector<uint32_t>&) {};
     spec.body = [](ModelThread& t) { t.array<int>(0).store(0, std::fopen("/etc/hostname", "r") ? 1 : 2, 1); };
-    spec.run_apart = [](const ModelLaunch& l, const std::atomic<bool>* cancel) { return run_isolated(l, cancel, 5); };
+    spec.run_apart = [](const ModelLaunch& l, const std::atomic<bool>* cancel) {
+        return run_isolated(l, cancel, RunLimits{5});
+    };
     const auto r = run_model({&spec, {}, {{1, 1, 1}, {1, 1, 1}}});
     REQUIRE(!r.value);
     CHECK(r.error.find("kernel opener crashed with SIGSYS") != std::string::npos);
