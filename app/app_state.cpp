@@ -21,7 +21,10 @@ void select_lesson(AppState& state, const std::string& name) {
     LaunchOptions o;
     o.preset = name;
     const Lesson* lesson = find_lesson(name);
-    if (lesson && lesson->own_kernel) o.time_limit = std::to_string(state.settings.kernel_seconds);
+    if (lesson && lesson->own_kernel) {
+        o.time_limit = std::to_string(state.settings.kernel_seconds);
+        o.memory_limit = std::to_string(state.settings.kernel_memory_mb);
+    }
     auto r = resolve_launch(o);
     if (!r.value) {
         state.message = r.error;

@@ -59,6 +59,9 @@ struct Settings {
     // `--time-limit` on the command line).
     double kernel_seconds = 5.0;
     static constexpr double kMinKernelSeconds = 0.1, kMaxKernelSeconds = 3600;
+    // MiB a run of a learner's kernel may take before it is stopped (`--memory-limit`).
+    double kernel_memory_mb = 2048;
+    static constexpr double kMinKernelMemoryMb = 64, kMaxKernelMemoryMb = 65536;
 };
 
 // A map being computed off the UI thread (emulating a launch at the caps takes seconds);
@@ -140,7 +143,8 @@ struct AppState {
     // sweep or an export in flight.
     bool busy() const {
         return pending.any_update() || pending.upload || picture_job.has_value() || timing.run.valid() ||
-               timing.sweep_job.valid() || launch_sweep.running() || editor.gpu_job.valid() || !exports.empty();
+               timing.sweep_job.valid() || launch_sweep.running() || editor.gpu_job.valid() ||
+               editor.compile_job.valid() || !exports.empty();
     }
 };
 

@@ -90,6 +90,10 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
     cmd.add_option("--time-limit", o.time_limit,
                    "--source: seconds a run of the kernel may take before it is stopped (default 5)")
         ->check(non_empty);
+    cmd.add_option("--memory-limit", o.memory_limit,
+                   "--source: MiB of memory a run of the kernel may take before it is stopped (default 2048; the "
+                   "kernel model keeps about 64 bytes per element)")
+        ->check(non_empty);
     for (const KernelSpec* k : builtin_kernels())
         for (const ParamSpec& p : k->params) {
             if (shape_option_param(p.name) || o.params.count(p.name)) continue;

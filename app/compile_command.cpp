@@ -10,7 +10,7 @@
 #include "launch_options.hpp"
 #include "lessons.hpp"
 #include "number_text.hpp"
-#include "nvrtc_compiler.hpp"
+#include "kernel_host/kernel_host_client.hpp"
 #include "source_launch.hpp"
 
 namespace threadmap {
@@ -62,8 +62,8 @@ int run_compile_command(const CompileCommandOptions& o) {
     const std::string& file = named.value->file_name;
     // Clang as the kernel model uses it (a compile, no binding); its time includes, on the first
     // compile of a process, starting LLVM's JIT.
-    const SourceAttempt clang = compile_and_bind(text, file, "", {}, 0, kKernelSeconds);
-    const NvrtcCompile nvrtc = nvrtc_compile(text, file, o.arch);
+    const SourceAttempt clang = compile_and_bind(text, file, "", {}, 0, kKernelLimits);
+    const NvrtcCompile nvrtc = nvrtc_compile_in_host(text, file, o.arch);
     const bool clang_ok = clang.compiled, nvrtc_ok = nvrtc.compiled || !nvrtc.unavailable.empty();
     if (o.format == "json") {
         nlohmann::json j = {{"file", file},

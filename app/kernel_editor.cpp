@@ -8,6 +8,7 @@
 
 #include "app_state.hpp"
 #include "input_file.hpp"
+#include "kernel_host/kernel_host_client.hpp"
 #include "source/seed_source.hpp"
 #include "lessons.hpp"
 #include "settings.hpp"
@@ -80,17 +81,33 @@ void start_editor(KernelEditor& e, const std::string& save_path) {
 void run_editor(AppState& state) {
     KernelEditor& e = state.editor;
     e.edited = false;
-    const std::vector<std::string> binds = editor_binds(e);
-    const uint64_t dynamic_shared = editor_dynamic_shared(e);
-    const double seconds = sanitized(state.settings).kernel_seconds;  // the field may hold a half-typed value
-    SourceAttempt a = compile_and_bind(e.text, "kernel.cu", e.entry, binds, dynamic_shared, seconds);
-    const auto chosen = [&] { return std::find(a.kernels.begin(), a.kernels.end(), e.entry) != a.kernels.end(); };
-    if (a.compiled && !a.kernels.empty() && !chosen() && (a.kernels.size() > 1 || !e.entry.empty())) {
-        // Several kernels and none chosen yet (or the chosen one renamed): the first, until the
-        // learner picks another.
-        e.entry = a.kernels.front();
-        a = compile_and_bind(e.text, "kernel.cu", e.entry, binds, dynamic_shared, seconds);
+    if (e.compile_job.valid()) {  // the newest text compiles once this one is done
+        e.compile_again = true;
+        return;
     }
+    e.compile_job = std::async(
+        std::launch::async, [text = e.text, entry = e.entry, binds = editor_binds(e),
+                             dynamic_shared = editor_dynamic_shared(e), limits = kernel_limits(state.settings)] {
+            KernelEditor::Compiled c{compile_and_bind(text, "kernel.cu", entry, binds, dynamic_shared, limits), entry};
+            const std::vector<std::string>& kernels = c.attempt.kernels;
+            const bool chosen = std::find(kernels.begin(), kernels.end(), entry) != kernels.end();
+            if (c.attempt.compiled && !kernels.empty() && !chosen && (kernels.size() > 1 || !entry.empty())) {
+                // Several kernels and none chosen yet (or the chosen one renamed): the first, until
+                // the learner picks another.
+                c.entry = kernels.front();
+                c.attempt = compile_and_bind(text, "kernel.cu", c.entry, binds, dynamic_shared, limits);
+            }
+            return c;
+        });
+}
+
+namespace {
+
+// What a finished compile changes: the editor's messages and fields, and the map when it bound.
+void apply_editor_compile(AppState& state, KernelEditor::Compiled c) {
+    KernelEditor& e = state.editor;
+    SourceAttempt& a = c.attempt;
+    e.entry = c.entry;
     if (a.compiled) e.kernels = a.kernels;
     e.compile_ms = a.compile_ms;
     e.error_line = a.error_line;
@@ -113,9 +130,9 @@ void run_editor(AppState& state) {
     // The map stays on the array the learner chose (by name: the window's array list, --array),
     // read or written, and its block's copy; the kernel's output when the text has no such array.
     if (const auto& before = state.edit.model; before && before->spec) {
-        const size_t a = k.spec->array_index(before->spec->arrays[before->array].name);
-        if (a < k.spec->arrays.size()) {
-            k.array = a;
+        const size_t array = k.spec->array_index(before->spec->arrays[before->array].name);
+        if (array < k.spec->arrays.size()) {
+            k.array = array;
             k.reads = before->reads;
             k.shared_block = before->shared_block;
         }
@@ -125,6 +142,16 @@ void run_editor(AppState& state) {
     state.edit.workload = model_workload(*state.edit.model, state.edit.launch);
     state.pending.apply = true;
     e.running = true;
+}
+
+}  // namespace
+
+void poll_editor_compile(AppState& state) {
+    using namespace std::chrono_literals;
+    KernelEditor& e = state.editor;
+    if (!e.compile_job.valid() || e.compile_job.wait_for(0s) != std::future_status::ready) return;
+    apply_editor_compile(state, e.compile_job.get());
+    if (std::exchange(e.compile_again, false)) run_editor(state);
 }
 
 void open_in_editor(AppState& state, const std::string& text, const std::string& entry,
@@ -163,7 +190,7 @@ void edit_launch_kernel(AppState& state) {
     e.entry.clear();
     e.unsaved = true;
     // The parameters come from a first compile; each is bound as the launch has it.
-    const SourceAttempt first = compile_and_bind(e.text, "kernel.cu", "", {}, 0, kKernelSeconds);
+    const SourceAttempt first = compile_and_bind(e.text, "kernel.cu", "", {}, 0, kKernelLimits);
     e.params = first.params;
     e.binds.clear();
     for (const auto& [name, type] : first.params)
@@ -180,13 +207,14 @@ void edit_launch_kernel(AppState& state) {
 Outcome<ModelLaunch> editor_expectation(const AppState& state, const std::string& expect) {
     const KernelEditor& e = state.editor;
     return expectation_launch(compile_and_bind(e.text, "kernel.cu", e.entry, editor_binds(e), editor_dynamic_shared(e),
-                                               sanitized(state.settings).kernel_seconds, expect));
+                                               kernel_limits(state.settings), expect));
 }
 
 void start_gpu_compile(KernelEditor& e) {
     if (e.gpu_job.valid()) return;
     e.gpu_text = e.text;
-    e.gpu_job = std::async(std::launch::async, [text = e.text] { return nvrtc_compile(text, "kernel.cu"); });
+    e.gpu_job = std::async(std::launch::async,
+                           [text = e.text] { return nvrtc_compile_in_host(text, "kernel.cu", "compute_90"); });
 }
 
 void poll_gpu_compile(KernelEditor& e) {

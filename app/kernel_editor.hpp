@@ -16,6 +16,7 @@
 #include "model/model_emulator.hpp"
 #include "nvrtc_compiler.hpp"
 #include "outcome.hpp"
+#include "source_launch.hpp"
 
 namespace threadmap {
 
@@ -50,6 +51,15 @@ struct KernelEditor {
     std::future<NvrtcCompile> gpu_job;
     std::optional<NvrtcCompile> gpu;
     std::string gpu_text;
+    // Run's compile and bind, off the UI thread (a hostile text may take the compile's whole
+    // time limit; the first compile starts the kernel host): the attempt and the kernel it
+    // chose, which poll_editor_compile applies. Run while one is in flight compiles again after it.
+    struct Compiled {
+        SourceAttempt attempt;
+        std::string entry;
+    };
+    std::future<Compiled> compile_job;
+    bool compile_again = false;
 };
 
 // The editor's kernel with `expect` as its expected result (check --expect): a one-thread
@@ -67,8 +77,10 @@ std::string editor_file_path();
 // The seed's increment_by_one, bound to 500 elements: what a first start shows.
 void start_editor(KernelEditor& editor, const std::string& save_path);
 
-// Compiles and binds the text; on success the map shows it.
+// Starts compiling and binding the text (off the UI thread); poll_editor_compile applies the
+// result: on success the map shows it.
 void run_editor(AppState& state);
+void poll_editor_compile(AppState& state);
 
 // Opens the kernel on the map (its CUDA text) in the editor, each parameter bound as the
 // launch has it, and runs it.

@@ -247,7 +247,8 @@ ResolveResult resolve_launch(const LaunchOptions& o) {
         }
         return r;
     }
-    if (!o.entry.empty() || !o.binds.empty() || !o.time_limit.empty() || !o.dynamic_shared.empty() || !o.expect.empty())
+    if (!o.entry.empty() || !o.binds.empty() || !o.time_limit.empty() || !o.memory_limit.empty() ||
+        !o.dynamic_shared.empty() || !o.expect.empty())
         return err =
                    "--entry, --bind, --dynamic-shared, --time-limit and --expect go with --source (or a lesson with "
                    "its own kernel source)",

@@ -36,6 +36,7 @@ struct LaunchOptions {
     std::string source, entry;
     std::vector<std::string> binds;
     std::string time_limit;
+    std::string memory_limit;    // MiB
     std::string dynamic_shared;  // bytes of dynamic shared memory per block (<<<grid, block, bytes>>>)
     // A learner's kernel: the statement that computes the right results (check --sweep-launches
     // compares every launch with it), and whether this command compares with it.

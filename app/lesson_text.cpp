@@ -11,7 +11,7 @@
 #include "model/model_array_stats.hpp"
 #include "model_launch.hpp"
 #include "number_text.hpp"
-#include "nvrtc_compiler.hpp"
+#include "kernel_host/kernel_host_client.hpp"
 #include "occupancy_report.hpp"
 #include "source/seed_source.hpp"
 #include "source_launch.hpp"
@@ -133,10 +133,10 @@ void add_tutorial_figures(const Workload& w, const LaunchConfig& l, std::map<std
 // A first-launch lesson's just-in-time compiles, measured now: the seed's increment_by_one
 // through Clang (the kernel model's compiler, as the Editor runs it) and NVRTC (a GPU's).
 void add_compile_figures(std::map<std::string, std::string>& f) {
-    const SourceAttempt clang = compile_and_bind(kSeedIncrementSource, "increment.cu", "", {}, 0, kKernelSeconds);
+    const SourceAttempt clang = compile_and_bind(kSeedIncrementSource, "increment.cu", "", {}, 0, kKernelLimits);
     f["clang_compile"] =
         clang.compiled ? decimals(clang.compile_ms, 0) + " ms" : "no time (this threadmap was built without Clang)";
-    const NvrtcCompile nvrtc = nvrtc_compile(kSeedIncrementSource, "increment.cu");
+    const NvrtcCompile nvrtc = nvrtc_compile_in_host(kSeedIncrementSource, "increment.cu", "compute_90");
     f["nvrtc_compile"] = nvrtc.compiled
                              ? decimals(nvrtc.milliseconds, 0) + " ms"
                              : "no time (" + (nvrtc.unavailable.empty() ? nvrtc.log : nvrtc.unavailable) + ")";

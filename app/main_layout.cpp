@@ -152,6 +152,7 @@ void draw_main_layout(AppState& state, MapFrame& frame) {
     poll_timing_jobs(state.timing);
     poll_launch_sweep(state.launch_sweep);
     poll_gpu_compile(state.editor);
+    poll_editor_compile(state);
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(vp->WorkPos);
     ImGui::SetNextWindowSize(vp->WorkSize);

@@ -238,7 +238,8 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
             j["legend_rect"] = {state.legend_rect.x, state.legend_rect.y, state.legend_rect.w, state.legend_rect.h};
             j["view"] = {{"center", {state.view.center.x, state.view.center.y}}, {"zoom", state.view.zoom}};
             j["launch_error"] = state.launch_error;
-            j["computing"] = state.picture_job.has_value();  // a map on the worker thread
+            j["computing"] = state.picture_job.has_value();     // a map on the worker thread
+            j["compiling"] = state.editor.compile_job.valid();  // the Editor's Run, in the kernel host
             j["editor"] = {{"text", state.editor.text},
                            {"messages", state.editor.messages},
                            {"warnings", state.editor.warnings},

@@ -36,7 +36,14 @@ Settings sanitized(Settings s) {
     if (s.export_dir.empty()) s.export_dir = ".";
     if (!(s.kernel_seconds >= Settings::kMinKernelSeconds)) s.kernel_seconds = Settings::kMinKernelSeconds;  // NaN too
     s.kernel_seconds = std::min(s.kernel_seconds, Settings::kMaxKernelSeconds);
+    if (!(s.kernel_memory_mb >= Settings::kMinKernelMemoryMb)) s.kernel_memory_mb = Settings::kMinKernelMemoryMb;
+    s.kernel_memory_mb = std::min(s.kernel_memory_mb, Settings::kMaxKernelMemoryMb);
     return s;
+}
+
+RunLimits kernel_limits(const Settings& settings) {
+    const Settings s = sanitized(settings);
+    return {s.kernel_seconds, uint64_t(s.kernel_memory_mb) << 20};
 }
 
 namespace {
@@ -82,6 +89,7 @@ SettingsText parse_settings(const std::string& text) {
     take(j, "right_width", "a number", s.right_width, r.dropped);
     take(j, "last_preset", "text", s.last_preset, r.dropped);
     take(j, "kernel_seconds", "a number", s.kernel_seconds, r.dropped);
+    take(j, "kernel_memory_mb", "a number", s.kernel_memory_mb, r.dropped);
     s = sanitized(s);
     return r;
 }
@@ -119,7 +127,8 @@ Outcome<void> save_settings(const Settings& s) {
                               {"left_width", s.left_width},
                               {"right_width", s.right_width},
                               {"last_preset", s.last_preset},
-                              {"kernel_seconds", s.kernel_seconds}};
+                              {"kernel_seconds", s.kernel_seconds},
+                              {"kernel_memory_mb", s.kernel_memory_mb}};
     const auto written = write_file_atomically(config_dir() + "/settings.json", j.dump(2) + "\n");
     return written.done() ? done() : failed("could not save the settings: " + written.error);
 }

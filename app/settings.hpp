@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "child_run.hpp"
 #include "outcome.hpp"
 
 #include "app_state.hpp"
@@ -31,5 +32,7 @@ Outcome<void> save_settings(const Settings& settings);
 
 // Keeps values in their ranges (a hand-edited file may hold anything).
 Settings sanitized(Settings s);
+// The time and memory a run of a learner's kernel has, from the (sanitized) settings.
+RunLimits kernel_limits(const Settings& settings);
 
 }  // namespace threadmap

@@ -45,7 +45,7 @@ std::string expectation_messages(const std::string& messages, const std::string&
 }  // namespace
 
 SourceAttempt compile_and_bind(const std::string& text, const std::string& file_name, const std::string& entry,
-                               const std::vector<std::string>& binds, uint64_t dynamic_shared, double seconds,
+                               const std::vector<std::string>& binds, uint64_t dynamic_shared, const RunLimits& limits,
                                const std::string& expect) {
     SourceAttempt a;
     const SourceCompile compiled = compile_in_host(text, file_name);
@@ -101,7 +101,7 @@ SourceAttempt compile_and_bind(const std::string& text, const std::string& file_
         }
         bindings.push_back(*b.value);
     }
-    auto bound = bind_in_host(compiled.source, *kernel, bindings, dynamic_shared, {seconds});
+    auto bound = bind_in_host(compiled.source, *kernel, bindings, dynamic_shared, limits);
     if (!bound.value) {
         a.messages = bound.error;
         return a;
@@ -123,7 +123,7 @@ SourceAttempt compile_and_bind(const std::string& text, const std::string& file_
         while (!a.messages.empty() && a.messages.back() == '\n') a.messages.pop_back();
         return a;
     }
-    auto bound_expected = bind_in_host(e.source, *expected, bindings, 0, {seconds});
+    auto bound_expected = bind_in_host(e.source, *expected, bindings, 0, limits);
     if (!bound_expected.value) {
         a.loaded.reset();
         a.messages = "--expect: " + bound_expected.error;
@@ -143,12 +143,19 @@ Outcome<LoadedSource> load_text(const std::string& text, const std::string& file
                                 const std::vector<std::string>& binds, const LaunchOptions& o) {
     if (!o.expect.empty() && !o.sweep_expected)
         return {std::nullopt, "--expect goes with check --sweep-launches (its results are compared with it)"};
-    double seconds = kKernelSeconds;
+    RunLimits limits;
     if (!o.time_limit.empty()) {
         char* end = nullptr;
-        seconds = std::strtod(o.time_limit.c_str(), &end);
-        if (*end != '\0' || !(seconds > 0) || seconds > 3600)
+        limits.seconds = std::strtod(o.time_limit.c_str(), &end);
+        if (*end != '\0' || !(limits.seconds > 0) || limits.seconds > 3600)
             return {std::nullopt, "--time-limit expects seconds between 0 and 3600, got '" + o.time_limit + "'"};
+    }
+    if (!o.memory_limit.empty()) {
+        char* end = nullptr;
+        const double mib = std::strtod(o.memory_limit.c_str(), &end);
+        if (*end != '\0' || !(mib >= 64) || mib > 65536)
+            return {std::nullopt, "--memory-limit expects MiB between 64 and 65536, got '" + o.memory_limit + "'"};
+        limits.memory_bytes = uint64_t(mib) << 20;
     }
     uint64_t dynamic_shared = 0;
     if (!o.dynamic_shared.empty()) {
@@ -156,7 +163,7 @@ Outcome<LoadedSource> load_text(const std::string& text, const std::string& file
         if (!bytes.value) return {std::nullopt, bytes.error};
         dynamic_shared = *bytes.value;
     }
-    SourceAttempt a = compile_and_bind(text, file_name, entry, binds, dynamic_shared, seconds, o.expect);
+    SourceAttempt a = compile_and_bind(text, file_name, entry, binds, dynamic_shared, limits, o.expect);
     if (!a.loaded) return {std::nullopt, a.messages};
     return {*a.loaded, {}};
 }
@@ -194,7 +201,7 @@ constexpr const char* kNoClang =
 }
 
 SourceAttempt compile_and_bind(const std::string&, const std::string&, const std::string&,
-                               const std::vector<std::string>&, uint64_t, double, const std::string&) {
+                               const std::vector<std::string>&, uint64_t, const RunLimits&, const std::string&) {
     SourceAttempt a;
     a.messages = kNoClang;
     return a;

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "child_run.hpp"
 #include "launch_options.hpp"
 #include "model/model_emulator.hpp"
 
@@ -41,7 +42,7 @@ struct SourceAttempt {
 // with its own loops: "for (int i = 0; i < n; ++i) y[i] = a * x[i] + y[i];"), compiled after
 // the text as the body of a kernel named threadmap_expected; its errors name `--expect`.
 SourceAttempt compile_and_bind(const std::string& text, const std::string& file_name, const std::string& entry,
-                               const std::vector<std::string>& binds, uint64_t dynamic_shared, double seconds,
+                               const std::vector<std::string>& binds, uint64_t dynamic_shared, const RunLimits& limits,
                                const std::string& expect = "");
 
 // Error: Clang's messages (file:line:column, with the caret lines), or what is missing.
@@ -64,7 +65,8 @@ bool source_kernels_available();
 // The largest kernel file read (a course's is a few KB).
 inline constexpr uint64_t kMaxSourceBytes = 1u << 20;
 
-// Seconds a run of a learner's kernel may take by default.
-inline constexpr double kKernelSeconds = 5.0;
+// How long and with how much memory a run of a learner's kernel goes by default.
+inline constexpr double kKernelSeconds = kDefaultKernelSeconds;
+inline const RunLimits kKernelLimits{};
 
 }  // namespace threadmap

@@ -16,6 +16,7 @@
 #include "cuda_interop.hpp"
 #include "frame.hpp"
 #include "frame_clock.hpp"
+#include "kernel_host/kernel_host_client.hpp"
 #include "launch_update.hpp"
 #include "main_layout.hpp"
 #include "replay.hpp"
@@ -196,6 +197,9 @@ int run_window(const WindowOptions& o) {
             if (!written.done()) std::fprintf(stderr, "threadmap: %s\n", written.error.c_str());
         }
     }
+    // A compile, a GPU compile or a run in flight in the kernel host ends now: the jobs waiting
+    // on it return at once, so the window closes without waiting for their limits.
+    stop_kernel_host();
     if (!o.keep_settings) {
         const auto saved = save_settings(state.settings);
         if (!saved.done()) std::fprintf(stderr, "threadmap: %s\n", saved.error.c_str());

@@ -17,7 +17,8 @@ bool any_launch_option(const LaunchOptions& l) {
     return !l.preset.empty() || !l.kernel.empty() || !l.n.empty() || !l.rows.empty() || !l.cols.empty() ||
            !l.inner.empty() || !l.block.empty() || !l.grid.empty() || l.any_param() || !l.array.empty() ||
            !l.access.empty() || !l.shared_block.empty() || !l.phase.empty() || !l.source.empty() || !l.entry.empty() ||
-           !l.binds.empty() || !l.time_limit.empty() || !l.dynamic_shared.empty() || !l.expect.empty();
+           !l.binds.empty() || !l.time_limit.empty() || !l.memory_limit.empty() || !l.dynamic_shared.empty() ||
+           !l.expect.empty();
 }
 
 }  // namespace

@@ -143,7 +143,7 @@ void draw_printed(AppState& state, const KernelPrint& printed) {
 void draw_editor_panel(AppState& state) {
     KernelEditor& e = state.editor;
     if (!source_kernels_available()) {
-        ImGui::TextWrapped("%s", compile_and_bind("", "", "", {}, 0, 0).messages.c_str());
+        ImGui::TextWrapped("%s", compile_and_bind("", "", "", {}, 0, kKernelLimits).messages.c_str());
         return;
     }
     const ImGuiIO& io = ImGui::GetIO();

@@ -147,7 +147,7 @@ void draw_launch_sweep(AppState& state) {
         if (editors && !job.expect.empty()) wanted = editor_expectation(state, job.expect);
         if (lessons && (lesson_expects || !job.expect.empty()))
             wanted = expectation_launch(compile_and_bind(lessons->text, on_map.preset + ".cu", lessons->entry,
-                                                         lessons->binds, 0, sanitized(state.settings).kernel_seconds,
+                                                         lessons->binds, 0, kernel_limits(state.settings),
                                                          lesson_expects ? lessons->expect : job.expect));
         if (wanted && !wanted->value) {
             job.result.reset();

@@ -123,7 +123,7 @@ Received receive_frame(int socket, Frame& out, std::optional<std::chrono::steady
     out.fd = -1;
     Received r = receive_all(socket, reinterpret_cast<char*>(&h), sizeof h, out.fd, deadline, cancel);
     if (r != Received::Frame) return r;
-    if (h.magic != kMagic || h.type < uint32_t(Message::Compile) || h.type > uint32_t(Message::Release) ||
+    if (h.magic != kMagic || h.type < uint32_t(Message::Compile) || h.type > uint32_t(Message::GpuCompiled) ||
         h.length > kMaxPayload)
         return Received::Malformed;
     std::string payload(h.length, '\0');
@@ -404,6 +404,21 @@ ModelLaunch model_launch_of(const RunRequest& r, const KernelSpec& spec) {
     l.phase = r.phase;
     l.workers = 1;
     return l;
+}
+
+json gpu_compile_to_json(const NvrtcCompile& c) {
+    return {{"unavailable", c.unavailable}, {"version", c.version}, {"arch", c.arch},
+            {"compiled", c.compiled},       {"log", c.log},         {"milliseconds", c.milliseconds},
+            {"ptx_bytes", c.ptx_bytes}};
+}
+
+std::optional<NvrtcCompile> gpu_compile_from_json(const json& j) {
+    NvrtcCompile c;
+    if (!field(j, "unavailable", c.unavailable) || !field(j, "version", c.version) || !field(j, "arch", c.arch) ||
+        !field(j, "compiled", c.compiled) || !field(j, "log", c.log) || !field(j, "milliseconds", c.milliseconds) ||
+        !field(j, "ptx_bytes", c.ptx_bytes))
+        return std::nullopt;
+    return c;
 }
 
 json ended_to_json(const ChildEnd& end) {

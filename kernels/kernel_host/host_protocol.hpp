@@ -10,6 +10,8 @@
 //        bindings, launch, fd}  <-    RunEnded {signalled, signal, line, printed} or {error}
 //   Cancel {}                   ->    (kills the running child; RunEnded follows)
 //   Release {id}                ->    (drops a compile)
+//   GpuCompile {text, file,     ->    GpuCompiled {NVRTC's verdict, log, time}
+//               arch}
 #pragma once
 
 #include <atomic>
@@ -21,11 +23,12 @@
 
 #include "child_run.hpp"
 #include "model/model_emulator.hpp"
+#include "nvrtc_compiler.hpp"
 #include "source_kernel.hpp"
 
 namespace threadmap::kernel_host {
 
-enum class Message : uint32_t { Compile = 1, Compiled, Run, RunEnded, Cancel, Release };
+enum class Message : uint32_t { Compile = 1, Compiled, Run, RunEnded, Cancel, Release, GpuCompile, GpuCompiled };
 
 struct Frame {
     Message type = Message::Compile;
@@ -73,6 +76,10 @@ nlohmann::json run_to_json(const RunRequest& r);
 std::optional<RunRequest> run_from_json(const nlohmann::json& j);
 // The launch a request asks for, of `spec`.
 ModelLaunch model_launch_of(const RunRequest& r, const KernelSpec& spec);
+
+// NVRTC's verdict as JSON and back (nullopt when malformed).
+nlohmann::json gpu_compile_to_json(const NvrtcCompile& c);
+std::optional<NvrtcCompile> gpu_compile_from_json(const nlohmann::json& j);
 
 // How the run ended, or why the host could not run it.
 nlohmann::json ended_to_json(const ChildEnd& end);

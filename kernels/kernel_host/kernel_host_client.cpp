@@ -9,9 +9,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -55,6 +57,28 @@ class Host {
         return compile_locked(text, file_name, limits);
     }
 
+    NvrtcCompile gpu_compile(const std::string& text, const std::string& file_name, const std::string& arch,
+                             const CompileLimits& limits) {
+        std::lock_guard lock(mutex_);
+        std::string why;
+        const auto body = ask(Message::GpuCompile, {{"text", text}, {"file_name", file_name}, {"arch", arch}},
+                              Message::GpuCompiled, limits, why);
+        if (body)
+            if (auto c = kernel_host::gpu_compile_from_json(*body)) return std::move(*c);
+        NvrtcCompile failed;
+        failed.arch = arch;
+        failed.log = file_name + ": error: " + (why.empty() ? "the kernel host's answer was malformed" : why);
+        return failed;
+    }
+
+    // From any thread, without waiting for the request in flight (which then returns).
+    void stop_now() {
+        if (const pid_t pid = pid_.load(); pid > 0) {
+            stopped_on_purpose_ = true;
+            kill(pid, SIGKILL);
+        }
+    }
+
     Outcome<ModelResult> run(const CompiledSource& source, kernel_host::RunRequest request, const ModelLaunch& l,
                              const std::atomic<bool>* cancel);
 
@@ -64,13 +88,14 @@ class Host {
         pending_releases_.push_back(host_id);
     }
 
-    int pid() {
-        std::lock_guard lock(mutex_);
-        return pid_;
-    }
+    int pid() const { return pid_.load(); }
 
   private:
     SourceCompile compile_locked(const std::string& text, const std::string& file_name, const CompileLimits& limits);
+    // Sends a request and waits for its `answer` within the compile limit: its body, or nothing
+    // and `why` (the host is ended then).
+    std::optional<nlohmann::json> ask(Message type, const nlohmann::json& body, Message answer,
+                                      const CompileLimits& limits, std::string& why);
     // Starts the host when none runs; why not, or empty.
     std::string ensure_started(const CompileLimits& limits);
     // Ends the host (killed unless it already ended) and says how it ended.
@@ -84,7 +109,8 @@ class Host {
     }
 
     std::mutex mutex_;
-    pid_t pid_ = 0;
+    std::atomic<pid_t> pid_{0};
+    std::atomic<bool> stopped_on_purpose_{false};
     int socket_ = -1;
     uint32_t generation_ = 0;  // of the running host: its compile ids mean nothing to the next
     CompileLimits started_with_;
@@ -119,6 +145,7 @@ std::string Host::ensure_started(const CompileLimits& limits) {
         return "could not start the kernel host " + path + ": " + strerror(error);
     }
     pid_ = pid;
+    stopped_on_purpose_ = false;
     socket_ = sv[0];
     started_with_ = limits;
     ++generation_;
@@ -131,12 +158,13 @@ std::string Host::stop(bool kill_it) {
     if (socket_ < 0) return {};
     close(socket_);
     socket_ = -1;
-    if (kill_it) kill(pid_, SIGKILL);
+    const pid_t pid = pid_.exchange(0);
+    if (kill_it) kill(pid, SIGKILL);
     int status = 0;
-    while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    pid_ = 0;
     if (kill_it) return {};
+    if (stopped_on_purpose_) return "stopped, as threadmap was closing";
     if (WIFEXITED(status) && WEXITSTATUS(status) == kernel_host::kExitOutOfMemory)
         return "the compiler ran out of memory (it may use " + std::to_string(started_with_.memory_bytes >> 20) +
                " MiB): a template or macro that expands without end?";
@@ -157,24 +185,42 @@ void Host::send_releases() {
         if (id >> 32 == generation_) kernel_host::send_frame(socket_, Message::Release, {{"id", id & 0xffffffffu}});
 }
 
-SourceCompile Host::compile_locked(const std::string& text, const std::string& file_name, const CompileLimits& limits) {
-    if (const std::string why = ensure_started(limits); !why.empty()) return failed_compile(file_name, why);
+std::optional<nlohmann::json> Host::ask(Message type, const nlohmann::json& body, Message answer,
+                                        const CompileLimits& limits, std::string& why) {
+    why = ensure_started(limits);
+    if (!why.empty()) return std::nullopt;
     send_releases();
-    if (!kernel_host::send_frame(socket_, Message::Compile, {{"text", text}, {"file_name", file_name}}))
-        return failed_compile(file_name, stop(false));
-    const auto deadline = deadline_after(limits.seconds);
+    if (!kernel_host::send_frame(socket_, type, body)) {
+        why = stop(false);
+        return std::nullopt;
+    }
     Frame reply;
-    const Received r = kernel_host::receive_frame(socket_, reply, deadline);
+    const Received r = kernel_host::receive_frame(socket_, reply, deadline_after(limits.seconds));
     if (reply.fd >= 0) close(reply.fd);
     if (r == Received::TimedOut) {
         stop(true);
-        return failed_compile(file_name, "the compiler ran past its time limit of " + number_text(limits.seconds) +
-                                             " s and was stopped: a template or macro that expands without end?");
+        why = "the compiler ran past its time limit of " + number_text(limits.seconds) +
+              " s and was stopped: a template or macro that expands without end?";
+        return std::nullopt;
     }
-    if (r == Received::Ended) return failed_compile(file_name, stop(false));
+    if (r == Received::Ended) {
+        why = stop(false);
+        return std::nullopt;
+    }
+    if (r != Received::Frame || reply.type != answer) {
+        stop(true);
+        why = "the kernel host answered with something unexpected, and was stopped";
+        return std::nullopt;
+    }
+    return std::move(reply.body);
+}
+
+SourceCompile Host::compile_locked(const std::string& text, const std::string& file_name, const CompileLimits& limits) {
+    std::string why;
+    const auto body = ask(Message::Compile, {{"text", text}, {"file_name", file_name}}, Message::Compiled, limits, why);
+    if (!body) return failed_compile(file_name, why);
     uint64_t id = 0;
-    std::optional<SourceCompile> c;
-    if (r == Received::Frame && reply.type == Message::Compiled) c = kernel_host::compile_from_json(reply.body, id);
+    std::optional<SourceCompile> c = kernel_host::compile_from_json(*body, id);
     if (!c || id == 0 || id > 0xffffffffu) {
         stop(true);
         return failed_compile(file_name, "the kernel host answered with something that is not a compile");
@@ -250,6 +296,19 @@ Outcome<ModelResult> Host::run(const CompiledSource& source, kernel_host::RunReq
 
 }  // namespace
 
+CompileLimits compile_limits() {
+    CompileLimits limits;
+    const auto positive = [](const char* name) {
+        const char* v = std::getenv(name);
+        char* end = nullptr;
+        const double d = v ? std::strtod(v, &end) : 0;
+        return v && end != v && *end == '\0' && d > 0 && d < 1e7 ? d : 0.0;
+    };
+    if (const double s = positive("THREADMAP_COMPILE_SECONDS")) limits.seconds = s;
+    if (const double mb = positive("THREADMAP_COMPILE_MEMORY_MB")) limits.memory_bytes = uint64_t(mb) << 20;
+    return limits;
+}
+
 SourceCompile compile_in_host(const std::string& text, const std::string& file_name, const CompileLimits& limits) {
     const auto start = std::chrono::steady_clock::now();
     SourceCompile c = Host::instance().compile(text, file_name, limits);
@@ -303,5 +362,12 @@ std::string kernel_host_path() {
 }
 
 int kernel_host_pid() { return Host::instance().pid(); }
+
+NvrtcCompile nvrtc_compile_in_host(const std::string& text, const std::string& file_name, const std::string& arch,
+                                   const CompileLimits& limits) {
+    return Host::instance().gpu_compile(text, file_name, arch, limits);
+}
+
+void stop_kernel_host() { Host::instance().stop_now(); }
 
 }  // namespace threadmap

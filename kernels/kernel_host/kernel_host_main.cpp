@@ -18,7 +18,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
+#include <optional>
 #include <memory>
 #include <new>
 #include <string>
@@ -27,14 +29,9 @@
 #include "kernel_host/host_protocol.hpp"
 #include "kernel_host/kernel_host_exit.hpp"
 #include "source_compiler.hpp"
+#include "standard_headers.hpp"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define THREADMAP_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define THREADMAP_ASAN 1
-#endif
-#endif
+#include "sanitizer.hpp"
 
 using namespace threadmap;
 using kernel_host::Frame;
@@ -48,32 +45,53 @@ namespace {
 // (threadmap says so and starts another).
 constexpr size_t kCompileStackBytes = size_t(512) << 20;
 
-struct CompileJob {
-    const std::string* text;
-    const std::string* file_name;
-    SourceCompile result;
-};
-
-void* compile_on_thread(void* p) {
-    auto* job = static_cast<CompileJob*>(p);
-    job->result = compile_source(*job->text, *job->file_name);
+void* call_on_thread(void* p) {
+    (*static_cast<std::function<void()>*>(p))();
     return nullptr;
 }
 
-SourceCompile compile_with_large_stack(const std::string& text, const std::string& file_name) {
-    CompileJob job{&text, &file_name, {}};
+// `work` on a thread with kCompileStackBytes of stack (on this one when none can be had).
+void with_large_stack(std::function<void()> work) {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, kCompileStackBytes);
     pthread_t thread;
-    const bool started = pthread_create(&thread, &attr, compile_on_thread, &job) == 0;
+    const bool started = pthread_create(&thread, &attr, call_on_thread, &work) == 0;
     pthread_attr_destroy(&attr);
-    if (!started) {
-        compile_on_thread(&job);  // no thread to be had: on this one
-        return std::move(job.result);
+    if (started)
+        pthread_join(thread, nullptr);
+    else
+        work();
+}
+
+// NVRTC reads the host's files for an #include it is not given and answers __has_include from
+// them (Clang here sees only its own): a text that includes a header threadmap does not know,
+// or asks __has_include, is not given to NVRTC. The offending line, or nothing.
+std::optional<std::string> unknown_include(const std::string& text, int& line_number) {
+    line_number = 0;
+    size_t at = 0;
+    while (at <= text.size()) {
+        const size_t end = std::min(text.find('\n', at), text.size());
+        const std::string line = text.substr(at, end - at);
+        ++line_number;
+        at = end + 1;
+        if (line.find("__has_include") != std::string::npos) return line;
+        size_t i = line.find_first_not_of(" \t");
+        if (i == std::string::npos || line[i] != '#') continue;
+        i = line.find_first_not_of(" \t", i + 1);
+        if (i == std::string::npos || line.compare(i, 7, "include") != 0) continue;
+        i = line.find_first_not_of(" \t", i + 7);
+        const char open = i == std::string::npos ? 0 : line[i];
+        const size_t close = open == '<'   ? line.find('>', i + 1)
+                             : open == '"' ? line.find('"', i + 1)
+                                           : std::string::npos;
+        if (close == std::string::npos) return line;  // a macro, or no name at all
+        const std::string name = line.substr(i + 1, close - i - 1);
+        bool known = false;
+        for (const StandardHeader& h : standard_headers()) known |= name == h.name;
+        if (!known) return line;
     }
-    pthread_join(thread, nullptr);
-    return std::move(job.result);
+    return std::nullopt;
 }
 
 [[noreturn]] void out_of_memory() { _exit(kernel_host::kExitOutOfMemory); }
@@ -92,6 +110,8 @@ class KernelHost {
                 compile(f);
             else if (f.type == Message::Run)
                 run(f);
+            else if (f.type == Message::GpuCompile)
+                gpu_compile(f);
             else if (f.type == Message::Release)
                 compiles_.erase(f.body.value("id", uint64_t(0)));
             if (f.fd >= 0) close(f.fd);
@@ -102,10 +122,29 @@ class KernelHost {
     void compile(const Frame& f) {
         const std::string text = f.body.value("text", std::string());
         const std::string file_name = f.body.value("file_name", std::string("kernel.cu"));
-        const SourceCompile c = compile_with_large_stack(text, file_name);
+        SourceCompile c;
+        with_large_stack([&] { c = compile_source(text, file_name); });
         const uint64_t id = ++last_id_;
         if (c.source) compiles_[id] = c.source;
         kernel_host::send_frame(socket_, Message::Compiled, kernel_host::compile_to_json(c, id));
+    }
+
+    void gpu_compile(const Frame& f) {
+        const std::string text = f.body.value("text", std::string());
+        const std::string file_name = f.body.value("file_name", std::string("kernel.cu"));
+        const std::string arch = f.body.value("arch", std::string("compute_90"));
+        NvrtcCompile c;
+        int line = 0;
+        if (const auto refused = unknown_include(text, line)) {
+            c.arch = arch;
+            c.log = file_name + ":" + std::to_string(line) +
+                    ": error: NVRTC is given the text only when it includes the headers threadmap knows, and asks no "
+                    "__has_include: '" +
+                    *refused + "'";
+        } else {
+            with_large_stack([&] { c = nvrtc_compile(text, file_name, arch); });
+        }
+        kernel_host::send_frame(socket_, Message::GpuCompiled, kernel_host::gpu_compile_to_json(c));
     }
 
     void run(Frame& f) {

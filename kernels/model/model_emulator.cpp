@@ -2,13 +2,7 @@
 #include "model_emulator.hpp"
 
 #include <sys/mman.h>
-#if defined(__SANITIZE_ADDRESS__)
-#define THREADMAP_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define THREADMAP_ASAN 1
-#endif
-#endif
+#include "sanitizer.hpp"
 #if THREADMAP_ASAN
 #include <sanitizer/asan_interface.h>
 #endif

@@ -1,5 +1,6 @@
 #include "model_result_io.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 
@@ -178,9 +179,11 @@ std::vector<std::vector<uint64_t>> expected_shapes(const ModelLaunch& l) {
     return shapes;
 }
 
-constexpr uint64_t kMaxMessageBytes = 1 << 16;  // one finding's sentence
-constexpr uint64_t kFindingBytes = 4 * 8 + 2 * sizeof(FindingThread) + 256 + 4 * 8 + kMaxMessageBytes;
-constexpr uint64_t kMaxSites = uint64_t(1) << 20;
+// What an honest result holds at most beyond its arrays: a finding's sentence (with the names
+// in it), the memory view's sites (a site per line, load or store, array and access width).
+constexpr uint64_t kMaxMessageBytes = 16384;
+constexpr uint64_t kFindingBytes = 5 * 8 + 2 * sizeof(FindingThread) + 256 + 3 * 8 + kMaxMessageBytes;
+constexpr uint64_t kMaxSites = uint64_t(1) << 16;
 
 bool valid_thread(uint32_t id, uint64_t threads) { return id == ElementRecord::kNone || id < threads; }
 

@@ -19,13 +19,7 @@
 
 #include "model/model_result_io.hpp"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define THREADMAP_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define THREADMAP_ASAN 1
-#endif
-#endif
+#include "sanitizer.hpp"
 
 namespace threadmap {
 namespace {

@@ -61,6 +61,23 @@ struct HeadlessUi {
 
 }  // namespace
 
+namespace {
+
+// Run's compile goes off the UI thread in the window: a test waits for it to be applied.
+void finish_editor_compile(threadmap::AppState& state) {
+    while (state.editor.compile_job.valid()) {
+        state.editor.compile_job.wait();
+        threadmap::poll_editor_compile(state);
+    }
+}
+
+void run_editor_now(threadmap::AppState& state) {
+    threadmap::run_editor(state);
+    finish_editor_compile(state);
+}
+
+}  // namespace
+
 TEST_CASE("every lesson and colour mode draws its panels") {
     HeadlessUi ui;
     for (const auto& l : lessons()) {
@@ -371,19 +388,19 @@ TEST_CASE("the editor runs the first of several kernels - and the one the learne
         "__global__ void twice(float* a, int n) { int i = threadIdx.x; if (i < n) a[i] = 2 * a[i]; }\n";
     e.params = {{"a", "float *"}, {"n", "int"}};
     e.binds = {"float[32]", "32"};
-    run_editor(state);
+    run_editor_now(state);
     CHECK(e.messages.empty());
     CHECK(e.kernels == std::vector<std::string>{"fill", "twice"});
     CHECK(e.entry == "fill");
     REQUIRE(state.edit.model);
     CHECK(state.edit.model->spec->name == "fill");
     e.entry = "twice";  // the panel's "kernel to run"
-    run_editor(state);
+    run_editor_now(state);
     CHECK(e.messages.empty());
     CHECK(state.edit.model->spec->name == "twice");
     // Renamed in the text: back to the first.
     e.text.replace(e.text.find("twice"), 5, "thrice");
-    run_editor(state);
+    run_editor_now(state);
     CHECK(e.entry == "fill");
     CHECK(state.edit.model->spec->name == "fill");
 }
@@ -395,7 +412,7 @@ TEST_CASE("the editor shows Clang's warnings about a kernel that compiled, and r
     e.text = "__global__ void k(float* a, int n) {\n    int i = threadIdx.x;\n    if (i = n) a[0] = 1;\n}\n";
     e.params = {{"a", "float *"}, {"n", "int"}};
     e.binds = {"float[4]", "0"};
-    run_editor(state);
+    run_editor_now(state);
     CHECK(e.messages.empty());
     CHECK(e.running);
     CHECK(e.warnings.find("kernel.cu:3:11: warning: using the result of an assignment as a condition") !=
@@ -403,7 +420,7 @@ TEST_CASE("the editor shows Clang's warnings about a kernel that compiled, and r
     CHECK(e.warning_lines == std::vector<int>{3});  // marked in the gutter
     // Fixed: no warnings left on screen.
     e.text.replace(e.text.find("i = n"), 5, "i == n");
-    run_editor(state);
+    run_editor_now(state);
     CHECK(e.warnings.empty());
     CHECK(e.warning_lines.empty());
     CHECK(e.messages.empty());
@@ -416,6 +433,7 @@ TEST_CASE("a lesson's own kernel: Edit opens its text and bindings, and the fix 
     REQUIRE(state.edit.model);
     CHECK(state.edit.model->spec->name == "saxpy");
     edit_launch_kernel(state);
+    finish_editor_compile(state);
     KernelEditor& e = state.editor;
     CHECK(e.text == find_lesson("off-by-one-guard")->own_kernel->text);
     CHECK(e.messages.empty());
@@ -426,7 +444,7 @@ TEST_CASE("a lesson's own kernel: Edit opens its text and bindings, and the fix 
     const auto findings = [&] { return run_model(model_launch_for(state.edit)).value->counts; };
     CHECK(findings()[size_t(FindingKind::OutOfBounds)] == 3);
     e.text.replace(e.text.find("i <= n"), 6, "i < n");
-    run_editor(state);
+    run_editor_now(state);
     CHECK(e.messages.empty());
     CHECK(findings()[size_t(FindingKind::OutOfBounds)] == 0);
 }
@@ -438,7 +456,7 @@ TEST_CASE("where does it break - a sweep of a kernel that never ends is cancelle
     e.text = "__global__ void spin(float* a, int n) { while (a[0] == 0) { } }\n";
     e.params = {{"a", "float *"}, {"n", "int"}};
     e.binds = {"float[64]", "64"};
-    run_editor(state);  // the run itself would stop at the 5-second limit: the sweep is cancelled first
+    run_editor_now(state);  // the run itself would stop at the 5-second limit: the sweep is cancelled first
     REQUIRE(state.edit.model);
     start_launch_sweep(state.launch_sweep, state.edit);
     CHECK(state.launch_sweep.running());
@@ -462,7 +480,7 @@ TEST_CASE("where does it break - against the Editor kernel's expected result") {
     AppState state;
     select_lesson(state, "seed-increment");  // 16 blocks of 32
     start_editor(state.editor, "");          // the seed's increment_by_one over 500 elements
-    run_editor(state);
+    run_editor_now(state);
     REQUIRE(state.edit.model);
     const auto wrong = editor_expectation(state, "for (int i = 0; i < n; ++i) a[i] = b[i];");
     CHECK_FALSE(wrong.value);
@@ -489,7 +507,7 @@ TEST_CASE("where does it break - the Findings tab's expected-result field takes 
     state.requests.rescale = false;
     select_lesson(state, "seed-increment");
     start_editor(state.editor, "");
-    run_editor(state);  // the field is there for the Editor's kernel (and lessons' kernels giving no statement)
+    run_editor_now(state);  // the field is there for the Editor's kernel (and lessons' kernels giving no statement)
     state.open_view = CentreView::Editor;
     for (int i = 0; i < 3; ++i) ui.frame(state);
     ui.click(state, "tab:Findings");
@@ -552,7 +570,7 @@ TEST_CASE("a divergent barrier is on the map - its block's cells by where each t
         "}\n";
     e.params = {{"in", "const float *"}, {"out", "float *"}, {"n", "int"}};
     e.binds = {"float[1000]:ones", "float[4]", "1000"};
-    run_editor(state);
+    run_editor_now(state);
     REQUIRE(e.messages.empty());
     REQUIRE(state.edit.model);
     state.edit.launch = {{4, 1, 1}, {256, 1, 1}};
@@ -587,7 +605,7 @@ TEST_CASE("a divergent barrier is on the map - its block's cells by where each t
     // Fixed (the barrier outside the if): none.
     const std::string inside = "            __syncthreads();\n        }";
     e.text.replace(e.text.find(inside), inside.size(), "        }\n        __syncthreads();");
-    run_editor(state);
+    run_editor_now(state);
     REQUIRE(e.messages.empty());
     // The map stays on the array the learner chose, as read.
     CHECK(state.edit.model->spec->arrays[state.edit.model->array].name == "in");

@@ -666,7 +666,7 @@ TEST_CASE("the kernel editor - a kernel that never ends is stopped at the time l
                                    "13 key ctrl+enter\n15 state @/during.json\n16 wait idle\n17 state @/spin.json\n"
                                    "18 quit\n");
     const json during = load_json(w.path("during.json"));
-    CHECK(during["computing"] == true);
+    CHECK((during["computing"] == true || during["compiling"] == true));  // work in flight, frames on
     CHECK(during["launch_error"] == "");
     const json s = load_json(w.path("spin.json"));
     CHECK(s["kernel_seconds"] == 2);
