@@ -26,11 +26,11 @@ cmake --build "$build" -j"$(nproc)" --target $targets > "$build.build.log" 2>&1 
 # Seed corpora: the real files of each kind and our own seeds (fuzz/seeds/; the CI tests replay
 # the same seeds with fixed mutations: fuzz/CMakeLists.txt).
 corpus=$build/corpus
-rm -rf "$corpus" && mkdir -p "$corpus"/{launch_options,recording,settings,lesson,device_profile,replay} "$build/artifacts"
+rm -rf "$corpus" && mkdir -p "$corpus"/{launch_options,recording,settings,lesson,device_profile,replay,result_stream} "$build/artifacts"
 cp assets/lessons/*.json "$corpus/lesson/"
 cp assets/devices/*.json "$corpus/device_profile/"
 cp bench/*.replay "$corpus/replay/"
-for kind in launch_options recording settings; do cp fuzz/seeds/$kind/* "$corpus/$kind/"; done
+for kind in launch_options recording settings result_stream; do cp fuzz/seeds/$kind/* "$corpus/$kind/"; done
 
 # OpenBLAS without its worker thread, and dynamic TLS not tracked: either can crash
 # LeakSanitizer's check at exit (see scripts/test.sh).

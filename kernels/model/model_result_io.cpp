@@ -185,6 +185,19 @@ constexpr uint64_t kMaxMessageBytes = 16384;
 constexpr uint64_t kFindingBytes = 5 * 8 + 2 * sizeof(FindingThread) + 256 + 3 * 8 + kMaxMessageBytes;
 constexpr uint64_t kMaxSites = uint64_t(1) << 16;
 
+// Whether `s` is UTF-8 (what the reports write it into, JSON, must be).
+bool utf8(const std::string& s) {
+    for (size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+        if (n == 0 || i + n > s.size()) return false;
+        for (size_t k = 1; k < n; ++k)
+            if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
+        i += n;
+    }
+    return true;
+}
+
 bool valid_thread(uint32_t id, uint64_t threads) { return id == ElementRecord::kNone || id < threads; }
 
 std::optional<std::string> check_array(const ArrayResult& a, const std::vector<uint64_t>& shape, uint32_t words,
@@ -221,7 +234,7 @@ std::optional<std::string> check_finding(const Finding& f, const ModelLaunch& l)
             return "a thread outside the launch";
     if (!f.array.empty() && l.spec->array_index(f.array) == l.spec->arrays.size()) return "its array";
     if (f.index.size() > 3) return "its index";
-    if (f.line < 0 || f.message.size() > kMaxMessageBytes) return "its line or sentence";
+    if (f.line < 0 || f.message.size() > kMaxMessageBytes || !utf8(f.message)) return "its line or sentence";
     return std::nullopt;
 }
 

@@ -1,0 +1,101 @@
+// Fuzz target: the result stream a learner's kernel's process writes (it runs hostile code, so
+// the stream may be anything). An honest result of a real launch, overwritten where the input
+// says, is read back: it is refused, or it fits its launch, and then every report of it (the
+// map as JSON, CSV and table, the findings, the memory view) is written without a crash.
+// Input: byte 0 picks the launch; then (offset: 2 bytes, value: 1 byte) triples overwrite the
+// honest bytes; an input starting with 'R' after byte 0 is the whole stream instead.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "builtin/registry.hpp"
+#include "findings_report.hpp"
+#include "memory_report.hpp"
+#include "model/model_result_io.hpp"
+#include "model_map_report.hpp"
+
+using namespace threadmap;
+
+namespace {
+
+struct Case {
+    ModelLaunch launch;
+    std::string honest;
+};
+
+// A few launches of the registry's kernels: barriers, shared memory, atomics, 2-D arrays, a
+// partial block, the memory view with kept requests.
+const Case& case_for(uint8_t pick) {
+    static std::map<int, Case> cases;
+    const int which = pick % 4;
+    auto it = cases.find(which);
+    if (it != cases.end()) return it->second;
+    Case c;
+    ModelLaunch& l = c.launch;
+    switch (which) {
+        case 0:
+            l.spec = find_builtin_kernel("increment");
+            l.params = {50};
+            l.launch = {{2, 1, 1}, {32, 1, 1}};
+            break;
+        case 1:
+            l.spec = find_builtin_kernel("matmul-tiled-nosync");
+            l.params = {20, 20, 20, 20, 20};
+            l.launch = {{2, 2, 1}, {16, 16, 1}};
+            l.shared_block = 1;
+            break;
+        case 2:
+            l.spec = find_builtin_kernel("histogram-racy");
+            l.params = {100, 8};
+            l.launch = {{1, 1, 1}, {64, 1, 1}};
+            break;
+        default:
+            l.spec = find_builtin_kernel("transpose-tiled");
+            l.params = {40, 24};
+            l.launch = {{2, 3, 1}, {16, 16, 1}};
+            l.record_requests = true;
+            l.keep_requests = 1;
+            break;
+    }
+    const auto r = run_model(l);
+    if (!r.value || check_result_fits(*r.value, l)) __builtin_trap();  // an honest result must fit
+    c.honest = serialize_result(*r.value);
+    return cases.emplace(which, std::move(c)).first->second;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    if (size == 0) return 0;
+    const Case& c = case_for(data[0]);
+    std::string bytes;
+    if (size > 1 && data[1] == 'R') {
+        bytes.assign(reinterpret_cast<const char*>(data) + 2, size - 2);
+    } else {
+        bytes = c.honest;
+        for (size_t i = 1; i + 3 <= size; i += 3) {
+            const size_t at = (size_t(data[i]) << 8 | data[i + 1]) % bytes.size();
+            bytes[at] = char(data[i + 2]);
+        }
+    }
+    if (bytes.size() > largest_result_bytes(c.launch)) return 0;  // the reader stops there
+    const auto r = deserialize_result(bytes);
+    if (!r || check_result_fits(*r, c.launch)) return 0;
+    static std::FILE* sink = std::fopen("/dev/null", "w");
+    for (size_t a = 0; a < c.launch.spec->arrays.size(); ++a) {
+        if (c.launch.spec->arrays[a].space == MemorySpace::Shared) continue;
+        for (MapFormat f : {MapFormat::Json, MapFormat::Csv, MapFormat::Table})
+            for (bool reads : {false, true})
+                write_model_map_report(sink, ModelMapReport{c.launch, *r, a, reads, true}, f);
+    }
+    const std::string findings = findings_json(*r).dump() + finding_counts_json(*r).dump();
+    if (r->memory) {
+        const std::string memory = memory_json(c.launch, r->memory->sites).dump() +
+                                   memory_csv(c.launch, r->memory->sites) + memory_text(c.launch, r->memory->sites);
+        std::fwrite(memory.data(), 1, memory.size(), sink);
+    }
+    std::fwrite(findings.data(), 1, findings.size(), sink);
+    return 0;
+}
