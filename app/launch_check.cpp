@@ -18,7 +18,9 @@ CheckedLaunch check_resolved(const ResolvedLaunch& r, const DeviceLimits& limits
     if (r.model) {  // the kernel model's own checks: parameters, the launch, its caps
         const Dim3& b = r.model->shared_block;
         const Dim3& g = r.launch.grid;
-        if (auto invalid = validate_launch(r.launch, limits))
+        if (auto arrays = check_model_arrays(model_launch_for(r)))
+            c.error = *arrays;
+        else if (auto invalid = validate_launch(r.launch, limits))
             c.error = describe(*invalid);
         else if (r.model->shared() && (b.x >= g.x || b.y >= g.y || b.z >= g.z))
             c.error = "the block " + to_string(b) + " whose " + r.mapped_array() +

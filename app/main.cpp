@@ -1,5 +1,6 @@
 // threadmap's entry point: every failure ends here as a message and an exit code.
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -27,6 +28,9 @@ int checked_output(int code) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // A reader that closed the pipe (`threadmap map … | head -1`) is a failed write with its
+    // reason, exit 1 (checked_output), not a death by SIGPIPE (exit 141).
+    std::signal(SIGPIPE, SIG_IGN);
     try {
         return checked_output(threadmap::run_cli(argc, argv));
     } catch (const std::bad_alloc&) {

@@ -34,6 +34,13 @@ int key_code(const std::string& name) {
     return -1;
 }
 
+// A word that reads as a number that is not finite ("nan", "inf", "-Infinity").
+bool is_non_finite(const std::string& word) {
+    char* end = nullptr;
+    const double v = std::strtod(word.c_str(), &end);
+    return !word.empty() && end == word.c_str() + word.size() && !std::isfinite(v);
+}
+
 bool is_number(const std::string& word) {
     char* end = nullptr;
     const double v = std::strtod(word.c_str(), &end);
@@ -64,6 +71,11 @@ bool is_key(std::string name) {
 // What is wrong with a step's arguments, or "" when nothing is.
 std::string check_step(const ReplayStep& s) {
     const size_t n = s.args.size();
+    if (s.command != "type")
+        for (const std::string& a : s.args)
+            if (is_non_finite(a)) return "expected finite numbers, not '" + a + "'";
+    if (s.optional && s.command != "move" && s.command != "click") return "only 'move?' and 'click?' may be optional";
+    if (s.optional && (n == 0 || is_number(s.args[0]))) return "expected '" + s.command + "? WIDGET'";
     const auto numbers = [&s](size_t from) {
         for (size_t i = from; i < s.args.size(); ++i)
             if (!is_number(s.args[i])) return false;
@@ -111,6 +123,8 @@ Outcome<Replay> Replay::load(const std::string& path) {
 
 Outcome<Replay> Replay::parse(const std::string& text, const std::string& name) {
     Replay r;
+    r.name_ = name;
+    int last_frame = 0;
     std::istringstream lines(text);
     std::string line;
     for (int n = 1; std::getline(lines, line); ++n) {
@@ -127,6 +141,14 @@ Outcome<Replay> Replay::parse(const std::string& text, const std::string& name) 
         if (end != frame.c_str() + frame.size() || value < 1 || value > 10'000'000)
             return at("the frame must be a whole number from 1 to 10000000, not '" + frame + "'");
         s.frame = int(value);
+        if (s.frame < last_frame)
+            return at("frames go forward: frame " + frame + " comes after frame " + std::to_string(last_frame));
+        last_frame = s.frame;
+        s.line = n;
+        if (!s.command.empty() && s.command.back() == '?') {
+            s.optional = true;
+            s.command.pop_back();
+        }
         std::getline(in >> std::ws, s.rest);
         std::istringstream words(s.rest);
         for (std::string w; words >> w;) s.args.push_back(w);
@@ -195,7 +217,15 @@ void Replay::inject(AppState& state) {
         } else if (s.command == "resize") {
             state.requests.resize = {std::atoi(s.args[0].c_str()), std::atoi(s.args[1].c_str())};
         } else if (s.command == "move" || s.command == "click" || s.command == "scroll") {
-            if (auto p = position(state, s)) mouse_ = p;
+            const auto p = position(state, s);
+            if (p) {
+                mouse_ = p;
+            } else if (s.optional) {
+                continue;  // `click?` on a widget not drawn this frame: nothing
+            } else if (error_.empty()) {
+                error_ = name_ + ":" + std::to_string(s.line) + ": no widget '" + s.rest + "' on screen at frame " +
+                         std::to_string(frame);
+            }
             if (s.command == "click") press = true;
             if (s.command == "scroll" && s.args.size() >= 3) io.MouseWheel += std::strtof(s.args[2].c_str(), nullptr);
         } else if (s.command == "key" && !s.args.empty()) {
@@ -221,6 +251,7 @@ void Replay::inject(AppState& state) {
 }
 
 std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
+    if (!error_.empty()) return error_;
     if (holding_) {
         if (std::chrono::steady_clock::now() - *wait_started_ < kWaitCap) return {};
         return "replay: 'wait idle' at script frame " + std::to_string(frame_) + " still busy after " +

@@ -2,7 +2,10 @@
 // "FRAME COMMAND ARGS…", injected into ImGui's input at that frame, so every panel's real
 // input handling runs. Commands:
 //   move X Y | move WIDGET            put the mouse there (WIDGET: a name from widget_rects,
-//                                     spaces and all)
+//                                     spaces and all; a widget not on screen at that frame
+//                                     stops the script with exit 2, naming it)
+//   move? WIDGET | click? WIDGET      the same if the widget is on screen, else nothing (the
+//                                     monkey test's random clicks)
 //   click X Y | click WIDGET          press the left button there; released (and a button
 //                                     fires) the frame after
 //   drag X1 Y1 X2 Y2                  press the left button at (X1, Y1), move to (X2, Y2) with
@@ -17,7 +20,8 @@
 //                                     is being computed (frames go on; at most two minutes,
 //                                     then the window exits 2 saying what it waited for)
 //   quit
-// FRAME counts the script's frames: a held `wait` does not advance it.
+// FRAME counts the script's frames: a held `wait` does not advance it; frames never go back.
+// Numbers are finite (no nan, no inf).
 #pragma once
 
 #include <chrono>
@@ -35,7 +39,9 @@ struct ReplayStep {
     int frame = 0;
     std::string command;
     std::vector<std::string> args;
-    std::string rest;  // everything after the command, for `type`
+    std::string rest;       // everything after the command, for `type`
+    int line = 0;           // of the script, for its errors
+    bool optional = false;  // `click?`, `move?`: only if the widget is on screen
 };
 
 class Replay {
@@ -73,6 +79,8 @@ class Replay {
     std::optional<std::pair<float, float>> drag_to_;  // where a drag begun last frame goes
     int release_keys_at_ = -1;
     std::vector<int> held_keys_;
+    std::string name_;   // the script's, for its errors
+    std::string error_;  // a step that could not run (a widget not on screen), for after_render
 };
 
 }  // namespace threadmap

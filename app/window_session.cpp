@@ -8,6 +8,7 @@
 
 #include <cstdio>
 
+#include "input_file.hpp"
 #include "ui_font.hpp"
 
 namespace threadmap {
@@ -39,7 +40,19 @@ Outcome<std::unique_ptr<WindowSession>> WindowSession::open(int width, int heigh
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     s->imgui_ = true;
-    ImGui::GetIO().IniFilename = ini_file;
+    // The window layout is read and written here, not by ImGui (which would open a FIFO or a
+    // device at that path and wait on it for ever): read as any input file, written atomically.
+    ImGui::GetIO().IniFilename = nullptr;
+    if (ini_file) {
+        s->ini_path_ = ini_file;
+        if (path_exists(s->ini_path_)) {
+            const auto text = read_input_file(s->ini_path_, kMaxIniBytes, "window layout");
+            if (text.value)
+                ImGui::LoadIniSettingsFromMemory(text.value->data(), text.value->size());
+            else
+                std::fprintf(stderr, "threadmap: %s (the default layout is used)\n", text.error.c_str());
+        }
+    }
     s->glfw_backend_ = ImGui_ImplGlfw_InitForOpenGL(s->window_, true);
     s->gl_backend_ = ImGui_ImplOpenGL3_Init("#version 330");
     if (!s->glfw_backend_ || !s->gl_backend_)
@@ -48,6 +61,12 @@ Outcome<std::unique_ptr<WindowSession>> WindowSession::open(int width, int heigh
 }
 
 WindowSession::~WindowSession() {
+    if (imgui_ && !ini_path_.empty()) {
+        size_t size = 0;
+        const char* text = ImGui::SaveIniSettingsToMemory(&size);
+        if (const auto written = write_file_atomically(ini_path_, std::string(text, size)); !written.done())
+            std::fprintf(stderr, "threadmap: window layout not saved: %s\n", written.error.c_str());
+    }
     if (gl_backend_) ImGui_ImplOpenGL3_Shutdown();
     if (glfw_backend_) ImGui_ImplGlfw_Shutdown();
     if (imgui_) ImGui::DestroyContext();

@@ -41,6 +41,8 @@ class WindowSession {
     GLFWwindow* window_ = nullptr;
     bool glfw_ = false, imgui_ = false, glfw_backend_ = false, gl_backend_ = false;
     double last_frame_end_ = 0;  // glfwGetTime() when wait_events_until_next_frame last returned
+    std::string ini_path_;       // the window layout's file (ImGui's ini), or empty: not kept
+    static constexpr uint64_t kMaxIniBytes = uint64_t(1) << 20;
 };
 
 }  // namespace threadmap

@@ -25,6 +25,8 @@ std::string slurp(const std::string& path) {
 
 }  // namespace
 
+const char* threadmap_binary() { return THREADMAP_BINARY; }
+
 RunResult run_threadmap(const std::vector<std::string>& args, const std::vector<std::string>& env,
                         const std::string& launcher, const std::string& stdout_to) {
     const std::string base = "/tmp/threadmap-test-" + std::to_string(getpid());

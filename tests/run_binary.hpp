@@ -13,5 +13,8 @@ struct RunResult {
 // env: extra "NAME=value" assignments (or "-u NAME" to unset) passed through env(1).
 // launcher: words put before the binary, e.g. an xvfb-run command line.
 // stdout_to: where stdout goes instead of `out` (e.g. /dev/full, a disk that is full).
+// The path of the binary under test (for a test's own shell command line).
+const char* threadmap_binary();
+
 RunResult run_threadmap(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
                         const std::string& launcher = "", const std::string& stdout_to = "");

@@ -51,9 +51,20 @@ void draw_syntax(ImDrawList* draw, const ImRect& clip, const std::string& text, 
         const float y = at.y + float(line - 1) * line_h;
         if (line == error_line)
             draw->AddRectFilled(ImVec2(at.x - 2, y), ImVec2(at.x + width, y + line_h), IM_COL32(200, 60, 60, 45));
-        for (const SyntaxSpan& s : syntax_spans(l, in_comment)) {
-            const float x = at.x + ImGui::CalcTextSize(l.data(), l.data() + s.begin).x;
-            draw->AddText(ImVec2(x, y), syntax_color(s.kind), l.data() + s.begin, l.data() + s.end);
+        // Measured span by span from the last one's end: a line's cost is its length, whatever
+        // it holds (from its start each time, a line of 6,000 numbers took 150 ms a frame).
+        float x = at.x;
+        size_t measured = 0;
+        const bool visible = y + line_h >= clip.Min.y && y <= clip.Max.y;
+        for (const SyntaxSpan& s : syntax_spans(l, in_comment)) {  // every line: a comment may open here
+            if (!visible) continue;
+            x += ImGui::CalcTextSize(l.data() + measured, l.data() + s.begin).x;
+            if (x > clip.Max.x) break;  // the rest of the line is off to the right
+            const float span_w = ImGui::CalcTextSize(l.data() + s.begin, l.data() + s.end).x;
+            if (x + span_w >= clip.Min.x)
+                draw->AddText(ImVec2(x, y), syntax_color(s.kind), l.data() + s.begin, l.data() + s.end);
+            x += span_w;
+            measured = s.end;
         }
         begin = end + 1;
     }

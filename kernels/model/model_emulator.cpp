@@ -21,6 +21,7 @@
 #include "device_limits.hpp"
 #include "emulator_caps.hpp"
 #include "model_thread.hpp"
+#include "saturating.hpp"
 #include "validation.hpp"
 #include "warp_requests.hpp"
 
@@ -61,8 +62,8 @@ uint64_t global_elements(const KernelSpec& spec, const Params& params, const Lau
     for (const auto& a : spec.arrays)
         if (a.space != MemorySpace::Shared) {
             uint64_t n = 1;
-            for (uint64_t side : a.shape(params, launch)) n *= side;
-            elements += n;
+            for (uint64_t side : a.shape(params, launch)) n = saturating_mul(n, side);
+            elements = saturating_add(elements, n);
         }
     return elements;
 }
@@ -73,14 +74,14 @@ uint64_t shared_bytes_per_block(const KernelSpec& spec, const Params& params, co
     for (const auto& a : spec.arrays) {
         if (a.space != MemorySpace::Shared) continue;
         uint64_t n = 1;
-        for (uint64_t side : a.shape(params, {Dim3{}, block})) n *= side;
-        const uint64_t element = value_bytes(a.type), bytes = n * element;
+        for (uint64_t side : a.shape(params, {Dim3{}, block})) n = saturating_mul(n, side);
+        const uint64_t element = value_bytes(a.type), bytes = saturating_mul(n, element);
         if (a.dynamic)
             dynamic = std::max(dynamic, a.dynamic_bytes ? a.dynamic_bytes : bytes);
-        else
-            fixed = (fixed + element - 1) / element * element + bytes;  // each at a multiple of its size
+        else  // each at a multiple of its size
+            fixed = saturating_add(saturating_add(fixed, element - 1) / element * element, bytes);
     }
-    return dynamic_only ? dynamic : fixed + dynamic;
+    return dynamic_only ? dynamic : saturating_add(fixed, dynamic);
 }
 
 namespace {
@@ -1096,7 +1097,7 @@ uint64_t ModelThread::atomic_bits(size_t array, uint64_t index, AtomicOp op, boo
     return emulator_->access(*this, array, index, line, true, true, true, next);
 }
 
-std::optional<std::string> check_model_launch(const ModelLaunch& l) {
+std::optional<std::string> check_model_arrays(const ModelLaunch& l) {
     const KernelSpec& spec = *l.spec;
     if (l.params.size() != spec.params.size()) return "kernel " + spec.name + ": wrong parameter count";
     for (size_t i = 0; i < spec.params.size(); ++i) {
@@ -1105,15 +1106,22 @@ std::optional<std::string> check_model_launch(const ModelLaunch& l) {
             return "--" + p.name + " must be from " + std::to_string(p.min) + " to " + std::to_string(p.max) +
                    ", not " + std::to_string(l.params[i]);
     }
-    if (const auto e = validate_launch(l.launch, cc90_profile())) return describe(*e);
     if (spec.arrays.size() > kMaxModelArrays)
         return "kernel " + spec.name + " has " + std::to_string(spec.arrays.size()) +
                " arrays; the kernel model takes " + std::to_string(kMaxModelArrays);
-    // The arrays first: a grid that covers them is as large as they are.
     const uint64_t elements = global_elements(spec, l.params, l.launch);
     if (elements > kMaxModelElements)
         return "the arrays have " + std::to_string(elements) + " elements in all; the kernel model records at most " +
                std::to_string(kMaxModelElements) + " (64 bytes each)";
+    return std::nullopt;
+}
+
+std::optional<std::string> check_model_launch(const ModelLaunch& l) {
+    const KernelSpec& spec = *l.spec;
+    // The arrays first: a grid that covers them is as large as they are, so an invalid grid
+    // derived from arrays too large for the model would hide the real problem.
+    if (auto problem = check_model_arrays(l)) return problem;
+    if (const auto e = validate_launch(l.launch, cc90_profile())) return describe(*e);
     const uint64_t threads = l.launch.blocks() * l.launch.threads_per_block();
     if (threads > EmulatorCaps{}.max_threads)
         return "the launch has " + std::to_string(threads) + " threads; the emulator runs at most " +
@@ -1121,7 +1129,9 @@ std::optional<std::string> check_model_launch(const ModelLaunch& l) {
     const uint64_t shared = shared_bytes_per_block(spec, l.params, l.launch.block);
     if (shared > kSharedBytesPerBlock) {
         // Static arrays too large fail to compile; a launch's dynamic ones fail to launch.
-        const uint64_t fixed = shared - shared_bytes_per_block(spec, l.params, l.launch.block, true);
+        // (A sum past 2^64 stops there: such a launch is refused, whatever its parts.)
+        const uint64_t dynamic = shared_bytes_per_block(spec, l.params, l.launch.block, true);
+        const uint64_t fixed = shared > dynamic ? shared - dynamic : 0;
         const std::string uses = "kernel " + spec.name + " uses " + std::to_string(shared) +
                                  " bytes of __shared__ memory per block with blockDim " + to_string(l.launch.block);
         if (fixed > kSharedBytesPerBlock) {
@@ -1131,7 +1141,7 @@ std::optional<std::string> check_model_launch(const ModelLaunch& l) {
             return uses + "; CUDA allows " + std::to_string(kSharedBytesPerBlock) +
                    " (ptxas: uses too much shared data (" + hex + "))";
         }
-        return uses + " (" + std::to_string(shared - fixed) + " of them dynamic, given at launch); CUDA allows " +
+        return uses + " (" + std::to_string(dynamic) + " of them dynamic, given at launch); CUDA allows " +
                std::to_string(kSharedBytesPerBlock) +
                " unless the program raises the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize, so the "
                "launch fails (cudaErrorInvalidValue: invalid argument)";

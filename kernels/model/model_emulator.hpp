@@ -181,6 +181,9 @@ struct ModelResult {
 
 // Why the launch cannot run (run_model's checks before it runs), or nothing.
 std::optional<std::string> check_model_launch(const ModelLaunch& launch);
+// The part of those checks that does not depend on the grid: the parameters and the arrays'
+// size (check them before a grid derived from the arrays).
+std::optional<std::string> check_model_arrays(const ModelLaunch& launch);
 
 // Error: why the launch cannot run (an invalid launch in CUDA's words, too much shared memory,
 // parameters out of range), or kCancelled.

@@ -46,7 +46,7 @@ bool keep_only_result_fd(int result_fd) {
     return syscall(SYS_close_range, kResultFd + 1, ~0U, 0) == 0;
 }
 
-// Its memory (all it maps and allocates) and CPU time; no core files, no file of any size.
+// Its memory (all it maps and allocates) and CPU time; no core files.
 void limit_resources(const RunLimits& limits) {
     const auto set = [](int resource, rlim_t soft, rlim_t hard) {
         const rlimit r{soft, hard};
@@ -58,7 +58,6 @@ void limit_resources(const RunLimits& limits) {
     const rlim_t cpu = rlim_t(std::ceil(limits.seconds)) + 2;  // the watcher stops it first
     set(RLIMIT_CPU, cpu, cpu + 1);
     set(RLIMIT_CORE, 0, 0);
-    set(RLIMIT_FSIZE, 0, 0);
 }
 
 // No file system at all, where the kernel has Landlock (Linux 5.13 and later); seccomp below
@@ -124,6 +123,8 @@ bool lock_down() {
         out = "Ekernel " + launch.spec->name + " ran out of memory: its process may use " +
               std::to_string(limits.memory_bytes >> 20) +
               " MiB (--memory-limit sets it; the kernel model keeps about 64 bytes per element of the arrays)";
+    } catch (const std::exception& e) {
+        out = "Ekernel " + launch.spec->name + " stopped: " + e.what();
     }
     write_all(kResultFd, out);
     _exit(0);

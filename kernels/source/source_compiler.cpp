@@ -25,6 +25,7 @@
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Dominators.h>
@@ -292,6 +293,14 @@ class Collector : public clang::ASTConsumer, public clang::RecursiveASTVisitor<C
             refusals.push_back({v.getLocation(), std::string(kind) + " declares a variable outside every function"});
             return true;
         }
+        if (const clang::Expr* init = v.getAnyInitializer(); init && !init->isConstantInitializer(*ctx_, false)) {
+            // Its value would be computed at run time (a function's result): nvcc refuses that, and a
+            // model that read 0 instead would show a wrong picture.
+            refusals.push_back({v.getLocation(), std::string("dynamic initialization is not supported for ") + kind +
+                                                     " variables (nvcc refuses it too): give '" + v.getNameAsString() +
+                                                     "' constant values"});
+            return true;
+        }
         if (&v != v.getCanonicalDecl()) return true;  // declared again (extern, then defined): one variable
         FoundVariable c;
         c.variable.name = v.getNameAsString();
@@ -501,6 +510,40 @@ class Instrumenter {
                     if (llvm::isa<llvm::LoadInst, llvm::StoreInst, llvm::MemIntrinsic>(i)) work.push_back(&i);
             for (llvm::Instruction* i : work) rewrite(f, *i);
         }
+    }
+
+    // Before each instruction that may fault with no hook called at its line (an integer
+    // division or remainder, a trap, unreachable code, a call through a pointer), its line is
+    // written where a crash report reads it (__threadmap_line): "the last line it reached" is
+    // then the crash's. After run(): the marks are plain stores, not recorded accesses.
+    void mark_fault_lines() {
+        llvm::GlobalVariable* line = m_.getNamedGlobal("__threadmap_line");
+        if (!line)
+            line = new llvm::GlobalVariable(m_, ptr_, false, llvm::GlobalValue::ExternalLinkage, nullptr,
+                                            "__threadmap_line");
+        for (llvm::Function& f : m_) {
+            if (f.isDeclaration()) continue;
+            std::vector<llvm::Instruction*> work;
+            for (llvm::BasicBlock& b : f)
+                for (llvm::Instruction& i : b)
+                    if (may_fault(i) && i.getDebugLoc()) work.push_back(&i);
+            for (llvm::Instruction* i : work) {
+                llvm::IRBuilder<> b(i);
+                b.CreateStore(line_of(*i), b.CreateLoad(ptr_, line), /*isVolatile=*/true);
+            }
+        }
+    }
+    static bool may_fault(const llvm::Instruction& i) {
+        if (const auto* op = llvm::dyn_cast<llvm::BinaryOperator>(&i))
+            return op->getOpcode() == llvm::Instruction::SDiv || op->getOpcode() == llvm::Instruction::UDiv ||
+                   op->getOpcode() == llvm::Instruction::SRem || op->getOpcode() == llvm::Instruction::URem;
+        if (const auto* call = llvm::dyn_cast<llvm::CallBase>(&i)) {
+            const llvm::Function* f = call->getCalledFunction();
+            return !f || f->getIntrinsicID() == llvm::Intrinsic::trap ||
+                   f->getIntrinsicID() == llvm::Intrinsic::debugtrap ||
+                   f->getIntrinsicID() == llvm::Intrinsic::ubsantrap;
+        }
+        return llvm::isa<llvm::UnreachableInst>(i);
     }
 
     // Each loop around a recorded access (in the loop or in a function it calls) tells the
@@ -735,6 +778,25 @@ void optimise(llvm::Module& m) {
     pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
 }
 
+// The first function the code calls that neither the file defines nor the JIT links
+// (source_hooks::symbols: the hooks, libm, the C library's memory functions), as C++ names it,
+// and the line of its first call (0: none known). A link error would name the module's symbols.
+std::optional<std::pair<std::string, int>> undefined_function(const llvm::Module& m) {
+    std::set<std::string> linked;
+    for (const source_hooks::Symbol& s : source_hooks::symbols()) linked.insert(s.name);
+    for (const llvm::Function& f : m) {
+        if (!f.isDeclaration() || f.isIntrinsic() || f.use_empty() || linked.count(f.getName().str())) continue;
+        int line = 0;
+        for (const llvm::User* u : f.users())
+            if (const auto* call = llvm::dyn_cast<llvm::Instruction>(u); call && call->getDebugLoc()) {
+                const int l = int(call->getDebugLoc()->getLine());
+                if (line == 0 || l < line) line = l;
+            }
+        return std::make_pair(llvm::demangle(f.getName().str()), line);
+    }
+    return std::nullopt;
+}
+
 // ---- The JIT: one per process, a JITDylib per compiled text ----
 
 llvm::orc::LLJIT* jit() {
@@ -877,6 +939,9 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
                                            "-disable-llvm-passes", "-debug-info-kind=line-tables-only", "-fexceptions",
                                            "-fcxx-exceptions", "-funwind-tables=2", "-fno-rtti",
                                            "-ffp-contract=off",  // as the built-in bodies: no fused multiply-adds
+                                           // C++'s forward-progress rule would let Clang delete `while (1) {}`;
+                                           // on a GPU (NVRTC keeps the loop) it spins until stopped: so here
+                                           "-fno-finite-loops",
                                            // printf's arguments against its format: a mismatch prints garbage
                                            // on a GPU, and here %s of a number would crash the kernel's process
                                            "-Werror=format", "-ferror-limit", "20", "-nostdsysteminc", "-nobuiltininc",
@@ -985,6 +1050,7 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
         return out;
     }
     instrumenter.run();
+    instrumenter.mark_fault_lines();
     instrumenter.mark_loops();
     std::vector<std::string> entries;
     std::vector<std::vector<SourceSharedArray>> kernel_shared(found.kernels.size());
@@ -1006,6 +1072,15 @@ SourceCompile compile_text(const std::string& text, const std::string& learners_
     const bool warp_ops = used("__threadmap_warp");
     const bool atomics = used("__threadmap_atomic");
     optimise(*module);
+    if (const auto missing = undefined_function(*module)) {
+        const std::string message = "'" + missing->first +
+                                    "' is called but not defined in the file: a kernel can call its own __device__ "
+                                    "functions and CUDA's math functions, nothing of the host";
+        out.text += file_name + (missing->second > 0 ? ":" + std::to_string(missing->second) : "") +
+                    ": error: " + message + "\n";
+        out.diagnostics.push_back({file_name, std::max(missing->second, 0), 0, true, message, ""});
+        return out;
+    }
 
     // Link against the hooks and the allowed functions only.
     static size_t compiles = 0;

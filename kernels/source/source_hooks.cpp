@@ -47,6 +47,17 @@ const AddressMap* g_map = nullptr;
 std::string g_access_error;
 RunReport g_unread_report;
 RunReport* g_report = &g_unread_report;
+}  // namespace
+}  // namespace threadmap::source_hooks
+
+// Where compiled code writes the line of an instruction that may fault without a hook (an
+// integer division, a trap; source_compiler.cpp): the run's report, so that a crash names it.
+extern "C" {
+int* __threadmap_line = &threadmap::source_hooks::g_unread_report.line;  // NOLINT: the compiler's name
+}
+
+namespace threadmap::source_hooks {
+namespace {
 
 void set_context(ModelThread& t) {
     __threadmap_context = {t.threadIdx, t.blockIdx, t.blockDim, t.gridDim};
@@ -237,7 +248,10 @@ void run_thread(ModelThread& t, const AddressMap& map, SourceEntry entry, void* 
 
 std::string take_access_error() { return std::exchange(g_access_error, {}); }
 
-void report_to(RunReport* report) { g_report = report; }
+void report_to(RunReport* report) {
+    g_report = report;
+    __threadmap_line = &report->line;
+}
 
 void print(int line, const std::string& text) {
     RunReport& r = *g_report;
@@ -429,6 +443,7 @@ std::vector<Symbol> symbols() {
         {"__threadmap_syncthreads_count", reinterpret_cast<void*>(&__threadmap_syncthreads_count)},
         {"__threadmap_warp", reinterpret_cast<void*>(&__threadmap_warp)},
         {"__threadmap_loops", &__threadmap_loops},
+        {"__threadmap_line", &__threadmap_line},
         {"__threadmap_printf", reinterpret_cast<void*>(&__threadmap_printf)},
         {"__threadmap_assert", reinterpret_cast<void*>(&__threadmap_assert)},
     };

@@ -1,7 +1,11 @@
 // `threadmap map` as scripts use it: exit codes, the JSON and CSV contract, bad input.
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "../run_binary.hpp"
@@ -183,4 +187,16 @@ TEST_CASE("map's JSON carries the kernel model's findings for the same launch") 
     j = nlohmann::json::parse(r.out);
     CHECK(j["findings"] == nlohmann::json::array());
     CHECK(j["finding_counts"]["out_of_bounds"] == 0);
+}
+
+TEST_CASE("a reader that closes the pipe early - exit 1 with the reason, not death by SIGPIPE") {
+    const std::string cmd = std::string("bash -c 'set -o pipefail; ") + threadmap_binary() +
+                            " map --kernel increment --n 1000000 --format csv 2>/tmp/threadmap-pipe-" +
+                            std::to_string(getpid()) + ".err | head -c 1 > /dev/null'";
+    const int status = std::system(cmd.c_str());
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 1);
+    std::ifstream err("/tmp/threadmap-pipe-" + std::to_string(getpid()) + ".err");
+    const std::string text((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
+    CHECK(text.find("could not write the output") != std::string::npos);
 }

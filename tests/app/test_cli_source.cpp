@@ -637,3 +637,82 @@ TEST_CASE("check --sweep-launches --expect: every launch against the learner's s
     CHECK(alone.exit_code == 2);
     CHECK(alone.err.find("--expect goes with check --sweep-launches") != std::string::npos);
 }
+
+TEST_CASE("--source: while (1) {} spins until the time limit, as on a GPU (Clang does not delete the loop)") {
+    const RunResult r = run_threadmap({"check", "--source",
+                                       source_file("spin1.cu", "__global__ void spin(float* a) { while (1) { } }\n"),
+                                       "--bind", "a=float[1]", "--grid", "1", "--block", "1", "--time-limit", "1"});
+    CHECK(r.exit_code == 3);
+    CHECK(r.err.find("kernel spin ran past the time limit of 1 s") != std::string::npos);
+}
+
+TEST_CASE("--source: a crash names the line of the instruction that faulted, not of the last access") {
+    const std::string division = source_file("divide.cu",
+                                             "__global__ void k(int* a, int z) {\n"
+                                             "    int i = threadIdx.x;\n"
+                                             "    a[i] = 1;\n"
+                                             "    int q = 10;\n"
+                                             "    a[i] = q / (z + i - i);\n"
+                                             "}\n");
+    const RunResult fpe = run_threadmap(
+        {"check", "--source", division, "--bind", "a=int[4]", "--bind", "z=0", "--grid", "1", "--block", "4"});
+    CHECK(fpe.exit_code == 3);
+    CHECK(fpe.err.find("crashed with SIGFPE (an integer division by zero); the last line it reached was 5") !=
+          std::string::npos);
+    const std::string trap = source_file(
+        "trap.cu", "__global__ void k(int* a) {\n    int i = threadIdx.x;\n    a[i] = 1;\n    __builtin_trap();\n}\n");
+    const RunResult ill =
+        run_threadmap({"check", "--source", trap, "--bind", "a=int[4]", "--grid", "1", "--block", "4"});
+    CHECK(ill.exit_code == 3);
+    CHECK(ill.err.find("the last line it reached was 4") != std::string::npos);
+}
+
+TEST_CASE("--source: a function called but not defined is named, with its first call's line") {
+    const RunResult r = run_threadmap({"check", "--source",
+                                       source_file("undefined.cu",
+                                                   "__device__ float helper(float x);\n"
+                                                   "__global__ void k(float* a) {\n"
+                                                   "    a[0] = 1;\n"
+                                                   "    a[0] = helper(a[0]);\n"
+                                                   "}\n"),
+                                       "--bind", "a=float[1]"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("undefined.cu:4: error: 'helper(float)' is called but not defined in the file") !=
+          std::string::npos);
+    CHECK(r.err.find("__threadmap") == std::string::npos);  // none of threadmap's own symbols
+}
+
+TEST_CASE("--source: a __device__ variable computed at run time is refused, as nvcc refuses it") {
+    const RunResult r = run_threadmap(
+        {"check", "--source",
+         source_file("dyninit.cu", "__device__ float s = sinf(1.0f);\n__global__ void k(float* a) { a[0] = s; }\n"),
+         "--bind", "a=float[1]"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("dyninit.cu:1:18: error: dynamic initialization is not supported for __device__ variables") !=
+          std::string::npos);
+}
+
+TEST_CASE("--source: dynamic shared memory near 2^64 is refused, not wrapped under the limit") {
+    const std::string cu = source_file("dynshared.cu",
+                                       "__global__ void k(float* a) {\n"
+                                       "    __shared__ float fixed[16];\n"
+                                       "    extern __shared__ float s[];\n"
+                                       "    fixed[threadIdx.x % 16] = 1;\n"
+                                       "    s[threadIdx.x] = 1;\n"
+                                       "    __syncthreads();\n"
+                                       "    a[threadIdx.x] = s[threadIdx.x] + fixed[0];\n"
+                                       "}\n");
+    const RunResult r = run_threadmap({"check", "--source", cu, "--bind", "a=float[32]", "--block", "32", "--grid", "1",
+                                       "--dynamic-shared", "18446744073709551600"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("18446744073709551600 of them dynamic, given at launch); CUDA allows 49152") != std::string::npos);
+}
+
+TEST_CASE("--source: arrays too large for the model are said so, before the grid derived from them") {
+    const RunResult r = run_threadmap(
+        {"check", "--source", source_file("two.cu", "__global__ void k(float* a, float* b) { a[0] = b[0]; }\n"),
+         "--bind", "a=float[4500000][2]", "--bind", "b=float[4500000][2]"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("the arrays have 18000000 elements in all; the kernel model records at most 16777216") !=
+          std::string::npos);
+}

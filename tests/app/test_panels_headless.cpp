@@ -343,6 +343,17 @@ TEST_CASE("replay scripts are checked when loaded - FILE:LINE and what was expec
     CHECK(error("0 quit").rfind("s.replay:1: the frame must be a whole number from 1 to 10000000", 0) == 0);
     CHECK(error("1x quit").rfind("s.replay:1: the frame must be", 0) == 0);
     CHECK(error("5").rfind("s.replay:1: expected 'FRAME COMMAND ARGS'", 0) == 0);
+    // Not a widget called "nan nan": numbers that are not finite are refused.
+    CHECK(error("1 move nan nan") == "s.replay:1: expected finite numbers, not 'nan'");
+    CHECK(error("1 scroll 1 2 -inf") == "s.replay:1: expected finite numbers, not '-inf'");
+    CHECK(error("1 click inf") == "s.replay:1: expected finite numbers, not 'inf'");
+    // Frames go forward (a step at an earlier frame would never run).
+    CHECK(error("5 click 1 1\n3 quit") == "s.replay:2: frames go forward: frame 3 comes after frame 5");
+    CHECK(error("5 click 1 1\n5 quit").empty());
+    // The optional form is for widgets only.
+    CHECK(error("1 click? tab:Map\n2 move? n (elements)").empty());
+    CHECK(error("1 click? 3 4") == "s.replay:1: expected 'click? WIDGET'");
+    CHECK(error("1 key? enter") == "s.replay:1: only 'move?' and 'click?' may be optional");
 }
 
 TEST_CASE("a launch at the emulator's caps computes off the UI thread - the last map stays - and can be cancelled") {

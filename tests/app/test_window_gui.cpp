@@ -4,6 +4,7 @@
 // changes the picture. Needs xvfb-run (scripts/setup.sh installs it).
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -581,10 +582,30 @@ TEST_CASE("a replay script without quit ends after its last step - with --screen
     const RunResult bad = run_threadmap({"--no-settings", "--replay", dir + "/bad.replay"}, {}, kXvfb);
     CHECK(bad.exit_code == 2);
     CHECK(bad.err.find(dir + "/bad.replay:2: expected 'click X Y' (numbers) or 'click WIDGET'") != std::string::npos);
+    // A widget no frame draws stops the script there (its random `click?` form does not).
+    std::ofstream(dir + "/nowidget.replay") << "1 move 10 10\n3 click? no-such-widget\n4 click no-such-widget\n";
+    const RunResult missing = run_threadmap({"--no-settings", "--replay", dir + "/nowidget.replay"}, {}, kXvfb);
+    CHECK(missing.exit_code == 2);
+    CHECK(missing.err.find(dir + "/nowidget.replay:2:") == std::string::npos);
+    CHECK(missing.err.find(dir + "/nowidget.replay:3: no widget 'no-such-widget' on screen at frame 4") !=
+          std::string::npos);
     const RunResult folder = run_threadmap({"--no-settings", "--replay", dir}, {}, kXvfb);
     CHECK(folder.exit_code == 2);
     CHECK(folder.err.find("is a directory") != std::string::npos);
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a window layout file that is a FIFO is refused with a message - the window opens and closes") {
+    // ImGui would open the path itself and wait on the FIFO for ever.
+    const std::string home = "/tmp/threadmap-fifo-ini-" + std::to_string(getpid());
+    std::filesystem::create_directories(home + "/threadmap");
+    REQUIRE(mkfifo((home + "/threadmap/imgui.ini").c_str(), 0600) == 0);
+    const RunResult r = run_threadmap({"--quit-after-frames", "3"}, {"XDG_CONFIG_HOME=" + home}, kXvfb);
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.find("imgui.ini is not a regular file") != std::string::npos);
+    // Written back atomically at exit: a plain file now, holding the layout.
+    CHECK(std::filesystem::is_regular_file(home + "/threadmap/imgui.ini"));
+    std::filesystem::remove_all(home);
 }
 
 #if THREADMAP_HAS_SOURCE

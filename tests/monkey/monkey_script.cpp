@@ -28,7 +28,7 @@ struct Random {
 };
 
 // Widgets the window names (remember_rect); a click on one that is not drawn this frame
-// stays where the mouse was.
+// (`click?`) does nothing.
 const std::vector<std::string> kWidgets = {
     "tab:Map", "tab:Timing", "kernel", "fix-grid", "cancel-map", "color:block", "color:thread", "color:warp",
     "color:lane", "color:coverage", "blockDim.x", "blockDim.y", "blockDim.z", "gridDim.x", "gridDim.y", "gridDim.z",
@@ -76,9 +76,9 @@ int main(int argc, char** argv) {
         if (roll < 25) {
             std::printf("%d click %d %d\n", f, x(), y());
         } else if (roll < 40) {
-            std::printf("%d click %s\n", f, r.pick(kWidgets).c_str());
+            std::printf("%d click? %s\n", f, r.pick(kWidgets).c_str());
         } else if (roll < 52) {  // a field: click it, type, then Enter (or not)
-            std::printf("%d click %s\n", f, r.pick(kFields).c_str());
+            std::printf("%d click? %s\n", f, r.pick(kFields).c_str());
             std::printf("%d key ctrl+a\n", f + 1);
             std::printf("%d type %s\n", f + 2, r.pick(kTexts).c_str());
             if (r.below(2)) std::printf("%d key enter\n", f + 3);
