@@ -124,20 +124,17 @@ uint8_t found_bits(const Hazard& h) {
                    (h.flags & kReportedUninit ? kFoundUninit : 0));
 }
 
-// An element's ordering state and record side by side: one cache line's reach per access.
-struct ElementState {
-    Hazard hazard;
-    ElementRecord record;  // global arrays only
-};
-static_assert(sizeof(ElementState) == 60,
-              "the README gives 20 + 40 bytes per element, check_model_launch 64 with its value");
+// An element's ordering state (40 bytes) and its record (20, the result's: moved there whole).
+static_assert(sizeof(Hazard) + sizeof(ElementRecord) == 60,
+              "the docs give 20 + 40 bytes per element, check_model_launch 64 with its value");
 
 struct Storage {
     std::vector<uint64_t> shape;
     uint64_t size = 0;
-    uint32_t words = 1;          // per element: 2 for 8-byte elements (value_type.hpp)
-    std::vector<uint32_t> bits;  // size × words
-    std::vector<ElementState> states;
+    uint32_t words = 1;                  // per element: 2 for 8-byte elements (value_type.hpp)
+    std::vector<uint32_t> bits;          // size × words
+    std::vector<ElementRecord> records;  // per element (with record_elements)
+    std::vector<Hazard> hazards;
     std::vector<PastRecord> past;  // out-of-bounds accesses just past the end (ArrayResult::past)
     uint64_t past_elsewhere = 0;
     bool shared = false;
@@ -534,8 +531,7 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
         if (write) s.put(i, new_bits);
         return old;
     }
-    ElementState& state = s.states[i];
-    Hazard& h = state.hazard;
+    Hazard& h = s.hazards[i];
     const uint16_t line16 = uint16_t(std::min(line, 65535));
     read = read && record_reads_;
     const bool recorded =
@@ -545,7 +541,7 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
         if (write) t.arrays_written_ |= uint64_t(1) << a;
     }
     if (read && recorded) {
-        ElementRecord& r = state.record;
+        ElementRecord& r = s.records[i];
         count_toucher(a, i, h.counted_reader, r.readers, id, false);
         r.first_reader = std::min(r.first_reader, id);
     }
@@ -568,7 +564,7 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     if (write) {
         if (write_may_conflict(h, id)) check_write(a, i, h, id, line, atomic);
         if (recorded) {
-            ElementRecord& r = state.record;
+            ElementRecord& r = s.records[i];
             count_toucher(a, i, h.counted_writer, r.writers, id, true);
             r.first_writer = std::min(r.first_writer, id);
             ++r.stores;
@@ -733,7 +729,8 @@ void ModelEmulator::reset_shared() {
         Storage& s = arrays_[a];
         if (!s.shared) continue;
         std::fill(s.bits.begin(), s.bits.end(), 0u);
-        std::fill(s.states.begin(), s.states.end(), ElementState{});
+        std::fill(s.records.begin(), s.records.end(), ElementRecord{});
+        std::fill(s.hazards.begin(), s.hazards.end(), Hazard{});
         s.past.clear();
         s.past_elsewhere = 0;
     }
@@ -792,12 +789,9 @@ void ModelEmulator::keep_shared() {
         ArrayResult& r = shared_kept_[a];
         r.shape = s.shape;
         r.bits = s.bits;
-        r.records.reserve(s.states.size());
-        r.found.reserve(s.states.size());
-        for (const ElementState& e : s.states) {
-            r.records.push_back(e.record);
-            r.found.push_back(found_bits(e.hazard));
-        }
+        r.records = s.records;
+        r.found.reserve(s.hazards.size());
+        for (const Hazard& h : s.hazards) r.found.push_back(found_bits(h));
         r.past = s.past;
         r.past_elsewhere = s.past_elsewhere;
     }
@@ -911,7 +905,10 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, const ModelEmulator* 
             s.bits = inputs->arrays_[a].bits;
         else
             s.bits.assign(s.size * s.words, 0u);
-        if (record_elements_) s.states.assign(s.size, ElementState{});
+        if (record_elements_) {
+            s.records.assign(s.size, ElementRecord{});
+            s.hazards.assign(s.size, Hazard{});
+        }
         arrays_.push_back(std::move(s));
     }
     for (size_t a = 0; a < spec_.arrays.size() && !inputs; ++a) {
@@ -980,31 +977,31 @@ void join_past(Storage& mine, const Storage& theirs) {
 bool ModelEmulator::absorb(ModelEmulator& later) {
     for (size_t a = 0; a < arrays_.size(); ++a) {
         if (arrays_[a].shared) continue;
-        const auto& mine = arrays_[a].states;
-        const auto& theirs = later.arrays_[a].states;
+        const auto& mine = arrays_[a].hazards;
+        const auto& theirs = later.arrays_[a].hazards;
         for (size_t i = 0; i < mine.size(); ++i) {
-            const Hazard &m = mine[i].hazard, &t = theirs[i].hazard;
+            const Hazard &m = mine[i], &t = theirs[i];
             if (touched(t) && (m.last_writer != kNone || (t.last_writer != kNone && touched(m)))) return false;
         }
     }
     for (size_t a = 0; a < arrays_.size(); ++a) {
         if (arrays_[a].shared) continue;
-        auto& mine = arrays_[a].states;
-        const auto& theirs = later.arrays_[a].states;
-        for (size_t i = 0; i < mine.size(); ++i) {
-            const ElementState& t = theirs[i];
-            if (!touched(t.hazard)) continue;
-            ElementState& m = mine[i];
-            ElementRecord& r = m.record;
-            r.first_writer = std::min(r.first_writer, t.record.first_writer);
-            r.writers += t.record.writers;
-            r.stores += t.record.stores;
-            r.first_reader = std::min(r.first_reader, t.record.first_reader);
-            r.readers += t.record.readers;
-            const uint8_t flags = m.hazard.flags;
-            m.hazard = t.hazard;
-            m.hazard.flags |= flags;
-            if (t.hazard.last_writer != kNone) arrays_[a].put(i, later.arrays_[a].get(i));
+        Storage& mine = arrays_[a];
+        const Storage& theirs = later.arrays_[a];
+        for (size_t i = 0; i < mine.hazards.size(); ++i) {
+            const Hazard& t = theirs.hazards[i];
+            if (!touched(t)) continue;
+            ElementRecord& r = mine.records[i];
+            const ElementRecord& tr = theirs.records[i];
+            r.first_writer = std::min(r.first_writer, tr.first_writer);
+            r.writers += tr.writers;
+            r.stores += tr.stores;
+            r.first_reader = std::min(r.first_reader, tr.first_reader);
+            r.readers += tr.readers;
+            const uint8_t flags = mine.hazards[i].flags;
+            mine.hazards[i] = t;
+            mine.hazards[i].flags |= flags;
+            if (t.last_writer != kNone) mine.put(i, theirs.get(i));
         }
     }
     for (size_t a = 0; a < arrays_.size(); ++a) {
@@ -1036,13 +1033,12 @@ ModelResult ModelEmulator::finish() {
         if (!arrays_[a].shared) {
             r.shape = arrays_[a].shape;
             r.bits = std::move(arrays_[a].bits);
-            r.records.reserve(arrays_[a].states.size());
-            r.found.reserve(arrays_[a].states.size());
-            for (const ElementState& e : arrays_[a].states) {
-                r.records.push_back(e.record);
-                r.found.push_back(found_bits(e.hazard));
-            }
-            arrays_[a].states = {};
+            // The records are the result's as they are; the found bits come from the ordering
+            // state, which then goes.
+            r.records = std::move(arrays_[a].records);
+            r.found.reserve(arrays_[a].hazards.size());
+            for (const Hazard& h : arrays_[a].hazards) r.found.push_back(found_bits(h));
+            arrays_[a].hazards = {};
             r.past = std::move(arrays_[a].past);
             r.past_elsewhere = arrays_[a].past_elsewhere;
         } else if (a < shared_kept_.size()) {
@@ -1152,7 +1148,7 @@ std::optional<std::string> check_model_launch(const ModelLaunch& l) {
 namespace {
 
 // The threads a launch's blocks may be spread over (1: not spread). Each worker after the
-// first holds a copy of the global arrays' values and states; they stay within a memory budget.
+// first holds a copy of the global arrays' values, records and ordering states; they stay within a memory budget.
 unsigned model_workers(const ModelLaunch& l) {
     if (l.spec->one_thread_at_a_time || !l.record_elements || !l.record_reads || l.record_requests ||
         l.phase != ModelLaunch::kAllPhases)
@@ -1165,7 +1161,8 @@ unsigned model_workers(const ModelLaunch& l) {
         workers = std::clamp<uint64_t>(std::thread::hardware_concurrency(), 1, 8);
     }
     constexpr uint64_t kCopyBudgetBytes = uint64_t(1) << 30;
-    const uint64_t copy_bytes = global_elements(*l.spec, l.params, l.launch) * (sizeof(ElementState) + 4);
+    const uint64_t copy_bytes =
+        global_elements(*l.spec, l.params, l.launch) * (sizeof(Hazard) + sizeof(ElementRecord) + 4);
     while (workers > 1 && (workers - 1) * copy_bytes > kCopyBudgetBytes) --workers;
     return unsigned(std::min(workers, blocks));
 }
