@@ -3,8 +3,10 @@
 # any test fails. The GPU tests run with the rest: with no usable device ctest reports them
 # "Skipped" and this script prints the reason they gave.
 # --sanitize: a separate CPU-only build under AddressSanitizer and UBSan (build-sanitize/; -O1,
-# asserts on), without the window tests (Xvfb and llvmpipe are slow under ASan: not built) and
-# the packaging scripts (label "once": install, the device check's staging, nvcc's resources);
+# asserts on), without the window tests (Xvfb and llvmpipe are slow under ASan: not built), the
+# figures drawn by `render` processes (label "render") and the packaging scripts (label
+# "once": install, the device check's staging, nvcc's resources); randomised tests try a tenth
+# of their launches there (tests/random_launch.hpp);
 # its fuzz_* tests replay the fuzz targets' seeds and fixed mutations under the sanitizers. llvmpipe and OpenBLAS run
 # without threads there (LP_NUM_THREADS=0, OPENBLAS_NUM_THREADS=1), so LeakSanitizer can stop
 # the process and check it: OpenBLAS starts a worker thread when it is loaded and ends it at
@@ -25,7 +27,7 @@ if [ "${1:-}" = "--sanitize" ]; then
   export ASAN_OPTIONS="intercept_tls_get_addr=0"
   export LP_NUM_THREADS=0
   export OPENBLAS_NUM_THREADS=1
-  ctest_args=(-LE "gui|once")
+  ctest_args=(-LE "gui|once|render")
 fi
 scripts/setup.sh
 cd "${BUILD_DIR:-build}"

@@ -7,9 +7,15 @@
 #include <random>
 
 #include "launch_config.hpp"
+#include "sanitizer.hpp"
 #include "workload.hpp"
 
 namespace threadmap {
+
+// How many random launches a test tries: all of them in a plain build, a tenth under the
+// sanitizers, where each costs some ten times as much (CI's plain run tries them all; the
+// sanitizers look for memory errors, which a tenth of the launches reach as well).
+inline int random_trials(int n) { return THREADMAP_ASAN ? std::max(1, n / 10) : n; }
 
 class RandomLaunches {
   public:

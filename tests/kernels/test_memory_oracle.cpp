@@ -124,7 +124,7 @@ TEST_CASE("the memory view equals an independent oracle on 240 random launches o
     RandomLaunches random(20261130);
     const char* kernels[] = {"increment",   "increment-stride", "matmul",
                              "matmul-xcol", "copy-offset",      "transpose-naive"};
-    for (int trial = 0; trial < 240; ++trial) {
+    for (int trial = 0; trial < random_trials(240); ++trial) {
         const std::string name = kernels[trial % 6];
         const KernelSpec& k = *find_builtin_kernel(name);
         LaunchConfig l = random.launch(trial);

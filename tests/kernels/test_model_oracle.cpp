@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "../random_launch.hpp"
 #include "builtin/registry.hpp"
 #include "model/model_emulator.hpp"
 
@@ -335,7 +336,7 @@ LaunchConfig random_launch(std::mt19937& g, int trial) {
 
 TEST_CASE("the model's records and findings equal an oracle's from the CUDA text: transposes on random launches") {
     std::mt19937 g(2026);
-    for (int trial = 0; trial < 60; ++trial) {
+    for (int trial = 0; trial < random_trials(60); ++trial) {
         const bool padded = trial % 2;
         const KernelSpec& k = *find_builtin_kernel(padded ? "transpose-tiled-padded" : "transpose-tiled");
         const uint64_t rows = 1 + g() % 80, cols = 1 + g() % 80;
@@ -353,7 +354,7 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
 TEST_CASE("the model's records and findings equal an oracle's from the CUDA text: stencil-1d on random launches") {
     std::mt19937 g(1203);
     const KernelSpec& k = *find_builtin_kernel("stencil-1d");
-    for (int trial = 0; trial < 60; ++trial) {
+    for (int trial = 0; trial < random_trials(60); ++trial) {
         const uint64_t n = 1 + g() % 400;
         const LaunchConfig l = random_launch(g, trial);
         ModelLaunch m{&k, {n}, l};
@@ -366,7 +367,7 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
 TEST_CASE("the model's records and findings equal an oracle's from the CUDA text: reductions on random launches") {
     std::mt19937 g(77);
     enum { kIn, kPartial, kSdata };
-    for (int trial = 0; trial < 80; ++trial) {
+    for (int trial = 0; trial < random_trials(80); ++trial) {
         const bool sequential = trial % 2;
         const KernelSpec& k = *find_builtin_kernel(sequential ? "reduce-sequential" : "reduce-interleaved");
         const uint64_t n = 1 + g() % 600;
@@ -414,7 +415,7 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
 TEST_CASE("the model's records and findings equal an oracle's from the CUDA text: histograms on random launches") {
     std::mt19937 g(5);
     enum { kData, kBins, kLocal };
-    for (int trial = 0; trial < 90; ++trial) {
+    for (int trial = 0; trial < random_trials(90); ++trial) {
         static const char* kNames[] = {"histogram-racy", "histogram-atomic", "histogram-shared"};
         const int kind = trial % 3;
         const KernelSpec& k = *find_builtin_kernel(kNames[kind]);
@@ -466,7 +467,7 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
 TEST_CASE("the model's records and findings equal an oracle's from the CUDA text: tiled matmuls on random launches") {
     std::mt19937 g(16);
     enum { kA, kB, kC, kAs, kBs };
-    for (int trial = 0; trial < 60; ++trial) {
+    for (int trial = 0; trial < random_trials(60); ++trial) {
         const bool nosync = trial % 2;
         const KernelSpec& k = *find_builtin_kernel(nosync ? "matmul-tiled-nosync" : "matmul-tiled");
         const uint64_t rows = 1 + g() % 40, cols = 1 + g() % 40, inner = 1 + g() % 40;
@@ -529,7 +530,7 @@ TEST_CASE(
     "the model's records and findings equal an oracle's from the CUDA text: one thread per element, past the end") {
     std::mt19937 g(42);
     enum { kA, kB, kC };
-    for (int trial = 0; trial < 120; ++trial) {
+    for (int trial = 0; trial < random_trials(120); ++trial) {
         static const char* kNames[] = {"matmul",          "matmul-xcol", "matmul-store-in-loop",
                                        "transpose-naive", "copy-offset", "increment-unguarded"};
         const std::string name = kNames[trial % 6];

@@ -72,7 +72,7 @@ TEST_CASE("every built-in kernel's CUDA text, compiled, agrees with the built-in
         const SourceKernel& sk = c.source->kernels[0];
         std::mt19937 rng(11);
         RandomLaunches random(5);
-        for (int trial = 0; trial < 200; ++trial) {
+        for (int trial = 0; trial < random_trials(200); ++trial) {
             CAPTURE(trial);
             const Params params = random_params(*k, rng);
             LaunchConfig launch = random.launch(trial);
