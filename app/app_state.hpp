@@ -52,8 +52,11 @@ struct Settings {
     std::string color_mode = "block";  // a colour mode name
     int export_scale = 1;              // 1, 2 or 4
     std::string export_dir = ".";      // where exports go
-    float left_width = 340;            // controls and lessons column, pixels at scale 1
-    float right_width = 380;           // inspector, stats and code column
+    float left_width = 300;            // controls and lessons column, pixels at scale 1
+    float right_width = 320;           // inspector, stats and code column
+    // Presentation mode (F11, --presentation): no side columns, a launch bar above the picture.
+    bool presentation = false;
+    std::string theme = "dark";  // dark | light (--theme)
     std::string last_preset = "seed-increment";
     // Seconds a run of a learner's kernel may take before it is stopped (the editor's field,
     // `--time-limit` on the command line).
@@ -84,8 +87,8 @@ struct AppState {
     std::vector<std::future<PictureResult>> retiring;  // cancelled jobs finishing their current block
     std::optional<MapPicture> spare;                   // a replaced map whose buffers the next job refills
     FrameRequests requests;                            // one-frame requests from panels and shortcuts
-    uint32_t blocks_per_row = 1;
-    bool auto_blocks_per_row = true;  // 1D rows follow the view's shape until the learner sets them
+    RowWidth row_width;                                // 1D rows: whole blocks, or a wrapped block's warps
+    bool auto_blocks_per_row = true;                   // 1D rows follow the view's shape until the learner sets them
 
     View view;
     bool view_is_fit = false;                // untouched since the last fit: follows the panel's size
@@ -129,7 +132,9 @@ struct AppState {
 
     // Where the map was drawn this frame (window pixels), for input and exports.
     ViewRect map_rect;
-    ViewRect legend_rect;  // the legend's column beside the map
+    ViewRect legend_rect;                     // the legend's column beside the map
+    std::vector<ViewRect> labels_over_cells;  // the map's labels drawn over its cells (names, blocks, indices)
+    double fit_margin = 0;                    // pixels the fitted picture leaves for its rulers
     // Screen rectangles of named widgets this frame, so scripted input can find them.
     std::map<std::string, ViewRect> widget_rects;
 

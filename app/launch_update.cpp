@@ -19,7 +19,7 @@ PictureOptions layout_options(const AppState& state, uint32_t max_side, uint64_t
     PictureOptions o;
     o.mode = state.color_mode();
     o.palette = state.palette();
-    o.blocks_per_row = state.blocks_per_row;
+    o.rows = state.row_width;
     o.max_side = max_side;
     o.max_cells = max_cells;
     o.gpu = state.occupancy_gpu();
@@ -35,8 +35,7 @@ void start_job(AppState& state, const ResolvedLaunch& launch, uint32_t max_side,
     // Rows that follow the view's shape are chosen for the new launch now, so that its map
     // arrives laid out (laying out millions of cells again would take a frame seconds).
     if (state.auto_blocks_per_row && !is_2d(launch.workload) && state.map_rect.w > 0 && state.map_rect.h > 0)
-        o.blocks_per_row =
-            blocks_per_row_for_aspect(launch.workload, launch.launch, state.map_rect.w / state.map_rect.h);
+        o.rows = row_width_for_aspect(launch.workload, launch.launch, state.map_rect.w / state.map_rect.h);
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     std::optional<MapPicture> spare = std::move(state.spare);
     state.spare.reset();
@@ -79,9 +78,9 @@ void show_picture(AppState& state, PictureResult built, const ResolvedLaunch& la
     state.spare = std::move(state.picture);
     state.picture = std::move(built.value);
     state.warp_step.reset();  // its request numbers were the last picture's
-    if (state.auto_blocks_per_row) state.blocks_per_row = used.blocks_per_row;
+    if (state.auto_blocks_per_row) state.row_width = used.rows;
     const PictureOptions now = layout_options(state, max_side, max_cells);
-    if (now.blocks_per_row != used.blocks_per_row) relayout(*state.picture, now);
+    if (!(now.rows == used.rows)) relayout(*state.picture, now);
     const auto gpu_name = [](const PictureOptions& o) { return o.gpu ? o.gpu->name : std::string(); };
     if (now.mode != used.mode || now.palette != used.palette || gpu_name(now) != gpu_name(used))
         recolor(*state.picture, now.mode, now.palette, now.gpu);

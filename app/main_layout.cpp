@@ -14,27 +14,35 @@
 #include "panels/display_panel.hpp"
 #include "panels/findings_panel.hpp"
 #include "panels/inspector_panel.hpp"
+#include "panels/launch_bar.hpp"
 #include "panels/lessons_panel.hpp"
 #include "panels/editor_panel.hpp"
 #include "panels/memory_panel.hpp"
 #include "panels/occupancy_panel.hpp"
 #include "panels/stats_panel.hpp"
 #include "panels/timing_panel.hpp"
+#include "window_layout.hpp"
 
 namespace threadmap {
 
 namespace {
 
-// A vertical bar between columns; dragging it changes `width` (in unscaled pixels).
-void splitter(const char* id, float& width, float direction, float scale, float height) {
-    ImGui::SameLine(0, 0);
+// A vertical bar between columns at `x`; dragging it changes `width` (in unscaled pixels).
+void splitter(const char* id, ImVec2 origin, double x, double w, double height, float& width, float direction,
+              float scale) {
+    ImGui::SetCursorScreenPos(ImVec2(origin.x + float(x), origin.y));
     ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_Separator));
-    ImGui::Button(id, ImVec2(6 * scale, height));
+    ImGui::Button(id, ImVec2(float(w), float(height)));
     ImGui::PopStyleColor();
     if (ImGui::IsItemActive())
         width = std::clamp(width + direction * ImGui::GetIO().MouseDelta.x / scale, 200.0f, 1200.0f);
     if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
-    ImGui::SameLine(0, 0);
+}
+
+// A child window over `r` (relative to `origin`).
+bool begin_region(const char* id, ImVec2 origin, const ViewRect& r, bool border, ImGuiWindowFlags flags = 0) {
+    ImGui::SetCursorScreenPos(ImVec2(origin.x + float(r.x), origin.y + float(r.y)));
+    return ImGui::BeginChild(id, ImVec2(float(std::max(r.w, 1.0)), float(std::max(r.h, 1.0))), border, flags);
 }
 
 // The status bar: the backend, where colours were painted, update and frame times, and the
@@ -135,6 +143,7 @@ void draw_centre_views(AppState& state, MapFrame& frame) {
 
 void handle_shortcuts(AppState& state) {
     const ImGuiIO& io = ImGui::GetIO();
+    if (ImGui::IsKeyPressed(GLFW_KEY_F11, false)) state.settings.presentation = !state.settings.presentation;
     if (!io.KeyCtrl) return;
     if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD)) {
         state.settings.ui_scale = std::min(state.settings.ui_scale * 1.15f, Settings::kMaxUiScale);
@@ -166,58 +175,68 @@ void draw_main_layout(AppState& state, MapFrame& frame) {
 
     const float scale = state.settings.ui_scale;
     const StatusBar status = layout_status_bar(state);
-    const float height = std::max(ImGui::GetContentRegionAvail().y - status.height, 1.0f);
-    const float total = ImGui::GetContentRegionAvail().x;
-    float left = state.settings.left_width * scale, right = state.settings.right_width * scale;
-    // A narrow window gives the map at least a third; the side columns shrink first.
-    const float sides = std::max(total * 2 / 3 - 12 * scale, 2.0f);
-    if (left + right > sides) {
-        const float k = sides / (left + right);
-        left *= k;
-        right *= k;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    WindowLayoutSpec spec;
+    spec.width = avail.x;
+    spec.height = avail.y;
+    spec.scale = scale;
+    spec.presentation = state.settings.presentation;
+    spec.left_width = state.settings.left_width;
+    spec.right_width = state.settings.right_width;
+    spec.top_height = launch_bar_height();
+    spec.status_height = status.height;
+    const WindowRegions regions = window_regions(spec);
+
+    if (spec.presentation) {
+        begin_region("launch-bar", origin, regions.top, false, ImGuiWindowFlags_NoScrollbar);
+        draw_launch_bar(state);
+        ImGui::EndChild();
+    } else {
+        begin_region("left", origin, regions.left, true);
+        if (ImGui::CollapsingHeader("Launch", ImGuiTreeNodeFlags_DefaultOpen)) draw_controls_panel(state);
+        if (ImGui::CollapsingHeader("Display and export", ImGuiTreeNodeFlags_DefaultOpen)) draw_display_panel(state);
+        if (ImGui::Button("Presentation mode (F11)")) state.settings.presentation = true;
+        remember_rect(state, "presentation");
+        ImGui::EndChild();
+        const double bar = spec.splitter * scale;
+        splitter("##split-left", origin, regions.left.w, bar, regions.left.h, state.settings.left_width, 1, scale);
+        splitter("##split-right", origin, regions.right.x - bar, bar, regions.right.h, state.settings.right_width, -1,
+                 scale);
+        begin_region("right", origin, regions.right, true);
+        if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) draw_inspector_panel(state);
+        if (ImGui::BeginTabBar("info")) {
+            if (ImGui::BeginTabItem("Stats")) {
+                draw_stats_panel(state);
+                ImGui::EndTabItem();
+            }
+            const bool findings = ImGui::BeginTabItem(findings_tab_label(state).c_str());
+            remember_rect(state, "tab:Findings");
+            if (findings) {
+                draw_findings_panel(state);
+                ImGui::EndTabItem();
+            }
+            const bool code = ImGui::BeginTabItem("Code");
+            remember_rect(state, "tab:Code");
+            if (code) {
+                draw_code_panel(state);
+                ImGui::EndTabItem();
+            }
+            if (ImGui::BeginTabItem("Lessons")) {
+                draw_lessons_panel(state);
+                ImGui::EndTabItem();
+            }
+            ImGui::EndTabBar();
+        }
+        ImGui::EndChild();
     }
 
-    ImGui::BeginChild("left", ImVec2(left, height), true);
-    if (ImGui::CollapsingHeader("Launch", ImGuiTreeNodeFlags_DefaultOpen)) draw_controls_panel(state);
-    if (ImGui::CollapsingHeader("Display and export", ImGuiTreeNodeFlags_DefaultOpen)) draw_display_panel(state);
-    ImGui::EndChild();
-    splitter("##split-left", state.settings.left_width, 1, scale, height);
-
-    const float centre_w = std::max(total - left - right - 12 * scale, 1.0f);
-    ImGui::BeginChild("centre", ImVec2(centre_w, height), false,
-                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    begin_region("centre", origin, regions.centre, false,
+                 ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     draw_centre_views(state, frame);
     ImGui::EndChild();
-    splitter("##split-right", state.settings.right_width, -1, scale, height);
 
-    ImGui::BeginChild("right", ImVec2(right, height), true);
-    if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) draw_inspector_panel(state);
-    if (ImGui::BeginTabBar("info")) {
-        if (ImGui::BeginTabItem("Stats")) {
-            draw_stats_panel(state);
-            ImGui::EndTabItem();
-        }
-        const bool findings = ImGui::BeginTabItem(findings_tab_label(state).c_str());
-        remember_rect(state, "tab:Findings");
-        if (findings) {
-            draw_findings_panel(state);
-            ImGui::EndTabItem();
-        }
-        const bool code = ImGui::BeginTabItem("Code");
-        remember_rect(state, "tab:Code");
-        if (code) {
-            draw_code_panel(state);
-            ImGui::EndTabItem();
-        }
-        if (ImGui::BeginTabItem("Lessons")) {
-            draw_lessons_panel(state);
-            ImGui::EndTabItem();
-        }
-        ImGui::EndTabBar();
-    }
-    ImGui::EndChild();
-
-    ImGui::SetCursorPosX(ImGui::GetStyle().ItemSpacing.x);
+    ImGui::SetCursorScreenPos(ImVec2(origin.x + ImGui::GetStyle().ItemSpacing.x, origin.y + float(regions.status.y)));
     draw_status_bar(state, status);
     ImGui::End();
 }

@@ -268,7 +268,7 @@ Legend picture_legend(const MapPicture& p) {
 PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, MapPicture* previous,
                             const std::atomic<bool>* cancel) {
     PictureResult out;
-    auto layout = make_layout(r.workload, r.launch, o.blocks_per_row, o.max_side, o.max_cells);
+    auto layout = make_layout(r.workload, r.launch, o.rows, o.max_side, o.max_cells);
     if (!layout.value) {
         out.error = layout.error;
         return out;
@@ -301,7 +301,7 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
 }
 
 bool relayout(MapPicture& p, const PictureOptions& o) {
-    auto layout = make_layout(p.launch.workload, p.launch.launch, o.blocks_per_row, o.max_side, o.max_cells,
+    auto layout = make_layout(p.launch.workload, p.launch.launch, o.rows, o.max_side, o.max_cells,
                               p.result.map.past_touches.size());
     if (!layout.value) return false;
     p.layout = *layout.value;

@@ -109,7 +109,7 @@ const ThreadMap& host_map(MapPicture& picture);
 struct PictureOptions {
     ColorMode mode = ColorMode::Block;
     Palette palette = Palette::Standard;
-    uint32_t blocks_per_row = 1;           // 1D rows, in blocks
+    RowWidth rows;                         // 1D rows: whole blocks, or a wrapped block's warps
     uint32_t max_side = 16384;             // the GL texture limit
     uint64_t max_cells = kMaxDrawnCells;   // the GL buffer-texture limit
     std::optional<BackendChoice> backend;  // none: the emulator

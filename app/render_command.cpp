@@ -139,8 +139,8 @@ int run_render_command(const RenderCommandOptions& o) {
         po.check_findings = *mode == ColorMode::Findings;  // a figure has no Findings tab
         po.mode = *mode;
         po.palette = o.palette == "colorblind" ? Palette::ColorBlindSafe : Palette::Standard;
-        po.blocks_per_row =
-            per_row ? uint32_t(*per_row) : blocks_per_row_for_aspect(launch.workload, launch.launch, area.w / area.h);
+        po.rows = per_row ? RowWidth{uint32_t(*per_row), 0}
+                          : row_width_for_aspect(launch.workload, launch.launch, area.w / area.h);
         po.max_side = uint32_t(CellGridRenderer::max_texture_side());
         po.max_cells = CellGridRenderer::max_cells();
         po.backend = b;
@@ -162,6 +162,7 @@ int run_render_command(const RenderCommandOptions& o) {
         target.bind();
         spec.layout = &p.layout;
         spec.legend = picture_legend(p);
+        spec.array = p.launch.array_caption();
         const auto& s = p.result.stats;
         spec.caption = launch_caption(p.launch.kernel_name(), p.launch.array_caption(), p.layout, *mode) + "\n";
         if (p.launch.model)  // the kernel model's map of one array, and its findings

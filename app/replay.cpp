@@ -31,6 +31,7 @@ int key_code(const std::string& name) {
     if (name == "minus") return GLFW_KEY_MINUS;
     if (name == "left") return GLFW_KEY_LEFT;
     if (name == "right") return GLFW_KEY_RIGHT;
+    if (name == "f11") return GLFW_KEY_F11;
     return -1;
 }
 
@@ -51,6 +52,12 @@ bool is_number(const std::string& word) {
 // the line (names may have spaces: "n (elements)").
 std::optional<std::pair<float, float>> position(const AppState& state, const ReplayStep& s) {
     const auto& args = s.args;
+    if (args.size() >= 3 && args[0] == "cell") {  // the centre of a map cell, where the view puts it now
+        const glm::dvec2 at =
+            world_to_screen(state.view, state.map_rect,
+                            {std::strtod(args[1].c_str(), nullptr) + 0.5, std::strtod(args[2].c_str(), nullptr) + 0.5});
+        return std::make_pair(float(at.x), float(at.y));
+    }
     if (args.size() >= 2 && is_number(args[0]) && is_number(args[1]))
         return std::make_pair(std::strtof(args[0].c_str(), nullptr), std::strtof(args[1].c_str(), nullptr));
     if (!args.empty()) {
@@ -83,12 +90,15 @@ std::string check_step(const ReplayStep& s) {
     };
     if (s.command == "move" || s.command == "click") {
         // X Y, or a widget's name ("n (elements)"); "click x 5" is neither.
-        const bool coordinates = n == 2 && numbers(0);
+        const bool coordinates = (n == 2 && numbers(0)) || (n == 3 && s.args[0] == "cell" && numbers(1));
         const bool half_coordinates = n == 2 && (is_number(s.args[0]) || is_number(s.args[1]));
         if (coordinates || (n >= 1 && !numbers(0) && !half_coordinates)) return {};
         return "expected '" + s.command + " X Y' (numbers) or '" + s.command + " WIDGET'";
     }
-    if (s.command == "scroll") return n == 3 && numbers(0) ? "" : "expected 'scroll X Y DY' (numbers)";
+    if (s.command == "scroll")
+        return (n == 3 && numbers(0)) || (n == 4 && s.args[0] == "cell" && numbers(1))
+                   ? ""
+                   : "expected 'scroll X Y DY' or 'scroll cell X Y DY' (numbers)";
     if (s.command == "drag") return n == 4 && numbers(0) ? "" : "expected 'drag X1 Y1 X2 Y2' (numbers)";
     if (s.command == "resize") {
         const auto side = [](const std::string& w) {
@@ -104,7 +114,7 @@ std::string check_step(const ReplayStep& s) {
     if (s.command == "key")
         return n == 1 && is_key(s.args[0]) ? ""
                                            : "expected 'key [ctrl+][shift+]NAME' with NAME a-z, enter, backspace, tab, "
-                                             "escape, space, equal, minus, left or right";
+                                             "escape, space, equal, minus, left, right or f11";
     if (s.command == "type") return s.rest.empty() ? "expected 'type TEXT'" : "";
     if (s.command == "screenshot" || s.command == "state") return n == 1 ? "" : "expected '" + s.command + " FILE'";
     if (s.command == "wait") return n == 1 && s.args[0] == "idle" ? "" : "expected 'wait idle'";
@@ -227,7 +237,7 @@ void Replay::inject(AppState& state) {
                          std::to_string(frame);
             }
             if (s.command == "click") press = true;
-            if (s.command == "scroll" && s.args.size() >= 3) io.MouseWheel += std::strtof(s.args[2].c_str(), nullptr);
+            if (s.command == "scroll") io.MouseWheel += std::strtof(s.args.back().c_str(), nullptr);
         } else if (s.command == "key" && !s.args.empty()) {
             std::string name = s.args[0];
             for (const char* mod : {"ctrl+", "shift+"}) {
@@ -267,6 +277,9 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
             nlohmann::json j;
             j["map_rect"] = {state.map_rect.x, state.map_rect.y, state.map_rect.w, state.map_rect.h};
             j["legend_rect"] = {state.legend_rect.x, state.legend_rect.y, state.legend_rect.w, state.legend_rect.h};
+            j["labels_over_cells"] = nlohmann::json::array();
+            for (const ViewRect& l : state.labels_over_cells) j["labels_over_cells"].push_back({l.x, l.y, l.w, l.h});
+            j["fit_margin"] = state.fit_margin;
             j["view"] = {{"center", {state.view.center.x, state.view.center.y}}, {"zoom", state.view.zoom}};
             j["launch_error"] = state.launch_error;
             j["computing"] = state.picture_job.has_value();     // a map on the worker thread
@@ -303,6 +316,7 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
                 j["layout"] = {{"width", p.layout.width},
                                {"height", p.layout.height},
                                {"blocks_per_row", p.layout.blocks_per_row},
+                               {"threads_per_row", p.layout.threads_per_row},
                                {"past_cells", p.layout.past_cells}};
                 j["launch"] = {{"grid", {p.launch.launch.grid.x, p.launch.launch.grid.y, p.launch.launch.grid.z}},
                                {"block", {p.launch.launch.block.x, p.launch.launch.block.y, p.launch.launch.block.z}}};

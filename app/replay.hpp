@@ -4,6 +4,9 @@
 //   move X Y | move WIDGET            put the mouse there (WIDGET: a name from widget_rects,
 //                                     spaces and all; a widget not on screen at that frame
 //                                     stops the script with exit 2, naming it)
+//   move cell X Y | click cell X Y    the centre of the map's cell (column X, row Y) as the view
+//   scroll cell X Y DY                shows it at that frame (ImGui floors the mouse to whole
+//                                     pixels: zoom in first where cells are smaller than one)
 //   move? WIDGET | click? WIDGET      the same if the widget is on screen, else nothing (the
 //                                     monkey test's random clicks)
 //   click X Y | click WIDGET          press the left button there; released (and a button
@@ -11,7 +14,8 @@
 //   drag X1 Y1 X2 Y2                  press the left button at (X1, Y1), move to (X2, Y2) with
 //                                     it down the next frame, release the frame after
 //   scroll X Y DY                     wheel DY notches at (X, Y)
-//   key [ctrl+][shift+]NAME           NAME: a-z, enter, backspace, tab, escape, space, equal, minus
+//   key [ctrl+][shift+]NAME           NAME: a-z, enter, backspace, tab, escape, space, equal, minus,
+//                                     left, right, f11
 //   type TEXT                         characters typed (the rest of the line)
 //   resize WIDTH HEIGHT               the window's size, in window pixels (1 to 16384)
 //   screenshot FILE                   the window's pixels after the frame, as PNG

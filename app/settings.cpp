@@ -34,6 +34,7 @@ Settings sanitized(Settings s) {
     s.right_width = std::clamp(s.right_width, 200.0f, 1200.0f);
     if (!find_lesson(s.last_preset)) s.last_preset = "seed-increment";
     if (s.export_dir.empty()) s.export_dir = ".";
+    if (s.theme != "dark" && s.theme != "light") s.theme = "dark";
     if (!(s.kernel_seconds >= Settings::kMinKernelSeconds)) s.kernel_seconds = Settings::kMinKernelSeconds;  // NaN too
     s.kernel_seconds = std::min(s.kernel_seconds, Settings::kMaxKernelSeconds);
     if (!(s.kernel_memory_mb >= Settings::kMinKernelMemoryMb)) s.kernel_memory_mb = Settings::kMinKernelMemoryMb;
@@ -90,6 +91,8 @@ SettingsText parse_settings(const std::string& text) {
     take(j, "last_preset", "text", s.last_preset, r.dropped);
     take(j, "kernel_seconds", "a number", s.kernel_seconds, r.dropped);
     take(j, "kernel_memory_mb", "a number", s.kernel_memory_mb, r.dropped);
+    take(j, "presentation", "true or false", s.presentation, r.dropped);
+    take(j, "theme", "text", s.theme, r.dropped);
     s = sanitized(s);
     return r;
 }
@@ -128,6 +131,8 @@ Outcome<void> save_settings(const Settings& s) {
                               {"right_width", s.right_width},
                               {"last_preset", s.last_preset},
                               {"kernel_seconds", s.kernel_seconds},
+                              {"presentation", s.presentation},
+                              {"theme", s.theme},
                               {"kernel_memory_mb", s.kernel_memory_mb}};
     const auto written = write_file_atomically(config_dir() + "/settings.json", j.dump(2) + "\n");
     return written.done() ? done() : failed("could not save the settings: " + written.error);

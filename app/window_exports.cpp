@@ -60,6 +60,7 @@ void export_map(AppState& state, const CellGridRenderer& renderer) {
     spec.height *= k;
     spec.layout = &p.layout;
     spec.legend = picture_legend(p);
+    spec.array = p.launch.array_caption();
     spec.caption = launch_caption(p.launch.kernel_name(), p.launch.array_caption(), p.layout, p.color.mode);
     spec.font_px = kBaseFontPx * state.settings.ui_scale * float(k);
     RenderTarget target(spec.width, spec.height);

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "frame.hpp"
+#include "map_annotations.hpp"
 #include "missing_product.hpp"
 #include "overlay.hpp"
 
@@ -38,12 +39,22 @@ ViewRect figure_map_area(const FigureSpec& s) {
             std::max(1.0, double(s.height) - caption_h - pad)};
 }
 
+namespace {
+float label_px(const FigureSpec& s) { return s.font_px * 0.85f; }
+}  // namespace
+
+View figure_view(const FigureSpec& s) {
+    const MapLabels labels = map_labels(*s.layout, s.array);
+    return fit(scene_bounds(*s.layout), figure_map_area(s), ruler_margin(label_px(s), !labels.axis_note.empty()));
+}
+
 void draw_figure(const CellGridRenderer& renderer, const FigureSpec& s) {
     const float pad = s.font_px * 0.8f, caption_h = caption_height(s), legend_w = legend_width(s);
     const ViewRect map = figure_map_area(s);
 
     clear_bound_framebuffer(s.width, s.height, kWindowBackground);
-    const View view = fit(scene_bounds(*s.layout), map);
+    const MapLabels labels = map_labels(*s.layout, s.array);
+    const View view = figure_view(s);
     renderer.draw_scene(*s.layout, view, {map, s.height}, std::nullopt);
 
     Overlay overlay(s.width, s.height);
@@ -51,6 +62,7 @@ void draw_figure(const CellGridRenderer& renderer, const FigureSpec& s) {
     dl->AddText(overlay.font(), s.font_px, ImVec2(pad, pad), IM_COL32(240, 240, 240, 255), s.caption.c_str());
     if (const auto missing = missing_product(s.layout->workload))
         draw_missing_product(dl, *missing, view, map, overlay.font(), s.font_px * 0.85f);
+    draw_map_labels(dl, *s.layout, labels, view, map, LabelStyle{overlay.font(), label_px(s)});
     if (s.show_legend)
         draw_legend(dl, s.legend, overlay.font(), s.font_px * 0.85f, float(s.width) - legend_w, caption_h,
                     legend_w - pad);

@@ -13,6 +13,7 @@ struct FigureSpec {
     const MapLayout* layout = nullptr;
     Legend legend;
     std::string caption;  // first line: the launch; more lines after '\n'
+    std::string array;    // the mapped array's name, as the picture labels it (empty: C or a)
     bool show_legend = true;
     int width = 1920, height = 1080;
     float font_px = 20;
@@ -21,6 +22,10 @@ struct FigureSpec {
 // Where the map goes in the figure (the caption above it, the legend right of it); its
 // shape sets a 1D map's rows.
 ViewRect figure_map_area(const FigureSpec& spec);
+
+// The view the figure draws its map with: fitted into figure_map_area, leaving room for its
+// rulers and labels.
+View figure_view(const FigureSpec& spec);
 
 // Draws into the bound framebuffer (width×height). The renderer must hold the layout's
 // colours; an ImGui context with the OpenGL3 backend must be current.

@@ -180,6 +180,20 @@ Legend make_legend(const ColorContext& c) {
     return g;
 }
 
+ImVec2 legend_size(const Legend& g, ImFont* font, float size, float max_width) {
+    const float line = size * 1.35f, box = size * 0.9f;
+    const auto text_w = [&](const std::string& s) { return font->CalcTextSizeA(size, 1e9f, 0, s.c_str()).x; };
+    float width = text_w(g.title);
+    for (const auto& s : g.swatches) width = std::max(width, box + size * 0.5f + text_w(s.label));
+    if (g.ramp) width = std::max(width, std::max(size * 10, text_w(g.ramp_low) + text_w(g.ramp_high) + size));
+    width = std::min(width + 2, max_width);
+    float height = line * 1.2f;
+    if (!g.note.empty()) height += font->CalcTextSizeA(size, 1e9f, width, g.note.c_str()).y + line * 0.3f;
+    if (g.ramp) height += box + size * 0.3f + line * 1.3f;
+    height += line * float(g.swatches.size());
+    return ImVec2(width, height);
+}
+
 float draw_legend(ImDrawList* dl, const Legend& g, ImFont* font, float size, float x, float y, float width) {
     const ImU32 text = IM_COL32(230, 230, 230, 255);
     const float line = size * 1.35f, box = size * 0.9f;

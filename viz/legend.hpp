@@ -12,6 +12,7 @@
 
 struct ImDrawList;
 struct ImFont;
+struct ImVec2;
 
 namespace threadmap {
 
@@ -37,6 +38,10 @@ struct Legend {
 };
 
 Legend make_legend(const ColorContext& color);
+
+// The size the legend takes drawn at `font_size`: as wide as its widest line (at most
+// `max_width`, its note wrapped there), as tall as draw_legend makes it.
+ImVec2 legend_size(const Legend& legend, ImFont* font, float font_size, float max_width);
 
 // Draws the legend with its top-left at (x, y) within `width` pixels; returns its height.
 float draw_legend(ImDrawList* list, const Legend& legend, ImFont* font, float font_size, float x, float y, float width);

@@ -44,7 +44,7 @@ void MapLayout::cell_of(uint64_t e, uint32_t& x, uint32_t& y) const {
     }
 }
 
-LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t blocks_per_row, uint32_t max_side,
+LayoutResult make_layout(const Workload& w, const LaunchConfig& l, RowWidth row_width, uint32_t max_side,
                          uint64_t max_cells, uint64_t past) {
     LayoutResult r;
     max_cells = std::min(max_cells, kMaxDrawnCells);
@@ -88,7 +88,23 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
         const uint64_t extent = std::max(w.n, launched.cols);
         const uint64_t drawn = std::min(extent, max_cells);
         const uint64_t bdx = l.block.x;
-        uint64_t k = std::max<uint64_t>(1, blocks_per_row);
+        if (row_width.threads > 0 && row_width.threads < bdx && w.kernel != KernelKind::Model) {
+            // A block over several rows, widened until the height fits.
+            const uint64_t width = std::min(
+                wrapped_row_threads(std::max<uint64_t>(row_width.threads, (drawn + max_side - 1) / max_side)), bdx);
+            m.threads_per_row = uint32_t(width);
+            m.blocks_per_row = 0;
+            m.width = uint32_t(width);
+            m.height = uint32_t((drawn + width - 1) / width);
+            m.ghosts_not_drawn = extent - drawn;
+            // Blocks start mid-row when the row does not divide them: outlined where the
+            // toucher's block changes.
+            m.outline_by_toucher = true;
+            m.block_w = m.block_h = 0;
+            r.value = m;
+            return r;
+        }
+        uint64_t k = std::max<uint64_t>(1, row_width.blocks);
         k = std::max(k, (drawn + bdx * max_side - 1) / (bdx * max_side));  // fit the height
         if (k * bdx > max_side) {
             r.error = std::to_string(drawn) + " cells do not fit a " + std::to_string(max_side) + "x" +
@@ -114,12 +130,34 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t bloc
     return r;
 }
 
-uint32_t blocks_per_row_for_aspect(const Workload& w, const LaunchConfig& l, double aspect) {
-    if (is_2d(w) || !(aspect > 0)) return 1;
+uint64_t wrapped_row_threads(uint64_t threads) {
+    if (threads >= kWarpCells) return (threads + kWarpCells / 2) / kWarpCells * kWarpCells;
+    uint64_t p = 1;
+    while (p * 2 <= threads) p *= 2;
+    return p;
+}
+
+RowWidth row_width_for_aspect(const Workload& w, const LaunchConfig& l, double aspect) {
+    if (is_2d(w) || !(aspect > 0)) return {};
     const uint64_t cells = std::min(std::max(w.n, launched_extent(w, l).cols), kMaxDrawnCells);
     const uint64_t bdx = l.block.x, max_k = std::max<uint64_t>(1, (cells + bdx - 1) / bdx);
-    // width = k·bdx, height = ⌈cells / width⌉; width/height ≈ aspect near k = √(cells·aspect)/bdx.
-    const double guess = std::sqrt(double(cells) * aspect) / double(bdx);
+    const auto error_of = [&](double width) {
+        return std::abs(std::log(width / std::ceil(double(cells) / width) / aspect));
+    };
+    // width = k·bdx, height = ⌈cells / width⌉; width/height ≈ aspect near width = √(cells·aspect).
+    const double ideal = std::sqrt(double(cells) * aspect);
+    if (w.kernel != KernelKind::Model && ideal < double(bdx) && bdx > 1) {
+        // One block is wider than a row should be: rows of whole warps (or of a power of two
+        // below a warp), the block wrapped, if that comes closer to the view's shape.
+        uint64_t best = bdx;
+        for (uint64_t t : {wrapped_row_threads(uint64_t(std::max(ideal / 1.5, 1.0))),
+                           wrapped_row_threads(uint64_t(ideal)), wrapped_row_threads(uint64_t(ideal * 1.5))}) {
+            t = std::min(t, bdx);
+            if (error_of(double(t)) < error_of(double(best))) best = t;
+        }
+        if (best < bdx) return {1, uint32_t(best)};
+    }
+    const double guess = ideal / double(bdx);
     uint64_t best = 1;
     double best_error = 1e300;
     for (double c : {std::floor(guess), std::ceil(guess)}) {
@@ -128,7 +166,7 @@ uint32_t blocks_per_row_for_aspect(const Workload& w, const LaunchConfig& l, dou
         const double error = std::abs(std::log(width / height / aspect));
         if (error < best_error) best = k, best_error = error;
     }
-    return uint32_t(std::min<uint64_t>(best, 4096));
+    return {uint32_t(std::min<uint64_t>(best, 4096)), 0};
 }
 
 namespace {

@@ -1,5 +1,8 @@
 // MapLayout: how a launch's map is laid out as a grid of cells on screen. A 1D array wraps
-// into rows of whole blocks; a matrix is drawn as C (row i down, column j across). Idle
+// into rows of whole blocks, or, when a block is wider than a row should be, each block over
+// several rows of whole warps (of 1 to 16 threads, halving a warp, for launches of a few dozen
+// threads): a 1D map never collapses into a line. A matrix is drawn as C (row i down, column j
+// across). Idle
 // threads that ran past the end of the data are "ghost" cells after it, so they can be seen.
 #pragma once
 
@@ -12,6 +15,18 @@
 #include "workload.hpp"
 
 namespace threadmap {
+
+inline constexpr uint64_t kWarpCells = 32;  // a warp's threads: the unit a wrapped block's rows hold
+
+// How wide a 1D map's rows are: `blocks` whole blocks, or (threads > 0) `threads` threads of one
+// block — whole warps, or 1, 2, 4, 8 or 16 — each block then wrapped over several rows.
+struct RowWidth {
+    uint32_t blocks = 1;
+    uint32_t threads = 0;
+    bool operator==(const RowWidth& o) const { return blocks == o.blocks && threads == o.threads; }  // nvcc: C++17
+};
+// A wrapped row's width rounded to what rows hold: a power of two below a warp, else whole warps.
+uint64_t wrapped_row_threads(uint64_t threads);
 
 struct MapLayout {
     Workload workload;
@@ -26,6 +41,7 @@ struct MapLayout {
     // are 0. colorize_layout marks those edges in each cell's alpha (kEdgeLeft, kEdgeTop).
     bool outline_by_toucher = false;
     uint32_t blocks_per_row = 1;    // 1D only: the row width in blocks (may be raised to fit)
+    uint32_t threads_per_row = 0;   // 1D only: > 0 when a block wraps over rows of this many threads
     uint64_t ghosts_not_drawn = 0;  // idle threads past the drawn area (huge oversized grids)
     // A kernel-model map: cells after the array (1D) or rows under it (2D), continuing its
     // row-major order, where out-of-bounds accesses past its end are drawn (ThreadMap's past_*).
@@ -59,17 +75,18 @@ struct MapLayout {
 // never more than 2^26 cells (256 MB of colours).
 inline constexpr uint64_t kMaxDrawnCells = uint64_t(1) << 26;
 
-// blocks_per_row: 1D rows hold this many blocks (raised when the height would pass
-// max_side). Ghost cells are trimmed to fit; when the data alone does not fit, the problem
-// comes back as text. past: a kernel-model map's cells past the array's end to draw (trimmed
-// to fit as ghosts are).
+// rows: a 1D map's row width (whole blocks are raised when the height would pass max_side;
+// a wrapped block's rows are widened the same way). Ghost cells are trimmed to fit; when the data alone does not fit,
+// the problem comes back as text. past: a kernel-model map's cells past the array's end to draw (trimmed to fit as
+// ghosts are).
 using LayoutResult = Outcome<MapLayout>;
-LayoutResult make_layout(const Workload& w, const LaunchConfig& l, uint32_t blocks_per_row, uint32_t max_side,
+LayoutResult make_layout(const Workload& w, const LaunchConfig& l, RowWidth rows, uint32_t max_side,
                          uint64_t max_cells = kMaxDrawnCells, uint64_t past = 0);
 
-// 1D arrays: the blocks per row whose layout is closest in shape to a view of `aspect`
-// (width / height), so the map fills the view instead of a strip down its middle.
-uint32_t blocks_per_row_for_aspect(const Workload& w, const LaunchConfig& l, double aspect);
+// 1D arrays: the row width whose layout is closest in shape to a view of `aspect` (width /
+// height), so the map fills the view instead of a strip down its middle: whole blocks, or a
+// block's warps when even one block is wider than that.
+RowWidth row_width_for_aspect(const Workload& w, const LaunchConfig& l, double aspect);
 
 // What the cell at (x, y) shows: an element with its first toucher, an idle thread, or nothing.
 CellSample sample_cell(const MapLayout& layout, const ThreadMap& map, uint32_t x, uint32_t y);

@@ -8,19 +8,26 @@ namespace threadmap {
 
 namespace {
 ImFont* g_mono = nullptr;  // one window per process
-}
+
+// Latin, with the punctuation, arrows and mathematical signs the labels use ("×", "·", "…",
+// "→", "↓", "≥"); the fonts cover them (DejaVu).
+const ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x21FF, 0x2200, 0x22FF, 0};
+}  // namespace
 
 ImFont* load_ui_font(ImGuiIO& io, float size_px) {
     io.Fonts->Clear();
     ImFont* font = nullptr;
-    if (access(kUiFontPath, R_OK) == 0) font = io.Fonts->AddFontFromFileTTF(kUiFontPath, size_px);
+    if (access(kUiFontPath, R_OK) == 0)
+        font = io.Fonts->AddFontFromFileTTF(kUiFontPath, size_px, nullptr, kGlyphRanges);
     if (font == nullptr) {
         ImFontConfig config;
         config.SizePixels = size_px;
         font = io.Fonts->AddFontDefault(&config);
     }
     io.FontDefault = font;
-    g_mono = access(kMonoFontPath, R_OK) == 0 ? io.Fonts->AddFontFromFileTTF(kMonoFontPath, size_px) : nullptr;
+    g_mono = access(kMonoFontPath, R_OK) == 0
+                 ? io.Fonts->AddFontFromFileTTF(kMonoFontPath, size_px, nullptr, kGlyphRanges)
+                 : nullptr;
     if (g_mono == nullptr) g_mono = font;
     return font;
 }

@@ -14,25 +14,6 @@ namespace threadmap {
 
 namespace {
 
-// Three unsigned fields on one line; true when any changed.
-bool dim3_fields(AppState& state, const char* id, Dim3& d) {
-    bool changed = false;
-    ImGui::PushID(id);
-    const float w = (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3;
-    uint32_t* parts[] = {&d.x, &d.y, &d.z};
-    const char* axis[] = {"x", "y", "z"};
-    for (int i = 0; i < 3; ++i) {
-        if (i) ImGui::SameLine();
-        ImGui::SetNextItemWidth(w);
-        ImGui::PushID(i);
-        changed |= ImGui::InputScalar("##v", ImGuiDataType_U32, parts[i], nullptr, nullptr, "%u");
-        remember_rect(state, std::string(id) + "." + axis[i]);
-        ImGui::PopID();
-    }
-    ImGui::PopID();
-    return changed;
-}
-
 bool count_field(AppState& state, const char* label, uint64_t& v) {
     const bool changed = ImGui::InputScalar(label, ImGuiDataType_U64, &v, nullptr, nullptr, "%llu");
     remember_rect(state, label);
@@ -106,6 +87,8 @@ bool model_kernel_fields(AppState& state, ModelKernel& k) {
 void draw_controls_panel(AppState& state) {
     ResolvedLaunch& e = state.edit;
     bool changed = false;
+    // Fields leave their labels room ("rows of C", "inner (k)") however narrow the column.
+    ImGui::PushItemWidth(-ImGui::GetFontSize() * 5.5f);
 
     const Lesson* current = find_lesson(e.preset);
     if (ImGui::BeginCombo("lesson", current ? current->name.c_str() : "(custom)")) {
@@ -172,8 +155,7 @@ void draw_controls_panel(AppState& state) {
     ImGui::TextDisabled("blocks in the grid (x, y, z)");
     changed |= dim3_fields(state, "gridDim", e.launch.grid);
 
-    const Dim3 cover =
-        e.model ? e.model->spec->covering_grid(e.model->params, e.launch.block) : covering_grid(w, e.launch.block);
+    const Dim3 cover = covering_grid_of(e);
     const std::string fix = e.model ? "gridDim = the covering grid = " + to_string(cover)
                             : is_matrix(w.kernel)
                                 ? "gridDim = ceil(C / blockDim) = " + to_string(cover)
@@ -201,11 +183,8 @@ void draw_controls_panel(AppState& state) {
         ImGui::PopStyleColor();
         ImGui::TextDisabled("(the map shows the last valid launch)");
     }
-    if (changed) {
-        e.preset.clear();  // a changed lesson is the learner's own launch now
-        if (e.model) e.workload = model_workload(*e.model, e.launch);  // partial sums follow the grid
-        state.pending.apply = true;
-    }
+    if (changed) mark_launch_edited(state);
+    ImGui::PopItemWidth();
 }
 
 }  // namespace threadmap

@@ -67,10 +67,11 @@ void draw_display_panel(AppState& state) {
     if (ImGui::Checkbox("colour-blind-safe palette", &s.colorblind_palette)) state.pending.recolor = true;
 
     if (state.picture && !state.picture->layout.is_matrix()) {
-        int per_row = int(state.picture->layout.blocks_per_row);
+        // Whole blocks per row (a wrapped block counts as one: the field takes it from there).
+        int per_row = int(std::max(state.picture->layout.blocks_per_row, 1u));
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
         if (ImGui::InputInt("blocks per row", &per_row)) {  // the learner's choice wins over auto
-            state.blocks_per_row = uint32_t(std::clamp(per_row, 1, 4096));
+            state.row_width = {uint32_t(std::clamp(per_row, 1, 4096)), 0};
             state.auto_blocks_per_row = false;
             state.pending.relayout = true;
             state.requests.fit = true;

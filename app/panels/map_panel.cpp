@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "legend.hpp"
+#include "map_annotations.hpp"
+#include "window_layout.hpp"
 #include "missing_product.hpp"
 #include "warp_overlay.hpp"
 
@@ -63,16 +65,34 @@ void handle_input(AppState& state, const ViewRect& r) {
 }  // namespace
 
 void draw_map_panel(AppState& state, MapFrame& frame) {
-    // The map on the left, the legend in its own column on the right: never over cells.
+    // The map and its legend in the panel's area: the legend beside or under the fitted picture,
+    // in its margin (window_layout's place_legend), over a corner only when a margin would cost
+    // the picture more than a fifth of its size.
     const float font = ImGui::GetFontSize();
     const ImVec2 panel_pos = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float legend_w = std::floor(std::min(font * 16, std::max(avail.x, 1.0f) * 0.4f));
-    const ImVec2 pos = panel_pos;
+    const ViewRect area{panel_pos.x, panel_pos.y, std::max(avail.x, 1.0f), std::max(avail.y, 1.0f)};
+    const float legend_font = font * 0.9f, legend_pad = font * 0.4f;
+    std::optional<Legend> legend;
+    LegendPlace place{area, {}, true};
+    double legend_column = 0;  // the legend's width and its gap, beside the picture
+    MapLabels labels;          // the picture's names and rulers
+    double margin = font * 0.6;
+    if (state.picture) {
+        legend = picture_legend(*state.picture);
+        const ImVec2 l = legend_size(*legend, ImGui::GetFont(), legend_font, std::floor(font * 16));
+        labels = map_labels(state.picture->layout, state.picture->launch.array_caption());
+        margin = ruler_margin(font, !labels.axis_note.empty());
+        legend_column = l.x + 2 * legend_pad + margin;
+        place = place_legend(scene_bounds(state.picture->layout), area, l.x + 2 * legend_pad, l.y + 2 * legend_pad,
+                             margin, !state.picture->layout.is_matrix() && state.auto_blocks_per_row);
+    }
     // Whole pixels: the renderer's viewport is in whole pixels, and cells must land where
     // the view says they are.
-    const ImVec2 size(std::max(std::floor(avail.x - legend_w - font * 0.6f), 1.0f), std::max(avail.y, 1.0f));
+    const ImVec2 pos(std::floor(float(place.map.x)), std::floor(float(place.map.y)));
+    const ImVec2 size(std::max(std::floor(float(place.map.w)), 1.0f), std::max(std::floor(float(place.map.h)), 1.0f));
     const ViewRect r{pos.x, pos.y, size.x, size.y};
+    ImGui::SetCursorScreenPos(pos);
     ImGui::InvisibleButton(
         "map", size,
         ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight | ImGuiButtonFlags_MouseButtonMiddle);
@@ -84,9 +104,11 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     // 1D rows follow the view's shape (until the learner sets them); the new rows come with
     // the next frame's update.
     if (state.auto_blocks_per_row && !m.is_matrix()) {
-        const uint32_t wanted = blocks_per_row_for_aspect(m.workload, m.launch, r.w / r.h);
-        if (wanted != state.blocks_per_row) {
-            state.blocks_per_row = wanted;
+        // The shape of the area less a legend column: the rows chosen for it keep the legend beside.
+        const double shape = std::max(area.w - legend_column, 1.0) / area.h;
+        const RowWidth wanted = row_width_for_aspect(m.workload, m.launch, shape);
+        if (!(wanted == state.row_width)) {
+            state.row_width = wanted;
             state.pending.relayout = true;
             state.requests.fit = state.requests.fit || state.view_is_fit;
         }
@@ -94,7 +116,7 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     // A fitted view refits when the panel changes size (window resized, UI scale changed).
     const bool resized = state.map_rect.w != r.w || state.map_rect.h != r.h;
     if ((state.requests.fit || (state.view_is_fit && resized)) && !state.pending.relayout) {
-        state.view = fit(scene_bounds(m), r, font * 0.6);
+        state.view = fit(scene_bounds(m), r, margin);
         state.requests.fit = false;
         state.view_is_fit = true;
     }
@@ -118,13 +140,21 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     if (state.pinned_cell) outline_cell(dl, state.view, r, *state.pinned_cell, IM_COL32(255, 230, 60, 255), 2.5f);
     if (const auto missing = missing_product(m.workload))
         draw_missing_product(dl, *missing, state.view, r, ImGui::GetFont(), font * 0.9f);
+    state.labels_over_cells = draw_map_labels(dl, m, labels, state.view, r, LabelStyle{ImGui::GetFont(), font});
+    state.fit_margin = margin;
     draw_warp_overlay(dl, state, r);
     dl->PopClipRect();
 
-    // The legend's column, right of the map.
-    const float x = pos.x + size.x + font * 0.6f, y = pos.y + font * 0.6f;
-    state.legend_rect = {x, y, legend_w - font * 0.2f, size.y - font * 0.6f};
-    draw_legend(dl, picture_legend(*state.picture), ImGui::GetFont(), font * 0.9f, x, y, legend_w - font * 0.2f);
+    // The legend in the margin (over the picture only on a background of its own).
+    const ViewRect& lr = place.legend;
+    state.legend_rect = lr;
+    if (place.over) {
+        dl->AddRectFilled(ImVec2(float(lr.x), float(lr.y)), ImVec2(float(lr.x + lr.w), float(lr.y + lr.h)),
+                          IM_COL32(20, 22, 26, 225), font * 0.3f);
+        state.labels_over_cells.push_back(lr);
+    }
+    draw_legend(dl, *legend, ImGui::GetFont(), legend_font, float(lr.x) + legend_pad, float(lr.y) + legend_pad,
+                float(lr.w) - 2 * legend_pad);
 }
 
 }  // namespace threadmap

@@ -31,6 +31,19 @@ inline void remember_rect(AppState& state, const std::string& name) {
     state.widget_rects[name] = {a.x, a.y, b.x - a.x, b.y - a.y};
 }
 
+// Three unsigned fields on one line, `width` in all (0: the rest of the line), remembered as
+// "ID.x", "ID.y", "ID.z"; true when any changed.
+bool dim3_fields(AppState& state, const char* id, Dim3& d, float width = 0);
+
+// The colour modes as a combo (the launch bar's; the side column has its radio buttons).
+void color_mode_combo(AppState& state, float width);
+
+// The grid that covers the launch's data for its blockDim (the "fix the grid" button's).
+Dim3 covering_grid_of(const ResolvedLaunch& launch);
+
+// The controls changed the launch: it is the learner's own now, and the map follows.
+void mark_launch_edited(AppState& state);
+
 // A button that colours the map by `mode` (a colour mode name) and shows the map; its rectangle
 // is remembered as "PREFIX:MODE" for scripted clicks.
 inline void colour_map_button(AppState& state, const char* label, const char* mode, const char* prefix) {

@@ -166,7 +166,7 @@ TEST_CASE("interop colours equal host-painted colours - pixel for pixel, every m
         const LaunchResult e = emulate(w, l);
         const Outcome<LaunchResult> g = gpu().run(w, l);  // painted from the device map in place
         REQUIRE_MESSAGE(g.value, g.error);
-        const auto layout = make_layout(w, l, 1, 16384);
+        const auto layout = make_layout(w, l, {1}, 16384);
         REQUIRE(layout.value);
         for (ColorMode mode : {ColorMode::Block, ColorMode::ThreadX, ColorMode::ThreadY, ColorMode::ThreadZ,
                                ColorMode::Global, ColorMode::Warp, ColorMode::Lane, ColorMode::Coverage})

@@ -9,7 +9,7 @@ using namespace threadmap;
 TEST_CASE("seed-increment-bug - one block per row - 500 elements - then 16492 ghosts") {
     Workload w = array_workload(KernelKind::Increment, 500);
     const LaunchConfig l{{531, 1, 1}, {32, 1, 1}};
-    const auto r = make_layout(w, l, 1, 16384);
+    const auto r = make_layout(w, l, {1}, 16384);
     REQUIRE(r.value);
     const MapLayout& m = *r.value;
     CHECK(m.width == 32);
@@ -32,13 +32,13 @@ TEST_CASE("seed-increment-bug - one block per row - 500 elements - then 16492 gh
 TEST_CASE("rows of several blocks - and a row width raised to fit the texture") {
     Workload w = array_workload(KernelKind::Increment, 1000);
     const LaunchConfig l{{8, 1, 1}, {128, 1, 1}};
-    auto r = make_layout(w, l, 4, 16384);
+    auto r = make_layout(w, l, {4}, 16384);
     REQUIRE(r.value);
     CHECK(r.value->width == 512);
     CHECK(r.value->height == 2);
     CHECK(r.value->element_at(10, 1) == 522u);
     // Blocks of 2 and at most 64 cells a side: 1000 cells need 8 blocks (16 cells) a row.
-    r = make_layout(w, {{500, 1, 1}, {2, 1, 1}}, 1, 64);
+    r = make_layout(w, {{500, 1, 1}, {2, 1, 1}}, {1}, 64);
     REQUIRE(r.value);
     CHECK(r.value->blocks_per_row == 8);
     CHECK(r.value->width == 16);
@@ -49,7 +49,7 @@ TEST_CASE("seed-matmul - C 200x200 inside a 512x512 launch - x runs down the row
     Workload w = matmul_workload(KernelKind::Matmul, 200, 200, 200);
     w.a_rows = w.b_cols = 300;
     const LaunchConfig l{{16, 16, 1}, {32, 32, 1}};
-    const auto r = make_layout(w, l, 1, 16384);
+    const auto r = make_layout(w, l, {1}, 16384);
     REQUIRE(r.value);
     const MapLayout& m = *r.value;
     CHECK(m.width == 512);
@@ -68,11 +68,11 @@ TEST_CASE("seed-matmul - C 200x200 inside a 512x512 launch - x runs down the row
 
 TEST_CASE("a matrix too large to draw is refused with the reason - huge ghost margins are trimmed") {
     const Workload big = matmul_workload(KernelKind::MatmulXCol, 20000, 10, 1);
-    const auto r = make_layout(big, {{1, 1250, 1}, {16, 16, 1}}, 1, 16384);
+    const auto r = make_layout(big, {{1, 1250, 1}, {16, 16, 1}}, {1}, 16384);
     CHECK_FALSE(r.value);
     CHECK(r.error.find("at most 16384") != std::string::npos);
     Workload w = array_workload(KernelKind::Increment, 10);
-    const auto t = make_layout(w, {{1u << 20, 1, 1}, {1024, 1, 1}}, 1, 16384, 1u << 20);
+    const auto t = make_layout(w, {{1u << 20, 1, 1}, {1024, 1, 1}}, {1}, 16384, 1u << 20);
     REQUIRE(t.value);
     CHECK(uint64_t(t.value->width) * t.value->height <= (1u << 20) + 1024);
     CHECK(t.value->ghosts_not_drawn > 0);
@@ -82,26 +82,69 @@ TEST_CASE("1D arrays wrap into rows of whole blocks that give the map the view's
     // seed-increment-bug: 531 blocks of 32 in a 16:9 view — 5 blocks per row, not a strip.
     const Workload bug = array_workload(KernelKind::Increment, 500);
     const LaunchConfig bug_launch{{531, 1, 1}, {32, 1, 1}};
-    CHECK(blocks_per_row_for_aspect(bug, bug_launch, 16.0 / 9) == 5);
+    CHECK(row_width_for_aspect(bug, bug_launch, 16.0 / 9) == RowWidth{5, 0});
     for (const auto& [w, l] :
          {std::pair{bug, bug_launch},
           std::pair{array_workload(KernelKind::Increment, 1'000'000), LaunchConfig{{3907, 1, 1}, {256, 1, 1}}},
           std::pair{array_workload(KernelKind::IncrementStride, 100'000), LaunchConfig{{4, 1, 1}, {128, 1, 1}}}})
         for (double aspect : {0.5, 1.0, 16.0 / 9, 3.0}) {
             CAPTURE(aspect);
-            const uint32_t k = blocks_per_row_for_aspect(w, l, aspect);
+            const RowWidth k = row_width_for_aspect(w, l, aspect);
             const auto m = make_layout(w, l, k, 16384);
             REQUIRE(m.value);
             CHECK(m.value->width % l.block.x == 0);  // whole blocks
+            CHECK(k.threads == 0);
             const double shape = double(m.value->width) / m.value->height;
             CHECK(shape / aspect < 1.6);
             CHECK(aspect / shape < 1.6);
         }
-    // Two blocks of 32 in a wide view: two rows of 32 are closer to its shape than one of 64;
-    // in a view 100 times wider than tall, one row. Matrices are not wrapped.
-    CHECK(blocks_per_row_for_aspect(array_workload(KernelKind::Increment, 64), {{2, 1, 1}, {32, 1, 1}}, 16.0 / 9) == 1);
-    CHECK(blocks_per_row_for_aspect(array_workload(KernelKind::Increment, 64), {{2, 1, 1}, {32, 1, 1}}, 100) == 2);
-    CHECK(blocks_per_row_for_aspect(matmul_workload(KernelKind::Matmul, 50, 50, 5), {{2, 2, 1}, {32, 32, 1}}, 2) == 1);
+    // Two blocks of 32 in a wide view: eight rows of 8 threads (each block wrapped over four)
+    // are closer to its shape than two rows of 32; in a view 100 times wider than tall, one row
+    // of both blocks. Matrices are not wrapped.
+    CHECK(row_width_for_aspect(array_workload(KernelKind::Increment, 64), {{2, 1, 1}, {32, 1, 1}}, 16.0 / 9) ==
+          RowWidth{1, 8});
+    CHECK(row_width_for_aspect(array_workload(KernelKind::Increment, 64), {{2, 1, 1}, {32, 1, 1}}, 100) ==
+          RowWidth{2, 0});
+    CHECK(row_width_for_aspect(matmul_workload(KernelKind::Matmul, 50, 50, 5), {{2, 2, 1}, {32, 32, 1}}, 2) ==
+          RowWidth{1, 0});
+}
+
+TEST_CASE("1D maps never collapse: a block wider than a row wraps over rows of whole warps") {
+    // The CLI's default blockDim over 500 elements: two blocks of 256, each over rows of warps.
+    const Workload w = array_workload(KernelKind::Increment, 500);
+    const LaunchConfig l{{2, 1, 1}, {256, 1, 1}};
+    const RowWidth rows = row_width_for_aspect(w, l, 16.0 / 9);
+    CHECK(rows.threads > 0);
+    const auto m = make_layout(w, l, rows, 16384);
+    REQUIRE(m.value);
+    CHECK(m.value->width % 32 == 0);  // rows end at warp boundaries
+    CHECK(m.value->width < 256);
+    CHECK(m.value->outline_by_toucher);  // blocks outlined where their threads' cells change block
+    const double shape = double(m.value->width) / m.value->height;
+    CHECK(shape / (16.0 / 9) < 2.0);
+    CHECK((16.0 / 9) / shape < 2.0);
+    // Element 300 (block 1, thread 44) where its row of warps puts it.
+    uint32_t x = 0, y = 0;
+    m.value->cell_of(300, x, y);
+    CHECK(uint64_t(y) * m.value->width + x == 300);
+    // Any 1D launch fills the shape of its view within a factor of three: n from 1 to 2^24,
+    // blockDim from 1 to 1024 (the rows' width must suit a 16:9 view).
+    for (uint64_t n : {uint64_t(1), uint64_t(33), uint64_t(500), uint64_t(5000), uint64_t(1) << 20, uint64_t(1) << 24})
+        for (uint32_t b : {1u, 31u, 32u, 100u, 256u, 1000u, 1024u}) {
+            CAPTURE(n);
+            CAPTURE(b);
+            const Workload a = array_workload(KernelKind::Increment, n);
+            const LaunchConfig c{{uint32_t(std::min<uint64_t>((n + b - 1) / b, 65535)), 1, 1}, {b, 1, 1}};
+            const auto laid = make_layout(a, c, row_width_for_aspect(a, c, 16.0 / 9), 16384);
+            REQUIRE(laid.value);
+            const double cells = double(laid.value->width) * laid.value->height;
+            const double drawn = double(std::max<uint64_t>(n, uint64_t(c.grid.x) * b));
+            CHECK(cells < drawn * 2 + 2048);  // a last row part full, no more
+            // The fitted picture's share of a 16:9 view: its shape's closeness to the view's.
+            const double shape = double(laid.value->width) / laid.value->height;
+            const double share = std::min(shape / (16.0 / 9), (16.0 / 9) / shape);
+            if (drawn >= 64) CHECK(share > 0.35);
+        }
 }
 
 TEST_CASE("a kernel-model map draws the cells past its array's end - 1D after it, 2D in rows under it") {
@@ -109,7 +152,7 @@ TEST_CASE("a kernel-model map draws the cells past its array's end - 1D after it
     line.kernel = KernelKind::Model;
     line.n = 500;
     const LaunchConfig l{{16, 1, 1}, {32, 1, 1}};
-    auto r = make_layout(line, l, 1, 16384, kMaxDrawnCells, 12);
+    auto r = make_layout(line, l, {1}, 16384, kMaxDrawnCells, 12);
     REQUIRE(r.value);
     CHECK(r.value->width == 32);
     CHECK(r.value->height == 16);  // 512 cells: 500 elements and 12 past them
@@ -139,7 +182,7 @@ TEST_CASE("a kernel-model map draws the cells past its array's end - 1D after it
     grid.kernel = KernelKind::Model;
     grid.rows = 4;
     grid.cols = 5;
-    r = make_layout(grid, {{1, 1, 1}, {8, 8, 1}}, 1, 16384, kMaxDrawnCells, 7);
+    r = make_layout(grid, {{1, 1, 1}, {8, 8, 1}}, {1}, 16384, kMaxDrawnCells, 7);
     REQUIRE(r.value);
     CHECK(r.value->width == 5);
     CHECK(r.value->height == 6);
@@ -148,7 +191,7 @@ TEST_CASE("a kernel-model map draws the cells past its array's end - 1D after it
     CHECK(r.value->past_index(2, 5) == MapLayout::kNoElement);
     CHECK(r.value->past_not_drawn == 0);
     // At most 5 cells a side: one past row is drawn, and the legend can say how many are not.
-    r = make_layout(grid, {{1, 1, 1}, {8, 8, 1}}, 1, 5, kMaxDrawnCells, 7);
+    r = make_layout(grid, {{1, 1, 1}, {8, 8, 1}}, {1}, 5, kMaxDrawnCells, 7);
     REQUIRE(r.value);
     CHECK(r.value->height == 5);
     CHECK(r.value->past_cells == 5);

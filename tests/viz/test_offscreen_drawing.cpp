@@ -36,7 +36,7 @@ TEST_CASE("a map and a figure drawn in-process through EGL have the colorizer's 
     const Workload w = array_workload(KernelKind::Increment, 100);
     const LaunchConfig l{{4, 1, 1}, {32, 1, 1}};
     const LaunchResult e = emulate(w, l);
-    const auto layout = make_layout(w, l, 2, uint32_t(CellGridRenderer::max_texture_side()));
+    const auto layout = make_layout(w, l, {2}, uint32_t(CellGridRenderer::max_texture_side()));
     REQUIRE(layout.value);
     const MapLayout& m = *layout.value;
     const ColorContext color{ColorMode::Block, Palette::Standard, l.grid, l.block};
@@ -61,7 +61,7 @@ TEST_CASE("a map and a figure drawn in-process through EGL have the colorizer's 
         const Image img = read_framebuffer(kWidth, kHeight);
         // The centre of each element's cell, where the figure's fitted view puts it.
         const ViewRect area = figure_map_area(spec);
-        const View view = fit(scene_bounds(m), area);
+        const View view = figure_view(spec);
         int checked = 0;
         for (uint32_t y = 0; y < m.height; ++y)
             for (uint32_t x = 0; x < m.width; ++x) {

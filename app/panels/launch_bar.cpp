@@ -1,0 +1,87 @@
+// Launch bar; see launch_bar.hpp.
+#include "launch_bar.hpp"
+
+#include <imgui.h>
+
+#include "lessons.hpp"
+#include "panel_widgets.hpp"
+
+namespace threadmap {
+
+namespace {
+
+// The lesson before or after the current one (in the list's order), or the first.
+void step_lesson(AppState& state, int direction) {
+    const auto& all = lessons();
+    if (all.empty()) return;
+    const Lesson* current = find_lesson(state.edit.preset);
+    size_t at = 0;
+    if (current) at = size_t(current - all.data());
+    const size_t next = current ? (at + all.size() + size_t(direction)) % all.size() : 0;
+    select_lesson(state, all[next].name);
+}
+
+}  // namespace
+
+float launch_bar_height() { return ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().WindowPadding.y; }
+
+void draw_launch_bar(AppState& state) {
+    ResolvedLaunch& e = state.edit;
+    const float font = ImGui::GetFontSize();
+    bool changed = false;
+
+    // The lesson's title takes what the other controls leave.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const Dim3 cover = covering_grid_of(e);
+    const std::string cover_text = "cover: " + to_string(cover);
+    const auto button_w = [&](const std::string& t) {
+        return ImGui::CalcTextSize(t.c_str()).x + 2 * style.FramePadding.x;
+    };
+    const char* back = "Panels (F11)";
+    const float others = 2 * ImGui::GetFrameHeight() + ImGui::CalcTextSize("blockDimgridDim").x + 2 * font * 11 +
+                         font * 11 + button_w(back) + (cover == e.launch.grid ? 0 : button_w(cover_text)) + 4 * font +
+                         12 * style.ItemSpacing.x;
+    const float title_w = std::max(font * 8, ImGui::GetContentRegionAvail().x - others);
+
+    if (ImGui::ArrowButton("##previous-lesson", ImGuiDir_Left)) step_lesson(state, -1);
+    remember_rect(state, "lesson:previous");
+    ImGui::SameLine();
+    const Lesson* current = find_lesson(e.preset);
+    ImGui::SetNextItemWidth(title_w);
+    if (ImGui::BeginCombo("##lesson", current ? current->title.c_str() : "(your own launch)")) {
+        for (const auto& l : lessons())
+            if (ImGui::Selectable(l.title.c_str(), current == &l)) select_lesson(state, l.name);
+        ImGui::EndCombo();
+    }
+    remember_rect(state, "lesson:combo");
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("##next-lesson", ImGuiDir_Right)) step_lesson(state, +1);
+    remember_rect(state, "lesson:next");
+
+    ImGui::SameLine(0, font);
+    ImGui::TextColored(kBlockDimColor, "blockDim");
+    ImGui::SameLine();
+    changed |= dim3_fields(state, "blockDim", e.launch.block, font * 11);
+    ImGui::SameLine(0, font);
+    ImGui::TextColored(kGridDimColor, "gridDim");
+    ImGui::SameLine();
+    changed |= dim3_fields(state, "gridDim", e.launch.grid, font * 11);
+    if (!(cover == e.launch.grid)) {
+        ImGui::SameLine();
+        if (ImGui::Button(cover_text.c_str())) {
+            e.launch.grid = cover;
+            changed = true;
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("gridDim = the grid that covers the data for this blockDim");
+        remember_rect(state, "fix-grid");
+    }
+
+    ImGui::SameLine(0, font);
+    color_mode_combo(state, font * 11);
+    ImGui::SameLine(0, font);
+    if (ImGui::Button(back)) state.settings.presentation = false;
+    remember_rect(state, "presentation");
+    if (changed) mark_launch_edited(state);
+}
+
+}  // namespace threadmap

@@ -1,0 +1,53 @@
+// Small pieces the panels share; see panel_widgets.hpp.
+#include "panel_widgets.hpp"
+
+#include "legend.hpp"
+
+namespace threadmap {
+
+bool dim3_fields(AppState& state, const char* id, Dim3& d, float width) {
+    bool changed = false;
+    ImGui::PushID(id);
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const float w = ((width > 0 ? width : ImGui::GetContentRegionAvail().x) - 2 * spacing) / 3;
+    uint32_t* parts[] = {&d.x, &d.y, &d.z};
+    const char* axis[] = {"x", "y", "z"};
+    for (int i = 0; i < 3; ++i) {
+        if (i) ImGui::SameLine();
+        ImGui::SetNextItemWidth(w);
+        ImGui::PushID(i);
+        changed |= ImGui::InputScalar("##v", ImGuiDataType_U32, parts[i], nullptr, nullptr, "%u");
+        remember_rect(state, std::string(id) + "." + axis[i]);
+        ImGui::PopID();
+    }
+    ImGui::PopID();
+    return changed;
+}
+
+void color_mode_combo(AppState& state, float width) {
+    const ColorMode current = state.color_mode();
+    ImGui::SetNextItemWidth(width);
+    if (ImGui::BeginCombo("##colour", color_mode_title(current).c_str())) {
+        for (ColorMode m : all_color_modes()) {
+            if (!ImGui::Selectable(color_mode_title(m).c_str(), m == current)) continue;
+            state.settings.color_mode = color_mode_name(m);
+            state.pending.recolor = true;
+        }
+        ImGui::EndCombo();
+    }
+    remember_rect(state, "colour-mode");
+}
+
+Dim3 covering_grid_of(const ResolvedLaunch& e) {
+    return e.model ? e.model->spec->covering_grid(e.model->params, e.launch.block)
+                   : covering_grid(e.workload, e.launch.block);
+}
+
+void mark_launch_edited(AppState& state) {
+    ResolvedLaunch& e = state.edit;
+    e.preset.clear();                                              // a changed lesson is the learner's own launch now
+    if (e.model) e.workload = model_workload(*e.model, e.launch);  // partial sums follow the grid
+    state.pending.apply = true;
+}
+
+}  // namespace threadmap
