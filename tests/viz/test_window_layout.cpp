@@ -1,0 +1,133 @@
+// Where things go on screen: the window's regions, the legend's place in the picture's margin,
+// the rulers' tick steps and the picture's names (viz/window_layout, viz/map_annotations).
+#include <doctest/doctest.h>
+
+#include "cell_grid_renderer.hpp"
+#include "map_annotations.hpp"
+#include "window_layout.hpp"
+
+using namespace threadmap;
+
+namespace {
+
+bool overlaps(const ViewRect& a, const ViewRect& b) {
+    return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+}  // namespace
+
+TEST_CASE("window regions: the side columns never take the picture's share, whatever the UI scale") {
+    for (double width : {1280.0, 1600.0, 3840.0})
+        for (double scale : {1.0, 1.5, 2.0, 3.0}) {
+            CAPTURE(width);
+            CAPTURE(scale);
+            WindowLayoutSpec s;
+            s.width = width;
+            s.height = width * 9 / 16;
+            s.scale = scale;
+            s.status_height = 30 * scale;
+            const WindowRegions r = window_regions(s);
+            CHECK(r.centre.w >= width * kMinCentreShare - 1);
+            CHECK(r.left.w > 0);
+            CHECK(r.right.w > 0);
+            CHECK(!overlaps(r.left, r.centre));
+            CHECK(!overlaps(r.right, r.centre));
+            CHECK(r.left.w + r.centre.w + r.right.w <= width + 0.5);
+            CHECK(r.centre.h == doctest::Approx(s.height - s.status_height));
+        }
+    // Raising the scale widens the columns only while the picture keeps its share: at 1280 and
+    // 1.5 the columns are as wide as at 1.0 would allow, not wider.
+    WindowLayoutSpec s;
+    s.width = 1280;
+    s.height = 720;
+    const double centre_1 = window_regions(s).centre.w;
+    s.scale = 1.5;
+    CHECK(window_regions(s).centre.w >= centre_1 - 1);
+    // Presentation: the picture takes the whole width under a launch bar.
+    s.presentation = true;
+    s.top_height = 40;
+    const WindowRegions p = window_regions(s);
+    CHECK(p.left.w == 0);
+    CHECK(p.right.w == 0);
+    CHECK(p.centre.w == 1280);
+    CHECK(p.centre.y == 40);
+    CHECK(p.top.h == 40);
+}
+
+TEST_CASE("the legend goes in the picture's margin, beside or under it, never over its cells but as a last resort") {
+    const ViewRect area{0, 0, 1000, 600};
+    const auto fitted = [](const WorldRect& scene, const ViewRect& map, double margin) {
+        return screen_rect(fit(scene, map, margin), map, scene);
+    };
+    // A square scene in a wide area: the legend beside it, the picture as tall as the area allows.
+    const WorldRect square{0, 0, 100, 100};
+    const LegendPlace side = place_legend(square, area, 200, 300, 10);
+    CHECK_FALSE(side.over);
+    CHECK(!overlaps(side.legend, fitted(square, side.map, 10)));
+    CHECK(side.legend.x >= side.map.x + side.map.w);
+    // A wide strip: under it.
+    const WorldRect strip{0, 0, 1000, 100};
+    const LegendPlace under = place_legend(strip, area, 200, 300, 10);
+    CHECK_FALSE(under.over);
+    CHECK(under.legend.y >= under.map.y + under.map.h);
+    CHECK(!overlaps(under.legend, fitted(strip, under.map, 10)));
+    // A legend as big as the area: beside or under would shrink the picture too much: over it.
+    const LegendPlace over = place_legend(square, area, 900, 550, 10);
+    CHECK(over.over);
+    CHECK(over.map.w == area.w);
+    // A scene that reshapes (a 1D map's rows): always beside, the map keeping the rest.
+    const LegendPlace reshaped = place_legend(strip, area, 200, 300, 10, true);
+    CHECK_FALSE(reshaped.over);
+    CHECK(reshaped.map.w == doctest::Approx(area.w - 210));
+}
+
+TEST_CASE("ruler ticks stand at 1, 2 or 5 times a power of ten, far enough apart to read") {
+    CHECK(tick_step(100, 30) == 1);  // 100 pixels a cell: every index
+    CHECK(tick_step(10, 30) == 5);
+    CHECK(tick_step(1, 30) == 50);
+    CHECK(tick_step(0.5, 30) == 100);
+    CHECK(tick_step(0.01, 30) == 5000);
+    for (double zoom : {0.003, 0.7, 3.0, 41.0})
+        for (double px : {12.0, 40.0}) {
+            const uint64_t step = tick_step(zoom, px);
+            CHECK(double(step) * zoom >= px);     // labels never closer than asked
+            CHECK(double(step) * zoom < px * 5);  // nor needlessly sparse
+        }
+}
+
+TEST_CASE("the picture names its arrays: C, A and B with their shapes for the tutorial's matmul, a[n] for increment") {
+    const Workload mm = matmul_workload(KernelKind::Matmul, 200, 200, 200);
+    Workload seed = mm;
+    seed.a_rows = 300;
+    seed.b_cols = 300;
+    const auto layout = make_layout(seed, {{16, 16, 1}, {32, 32, 1}}, {1}, 16384);
+    REQUIRE(layout.value);
+    const MapLabels l = map_labels(*layout.value, "");
+    REQUIRE(l.arrays.size() == 3);
+    CHECK(l.arrays[0].text == "C 200\u00d7200");
+    CHECK(l.arrays[1].text == "A 300\u00d7200");
+    CHECK(l.arrays[2].text == "B 200\u00d7300");
+    CHECK(l.arrays[1].box.x1 < 0);  // A left of C, B above it
+    CHECK(l.arrays[2].box.y1 < 0);
+    CHECK(l.axis_note.find("x runs down the rows of C") != std::string::npos);
+    const auto xcol =
+        make_layout(matmul_workload(KernelKind::MatmulXCol, 64, 64, 8), {{4, 4, 1}, {16, 16, 1}}, {1}, 16384);
+    REQUIRE(xcol.value);
+    CHECK(map_labels(*xcol.value, "").axis_note.find("x runs across the columns") != std::string::npos);
+
+    const auto line = make_layout(array_workload(KernelKind::Increment, 500), {{16, 1, 1}, {32, 1, 1}}, {2}, 16384);
+    REQUIRE(line.value);
+    const MapLabels a = map_labels(*line.value, "");
+    REQUIRE(a.arrays.size() == 1);
+    CHECK(a.arrays[0].text == "a[500]");
+    CHECK(a.axis_note.empty());
+    CHECK(a.cols == 64);  // two blocks of 32 per row
+    CHECK(a.rows == 8);
+    CHECK(map_labels(*line.value, "bins").arrays[0].text == "bins[500]");
+}
+
+TEST_CASE("covered fraction: the picture's share of the window") {
+    CHECK(covered_fraction({0, 0, 50, 100}, {0, 0, 100, 100}) == doctest::Approx(0.5));
+    CHECK(covered_fraction({-50, 0, 100, 100}, {0, 0, 100, 100}) == doctest::Approx(0.5));  // clipped
+    CHECK(covered_fraction({200, 200, 10, 10}, {0, 0, 100, 100}) == 0);
+}
