@@ -2,9 +2,9 @@
 # Sets up and builds threadmap if needed, then runs the whole test suite; exits non-zero when
 # any test fails. The GPU tests run with the rest: with no usable device ctest reports them
 # "Skipped" and this script prints the reason they gave.
-# --sanitize: a separate CPU-only build under AddressSanitizer and UBSan (build-sanitize/; -O1,
-# asserts on), without the window tests (Xvfb and llvmpipe are slow under ASan: not built), the
-# figures drawn by `render` processes (label "render") and the packaging scripts (label
+# --sanitize: a separate build under AddressSanitizer and UBSan (build-sanitize/; -O1, asserts
+# on) of everything but the GPU and the window (no CUDA, no GLFW/ImGui/GL: the window's code is
+# run by the plain build's window and monkey tests), without the packaging scripts (label
 # "once": install, the device check's staging, nvcc's resources); randomised tests try a tenth
 # of their launches there (tests/random_launch.hpp);
 # its fuzz_* tests replay the fuzz targets' seeds and fixed mutations under the sanitizers. llvmpipe and OpenBLAS run
@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 ctest_args=()
 if [ "${1:-}" = "--sanitize" ]; then
   export BUILD_DIR=build-sanitize
-  export CMAKE_ARGS="-DTHREADMAP_SANITIZE=ON -DTHREADMAP_CUDA=OFF -DCMAKE_BUILD_TYPE=Debug"
+  export CMAKE_ARGS="-DTHREADMAP_SANITIZE=ON -DTHREADMAP_CUDA=OFF -DTHREADMAP_GUI=OFF -DCMAKE_BUILD_TYPE=Debug"
   export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   export ASAN_OPTIONS="intercept_tls_get_addr=0"
