@@ -17,6 +17,7 @@
 #include "kernel_editor.hpp"
 #include "launch_sweep_job.hpp"
 #include "map_picture.hpp"
+#include "theme.hpp"
 #include "timing_state.hpp"
 #include "view_transform.hpp"
 
@@ -143,6 +144,7 @@ struct AppState {
     // device profile, one choice for the window.
     std::optional<OccupancyGpu> occupancy_gpu() const;
     Palette palette() const { return settings.colorblind_palette ? Palette::ColorBlindSafe : Palette::Standard; }
+    const Theme& theme() const { return theme_of(parse_theme(settings.theme).value_or(ThemeName::Dark)); }
     std::optional<glm::ivec2> inspected_cell() const { return pinned_cell ? pinned_cell : hovered_cell; }
     // Work that will change what is on screen without input: a map to build, a timing run, a
     // sweep or an export in flight.

@@ -208,6 +208,8 @@ void add_render_command(CLI::App& app, RenderCommandOptions& o) {
     cmd->add_option("--color", o.color, color_mode_names(" | ", " | ") + " (default block)");
     cmd->add_option("--palette", o.palette, "standard | colorblind (default standard)")
         ->check(CLI::IsMember({"standard", "colorblind"}));
+    cmd->add_option("--theme", o.theme, "light | dark (default light: figures for documents and slides)")
+        ->check(CLI::IsMember({"light", "dark"}));
     cmd->add_option("--out", o.out, "PNG file to write")->required();
     cmd->add_option("--size", o.size, "Image size WxH (default 1920x1080)");
     cmd->add_option("--blocks-per-row", o.blocks_per_row,
@@ -230,6 +232,12 @@ void add_window_options(CLI::App& app, WindowCommandOptions& o) {
     app.add_option("--replay", w.replay, "Scripted input, for tests and benchmarks (see app/replay.hpp)");
     app.add_option("--frame-report", w.frame_report, "Write frame and update times as JSON when the window closes");
     app.add_flag("--no-settings", w.keep_settings, "Neither read nor save settings (tests)");
+    // The figure options render takes, for a demo prepared from a script or a desktop shortcut.
+    app.add_option("--color", w.color, "The colour mode at start: " + color_mode_names(" | ", " | "));
+    app.add_option("--theme", w.theme, "dark | light (default: the settings', dark)")
+        ->check(CLI::IsMember({"dark", "light"}));
+    app.add_flag("--presentation", w.presentation,
+                 "Start in presentation mode (F11): the picture with a launch bar, no side columns");
 }
 #endif
 

@@ -81,7 +81,8 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
         HeadlessImGui imgui(width, height, font_px);
         RenderTarget target(width, height);
         target.bind();
-        draw_timing_figure(width, height, font_px, caption, bars, axis, sweep ? &*sweep : nullptr);
+        draw_timing_figure(width, height, font_px, caption, bars, axis, sweep ? &*sweep : nullptr,
+                           theme_of(parse_theme(o.theme).value_or(ThemeName::Light)));
         const auto written = write_png(read_framebuffer(width, height), o.out);
         if (!written.done()) return fail(written.error, 1);  // output that cannot be written
     } catch (const std::runtime_error& e) {
@@ -130,6 +131,7 @@ int run_render_command(const RenderCommandOptions& o) {
         FigureSpec spec;
         spec.caption = "launch\nstatistics";  // two lines, as below: sets the map's area
         spec.show_legend = !o.no_legend;
+        spec.theme = parse_theme(o.theme).value_or(ThemeName::Light);
         spec.width = width;
         spec.height = height;
         spec.font_px = font_px;

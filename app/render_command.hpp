@@ -11,6 +11,7 @@ struct RenderCommandOptions {
     LaunchOptions launch;
     std::string color = "block";          // a colour mode name
     std::string palette = "standard";     // standard | colorblind
+    std::string theme = "light";          // light | dark: figures go into documents
     std::string out;                      // the PNG path (required)
     std::string size = "1920x1080";       // WxH in pixels
     std::string blocks_per_row = "auto";  // 1D rows, in blocks; auto: the shape of the image

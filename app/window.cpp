@@ -112,6 +112,10 @@ int run_window(const WindowOptions& o) {
 
     AppState state;
     if (!o.keep_settings) state.settings = load_settings(state.message);
+    // The figure options of the command line, over the settings (a prepared demo).
+    if (o.color) state.settings.color_mode = *o.color;
+    if (o.theme) state.settings.theme = *o.theme;
+    if (o.presentation) state.settings.presentation = true;
     start_editor(state.editor, o.keep_settings ? "" : editor_file_path());
     if (o.launch) {
         if (!o.launch->preset.empty()) select_lesson(state, o.launch->preset);  // its Timing setup too
@@ -147,7 +151,8 @@ int run_window(const WindowOptions& o) {
             const auto size = window.poll();
             if (!size) continue;  // minimised
             if (state.requests.rescale) {
-                window.rebuild_fonts(kBaseFontPx * state.settings.ui_scale, state.settings.ui_scale);
+                window.rebuild_fonts(kBaseFontPx * state.settings.ui_scale, state.settings.ui_scale,
+                                     state.theme().light);
                 state.requests.rescale = false;
             }
             clock.before_update(state);
@@ -168,7 +173,7 @@ int run_window(const WindowOptions& o) {
 
             frame.framebuffer_scale = size->scale;
             frame.framebuffer_height = size->height;
-            begin_window_frame(size->width, size->height, kWindowBackground);
+            begin_window_frame(size->width, size->height, state.theme().window);
             window.render_imgui();
             if (replay) {
                 const std::string why = replay->after_render(state, size->width, size->height);

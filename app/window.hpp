@@ -22,6 +22,9 @@ struct WindowOptions {
     std::string frame_report;        // write frame and update times as JSON on exit
     bool keep_settings = false;      // tests: neither read nor write the user's settings
     std::string backend = "auto";    // cpu | cuda | auto
+    // The figure options (--color, --theme, --presentation): over the settings for this window.
+    std::optional<std::string> color, theme;
+    bool presentation = false;
 };
 
 int run_window(const WindowOptions& options);  // the process exit code

@@ -5,6 +5,7 @@
 
 #include "backend_choice.hpp"
 #include "input_file.hpp"
+#include "legend.hpp"
 #include "source_launch.hpp"
 
 namespace threadmap {
@@ -51,6 +52,8 @@ int run_window_command(WindowCommandOptions o) {
             w.source_text = *text.value;
         }
     }
+    if (w.color && !parse_color_mode(*w.color))
+        return fail("unknown colour mode '" + *w.color + "'; choose " + color_mode_names());
     if (!w.screenshot.empty() && w.quit_after_frames == 0) w.quit_after_frames = 3;
     return run_window(w);
 }

@@ -61,6 +61,7 @@ void export_map(AppState& state, const CellGridRenderer& renderer) {
     spec.layout = &p.layout;
     spec.legend = picture_legend(p);
     spec.array = p.launch.array_caption();
+    spec.theme = state.theme().name;
     spec.caption = launch_caption(p.launch.kernel_name(), p.launch.array_caption(), p.layout, p.color.mode);
     spec.font_px = kBaseFontPx * state.settings.ui_scale * float(k);
     RenderTarget target(spec.width, spec.height);
@@ -111,7 +112,7 @@ void handle_export_requests(AppState& state, const CellGridRenderer& renderer, M
     if (state.picture && (r.export_map || r.export_window)) {
         if (r.export_map) export_map(state, renderer);
         if (r.export_window) export_window(state, frame, size, session);
-        begin_window_frame(size.width, size.height, kWindowBackground);  // back to the window
+        begin_window_frame(size.width, size.height, state.theme().window);  // back to the window
         session.render_imgui();
     }
     r.export_map = r.export_window = false;

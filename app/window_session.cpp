@@ -105,12 +105,15 @@ void WindowSession::render_imgui() { ImGui_ImplOpenGL3_RenderDrawData(ImGui::Get
 
 void WindowSession::swap() { glfwSwapBuffers(window_); }
 
-void WindowSession::rebuild_fonts(float pixels, float scale) {
+void WindowSession::rebuild_fonts(float pixels, float scale, bool light) {
     load_ui_font(ImGui::GetIO(), pixels);
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
     ImGuiStyle style;
-    ImGui::StyleColorsDark(&style);
+    if (light)
+        ImGui::StyleColorsLight(&style);
+    else
+        ImGui::StyleColorsDark(&style);
     style.ScaleAllSizes(scale);
     ImGui::GetStyle() = style;
 }

@@ -33,8 +33,9 @@ class WindowSession {
     void begin_imgui_frame();  // the backends' NewFrame (input injection goes after it)
     void render_imgui();       // ImGui's draw data into the bound framebuffer
     void swap();
-    void set_size(int width, int height);           // window pixels
-    void rebuild_fonts(float pixels, float scale);  // UI scale: font atlas and style sizes
+    void set_size(int width, int height);  // window pixels
+    // UI scale and theme: the font atlas, the style's sizes and colours.
+    void rebuild_fonts(float pixels, float scale, bool light);
 
   private:
     WindowSession() = default;

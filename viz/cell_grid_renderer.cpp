@@ -108,13 +108,14 @@ void CellGridRenderer::unmap_cells() {
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
 }
 
-const CellGridRenderer::Variant& CellGridRenderer::use(const Variant& v, const View& view, const ViewRect& r) const {
+const CellGridRenderer::Variant& CellGridRenderer::use(const Variant& v, const View& view, const ViewRect& r,
+                                                       Rgba8 background) const {
     glUseProgram(v.program.get());
     glUniform1i(v.cells, 0);
     glUniform1i(v.cells_width, GLint(width_));
     glUniformMatrix4fv(v.projection, 1, GL_FALSE, glm::value_ptr(projection(view, r)));
     glUniform1f(v.pixels_per_cell, float(view.zoom));
-    glUniform4fv(v.background, 1, glm::value_ptr(to_vec4(kSceneBackground)));
+    glUniform4fv(v.background, 1, glm::value_ptr(to_vec4(background)));
     return v;
 }
 
@@ -130,7 +131,7 @@ void CellGridRenderer::draw_scene(const MapLayout& m, const View& view, const Sc
     glDisable(GL_CULL_FACE);
     glDisable(GL_STENCIL_TEST);
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
-    const glm::vec4 bg = to_vec4(kSceneBackground);
+    const glm::vec4 bg = to_vec4(t.background);
     glClearColor(bg.r, bg.g, bg.b, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     glBindVertexArray(vao_.get());
@@ -150,17 +151,18 @@ void CellGridRenderer::draw_scene(const MapLayout& m, const View& view, const Sc
     const GLint block_h = m.block_h * view.zoom >= 8 ? GLint(m.block_h) : 0;
     const float edge_width = !m.outline_by_toucher || view.zoom < 4 ? 0.0f : view.zoom < 8 ? 1.0f : 2.0f;
     if (borders || block_w || block_h || edge_width > 0) {
-        const Variant& v = use(detail_, view, r);
+        const Variant& v = use(detail_, view, r, t.background);
         glUniform1i(v.cell_borders, borders);
         glUniform2i(v.block, block_w, block_h);
         glUniform1f(v.edge_width, edge_width);
         draw_rect(v, {0, 0, double(std::min(m.width, width_)), double(std::min(m.height, height_))});
     } else {
-        draw_rect(use(plain_, view, r), {0, 0, double(std::min(m.width, width_)), double(std::min(m.height, height_))});
+        draw_rect(use(plain_, view, r, t.background),
+                  {0, 0, double(std::min(m.width, width_)), double(std::min(m.height, height_))});
     }
     if (is_matrix(m.workload.kernel)) {  // a matmul's operands A and B beside C
         const OperandRects o = operand_rects(m);
-        const Variant& v = use(operand_, view, r);
+        const Variant& v = use(operand_, view, r, t.background);
         glUniform4f(v.solid, 0.36f, 0.38f, 0.42f, 1);
         glUniform4f(v.highlight_color, 1.0f, 0.85f, 0.25f, 1);
         glUniform2i(v.highlight, -1, hovered ? hovered->y : -1);  // A: row i

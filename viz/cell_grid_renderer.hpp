@@ -12,9 +12,12 @@
 
 namespace threadmap {
 
+inline constexpr Rgba8 kSceneBackground{24, 26, 30, 255};  // the dark theme's (theme.hpp)
+
 struct SceneTarget {
-    ViewRect viewport;           // where to draw, in framebuffer pixels from the top-left
-    int framebuffer_height = 0;  // to flip into GL's bottom-left origin
+    ViewRect viewport;                    // where to draw, in framebuffer pixels from the top-left
+    int framebuffer_height = 0;           // to flip into GL's bottom-left origin
+    Rgba8 background = kSceneBackground;  // behind the cells; idle threads' cells fade towards it
 };
 
 // Where A and B sit relative to C (world cells): A to the left (its rows beside C's rows),
@@ -25,8 +28,6 @@ struct OperandRects {
 OperandRects operand_rects(const MapLayout& layout);
 // Everything the scene draws: C with its ghosts, and A and B for matmul.
 WorldRect scene_bounds(const MapLayout& layout);
-
-inline constexpr Rgba8 kSceneBackground{24, 26, 30, 255};
 
 class CellGridRenderer {
   public:
@@ -60,7 +61,7 @@ class CellGridRenderer {
         GLint projection, rect, pixels_per_cell, background, cells, cells_width, cell_borders, block, edge_width, solid,
             highlight, highlight_color;
     };
-    const Variant& use(const Variant& v, const View& view, const ViewRect& r) const;
+    const Variant& use(const Variant& v, const View& view, const ViewRect& r, Rgba8 background) const;
 
     Variant plain_, detail_, operand_;
     GlVertexArray vao_;

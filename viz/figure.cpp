@@ -52,20 +52,22 @@ void draw_figure(const CellGridRenderer& renderer, const FigureSpec& s) {
     const float pad = s.font_px * 0.8f, caption_h = caption_height(s), legend_w = legend_width(s);
     const ViewRect map = figure_map_area(s);
 
-    clear_bound_framebuffer(s.width, s.height, kWindowBackground);
+    const Theme& theme = theme_of(s.theme);
+    clear_bound_framebuffer(s.width, s.height, theme.window);
     const MapLabels labels = map_labels(*s.layout, s.array);
     const View view = figure_view(s);
-    renderer.draw_scene(*s.layout, view, {map, s.height}, std::nullopt);
+    renderer.draw_scene(*s.layout, view, {map, s.height, theme.scene}, std::nullopt);
 
     Overlay overlay(s.width, s.height);
     ImDrawList* dl = overlay.list();
-    dl->AddText(overlay.font(), s.font_px, ImVec2(pad, pad), IM_COL32(240, 240, 240, 255), s.caption.c_str());
+    dl->AddText(overlay.font(), s.font_px, ImVec2(pad, pad), IM_COL32(theme.text.r, theme.text.g, theme.text.b, 255),
+                s.caption.c_str());
     if (const auto missing = missing_product(s.layout->workload))
-        draw_missing_product(dl, *missing, view, map, overlay.font(), s.font_px * 0.85f);
-    draw_map_labels(dl, *s.layout, labels, view, map, LabelStyle{overlay.font(), label_px(s)});
+        draw_missing_product(dl, *missing, view, map, overlay.font(), s.font_px * 0.85f, theme.backing);
+    draw_map_labels(dl, *s.layout, labels, view, map, label_style(overlay.font(), label_px(s), theme));
     if (s.show_legend)
         draw_legend(dl, s.legend, overlay.font(), s.font_px * 0.85f, float(s.width) - legend_w, caption_h,
-                    legend_w - pad);
+                    legend_w - pad, theme);
     overlay.render();
 }
 

@@ -14,6 +14,7 @@ struct FigureSpec {
     Legend legend;
     std::string caption;  // first line: the launch; more lines after '\n'
     std::string array;    // the mapped array's name, as the picture labels it (empty: C or a)
+    ThemeName theme = ThemeName::Dark;
     bool show_legend = true;
     int width = 1920, height = 1080;
     float font_px = 20;

@@ -194,8 +194,9 @@ ImVec2 legend_size(const Legend& g, ImFont* font, float size, float max_width) {
     return ImVec2(width, height);
 }
 
-float draw_legend(ImDrawList* dl, const Legend& g, ImFont* font, float size, float x, float y, float width) {
-    const ImU32 text = IM_COL32(230, 230, 230, 255);
+float draw_legend(ImDrawList* dl, const Legend& g, ImFont* font, float size, float x, float y, float width,
+                  const Theme& theme) {
+    const ImU32 text = to_imgui(theme.text);
     const float line = size * 1.35f, box = size * 0.9f;
     float cy = y;
     dl->AddText(font, size, ImVec2(x, cy), text, g.title.c_str());
@@ -222,7 +223,7 @@ float draw_legend(ImDrawList* dl, const Legend& g, ImFont* font, float size, flo
     for (const auto& s : g.swatches) {
         const ImVec2 a(x, cy + (line - box) / 2), b(x + box, cy + (line - box) / 2 + box);
         if (s.ghost) {  // faded and hatched, like the map's idle threads
-            const Rgba8 bg{24, 26, 30, 255};
+            const Rgba8 bg = theme.scene;
             const auto fade = [](uint8_t c, uint8_t k) { return uint8_t(c + (k - c) * 0.45f); };
             dl->AddRectFilled(a, b, IM_COL32(fade(s.color.r, bg.r), fade(s.color.g, bg.g), fade(s.color.b, bg.b), 255));
             for (float d = 3; d < box * 2; d += 4)

@@ -9,6 +9,7 @@
 
 #include "colorizer.hpp"
 #include "launch_config.hpp"
+#include "theme.hpp"
 
 struct ImDrawList;
 struct ImFont;
@@ -44,6 +45,7 @@ Legend make_legend(const ColorContext& color);
 ImVec2 legend_size(const Legend& legend, ImFont* font, float font_size, float max_width);
 
 // Draws the legend with its top-left at (x, y) within `width` pixels; returns its height.
-float draw_legend(ImDrawList* list, const Legend& legend, ImFont* font, float font_size, float x, float y, float width);
+float draw_legend(ImDrawList* list, const Legend& legend, ImFont* font, float font_size, float x, float y, float width,
+                  const Theme& theme = theme_of(ThemeName::Dark));
 
 }  // namespace threadmap

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "colors.hpp"
+#include "theme.hpp"
 #include "map_layout.hpp"
 #include "view_transform.hpp"
 
@@ -48,6 +49,9 @@ struct LabelStyle {
     Rgba8 text{230, 230, 230, 255};
     Rgba8 backing{16, 18, 22, 210};  // behind a label drawn over cells
 };
+inline LabelStyle label_style(ImFont* font, float font_px, const Theme& theme) {
+    return {font, font_px, theme.text, theme.backing};
+}
 
 // Draws `labels` for the view: the arrays' names, the rulers of the mapped array, block
 // labels at block corners and indices inside cells where they fit, and the axis note. Returns

@@ -25,7 +25,7 @@ std::optional<MissingProduct> missing_product(const Workload& w) {
 }
 
 void draw_missing_product(ImDrawList* dl, const MissingProduct& m, const View& v, const ViewRect& r, ImFont* font,
-                          float font_px) {
+                          float font_px, Rgba8 backing) {
     const glm::dvec2 a = world_to_screen(v, r, {m.product.x0, m.product.y0});
     const glm::dvec2 b = world_to_screen(v, r, {m.product.x1, m.product.y1});
     const ImU32 color = IM_COL32(255, 90, 200, 255);  // magenta: no block colour of either palette
@@ -37,7 +37,7 @@ void draw_missing_product(ImDrawList* dl, const MissingProduct& m, const View& v
     const float wrap = std::max(font_px * 8, float(r.x + r.w) - at.x - font_px * 0.3f);
     const ImVec2 size = font->CalcTextSizeA(font_px, 1e9f, wrap, m.text.c_str());
     dl->AddRectFilled(ImVec2(at.x - 3, at.y - 2), ImVec2(at.x + size.x + 3, at.y + size.y + 2),
-                      IM_COL32(10, 10, 12, 225), 3);
+                      IM_COL32(backing.r, backing.g, backing.b, backing.a), 3);
     dl->AddText(font, font_px, at, color, m.text.c_str(), nullptr, wrap);
 }
 

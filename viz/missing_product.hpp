@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "colors.hpp"
 #include "view_transform.hpp"
 #include "workload.hpp"
 
@@ -26,7 +27,7 @@ std::optional<MissingProduct> missing_product(const Workload& w);
 
 // The outline of A·B and its sentence under it, in the view's screen coordinates.
 void draw_missing_product(ImDrawList* list, const MissingProduct& m, const View& view, const ViewRect& rect,
-                          ImFont* font, float font_px);
+                          ImFont* font, float font_px, Rgba8 backing = {10, 10, 12, 225});
 
 // 50000 → "50,000".
 std::string group_thousands(uint64_t value);

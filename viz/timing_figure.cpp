@@ -24,7 +24,7 @@ ImU32 stage_color(const std::string& name) {
     return IM_COL32(170, 170, 170, 255);  // the CPU
 }
 
-constexpr ImU32 kText = IM_COL32(230, 230, 230, 255);
+ImU32 ink(Rgba8 c, uint8_t alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
 
 }  // namespace
 
@@ -40,25 +40,26 @@ std::string seconds_text(double s) {
 }
 
 float draw_timing_bars(ImDrawList* dl, ImFont* font, float size, float x, float y, float width,
-                       const std::vector<TimingBar>& bars, double axis) {
+                       const std::vector<TimingBar>& bars, double axis, const Theme& theme) {
+    const ImU32 text = ink(theme.text), faint = ink(theme.faint_text);
     axis = std::max(axis, 1e-12);
     const float bar = size * 1.3f;
     float cy = y;
     // What each segment's colour is, once above the bars.
     float lx = x;
-    for (const auto& [name, text] : {std::pair{"first", "first launch"}, std::pair{"alloc", "device allocation"},
-                                     std::pair{"h2d", "host to device"}, std::pair{"kernel", "kernel"},
-                                     std::pair{"d2h", "device to host"}, std::pair{"cpu", "CPU"}}) {
-        const float tw = font->CalcTextSizeA(size * 0.85f, 1e9f, 0, text).x;
+    for (const auto& [name, label] : {std::pair{"first", "first launch"}, std::pair{"alloc", "device allocation"},
+                                      std::pair{"h2d", "host to device"}, std::pair{"kernel", "kernel"},
+                                      std::pair{"d2h", "device to host"}, std::pair{"cpu", "CPU"}}) {
+        const float tw = font->CalcTextSizeA(size * 0.85f, 1e9f, 0, label).x;
         if (lx > x && lx + size + tw > x + width) lx = x, cy += size * 1.2f;  // wrap in narrow panels
         dl->AddRectFilled(ImVec2(lx, cy + size * 0.15f), ImVec2(lx + size * 0.7f, cy + size * 0.85f),
                           stage_color(name));
-        dl->AddText(font, size * 0.85f, ImVec2(lx + size * 0.9f, cy), IM_COL32(200, 200, 200, 255), text);
+        dl->AddText(font, size * 0.85f, ImVec2(lx + size * 0.9f, cy), faint, label);
         lx += size * 1.6f + tw;
     }
     cy += size * 1.5f;
     for (const auto& b : bars) {
-        dl->AddText(font, size, ImVec2(x, cy), kText, b.label.c_str());
+        dl->AddText(font, size, ImVec2(x, cy), text, b.label.c_str());
         cy += size * 1.3f;
         float cx = x;
         std::string legend;
@@ -69,11 +70,10 @@ float draw_timing_bars(ImDrawList* dl, ImFont* font, float size, float x, float 
             legend += (legend.empty() ? "" : "  |  ") + name + " " + seconds_text(seconds);
         }
         cy += bar + size * 0.2f;
-        dl->AddText(font, size * 0.85f, ImVec2(x, cy), IM_COL32(190, 190, 190, 255), legend.c_str());
+        dl->AddText(font, size * 0.85f, ImVec2(x, cy), faint, legend.c_str());
         cy += size * 1.4f;
     }
-    dl->AddText(font, size * 0.85f, ImVec2(x, cy), IM_COL32(150, 150, 150, 255),
-                ("axis: 0 to " + seconds_text(axis)).c_str());
+    dl->AddText(font, size * 0.85f, ImVec2(x, cy), faint, ("axis: 0 to " + seconds_text(axis)).c_str());
     return cy + size * 1.2f - y;
 }
 
@@ -105,8 +105,8 @@ double decade_above(double v) { return std::pow(10.0, std::ceil(std::log10(v) - 
 }  // namespace
 
 void draw_sweep_chart(ImDrawList* dl, ImFont* font, float size, float x, float y, float w, float h,
-                      const SweepResult& r) {
-    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + w, y + h), IM_COL32(20, 22, 26, 255));
+                      const SweepResult& r, const Theme& theme) {
+    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + w, y + h), ink(theme.scene));
     if (r.points.empty()) return;
     double lo_t = 1e300, hi_t = 0;
     for (const auto& p : r.points)
@@ -127,7 +127,7 @@ void draw_sweep_chart(ImDrawList* dl, ImFont* font, float size, float x, float y
         const float fy = float(std::log(s / lo_t) / std::log(hi_t / lo_t));
         return ImVec2(px0 + fx * (px1 - px0), py1 - fy * (py1 - py0));
     };
-    const ImU32 grid = IM_COL32(255, 255, 255, 28), tick_text = IM_COL32(170, 170, 170, 255);
+    const ImU32 grid = ink(theme.text, 28), tick_text = ink(theme.faint_text);
     for (double n = lo_n; n <= hi_n * 1.0001; n *= 10) {
         const float gx = at(n, lo_t).x;
         dl->AddLine(ImVec2(gx, py0), ImVec2(gx, py1), grid);
@@ -143,7 +143,7 @@ void draw_sweep_chart(ImDrawList* dl, ImFont* font, float size, float x, float y
         const float tw = font->CalcTextSizeA(tick_size, 1e9f, 0, label.c_str()).x;
         dl->AddText(font, tick_size, ImVec2(px0 - tw - size * 0.3f, gy - tick_size / 2), tick_text, label.c_str());
     }
-    dl->AddRect(ImVec2(px0, py0), ImVec2(px1, py1), IM_COL32(255, 255, 255, 70));
+    dl->AddRect(ImVec2(px0, py0), ImVec2(px1, py1), ink(theme.text, 70));
     dl->AddText(font, tick_size, ImVec2(px1 - font->CalcTextSizeA(tick_size, 1e9f, 0, "elements (log)").x, py0 + 2),
                 tick_text, "elements (log)");
     dl->AddText(font, tick_size, ImVec2(px0 + 4, py0 + 2), tick_text, "time per launch (log)");
@@ -158,7 +158,7 @@ void draw_sweep_chart(ImDrawList* dl, ImFont* font, float size, float x, float y
     series([](const SweepPoint& p) { return p.gpu_copy_seconds; }, stage_color("d2h"));
     series([](const SweepPoint& p) { return p.gpu_resident_seconds; }, stage_color("kernel"));
     if (r.resident.elements) {  // where the resident GPU starts to win, marked and named
-        const ImU32 yellow = IM_COL32(255, 230, 60, 255);
+        const ImU32 yellow = theme.light ? IM_COL32(170, 120, 0, 255) : IM_COL32(255, 230, 60, 255);
         const float cx = at(double(*r.resident.elements), lo_t).x;
         dl->AddLine(ImVec2(cx, py0), ImVec2(cx, py1), yellow, 1.5f);
         const std::string label = "crossover: " + elements_text(double(*r.resident.elements)) + " elements";
@@ -173,29 +173,30 @@ void draw_sweep_chart(ImDrawList* dl, ImFont* font, float size, float x, float y
                                       std::pair{"GPU + copies (" + gpu + ")", stage_color("d2h")},
                                       std::pair{"GPU resident (" + gpu + ")", stage_color("kernel")}}) {
         dl->AddRectFilled(ImVec2(lx, ly + size * 0.4f), ImVec2(lx + size * 0.8f, ly + size * 1.2f), color);
-        dl->AddText(font, size * 0.9f, ImVec2(lx + size, ly + size * 0.3f), kText, text.c_str());
+        dl->AddText(font, size * 0.9f, ImVec2(lx + size, ly + size * 0.3f), ink(theme.text), text.c_str());
         lx += size * 1.5f + font->CalcTextSizeA(size * 0.9f, 1e9f, 0, text.c_str()).x;
     }
 }
 
 void draw_timing_figure(int width, int height, float font_px, const std::vector<std::string>& caption,
-                        const std::vector<TimingBar>& bars, double axis, const SweepResult* sweep) {
-    clear_bound_framebuffer(width, height, kWindowBackground);
+                        const std::vector<TimingBar>& bars, double axis, const SweepResult* sweep, const Theme& theme) {
+    clear_bound_framebuffer(width, height, theme.window);
+    const ImU32 text = ink(theme.text);
     Overlay overlay(width, height);
     ImDrawList* dl = overlay.list();
     ImFont* font = overlay.font();
     const float pad = font_px * 0.8f, inner = float(width) - 2 * pad;
     float y = pad;
     for (const auto& line : caption) {
-        dl->AddText(font, font_px, ImVec2(pad, y), kText, line.c_str());
+        dl->AddText(font, font_px, ImVec2(pad, y), text, line.c_str());
         y += font_px * 1.3f;
     }
     y += font_px * 0.6f;
-    y += draw_timing_bars(dl, font, font_px, pad, y, inner, bars, axis) + font_px * 0.6f;
+    y += draw_timing_bars(dl, font, font_px, pad, y, inner, bars, axis, theme) + font_px * 0.6f;
     if (sweep && !sweep->points.empty()) {
         const float chart_h = std::max(font_px * 6, float(height) - y - font_px * 3.5f);
-        draw_sweep_chart(dl, font, font_px, pad, y, inner, chart_h, *sweep);
-        dl->AddText(font, font_px * 0.9f, ImVec2(pad, y + chart_h + font_px * 0.5f), kText, sweep->sentence.c_str());
+        draw_sweep_chart(dl, font, font_px, pad, y, inner, chart_h, *sweep, theme);
+        dl->AddText(font, font_px * 0.9f, ImVec2(pad, y + chart_h + font_px * 0.5f), text, sweep->sentence.c_str());
     }
     overlay.render();
 }

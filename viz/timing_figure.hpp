@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sweep.hpp"
+#include "theme.hpp"
 
 struct ImDrawList;
 struct ImFont;
@@ -21,12 +22,13 @@ struct TimingBar {
 
 // Bars from (x, y), `width` wide, on one axis from 0 to `axis_seconds`; returns the height.
 float draw_timing_bars(ImDrawList* list, ImFont* font, float font_size, float x, float y, float width,
-                       const std::vector<TimingBar>& bars, double axis_seconds);
+                       const std::vector<TimingBar>& bars, double axis_seconds,
+                       const Theme& theme = theme_of(ThemeName::Dark));
 
 // The sweep chart in the rectangle (x, y, width, height): CPU, GPU with copies, GPU resident,
 // log-log, the crossover as a vertical line, a legend naming each series' origin.
 void draw_sweep_chart(ImDrawList* list, ImFont* font, float font_size, float x, float y, float width, float height,
-                      const SweepResult& sweep);
+                      const SweepResult& sweep, const Theme& theme = theme_of(ThemeName::Dark));
 
 std::string seconds_text(double seconds);  // "12.3 us", "4.56 ms"
 
@@ -34,6 +36,7 @@ std::string seconds_text(double seconds);  // "12.3 us", "4.56 ms"
 // caption lines, the bars, and the sweep chart with its sentence when there is one. Needs
 // an ImGui context with the OpenGL3 backend (HeadlessImGui).
 void draw_timing_figure(int width, int height, float font_px, const std::vector<std::string>& caption,
-                        const std::vector<TimingBar>& bars, double axis_seconds, const SweepResult* sweep);
+                        const std::vector<TimingBar>& bars, double axis_seconds, const SweepResult* sweep,
+                        const Theme& theme = theme_of(ThemeName::Dark));
 
 }  // namespace threadmap

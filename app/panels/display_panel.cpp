@@ -88,6 +88,12 @@ void draw_display_panel(AppState& state) {
         state.requests.rescale = true;
     ImGui::SameLine();
     ImGui::TextDisabled("Ctrl +/-");
+    bool light = state.theme().light;
+    if (ImGui::Checkbox("light theme (a lit room, a projector)", &light)) {
+        s.theme = light ? "light" : "dark";
+        state.requests.rescale = true;  // the style's colours are rebuilt with the fonts
+    }
+    remember_rect(state, "theme");
 
     ImGui::Separator();
     ImGui::TextUnformatted("export PNG");

@@ -22,7 +22,7 @@ void draw_map_callback(const ImDrawList*, const ImDrawCmd* cmd) {
     View view = f->view;
     view.zoom *= s;
     const ViewRect r{f->rect.x * s, f->rect.y * s, f->rect.w * s, f->rect.h * s};
-    f->renderer->draw_scene(*f->layout, view, {r, f->framebuffer_height}, f->hovered_element);
+    f->renderer->draw_scene(*f->layout, view, {r, f->framebuffer_height, f->background}, f->hovered_element);
 }
 
 void outline_cell(ImDrawList* dl, const View& v, const ViewRect& r, glm::ivec2 c, ImU32 color, float thickness) {
@@ -126,6 +126,8 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     if (state.view.zoom != before.zoom || state.view.center != before.center) state.view_is_fit = false;
 
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    const Theme& theme = state.theme();
+    frame.background = theme.scene;
     frame.layout = &m;
     frame.view = state.view;
     frame.rect = r;
@@ -139,8 +141,8 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     if (state.hovered_cell) outline_cell(dl, state.view, r, *state.hovered_cell, IM_COL32(255, 255, 255, 220), 1.5f);
     if (state.pinned_cell) outline_cell(dl, state.view, r, *state.pinned_cell, IM_COL32(255, 230, 60, 255), 2.5f);
     if (const auto missing = missing_product(m.workload))
-        draw_missing_product(dl, *missing, state.view, r, ImGui::GetFont(), font * 0.9f);
-    state.labels_over_cells = draw_map_labels(dl, m, labels, state.view, r, LabelStyle{ImGui::GetFont(), font});
+        draw_missing_product(dl, *missing, state.view, r, ImGui::GetFont(), font * 0.9f, theme.backing);
+    state.labels_over_cells = draw_map_labels(dl, m, labels, state.view, r, label_style(ImGui::GetFont(), font, theme));
     state.fit_margin = margin;
     draw_warp_overlay(dl, state, r);
     dl->PopClipRect();
@@ -150,11 +152,11 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     state.legend_rect = lr;
     if (place.over) {
         dl->AddRectFilled(ImVec2(float(lr.x), float(lr.y)), ImVec2(float(lr.x + lr.w), float(lr.y + lr.h)),
-                          IM_COL32(20, 22, 26, 225), font * 0.3f);
+                          IM_COL32(theme.backing.r, theme.backing.g, theme.backing.b, 230), font * 0.3f);
         state.labels_over_cells.push_back(lr);
     }
     draw_legend(dl, *legend, ImGui::GetFont(), legend_font, float(lr.x) + legend_pad, float(lr.y) + legend_pad,
-                float(lr.w) - 2 * legend_pad);
+                float(lr.w) - 2 * legend_pad, theme);
 }
 
 }  // namespace threadmap

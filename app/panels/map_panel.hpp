@@ -20,6 +20,7 @@ struct MapFrame {
     View view;
     ViewRect rect;
     std::optional<glm::ivec2> hovered_element;
+    Rgba8 background = kSceneBackground;  // the theme's, behind the cells
 };
 
 void draw_map_panel(AppState& state, MapFrame& frame);

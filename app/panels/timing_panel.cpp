@@ -80,7 +80,7 @@ void draw_controls(AppState& state) {
 
 // ---- 2. the bars of one run -----------------------------------------------------------
 
-void draw_run(const TimingState& t) {
+void draw_run(const TimingState& t, const Theme& theme) {
     if (!t.current) {
         ImGui::TextWrapped("Run a timing (or load a recording) to compare copies, kernel and the CPU.");
         return;
@@ -104,7 +104,7 @@ void draw_run(const TimingState& t) {
     const std::vector<TimingBar> bars = timing_bars(r, t.resident, t.first_launch, axis);
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float h = draw_timing_bars(ImGui::GetWindowDrawList(), ImGui::GetFont(), ImGui::GetFontSize(), p.x, p.y,
-                                     ImGui::GetContentRegionAvail().x, bars, axis);
+                                     ImGui::GetContentRegionAvail().x, bars, axis, theme);
     ImGui::Dummy(ImVec2(ImGui::GetContentRegionAvail().x, h));
 
     // Every figure with its origin.
@@ -199,7 +199,8 @@ void draw_sweep(AppState& state) {
     // The chart takes the height left in the view, leaving two lines for its sentence.
     const float w = ImGui::GetContentRegionAvail().x;
     const float h = std::max(ImGui::GetFontSize() * 10, ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 3.2f);
-    draw_sweep_chart(ImGui::GetWindowDrawList(), ImGui::GetFont(), ImGui::GetFontSize(), p.x, p.y, w, h, r);
+    draw_sweep_chart(ImGui::GetWindowDrawList(), ImGui::GetFont(), ImGui::GetFontSize(), p.x, p.y, w, h, r,
+                     state.theme());
     ImGui::Dummy(ImVec2(w, h));
     ImGui::TextWrapped("%s%s", r.sentence.c_str(), r.cancelled ? " (cancelled: partial sweep)" : "");
 }
@@ -213,7 +214,7 @@ void draw_timing_panel(AppState& state) {
     }
     draw_controls(state);
     ImGui::Separator();
-    draw_run(state.timing);
+    draw_run(state.timing, state.theme());
     draw_history(state.timing);
     ImGui::Separator();
     draw_sweep(state);
