@@ -20,6 +20,7 @@
 #include "launch_update.hpp"
 #include "main_layout.hpp"
 #include "replay.hpp"
+#include "input_file.hpp"
 #include "settings.hpp"
 #include "ui_font.hpp"
 #include "window_exports.hpp"
@@ -111,6 +112,8 @@ int run_window(const WindowOptions& o) {
     std::optional<Replay>& replay = *script.value;
 
     AppState state;
+    // A first start (no settings file yet) takes its UI scale from the monitor (HiDPI).
+    const bool first_start = o.keep_settings || !path_exists(config_dir() + "/settings.json");
     if (!o.keep_settings) state.settings = load_settings(state.message);
     // The figure options of the command line, over the settings (a prepared demo).
     if (o.color) state.settings.color_mode = *o.color;
@@ -133,6 +136,9 @@ int run_window(const WindowOptions& o) {
         return 1;
     }
     WindowSession& window = **session.value;
+    float content_scale = window.content_scale();
+    if (first_start && content_scale != 1)
+        state.settings.ui_scale = std::clamp(content_scale, Settings::kMinUiScale, Settings::kMaxUiScale);
 
     int exit_code = 0;
     {
@@ -150,6 +156,12 @@ int run_window(const WindowOptions& o) {
         while (!window.should_close() && !state.requests.quit && !g_quit_signal) {
             const auto size = window.poll();
             if (!size) continue;  // minimised
+            if (size->content_scale != content_scale) {  // moved to a monitor of another density
+                state.settings.ui_scale = std::clamp(state.settings.ui_scale * size->content_scale / content_scale,
+                                                     Settings::kMinUiScale, Settings::kMaxUiScale);
+                content_scale = size->content_scale;
+                state.requests.rescale = true;
+            }
             if (state.requests.rescale) {
                 window.rebuild_fonts(kBaseFontPx * state.settings.ui_scale, state.settings.ui_scale,
                                      state.theme().light);

@@ -6,6 +6,8 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "input_file.hpp"
@@ -76,6 +78,12 @@ WindowSession::~WindowSession() {
 
 bool WindowSession::should_close() const { return glfwWindowShouldClose(window_); }
 
+float WindowSession::content_scale() const {
+    float x = 1, y = 1;
+    glfwGetWindowContentScale(window_, &x, &y);
+    return std::isfinite(x) && std::isfinite(y) && x > 0 && y > 0 ? std::clamp(std::max(x, y), 0.5f, 4.0f) : 1.0f;
+}
+
 void WindowSession::set_size(int width, int height) { glfwSetWindowSize(window_, width, height); }
 
 std::optional<FramebufferSize> WindowSession::poll() {
@@ -87,7 +95,7 @@ std::optional<FramebufferSize> WindowSession::poll() {
         glfwWaitEventsTimeout(0.1);
         return std::nullopt;
     }
-    return FramebufferSize{fb_w, fb_h, float(fb_w) / float(win_w)};
+    return FramebufferSize{fb_w, fb_h, float(fb_w) / float(win_w), content_scale()};
 }
 
 void WindowSession::wait_events_until_next_frame(double frame_seconds) {

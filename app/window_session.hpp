@@ -15,12 +15,17 @@ namespace threadmap {
 struct FramebufferSize {
     int width = 0, height = 0;  // pixels
     float scale = 1;            // framebuffer pixels per window pixel (HiDPI)
+    // The monitor's content scale (GLFW's: 2 on a 4K laptop screen set to 200%), which changes
+    // when the window moves to another monitor.
+    float content_scale = 1;
 };
 
 class WindowSession {
   public:
     // error: one sentence for stderr (no display, no GL 3.3 context).
     static Outcome<std::unique_ptr<WindowSession>> open(int width, int height, bool vsync, const char* ini_file);
+    // The content scale of the monitor the window opened on (1 where the system says none).
+    float content_scale() const;
     ~WindowSession();
     WindowSession(const WindowSession&) = delete;
     WindowSession& operator=(const WindowSession&) = delete;

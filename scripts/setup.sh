@@ -11,7 +11,7 @@ packages=(cmake g++ make pkg-config
           libimgui-dev libglfw3-dev libglm-dev libstb-dev libepoxy-dev  # window and drawing
           libegl-dev libegl-mesa0 libgl1-mesa-dri                      # OpenGL with no display
           fonts-dejavu-core                                            # readable UI text
-          xvfb xauth jq                                                # window tests, scripts/monkey.sh
+          xvfb xauth jq x11-xserver-utils                              # window tests (xrdb: HiDPI), monkey
           desktop-file-utils appstream                                 # install test
           libclang-15-dev llvm-15-dev libclang-cpp15-dev libseccomp-dev  # learners' kernels
           clang-14)                                                    # libFuzzer targets (scripts/fuzz.sh)
