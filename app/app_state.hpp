@@ -42,6 +42,7 @@ struct FrameRequests {
     bool export_window = false;  // Ctrl+Shift+S
     bool rescale = true;         // rebuild fonts and sizes (UI scale changed)
     bool quit = false;
+    bool focus_go_to = false;                   // Ctrl+G: the inspector's "go to element" field takes the keyboard
     std::optional<std::pair<int, int>> resize;  // a replay's `resize`: the window's new size
 };
 
@@ -135,6 +136,7 @@ struct AppState {
     ViewRect map_rect;
     ViewRect legend_rect;                     // the legend's column beside the map
     std::vector<ViewRect> labels_over_cells;  // the map's labels drawn over its cells (names, blocks, indices)
+    std::string go_to_text, go_to_error;      // the inspector's "go to element" field and why it failed
     double fit_margin = 0;                    // pixels the fitted picture leaves for its rulers
     // Screen rectangles of named widgets this frame, so scripted input can find them.
     std::map<std::string, ViewRect> widget_rects;

@@ -172,4 +172,39 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
     return d;
 }
 
+Outcome<uint64_t> parse_element(const std::string& text, const std::vector<uint64_t>& shape) {
+    std::vector<uint64_t> index;
+    std::string digits;
+    const auto take = [&]() -> bool {
+        if (digits.empty()) return true;
+        if (digits.size() > 18) return false;
+        index.push_back(std::stoull(digits));
+        digits.clear();
+        return true;
+    };
+    for (char c : text) {
+        if (c >= '0' && c <= '9') {
+            digits += c;
+        } else if (c == ',' || c == ' ' || c == '[' || c == ']' || c == '\t') {
+            if (!take()) return {std::nullopt, "'" + text + "': a number too large"};
+        } else {
+            return {std::nullopt, "'" + text + "': give the element's index, e.g. " +
+                                      (shape.size() == 2 ? std::string("63, 47 (row, column)") : std::string("47"))};
+        }
+    }
+    if (!take()) return {std::nullopt, "'" + text + "': a number too large"};
+    if (index.size() != shape.size())
+        return {std::nullopt, "the array has " + std::to_string(shape.size()) +
+                                  (shape.size() == 1 ? " dimension: give one index" : " dimensions: give row, column")};
+    uint64_t linear = 0;
+    for (size_t d = 0; d < shape.size(); ++d) {
+        if (index[d] >= shape[d])
+            return {std::nullopt, "index " + std::to_string(index[d]) + " is past the array's " +
+                                      std::to_string(shape[d]) + (d == 0 && shape.size() == 2 ? " rows" : "") +
+                                      (d == 1 ? " columns" : "")};
+        linear = linear * shape[d] + index[d];
+    }
+    return {linear, {}};
+}
+
 }  // namespace threadmap

@@ -19,4 +19,8 @@ struct CellDescription {
 // Empty heading when the cell is outside the map or shows nothing.
 CellDescription describe_cell(MapPicture& picture, int column, int row);
 
+// "Go to element": the element of an array of `shape` ([n] or [rows, cols]) that `text` names
+// ("47", "63, 47", "63 47", "[63][47]"), as its row-major index; error: what is wrong with it.
+Outcome<uint64_t> parse_element(const std::string& text, const std::vector<uint64_t>& shape);
+
 }  // namespace threadmap

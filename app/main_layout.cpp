@@ -145,6 +145,10 @@ void handle_shortcuts(AppState& state) {
     const ImGuiIO& io = ImGui::GetIO();
     if (ImGui::IsKeyPressed(GLFW_KEY_F11, false)) state.settings.presentation = !state.settings.presentation;
     if (!io.KeyCtrl) return;
+    if (ImGui::IsKeyPressed(GLFW_KEY_G, false)) {  // go to an element: the inspector's field
+        state.settings.presentation = false;
+        state.requests.focus_go_to = true;
+    }
     if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD)) {
         state.settings.ui_scale = std::min(state.settings.ui_scale * 1.15f, Settings::kMaxUiScale);
         state.requests.rescale = true;

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "image_export.hpp"
+#include "inspector_text.hpp"
 #include "input_file.hpp"
 #include "memory_report.hpp"
 #include "model_launch.hpp"
@@ -300,6 +301,12 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
                                       {"log", g->log}};
             j["message"] = state.message;
             if (state.pinned_cell) j["pinned_cell"] = {state.pinned_cell->x, state.pinned_cell->y};
+            if (const auto cell = state.inspected_cell(); cell && state.picture) {  // what the inspector says
+                const CellDescription d = describe_cell(*state.picture, cell->x, cell->y);
+                j["inspector"]["heading"] = d.heading;
+                for (const auto& [label, value] : d.fields) j["inspector"]["fields"][label] = value;
+            }
+            j["go_to_error"] = state.go_to_error;
             j["color_mode"] = state.settings.color_mode;
             j["ui_scale"] = state.settings.ui_scale;
             j["kernel_seconds"] = state.settings.kernel_seconds;

@@ -155,7 +155,7 @@ int run_window(const WindowOptions& o) {
         bool was_busy = false;
         while (!window.should_close() && !state.requests.quit && !g_quit_signal) {
             const auto size = window.poll();
-            if (!size) continue;  // minimised
+            if (!size) continue;                         // minimised
             if (size->content_scale != content_scale) {  // moved to a monitor of another density
                 state.settings.ui_scale = std::clamp(state.settings.ui_scale * size->content_scale / content_scale,
                                                      Settings::kMinUiScale, Settings::kMaxUiScale);

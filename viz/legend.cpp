@@ -104,7 +104,12 @@ Legend make_legend(const ColorContext& c) {
                 g.swatches.push_back(
                     {categorical(block_color_index(idx), palette), "blockIdx " + dim_label(idx, two, three)});
             }
-            if (l.blocks() > shown) g.title += " (colours repeat)";
+            if (l.blocks() > shown) {
+                g.title += " (colours repeat)";
+                g.note = std::to_string(palette_size(palette)) +
+                         " colours, never the same for two blocks side by side: a block's number is on the picture "
+                         "when it fits (zoom in), and in the inspector";
+            }
             break;
         }
         case ColorMode::ThreadX:

@@ -2,13 +2,42 @@
 #include "inspector_panel.hpp"
 
 #include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <utility>
 
 #include "inspector_text.hpp"
 #include "panel_widgets.hpp"
 
 namespace threadmap {
 
+namespace {
+
+// "Go to element": i (a 1D array) or i, j (a matrix); Enter centres the map on it and pins it.
+void go_to_element(AppState& state) {
+    if (!state.picture) return;
+    const std::vector<uint64_t> shape = map_shape(state.picture->launch.workload);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    if (std::exchange(state.requests.focus_go_to, false)) ImGui::SetKeyboardFocusHere();
+    const bool entered = ImGui::InputTextWithHint("go to element (Ctrl+G)", shape.size() == 2 ? "row, column" : "index",
+                                                  &state.go_to_text, ImGuiInputTextFlags_EnterReturnsTrue);
+    remember_rect(state, "go-to-element");
+    if (entered) {
+        const auto element = parse_element(state.go_to_text, shape);
+        state.go_to_error = element.error;
+        if (element.value) pin_element(state, *element.value);
+    }
+    if (!state.go_to_error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+        ImGui::TextWrapped("%s", state.go_to_error.c_str());
+        ImGui::PopStyleColor();
+    }
+}
+
+}  // namespace
+
 void draw_inspector_panel(AppState& state) {
+    go_to_element(state);
     const auto cell = state.inspected_cell();
     if (!state.picture || !cell) {
         ImGui::TextWrapped("Hover over a cell of the map to see which thread wrote it; click to pin it.");

@@ -185,3 +185,18 @@ TEST_CASE("export file names say what the figure shows") {
     CHECK(name.substr(name.size() - 4) == ".png");
     CHECK(export_file_name(r, "warp", true, 0).find("-window-") != std::string::npos);
 }
+
+TEST_CASE("go to element: an index (1D) or row, column (2D), checked against the array's shape") {
+    using threadmap::parse_element;
+    CHECK(*parse_element("47", {500}).value == 47);
+    CHECK(*parse_element("63, 47", {200, 200}).value == 63 * 200 + 47);
+    CHECK(*parse_element("63 47", {200, 300}).value == 63 * 300 + 47);
+    CHECK(*parse_element("[63][47]", {200, 300}).value == 63 * 300 + 47);
+    CHECK(parse_element("500", {500}).error == "index 500 is past the array's 500");
+    CHECK(parse_element("200, 0", {200, 300}).error == "index 200 is past the array's 200 rows");
+    CHECK(parse_element("0, 300", {200, 300}).error == "index 300 is past the array's 300 columns");
+    CHECK(parse_element("47", {200, 300}).error == "the array has 2 dimensions: give row, column");
+    CHECK(parse_element("1, 2", {500}).error == "the array has 1 dimension: give one index");
+    CHECK(parse_element("x", {500}).error.find("give the element's index, e.g. 47") != std::string::npos);
+    CHECK(parse_element("99999999999999999999", {500}).error.find("too large") != std::string::npos);
+}

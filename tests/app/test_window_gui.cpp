@@ -603,6 +603,27 @@ TEST_CASE("a replay script without quit ends after its last step - with --screen
     std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("who wrote C[63, 47] of the seed matmul: Ctrl+G, the index, Enter - the cell is pinned and named") {
+    const WindowRun w =
+        run_window({"--preset", "seed-matmul"},
+                   "1 move 5 5\n2 wait idle\n3 key ctrl+g\n5 type 63, 47\n6 key enter\n8 state @/s.json\n"
+                   "9 key ctrl+g\n11 key ctrl+a\n13 type 63, 4700\n15 key enter\n"
+                   "17 state @/bad.json\n18 quit\n");
+    const json s = load_json(w.path("s.json"));
+    REQUIRE(s.contains("pinned_cell"));
+    CHECK(s["pinned_cell"] == json::array({47, 63}));  // column j, row i
+    // x runs down the rows: C[63, 47] is written by thread x = 63 % 32, y = 47 % 32 of block (1, 1).
+    const std::string heading = s["inspector"]["heading"];
+    CAPTURE(heading);
+    CHECK(heading.find("63") != std::string::npos);
+    const json& fields = s["inspector"]["fields"];
+    CHECK(fields["blockIdx"] == "(1, 1, 0)");
+    CHECK(fields["threadIdx"] == "(31, 15, 0)");
+    const json bad = load_json(w.path("bad.json"));
+    CHECK(bad["go_to_error"] == "index 4700 is past the array's 200 columns");
+    CHECK(bad["pinned_cell"] == json::array({47, 63}));  // the last good one stays
+}
+
 TEST_CASE("a window layout file that is a FIFO is refused with a message - the window opens and closes") {
     // ImGui would open the path itself and wait on the FIFO for ever.
     const std::string home = "/tmp/threadmap-fifo-ini-" + std::to_string(getpid());
