@@ -50,14 +50,36 @@ void select_lesson(AppState& state, const std::string& name) {
         for (size_t i = 0; i < profiles.size(); ++i)
             if (profiles[i].name == lesson->occupancy_profile) state.timing.profile = int(i);
     }
-    state.open_view = lesson && lesson->timing                       ? CentreView::Timing
-                      : lesson && !lesson->occupancy_profile.empty() ? CentreView::Occupancy
-                      : lesson && lesson->memory                     ? CentreView::Memory
-                                                                     : CentreView::Map;
     state.pending.apply = true;
     state.requests.fit = true;
     state.pinned_cell.reset();
     state.finding_target.reset();
+    state.lesson_pin.reset();
+    if (lesson)
+        show_lesson_view(state, *lesson);
+    else
+        state.open_view = CentreView::Map;
+}
+
+void show_lesson_view(AppState& state, const Lesson& lesson) {
+    const LessonView& v = lesson.view;
+    if (!v.array.empty() || !v.access.empty() || !v.phase.empty() || !v.shared_block.empty()) {
+        // The array it maps, on the launch as the learner has it now.
+        if (const auto problem = apply_lesson_view(state.edit, lesson))
+            state.message = *problem;
+        else
+            state.pending.apply = true;
+    }
+    state.settings.color_mode = v.color.empty() ? "block" : v.color;
+    state.pending.recolor = true;
+    const std::string tab = lesson_tab(lesson);
+    state.open_view = tab == "timing"      ? CentreView::Timing
+                      : tab == "occupancy" ? CentreView::Occupancy
+                      : tab == "memory"    ? CentreView::Memory
+                      : tab == "editor"    ? CentreView::Editor
+                                           : CentreView::Map;
+    if (!v.pin.empty()) state.lesson_pin = AppState::LessonPin{lesson.name, v.pin};
+    if (v.run) state.requests.run_timing = true;  // once its map is there (the launch it times)
 }
 
 bool shows(const MapPicture& picture, const AppState::FindingTarget& target) {

@@ -43,6 +43,7 @@ struct FrameRequests {
     bool rescale = true;         // rebuild fonts and sizes (UI scale changed)
     bool quit = false;
     bool focus_go_to = false;                   // Ctrl+G: the inspector's "go to element" field takes the keyboard
+    bool run_timing = false;                    // a timing lesson's run, once the map of its launch is there
     std::optional<std::pair<int, int>> resize;  // a replay's `resize`: the window's new size
 };
 
@@ -58,7 +59,8 @@ struct Settings {
     float right_width = 320;           // inspector, stats and code column
     // Presentation mode (F11, --presentation): no side columns, a launch bar above the picture.
     bool presentation = false;
-    std::string theme = "dark";  // dark | light (--theme)
+    bool lesson_card_open = true;  // the lesson card above the map shows what to look for
+    std::string theme = "dark";    // dark | light (--theme)
     std::string last_preset = "seed-increment";
     // Seconds a run of a learner's kernel may take before it is stopped (the editor's field,
     // `--time-limit` on the command line).
@@ -104,6 +106,12 @@ struct AppState {
         uint64_t element;  // row-major in the array's shape
     };
     std::optional<FindingTarget> finding_target;
+    // A lesson's element to pin once its map is there (its view's "pin": [i] or [row, column]).
+    struct LessonPin {
+        std::string lesson;
+        std::vector<uint64_t> index;
+    };
+    std::optional<LessonPin> lesson_pin;
 
     std::optional<BackendChoice> backend;  // where launches run (none: the emulator)
     std::string backend_line;              // status bar: the backend in use and why
@@ -157,8 +165,12 @@ struct AppState {
     }
 };
 
-// Loads a lesson into the controls (the map follows on the next frame).
+// Loads a lesson into the controls (the map follows on the next frame), opening on its view.
 void select_lesson(AppState& state, const std::string& name);
+// A lesson's view (on opening it, and the lesson card's "Show me"): the array it maps, its
+// colour mode, tab, pinned element and, for a timing lesson, a run.
+struct Lesson;
+void show_lesson_view(AppState& state, const Lesson& lesson);
 
 // Whether the map is of the target's array (of its block, for a __shared__ one).
 bool shows(const MapPicture& picture, const AppState::FindingTarget& target);

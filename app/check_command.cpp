@@ -149,7 +149,7 @@ int run_check_command(const CheckCommandOptions& o) {
               << ": " << findings_summary(r.counts) << "\n";
     for (size_t i = 0; i < std::min(r.findings.size(), kTextFindings); ++i) {
         const Finding& f = r.findings[i];
-        std::cout << finding_kind_name(f.kind) << " (line " << f.line << "): " << f.message << "\n";
+        std::cout << finding_kind_title(f.kind) << " (line " << f.line << "): " << f.message << "\n";
     }
     uint64_t total = 0;
     for (uint64_t c : r.counts) total += c;

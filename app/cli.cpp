@@ -17,6 +17,7 @@
 #include "device_profiles.hpp"
 #include "devices_command.hpp"
 #include "kernels_command.hpp"
+#include "lessons_command.hpp"
 #include "lessons.hpp"
 #include "map_command.hpp"
 #include "memory_command.hpp"
@@ -44,7 +45,8 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
     // An empty value would read as "not given" below; refuse it where it is typed.
     const CLI::Validator non_empty(
         [](std::string& v) { return v.empty() ? std::string("an empty value") : std::string(); }, "VALUE");
-    cmd.add_option("--preset", o.preset, "A lesson: " + lesson_names())->check(non_empty);
+    cmd.add_option("--preset", o.preset, "A lesson by its id (threadmap lessons lists them, in order)")
+        ->check(non_empty);
     cmd.add_option("--kernel", o.kernel, all_kernel_names(" | ") + " (threadmap kernels lists them)")->check(non_empty);
     cmd.add_option("--n", o.n, "n: the array length, for the kernels that take it")->check(non_empty);
     cmd.add_option("--rows", o.rows, "Rows of C (matmul kernels) or of in (transposes)")->check(non_empty);
@@ -172,6 +174,11 @@ void add_kernels_command(CLI::App& app, KernelsCommandOptions& o) {
     cmd->add_option("--format", o.format, "text | json")->check(CLI::IsMember({"text", "json"}));
 }
 
+void add_lessons_command(CLI::App& app, LessonsCommandOptions& o) {
+    CLI::App* cmd = app.add_subcommand("lessons", "List the lessons in the curriculum's order: id, title, group");
+    cmd->add_option("--format", o.format, "text | json")->check(CLI::IsMember({"text", "json"}));
+}
+
 void add_occupancy_command(CLI::App& app, OccupancyCommandOptions& o) {
     CLI::App* cmd = app.add_subcommand(
         "occupancy", "Blocks per SM, occupancy, its limiter and the waves of a launch, by CUDA's occupancy calculator");
@@ -259,6 +266,8 @@ int run_cli(int argc, char** argv) {
     add_compile_command(app, compile);
     KernelsCommandOptions kernels;
     add_kernels_command(app, kernels);
+    LessonsCommandOptions lesson_list;
+    add_lessons_command(app, lesson_list);
     OccupancyCommandOptions occupancy;
     add_occupancy_command(app, occupancy);
     MemoryCommandOptions memory;
@@ -287,6 +296,7 @@ int run_cli(int argc, char** argv) {
     if (app.got_subcommand("devices")) return run_devices_command();
     if (app.got_subcommand("check")) return run_check_command(check);
     if (app.got_subcommand("kernels")) return run_kernels_command(kernels);
+    if (app.got_subcommand("lessons")) return run_lessons_command(lesson_list);
     if (app.got_subcommand("compile")) return run_compile_command(compile);
     if (app.got_subcommand("occupancy")) return run_occupancy_command(occupancy);
     if (app.got_subcommand("memory")) return run_memory_command(memory);

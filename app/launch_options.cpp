@@ -219,6 +219,28 @@ ResolveResult resolve_model_kernel(const KernelSpec& spec, const Lesson* lesson,
 
 }  // namespace
 
+std::optional<std::string> apply_lesson_view(ResolvedLaunch& launch, const Lesson& lesson) {
+    const LessonView& v = lesson.view;
+    if (v.array.empty() && v.access.empty() && v.phase.empty() && v.shared_block.empty()) return std::nullopt;
+    if (!launch.model) return "lesson " + lesson.name + ": its view maps an array of the kernel model's kernels only";
+    LaunchOptions shown;
+    shown.array = v.array;
+    shown.access = v.access;
+    shown.phase = v.phase;
+    shown.shared_block = v.shared_block;
+    if (auto problem = choose_mapped_array(*launch.model, shown))
+        return "lesson " + lesson.name + ": view: " + *problem;
+    launch.workload = model_workload(*launch.model, launch.launch);
+    return std::nullopt;
+}
+
+std::optional<std::string> open_on_lesson_view(ResolvedLaunch& launch, const LaunchOptions& given) {
+    const Lesson* lesson = given.preset.empty() ? nullptr : find_lesson(given.preset);
+    if (!lesson || !given.array.empty() || !given.access.empty() || !given.phase.empty() || !given.shared_block.empty())
+        return std::nullopt;
+    return apply_lesson_view(launch, *lesson);
+}
+
 ResolveResult resolve_launch(const LaunchOptions& o) {
     ResolveResult r;
     std::string& err = r.error;

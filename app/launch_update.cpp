@@ -89,6 +89,17 @@ void show_picture(AppState& state, PictureResult built, const ResolvedLaunch& la
         if (t->element < element_count(state.picture->launch.workload)) pin_element(state, t->element);
         state.finding_target.reset();
     }
+    if (const auto& p = state.lesson_pin; p && state.picture->launch.preset == p->lesson) {  // the lesson's map came
+        uint64_t element = 0;
+        const std::vector<uint64_t> shape = map_shape(state.picture->launch.workload);
+        bool inside = p->index.size() == shape.size();
+        for (size_t d = 0; inside && d < shape.size(); ++d) {
+            inside = p->index[d] < shape[d];
+            element = element * shape[d] + p->index[d];
+        }
+        if (inside) pin_element(state, element);
+        state.lesson_pin.reset();
+    }
     state.pending.upload = true;
 }
 

@@ -4,6 +4,7 @@
 #include "builtin/registry.hpp"
 #include "catalog.hpp"
 #include "device_profiles.hpp"
+#include "color_mode.hpp"
 #include "json_numbers.hpp"
 
 #include <algorithm>
@@ -16,6 +17,12 @@ extern const EmbeddedFile kEmbeddedLessons[];  // assets/lessons/*.json, see app
 extern const int kEmbeddedLessonsCount;
 
 namespace {
+
+// A field every lesson has; its absence named as such, not as a JSON library's error.
+const nlohmann::json& required(const nlohmann::json& j, const char* key) {
+    if (!j.contains(key)) throw std::runtime_error(std::string("'") + key + "' is missing");
+    return j.at(key);
+}
 
 Dim3 parse_dim3(const nlohmann::json& j, const std::string& key) {
     const auto& v = j.at(key);
@@ -40,6 +47,47 @@ LessonKernelText read_own_kernel(const nlohmann::json& j) {
     if (!k.access.empty() && k.access != "write" && k.access != "read")
         throw std::runtime_error("access: write or read, not '" + k.access + "'");
     return k;
+}
+
+// "view": how the lesson opens; every field checked here, so a bad value names its field.
+LessonView read_view(const nlohmann::json& j) {
+    LessonView v;
+    if (!j.contains("view")) return v;
+    const nlohmann::json& view = j.at("view");
+    if (!view.is_object()) throw std::runtime_error("view must be an object");
+    for (const auto& [key, value] : view.items())
+        if (key != "color" && key != "tab" && key != "array" && key != "access" && key != "phase" &&
+            key != "shared_block" && key != "pin" && key != "run")
+            throw std::runtime_error("view." + key +
+                                     ": not a field of a lesson's view (color, tab, array, access, "
+                                     "phase, shared_block, pin, run)");
+    v.color = view.value("color", std::string());
+    if (!v.color.empty() && !parse_color_mode(v.color))
+        throw std::runtime_error("view.color: '" + v.color + "' is not a colour mode (" + color_mode_names() + ")");
+    v.tab = view.value("tab", std::string());
+    if (!v.tab.empty() && v.tab != "map" && v.tab != "timing" && v.tab != "occupancy" && v.tab != "memory" &&
+        v.tab != "editor")
+        throw std::runtime_error("view.tab: map, timing, occupancy, memory or editor, not '" + v.tab + "'");
+    v.array = view.value("array", std::string());
+    v.access = view.value("access", std::string());
+    if (!v.access.empty() && v.access != "write" && v.access != "read")
+        throw std::runtime_error("view.access: write or read, not '" + v.access + "'");
+    if (view.contains("phase")) v.phase = std::to_string(json_number<uint32_t>(view.at("phase"), "view.phase"));
+    if (view.contains("shared_block")) {
+        const Dim3 b = parse_dim3(view, "shared_block");
+        const size_t given = view.at("shared_block").size();
+        v.shared_block = std::to_string(b.x) + (given > 1 ? "," + std::to_string(b.y) : "") +
+                         (given > 2 ? "," + std::to_string(b.z) : "");
+    }
+    if (view.contains("pin")) {
+        const auto& pin = view.at("pin");
+        if (!pin.is_array() || pin.empty() || pin.size() > 2)
+            throw std::runtime_error("view.pin: [index] or [row, column]");
+        for (const auto& i : pin) v.pin.push_back(json_number<uint64_t>(i, "view.pin"));
+    }
+    v.run = view.value("run", false);
+    if (v.run && !j.contains("timing")) throw std::runtime_error("view.run: only a timing lesson runs on open");
+    return v;
 }
 
 // A lesson's kernel of the registry ("kernel", its parameters or shape) into l.workload and
@@ -99,10 +147,17 @@ Lesson parse_lesson(const std::string& text) {
     try {
         const auto j = nlohmann::json::parse(text);
         Lesson l;
-        l.name = j.at("name").get<std::string>();
-        l.title = j.at("title").get<std::string>();
-        l.explanation = j.at("explanation").get<std::string>();
-        l.look_for = j.at("look_for").get<std::string>();
+        l.name = required(j, "name").get<std::string>();
+        l.title = required(j, "title").get<std::string>();
+        l.group = required(j, "group").get<std::string>();
+        if (std::find(lesson_groups().begin(), lesson_groups().end(), l.group) == lesson_groups().end())
+            throw std::runtime_error("group: '" + l.group + "' is not a group of the curriculum");
+        l.order = json_number<int>(required(j, "order"), "order");
+        if (l.order < 1) throw std::runtime_error("order: 1 or more");
+        l.summary = j.value("summary", l.title);
+        l.view = read_view(j);
+        l.explanation = required(j, "explanation").get<std::string>();
+        l.look_for = required(j, "look_for").get<std::string>();
         if (j.contains("block")) l.block = parse_dim3(j, "block");
         if (j.contains("grid")) l.grid = parse_dim3(j, "grid");
         if (j.contains("source"))
@@ -172,11 +227,28 @@ Lesson parse_lesson(const std::string& text) {
 namespace {
 
 const Catalog<Lesson>& catalog() {
-    static const Catalog<Lesson> all(kEmbeddedLessons, kEmbeddedLessonsCount, parse_lesson);
+    static const Catalog<Lesson> all(kEmbeddedLessons, kEmbeddedLessonsCount, parse_lesson,
+                                     [](const Lesson& a, const Lesson& b) { return a.order < b.order; });
     return all;
 }
 
 }  // namespace
+
+std::string lesson_tab(const Lesson& lesson) {
+    if (!lesson.view.tab.empty()) return lesson.view.tab;
+    if (lesson.timing) return "timing";
+    if (!lesson.occupancy_profile.empty()) return "occupancy";
+    if (lesson.memory) return "memory";
+    return "map";
+}
+
+const std::vector<std::string>& lesson_groups() {
+    static const std::vector<std::string> groups = {"First kernels",  "2D launches and matrices",
+                                                    "Memory access",  "Shared memory and barriers",
+                                                    "Races and bugs", "Occupancy",
+                                                    "Timing"};
+    return groups;
+}
 
 const std::vector<Lesson>& lessons() { return catalog().items(); }
 const Lesson* find_lesson(const std::string& name) { return catalog().find(name); }

@@ -45,9 +45,27 @@ struct LessonKernelText {
     std::string array, access;
 };
 
+// How a lesson opens, so that its point is on the picture ("view" in its file).
+struct LessonView {
+    std::string color;  // a colour mode name (color_mode.hpp); empty: blockIdx
+    std::string tab;    // the centre tab: map, timing, occupancy, memory or editor; empty: by the lesson's kind
+    // The mapped array's (an array of the registry kernel, or of the lesson's own): as --array,
+    // --access, --phase and --shared-block take them; empty: the kernel's output, written.
+    std::string array, access, phase, shared_block;
+    std::vector<uint64_t> pin;  // an element of the mapped array to pin and centre: [i] or [row, column]
+    bool run = false;           // a timing lesson: its timing runs when it opens (modelled with no GPU)
+};
+
+// The groups of the curriculum, in the order a course teaches them.
+const std::vector<std::string>& lesson_groups();
+
 struct Lesson {
     std::string name;  // what --preset takes
     std::string title;
+    std::string group;    // one of lesson_groups()
+    int order = 0;        // its place in the curriculum (1 first)
+    std::string summary;  // one line: what it shows (default: the title)
+    LessonView view;
     std::string explanation;  // {placeholders}: lesson_text.hpp; `code` in backquotes
     std::string look_for;     // what the map shows that teaches it
     std::vector<LessonSource> sources;
@@ -79,10 +97,14 @@ struct Lesson {
     std::optional<Params> compare_params;
 };
 
+// The centre tab a lesson opens on: its view's, else by its kind (timing, occupancy, memory
+// lessons open on their tab), else the map.
+std::string lesson_tab(const Lesson& lesson);
+
 // Parses one lesson file; throws std::runtime_error naming the problem.
 Lesson parse_lesson(const std::string& json_text);
 
-// Every embedded lesson, sorted by name.
+// Every embedded lesson, in the curriculum's order.
 const std::vector<Lesson>& lessons();
 const Lesson* find_lesson(const std::string& name);
 

@@ -15,6 +15,7 @@
 #include "panels/findings_panel.hpp"
 #include "panels/inspector_panel.hpp"
 #include "panels/launch_bar.hpp"
+#include "panels/lesson_card.hpp"
 #include "panels/lessons_panel.hpp"
 #include "panels/editor_panel.hpp"
 #include "panels/memory_panel.hpp"
@@ -116,6 +117,7 @@ void centre_tab(AppState& state, const char* label, CentreView view, std::option
 // The centre holds the views as tabs, each given the whole area: the map, the timings, and
 // (as they come) the kernel editor, findings, memory and occupancy views.
 void draw_centre_views(AppState& state, MapFrame& frame) {
+    draw_lesson_card(state);  // over every tab: a lesson's point may be on any of them
     if (!ImGui::BeginTabBar("views")) return;
     // Taken now: a tab's own content may ask for another view (Occupancy's colour buttons) next frame.
     const std::optional<CentreView> open = state.open_view;
@@ -166,6 +168,13 @@ void draw_main_layout(AppState& state, MapFrame& frame) {
     poll_launch_sweep(state.launch_sweep);
     poll_gpu_compile(state.editor);
     poll_editor_compile(state);
+    // A timing lesson runs its timing once its launch's map is there (the model with no GPU).
+    if (state.requests.run_timing && state.picture && !state.picture_job && !state.pending.any_update() &&
+        !state.timing.run.valid()) {
+        state.requests.run_timing = false;
+        if (state.timing.source != TimingSource::Recorded)
+            start_timing_run(state.timing, state.picture->launch, state.backend);
+    }
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(vp->WorkPos);
     ImGui::SetNextWindowSize(vp->WorkSize);

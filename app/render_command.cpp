@@ -98,8 +98,13 @@ int run_render_command(const RenderCommandOptions& o) {
         std::fprintf(stderr, "threadmap render: %s\n", why.c_str());
         return code;
     };
-    const auto mode = parse_color_mode(o.color);
-    if (!mode) return fail("unknown colour mode '" + o.color + "'; choose " + color_mode_names(), 2);
+    // A lesson opens on its view: its colour mode and mapped array, unless the options say otherwise.
+    const Lesson* lesson = o.launch.preset.empty() ? nullptr : find_lesson(o.launch.preset);
+    const std::string color = !o.color.empty()                        ? o.color
+                              : lesson && !lesson->view.color.empty() ? lesson->view.color
+                                                                      : "block";
+    const auto mode = parse_color_mode(color);
+    if (!mode) return fail("unknown colour mode '" + color + "'; choose " + color_mode_names(), 2);
     const auto size = parse_size(o.size, "--size", 64, 64, kMaxRenderSide);
     if (!size.value) return fail(size.error, 2);
     const int width = size.value->width, height = size.value->height;
@@ -117,7 +122,7 @@ int run_render_command(const RenderCommandOptions& o) {
     std::optional<OccupancyGpu> gpu;
     if (placed) {
         auto resolved = resolve_occupancy_gpu(o.device_profile, "", "");
-        if (!resolved.value) return fail("--color " + o.color + ": " + resolved.error, 2);
+        if (!resolved.value) return fail("--color " + color + ": " + resolved.error, 2);
         gpu = std::move(resolved.value);
     }
     const PrepareResult prepared = prepare_launch(o.launch);
@@ -136,7 +141,8 @@ int run_render_command(const RenderCommandOptions& o) {
         spec.height = height;
         spec.font_px = font_px;
         const ViewRect area = figure_map_area(spec);
-        const ResolvedLaunch& launch = prepared.value->launch;
+        ResolvedLaunch launch = prepared.value->launch;
+        if (const auto problem = open_on_lesson_view(launch, o.launch)) return fail(*problem, 2);
         PictureOptions po;
         po.check_findings = *mode == ColorMode::Findings;  // a figure has no Findings tab
         po.mode = *mode;

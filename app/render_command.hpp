@@ -9,7 +9,7 @@ namespace threadmap {
 
 struct RenderCommandOptions {
     LaunchOptions launch;
-    std::string color = "block";          // a colour mode name
+    std::string color;                    // a colour mode name; empty: the --preset lesson's view's, else block
     std::string palette = "standard";     // standard | colorblind
     std::string theme = "light";          // light | dark: figures go into documents
     std::string out;                      // the PNG path (required)

@@ -92,6 +92,7 @@ SettingsText parse_settings(const std::string& text) {
     take(j, "kernel_seconds", "a number", s.kernel_seconds, r.dropped);
     take(j, "kernel_memory_mb", "a number", s.kernel_memory_mb, r.dropped);
     take(j, "presentation", "true or false", s.presentation, r.dropped);
+    take(j, "lesson_card_open", "true or false", s.lesson_card_open, r.dropped);
     take(j, "theme", "text", s.theme, r.dropped);
     s = sanitized(s);
     return r;
@@ -132,6 +133,7 @@ Outcome<void> save_settings(const Settings& s) {
                               {"last_preset", s.last_preset},
                               {"kernel_seconds", s.kernel_seconds},
                               {"presentation", s.presentation},
+                              {"lesson_card_open", s.lesson_card_open},
                               {"theme", s.theme},
                               {"kernel_memory_mb", s.kernel_memory_mb}};
     const auto written = write_file_atomically(config_dir() + "/settings.json", j.dump(2) + "\n");

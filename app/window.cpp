@@ -31,12 +31,12 @@ namespace threadmap {
 namespace {
 
 // "no CUDA device: cudaGetDeviceCount failed with error 35 (cudaErrorInsufficientDriver: …)"
-// → "no CUDA device: cudaErrorInsufficientDriver; see threadmap devices": fits a status bar.
+// → "no usable NVIDIA GPU (why: threadmap devices)": on a laptop without one this is the normal
+// case, not an error, so the status bar says so in a learner's words and names where the
+// CUDA runtime's own reason is.
 std::string short_reason(const std::string& reason) {
-    const size_t at = reason.find("cudaError");
-    if (at == std::string::npos) return reason;
-    const size_t end = reason.find_first_of(":) ", at);
-    return reason.substr(0, reason.find(':') + 1) + " " + reason.substr(at, end - at) + "; see threadmap devices";
+    if (reason.find("cudaError") == std::string::npos) return reason;
+    return "no usable NVIDIA GPU (why: threadmap devices)";
 }
 
 // The script the window follows, if any: --replay, or --screenshot/--quit-after-frames.

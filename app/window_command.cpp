@@ -44,6 +44,7 @@ int run_window_command(WindowCommandOptions o) {
     if (any_launch_option(o.launch)) {
         auto resolved = resolve_launch(o.launch);
         if (!resolved.value) return fail(resolved.error);
+        if (const auto problem = open_on_lesson_view(*resolved.value, o.launch)) return fail(*problem);
         w.launch = resolved.value;
         if (!o.launch.source.empty()) {  // read again for the Editor (load_source_kernel read it)
             const auto text = read_input_file(o.launch.source, kMaxSourceBytes, "kernel source");

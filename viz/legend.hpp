@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "color_mode.hpp"
 #include "colorizer.hpp"
 #include "launch_config.hpp"
 #include "theme.hpp"
@@ -16,13 +17,6 @@ struct ImFont;
 struct ImVec2;
 
 namespace threadmap {
-
-std::string_view color_mode_name(ColorMode mode);  // the CLI's word: "block", "thread-x", …
-std::optional<ColorMode> parse_color_mode(std::string_view name);
-const std::vector<ColorMode>& all_color_modes();
-// "block, thread-x, … or coverage" (with `last` "or"), or joined by `separator`: help and errors.
-std::string color_mode_names(const char* separator = ", ", const char* last = " or ");
-std::string color_mode_title(ColorMode mode);  // "blockIdx", "threadIdx.x", …
 
 struct LegendSwatch {
     Rgba8 color;

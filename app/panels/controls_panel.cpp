@@ -91,12 +91,16 @@ void draw_controls_panel(AppState& state) {
     ImGui::PushItemWidth(-ImGui::GetFontSize() * 5.5f);
 
     const Lesson* current = find_lesson(e.preset);
-    if (ImGui::BeginCombo("lesson", current ? current->name.c_str() : "(custom)")) {
-        for (const auto& l : lessons())
-            if (ImGui::Selectable(l.name.c_str(), current == &l)) select_lesson(state, l.name);
+    if (ImGui::BeginCombo("lesson", current ? current->title.c_str() : "(your own launch)")) {
+        std::string group;
+        for (const auto& l : lessons()) {  // by group, in the curriculum's order
+            if (l.group != group) ImGui::TextDisabled("%s", (group = l.group).c_str());
+            if (ImGui::Selectable(("  " + l.title).c_str(), current == &l)) select_lesson(state, l.name);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("--preset %s", l.name.c_str());
+        }
         ImGui::EndCombo();
     }
-    if (current) ImGui::TextWrapped("%s", current->title.c_str());
+    if (current) ImGui::TextDisabled("--preset %s", current->name.c_str());
     ImGui::Separator();
 
     if (ImGui::BeginCombo("kernel", e.kernel_name().c_str())) {

@@ -202,7 +202,7 @@ void draw_findings_panel(AppState& state) {
     }
     ImGui::TextWrapped("%s.", findings_summary(f.counts).c_str());
     disabled_note("The emulator's model of CUDA's rules, not a GPU's observation.");
-    colour_map_button(state, ("Colour " + f.output + " by findings").c_str(), "findings", "findings");
+    colour_map_button(state, ("Colour array " + f.output + " by findings").c_str(), "findings", "findings");
     ImGui::Separator();
     draw_launch_sweep(state);
     if (f.list.empty()) return;
@@ -213,7 +213,7 @@ void draw_findings_panel(AppState& state) {
         const Finding& finding = f.list[i];
         const auto target = finding_target(*state.picture, finding);
         ImGui::PushID(int(i));
-        const std::string label = std::string(finding_kind_name(finding.kind)) + ": " + finding.message;
+        const std::string label = std::string(finding_kind_title(finding.kind)) + ": " + finding.message;
         if (target) {  // a selectable the height of the wrapped text, the text drawn over it
             const ImVec2 at = ImGui::GetCursorPos();
             const float h = ImGui::CalcTextSize(label.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;

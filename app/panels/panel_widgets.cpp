@@ -5,6 +5,20 @@
 
 namespace threadmap {
 
+std::string fit_to_width(const std::string& text, float width) {
+    if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+    std::string cut = text;
+    while (!cut.empty()) {
+        uint8_t last = 0;
+        do {  // a whole UTF-8 character: its continuation bytes, then its lead byte
+            last = uint8_t(cut.back());
+            cut.pop_back();
+        } while (!cut.empty() && (last & 0xC0) == 0x80);
+        if (ImGui::CalcTextSize((cut + "\u2026").c_str()).x <= width) break;
+    }
+    return cut + "\u2026";
+}
+
 bool dim3_fields(AppState& state, const char* id, Dim3& d, float width) {
     bool changed = false;
     ImGui::PushID(id);

@@ -31,6 +31,10 @@ inline void remember_rect(AppState& state, const std::string& name) {
     state.widget_rects[name] = {a.x, a.y, b.x - a.x, b.y - a.y};
 }
 
+// `text` as it fits in `width` pixels of the current font: whole, or cut at a character with
+// "…" after it.
+std::string fit_to_width(const std::string& text, float width);
+
 // Three unsigned fields on one line, `width` in all (0: the rest of the line), remembered as
 // "ID.x", "ID.y", "ID.z"; true when any changed.
 bool dim3_fields(AppState& state, const char* id, Dim3& d, float width = 0);

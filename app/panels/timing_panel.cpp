@@ -90,7 +90,8 @@ void draw_run(const TimingState& t, const Theme& theme) {
     ImGui::TextWrapped(
         "%s", r.is_recording() ? ("recorded on " + r.recorded_from).c_str() : (r.device + ", " + r.date).c_str());
     ImGui::TextWrapped("program: %s", describe(r.program).c_str());
-    if (!r.model.empty()) {  // a modeled run states its model, and the sources on hover
+    // A modeled run states its model, folded so that the bars lead; the sources on hover.
+    if (!r.model.empty() && ImGui::CollapsingHeader("How is this computed?")) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         ImGui::TextWrapped("model: %s", r.model.c_str());
         ImGui::PopStyleColor();
@@ -137,7 +138,7 @@ void draw_run(const TimingState& t, const Theme& theme) {
                 (r.cpu_reference.implementation.empty() ? std::string("reference") : r.cpu_reference.implementation) +
                 ")",
             r.cpu_reference);
-        if (r.first_launch_seconds) {
+        if (r.first_launch_seconds && t.first_launch) {  // the row only when the bars include it
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::TextUnformatted("first launch");
@@ -150,7 +151,7 @@ void draw_run(const TimingState& t, const Theme& theme) {
         }
         ImGui::EndTable();
     }
-    if (r.first_launch_seconds && !r.first_launch_what.empty())
+    if (r.first_launch_seconds && t.first_launch && !r.first_launch_what.empty())
         ImGui::TextWrapped("First launch: %s.", r.first_launch_what.c_str());  // its parts, or cold/warm
 }
 

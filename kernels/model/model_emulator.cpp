@@ -45,6 +45,22 @@ const char* finding_kind_name(FindingKind kind) {
     return "?";
 }
 
+const char* finding_kind_title(FindingKind kind) {
+    switch (kind) {
+        case FindingKind::OutOfBounds:
+            return "Out of bounds";
+        case FindingKind::WriteWriteRace:
+            return "Race";
+        case FindingKind::ReadWriteHazard:
+            return "Read-write hazard";
+        case FindingKind::UninitializedRead:
+            return "Uninitialised read";
+        case FindingKind::DivergentBarrier:
+            return "Divergent barrier";
+    }
+    return "?";
+}
+
 size_t KernelSpec::param_index(const std::string& param) const {
     for (size_t i = 0; i < params.size(); ++i)
         if (params[i].name == param) return i;
@@ -279,6 +295,9 @@ class ModelEmulator {
     // What a finding says orders two threads of the block ("__syncthreads()", or with
     // __syncwarp() too for threads of one warp of a kernel that uses warp functions).
     std::string sync_advice(uint32_t a, uint32_t b) const;
+    // "missing __syncthreads() between line 10 and line 14", for threads a and b of one block.
+    std::string missing_sync(uint32_t first, uint32_t second, int first_line, int second_line) const;
+    std::string race_text(uint32_t first, uint32_t second, const std::string& element, int first_line, int line) const;
     std::string lane_text(uint32_t fiber) const;
     void reset_shared();
     // Whether thread `id` is in the running block (kNone is not: ids stay below 2^30).
@@ -436,8 +455,9 @@ void ModelEmulator::check_read(size_t a, uint64_t i, Hazard& h, uint32_t id, int
         h.flags |= kReportedHazard;
         report(FindingKind::ReadWriteHazard, {h.last_writer, id}, a, i, line, [&] {
             return thread_text(id) + " reads " + element() + " at line " + std::to_string(line) + ", which " +
-                   thread_text(h.last_writer) + " writes at line " + std::to_string(h.write_line) + " with no " +
-                   sync_advice(h.last_writer, id) + " between them: the read may see the old value or the new one.";
+                   thread_text(h.last_writer) + " writes at line " + std::to_string(h.write_line) + ": " +
+                   missing_sync(h.last_writer, id, h.write_line, line) +
+                   "; the read may see the old value or the new one.";
         });
     }
 }
@@ -450,20 +470,8 @@ void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, in
     const bool both_atomic = atomic && (h.flags & kAtomicWrite);
     if (unordered && !both_atomic && !(h.flags & kReportedRace)) {
         h.flags |= kReportedRace;
-        report(FindingKind::WriteWriteRace, {h.last_writer, id}, a, i, line, [&] {
-            const bool one_block = in_block(h.last_writer);
-            const std::string who_text = one_block
-                                             ? "threads " + dim_text(who(h.last_writer).thread) + " and " +
-                                                   dim_text(who(id).thread) + " of block " + dim_text(who(id).block)
-                                             : thread_text(h.last_writer) + " and " + thread_text(id);
-            return "race: " + who_text + " both write " + element() +
-                   (h.write_line == line
-                        ? " at line " + std::to_string(line)
-                        : " (lines " + std::to_string(h.write_line) + " and " + std::to_string(line) + ")") +
-                   (one_block ? " with no " + sync_advice(h.last_writer, id) + " between them"
-                              : ", and blocks are never ordered") +
-                   ": which value remains is undefined.";
-        });
+        report(FindingKind::WriteWriteRace, {h.last_writer, id}, a, i, line,
+               [&] { return race_text(h.last_writer, id, element(), h.write_line, line); });
     }
     const struct {
         uint32_t thread, phase;
@@ -478,8 +486,8 @@ void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, in
         h.flags |= kReportedHazard;
         report(FindingKind::ReadWriteHazard, {r.thread, id}, a, i, line, [&] {
             return thread_text(id) + " writes " + element() + " at line " + std::to_string(line) + ", which " +
-                   thread_text(r.thread) + " reads at line " + std::to_string(r.line) + " with no " +
-                   sync_advice(r.thread, id) + " between them: the read may see the old value or the new one.";
+                   thread_text(r.thread) + " reads at line " + std::to_string(r.line) + ": " +
+                   missing_sync(r.thread, id, r.line, line) + "; the read may see the old value or the new one.";
         });
     }
 }
@@ -601,6 +609,51 @@ uint64_t ModelEmulator::warp(ModelThread& t, const WarpCall& call) {
 std::string ModelEmulator::sync_advice(uint32_t a, uint32_t b) const {
     const bool one_warp = (a - block_base_) / kWarpLanes == (b - block_base_) / kWarpLanes;
     return spec_.uses_warp_ops && one_warp ? "__syncthreads() or __syncwarp()" : "__syncthreads()";
+}
+
+std::string ModelEmulator::missing_sync(uint32_t first, uint32_t second, int first_line, int second_line) const {
+    const std::string advice = "missing " + sync_advice(first, second);
+    if (first_line == second_line)  // one statement: a loop's two passes, or one pass of both threads
+        return "both at line " + std::to_string(first_line) + ": if in one pass of it, update with an atomic " +
+               "(atomicAdd); if in two passes of a loop, " + advice.substr(std::string("missing ").size()) +
+               " between the passes orders them";
+    return advice + " between line " + std::to_string(first_line) + " and line " + std::to_string(second_line);
+}
+
+// A race in a learner's words: what the model can see of its cause. Two threads that wrote one
+// element at one line computed the same index there; when they differ in one coordinate only,
+// the index does not use it (increment on a 2-D block: "the index ignores threadIdx.y").
+std::string ModelEmulator::race_text(uint32_t first, uint32_t second, const std::string& element, int first_line,
+                                     int line) const {
+    const FindingThread a = who(first), b = who(second);
+    const bool one_block = in_block(first);
+    const std::string who_text =
+        one_block ? "threads " + dim_text(a.thread) + " and " + dim_text(b.thread) + " of block " + dim_text(b.block)
+                  : thread_text(first) + " and " + thread_text(second);
+    const std::string where = first_line == line
+                                  ? " at line " + std::to_string(line)
+                                  : " (lines " + std::to_string(first_line) + " and " + std::to_string(line) + ")";
+    std::string text = who_text + " both write " + element + where;
+    if (first_line != line)
+        return text +
+               (one_block ? ": " + missing_sync(first, second, first_line, line) : ", and blocks are never ordered") +
+               "; which value remains is undefined.";
+    std::vector<std::string> differ;
+    const auto compare = [&](const char* name, const Dim3& x, const Dim3& y) {
+        if (x.x != y.x) differ.push_back(std::string(name) + ".x");
+        if (x.y != y.y) differ.push_back(std::string(name) + ".y");
+        if (x.z != y.z) differ.push_back(std::string(name) + ".z");
+    };
+    compare("threadIdx", a.thread, b.thread);
+    compare("blockIdx", a.block, b.block);
+    // One coordinate apart, other than x (two threads of one row of a block may meet through
+    // their data, as a histogram's do): the index does not use that coordinate.
+    if (differ.size() == 1 && differ[0] != "threadIdx.x")
+        return text + ", and differ only in " + differ[0] + ": the index ignores it. Use " + differ[0] +
+               " in the index or let one of them write; which value remains is undefined.";
+    return text + ": the index there is the same for both" + (one_block ? "" : ", and blocks are never ordered") +
+           ". Give each thread its own element, or accumulate with an atomic (atomicAdd); which value remains is "
+           "undefined.";
 }
 
 std::string ModelEmulator::lane_text(uint32_t fiber) const {

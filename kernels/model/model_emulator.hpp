@@ -114,7 +114,8 @@ struct ArrayResult {
 
 enum class FindingKind { OutOfBounds, WriteWriteRace, ReadWriteHazard, UninitializedRead, DivergentBarrier };
 inline constexpr size_t kFindingKinds = 5;
-const char* finding_kind_name(FindingKind kind);  // "out_of_bounds", … (the JSON names)
+const char* finding_kind_name(FindingKind kind);   // "out_of_bounds", … (the JSON names)
+const char* finding_kind_title(FindingKind kind);  // "Out of bounds", … (what a learner reads)
 
 struct FindingThread {
     Dim3 block, thread;

@@ -1,10 +1,13 @@
 // The lessons: every preset loads, and each shows the numbers its explanation promises.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cctype>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
 
+#include "../run_binary.hpp"
 #include "cpu_emulator.hpp"
 #include "launch_options.hpp"
 #include "lesson_launch.hpp"
@@ -146,14 +149,19 @@ TEST_CASE("grid-stride - 128 threads cover 500 elements once each") {
 
 TEST_CASE("a malformed lesson file is refused with a message") {
     CHECK_THROWS_WITH_AS(parse_lesson("{"), doctest::Contains("malformed lesson"), std::runtime_error);
-    CHECK_THROWS_AS(parse_lesson(R"({"name":"x","title":"t","explanation":"e","look_for":"l","kernel":"warp","n":5})"),
-                    std::runtime_error);
-    CHECK_THROWS_AS(parse_lesson(R"({"name":"x","title":"t","explanation":"e","look_for":"l","kernel":"matmul",
+    CHECK_THROWS_AS(
+        parse_lesson(
+            R"({"name":"x","title":"t","group":"First kernels","order":1,"explanation":"e","look_for":"l","kernel":"warp","n":5})"),
+        std::runtime_error);
+    CHECK_THROWS_AS(
+        parse_lesson(
+            R"({"name":"x","title":"t","group":"First kernels","order":1,"explanation":"e","look_for":"l","kernel":"matmul",
         "rows":10,"cols":10,"inner":4,"a_rows":5})"),
-                    std::runtime_error);  // A too small for C's guard
+        std::runtime_error);  // A too small for C's guard
     // Numbers that do not fit their field are refused by name, never converted (1e40 into a
     // uint32_t is undefined behaviour, -1 would wrap to 4294967295).
-    const std::string head = R"({"name":"x","title":"t","explanation":"e","look_for":"l","kernel":"increment",)";
+    const std::string head =
+        R"({"name":"x","title":"t","group":"First kernels","order":1,"explanation":"e","look_for":"l","kernel":"increment",)";
     CHECK_THROWS_WITH_AS(parse_lesson(head + R"("n":5,"block":[1e40]})"),
                          doctest::Contains("'block' must be a whole number"), std::runtime_error);
     CHECK_THROWS_WITH_AS(parse_lesson(head + R"("n":5,"grid":[-1]})"),
@@ -164,7 +172,8 @@ TEST_CASE("a malformed lesson file is refused with a message") {
                          doctest::Contains("'timing.repeats' must be a whole number"), std::runtime_error);
     CHECK(parse_lesson(head + R"("n":5.0,"block":[32.0]})").block->x == 32);
     // The launch a memory lesson sets against its own: parameters of its kernel, in range.
-    const std::string copy = R"({"name":"x","title":"t","explanation":"e","look_for":"l","kernel":"copy-offset",)";
+    const std::string copy =
+        R"({"name":"x","title":"t","group":"First kernels","order":1,"explanation":"e","look_for":"l","kernel":"copy-offset",)";
     CHECK_THROWS_WITH_AS(parse_lesson(copy + R"("compare_params":{"shift":0}})"),
                          doctest::Contains("compare_params: copy-offset has no parameter 'shift'"), std::runtime_error);
     CHECK_THROWS_WITH_AS(parse_lesson(copy + R"("compare_params":{"offset":5000}})"),
@@ -228,4 +237,74 @@ TEST_CASE("timing-first-launch gives Clang's and NVRTC's compile of the seed's k
     }
     const std::string text = fill_lesson_text(l->explanation, f);
     CHECK(text.find("for a GPU in " + f.at("nvrtc_compile")) != std::string::npos);
+}
+
+TEST_CASE("a lesson's view is checked field by field - a bad value names its field") {
+    const std::string head =
+        R"({"name":"x","title":"t","group":"First kernels","order":1,"explanation":"e","look_for":"l",)"
+        R"("kernel":"increment","n":5,)";
+    CHECK_THROWS_WITH_AS(parse_lesson(head + R"("view":{"color":"rainbow"}})"),
+                         doctest::Contains("view.color: 'rainbow' is not a colour mode"), std::runtime_error);
+    CHECK_THROWS_WITH_AS(parse_lesson(head + R"("view":{"tab":"stats"}})"), doctest::Contains("view.tab"),
+                         std::runtime_error);
+    CHECK_THROWS_WITH_AS(parse_lesson(head + R"("view":{"zoom":2}})"),
+                         doctest::Contains("view.zoom: not a field of a lesson's view"), std::runtime_error);
+    CHECK_THROWS_WITH_AS(parse_lesson(head + R"("view":{"access":"both"}})"), doctest::Contains("view.access"),
+                         std::runtime_error);
+    CHECK_THROWS_WITH_AS(parse_lesson(head + R"("view":{"phase":-1}})"),
+                         doctest::Contains("'view.phase' must be a whole number"), std::runtime_error);
+    CHECK_THROWS_WITH_AS(parse_lesson(head + R"("view":{"pin":[1,2,3]}})"), doctest::Contains("view.pin"),
+                         std::runtime_error);
+    CHECK_THROWS_WITH_AS(parse_lesson(head + R"("view":{"run":true}})"),
+                         doctest::Contains("view.run: only a timing lesson runs on open"), std::runtime_error);
+    CHECK_THROWS_WITH_AS(parse_lesson(head + R"("view":"map"})"), doctest::Contains("view must be an object"),
+                         std::runtime_error);
+    // The curriculum's fields: a group of the curriculum and an order, both required.
+    const std::string no_group = R"({"name":"x","title":"t","order":1,"explanation":"e","look_for":"l",)"
+                                 R"("kernel":"increment","n":5})";
+    CHECK_THROWS_WITH_AS(parse_lesson(no_group), doctest::Contains("'group' is missing"), std::runtime_error);
+    std::string other_group = no_group;
+    other_group.insert(1, R"("group":"Advanced",)");
+    CHECK_THROWS_WITH_AS(parse_lesson(other_group), doctest::Contains("'Advanced' is not a group of the curriculum"),
+                         std::runtime_error);
+    const Lesson l = parse_lesson(head + R"("view":{"color":"coverage","tab":"map","array":"a","access":"read",)"
+                                         R"("phase":2,"shared_block":[1,2],"pin":[3]}})");
+    CHECK(l.view.color == "coverage");
+    CHECK(l.view.tab == "map");
+    CHECK(l.view.access == "read");
+    CHECK(l.view.phase == "2");
+    CHECK(l.view.shared_block == "1,2");
+    CHECK(l.view.pin == std::vector<uint64_t>{3});
+}
+
+TEST_CASE("threadmap lessons --format json - every lesson with its title, group and order, in course order") {
+    const RunResult r = run_threadmap({"lessons", "--format", "json"});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    REQUIRE(j["lessons"].size() == lessons().size());
+    std::set<int> orders;
+    int last = 0;
+    for (const auto& l : j["lessons"]) {
+        CAPTURE(l.dump());
+        CHECK(find_lesson(l["id"].get<std::string>()) != nullptr);
+        CHECK_FALSE(l["title"].get<std::string>().empty());
+        CHECK_FALSE(l["summary"].get<std::string>().empty());
+        CHECK(std::find(lesson_groups().begin(), lesson_groups().end(), l["group"].get<std::string>()) !=
+              lesson_groups().end());
+        CHECK(l["order"].get<int>() > last);  // listed in the order a course teaches them
+        last = l["order"].get<int>();
+        orders.insert(last);
+    }
+    CHECK(orders.size() == lessons().size());
+    // The text list names each group once, and --help points to the command.
+    const RunResult text = run_threadmap({"lessons"});
+    CHECK(text.exit_code == 0);
+    for (const std::string& g : lesson_groups()) {
+        CAPTURE(g);
+        const bool heading = text.out.find("\n" + g + "\n") != text.out.npos || text.out.rfind(g + "\n", 0) == 0;
+        CHECK(heading);
+    }
+    CHECK(run_threadmap({"--help"}).out.find("threadmap lessons") != std::string::npos);
+    const RunResult bad = run_threadmap({"lessons", "--format", "xml"});
+    CHECK(bad.exit_code == 2);
 }

@@ -95,12 +95,14 @@ TEST_CASE("every lesson and colour mode draws its panels") {
         CHECK(state.widget_rects.count("blockDim.x") == 1);
         for (ColorMode m : all_color_modes())  // each has its button in the Display panel
             CHECK(state.widget_rects.count("color:" + std::string(color_mode_name(m))) == 1);
-        if (find_lesson(l.name)->timing)  // a timing lesson turns the centre to its Timing view
+        if (l.view.tab == "map")  // a lesson whose point is on the map opens on it, whatever its kind
+            CHECK(state.map_rect.w > 100);
+        else if (find_lesson(l.name)->timing)  // a timing lesson turns the centre to its Timing view
             CHECK(state.widget_rects.count("timing-run") == 1);
         else if (!find_lesson(l.name)->occupancy_profile.empty())  // an occupancy lesson to its tab
             CHECK(state.widget_rects.count("occupancy-sweep") == 1);
         else if (find_lesson(l.name)->memory)  // a memory lesson to the Memory tab
-            CHECK(state.widget_rects.count("memory:sectors") == 1);
+            CHECK(state.widget_rects.count("memory:lanes") == 1);
         else
             CHECK(state.map_rect.w > 100);
     }

@@ -16,7 +16,9 @@
 #include "../png_image.hpp"
 #include "../run_binary.hpp"
 #include "cell_grid_renderer.hpp"
+#include "launch_options.hpp"
 #include "legend.hpp"
+#include "lessons.hpp"
 #include "map_picture.hpp"
 #include "missing_product.hpp"
 
@@ -61,8 +63,11 @@ json load_json(const std::string& path) {
 
 // The picture the window should show, in the rows the window chose for a 1D map.
 MapPicture expected_picture(const LaunchOptions& o, const json& state) {
-    const auto r = resolve_launch(o);
+    auto r = resolve_launch(o);
     REQUIRE(r.value);
+    // A lesson opens on its view: the array, access and phase it names.
+    if (const Lesson* lesson = o.preset.empty() ? nullptr : find_lesson(o.preset))
+        REQUIRE_FALSE(apply_lesson_view(*r.value, *lesson));
     PictureOptions po;
     po.rows = {state["layout"]["blocks_per_row"], state["layout"]["threads_per_row"]};
     po.mode = parse_color_mode(std::string(state["color_mode"])).value();
@@ -144,6 +149,8 @@ PixelCheck check_map_pixels(const PngImage& img, const json& state, const MapPic
                 const auto& costs = p.color.mode == ColorMode::Lanes ? p.memory.lanes : p.memory.costs;
                 s.cost = costs.at(*m.element_at(cx, cy));
             }
+            if (p.color.mode == ColorMode::Findings && p.color.findings_checked && s.kind == CellSample::Element)
+                s.cost = p.findings.found.at(*m.element_at(cx, cy));  // its finding bits
             const Rgba8 e = colorize(s, p.color);
             const auto got = img.at(px, py);
             if (s.kind == CellSample::Element) {
@@ -182,12 +189,15 @@ TEST_CASE("every lesson opens - and its map pixels are the colorizer's colours w
         CHECK(c.elements > 30);  // seed-increment-bug: 500 elements atop 16,992 threads
         CHECK(c.mismatches == 0);
         if (std::string(name) == "seed-increment-bug" || std::string(name) == "seed-matmul") CHECK(c.ghosts > 200);
-        // The legend: the first blocks' swatches, in its own column right of the map.
+        // It opens in its view's colours (blockIdx where it names none).
+        const std::string view_color = find_lesson(name)->view.color;
+        CHECK(s["color_mode"] == (view_color.empty() ? "block" : view_color));
+        // The legend, in its own column right of the map: for blockIdx, the first blocks' swatches.
         const ViewRect r{s["map_rect"][0], s["map_rect"][1], s["map_rect"][2], s["map_rect"][3]};
         const ViewRect l{s["legend_rect"][0], s["legend_rect"][1], s["legend_rect"][2], s["legend_rect"][3]};
         CHECK(l.x >= r.x + r.w);  // never over the cells
         int swatches = 0;
-        for (uint32_t b = 0; b < 4; ++b) {
+        for (uint32_t b = 0; b < 4 && s["color_mode"] == "block"; ++b) {
             const Rgba8 e = categorical(b, Palette::Standard);
             bool found = false;
             for (int y = int(l.y); y < int(l.y + l.h) && !found; ++y)
@@ -195,7 +205,7 @@ TEST_CASE("every lesson opens - and its map pixels are the colorizer's colours w
                     found = close(img.at(x, y), {float(e.r), float(e.g), float(e.b)}, 0);
             swatches += found;
         }
-        CHECK(swatches == 4);
+        CHECK(swatches == (s["color_mode"] == "block" ? 4 : 0));
         // The map fills its view: the fitted scene spans the view's width or its height, less
         // the margin its rulers and labels take.
         const double zoom = s["view"]["zoom"], margin = 2 * double(s["fit_margin"]);
@@ -368,7 +378,7 @@ TEST_CASE("a finding on a shared tile - a click maps that block's copy of the ti
     from_bs.array = "Bs";
     from_bs.shared_block = "1,0,0";
     for (const auto& [args, first_array] : std::vector<std::pair<std::vector<std::string>, std::string>>{
-             {{"--preset", "missing-barrier"}, "C"},
+             {{"--preset", "missing-barrier", "--array", "C"}, "C"},  // the lesson opens on As: start from C
              {{"--kernel", "matmul-tiled-nosync", "--rows", "16", "--cols", "32", "--inner", "32", "--array", "Bs",
                "--shared-block", "1,0,0"},
               "Bs"}}) {
@@ -546,8 +556,9 @@ TEST_CASE("a 4x export of a window over the pixel budget is saved at 2x off the 
 }
 
 TEST_CASE("a timing lesson opens the Timing tab - runs off the UI thread - and shows its bars with their origins") {
+    // The lesson runs its timing when it opens (its view's "run"): no click on run.
     const WindowRun w = run_window({"--preset", "timing-copies-dominate"},
-                                   "1 move 5 5\n4 click timing-run\n6 wait idle\n7 click timing-sweep\n9 wait idle\n"
+                                   "1 move 5 5\n4 wait idle\n7 click timing-sweep\n9 wait idle\n"
                                    "10 move 5 5\n12 state @/s.json\n12 screenshot @/t.png\n13 quit\n");
     const json s = load_json(w.path("s.json"));
     REQUIRE(s["timing"].is_object());

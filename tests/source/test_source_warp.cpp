@@ -173,7 +173,7 @@ TEST_CASE("__syncwarp orders a warp's shared-memory accesses: the warp-synchrono
     auto racy = bound(compiled(unsynced), {"in=int[64]:index", "out=int[1]"});
     const ModelResult h = run(*racy, {1, 1, 1}, {32, 1, 1});
     CHECK(h.counts[size_t(FindingKind::ReadWriteHazard)] > 0);
-    CHECK(has_message(h, FindingKind::ReadWriteHazard, "with no __syncthreads() or __syncwarp() between them"));
+    CHECK(has_message(h, FindingKind::ReadWriteHazard, "missing __syncthreads() or __syncwarp() between"));
 }
 
 TEST_CASE("a warp call that a lane its mask names never reaches ends the launch with a divergence finding") {

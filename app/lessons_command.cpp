@@ -1,0 +1,36 @@
+// `threadmap lessons`; see lessons_command.hpp.
+#include "lessons_command.hpp"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "lessons.hpp"
+
+namespace threadmap {
+
+int run_lessons_command(const LessonsCommandOptions& o) {
+    std::string out;
+    if (o.format == "json") {
+        nlohmann::json list = nlohmann::json::array();
+        for (const Lesson& l : lessons())
+            list.push_back({{"id", l.name},
+                            {"title", l.title},
+                            {"group", l.group},
+                            {"order", l.order},
+                            {"summary", l.summary},
+                            {"opens_on", lesson_tab(l)}});
+        out = nlohmann::json{{"lessons", list}}.dump(2) + "\n";
+    } else {
+        std::string group;
+        for (const Lesson& l : lessons()) {
+            if (l.group != group) out += (group.empty() ? "" : "\n") + (group = l.group) + "\n";
+            char line[64];
+            std::snprintf(line, sizeof line, "  %2d  %-28s ", l.order, l.name.c_str());
+            out += line + l.title + "\n";
+        }
+        out += "\nOpen one with: threadmap --preset ID  (or render --preset ID, check --preset ID, …)\n";
+    }
+    return std::fwrite(out.data(), 1, out.size(), stdout) == out.size() ? 0 : 1;
+}
+
+}  // namespace threadmap
