@@ -121,7 +121,9 @@ int run_render_command(const RenderCommandOptions& o) {
     if (!o.device_profile.empty() && !placed) return fail("--device-profile goes with --timing or --color sm|wave", 2);
     std::optional<OccupancyGpu> gpu;
     if (placed) {
-        auto resolved = resolve_occupancy_gpu(o.device_profile, "", "");
+        // An occupancy lesson's blocks are dealt to its own GPU, as `occupancy --preset` does.
+        const std::string profile = !o.device_profile.empty() || !lesson ? o.device_profile : lesson->occupancy_profile;
+        auto resolved = resolve_occupancy_gpu(profile, "", "");
         if (!resolved.value) return fail("--color " + color + ": " + resolved.error, 2);
         gpu = std::move(resolved.value);
     }

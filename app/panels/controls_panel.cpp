@@ -96,7 +96,7 @@ void draw_controls_panel(AppState& state) {
         for (const auto& l : lessons()) {  // by group, in the curriculum's order
             if (l.group != group) ImGui::TextDisabled("%s", (group = l.group).c_str());
             if (ImGui::Selectable(("  " + l.title).c_str(), current == &l)) select_lesson(state, l.name);
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("--preset %s", l.name.c_str());
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n--preset %s", l.summary.c_str(), l.name.c_str());
         }
         ImGui::EndCombo();
     }

@@ -49,8 +49,10 @@ void draw_launch_bar(AppState& state) {
     const Lesson* current = find_lesson(e.preset);
     ImGui::SetNextItemWidth(title_w);
     if (ImGui::BeginCombo("##lesson", current ? current->title.c_str() : "(your own launch)")) {
-        for (const auto& l : lessons())
+        for (const auto& l : lessons()) {
             if (ImGui::Selectable(l.title.c_str(), current == &l)) select_lesson(state, l.name);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l.summary.c_str());
+        }
         ImGui::EndCombo();
     }
     remember_rect(state, "lesson:combo");

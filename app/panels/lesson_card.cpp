@@ -35,14 +35,14 @@ void draw_lesson_card(AppState& state) {
     ImGui::SameLine();
     ImGui::TextDisabled("Lesson %zu of %zu \u00b7 %s", at + 1, all.size(), l->group.c_str());
     ImGui::SameLine(0, font);
-    // The title in what the buttons at the right end of the line leave (whole in its tooltip).
+    // The title in what the buttons at the right end of the line leave (whole, with the summary, in its tooltip).
     const ImGuiStyle& style = ImGui::GetStyle();
     const float buttons = ImGui::CalcTextSize("Show me").x + 2 * ImGui::GetFrameHeight() + 2 * style.FramePadding.x +
                           2 * style.ItemSpacing.x;
     const float buttons_x = ImGui::GetWindowContentRegionMax().x - buttons;
     const std::string title = fit_to_width(l->title, buttons_x - ImGui::GetCursorPosX() - style.ItemSpacing.x);
     ImGui::TextUnformatted(title.c_str());
-    if (title != l->title && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l->title.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", l->title.c_str(), l->summary.c_str());
     ImGui::SameLine(std::max(ImGui::GetCursorPosX(), buttons_x));
     if (ImGui::ArrowButton("##previous", ImGuiDir_Left))
         select_lesson(state, all[(at + all.size() - 1) % all.size()].name);

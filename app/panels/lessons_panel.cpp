@@ -15,6 +15,7 @@ void draw_lessons_panel(AppState& state) {
         const bool current = state.edit.preset == l.name;
         ImGui::PushID(l.name.c_str());
         if (ImGui::Selectable(l.title.c_str(), current)) select_lesson(state, l.name);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l.summary.c_str());
         ImGui::Indent();
         ImGui::TextDisabled("--preset %s", l.name.c_str());
         if (current) {  // the figures come from the lesson's own launch (one emulation, kept)

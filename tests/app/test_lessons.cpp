@@ -289,6 +289,7 @@ TEST_CASE("threadmap lessons --format json - every lesson with its title, group 
         CHECK(find_lesson(l["id"].get<std::string>()) != nullptr);
         CHECK_FALSE(l["title"].get<std::string>().empty());
         CHECK_FALSE(l["summary"].get<std::string>().empty());
+        CHECK(l["summary"] != l["title"]);  // a line of its own, not the title again
         CHECK(std::find(lesson_groups().begin(), lesson_groups().end(), l["group"].get<std::string>()) !=
               lesson_groups().end());
         CHECK(l["order"].get<int>() > last);  // listed in the order a course teaches them
