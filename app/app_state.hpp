@@ -45,6 +45,8 @@ struct FrameRequests {
     bool focus_go_to = false;                   // Ctrl+G: the inspector's "go to element" field takes the keyboard
     bool run_timing = false;                    // a timing lesson's run, once the map of its launch is there
     std::optional<std::pair<int, int>> resize;  // a replay's `resize`: the window's new size
+    bool save_session = false;                  // the Display panel's Save session
+    std::vector<std::string> open_files;        // dropped on the window (or a replay's `drop`)
 };
 
 // Saved in $XDG_CONFIG_HOME/threadmap/settings.json (see settings.hpp).
@@ -98,6 +100,7 @@ struct AppState {
     bool view_is_fit = false;                // untouched since the last fit: follows the panel's size
     std::optional<glm::ivec2> hovered_cell;  // (column, row) of the map under the mouse
     std::optional<glm::ivec2> pinned_cell;   // clicked; shown until clicked again
+    int editor_hovered_line = 0;  // the Editor's source line under the mouse (0: none): the map outlines its findings
     // A finding clicked on an array the map does not show (a __shared__ tile, an input): the
     // controls switch to that array, and its element is pinned when that map arrives.
     struct FindingTarget {
@@ -119,10 +122,11 @@ struct AppState {
     std::string message;                   // status bar: the last export or settings message
     double last_update_ms = 0;             // time from a launch change to its new colours
 
-    TimingState timing;                   // the timing panel: runs, recordings, the sweep
-    KernelEditor editor;                  // the learner's own kernel (the Editor tab)
-    LaunchSweepJob launch_sweep;          // "Where does it break?" (the Findings tab)
-    std::optional<CentreView> open_view;  // select this tab of the centre once (a lesson chose it)
+    TimingState timing;                       // the timing panel: runs, recordings, the sweep
+    KernelEditor editor;                      // the learner's own kernel (the Editor tab)
+    LaunchSweepJob launch_sweep;              // "Where does it break?" (the Findings tab)
+    std::optional<CentreView> open_view;      // select this tab of the centre once (a lesson chose it)
+    CentreView shown_view = CentreView::Map;  // the centre tab drawn last (a saved session's)
     // The warp inspector stepped (arrow keys) from the request of `cell` to request `request`
     // of the picture's memory (another of the same warp).
     struct WarpStep {
@@ -174,6 +178,12 @@ void show_lesson_view(AppState& state, const Lesson& lesson);
 
 // Whether the map is of the target's array (of its block, for a __shared__ one).
 bool shows(const MapPicture& picture, const AppState::FindingTarget& target);
+
+// The centre tab of a name a lesson or a session gives (map, timing, occupancy, memory, editor).
+CentreView centre_view_named(const std::string& tab);
+
+// Whether the map shows the Editor's kernel (its findings' lines are the Editor's lines).
+bool map_shows_editor_kernel(const AppState& state);
 
 // Pins the map's cell of `element` (of the mapped array) and centres the view on it, zoomed in.
 void pin_element(AppState& state, uint64_t element);

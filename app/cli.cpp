@@ -212,6 +212,9 @@ void add_memory_command(CLI::App& app, MemoryCommandOptions& o) {
 void add_render_command(CLI::App& app, RenderCommandOptions& o) {
     auto* cmd = app.add_subcommand("render", "Draw the map as a PNG, with no display needed (EGL)");
     add_launch_options(*cmd, o.launch);
+    cmd->add_option("--session", o.session,
+                    "A session file the window saved (.threadmap): its launch and colour (the other launch options "
+                    "are not taken with it)");
     cmd->add_option("--color", o.color, color_mode_names(" | ", " | ") + " (default block)");
     cmd->add_option("--palette", o.palette, "standard | colorblind (default standard)")
         ->check(CLI::IsMember({"standard", "colorblind"}));
@@ -231,6 +234,8 @@ void add_render_command(CLI::App& app, RenderCommandOptions& o) {
 
 void add_window_options(CLI::App& app, WindowCommandOptions& o) {
     add_launch_options(app, o.launch);
+    app.add_option("session", o.session,
+                   "A session file (.threadmap, saved by the window's Save session): open its launch and view");
     WindowOptions& w = o.window;
     app.add_option("--screenshot", w.screenshot, "Save the window as PNG after --quit-after-frames frames, then quit");
     app.add_option("--quit-after-frames", w.quit_after_frames, "Quit after this many frames")

@@ -241,6 +241,14 @@ std::optional<std::string> open_on_lesson_view(ResolvedLaunch& launch, const Lau
     return apply_lesson_view(launch, *lesson);
 }
 
+bool any_launch_option(const LaunchOptions& l) {
+    return !l.preset.empty() || !l.kernel.empty() || !l.n.empty() || !l.rows.empty() || !l.cols.empty() ||
+           !l.inner.empty() || !l.block.empty() || !l.grid.empty() || l.any_param() || !l.array.empty() ||
+           !l.access.empty() || !l.shared_block.empty() || !l.phase.empty() || !l.source.empty() || !l.entry.empty() ||
+           !l.binds.empty() || !l.time_limit.empty() || !l.memory_limit.empty() || !l.dynamic_shared.empty() ||
+           !l.expect.empty();
+}
+
 ResolveResult resolve_launch(const LaunchOptions& o) {
     ResolveResult r;
     std::string& err = r.error;

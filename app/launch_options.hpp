@@ -34,6 +34,7 @@ struct LaunchOptions {
     // A learner's kernel: its CUDA C++ file, which __global__ function, each parameter's
     // binding (NAME=float[N][:FILL], NAME=VALUE) and the time limit of a run in seconds.
     std::string source, entry;
+    std::string source_text;  // the kernel's text when a session file holds it (source: the file's name)
     std::vector<std::string> binds;
     std::string time_limit;
     std::string memory_limit;    // MiB
@@ -44,6 +45,10 @@ struct LaunchOptions {
     bool sweep_expected = false;
     bool any_param() const;
 };
+
+// Whether any option but --backend is given: the window opens that launch, not the last lesson
+// (a --source alone once opened the last lesson, the file ignored); a session file takes none.
+bool any_launch_option(const LaunchOptions& l);
 
 // A kernel of the registry that only the kernel model runs (histogram-racy, the transposes, …):
 // its parameters, and the array the map shows (a global one, or one block's __shared__ one).

@@ -108,11 +108,16 @@ void centre_tab(AppState& state, const char* label, CentreView view, std::option
     const bool shown = ImGui::BeginTabItem(label, nullptr, open == view ? ImGuiTabItemFlags_SetSelected : 0);
     remember_rect(state, std::string("tab:") + label);
     if (!shown) return;
+    state.shown_view = view;
     ImGui::BeginChild(label, ImVec2(0, 0), false);
     draw();
     ImGui::EndChild();
     ImGui::EndTabItem();
 }
+
+// The centre width, in font sizes, from which the Editor tab puts the map beside the editor
+// (the centre at 1280x720 and UI scale 1 is about 48).
+constexpr float kEditorBesideMapEms = 40;
 
 // The centre holds the views as tabs, each given the whole area: the map, the timings, and
 // (as they come) the kernel editor, findings, memory and occupancy views.
@@ -122,22 +127,36 @@ void draw_centre_views(AppState& state, MapFrame& frame) {
     // Taken now: a tab's own content may ask for another view (Occupancy's colour buttons) next frame.
     const std::optional<CentreView> open = state.open_view;
     state.open_view.reset();
-    const bool map = ImGui::BeginTabItem("Map", nullptr, open == CentreView::Map ? ImGuiTabItemFlags_SetSelected : 0);
-    remember_rect(state, "tab:Map");
-    if (map) {
+    state.editor_hovered_line = 0;  // until the Editor, if drawn, finds the mouse on a line
+    const auto map_view = [&] {
         ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
         ImGui::BeginChild("map-view", ImVec2(0, 0), false,
                           ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
         draw_map_panel(state, frame);
         ImGui::EndChild();
         ImGui::PopStyleVar();
+    };
+    const bool map = ImGui::BeginTabItem("Map", nullptr, open == CentreView::Map ? ImGuiTabItemFlags_SetSelected : 0);
+    remember_rect(state, "tab:Map");
+    if (map) {
+        state.shown_view = CentreView::Map;
+        map_view();
         ImGui::EndTabItem();
     }
     centre_tab(state, "Timing", CentreView::Timing, open, [&] { draw_timing_panel(state); });
     centre_tab(state, "Occupancy", CentreView::Occupancy, open, [&] { draw_occupancy_panel(state); });
     state.memory_view_open = false;  // until the Memory tab is drawn this frame
     centre_tab(state, "Memory", CentreView::Memory, open, [&] { draw_memory_panel(state); });
-    centre_tab(state, "Editor", CentreView::Editor, open, [&] { draw_editor_panel(state); });
+    // The editor beside the map, both live, where the centre is wide enough for both.
+    centre_tab(state, "Editor", CentreView::Editor, open, [&] {
+        const float width = ImGui::GetContentRegionAvail().x;
+        if (width < ImGui::GetFontSize() * kEditorBesideMapEms) return draw_editor_panel(state);
+        ImGui::BeginChild("editor-side", ImVec2(width * 0.5f, 0), false);
+        draw_editor_panel(state);
+        ImGui::EndChild();
+        ImGui::SameLine();
+        map_view();
+    });
     ImGui::EndTabBar();
 }
 

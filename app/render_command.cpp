@@ -9,6 +9,7 @@
 #include "lessons.hpp"
 #include "figure.hpp"
 #include "findings_report.hpp"
+#include "session_file.hpp"
 #include "timing_report.hpp"
 #include "timing_state.hpp"
 #include "image_export.hpp"
@@ -93,11 +94,22 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
 
 }  // namespace
 
-int run_render_command(const RenderCommandOptions& o) {
+int run_render_command(RenderCommandOptions o) {
     const auto fail = [](const std::string& why, int code) {
         std::fprintf(stderr, "threadmap render: %s\n", why.c_str());
         return code;
     };
+    if (!o.session.empty()) {  // the launch and colour a window saved
+        if (any_launch_option(o.launch))
+            return fail(o.session + ": a session file gives the launch: no other launch options", 2);
+        auto session = read_session(o.session);
+        if (!session.value) return fail(session.error, 2);
+        const std::string backend = o.launch.backend;
+        o.launch = session.value->launch;
+        o.launch.backend = backend;
+        if (o.color.empty()) o.color = session.value->color;
+        if (session.value->tab == "timing") o.timing = true;
+    }
     // A lesson opens on its view: its colour mode and mapped array, unless the options say otherwise.
     const Lesson* lesson = o.launch.preset.empty() ? nullptr : find_lesson(o.launch.preset);
     const std::string color = !o.color.empty()                        ? o.color

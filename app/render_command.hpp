@@ -19,8 +19,9 @@ struct RenderCommandOptions {
     bool timing = false;         // the timing figure instead of the map
     std::string device_profile;  // --timing with --backend model
     std::string recording;       // --timing from a `bench --json` file
+    std::string session;         // a session file: its launch and colour
 };
 
-int run_render_command(const RenderCommandOptions& options);
+int run_render_command(RenderCommandOptions options);
 
 }  // namespace threadmap

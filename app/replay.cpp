@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "finding_target.hpp"
 #include "image_export.hpp"
 #include "inspector_text.hpp"
 #include "input_file.hpp"
@@ -117,11 +118,12 @@ std::string check_step(const ReplayStep& s) {
                                            : "expected 'key [ctrl+][shift+]NAME' with NAME a-z, enter, backspace, tab, "
                                              "escape, space, equal, minus, left, right or f11";
     if (s.command == "type") return s.rest.empty() ? "expected 'type TEXT'" : "";
+    if (s.command == "drop") return s.rest.empty() ? "expected 'drop FILE'" : "";
     if (s.command == "screenshot" || s.command == "state") return n == 1 ? "" : "expected '" + s.command + " FILE'";
     if (s.command == "wait") return n == 1 && s.args[0] == "idle" ? "" : "expected 'wait idle'";
     if (s.command == "quit") return n == 0 ? "" : "expected 'quit' alone";
     return "unknown command '" + s.command +
-           "' (move, click, drag, scroll, key, type, resize, screenshot, state, wait, quit)";
+           "' (move, click, drag, scroll, key, type, drop, resize, screenshot, state, wait, quit)";
 }
 
 }  // namespace
@@ -253,6 +255,8 @@ void Replay::inject(AppState& state) {
             release_keys_at_ = frame + 1;
         } else if (s.command == "type") {
             io.AddInputCharactersUTF8(s.rest.c_str());
+        } else if (s.command == "drop") {  // as a file dropped on the window
+            state.requests.open_files.push_back(s.rest);
         }
     }
     if (mouse_) {  // held until the script moves it; the button is down for one frame per click
@@ -292,6 +296,12 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
                            {"error_line", state.editor.error_line},
                            {"running", state.editor.running},
                            {"binds", state.editor.binds}};
+            if (map_shows_editor_kernel(state)) {  // the links between its lines and the map's cells
+                const auto cell = state.inspected_cell();
+                j["editor"]["hovered_line"] = state.editor_hovered_line;
+                j["editor"]["lines_of_cell"] = cell ? finding_lines_at(*state.picture, *cell) : std::vector<int>();
+                j["editor"]["cells_of_line"] = finding_cells_of_line(*state.picture, state.editor_hovered_line).size();
+            }
             if (state.picture && state.picture->findings.printed.calls > 0)  // what the map's run printed
                 j["editor"]["printed"] = state.picture->findings.printed.text;
             if (const auto& g = state.editor.gpu)  // "Compile for a GPU too"

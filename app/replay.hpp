@@ -17,6 +17,7 @@
 //   key [ctrl+][shift+]NAME           NAME: a-z, enter, backspace, tab, escape, space, equal, minus,
 //                                     left, right, f11
 //   type TEXT                         characters typed (the rest of the line)
+//   drop FILE                         a file dropped on the window (a session file opens)
 //   resize WIDTH HEIGHT               the window's size, in window pixels (1 to 16384)
 //   screenshot FILE                   the window's pixels after the frame, as PNG
 //   state FILE                        the map's place and view, launch and widgets, as JSON

@@ -173,6 +173,10 @@ std::string bound_name(const std::string& bind) { return bind.substr(0, bind.fin
 }  // namespace
 
 Outcome<LoadedSource> load_source_kernel(const LaunchOptions& o) {
+    if (!o.source_text.empty()) {  // a session's text
+        if (o.source_text.size() > kMaxSourceBytes) return {std::nullopt, o.source + ": the kernel's text is too long"};
+        return load_text(o.source_text, o.source, o.entry, o.binds, o);
+    }
     const auto text = read_input_file(o.source, kMaxSourceBytes, "kernel source");
     if (!text.value) return {std::nullopt, text.error};
     return load_text(*text.value, o.source, o.entry, o.binds, o);

@@ -23,6 +23,7 @@
 #include "input_file.hpp"
 #include "settings.hpp"
 #include "ui_font.hpp"
+#include "session_actions.hpp"
 #include "window_exports.hpp"
 #include "window_session.hpp"
 
@@ -116,7 +117,6 @@ int run_window(const WindowOptions& o) {
     const bool first_start = o.keep_settings || !path_exists(config_dir() + "/settings.json");
     if (!o.keep_settings) state.settings = load_settings(state.message);
     // The figure options of the command line, over the settings (a prepared demo).
-    if (o.color) state.settings.color_mode = *o.color;
     if (o.theme) state.settings.theme = *o.theme;
     if (o.presentation) state.settings.presentation = true;
     start_editor(state.editor, o.keep_settings ? "" : editor_file_path());
@@ -127,6 +127,8 @@ int run_window(const WindowOptions& o) {
     } else {
         select_lesson(state, state.settings.last_preset);
     }
+    if (o.color) state.settings.color_mode = *o.color;  // over the lesson's view
+    if (!o.tab.empty()) state.open_view = centre_view_named(o.tab);
 
     const std::string ini = config_dir() + "/imgui.ini";
     auto session = WindowSession::open(o.width, o.height, o.frame_report.empty(),  // benchmarks time frames, not vsync
@@ -195,6 +197,8 @@ int run_window(const WindowOptions& o) {
                     state.requests.quit = true;
                 }
             }
+            for (std::string& path : window.take_dropped_files()) state.requests.open_files.push_back(std::move(path));
+            handle_session_requests(state);
             handle_export_requests(state, *renderer, frame, *size, window);
             if (state.requests.resize) {
                 window.set_size(state.requests.resize->first, state.requests.resize->second);

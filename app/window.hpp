@@ -25,6 +25,7 @@ struct WindowOptions {
     // The figure options (--color, --theme, --presentation): over the settings for this window.
     std::optional<std::string> color, theme;
     bool presentation = false;
+    std::string tab;  // the centre tab at start (a session's); empty: the map, or the lesson's
 };
 
 int run_window(const WindowOptions& options);  // the process exit code

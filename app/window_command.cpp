@@ -6,23 +6,10 @@
 #include "backend_choice.hpp"
 #include "input_file.hpp"
 #include "legend.hpp"
+#include "session_file.hpp"
 #include "source_launch.hpp"
 
 namespace threadmap {
-
-namespace {
-
-// Any option but --backend: the window opens that launch, not the last lesson (a --source
-// alone once opened the last lesson, the file ignored).
-bool any_launch_option(const LaunchOptions& l) {
-    return !l.preset.empty() || !l.kernel.empty() || !l.n.empty() || !l.rows.empty() || !l.cols.empty() ||
-           !l.inner.empty() || !l.block.empty() || !l.grid.empty() || l.any_param() || !l.array.empty() ||
-           !l.access.empty() || !l.shared_block.empty() || !l.phase.empty() || !l.source.empty() || !l.entry.empty() ||
-           !l.binds.empty() || !l.time_limit.empty() || !l.memory_limit.empty() || !l.dynamic_shared.empty() ||
-           !l.expect.empty();
-}
-
-}  // namespace
 
 int run_window_command(WindowCommandOptions o) {
     const auto fail = [](const std::string& why) {
@@ -36,6 +23,17 @@ int run_window_command(WindowCommandOptions o) {
         w.width = size.value->width;
         w.height = size.value->height;
     }
+    if (!o.session.empty()) {  // a session file gives the launch and the view
+        if (any_launch_option(o.launch) || w.color)
+            return fail(o.session + ": a session file gives the launch and the colour: no other launch options");
+        auto session = read_session(o.session);
+        if (!session.value) return fail(session.error);
+        const std::string backend = o.launch.backend;
+        o.launch = session.value->launch;
+        o.launch.backend = backend;
+        if (!session.value->color.empty()) w.color = session.value->color;
+        w.tab = session.value->tab;
+    }
     w.backend = o.launch.backend;
     if (w.backend == "cuda") {  // insisted on and impossible: say so before opening a window
         const BackendResult b = choose_backend("cuda");
@@ -43,10 +41,13 @@ int run_window_command(WindowCommandOptions o) {
     }
     if (any_launch_option(o.launch)) {
         auto resolved = resolve_launch(o.launch);
-        if (!resolved.value) return fail(resolved.error);
+        if (!resolved.value) return fail((o.session.empty() ? "" : o.session + ": ") + resolved.error);
         if (const auto problem = open_on_lesson_view(*resolved.value, o.launch)) return fail(*problem);
         w.launch = resolved.value;
-        if (!o.launch.source.empty()) {  // read again for the Editor (load_source_kernel read it)
+        if (!o.launch.source_text.empty()) {  // a session's kernel: its text, for the Editor
+            w.source = o.launch;
+            w.source_text = o.launch.source_text;
+        } else if (!o.launch.source.empty()) {  // read again for the Editor (load_source_kernel read it)
             const auto text = read_input_file(o.launch.source, kMaxSourceBytes, "kernel source");
             if (!text.value) return fail(text.error);
             w.source = o.launch;

@@ -13,6 +13,7 @@ struct WindowCommandOptions {
     LaunchOptions launch;  // none given: the lesson used last
     WindowOptions window;
     std::string window_size;  // WxH; empty: the default
+    std::string session;      // a session file (threadmap FILE.threadmap); empty: none
 };
 
 int run_window_command(WindowCommandOptions options);

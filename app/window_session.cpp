@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "input_file.hpp"
 #include "ui_font.hpp"
@@ -38,6 +39,11 @@ Outcome<std::unique_ptr<WindowSession>> WindowSession::open(int width, int heigh
         return {std::nullopt, "could not create an OpenGL 3.3 core window; 'threadmap render' draws offscreen instead"};
     glfwMakeContextCurrent(s->window_);
     glfwSwapInterval(vsync ? 1 : 0);
+    glfwSetWindowUserPointer(s->window_, s.get());  // for the drop callback (ImGui's backend keeps its own)
+    glfwSetDropCallback(s->window_, [](GLFWwindow* w, int count, const char** paths) {
+        auto* session = static_cast<WindowSession*>(glfwGetWindowUserPointer(w));
+        for (int i = 0; i < count; ++i) session->dropped_.emplace_back(paths[i]);
+    });
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
@@ -85,6 +91,8 @@ float WindowSession::content_scale() const {
 }
 
 void WindowSession::set_size(int width, int height) { glfwSetWindowSize(window_, width, height); }
+
+std::vector<std::string> WindowSession::take_dropped_files() { return std::exchange(dropped_, {}); }
 
 std::optional<FramebufferSize> WindowSession::poll() {
     glfwPollEvents();

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "outcome.hpp"
 
@@ -39,6 +40,8 @@ class WindowSession {
     void render_imgui();       // ImGui's draw data into the bound framebuffer
     void swap();
     void set_size(int width, int height);  // window pixels
+    // The files dropped on the window since the last call (a session file opens).
+    std::vector<std::string> take_dropped_files();
     // UI scale and theme: the font atlas, the style's sizes and colours.
     void rebuild_fonts(float pixels, float scale, bool light);
 
@@ -48,6 +51,7 @@ class WindowSession {
     bool glfw_ = false, imgui_ = false, glfw_backend_ = false, gl_backend_ = false;
     double last_frame_end_ = 0;  // glfwGetTime() when wait_events_until_next_frame last returned
     std::string ini_path_;       // the window layout's file (ImGui's ini), or empty: not kept
+    std::vector<std::string> dropped_;
     static constexpr uint64_t kMaxIniBytes = uint64_t(1) << 20;
 };
 

@@ -111,6 +111,13 @@ void draw_display_panel(AppState& state) {
     ImGui::SameLine();
     if (ImGui::Button("whole window (Ctrl+Shift+S)")) state.requests.export_window = true;
     remember_rect(state, "export-window");
+    // What is on screen as a file to hand a class: threadmap FILE (or a drop on the window) opens it.
+    if (ImGui::Button("Save session (.threadmap)")) state.requests.save_session = true;
+    remember_rect(state, "save-session");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "The lesson or kernel (your text with its bindings), the launch, colour mode and tab, into "
+            "the folder above. Open it with threadmap FILE, or drop it on the window.");
 }
 
 }  // namespace threadmap

@@ -6,8 +6,10 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <map>
 
 #include "cuda_syntax.hpp"
+#include "finding_target.hpp"
 #include "panel_widgets.hpp"
 #include "printed_report.hpp"
 #include "settings.hpp"
@@ -17,6 +19,9 @@
 namespace threadmap {
 
 namespace {
+
+// A line linked to the map's hovered or pinned cell (one of its findings is there).
+constexpr ImU32 kLinkedLine = IM_COL32(80, 200, 255, 110);
 
 ImU32 syntax_color(SyntaxKind k) {
     switch (k) {
@@ -40,7 +45,7 @@ ImU32 syntax_color(SyntaxKind k) {
 // ImGui drew (the same glyphs at the same places, in the input's own child window, which is
 // drawn over its parent), and tints the error line across the text. `clip`: what is visible.
 void draw_syntax(ImDrawList* draw, const ImRect& clip, const std::string& text, ImVec2 at, float line_h, float width,
-                 int error_line) {
+                 int error_line, const std::vector<int>& linked) {
     draw->PushClipRect(clip.Min, clip.Max);
     bool in_comment = false;
     size_t begin = 0;
@@ -51,6 +56,8 @@ void draw_syntax(ImDrawList* draw, const ImRect& clip, const std::string& text, 
         const float y = at.y + float(line - 1) * line_h;
         if (line == error_line)
             draw->AddRectFilled(ImVec2(at.x - 2, y), ImVec2(at.x + width, y + line_h), IM_COL32(200, 60, 60, 45));
+        else if (std::binary_search(linked.begin(), linked.end(), line))
+            draw->AddRectFilled(ImVec2(at.x - 2, y), ImVec2(at.x + width, y + line_h), kLinkedLine);
         // Measured span by span from the last one's end: a line's cost is its length, whatever
         // it holds (from its start each time, a line of 6,000 numbers took 150 ms a frame).
         float x = at.x;
@@ -72,14 +79,21 @@ void draw_syntax(ImDrawList* draw, const ImRect& clip, const std::string& text, 
 }
 
 // The text beside a gutter of line numbers, both in one scrolling child: the input is as tall
-// as its text, so the two scroll together.
+// as its text, so the two scroll together. With the Editor's kernel on the map, the gutter
+// counts each line's findings, the lines of the findings on the map's hovered or pinned cell
+// are lit, and the line under the mouse is the map's to outline (editor_hovered_line).
 bool source_with_line_numbers(AppState& state, KernelEditor& e, float height) {
     ImGui::BeginChild("editor-text", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PushFont(mono_font());
     const int lines = int(std::count(e.text.begin(), e.text.end(), '\n')) + 1;
     const float line_h = ImGui::GetTextLineHeight();
     const float pad = ImGui::GetStyle().FramePadding.y;
-    const float gutter = ImGui::CalcTextSize("0000 ").x;
+    const bool linked_map = map_shows_editor_kernel(state) && !e.edited;  // its lines are this text's
+    const std::map<int, size_t> per_line = linked_map ? findings_per_line(*state.picture) : std::map<int, size_t>();
+    const std::optional<glm::ivec2> cell = state.inspected_cell();
+    const std::vector<int> linked = linked_map && cell ? finding_lines_at(*state.picture, *cell) : std::vector<int>();
+    const float counts = per_line.empty() ? 0.0f : ImGui::CalcTextSize("000 ").x;
+    const float gutter = ImGui::CalcTextSize("0000 ").x + counts;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImDrawList* draw = ImGui::GetWindowDrawList();
     for (int line = 1; line <= lines; ++line) {
@@ -90,9 +104,33 @@ bool source_with_line_numbers(AppState& state, KernelEditor& e, float height) {
         if (error || warned)
             draw->AddRectFilled(at, ImVec2(at.x + gutter - 2, at.y + line_h),
                                 error ? IM_COL32(150, 40, 40, 255) : IM_COL32(120, 105, 30, 255));
+        else if (std::binary_search(linked.begin(), linked.end(), line))
+            draw->AddRectFilled(at, ImVec2(at.x + gutter - 2, at.y + line_h), kLinkedLine);
+        state.widget_rects["editor:line:" + std::to_string(line)] = {at.x, at.y, gutter, line_h};  // for scripts
         char number[16];
         std::snprintf(number, sizeof number, "%4d", line);
         draw->AddText(at, error || warned ? IM_COL32(255, 240, 230, 255) : IM_COL32(120, 130, 140, 255), number);
+        if (const auto found = per_line.find(line); found != per_line.end()) {  // this line's findings
+            std::snprintf(number, sizeof number, "%3zu", std::min<size_t>(found->second, 999));
+            draw->AddText(ImVec2(at.x + gutter - counts, at.y), ImGui::GetColorU32(kErrorColor), number);
+        }
+    }
+    if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) {
+        const ImVec2 mouse = ImGui::GetIO().MousePos;
+        const int line = int((mouse.y - origin.y - pad) / line_h) + 1;
+        state.editor_hovered_line = line >= 1 && line <= lines ? line : 0;
+        const auto found = per_line.find(line);
+        if (found != per_line.end() && mouse.x < origin.x + gutter) {  // the count says what it counts
+            uint64_t total = 0;
+            for (uint64_t c : state.picture->findings.counts) total += c;
+            const size_t listed = state.picture->findings.list.size();
+            ImGui::SetTooltip(
+                "%zu finding%s at line %d%s; the map outlines their cells while the mouse is on the line",
+                found->second, found->second == 1 ? "" : "s", line,
+                total > listed
+                    ? (" among the first " + std::to_string(listed) + " listed of " + std::to_string(total)).c_str()
+                    : "");
+        }
     }
     ImGui::SetCursorScreenPos(ImVec2(origin.x + gutter, origin.y));
     // At least as large as the visible area, so a click anywhere in it is a click in the text.
@@ -107,7 +145,7 @@ bool source_with_line_numbers(AppState& state, KernelEditor& e, float height) {
         ImGuiWindow* input = editor->DC.ChildWindows.back();
         ImRect visible = editor->InnerClipRect;
         visible.ClipWith(input->InnerClipRect);
-        draw_syntax(input->DrawList, visible, e.text, text_at, line_h, width, e.error_line);
+        draw_syntax(input->DrawList, visible, e.text, text_at, line_h, width, e.error_line, linked);
     }
     ImGui::PopFont();
     ImGui::EndChild();
@@ -219,12 +257,14 @@ void draw_editor_panel(AppState& state) {
     // A setting (kept with the others): a run past it is stopped and said so.
     double& seconds = state.settings.kernel_seconds;
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.25f);
-    ImGui::InputDouble("time limit of a run, seconds", &seconds, 0, 0, "%g");
+    ImGui::InputDouble("##time-limit", &seconds, 0, 0, "%g");
     if (ImGui::IsItemDeactivatedAfterEdit()) {  // typed: into its range, and run with it
         state.settings = sanitized(state.settings);
         e.edited = true;
     }
-    remember_rect(state, "editor:time-limit");
+    remember_rect(state, "editor:time-limit");  // the field alone, without its label
+    ImGui::SameLine();
+    ImGui::TextUnformatted("time limit of a run, seconds");
     if (!e.messages.empty() || warned) {
         // Errors: the kernel did not run. Warnings: it ran as written, and a warning is often
         // the bug (`if (i = n)`); shown above what it printed.

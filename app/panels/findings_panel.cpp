@@ -7,6 +7,7 @@
 
 #include <imgui_stdlib.h>
 
+#include "finding_target.hpp"
 #include "findings_report.hpp"
 #include "kernel_editor.hpp"
 #include "lessons.hpp"
@@ -19,64 +20,6 @@ namespace threadmap {
 namespace {
 
 using FindingTarget = AppState::FindingTarget;
-
-// Where a finding lies: an element of one of the kernel's arrays (of one block's copy, for a
-// __shared__ one), a cell past the mapped array's end that the map draws (an out-of-bounds
-// access: its index is the flat one), or for a divergent barrier a cell on the map of a thread
-// of its block. None where the map draws nothing of it.
-std::optional<FindingTarget> finding_target(const MapPicture& p, const Finding& f) {
-    const auto& model = p.launch.model;
-    if (model && f.kind == FindingKind::DivergentBarrier && p.findings.diverged) {
-        // A cell of the block where it diverged: first one whose thread did not wait there.
-        const std::vector<uint8_t>& found = p.findings.found;
-        for (uint8_t side : {uint8_t(kFoundBarrierElsewhere | kFoundBarrierExited), uint8_t(kFoundBarrierWaiting)})
-            for (uint64_t e = 0; e < found.size(); ++e)
-                if (found[e] & side) return FindingTarget{model->array, model->shared_block, e};
-        return std::nullopt;
-    }
-    if (model && is_undefined_shuffle(f)) {
-        // A shuffle's undefined value: the first cell its thread touched on the map, if any.
-        const std::vector<uint8_t>& found = p.findings.found;
-        const ThreadMap& map = p.result.map;
-        for (uint64_t e = 0; e < found.size() && e < map.size(); ++e)
-            if (found[e] & kFoundUndefinedShuffle)
-                if (const auto c = map.toucher(e);
-                    c && c->block == f.threads[0].block && c->thread == f.threads[0].thread)
-                    return FindingTarget{model->array, model->shared_block, e};
-        return std::nullopt;
-    }
-    if (f.index.empty()) return std::nullopt;
-    if (model && f.kind == FindingKind::OutOfBounds && f.index.size() == 1 &&
-        f.array == model->spec->arrays[model->array].name && !f.threads.empty()) {
-        const FindingTarget t{model->array, model->shared() ? f.threads.front().block : Dim3{0, 0, 0}, f.index[0]};
-        const uint64_t n = element_count(p.launch.workload);
-        const auto& past = p.result.map.past_touches;
-        if (f.index[0] >= n && shows(p, t)) {  // a drawn cell past the end that this access touched
-            const uint64_t k = f.index[0] - n;
-            if (k < p.layout.past_cells && k < past.size() && past[k] > 0) return t;
-        }
-    }
-    if (!model) {  // a tutorial kernel: its one array is the map
-        if (f.array != p.findings.output) return std::nullopt;
-        const Workload& w = p.launch.workload;
-        const uint64_t e = f.index.size() == 2 ? f.index[0] * w.cols + f.index[1] : f.index[0];
-        return e < element_count(w) ? std::optional<FindingTarget>({0, {0, 0, 0}, e}) : std::nullopt;
-    }
-    const std::vector<ArraySpec>& arrays = model->spec->arrays;
-    const auto a = std::find_if(arrays.begin(), arrays.end(), [&](const ArraySpec& s) { return s.name == f.array; });
-    if (a == arrays.end() || (a->space == MemorySpace::Shared && f.threads.empty())) return std::nullopt;
-    const std::vector<uint64_t> shape = a->shape(model->params, p.launch.launch);
-    if (shape.size() != f.index.size()) return std::nullopt;
-    uint64_t e = 0;  // row-major, as the map lays an array out
-    for (size_t d = 0; d < shape.size(); ++d) {
-        if (f.index[d] >= shape[d]) return std::nullopt;  // past the end: no cell shows it
-        e = e * shape[d] + f.index[d];
-    }
-    const Dim3 block = a->space == MemorySpace::Shared ? f.threads.front().block : Dim3{0, 0, 0};
-    return FindingTarget{size_t(a - arrays.begin()), block, e};
-}
-
-bool on_map(const MapPicture& p, const FindingTarget& t) { return !p.launch.model || shows(p, t); }
 
 // What a click on the finding does, in a tooltip's words.
 std::string click_text(const MapPicture& p, const Finding& f, const FindingTarget& t) {
@@ -121,7 +64,7 @@ void draw_launch_sweep(AppState& state) {
     // The Editor's kernel: an expected result to compare with (check --expect), optional; a
     // lesson's own kernel: the lesson's right result when it gives one, else the learner's.
     const ResolvedLaunch& on_map = state.picture->launch;
-    const bool editors = state.editor.running && on_map.model && on_map.model->owner && on_map.preset.empty();
+    const bool editors = map_shows_editor_kernel(state);
     const Lesson* lesson = on_map.preset.empty() || !on_map.model ? nullptr : find_lesson(on_map.preset);
     const LessonKernelText* lessons = lesson && lesson->own_kernel ? &*lesson->own_kernel : nullptr;
     const bool lesson_expects = lessons && !lessons->expect.empty();

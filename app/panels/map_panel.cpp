@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "finding_target.hpp"
 #include "legend.hpp"
 #include "map_annotations.hpp"
 #include "window_layout.hpp"
@@ -138,6 +139,10 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
 
     dl->PushClipRect(ImVec2(pos.x, pos.y), ImVec2(pos.x + size.x, pos.y + size.y), true);
+    // The Editor's hovered line: the cells of its findings (an out-of-bounds write past C, a race).
+    if (state.editor_hovered_line && map_shows_editor_kernel(state))
+        for (const glm::ivec2 c : finding_cells_of_line(*state.picture, state.editor_hovered_line))
+            outline_cell(dl, state.view, r, c, IM_COL32(80, 200, 255, 255), 2.0f);
     if (state.hovered_cell) outline_cell(dl, state.view, r, *state.hovered_cell, IM_COL32(255, 255, 255, 220), 1.5f);
     if (state.pinned_cell) outline_cell(dl, state.view, r, *state.pinned_cell, IM_COL32(255, 230, 60, 255), 2.5f);
     if (const auto missing = missing_product(m.workload))

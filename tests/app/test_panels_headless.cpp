@@ -329,8 +329,9 @@ TEST_CASE("replay scripts are checked when loaded - FILE:LINE and what was expec
     CHECK(error("").empty());
     CHECK(error("# a comment\n\n1 click map-area\n").empty());  // a widget by name
     CHECK(error("1 jump 3 4") ==
-          "s.replay:1: unknown command 'jump' (move, click, drag, scroll, key, type, resize, screenshot, "
+          "s.replay:1: unknown command 'jump' (move, click, drag, scroll, key, type, drop, resize, screenshot, "
           "state, wait, quit)");
+    CHECK(error("1 drop") == "s.replay:1: expected 'drop FILE'");
     CHECK(error("1 click n (elements)\n2 drag 1 2 300 4\n3 resize 1 1\n4 resize 1920 1080\n").empty());
     CHECK(error("1 click 1 2 3").rfind("s.replay:1: expected 'click X Y' (numbers)", 0) == 0);
     CHECK(error("1 drag 1 2 3").rfind("s.replay:1: expected 'drag X1 Y1 X2 Y2'", 0) == 0);

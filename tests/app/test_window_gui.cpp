@@ -829,3 +829,118 @@ TEST_CASE("the kernel editor - Compile for a GPU too: NVRTC's verdict beside Run
     CHECK(load_png(w.path("gpu.png")).valid());
 }
 #endif
+
+TEST_CASE("the editor beside the map - a hatched cell lights the line that wrote it, the line outlines its cells") {
+    // A matmul whose grid overshoots C and has no guard: its stores past C's end are line 7's.
+    const std::string cu = "/tmp/threadmap-gui-" + std::to_string(getpid()) + "-beside.cu";
+    std::ofstream(cu) << "__global__ void matmul(const float* A, const float* B, float* C, int n) {\n"
+                         "    int i = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                         "    int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                         "    float tmp = 0;\n"
+                         "    for (int k = 0; k < n; ++k)\n"
+                         "        tmp += A[i * n + k] * B[k * n + j];\n"
+                         "    C[i * n + j] = tmp;\n"
+                         "}\n";
+    const WindowRun w =
+        run_window({"--source", cu, "--bind", "A=float[20][20]", "--bind", "B=float[20][20]", "--bind",
+                    "C=float[16][16]", "--bind", "n=20", "--block", "8,8", "--grid", "3,3"},
+                   "1 move 5 5\n2 wait idle\n3 click tab:Editor\n5 wait idle\n6 move cell 0 16\n8 state @/cell.json\n"
+                   "9 move editor:line:7\n11 state @/line.json\n12 screenshot @/line.png\n13 quit\n");
+    std::filesystem::remove(cu);
+    const json cell = load_json(w.path("cell.json"));
+    // Both live in the Editor tab: the map beside the text, as wide as it.
+    const double text_w = cell["widgets"]["editor:text"][2];
+    CHECK(double(cell["map_rect"][2]) > text_w * 0.8);
+    CHECK(double(cell["map_rect"][0]) > double(cell["widgets"]["editor:text"][0]) + text_w);
+    // The first cell under C (element 256, past its end): written by line 7, lit in the editor.
+    REQUIRE(cell["editor"].contains("lines_of_cell"));
+    CHECK(cell["editor"]["lines_of_cell"] == json::array({7}));
+    // The mouse on line 7: the map outlines the cells of its findings, every one past C.
+    const json line = load_json(w.path("line.json"));
+    CHECK(line["editor"]["hovered_line"] == 7);
+    CHECK(line["editor"]["cells_of_line"].get<int>() > 16);
+    const PngImage img = load_png(w.path("line.png"));
+    REQUIRE(img.valid());
+    int outline = 0;  // the outline's colour, on the map's side of the window
+    for (int y = 0; y < img.height; ++y)
+        for (int x = int(cell["map_rect"][0]); x < img.width * 3 / 4; ++x)
+            outline += img.at(x, y) == std::array<uint8_t, 3>{80, 200, 255};
+    CHECK(outline > 200);
+}
+
+TEST_CASE("a session round trip - Save session writes what is on screen, threadmap FILE and render --session open it") {
+    // The race lesson as it opens, saved into a folder typed in the Display panel.
+    const WindowRun w = run_window({"--preset", "race-2d-block"},
+                                   "1 move 5 5\n2 wait idle\n3 click folder\n4 key ctrl+a\n5 type @/\n6 key enter\n"
+                                   "8 click save-session\n10 state @/saved.json\n11 quit\n");
+    std::string file;
+    for (const auto& entry : std::filesystem::directory_iterator(w.dir))
+        if (entry.path().extension() == ".threadmap") file = entry.path();
+    const std::string where = "no .threadmap file in " + w.dir;
+    REQUIRE_MESSAGE(!file.empty(), where);
+    CHECK(load_json(w.path("saved.json"))["message"].get<std::string>().find(file) != std::string::npos);
+    const json session = load_json(file);
+    CHECK(session["launch"]["preset"] == "race-2d-block");
+    CHECK(session["view"]["color"] == "findings");
+    // render --session draws exactly what render --preset draws of the same lesson.
+    const std::string a = w.path("session.png"), b = w.path("preset.png");
+    CHECK(run_threadmap({"render", "--session", file, "--out", a, "--size", "480x270"}).exit_code == 0);
+    CHECK(run_threadmap({"render", "--preset", "race-2d-block", "--out", b, "--size", "480x270"}).exit_code == 0);
+    std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
+    const std::string pa((std::istreambuf_iterator<char>(fa)), {}), pb((std::istreambuf_iterator<char>(fb)), {});
+    CHECK_FALSE(pa.empty());
+    CHECK(pa == pb);
+    // threadmap FILE opens it: the lesson's launch, in its colour.
+    const WindowRun opened = run_window({file}, "1 move 5 5\n2 wait idle\n3 state @/s.json\n4 quit\n");
+    const json s = load_json(opened.path("s.json"));
+    CHECK(s["kernel"] == "increment");
+    CHECK(s["launch"]["block"] == json::array({32, 2, 1}));
+    CHECK(s["color_mode"] == "findings");
+    CHECK(s["findings"] == 1000);
+}
+
+TEST_CASE(
+    "a dropped session file opens a learner's kernel in the Editor - a bad one is a message and changes nothing") {
+    const std::string dir = "/tmp/threadmap-session-" + std::to_string(getpid());
+    std::filesystem::create_directories(dir);
+    const json good = {
+        {"threadmap_session", 1},
+        {"launch",
+         {{"source_text",
+           "__global__ void fill(int* a, int n) {\n    int i = threadIdx.x;\n    if (i < n) a[i] = i;\n}\n"},
+          {"binds", {"a=int[64]", "n=64"}},
+          {"block", {64}},
+          {"grid", "1"}}},
+        {"view", {{"color", "thread-x"}, {"tab", "editor"}}}};
+    std::ofstream(dir + "/good.threadmap") << good.dump();
+    std::ofstream(dir + "/bad.threadmap") << R"({"threadmap_session":1,"launch":{"kernel":"increment","blokc":"32"}})";
+    const WindowRun w = run_window({"--preset", "seed-increment"}, "1 move 5 5\n2 wait idle\n3 drop " + dir +
+                                                                       "/bad.threadmap\n5 wait idle\n"
+                                                                       "6 state @/bad.json\n7 drop " +
+                                                                       dir +
+                                                                       "/good.threadmap\n9 wait idle\n"
+                                                                       "10 state @/good.json\n11 quit\n");
+    const json bad = load_json(w.path("bad.json"));
+    CHECK(bad["message"] == dir + "/bad.threadmap: launch.blokc: not a field of a session's launch");
+    CHECK(bad["kernel"] == "increment");
+    CHECK(bad["launch"]["grid"] == json::array({16, 1, 1}));
+    const json s = load_json(w.path("good.json"));
+    CHECK(s["kernel"] == "fill");
+    CHECK(s["editor"]["running"] == true);
+    CHECK(s["editor"]["binds"] == json::array({"int[64]", "64"}));
+    CHECK(s["launch"]["block"] == json::array({64, 1, 1}));
+    CHECK(s["color_mode"] == "thread-x");
+    // The command line says the same of a bad file, and exits 2.
+    const RunResult window = run_threadmap({dir + "/bad.threadmap"});
+    CHECK(window.exit_code == 2);
+    CHECK(window.err.find("launch.blokc: not a field") != std::string::npos);
+    const RunResult render =
+        run_threadmap({"render", "--session", dir + "/missing.threadmap", "--out", dir + "/x.png"});
+    CHECK(render.exit_code == 2);
+    CHECK(render.err.find("missing.threadmap") != std::string::npos);
+    const RunResult mixed =
+        run_threadmap({"render", "--session", dir + "/good.threadmap", "--block", "32", "--out", dir + "/x.png"});
+    CHECK(mixed.exit_code == 2);
+    CHECK(mixed.err.find("no other launch options") != std::string::npos);
+    std::filesystem::remove_all(dir);
+}

@@ -1,0 +1,164 @@
+// Session files; see session_file.hpp.
+#include "session_file.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "input_file.hpp"
+#include "source_launch.hpp"
+
+namespace threadmap {
+
+namespace {
+
+constexpr uint64_t kMaxSessionBytes = 4u << 20;  // a kernel's text (1 MiB at most) and its launch
+
+std::string dim_text(const Dim3& d) {
+    return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z);
+}
+
+// A value as the command line would have typed it: text, a whole number, or (block, grid,
+// shared_block) a list of whole numbers.
+std::string option_text(const nlohmann::json& v, const std::string& field) {
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_number_unsigned()) return std::to_string(v.get<uint64_t>());
+    if (v.is_array()) {
+        std::string text;
+        for (const auto& x : v) {
+            if (!x.is_number_unsigned()) throw std::runtime_error(field + ": a list of whole numbers");
+            text += (text.empty() ? "" : ",") + std::to_string(x.get<uint64_t>());
+        }
+        return text;
+    }
+    throw std::runtime_error(field + ": text or a whole number");
+}
+
+LaunchOptions read_launch(const nlohmann::json& j, const std::string& name) {
+    LaunchOptions o;
+    if (!j.is_object()) throw std::runtime_error("launch must be an object");
+    const std::map<std::string, std::string*> text_fields = {
+        {"preset", &o.preset}, {"kernel", &o.kernel},    {"n", &o.n},
+        {"rows", &o.rows},     {"cols", &o.cols},        {"inner", &o.inner},
+        {"block", &o.block},   {"grid", &o.grid},        {"array", &o.array},
+        {"access", &o.access}, {"phase", &o.phase},      {"shared_block", &o.shared_block},
+        {"entry", &o.entry},   {"source_text", nullptr}, {"dynamic_shared", &o.dynamic_shared}};
+    for (const auto& [key, value] : j.items()) {
+        const std::string field = "launch." + key;
+        if (key == "params") {
+            if (!value.is_object()) throw std::runtime_error(field + " must be an object");
+            for (const auto& [param, v] : value.items()) o.params[param] = option_text(v, field + "." + param);
+        } else if (key == "binds") {
+            if (!value.is_array()) throw std::runtime_error(field + " must be a list of NAME=... texts");
+            for (const auto& b : value) {
+                if (!b.is_string()) throw std::runtime_error(field + " must be a list of NAME=... texts");
+                o.binds.push_back(b.get<std::string>());
+            }
+        } else if (key == "source_text") {
+            if (!value.is_string() || value.get<std::string>().empty())
+                throw std::runtime_error(field + " must be the kernel's CUDA text");
+            o.source_text = value.get<std::string>();
+            o.source = name;  // Clang's messages name the session
+        } else if (const auto f = text_fields.find(key); f != text_fields.end()) {
+            *f->second = option_text(value, field);
+        } else {
+            throw std::runtime_error(field + ": not a field of a session's launch");
+        }
+    }
+    return o;
+}
+
+}  // namespace
+
+Outcome<Session> parse_session(const std::string& json_text, const std::string& name) {
+    try {
+        const nlohmann::json j = nlohmann::json::parse(json_text);
+        if (!j.is_object() || j.value("threadmap_session", 0) != 1)
+            return {std::nullopt, name + ": not a threadmap session (no \"threadmap_session\": 1)"};
+        Session s;
+        for (const auto& [key, value] : j.items())
+            if (key != "threadmap_session" && key != "launch" && key != "view")
+                return {std::nullopt, name + ": " + key + ": not a field of a session"};
+        if (!j.contains("launch")) return {std::nullopt, name + ": launch is missing"};
+        s.launch = read_launch(j.at("launch"), name);
+        if (j.contains("view")) {
+            const auto& v = j.at("view");
+            if (!v.is_object()) return {std::nullopt, name + ": view must be an object"};
+            for (const auto& [key, value] : v.items()) {
+                if (key != "color" && key != "tab") return {std::nullopt, name + ": view." + key + ": not a field"};
+                if (!value.is_string()) return {std::nullopt, name + ": view." + key + " must be text"};
+            }
+            s.color = v.value("color", std::string());
+            s.tab = v.value("tab", std::string());
+            if (!s.tab.empty() && s.tab != "map" && s.tab != "timing" && s.tab != "occupancy" && s.tab != "memory" &&
+                s.tab != "editor")
+                return {std::nullopt,
+                        name + ": view.tab: map, timing, occupancy, memory or editor, not '" + s.tab + "'"};
+        }
+        return {std::move(s), {}};
+    } catch (const nlohmann::json::exception& e) {
+        return {std::nullopt, name + ": malformed session: " + e.what()};
+    } catch (const std::runtime_error& e) {
+        return {std::nullopt, name + ": " + e.what()};
+    }
+}
+
+Outcome<Session> read_session(const std::string& path) {
+    const auto text = read_input_file(path, kMaxSessionBytes, "session file");
+    if (!text.value) return {std::nullopt, text.error};
+    return parse_session(*text.value, path);
+}
+
+std::string session_json(const Session& s) {
+    const LaunchOptions& o = s.launch;
+    nlohmann::json launch = nlohmann::json::object();
+    const std::pair<const char*, const std::string*> fields[] = {
+        {"preset", &o.preset}, {"kernel", &o.kernel}, {"n", &o.n},         {"rows", &o.rows},
+        {"cols", &o.cols},     {"inner", &o.inner},   {"block", &o.block}, {"grid", &o.grid},
+        {"array", &o.array},   {"access", &o.access}, {"phase", &o.phase}, {"shared_block", &o.shared_block},
+        {"entry", &o.entry}};
+    for (const auto& [key, value] : fields)
+        if (!value->empty()) launch[key] = *value;
+    if (!o.params.empty()) launch["params"] = o.params;
+    if (!o.source_text.empty()) {
+        launch["source_text"] = o.source_text;
+        launch["binds"] = o.binds;
+        if (!o.dynamic_shared.empty() && o.dynamic_shared != "0") launch["dynamic_shared"] = o.dynamic_shared;
+    }
+    nlohmann::json j = {{"threadmap_session", 1}, {"launch", launch}};
+    if (!s.color.empty()) j["view"]["color"] = s.color;
+    if (!s.tab.empty()) j["view"]["tab"] = s.tab;
+    return j.dump(2) + "\n";
+}
+
+LaunchOptions options_of(const ResolvedLaunch& r) {
+    LaunchOptions o;
+    o.preset = r.preset;
+    o.block = dim_text(r.launch.block);
+    o.grid = dim_text(r.launch.grid);
+    const bool own_source = r.model && r.model->owner;  // a learner's or a lesson's own text
+    const ModelKernel m = r.model ? *r.model : tutorial_model_kernel(r.workload, false);
+    if (!own_source) {
+        o.kernel = r.kernel_name();
+        for (size_t i = 0; i < m.spec->params.size() && i < m.params.size(); ++i) {
+            const std::string& name = m.spec->params[i].name;
+            const std::string value = std::to_string(m.params[i]);
+            std::string* field = name == "n"       ? &o.n
+                                 : name == "rows"  ? &o.rows
+                                 : name == "cols"  ? &o.cols
+                                 : name == "inner" ? &o.inner
+                                                   : nullptr;
+            if (field)
+                *field = value;
+            else
+                o.params[name] = value;
+        }
+    }
+    if (r.model) {  // the mapped array, as --array, --access, --phase and --shared-block give it
+        o.array = r.mapped_array();
+        o.access = r.model->reads ? "read" : "write";
+        if (r.model->phase != ModelKernel::kAllPhases) o.phase = std::to_string(r.model->phase);
+        if (r.model->shared()) o.shared_block = dim_text(r.model->shared_block);
+    }
+    return o;
+}
+
+}  // namespace threadmap
