@@ -7,7 +7,8 @@
 namespace threadmap {
 
 namespace {
-ImFont* g_mono = nullptr;  // one window per process
+ImFont* g_mono = nullptr;     // one window per process
+ImFont* g_heading = nullptr;  // an analysis tab's key figure
 
 // Latin, with the punctuation, arrows and mathematical signs the labels use ("×", "·", "…",
 // "→", "↓", "≥"); the fonts cover them (DejaVu).
@@ -29,9 +30,15 @@ ImFont* load_ui_font(ImGuiIO& io, float size_px) {
                  ? io.Fonts->AddFontFromFileTTF(kMonoFontPath, size_px, nullptr, kGlyphRanges)
                  : nullptr;
     if (g_mono == nullptr) g_mono = font;
+    g_heading = access(kHeadingFontPath, R_OK) == 0
+                    ? io.Fonts->AddFontFromFileTTF(kHeadingFontPath, size_px * kHeadingScale, nullptr, kGlyphRanges)
+                    : nullptr;
+    if (g_heading == nullptr) g_heading = font;
     return font;
 }
 
 ImFont* mono_font() { return g_mono; }
+
+ImFont* heading_font() { return g_heading; }
 
 }  // namespace threadmap

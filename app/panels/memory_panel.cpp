@@ -51,6 +51,36 @@ void totals_line(const PictureMemory& m, MemorySpace space, AccessOp op) {
     ImGui::TextWrapped("%s", line.c_str());
 }
 
+// The tab's lead: the global or shared access furthest from its ideal (sectors, or wavefronts
+// for shared memory), in large type, with what would do.
+void lead_figure(AppState& state, const PictureMemory& m) {
+    struct Lead {
+        double ratio = 0;
+        std::string figure, meaning;
+    } lead;
+    for (MemorySpace space : {MemorySpace::Global, MemorySpace::Shared})
+        for (AccessOp op : {AccessOp::Load, AccessOp::Store}) {
+            const MemoryTotals t = memory_totals(m.sites, space, op);
+            const bool global = space == MemorySpace::Global;
+            const uint64_t amount = global ? t.sectors : t.wavefronts,
+                           ideal = global ? t.ideal_sectors : t.ideal_wavefronts;
+            if (t.requests == 0 || ideal == 0) continue;
+            const double n = double(t.requests), ratio = double(amount) / double(ideal);
+            if (!lead.figure.empty() && ratio <= lead.ratio) continue;
+            const std::string what = std::string(memory_space_name(space)) + " " + access_op_name(op);
+            lead = {ratio,
+                    decimals(double(amount) / n) + (global ? " sectors per " : " wavefronts per ") + what + " request",
+                    decimals(double(ideal) / n) + " would do" +
+                        (ratio > 1.001 ? ": " + decimals(ratio, 1) + "x the " + (global ? "bytes" : "time") +
+                                             (global ? ""
+                                                     : " (a " + std::to_string(t.conflict_ways_max) +
+                                                           "-way bank conflict at worst)")
+                                       : ": as good as it gets") +
+                        "."};
+        }
+    if (!lead.figure.empty()) headline(state, lead.figure, lead.meaning, "memory-lead");
+}
+
 void site_table(const PictureMemory& m) {
     const std::vector<std::string> code = source_lines(m.spec->cuda_source);
     const ImGuiTableFlags flags =
@@ -104,6 +134,7 @@ void draw_memory_panel(AppState& state) {
         ImGui::TextWrapped("Not computed: %s.", m.not_computed.c_str());
         return;
     }
+    lead_figure(state, m);
     for (MemorySpace space : {MemorySpace::Global, MemorySpace::Shared, MemorySpace::Constant})
         for (AccessOp op : {AccessOp::Load, AccessOp::Store}) totals_line(m, space, op);
     // Sectors are a global array's cost, bank conflicts a __shared__ one's (a __constant__

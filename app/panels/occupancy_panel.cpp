@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "device_profiles.hpp"
+#include "occupancy_report.hpp"
 #include "panel_widgets.hpp"
 
 namespace threadmap {
@@ -90,6 +91,58 @@ void draw_sweep(AppState& state, const std::vector<OccupancySweepPoint>& points,
     }
 }
 
+// The SM × wave timeline: a row per SM, a column per wave (the first three and the last three
+// when there are more than twelve), each bar as long as the blocks the SM runs in that wave
+// out of its slots, in the order kBlockOrderNote names — a last wave's idle tail is the
+// empty rows of its column.
+void draw_wave_timeline(AppState& state, const OccupancyReport& r) {
+    const Waves& w = r.waves;
+    const uint64_t sms = uint64_t(r.gpu.sms), per_sm = uint64_t(r.occupancy.active_blocks_per_sm);
+    if (w.waves == 0 || sms == 0 || per_sm == 0) return;
+    std::vector<int64_t> columns;  // wave numbers, -1 for the gap
+    for (uint64_t k = 0; k < w.waves; ++k)
+        if (w.waves <= 12 || k < 3 || k + 3 >= w.waves) {
+            if (w.waves > 12 && k == w.waves - 3) columns.push_back(-1);
+            columns.push_back(int64_t(k));
+        }
+    const float font = ImGui::GetFontSize(), label_w = ImGui::CalcTextSize("SM 000 ").x;
+    const float width = std::max(ImGui::GetContentRegionAvail().x - label_w, 100.0f);
+    const float height = std::max(font * 6, std::min(font * 12, float(sms) * 2));
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton("wave-timeline", ImVec2(width + label_w, height + font * 1.4f));
+    remember_rect(state, "occupancy-waves");
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), idle = ImGui::GetColorU32(ImGuiCol_FrameBg);
+    const float x0 = origin.x + label_w, column = width / float(columns.size()), row = height / float(sms);
+    dl->AddText(origin, text, "SM 0");
+    dl->AddText(ImVec2(origin.x, origin.y + height - font), text, ("SM " + std::to_string(sms - 1)).c_str());
+    for (size_t c = 0; c < columns.size(); ++c) {
+        const float left = x0 + column * float(c) + 1, right = x0 + column * float(c + 1) - 1;
+        if (columns[c] < 0) {
+            dl->AddText(ImVec2((left + right) / 2 - font / 2, origin.y + height / 2 - font / 2), text, "...");
+            continue;
+        }
+        const uint64_t wave = uint64_t(columns[c]);
+        const uint64_t in_wave = std::min(w.slots, w.blocks - wave * w.slots);
+        dl->AddRectFilled(ImVec2(left, origin.y), ImVec2(right, origin.y + height), idle);
+        for (uint64_t sm = 0; sm < sms; ++sm) {  // blocks dealt round-robin: in_wave / sms each, the first more
+            const uint64_t blocks = in_wave / sms + (sm < in_wave % sms ? 1 : 0);
+            if (blocks == 0) continue;
+            const float top = origin.y + row * float(sm);
+            dl->AddRectFilled(ImVec2(left, top),
+                              ImVec2(left + (right - left) * float(blocks) / float(per_sm), top + std::max(row, 1.0f)),
+                              IM_COL32(78, 121, 167, 255));
+        }
+        const std::string label = "wave " + std::to_string(wave + 1);
+        dl->AddText(ImVec2(left, origin.y + height + 2), text, label.c_str());
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "Each row an SM, each column a wave: a bar is the blocks that SM runs in that wave, out of "
+            "its %llu slots (%s).",
+            static_cast<unsigned long long>(per_sm), kBlockOrderNote);
+}
+
 }  // namespace
 
 void draw_occupancy_panel(AppState& state) {
@@ -114,11 +167,11 @@ void draw_occupancy_panel(AppState& state) {
         ImGui::PopStyleColor();
         return;
     }
-    ImGui::Text("Blocks per SM: %d   Occupancy: %s (%d of %d warps)", o.active_blocks_per_sm,
-                percent_text(o.occupancy).c_str(), o.active_warps_per_sm, o.max_warps_per_sm);
-    remember_rect(state, "occupancy-figures");
-    ImGui::TextWrapped("Limited by %s: %s.", main_limiter_name(o.limiters),
-                       limiter_sentence(r.gpu.sm, o, r.block_size).c_str());
+    headline(state, percent_text(o.occupancy) + " occupancy, limited by " + main_limiter_name(o.limiters),
+             std::to_string(o.active_blocks_per_sm) + " blocks per SM, " + std::to_string(o.active_warps_per_sm) +
+                 " of " + std::to_string(o.max_warps_per_sm) +
+                 " warps: " + limiter_sentence(r.gpu.sm, o, r.block_size) + ".",
+             "occupancy-figures");
     const auto limit = [](int v) { return v == INT_MAX ? std::string("-") : std::to_string(v); };
     disabled_note("Each limit alone: warps " + limit(o.limit_warps) + ", registers " + limit(o.limit_registers) +
                   ", shared memory " + limit(o.limit_shared) + ", block slots " + limit(o.limit_blocks) +
@@ -131,6 +184,7 @@ void draw_occupancy_panel(AppState& state) {
         static_cast<unsigned long long>(w.blocks), static_cast<unsigned long long>(w.slots), o.active_blocks_per_sm,
         r.gpu.sms, static_cast<unsigned long long>(w.waves), w.waves == 1 ? "wave" : "waves",
         percent_text(w.last_wave_fill).c_str(), percent_text(1 - w.last_wave_fill).c_str());
+    draw_wave_timeline(state, r);
     colour_map_button(state, "Colour the map by SM", "sm", "occupancy");
     ImGui::SameLine();
     colour_map_button(state, "Colour the map by wave", "wave", "occupancy");

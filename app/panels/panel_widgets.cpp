@@ -2,6 +2,7 @@
 #include "panel_widgets.hpp"
 
 #include "legend.hpp"
+#include "ui_font.hpp"
 
 namespace threadmap {
 
@@ -62,6 +63,14 @@ void mark_launch_edited(AppState& state) {
     e.preset.clear();                                              // a changed lesson is the learner's own launch now
     if (e.model) e.workload = model_workload(*e.model, e.launch);  // partial sums follow the grid
     state.pending.apply = true;
+}
+
+void headline(AppState& state, const std::string& figure, const std::string& meaning, const std::string& name) {
+    ImGui::PushFont(heading_font());
+    ImGui::TextWrapped("%s", figure.c_str());
+    ImGui::PopFont();
+    remember_rect(state, name);
+    ImGui::TextWrapped("%s", meaning.c_str());
 }
 
 }  // namespace threadmap

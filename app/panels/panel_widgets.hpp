@@ -35,6 +35,10 @@ inline void remember_rect(AppState& state, const std::string& name) {
 // "…" after it.
 std::string fit_to_width(const std::string& text, float width);
 
+// An analysis tab's lead: its key figure in large type ("28.57 sectors per store request"),
+// then one line of what it means; `name` is the figure's widget name (tests, replays).
+void headline(AppState& state, const std::string& figure, const std::string& meaning, const std::string& name);
+
 // Three unsigned fields on one line, `width` in all (0: the rest of the line), remembered as
 // "ID.x", "ID.y", "ID.z"; true when any changed.
 bool dim3_fields(AppState& state, const char* id, Dim3& d, float width = 0);

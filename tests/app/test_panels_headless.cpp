@@ -628,3 +628,26 @@ TEST_CASE("a divergent barrier is on the map - its block's cells by where each t
     REQUIRE(fixed.value);
     CHECK_FALSE(fixed.value->findings.diverged);
 }
+
+TEST_CASE(
+    "the analysis tabs lead with their figure - Memory's worst access - Occupancy's figure and SM x wave timeline") {
+    HeadlessUi ui;
+    AppState state;
+    select_lesson(state, "transpose-bank-conflicts");
+    for (int i = 0; i < 4; ++i) {  // the lesson's map, then the Memory tab counting its requests
+        state.open_view = CentreView::Memory;
+        ui.frame(state);
+    }
+    REQUIRE(state.picture);
+    REQUIRE(state.picture->memory.computed);
+    CHECK(state.widget_rects.count("memory-lead") == 1);
+    // Above the table: the figure comes first.
+    CHECK(state.widget_rects.at("memory-lead").y < state.widget_rects.at("memory:lanes").y);
+    select_lesson(state, "occupancy-wave-quantization");  // opens on the Occupancy tab
+    ui.frame(state);
+    ui.frame(state);
+    REQUIRE(state.widget_rects.count("occupancy-figures") == 1);
+    REQUIRE(state.widget_rects.count("occupancy-waves") == 1);
+    CHECK(state.widget_rects.at("occupancy-figures").y < state.widget_rects.at("occupancy-waves").y);
+    CHECK(state.widget_rects.at("occupancy-waves").h > 5 * ImGui::GetFontSize());  // a picture, not a line
+}
