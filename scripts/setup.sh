@@ -13,6 +13,7 @@ packages=(cmake g++ make pkg-config
           fonts-dejavu-core                                            # readable UI text
           xvfb xauth jq x11-xserver-utils                              # window tests (xrdb: HiDPI), monkey
           desktop-file-utils appstream                                 # install test
+          python3                                                      # docs and layers checks, gallery
           libclang-15-dev llvm-15-dev libclang-cpp15-dev libseccomp-dev  # learners' kernels
           clang-14)                                                    # libFuzzer targets (scripts/fuzz.sh)
 
