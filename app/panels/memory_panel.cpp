@@ -81,16 +81,17 @@ void lead_figure(AppState& state, const PictureMemory& m) {
     if (!lead.figure.empty()) headline(state, lead.figure, lead.meaning, "memory-lead");
 }
 
-void site_table(const PictureMemory& m) {
+void site_table(AppState& state, const PictureMemory& m) {
     const std::vector<std::string> code = source_lines(m.spec->cuda_source);
-    const ImGuiTableFlags flags =
-        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
-    const float height = ImGui::GetTextLineHeightWithSpacing() * (float(m.sites.size()) + 2.5f);
-    if (!ImGui::BeginTable("memory-sites", 10, flags, ImVec2(0, height))) return;
-    for (const char* h : {"Line", "Code", "Access", "Array", "Requests", "Sectors / wavefronts", "Per request", "Ideal",
-                          "Excess", "Active lanes"})
-        ImGui::TableSetupColumn(h);
+    // No horizontal scrolling (a projector's 1280 pixels once hid the last columns): short
+    // headers, the figures' columns as wide as they need, the code wrapped in what is left.
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("memory-sites", 10, flags)) return;
+    for (const char* h :
+         {"Line", "Code", "Access", "Array", "Requests", "Cost", "Per req.", "Ideal", "Excess", "Lanes"})
+        ImGui::TableSetupColumn(h, std::string(h) == "Code" ? ImGuiTableColumnFlags_WidthStretch : 0);
     ImGui::TableHeadersRow();
+    remember_rect(state, "memory:table");
     for (const MemorySite& s : m.sites) {
         const auto [amount, ideal, unit] = site_cost(s);
         const double n = double(s.requests);
@@ -100,7 +101,8 @@ void site_table(const PictureMemory& m) {
             ImGui::TextUnformatted(text.c_str());
         };
         cell(std::to_string(s.line));
-        cell(s.line >= 1 && size_t(s.line) <= code.size() ? code[size_t(s.line) - 1] : "");
+        ImGui::TableNextColumn();
+        ImGui::TextWrapped("%s", s.line >= 1 && size_t(s.line) <= code.size() ? code[size_t(s.line) - 1].c_str() : "");
         // "shared load, 16 B": the bytes each lane's access covers (a float4 through a cast: 16).
         cell(std::string(memory_space_name(s.space)) + " " + access_op_name(s.op) + ", " +
              std::to_string(s.access_bytes) + " B");
@@ -148,7 +150,7 @@ void draw_memory_panel(AppState& state) {
     if (!constant) ImGui::SameLine();
     colour_map_button(state, "Colour the map by active lanes", "lanes", "memory");
     ImGui::Spacing();
-    site_table(m);
+    site_table(state, m);
     ImGui::Spacing();
     disabled_note(std::string("A model, not a measurement: ") + kMemoryModelNote + ".");
 }

@@ -27,16 +27,28 @@ void draw_sweep(AppState& state, const std::vector<OccupancySweepPoint>& points,
     if (points.empty()) return;
     const float scale = state.settings.ui_scale;
     const float height = 150 * scale, label_h = ImGui::GetTextLineHeightWithSpacing();
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const float width = std::max(ImGui::GetContentRegionAvail().x, 100.0f);
-    ImGui::InvisibleButton("occupancy-sweep", ImVec2(width, height + label_h));
+    const ImVec2 corner = ImGui::GetCursorScreenPos();
+    const float axis_w = ImGui::CalcTextSize("100% ").x;  // the occupancy axis, left of the bars
+    const float width = std::max(ImGui::GetContentRegionAvail().x - axis_w, 100.0f);
+    ImGui::InvisibleButton("occupancy-sweep", ImVec2(width + axis_w, height + 2 * label_h));
     remember_rect(state, "occupancy-sweep");
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 origin(corner.x + axis_w, corner.y);
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
     const float bar = width / float(points.size());
     dl->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), IM_COL32(30, 32, 38, 255));
     for (float level : {0.25f, 0.5f, 0.75f, 1.0f})
         dl->AddLine(ImVec2(origin.x, origin.y + height * (1 - level)),
                     ImVec2(origin.x + width, origin.y + height * (1 - level)), IM_COL32(70, 72, 80, 255));
+    for (int level : {0, 50, 100}) {  // the y axis: occupancy
+        const std::string label = std::to_string(level) + "%";
+        const float y = origin.y + height * (1 - float(level) / 100) - label_h / 2;
+        dl->AddText(ImVec2(origin.x - ImGui::CalcTextSize(label.c_str()).x - 4,
+                           std::clamp(y, origin.y, origin.y + height - label_h)),
+                    text, label.c_str());
+    }
+    const char* x_title = "threads per block (bars: occupancy; in them: waves; green: modeled time)";
+    dl->AddText(ImVec2(origin.x, origin.y + height + label_h), text, x_title);
     double fastest = 0, slowest = 0;
     for (const auto& p : points)
         if (p.kernel_seconds) {
@@ -61,9 +73,11 @@ void draw_sweep(AppState& state, const std::vector<OccupancySweepPoint>& points,
                 origin.y + height * (0.95f - 0.9f * float((slowest - *p.kernel_seconds) / (slowest - fastest)))));
         if (ImGui::IsItemHovered() && ImGui::GetIO().MousePos.x >= x0 - 1 && ImGui::GetIO().MousePos.x < x1 + 1)
             hovered = int(i);
-        if (p.block_size % 256 == 0 || p.block_size == 32)
-            dl->AddText(ImVec2(x0, origin.y + height + 2), IM_COL32(200, 200, 200, 255),
-                        std::to_string(p.block_size).c_str());
+        if (p.block_size % 256 == 0 || p.block_size == 32) {  // the last label ends at the chart's edge
+            const std::string size = std::to_string(p.block_size);
+            const float w = ImGui::CalcTextSize(size.c_str()).x;
+            dl->AddText(ImVec2(std::min(x0, origin.x + width - w), origin.y + height + 2), text, size.c_str());
+        }
     }
     dl->AddPolyline(time_line.data(), int(time_line.size()), IM_COL32(89, 220, 120, 255), 0, 2 * scale);
     // The line spans the range only: say how wide it is, so small differences are not read as large.
@@ -107,7 +121,7 @@ void draw_wave_timeline(AppState& state, const OccupancyReport& r) {
         }
     const float font = ImGui::GetFontSize(), label_w = ImGui::CalcTextSize("SM 000 ").x;
     const float width = std::max(ImGui::GetContentRegionAvail().x - label_w, 100.0f);
-    const float height = std::max(font * 6, std::min(font * 12, float(sms) * 2));
+    const float height = std::max(font * 5, std::min(font * 8, float(sms) * 2));
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("wave-timeline", ImVec2(width + label_w, height + font * 1.4f));
     remember_rect(state, "occupancy-waves");

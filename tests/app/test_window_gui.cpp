@@ -944,3 +944,17 @@ TEST_CASE(
     CHECK(mixed.err.find("no other launch options") != std::string::npos);
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("the Memory tab at 1280x720 - its figure first, every column of its table on screen") {
+    const WindowRun w = run_window({"--preset", "transpose-bank-conflicts", "--window-size", "1280x720"},
+                                   "1 move 5 5\n2 wait idle\n3 click tab:Memory\n5 wait idle\n6 move 5 5\n"
+                                   "8 state @/s.json\n9 quit\n");
+    const json s = load_json(w.path("s.json"));
+    const auto& widgets = s["widgets"];
+    REQUIRE(widgets.contains("memory-lead"));
+    REQUIRE(widgets.contains("memory:table"));  // the last column's header
+    CHECK(double(widgets["memory-lead"][1]) < double(widgets["memory:table"][1]));
+    // The last column ends inside the centre, left of the Inspector's column.
+    const double lanes_right = double(widgets["memory:table"][0]) + double(widgets["memory:table"][2]);
+    CHECK(lanes_right <= double(widgets["go-to-element"][0]));
+}
