@@ -34,15 +34,17 @@ while read -r kernel options; do
   # shellcheck disable=SC2086
   "$tm" memory --kernel "$kernel" $options --csv > "$csv.model" || { status=1; continue; }
   for op in ld st; do
-    # ncu's CSV: quoted fields; the metric's name and value are the last-but-two and last.
-    read -r nreq nsec < <(awk -F'","' -v op="$op" '
-      { name = $(NF-2); value = $NF; gsub(/[",]/, "", value) }
-      name ~ ("requests_pipe_lsu_mem_global_op_" op "[.]sum") { req = value }
-      name ~ ("sectors_pipe_lsu_mem_global_op_" op "[.]sum") { sec = value }
-      END { print req + 0, sec + 0 }' "$csv.one")
+    # ncu's CSV through a CSV parser (quoted fields, thousands separators, the program's own
+    # lines mixed in); nothing parsed is a failure, never a zero that compares.
+    if ! read -r nreq nsec < <(python3 "$(dirname "$0")/ncu_csv.py" "$csv.one" \
+        "l1tex__t_requests_pipe_lsu_mem_global_op_$op.sum" "l1tex__t_sectors_pipe_lsu_mem_global_op_$op.sum" |
+        python3 -c 'import json, sys; d = list(json.load(sys.stdin).values()); print(int(d[0]), int(d[1]))'); then
+      echo "ncu's output for $kernel $options ($op) has no figures:"; cat "$csv.one"; status=1; continue
+    fi
     word=$([ "$op" = ld ] && echo load || echo store)
     read -r mreq msec < <(awk -F, -v w="$word" '$2 == w && $3 == "global" { r += $5; s += $6 } END { print r + 0, s + 0 }' \
       "$csv.model")
+    if [ "$mreq" -eq 0 ]; then echo "threadmap memory gave no global $word requests for $kernel $options"; status=1; continue; fi
     line=$(awk -v k="$kernel" -v l="$options" -v op="$word" -v nr="$nreq" -v ns="$nsec" -v mr="$mreq" -v ms="$msec" '
       BEGIN {
         nspr = nr ? ns / nr : 0; mspr = mr ? ms / mr : 0
