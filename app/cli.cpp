@@ -260,6 +260,9 @@ void add_window_options(CLI::App& app, WindowCommandOptions& o) {
 int run_cli(int argc, char** argv) {
     CLI::App app{"threadmap: see which CUDA thread touches which element of an array or matrix"};
     app.set_version_flag("--version", version_text());
+    app.footer(
+        "The course: threadmap lessons lists its lessons by group; --preset ID opens one (in the window and "
+        "in every command).");
     MapCommandOptions map;
     add_map_command(app, map);
     BenchCommandOptions bench;

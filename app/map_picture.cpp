@@ -187,8 +187,28 @@ void compute_picture_memory(MapPicture& p, const std::atomic<bool>* cancel) {
 
 Legend picture_legend(const MapPicture& p) {
     Legend g = make_legend(p.color);
-    if (p.launch.model)  // a model kernel's map has no idle-thread cells
-        std::erase_if(g.swatches, [](const LegendSwatch& s) { return s.ghost; });
+    // Only what is on the picture: no idle swatch without idle threads (a model kernel's map
+    // has none), no "nobody wrote" where every element was written, no "more than one" or
+    // finding kind the launch does not have.
+    const LaunchStats& stats = p.result.stats;
+    const auto& found = p.findings.counts;
+    std::erase_if(g.swatches, [&](const LegendSwatch& s) {
+        switch (s.category) {
+            case LegendCategory::Untouched:
+                return stats.elements_untouched == 0;
+            case LegendCategory::Multi:
+                return stats.elements_multi == 0;
+            case LegendCategory::Race:
+                return found[size_t(FindingKind::WriteWriteRace)] == 0;
+            case LegendCategory::Hazard:
+                return found[size_t(FindingKind::ReadWriteHazard)] == 0;
+            case LegendCategory::Uninitialized:
+                return found[size_t(FindingKind::UninitializedRead)] == 0;
+            case LegendCategory::Always:
+                break;
+        }
+        return s.ghost && (p.launch.model || stats.threads_idle == 0);
+    });
     if (p.layout.past_cells > 0) {  // but may have cells past its end, hatched
         const bool own_colour = p.color.mode == ColorMode::Findings || p.color.mode == ColorMode::Coverage;
         g.swatches.push_back(

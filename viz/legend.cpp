@@ -106,11 +106,13 @@ Legend make_legend(const ColorContext& c) {
             ramp_of("1 lane", "32 lanes");
             break;
         case ColorMode::Coverage:
-            g.swatches.push_back({coverage_color(Coverage::Untouched, palette), nobody});
+            g.swatches.push_back(
+                {coverage_color(Coverage::Untouched, palette), nobody, false, LegendCategory::Untouched});
             g.swatches.push_back(
                 {coverage_color(Coverage::Once, palette), c.reads ? "read by one thread" : "written by one thread"});
             g.swatches.push_back({coverage_color(Coverage::Multi, palette),
-                                  c.reads ? "read by more than one" : "written by more than one"});
+                                  c.reads ? "read by more than one" : "written by more than one", false,
+                                  LegendCategory::Multi});
             idle_swatch(coverage_color(Coverage::Idle, palette));
             return g;
         case ColorMode::Findings:
@@ -118,13 +120,15 @@ Legend make_legend(const ColorContext& c) {
                 g.title += ": not checked";
                 break;
             }
-            g.swatches.push_back({finding_color(kFoundRace, palette), "write-write race"});
-            g.swatches.push_back({finding_color(kFoundHazard, palette), "read-write hazard"});
-            g.swatches.push_back({finding_color(kFoundUninit, palette), "uninitialised read (shared)"});
+            g.swatches.push_back({finding_color(kFoundRace, palette), "write-write race", false, LegendCategory::Race});
+            g.swatches.push_back(
+                {finding_color(kFoundHazard, palette), "read-write hazard", false, LegendCategory::Hazard});
+            g.swatches.push_back({finding_color(kFoundUninit, palette), "uninitialised read (shared)", false,
+                                  LegendCategory::Uninitialized});
             g.swatches.push_back({finding_color(0, palette), c.reads ? "read, no finding" : "written, no finding"});
             break;
     }
-    g.swatches.push_back({untouched, nobody});
+    g.swatches.push_back({untouched, nobody, false, LegendCategory::Untouched});
     idle_swatch(colorize({CellSample::Ghost, 0, {}, {}}, c));
     return g;
 }

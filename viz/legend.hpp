@@ -18,10 +18,15 @@ struct ImVec2;
 
 namespace threadmap {
 
+// What a swatch stands for, where the picture may have none of it (its legend then leaves it
+// out: picture_legend).
+enum class LegendCategory { Always, Untouched, Multi, Race, Hazard, Uninitialized };
+
 struct LegendSwatch {
     Rgba8 color;
     std::string label;
     bool ghost = false;  // drawn faded and hatched, as idle threads are on the map
+    LegendCategory category = LegendCategory::Always;
 };
 
 struct Legend {

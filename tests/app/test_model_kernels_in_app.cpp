@@ -3,6 +3,8 @@
 // maps its own array, with its findings, and its lessons tell the story its findings give.
 #include <doctest/doctest.h>
 
+#include <set>
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -413,4 +415,42 @@ TEST_CASE("a shuffle from a lane that takes no part is on the map - the cells of
     CHECK(shuffle_field(3).find("from a lane that took no part") != std::string::npos);
     CHECK(shuffle_field(20).empty());
     CHECK(picture_legend(p).note.find("took an undefined value through\na shuffle") != std::string::npos);
+}
+
+TEST_CASE("a legend lists only what is on its picture - no 'more than one' without it, no finding kind not found") {
+    const auto legend_of = [](const char* lesson, ColorMode mode) {
+        PictureOptions o;
+        o.mode = mode;
+        auto b = build_picture(lesson_launch(lesson), o);
+        REQUIRE(b.value);
+        std::set<LegendCategory> categories;
+        bool idle = false;
+        for (const LegendSwatch& s : picture_legend(*b.value).swatches) {
+            categories.insert(s.category);
+            idle |= s.ghost;
+        }
+        return std::pair{categories, idle};
+    };
+    // seed-increment: every element written once, 12 idle threads.
+    const auto [once, once_idle] = legend_of("seed-increment", ColorMode::Coverage);
+    CHECK(once.count(LegendCategory::Multi) == 0);
+    CHECK(once.count(LegendCategory::Untouched) == 0);
+    CHECK(once_idle);
+    // race-2d-block: two writers per element; its races and hazards, no uninitialised read.
+    const auto [twice, twice_idle] = legend_of("race-2d-block", ColorMode::Coverage);
+    CHECK(twice.count(LegendCategory::Multi) == 1);
+    CHECK(twice_idle);  // the last block's 12 x 2 threads past the end
+    // grid-stride: 128 threads, every one of them at work, each element written once.
+    const auto [strided, strided_idle] = legend_of("grid-stride", ColorMode::Coverage);
+    CHECK(strided.count(LegendCategory::Multi) == 0);
+    CHECK_FALSE(strided_idle);
+    const auto [raced, raced_idle] = legend_of("race-2d-block", ColorMode::Findings);
+    CHECK(raced.count(LegendCategory::Race) == 1);
+    CHECK(raced.count(LegendCategory::Hazard) == 1);
+    CHECK(raced.count(LegendCategory::Uninitialized) == 0);
+    // histogram-atomic: no finding of any kind, and a model map has no idle cells.
+    const auto [clean, clean_idle] = legend_of("histogram-atomic", ColorMode::Findings);
+    CHECK(clean.count(LegendCategory::Race) == 0);
+    CHECK(clean.count(LegendCategory::Hazard) == 0);
+    CHECK_FALSE(clean_idle);
 }
