@@ -72,22 +72,14 @@ void show_lesson_view(AppState& state, const Lesson& lesson) {
     }
     state.settings.color_mode = v.color.empty() ? "block" : v.color;
     state.pending.recolor = true;
-    state.open_view = centre_view_named(lesson_tab(lesson));
+    state.open_view = centre_view_named(lesson_tab(lesson)).value_or(CentreView::Map);
     if (!v.pin.empty()) state.lesson_pin = AppState::LessonPin{lesson.name, v.pin};
-    if (v.run) state.requests.run_timing = true;  // once its map is there (the launch it times)
+    if (v.run) state.requests.run_timing_for = lesson.name;  // once its map is there (the launch it times)
 }
 
 bool shows(const MapPicture& picture, const AppState::FindingTarget& target) {
     const auto& m = picture.launch.model;
     return m && m->array == target.array && (!m->shared() || m->shared_block == target.block);
-}
-
-CentreView centre_view_named(const std::string& tab) {
-    return tab == "timing"      ? CentreView::Timing
-           : tab == "occupancy" ? CentreView::Occupancy
-           : tab == "memory"    ? CentreView::Memory
-           : tab == "editor"    ? CentreView::Editor
-                                : CentreView::Map;
 }
 
 bool map_shows_editor_kernel(const AppState& state) {

@@ -17,14 +17,12 @@
 #include "kernel_editor.hpp"
 #include "launch_sweep_job.hpp"
 #include "map_picture.hpp"
+#include "centre_view.hpp"
 #include "theme.hpp"
 #include "timing_state.hpp"
 #include "view_transform.hpp"
 
 namespace threadmap {
-
-// The views the centre of the window holds as tabs.
-enum class CentreView { Map, Timing, Occupancy, Memory, Editor };
 
 // Work on the picture, done by update_picture at the start of the next frame.
 struct PictureWork {
@@ -43,7 +41,7 @@ struct FrameRequests {
     bool rescale = true;         // rebuild fonts and sizes (UI scale changed)
     bool quit = false;
     bool focus_go_to = false;                   // Ctrl+G: the inspector's "go to element" field takes the keyboard
-    bool run_timing = false;                    // a timing lesson's run, once the map of its launch is there
+    std::string run_timing_for;                 // a timing lesson's run, once the map of its launch is there: its name
     std::optional<std::pair<int, int>> resize;  // a replay's `resize`: the window's new size
     bool save_session = false;                  // the Display panel's Save session
     std::vector<std::string> open_files;        // dropped on the window (or a replay's `drop`)
@@ -178,9 +176,6 @@ void show_lesson_view(AppState& state, const Lesson& lesson);
 
 // Whether the map is of the target's array (of its block, for a __shared__ one).
 bool shows(const MapPicture& picture, const AppState::FindingTarget& target);
-
-// The centre tab of a name a lesson or a session gives (map, timing, occupancy, memory, editor).
-CentreView centre_view_named(const std::string& tab);
 
 // Whether the map shows the Editor's kernel (its findings' lines are the Editor's lines).
 bool map_shows_editor_kernel(const AppState& state);

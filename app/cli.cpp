@@ -213,8 +213,8 @@ void add_render_command(CLI::App& app, RenderCommandOptions& o) {
     auto* cmd = app.add_subcommand("render", "Draw the map as a PNG, with no display needed (EGL)");
     add_launch_options(*cmd, o.launch);
     cmd->add_option("--session", o.session,
-                    "A session file the window saved (.threadmap): its launch and colour (the other launch options "
-                    "are not taken with it)");
+                    "A session file the window saved (.threadmap): its launch and colour, its map (with --timing, "
+                    "its timings); no other launch options with it");
     cmd->add_option("--color", o.color, color_mode_names(" | ", " | ") + " (default block)");
     cmd->add_option("--palette", o.palette, "standard | colorblind (default standard)")
         ->check(CLI::IsMember({"standard", "colorblind"}));

@@ -122,14 +122,22 @@ void apply_editor_compile(AppState& state, KernelEditor::Compiled c) {
         e.params = a.params;
         e.binds = next;
     }
+    const std::optional<KernelEditor::SessionLaunch> session = std::exchange(e.session, std::nullopt);
     if (!a.loaded) return;  // the last good map stays
     ModelKernel k;
     k.spec = a.loaded->spec;
     k.owner = a.loaded->owner;
     k.array = default_mapped_array(*k.spec);
-    // The map stays on the array the learner chose (by name: the window's array list, --array),
-    // read or written, and its block's copy; the kernel's output when the text has no such array.
-    if (const auto& before = state.edit.model; before && before->spec) {
+    if (session) {  // an opened session's launch and array, now that its text compiled
+        state.edit.launch = {session->grid, session->block};
+        if (const size_t array = k.spec->array_index(session->array); array < k.spec->arrays.size()) {
+            k.array = array;
+            k.reads = session->reads;
+        }
+    } else if (const auto& before = state.edit.model; before && before->spec) {
+        // The map stays on the array the learner chose (by name: the window's array list,
+        // --array), read or written, and its block's copy; the kernel's output when the text
+        // has no such array.
         const size_t array = k.spec->array_index(before->spec->arrays[before->array].name);
         if (array < k.spec->arrays.size()) {
             k.array = array;

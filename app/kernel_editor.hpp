@@ -24,6 +24,14 @@ struct AppState;
 
 struct KernelEditor {
     std::string text;
+    // A session's launch and mapped array for this text: applied by the first compile that
+    // succeeds, so that a text that does not compile changes nothing on the map.
+    struct SessionLaunch {
+        Dim3 block, grid;
+        std::string array;  // empty: the kernel's output
+        bool reads = false;
+    };
+    std::optional<SessionLaunch> session;
     // The __global__ kernel to run, chosen in the panel when the text has several (empty or
     // gone from the text: the first), and the text's kernels at the last compile.
     std::string entry;

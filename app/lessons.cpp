@@ -3,6 +3,7 @@
 
 #include "builtin/registry.hpp"
 #include "catalog.hpp"
+#include "centre_view.hpp"
 #include "device_profiles.hpp"
 #include "color_mode.hpp"
 #include "json_numbers.hpp"
@@ -65,9 +66,8 @@ LessonView read_view(const nlohmann::json& j) {
     if (!v.color.empty() && !parse_color_mode(v.color))
         throw std::runtime_error("view.color: '" + v.color + "' is not a colour mode (" + color_mode_names() + ")");
     v.tab = view.value("tab", std::string());
-    if (!v.tab.empty() && v.tab != "map" && v.tab != "timing" && v.tab != "occupancy" && v.tab != "memory" &&
-        v.tab != "editor")
-        throw std::runtime_error("view.tab: map, timing, occupancy, memory or editor, not '" + v.tab + "'");
+    if (!v.tab.empty() && !centre_view_named(v.tab))
+        throw std::runtime_error("view.tab: " + centre_view_problem(v.tab));
     v.array = view.value("array", std::string());
     v.access = view.value("access", std::string());
     if (!v.access.empty() && v.access != "write" && v.access != "read")

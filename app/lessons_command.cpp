@@ -23,7 +23,11 @@ int run_lessons_command(const LessonsCommandOptions& o) {
     } else {
         std::string group;
         for (const Lesson& l : lessons()) {
-            if (l.group != group) out += (group.empty() ? "" : "\n") + (group = l.group) + "\n";
+            if (l.group != group) {  // a heading per group, a blank line between groups
+                if (!group.empty()) out += "\n";
+                group = l.group;
+                out += group + "\n";
+            }
             char line[64];
             std::snprintf(line, sizeof line, "  %2d  %-28s ", l.order, l.name.c_str());
             out += line + l.title + "\n";

@@ -187,11 +187,15 @@ void draw_main_layout(AppState& state, MapFrame& frame) {
     poll_launch_sweep(state.launch_sweep);
     poll_gpu_compile(state.editor);
     poll_editor_compile(state);
-    // A timing lesson runs its timing once its launch's map is there (the model with no GPU).
-    if (state.requests.run_timing && state.picture && !state.picture_job && !state.pending.any_update() &&
+    // A timing lesson runs its timing once its launch's map is there (the model with no GPU);
+    // another lesson opened first, or a learner's change, drops the request.
+    if (!state.requests.run_timing_for.empty() && state.edit.preset != state.requests.run_timing_for)
+        state.requests.run_timing_for.clear();
+    if (!state.requests.run_timing_for.empty() && state.picture && !state.picture_job && !state.pending.any_update() &&
         !state.timing.run.valid()) {
-        state.requests.run_timing = false;
-        if (state.timing.source != TimingSource::Recorded)
+        const bool its_map = state.picture->launch.preset == state.requests.run_timing_for;
+        state.requests.run_timing_for.clear();
+        if (its_map && state.timing.source != TimingSource::Recorded)
             start_timing_run(state.timing, state.picture->launch, state.backend);
     }
     const ImGuiViewport* vp = ImGui::GetMainViewport();

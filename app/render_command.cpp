@@ -99,16 +99,12 @@ int run_render_command(RenderCommandOptions o) {
         std::fprintf(stderr, "threadmap render: %s\n", why.c_str());
         return code;
     };
-    if (!o.session.empty()) {  // the launch and colour a window saved
-        if (any_launch_option(o.launch))
-            return fail(o.session + ": a session file gives the launch: no other launch options", 2);
-        auto session = read_session(o.session);
+    if (!o.session.empty()) {  // the launch and colour a window saved: its map (--timing: its timings)
+        const auto session = read_session(o.session);
         if (!session.value) return fail(session.error, 2);
-        const std::string backend = o.launch.backend;
-        o.launch = session.value->launch;
-        o.launch.backend = backend;
+        if (const auto taken = take_session_launch(o.launch, *session.value, o.session); !taken.done())
+            return fail(taken.error, 2);
         if (o.color.empty()) o.color = session.value->color;
-        if (session.value->tab == "timing") o.timing = true;
     }
     // A lesson opens on its view: its colour mode and mapped array, unless the options say otherwise.
     const Lesson* lesson = o.launch.preset.empty() ? nullptr : find_lesson(o.launch.preset);

@@ -4,6 +4,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 #include "export_names.hpp"
 #include "kernel_editor.hpp"
@@ -12,28 +13,11 @@
 
 namespace threadmap {
 
-namespace {
-
-const char* tab_name(CentreView v) {
-    switch (v) {
-        case CentreView::Timing:
-            return "timing";
-        case CentreView::Occupancy:
-            return "occupancy";
-        case CentreView::Memory:
-            return "memory";
-        case CentreView::Editor:
-            return "editor";
-        case CentreView::Map:
-            break;
-    }
-    return "map";
-}
-
-}  // namespace
-
 void save_session(AppState& state) {
-    if (!state.picture) return;
+    if (!state.picture) {
+        state.message = "no map to save yet: Save session waits for the first map";
+        return;
+    }
     Session s;
     s.launch = options_of(state.picture->launch);
     if (map_shows_editor_kernel(state)) {  // the learner's text, bound as the Editor binds it
@@ -45,14 +29,19 @@ void save_session(AppState& state) {
         s.launch.dynamic_shared = e.dynamic_shared;
     }
     s.color = state.settings.color_mode;
-    s.tab = tab_name(state.shown_view);
+    s.tab = centre_view_name(state.shown_view);
+    const auto text = session_json(s);
+    if (!text.value) {
+        state.message = "could not save the session: " + text.error;
+        return;
+    }
     const ResolvedLaunch& r = state.picture->launch;
     const std::string what = !r.preset.empty() ? r.preset : s.launch.source_text.empty() ? r.kernel_name() : "kernel";
     const std::string path = (std::filesystem::path(state.settings.export_dir) /
                               ("threadmap-" + what + "-" + file_stamp(std::time(nullptr)) + kSessionExtension))
                                  .string();
     std::ofstream out(path, std::ios::binary);
-    out << session_json(s);
+    out << *text.value;
     out.close();
     state.message = out ? "saved session " + path + " (open it with threadmap FILE, or drop it on the window)"
                         : "could not write the session to " + path;
@@ -65,30 +54,33 @@ void open_session(AppState& state, const std::string& path) {
         return;
     }
     const Session& s = *session.value;
-    if (!s.color.empty() && !parse_color_mode(s.color)) {
-        state.message = path + ": view.color: '" + s.color + "' is not a colour mode (" + color_mode_names() + ")";
-        return;
-    }
     if (!s.launch.source_text.empty()) {
         // A learner's kernel: compiled off the UI thread by the Editor (a hostile text may take
-        // the whole time limit), at the session's block and grid.
-        ResolvedLaunch launch = state.edit;
-        for (const auto& [text, dim] :
-             {std::pair{&s.launch.block, &launch.launch.block}, std::pair{&s.launch.grid, &launch.launch.grid}}) {
+        // the whole time limit); its launch and array apply once it compiles.
+        KernelEditor::SessionLaunch launch{state.edit.launch.block, state.edit.launch.grid, s.launch.array,
+                                           s.launch.access == "read"};
+        for (const auto& [field, text, dim] : {std::tuple{"launch.block", &s.launch.block, &launch.block},
+                                               std::tuple{"launch.grid", &s.launch.grid, &launch.grid}}) {
             if (text->empty()) continue;
-            const auto parsed = parse_dim3(*text, "launch");
+            const auto parsed = parse_dim3(*text, field);
             if (!parsed.value) {
                 state.message = path + ": " + parsed.error;
                 return;
             }
             *dim = *parsed.value;
         }
-        state.edit = launch;
+        state.editor.session = launch;
         open_in_editor(state, s.launch.source_text, s.launch.entry, s.launch.binds, s.launch.dynamic_shared);
     } else {
-        const auto resolved = resolve_launch(s.launch);
+        // A lesson or a registry kernel: resolved and opened on its lesson's view, as the
+        // command line opens it, before anything changes.
+        auto resolved = resolve_launch(s.launch);
         if (!resolved.value) {
             state.message = path + ": " + resolved.error;
+            return;
+        }
+        if (const auto problem = open_on_lesson_view(*resolved.value, s.launch)) {
+            state.message = path + ": " + *problem;
             return;
         }
         if (!s.launch.preset.empty()) select_lesson(state, s.launch.preset);
@@ -98,7 +90,7 @@ void open_session(AppState& state, const std::string& path) {
     }
     if (!s.color.empty()) state.settings.color_mode = s.color;
     state.pending.recolor = true;
-    state.open_view = centre_view_named(s.tab);
+    state.open_view = centre_view_named(s.tab).value_or(CentreView::Map);
     state.message = "opened session " + path;
 }
 

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "centre_view.hpp"
+#include "color_mode.hpp"
 #include "input_file.hpp"
 #include "source_launch.hpp"
 
@@ -36,11 +38,13 @@ LaunchOptions read_launch(const nlohmann::json& j, const std::string& name) {
     LaunchOptions o;
     if (!j.is_object()) throw std::runtime_error("launch must be an object");
     const std::map<std::string, std::string*> text_fields = {
-        {"preset", &o.preset}, {"kernel", &o.kernel},    {"n", &o.n},
-        {"rows", &o.rows},     {"cols", &o.cols},        {"inner", &o.inner},
-        {"block", &o.block},   {"grid", &o.grid},        {"array", &o.array},
-        {"access", &o.access}, {"phase", &o.phase},      {"shared_block", &o.shared_block},
-        {"entry", &o.entry},   {"source_text", nullptr}, {"dynamic_shared", &o.dynamic_shared}};
+        {"preset", &o.preset}, {"kernel", &o.kernel},
+        {"n", &o.n},           {"rows", &o.rows},
+        {"cols", &o.cols},     {"inner", &o.inner},
+        {"block", &o.block},   {"grid", &o.grid},
+        {"array", &o.array},   {"access", &o.access},
+        {"phase", &o.phase},   {"shared_block", &o.shared_block},
+        {"entry", &o.entry},   {"dynamic_shared", &o.dynamic_shared}};
     for (const auto& [key, value] : j.items()) {
         const std::string field = "launch." + key;
         if (key == "params") {
@@ -63,6 +67,12 @@ LaunchOptions read_launch(const nlohmann::json& j, const std::string& name) {
             throw std::runtime_error(field + ": not a field of a session's launch");
         }
     }
+    // As the command line: a learner's text gives the kernel, bound by its bindings.
+    if (!o.source_text.empty() && (!o.preset.empty() || !o.kernel.empty() || !o.n.empty() || !o.rows.empty() ||
+                                   !o.cols.empty() || !o.inner.empty() || !o.params.empty()))
+        throw std::runtime_error("launch.source_text gives the kernel: no preset, kernel, shape or params with it");
+    if (o.source_text.empty() && o.preset.empty() && (!o.binds.empty() || !o.entry.empty()))
+        throw std::runtime_error("launch.binds and entry go with a source_text or a lesson's own kernel");
     return o;
 }
 
@@ -88,10 +98,11 @@ Outcome<Session> parse_session(const std::string& json_text, const std::string& 
             }
             s.color = v.value("color", std::string());
             s.tab = v.value("tab", std::string());
-            if (!s.tab.empty() && s.tab != "map" && s.tab != "timing" && s.tab != "occupancy" && s.tab != "memory" &&
-                s.tab != "editor")
+            if (!s.tab.empty() && !centre_view_named(s.tab))
+                return {std::nullopt, name + ": view.tab: " + centre_view_problem(s.tab)};
+            if (!s.color.empty() && !parse_color_mode(s.color))
                 return {std::nullopt,
-                        name + ": view.tab: map, timing, occupancy, memory or editor, not '" + s.tab + "'"};
+                        name + ": view.color: '" + s.color + "' is not a colour mode (" + color_mode_names() + ")"};
         }
         return {std::move(s), {}};
     } catch (const nlohmann::json::exception& e) {
@@ -107,7 +118,15 @@ Outcome<Session> read_session(const std::string& path) {
     return parse_session(*text.value, path);
 }
 
-std::string session_json(const Session& s) {
+Outcome<void> take_session_launch(LaunchOptions& launch, const Session& session, const std::string& name) {
+    if (any_launch_option(launch)) return {name + ": a session file gives the launch: no other launch options"};
+    const std::string backend = launch.backend;
+    launch = session.launch;
+    launch.backend = backend;
+    return done();
+}
+
+Outcome<std::string> session_json(const Session& s) {
     const LaunchOptions& o = s.launch;
     nlohmann::json launch = nlohmann::json::object();
     const std::pair<const char*, const std::string*> fields[] = {
@@ -126,7 +145,11 @@ std::string session_json(const Session& s) {
     nlohmann::json j = {{"threadmap_session", 1}, {"launch", launch}};
     if (!s.color.empty()) j["view"]["color"] = s.color;
     if (!s.tab.empty()) j["view"]["tab"] = s.tab;
-    return j.dump(2) + "\n";
+    try {
+        return {j.dump(2) + "\n", {}};
+    } catch (const nlohmann::json::exception&) {  // text that is not UTF-8: JSON cannot hold it
+        return {std::nullopt, "the kernel's text is not UTF-8: save it as UTF-8 first"};
+    }
 }
 
 LaunchOptions options_of(const ResolvedLaunch& r) {
@@ -135,11 +158,25 @@ LaunchOptions options_of(const ResolvedLaunch& r) {
     o.block = dim_text(r.launch.block);
     o.grid = dim_text(r.launch.grid);
     const bool own_source = r.model && r.model->owner;  // a learner's or a lesson's own text
-    const ModelKernel m = r.model ? *r.model : tutorial_model_kernel(r.workload, false);
     if (!own_source) {
-        o.kernel = r.kernel_name();
+        // The lesson's launch as its preset gives it: what is unchanged is left to the preset.
+        std::optional<ResolvedLaunch> lesson;
+        if (!r.preset.empty()) {
+            LaunchOptions p;
+            p.preset = r.preset;
+            if (auto resolved = resolve_launch(p); resolved.value) lesson = std::move(*resolved.value);
+        }
+        const auto kernel_of = [](const ResolvedLaunch& l) {
+            return l.model ? *l.model : tutorial_model_kernel(l.workload, false);
+        };
+        const ModelKernel m = kernel_of(r);
+        const bool same_kernel = lesson && lesson->kernel_name() == r.kernel_name();
+        if (!same_kernel) o.kernel = r.kernel_name();
+        const std::optional<ModelKernel> given = same_kernel ? std::optional(kernel_of(*lesson)) : std::nullopt;
         for (size_t i = 0; i < m.spec->params.size() && i < m.params.size(); ++i) {
             const std::string& name = m.spec->params[i].name;
+            if (name == "a_rows" || name == "b_cols") continue;  // a lesson's matmul shapes: no flag, its preset's
+            if (given && i < given->params.size() && given->params[i] == m.params[i]) continue;
             const std::string value = std::to_string(m.params[i]);
             std::string* field = name == "n"       ? &o.n
                                  : name == "rows"  ? &o.rows

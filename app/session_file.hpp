@@ -26,15 +26,22 @@ struct Session {
     std::string tab;       // map, timing, occupancy, memory or editor; empty: map
 };
 
-// Reads and checks a session file (its launch resolved as the command line would).
+// Reads and checks a session file: its fields and their types here; its launch's values are
+// checked where the launch is resolved, as the command line's are.
 Outcome<Session> read_session(const std::string& path);
 Outcome<Session> parse_session(const std::string& json_text, const std::string& name);
 
-// The session's JSON text (what Save session writes).
-std::string session_json(const Session& session);
+// The session's launch in place of `launch`, which keeps its --backend (the machine's, not
+// the session's); an error where other launch options were given with it.
+Outcome<void> take_session_launch(LaunchOptions& launch, const Session& session, const std::string& name);
 
-// The command line's options for a launch on screen (a registry kernel or a lesson's); a
-// learner's kernel adds its text and bindings to them.
+// The session's JSON text (what Save session writes); an error where the kernel's text is not
+// UTF-8 (JSON holds UTF-8 only).
+Outcome<std::string> session_json(const Session& session);
+
+// The command line's options for a launch on screen (a registry kernel or a lesson's: a
+// lesson's shape, which may have no flag of its own — seed-matmul's A of 300×200 — is left to
+// its preset where unchanged); a learner's kernel adds its text and bindings to them.
 LaunchOptions options_of(const ResolvedLaunch& launch);
 
 }  // namespace threadmap

@@ -127,8 +127,8 @@ int run_window(const WindowOptions& o) {
     } else {
         select_lesson(state, state.settings.last_preset);
     }
-    if (o.color) state.settings.color_mode = *o.color;  // over the lesson's view
-    if (!o.tab.empty()) state.open_view = centre_view_named(o.tab);
+    if (o.color) state.settings.color_mode = *o.color;               // over the lesson's view
+    if (!o.tab.empty()) state.open_view = centre_view_named(o.tab);  // checked when the session was read
 
     const std::string ini = config_dir() + "/imgui.ini";
     auto session = WindowSession::open(o.width, o.height, o.frame_report.empty(),  // benchmarks time frames, not vsync

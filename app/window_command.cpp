@@ -23,15 +23,12 @@ int run_window_command(WindowCommandOptions o) {
         w.width = size.value->width;
         w.height = size.value->height;
     }
-    if (!o.session.empty()) {  // a session file gives the launch and the view
-        if (any_launch_option(o.launch) || w.color)
-            return fail(o.session + ": a session file gives the launch and the colour: no other launch options");
-        auto session = read_session(o.session);
+    if (!o.session.empty()) {  // a session file gives the launch and the view (--color over its colour)
+        const auto session = read_session(o.session);
         if (!session.value) return fail(session.error);
-        const std::string backend = o.launch.backend;
-        o.launch = session.value->launch;
-        o.launch.backend = backend;
-        if (!session.value->color.empty()) w.color = session.value->color;
+        if (const auto taken = take_session_launch(o.launch, *session.value, o.session); !taken.done())
+            return fail(taken.error);
+        if (!w.color && !session.value->color.empty()) w.color = session.value->color;
         w.tab = session.value->tab;
     }
     w.backend = o.launch.backend;

@@ -23,7 +23,7 @@ for doc in README.md docs/*.md CONTRIBUTING.md; do
     blocks=$((blocks + 1))
     script="$work/block-$blocks.sh"
     {
-      echo "set -u"
+      echo "set -euo pipefail"
       echo "threadmap() {"
       echo "  case \"\${1:-}\" in ''|--*|*.threadmap) echo \"  (window, not run: threadmap \$*)\"; return 0;; esac"
       echo "  local rc=0; \"$bin\" \"\$@\" > /dev/null || rc=\$?"

@@ -6,6 +6,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "cuda_syntax.hpp"
@@ -106,7 +107,8 @@ bool source_with_line_numbers(AppState& state, KernelEditor& e, float height) {
                                 error ? IM_COL32(150, 40, 40, 255) : IM_COL32(120, 105, 30, 255));
         else if (std::binary_search(linked.begin(), linked.end(), line))
             draw->AddRectFilled(at, ImVec2(at.x + gutter - 2, at.y + line_h), kLinkedLine);
-        state.widget_rects["editor:line:" + std::to_string(line)] = {at.x, at.y, gutter, line_h};  // for scripts
+        if (ImGui::IsRectVisible(at, ImVec2(at.x + gutter, at.y + line_h)))  // the lines on screen, for scripts
+            state.widget_rects["editor:line:" + std::to_string(line)] = {at.x, at.y, gutter, line_h};
         char number[16];
         std::snprintf(number, sizeof number, "%4d", line);
         draw->AddText(at, error || warned ? IM_COL32(255, 240, 230, 255) : IM_COL32(120, 130, 140, 255), number);
@@ -117,7 +119,7 @@ bool source_with_line_numbers(AppState& state, KernelEditor& e, float height) {
     }
     if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) {
         const ImVec2 mouse = ImGui::GetIO().MousePos;
-        const int line = int((mouse.y - origin.y - pad) / line_h) + 1;
+        const int line = int(std::floor((mouse.y - origin.y - pad) / line_h)) + 1;
         state.editor_hovered_line = line >= 1 && line <= lines ? line : 0;
         const auto found = per_line.find(line);
         if (found != per_line.end() && mouse.x < origin.x + gutter) {  // the count says what it counts
@@ -125,7 +127,7 @@ bool source_with_line_numbers(AppState& state, KernelEditor& e, float height) {
             for (uint64_t c : state.picture->findings.counts) total += c;
             const size_t listed = state.picture->findings.list.size();
             ImGui::SetTooltip(
-                "%zu finding%s at line %d%s; the map outlines their cells while the mouse is on the line",
+                "%zu finding%s at line %d%s; the map outlines those on its array while the mouse is on the line",
                 found->second, found->second == 1 ? "" : "s", line,
                 total > listed
                     ? (" among the first " + std::to_string(listed) + " listed of " + std::to_string(total)).c_str()

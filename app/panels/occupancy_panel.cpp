@@ -114,11 +114,12 @@ void draw_wave_timeline(AppState& state, const OccupancyReport& r) {
     const uint64_t sms = uint64_t(r.gpu.sms), per_sm = uint64_t(r.occupancy.active_blocks_per_sm);
     if (w.waves == 0 || sms == 0 || per_sm == 0) return;
     std::vector<int64_t> columns;  // wave numbers, -1 for the gap
-    for (uint64_t k = 0; k < w.waves; ++k)
-        if (w.waves <= 12 || k < 3 || k + 3 >= w.waves) {
-            if (w.waves > 12 && k == w.waves - 3) columns.push_back(-1);
-            columns.push_back(int64_t(k));
-        }
+    if (w.waves <= 12) {
+        for (uint64_t k = 0; k < w.waves; ++k) columns.push_back(int64_t(k));
+    } else {
+        const int64_t last = int64_t(w.waves) - 1;
+        columns = {0, 1, 2, -1, last - 2, last - 1, last};
+    }
     const float font = ImGui::GetFontSize(), label_w = ImGui::CalcTextSize("SM 000 ").x;
     const float width = std::max(ImGui::GetContentRegionAvail().x - label_w, 100.0f);
     const float height = std::max(font * 5, std::min(font * 8, float(sms) * 2));

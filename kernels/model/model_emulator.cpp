@@ -612,17 +612,17 @@ std::string ModelEmulator::sync_advice(uint32_t a, uint32_t b) const {
 }
 
 std::string ModelEmulator::missing_sync(uint32_t first, uint32_t second, int first_line, int second_line) const {
-    const std::string advice = "missing " + sync_advice(first, second);
-    if (first_line == second_line)  // one statement: a loop's two passes, or one pass of both threads
-        return "both at line " + std::to_string(first_line) + ": if in one pass of it, update with an atomic " +
-               "(atomicAdd); if in two passes of a loop, " + advice.substr(std::string("missing ").size()) +
-               " between the passes orders them";
-    return advice + " between line " + std::to_string(first_line) + " and line " + std::to_string(second_line);
+    const std::string sync = sync_advice(first, second);
+    if (first_line == second_line)  // one statement in two threads, or in a loop's two passes
+        return "one statement with no " + sync + " inside it: read into a variable, " + sync +
+               ", then write (a loop's passes: " + sync + " between them)";
+    return "missing " + sync + " between line " + std::to_string(first_line) + " and line " +
+           std::to_string(second_line);
 }
 
 // A race in a learner's words: what the model can see of its cause. Two threads that wrote one
 // element at one line computed the same index there; when they differ in one coordinate only,
-// the index does not use it (increment on a 2-D block: "the index ignores threadIdx.y").
+// that is the question to ask of the index (increment on a 2-D block: threadIdx.y).
 std::string ModelEmulator::race_text(uint32_t first, uint32_t second, const std::string& element, int first_line,
                                      int line) const {
     const FindingThread a = who(first), b = who(second);
@@ -647,10 +647,10 @@ std::string ModelEmulator::race_text(uint32_t first, uint32_t second, const std:
     compare("threadIdx", a.thread, b.thread);
     compare("blockIdx", a.block, b.block);
     // One coordinate apart, other than x (two threads of one row of a block may meet through
-    // their data, as a histogram's do): the index does not use that coordinate.
+    // their data, as a histogram's do): the index does not tell that coordinate apart.
     if (differ.size() == 1 && differ[0] != "threadIdx.x")
-        return text + ", and differ only in " + differ[0] + ": the index ignores it. Use " + differ[0] +
-               " in the index or let one of them write; which value remains is undefined.";
+        return text + ", and differ only in " + differ[0] + ": the index gives both the same element. Make it use " +
+               differ[0] + ", or let one of them write; which value remains is undefined.";
     return text + ": the index there is the same for both" + (one_block ? "" : ", and blocks are never ordered") +
            ". Give each thread its own element, or accumulate with an atomic (atomicAdd); which value remains is "
            "undefined.";

@@ -13,6 +13,7 @@
 #include "lesson_launch.hpp"
 #include "lesson_text.hpp"
 #include "lessons.hpp"
+#include "session_file.hpp"
 
 using namespace threadmap;
 
@@ -308,4 +309,70 @@ TEST_CASE("threadmap lessons --format json - every lesson with its title, group 
     CHECK(run_threadmap({"--help"}).out.find("threadmap lessons") != std::string::npos);
     const RunResult bad = run_threadmap({"lessons", "--format", "xml"});
     CHECK(bad.exit_code == 2);
+}
+
+TEST_CASE("a session of every lesson as it opens resolves to the same launch - seed-matmul's A of 300x200 kept") {
+    for (const Lesson& l : lessons()) {
+        CAPTURE(l.name);
+        ResolvedLaunch opened = lesson_launch(l.name);
+        LaunchOptions given;
+        given.preset = l.name;
+        REQUIRE_FALSE(open_on_lesson_view(opened, given).has_value());
+        // What Save session writes of it, read back as `threadmap FILE` reads it.
+        Session session;
+        session.launch = options_of(opened);
+        const auto text = session_json(session);
+        REQUIRE(text.value);
+        const auto read = parse_session(*text.value, "s.threadmap");
+        REQUIRE_MESSAGE(read.value, read.error);
+        auto again = resolve_launch(read.value->launch);
+        REQUIRE_MESSAGE(again.value, again.error);
+        ResolvedLaunch& back = *again.value;
+        REQUIRE_FALSE(open_on_lesson_view(back, read.value->launch).has_value());
+        CHECK(back.kernel_name() == opened.kernel_name());
+        CHECK(back.launch.grid == opened.launch.grid);
+        CHECK(back.launch.block == opened.launch.block);
+        CHECK(back.workload.n == opened.workload.n);
+        CHECK(back.workload.rows == opened.workload.rows);
+        CHECK(back.workload.cols == opened.workload.cols);
+        CHECK(back.workload.inner == opened.workload.inner);
+        CHECK(back.workload.a_rows == opened.workload.a_rows);
+        CHECK(back.workload.b_cols == opened.workload.b_cols);
+        CHECK(back.array_caption() == opened.array_caption());
+        if (opened.model && back.model) {
+            CHECK(back.model->params == opened.model->params);
+            CHECK(back.model->reads == opened.model->reads);
+            CHECK(back.model->phase == opened.model->phase);
+        }
+    }
+}
+
+TEST_CASE("a session file's bad fields are named - and a learner's text takes no preset or shape") {
+    const auto problem = [](const std::string& text) {
+        const auto s = parse_session(text, "s.threadmap");
+        return s.value ? std::string() : s.error;
+    };
+    CHECK(problem("{").find("s.threadmap: malformed session") == 0);
+    CHECK(problem(R"({"launch":{}})") == R"(s.threadmap: not a threadmap session (no "threadmap_session": 1))");
+    CHECK(problem(R"({"threadmap_session":1})") == "s.threadmap: launch is missing");
+    CHECK(problem(R"({"threadmap_session":1,"launch":{"blokc":"32"}})") ==
+          "s.threadmap: launch.blokc: not a field of a session's launch");
+    CHECK(problem(R"({"threadmap_session":1,"launch":{"block":[32,-1]}})") ==
+          "s.threadmap: launch.block: a list of whole numbers");
+    CHECK(problem(R"({"threadmap_session":1,"launch":{},"view":{"tab":"stats"}})").find("view.tab") !=
+          std::string::npos);
+    CHECK(problem(R"({"threadmap_session":1,"launch":{},"view":{"color":"rainbow"}})").find("view.color") !=
+          std::string::npos);
+    CHECK(problem(R"({"threadmap_session":1,"launch":{"preset":"seed-increment","source_text":"x"}})") ==
+          "s.threadmap: launch.source_text gives the kernel: no preset, kernel, shape or params with it");
+    CHECK(problem(R"({"threadmap_session":1,"launch":{"binds":["a=float[4]"]}})").find("go with a source_text") !=
+          std::string::npos);
+    CHECK(
+        problem(R"({"threadmap_session":1,"launch":{"preset":"seed-increment"},"view":{"color":"coverage"}})").empty());
+    // A kernel's text that is not UTF-8 cannot be saved as JSON: a message, not an exception.
+    Session bad;
+    bad.launch.source_text = "__global__ void k() {} // \xe9t\xe9\n";
+    const auto saved = session_json(bad);
+    CHECK_FALSE(saved.value);
+    CHECK(saved.error.find("not UTF-8") != std::string::npos);
 }

@@ -119,8 +119,8 @@ TEST_CASE("increment on a 2D block: threads (0,0,0) and (0,1,0) of block (0,0,0)
     REQUIRE(race);
     CHECK(race->message ==
           "threads (0,0,0) and (0,1,0) of block (0,0,0) both write a[0] at line 4, and differ only in threadIdx.y: "
-          "the index ignores it. Use threadIdx.y in the index or let one of them write; which value remains is "
-          "undefined.");
+          "the index gives both the same element. Make it use threadIdx.y, or let one of them write; which value "
+          "remains is undefined.");
     CHECK(race->index == std::vector<uint64_t>{0});
     // Two threads wrote each element; the first is the smaller id.
     CHECK(r.arrays[0].records[0].writers == 2);
