@@ -185,11 +185,12 @@ void compute_picture_memory(MapPicture& p, const std::atomic<bool>* cancel) {
     if (auto m = compute_memory(p.launch, cancel)) p.memory = std::move(*m);
 }
 
-Legend picture_legend(const MapPicture& p) {
-    Legend g = make_legend(p.color);
-    // Only what is on the picture: no idle swatch without idle threads (a model kernel's map
-    // has none), no "nobody wrote" where every element was written, no "more than one" or
-    // finding kind the launch does not have.
+namespace {
+
+// Only what is on the picture: no idle swatch without idle threads (a model kernel's map has
+// none), no "nobody wrote" where every element was written, no "more than one" or finding kind
+// the launch does not have.
+void drop_absent_categories(Legend& g, const MapPicture& p) {
     const LaunchStats& stats = p.result.stats;
     const auto& found = p.findings.counts;
     std::erase_if(g.swatches, [&](const LegendSwatch& s) {
@@ -209,64 +210,62 @@ Legend picture_legend(const MapPicture& p) {
         }
         return s.ghost && (p.launch.model || stats.threads_idle == 0);
     });
-    if (p.layout.past_cells > 0) {  // but may have cells past its end, hatched
-        const bool own_colour = p.color.mode == ColorMode::Findings || p.color.mode == ColorMode::Coverage;
+}
+
+// Findings mode: what was checked, what is not drawn, and a divergent barrier's sides.
+void add_findings_notes(Legend& g, const MapPicture& p) {
+    g.note = p.color.findings_checked         ? "The emulator's model of CUDA's\nrules, not a GPU's observation."
+             : p.findings.not_checked.empty() ? "Not checked."
+                                              : "Not checked: " + p.findings.not_checked;
+    uint64_t undrawn = p.findings.past_elsewhere;
+    const auto& past = p.result.map.past_touches;
+    for (uint64_t k = p.layout.past_cells; k < past.size(); ++k) undrawn += past[k];
+    if (undrawn > 0)
+        g.note += "\n" + std::to_string(undrawn) +
+                  " out-of-bounds accesses lie\nbefore the start or far past\nthe "
+                  "end, not drawn: the\nFindings tab lists them.";
+    const auto& found = p.findings.found;
+    if (p.color.findings_checked &&
+        std::any_of(found.begin(), found.end(), [](uint8_t f) { return f & kFoundUndefinedShuffle; }))
+        g.note +=
+            "\nThe uninitialised colour also\nmarks the cells of threads that\ntook an undefined value through\na "
+            "shuffle (the inspector says).";
+    if (const auto& d = p.findings.diverged; d && p.color.findings_checked) {
+        // Where the launch ended: the cells of that block's threads, by where each thread was.
+        const std::string block = to_string(unlinearize(d->block, p.launch.launch.grid));
+        const Palette palette = p.color.palette;
+        g.note += "\nThe launch ended at a divergent\nbarrier in block " + block + ".";
         g.swatches.push_back(
-            {own_colour ? finding_color(kFoundOutOfBounds, p.color.palette) : Rgba8{150, 150, 150, 255},
-             own_colour ? "out of bounds, past the end" : "hatched: out of bounds", true});
+            {finding_color(kFoundBarrierWaiting, palette), "diverged: waited at line " + std::to_string(d->line)});
+        g.swatches.push_back({finding_color(kFoundBarrierElsewhere, palette), "diverged: waited elsewhere"});
+        g.swatches.push_back({finding_color(kFoundBarrierExited, palette), "diverged: had exited"});
     }
-    if (p.color.mode == ColorMode::Findings) {
-        g.note = p.color.findings_checked         ? "The emulator's model of CUDA's\nrules, not a GPU's observation."
-                 : p.findings.not_checked.empty() ? "Not checked."
-                                                  : "Not checked: " + p.findings.not_checked;
-        uint64_t undrawn = p.findings.past_elsewhere;
-        const auto& past = p.result.map.past_touches;
-        for (uint64_t k = p.layout.past_cells; k < past.size(); ++k) undrawn += past[k];
-        if (undrawn > 0)
-            g.note += "\n" + std::to_string(undrawn) +
-                      " out-of-bounds accesses lie\nbefore the start or far past\nthe "
-                      "end, not drawn: the\nFindings tab lists them.";
-        const auto& found = p.findings.found;
-        if (p.color.findings_checked &&
-            std::any_of(found.begin(), found.end(), [](uint8_t f) { return f & kFoundUndefinedShuffle; }))
-            g.note +=
-                "\nThe uninitialised colour also\nmarks the cells of threads that\ntook an undefined value through\na "
-                "shuffle (the inspector says).";
-        if (const auto& d = p.findings.diverged; d && p.color.findings_checked) {
-            // Where the launch ended: the cells of that block's threads, by where each thread was.
-            const std::string block = to_string(unlinearize(d->block, p.launch.launch.grid));
-            const Palette palette = p.color.palette;
-            g.note += "\nThe launch ended at a divergent\nbarrier in block " + block + ".";
-            g.swatches.push_back(
-                {finding_color(kFoundBarrierWaiting, palette), "diverged: waited at line " + std::to_string(d->line)});
-            g.swatches.push_back({finding_color(kFoundBarrierElsewhere, palette), "diverged: waited elsewhere"});
-            g.swatches.push_back({finding_color(kFoundBarrierExited, palette), "diverged: had exited"});
-        }
-        return g;
-    }
-    if (!is_memory_mode(p.color.mode)) return g;
+}
+
+// The memory modes: the array's totals under the legend, or why it has none.
+void add_memory_note(Legend& g, const MapPicture& p) {
     const PictureMemory& m = p.memory;
     const bool shared = p.launch.model && p.launch.model->shared();
     if (p.launch.model && p.launch.model->constant() && p.color.mode != ColorMode::Lanes) {
         g.note = p.launch.mapped_array() +
                  " is __constant__: its reads\ncost their distinct addresses\n(the Memory tab), not sectors\nor "
                  "banks: colour it by lanes.";
-        return g;
+        return;
     }
     if (p.color.mode == ColorMode::Banks && !shared) {
         g.note = "Bank conflicts are __shared__\nmemory's: map a shared array\n(the Array list, or --array).";
-        return g;
+        return;
     }
     if (p.color.mode == ColorMode::Sectors && shared) {
         g.note = "Sectors are global memory's;\n" + p.launch.mapped_array() +
                  " is __shared__: colour it\nby bank conflicts (banks).";
-        return g;
+        return;
     }
     const char* what = p.color.reads ? "loads" : "stores";
     if (!m.not_computed.empty() || m.totals.requests == 0) {
         g.note = m.not_computed.empty() ? std::string("No ") + what + " of this array."
                                         : "Not computed: " + m.not_computed + ".";
-        return g;
+        return;
     }
     const MemoryTotals& t = m.totals;
     const double n = double(t.requests);
@@ -282,6 +281,23 @@ Legend picture_legend(const MapPicture& p) {
         g.note += decimals(double(t.active_lanes) / n) + " of 32\nlanes active.";
     g.note += "\nModeled as Nsight Compute counts.";
     if (shared) g.note += "\nColours: block " + to_string(p.launch.model->shared_block) + "'s requests.";
+}
+
+}  // namespace
+
+Legend picture_legend(const MapPicture& p) {
+    Legend g = make_legend(p.color);
+    drop_absent_categories(g, p);
+    if (p.layout.past_cells > 0) {  // but may have cells past its end, hatched
+        const bool own_colour = p.color.mode == ColorMode::Findings || p.color.mode == ColorMode::Coverage;
+        g.swatches.push_back(
+            {own_colour ? finding_color(kFoundOutOfBounds, p.color.palette) : Rgba8{150, 150, 150, 255},
+             own_colour ? "out of bounds, past the end" : "hatched: out of bounds", true});
+    }
+    if (p.color.mode == ColorMode::Findings)
+        add_findings_notes(g, p);
+    else if (is_memory_mode(p.color.mode))
+        add_memory_note(g, p);
     return g;
 }
 

@@ -79,75 +79,93 @@ void draw_syntax(ImDrawList* draw, const ImRect& clip, const std::string& text, 
     draw->PopClipRect();
 }
 
-// The text beside a gutter of line numbers, both in one scrolling child: the input is as tall
-// as its text, so the two scroll together. With the Editor's kernel on the map, the gutter
-// counts each line's findings, the lines of the findings on the map's hovered or pinned cell
-// are lit, and the line under the mouse is the map's to outline (editor_hovered_line).
-bool source_with_line_numbers(AppState& state, KernelEditor& e, float height) {
-    ImGui::BeginChild("editor-text", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
-    ImGui::PushFont(mono_font());
-    const int lines = int(std::count(e.text.begin(), e.text.end(), '\n')) + 1;
-    const float line_h = ImGui::GetTextLineHeight();
-    const float pad = ImGui::GetStyle().FramePadding.y;
-    const bool linked_map = map_shows_editor_kernel(state) && !e.edited;  // its lines are this text's
-    const std::map<int, size_t> per_line = linked_map ? findings_per_line(*state.picture) : std::map<int, size_t>();
-    const std::optional<glm::ivec2> cell = state.inspected_cell();
-    const std::vector<int> linked = linked_map && cell ? finding_lines_at(*state.picture, *cell) : std::vector<int>();
-    const float counts = per_line.empty() ? 0.0f : ImGui::CalcTextSize("000 ").x;
-    const float gutter = ImGui::CalcTextSize("0000 ").x + counts;
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
+// The editor's gutter: line numbers (the error and warning lines marked, the lines linked to
+// the map's hovered or pinned cell lit) and each line's count of findings.
+struct Gutter {
+    ImVec2 origin;  // of line 1's row, less the frame padding
+    float line_h = 0, pad = 0, width = 0, counts = 0;
+    int lines = 0;
+    std::map<int, size_t> per_line;  // the listed findings per line (empty: no map of this text)
+    std::vector<int> linked;         // lines of the findings on the map's hovered or pinned cell
+};
+
+void draw_gutter(AppState& state, const KernelEditor& e, const Gutter& g) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    for (int line = 1; line <= lines; ++line) {
-        const ImVec2 at(origin.x, origin.y + pad + float(line - 1) * line_h);
+    for (int line = 1; line <= g.lines; ++line) {
+        const ImVec2 at(g.origin.x, g.origin.y + g.pad + float(line - 1) * g.line_h);
         const bool error = line == e.error_line;
         const bool warned =
             !error && std::find(e.warning_lines.begin(), e.warning_lines.end(), line) != e.warning_lines.end();
         if (error || warned)
-            draw->AddRectFilled(at, ImVec2(at.x + gutter - 2, at.y + line_h),
+            draw->AddRectFilled(at, ImVec2(at.x + g.width - 2, at.y + g.line_h),
                                 error ? IM_COL32(150, 40, 40, 255) : IM_COL32(120, 105, 30, 255));
-        else if (std::binary_search(linked.begin(), linked.end(), line))
-            draw->AddRectFilled(at, ImVec2(at.x + gutter - 2, at.y + line_h), kLinkedLine);
-        if (ImGui::IsRectVisible(at, ImVec2(at.x + gutter, at.y + line_h)))  // the lines on screen, for scripts
-            state.widget_rects["editor:line:" + std::to_string(line)] = {at.x, at.y, gutter, line_h};
+        else if (std::binary_search(g.linked.begin(), g.linked.end(), line))
+            draw->AddRectFilled(at, ImVec2(at.x + g.width - 2, at.y + g.line_h), kLinkedLine);
+        if (ImGui::IsRectVisible(at, ImVec2(at.x + g.width, at.y + g.line_h)))  // the lines on screen, for scripts
+            state.widget_rects["editor:line:" + std::to_string(line)] = {at.x, at.y, g.width, g.line_h};
         char number[16];
         std::snprintf(number, sizeof number, "%4d", line);
         draw->AddText(at, error || warned ? IM_COL32(255, 240, 230, 255) : IM_COL32(120, 130, 140, 255), number);
-        if (const auto found = per_line.find(line); found != per_line.end()) {  // this line's findings
+        if (const auto found = g.per_line.find(line); found != g.per_line.end()) {  // this line's findings
             std::snprintf(number, sizeof number, "%3zu", std::min<size_t>(found->second, 999));
-            draw->AddText(ImVec2(at.x + gutter - counts, at.y), ImGui::GetColorU32(kErrorColor), number);
+            draw->AddText(ImVec2(at.x + g.width - g.counts, at.y), ImGui::GetColorU32(kErrorColor), number);
         }
     }
-    if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) {
-        const ImVec2 mouse = ImGui::GetIO().MousePos;
-        const int line = int(std::floor((mouse.y - origin.y - pad) / line_h)) + 1;
-        state.editor_hovered_line = line >= 1 && line <= lines ? line : 0;
-        const auto found = per_line.find(line);
-        if (found != per_line.end() && mouse.x < origin.x + gutter) {  // the count says what it counts
-            uint64_t total = 0;
-            for (uint64_t c : state.picture->findings.counts) total += c;
-            const size_t listed = state.picture->findings.list.size();
-            ImGui::SetTooltip(
-                "%zu finding%s at line %d%s; the map outlines those on its array while the mouse is on the line",
-                found->second, found->second == 1 ? "" : "s", line,
-                total > listed
-                    ? (" among the first " + std::to_string(listed) + " listed of " + std::to_string(total)).c_str()
-                    : "");
-        }
+}
+
+// The line under the mouse (the map outlines its findings' cells), and over the gutter's
+// count, what it counts.
+void hover_gutter(AppState& state, const Gutter& g) {
+    if (!ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) return;
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const int line = int(std::floor((mouse.y - g.origin.y - g.pad) / g.line_h)) + 1;
+    state.editor_hovered_line = line >= 1 && line <= g.lines ? line : 0;
+    const auto found = g.per_line.find(line);
+    if (found == g.per_line.end() || mouse.x >= g.origin.x + g.width) return;
+    uint64_t total = 0;
+    for (uint64_t c : state.picture->findings.counts) total += c;
+    const size_t listed = state.picture->findings.list.size();
+    ImGui::SetTooltip(
+        "%zu finding%s at line %d%s; the map outlines those on its array while the mouse is on the line", found->second,
+        found->second == 1 ? "" : "s", line,
+        total > listed ? (" among the first " + std::to_string(listed) + " listed of " + std::to_string(total)).c_str()
+                       : "");
+}
+
+// The text beside its gutter, both in one scrolling child: the input is as tall as its text,
+// so the two scroll together. With the Editor's kernel on the map the gutter is linked to it
+// (draw_gutter, hover_gutter).
+bool source_with_line_numbers(AppState& state, KernelEditor& e, float height) {
+    ImGui::BeginChild("editor-text", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::PushFont(mono_font());
+    Gutter g;
+    g.lines = int(std::count(e.text.begin(), e.text.end(), '\n')) + 1;
+    g.line_h = ImGui::GetTextLineHeight();
+    g.pad = ImGui::GetStyle().FramePadding.y;
+    if (map_shows_editor_kernel(state) && !e.edited) {  // its findings' lines are this text's
+        g.per_line = findings_per_line(*state.picture);
+        if (const std::optional<glm::ivec2> cell = state.inspected_cell())
+            g.linked = finding_lines_at(*state.picture, *cell);
     }
-    ImGui::SetCursorScreenPos(ImVec2(origin.x + gutter, origin.y));
+    g.counts = g.per_line.empty() ? 0.0f : ImGui::CalcTextSize("000 ").x;
+    g.width = ImGui::CalcTextSize("0000 ").x + g.counts;
+    g.origin = ImGui::GetCursorScreenPos();
+    draw_gutter(state, e, g);
+    hover_gutter(state, g);
+    ImGui::SetCursorScreenPos(ImVec2(g.origin.x + g.width, g.origin.y));
     // At least as large as the visible area, so a click anywhere in it is a click in the text.
     const ImVec2 visible = ImGui::GetContentRegionAvail();
     const float width = std::max(visible.x, ImGui::CalcTextSize(e.text.c_str()).x + 20);
-    const float tall = std::max(visible.y, float(lines + 1) * line_h + 2 * pad);
-    const ImVec2 text_at(origin.x + gutter + ImGui::GetStyle().FramePadding.x, origin.y + pad);
+    const float tall = std::max(visible.y, float(g.lines + 1) * g.line_h + 2 * g.pad);
+    const ImVec2 text_at(g.origin.x + g.width + ImGui::GetStyle().FramePadding.x, g.origin.y + g.pad);
     const bool edited =
         ImGui::InputTextMultiline("##source", &e.text, ImVec2(width, tall), ImGuiInputTextFlags_AllowTabInput);
     ImGuiWindow* editor = ImGui::GetCurrentWindow();
     if (!editor->DC.ChildWindows.empty()) {  // the input's window, begun last
         ImGuiWindow* input = editor->DC.ChildWindows.back();
-        ImRect visible = editor->InnerClipRect;
-        visible.ClipWith(input->InnerClipRect);
-        draw_syntax(input->DrawList, visible, e.text, text_at, line_h, width, e.error_line, linked);
+        ImRect clip = editor->InnerClipRect;
+        clip.ClipWith(input->InnerClipRect);
+        draw_syntax(input->DrawList, clip, e.text, text_at, g.line_h, width, e.error_line, g.linked);
     }
     ImGui::PopFont();
     ImGui::EndChild();

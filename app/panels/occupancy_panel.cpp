@@ -21,6 +21,24 @@ std::string micro_seconds(double s) {
     return text;
 }
 
+// The sweep chart's gridlines, its occupancy axis (0, 50, 100%) left of the bars and the title
+// under them.
+void draw_sweep_axes(ImDrawList* dl, ImVec2 origin, float width, float height, float label_h) {
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    for (float level : {0.25f, 0.5f, 0.75f, 1.0f})
+        dl->AddLine(ImVec2(origin.x, origin.y + height * (1 - level)),
+                    ImVec2(origin.x + width, origin.y + height * (1 - level)), IM_COL32(70, 72, 80, 255));
+    for (int level : {0, 50, 100}) {
+        const std::string label = std::to_string(level) + "%";
+        const float y = origin.y + height * (1 - float(level) / 100) - label_h / 2;
+        dl->AddText(ImVec2(origin.x - ImGui::CalcTextSize(label.c_str()).x - 4,
+                           std::clamp(y, origin.y, origin.y + height - label_h)),
+                    text, label.c_str());
+    }
+    dl->AddText(ImVec2(origin.x, origin.y + height + label_h), text,
+                "threads per block (bars: occupancy; in them: waves; green: modeled time)");
+}
+
 // Occupancy bars per block size (yours orange) with their waves written in them, the modeled
 // kernel time as a line across (the fastest highest); a tooltip gives every figure of a size.
 void draw_sweep(AppState& state, const std::vector<OccupancySweepPoint>& points, int current) {
@@ -37,18 +55,7 @@ void draw_sweep(AppState& state, const std::vector<OccupancySweepPoint>& points,
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
     const float bar = width / float(points.size());
     dl->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), IM_COL32(30, 32, 38, 255));
-    for (float level : {0.25f, 0.5f, 0.75f, 1.0f})
-        dl->AddLine(ImVec2(origin.x, origin.y + height * (1 - level)),
-                    ImVec2(origin.x + width, origin.y + height * (1 - level)), IM_COL32(70, 72, 80, 255));
-    for (int level : {0, 50, 100}) {  // the y axis: occupancy
-        const std::string label = std::to_string(level) + "%";
-        const float y = origin.y + height * (1 - float(level) / 100) - label_h / 2;
-        dl->AddText(ImVec2(origin.x - ImGui::CalcTextSize(label.c_str()).x - 4,
-                           std::clamp(y, origin.y, origin.y + height - label_h)),
-                    text, label.c_str());
-    }
-    const char* x_title = "threads per block (bars: occupancy; in them: waves; green: modeled time)";
-    dl->AddText(ImVec2(origin.x, origin.y + height + label_h), text, x_title);
+    draw_sweep_axes(dl, origin, width, height, label_h);
     double fastest = 0, slowest = 0;
     for (const auto& p : points)
         if (p.kernel_seconds) {
