@@ -105,7 +105,8 @@ int run_check_command(const CheckCommandOptions& o) {
         std::fprintf(stderr, "threadmap: %s\n", launch.error.c_str());
         return 2;
     }
-    const ModelLaunch& l = *launch.value;
+    ModelLaunch l = *launch.value;
+    l.keep_records = false;  // the findings, not who touched each element
     if (auto problem = check_model_launch(l)) {
         std::fprintf(stderr, "threadmap: %s\n", problem->c_str());
         return 2;

@@ -85,12 +85,17 @@ Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference, const std::ato
                                     const ModelLaunch* expected) {
     const KernelSpec& spec = *reference.spec;
     const auto cancelled = [&] { return cancel && cancel->load(); };
-    const auto ref = run_model(reference, cancel);
+    // The sweep compares values and counts findings: no per-element records.
+    ModelLaunch base = reference;
+    base.keep_records = false;
+    const auto ref = run_model(base, cancel);
     if (cancelled()) return {std::nullopt, "cancelled"};
     if (!ref.value) return {std::nullopt, "the reference launch did not run: " + ref.error};
     std::optional<Outcome<ModelResult>> truth;
     if (expected) {
-        truth = run_model(*expected, cancel);
+        ModelLaunch want_launch = *expected;
+        want_launch.keep_records = false;
+        truth = run_model(want_launch, cancel);
         if (cancelled()) return {std::nullopt, "cancelled"};
         if (!truth->value) return {std::nullopt, "--expect did not run: " + truth->error};
     }
@@ -118,7 +123,7 @@ Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference, const std::ato
         SweptLaunch s;
         s.why = why;
         s.launch = launch;
-        ModelLaunch m = reference;
+        ModelLaunch m = base;
         m.launch = launch;
         if (auto problem = check_model_launch(m)) {
             s.error = *problem;

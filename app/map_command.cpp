@@ -62,20 +62,24 @@ int run_map_command(const MapCommandOptions& o) {
     if (!prepared.value) return fail(prepared.error, 2);
     const BackendChoice& b = prepared.value->backend;
     const ResolvedLaunch& r = prepared.value->launch;
+    // JSON carries the kernel model's findings for the same launch (as `check` gives them):
+    // found first, and only they kept, so that the model's state and the map are never held at once.
+    std::optional<Outcome<ModelResult>> checked;
+    if (format == MapFormat::Json) {
+        ModelLaunch findings_only = model_launch_for(r);
+        findings_only.keep_records = false;  // the map is the emulator's
+        checked = run_model(findings_only);
+        if (checked->value) checked->value->arrays = {};
+    }
     Outcome<LaunchResult> run = b.executor->run(r.workload, r.launch);
     if (!run.value) return fail(run.error, 1);
     LaunchResult& e = *run.value;
     b.executor->fetch_map(e);  // every element is printed (or counted): the map comes to the host
     MapReport report{r.workload, e, b.name, !o.no_elements, nullptr, {}};
-    // JSON carries the kernel model's findings for the same launch (as `check` gives them).
-    std::optional<Outcome<ModelResult>> checked;
-    if (format == MapFormat::Json) {
-        checked = run_model(model_launch_for(r));
-        if (checked->value)
-            report.findings = &*checked->value;
-        else
-            report.findings_not_checked = checked->error;
-    }
+    if (checked && checked->value)
+        report.findings = &*checked->value;
+    else if (checked)
+        report.findings_not_checked = checked->error;
     if (!write_map_report(stdout, report, format)) {
         std::fprintf(stderr, "threadmap map: could not write the output\n");
         return 1;

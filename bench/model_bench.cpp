@@ -11,15 +11,20 @@
 //     as no-ops (run to completion);
 //  4. the memory view (accesses grouped into warp requests, sectors and wavefronts counted):
 //     the tutorial's matmul and increment over 16,777,216 elements as `threadmap memory` runs
-//     them (no per-element records or hazards), each against the model run `check` makes.
-// Usage: model-bench [--repeats N] [matmul|tiled|reduce|memory ...] (default: 3 repeats, the median
-// printed; every case).
+//     them (no per-element records or hazards), each against the model run `check` makes;
+//  5. the recording levels side by side, per kernel: the fast emulator (writers only, the
+//     tutorial's kernels), findings only (`check`, map's JSON), every access with per-element
+//     records (the window's map) and warp requests (the memory view), in ms and in ns per
+//     recorded access, blocks spread over every core as run_model does by default.
+// Usage: model-bench [--repeats N] [matmul|tiled|reduce|memory|levels ...] (default: 3 repeats,
+// the median printed; every case).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -47,8 +52,10 @@ double median_ms(int repeats, const std::function<void()>& f) {
 // keep: the array whose requests of `op` are kept whole, as the window's warp inspector asks.
 // workers: 0 spreads the blocks over every core (run_model's default), 1 runs them on one.
 ModelResult model(const KernelSpec& k, const Params& p, const LaunchConfig& l, bool requests = false,
-                  size_t keep = SIZE_MAX, AccessOp op = AccessOp::Store, unsigned workers = 0) {
+                  size_t keep = SIZE_MAX, AccessOp op = AccessOp::Store, unsigned workers = 0,
+                  bool keep_records = true) {
     ModelLaunch m{&k, p, l};
+    m.keep_records = keep_records;
     m.workers = workers;
     m.record_requests = requests;
     m.keep_requests = keep;
@@ -159,7 +166,8 @@ int main(int argc, char** argv) {
         };
         for (const Case& c : memory_cases) {
             const KernelSpec& k = *find_builtin_kernel(c.kernel);
-            const double check = median_ms(repeats, [&] { model(k, c.params, c.launch); });
+            const double check =
+                median_ms(repeats, [&] { model(k, c.params, c.launch, false, SIZE_MAX, {}, 0, false); });
             uint64_t requests = 0;
             const double view = median_ms(repeats, [&] {
                 const ModelResult r = model(k, c.params, c.launch, true);
@@ -174,6 +182,43 @@ int main(int argc, char** argv) {
                 "\"requests\":%llu,\"memory_view_keeping_%s_requests_of_array_0_ms\":%.1f,\"kept\":%zu}\n",
                 c.name, check, view, (unsigned long long)requests, c.kept == AccessOp::Load ? "load" : "store", keeping,
                 kept);
+        }
+    }
+    if (wanted("levels")) {  // 5. the recording levels side by side
+        struct Level {
+            const char* kernel;
+            Params params;
+            Dim3 block;
+            std::optional<Workload> fast;  // the fast emulator's twin, when it has one
+        };
+        Workload seed = matmul_workload(KernelKind::Matmul, 200, 200, 200);
+        seed.a_rows = seed.b_cols = 300;
+        const Level levels[] = {
+            {"increment", {uint64_t(1) << 24}, {256, 1, 1}, array_workload(KernelKind::Increment, uint64_t(1) << 24)},
+            {"matmul", {200, 200, 200, 300, 300}, {32, 32, 1}, seed},
+            {"transpose-tiled", {2048, 2048}, {32, 8, 1}, std::nullopt},
+            {"reduce-sequential", {uint64_t(1) << 22}, {256, 1, 1}, std::nullopt},
+            {"matmul-tiled", {256, 256, 256, 256, 256}, {16, 16, 1}, std::nullopt},
+        };
+        for (const Level& c : levels) {
+            const KernelSpec& k = *find_builtin_kernel(c.kernel);
+            const LaunchConfig l{k.covering_grid(c.params, c.block), c.block};
+            uint64_t accesses = 0;
+            const double findings = median_ms(repeats, [&] {
+                accesses = model(k, c.params, l, false, SIZE_MAX, {}, 0, false).accesses;
+            });
+            const double records = median_ms(repeats, [&] { model(k, c.params, l); });
+            const double requests = median_ms(repeats, [&] { model(k, c.params, l, true); });
+            const double fast = c.fast ? median_ms(repeats, [&] { emulate(*c.fast, l); }) : -1;
+            const auto ns = [&](double ms) { return ms * 1e6 / double(accesses); };
+            char fast_text[32] = "null";
+            if (fast >= 0) std::snprintf(fast_text, sizeof fast_text, "%.1f", fast);
+            std::printf(
+                "{\"bench\":\"levels_%s\",\"accesses\":%llu,\"fast_emulator_ms\":%s,\"findings_ms\":%.1f,"
+                "\"findings_ns_per_access\":%.1f,\"records_ms\":%.1f,\"records_ns_per_access\":%.1f,"
+                "\"requests_ms\":%.1f,\"requests_ns_per_access\":%.1f}\n",
+                c.kernel, (unsigned long long)accesses, fast_text, findings, ns(findings), records, ns(records),
+                requests, ns(requests));
         }
     }
     return 0;

@@ -6,9 +6,11 @@
 #include <sys/mman.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <new>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace threadmap {
 
@@ -61,5 +63,18 @@ class ZeroedBuffer {
     size_t size_ = 0;
     size_t bytes_ = 0;
 };
+
+// Gives `v` room for `n` elements and, when that is large, asks for transparent huge pages for
+// it before anything is written there: filling a 64 MiB vector then faults 32 times, not 16,384.
+template <class T>
+void reserve_huge(std::vector<T>& v, size_t n) {
+    constexpr size_t kHugePage = size_t(2) << 20;
+    if (n * sizeof(T) < 2 * kHugePage || v.capacity() >= n) return;
+    v.reserve(n);
+    const auto start = reinterpret_cast<uintptr_t>(v.data());
+    const uintptr_t first = (start + kHugePage - 1) / kHugePage * kHugePage;
+    const uintptr_t end = (start + n * sizeof(T)) / kHugePage * kHugePage;
+    if (end > first) madvise(reinterpret_cast<void*>(first), end - first, MADV_HUGEPAGE);  // a hint
+}
 
 }  // namespace threadmap

@@ -344,6 +344,7 @@ json run_to_json(const RunRequest& r) {
             {"block", dim(r.launch.block)},
             {"record_reads", r.record_reads},
             {"record_elements", r.record_elements},
+            {"keep_records", r.keep_records},
             {"record_requests", r.record_requests},
             {"keep_requests", r.keep_requests == SIZE_MAX ? -1 : int64_t(r.keep_requests)},
             {"keep_op", int(r.keep_op)},
@@ -370,7 +371,8 @@ std::optional<RunRequest> run_from_json(const json& j) {
         !field(j, "dynamic_shared_bytes", r.dynamic_shared_bytes) || !field(j, "seconds", r.limits.seconds) ||
         !field(j, "memory_bytes", r.limits.memory_bytes) || !list(j, "params", params) || !dim("grid", r.launch.grid) ||
         !dim("block", r.launch.block) || !field(j, "record_reads", r.record_reads) ||
-        !field(j, "record_elements", r.record_elements) || !field(j, "record_requests", r.record_requests) ||
+        !field(j, "record_elements", r.record_elements) || !field(j, "keep_records", r.keep_records) ||
+        !field(j, "record_requests", r.record_requests) ||
         !field(j, "keep_requests", keep) || !field(j, "keep_op", op) || op < 0 || op > 1 ||
         !field(j, "global_element_bytes", r.global_element_bytes) || !field(j, "max_accesses", r.max_accesses) ||
         !field(j, "shared_block", r.shared_block) || !field(j, "phase", r.phase) || !(r.limits.seconds > 0))
@@ -395,6 +397,7 @@ ModelLaunch model_launch_of(const RunRequest& r, const KernelSpec& spec) {
     l.launch = r.launch;
     l.record_reads = r.record_reads;
     l.record_elements = r.record_elements;
+    l.keep_records = r.keep_records;
     l.record_requests = r.record_requests;
     l.keep_requests = r.keep_requests;
     l.keep_op = r.keep_op;

@@ -64,7 +64,7 @@ struct RunRequest {
     // ModelLaunch's fields, without its spec (the host binds its own).
     Params params;
     LaunchConfig launch;
-    bool record_reads = true, record_elements = true, record_requests = false;
+    bool record_reads = true, record_elements = true, keep_records = true, record_requests = false;
     size_t keep_requests = SIZE_MAX;
     AccessOp keep_op = AccessOp::Store;
     uint32_t global_element_bytes = 0;

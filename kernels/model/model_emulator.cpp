@@ -15,6 +15,7 @@
 #include <exception>
 #include <stdexcept>
 #include <thread>
+#include <type_traits>
 #include <unordered_set>
 
 #include "executor.hpp"  // kCancelled
@@ -24,6 +25,7 @@
 #include "saturating.hpp"
 #include "validation.hpp"
 #include "warp_requests.hpp"
+#include "zeroed_buffer.hpp"
 
 namespace threadmap {
 
@@ -104,27 +106,48 @@ namespace {
 
 constexpr uint32_t kNone = ElementRecord::kNone;
 
-// The ordering state of one element, for races and hazards. Its phases are the block's sync
-// epochs (ModelEmulator::epoch_) at the accesses: two accesses of one block are unordered when
-// no barrier came between them (both at or after barrier_epoch_) and no __syncwarp() of their
-// warp did (WarpOrder).
+// A thread id in memory that starts zeroed (ZeroedBuffer: the kernel hands out zero pages,
+// 2 MiB at a time, for nothing until touched): the id is kept complemented, so zero bytes read
+// as kNone. Trivial, so that zero bytes are a valid one.
+class ThreadSlot {
+  public:
+    operator uint32_t() const { return ~stored_; }
+    ThreadSlot& operator=(uint32_t id) {
+        stored_ = ~id;
+        return *this;
+    }
+
+  private:
+    uint32_t stored_;
+};
+
+// The ordering state of one element, for races and hazards (20 bytes; zero bytes: untouched).
 struct Hazard {
-    uint32_t last_writer = kNone;
-    uint32_t last_reader = kNone;
-    uint32_t other_reader = kNone;  // a reader since the last barrier other than last_reader
-    // The sync epochs of the accesses (each reader's own: the other reader may have read before
-    // a __syncwarp() that orders it with a writer the last reader is not ordered with).
-    uint32_t write_phase = 0;
-    uint32_t read_phase = 0;
-    uint32_t other_read_phase = 0;
-    // The last thread counted among the element's writers and readers (recorded accesses
-    // only, atomics included): a thread's repeated accesses count once.
-    uint32_t counted_writer = kNone;
-    uint32_t counted_reader = kNone;
-    uint16_t write_line = 0;
-    uint16_t read_line = 0;
-    uint16_t other_read_line = 0;
-    uint8_t flags = 0;
+    ThreadSlot last_writer;
+    ThreadSlot last_reader;
+    ThreadSlot other_reader;  // a reader since the last barrier other than last_reader
+    uint16_t write_line;
+    uint16_t read_line;
+    uint16_t other_read_line;
+    uint8_t flags;
+};
+static_assert(sizeof(Hazard) == 20 && std::is_trivial_v<Hazard>);
+
+// The sync epochs (ModelEmulator::epoch_) of an element's accesses named in its Hazard: two
+// accesses of one block are unordered when no barrier came between them (both at or after
+// barrier_epoch_) and no __syncwarp() of their warp did (WarpOrder). Each reader has its own:
+// the other reader may have read before a __syncwarp() that orders it with a writer the last
+// reader is not ordered with. Kept (12 bytes) only for kernels with barriers or warp functions:
+// without, every epoch is 0.
+struct Phases {
+    uint32_t write, read, other_read;
+};
+static_assert(std::is_trivial_v<Phases>);
+
+// The last thread counted among an element's writers and readers (recorded accesses only,
+// atomics included): a thread's repeated accesses count once. Kept with the records.
+struct Counted {
+    ThreadSlot writer, reader;
 };
 enum HazardFlag : uint8_t {
     kAtomicWrite = 1,   // the last write was an atomic
@@ -140,17 +163,21 @@ uint8_t found_bits(const Hazard& h) {
                    (h.flags & kReportedUninit ? kFoundUninit : 0));
 }
 
-// An element's ordering state (40 bytes) and its record (20, the result's: moved there whole).
-static_assert(sizeof(Hazard) + sizeof(ElementRecord) == 60,
-              "the docs give 20 + 40 bytes per element, check_model_launch 64 with its value");
+// Per element: its value, its ordering state (20 bytes, and 12 with barriers) and, when the
+// launch keeps records, its record (20, the result's: moved there whole) and who was counted
+// last (8).
+static_assert(sizeof(Hazard) + sizeof(Phases) + sizeof(ElementRecord) + sizeof(Counted) == 60,
+              "check_model_arrays gives 64 bytes per element with its value");
 
 struct Storage {
     std::vector<uint64_t> shape;
     uint64_t size = 0;
     uint32_t words = 1;                  // per element: 2 for 8-byte elements (value_type.hpp)
     std::vector<uint32_t> bits;          // size × words
-    std::vector<ElementRecord> records;  // per element (with record_elements)
-    std::vector<Hazard> hazards;
+    std::vector<ElementRecord> records;  // per element (with record_elements and keep_records)
+    ZeroedBuffer<Counted> counted;       // likewise
+    ZeroedBuffer<Hazard> hazards;        // per element (with record_elements)
+    ZeroedBuffer<Phases> phases;         // likewise, for kernels that run as fibers
     std::vector<PastRecord> past;  // out-of-bounds accesses just past the end (ArrayResult::past)
     uint64_t past_elsewhere = 0;
     bool shared = false;
@@ -234,6 +261,7 @@ class ModelEmulator {
           tpb_(uint32_t(l.launch.threads_per_block())),
           record_reads_(l.record_reads),
           record_elements_(l.record_elements),
+          keep_records_(l.record_elements && l.keep_records),
           record_requests_(l.record_requests),
           keep_requests_(l.keep_requests),
           keep_op_(l.keep_op),
@@ -328,17 +356,18 @@ class ModelEmulator {
     // The checks, out of line: the access path calls them only when a quick look at the
     // element's ordering state says a finding is possible (read_may_conflict, …), which in a
     // correct kernel is rare.
-    [[gnu::noinline]] void check_read(size_t a, uint64_t i, Hazard& h, uint32_t id, int line);
-    [[gnu::noinline]] void check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, int line, bool atomic);
-    bool read_may_conflict(const Storage& s, const Hazard& h, uint32_t id) const {
+    [[gnu::noinline]] void check_read(size_t a, uint64_t i, Hazard& h, const Phases& p, uint32_t id, int line);
+    [[gnu::noinline]] void check_write(size_t a, uint64_t i, Hazard& h, const Phases& p, uint32_t id, int line,
+                                       bool atomic);
+    bool read_may_conflict(const Storage& s, const Hazard& h, const Phases& p, uint32_t id) const {
         return (s.shared && !(h.flags & kWritten)) ||
-               (h.last_writer != kNone && h.last_writer != id && h.write_phase >= barrier_epoch_);
+               (h.last_writer != kNone && h.last_writer != id && p.write >= barrier_epoch_);
     }
     // Counts thread `id` among an element's writers or readers unless it already is. Without
     // barriers a thread runs to completion, so its accesses to an element follow one another:
     // one that is not the last counted is new. With barriers the block's threads take turns
     // between them, so the block's earlier touchers are looked up in block_touchers_.
-    [[gnu::always_inline]] void count_toucher(size_t a, uint64_t i, uint32_t& counted, uint32_t& count, uint32_t id,
+    [[gnu::always_inline]] void count_toucher(size_t a, uint64_t i, ThreadSlot& counted, uint32_t& count, uint32_t id,
                                               bool write) {
         if (counted == id) return;
         count += !as_fibers_ || !in_block(counted) || first_in_block(a, i, counted, id, write);
@@ -359,10 +388,10 @@ class ModelEmulator {
         return h.other_reader == kNone || !in_block(h.other_reader) || warp(h.other_reader) == warp(id) ||
                warp(h.last_reader) != warp(id);
     }
-    bool write_may_conflict(const Hazard& h, uint32_t id) const {
+    bool write_may_conflict(const Hazard& h, const Phases& p, uint32_t id) const {
         const auto other = [id](uint32_t t) { return t != kNone && t != id; };
         return other(h.last_writer) ||
-               (h.read_phase >= barrier_epoch_ && (other(h.last_reader) || other(h.other_reader)));
+               (p.read >= barrier_epoch_ && (other(h.last_reader) || other(h.other_reader)));
     }
 
     const KernelSpec& spec_;
@@ -376,9 +405,11 @@ class ModelEmulator {
     // accesses are stamped with epoch_ (Hazard).
     uint32_t epoch_ = 0, barrier_epoch_ = 0;
     bool as_fibers_ = false;   // the block's threads run as fibers (barriers or warp functions)
+    Phases no_phases_{};       // every element's epochs without fibers: always 0
     uint32_t block_base_ = 0;  // the running block's first thread id
     bool record_reads_ = true;
     bool record_elements_ = true;
+    bool keep_records_ = true;  // record_elements and keep_records
     bool record_shared_ = false;  // the running block is shared_block_: its shared arrays' records are kept
     bool record_requests_ = false;
     size_t keep_requests_ = SIZE_MAX;
@@ -441,7 +472,7 @@ void ModelEmulator::report(FindingKind kind, std::vector<uint32_t> ids, size_t a
     result_.findings.push_back(std::move(f));
 }
 
-void ModelEmulator::check_read(size_t a, uint64_t i, Hazard& h, uint32_t id, int line) {
+void ModelEmulator::check_read(size_t a, uint64_t i, Hazard& h, const Phases& p, uint32_t id, int line) {
     const auto element = [&] { return spec_.arrays[a].name + index_text(index_of(a, i)); };
     if (arrays_[a].shared && !(h.flags & (kWritten | kReportedUninit))) {
         h.flags |= kReportedUninit;
@@ -451,7 +482,7 @@ void ModelEmulator::check_read(size_t a, uint64_t i, Hazard& h, uint32_t id, int
         });
     }
     if (h.last_writer != kNone && h.last_writer != id && in_block(h.last_writer) &&
-        !ordered_in_block(h.last_writer, id, h.write_phase) && !(h.flags & kReportedHazard)) {
+        !ordered_in_block(h.last_writer, id, p.write) && !(h.flags & kReportedHazard)) {
         h.flags |= kReportedHazard;
         report(FindingKind::ReadWriteHazard, {h.last_writer, id}, a, i, line, [&] {
             return thread_text(id) + " reads " + element() + " at line " + std::to_string(line) + ", which " +
@@ -462,11 +493,12 @@ void ModelEmulator::check_read(size_t a, uint64_t i, Hazard& h, uint32_t id, int
     }
 }
 
-void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, int line, bool atomic) {
+void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, const Phases& p, uint32_t id, int line,
+                                bool atomic) {
     const auto element = [&] { return spec_.arrays[a].name + index_text(index_of(a, i)); };
     const bool other_writer = h.last_writer != kNone && h.last_writer != id;
     const bool unordered =
-        other_writer && (!in_block(h.last_writer) || !ordered_in_block(h.last_writer, id, h.write_phase));
+        other_writer && (!in_block(h.last_writer) || !ordered_in_block(h.last_writer, id, p.write));
     const bool both_atomic = atomic && (h.flags & kAtomicWrite);
     if (unordered && !both_atomic && !(h.flags & kReportedRace)) {
         h.flags |= kReportedRace;
@@ -476,7 +508,7 @@ void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, uint32_t id, in
     const struct {
         uint32_t thread, phase;
         uint16_t line;
-    } readers[] = {{h.last_reader, h.read_phase, h.read_line}, {h.other_reader, h.other_read_phase, h.other_read_line}};
+    } readers[] = {{h.last_reader, p.read, h.read_line}, {h.other_reader, p.other_read, h.other_read_line}};
     // Named members, not a structured binding: Clang 14 (the fuzz build) and 15 cannot capture one
     // in a lambda.
     for (const auto& r : readers) {
@@ -540,6 +572,8 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
         return old;
     }
     Hazard& h = s.hazards[i];
+    // Without fibers every epoch is 0: the shared scratch stays 0 and stands for each element's.
+    Phases& p = as_fibers_ ? s.phases[i] : no_phases_;
     const uint16_t line16 = uint16_t(std::min(line, 65535));
     read = read && record_reads_;
     const bool recorded =
@@ -548,37 +582,37 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
         if (read) t.arrays_read_ |= uint64_t(1) << a;
         if (write) t.arrays_written_ |= uint64_t(1) << a;
     }
-    if (read && recorded) {
+    if (read && recorded && keep_records_) {
         ElementRecord& r = s.records[i];
-        count_toucher(a, i, h.counted_reader, r.readers, id, false);
+        count_toucher(a, i, s.counted[i].reader, r.readers, id, false);
         r.first_reader = std::min(r.first_reader, id);
     }
     // An atomic's read is ordered with other atomics: only its write is checked (against
     // plain reads and writes), and it is not remembered as a reader.
     if (read && !atomic) {
-        if (read_may_conflict(s, h, id)) check_read(a, i, h, id, line);
-        if (h.read_phase < barrier_epoch_ || !in_block(h.last_reader))
+        if (read_may_conflict(s, h, p, id)) check_read(a, i, h, p, id, line);
+        if (p.read < barrier_epoch_ || !in_block(h.last_reader))
             h.other_reader = kNone;
         else if (h.last_reader != id && (!spec_.uses_warp_ops || keep_last_reader(h, id))) {
             h.other_reader = h.last_reader;
-            h.other_read_phase = h.read_phase;
+            p.other_read = p.read;
             h.other_read_line = h.read_line;
         }
         h.last_reader = id;
-        h.read_phase = epoch_;
+        p.read = epoch_;
         h.read_line = line16;
     }
     const uint64_t old = s.get(i);
     if (write) {
-        if (write_may_conflict(h, id)) check_write(a, i, h, id, line, atomic);
-        if (recorded) {
+        if (write_may_conflict(h, p, id)) check_write(a, i, h, p, id, line, atomic);
+        if (recorded && keep_records_) {
             ElementRecord& r = s.records[i];
-            count_toucher(a, i, h.counted_writer, r.writers, id, true);
+            count_toucher(a, i, s.counted[i].writer, r.writers, id, true);
             r.first_writer = std::min(r.first_writer, id);
             ++r.stores;
         }
         h.last_writer = id;
-        h.write_phase = epoch_;
+        p.write = epoch_;
         h.write_line = line16;
         h.flags = uint8_t((h.flags & ~kAtomicWrite) | kWritten | (atomic ? kAtomicWrite : 0));
         s.put(i, new_bits);
@@ -783,7 +817,9 @@ void ModelEmulator::reset_shared() {
         if (!s.shared) continue;
         std::fill(s.bits.begin(), s.bits.end(), 0u);
         std::fill(s.records.begin(), s.records.end(), ElementRecord{});
+        std::fill(s.counted.begin(), s.counted.end(), Counted{});
         std::fill(s.hazards.begin(), s.hazards.end(), Hazard{});
+        std::fill(s.phases.begin(), s.phases.end(), Phases{});
         s.past.clear();
         s.past_elsewhere = 0;
     }
@@ -842,9 +878,11 @@ void ModelEmulator::keep_shared() {
         ArrayResult& r = shared_kept_[a];
         r.shape = s.shape;
         r.bits = s.bits;
-        r.records = s.records;
-        r.found.reserve(s.hazards.size());
-        for (const Hazard& h : s.hazards) r.found.push_back(found_bits(h));
+        if (keep_records_) {
+            r.records = s.records;
+            r.found.reserve(s.hazards.size());
+            for (const Hazard& h : s.hazards) r.found.push_back(found_bits(h));
+        }
         r.past = s.past;
         r.past_elsewhere = s.past_elsewhere;
     }
@@ -954,13 +992,17 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, const ModelEmulator* 
         s.size = 1;
         for (uint64_t side : s.shape) s.size *= side;
         s.words = value_words(spec.type);
+        reserve_huge(s.bits, s.size * s.words);
         if (inputs)
-            s.bits = inputs->arrays_[a].bits;
+            s.bits.assign(inputs->arrays_[a].bits.begin(), inputs->arrays_[a].bits.end());
         else
             s.bits.assign(s.size * s.words, 0u);
-        if (record_elements_) {
+        if (record_elements_) s.hazards = ZeroedBuffer<Hazard>(s.size);
+        if (record_elements_ && spec_.runs_as_fibers()) s.phases = ZeroedBuffer<Phases>(s.size);
+        if (keep_records_) {
+            reserve_huge(s.records, s.size);
             s.records.assign(s.size, ElementRecord{});
-            s.hazards.assign(s.size, Hazard{});
+            s.counted = ZeroedBuffer<Counted>(s.size);
         }
         arrays_.push_back(std::move(s));
     }
@@ -1044,16 +1086,20 @@ bool ModelEmulator::absorb(ModelEmulator& later) {
         for (size_t i = 0; i < mine.hazards.size(); ++i) {
             const Hazard& t = theirs.hazards[i];
             if (!touched(t)) continue;
-            ElementRecord& r = mine.records[i];
-            const ElementRecord& tr = theirs.records[i];
-            r.first_writer = std::min(r.first_writer, tr.first_writer);
-            r.writers += tr.writers;
-            r.stores += tr.stores;
-            r.first_reader = std::min(r.first_reader, tr.first_reader);
-            r.readers += tr.readers;
+            if (keep_records_) {
+                ElementRecord& r = mine.records[i];
+                const ElementRecord& tr = theirs.records[i];
+                r.first_writer = std::min(r.first_writer, tr.first_writer);
+                r.writers += tr.writers;
+                r.stores += tr.stores;
+                r.first_reader = std::min(r.first_reader, tr.first_reader);
+                r.readers += tr.readers;
+                mine.counted[i] = theirs.counted[i];
+            }
             const uint8_t flags = mine.hazards[i].flags;
             mine.hazards[i] = t;
             mine.hazards[i].flags |= flags;
+            if (!mine.phases.empty()) mine.phases[i] = theirs.phases[i];
             if (t.last_writer != kNone) mine.put(i, theirs.get(i));
         }
     }
@@ -1089,9 +1135,13 @@ ModelResult ModelEmulator::finish() {
             // The records are the result's as they are; the found bits come from the ordering
             // state, which then goes.
             r.records = std::move(arrays_[a].records);
-            r.found.reserve(arrays_[a].hazards.size());
-            for (const Hazard& h : arrays_[a].hazards) r.found.push_back(found_bits(h));
+            if (keep_records_) {
+                r.found.reserve(arrays_[a].hazards.size());
+                for (const Hazard& h : arrays_[a].hazards) r.found.push_back(found_bits(h));
+            }
             arrays_[a].hazards = {};
+            arrays_[a].phases = {};
+            arrays_[a].counted = {};
             r.past = std::move(arrays_[a].past);
             r.past_elsewhere = arrays_[a].past_elsewhere;
         } else if (a < shared_kept_.size()) {
@@ -1215,7 +1265,9 @@ unsigned model_workers(const ModelLaunch& l) {
     }
     constexpr uint64_t kCopyBudgetBytes = uint64_t(1) << 30;
     const uint64_t copy_bytes =
-        global_elements(*l.spec, l.params, l.launch) * (sizeof(Hazard) + sizeof(ElementRecord) + 4);
+        global_elements(*l.spec, l.params, l.launch) *
+        (sizeof(Hazard) + (l.spec->runs_as_fibers() ? sizeof(Phases) : 0) +
+         (l.keep_records ? sizeof(ElementRecord) + sizeof(Counted) : 0) + 4);
     while (workers > 1 && (workers - 1) * copy_bytes > kCopyBudgetBytes) --workers;
     return unsigned(std::min(workers, blocks));
 }

@@ -2,7 +2,8 @@
 // result is the one-thread run's — values, every record, the findings with their threads,
 // messages and order, the counts — for every built-in kernel on its covering launch and on
 // awkward ones (extra blocks past the end, 2D blocks that race, blocks a tiled kernel was not
-// written for), and when a block in the middle ends the launch at a divergent barrier.
+// written for), and when a block in the middle ends the launch at a divergent barrier. And the
+// findings-only level (no per-element records) finds what the recording run finds.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -25,7 +26,8 @@ Params small_params(const KernelSpec& k) {
     return p;
 }
 
-void check_same(const ModelResult& one, const ModelResult& spread) {
+// records: `spread` kept per-element records (else it must have none, `one`'s are not compared).
+void check_same(const ModelResult& one, const ModelResult& spread, bool records = true) {
     CHECK(spread.ended_early == one.ended_early);
     REQUIRE(spread.diverged.has_value() == one.diverged.has_value());
     if (one.diverged) {
@@ -57,6 +59,11 @@ void check_same(const ModelResult& one, const ModelResult& spread) {
         const ArrayResult &x = one.arrays[a], &y = spread.arrays[a];
         CHECK(y.shape == x.shape);
         CHECK(y.bits == x.bits);
+        if (!records) {
+            CHECK(y.records.empty());
+            CHECK(y.found.empty());
+            continue;
+        }
         CHECK(y.found == x.found);
         CHECK(y.threads_writing == x.threads_writing);
         CHECK(y.threads_reading == x.threads_reading);
@@ -102,6 +109,35 @@ TEST_CASE("spread over threads, every built-in kernel's launches give the one-th
         for (int trial = 0; trial < 3; ++trial) {
             Dim3 block{pick(1, 64), pick(1, 4), 1};
             check_spread({k, p, {k->covering_grid(p, block), block}});
+        }
+    }
+}
+
+TEST_CASE("findings only: every built-in kernel's findings, counts and values are the recording run's, no records") {
+    std::mt19937 rng(29);
+    const auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+    const auto compare = [](ModelLaunch m) {
+        const auto recorded = run_model(m);
+        if (!recorded.value) return;
+        REQUIRE(!recorded.value->arrays.empty());
+        for (unsigned workers : {1u, 3u}) {
+            CAPTURE(workers);
+            m.keep_records = false;
+            m.workers = workers;
+            const auto found = run_model(m);
+            REQUIRE_MESSAGE(found.value, found.error);
+            check_same(*recorded.value, *found.value, false);
+        }
+    };
+    for (const KernelSpec* k : builtin_kernels()) {
+        CAPTURE(k->name);
+        const Params p = small_params(*k);
+        const Dim3 grid = k->covering_grid(p, k->default_block);
+        compare({k, p, {grid, k->default_block}});
+        compare({k, p, {{grid.x + 2, grid.y, grid.z}, k->default_block}});
+        for (int trial = 0; trial < 3; ++trial) {
+            Dim3 block{pick(1, 64), pick(1, 4), 1};
+            compare({k, p, {k->covering_grid(p, block), block}});
         }
     }
 }
