@@ -204,9 +204,8 @@ int main(int argc, char** argv) {
             const KernelSpec& k = *find_builtin_kernel(c.kernel);
             const LaunchConfig l{k.covering_grid(c.params, c.block), c.block};
             uint64_t accesses = 0;
-            const double findings = median_ms(repeats, [&] {
-                accesses = model(k, c.params, l, false, SIZE_MAX, {}, 0, false).accesses;
-            });
+            const double findings =
+                median_ms(repeats, [&] { accesses = model(k, c.params, l, false, SIZE_MAX, {}, 0, false).accesses; });
             const double records = median_ms(repeats, [&] { model(k, c.params, l); });
             const double requests = median_ms(repeats, [&] { model(k, c.params, l, true); });
             const double fast = c.fast ? median_ms(repeats, [&] { emulate(*c.fast, l); }) : -1;

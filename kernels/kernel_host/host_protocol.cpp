@@ -372,10 +372,10 @@ std::optional<RunRequest> run_from_json(const json& j) {
         !field(j, "memory_bytes", r.limits.memory_bytes) || !list(j, "params", params) || !dim("grid", r.launch.grid) ||
         !dim("block", r.launch.block) || !field(j, "record_reads", r.record_reads) ||
         !field(j, "record_elements", r.record_elements) || !field(j, "keep_records", r.keep_records) ||
-        !field(j, "record_requests", r.record_requests) ||
-        !field(j, "keep_requests", keep) || !field(j, "keep_op", op) || op < 0 || op > 1 ||
-        !field(j, "global_element_bytes", r.global_element_bytes) || !field(j, "max_accesses", r.max_accesses) ||
-        !field(j, "shared_block", r.shared_block) || !field(j, "phase", r.phase) || !(r.limits.seconds > 0))
+        !field(j, "record_requests", r.record_requests) || !field(j, "keep_requests", keep) ||
+        !field(j, "keep_op", op) || op < 0 || op > 1 || !field(j, "global_element_bytes", r.global_element_bytes) ||
+        !field(j, "max_accesses", r.max_accesses) || !field(j, "shared_block", r.shared_block) ||
+        !field(j, "phase", r.phase) || !(r.limits.seconds > 0))
         return std::nullopt;
     r.keep_requests = keep < 0 ? SIZE_MAX : size_t(keep);
     r.keep_op = AccessOp(op);

@@ -178,7 +178,7 @@ struct Storage {
     ZeroedBuffer<Counted> counted;       // likewise
     ZeroedBuffer<Hazard> hazards;        // per element (with record_elements)
     ZeroedBuffer<Phases> phases;         // likewise, for kernels that run as fibers
-    std::vector<PastRecord> past;  // out-of-bounds accesses just past the end (ArrayResult::past)
+    std::vector<PastRecord> past;        // out-of-bounds accesses just past the end (ArrayResult::past)
     uint64_t past_elsewhere = 0;
     bool shared = false;
     uint64_t get(uint64_t i) const { return element_bits(bits, words, i); }
@@ -390,8 +390,7 @@ class ModelEmulator {
     }
     bool write_may_conflict(const Hazard& h, const Phases& p, uint32_t id) const {
         const auto other = [id](uint32_t t) { return t != kNone && t != id; };
-        return other(h.last_writer) ||
-               (p.read >= barrier_epoch_ && (other(h.last_reader) || other(h.other_reader)));
+        return other(h.last_writer) || (p.read >= barrier_epoch_ && (other(h.last_reader) || other(h.other_reader)));
     }
 
     const KernelSpec& spec_;
@@ -409,7 +408,7 @@ class ModelEmulator {
     uint32_t block_base_ = 0;  // the running block's first thread id
     bool record_reads_ = true;
     bool record_elements_ = true;
-    bool keep_records_ = true;  // record_elements and keep_records
+    bool keep_records_ = true;    // record_elements and keep_records
     bool record_shared_ = false;  // the running block is shared_block_: its shared arrays' records are kept
     bool record_requests_ = false;
     size_t keep_requests_ = SIZE_MAX;
@@ -493,12 +492,10 @@ void ModelEmulator::check_read(size_t a, uint64_t i, Hazard& h, const Phases& p,
     }
 }
 
-void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, const Phases& p, uint32_t id, int line,
-                                bool atomic) {
+void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, const Phases& p, uint32_t id, int line, bool atomic) {
     const auto element = [&] { return spec_.arrays[a].name + index_text(index_of(a, i)); };
     const bool other_writer = h.last_writer != kNone && h.last_writer != id;
-    const bool unordered =
-        other_writer && (!in_block(h.last_writer) || !ordered_in_block(h.last_writer, id, p.write));
+    const bool unordered = other_writer && (!in_block(h.last_writer) || !ordered_in_block(h.last_writer, id, p.write));
     const bool both_atomic = atomic && (h.flags & kAtomicWrite);
     if (unordered && !both_atomic && !(h.flags & kReportedRace)) {
         h.flags |= kReportedRace;
@@ -1264,10 +1261,9 @@ unsigned model_workers(const ModelLaunch& l) {
         workers = std::clamp<uint64_t>(std::thread::hardware_concurrency(), 1, 8);
     }
     constexpr uint64_t kCopyBudgetBytes = uint64_t(1) << 30;
-    const uint64_t copy_bytes =
-        global_elements(*l.spec, l.params, l.launch) *
-        (sizeof(Hazard) + (l.spec->runs_as_fibers() ? sizeof(Phases) : 0) +
-         (l.keep_records ? sizeof(ElementRecord) + sizeof(Counted) : 0) + 4);
+    const uint64_t copy_bytes = global_elements(*l.spec, l.params, l.launch) *
+                                (sizeof(Hazard) + (l.spec->runs_as_fibers() ? sizeof(Phases) : 0) +
+                                 (l.keep_records ? sizeof(ElementRecord) + sizeof(Counted) : 0) + 4);
     while (workers > 1 && (workers - 1) * copy_bytes > kCopyBudgetBytes) --workers;
     return unsigned(std::min(workers, blocks));
 }
