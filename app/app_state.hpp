@@ -16,6 +16,7 @@
 #include "backend_choice.hpp"
 #include "kernel_editor.hpp"
 #include "launch_sweep_job.hpp"
+#include "touchers_job.hpp"
 #include "map_picture.hpp"
 #include "centre_view.hpp"
 #include "theme.hpp"
@@ -123,6 +124,7 @@ struct AppState {
     TimingState timing;                       // the timing panel: runs, recordings, the sweep
     KernelEditor editor;                      // the learner's own kernel (the Editor tab)
     LaunchSweepJob launch_sweep;              // "Where does it break?" (the Findings tab)
+    TouchersJob touchers;                     // the inspector's threads that touched the pinned element
     std::optional<CentreView> open_view;      // select this tab of the centre once (a lesson chose it)
     CentreView shown_view = CentreView::Map;  // the centre tab drawn last (a saved session's)
     // The warp inspector stepped (arrow keys) from the request of `cell` to request `request`
@@ -162,7 +164,7 @@ struct AppState {
     // sweep or an export in flight.
     bool busy() const {
         return pending.any_update() || pending.upload || picture_job.has_value() || timing.run.valid() ||
-               timing.sweep_job.valid() || launch_sweep.running() || editor.gpu_job.valid() ||
+               timing.sweep_job.valid() || launch_sweep.running() || touchers.running() || editor.gpu_job.valid() ||
                editor.compile_job.valid() || !exports.empty();
     }
 };

@@ -172,6 +172,17 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
     return d;
 }
 
+std::string toucher_text(const ElementToucher& t, const LaunchConfig& launch) {
+    const uint64_t tpb = launch.threads_per_block();
+    std::string s = "thread " + dim(unlinearize(t.thread % tpb, launch.block)) + " of block " +
+                    dim(unlinearize(t.thread / tpb, launch.grid)) + ": ";
+    if (t.ops & ElementToucher::kAtomic) return s + "atomic at line " + std::to_string(t.write_line);
+    if (t.ops & ElementToucher::kRead) s += "read at line " + std::to_string(t.read_line);
+    if ((t.ops & ElementToucher::kRead) && (t.ops & ElementToucher::kWrite)) s += ", ";
+    if (t.ops & ElementToucher::kWrite) s += "wrote at line " + std::to_string(t.write_line);
+    return s;
+}
+
 Outcome<uint64_t> parse_element(const std::string& text, const std::vector<uint64_t>& shape) {
     std::vector<uint64_t> index;
     std::string digits;

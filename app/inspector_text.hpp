@@ -19,6 +19,10 @@ struct CellDescription {
 // Empty heading when the cell is outside the map or shows nothing.
 CellDescription describe_cell(MapPicture& picture, int column, int row);
 
+// "thread (3, 0, 0) of block (1, 0, 0): read at line 5, wrote at line 7": one of the threads
+// that touched the pinned element (touchers_job.hpp).
+std::string toucher_text(const ElementToucher& t, const LaunchConfig& launch);
+
 // "Go to element": the element of an array of `shape` ([n] or [rows, cols]) that `text` names
 // ("47", "63, 47", "63 47", "[63][47]"), as its row-major index; error: what is wrong with it.
 Outcome<uint64_t> parse_element(const std::string& text, const std::vector<uint64_t>& shape);

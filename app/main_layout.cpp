@@ -185,6 +185,7 @@ void handle_shortcuts(AppState& state) {
 void draw_main_layout(AppState& state, MapFrame& frame) {
     poll_timing_jobs(state.timing);
     poll_launch_sweep(state.launch_sweep);
+    poll_touchers(state.touchers);
     poll_gpu_compile(state.editor);
     poll_editor_compile(state);
     // A timing lesson runs its timing once its launch's map is there (the model with no GPU);

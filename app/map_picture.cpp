@@ -58,7 +58,8 @@ PictureFindings picture_findings(const std::string& output, size_t array, ModelR
 
 PictureFindings check_findings(const ResolvedLaunch& r, const std::atomic<bool>* cancel) {
     PictureFindings f;
-    const ModelLaunch m = model_launch_for(r);
+    ModelLaunch m = model_launch_for(r);
+    m.keep_records = false;  // the map is the emulator's: the findings and their cells only
     f.output = r.mapped_array();
     const uint64_t work = thread_steps(r);
     const uint64_t elements = global_elements(*m.spec, m.params, m.launch);
@@ -214,7 +215,7 @@ void drop_absent_categories(Legend& g, const MapPicture& p) {
 
 // Findings mode: what was checked, what is not drawn, and a divergent barrier's sides.
 void add_findings_notes(Legend& g, const MapPicture& p) {
-    g.note = p.color.findings_checked         ? "The emulator's model of CUDA's\nrules, not a GPU's observation."
+    g.note = p.color.findings_checked         ? "The emulator's model of CUDA's rules, not a GPU's observation."
              : p.findings.not_checked.empty() ? "Not checked."
                                               : "Not checked: " + p.findings.not_checked;
     uint64_t undrawn = p.findings.past_elsewhere;
@@ -309,7 +310,9 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
         out.error = layout.error;
         return out;
     }
+    static std::atomic<uint64_t> pictures{0};
     MapPicture p;
+    p.serial = ++pictures;
     p.launch = r;
     // A model kernel runs on the CPU in the kernel model, whatever the backend.
     p.executor = o.backend && !r.model ? o.backend->executor : cpu_backend("").executor;

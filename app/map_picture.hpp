@@ -38,9 +38,9 @@ struct PictureFindings {
 };
 
 // Launches up to this many thread-steps (threads × inner) and global elements are checked
-// with the map — within the frame for small launches, so kept to about 0.15 s: the model
-// records every access and keeps 64 bytes per element (here `threadmap check --kernel
-// increment --n 524288` takes 0.16 s, `--preset seed-matmul`, 2^22 steps, 0.24 s).
+// with the map — within the frame for small launches, so kept to tens of milliseconds: the
+// model checks every access, keeping 24 bytes per element (here `threadmap check --kernel
+// increment --n 524288` takes 40-50 ms, `--preset seed-matmul`, 2^22 steps, 130-140 ms).
 inline constexpr uint64_t kFindingsWork = uint64_t(1) << 22;
 inline constexpr uint64_t kFindingsElements = uint64_t(1) << 19;
 
@@ -79,6 +79,7 @@ inline constexpr uint64_t kMemoryViewWork = uint64_t(1) << 26;
 uint64_t thread_steps(const ResolvedLaunch& launch);
 
 struct MapPicture {
+    uint64_t serial = 0;  // one number per built picture (a relayout or recolour keeps it)
     ResolvedLaunch launch;
     LaunchResult result;  // from a GPU its map may still be on the device: see host_map
     MapLayout layout;

@@ -316,6 +316,12 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
                 j["inspector"]["heading"] = d.heading;
                 for (const auto& [label, value] : d.fields) j["inspector"]["fields"][label] = value;
             }
+            if (const auto& w = state.touchers.result; w && state.picture) {  // the pinned element's threads
+                j["touchers"] = {
+                    {"threads", w->threads}, {"accesses", w->accesses}, {"listed", nlohmann::json::array()}};
+                for (const ElementToucher& t : w->listed)
+                    j["touchers"]["listed"].push_back(toucher_text(t, state.picture->launch.launch));
+            }
             j["go_to_error"] = state.go_to_error;
             j["color_mode"] = state.settings.color_mode;
             j["ui_scale"] = state.settings.ui_scale;

@@ -34,10 +34,44 @@ void go_to_element(AppState& state) {
     }
 }
 
+// Every thread that touched the pinned element, as the kernel model finds them: how many
+// first (the list can be long), then the first WatchedElement::kListed in the order they ran.
+void draw_touchers(AppState& state) {
+    const MapPicture& p = *state.picture;
+    const auto element = p.layout.element_at(uint32_t(state.pinned_cell->x), uint32_t(state.pinned_cell->y));
+    want_touchers(state.touchers, p, element);
+    if (!element) return;
+    const TouchersJob& job = state.touchers;
+    ImGui::Spacing();
+    remember_rect(state, "touchers");
+    if (job.running()) {
+        ImGui::TextDisabled("Finding every thread that touched it...");
+        return;
+    }
+    if (!job.error.empty()) {
+        ImGui::TextWrapped("Which threads touched it was not found: %s", job.error.c_str());
+        return;
+    }
+    if (!job.result) return;
+    const WatchedElement& w = *job.result;
+    if (w.threads == 0) {
+        ImGui::TextWrapped("No thread loads, stores or makes an atomic on it.");
+        return;
+    }
+    ImGui::TextWrapped("Touched by %llu thread%s (%llu access%s)%s:", (unsigned long long)w.threads,
+                       w.threads == 1 ? "" : "s", (unsigned long long)w.accesses, w.accesses == 1 ? "" : "es",
+                       w.threads > w.listed.size() ? ", the first in the order they ran" : "");
+    for (const ElementToucher& t : w.listed) {
+        ImGui::Bullet();
+        ImGui::TextWrapped("%s", toucher_text(t, p.launch.launch).c_str());
+    }
+}
+
 }  // namespace
 
 void draw_inspector_panel(AppState& state) {
     go_to_element(state);
+    if (state.picture && !state.pinned_cell) want_touchers(state.touchers, *state.picture, std::nullopt);
     const auto cell = state.inspected_cell();
     if (!state.picture || !cell) {
         ImGui::TextWrapped("Hover over a cell of the map to see which thread wrote it; click to pin it.");
@@ -50,22 +84,24 @@ void draw_inspector_panel(AppState& state) {
     }
     ImGui::TextWrapped("%s%s", d.heading.c_str(), state.pinned_cell ? "   [pinned: click it again to release]" : "");
     if (ImGui::BeginTable("cell", 2, ImGuiTableFlags_RowBg)) {
-        ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthFixed);
-        ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+        // Half the width each, both wrapping: a fixed label column ("blockDim (threads per
+        // block)") would leave the values a few pixels in a narrow inspector.
+        ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+        ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 1.0f);
         for (const auto& [label, value] : d.fields) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             const bool block_dim = label.rfind("blockDim", 0) == 0, grid_dim = label.rfind("gridDim", 0) == 0;
-            if (block_dim || grid_dim)
-                ImGui::TextColored(block_dim ? kBlockDimColor : kGridDimColor, "%s", label.c_str());
-            else
-                ImGui::TextUnformatted(label.c_str());
+            if (block_dim || grid_dim) ImGui::PushStyleColor(ImGuiCol_Text, block_dim ? kBlockDimColor : kGridDimColor);
+            ImGui::TextWrapped("%s", label.c_str());
+            if (block_dim || grid_dim) ImGui::PopStyleColor();
             ImGui::TableNextColumn();
             ImGui::TextWrapped("%s", value.c_str());
         }
         ImGui::EndTable();
     }
     for (const auto& f : d.formulas) ImGui::TextWrapped("%s", f.c_str());
+    if (state.pinned_cell) draw_touchers(state);
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("blockDim is the shape of one block; gridDim is how many blocks the grid has.");

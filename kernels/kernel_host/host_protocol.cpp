@@ -351,7 +351,9 @@ json run_to_json(const RunRequest& r) {
             {"global_element_bytes", r.global_element_bytes},
             {"max_accesses", r.max_accesses},
             {"shared_block", r.shared_block},
-            {"phase", r.phase}};
+            {"phase", r.phase},
+            {"watch_array", r.watch_array == SIZE_MAX ? -1 : int64_t(r.watch_array)},
+            {"watch_element", r.watch_element}};
 }
 
 std::optional<RunRequest> run_from_json(const json& j) {
@@ -365,7 +367,7 @@ std::optional<RunRequest> run_from_json(const json& j) {
         d = {(*it)[0].get<uint32_t>(), (*it)[1].get<uint32_t>(), (*it)[2].get<uint32_t>()};
         return true;
     };
-    int64_t keep = -1;
+    int64_t keep = -1, watch = -1;
     int op = 0;
     if (!field(j, "compile", r.compile) || !field(j, "kernel", r.kernel) || !list(j, "bindings", bindings) ||
         !field(j, "dynamic_shared_bytes", r.dynamic_shared_bytes) || !field(j, "seconds", r.limits.seconds) ||
@@ -375,9 +377,11 @@ std::optional<RunRequest> run_from_json(const json& j) {
         !field(j, "record_requests", r.record_requests) || !field(j, "keep_requests", keep) ||
         !field(j, "keep_op", op) || op < 0 || op > 1 || !field(j, "global_element_bytes", r.global_element_bytes) ||
         !field(j, "max_accesses", r.max_accesses) || !field(j, "shared_block", r.shared_block) ||
-        !field(j, "phase", r.phase) || !(r.limits.seconds > 0))
+        !field(j, "phase", r.phase) || !field(j, "watch_array", watch) || !field(j, "watch_element", r.watch_element) ||
+        !(r.limits.seconds > 0))
         return std::nullopt;
     r.keep_requests = keep < 0 ? SIZE_MAX : size_t(keep);
+    r.watch_array = watch < 0 ? SIZE_MAX : size_t(watch);
     r.keep_op = AccessOp(op);
     for (const json& b : *bindings) {
         if (!b.is_string()) return std::nullopt;
@@ -398,6 +402,8 @@ ModelLaunch model_launch_of(const RunRequest& r, const KernelSpec& spec) {
     l.record_reads = r.record_reads;
     l.record_elements = r.record_elements;
     l.keep_records = r.keep_records;
+    l.watch_array = r.watch_array;
+    l.watch_element = r.watch_element;
     l.record_requests = r.record_requests;
     l.keep_requests = r.keep_requests;
     l.keep_op = r.keep_op;

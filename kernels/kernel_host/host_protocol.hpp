@@ -71,6 +71,8 @@ struct RunRequest {
     uint64_t max_accesses = kMaxModelAccesses;
     uint64_t shared_block = UINT64_MAX;
     uint32_t phase = ModelLaunch::kAllPhases;
+    size_t watch_array = SIZE_MAX;
+    uint64_t watch_element = 0;
 };
 nlohmann::json run_to_json(const RunRequest& r);
 std::optional<RunRequest> run_from_json(const nlohmann::json& j);

@@ -336,6 +336,8 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_in_host(std::shared_ptr<const C
         r.record_reads = l.record_reads;
         r.record_elements = l.record_elements;
         r.keep_records = l.keep_records;
+        r.watch_array = l.watch_array;
+        r.watch_element = l.watch_element;
         r.record_requests = l.record_requests;
         r.keep_requests = l.keep_requests;
         r.keep_op = l.keep_op;

@@ -268,6 +268,8 @@ class ModelEmulator {
           global_element_bytes_(l.global_element_bytes),
           max_accesses_(l.max_accesses),
           shared_block_(l.shared_block),
+          watch_array_(l.record_elements ? l.watch_array : SIZE_MAX),
+          watch_element_(l.watch_element),
           phase_filter_(l.phase) {}
 
     // The arrays, the inputs (when given, the values `inputs` holds now: a worker starts from
@@ -416,6 +418,11 @@ class ModelEmulator {
     uint32_t global_element_bytes_ = 0;
     uint64_t max_accesses_ = kMaxModelAccesses;
     uint64_t shared_block_ = UINT64_MAX;
+    size_t watch_array_ = SIZE_MAX;  // ModelLaunch::watch_array (SIZE_MAX without record_elements)
+    uint64_t watch_element_ = 0;
+    // The running block's threads that touched the watched element (per block: ids are new in each).
+    std::unordered_set<uint32_t> watch_block_touchers_;
+    [[gnu::noinline, gnu::cold]] void watch(uint32_t id, int line, bool read, bool write, bool atomic);
     uint32_t phase_filter_ = ModelLaunch::kAllPhases;  // record only this phase's accesses
     const std::atomic<bool>* cancel_ = nullptr;
     bool stopped_ = false;                  // cancelled or over the access cap, within a block
@@ -578,6 +585,8 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     if (recorded) {
         if (read) t.arrays_read_ |= uint64_t(1) << a;
         if (write) t.arrays_written_ |= uint64_t(1) << a;
+        if (a == watch_array_ && i == watch_element_) [[unlikely]]
+            watch(id, line, read, write, atomic);
     }
     if (read && recorded && keep_records_) {
         ElementRecord& r = s.records[i];
@@ -808,6 +817,23 @@ void ModelEmulator::warp_deadlock() {
     result_.ended_early = true;
 }
 
+void ModelEmulator::watch(uint32_t id, int line, bool read, bool write, bool atomic) {
+    if (!read && !write) return;  // a load not recorded (record_reads off)
+    WatchedElement& w = *result_.watched;
+    ++w.accesses;
+    if (watch_block_touchers_.insert(id).second) {
+        ++w.threads;
+        if (w.listed.size() < WatchedElement::kListed) w.listed.push_back({id});
+    }
+    for (ElementToucher& t : w.listed) {
+        if (t.thread != id) continue;
+        if (read && !(t.ops & ElementToucher::kRead)) t.read_line = line;
+        if (write && !(t.ops & ElementToucher::kWrite)) t.write_line = line;
+        t.ops |= (read ? ElementToucher::kRead : 0) | (write ? ElementToucher::kWrite : 0) |
+                 (atomic ? ElementToucher::kAtomic : 0);
+    }
+}
+
 void ModelEmulator::reset_shared() {
     for (size_t a = 0; a < arrays_.size(); ++a) {
         Storage& s = arrays_[a];
@@ -835,6 +861,7 @@ void ModelEmulator::count_touching_threads() {
 void ModelEmulator::run_block(uint64_t block) {
     reset_shared();
     block_touchers_.clear();
+    watch_block_touchers_.clear();
     phase_ = epoch_ = barrier_epoch_ = 0;
     if (spec_.uses_warp_ops) warp_order_.reset(tpb_);
     record_shared_ = record_elements_ && block == shared_block_;
@@ -875,11 +902,9 @@ void ModelEmulator::keep_shared() {
         ArrayResult& r = shared_kept_[a];
         r.shape = s.shape;
         r.bits = s.bits;
-        if (keep_records_) {
-            r.records = s.records;
-            r.found.reserve(s.hazards.size());
-            for (const Hazard& h : s.hazards) r.found.push_back(found_bits(h));
-        }
+        r.records = s.records;
+        r.found.reserve(s.hazards.size());
+        for (const Hazard& h : s.hazards) r.found.push_back(found_bits(h));
         r.past = s.past;
         r.past_elsewhere = s.past_elsewhere;
     }
@@ -981,6 +1006,7 @@ void ModelEmulator::abandon_fibers() {
 
 void ModelEmulator::setup(const std::atomic<bool>* cancel, const ModelEmulator* inputs) {
     cancel_ = cancel;
+    if (watch_array_ != SIZE_MAX) result_.watched.emplace();
     for (size_t a = 0; a < spec_.arrays.size(); ++a) {
         const ArraySpec& spec = spec_.arrays[a];
         Storage s;
@@ -1132,10 +1158,8 @@ ModelResult ModelEmulator::finish() {
             // The records are the result's as they are; the found bits come from the ordering
             // state, which then goes.
             r.records = std::move(arrays_[a].records);
-            if (keep_records_) {
-                r.found.reserve(arrays_[a].hazards.size());
-                for (const Hazard& h : arrays_[a].hazards) r.found.push_back(found_bits(h));
-            }
+            r.found.reserve(arrays_[a].hazards.size());
+            for (const Hazard& h : arrays_[a].hazards) r.found.push_back(found_bits(h));
             arrays_[a].hazards = {};
             arrays_[a].phases = {};
             arrays_[a].counted = {};
@@ -1251,7 +1275,7 @@ namespace {
 // first holds a copy of the global arrays' values, records and ordering states; they stay within a memory budget.
 unsigned model_workers(const ModelLaunch& l) {
     if (l.spec->one_thread_at_a_time || !l.record_elements || !l.record_reads || l.record_requests ||
-        l.phase != ModelLaunch::kAllPhases)
+        l.phase != ModelLaunch::kAllPhases || l.watch_array != SIZE_MAX)
         return 1;
     const uint64_t blocks = l.launch.blocks();
     uint64_t workers = l.workers;

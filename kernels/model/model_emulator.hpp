@@ -37,8 +37,8 @@ struct ModelLaunch {
     // false: no per-element records, races, hazards or uninitialised reads (out-of-bounds
     // accesses and divergent barriers are still found) — what the memory view alone needs.
     bool record_elements = true;
-    // With record_elements, false: no per-element records (ArrayResult::records and found stay
-    // empty); the findings and the counts of threads touching each array are the same. What
+    // With record_elements, false: no per-element records (ArrayResult::records stays empty);
+    // the findings, their bits per element and the counts of threads touching each array are the same. What
     // `check` and the findings of map's JSON need, at 24 bytes per element instead of 52 (36 and 64 with barriers).
     bool keep_records = true;
     // true: group the loads and stores into warp requests (memory_view.hpp) in `memory`.
@@ -65,6 +65,11 @@ struct ModelLaunch {
     static constexpr uint32_t kAllPhases = UINT32_MAX;
     // Keeps a learner's kernel (its spec and compiled code: kernels/source) alive; else empty.
     std::shared_ptr<const void> keep;
+    // With record_elements: an element whose touching threads are listed (ModelResult::watched),
+    // as the window's inspector lists them for the pinned cell; of a __shared__ array, in
+    // shared_block's copy; with a phase, that phase's accesses. SIZE_MAX: none.
+    size_t watch_array = SIZE_MAX;
+    uint64_t watch_element = 0;
     // Threads the blocks are spread over, at most (0: one per core). Only launches whose
     // result cannot depend on it are spread (see run_model_here); the rest run on one.
     unsigned workers = 0;
@@ -161,6 +166,21 @@ struct DivergedBlock {
     std::vector<BarrierSide> sides;  // per thread of the block, in linear order
 };
 
+// The threads that touched ModelLaunch::watch_element, in the order the model ran them: the
+// first kListed, what each did there and at which line first; and how many in all.
+struct ElementToucher {
+    static constexpr uint8_t kRead = 1, kWrite = 2, kAtomic = 4;  // `ops` bits (an atomic: all three)
+    uint32_t thread = 0;                                          // global linear id
+    int read_line = 0, write_line = 0;                            // the first load's and store's (or atomic's)
+    uint8_t ops = 0;
+};
+struct WatchedElement {
+    static constexpr size_t kListed = 32;
+    std::vector<ElementToucher> listed;
+    uint64_t threads = 0;   // distinct threads that touched it
+    uint64_t accesses = 0;  // their loads, stores and atomics there
+};
+
 struct ModelResult {
     std::vector<ArrayResult> arrays;  // indexed like spec->arrays
     // Each kind is reported once per element (per block for shared memory); the list keeps the
@@ -180,8 +200,9 @@ struct ModelResult {
     // The ranges of blocks that ran on threads of their own and were joined (1: the blocks ran
     // one after another; see run_model_here).
     uint32_t block_ranges = 1;
-    std::optional<MemoryView> memory;  // when record_requests
-    KernelPrint printed;               // a learner's kernel; the built-in ones print nothing
+    std::optional<MemoryView> memory;       // when record_requests
+    std::optional<WatchedElement> watched;  // when the launch watches an element
+    KernelPrint printed;                    // a learner's kernel; the built-in ones print nothing
 };
 
 // Why the launch cannot run (run_model's checks before it runs), or nothing.
@@ -195,7 +216,7 @@ std::optional<std::string> check_model_arrays(const ModelLaunch& launch);
 // A spec with run_apart runs there (a learner's kernel: in a child process).
 Outcome<ModelResult> run_model(const ModelLaunch& launch, const std::atomic<bool>* cancel = nullptr);
 // In this process, whatever the spec says. Blocks are spread over several threads when the
-// launch records every access in every phase (no requests), its body may run on several
+// launch records every access in every phase (no requests, no watched element), its body may run on several
 // threads at once, and its first blocks make many accesses per global element (copying and
 // joining an element's state costs what a few dozen accesses do): each thread runs a
 // contiguous range of blocks from the same inputs, and the ranges are joined in block order.

@@ -116,6 +116,12 @@ std::string serialize_result(const ModelResult& r) {
         w.value(r.memory->kept_capped);
         w.vector(r.memory->places);
     }
+    w.value(r.watched.has_value());
+    if (r.watched) {
+        w.vector(r.watched->listed);
+        w.value(r.watched->threads);
+        w.value(r.watched->accesses);
+    }
     w.value(kMagic);
     return std::move(w.out);
 }
@@ -156,6 +162,13 @@ std::optional<ModelResult> deserialize_result(std::string_view bytes) {
             !in.vector(m.places))
             return std::nullopt;
         r.memory = std::move(m);
+    }
+    bool watched = false;
+    if (!in.flag(watched)) return std::nullopt;
+    if (watched) {
+        WatchedElement w;
+        if (!in.vector(w.listed) || !in.value(w.threads) || !in.value(w.accesses)) return std::nullopt;
+        r.watched = std::move(w);
     }
     if (!in.value(magic) || magic != kMagic || !in.done()) return std::nullopt;
     return r;
@@ -211,7 +224,7 @@ std::optional<std::string> check_array(const ArrayResult& a, const std::vector<u
     }
     if (a.bits.size() != n * words) return "its values";
     if (!a.records.empty() && a.records.size() != n) return "its records";
-    if (a.found.size() != a.records.size()) return "its findings per element";
+    if (!a.found.empty() && a.found.size() != n) return "its findings per element";
     for (const ElementRecord& r : a.records)
         if (!valid_thread(r.first_writer, threads) || !valid_thread(r.first_reader, threads) || r.writers > threads ||
             r.readers > threads)
@@ -284,6 +297,7 @@ uint64_t largest_result_bytes(const ModelLaunch& l) {
     bytes += l.launch.threads_per_block() + 64;                      // a diverged block's sides
     bytes += ModelResult::kMaxUndefinedShuffles * sizeof(uint32_t);  // shuffles
     bytes += kMaxSites * sizeof(MemorySite) + kMaxKeptRequests * sizeof(KeptRequest);
+    bytes += 64 + WatchedElement::kListed * sizeof(ElementToucher);
     return bytes;
 }
 
@@ -314,6 +328,16 @@ std::optional<std::string> check_result_fits(const ModelResult& r, const ModelLa
     if (r.memory.has_value() != l.record_requests) return wrong("the memory view");
     if (r.memory)
         if (auto why = check_memory(*r.memory, l)) return wrong("the memory view: " + *why);
+    if (r.watched.has_value() != (l.record_elements && l.watch_array != SIZE_MAX)) return wrong("the watched element");
+    if (r.watched) {
+        const WatchedElement& w = *r.watched;
+        if (w.listed.size() > WatchedElement::kListed || w.listed.size() > w.threads || w.threads > threads ||
+            w.threads > w.accesses)
+            return wrong("the watched element's threads");
+        for (const ElementToucher& t : w.listed)
+            if (t.thread >= threads || t.read_line < 0 || t.write_line < 0 || t.ops == 0 || t.ops > 7)
+                return wrong("a watched element's thread");
+    }
     return std::nullopt;
 }
 

@@ -651,3 +651,39 @@ TEST_CASE(
     CHECK(state.widget_rects.at("occupancy-figures").y < state.widget_rects.at("occupancy-waves").y);
     CHECK(state.widget_rects.at("occupancy-waves").h > 5 * ImGui::GetFontSize());  // a picture, not a line
 }
+
+TEST_CASE("the pinned element's inspector lists every thread that touched it - found off the UI thread") {
+    HeadlessUi ui;
+    AppState state;
+    select_lesson(state, "seed-matmul");
+    ui.frame(state);
+    ui.frame(state);
+    REQUIRE(state.picture);
+    const auto settle = [&] {
+        ui.frame(state);
+        while (state.touchers.running()) {
+            state.touchers.run.wait();
+            ui.frame(state);
+        }
+        CHECK_FALSE(state.busy());
+    };
+    pin_element(state, 3 * 200 + 4);  // C[3, 4]: one thread writes it
+    settle();
+    REQUIRE(state.touchers.result);
+    CHECK(state.touchers.result->threads == 1);
+    REQUIRE(state.touchers.result->listed.size() == 1);
+    const std::string text = toucher_text(state.touchers.result->listed[0], state.picture->launch.launch);
+    CHECK(text.find("wrote at line") != std::string::npos);
+    const CellDescription d = describe_cell(*state.picture, state.pinned_cell->x, state.pinned_cell->y);
+    const auto field = [&](const std::string& label) {
+        for (const auto& [l, value] : d.fields)
+            if (l == label) return value;
+        return std::string("(none)");
+    };
+    // The inspector's thread is the one listed.
+    CHECK(text.rfind("thread " + field("threadIdx") + " of block " + field("blockIdx") + ": ", 0) == 0);
+
+    state.pinned_cell.reset();  // released: nothing is searched for
+    settle();
+    CHECK(state.touchers.picture == 0);
+}

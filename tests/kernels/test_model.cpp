@@ -356,3 +356,53 @@ TEST_CASE("an element's writers and readers are distinct threads - again after a
         CHECK(r.arrays[2].bits[0] == 64);
     }
 }
+
+TEST_CASE("a watched element lists every thread that touched it - the first 32, then how many - as its record counts") {
+    const KernelSpec& matmul = *find_builtin_kernel("matmul");
+    ModelLaunch m{&matmul, {200, 200, 200, 300, 300}, {{16, 16, 1}, {32, 32, 1}}};
+    const size_t a = matmul.array_index("A"), c = matmul.array_index("C");
+    const auto recorded = run_model(m);
+    REQUIRE(recorded.value);
+    for (const auto& [array, element] : {std::pair{c, uint64_t(3 * 200 + 4)}, std::pair{a, uint64_t(5 * 200 + 7)}}) {
+        CAPTURE(array);
+        ModelLaunch w = m;
+        w.keep_records = false;
+        w.watch_array = array;
+        w.watch_element = element;
+        const auto run = run_model(w);
+        REQUIRE(run.value);
+        REQUIRE(run.value->watched);
+        const WatchedElement& watched = *run.value->watched;
+        const ElementRecord& r = recorded.value->arrays[array].records[element];
+        CHECK(run.value->counts == recorded.value->counts);  // watching changes no finding
+        if (array == c) {  // C[3, 4]: one thread writes it once, after reading nothing of C
+            CHECK(watched.threads == 1);
+            CHECK(watched.accesses == 1);
+            REQUIRE(watched.listed.size() == 1);
+            CHECK(watched.listed[0].thread == r.first_writer);
+            CHECK(watched.listed[0].ops == ElementToucher::kWrite);
+            CHECK(watched.listed[0].write_line > 0);
+        } else {  // A[5, 7]: read by every thread of a row of C, each once
+            CHECK(watched.threads == r.readers);
+            CHECK(watched.threads == 200);
+            CHECK(watched.accesses == 200);
+            REQUIRE(watched.listed.size() == WatchedElement::kListed);
+            CHECK(watched.listed[0].thread == r.first_reader);
+            for (const ElementToucher& t : watched.listed) CHECK(t.ops == ElementToucher::kRead);
+        }
+    }
+
+    // Atomics on one bin, by threads of every block: each listed once, as an atomic.
+    const KernelSpec& histogram = *find_builtin_kernel("histogram-atomic");
+    ModelLaunch h{&histogram, {4096, 16}, {{16, 1, 1}, {256, 1, 1}}};
+    const auto bins = run_model(h);
+    REQUIRE(bins.value);
+    h.watch_array = histogram.array_index("bins");
+    h.watch_element = 3;
+    const auto watched = run_model(h);
+    REQUIRE(watched.value);
+    CHECK(watched.value->watched->threads == bins.value->arrays[h.watch_array].records[3].writers);
+    CHECK(watched.value->watched->threads > 32);
+    CHECK(watched.value->watched->listed.front().ops ==
+          (ElementToucher::kRead | ElementToucher::kWrite | ElementToucher::kAtomic));
+}

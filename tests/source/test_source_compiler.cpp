@@ -739,3 +739,32 @@ TEST_CASE("__syncthreads_count, _and and _or are barriers that count the block's
     CHECK(std::vector<uint32_t>(r.arrays[2].bits.begin(), r.arrays[2].bits.end()) == std::vector<uint32_t>{1, 0});
     CHECK(std::vector<uint32_t>(r.arrays[3].bits.begin(), r.arrays[3].bits.end()) == std::vector<uint32_t>{0, 1});
 }
+
+TEST_CASE("a learner's kernel run apart lists the threads that touched a watched element, checked on the way back") {
+    auto s = compiled(
+        "__global__ void gather(const float* in, float* out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) out[i] = in[i / 4] + in[0];\n"
+        "}\n");
+    auto b = bound(s, {"in=float[64]", "out=float[64]", "n=64"});
+    ModelLaunch l{&b->spec, {}, {{2, 1, 1}, {32, 1, 1}}};
+    l.keep_records = false;
+    l.watch_array = b->spec.array_index("in");
+    l.watch_element = 2;  // read by threads 8 to 11
+    const auto r = run_model(l);
+    REQUIRE_MESSAGE(r.value, r.error);
+    REQUIRE(r.value->watched);
+    CHECK(r.value->watched->threads == 4);
+    REQUIRE(r.value->watched->listed.size() == 4);
+    for (uint32_t k = 0; k < 4; ++k) {
+        CHECK(r.value->watched->listed[k].thread == 8 + k);
+        CHECK(r.value->watched->listed[k].ops == ElementToucher::kRead);
+        CHECK(r.value->watched->listed[k].read_line == 3);
+    }
+    l.watch_element = 0;  // in[0]: every thread, twice for threads 0 to 3
+    const auto all = run_model(l);
+    REQUIRE_MESSAGE(all.value, all.error);
+    CHECK(all.value->watched->threads == 64);
+    CHECK(all.value->watched->accesses == 68);
+    CHECK(all.value->watched->listed.size() == WatchedElement::kListed);
+}
