@@ -1,7 +1,11 @@
 // Figure composition; see figure.hpp.
 #include "figure.hpp"
 
+#include <imgui.h>
+
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
 
 #include "frame.hpp"
 #include "map_annotations.hpp"
@@ -24,8 +28,17 @@ std::string launch_caption(const std::string& kernel, const std::string& array, 
 
 namespace {
 
+// The caption's text width: the figure's, less its padding.
+float caption_wrap(const FigureSpec& s) { return std::max(1.0f, float(s.width) - 2 * s.font_px * 0.8f); }
+
+// The caption's lines as drawn: wrapped to the figure's width where ImGui has a font (when
+// drawing), else one per '\n' (a long caption wraps onto more lines, which the map gives up).
 float caption_height(const FigureSpec& s) {
-    const int lines = 1 + int(std::count(s.caption.begin(), s.caption.end(), '\n'));
+    int lines = 1 + int(std::count(s.caption.begin(), s.caption.end(), '\n'));
+    if (ImGui::GetCurrentContext() && Overlay::font()) {
+        const ImVec2 size = Overlay::font()->CalcTextSizeA(s.font_px, FLT_MAX, caption_wrap(s), s.caption.c_str());
+        lines = std::max(lines, int(std::lround(size.y / s.font_px)));
+    }
     return s.font_px * 0.8f * 1.5f + float(lines) * s.font_px * 1.3f;
 }
 
@@ -61,7 +74,7 @@ void draw_figure(const CellGridRenderer& renderer, const FigureSpec& s) {
     Overlay overlay(s.width, s.height);
     ImDrawList* dl = overlay.list();
     dl->AddText(overlay.font(), s.font_px, ImVec2(pad, pad), IM_COL32(theme.text.r, theme.text.g, theme.text.b, 255),
-                s.caption.c_str());
+                s.caption.c_str(), nullptr, caption_wrap(s));
     if (const auto missing = missing_product(s.layout->workload))
         draw_missing_product(dl, *missing, view, map, overlay.font(), s.font_px * 0.85f, theme.backing);
     draw_map_labels(dl, *s.layout, labels, view, map, label_style(overlay.font(), label_px(s), theme));

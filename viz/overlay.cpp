@@ -13,7 +13,7 @@ Overlay::Overlay(int width, int height) : list_(ImGui::GetDrawListSharedData()),
     list_.PushClipRect(ImVec2(0, 0), ImVec2(float(width), float(height)));
 }
 
-ImFont* Overlay::font() const { return ImGui::GetIO().FontDefault ? ImGui::GetIO().FontDefault : ImGui::GetFont(); }
+ImFont* Overlay::font() { return ImGui::GetIO().FontDefault ? ImGui::GetIO().FontDefault : ImGui::GetFont(); }
 
 void Overlay::render() {
     ImDrawList* lists[] = {&list_};

@@ -10,8 +10,8 @@ class Overlay {
   public:
     Overlay(int width, int height);  // needs an ImGui context that has run one NewFrame
     ImDrawList* list() { return &list_; }
-    ImFont* font() const;
-    void render();  // draws onto the bound framebuffer, which is width×height
+    static ImFont* font();  // the UI font of the current ImGui context
+    void render();          // draws onto the bound framebuffer, which is width×height
 
   private:
     ImDrawList list_;

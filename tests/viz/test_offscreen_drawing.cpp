@@ -120,3 +120,18 @@ TEST_CASE("asking for the EGL device of a CUDA device that does not exist still 
     CHECK_FALSE(context.on_cuda_device());
     CHECK(context.description().find("no EGL device is CUDA device 7") != std::string::npos);
 }
+
+TEST_CASE("a figure's caption wider than the figure wraps onto more lines, and the map starts below it") {
+    OffscreenContext context;
+    HeadlessImGui imgui(480, 270, 16);
+    FigureSpec spec;
+    spec.width = 480;
+    spec.height = 270;
+    spec.font_px = 16;
+    spec.caption = "histogram-racy · bins [16]\nwho wrote each element";
+    const double two_lines = figure_map_area(spec).y;
+    spec.caption +=
+        "; 4096 threads launched, 4096 wrote to it; 0 elements untouched, 16 touched by more than one thread";
+    const double wrapped = figure_map_area(spec).y;
+    CHECK(wrapped >= two_lines + 16);  // a line more, not one line run off the edge
+}
