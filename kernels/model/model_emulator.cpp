@@ -1,4 +1,23 @@
 // The open kernel model's emulator; see model_emulator.hpp.
+// Index of this file (search for "[SECTION]"):
+//  - Names of findings, spec lookups, sizes
+//  - Per-element state: ThreadSlot, Hazard, Phases, Storage
+//  - Fiber stacks
+//  - Text helpers
+//  - The ModelEmulator class
+//  - Findings: report, read and write checks, out of bounds
+//  - The access path
+//  - Barriers and warp calls
+//  - What findings say
+//  - Warp collectives and deadlocks
+//  - The watched element
+//  - Running blocks: shared memory, threads, fibers
+//  - Setup
+//  - Joining ranges run apart (absorb) and the result (finish)
+//  - ModelThread: what a body calls
+//  - Launch checks
+//  - Spreading blocks over threads, run_model
+
 #include "model_emulator.hpp"
 
 #include <sys/mman.h>
@@ -31,6 +50,7 @@ namespace threadmap {
 
 namespace ctx = boost::context;
 
+// [SECTION] Names of findings, spec lookups, sizes
 const char* finding_kind_name(FindingKind kind) {
     switch (kind) {
         case FindingKind::OutOfBounds:
@@ -104,6 +124,7 @@ uint64_t shared_bytes_per_block(const KernelSpec& spec, const Params& params, co
 
 namespace {
 
+// [SECTION] Per-element state: ThreadSlot, Hazard, Phases, Storage
 constexpr uint32_t kNone = ElementRecord::kNone;
 
 // A thread id in memory that starts zeroed (ZeroedBuffer: the kernel hands out zero pages,
@@ -185,6 +206,7 @@ struct Storage {
     void put(uint64_t i, uint64_t v) { put_element_bits(bits, words, i, v); }
 };
 
+// [SECTION] Fiber stacks
 // Fiber stacks: one mapping for a block's threads, each stack with a guard page below it (a
 // body that recurses too deep faults instead of writing into its neighbour's stack).
 class StackArena {
@@ -227,6 +249,7 @@ struct ArenaAllocator {
     void deallocate(ctx::stack_context&) noexcept {}
 };
 
+// [SECTION] Text helpers
 std::string dim_text(const Dim3& d) {
     return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
@@ -252,6 +275,7 @@ enum class FiberState : uint8_t { Running, AtBarrier, AtWarp, Exited };
 
 }  // namespace
 
+// [SECTION] The ModelEmulator class
 class ModelEmulator {
   public:
     explicit ModelEmulator(const ModelLaunch& l)
@@ -451,6 +475,7 @@ class ModelEmulator {
     void count_touching_threads();
 };
 
+// [SECTION] Findings: report, read and write checks, out of bounds
 std::vector<uint64_t> ModelEmulator::index_of(size_t a, uint64_t i) const {
     const auto& shape = arrays_[a].shape;
     std::vector<uint64_t> index(shape.size());
@@ -555,6 +580,7 @@ void ModelEmulator::out_of_bounds(size_t a, uint64_t i, uint32_t id, int line, b
     });
 }
 
+// [SECTION] The access path
 uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write, bool atomic,
                                uint64_t new_bits, uint32_t request_width) {
     // Now and then: a cancelled launch, or one past its access cap, stops here, within its
@@ -626,6 +652,7 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     return old;
 }
 
+// [SECTION] Barriers and warp calls
 uint32_t ModelEmulator::barrier(ModelThread& t, int line, bool predicate) {
     if (fibers_.empty())
         throw std::logic_error("kernel " + spec_.name + " calls __syncthreads() but its spec says it has no barriers");
@@ -646,6 +673,7 @@ uint64_t ModelEmulator::warp(ModelThread& t, const WarpCall& call) {
     return warp_calls_[t.fiber_].result;
 }
 
+// [SECTION] What findings say
 std::string ModelEmulator::sync_advice(uint32_t a, uint32_t b) const {
     const bool one_warp = (a - block_base_) / kWarpLanes == (b - block_base_) / kWarpLanes;
     return spec_.uses_warp_ops && one_warp ? "__syncthreads() or __syncwarp()" : "__syncthreads()";
@@ -700,6 +728,7 @@ std::string ModelEmulator::lane_text(uint32_t fiber) const {
     return "lane " + std::to_string(fiber % kWarpLanes) + " of warp " + std::to_string(fiber / kWarpLanes);
 }
 
+// [SECTION] Warp collectives and deadlocks
 bool ModelEmulator::complete_warp_calls() {
     bool progressed = false;
     for (uint32_t first = 0; first < tpb_; first += kWarpLanes) {
@@ -817,6 +846,7 @@ void ModelEmulator::warp_deadlock() {
     result_.ended_early = true;
 }
 
+// [SECTION] The watched element
 void ModelEmulator::watch(uint32_t id, int line, bool read, bool write, bool atomic) {
     if (!read && !write) return;  // a load not recorded (record_reads off)
     WatchedElement& w = *result_.watched;
@@ -834,6 +864,7 @@ void ModelEmulator::watch(uint32_t id, int line, bool read, bool write, bool ato
     }
 }
 
+// [SECTION] Running blocks: shared memory, threads, fibers
 void ModelEmulator::reset_shared() {
     for (size_t a = 0; a < arrays_.size(); ++a) {
         Storage& s = arrays_[a];
@@ -1004,6 +1035,7 @@ void ModelEmulator::abandon_fibers() {
         if (f) new (abandoned_.emplace_back().bytes) ctx::fiber(std::move(f));
 }
 
+// [SECTION] Setup
 void ModelEmulator::setup(const std::atomic<bool>* cancel, const ModelEmulator* inputs) {
     cancel_ = cancel;
     if (watch_array_ != SIZE_MAX) result_.watched.emplace();
@@ -1070,6 +1102,7 @@ void ModelEmulator::run_blocks(uint64_t first, uint64_t end) {
 }
 
 namespace {
+// [SECTION] Joining ranges run apart (absorb) and the result (finish)
 bool touched(const Hazard& h) { return h.last_writer != kNone || h.last_reader != kNone; }
 
 // Adds a later range's out-of-bounds records to these.
@@ -1178,6 +1211,7 @@ ModelResult ModelEmulator::finish() {
     return std::move(result_);
 }
 
+// [SECTION] ModelThread: what a body calls
 uint64_t ModelThread::param(size_t index) const { return emulator_->param(index); }
 void ModelThread::syncthreads(int line) { emulator_->barrier(*this, line); }
 uint32_t ModelThread::syncthreads_count(int line, bool predicate) { return emulator_->barrier(*this, line, predicate); }
@@ -1217,6 +1251,7 @@ uint64_t ModelThread::atomic_bits(size_t array, uint64_t index, AtomicOp op, boo
     return emulator_->access(*this, array, index, line, true, true, true, next);
 }
 
+// [SECTION] Launch checks
 std::optional<std::string> check_model_arrays(const ModelLaunch& l) {
     const KernelSpec& spec = *l.spec;
     if (l.params.size() != spec.params.size()) return "kernel " + spec.name + ": wrong parameter count";
@@ -1271,6 +1306,7 @@ std::optional<std::string> check_model_launch(const ModelLaunch& l) {
 
 namespace {
 
+// [SECTION] Spreading blocks over threads, run_model
 // The threads a launch's blocks may be spread over (1: not spread). Each worker after the
 // first holds a copy of the global arrays' values, records and ordering states; they stay within a memory budget.
 unsigned model_workers(const ModelLaunch& l) {

@@ -1,3 +1,10 @@
+// A learner's CUDA text to running code: Clang parses it (in memory only), a collector reads
+// the syntax tree, the IR is instrumented so every access goes through the kernel model, and
+// the JIT links it. Index of this file (search for "[SECTION]"):
+//  - What the syntax tree says: kernels, their parameters, __shared__ arrays
+//  - The IR: every recorded access through the kernel model, and one entry per kernel
+//  - The JIT: one per process, a JITDylib per compiled text
+//  - Compiling a text: host code set aside, the compile, the result
 #include "source_compiler.hpp"
 
 #include <algorithm>
@@ -62,7 +69,7 @@ const char* embedded_text(const std::string& name) {
 // (-nostdsysteminc).
 constexpr const char* kIncludeDir = "/threadmap/include";
 
-// ---- What the syntax tree says: kernels, their parameters, __shared__ arrays ----
+// [SECTION] What the syntax tree says: kernels, their parameters, __shared__ arrays
 
 bool annotated(const clang::Decl& d, llvm::StringRef what) {
     for (const auto* a : d.specific_attrs<clang::AnnotateAttr>())
@@ -436,7 +443,7 @@ class DiagnosticCollector : public clang::TextDiagnosticPrinter {
     llvm::raw_string_ostream& out_;
 };
 
-// ---- The IR: every recorded access through the kernel model, and one entry per kernel ----
+// [SECTION] The IR: every recorded access through the kernel model, and one entry per kernel
 
 class Instrumenter {
   public:
@@ -797,7 +804,7 @@ std::optional<std::pair<std::string, int>> undefined_function(const llvm::Module
     return std::nullopt;
 }
 
-// ---- The JIT: one per process, a JITDylib per compiled text ----
+// [SECTION] The JIT: one per process, a JITDylib per compiled text
 
 llvm::orc::LLJIT* jit() {
     static llvm::orc::LLJIT* instance = [] {
@@ -829,6 +836,7 @@ const char* source_prelude() { return embedded_text("prelude.cuh"); }
 
 namespace {
 
+// [SECTION] Compiling a text: host code set aside, the compile, the result
 // One compile of a text; `learners_text`: the one to keep and show (`text` with its host
 // functions' bodies blanked, or `text` itself).
 SourceCompile compile_text(const std::string& text, const std::string& learners_text, const std::string& file_name);
