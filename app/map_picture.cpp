@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <chrono>
+#include <future>
 
 #include "model/model_array_stats.hpp"
 #include "model_launch.hpp"
@@ -302,6 +304,37 @@ Legend picture_legend(const MapPicture& p) {
     return g;
 }
 
+namespace {
+
+// The memory view computed beside the map and its findings (two model runs on two cores), for
+// a built-in kernel: a learner's runs in the kernel host one request at a time. `cancel`, the
+// caller's, reaches it whenever the picture's side looks (join).
+class MemoryBeside {
+  public:
+    MemoryBeside(const ResolvedLaunch& r, bool wanted, const std::atomic<bool>* cancel) : cancel_(cancel) {
+        if (wanted && !(r.model && model_launch_for(r).spec->run_apart))
+            run_ = std::async(std::launch::async, [&r, this] { return compute_memory(r, &stop_); });
+    }
+    ~MemoryBeside() {  // the picture was given up: so is its memory view
+        stop_ = true;
+    }
+    bool running() const { return run_.valid(); }
+    // Waits for it, passing a cancel on; nullopt when cancelled.
+    std::optional<PictureMemory> join() {
+        using namespace std::chrono_literals;
+        while (run_.wait_for(2ms) != std::future_status::ready)
+            if (cancel_ && cancel_->load()) stop_ = true;
+        return run_.get();
+    }
+
+  private:
+    const std::atomic<bool>* cancel_;
+    std::atomic<bool> stop_{false};
+    std::future<std::optional<PictureMemory>> run_;
+};
+
+}  // namespace
+
 PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, MapPicture* previous,
                             const std::atomic<bool>* cancel) {
     PictureResult out;
@@ -310,6 +343,8 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
         out.error = layout.error;
         return out;
     }
+    const bool memory_wanted = o.memory || is_memory_mode(o.mode);
+    MemoryBeside memory(r, memory_wanted, cancel);
     static std::atomic<uint64_t> pictures{0};
     MapPicture p;
     p.serial = ++pictures;
@@ -326,12 +361,14 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
     p.result = std::move(*run.value);
     p.layout = *layout.value;
     if (!p.result.map.past_touches.empty()) relayout(p, o);  // with the cells past the end
-    if (o.memory || is_memory_mode(o.mode)) {
+    if (memory.running()) {
+        if (auto m = memory.join()) p.memory = std::move(*m);
+    } else if (memory_wanted) {
         compute_picture_memory(p, cancel);
-        if (!p.memory.computed) {
-            out.error = kCancelled;
-            return out;
-        }
+    }
+    if (memory_wanted && !p.memory.computed) {
+        out.error = kCancelled;
+        return out;
     }
     if (o.check_findings && !r.model) p.findings = check_findings(r, cancel);
     recolor(p, o.mode, o.palette, o.gpu);
