@@ -94,7 +94,7 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
         ->check(non_empty);
     cmd.add_option("--memory-limit", o.memory_limit,
                    "--source: MiB of memory a run of the kernel may take before it is stopped (default 2048; the "
-                   "kernel model keeps about 64 bytes per element)")
+                   "kernel model keeps up to 64 bytes per element, 24 for check)")
         ->check(non_empty);
     for (const KernelSpec* k : builtin_kernels())
         for (const ParamSpec& p : k->params) {

@@ -1267,7 +1267,7 @@ std::optional<std::string> check_model_arrays(const ModelLaunch& l) {
     const uint64_t elements = global_elements(spec, l.params, l.launch);
     if (elements > kMaxModelElements)
         return "the arrays have " + std::to_string(elements) + " elements in all; the kernel model records at most " +
-               std::to_string(kMaxModelElements) + " (64 bytes each)";
+               std::to_string(kMaxModelElements) + " (up to 64 bytes each)";
     return std::nullopt;
 }
 

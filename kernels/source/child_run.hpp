@@ -47,7 +47,7 @@ struct ChildEnd {
 };
 
 // The limits of one run of a learner's kernel: its time, and the memory its process may take
-// (the kernel model keeps about 64 bytes per element of its arrays).
+// (the kernel model keeps up to 64 bytes per element of its arrays: model_emulator.hpp).
 struct RunLimits {
     double seconds = 5.0;                       // kDefaultKernelSeconds
     uint64_t memory_bytes = uint64_t(2) << 30;  // kDefaultKernelMemory

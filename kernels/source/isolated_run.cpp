@@ -122,7 +122,7 @@ bool lock_down() {
     } catch (const std::bad_alloc&) {
         out = "Ekernel " + launch.spec->name + " ran out of memory: its process may use " +
               std::to_string(limits.memory_bytes >> 20) +
-              " MiB (--memory-limit sets it; the kernel model keeps about 64 bytes per element of the arrays)";
+              " MiB (--memory-limit sets it; the kernel model keeps up to 64 bytes per element of the arrays)";
     } catch (const std::exception& e) {
         out = "Ekernel " + launch.spec->name + " stopped: " + e.what();
     }
