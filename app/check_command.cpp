@@ -84,6 +84,43 @@ int report_sweep(const ModelLaunch& l, const std::optional<ModelLaunch>& expecte
     return all_agree ? 0 : 3;
 }
 
+// `check --format json`: the launch, its findings and their counts, what it printed.
+void write_check_json(const ModelLaunch& l, const ModelResult& r, const std::string& warnings) {
+    nlohmann::json j = {{"kernel", l.spec->name},
+                        {"launch",
+                         {{"grid", {l.launch.grid.x, l.launch.grid.y, l.launch.grid.z}},
+                          {"block", {l.launch.block.x, l.launch.block.y, l.launch.block.z}}}},
+                        {"findings", findings_json(r)},
+                        {"counts", finding_counts_json(r)},
+                        {"listed_at_most", ModelResult::kMaxListedFindings},
+                        {"ended_early", r.ended_early},
+                        {"model", kModelNote}};
+    if (r.printed.calls > 0) j["printed"] = printed_json(r.printed);
+    if (!warnings.empty()) j["warnings"] = warnings;
+    std::cout << j.dump(1) << "\n";
+}
+
+// `check` as text: the compiler's warnings (often the bug: `if (i = n)`) before the findings,
+// as a compiler shows them, then the first findings in a learner's words and what it printed.
+void write_check_text(const ModelLaunch& l, const ModelResult& r, const std::string& warnings) {
+    if (!warnings.empty()) std::cout << kWarningsHeading << warnings << "\n";
+    std::cout << l.spec->name << " on grid " << to_string(l.launch.grid) << ", block " << to_string(l.launch.block)
+              << ": " << findings_summary(r.counts) << "\n";
+    for (size_t i = 0; i < std::min(r.findings.size(), kTextFindings); ++i) {
+        const Finding& f = r.findings[i];
+        std::cout << finding_kind_title(f.kind) << " (line " << f.line << "): " << f.message << "\n";
+    }
+    uint64_t total = 0;
+    for (uint64_t c : r.counts) total += c;
+    if (total > kTextFindings)
+        std::cout << "... " << total - std::min<uint64_t>(total, kTextFindings)
+                  << " more (each kind once per element; --format json lists the first "
+                  << ModelResult::kMaxListedFindings << ")\n";
+    if (r.ended_early) std::cout << "the launch ended at the divergent barrier\n";
+    std::cout << "(" << kModelNote << ")\n" << std::flush;
+    write_printed(stdout, l.spec->name, r.printed);
+}
+
 }  // namespace
 
 int run_check_command(const CheckCommandOptions& o) {
@@ -126,42 +163,12 @@ int run_check_command(const CheckCommandOptions& o) {
         std::fprintf(stderr, "threadmap: %s\n", run.error.c_str());
         return failed_run_exit(l);
     }
-    const ModelResult& r = *run.value;
-    const bool any = !r.findings.empty();
     const std::string& warnings = resolved.value->model ? resolved.value->model->warnings : std::string();
-    if (o.format == "json") {
-        nlohmann::json j = {{"kernel", l.spec->name},
-                            {"launch",
-                             {{"grid", {l.launch.grid.x, l.launch.grid.y, l.launch.grid.z}},
-                              {"block", {l.launch.block.x, l.launch.block.y, l.launch.block.z}}}},
-                            {"findings", findings_json(r)},
-                            {"counts", finding_counts_json(r)},
-                            {"listed_at_most", ModelResult::kMaxListedFindings},
-                            {"ended_early", r.ended_early},
-                            {"model", kModelNote}};
-        if (r.printed.calls > 0) j["printed"] = printed_json(r.printed);
-        if (!warnings.empty()) j["warnings"] = warnings;
-        std::cout << j.dump(1) << "\n";
-        return any ? 3 : 0;
-    }
-    // A warning is often the bug (`if (i = n)`): before the findings, as a compiler shows it.
-    if (!warnings.empty()) std::cout << kWarningsHeading << warnings << "\n";
-    std::cout << l.spec->name << " on grid " << to_string(l.launch.grid) << ", block " << to_string(l.launch.block)
-              << ": " << findings_summary(r.counts) << "\n";
-    for (size_t i = 0; i < std::min(r.findings.size(), kTextFindings); ++i) {
-        const Finding& f = r.findings[i];
-        std::cout << finding_kind_title(f.kind) << " (line " << f.line << "): " << f.message << "\n";
-    }
-    uint64_t total = 0;
-    for (uint64_t c : r.counts) total += c;
-    if (total > kTextFindings)
-        std::cout << "... " << total - std::min<uint64_t>(total, kTextFindings)
-                  << " more (each kind once per element; --format json lists the first "
-                  << ModelResult::kMaxListedFindings << ")\n";
-    if (r.ended_early) std::cout << "the launch ended at the divergent barrier\n";
-    std::cout << "(" << kModelNote << ")\n" << std::flush;
-    write_printed(stdout, l.spec->name, r.printed);
-    return any ? 3 : 0;
+    if (o.format == "json")
+        write_check_json(l, *run.value, warnings);
+    else
+        write_check_text(l, *run.value, warnings);
+    return run.value->findings.empty() ? 0 : 3;
 }
 
 }  // namespace threadmap

@@ -265,6 +265,108 @@ void Replay::inject(AppState& state) {
     }
 }
 
+namespace {
+
+// The picture on screen: its layout, launch, findings, occupancy, memory view and the warp
+// inspector's request.
+void add_picture_state(AppState& state, nlohmann::json& j) {
+    const auto& p = *state.picture;
+    j["layout"] = {{"width", p.layout.width},
+                   {"height", p.layout.height},
+                   {"blocks_per_row", p.layout.blocks_per_row},
+                   {"threads_per_row", p.layout.threads_per_row},
+                   {"past_cells", p.layout.past_cells}};
+    j["launch"] = {{"grid", {p.launch.launch.grid.x, p.launch.launch.grid.y, p.launch.launch.grid.z}},
+                   {"block", {p.launch.launch.block.x, p.launch.launch.block.y, p.launch.launch.block.z}}};
+    j["kernel"] = p.launch.kernel_name();
+    if (const auto& m = p.launch.model) {  // the array on the map (and the block whose copy)
+        j["array"] = m->spec->arrays[m->array].name;
+        if (m->shared()) j["shared_block"] = {m->shared_block.x, m->shared_block.y, m->shared_block.z};
+    }
+    uint64_t findings = 0;
+    for (uint64_t c : p.findings.counts) findings += c;
+    j["findings"] = findings;
+    if (p.occupancy) j["occupancy"] = occupancy_json(*p.occupancy);
+    if (p.memory.computed && p.memory.not_computed.empty())
+        j["memory"] = memory_json(model_launch_for(p.launch), p.memory.sites);
+    if (const KeptRequest* k = inspected_request(state)) {  // the warp inspector's
+        const WarpRequest& r = k->request;
+        const RequestSectors counted = request_sectors(r, p.memory.place.element_bytes);
+        nlohmann::json elements = nlohmann::json::array();
+        for (uint32_t mask = r.mask; mask; mask &= mask - 1) elements.push_back(r.index[std::countr_zero(mask)]);
+        j["request"] = {{"elements", elements}, {"sectors", counted.sectors}, {"ideal_sectors", counted.ideal},
+                        {"line", k->line},      {"execution", k->execution},  {"warp", k->warp}};
+        if (p.launch.model && p.launch.model->shared()) {  // its banks
+            j["request"]["wavefronts"] = request_wavefronts(r, p.memory.place).wavefronts;
+            j["request"]["banks"] = bank_words(r, p.memory.place);
+        }
+    }
+}
+
+// What a `state FILE` step writes: where things are on screen and what the panels say.
+nlohmann::json state_json(AppState& state) {
+    nlohmann::json j;
+    j["map_rect"] = {state.map_rect.x, state.map_rect.y, state.map_rect.w, state.map_rect.h};
+    j["legend_rect"] = {state.legend_rect.x, state.legend_rect.y, state.legend_rect.w, state.legend_rect.h};
+    j["labels_over_cells"] = nlohmann::json::array();
+    for (const ViewRect& l : state.labels_over_cells) j["labels_over_cells"].push_back({l.x, l.y, l.w, l.h});
+    j["fit_margin"] = state.fit_margin;
+    j["view"] = {{"center", {state.view.center.x, state.view.center.y}}, {"zoom", state.view.zoom}};
+    j["launch_error"] = state.launch_error;
+    j["computing"] = state.picture_job.has_value();     // a map on the worker thread
+    j["compiling"] = state.editor.compile_job.valid();  // the Editor's Run, in the kernel host
+    j["editor"] = {{"text", state.editor.text},
+                   {"messages", state.editor.messages},
+                   {"warnings", state.editor.warnings},
+                   {"warning_lines", state.editor.warning_lines},
+                   {"error_line", state.editor.error_line},
+                   {"running", state.editor.running},
+                   {"binds", state.editor.binds}};
+    if (map_shows_editor_kernel(state)) {  // the links between its lines and the map's cells
+        const auto cell = state.inspected_cell();
+        j["editor"]["hovered_line"] = state.editor_hovered_line;
+        j["editor"]["lines_of_cell"] = cell ? finding_lines_at(*state.picture, *cell) : std::vector<int>();
+        j["editor"]["cells_of_line"] = finding_cells_of_line(*state.picture, state.editor_hovered_line).size();
+    }
+    if (state.picture && state.picture->findings.printed.calls > 0)  // what the map's run printed
+        j["editor"]["printed"] = state.picture->findings.printed.text;
+    if (const auto& g = state.editor.gpu)  // "Compile for a GPU too"
+        j["editor"]["gpu"] = {{"available", g->unavailable.empty()},
+                              {"compiled", g->compiled},
+                              {"milliseconds", g->milliseconds},
+                              {"log", g->log}};
+    j["message"] = state.message;
+    if (state.pinned_cell) j["pinned_cell"] = {state.pinned_cell->x, state.pinned_cell->y};
+    if (const auto cell = state.inspected_cell(); cell && state.picture) {  // what the inspector says
+        const CellDescription d = describe_cell(*state.picture, cell->x, cell->y);
+        j["inspector"]["heading"] = d.heading;
+        for (const auto& [label, value] : d.fields) j["inspector"]["fields"][label] = value;
+    }
+    if (const auto& w = state.touchers.result; w && state.picture) {  // the pinned element's threads
+        j["touchers"] = {{"threads", w->threads}, {"accesses", w->accesses}, {"listed", nlohmann::json::array()}};
+        for (const ElementToucher& t : w->listed)
+            j["touchers"]["listed"].push_back(toucher_text(t, state.picture->launch.launch));
+    }
+    j["go_to_error"] = state.go_to_error;
+    j["color_mode"] = state.settings.color_mode;
+    j["ui_scale"] = state.settings.ui_scale;
+    j["kernel_seconds"] = state.settings.kernel_seconds;
+    j["launch_sweep_expect"] = state.launch_sweep.expect;
+    if (const auto& sweep = state.launch_sweep.result) {  // "Where does it break?"
+        nlohmann::json differ = nlohmann::json::array();
+        for (const SweptLaunch& w : sweep->launches)
+            if (!w.agrees()) differ.push_back(w.why);
+        j["launch_sweep"] = {{"launches", sweep->launches.size()}, {"differ", differ}, {"expected", sweep->expected}};
+    }
+    if (state.picture) add_picture_state(state, j);
+    for (const auto& [name, r] : state.widget_rects) j["widgets"][name] = {r.x, r.y, r.w, r.h};
+    // The Timing view's report, origins included.
+    j["timing"] = state.timing.current ? to_json(*state.timing.current) : nlohmann::json();
+    return j;
+}
+
+}  // namespace
+
 std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
     if (!error_.empty()) return error_;
     if (holding_) {
@@ -279,99 +381,7 @@ std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
             const auto written = write_png(read_framebuffer(fb_w, fb_h), s.args[0]);
             if (!written.done()) return written.error;
         } else if (s.command == "state" && !s.args.empty()) {
-            nlohmann::json j;
-            j["map_rect"] = {state.map_rect.x, state.map_rect.y, state.map_rect.w, state.map_rect.h};
-            j["legend_rect"] = {state.legend_rect.x, state.legend_rect.y, state.legend_rect.w, state.legend_rect.h};
-            j["labels_over_cells"] = nlohmann::json::array();
-            for (const ViewRect& l : state.labels_over_cells) j["labels_over_cells"].push_back({l.x, l.y, l.w, l.h});
-            j["fit_margin"] = state.fit_margin;
-            j["view"] = {{"center", {state.view.center.x, state.view.center.y}}, {"zoom", state.view.zoom}};
-            j["launch_error"] = state.launch_error;
-            j["computing"] = state.picture_job.has_value();     // a map on the worker thread
-            j["compiling"] = state.editor.compile_job.valid();  // the Editor's Run, in the kernel host
-            j["editor"] = {{"text", state.editor.text},
-                           {"messages", state.editor.messages},
-                           {"warnings", state.editor.warnings},
-                           {"warning_lines", state.editor.warning_lines},
-                           {"error_line", state.editor.error_line},
-                           {"running", state.editor.running},
-                           {"binds", state.editor.binds}};
-            if (map_shows_editor_kernel(state)) {  // the links between its lines and the map's cells
-                const auto cell = state.inspected_cell();
-                j["editor"]["hovered_line"] = state.editor_hovered_line;
-                j["editor"]["lines_of_cell"] = cell ? finding_lines_at(*state.picture, *cell) : std::vector<int>();
-                j["editor"]["cells_of_line"] = finding_cells_of_line(*state.picture, state.editor_hovered_line).size();
-            }
-            if (state.picture && state.picture->findings.printed.calls > 0)  // what the map's run printed
-                j["editor"]["printed"] = state.picture->findings.printed.text;
-            if (const auto& g = state.editor.gpu)  // "Compile for a GPU too"
-                j["editor"]["gpu"] = {{"available", g->unavailable.empty()},
-                                      {"compiled", g->compiled},
-                                      {"milliseconds", g->milliseconds},
-                                      {"log", g->log}};
-            j["message"] = state.message;
-            if (state.pinned_cell) j["pinned_cell"] = {state.pinned_cell->x, state.pinned_cell->y};
-            if (const auto cell = state.inspected_cell(); cell && state.picture) {  // what the inspector says
-                const CellDescription d = describe_cell(*state.picture, cell->x, cell->y);
-                j["inspector"]["heading"] = d.heading;
-                for (const auto& [label, value] : d.fields) j["inspector"]["fields"][label] = value;
-            }
-            if (const auto& w = state.touchers.result; w && state.picture) {  // the pinned element's threads
-                j["touchers"] = {
-                    {"threads", w->threads}, {"accesses", w->accesses}, {"listed", nlohmann::json::array()}};
-                for (const ElementToucher& t : w->listed)
-                    j["touchers"]["listed"].push_back(toucher_text(t, state.picture->launch.launch));
-            }
-            j["go_to_error"] = state.go_to_error;
-            j["color_mode"] = state.settings.color_mode;
-            j["ui_scale"] = state.settings.ui_scale;
-            j["kernel_seconds"] = state.settings.kernel_seconds;
-            j["launch_sweep_expect"] = state.launch_sweep.expect;
-            if (const auto& sweep = state.launch_sweep.result) {  // "Where does it break?"
-                nlohmann::json differ = nlohmann::json::array();
-                for (const SweptLaunch& w : sweep->launches)
-                    if (!w.agrees()) differ.push_back(w.why);
-                j["launch_sweep"] = {
-                    {"launches", sweep->launches.size()}, {"differ", differ}, {"expected", sweep->expected}};
-            }
-            if (state.picture) {
-                const auto& p = *state.picture;
-                j["layout"] = {{"width", p.layout.width},
-                               {"height", p.layout.height},
-                               {"blocks_per_row", p.layout.blocks_per_row},
-                               {"threads_per_row", p.layout.threads_per_row},
-                               {"past_cells", p.layout.past_cells}};
-                j["launch"] = {{"grid", {p.launch.launch.grid.x, p.launch.launch.grid.y, p.launch.launch.grid.z}},
-                               {"block", {p.launch.launch.block.x, p.launch.launch.block.y, p.launch.launch.block.z}}};
-                j["kernel"] = p.launch.kernel_name();
-                if (const auto& m = p.launch.model) {  // the array on the map (and the block whose copy)
-                    j["array"] = m->spec->arrays[m->array].name;
-                    if (m->shared()) j["shared_block"] = {m->shared_block.x, m->shared_block.y, m->shared_block.z};
-                }
-                uint64_t findings = 0;
-                for (uint64_t c : p.findings.counts) findings += c;
-                j["findings"] = findings;
-                if (p.occupancy) j["occupancy"] = occupancy_json(*p.occupancy);
-                if (p.memory.computed && p.memory.not_computed.empty())
-                    j["memory"] = memory_json(model_launch_for(p.launch), p.memory.sites);
-                if (const KeptRequest* k = inspected_request(state)) {  // the warp inspector's
-                    const WarpRequest& r = k->request;
-                    const RequestSectors counted = request_sectors(r, p.memory.place.element_bytes);
-                    nlohmann::json elements = nlohmann::json::array();
-                    for (uint32_t mask = r.mask; mask; mask &= mask - 1)
-                        elements.push_back(r.index[std::countr_zero(mask)]);
-                    j["request"] = {{"elements", elements},           {"sectors", counted.sectors},
-                                    {"ideal_sectors", counted.ideal}, {"line", k->line},
-                                    {"execution", k->execution},      {"warp", k->warp}};
-                    if (p.launch.model && p.launch.model->shared()) {  // its banks
-                        j["request"]["wavefronts"] = request_wavefronts(r, p.memory.place).wavefronts;
-                        j["request"]["banks"] = bank_words(r, p.memory.place);
-                    }
-                }
-            }
-            for (const auto& [name, r] : state.widget_rects) j["widgets"][name] = {r.x, r.y, r.w, r.h};
-            // The Timing view's report, origins included.
-            j["timing"] = state.timing.current ? to_json(*state.timing.current) : nlohmann::json();
+            const nlohmann::json j = state_json(state);
             const auto written = write_file(s.args[0], j.dump(1) + "\n");
             if (!written.done()) return "replay: " + written.error;
         } else if (s.command == "quit") {

@@ -70,6 +70,145 @@ ModelResult model(const KernelSpec& k, const Params& p, const LaunchConfig& l, b
     return std::move(*r.value);
 }
 
+// 1. the tutorial's matmul
+void bench_matmul(int repeats) {
+    Workload w = matmul_workload(KernelKind::Matmul, 200, 200, 200);
+    w.a_rows = 300;
+    w.b_cols = 300;
+    const LaunchConfig l{{16, 16, 1}, {32, 32, 1}};
+    const double fast = median_ms(repeats, [&] { emulate(w, l); });
+    uint64_t accesses = 0;
+    const KernelSpec& k = *find_builtin_kernel("matmul");
+    const Params p = {200, 200, 200, 300, 300};
+    // On one thread, as the writes-only run (which is never spread); then spread over the cores.
+    const double recorded = median_ms(repeats, [&] { accesses = model(k, p, l, false, SIZE_MAX, {}, 1).accesses; });
+    const double spread = median_ms(repeats, [&] { model(k, p, l); });
+    const double writes_only = median_ms(repeats, [&] {
+        ModelLaunch m{&k, p, l};
+        m.record_reads = false;
+        if (!run_model(m).value) std::exit(1);
+    });
+    std::printf(
+        "{\"bench\":\"matmul_300x200x300\",\"fast_emulator_ms\":%.1f,\"model_writes_recorded_ms\":%.1f,"
+        "\"model_reads_and_writes_recorded_ms\":%.1f,\"ratio_to_writes_recorded\":%.2f,"
+        "\"ratio_to_fast_emulator\":%.2f,\"reads_and_writes_spread_over_cores_ms\":%.1f,\"accesses\":%llu}\n",
+        fast, writes_only, recorded, recorded / writes_only, recorded / fast, spread, (unsigned long long)accesses);
+}
+
+// 2. tiled matmul with barriers
+void bench_tiled(int repeats) {
+    const KernelSpec& k = *find_builtin_kernel("matmul-tiled");
+    const Params p = {1024, 1024, 1024, 1024, 1024};
+    const LaunchConfig l{k.covering_grid(p, k.default_block), k.default_block};
+    uint64_t accesses = 0;
+    const auto run = [&](unsigned workers) {
+        return median_ms(repeats, [&] { accesses = model(k, p, l, false, SIZE_MAX, {}, workers).accesses; });
+    };
+    const double spread = run(0), one = run(1);
+    std::printf("{\"bench\":\"matmul_tiled_1024\",\"ms\":%.1f,\"one_thread_ms\":%.1f,\"cores\":%u,\"accesses\":%llu}\n",
+                spread, one, std::thread::hardware_concurrency(), (unsigned long long)accesses);
+}
+
+// 3. barriers: reduce-sequential, with fibers and with its barriers as no-ops
+void bench_reduce(int repeats) {
+    const KernelSpec& k = *find_builtin_kernel("reduce-sequential");
+    const Params p = {16'000'000};
+    const LaunchConfig l{k.covering_grid(p, {256, 1, 1}), {256, 1, 1}};
+    const double fibers = median_ms(repeats, [&] { model(k, p, l); });
+    KernelSpec flat = k;  // the same accesses, run to completion: barriers do nothing
+    flat.uses_barriers = false;
+    flat.body = [](ModelThread& t) {
+        const auto in = t.array<float>(0), partial = t.array<float>(1), sdata = t.array<float>(2);
+        const uint32_t tid = t.threadIdx.x;
+        const uint64_t i = uint64_t(t.blockIdx.x) * t.blockDim.x + tid;
+        sdata.store(tid, i < t.param(0) ? in.load(i, 5) : 0.0f, 5);
+        for (uint32_t s = t.blockDim.x / 2; s > 0; s >>= 1)
+            if (tid < s) sdata.store(tid, sdata.load(tid, 9) + sdata.load(tid + s, 9), 9);
+        if (tid == 0) partial.store(t.blockIdx.x, sdata.load(0, 13), 13);
+    };
+    const double flat_ms = median_ms(repeats, [&] { model(flat, p, l); });
+    const double threads = double(l.blocks()) * 256, barriers = 9;
+    std::printf(
+        "{\"bench\":\"reduce_sequential_16M_block256\",\"with_barriers_ms\":%.0f,\"barriers_as_noops_ms\":%.0f,"
+        "\"ns_per_thread_per_barrier\":%.1f,\"barrier_overhead_ns_per_thread_per_barrier\":%.1f}\n",
+        fibers, flat_ms, fibers * 1e6 / (threads * barriers), (fibers - flat_ms) * 1e6 / (threads * barriers));
+}
+
+// 4. the memory view against the same run without it
+void bench_memory(int repeats) {
+    struct Case {
+        const char* name;
+        const char* kernel;
+        Params params;
+        LaunchConfig launch;
+        AccessOp kept;  // the window's warp inspector keeps array 0's requests of this access
+    };
+    const Case memory_cases[] = {
+        {"memory_view_seed_matmul", "matmul", {200, 200, 200, 300, 300}, {{16, 16, 1}, {32, 32, 1}}, AccessOp::Load},
+        {"memory_view_increment_16M",
+         "increment",
+         {uint64_t(1) << 24},
+         {{1 << 16, 1, 1}, {256, 1, 1}},
+         AccessOp::Store},
+    };
+    for (const Case& c : memory_cases) {
+        const KernelSpec& k = *find_builtin_kernel(c.kernel);
+        const double check = median_ms(repeats, [&] { model(k, c.params, c.launch, false, SIZE_MAX, {}, 0, false); });
+        uint64_t requests = 0;
+        const double view = median_ms(repeats, [&] {
+            const ModelResult r = model(k, c.params, c.launch, true);
+            requests = 0;
+            for (const MemorySite& s : r.memory->sites) requests += s.requests;
+        });
+        size_t kept = 0;
+        const double keeping = median_ms(
+            repeats, [&] { kept = model(k, c.params, c.launch, true, 0, c.kept).memory->kept_requests.size(); });
+        std::printf(
+            "{\"bench\":\"%s\",\"check_run_ms\":%.1f,\"memory_view_run_ms\":%.1f,"
+            "\"requests\":%llu,\"memory_view_keeping_%s_requests_of_array_0_ms\":%.1f,\"kept\":%zu}\n",
+            c.name, check, view, (unsigned long long)requests, c.kept == AccessOp::Load ? "load" : "store", keeping,
+            kept);
+    }
+}
+
+// 5. the recording levels side by side
+void bench_levels(int repeats) {
+    struct Level {
+        const char* kernel;
+        Params params;
+        Dim3 block;
+        std::optional<Workload> fast;  // the fast emulator's twin, when it has one
+    };
+    Workload seed = matmul_workload(KernelKind::Matmul, 200, 200, 200);
+    seed.a_rows = seed.b_cols = 300;
+    const Level levels[] = {
+        {"increment", {uint64_t(1) << 24}, {256, 1, 1}, array_workload(KernelKind::Increment, uint64_t(1) << 24)},
+        {"matmul", {200, 200, 200, 300, 300}, {32, 32, 1}, seed},
+        {"transpose-tiled", {2048, 2048}, {32, 8, 1}, std::nullopt},
+        {"reduce-sequential", {uint64_t(1) << 22}, {256, 1, 1}, std::nullopt},
+        {"matmul-tiled", {256, 256, 256, 256, 256}, {16, 16, 1}, std::nullopt},
+    };
+    for (const Level& c : levels) {
+        const KernelSpec& k = *find_builtin_kernel(c.kernel);
+        const LaunchConfig l{k.covering_grid(c.params, c.block), c.block};
+        uint64_t accesses = 0;
+        const double findings =
+            median_ms(repeats, [&] { accesses = model(k, c.params, l, false, SIZE_MAX, {}, 0, false).accesses; });
+        const double records = median_ms(repeats, [&] { model(k, c.params, l); });
+        const double requests = median_ms(repeats, [&] { model(k, c.params, l, true); });
+        const double fast = c.fast ? median_ms(repeats, [&] { emulate(*c.fast, l); }) : -1;
+        const auto ns = [&](double ms) { return ms * 1e6 / double(accesses); };
+        char fast_text[32] = "null";
+        if (fast >= 0) std::snprintf(fast_text, sizeof fast_text, "%.1f", fast);
+        std::printf(
+            "{\"bench\":\"levels_%s\",\"accesses\":%llu,\"fast_emulator_ms\":%s,\"findings_ms\":%.1f,"
+            "\"findings_ns_per_access\":%.1f,\"records_ms\":%.1f,\"records_ns_per_access\":%.1f,"
+            "\"requests_ms\":%.1f,\"requests_ns_per_access\":%.1f}\n",
+            c.kernel, (unsigned long long)accesses, fast_text, findings, ns(findings), records, ns(records), requests,
+            ns(requests));
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -85,140 +224,10 @@ int main(int argc, char** argv) {
         return cases.empty() || std::find(cases.begin(), cases.end(), name) != cases.end();
     };
 
-    if (wanted("matmul")) {  // 1. the tutorial's matmul
-        Workload w = matmul_workload(KernelKind::Matmul, 200, 200, 200);
-        w.a_rows = 300;
-        w.b_cols = 300;
-        const LaunchConfig l{{16, 16, 1}, {32, 32, 1}};
-        const double fast = median_ms(repeats, [&] { emulate(w, l); });
-        uint64_t accesses = 0;
-        const KernelSpec& k = *find_builtin_kernel("matmul");
-        const Params p = {200, 200, 200, 300, 300};
-        // On one thread, as the writes-only run (which is never spread); then spread over the cores.
-        const double recorded = median_ms(repeats, [&] { accesses = model(k, p, l, false, SIZE_MAX, {}, 1).accesses; });
-        const double spread = median_ms(repeats, [&] { model(k, p, l); });
-        const double writes_only = median_ms(repeats, [&] {
-            ModelLaunch m{&k, p, l};
-            m.record_reads = false;
-            if (!run_model(m).value) std::exit(1);
-        });
-        std::printf(
-            "{\"bench\":\"matmul_300x200x300\",\"fast_emulator_ms\":%.1f,\"model_writes_recorded_ms\":%.1f,"
-            "\"model_reads_and_writes_recorded_ms\":%.1f,\"ratio_to_writes_recorded\":%.2f,"
-            "\"ratio_to_fast_emulator\":%.2f,\"reads_and_writes_spread_over_cores_ms\":%.1f,\"accesses\":%llu}\n",
-            fast, writes_only, recorded, recorded / writes_only, recorded / fast, spread, (unsigned long long)accesses);
-    }
-    if (wanted("tiled")) {  // 2. tiled matmul with barriers
-        const KernelSpec& k = *find_builtin_kernel("matmul-tiled");
-        const Params p = {1024, 1024, 1024, 1024, 1024};
-        const LaunchConfig l{k.covering_grid(p, k.default_block), k.default_block};
-        uint64_t accesses = 0;
-        const auto run = [&](unsigned workers) {
-            return median_ms(repeats, [&] { accesses = model(k, p, l, false, SIZE_MAX, {}, workers).accesses; });
-        };
-        const double spread = run(0), one = run(1);
-        std::printf(
-            "{\"bench\":\"matmul_tiled_1024\",\"ms\":%.1f,\"one_thread_ms\":%.1f,\"cores\":%u,\"accesses\":%llu}\n",
-            spread, one, std::thread::hardware_concurrency(), (unsigned long long)accesses);
-    }
-    if (wanted("reduce")) {  // 3. barriers: reduce-sequential, with fibers and with its barriers as no-ops
-        const KernelSpec& k = *find_builtin_kernel("reduce-sequential");
-        const Params p = {16'000'000};
-        const LaunchConfig l{k.covering_grid(p, {256, 1, 1}), {256, 1, 1}};
-        const double fibers = median_ms(repeats, [&] { model(k, p, l); });
-        KernelSpec flat = k;  // the same accesses, run to completion: barriers do nothing
-        flat.uses_barriers = false;
-        flat.body = [](ModelThread& t) {
-            const auto in = t.array<float>(0), partial = t.array<float>(1), sdata = t.array<float>(2);
-            const uint32_t tid = t.threadIdx.x;
-            const uint64_t i = uint64_t(t.blockIdx.x) * t.blockDim.x + tid;
-            sdata.store(tid, i < t.param(0) ? in.load(i, 5) : 0.0f, 5);
-            for (uint32_t s = t.blockDim.x / 2; s > 0; s >>= 1)
-                if (tid < s) sdata.store(tid, sdata.load(tid, 9) + sdata.load(tid + s, 9), 9);
-            if (tid == 0) partial.store(t.blockIdx.x, sdata.load(0, 13), 13);
-        };
-        const double flat_ms = median_ms(repeats, [&] { model(flat, p, l); });
-        const double threads = double(l.blocks()) * 256, barriers = 9;
-        std::printf(
-            "{\"bench\":\"reduce_sequential_16M_block256\",\"with_barriers_ms\":%.0f,\"barriers_as_noops_ms\":%.0f,"
-            "\"ns_per_thread_per_barrier\":%.1f,\"barrier_overhead_ns_per_thread_per_barrier\":%.1f}\n",
-            fibers, flat_ms, fibers * 1e6 / (threads * barriers), (fibers - flat_ms) * 1e6 / (threads * barriers));
-    }
-    if (wanted("memory")) {  // 4. the memory view against the same run without it
-        struct Case {
-            const char* name;
-            const char* kernel;
-            Params params;
-            LaunchConfig launch;
-            AccessOp kept;  // the window's warp inspector keeps array 0's requests of this access
-        };
-        const Case memory_cases[] = {
-            {"memory_view_seed_matmul",
-             "matmul",
-             {200, 200, 200, 300, 300},
-             {{16, 16, 1}, {32, 32, 1}},
-             AccessOp::Load},
-            {"memory_view_increment_16M",
-             "increment",
-             {uint64_t(1) << 24},
-             {{1 << 16, 1, 1}, {256, 1, 1}},
-             AccessOp::Store},
-        };
-        for (const Case& c : memory_cases) {
-            const KernelSpec& k = *find_builtin_kernel(c.kernel);
-            const double check =
-                median_ms(repeats, [&] { model(k, c.params, c.launch, false, SIZE_MAX, {}, 0, false); });
-            uint64_t requests = 0;
-            const double view = median_ms(repeats, [&] {
-                const ModelResult r = model(k, c.params, c.launch, true);
-                requests = 0;
-                for (const MemorySite& s : r.memory->sites) requests += s.requests;
-            });
-            size_t kept = 0;
-            const double keeping = median_ms(
-                repeats, [&] { kept = model(k, c.params, c.launch, true, 0, c.kept).memory->kept_requests.size(); });
-            std::printf(
-                "{\"bench\":\"%s\",\"check_run_ms\":%.1f,\"memory_view_run_ms\":%.1f,"
-                "\"requests\":%llu,\"memory_view_keeping_%s_requests_of_array_0_ms\":%.1f,\"kept\":%zu}\n",
-                c.name, check, view, (unsigned long long)requests, c.kept == AccessOp::Load ? "load" : "store", keeping,
-                kept);
-        }
-    }
-    if (wanted("levels")) {  // 5. the recording levels side by side
-        struct Level {
-            const char* kernel;
-            Params params;
-            Dim3 block;
-            std::optional<Workload> fast;  // the fast emulator's twin, when it has one
-        };
-        Workload seed = matmul_workload(KernelKind::Matmul, 200, 200, 200);
-        seed.a_rows = seed.b_cols = 300;
-        const Level levels[] = {
-            {"increment", {uint64_t(1) << 24}, {256, 1, 1}, array_workload(KernelKind::Increment, uint64_t(1) << 24)},
-            {"matmul", {200, 200, 200, 300, 300}, {32, 32, 1}, seed},
-            {"transpose-tiled", {2048, 2048}, {32, 8, 1}, std::nullopt},
-            {"reduce-sequential", {uint64_t(1) << 22}, {256, 1, 1}, std::nullopt},
-            {"matmul-tiled", {256, 256, 256, 256, 256}, {16, 16, 1}, std::nullopt},
-        };
-        for (const Level& c : levels) {
-            const KernelSpec& k = *find_builtin_kernel(c.kernel);
-            const LaunchConfig l{k.covering_grid(c.params, c.block), c.block};
-            uint64_t accesses = 0;
-            const double findings =
-                median_ms(repeats, [&] { accesses = model(k, c.params, l, false, SIZE_MAX, {}, 0, false).accesses; });
-            const double records = median_ms(repeats, [&] { model(k, c.params, l); });
-            const double requests = median_ms(repeats, [&] { model(k, c.params, l, true); });
-            const double fast = c.fast ? median_ms(repeats, [&] { emulate(*c.fast, l); }) : -1;
-            const auto ns = [&](double ms) { return ms * 1e6 / double(accesses); };
-            char fast_text[32] = "null";
-            if (fast >= 0) std::snprintf(fast_text, sizeof fast_text, "%.1f", fast);
-            std::printf(
-                "{\"bench\":\"levels_%s\",\"accesses\":%llu,\"fast_emulator_ms\":%s,\"findings_ms\":%.1f,"
-                "\"findings_ns_per_access\":%.1f,\"records_ms\":%.1f,\"records_ns_per_access\":%.1f,"
-                "\"requests_ms\":%.1f,\"requests_ns_per_access\":%.1f}\n",
-                c.kernel, (unsigned long long)accesses, fast_text, findings, ns(findings), records, ns(records),
-                requests, ns(requests));
-        }
-    }
+    if (wanted("matmul")) bench_matmul(repeats);
+    if (wanted("tiled")) bench_tiled(repeats);
+    if (wanted("reduce")) bench_reduce(repeats);
+    if (wanted("memory")) bench_memory(repeats);
+    if (wanted("levels")) bench_levels(repeats);
     return 0;
 }
