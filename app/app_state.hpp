@@ -134,6 +134,15 @@ struct AppState {
         uint32_t request;
     };
     std::optional<WarpStep> warp_step;
+    // The Memory table's clicked line: the elements of the map that its kept requests touch
+    // (at most kMaxElements), outlined on the picture `picture` (MapPicture::serial).
+    struct MemoryLine {
+        static constexpr size_t kMaxElements = size_t(1) << 16;
+        int line = 0;
+        uint64_t picture = 0;
+        std::vector<uint64_t> elements;
+    };
+    std::optional<MemoryLine> memory_line;
     bool memory_view_open = false;  // the Memory tab was drawn last frame: maps come with their memory view
 
     // PNG exports being encoded and written off the UI thread (window_exports).

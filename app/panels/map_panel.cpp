@@ -144,6 +144,16 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
         for (const glm::ivec2 c : finding_cells_of_line(*state.picture, state.editor_hovered_line))
             outline_cell(dl, state.view, r, c, IM_COL32(80, 200, 255, 255), 2.0f);
     if (state.hovered_cell) outline_cell(dl, state.view, r, *state.hovered_cell, IM_COL32(255, 255, 255, 220), 1.5f);
+    // The Memory table's clicked line: every element its requests touch, where cells are big
+    // enough to outline (the view zooms to its first request).
+    if (const auto& ml = state.memory_line; ml && ml->picture == state.picture->serial && state.view.zoom >= 4)
+        for (uint64_t e : ml->elements) {
+            uint32_t x = 0, y = 0;
+            m.cell_of(e, x, y);
+            const glm::dvec2 at = world_to_screen(state.view, r, {x + 0.5, y + 0.5});
+            if (at.x >= r.x && at.y >= r.y && at.x <= r.x + r.w && at.y <= r.y + r.h)
+                outline_cell(dl, state.view, r, {int(x), int(y)}, IM_COL32(80, 200, 255, 230), 1.0f);
+        }
     if (state.pinned_cell) outline_cell(dl, state.view, r, *state.pinned_cell, IM_COL32(255, 230, 60, 255), 2.5f);
     if (const auto missing = missing_product(m.workload))
         draw_missing_product(dl, *missing, state.view, r, ImGui::GetFont(), font * 0.9f, theme.backing);

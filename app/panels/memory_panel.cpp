@@ -10,6 +10,7 @@
 #include "memory_report.hpp"
 #include "number_text.hpp"
 #include "panel_widgets.hpp"
+#include "warp_overlay.hpp"
 
 namespace threadmap {
 
@@ -100,7 +101,16 @@ void site_table(AppState& state, const PictureMemory& m) {
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(text.c_str());
         };
-        cell(std::to_string(s.line));
+        // The row is a button: the map shows the line's elements and one of its warps.
+        ImGui::TableNextColumn();
+        const std::string id = std::to_string(s.line) + "##" + std::to_string(&s - m.sites.data());
+        const bool shown = state.memory_line && state.memory_line->line == s.line;
+        if (ImGui::Selectable(id.c_str(), shown, ImGuiSelectableFlags_SpanAllColumns) && !select_memory_line(state, s))
+            state.message = "line " + std::to_string(s.line) + " is counted, not drawn: the map shows " +
+                            state.picture->launch.mapped_array() + "'s " +
+                            (state.picture->launch.model && state.picture->launch.model->reads ? "loads" : "stores");
+        remember_rect(state, "memory:line:" + std::to_string(s.line) + ":" + m.spec->arrays[s.array].name + ":" +
+                                 access_op_name(s.op));
         ImGui::TableNextColumn();
         ImGui::TextWrapped("%s", s.line >= 1 && size_t(s.line) <= code.size() ? code[size_t(s.line) - 1].c_str() : "");
         // "shared load, 16 B": the bytes each lane's access covers (a float4 through a cast: 16).

@@ -134,6 +134,37 @@ bool step_warp_request(AppState& state, int direction) {
     return true;
 }
 
+bool select_memory_line(AppState& state, const MemorySite& site) {
+    if (!state.picture) return false;
+    const MapPicture& p = *state.picture;
+    const std::vector<KeptRequest>& kept = p.memory.requests;
+    const size_t mapped = p.memory.spec ? p.memory.spec->array_index(p.launch.mapped_array()) : SIZE_MAX;
+    const AccessOp op = p.launch.model && p.launch.model->reads ? AccessOp::Load : AccessOp::Store;
+    if (site.array != mapped || site.op != op) return false;
+    AppState::MemoryLine chosen{site.line, p.serial, {}};
+    std::set<uint64_t> elements;
+    std::optional<uint32_t> first;
+    for (uint32_t k = 0; k < kept.size() && elements.size() < AppState::MemoryLine::kMaxElements; ++k) {
+        if (kept[k].line != site.line) continue;
+        if (!first) first = k;
+        const WarpRequest& r = kept[k].request;
+        for (uint32_t mask = r.mask; mask; mask &= mask - 1)
+            for (uint32_t w = 0; w < r.width; ++w) elements.insert(uint64_t(r.index[std::countr_zero(mask)]) + w);
+    }
+    if (!first || kept[*first].request.mask == 0) return false;
+    chosen.elements.assign(elements.begin(), elements.end());
+    const WarpRequest& shown = kept[*first].request;
+    pin_element(state, shown.index[std::countr_zero(shown.mask)]);
+    state.warp_step = AppState::WarpStep{*state.pinned_cell, *first};
+    state.memory_line = std::move(chosen);
+    if (!is_memory_mode(p.color.mode)) {
+        state.settings.color_mode = shared_map(state) ? "banks" : "sectors";
+        state.pending.recolor = true;
+    }
+    state.open_view = CentreView::Map;
+    return true;
+}
+
 void draw_warp_overlay(ImDrawList* dl, const AppState& state, const ViewRect& r) {
     const KeptRequest* inspected = inspected_request(state);
     if (!inspected) return;

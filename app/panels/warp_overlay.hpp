@@ -23,4 +23,11 @@ bool step_warp_request(AppState& state, int direction);
 
 void draw_warp_overlay(ImDrawList* list, const AppState& state, const ViewRect& map_rect);
 
+// A Memory-table row clicked: pins the first element of its line's first kept request, shows
+// that request in the warp inspector, outlines every element the line's kept requests touch
+// (AppState::memory_line), colours the map by sectors (banks for a __shared__ array) and shows
+// it. False, changing nothing, when the picture kept no request of the site (another array or
+// access than the map's: those are counted, not kept).
+bool select_memory_line(AppState& state, const MemorySite& site);
+
 }  // namespace threadmap

@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <bit>
 #include <fstream>
 
 #include "export_budget.hpp"
@@ -23,6 +24,7 @@
 #include "replay.hpp"
 #include "settings.hpp"
 #include "source_launch.hpp"
+#include "panels/warp_overlay.hpp"
 
 using namespace threadmap;
 
@@ -686,4 +688,37 @@ TEST_CASE("the pinned element's inspector lists every thread that touched it - f
     state.pinned_cell.reset();  // released: nothing is searched for
     settle();
     CHECK(state.touchers.picture == 0);
+}
+
+TEST_CASE("a Memory-table row shows its line on the map - its elements outlined, one of its warps inspected") {
+    HeadlessUi ui;
+    AppState state;
+    select_lesson(state, "coalescing");
+    const std::string store_row = "memory:line:9:C:store", load_row = "memory:line:8:A:load";
+    const auto open_memory_tab = [&] {
+        state.open_view = CentreView::Memory;
+        for (int i = 0; i < 8 && !(state.shown_view == CentreView::Memory && state.widget_rects.count(store_row)); ++i)
+            ui.frame(state);
+        REQUIRE(state.widget_rects.count(store_row) == 1);
+    };
+    open_memory_tab();
+    ui.click(state, store_row);
+    REQUIRE(state.memory_line);
+    CHECK(state.memory_line->line == 9);
+    CHECK(state.memory_line->elements.size() == 200 * 200);  // line 9 stores every element of C
+    REQUIRE(state.pinned_cell);
+    CHECK(state.settings.color_mode == "sectors");
+    for (int i = 0; i < 3; ++i) ui.frame(state);  // the tab switches, the map recolours
+    CHECK(state.shown_view == CentreView::Map);
+    const KeptRequest* shown = inspected_request(state);
+    REQUIRE(shown);
+    CHECK(shown->line == 9);
+    CHECK(std::popcount(shown->request.mask) == 32);
+
+    // A's loads are counted, not kept (the map is C's stores): a message, the line stays.
+    open_memory_tab();
+    ui.click(state, load_row);
+    INFO(state.message);
+    CHECK(state.message.find("line 8 is counted, not drawn: the map shows C's stores") != std::string::npos);
+    CHECK(state.memory_line->line == 9);
 }
