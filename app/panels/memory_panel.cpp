@@ -88,18 +88,26 @@ void site_table(AppState& state, const PictureMemory& m) {
     // headers, the figures' columns as wide as they need, the code wrapped in what is left.
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("memory-sites", 10, flags)) return;
+    // The code takes most of what is left, the access and its cost the rest, all three wrapping.
     for (const char* h :
-         {"Line", "Code", "Access", "Array", "Requests", "Cost", "Per req.", "Ideal", "Excess", "Lanes"})
-        ImGui::TableSetupColumn(h, std::string(h) == "Code" ? ImGuiTableColumnFlags_WidthStretch : 0);
+         {"Line", "Code", "Access", "Array", "Requests", "Cost", "Per req.", "Ideal", "Excess", "Lanes"}) {
+        const std::string name = h;
+        const float weight = name == "Code" ? 2.5f : name == "Access" || name == "Cost" ? 1.2f : 0.0f;
+        ImGui::TableSetupColumn(h, weight > 0 ? ImGuiTableColumnFlags_WidthStretch : 0, weight);
+    }
     ImGui::TableHeadersRow();
     remember_rect(state, "memory:table");
     for (const MemorySite& s : m.sites) {
         const auto [amount, ideal, unit] = site_cost(s);
         const double n = double(s.requests);
         ImGui::TableNextRow();
-        const auto cell = [](const std::string& text) {
+        // Figures on one line (their columns fit them); the access and its cost wrap.
+        const auto cell = [](const std::string& text, bool wraps = false) {
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(text.c_str());
+            if (wraps)
+                ImGui::TextWrapped("%s", text.c_str());
+            else
+                ImGui::TextUnformatted(text.c_str());
         };
         // The row is a button: the map shows the line's elements and one of its warps.
         ImGui::TableNextColumn();
@@ -115,10 +123,11 @@ void site_table(AppState& state, const PictureMemory& m) {
         ImGui::TextWrapped("%s", s.line >= 1 && size_t(s.line) <= code.size() ? code[size_t(s.line) - 1].c_str() : "");
         // "shared load, 16 B": the bytes each lane's access covers (a float4 through a cast: 16).
         cell(std::string(memory_space_name(s.space)) + " " + access_op_name(s.op) + ", " +
-             std::to_string(s.access_bytes) + " B");
+                 std::to_string(s.access_bytes) + " B",
+             true);
         cell(m.spec->arrays[s.array].name);
         cell(std::to_string(s.requests));
-        cell(std::to_string(amount) + " " + unit);
+        cell(std::to_string(amount) + " " + unit, true);
         cell(decimals(double(amount) / n));
         cell(decimals(double(ideal) / n));
         cell(ideal ? decimals(100.0 * (double(amount) - double(ideal)) / double(ideal), 0) + "%" : "-");
@@ -162,7 +171,10 @@ void draw_memory_panel(AppState& state) {
     ImGui::Spacing();
     site_table(state, m);
     ImGui::Spacing();
-    disabled_note(std::string("A model, not a measurement: ") + kMemoryModelNote + ".");
+    // The model, folded so that the figures and the table lead.
+    disabled_note("Modeled, not measured: the emulator counts what Nsight Compute counts.");
+    if (ImGui::CollapsingHeader("How is this computed?")) disabled_note(std::string("It is ") + kMemoryModelNote + ".");
+    remember_rect(state, "memory:how");
 }
 
 }  // namespace threadmap
