@@ -19,43 +19,22 @@ std::string grid_formula(const char* name, char axis, uint32_t t, uint32_t b, ui
 
 }  // namespace
 
-CellDescription describe_cell(MapPicture& p, int column, int row) {
-    CellDescription d;
-    const MapLayout& m = p.layout;
-    if (column < 0 || row < 0 || uint32_t(column) >= m.width || uint32_t(row) >= m.height) return d;
-    const CellSample s = sample_cell(m, host_map(p), uint32_t(column), uint32_t(row));  // from the GPU on first ask
-    if (s.kind == CellSample::Empty) return d;
-    const Workload& w = p.launch.workload;
-    const LaunchConfig& l = p.launch.launch;
-    const auto element = m.element_at(uint32_t(column), uint32_t(row));
-    const std::string array = p.launch.mapped_array();
-    const auto index_text = [&](uint64_t e) {
-        return is_2d(w) ? array + "[" + n2s(e / w.cols) + ", " + n2s(e % w.cols) + "]" : array + "[" + n2s(e) + "]";
-    };
-    const uint64_t n = element_count(w);
-    if (element)
-        d.heading = index_text(*element);
-    else if (s.kind == CellSample::Past)  // row-major past the end: "C[200, 5]" is element 40005
-        d.heading = index_text(n + m.past_index(uint32_t(column), uint32_t(row))) + ": past the end of " + array +
-                    " (out of bounds)";
-    else
-        d.heading = "idle thread: past the end of the data";
+namespace {
 
-    if (p.launch.model && p.launch.model->shared())
-        d.fields.push_back({"__shared__: the copy of block", dim(p.launch.model->shared_block)});
-    if (p.launch.model && p.launch.model->phase != ModelKernel::kAllPhases)
-        d.fields.push_back(
-            {"phase (accesses between barriers)", n2s(p.launch.model->phase) + " of 0.." + n2s(p.phases - 1)});
-    d.fields.push_back({"blockDim (threads per block)", dim(l.block)});
-    d.fields.push_back({"gridDim (blocks in the grid)", dim(l.grid)});
-    // A model kernel's map is of its writers or, asked for, its readers.
-    const bool reads = p.launch.model && p.launch.model->reads;
-    if (s.kind == CellSample::Element && s.touches == 0) {
-        d.fields.push_back(
-            {reads ? "read by" : "written by", p.launch.model ? (reads ? "no thread reads it" : "no thread writes it")
-                                                              : "no thread: the grid does not reach it"});
-        return d;
-    }
+// A cell past the array's end: its out-of-bounds accesses to element `e` of `array` (of `n`).
+void add_past_fields(CellDescription& d, const CellSample& s, uint64_t e, const std::string& array, uint64_t n,
+                     bool reads) {
+    d.fields.push_back(
+        {reads ? "out-of-bounds reads" : "out-of-bounds writes",
+         n2s(s.touches) + (s.touches == 1 ? " access" : " accesses") + ", the thread with the smallest id shown"});
+    d.formulas.push_back("element " + n2s(e) + " of " + array + ", which has " + n2s(n) +
+                         ": on a GPU the access touches other data or faults; the kernel model skips it and "
+                         "lists it in the Findings tab");
+}
+
+// Who the cell's thread is: its indices, linear id, warp and lane, and where its block would run.
+void add_thread_fields(CellDescription& d, const MapPicture& p, const CellSample& s) {
+    const LaunchConfig& l = p.launch.launch;
     d.fields.push_back({"blockIdx", dim(s.block)});
     d.fields.push_back({"threadIdx", dim(s.thread)});
     const uint64_t t_lin = thread_linear(s.thread, l.block);
@@ -70,19 +49,13 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
                             "SM " + n2s(at.sm) + " of " + n2s(uint64_t(p.occupancy->gpu.sms)) + ", wave " +
                                 n2s(at.wave + 1) + " of " + n2s(p.occupancy->waves.waves)});
     }
-    const uint64_t gx = uint64_t(s.block.x) * l.block.x + s.thread.x, gy = uint64_t(s.block.y) * l.block.y + s.thread.y;
-    d.fields.push_back({"global index, cuda.grid", is_2d(w) ? "(" + n2s(gx) + ", " + n2s(gy) + ")" : n2s(gx)});
-    if (s.kind == CellSample::Past) {
-        const uint64_t e = n + m.past_index(uint32_t(column), uint32_t(row));
-        d.fields.push_back(
-            {reads ? "out-of-bounds reads" : "out-of-bounds writes",
-             n2s(s.touches) + (s.touches == 1 ? " access" : " accesses") + ", the thread with the smallest id shown"});
-        d.formulas.push_back("element " + n2s(e) + " of " + array + ", which has " + n2s(n) +
-                             ": on a GPU the access touches other data or faults; the kernel model skips it and "
-                             "lists it in the Findings tab");
-        return d;
-    }
-    // Its thread's side of a divergent barrier, as the map marked it (map_picture's mark_diverged).
+}
+
+// What the findings say about the cell's thread: its side of a divergent barrier (as the map
+// marked it: map_picture's mark_diverged), and an undefined value it took through a shuffle
+// (mark_undefined_shuffles; the finding names the first such lane of each call, the others get
+// its gist).
+void add_finding_fields(CellDescription& d, const MapPicture& p, std::optional<uint64_t> element, const CellSample& s) {
     if (const auto& dv = p.findings.diverged; dv && element && *element < p.findings.found.size()) {
         const uint8_t found = p.findings.found[*element];
         const std::string line = "line " + n2s(uint64_t(dv->line));
@@ -94,8 +67,6 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
         else if (found & kFoundBarrierExited)
             d.fields.push_back({label, "this thread had exited without reaching " + line});
     }
-    // Its thread took an undefined value through a shuffle (map_picture's mark_undefined_shuffles).
-    // The finding names the first such lane of each call; the others get its gist.
     if (element && *element < p.findings.found.size() && (p.findings.found[*element] & kFoundUndefinedShuffle)) {
         std::string text =
             "this thread took a value through a warp shuffle from a lane that took no part: the value is undefined";
@@ -106,13 +77,11 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
             }
         d.fields.push_back({"undefined value (shuffle)", text});
     }
-    if (s.kind == CellSample::Element)
-        d.fields.push_back(
-            {!p.launch.model ? "touches"
-             : reads         ? "read by"
-                             : "written by",
-             s.touches == 1 ? "1 thread" : n2s(s.touches) + " threads (the one with the smallest id shown)"});
-    // The memory view, once computed (the Memory tab or a memory colour mode asked for it).
+}
+
+// The memory view's figure for the element, once computed (the Memory tab or a memory colour
+// mode asked for it).
+void add_memory_field(CellDescription& d, const MapPicture& p, std::optional<uint64_t> element, bool reads) {
     if (element && *element < p.memory.costs.size() && p.memory.costs[*element] > 0) {
         const uint64_t cost = p.memory.costs[*element], lanes = p.memory.lanes[*element];
         const bool shared = p.launch.model && p.launch.model->shared();
@@ -129,7 +98,14 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
                             n2s(cost) + unit + " for " + n2s(lanes) + (lanes == 1 ? " active lane" : " active lanes") +
                                 (cost > ideal ? "; " + n2s(ideal) + " would do" : "") + " (modeled)"});
     }
+}
 
+// The kernel's index arithmetic with the thread's numbers in (a model kernel's is in the Code tab,
+// line by line).
+void add_formulas(CellDescription& d, const MapPicture& p, const CellSample& s, std::optional<uint64_t> element,
+                  uint64_t gx, uint64_t gy) {
+    const Workload& w = p.launch.workload;
+    const LaunchConfig& l = p.launch.launch;
     switch (w.kernel) {
         case KernelKind::Model:  // its index arithmetic is in the Code tab, line by line
             d.formulas.push_back(p.launch.model->spec->name + ": " + p.launch.model->spec->summary);
@@ -169,6 +145,64 @@ CellDescription describe_cell(MapPicture& p, int column, int row) {
             break;
         }
     }
+}
+
+}  // namespace
+
+CellDescription describe_cell(MapPicture& p, int column, int row) {
+    CellDescription d;
+    const MapLayout& m = p.layout;
+    if (column < 0 || row < 0 || uint32_t(column) >= m.width || uint32_t(row) >= m.height) return d;
+    const CellSample s = sample_cell(m, host_map(p), uint32_t(column), uint32_t(row));  // from the GPU on first ask
+    if (s.kind == CellSample::Empty) return d;
+    const Workload& w = p.launch.workload;
+    const LaunchConfig& l = p.launch.launch;
+    const auto element = m.element_at(uint32_t(column), uint32_t(row));
+    const std::string array = p.launch.mapped_array();
+    const auto index_text = [&](uint64_t e) {
+        return is_2d(w) ? array + "[" + n2s(e / w.cols) + ", " + n2s(e % w.cols) + "]" : array + "[" + n2s(e) + "]";
+    };
+    const uint64_t n = element_count(w);
+    if (element)
+        d.heading = index_text(*element);
+    else if (s.kind == CellSample::Past)  // row-major past the end: "C[200, 5]" is element 40005
+        d.heading = index_text(n + m.past_index(uint32_t(column), uint32_t(row))) + ": past the end of " + array +
+                    " (out of bounds)";
+    else
+        d.heading = "idle thread: past the end of the data";
+
+    if (p.launch.model && p.launch.model->shared())
+        d.fields.push_back({"__shared__: the copy of block", dim(p.launch.model->shared_block)});
+    if (p.launch.model && p.launch.model->phase != ModelKernel::kAllPhases)
+        d.fields.push_back(
+            {"phase (accesses between barriers)", n2s(p.launch.model->phase) + " of 0.." + n2s(p.phases - 1)});
+    d.fields.push_back({"blockDim (threads per block)", dim(l.block)});
+    d.fields.push_back({"gridDim (blocks in the grid)", dim(l.grid)});
+    // A model kernel's map is of its writers or, asked for, its readers.
+    const bool reads = p.launch.model && p.launch.model->reads;
+    if (s.kind == CellSample::Element && s.touches == 0) {
+        d.fields.push_back(
+            {reads ? "read by" : "written by", p.launch.model ? (reads ? "no thread reads it" : "no thread writes it")
+                                                              : "no thread: the grid does not reach it"});
+        return d;
+    }
+    add_thread_fields(d, p, s);
+    const uint64_t gx = uint64_t(s.block.x) * l.block.x + s.thread.x, gy = uint64_t(s.block.y) * l.block.y + s.thread.y;
+    d.fields.push_back({"global index, cuda.grid", is_2d(w) ? "(" + n2s(gx) + ", " + n2s(gy) + ")" : n2s(gx)});
+    if (s.kind == CellSample::Past) {
+        add_past_fields(d, s, n + m.past_index(uint32_t(column), uint32_t(row)), array, n, reads);
+        return d;
+    }
+    add_finding_fields(d, p, element, s);
+    if (s.kind == CellSample::Element)
+        d.fields.push_back(
+            {!p.launch.model ? "touches"
+             : reads         ? "read by"
+                             : "written by",
+             s.touches == 1 ? "1 thread" : n2s(s.touches) + " threads (the one with the smallest id shown)"});
+    add_memory_field(d, p, element, reads);
+
+    add_formulas(d, p, s, element, gx, gy);
     return d;
 }
 

@@ -81,6 +81,43 @@ void compare_values(const KernelSpec& spec, const ModelResult& got, const Kernel
 
 }  // namespace
 
+namespace {
+
+struct Want {  // what every launch of a sweep is compared with
+    const KernelSpec& spec;
+    const ModelResult& result;
+    std::string leaves;  // "the reference launch leaves", in the sentence of a difference
+    std::array<uint64_t, kFindingKinds> counts;
+};
+
+// A launch's findings and values against the wanted ones.
+void judge(const KernelSpec& spec, const ModelResult& run, const Want& want, SweptLaunch& s) {
+    s.counts = run.counts;
+    s.findings_changed = s.counts != want.counts;
+    compare_values(spec, run, want.spec, want.result, want.leaves, s);
+}
+
+// The written arrays whose shape follows the launch (or that the expectation lacks): their
+// values cannot be compared.
+std::vector<std::string> arrays_not_compared(const ModelLaunch& reference, const Want& want,
+                                             const std::vector<SweptLaunch>& launches) {
+    const KernelSpec& spec = *reference.spec;
+    std::vector<std::string> names;
+    for (size_t a = 0; a < spec.arrays.size(); ++a) {
+        if (!written(spec.arrays[a])) continue;
+        const size_t w = want.spec.array_index(spec.arrays[a].name);
+        for (const SweptLaunch& s : launches)
+            if (w == want.spec.arrays.size() ||
+                spec.arrays[a].shape(reference.params, s.launch) != want.result.arrays[w].shape) {
+                names.push_back(spec.arrays[a].name);
+                break;
+            }
+    }
+    return names;
+}
+
+}  // namespace
+
 Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference, const std::atomic<bool>* cancel,
                                     const ModelLaunch* expected) {
     const KernelSpec& spec = *reference.spec;
@@ -99,24 +136,20 @@ Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference, const std::ato
         if (cancelled()) return {std::nullopt, "cancelled"};
         if (!truth->value) return {std::nullopt, "--expect did not run: " + truth->error};
     }
-    // What every launch's values are compared with.
-    const KernelSpec& want_spec = expected ? *expected->spec : spec;
-    const ModelResult& want = expected ? *truth->value : *ref.value;
-    const std::string want_leaves = expected ? "the expected result is" : "the reference launch leaves";
+    // What every launch is compared with: the expected result, or the reference launch's; the
+    // findings a launch should have are the reference launch's, or with an expectation none (a
+    // right result with a race or an out-of-bounds access is luck).
+    const Want want{expected ? *expected->spec : spec, expected ? *truth->value : *ref.value,
+                    expected ? "the expected result is" : "the reference launch leaves",
+                    expected ? std::array<uint64_t, kFindingKinds>{} : ref.value->counts};
     LaunchSweep sweep;
     sweep.reference_counts = ref.value->counts;
     sweep.expected = expected != nullptr;
-    // The findings a launch should have: the reference launch's, or with an expectation none
-    // (a right result with a race or an out-of-bounds access is luck).
-    const std::array<uint64_t, kFindingKinds> want_counts =
-        expected ? std::array<uint64_t, kFindingKinds>{} : ref.value->counts;
     if (expected) {  // the learner's own launch, against the expectation
         SweptLaunch own;
         own.why = "your launch";
         own.launch = reference.launch;
-        own.counts = ref.value->counts;
-        own.findings_changed = own.counts != want_counts;
-        compare_values(spec, *ref.value, want_spec, want, want_leaves, own);
+        judge(spec, *ref.value, want, own);
         sweep.launches.push_back(std::move(own));
     }
     for (const auto& [why, launch] : awkward_launches(spec, reference.params, reference.launch)) {
@@ -137,23 +170,10 @@ Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference, const std::ato
             sweep.launches.push_back(std::move(s));
             continue;
         }
-        s.counts = run.value->counts;
-        s.findings_changed = s.counts != want_counts;
-        compare_values(spec, *run.value, want_spec, want, want_leaves, s);
+        judge(spec, *run.value, want, s);
         sweep.launches.push_back(std::move(s));
     }
-    for (size_t a = 0; a < spec.arrays.size(); ++a) {
-        if (!written(spec.arrays[a])) continue;
-        const size_t w = want_spec.array_index(spec.arrays[a].name);
-        for (const SweptLaunch& s : sweep.launches) {
-            ModelLaunch m = reference;
-            m.launch = s.launch;
-            if (w == want_spec.arrays.size() || spec.arrays[a].shape(m.params, s.launch) != want.arrays[w].shape) {
-                sweep.not_compared.push_back(spec.arrays[a].name);
-                break;
-            }
-        }
-    }
+    sweep.not_compared = arrays_not_compared(reference, want, sweep.launches);
     return {std::move(sweep), {}};
 }
 

@@ -63,6 +63,82 @@ void handle_input(AppState& state, const ViewRect& r) {
     }
 }
 
+// The outlined cells: the Editor's hovered line's findings, the Memory table's clicked line,
+// the hovered cell and the pinned one (drawn last, on top).
+void outline_cells(ImDrawList* dl, const AppState& state, const ViewRect& r) {
+    const MapLayout& m = state.picture->layout;
+    // The Editor's hovered line: the cells of its findings (an out-of-bounds write past C, a race).
+    if (state.editor_hovered_line && map_shows_editor_kernel(state))
+        for (const glm::ivec2 c : finding_cells_of_line(*state.picture, state.editor_hovered_line))
+            outline_cell(dl, state.view, r, c, IM_COL32(80, 200, 255, 255), 2.0f);
+    if (state.hovered_cell) outline_cell(dl, state.view, r, *state.hovered_cell, IM_COL32(255, 255, 255, 220), 1.5f);
+    // The Memory table's clicked line: every element its requests touch, where cells are big
+    // enough to outline (the view zooms to its first request).
+    if (const auto& ml = state.memory_line; ml && ml->picture == state.picture->serial && state.view.zoom >= 4)
+        for (uint64_t e : ml->elements) {
+            uint32_t x = 0, y = 0;
+            m.cell_of(e, x, y);
+            const glm::dvec2 at = world_to_screen(state.view, r, {x + 0.5, y + 0.5});
+            if (at.x >= r.x && at.y >= r.y && at.x <= r.x + r.w && at.y <= r.y + r.h)
+                outline_cell(dl, state.view, r, {int(x), int(y)}, IM_COL32(80, 200, 255, 230), 1.0f);
+        }
+    if (state.pinned_cell) outline_cell(dl, state.view, r, *state.pinned_cell, IM_COL32(255, 230, 60, 255), 2.5f);
+}
+
+// 1D rows follow the area's shape (until the learner sets them; the new rows come with the next
+// frame's update), and a fitted view refits the map's rectangle `r` when it changes size
+// (window resized, UI scale changed).
+void follow_area(AppState& state, const ViewRect& area, double legend_column, const ViewRect& r, double margin) {
+    const MapLayout& m = state.picture->layout;
+    if (state.auto_blocks_per_row && !m.is_matrix()) {
+        // The shape of the area less a legend column: the rows chosen for it keep the legend beside.
+        const double shape = std::max(area.w - legend_column, 1.0) / area.h;
+        const RowWidth wanted = row_width_for_aspect(m.workload, m.launch, shape);
+        if (!(wanted == state.row_width)) {
+            state.row_width = wanted;
+            state.pending.relayout = true;
+            state.requests.fit = state.requests.fit || state.view_is_fit;
+        }
+    }
+    const bool resized = state.map_rect.w != r.w || state.map_rect.h != r.h;
+    if ((state.requests.fit || (state.view_is_fit && resized)) && !state.pending.relayout) {
+        state.view = fit(scene_bounds(m), r, margin);
+        state.requests.fit = false;
+        state.view_is_fit = true;
+    }
+    state.map_rect = r;
+}
+
+// The cells themselves, drawn by the renderer when ImGui's draw list reaches this point.
+void queue_cells(ImDrawList* dl, MapFrame& frame, const AppState& state, const ViewRect& r) {
+    const MapLayout& m = state.picture->layout;
+    frame.background = state.theme().scene;
+    frame.layout = &m;
+    frame.view = state.view;
+    frame.rect = r;
+    frame.hovered_element.reset();
+    if (const auto c = state.inspected_cell(); c && m.element_at(uint32_t(c->x), uint32_t(c->y)))
+        frame.hovered_element = *c;
+    dl->AddCallback(draw_map_callback, &frame);
+    dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+}
+
+// The legend in the map's margin, or over the picture on a background of its own.
+void draw_legend_in_margin(ImDrawList* dl, AppState& state, const Legend& legend, const LegendPlace& place,
+                           float legend_font, float legend_pad) {
+    const Theme& theme = state.theme();
+    const ViewRect& lr = place.legend;
+    state.legend_rect = lr;
+    if (place.over) {
+        dl->AddRectFilled(ImVec2(float(lr.x), float(lr.y)), ImVec2(float(lr.x + lr.w), float(lr.y + lr.h)),
+                          IM_COL32(theme.backing.r, theme.backing.g, theme.backing.b, 230),
+                          ImGui::GetFontSize() * 0.3f);
+        state.labels_over_cells.push_back(lr);
+    }
+    draw_legend(dl, legend, ImGui::GetFont(), legend_font, float(lr.x) + legend_pad, float(lr.y) + legend_pad,
+                float(lr.w) - 2 * legend_pad, theme);
+}
+
 }  // namespace
 
 void draw_map_panel(AppState& state, MapFrame& frame) {
@@ -102,59 +178,17 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
         return;
     }
     const MapLayout& m = state.picture->layout;
-    // 1D rows follow the view's shape (until the learner sets them); the new rows come with
-    // the next frame's update.
-    if (state.auto_blocks_per_row && !m.is_matrix()) {
-        // The shape of the area less a legend column: the rows chosen for it keep the legend beside.
-        const double shape = std::max(area.w - legend_column, 1.0) / area.h;
-        const RowWidth wanted = row_width_for_aspect(m.workload, m.launch, shape);
-        if (!(wanted == state.row_width)) {
-            state.row_width = wanted;
-            state.pending.relayout = true;
-            state.requests.fit = state.requests.fit || state.view_is_fit;
-        }
-    }
-    // A fitted view refits when the panel changes size (window resized, UI scale changed).
-    const bool resized = state.map_rect.w != r.w || state.map_rect.h != r.h;
-    if ((state.requests.fit || (state.view_is_fit && resized)) && !state.pending.relayout) {
-        state.view = fit(scene_bounds(m), r, margin);
-        state.requests.fit = false;
-        state.view_is_fit = true;
-    }
-    state.map_rect = r;
+    follow_area(state, area, legend_column, r, margin);
     const View before = state.view;
     handle_input(state, r);
     if (state.view.zoom != before.zoom || state.view.center != before.center) state.view_is_fit = false;
 
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const Theme& theme = state.theme();
-    frame.background = theme.scene;
-    frame.layout = &m;
-    frame.view = state.view;
-    frame.rect = r;
-    frame.hovered_element.reset();
-    if (const auto c = state.inspected_cell(); c && m.element_at(uint32_t(c->x), uint32_t(c->y)))
-        frame.hovered_element = *c;
-    dl->AddCallback(draw_map_callback, &frame);
-    dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+    queue_cells(dl, frame, state, r);
 
     dl->PushClipRect(ImVec2(pos.x, pos.y), ImVec2(pos.x + size.x, pos.y + size.y), true);
-    // The Editor's hovered line: the cells of its findings (an out-of-bounds write past C, a race).
-    if (state.editor_hovered_line && map_shows_editor_kernel(state))
-        for (const glm::ivec2 c : finding_cells_of_line(*state.picture, state.editor_hovered_line))
-            outline_cell(dl, state.view, r, c, IM_COL32(80, 200, 255, 255), 2.0f);
-    if (state.hovered_cell) outline_cell(dl, state.view, r, *state.hovered_cell, IM_COL32(255, 255, 255, 220), 1.5f);
-    // The Memory table's clicked line: every element its requests touch, where cells are big
-    // enough to outline (the view zooms to its first request).
-    if (const auto& ml = state.memory_line; ml && ml->picture == state.picture->serial && state.view.zoom >= 4)
-        for (uint64_t e : ml->elements) {
-            uint32_t x = 0, y = 0;
-            m.cell_of(e, x, y);
-            const glm::dvec2 at = world_to_screen(state.view, r, {x + 0.5, y + 0.5});
-            if (at.x >= r.x && at.y >= r.y && at.x <= r.x + r.w && at.y <= r.y + r.h)
-                outline_cell(dl, state.view, r, {int(x), int(y)}, IM_COL32(80, 200, 255, 230), 1.0f);
-        }
-    if (state.pinned_cell) outline_cell(dl, state.view, r, *state.pinned_cell, IM_COL32(255, 230, 60, 255), 2.5f);
+    outline_cells(dl, state, r);
     if (const auto missing = missing_product(m.workload))
         draw_missing_product(dl, *missing, state.view, r, ImGui::GetFont(), font * 0.9f, theme.backing);
     state.labels_over_cells = draw_map_labels(dl, m, labels, state.view, r, label_style(ImGui::GetFont(), font, theme));
@@ -162,16 +196,7 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     draw_warp_overlay(dl, state, r);
     dl->PopClipRect();
 
-    // The legend in the margin (over the picture only on a background of its own).
-    const ViewRect& lr = place.legend;
-    state.legend_rect = lr;
-    if (place.over) {
-        dl->AddRectFilled(ImVec2(float(lr.x), float(lr.y)), ImVec2(float(lr.x + lr.w), float(lr.y + lr.h)),
-                          IM_COL32(theme.backing.r, theme.backing.g, theme.backing.b, 230), font * 0.3f);
-        state.labels_over_cells.push_back(lr);
-    }
-    draw_legend(dl, *legend, ImGui::GetFont(), legend_font, float(lr.x) + legend_pad, float(lr.y) + legend_pad,
-                float(lr.w) - 2 * legend_pad, theme);
+    draw_legend_in_margin(dl, state, *legend, place, legend_font, legend_pad);
 }
 
 }  // namespace threadmap

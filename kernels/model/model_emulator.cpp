@@ -336,9 +336,11 @@ class ModelEmulator {
   private:
     void run_block(uint64_t block);
     void run_block_as_fibers();
+    void report_divergent_barrier(const std::vector<uint32_t>& waiting, const std::vector<uint32_t>& exited, int line);
     // Completes every warp collective whose lanes all wait (false: none could); a call that
     // leaves its own lane out of its mask ends the launch.
     bool complete_warp_calls();
+    void note_undefined_values(uint32_t first, uint32_t lanes, const WarpCall& c, const UndefinedSource& bad);
     // No thread can go on: name where a warp's lanes wait and end the launch.
     void warp_deadlock();
     // Two threads of the block, one's access at `stamp` (a sync epoch) and the other's now:
@@ -413,6 +415,26 @@ class ModelEmulator {
         const auto warp = [this](uint32_t t) { return (t - block_base_) / kWarpLanes; };
         return h.other_reader == kNone || !in_block(h.other_reader) || warp(h.other_reader) == warp(id) ||
                warp(h.last_reader) != warp(id);
+    }
+    // The element's ordering state after a plain read by `id`: it is the last reader, and the
+    // reader before it stays as the other one while both are of the running block and unordered.
+    [[gnu::always_inline]] void remember_reader(Hazard& h, Phases& p, uint32_t id, uint16_t line) const {
+        if (p.read < barrier_epoch_ || !in_block(h.last_reader))
+            h.other_reader = kNone;
+        else if (h.last_reader != id && (!spec_.uses_warp_ops || keep_last_reader(h, id))) {
+            h.other_reader = h.last_reader;
+            p.other_read = p.read;
+            h.other_read_line = h.read_line;
+        }
+        h.last_reader = id;
+        p.read = epoch_;
+        h.read_line = line;
+    }
+    [[gnu::always_inline]] void remember_writer(Hazard& h, Phases& p, uint32_t id, uint16_t line, bool atomic) const {
+        h.last_writer = id;
+        p.write = epoch_;
+        h.write_line = line;
+        h.flags = uint8_t((h.flags & ~kAtomicWrite) | kWritten | (atomic ? kAtomicWrite : 0));
     }
     bool write_may_conflict(const Hazard& h, const Phases& p, uint32_t id) const {
         const auto other = [id](uint32_t t) { return t != kNone && t != id; };
@@ -623,16 +645,7 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     // plain reads and writes), and it is not remembered as a reader.
     if (read && !atomic) {
         if (read_may_conflict(s, h, p, id)) check_read(a, i, h, p, id, line);
-        if (p.read < barrier_epoch_ || !in_block(h.last_reader))
-            h.other_reader = kNone;
-        else if (h.last_reader != id && (!spec_.uses_warp_ops || keep_last_reader(h, id))) {
-            h.other_reader = h.last_reader;
-            p.other_read = p.read;
-            h.other_read_line = h.read_line;
-        }
-        h.last_reader = id;
-        p.read = epoch_;
-        h.read_line = line16;
+        remember_reader(h, p, id, line16);
     }
     const uint64_t old = s.get(i);
     if (write) {
@@ -643,10 +656,7 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
             r.first_writer = std::min(r.first_writer, id);
             ++r.stores;
         }
-        h.last_writer = id;
-        p.write = epoch_;
-        h.write_line = line16;
-        h.flags = uint8_t((h.flags & ~kAtomicWrite) | kWritten | (atomic ? kAtomicWrite : 0));
+        remember_writer(h, p, id, line16, atomic);
         s.put(i, new_bits);
     }
     return old;
@@ -729,6 +739,29 @@ std::string ModelEmulator::lane_text(uint32_t fiber) const {
 }
 
 // [SECTION] Warp collectives and deadlocks
+// A completed warp call whose lanes took values from lanes that took no part: the first such
+// lane is a finding, every one is marked for the map (ModelResult::undefined_shuffles).
+void ModelEmulator::note_undefined_values(uint32_t first, uint32_t lanes, const WarpCall& c,
+                                          const UndefinedSource& bad) {
+    if (bad.lane != kWarpLanes) {
+        const uint32_t id = block_base_ + first + bad.lane;
+        const WarpCall& b = warp_calls_[first + bad.lane];
+        report(FindingKind::UninitializedRead, {id}, arrays_.size(), 0, b.line, [&] {
+            const std::string why = first + bad.source >= tpb_ ? "is past the block's last thread (the block has " +
+                                                                     std::to_string(tpb_) + " threads)"
+                                    : !(c.mask >> bad.source & 1) ? "is not in the mask"
+                                                                  : "has exited";
+            return thread_text(id) + " (" + lane_text(first + bad.lane) + ") takes a value from lane " +
+                   std::to_string(bad.source) + " through " + warp_op_name(b.op) + " at line " +
+                   std::to_string(b.line) + ", but that lane " + why +
+                   ": the value is undefined (here it keeps its own).";
+        });
+    }
+    for (uint32_t m = 0; m < lanes; ++m)
+        if (bad.lanes >> m & 1 && result_.undefined_shuffles.size() < ModelResult::kMaxUndefinedShuffles)
+            result_.undefined_shuffles.push_back(block_base_ + first + m);
+}
+
 bool ModelEmulator::complete_warp_calls() {
     bool progressed = false;
     for (uint32_t first = 0; first < tpb_; first += kWarpLanes) {
@@ -768,24 +801,7 @@ bool ModelEmulator::complete_warp_calls() {
                 continue;
             }
             const UndefinedSource bad = complete_warp_call(&warp_calls_[first], members);
-            if (bad.lane != kWarpLanes) {
-                const uint32_t id = block_base_ + first + bad.lane;
-                const WarpCall& b = warp_calls_[first + bad.lane];
-                report(FindingKind::UninitializedRead, {id}, arrays_.size(), 0, b.line, [&] {
-                    const std::string why =
-                        first + bad.source >= tpb_
-                            ? "is past the block's last thread (the block has " + std::to_string(tpb_) + " threads)"
-                        : !(c.mask >> bad.source & 1) ? "is not in the mask"
-                                                      : "has exited";
-                    return thread_text(id) + " (" + lane_text(first + bad.lane) + ") takes a value from lane " +
-                           std::to_string(bad.source) + " through " + warp_op_name(b.op) + " at line " +
-                           std::to_string(b.line) + ", but that lane " + why +
-                           ": the value is undefined (here it keeps its own).";
-                });
-            }
-            for (uint32_t m = 0; m < lanes; ++m)
-                if (bad.lanes >> m & 1 && result_.undefined_shuffles.size() < ModelResult::kMaxUndefinedShuffles)
-                    result_.undefined_shuffles.push_back(block_base_ + first + m);
+            note_undefined_values(first, lanes, c, bad);
             if (c.op == WarpOp::Sync) warp_order_.sync(first, members, ++epoch_);
             for (uint32_t m = 0; m < lanes; ++m)
                 if (members >> m & 1) state_[first + m] = FiberState::Running;
@@ -987,44 +1003,50 @@ void ModelEmulator::run_block_as_fibers() {
             for (uint32_t i : waiting) state_[i] = FiberState::Running;
             continue;
         }
-        // Divergent: name a few threads on each side.
-        const uint32_t base = threads_[0].global_id_;
-        const auto names = [&](const std::vector<uint32_t>& ids) {
-            std::string s;
-            for (size_t k = 0; k < std::min<size_t>(ids.size(), 3); ++k)
-                s += (k ? ", " : "") + dim_text(threads_[ids[k]].threadIdx);
-            if (ids.size() > 3) s += " and " + std::to_string(ids.size() - 3) + " more";
-            return s;
-        };
-        std::vector<uint32_t> others;
-        std::string what;
-        if (!exited.empty()) {
-            others = exited;
-            what = "exited";
-        } else {
-            for (uint32_t i : waiting)
-                if (barrier_line_[i] != line) others.push_back(i);
-            what = "wait at the barrier on line " + std::to_string(barrier_line_[others.front()]);
-        }
-        std::vector<uint32_t> at_line;
-        for (uint32_t i : waiting)
-            if (barrier_line_[i] == line) at_line.push_back(i);
-        report(FindingKind::DivergentBarrier, {base + at_line.front(), base + others.front()}, arrays_.size(), 0, line,
-               [&] {
-                   return "divergent barrier at line " + std::to_string(line) + " in block " +
-                          dim_text(threads_[0].blockIdx) + ": threads " + names(at_line) + " reached it, threads " +
-                          names(others) + " " + what +
-                          "; CUDA leaves this undefined (a hang or wrong results), so the launch ends here.";
-               });
-        note_diverged(line, [&](uint32_t f) {
-            return state_[f] == FiberState::Exited ? BarrierSide::Exited
-                   : barrier_line_[f] == line      ? BarrierSide::Waiting
-                                                   : BarrierSide::Elsewhere;
-        });
-        result_.ended_early = true;
+        report_divergent_barrier(waiting, exited, line);
         abandon_fibers();
         return;
     }
+}
+
+// The block's threads did not all reach the barrier on `line` (the first waiting thread's):
+// some exited, or wait at another barrier. Names a few threads on each side, notes where each
+// thread is, and ends the launch.
+void ModelEmulator::report_divergent_barrier(const std::vector<uint32_t>& waiting, const std::vector<uint32_t>& exited,
+                                             int line) {
+    const uint32_t base = threads_[0].global_id_;
+    const auto names = [&](const std::vector<uint32_t>& ids) {
+        std::string s;
+        for (size_t k = 0; k < std::min<size_t>(ids.size(), 3); ++k)
+            s += (k ? ", " : "") + dim_text(threads_[ids[k]].threadIdx);
+        if (ids.size() > 3) s += " and " + std::to_string(ids.size() - 3) + " more";
+        return s;
+    };
+    std::vector<uint32_t> others;
+    std::string what;
+    if (!exited.empty()) {
+        others = exited;
+        what = "exited";
+    } else {
+        for (uint32_t i : waiting)
+            if (barrier_line_[i] != line) others.push_back(i);
+        what = "wait at the barrier on line " + std::to_string(barrier_line_[others.front()]);
+    }
+    std::vector<uint32_t> at_line;
+    for (uint32_t i : waiting)
+        if (barrier_line_[i] == line) at_line.push_back(i);
+    report(
+        FindingKind::DivergentBarrier, {base + at_line.front(), base + others.front()}, arrays_.size(), 0, line, [&] {
+            return "divergent barrier at line " + std::to_string(line) + " in block " + dim_text(threads_[0].blockIdx) +
+                   ": threads " + names(at_line) + " reached it, threads " + names(others) + " " + what +
+                   "; CUDA leaves this undefined (a hang or wrong results), so the launch ends here.";
+        });
+    note_diverged(line, [&](uint32_t f) {
+        return state_[f] == FiberState::Exited ? BarrierSide::Exited
+               : barrier_line_[f] == line      ? BarrierSide::Waiting
+                                               : BarrierSide::Elsewhere;
+    });
+    result_.ended_early = true;
 }
 
 // The waiting threads are abandoned, not unwound: unwinding would throw on their stacks (which

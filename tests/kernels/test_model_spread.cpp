@@ -93,30 +93,35 @@ void check_spread(ModelLaunch m) {
     }
 }
 
-}  // namespace
-
-TEST_CASE("spread over threads, every built-in kernel's launches give the one-thread result, findings included") {
-    std::mt19937 rng(11);
+// Each built-in kernel on its covering launch, with blocks past the end (out of bounds in the
+// unguarded kernels), and on three random 2D blocks (races, blocks a tiled kernel was not
+// written for); `seed` picks the blocks.
+template <class Check>
+void for_each_test_launch(unsigned seed, Check check) {
+    std::mt19937 rng(seed);
     const auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
     for (const KernelSpec* k : builtin_kernels()) {
         CAPTURE(k->name);
         const Params p = small_params(*k);
         const Dim3 grid = k->covering_grid(p, k->default_block);
-        check_spread({k, p, {grid, k->default_block}});
-        // Blocks past the end: out of bounds in the unguarded kernels.
-        check_spread({k, p, {{grid.x + 2, grid.y, grid.z}, k->default_block}});
+        check({k, p, {grid, k->default_block}});
+        check({k, p, {{grid.x + 2, grid.y, grid.z}, k->default_block}});
         for (int trial = 0; trial < 3; ++trial) {
             Dim3 block{pick(1, 64), pick(1, 4), 1};
-            check_spread({k, p, {k->covering_grid(p, block), block}});
+            check({k, p, {k->covering_grid(p, block), block}});
         }
     }
+}
+
+}  // namespace
+
+TEST_CASE("spread over threads, every built-in kernel's launches give the one-thread result, findings included") {
+    for_each_test_launch(11, check_spread);
 }
 
 TEST_CASE(
     "findings only: every built-in kernel's findings, their cells, counts and values are the recording run's, no "
     "records") {
-    std::mt19937 rng(29);
-    const auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
     const auto compare = [](ModelLaunch m) {
         const auto recorded = run_model(m);
         if (!recorded.value) return;
@@ -130,17 +135,7 @@ TEST_CASE(
             check_same(*recorded.value, *found.value, false);
         }
     };
-    for (const KernelSpec* k : builtin_kernels()) {
-        CAPTURE(k->name);
-        const Params p = small_params(*k);
-        const Dim3 grid = k->covering_grid(p, k->default_block);
-        compare({k, p, {grid, k->default_block}});
-        compare({k, p, {{grid.x + 2, grid.y, grid.z}, k->default_block}});
-        for (int trial = 0; trial < 3; ++trial) {
-            Dim3 block{pick(1, 64), pick(1, 4), 1};
-            compare({k, p, {k->covering_grid(p, block), block}});
-        }
-    }
+    for_each_test_launch(29, compare);
 }
 
 TEST_CASE("spread over threads: blocks that share only what they read run apart - a race runs again on one") {
