@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <optional>
 
 #include "bench_command.hpp"
 #include "build_info.hpp"
@@ -257,6 +258,28 @@ void add_window_options(CLI::App& app, WindowCommandOptions& o) {
 
 // ---- run_cli ----
 
+namespace {
+
+// Parses the command line; an exit code when that is all there is to do (help, the version,
+// or a bad flag: its message and exit 2).
+std::optional<int> parse_arguments(CLI::App& app, int argc, char** argv) {
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "threadmap: %s\nRun 'threadmap --help' for the options.\n", e.what());
+        return 2;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 int run_cli(int argc, char** argv) {
     CLI::App app{"threadmap: see which CUDA thread touches which element of an array or matrix"};
     app.set_version_flag("--version", version_text());
@@ -287,18 +310,7 @@ int run_cli(int argc, char** argv) {
     add_window_options(app, window);
 #endif
     app.require_subcommand(0, 1);
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        std::fprintf(stderr, "threadmap: %s\nRun 'threadmap --help' for the options.\n", e.what());
-        return 2;
-    }
+    if (const auto done = parse_arguments(app, argc, argv)) return *done;
     if (app.got_subcommand("map")) return run_map_command(map);
     if (app.got_subcommand("bench")) return run_bench_command(bench);
     if (app.got_subcommand("devices")) return run_devices_command();

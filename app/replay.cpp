@@ -200,6 +200,21 @@ bool Replay::held(const AppState& state) {
     return false;
 }
 
+// A key (with ctrl+ or shift+ before it) held down for this frame, released at the next.
+void Replay::press_key(std::string name, int frame) {
+    ImGuiIO& io = ImGui::GetIO();
+    for (const char* mod : {"ctrl+", "shift+"}) {
+        if (name.rfind(mod, 0) != 0) continue;
+        (mod[0] == 'c' ? io.KeyCtrl : io.KeyShift) = true;
+        name = name.substr(std::string(mod).size());
+    }
+    if (const int k = key_code(name); k >= 0) {
+        io.KeysDown[k] = true;
+        held_keys_.push_back(k);
+    }
+    release_keys_at_ = frame + 1;
+}
+
 void Replay::inject(AppState& state) {
     ImGuiIO& io = ImGui::GetIO();
     holding_ = held(state);
@@ -242,17 +257,7 @@ void Replay::inject(AppState& state) {
             if (s.command == "click") press = true;
             if (s.command == "scroll") io.MouseWheel += std::strtof(s.args.back().c_str(), nullptr);
         } else if (s.command == "key" && !s.args.empty()) {
-            std::string name = s.args[0];
-            for (const char* mod : {"ctrl+", "shift+"}) {
-                if (name.rfind(mod, 0) != 0) continue;
-                (mod[0] == 'c' ? io.KeyCtrl : io.KeyShift) = true;
-                name = name.substr(std::string(mod).size());
-            }
-            if (const int k = key_code(name); k >= 0) {
-                io.KeysDown[k] = true;
-                held_keys_.push_back(k);
-            }
-            release_keys_at_ = frame + 1;
+            press_key(s.args[0], frame);
         } else if (s.command == "type") {
             io.AddInputCharactersUTF8(s.rest.c_str());
         } else if (s.command == "drop") {  // as a file dropped on the window

@@ -74,6 +74,7 @@ class Replay {
     static constexpr int kMaxReplayWindowSide = 16384;
 
   private:
+    void press_key(std::string name, int frame);
     bool held(const AppState& state);
 
     int frame_ = 1;         // the script's clock
