@@ -27,7 +27,7 @@ void print_text(const TimingReport& r) {
     std::printf("%-8s %12s %12s %12s %10s %10s  %s\n", "stage", "min", "median", "max", "GB/s", "GFLOP/s", "origin");
     const auto row = [&](const StageFigures& s, const std::string& label) {
         // Copies move bytes and compute nothing; an allocation does neither.
-        const bool computes = s.name == "kernel" || s.name == "cpu";
+        const bool computes = (s.name == "kernel" || s.name == "cpu") && r.flops > 0;
         char gflops[32] = "-", gbps[32] = "-";
         if (computes) std::snprintf(gflops, sizeof gflops, "%.2f", r.flops / s.seconds_median / 1e9);
         if (s.bytes > 0) std::snprintf(gbps, sizeof gbps, "%.2f", double(s.bytes) / s.seconds_median / 1e9);
@@ -129,6 +129,26 @@ int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const Dim3&
     return 0;
 }
 
+// The program timed: the lesson's, with --language, --dtype and --transfers on top.
+Outcome<TimedProgram> program_from_flags(const BenchCommandOptions& o, TimedProgram program) {
+    if (!o.language.empty()) {
+        const auto l = parse_language(o.language);
+        if (!l) return {std::nullopt, "--language must be cuda or numba, not '" + o.language + "'"};
+        program.language = *l;
+    }
+    if (!o.dtype.empty()) {
+        const auto e = parse_element(o.dtype);
+        if (!e) return {std::nullopt, "--dtype must be float32 or float64, not '" + o.dtype + "'"};
+        program.element = *e;
+    }
+    if (!o.transfers.empty()) {
+        const auto t = parse_transfers(o.transfers);
+        if (!t) return {std::nullopt, "--transfers must be explicit or host-arrays, not '" + o.transfers + "'"};
+        program.transfers = *t;
+    }
+    return {program, {}};
+}
+
 }  // namespace
 
 int run_bench_command(const BenchCommandOptions& o) {
@@ -140,31 +160,13 @@ int run_bench_command(const BenchCommandOptions& o) {
     if (o.json && o.csv) return fail("choose --json or --csv", 2);
     // A --preset lesson sets the program, and its timing settings; the flags add to them.
     const LessonRun base = lesson_run(find_lesson(o.launch.preset));
-    TimedProgram program = base.program;
-    if (!o.language.empty()) {
-        const auto l = parse_language(o.language);
-        if (!l) return fail("--language must be cuda or numba, not '" + o.language + "'", 2);
-        program.language = *l;
-    }
-    if (!o.dtype.empty()) {
-        const auto e = parse_element(o.dtype);
-        if (!e) return fail("--dtype must be float32 or float64, not '" + o.dtype + "'", 2);
-        program.element = *e;
-    }
-    if (!o.transfers.empty()) {
-        const auto t = parse_transfers(o.transfers);
-        if (!t) return fail("--transfers must be explicit or host-arrays, not '" + o.transfers + "'", 2);
-        program.transfers = *t;
-    }
+    const auto chosen = program_from_flags(o, base.program);
+    if (!chosen.value) return fail(chosen.error, 2);
+    const TimedProgram& program = *chosen.value;
     if (program.language == HostLanguage::CudaCpp && program.transfers == Transfers::HostArrays)
         return fail("--transfers host-arrays is numba's way (CUDA C++ copies explicitly): add --language numba", 2);
     const bool pinned = o.pinned || base.pinned;
     const bool resident = o.resident || base.resident;
-    if (resident && program.transfers == Transfers::HostArrays)
-        return fail(
-            "numba copies host arrays in and back on every call, so nothing stays resident: --resident "
-            "goes with --transfers explicit",
-            2);
     const std::string repeat_text = !o.repeat.empty() ? o.repeat : std::to_string(base.repeats);
     const auto repeats = parse_count(repeat_text, "--repeat");
     if (!repeats.value) return fail(repeats.error, 2);
@@ -175,12 +177,9 @@ int run_bench_command(const BenchCommandOptions& o) {
     const bool modeled = o.launch.backend == "model";
     const DeviceProfile* model = nullptr;
     if (modeled) {
-        const std::string profile = !o.device_profile.empty() ? o.device_profile : base.profile;
-        if (profile.empty())
-            return fail("--backend model needs --device-profile NAME (" + device_profile_names() + ")", 2);
-        model = find_device_profile(profile);
-        if (!model)
-            return fail("unknown device profile '" + profile + "'; the profiles are: " + device_profile_names(), 2);
+        const auto profile = profile_to_model(o.device_profile, base.profile);
+        if (!profile.value) return fail(profile.error, 2);
+        model = *profile.value;
     } else if (!o.device_profile.empty()) {
         return fail("--device-profile goes with --backend model", 2);
     }
@@ -196,11 +195,12 @@ int run_bench_command(const BenchCommandOptions& o) {
     if (!prepared.value) return fail(prepared.error, 2);
     const BackendChoice& b = prepared.value->backend;
     const ResolvedLaunch& r = prepared.value->launch;
-    if (r.model) return fail(r.kernel_name() + ": " + kModelKernelNotTimed, 2);
+    if (o.sweep && r.model) return fail(r.kernel_name() + ": " + kNoSweep, 2);
     if (o.sweep) return run_sweep_command(o, r.workload.kernel, r.launch.block, b, model, pinned, program);
     if (o.csv) return fail("--csv goes with --sweep (a single run prints JSON or a table)", 2);
 
     TimingRequest request{r, b, model, pinned, resident, int(*repeats.value), program};
+    if (const auto why = why_not_timed(request)) return fail(*why, 2);
     const Outcome<TimingReport> report = measure_timing(request);
     if (!report.value) return fail(report.error, 1);
     if (o.json)

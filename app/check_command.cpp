@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "findings_report.hpp"
 #include "printed_report.hpp"

@@ -72,4 +72,12 @@ const std::vector<DeviceProfile>& device_profiles() { return catalog().items(); 
 const DeviceProfile* find_device_profile(const std::string& name) { return catalog().find(name); }
 std::string device_profile_names() { return catalog().names(); }
 
+Outcome<const DeviceProfile*> profile_to_model(const std::string& given, const std::string& lesson) {
+    const std::string name = !given.empty() ? given : lesson;
+    if (name.empty())
+        return {std::nullopt, "--backend model needs --device-profile NAME (" + device_profile_names() + ")"};
+    if (const DeviceProfile* p = find_device_profile(name)) return {p, {}};
+    return {std::nullopt, "unknown device profile '" + name + "'; the profiles are: " + device_profile_names()};
+}
+
 }  // namespace threadmap

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "outcome.hpp"
 #include "timing_model.hpp"
 
 namespace threadmap {
@@ -15,5 +16,8 @@ DeviceProfile parse_device_profile(const std::string& json_text);
 const std::vector<DeviceProfile>& device_profiles();  // sorted by name
 const DeviceProfile* find_device_profile(const std::string& name);
 std::string device_profile_names();  // "a, b, c"
+// The profile `--backend model` times with: --device-profile's, else the lesson's; a message
+// when neither names one, or the name is unknown.
+Outcome<const DeviceProfile*> profile_to_model(const std::string& given, const std::string& lesson);
 
 }  // namespace threadmap

@@ -1,6 +1,8 @@
 // Findings as JSON and text; see findings_report.hpp.
 #include "findings_report.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace threadmap {
 
 namespace {

@@ -2,7 +2,7 @@
 // and as text lines for a terminal.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "model/model_emulator.hpp"

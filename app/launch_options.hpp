@@ -87,10 +87,11 @@ struct ResolvedLaunch {
     std::string array_caption() const;  // "bins", or "As of block (1,2,0)" for a __shared__ one
 };
 
-// Why a model kernel has no timings (the Timing tab, `bench`, `render --timing`).
-inline constexpr const char* kModelKernelNotTimed =
-    "Timings (measured, modeled or recorded) cover the tutorial's kernels: increment, increment-stride, matmul and "
-    "matmul-xcol. This kernel runs in the kernel model, which counts accesses, not time.";
+// Why a kernel other than the tutorial's four has no sweep over sizes (the Timing tab, `bench
+// --sweep`, `render --timing`): it is timed at its launch's size.
+inline constexpr const char* kNoSweep =
+    "the sweep over sizes compares the tutorial's kernels (increment, increment-stride, matmul, matmul-xcol) with "
+    "their tuned CPU twins; this kernel is timed at its launch's size";
 
 // Every built-in kernel's name, joined ("increment | matmul | …" for the help).
 std::string all_kernel_names(const char* separator);

@@ -1,6 +1,8 @@
 // Map report writers; see map_report.hpp.
 #include "map_report.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "findings_report.hpp"
 
 #include "report_writer.hpp"

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "memory_report.hpp"
 #include "model_launch.hpp"

@@ -2,6 +2,7 @@
 #include "memory_report.hpp"
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "number_text.hpp"
 

@@ -3,7 +3,7 @@
 // table for a terminal.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "model/model_emulator.hpp"

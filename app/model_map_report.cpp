@@ -2,6 +2,7 @@
 #include "model_map_report.hpp"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "findings_report.hpp"
 #include "printed_report.hpp"

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cuda_backend.hpp"
 #include "device_profiles.hpp"

@@ -3,11 +3,13 @@
 
 #include <climits>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "cuda_backend.hpp"
 #include "device_profiles.hpp"
 #include "launch_options.hpp"
 #include "model_launch.hpp"
+#include "timing_sectors.hpp"
 
 namespace threadmap {
 
@@ -101,11 +103,9 @@ std::vector<OccupancySweepPoint> occupancy_sweep(const ResolvedLaunch& launch, c
         p.block = l.launch.block;
         p.occupancy = compute_occupancy(gpu.sm, resources.value->resources, p.block_size);
         p.waves = compute_waves(l.launch.blocks(), p.occupancy.active_blocks_per_sm, gpu.sms);
-        if (profile && !l.model) {  // the timing model knows the tutorial's kernels only
-            WorkloadCost cost = workload_cost(l.workload, program);
-            add_waves(cost, l.workload, l.launch, *profile);
-            p.kernel_seconds = model_times(*profile, cost, program, false, false, 1).kernel;
-        }
+        if (profile)  // the timing model's kernel time, its sectors not counted (the sweep is 32 launches)
+            if (const auto cost = launch_cost(l, program, *profile, false); cost.value)
+                p.kernel_seconds = model_times(*profile, cost.value->cost, program, false, false, 1).kernel;
         points.push_back(p);
     }
     return points;

@@ -4,7 +4,7 @@
 // result, and the same as JSON (a contract for scripts) or text.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 

@@ -1,5 +1,7 @@
 #include "printed_report.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "lesson_text.hpp"
 
 namespace threadmap {

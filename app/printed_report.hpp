@@ -3,7 +3,7 @@
 #pragma once
 
 #include <cstdio>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "model/model_emulator.hpp"
 

@@ -2,6 +2,7 @@
 #include "render_command.hpp"
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "backend_choice.hpp"
 #include "cuda_interop.hpp"
@@ -28,28 +29,41 @@ constexpr int kMaxRenderSide = 8192;  // 8192×8192 RGBA is 256 MB: enough for a
 
 namespace {
 
+// Says why on stderr and gives the exit code.
+int fail(const std::string& why, int code) {
+    std::fprintf(stderr, "threadmap render: %s\n", why.c_str());
+    return code;
+}
+
+// The Timing panel's size sweep of a tutorial kernel, run here to the end.
+SweepResult panel_sweep(const ResolvedLaunch& r, const BackendChoice& backend, const DeviceProfile* model,
+                        const LessonRun& base) {
+    TimingState t;
+    t.source = model ? TimingSource::Modeled : TimingSource::Measured;
+    t.pinned = base.pinned;
+    t.program = base.program;
+    for (size_t i = 0; model && i < device_profiles().size(); ++i)
+        if (&device_profiles()[i] == model) t.profile = int(i);
+    start_sweep(t, r.workload.kernel, backend, r.launch.block);
+    return t.sweep_job.get();
+}
+
 // `render --timing`: a run (measured, modeled or recorded) and, unless recorded, a sweep.
 int render_timing(const RenderCommandOptions& o, int width, int height) {
-    const auto fail = [](const std::string& why, int code) {
-        std::fprintf(stderr, "threadmap render: %s\n", why.c_str());
-        return code;
-    };
     // A lesson's program and Timing setup, as the window and `bench` use them.
     const LessonRun base = lesson_run(find_lesson(o.launch.preset));
     const bool modeled = o.launch.backend == "model";
-    const std::string profile = !o.device_profile.empty() ? o.device_profile : base.profile;
-    const DeviceProfile* model = modeled ? find_device_profile(profile) : nullptr;
-    if (modeled && !model)
-        return fail(profile.empty()
-                        ? "--backend model needs --device-profile NAME (" + device_profile_names() + ")"
-                        : "unknown device profile '" + profile + "'; the profiles are: " + device_profile_names(),
-                    2);
+    const DeviceProfile* model = nullptr;
+    if (modeled) {
+        const auto profile = profile_to_model(o.device_profile, base.profile);
+        if (!profile.value) return fail(profile.error, 2);
+        model = *profile.value;
+    }
     LaunchOptions launch = o.launch;
     if (modeled) launch.backend = "cpu";
     const PrepareResult prepared = prepare_launch(launch);
     if (!prepared.value) return fail(prepared.error, 2);
     const ResolvedLaunch& r = prepared.value->launch;
-    if (r.model) return fail(r.kernel_name() + ": " + kModelKernelNotTimed, 2);
     Outcome<TimingReport> report;
     std::optional<SweepResult> sweep;
     if (!o.recording.empty()) {
@@ -57,17 +71,12 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
         report = load_recording(o.recording, &key);
         if (!report.value) return fail(report.error, 2);
     } else {
-        report =
-            measure_timing({r, prepared.value->backend, model, base.pinned, base.resident, base.repeats, base.program});
+        const TimingRequest request{
+            r, prepared.value->backend, model, base.pinned, base.resident, base.repeats, base.program};
+        if (const auto why = why_not_timed(request)) return fail(*why, 2);
+        report = measure_timing(request);
         if (!report.value) return fail(report.error, 1);
-        TimingState t;  // the panel's sweep, run here to the end
-        t.source = model ? TimingSource::Modeled : TimingSource::Measured;
-        t.pinned = base.pinned;
-        t.program = base.program;
-        for (size_t i = 0; model && i < device_profiles().size(); ++i)
-            if (&device_profiles()[i] == model) t.profile = int(i);
-        start_sweep(t, r.workload.kernel, prepared.value->backend, r.launch.block);
-        sweep = t.sweep_job.get();
+        if (!r.model) sweep = panel_sweep(r, prepared.value->backend, model, base);  // else kNoSweep
     }
     double axis = 0;
     const TimingReport& t = *report.value;
@@ -92,13 +101,84 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
     return 0;
 }
 
+// The caption's second line: who touched the mapped array, and what the model found.
+std::string stats_caption(const MapPicture& p) {
+    const auto& s = p.result.stats;
+    if (p.launch.model)  // the kernel model's map of one array, and its findings
+        return std::string(p.launch.model->reads ? "who read" : "who wrote") + " each element; " +
+               std::to_string(s.threads_launched) + " threads launched, " + std::to_string(s.threads_active) +
+               (p.launch.model->reads ? " read it" : " wrote to it") +
+               (p.launch.model->shared() ? " (in that block); " : "; ") + std::to_string(s.elements_untouched) +
+               " elements untouched, " + std::to_string(s.elements_multi) +
+               " touched by more than one thread; findings: " + findings_summary(p.findings.counts) + " (kernel model)";
+    else
+        return std::to_string(s.threads_launched) + " threads launched, " + std::to_string(s.threads_active) +
+               " active, " + std::to_string(s.threads_idle) + " idle; " + std::to_string(s.elements_untouched) +
+               " elements untouched, " + std::to_string(s.elements_multi) + " written by more than one thread";
+}
+
+// The map figure: the picture built as the window builds it, drawn with its legend and caption.
+int render_map(const RenderCommandOptions& o, const PreparedLaunch& prepared, ColorMode mode,
+               const std::optional<OccupancyGpu>& gpu, std::optional<uint64_t> per_row, PixelSize size) {
+    const int width = size.width, height = size.height;
+    const bool placed = mode == ColorMode::Sm || mode == ColorMode::Wave;
+    try {
+        const BackendChoice& b = prepared.backend;
+        // CUDA interop needs GL on the GPU that made the map
+        OffscreenContext context(b.cuda ? std::optional<int>(b.device) : std::nullopt);
+        const float font_px = std::max(12.0f, float(std::min(width, height)) / 48);
+        FigureSpec spec;
+        spec.caption = "launch\nstatistics";  // two lines, as below: sets the map's area
+        spec.show_legend = !o.no_legend;
+        spec.theme = parse_theme(o.theme).value_or(ThemeName::Light);
+        spec.width = width;
+        spec.height = height;
+        spec.font_px = font_px;
+        const ViewRect area = figure_map_area(spec);
+        ResolvedLaunch launch = prepared.launch;
+        if (const auto problem = open_on_lesson_view(launch, o.launch)) return fail(*problem, 2);
+        PictureOptions po;
+        po.check_findings = mode == ColorMode::Findings;  // a figure has no Findings tab
+        po.mode = mode;
+        po.palette = o.palette == "colorblind" ? Palette::ColorBlindSafe : Palette::Standard;
+        po.rows = per_row ? RowWidth{uint32_t(*per_row), 0}
+                          : row_width_for_aspect(launch.workload, launch.launch, area.w / area.h);
+        po.max_side = uint32_t(CellGridRenderer::max_texture_side());
+        po.max_cells = CellGridRenderer::max_cells();
+        po.backend = b;
+        po.gpu = gpu;
+        auto built = build_picture(launch, po);
+        if (!built.value) return fail(built.error, 2);
+        MapPicture& p = *built.value;
+        if (p.launch.model)
+            if (const auto missing = missing_phase(p.launch.model->phase, p.phases)) return fail(*missing, 2);
+        if (placed && !p.occupancy_error.empty()) return fail(p.occupancy_error, 2);
+
+        HeadlessImGui imgui(width, height, font_px);
+        CellGridRenderer renderer;
+        CudaGlPainter painter;  // after the renderer: unregisters its buffer first
+        // How the colours were made, for a GPU map: interop, or the host and why.
+        const std::string painted = paint_picture(p, renderer, painter);
+        if (!painted.empty()) std::fprintf(stderr, "threadmap render: %s\n", painted.c_str());
+        RenderTarget target(width, height);
+        target.bind();
+        spec.layout = &p.layout;
+        spec.legend = picture_legend(p);
+        spec.array = p.launch.array_caption();
+        spec.caption = launch_caption(p.launch.kernel_name(), p.launch.array_caption(), p.layout, mode) + "\n";
+        spec.caption += stats_caption(p);
+        draw_figure(renderer, spec);
+        const auto written = write_png(read_framebuffer(width, height), o.out);
+        if (!written.done()) return fail(written.error, 1);  // output that cannot be written
+    } catch (const std::runtime_error& e) {
+        return fail(e.what(), 1);
+    }
+    return 0;
+}
+
 }  // namespace
 
 int run_render_command(RenderCommandOptions o) {
-    const auto fail = [](const std::string& why, int code) {
-        std::fprintf(stderr, "threadmap render: %s\n", why.c_str());
-        return code;
-    };
     if (!o.session.empty()) {  // the launch and colour a window saved: its map (--timing: its timings)
         const auto session = read_session(o.session);
         if (!session.value) return fail(session.error, 2);
@@ -138,72 +218,7 @@ int run_render_command(RenderCommandOptions o) {
     const PrepareResult prepared = prepare_launch(o.launch);
     if (!prepared.value) return fail(prepared.error, 2);
 
-    try {
-        const BackendChoice& b = prepared.value->backend;
-        // CUDA interop needs GL on the GPU that made the map
-        OffscreenContext context(b.cuda ? std::optional<int>(b.device) : std::nullopt);
-        const float font_px = std::max(12.0f, float(std::min(width, height)) / 48);
-        FigureSpec spec;
-        spec.caption = "launch\nstatistics";  // two lines, as below: sets the map's area
-        spec.show_legend = !o.no_legend;
-        spec.theme = parse_theme(o.theme).value_or(ThemeName::Light);
-        spec.width = width;
-        spec.height = height;
-        spec.font_px = font_px;
-        const ViewRect area = figure_map_area(spec);
-        ResolvedLaunch launch = prepared.value->launch;
-        if (const auto problem = open_on_lesson_view(launch, o.launch)) return fail(*problem, 2);
-        PictureOptions po;
-        po.check_findings = *mode == ColorMode::Findings;  // a figure has no Findings tab
-        po.mode = *mode;
-        po.palette = o.palette == "colorblind" ? Palette::ColorBlindSafe : Palette::Standard;
-        po.rows = per_row ? RowWidth{uint32_t(*per_row), 0}
-                          : row_width_for_aspect(launch.workload, launch.launch, area.w / area.h);
-        po.max_side = uint32_t(CellGridRenderer::max_texture_side());
-        po.max_cells = CellGridRenderer::max_cells();
-        po.backend = b;
-        po.gpu = gpu;
-        auto built = build_picture(launch, po);
-        if (!built.value) return fail(built.error, 2);
-        MapPicture& p = *built.value;
-        if (p.launch.model)
-            if (const auto missing = missing_phase(p.launch.model->phase, p.phases)) return fail(*missing, 2);
-        if (placed && !p.occupancy_error.empty()) return fail(p.occupancy_error, 2);
-
-        HeadlessImGui imgui(width, height, font_px);
-        CellGridRenderer renderer;
-        CudaGlPainter painter;  // after the renderer: unregisters its buffer first
-        // How the colours were made, for a GPU map: interop, or the host and why.
-        const std::string painted = paint_picture(p, renderer, painter);
-        if (!painted.empty()) std::fprintf(stderr, "threadmap render: %s\n", painted.c_str());
-        RenderTarget target(width, height);
-        target.bind();
-        spec.layout = &p.layout;
-        spec.legend = picture_legend(p);
-        spec.array = p.launch.array_caption();
-        const auto& s = p.result.stats;
-        spec.caption = launch_caption(p.launch.kernel_name(), p.launch.array_caption(), p.layout, *mode) + "\n";
-        if (p.launch.model)  // the kernel model's map of one array, and its findings
-            spec.caption += std::string(p.launch.model->reads ? "who read" : "who wrote") + " each element; " +
-                            std::to_string(s.threads_launched) + " threads launched, " +
-                            std::to_string(s.threads_active) + (p.launch.model->reads ? " read it" : " wrote to it") +
-                            (p.launch.model->shared() ? " (in that block); " : "; ") +
-                            std::to_string(s.elements_untouched) + " elements untouched, " +
-                            std::to_string(s.elements_multi) +
-                            " touched by more than one thread; findings: " + findings_summary(p.findings.counts) +
-                            " (kernel model)";
-        else
-            spec.caption += std::to_string(s.threads_launched) + " threads launched, " +
-                            std::to_string(s.threads_active) + " active, " + std::to_string(s.threads_idle) +
-                            " idle; " + std::to_string(s.elements_untouched) + " elements untouched, " +
-                            std::to_string(s.elements_multi) + " written by more than one thread";
-        draw_figure(renderer, spec);
-        const auto written = write_png(read_framebuffer(width, height), o.out);
-        if (!written.done()) return fail(written.error, 1);  // output that cannot be written
-    } catch (const std::runtime_error& e) {
-        return fail(e.what(), 1);
-    }
-    return 0;
+    return render_map(o, *prepared.value, *mode, gpu, per_row, {width, height});
 }
 
 }  // namespace threadmap

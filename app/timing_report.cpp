@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "cpu_reference.hpp"
 #include "cuda_backend.hpp"
 #include "input_file.hpp"
+#include "model/spec_cost.hpp"
 #include "timing_sectors.hpp"
 
 namespace threadmap {
@@ -279,6 +281,13 @@ std::string microseconds(double s) {
     return buf;
 }
 
+// The CPU's side of a timing: the tutorial kernels' tuned twin (OpenBLAS, a loop), or a spec's
+// C++ reference.
+Outcome<CpuReferenceTiming> time_cpu_side(const ResolvedLaunch& l, int repeats, ElementType element) {
+    if (!l.model) return {time_cpu_reference(l.workload, repeats, element), {}};
+    return time_spec_reference(*l.model->spec, l.model->params, l.launch, repeats);
+}
+
 }  // namespace
 
 std::string modeled_first_launch_sentence(const ModeledTimes& t, const TimedProgram& program) {
@@ -298,19 +307,113 @@ std::string first_launch_sentence(const GpuBenchResult& g) {
            "; the driver's start-up, paid when the devices were listed, is not included";
 }
 
-Outcome<TimingReport> measure_timing(const TimingRequest& q) {
+std::optional<std::string> why_not_timed(const TimingRequest& q) {
     const ResolvedLaunch& l = q.launch;
     if (q.resident && q.program.transfers == Transfers::HostArrays)
-        return {std::nullopt,
-                "numba copies host arrays in and back on every call, so nothing stays resident: time resident data "
-                "with explicit transfers (cuda.to_device, --transfers explicit)"};
+        return "numba copies host arrays in and back on every call, so nothing stays resident: time resident data "
+               "with explicit transfers (cuda.to_device, --transfers explicit)";
     if (!q.model && q.backend.cuda && !(q.program == TimedProgram{}))
-        return {std::nullopt, "a run on this GPU times the CUDA C++ program (float32, explicit copies); the " +
-                                  describe(q.program) + " program is modeled only (--backend model)"};
+        return "a run on this GPU times the CUDA C++ program (float32, explicit copies); the " + describe(q.program) +
+               " program is modeled only (--backend model)";
+    if (!l.model) return std::nullopt;
+    if (!q.model && q.backend.cuda)
+        return l.kernel_name() +
+               " has no GPU twin in this build (the tutorial's four kernels have one): its timings are modeled "
+               "(--backend model)";
+    if (!l.model->spec->reference)
+        return l.kernel_name() +
+               " has no CPU reference to time next to it (a learner's kernel has none): its accesses, findings, "
+               "memory view and occupancy are all there, its timings are not";
+    if (const auto cost = spec_cost(*l.model->spec, l.model->params, l.launch, q.program); !cost.value)
+        return cost.error;
+    return std::nullopt;
+}
+
+namespace {
+
+// The GPU's stages from the profile: its figure, and (as min and max) the same at the ends of
+// its ranges; the model stated as used.
+void add_modeled_stages(TimingReport& r, const TimingRequest& q, const LaunchCost& cost) {
+    const auto times = [&](const DeviceProfile& p) {
+        return model_times(p, cost.cost, q.program, q.pinned, q.resident, q.repeats);
+    };
+    const ModeledTimes t = times(*q.model), fast = times(profile_at_bound(*q.model, true)),
+                       slow = times(profile_at_bound(*q.model, false));
+    const auto modeled = [](const char* name, double best, double value, double worst, uint64_t bytes) {
+        return StageFigures{name, best, value, worst, 1, bytes, "modeled"};
+    };
+    r.backend = "model";
+    r.device = q.model->title + " (model: " + q.model->name + ")";
+    if (cost.cost.allocations_per_call > 0) r.stages.push_back(modeled("alloc", fast.alloc, t.alloc, slow.alloc, 0));
+    r.stages.push_back(modeled("h2d", fast.h2d, t.h2d, slow.h2d, cost.cost.h2d_bytes));
+    r.stages.push_back(modeled("kernel", fast.kernel, t.kernel, slow.kernel, cost.cost.kernel_bytes));
+    r.stages.push_back(modeled("d2h", fast.d2h, t.d2h, slow.d2h, cost.cost.d2h_bytes));
+    r.first_launch_seconds = t.first_launch;
+    r.first_launch_origin = "modeled";
+    r.first_launch_what = modeled_first_launch_sentence(t, q.program);
+    const std::string spec_bytes =
+        !q.launch.model       ? ""
+        : cost.cost.flops > 0 ? "bytes: the kernel's global arrays at this launch; flops: as it declares; "
+                              : "bytes: the kernel's global arrays at this launch; flops: none declared (it moves "
+                                "data), so its time rests on bytes and sectors; ";
+    r.model =
+        "allocation = allocations per call x alloc_s (numba host arrays: every array, every call); copy = "
+        "copy latency + bytes / host-link bandwidth; kernel = launch cost (CUDA C++, or numba's base + per "
+        "array argument) + max(bytes / (memory bandwidth x achievable fraction), sectors x 32 B / L1 bandwidth, "
+        "flops / FP32 or FP64 peak) x waves / (blocks / slots), every wave costing a full one's time (slots: "
+        "active blocks per SM x SMs, by CUDA's occupancy calculator); bytes: each array once, what DRAM moves "
+        "when the caches keep the reuse; " +
+        spec_bytes + cost.sectors +
+        "; resident launches back to back: max(launch, kernel) each; first call = context + module load (+ "
+        "numba's compile) + launch and kernel. Min and max: the profile's ranges at their ends.";
+    r.sources = q.model->sources;
+    r.note = "GPU figures modeled for " + describe(q.program) + " from the profile (sources in 'sources'); kernel " +
+             cost.sectors + "; the CPU reference measured here.";
+}
+
+// The GPU's stages measured with CUDA events.
+std::optional<std::string> add_measured_stages(TimingReport& r, const TimingRequest& q) {
+    GpuBenchOptions go;
+    go.repeats = q.repeats;
+    go.pinned = q.pinned;
+    go.resident = q.resident;
+    const GpuBenchResult g = bench_on_gpu(q.launch.workload, q.launch.launch, go, q.backend.device);
+    if (!g.error.empty()) return g.error;
+    r.backend = "cuda";
+    r.device = g.device;
+    r.driver_version = g.driver_version;
+    r.runtime_version = g.runtime_version;
+    for (const auto& s : g.stages) r.stages.push_back(stage(s.name, s.seconds, s.bytes, s.origin));
+    r.first_launch_seconds = g.first_launch_seconds;
+    r.first_launch_origin = "measured";
+    r.first_launch_what = first_launch_sentence(g);
+    r.note =
+        "CUDA events around each copy and kernel, on a stream of the bench's own; the CPU reference on "
+        "this machine's host clock.";
+    const StageFigures& k = r.stages[1];
+    if (k.seconds_median < kLaunchBoundSeconds)
+        r.note += " A kernel this short is mostly launch overhead between its events: " + std::to_string(q.repeats) +
+                  " launches back to back took " + microseconds(g.kernel_back_to_back_seconds) + " each.";
+    return std::nullopt;
+}
+
+}  // namespace
+
+Outcome<TimingReport> measure_timing(const TimingRequest& q) {
+    const ResolvedLaunch& l = q.launch;
+    if (const auto why = why_not_timed(q)) return {std::nullopt, *why};
+    std::optional<LaunchCost> cost;
+    if (q.model) {  // first: a program the model cannot price is said before the CPU's wait
+        auto c = launch_cost(l, q.program, *q.model, true);
+        if (!c.value) return {std::nullopt, c.error};
+        cost = std::move(*c.value);
+    }
     // The CPU runs enough times for a stable median; more would only lengthen the wait.
-    const CpuReferenceTiming ref = time_cpu_reference(l.workload, std::min(q.repeats, 50), q.program.element);
+    const auto timed = time_cpu_side(l, std::min(q.repeats, 50), q.program.element);
+    if (!timed.value) return {std::nullopt, timed.error};
+    const CpuReferenceTiming& ref = *timed.value;
     TimingReport r;
-    r.kernel = std::string(kernel_name(l.workload.kernel));
+    r.kernel = l.kernel_name();
     r.shape = map_shape(l.workload);
     r.grid = l.launch.grid;
     r.block = l.launch.block;
@@ -324,63 +427,9 @@ Outcome<TimingReport> measure_timing(const TimingRequest& q) {
     r.cpu_reference.implementation = ref.implementation;
     r.cpu_reference.device = cpu_name();
     if (q.model) {
-        WorkloadCost cost = workload_cost(l.workload, q.program);
-        add_waves(cost, l.workload, l.launch, *q.model);
-        const std::string sectors = add_sectors(cost, l.workload, l.launch, *q.model, q.program.element);
-        const auto times = [&](const DeviceProfile& p) {
-            return model_times(p, cost, q.program, q.pinned, q.resident, q.repeats);
-        };
-        // The profile's figure, and (as min and max) the same at the ends of its ranges.
-        const ModeledTimes t = times(*q.model), fast = times(profile_at_bound(*q.model, true)),
-                           slow = times(profile_at_bound(*q.model, false));
-        const auto modeled = [](const char* name, double best, double value, double worst, uint64_t bytes) {
-            return StageFigures{name, best, value, worst, 1, bytes, "modeled"};
-        };
-        r.backend = "model";
-        r.device = q.model->title + " (model: " + q.model->name + ")";
-        if (cost.allocations_per_call > 0) r.stages.push_back(modeled("alloc", fast.alloc, t.alloc, slow.alloc, 0));
-        r.stages.push_back(modeled("h2d", fast.h2d, t.h2d, slow.h2d, cost.h2d_bytes));
-        r.stages.push_back(modeled("kernel", fast.kernel, t.kernel, slow.kernel, cost.kernel_bytes));
-        r.stages.push_back(modeled("d2h", fast.d2h, t.d2h, slow.d2h, cost.d2h_bytes));
-        r.first_launch_seconds = t.first_launch;
-        r.first_launch_origin = "modeled";
-        r.first_launch_what = modeled_first_launch_sentence(t, q.program);
-        r.model =
-            "allocation = allocations per call x alloc_s (numba host arrays: every array, every call); copy = "
-            "copy latency + bytes / host-link bandwidth; kernel = launch cost (CUDA C++, or numba's base + per "
-            "array argument) + max(bytes / (memory bandwidth x achievable fraction), sectors x 32 B / L1 bandwidth, "
-            "flops / FP32 or FP64 peak) x waves / (blocks / slots), every wave costing a full one's time (slots: "
-            "active blocks per SM x SMs, by CUDA's occupancy calculator); bytes: each array once, what DRAM moves "
-            "when the caches keep the reuse; " +
-            sectors +
-            "; resident launches back to back: max(launch, kernel) each; first call = context + module load (+ "
-            "numba's compile) + launch and kernel. Min and max: the profile's ranges at their ends.";
-        r.sources = q.model->sources;
-        r.note = "GPU figures modeled for " + describe(q.program) +
-                 " from the profile (sources in 'sources'); kernel " + sectors + "; the CPU reference measured here.";
+        add_modeled_stages(r, q, *cost);
     } else if (q.backend.cuda) {
-        GpuBenchOptions go;
-        go.repeats = q.repeats;
-        go.pinned = q.pinned;
-        go.resident = q.resident;
-        const GpuBenchResult g = bench_on_gpu(l.workload, l.launch, go, q.backend.device);
-        if (!g.error.empty()) return {std::nullopt, g.error};
-        r.backend = "cuda";
-        r.device = g.device;
-        r.driver_version = g.driver_version;
-        r.runtime_version = g.runtime_version;
-        for (const auto& s : g.stages) r.stages.push_back(stage(s.name, s.seconds, s.bytes, s.origin));
-        r.first_launch_seconds = g.first_launch_seconds;
-        r.first_launch_origin = "measured";
-        r.first_launch_what = first_launch_sentence(g);
-        r.note =
-            "CUDA events around each copy and kernel, on a stream of the bench's own; the CPU reference on "
-            "this machine's host clock.";
-        const StageFigures& k = r.stages[1];
-        if (k.seconds_median < kLaunchBoundSeconds)
-            r.note +=
-                " A kernel this short is mostly launch overhead between its events: " + std::to_string(q.repeats) +
-                " launches back to back took " + microseconds(g.kernel_back_to_back_seconds) + " each.";
+        if (const auto error = add_measured_stages(r, q)) return {std::nullopt, *error};
     } else {
         r.backend = "cpu";
         r.device = cpu_name();
@@ -392,7 +441,7 @@ Outcome<TimingReport> measure_timing(const TimingRequest& q) {
 
 TimingReport launch_key(const ResolvedLaunch& l) {
     TimingReport r;
-    r.kernel = std::string(kernel_name(l.workload.kernel));
+    r.kernel = l.kernel_name();
     r.shape = map_shape(l.workload);
     return r;
 }

@@ -5,7 +5,7 @@
 #pragma once
 
 #include <map>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -79,6 +79,9 @@ std::string first_launch_sentence(const GpuBenchResult& g);
 std::string modeled_first_launch_sentence(const ModeledTimes& t, const TimedProgram& program);
 
 // error: set (and no report) when the GPU failed.
+// Why this request cannot be timed (a usage problem: the program, the backend, the kernel), or
+// nullopt.
+std::optional<std::string> why_not_timed(const TimingRequest& request);
 Outcome<TimingReport> measure_timing(const TimingRequest& request);
 
 // A report from a file written by `threadmap bench --json`: checked field by field, every

@@ -1,10 +1,12 @@
-// The timing model's sectors; see timing_sectors.hpp.
+// The timing model's figures for a launch; see timing_sectors.hpp.
 #include "timing_sectors.hpp"
 
 #include <cstdio>
 
-#include "launch_options.hpp"
-#include "model/model_emulator.hpp"
+#include "model/spec_cost.hpp"
+#include "model_launch.hpp"
+#include "occupancy/launch_resources.hpp"
+#include "occupancy/sm_properties.hpp"
 
 namespace threadmap {
 
@@ -17,26 +19,21 @@ uint64_t most_accesses(const Workload& w) {
     return is_matrix(w.kernel) ? w.rows * w.cols * (2 * w.inner + 1) : 2 * w.n;
 }
 
+const std::string kNotCounted = "sectors not counted (";
+const std::string kSoBytes = "): the kernel time rests on bytes and flops";
+
 }  // namespace
 
-std::string add_sectors(WorkloadCost& cost, const Workload& w, const LaunchConfig& launch, const DeviceProfile& profile,
-                        ElementType element, const std::atomic<bool>* cancel) {
+std::string add_sectors(WorkloadCost& cost, ModelLaunch m, const DeviceProfile& profile,
+                        const std::atomic<bool>* cancel) {
     cost.global_sectors = 0;
-    const std::string not_counted = "sectors not counted (";
-    const std::string so = "): the kernel time rests on bytes and flops";
-    if (most_accesses(w) > kMaxSectorCountAccesses)
-        return not_counted + "the launch makes more than " + std::to_string(kMaxSectorCountAccesses) +
-               " loads and stores, too many for the memory view here" + so;
-    const ModelKernel k = tutorial_model_kernel(w, false);
-    ModelLaunch m;
-    m.spec = k.spec;
-    m.params = k.params;
-    m.launch = launch;
     m.record_elements = false;
     m.record_requests = true;
-    m.global_element_bytes = element == ElementType::Float64 ? 8 : 4;
+    m.max_accesses = kMaxSectorCountAccesses;
+    m.phase = ModelLaunch::kAllPhases;
+    m.shared_block = UINT64_MAX;
     const auto run = run_model(m, cancel);
-    if (!run.value || !run.value->memory) return not_counted + run.error + so;
+    if (!run.value || !run.value->memory) return kNotCounted + run.error + kSoBytes;
     for (const MemorySite& s : run.value->memory->sites)
         if (s.space == MemorySpace::Global) cost.global_sectors += s.sectors;
     char text[120];
@@ -44,6 +41,42 @@ std::string add_sectors(WorkloadCost& cost, const Workload& w, const LaunchConfi
                   profile.l1_gbps / 1e3);
     return "sectors: " + std::to_string(cost.global_sectors) +
            " global load and store sectors of 32 B, counted for this launch by the memory view (" + text + ")";
+}
+
+std::string add_sectors(WorkloadCost& cost, const Workload& w, const LaunchConfig& launch, const DeviceProfile& profile,
+                        ElementType element, const std::atomic<bool>* cancel) {
+    cost.global_sectors = 0;
+    if (most_accesses(w) > kMaxSectorCountAccesses)  // said before running, not after half a second
+        return kNotCounted + "the launch makes more than " + std::to_string(kMaxSectorCountAccesses) +
+               " loads and stores, too many for the memory view here" + kSoBytes;
+    const ModelKernel k = tutorial_model_kernel(w, false);
+    ModelLaunch m;
+    m.spec = k.spec;
+    m.params = k.params;
+    m.launch = launch;
+    m.global_element_bytes = element == ElementType::Float64 ? 8 : 4;
+    return add_sectors(cost, std::move(m), profile, cancel);
+}
+
+Outcome<LaunchCost> launch_cost(const ResolvedLaunch& l, const TimedProgram& program, const DeviceProfile& profile,
+                                bool count_sectors, const std::atomic<bool>* cancel) {
+    LaunchCost c;
+    if (!l.model) {
+        c.cost = workload_cost(l.workload, program);
+        add_waves(c.cost, l.workload, l.launch, profile);
+        if (count_sectors) c.sectors = add_sectors(c.cost, l.workload, l.launch, profile, program.element, cancel);
+        return {c, {}};
+    }
+    const ModelKernel& k = *l.model;
+    auto cost = spec_cost(*k.spec, k.params, l.launch, program);
+    if (!cost.value) return {std::nullopt, cost.error};
+    c.cost = *cost.value;
+    const ModelLaunch m = model_launch_for(l);
+    if (const SmProperties* sm = find_sm_properties(profile.cc_major, profile.cc_minor))
+        if (const auto r = launch_resources(m, *sm, std::nullopt, std::nullopt); r.value)
+            add_waves(c.cost, r.value->resources, l.launch, profile);
+    if (count_sectors) c.sectors = add_sectors(c.cost, m, profile, cancel);
+    return {c, {}};
 }
 
 }  // namespace threadmap

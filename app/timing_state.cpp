@@ -2,6 +2,7 @@
 #include "timing_state.hpp"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "backend_choice.hpp"
 #include "device_profiles.hpp"

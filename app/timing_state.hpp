@@ -6,7 +6,6 @@
 #include <ctime>
 #include <deque>
 #include <future>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 

@@ -101,8 +101,13 @@ void add_waves(WorkloadCost& c, const Workload& w, const LaunchConfig& launch, c
     const SmProperties* sm = find_sm_properties(p.cc_major, p.cc_minor);
     const CompiledResources* compiled =
         sm ? find_compiled_resources(std::string(kernel_name(w.kernel)), sm->sm()) : nullptr;
-    if (!compiled || p.sms <= 0) return;
-    const Occupancy o = compute_occupancy(*sm, {compiled->registers, 0, 1}, int(launch.threads_per_block()));
+    if (compiled) add_waves(c, KernelResources{compiled->registers, 0, 1}, launch, p);
+}
+
+void add_waves(WorkloadCost& c, const KernelResources& kernel, const LaunchConfig& launch, const DeviceProfile& p) {
+    const SmProperties* sm = find_sm_properties(p.cc_major, p.cc_minor);
+    if (!sm || p.sms <= 0) return;
+    const Occupancy o = compute_occupancy(*sm, kernel, int(launch.threads_per_block()));
     const Waves waves = compute_waves(launch.blocks(), o.active_blocks_per_sm, p.sms);
     c.blocks = waves.blocks;
     c.wave_slots = waves.slots;

@@ -31,6 +31,8 @@
 
 namespace threadmap {
 
+struct KernelResources;  // occupancy/occupancy.hpp
+
 // What the timed program does, which decides what crosses the host link and how fast the
 // arithmetic runs.
 enum class HostLanguage { CudaCpp, Numba };
@@ -102,6 +104,8 @@ WorkloadCost workload_cost(const Workload& w, const TimedProgram& program = {});
 // The launch's blocks and the profile GPU's block slots for this kernel (registers as nvcc
 // allocated them for its compute capability); left at 0 when the profile names no GPU.
 void add_waves(WorkloadCost& cost, const Workload& w, const LaunchConfig& launch, const DeviceProfile& p);
+// The same for any kernel, from what a block of it asks of an SM (launch_resources.hpp).
+void add_waves(WorkloadCost& cost, const KernelResources& kernel, const LaunchConfig& launch, const DeviceProfile& p);
 // waves × slots ÷ blocks (≥ 1): what the kernel's time is multiplied by; 1 when not accounted.
 double wave_factor(const WorkloadCost& cost);
 

@@ -5,6 +5,7 @@
 #include "timing_panel.hpp"
 
 #include <imgui.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -80,6 +81,53 @@ void draw_controls(AppState& state) {
 
 // ---- 2. the bars of one run -----------------------------------------------------------
 
+// Every figure with its origin: a row per stage, the CPU's, and the first launch when the bars
+// include it.
+void draw_figures(const TimingReport& r, bool first_launch) {
+    const ImVec2 table_size(0, ImGui::GetTextLineHeightWithSpacing() * 7.5f);
+    if (ImGui::BeginTable("figures", 5,
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
+                          table_size)) {
+        for (const char* h : {"stage", "median", "min - max", "rate", "origin"}) ImGui::TableSetupColumn(h);
+        ImGui::TableHeadersRow();
+        const auto row = [&](const std::string& name, const StageFigures& s) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(name.c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(seconds_text(s.seconds_median).c_str());
+            ImGui::TableNextColumn();
+            ImGui::Text("%s - %s", seconds_text(s.seconds_min).c_str(), seconds_text(s.seconds_max).c_str());
+            ImGui::TableNextColumn();
+            if (s.name == "h2d" || s.name == "d2h")
+                ImGui::Text("%.2f GB/s", double(s.bytes) / s.seconds_median / 1e9);
+            else if (s.name == "alloc" || r.flops == 0)  // an allocation (a copy kernel) computes nothing
+                ImGui::TextUnformatted("-");
+            else
+                ImGui::Text("%.2f GFLOP/s", r.flops / s.seconds_median / 1e9);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(s.origin.c_str());
+        };
+        for (const auto& s : r.stages) row(s.name, s);
+        row("cpu (" +
+                (r.cpu_reference.implementation.empty() ? std::string("reference") : r.cpu_reference.implementation) +
+                ")",
+            r.cpu_reference);
+        if (r.first_launch_seconds && first_launch) {  // the row only when the bars include it
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted("first launch");
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(seconds_text(*r.first_launch_seconds).c_str());
+            ImGui::TableNextColumn();
+            ImGui::TableNextColumn();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(r.first_launch_origin.c_str());
+        }
+        ImGui::EndTable();
+    }
+}
+
 void draw_run(const TimingState& t, const Theme& theme) {
     if (!t.current) {
         ImGui::TextWrapped("Run a timing (or load a recording) to compare copies, kernel and the CPU.");
@@ -108,49 +156,7 @@ void draw_run(const TimingState& t, const Theme& theme) {
                                      ImGui::GetContentRegionAvail().x, bars, axis, theme);
     ImGui::Dummy(ImVec2(ImGui::GetContentRegionAvail().x, h));
 
-    // Every figure with its origin.
-    const ImVec2 table_size(0, ImGui::GetTextLineHeightWithSpacing() * 7.5f);
-    if (ImGui::BeginTable("figures", 5,
-                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
-                          table_size)) {
-        for (const char* h : {"stage", "median", "min - max", "rate", "origin"}) ImGui::TableSetupColumn(h);
-        ImGui::TableHeadersRow();
-        const auto row = [&](const std::string& name, const StageFigures& s) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(name.c_str());
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(seconds_text(s.seconds_median).c_str());
-            ImGui::TableNextColumn();
-            ImGui::Text("%s - %s", seconds_text(s.seconds_min).c_str(), seconds_text(s.seconds_max).c_str());
-            ImGui::TableNextColumn();
-            if (s.name == "h2d" || s.name == "d2h")
-                ImGui::Text("%.2f GB/s", double(s.bytes) / s.seconds_median / 1e9);
-            else if (s.name == "alloc")  // an allocation moves and computes nothing
-                ImGui::TextUnformatted("-");
-            else
-                ImGui::Text("%.2f GFLOP/s", r.flops / s.seconds_median / 1e9);
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(s.origin.c_str());
-        };
-        for (const auto& s : r.stages) row(s.name, s);
-        row("cpu (" +
-                (r.cpu_reference.implementation.empty() ? std::string("reference") : r.cpu_reference.implementation) +
-                ")",
-            r.cpu_reference);
-        if (r.first_launch_seconds && t.first_launch) {  // the row only when the bars include it
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted("first launch");
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(seconds_text(*r.first_launch_seconds).c_str());
-            ImGui::TableNextColumn();
-            ImGui::TableNextColumn();
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(r.first_launch_origin.c_str());
-        }
-        ImGui::EndTable();
-    }
+    draw_figures(r, t.first_launch);
     if (r.first_launch_seconds && t.first_launch && !r.first_launch_what.empty())
         ImGui::TextWrapped("First launch: %s.", r.first_launch_what.c_str());  // its parts, or cold/warm
 }
@@ -181,11 +187,14 @@ void draw_save_button(AppState& state) {
 void draw_sweep(AppState& state) {
     TimingState& t = state.timing;
     const bool busy = t.sweep_job.valid();
-    ImGui::BeginDisabled(busy || !state.picture || t.source == TimingSource::Recorded);
+    const bool sweeps = state.picture && !state.picture->launch.model;  // the tutorial's kernels (kNoSweep)
+    ImGui::BeginDisabled(busy || !sweeps || t.source == TimingSource::Recorded);
     if (ImGui::Button("sweep sizes"))
         start_sweep(t, state.picture->launch.workload.kernel, state.backend, state.picture->launch.launch.block);
     remember_rect(state, "timing-sweep");
     ImGui::EndDisabled();
+    if (state.picture && !sweeps && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("No sweep: %s.", kNoSweep);
     ImGui::SameLine();  // on the sweep's line: the chart below keeps the view's height
     draw_save_button(state);
     if (busy) {
@@ -209,10 +218,6 @@ void draw_sweep(AppState& state) {
 }  // namespace
 
 void draw_timing_panel(AppState& state) {
-    if (state.picture && state.picture->launch.model) {
-        disabled_note(kModelKernelNotTimed);
-        return;
-    }
     draw_controls(state);
     ImGui::Separator();
     draw_run(state.timing, state.theme());

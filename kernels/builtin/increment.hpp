@@ -16,6 +16,7 @@ inline const KernelSpec& increment() {
         s.covering_grid = cover_n;
         s.default_block = {32, 1, 1};
         s.fill_input = fill_counting;
+        s.flops = [](const Params& p) { return double(p[0]); };
         s.reference = [](const Params&, const LaunchConfig&, const KernelSpec::Bits& in) {
             KernelSpec::Bits out(1, in[0]);
             for (uint32_t& b : out[0]) b = float_bits(bits_float(b) + 1);

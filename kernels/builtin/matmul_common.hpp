@@ -97,6 +97,7 @@ inline KernelSpec matmul_spec_base() {
     s.default_block = {32, 32, 1};
     s.fill_input = fill_matmul_input;
     s.reference = matmul_reference;
+    s.flops = [](const Params& p) { return 2.0 * double(p[kRows]) * double(p[kCols]) * double(p[kInner]); };
     return s;
 }
 

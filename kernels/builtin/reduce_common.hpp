@@ -47,6 +47,7 @@ inline KernelSpec reduce_spec_base() {
     s.covering_grid = cover_n;
     s.default_block = {256, 1, 1};
     s.fill_input = fill_counting;
+    s.flops = [](const Params& p) { return double(p[0]); };  // an add per value, about
     // Block b's sum of in[b·blockDim.x …] (integers below 2^24: exact in float in any order).
     s.reference = [](const Params& p, const LaunchConfig& l, const KernelSpec::Bits& in) {
         KernelSpec::Bits out(3);

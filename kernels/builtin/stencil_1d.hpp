@@ -41,6 +41,7 @@ inline const KernelSpec& stencil_1d() {
                 out.store(g, sum, 16);
             }
         };
+        s.flops = [](const Params& p) { return double(p[0]) * 2 * kRadius; };  // 6 adds per output
         s.reference = [](const Params& p, const LaunchConfig&, const KernelSpec::Bits& in) {
             KernelSpec::Bits out(3);
             out[1].resize(p[0]);

@@ -86,6 +86,9 @@ struct KernelSpec {
     using Bits = std::vector<std::vector<uint32_t>>;
     // Empty for a learner's kernel (kernels/source): only its launches can be compared.
     std::function<Bits(const Params& p, const LaunchConfig& launch, const Bits& inputs)> reference;
+    // Floating-point operations one launch does (a multiply-add counts 2), for the timing model's
+    // compute bound; empty: none worth counting (copies, integer counts), the time rests on bytes.
+    std::function<double(const Params& p)> flops;
     // The kernel as CUDA C++; the body's accesses name lines of this text (1-based).
     std::string cuda_source;
     // How run_model runs it when not in this process: a learner's kernel runs in a locked-down

@@ -717,3 +717,11 @@ TEST_CASE("--source: arrays too large for the model are said so, before the grid
     CHECK(r.err.find("the arrays have 18000000 elements in all; the kernel model records at most 16777216") !=
           std::string::npos);
 }
+
+TEST_CASE("--source: bench says a learner's kernel has no CPU reference to time next to it") {
+    const std::string cu = source_file("timed.cu", kIncrement);
+    const RunResult r = run_threadmap({"bench", "--source", cu, "--bind", "a=float[500]", "--bind", "n=500",
+                                       "--backend", "model", "--device-profile", "h200"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("has no CPU reference to time next to it") != std::string::npos);
+}

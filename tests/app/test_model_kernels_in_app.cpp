@@ -221,7 +221,7 @@ TEST_CASE(
     for (uint32_t x = 0; x < bins.layout.width; ++x) CHECK((bin_cells[x].a & kEdgeBits) == 0);
 }
 
-TEST_CASE("render draws a model kernel's map - bench and render --timing say it has no timings") {
+TEST_CASE("render draws a model kernel's map - bench and render --timing time it, with no sweep") {
     const std::string out = "/tmp/threadmap-model-render-" + std::to_string(getpid()) + ".png";
     const RunResult r = run_threadmap({"render", "--kernel", "histogram-racy", "--bins", "8", "--out", out, "--size",
                                        "640x360", "--color", "coverage"},
@@ -230,12 +230,16 @@ TEST_CASE("render draws a model kernel's map - bench and render --timing say it 
     const PngImage img = load_png(out);
     CHECK(img.width == 640);
     std::remove(out.c_str());
-    const RunResult bench = run_threadmap({"bench", "--kernel", "histogram-racy"});
-    CHECK(bench.exit_code == 2);
-    CHECK(bench.err.find("runs in the kernel model, which counts accesses, not time") != std::string::npos);
-    const RunResult timing = run_threadmap({"render", "--timing", "--preset", "histogram-race", "--out", out},
+    // No GPU and no profile: the CPU's side alone, the kernel's C++ reference measured.
+    const RunResult bench = run_threadmap({"bench", "--kernel", "histogram-racy", "--backend", "cpu", "--json"});
+    REQUIRE_MESSAGE(bench.exit_code == 0, bench.err);
+    CHECK(bench.out.find("C++ reference, 1 thread") != std::string::npos);
+    const RunResult timing = run_threadmap({"render", "--timing", "--preset", "histogram-race", "--backend", "model",
+                                            "--device-profile", "h200", "--out", out, "--size", "640x360"},
                                            {"-u DISPLAY", "ASAN_OPTIONS=detect_leaks=0"});
-    CHECK(timing.exit_code == 2);
+    REQUIRE_MESSAGE(timing.exit_code == 0, timing.err);
+    CHECK(load_png(out).width == 640);
+    std::remove(out.c_str());
 }
 
 TEST_CASE("the findings colour mode paints what the model found on each element - grey where it did not check") {
