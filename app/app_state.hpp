@@ -155,7 +155,11 @@ struct AppState {
 
     // Where the map was drawn this frame (window pixels), for input and exports.
     ViewRect map_rect;
-    ViewRect legend_rect;                     // the legend's column beside the map
+    ViewRect legend_rect;  // the legend's column beside the map
+    // Where the comparison picture (MapPicture::compare) was drawn this frame and its fitted
+    // view; its rectangle is empty when none was.
+    ViewRect compare_rect;
+    View compare_view;
     std::vector<ViewRect> labels_over_cells;  // the map's labels drawn over its cells (names, blocks, indices)
     std::string go_to_text, go_to_error;      // the inspector's "go to element" field and why it failed
     double fit_margin = 0;                    // pixels the fitted picture leaves for its rulers

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "launch_check.hpp"
+#include "lessons.hpp"
 
 namespace threadmap {
 
@@ -32,6 +33,7 @@ void start_job(AppState& state, const ResolvedLaunch& launch, uint32_t max_side,
     cancel_picture_job(state);
     PictureOptions o = layout_options(state, max_side, max_cells);
     o.backend = state.backend;
+    o.compare_kernel = lesson_compare_kernel(launch);
     // Rows that follow the view's shape are chosen for the new launch now, so that its map
     // arrives laid out (laying out millions of cells again would take a frame seconds).
     if (state.auto_blocks_per_row && !is_2d(launch.workload) && state.map_rect.w > 0 && state.map_rect.h > 0)
@@ -150,7 +152,8 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
         const uint64_t in_frame = checked.value->model ? kMemoryInFrame : kWorkInFrame;
         if (off_the_frame(*checked.value) || thread_steps(*checked.value) > in_frame ||
             element_count(checked.value->workload) > kPaintInFrameCells ||
-            (memory && thread_steps(*checked.value) > kMemoryInFrame)) {
+            (memory && thread_steps(*checked.value) > kMemoryInFrame) ||
+            !lesson_compare_kernel(*checked.value).empty()) {  // two pictures: off the frame
             start_job(state, *checked.value, max_side, max_cells);
             return;
         }

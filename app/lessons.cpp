@@ -268,4 +268,10 @@ LessonRun lesson_run(const Lesson* lesson) {
     return run;
 }
 
+std::string lesson_compare_kernel(const ResolvedLaunch& launch) {
+    const Lesson* lesson = launch.preset.empty() ? nullptr : find_lesson(launch.preset);
+    if (!lesson || !lesson->model || !launch.model || launch.model->spec != lesson->model->spec) return {};
+    return lesson->compare_kernel;
+}
+
 }  // namespace threadmap

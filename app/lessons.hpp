@@ -107,6 +107,9 @@ Lesson parse_lesson(const std::string& json_text);
 // Every embedded lesson, in the curriculum's order.
 const std::vector<Lesson>& lessons();
 const Lesson* find_lesson(const std::string& name);
+// The kernel the launch's lesson sets its kernel against (compare_kernel), while the launch
+// runs the lesson's kernel; empty otherwise.
+std::string lesson_compare_kernel(const ResolvedLaunch& launch);
 
 // What a timing run of a lesson is (the window's Timing panel, `bench` and `render --timing`
 // start from it; flags add to it): the lesson's program and Timing setup, or the defaults

@@ -7,6 +7,7 @@
 #include <future>
 
 #include "model/model_array_stats.hpp"
+#include "builtin/registry.hpp"
 #include "model_launch.hpp"
 #include "number_text.hpp"
 
@@ -288,6 +289,12 @@ void add_memory_note(Legend& g, const MapPicture& p) {
 
 }  // namespace
 
+std::string picture_sentence(const MapPicture& picture, const std::string& role) {
+    std::string note = picture_legend(picture).note;
+    std::replace(note.begin(), note.end(), '\n', ' ');
+    return picture.launch.kernel_name() + ", " + role + ". " + note;
+}
+
 Legend picture_legend(const MapPicture& p) {
     Legend g = make_legend(p.color);
     drop_absent_categories(g, p);
@@ -335,6 +342,40 @@ class MemoryBeside {
 
 }  // namespace
 
+namespace {
+
+std::vector<std::string> param_names(const KernelSpec& k) {
+    std::vector<std::string> names;
+    for (const ParamSpec& p : k.params) names.push_back(p.name);
+    return names;
+}
+
+std::shared_ptr<MapPicture> build_compare(const ResolvedLaunch& r, const PictureOptions& o,
+                                          const std::atomic<bool>* cancel) {
+    if (o.compare_kernel.empty() || !r.model) return nullptr;
+    const KernelSpec* other = find_builtin_kernel(o.compare_kernel);
+    const ModelKernel& k = *r.model;
+    if (!other || other == k.spec || param_names(*other) != param_names(*k.spec)) return nullptr;
+    const ArraySpec& mapped = k.spec->arrays[k.array];
+    const size_t array = other->array_index(mapped.name);
+    if (array == other->arrays.size() || other->arrays[array].space != mapped.space) return nullptr;
+    ResolvedLaunch c = r;
+    c.preset.clear();
+    c.model->spec = other;
+    c.model->array = array;
+    c.model->owner.reset();
+    c.model->expected = nullptr;
+    c.workload = model_workload(*c.model, c.launch);
+    if (element_count(c.workload) > kMaxCompareCells) return nullptr;
+    PictureOptions co = o;
+    co.compare_kernel.clear();
+    co.gpu.reset();
+    auto built = build_picture(c, co, nullptr, cancel);
+    return built.value ? std::make_shared<MapPicture>(std::move(*built.value)) : nullptr;
+}
+
+}  // namespace
+
 PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, MapPicture* previous,
                             const std::atomic<bool>* cancel) {
     PictureResult out;
@@ -371,6 +412,7 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
         return out;
     }
     if (o.check_findings && !r.model) p.findings = check_findings(r, cancel);
+    p.compare = build_compare(r, o, cancel);
     recolor(p, o.mode, o.palette, o.gpu);
     out.value = std::move(p);
     return out;
@@ -382,6 +424,7 @@ bool relayout(MapPicture& p, const PictureOptions& o) {
     if (!layout.value) return false;
     p.layout = *layout.value;
     p.prepared_colors.clear();
+    if (p.compare) relayout(*p.compare, o);
     return true;
 }
 
@@ -410,11 +453,9 @@ void recolor(MapPicture& p, ColorMode mode, Palette palette, const std::optional
         p.color.sms = uint64_t(p.occupancy->gpu.sms);
     }
     p.prepared_colors.clear();
+    if (p.compare) recolor(*p.compare, mode, palette, std::nullopt);
 }
 
-namespace {
-
-// The per-element figures of the picture's mode (memory costs, findings), or null.
 const uint8_t* element_figures(const MapPicture& p) {
     if (!uses_element_figures(p.color.mode)) return nullptr;
     // Sectors are a global array's, bank conflicts a shared one's: the other is left dark (both,
@@ -428,8 +469,6 @@ const uint8_t* element_figures(const MapPicture& p) {
                                                      : p.findings.found;
     return v.size() == element_count(p.launch.workload) ? v.data() : nullptr;
 }
-
-}  // namespace
 
 void prepare_colors(MapPicture& p) {
     if (p.result.device_map || uint64_t(p.layout.width) * p.layout.height <= kPaintInFrameCells) return;

@@ -95,13 +95,23 @@ struct MapPicture {
     std::string occupancy_error;
     PictureMemory memory;
     uint32_t phases = 1;  // a model kernel's barrier phases (the phase slider's range)
+    // PictureOptions::compare_kernel's picture: the same launch and view of the kernel a lesson
+    // sets against this one, coloured alike, drawn beside it (none when it does not apply).
+    std::shared_ptr<MapPicture> compare;
 };
+
+// The most cells a comparison picture has: it is drawn beside the map as one image.
+inline constexpr uint64_t kMaxCompareCells = uint64_t(1) << 20;
 
 // Colours the layout on the host into prepared_colors (a host map only: a GPU paints its own)
 // when it has more cells than a frame colours quickly; smaller maps are coloured straight into
 // the GL buffer when painted (no copy).
 inline constexpr uint64_t kPaintInFrameCells = uint64_t(1) << 24;
 void prepare_colors(MapPicture& picture);
+
+// The per-element figures the picture's colour mode colours by (memory costs, findings), or
+// null: colorize_layout's `cost`.
+const uint8_t* element_figures(const MapPicture& picture);
 
 // The picture's map on the host, brought from the device the first time it is asked for
 // (the inspector, a host paint).
@@ -117,6 +127,11 @@ struct PictureOptions {
     bool check_findings = true;            // run the kernel model for the Findings tab
     std::optional<OccupancyGpu> gpu;       // where blocks are placed: SM and wave colours
     bool memory = false;                   // compute the memory view (a memory mode does anyway)
+    // A registry kernel with the launch's parameters (a lesson's compare_kernel): built too, over
+    // the same launch, array (by name), access, phase and block, as MapPicture::compare, when the
+    // launch is a model kernel's, that kernel has the array and its map has at most
+    // kMaxCompareCells cells.
+    std::string compare_kernel;
 };
 
 using PictureResult = Outcome<MapPicture>;  // error: one line
@@ -140,6 +155,10 @@ void recolor(MapPicture& picture, ColorMode mode, Palette palette, const std::op
 
 // The legend of the picture's colours (a memory mode's title carries the kernel-wide figure).
 Legend picture_legend(const MapPicture& picture);
+// A picture in one sentence: its kernel, its `role`, and its legend's figure, where the legend
+// has one ("transpose-tiled-padded, the same launch and view. All its loads: 1.00 wavefronts per
+// request …"): what a map and its comparison say under each.
+std::string picture_sentence(const MapPicture& picture, const std::string& role);
 
 // Writes the picture's colours into the renderer's cells: on the GPU straight from the
 // executor's device map when there is one (CUDA-OpenGL interop), else on the host. Returns

@@ -1,6 +1,7 @@
 // `threadmap render`; see render_command.hpp.
 #include "render_command.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -147,6 +148,7 @@ int render_map(const RenderCommandOptions& o, const PreparedLaunch& prepared, Co
         po.max_cells = CellGridRenderer::max_cells();
         po.backend = b;
         po.gpu = gpu;
+        po.compare_kernel = lesson_compare_kernel(launch);  // a lesson's: drawn at the right
         auto built = build_picture(launch, po);
         if (!built.value) return fail(built.error, 2);
         MapPicture& p = *built.value;
@@ -160,6 +162,13 @@ int render_map(const RenderCommandOptions& o, const PreparedLaunch& prepared, Co
         // How the colours were made, for a GPU map: interop, or the host and why.
         const std::string painted = paint_picture(p, renderer, painter);
         if (!painted.empty()) std::fprintf(stderr, "threadmap render: %s\n", painted.c_str());
+        CellGridRenderer compare_renderer;
+        if (p.compare) {
+            paint_picture(*p.compare, compare_renderer, painter);
+            spec.compare_layout = &p.compare->layout;
+            spec.compare_renderer = &compare_renderer;
+            spec.compare_array = p.compare->launch.array_caption();
+        }
         RenderTarget target(width, height);
         target.bind();
         spec.layout = &p.layout;
@@ -167,6 +176,7 @@ int render_map(const RenderCommandOptions& o, const PreparedLaunch& prepared, Co
         spec.array = p.launch.array_caption();
         spec.caption = launch_caption(p.launch.kernel_name(), p.launch.array_caption(), p.layout, mode) + "\n";
         spec.caption += stats_caption(p);
+        if (p.compare) spec.caption += "\nRight: " + picture_sentence(*p.compare, "the same launch and view");
         draw_figure(renderer, spec);
         const auto written = write_png(read_framebuffer(width, height), o.out);
         if (!written.done()) return fail(written.error, 1);  // output that cannot be written

@@ -292,6 +292,16 @@ void add_picture_state(AppState& state, nlohmann::json& j) {
     for (uint64_t c : p.findings.counts) findings += c;
     j["findings"] = findings;
     if (p.occupancy) j["occupancy"] = occupancy_json(*p.occupancy);
+    if (p.compare && state.compare_rect.w > 0) {  // the lesson's comparison, drawn beside the map
+        const ViewRect& r = state.compare_rect;
+        j["compare"] = {{"kernel", p.compare->launch.kernel_name()},
+                        {"map_rect", {r.x, r.y, r.w, r.h}},
+                        {"view",
+                         {{"center", {state.compare_view.center.x, state.compare_view.center.y}},
+                          {"zoom", state.compare_view.zoom}}}};
+        if (p.compare->memory.computed && p.compare->memory.not_computed.empty())
+            j["compare"]["memory"] = memory_json(model_launch_for(p.compare->launch), p.compare->memory.sites);
+    }
     if (p.memory.computed && p.memory.not_computed.empty())
         j["memory"] = memory_json(model_launch_for(p.launch), p.memory.sites);
     if (const KeptRequest* k = inspected_request(state)) {  // the warp inspector's

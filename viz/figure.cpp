@@ -46,10 +46,30 @@ float legend_width(const FigureSpec& s) { return s.show_legend ? std::min(float(
 
 }  // namespace
 
-ViewRect figure_map_area(const FigureSpec& s) {
+namespace {
+
+// The maps' area: all of it for one map, halves (with a gap) for a map and its comparison.
+ViewRect maps_area(const FigureSpec& s) {
     const float pad = s.font_px * 0.8f, caption_h = caption_height(s);
     return {pad, caption_h, std::max(1.0, double(s.width) - legend_width(s) - 2 * pad),
             std::max(1.0, double(s.height) - caption_h - pad)};
+}
+
+double half_width(const FigureSpec& s, const ViewRect& area) { return std::max(1.0, (area.w - s.font_px * 1.5) / 2); }
+
+}  // namespace
+
+ViewRect figure_map_area(const FigureSpec& s) {
+    ViewRect area = maps_area(s);
+    if (s.compare_layout) area.w = half_width(s, area);
+    return area;
+}
+
+ViewRect figure_compare_area(const FigureSpec& s) {
+    if (!s.compare_layout) return {};
+    const ViewRect area = maps_area(s);
+    const double half = half_width(s, area);
+    return {area.x + area.w - half, area.y, half, area.h};
 }
 
 namespace {
@@ -78,6 +98,15 @@ void draw_figure(const CellGridRenderer& renderer, const FigureSpec& s) {
     if (const auto missing = missing_product(s.layout->workload))
         draw_missing_product(dl, *missing, view, map, overlay.font(), s.font_px * 0.85f, theme.backing);
     draw_map_labels(dl, *s.layout, labels, view, map, label_style(overlay.font(), label_px(s), theme));
+    if (s.compare_layout && s.compare_renderer) {  // the same launch of the comparison kernel, at its right
+        const ViewRect area = figure_compare_area(s);
+        const MapLabels compare_labels = map_labels(*s.compare_layout, s.compare_array);
+        const View v =
+            fit(scene_bounds(*s.compare_layout), area, ruler_margin(label_px(s), !compare_labels.axis_note.empty()));
+        s.compare_renderer->draw_scene(*s.compare_layout, v, {area, s.height, theme.scene}, std::nullopt);
+        draw_map_labels(dl, *s.compare_layout, compare_labels, v, area,
+                        label_style(overlay.font(), label_px(s), theme));
+    }
     if (s.show_legend)
         draw_legend(dl, s.legend, overlay.font(), s.font_px * 0.85f, float(s.width) - legend_w, caption_h,
                     legend_w - pad, theme);

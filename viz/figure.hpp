@@ -18,11 +18,18 @@ struct FigureSpec {
     bool show_legend = true;
     int width = 1920, height = 1080;
     float font_px = 20;
+    // A second map drawn right of the first (a lesson's comparison kernel), from its own renderer;
+    // the two share the map's area half and half.
+    const MapLayout* compare_layout = nullptr;
+    const CellGridRenderer* compare_renderer = nullptr;
+    std::string compare_array;
 };
 
-// Where the map goes in the figure (the caption above it, the legend right of it); its
-// shape sets a 1D map's rows.
+// Where the map goes in the figure (the caption above it, the legend right of it; with a
+// comparison, the left half of that); its shape sets a 1D map's rows.
 ViewRect figure_map_area(const FigureSpec& spec);
+// The comparison map's place: the right half (empty without one).
+ViewRect figure_compare_area(const FigureSpec& spec);
 
 // The view the figure draws its map with: fitted into figure_map_area, leaving room for its
 // rulers and labels.

@@ -3,6 +3,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+#include <cfloat>
 #include <cmath>
 
 #include "finding_target.hpp"
@@ -139,6 +141,61 @@ void draw_legend_in_margin(ImDrawList* dl, AppState& state, const Legend& legend
                 float(lr.w) - 2 * legend_pad, theme);
 }
 
+// The two pictures' sentences: which kernel each is, and the comparison's legend figure.
+std::string left_sentence(const MapPicture& p) { return "Left: " + picture_sentence(p, "the lesson's kernel"); }
+std::string right_sentence(const MapPicture& p) {
+    return "Right: " + picture_sentence(*p.compare, "the same launch and view");
+}
+
+// Splits the pictures' rectangle `map` in two halves with a gap, less a band under them for
+// their sentences: `map` becomes the map's, and the comparison's is returned.
+ViewRect share_with_compare(ViewRect& map, float font, const MapPicture& p) {
+    const double gap = font * 1.5, half = std::max((map.w - gap) / 2, 1.0);
+    const auto lines = [&](const std::string& s) {
+        return double(ImGui::GetFont()->CalcTextSizeA(font, FLT_MAX, float(half), s.c_str()).y);
+    };
+    const double band = std::max(lines(left_sentence(p)), lines(right_sentence(p))) + font * 0.6;
+    map = {map.x, map.y, half, std::max(map.h - band, 1.0)};
+    return {map.x + half + gap, map.y, half, map.h};
+}
+
+// The lesson's comparison kernel beside the map (in `area`, the map being in `left`): its picture
+// of the same launch and view as one image (square cells) with its name, shape and rulers, and
+// under both pictures which kernel each is; not interactive.
+void draw_compare(ImDrawList* dl, AppState& state, MapFrame& frame, const ViewRect& left, const ViewRect& area) {
+    MapPicture& c = *state.picture->compare;
+    const bool same = frame.compare_of == &c && frame.compare_width == c.layout.width &&
+                      frame.compare_color.mode == c.color.mode && frame.compare_color.palette == c.color.palette;
+    if (!same) {
+        frame.compare_image.paint(c.layout, host_map(c), c.color, element_figures(c));
+        frame.compare_of = &c;
+        frame.compare_color = c.color;
+        frame.compare_width = c.layout.width;
+    }
+    const float font = ImGui::GetFontSize();
+    const Theme& theme = state.theme();
+    const MapLabels labels = map_labels(c.layout, c.launch.array_caption());
+    const double margin = ruler_margin(font, !labels.axis_note.empty());
+    const ViewRect r{std::floor(area.x), left.y, std::floor(area.w), left.h};  // whole pixels, as the map's
+    const View v = fit(scene_bounds(c.layout), r, margin);
+    state.compare_rect = r;
+    state.compare_view = v;
+    const Rgba8 scene = theme.scene;
+    dl->AddRectFilled(ImVec2(float(r.x), float(r.y)), ImVec2(float(r.x + r.w), float(r.y + r.h)),
+                      IM_COL32(scene.r, scene.g, scene.b, 255));
+    const glm::dvec2 a = world_to_screen(v, r, {0, 0}), b = world_to_screen(v, r, {c.layout.width, c.layout.height});
+    dl->AddImage(reinterpret_cast<ImTextureID>(uintptr_t(frame.compare_image.texture())),
+                 ImVec2(float(a.x), float(a.y)), ImVec2(float(b.x), float(b.y)));
+    const auto over = draw_map_labels(dl, c.layout, labels, v, r, label_style(ImGui::GetFont(), font, theme));
+    state.labels_over_cells.insert(state.labels_over_cells.end(), over.begin(), over.end());
+    const auto sentence = [&](const ViewRect& under, const std::string& text) {
+        dl->AddText(ImGui::GetFont(), font, ImVec2(float(under.x), float(under.y + under.h + font * 0.3)),
+                    ImGui::GetColorU32(ImGuiCol_Text), text.c_str(), nullptr, float(under.w));
+    };
+    sentence(left, left_sentence(*state.picture));
+    sentence(r, right_sentence(*state.picture));
+}
+
 }  // namespace
 
 void draw_map_panel(AppState& state, MapFrame& frame) {
@@ -149,6 +206,8 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     const ImVec2 panel_pos = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const ViewRect area{panel_pos.x, panel_pos.y, std::max(avail.x, 1.0f), std::max(avail.y, 1.0f)};
+    std::optional<ViewRect> compare_area;  // a lesson's comparison, right of the map
+    state.compare_rect = {};
     const float legend_font = font * 0.9f, legend_pad = font * 0.4f;
     std::optional<Legend> legend;
     LegendPlace place{area, {}, true};
@@ -157,12 +216,18 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     double margin = font * 0.6;
     if (state.picture) {
         legend = picture_legend(*state.picture);
+        if (state.picture->compare) legend->note.clear();  // said under each picture instead
         const ImVec2 l = legend_size(*legend, ImGui::GetFont(), legend_font, std::floor(font * 16));
         labels = map_labels(state.picture->layout, state.picture->launch.array_caption());
         margin = ruler_margin(font, !labels.axis_note.empty());
         legend_column = l.x + 2 * legend_pad + margin;
-        place = place_legend(scene_bounds(state.picture->layout), area, l.x + 2 * legend_pad, l.y + 2 * legend_pad,
-                             margin, !state.picture->layout.is_matrix() && state.auto_blocks_per_row);
+        // With a comparison the legend is placed for both pictures side by side (about twice as
+        // wide, with the second's rulers), and they share what it leaves.
+        WorldRect scene = scene_bounds(state.picture->layout);
+        if (state.picture->compare) scene.x1 = scene.x0 + 2.25 * (scene.x1 - scene.x0);
+        place = place_legend(scene, area, l.x + 2 * legend_pad, l.y + 2 * legend_pad, margin,
+                             !state.picture->layout.is_matrix() && state.auto_blocks_per_row);
+        if (state.picture->compare) compare_area = share_with_compare(place.map, font, *state.picture);
     }
     // Whole pixels: the renderer's viewport is in whole pixels, and cells must land where
     // the view says they are.
@@ -178,7 +243,7 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
         return;
     }
     const MapLayout& m = state.picture->layout;
-    follow_area(state, area, legend_column, r, margin);
+    follow_area(state, compare_area ? ViewRect{area.x, area.y, area.w / 2, area.h} : area, legend_column, r, margin);
     const View before = state.view;
     handle_input(state, r);
     if (state.view.zoom != before.zoom || state.view.center != before.center) state.view_is_fit = false;
@@ -197,6 +262,7 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     dl->PopClipRect();
 
     draw_legend_in_margin(dl, state, *legend, place, legend_font, legend_pad);
+    if (compare_area) draw_compare(dl, state, frame, r, *compare_area);
 }
 
 }  // namespace threadmap

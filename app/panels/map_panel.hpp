@@ -7,6 +7,7 @@
 
 #include "app_state.hpp"
 #include "cell_grid_renderer.hpp"
+#include "cell_image.hpp"
 
 namespace threadmap {
 
@@ -21,6 +22,12 @@ struct MapFrame {
     ViewRect rect;
     std::optional<glm::ivec2> hovered_element;
     Rgba8 background = kSceneBackground;  // the theme's, behind the cells
+    // The comparison picture beside the map (MapPicture::compare), as one image, and what it
+    // was painted from: repainted when the picture, its colours or its layout change.
+    CellImage compare_image;
+    const MapPicture* compare_of = nullptr;
+    ColorContext compare_color;
+    uint32_t compare_width = 0;
 };
 
 void draw_map_panel(AppState& state, MapFrame& frame);

@@ -458,3 +458,33 @@ TEST_CASE("a legend lists only what is on its picture - no 'more than one' witho
     CHECK(clean.count(LegendCategory::Hazard) == 0);
     CHECK_FALSE(clean_idle);
 }
+
+TEST_CASE("a lesson's comparison kernel is built beside its own only while the launch runs the lesson's kernel") {
+    LaunchOptions o;
+    o.preset = "transpose-coalescing";
+    const ResolvedLaunch lesson = resolved(o);
+    CHECK(lesson_compare_kernel(lesson) == "transpose-tiled");
+    PictureOptions po;
+    po.mode = ColorMode::Sectors;
+    po.compare_kernel = lesson_compare_kernel(lesson);
+    auto built = build_picture(lesson, po);
+    REQUIRE(built.value);
+    MapPicture& p = *built.value;
+    REQUIRE(p.compare);
+    // The same launch and array, the other kernel: its stores coalesced where the naive one's are not.
+    CHECK(p.compare->launch.kernel_name() == "transpose-tiled");
+    CHECK(p.compare->launch.mapped_array() == "out");
+    CHECK(p.compare->launch.launch.grid == p.launch.launch.grid);
+    CHECK(p.compare->memory.totals.sectors < p.memory.totals.sectors / 4);
+    // Recoloured with the map.
+    recolor(p, ColorMode::Block, Palette::Standard, std::nullopt);
+    CHECK(p.compare->color.mode == ColorMode::Block);
+    // The learner switched to the other kernel: no comparison (it would be the same picture).
+    ResolvedLaunch switched = lesson;
+    switched.model->spec = find_builtin_kernel("transpose-tiled");
+    CHECK(lesson_compare_kernel(switched).empty());
+    // A lesson without one has none.
+    o = {};
+    o.preset = "seed-increment";
+    CHECK(lesson_compare_kernel(resolved(o)).empty());
+}

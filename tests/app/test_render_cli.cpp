@@ -187,6 +187,30 @@ TEST_CASE("render --color banks shows a shared tile's 32-way column reads - none
     for (const std::string& f : {plain, padded, global}) std::remove(f.c_str());
 }
 
+TEST_CASE("render --preset of the bank-conflict lesson draws the padded tile at the right - 32-way left, none right") {
+    const std::string out = temp_png("beside");
+    const RunResult r = run_threadmap(
+        {"render", "--preset", "transpose-bank-conflicts", "--size", "1280x720", "--no-legend", "--out", out},
+        kNoDisplay);
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const ColorContext banks{ColorMode::Banks, Palette::Standard, {10, 7, 1}, {32, 32, 1}};
+    const auto ways = [&](uint8_t c) { return rgb(colorize(CellSample{CellSample::Element, 1, {}, {}, c}, banks)); };
+    const PngImage img = load_png(out);
+    REQUIRE(img.valid());
+    int left_32 = 0, right_32 = 0, left_1 = 0, right_1 = 0;
+    for (int y = 0; y < img.height; ++y)
+        for (int x = 0; x < img.width; ++x) {
+            const bool left = x < img.width / 2;
+            if (img.at(x, y) == ways(32)) ++(left ? left_32 : right_32);
+            if (img.at(x, y) == ways(1)) ++(left ? left_1 : right_1);
+        }
+    CHECK(left_32 > 10000);
+    CHECK(right_32 == 0);
+    CHECK(right_1 > 10000);
+    CHECK(left_1 == 0);
+    std::remove(out.c_str());
+}
+
 TEST_CASE("render - bad arguments exit 2 and unwritable paths 1, with a message") {
     const std::string out = temp_png("bad");
     const std::vector<std::vector<std::string>> bad = {

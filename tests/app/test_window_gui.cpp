@@ -958,3 +958,43 @@ TEST_CASE("the Memory tab at 1280x720 - its figure first, every column of its ta
     const double lanes_right = double(widgets["memory:table"][0]) + double(widgets["memory:table"][2]);
     CHECK(lanes_right <= double(widgets["go-to-element"][0]));
 }
+
+TEST_CASE(
+    "the bank-conflict lesson draws the padded tile beside its tile - 32-way against none, in the colorizer's "
+    "colours") {
+    const char* name = "transpose-bank-conflicts";
+    const WindowRun w =
+        run_window({"--preset", name}, "1 move 5 5\n2 wait idle\n4 state @/s.json\n4 screenshot @/w.png\n5 quit\n");
+    const PngImage img = load_png(w.path("w.png"));
+    REQUIRE(img.valid());
+    const json s = load_json(w.path("s.json"));
+    REQUIRE(s.contains("compare"));
+    CHECK(s["kernel"] == "transpose-tiled");
+    CHECK(s["compare"]["kernel"] == "transpose-tiled-padded");
+    CHECK(s["memory"]["totals"]["shared_load"]["conflict_ways_max"] == 32);
+    CHECK(s["compare"]["memory"]["totals"]["shared_load"]["conflict_ways_max"] == 1);
+    // Side by side, the same height: the comparison right of the map and its legend.
+    const ViewRect r = state_map_rect(s);
+    json beside = s;
+    beside["map_rect"] = s["compare"]["map_rect"];
+    beside["view"] = s["compare"]["view"];
+    const ViewRect c = state_map_rect(beside);
+    CHECK(c.x >= r.x + r.w);
+    CHECK(c.y == r.y);
+    CHECK(c.h == r.h);
+    // Both pictures' pixels are the colorizer's colours for their cells.
+    CHECK(check_map_pixels(img, s, expected_picture(preset(name), s)).mismatches == 0);
+    auto launch = resolve_launch(preset(name));
+    REQUIRE(launch.value);
+    REQUIRE_FALSE(apply_lesson_view(*launch.value, *find_lesson(name)));
+    PictureOptions po;
+    po.mode = ColorMode::Banks;
+    po.compare_kernel = lesson_compare_kernel(*launch.value);
+    auto built = build_picture(*launch.value, po);
+    REQUIRE(built.value);
+    REQUIRE(built.value->compare);
+    CHECK(built.value->compare->layout.width == 33);  // the padding column
+    const PixelCheck padded = check_map_pixels(img, beside, *built.value->compare);
+    CHECK(padded.elements > 100);
+    CHECK(padded.mismatches == 0);
+}
