@@ -118,6 +118,25 @@ std::string stats_caption(const MapPicture& p) {
                " elements untouched, " + std::to_string(s.elements_multi) + " written by more than one thread";
 }
 
+// The picture as the figure wants it: its colours, rows for the figure's map area, the GPU's
+// limits, and a lesson's comparison (drawn at the right).
+PictureOptions figure_options(const RenderCommandOptions& o, const ResolvedLaunch& launch, const BackendChoice& b,
+                              ColorMode mode, const std::optional<OccupancyGpu>& gpu, std::optional<uint64_t> per_row,
+                              const ViewRect& area) {
+    PictureOptions po;
+    po.check_findings = mode == ColorMode::Findings;  // a figure has no Findings tab
+    po.mode = mode;
+    po.palette = o.palette == "colorblind" ? Palette::ColorBlindSafe : Palette::Standard;
+    po.rows = per_row ? RowWidth{uint32_t(*per_row), 0}
+                      : row_width_for_aspect(launch.workload, launch.launch, area.w / area.h);
+    po.max_side = uint32_t(CellGridRenderer::max_texture_side());
+    po.max_cells = CellGridRenderer::max_cells();
+    po.backend = b;
+    po.gpu = gpu;
+    po.compare_kernel = lesson_compare_kernel(launch);
+    return po;
+}
+
 // The map figure: the picture built as the window builds it, drawn with its legend and caption.
 int render_map(const RenderCommandOptions& o, const PreparedLaunch& prepared, ColorMode mode,
                const std::optional<OccupancyGpu>& gpu, std::optional<uint64_t> per_row, PixelSize size) {
@@ -138,17 +157,7 @@ int render_map(const RenderCommandOptions& o, const PreparedLaunch& prepared, Co
         const ViewRect area = figure_map_area(spec);
         ResolvedLaunch launch = prepared.launch;
         if (const auto problem = open_on_lesson_view(launch, o.launch)) return fail(*problem, 2);
-        PictureOptions po;
-        po.check_findings = mode == ColorMode::Findings;  // a figure has no Findings tab
-        po.mode = mode;
-        po.palette = o.palette == "colorblind" ? Palette::ColorBlindSafe : Palette::Standard;
-        po.rows = per_row ? RowWidth{uint32_t(*per_row), 0}
-                          : row_width_for_aspect(launch.workload, launch.launch, area.w / area.h);
-        po.max_side = uint32_t(CellGridRenderer::max_texture_side());
-        po.max_cells = CellGridRenderer::max_cells();
-        po.backend = b;
-        po.gpu = gpu;
-        po.compare_kernel = lesson_compare_kernel(launch);  // a lesson's: drawn at the right
+        const PictureOptions po = figure_options(o, launch, prepared.backend, mode, gpu, per_row, area);
         auto built = build_picture(launch, po);
         if (!built.value) return fail(built.error, 2);
         MapPicture& p = *built.value;

@@ -196,6 +196,42 @@ void draw_compare(ImDrawList* dl, AppState& state, MapFrame& frame, const ViewRe
     sentence(r, right_sentence(*state.picture));
 }
 
+// Where the panel's parts go: the map's rectangle and the legend's (window_layout's
+// place_legend), a lesson's comparison right of the map, the picture's labels and margins.
+struct PanelPlan {
+    std::optional<Legend> legend;
+    LegendPlace place;
+    std::optional<ViewRect> compare;  // a lesson's comparison, right of the map
+    MapLabels labels;                 // the picture's names and rulers
+    double margin = 0;                // what the fitted picture leaves for its rulers
+    double legend_column = 0;         // the legend's width and its gap, beside the picture
+    float legend_font = 0, legend_pad = 0;
+};
+
+PanelPlan plan_panel(const AppState& state, const ViewRect& area, float font) {
+    PanelPlan plan;
+    plan.legend_font = font * 0.9f;
+    plan.legend_pad = font * 0.4f;
+    plan.place = {area, {}, true};
+    plan.margin = font * 0.6;
+    if (!state.picture) return plan;
+    const MapPicture& p = *state.picture;
+    plan.legend = picture_legend(p);
+    if (p.compare) plan.legend->note.clear();  // said under each picture instead
+    const ImVec2 l = legend_size(*plan.legend, ImGui::GetFont(), plan.legend_font, std::floor(font * 16));
+    plan.labels = map_labels(p.layout, p.launch.array_caption());
+    plan.margin = ruler_margin(font, !plan.labels.axis_note.empty());
+    plan.legend_column = l.x + 2 * plan.legend_pad + plan.margin;
+    // With a comparison the legend is placed for both pictures side by side (about twice as
+    // wide, with the second's rulers), and they share what it leaves.
+    WorldRect scene = scene_bounds(p.layout);
+    if (p.compare) scene.x1 = scene.x0 + 2.25 * (scene.x1 - scene.x0);
+    plan.place = place_legend(scene, area, l.x + 2 * plan.legend_pad, l.y + 2 * plan.legend_pad, plan.margin,
+                              !p.layout.is_matrix() && state.auto_blocks_per_row);
+    if (p.compare) plan.compare = share_with_compare(plan.place.map, font, p);
+    return plan;
+}
+
 }  // namespace
 
 void draw_map_panel(AppState& state, MapFrame& frame) {
@@ -206,29 +242,12 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     const ImVec2 panel_pos = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const ViewRect area{panel_pos.x, panel_pos.y, std::max(avail.x, 1.0f), std::max(avail.y, 1.0f)};
-    std::optional<ViewRect> compare_area;  // a lesson's comparison, right of the map
     state.compare_rect = {};
-    const float legend_font = font * 0.9f, legend_pad = font * 0.4f;
-    std::optional<Legend> legend;
-    LegendPlace place{area, {}, true};
-    double legend_column = 0;  // the legend's width and its gap, beside the picture
-    MapLabels labels;          // the picture's names and rulers
-    double margin = font * 0.6;
-    if (state.picture) {
-        legend = picture_legend(*state.picture);
-        if (state.picture->compare) legend->note.clear();  // said under each picture instead
-        const ImVec2 l = legend_size(*legend, ImGui::GetFont(), legend_font, std::floor(font * 16));
-        labels = map_labels(state.picture->layout, state.picture->launch.array_caption());
-        margin = ruler_margin(font, !labels.axis_note.empty());
-        legend_column = l.x + 2 * legend_pad + margin;
-        // With a comparison the legend is placed for both pictures side by side (about twice as
-        // wide, with the second's rulers), and they share what it leaves.
-        WorldRect scene = scene_bounds(state.picture->layout);
-        if (state.picture->compare) scene.x1 = scene.x0 + 2.25 * (scene.x1 - scene.x0);
-        place = place_legend(scene, area, l.x + 2 * legend_pad, l.y + 2 * legend_pad, margin,
-                             !state.picture->layout.is_matrix() && state.auto_blocks_per_row);
-        if (state.picture->compare) compare_area = share_with_compare(place.map, font, *state.picture);
-    }
+    const PanelPlan plan = plan_panel(state, area, font);
+    const LegendPlace& place = plan.place;
+    const std::optional<ViewRect>& compare_area = plan.compare;
+    const MapLabels& labels = plan.labels;
+    const double margin = plan.margin, legend_column = plan.legend_column;
     // Whole pixels: the renderer's viewport is in whole pixels, and cells must land where
     // the view says they are.
     const ImVec2 pos(std::floor(float(place.map.x)), std::floor(float(place.map.y)));
@@ -261,7 +280,7 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     draw_warp_overlay(dl, state, r);
     dl->PopClipRect();
 
-    draw_legend_in_margin(dl, state, *legend, place, legend_font, legend_pad);
+    draw_legend_in_margin(dl, state, *plan.legend, place, plan.legend_font, plan.legend_pad);
     if (compare_area) draw_compare(dl, state, frame, r, *compare_area);
 }
 
