@@ -88,7 +88,7 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, RowWidth row_
         const uint64_t extent = std::max(w.n, launched.cols);
         const uint64_t drawn = std::min(extent, max_cells);
         const uint64_t bdx = l.block.x;
-        if (row_width.threads > 0 && row_width.threads < bdx && w.kernel != KernelKind::Model) {
+        if (row_width.threads > 0 && row_width.threads < bdx) {
             // A block over several rows, widened until the height fits.
             const uint64_t width = std::min(
                 wrapped_row_threads(std::max<uint64_t>(row_width.threads, (drawn + max_side - 1) / max_side)), bdx);
@@ -97,28 +97,28 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, RowWidth row_
             m.width = uint32_t(width);
             m.height = uint32_t((drawn + width - 1) / width);
             m.ghosts_not_drawn = extent - drawn;
+            m.past_cells = std::min(past, drawn - std::min(drawn, w.n));
             // Blocks start mid-row when the row does not divide them: outlined where the
             // toucher's block changes.
             m.outline_by_toucher = true;
             m.block_w = m.block_h = 0;
-            r.value = m;
-            return r;
+        } else {
+            uint64_t k = std::max<uint64_t>(1, row_width.blocks);
+            k = std::max(k, (drawn + bdx * max_side - 1) / (bdx * max_side));  // fit the height
+            if (k * bdx > max_side) {
+                r.error = std::to_string(drawn) + " cells do not fit a " + std::to_string(max_side) + "x" +
+                          std::to_string(max_side) + " texture in whole blocks of " + std::to_string(bdx);
+                return r;
+            }
+            m.blocks_per_row = uint32_t(k);
+            // A model kernel's short array (16 histogram bins) is one row of its own length.
+            m.width = uint32_t(w.kernel == KernelKind::Model ? std::min<uint64_t>(k * bdx, drawn) : k * bdx);
+            m.height = uint32_t((drawn + m.width - 1) / m.width);
+            m.block_w = l.block.x;
+            m.block_h = 1;
+            m.ghosts_not_drawn = extent - drawn;
+            m.past_cells = std::min(past, drawn - std::min(drawn, w.n));
         }
-        uint64_t k = std::max<uint64_t>(1, row_width.blocks);
-        k = std::max(k, (drawn + bdx * max_side - 1) / (bdx * max_side));  // fit the height
-        if (k * bdx > max_side) {
-            r.error = std::to_string(drawn) + " cells do not fit a " + std::to_string(max_side) + "x" +
-                      std::to_string(max_side) + " texture in whole blocks of " + std::to_string(bdx);
-            return r;
-        }
-        m.blocks_per_row = uint32_t(k);
-        // A model kernel's short array (16 histogram bins) is one row of its own length.
-        m.width = uint32_t(w.kernel == KernelKind::Model ? std::min<uint64_t>(k * bdx, drawn) : k * bdx);
-        m.height = uint32_t((drawn + m.width - 1) / m.width);
-        m.block_w = l.block.x;
-        m.block_h = 1;
-        m.ghosts_not_drawn = extent - drawn;
-        m.past_cells = std::min(past, drawn - std::min(drawn, w.n));
     }
     if (w.kernel == KernelKind::Model) {  // outlines from who touched each cell
         m.past_not_drawn = past - m.past_cells;
@@ -146,9 +146,11 @@ RowWidth row_width_for_aspect(const Workload& w, const LaunchConfig& l, double a
     };
     // width = k·bdx, height = ⌈cells / width⌉; width/height ≈ aspect near width = √(cells·aspect).
     const double ideal = std::sqrt(double(cells) * aspect);
-    if (w.kernel != KernelKind::Model && ideal < double(bdx) && bdx > 1) {
+    if (ideal < double(bdx) && bdx > 1) {
         // One block is wider than a row should be: rows of whole warps (or of a power of two
-        // below a warp), the block wrapped, if that comes closer to the view's shape.
+        // below a warp), the block wrapped, if that comes closer to the view's shape. (A model
+        // kernel's array wraps the same way: a reduction's 256 partial sums, one per block, are
+        // 16 rows of 16, not a line.)
         uint64_t best = bdx;
         for (uint64_t t : {wrapped_row_threads(uint64_t(std::max(ideal / 1.5, 1.0))),
                            wrapped_row_threads(uint64_t(ideal)), wrapped_row_threads(uint64_t(ideal * 1.5))}) {

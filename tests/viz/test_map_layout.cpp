@@ -197,3 +197,31 @@ TEST_CASE("a kernel-model map draws the cells past its array's end - 1D after it
     CHECK(r.value->past_cells == 5);
     CHECK(r.value->past_not_drawn == 2);
 }
+
+TEST_CASE("a model kernel's short array wraps into a square too - a reduction's 256 sums, a histogram's 16 bins") {
+    // One partial sum per block of 256 threads: a row of 256 would be a line; rows of 16 are square.
+    const Workload partial = model_array_workload({256});
+    const LaunchConfig reduce{{256, 1, 1}, {256, 1, 1}};
+    const RowWidth rows = row_width_for_aspect(partial, reduce, 1.0);
+    CHECK(rows.threads == 16);
+    const auto m = make_layout(partial, reduce, rows, 16384, 1 << 20);
+    REQUIRE(m.value);
+    CHECK(m.value->width == 16);
+    CHECK(m.value->height == 16);
+    CHECK(m.value->outline_by_toucher);  // the model's outlines: where the toucher's block changes
+    uint32_t x = 0, y = 0;
+    m.value->cell_of(200, x, y);
+    CHECK(x == 8);
+    CHECK(y == 12);
+    // 16 bins under blocks of 256: 4 rows of 4 for a square view, one row for a wide one.
+    const Workload bins = model_array_workload({16});
+    const LaunchConfig histogram{{16, 1, 1}, {256, 1, 1}};
+    const auto square = make_layout(bins, histogram, row_width_for_aspect(bins, histogram, 1.0), 16384, 1 << 20);
+    REQUIRE(square.value);
+    CHECK(square.value->width == 4);
+    CHECK(square.value->height == 4);
+    const auto wide = make_layout(bins, histogram, row_width_for_aspect(bins, histogram, 16.0), 16384, 1 << 20);
+    REQUIRE(wide.value);
+    CHECK(wide.value->width == 16);
+    CHECK(wide.value->height == 1);
+}
