@@ -249,34 +249,122 @@ bool any_launch_option(const LaunchOptions& l) {
            !l.expect.empty();
 }
 
+// A learner's kernel (--source) or a lesson's own text, compiled and bound.
+ResolveResult resolve_source_kernel(const LaunchOptions& o, const Lesson* own_kernel_lesson) {
+    ResolveResult r;
+    std::string& err = r.error;
+    const bool shape =
+        !o.kernel.empty() || !o.n.empty() || !o.rows.empty() || !o.cols.empty() || !o.inner.empty() || o.any_param();
+    if (!o.source.empty() && (shape || !o.preset.empty()))
+        return err =
+                   "--source gives the kernel: bind its parameters with --bind (not --preset, --kernel or a "
+                   "shape)",
+               r;
+    if (shape)
+        return err = "preset " + o.preset +
+                     " has its own kernel source: change its parameters with --bind (not --kernel or a shape)",
+               r;
+    const auto source = own_kernel_lesson ? load_lesson_kernel(*own_kernel_lesson->own_kernel, o.preset + ".cu", o)
+                                          : load_source_kernel(o);
+    if (!source.value) return err = source.error, r;
+    r = resolve_model_kernel(*source.value->spec, own_kernel_lesson, o);
+    if (r.value) {
+        r.value->model->owner = source.value->owner;
+        r.value->model->expected = source.value->expected;
+        r.value->model->warnings = source.value->warnings;
+    }
+    return r;
+}
+
+// The tutorial kernel's shape from --n, or --rows, --cols and --inner, over the lesson's;
+// a message when they do not fit the kernel.
+std::optional<std::string> take_tutorial_shape(Workload& w, const LaunchOptions& o, const Lesson* lesson) {
+    std::string err;
+    const auto take = [&](const std::string& text, const char* option, uint64_t& field) {
+        if (text.empty()) return true;
+        const auto v = parse_count(text, option);
+        if (!v.value) err = v.error;
+        if (v.value) field = *v.value;
+        return v.value.has_value();
+    };
+    if (is_matrix(w.kernel)) {
+        if (!o.n.empty()) return "--n is for the increment kernels; matmul takes --rows, --cols and --inner";
+        if (!take(o.rows, "--rows", w.rows) || !take(o.cols, "--cols", w.cols) || !take(o.inner, "--inner", w.inner))
+            return err;
+        if (!o.rows.empty() || !o.cols.empty() || !o.inner.empty()) {
+            if (o.inner.empty() && !lesson) w.inner = w.cols;
+            // A shape given here gets exactly matching operands; a preset's odd A and B
+            // (seed-matmul's C smaller than A·B) hold only for the preset's own shape.
+            w = matmul_workload(w.kernel, w.rows, w.cols, w.inner);
+        }
+        if (w.rows == 0 && o.rows.empty()) return "matmul needs --rows and --cols (and optionally --inner)";
+    } else {
+        if (!o.rows.empty() || !o.cols.empty() || !o.inner.empty())
+            return "--rows, --cols and --inner are for matmul; the increment kernels take --n";
+        if (!take(o.n, "--n", w.n)) return err;
+        if (w.n == 0 && o.n.empty()) return "--kernel " + std::string(kernel_name(w.kernel)) + " needs --n";
+    }
+    return std::nullopt;
+}
+
+// One of the tutorial's kernels: the lesson's launch and shape, with the options over them.
+ResolveResult resolve_tutorial_kernel(const LaunchOptions& o, const Lesson* lesson) {
+    ResolveResult r;
+    std::string& err = r.error;
+    const bool explicit_kernel = !o.kernel.empty();
+    ResolvedLaunch out;
+    std::optional<Dim3> block, grid;
+    if (lesson) {
+        out.preset = lesson->name;
+        out.workload = lesson->workload;
+        block = lesson->block;
+        grid = lesson->grid;
+    }
+    if (explicit_kernel) {
+        const auto kind = parse_kernel(o.kernel);
+        if (lesson && is_matrix(*kind) != is_matrix(lesson->workload.kernel)) {
+            err = "--kernel " + o.kernel + " needs a different shape than preset " + lesson->name +
+                  "; give the shape without --preset";
+            return r;
+        }
+        out.workload.kernel = *kind;
+    }
+    Workload& w = out.workload;
+    if (auto problem = take_tutorial_shape(w, o, lesson)) return err = *problem, r;
+    if (auto problem = check_shape(w)) {
+        err = *problem;
+        return r;
+    }
+    if (!o.block.empty()) {
+        const auto parsed = parse_dim3(o.block, "--block");
+        if (!parsed.value) return err = parsed.error, r;
+        block = parsed.value;
+        if (o.grid.empty()) grid.reset();  // a new block gets the grid that covers the shape
+    }
+    if (!o.grid.empty()) {
+        const auto parsed = parse_dim3(o.grid, "--grid");
+        if (!parsed.value) return err = parsed.error, r;
+        grid = parsed.value;
+    }
+    out.launch.block = block.value_or(default_block(w.kernel));
+    out.launch.grid = grid.value_or(covering_grid(w, out.launch.block));
+    if (!o.array.empty() || !o.access.empty() || !o.shared_block.empty() || !o.phase.empty()) {
+        // Another array, or the readers: the tutorial's kernel as the kernel model runs it.
+        ModelKernel k = tutorial_model_kernel(w, lesson && lesson->store_in_loop);
+        if (auto problem = choose_mapped_array(k, o)) return err = *problem, r;
+        out.workload = model_workload(k, out.launch);
+        out.model = std::move(k);
+    }
+    r.value = out;
+    return r;
+}
+
 ResolveResult resolve_launch(const LaunchOptions& o) {
     ResolveResult r;
     std::string& err = r.error;
     const Lesson* own_kernel_lesson = o.preset.empty() ? nullptr : find_lesson(o.preset);
     if (own_kernel_lesson && !own_kernel_lesson->own_kernel) own_kernel_lesson = nullptr;
-    if (!o.source.empty() || own_kernel_lesson) {
-        const bool shape = !o.kernel.empty() || !o.n.empty() || !o.rows.empty() || !o.cols.empty() ||
-                           !o.inner.empty() || o.any_param();
-        if (!o.source.empty() && (shape || !o.preset.empty()))
-            return err =
-                       "--source gives the kernel: bind its parameters with --bind (not --preset, --kernel or a "
-                       "shape)",
-                   r;
-        if (shape)
-            return err = "preset " + o.preset +
-                         " has its own kernel source: change its parameters with --bind (not --kernel or a shape)",
-                   r;
-        const auto source = own_kernel_lesson ? load_lesson_kernel(*own_kernel_lesson->own_kernel, o.preset + ".cu", o)
-                                              : load_source_kernel(o);
-        if (!source.value) return err = source.error, r;
-        r = resolve_model_kernel(*source.value->spec, own_kernel_lesson, o);
-        if (r.value) {
-            r.value->model->owner = source.value->owner;
-            r.value->model->expected = source.value->expected;
-            r.value->model->warnings = source.value->warnings;
-        }
-        return r;
-    }
+    if (!o.source.empty() || own_kernel_lesson) return resolve_source_kernel(o, own_kernel_lesson);
     if (!o.entry.empty() || !o.binds.empty() || !o.time_limit.empty() || !o.memory_limit.empty() ||
         !o.dynamic_shared.empty() || !o.expect.empty())
         return err =
@@ -322,85 +410,7 @@ ResolveResult resolve_launch(const LaunchOptions& o) {
             return r;
         }
 
-    ResolvedLaunch out;
-    std::optional<Dim3> block, grid;
-    if (lesson) {
-        out.preset = lesson->name;
-        out.workload = lesson->workload;
-        block = lesson->block;
-        grid = lesson->grid;
-    }
-    if (explicit_kernel) {
-        const auto kind = parse_kernel(o.kernel);
-        if (lesson && is_matrix(*kind) != is_matrix(lesson->workload.kernel)) {
-            err = "--kernel " + o.kernel + " needs a different shape than preset " + lesson->name +
-                  "; give the shape without --preset";
-            return r;
-        }
-        out.workload.kernel = *kind;
-    }
-    Workload& w = out.workload;
-    const auto take = [&](const std::string& text, const char* option, uint64_t& field) {
-        if (text.empty()) return true;
-        const auto v = parse_count(text, option);
-        if (!v.value) err = v.error;
-        if (v.value) field = *v.value;
-        return v.value.has_value();
-    };
-    if (is_matrix(w.kernel)) {
-        if (!o.n.empty()) {
-            err = "--n is for the increment kernels; matmul takes --rows, --cols and --inner";
-            return r;
-        }
-        if (!take(o.rows, "--rows", w.rows) || !take(o.cols, "--cols", w.cols) || !take(o.inner, "--inner", w.inner))
-            return r;
-        if (!o.rows.empty() || !o.cols.empty() || !o.inner.empty()) {
-            if (o.inner.empty() && !lesson) w.inner = w.cols;
-            // A shape given here gets exactly matching operands; a preset's odd A and B
-            // (seed-matmul's C smaller than A·B) hold only for the preset's own shape.
-            w = matmul_workload(w.kernel, w.rows, w.cols, w.inner);
-        }
-        if (w.rows == 0 && o.rows.empty()) {
-            err = "matmul needs --rows and --cols (and optionally --inner)";
-            return r;
-        }
-    } else {
-        if (!o.rows.empty() || !o.cols.empty() || !o.inner.empty()) {
-            err = "--rows, --cols and --inner are for matmul; the increment kernels take --n";
-            return r;
-        }
-        if (!take(o.n, "--n", w.n)) return r;
-        if (w.n == 0 && o.n.empty()) {
-            err = "--kernel " + std::string(kernel_name(w.kernel)) + " needs --n";
-            return r;
-        }
-    }
-    if (auto problem = check_shape(w)) {
-        err = *problem;
-        return r;
-    }
-    if (!o.block.empty()) {
-        const auto parsed = parse_dim3(o.block, "--block");
-        if (!parsed.value) return err = parsed.error, r;
-        block = parsed.value;
-        if (o.grid.empty()) grid.reset();  // a new block gets the grid that covers the shape
-    }
-    if (!o.grid.empty()) {
-        const auto parsed = parse_dim3(o.grid, "--grid");
-        if (!parsed.value) return err = parsed.error, r;
-        grid = parsed.value;
-    }
-    out.launch.block = block.value_or(default_block(w.kernel));
-    out.launch.grid = grid.value_or(covering_grid(w, out.launch.block));
-    if (!o.array.empty() || !o.access.empty() || !o.shared_block.empty() || !o.phase.empty()) {
-        // Another array, or the readers: the tutorial's kernel as the kernel model runs it.
-        ModelKernel k = tutorial_model_kernel(w, lesson && lesson->store_in_loop);
-        if (auto problem = choose_mapped_array(k, o)) return err = *problem, r;
-        out.workload = model_workload(k, out.launch);
-        out.model = std::move(k);
-    }
-    r.value = out;
-    return r;
+    return resolve_tutorial_kernel(o, lesson);
 }
 
 }  // namespace threadmap
