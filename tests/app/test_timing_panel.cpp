@@ -214,3 +214,25 @@ TEST_CASE("timing lessons set the panel up - and the numbers can be saved as JSO
     CHECK(save_timing_numbers(state.timing, "/proc/no-such-folder", 0).rfind("cannot write", 0) == 0);
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("the Timing tab times a lesson's registry kernel with the model - modeled bars, the C++ reference") {
+    HeadlessImGuiContext context(1200, 900);
+    AppState state;
+    select_lesson(state, "transpose-bank-conflicts");
+    finish_picture_job(state, 16384, kMaxDrawnCells);
+    state.timing.source = TimingSource::Modeled;
+    REQUIRE(start_timing_run(state.timing, state.picture->launch, std::nullopt));
+    wait_for_jobs(state.timing);
+    REQUIRE(state.timing.current);
+    CHECK(state.timing.message.empty());
+    const TimingReport& r = *state.timing.current;
+    CHECK(r.kernel == "transpose-tiled");
+    for (const auto& s : r.stages) CHECK(s.origin == "modeled");
+    CHECK(r.cpu_reference.implementation.find("C++ reference") == 0);
+    ImGui::NewFrame();
+    ImGui::Begin("timing");
+    draw_timing_panel(state);  // the bars, and a sweep button it cannot press
+    ImGui::End();
+    ImGui::Render();
+    CHECK(state.widget_rects.count("timing-sweep") == 1);
+}
