@@ -194,7 +194,7 @@ void add_occupancy_command(CLI::App& app, OccupancyCommandOptions& o) {
     cmd->add_flag(
         "--sweep", o.sweep,
         "Add the block-size sweep (32 to 1024 threads per block: occupancy, waves, modeled kernel time with a "
-        "device profile, the tutorial's kernels only); built-in kernels and lessons");
+        "device profile); built-in kernels and lessons");
     cmd->add_flag("--json", o.json, "JSON: compute_capability, sms, block_size, ..., waves, last_wave_fill");
 }
 
