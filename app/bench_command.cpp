@@ -186,10 +186,11 @@ int run_bench_command(const BenchCommandOptions& o) {
     LaunchOptions launch = o.launch;
     if (modeled) launch.backend = "cpu";
     // The sweep chooses its own sizes: the kernel alone matters, so any size resolves it.
-    if (o.sweep && launch.preset.empty() && launch.n.empty() && launch.rows.empty() && launch.cols.empty()) {
-        const auto kind = parse_kernel(launch.kernel);
-        (kind && is_matrix(*kind) ? launch.rows : launch.n) = "1024";
-        if (kind && is_matrix(*kind)) launch.cols = "1024";
+    const auto tutorial = parse_kernel(launch.kernel);  // the others refuse the sweep below (kNoSweep)
+    if (o.sweep && tutorial && launch.preset.empty() && launch.n.empty() && launch.rows.empty() &&
+        launch.cols.empty()) {
+        (is_matrix(*tutorial) ? launch.rows : launch.n) = "1024";
+        if (is_matrix(*tutorial)) launch.cols = "1024";
     }
     const PrepareResult prepared = prepare_launch(launch);
     if (!prepared.value) return fail(prepared.error, 2);

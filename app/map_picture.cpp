@@ -369,7 +369,6 @@ std::shared_ptr<MapPicture> build_compare(const ResolvedLaunch& r, const Picture
     if (element_count(c.workload) > kMaxCompareCells) return nullptr;
     PictureOptions co = o;
     co.compare_kernel.clear();
-    co.gpu.reset();
     auto built = build_picture(c, co, nullptr, cancel);
     return built.value ? std::make_shared<MapPicture>(std::move(*built.value)) : nullptr;
 }
@@ -453,7 +452,7 @@ void recolor(MapPicture& p, ColorMode mode, Palette palette, const std::optional
         p.color.sms = uint64_t(p.occupancy->gpu.sms);
     }
     p.prepared_colors.clear();
-    if (p.compare) recolor(*p.compare, mode, palette, std::nullopt);
+    if (p.compare) recolor(*p.compare, mode, palette, gpu);
 }
 
 const uint8_t* element_figures(const MapPicture& p) {

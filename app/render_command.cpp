@@ -154,9 +154,10 @@ int render_map(const RenderCommandOptions& o, const PreparedLaunch& prepared, Co
         spec.width = width;
         spec.height = height;
         spec.font_px = font_px;
-        const ViewRect area = figure_map_area(spec);
         ResolvedLaunch launch = prepared.launch;
         if (const auto problem = open_on_lesson_view(launch, o.launch)) return fail(*problem, 2);
+        spec.compare = !lesson_compare_kernel(launch).empty();  // the map gets half the area
+        const ViewRect area = figure_map_area(spec);
         const PictureOptions po = figure_options(o, launch, prepared.backend, mode, gpu, per_row, area);
         auto built = build_picture(launch, po);
         if (!built.value) return fail(built.error, 2);
@@ -172,6 +173,7 @@ int render_map(const RenderCommandOptions& o, const PreparedLaunch& prepared, Co
         const std::string painted = paint_picture(p, renderer, painter);
         if (!painted.empty()) std::fprintf(stderr, "threadmap render: %s\n", painted.c_str());
         CellGridRenderer compare_renderer;
+        spec.compare = p.compare != nullptr;
         if (p.compare) {
             paint_picture(*p.compare, compare_renderer, painter);
             spec.compare_layout = &p.compare->layout;

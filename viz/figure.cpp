@@ -61,12 +61,12 @@ double half_width(const FigureSpec& s, const ViewRect& area) { return std::max(1
 
 ViewRect figure_map_area(const FigureSpec& s) {
     ViewRect area = maps_area(s);
-    if (s.compare_layout) area.w = half_width(s, area);
+    if (s.compare) area.w = half_width(s, area);
     return area;
 }
 
 ViewRect figure_compare_area(const FigureSpec& s) {
-    if (!s.compare_layout) return {};
+    if (!s.compare) return {};
     const ViewRect area = maps_area(s);
     const double half = half_width(s, area);
     return {area.x + area.w - half, area.y, half, area.h};
@@ -98,7 +98,8 @@ void draw_figure(const CellGridRenderer& renderer, const FigureSpec& s) {
     if (const auto missing = missing_product(s.layout->workload))
         draw_missing_product(dl, *missing, view, map, overlay.font(), s.font_px * 0.85f, theme.backing);
     draw_map_labels(dl, *s.layout, labels, view, map, label_style(overlay.font(), label_px(s), theme));
-    if (s.compare_layout && s.compare_renderer) {  // the same launch of the comparison kernel, at its right
+    if (s.compare && s.compare_layout &&
+        s.compare_renderer) {  // the same launch of the comparison kernel, at its right
         const ViewRect area = figure_compare_area(s);
         const MapLabels compare_labels = map_labels(*s.compare_layout, s.compare_array);
         const View v =

@@ -19,7 +19,9 @@ struct FigureSpec {
     int width = 1920, height = 1080;
     float font_px = 20;
     // A second map drawn right of the first (a lesson's comparison kernel), from its own renderer;
-    // the two share the map's area half and half.
+    // with `compare` the two share the map's area half and half (set it before asking for the
+    // map's area: a 1D map's rows follow its shape).
+    bool compare = false;
     const MapLayout* compare_layout = nullptr;
     const CellGridRenderer* compare_renderer = nullptr;
     std::string compare_array;

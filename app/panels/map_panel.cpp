@@ -164,11 +164,13 @@ ViewRect share_with_compare(ViewRect& map, float font, const MapPicture& p) {
 // under both pictures which kernel each is; not interactive.
 void draw_compare(ImDrawList* dl, AppState& state, MapFrame& frame, const ViewRect& left, const ViewRect& area) {
     MapPicture& c = *state.picture->compare;
-    const bool same = frame.compare_of == &c && frame.compare_width == c.layout.width &&
-                      frame.compare_color.mode == c.color.mode && frame.compare_color.palette == c.color.palette;
+    const bool same = frame.compare_serial == c.serial && frame.compare_width == c.layout.width &&
+                      frame.compare_memory == c.memory.computed && frame.compare_color.mode == c.color.mode &&
+                      frame.compare_color.palette == c.color.palette;
     if (!same) {
         frame.compare_image.paint(c.layout, host_map(c), c.color, element_figures(c));
-        frame.compare_of = &c;
+        frame.compare_serial = c.serial;
+        frame.compare_memory = c.memory.computed;
         frame.compare_color = c.color;
         frame.compare_width = c.layout.width;
     }

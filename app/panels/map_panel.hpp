@@ -25,7 +25,8 @@ struct MapFrame {
     // The comparison picture beside the map (MapPicture::compare), as one image, and what it
     // was painted from: repainted when the picture, its colours or its layout change.
     CellImage compare_image;
-    const MapPicture* compare_of = nullptr;
+    uint64_t compare_serial = 0;  // MapPicture::serial of the picture painted (0: none)
+    bool compare_memory = false;  // whether its memory view was there (a memory mode's figures)
     ColorContext compare_color;
     uint32_t compare_width = 0;
 };

@@ -18,6 +18,7 @@
 #include "lesson_text.hpp"
 #include "lessons.hpp"
 #include "map_picture.hpp"
+#include "occupancy_report.hpp"
 
 using namespace threadmap;
 
@@ -479,6 +480,20 @@ TEST_CASE("a lesson's comparison kernel is built beside its own only while the l
     // Recoloured with the map.
     recolor(p, ColorMode::Block, Palette::Standard, std::nullopt);
     CHECK(p.compare->color.mode == ColorMode::Block);
+    // Built without its memory view (blockIdx colours), then coloured by banks: the comparison
+    // gets its figures too, and with a GPU its SM colours.
+    po.mode = ColorMode::Block;
+    auto plain = build_picture(lesson, po);
+    REQUIRE(plain.value);
+    REQUIRE(plain.value->compare);
+    CHECK_FALSE(plain.value->compare->memory.computed);
+    recolor(*plain.value, ColorMode::Sectors, Palette::Standard, std::nullopt);
+    CHECK(plain.value->compare->memory.computed);
+    CHECK(element_figures(*plain.value->compare) != nullptr);
+    const auto h200 = resolve_occupancy_gpu("h200", "", "");
+    REQUIRE(h200.value);
+    recolor(*plain.value, ColorMode::Sm, Palette::Standard, *h200.value);
+    CHECK(plain.value->compare->occupancy.has_value());
     // The learner switched to the other kernel: no comparison (it would be the same picture).
     ResolvedLaunch switched = lesson;
     switched.model->spec = find_builtin_kernel("transpose-tiled");
