@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 bin=${1:-build}/app/threadmap
 mkdir -p docs/images
 env -u DISPLAY "$bin" render --preset seed-matmul --color block --size 1280x720 --out docs/images/seed-matmul-block.png
+# The same figure in the window's dark theme (a dark room; the light one is for paper and lit rooms).
+env -u DISPLAY "$bin" render --preset seed-matmul --color block --theme dark --size 1280x720 \
+  --out docs/images/seed-matmul-block-dark.png
 env -u DISPLAY "$bin" render --preset seed-increment-bug --color coverage --size 1280x720 \
   --out docs/images/seed-increment-bug-coverage.png
 env -u DISPLAY "$bin" render --kernel matmul-xcol --rows 48 --cols 80 --inner 8 --block 16,8 --color warp \
