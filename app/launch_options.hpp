@@ -87,6 +87,15 @@ struct ResolvedLaunch {
     std::string array_caption() const;  // "bins", or "As of block (1,2,0)" for a __shared__ one
 };
 
+// What a lesson sets its picture against, drawn beside it: another kernel with the same
+// parameters (transpose-tiled-padded beside transpose-tiled) or another array of the same kernel
+// (tiled-matmul's Bs beside As); the launch and the rest of the view are the map's.
+struct Comparison {
+    std::string kernel;  // a registry kernel; empty: the map's
+    std::string array;   // an array by name; empty: the map's
+    bool any() const { return !kernel.empty() || !array.empty(); }
+};
+
 // Why a kernel other than the tutorial's four has no sweep over sizes (the Timing tab, `bench
 // --sweep`, `render --timing`): it is timed at its launch's size.
 inline constexpr const char* kNoSweep =

@@ -33,7 +33,7 @@ void start_job(AppState& state, const ResolvedLaunch& launch, uint32_t max_side,
     cancel_picture_job(state);
     PictureOptions o = layout_options(state, max_side, max_cells);
     o.backend = state.backend;
-    o.compare_kernel = lesson_compare_kernel(launch);
+    o.compare = lesson_comparison(launch);
     // Rows that follow the view's shape are chosen for the new launch now, so that its map
     // arrives laid out (laying out millions of cells again would take a frame seconds).
     if (state.auto_blocks_per_row && !is_2d(launch.workload) && state.map_rect.w > 0 && state.map_rect.h > 0)
@@ -153,7 +153,7 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
         if (off_the_frame(*checked.value) || thread_steps(*checked.value) > in_frame ||
             element_count(checked.value->workload) > kPaintInFrameCells ||
             (memory && thread_steps(*checked.value) > kMemoryInFrame) ||
-            !lesson_compare_kernel(*checked.value).empty()) {  // two pictures: off the frame
+            lesson_comparison(*checked.value).any()) {  // two pictures: off the frame
             start_job(state, *checked.value, max_side, max_cells);
             return;
         }

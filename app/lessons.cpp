@@ -210,6 +210,10 @@ Lesson parse_lesson(const std::string& text) {
                 throw std::runtime_error("compare_kernel: '" + l.compare_kernel +
                                          "' is not a kernel with the lesson's kernel's parameters");
         }
+        l.compare_array = j.value("compare_array", std::string());
+        if (!l.compare_array.empty() &&
+            (!l.model || l.model->spec->array_index(l.compare_array) == l.model->spec->arrays.size()))
+            throw std::runtime_error("compare_array: '" + l.compare_array + "' is not an array of the lesson's kernel");
         for (const auto& s : j.value("sources", nlohmann::json::array())) {
             LessonSource src{s.at("figures").get<std::vector<std::string>>(), s.at("source").get<std::string>()};
             if (src.source.empty()) throw std::runtime_error("a source without its text");
@@ -268,10 +272,11 @@ LessonRun lesson_run(const Lesson* lesson) {
     return run;
 }
 
-std::string lesson_compare_kernel(const ResolvedLaunch& launch) {
+Comparison lesson_comparison(const ResolvedLaunch& launch) {
     const Lesson* lesson = launch.preset.empty() ? nullptr : find_lesson(launch.preset);
     if (!lesson || !lesson->model || !launch.model || launch.model->spec != lesson->model->spec) return {};
-    return lesson->compare_kernel;
+    if (!lesson->compare_array.empty() && launch.mapped_array() == lesson->compare_array) return {};
+    return {lesson->compare_kernel, lesson->compare_array};
 }
 
 }  // namespace threadmap

@@ -92,6 +92,8 @@ struct Lesson {
     // A memory lesson of a model kernel: another kernel with the same parameters whose figures
     // its text sets against its own ({other_…}), e.g. transpose-tiled-padded.
     std::string compare_kernel;
+    // Another array of its kernel drawn beside the mapped one (tiled-matmul: Bs beside As).
+    std::string compare_array;
     // A memory lesson of a model kernel: the same kernel (or compare_kernel) with these
     // parameters is the launch set against it, e.g. copy-offset with offset 0.
     std::optional<Params> compare_params;
@@ -107,9 +109,9 @@ Lesson parse_lesson(const std::string& json_text);
 // Every embedded lesson, in the curriculum's order.
 const std::vector<Lesson>& lessons();
 const Lesson* find_lesson(const std::string& name);
-// The kernel the launch's lesson sets its kernel against (compare_kernel), while the launch
-// runs the lesson's kernel; empty otherwise.
-std::string lesson_compare_kernel(const ResolvedLaunch& launch);
+// What the launch's lesson draws beside its picture (compare_kernel, compare_array), while the
+// launch runs the lesson's kernel and maps another array than the one compared; none otherwise.
+Comparison lesson_comparison(const ResolvedLaunch& launch);
 
 // What a timing run of a lesson is (the window's Timing panel, `bench` and `render --timing`
 // start from it; flags add to it): the lesson's program and Timing setup, or the defaults

@@ -292,7 +292,7 @@ void add_memory_note(Legend& g, const MapPicture& p) {
 std::string picture_sentence(const MapPicture& picture, const std::string& role) {
     std::string note = picture_legend(picture).note;
     std::replace(note.begin(), note.end(), '\n', ' ');
-    return picture.launch.kernel_name() + ", " + role + ". " + note;
+    return picture.launch.kernel_name() + "'s " + picture.launch.array_caption() + ", " + role + ". " + note;
 }
 
 Legend picture_legend(const MapPicture& p) {
@@ -352,13 +352,14 @@ std::vector<std::string> param_names(const KernelSpec& k) {
 
 std::shared_ptr<MapPicture> build_compare(const ResolvedLaunch& r, const PictureOptions& o,
                                           const std::atomic<bool>* cancel) {
-    if (o.compare_kernel.empty() || !r.model) return nullptr;
-    const KernelSpec* other = find_builtin_kernel(o.compare_kernel);
+    if (!o.compare.any() || !r.model) return nullptr;
     const ModelKernel& k = *r.model;
-    if (!other || other == k.spec || param_names(*other) != param_names(*k.spec)) return nullptr;
+    const KernelSpec* other = o.compare.kernel.empty() ? k.spec : find_builtin_kernel(o.compare.kernel);
+    if (!other || param_names(*other) != param_names(*k.spec)) return nullptr;
     const ArraySpec& mapped = k.spec->arrays[k.array];
-    const size_t array = other->array_index(mapped.name);
+    const size_t array = other->array_index(o.compare.array.empty() ? mapped.name : o.compare.array);
     if (array == other->arrays.size() || other->arrays[array].space != mapped.space) return nullptr;
+    if (other == k.spec && array == k.array) return nullptr;  // the same picture
     ResolvedLaunch c = r;
     c.preset.clear();
     c.model->spec = other;
@@ -368,7 +369,7 @@ std::shared_ptr<MapPicture> build_compare(const ResolvedLaunch& r, const Picture
     c.workload = model_workload(*c.model, c.launch);
     if (element_count(c.workload) > kMaxCompareCells) return nullptr;
     PictureOptions co = o;
-    co.compare_kernel.clear();
+    co.compare = {};
     auto built = build_picture(c, co, nullptr, cancel);
     return built.value ? std::make_shared<MapPicture>(std::move(*built.value)) : nullptr;
 }
@@ -385,6 +386,9 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
     }
     const bool memory_wanted = o.memory || is_memory_mode(o.mode);
     MemoryBeside memory(r, memory_wanted, cancel);
+    // A lesson's comparison, computed beside the map (its own model run) on another core.
+    std::future<std::shared_ptr<MapPicture>> compare;
+    if (o.compare.any()) compare = std::async(std::launch::async, [&] { return build_compare(r, o, cancel); });
     static std::atomic<uint64_t> pictures{0};
     MapPicture p;
     p.serial = ++pictures;
@@ -411,7 +415,7 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
         return out;
     }
     if (o.check_findings && !r.model) p.findings = check_findings(r, cancel);
-    p.compare = build_compare(r, o, cancel);
+    if (compare.valid()) p.compare = compare.get();
     recolor(p, o.mode, o.palette, o.gpu);
     out.value = std::move(p);
     return out;

@@ -95,7 +95,7 @@ struct MapPicture {
     std::string occupancy_error;
     PictureMemory memory;
     uint32_t phases = 1;  // a model kernel's barrier phases (the phase slider's range)
-    // PictureOptions::compare_kernel's picture: the same launch and view of the kernel a lesson
+    // PictureOptions::compare's picture: the same launch and view of the kernel or array a lesson
     // sets against this one, coloured alike, drawn beside it (none when it does not apply).
     std::shared_ptr<MapPicture> compare;
 };
@@ -127,11 +127,10 @@ struct PictureOptions {
     bool check_findings = true;            // run the kernel model for the Findings tab
     std::optional<OccupancyGpu> gpu;       // where blocks are placed: SM and wave colours
     bool memory = false;                   // compute the memory view (a memory mode does anyway)
-    // A registry kernel with the launch's parameters (a lesson's compare_kernel): built too, over
-    // the same launch, array (by name), access, phase and block, as MapPicture::compare, when the
-    // launch is a model kernel's, that kernel has the array and its map has at most
-    // kMaxCompareCells cells.
-    std::string compare_kernel;
+    // A lesson's comparison (lesson_comparison): built too, over the same launch, access, phase
+    // and block, as MapPicture::compare, when the launch is a model kernel's, the kernel compared
+    // has the array and its map has at most kMaxCompareCells cells.
+    Comparison compare;
 };
 
 using PictureResult = Outcome<MapPicture>;  // error: one line
@@ -155,9 +154,9 @@ void recolor(MapPicture& picture, ColorMode mode, Palette palette, const std::op
 
 // The legend of the picture's colours (a memory mode's title carries the kernel-wide figure).
 Legend picture_legend(const MapPicture& picture);
-// A picture in one sentence: its kernel, its `role`, and its legend's figure, where the legend
-// has one ("transpose-tiled-padded, the same launch and view. All its loads: 1.00 wavefronts per
-// request …"): what a map and its comparison say under each.
+// A picture in one sentence: its kernel and array, its `role`, and its legend's figure, where
+// the legend has one ("transpose-tiled-padded's tile of block (0,0,0), the same launch and view.
+// All its loads: 1.00 wavefronts per request …"): what a map and its comparison say under each.
 std::string picture_sentence(const MapPicture& picture, const std::string& role);
 
 // Writes the picture's colours into the renderer's cells: on the GPU straight from the

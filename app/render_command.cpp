@@ -133,7 +133,7 @@ PictureOptions figure_options(const RenderCommandOptions& o, const ResolvedLaunc
     po.max_cells = CellGridRenderer::max_cells();
     po.backend = b;
     po.gpu = gpu;
-    po.compare_kernel = lesson_compare_kernel(launch);
+    po.compare = lesson_comparison(launch);
     return po;
 }
 
@@ -156,7 +156,7 @@ int render_map(const RenderCommandOptions& o, const PreparedLaunch& prepared, Co
         spec.font_px = font_px;
         ResolvedLaunch launch = prepared.launch;
         if (const auto problem = open_on_lesson_view(launch, o.launch)) return fail(*problem, 2);
-        spec.compare = !lesson_compare_kernel(launch).empty();  // the map gets half the area
+        spec.compare = lesson_comparison(launch).any();  // the map gets half the area
         const ViewRect area = figure_map_area(spec);
         const PictureOptions po = figure_options(o, launch, prepared.backend, mode, gpu, per_row, area);
         auto built = build_picture(launch, po);

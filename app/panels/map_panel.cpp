@@ -142,7 +142,7 @@ void draw_legend_in_margin(ImDrawList* dl, AppState& state, const Legend& legend
 }
 
 // The two pictures' sentences: which kernel each is, and the comparison's legend figure.
-std::string left_sentence(const MapPicture& p) { return "Left: " + picture_sentence(p, "the lesson's kernel"); }
+std::string left_sentence(const MapPicture& p) { return "Left: " + picture_sentence(p, "the lesson's view"); }
 std::string right_sentence(const MapPicture& p) {
     return "Right: " + picture_sentence(*p.compare, "the same launch and view");
 }

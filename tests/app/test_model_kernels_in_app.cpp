@@ -464,10 +464,10 @@ TEST_CASE("a lesson's comparison kernel is built beside its own only while the l
     LaunchOptions o;
     o.preset = "transpose-coalescing";
     const ResolvedLaunch lesson = resolved(o);
-    CHECK(lesson_compare_kernel(lesson) == "transpose-tiled");
+    CHECK(lesson_comparison(lesson).kernel == "transpose-tiled");
     PictureOptions po;
     po.mode = ColorMode::Sectors;
-    po.compare_kernel = lesson_compare_kernel(lesson);
+    po.compare = lesson_comparison(lesson);
     auto built = build_picture(lesson, po);
     REQUIRE(built.value);
     MapPicture& p = *built.value;
@@ -497,9 +497,36 @@ TEST_CASE("a lesson's comparison kernel is built beside its own only while the l
     // The learner switched to the other kernel: no comparison (it would be the same picture).
     ResolvedLaunch switched = lesson;
     switched.model->spec = find_builtin_kernel("transpose-tiled");
-    CHECK(lesson_compare_kernel(switched).empty());
+    CHECK_FALSE(lesson_comparison(switched).any());
     // A lesson without one has none.
     o = {};
     o.preset = "seed-increment";
-    CHECK(lesson_compare_kernel(resolved(o)).empty());
+    CHECK_FALSE(lesson_comparison(resolved(o)).any());
+}
+
+TEST_CASE("tiled-matmul draws its B tile beside its A tile - the same block and phase, one array compared") {
+    LaunchOptions o;
+    o.preset = "tiled-matmul";
+    ResolvedLaunch lesson = resolved(o);
+    REQUIRE_FALSE(apply_lesson_view(lesson, *find_lesson("tiled-matmul")));
+    CHECK(lesson.mapped_array() == "As");
+    const Comparison c = lesson_comparison(lesson);
+    CHECK(c.kernel.empty());
+    CHECK(c.array == "Bs");
+    PictureOptions po;
+    po.mode = ColorMode::ThreadY;
+    po.compare = c;
+    auto built = build_picture(lesson, po);
+    REQUIRE(built.value);
+    REQUIRE(built.value->compare);
+    const ResolvedLaunch& beside = built.value->compare->launch;
+    CHECK(beside.kernel_name() == "matmul-tiled");
+    CHECK(beside.mapped_array() == "Bs");
+    CHECK(beside.model->shared_block == lesson.model->shared_block);
+    CHECK(beside.model->phase == lesson.model->phase);
+    CHECK(built.value->compare->result.stats.threads_active > 0);  // the block's threads loaded it
+    // Mapping Bs itself: nothing to set beside it.
+    ResolvedLaunch bs = lesson;
+    bs.model->array = bs.model->spec->array_index("Bs");
+    CHECK_FALSE(lesson_comparison(bs).any());
 }

@@ -992,7 +992,7 @@ TEST_CASE(
     REQUIRE_FALSE(apply_lesson_view(*launch.value, *find_lesson(name)));
     PictureOptions po;
     po.mode = ColorMode::Banks;
-    po.compare_kernel = lesson_compare_kernel(*launch.value);
+    po.compare = lesson_comparison(*launch.value);
     auto built = build_picture(*launch.value, po);
     REQUIRE(built.value);
     REQUIRE(built.value->compare);
