@@ -64,6 +64,37 @@ int print_profiles() {
     return 0;
 }
 
+// The sweep as `bench --sweep --json` prints it.
+nlohmann::json sweep_json(const SweepResult& r, KernelKind kind, const std::string& device, bool pinned,
+                          const TimedProgram& program, const std::string& point_origin) {
+    nlohmann::json j;
+    j["kernel"] = std::string(kernel_name(kind));
+    j["device"] = device;
+    j["cpu_device"] = cpu_name();
+    j["pinned"] = pinned;
+    j["program"] = {{"language", language_name(program.language)},
+                    {"element", element_name(program.element)},
+                    {"transfers", transfers_name(program.transfers)}};
+    j["date"] = utc_now();
+    j["points"] = nlohmann::json::array();
+    for (const auto& p : r.points) {
+        nlohmann::json e = {{"elements", p.elements}, {"cpu_seconds", p.cpu_seconds}, {"origin", point_origin}};
+        e["gpu_copy_seconds"] = p.gpu_copy_seconds ? nlohmann::json(*p.gpu_copy_seconds) : nlohmann::json(nullptr);
+        e["gpu_resident_seconds"] =
+            p.gpu_resident_seconds ? nlohmann::json(*p.gpu_resident_seconds) : nlohmann::json(nullptr);
+        j["points"].push_back(e);
+    }
+    const auto elements = [](const std::optional<uint64_t>& e) { return e ? nlohmann::json(*e) : nlohmann::json(); };
+    j["crossover_elements"] = elements(r.resident.elements);
+    j["crossover_elements_with_copies"] = elements(r.with_copies.elements);
+    if (r.resident.ranged) {  // [at best, at worst] over the profile's ranges; null: never in this sweep
+        j["crossover_elements_range"] = {elements(r.resident.fast), elements(r.resident.slow)};
+        j["crossover_elements_with_copies_range"] = {elements(r.with_copies.fast), elements(r.with_copies.slow)};
+    }
+    j["sentence"] = r.sentence;
+    return j;
+}
+
 int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const Dim3& block, const BackendChoice& b,
                       const DeviceProfile* model, bool pinned, const TimedProgram& program) {
     const SweepRange range = default_sweep_range(kind);
@@ -91,31 +122,7 @@ int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const Dim3&
         std::fputs(sweep_csv(r).c_str(), stdout);
         return 0;
     }
-    nlohmann::json j;
-    j["kernel"] = std::string(kernel_name(kind));
-    j["device"] = gpu.device;
-    j["cpu_device"] = cpu_name();
-    j["pinned"] = pinned;
-    j["program"] = {{"language", language_name(program.language)},
-                    {"element", element_name(program.element)},
-                    {"transfers", transfers_name(program.transfers)}};
-    j["date"] = utc_now();
-    j["points"] = nlohmann::json::array();
-    for (const auto& p : r.points) {
-        nlohmann::json e = {{"elements", p.elements}, {"cpu_seconds", p.cpu_seconds}, {"origin", point_origin}};
-        e["gpu_copy_seconds"] = p.gpu_copy_seconds ? nlohmann::json(*p.gpu_copy_seconds) : nlohmann::json(nullptr);
-        e["gpu_resident_seconds"] =
-            p.gpu_resident_seconds ? nlohmann::json(*p.gpu_resident_seconds) : nlohmann::json(nullptr);
-        j["points"].push_back(e);
-    }
-    const auto elements = [](const std::optional<uint64_t>& e) { return e ? nlohmann::json(*e) : nlohmann::json(); };
-    j["crossover_elements"] = elements(r.resident.elements);
-    j["crossover_elements_with_copies"] = elements(r.with_copies.elements);
-    if (r.resident.ranged) {  // [at best, at worst] over the profile's ranges; null: never in this sweep
-        j["crossover_elements_range"] = {elements(r.resident.fast), elements(r.resident.slow)};
-        j["crossover_elements_with_copies_range"] = {elements(r.with_copies.fast), elements(r.with_copies.slow)};
-    }
-    j["sentence"] = r.sentence;
+    const nlohmann::json j = sweep_json(r, kind, gpu.device, pinned, program, point_origin);
     if (o.json) {
         std::printf("%s\n", j.dump(1).c_str());
         return 0;

@@ -143,6 +143,52 @@ void read_registry_kernel(const nlohmann::json& j, Lesson& l) {
 
 }  // namespace
 
+namespace {
+
+LessonTiming read_timing(const nlohmann::json& t) {
+    LessonTiming lt;
+    lt.source = t.value("source", lt.source);
+    lt.profile = t.value("profile", lt.profile);
+    lt.pinned = t.value("pinned", false);
+    lt.resident = t.value("resident", false);
+    lt.first_launch = t.value("first_launch", false);
+    if (t.contains("repeats")) lt.repeats = json_number<int>(t.at("repeats"), "timing.repeats");
+    if (lt.repeats < 1 || lt.repeats > 10000) throw std::runtime_error("timing.repeats must be 1 to 10000");
+    if (lt.source != "measured" && lt.source != "modeled")
+        throw std::runtime_error("timing.source must be measured or modeled");
+    return lt;
+}
+
+TimedProgram read_program(const nlohmann::json& p) {
+    const auto language = parse_language(p.value("language", "cuda"));
+    const auto element = parse_element(p.value("element", "float32"));
+    const auto transfers = parse_transfers(p.value("transfers", "explicit"));
+    if (!language || !element || !transfers)
+        throw std::runtime_error(
+            "program: language cuda|numba, element float32|float64, transfers explicit|host-arrays");
+    const TimedProgram program{*language, *element, *transfers};
+    if (program.language == HostLanguage::CudaCpp && program.transfers == Transfers::HostArrays)
+        throw std::runtime_error("program: host arrays are numba's; CUDA C++ copies explicitly");
+    return program;
+}
+
+// What the lesson sets its kernel against: another kernel with its parameters, another array.
+void read_comparison(const nlohmann::json& j, Lesson& l) {
+    l.compare_kernel = j.value("compare_kernel", std::string());
+    if (!l.compare_kernel.empty()) {
+        const KernelSpec* other = find_builtin_kernel(l.compare_kernel);
+        if (!l.model || !other || other->param_names() != l.model->spec->param_names())
+            throw std::runtime_error("compare_kernel: '" + l.compare_kernel +
+                                     "' is not a kernel with the lesson's kernel's parameters");
+    }
+    l.compare_array = j.value("compare_array", std::string());
+    if (!l.compare_array.empty() &&
+        (!l.model || l.model->spec->array_index(l.compare_array) == l.model->spec->arrays.size()))
+        throw std::runtime_error("compare_array: '" + l.compare_array + "' is not an array of the lesson's kernel");
+}
+
+}  // namespace
+
 Lesson parse_lesson(const std::string& text) {
     try {
         const auto j = nlohmann::json::parse(text);
@@ -164,33 +210,8 @@ Lesson parse_lesson(const std::string& text) {
             l.own_kernel = read_own_kernel(j);
         else
             read_registry_kernel(j, l);
-        if (j.contains("timing")) {
-            const auto& t = j.at("timing");
-            LessonTiming lt;
-            lt.source = t.value("source", lt.source);
-            lt.profile = t.value("profile", lt.profile);
-            lt.pinned = t.value("pinned", false);
-            lt.resident = t.value("resident", false);
-            lt.first_launch = t.value("first_launch", false);
-            if (t.contains("repeats")) lt.repeats = json_number<int>(t.at("repeats"), "timing.repeats");
-            if (lt.repeats < 1 || lt.repeats > 10000) throw std::runtime_error("timing.repeats must be 1 to 10000");
-            if (lt.source != "measured" && lt.source != "modeled")
-                throw std::runtime_error("timing.source must be measured or modeled");
-            l.timing = lt;
-        }
-        if (j.contains("program")) {
-            const auto& p = j.at("program");
-            const auto language = parse_language(p.value("language", "cuda"));
-            const auto element = parse_element(p.value("element", "float32"));
-            const auto transfers = parse_transfers(p.value("transfers", "explicit"));
-            if (!language || !element || !transfers)
-                throw std::runtime_error(
-                    "program: language cuda|numba, element float32|float64, transfers "
-                    "explicit|host-arrays");
-            l.program = {*language, *element, *transfers};
-            if (l.program.language == HostLanguage::CudaCpp && l.program.transfers == Transfers::HostArrays)
-                throw std::runtime_error("program: host arrays are numba's; CUDA C++ copies explicitly");
-        }
+        if (j.contains("timing")) l.timing = read_timing(j.at("timing"));
+        if (j.contains("program")) l.program = read_program(j.at("program"));
         if (j.contains("occupancy")) {
             l.occupancy_profile = j.at("occupancy").at("profile").get<std::string>();
             if (!find_device_profile(l.occupancy_profile))
@@ -198,22 +219,7 @@ Lesson parse_lesson(const std::string& text) {
         }
         l.store_in_loop = j.value("store_in_loop", false);
         l.memory = j.value("memory", false);
-        l.compare_kernel = j.value("compare_kernel", std::string());
-        if (!l.compare_kernel.empty()) {
-            const KernelSpec* other = find_builtin_kernel(l.compare_kernel);
-            const auto param_names = [](const KernelSpec* k) {
-                std::vector<std::string> names;
-                for (const ParamSpec& p : k->params) names.push_back(p.name);
-                return names;
-            };
-            if (!l.model || !other || param_names(other) != param_names(l.model->spec))
-                throw std::runtime_error("compare_kernel: '" + l.compare_kernel +
-                                         "' is not a kernel with the lesson's kernel's parameters");
-        }
-        l.compare_array = j.value("compare_array", std::string());
-        if (!l.compare_array.empty() &&
-            (!l.model || l.model->spec->array_index(l.compare_array) == l.model->spec->arrays.size()))
-            throw std::runtime_error("compare_array: '" + l.compare_array + "' is not an array of the lesson's kernel");
+        read_comparison(j, l);
         for (const auto& s : j.value("sources", nlohmann::json::array())) {
             LessonSource src{s.at("figures").get<std::vector<std::string>>(), s.at("source").get<std::string>()};
             if (src.source.empty()) throw std::runtime_error("a source without its text");

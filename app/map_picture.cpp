@@ -344,18 +344,12 @@ class MemoryBeside {
 
 namespace {
 
-std::vector<std::string> param_names(const KernelSpec& k) {
-    std::vector<std::string> names;
-    for (const ParamSpec& p : k.params) names.push_back(p.name);
-    return names;
-}
-
 std::shared_ptr<MapPicture> build_compare(const ResolvedLaunch& r, const PictureOptions& o,
                                           const std::atomic<bool>* cancel) {
     if (!o.compare.any() || !r.model) return nullptr;
     const ModelKernel& k = *r.model;
     const KernelSpec* other = o.compare.kernel.empty() ? k.spec : find_builtin_kernel(o.compare.kernel);
-    if (!other || param_names(*other) != param_names(*k.spec)) return nullptr;
+    if (!other || other->param_names() != k.spec->param_names()) return nullptr;
     const ArraySpec& mapped = k.spec->arrays[k.array];
     const size_t array = other->array_index(o.compare.array.empty() ? mapped.name : o.compare.array);
     if (array == other->arrays.size() || other->arrays[array].space != mapped.space) return nullptr;

@@ -21,6 +21,24 @@ int fail(const std::string& message) {
     return 2;
 }
 
+// --registers and --shared-bytes, when given; a message when one is not a count in range.
+std::optional<std::string> read_overrides(const OccupancyCommandOptions& o, std::optional<int>& registers,
+                                          std::optional<uint64_t>& shared) {
+    if (!o.registers.empty()) {
+        const auto r = parse_count(o.registers, "--registers");
+        if (!r.value) return r.error;
+        if (*r.value > 255) return "--registers must be from 0 to 255 (CUDA's most per thread)";
+        registers = int(*r.value);
+    }
+    if (!o.shared_bytes.empty()) {
+        const auto s = parse_count(o.shared_bytes, "--shared-bytes");
+        if (!s.value) return s.error;
+        if (*s.value > (uint64_t(1) << 30)) return "--shared-bytes must be at most 1073741824";
+        shared = *s.value;
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 int run_occupancy_command(const OccupancyCommandOptions& o) {
@@ -34,18 +52,7 @@ int run_occupancy_command(const OccupancyCommandOptions& o) {
     if (!gpu.value) return fail(gpu.error);
     std::optional<int> registers;
     std::optional<uint64_t> shared;
-    if (!o.registers.empty()) {
-        const auto r = parse_count(o.registers, "--registers");
-        if (!r.value) return fail(r.error);
-        if (*r.value > 255) return fail("--registers must be from 0 to 255 (CUDA's most per thread)");
-        registers = int(*r.value);
-    }
-    if (!o.shared_bytes.empty()) {
-        const auto s = parse_count(o.shared_bytes, "--shared-bytes");
-        if (!s.value) return fail(s.error);
-        if (*s.value > (uint64_t(1) << 30)) return fail("--shared-bytes must be at most 1073741824");
-        shared = *s.value;
-    }
+    if (const auto why = read_overrides(o, registers, shared)) return fail(*why);
     // On this machine's GPU the tutorial's kernels' registers are those of the kernel it runs.
     const auto tutorial = parse_kernel(launch.value->spec->name);
     std::optional<int> device_registers;

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -44,6 +46,83 @@ void MapLayout::cell_of(uint64_t e, uint32_t& x, uint32_t& y) const {
     }
 }
 
+namespace {
+
+// A matrix (or a model kernel's 2D array) and the launch's ghost margin around it.
+std::optional<std::string> lay_out_2d(MapLayout& m, const Extent& launched, uint32_t max_side, uint64_t max_cells,
+                                      uint64_t past) {
+    const Workload& w = m.workload;
+    const LaunchConfig& l = m.launch;
+    if (w.rows > max_side || w.cols > max_side) {
+        return (w.kernel == KernelKind::Model ? "the array is " : "C is ") + std::to_string(w.rows) + "x" +
+               std::to_string(w.cols) + "; the map can draw at most " + std::to_string(max_side) + " cells on a side";
+    }
+    uint64_t rows = std::max(w.rows, launched.rows), cols = std::max(w.cols, launched.cols);
+    rows = std::min<uint64_t>(rows, max_side);
+    cols = std::min<uint64_t>(cols, max_side);
+    while (rows * cols > max_cells) {  // trim the ghost margin, never C itself
+        if (rows > w.rows && rows >= cols)
+            rows = std::max<uint64_t>(w.rows, rows / 2);
+        else
+            cols = std::max<uint64_t>(w.cols, cols / 2);
+    }
+    m.width = uint32_t(cols);
+    m.height = uint32_t(rows);
+    // Display x is the column j: set by blockIdx.y for matmul, blockIdx.x for matmul-xcol (and
+    // for the model's 2D kernels, which index columns with x as CUDA samples do).
+    m.block_w = w.kernel == KernelKind::Matmul ? l.block.y : l.block.x;
+    m.block_h = w.kernel == KernelKind::Matmul ? l.block.x : l.block.y;
+    const uint64_t launched_cells =
+        std::min(launched.rows, uint64_t(m.height)) * std::min(launched.cols, uint64_t(m.width));
+    const uint64_t launched_all = launched.rows * launched.cols;
+    m.ghosts_not_drawn = launched_all - launched_cells;
+    m.past_cells = std::min(past, (uint64_t(m.height) - w.rows) * w.cols);
+    return std::nullopt;
+}
+
+// A 1D array in rows of whole blocks, or a block wrapped over rows of warps.
+std::optional<std::string> lay_out_1d(MapLayout& m, const Extent& launched, RowWidth row_width, uint32_t max_side,
+                                      uint64_t max_cells, uint64_t past) {
+    const Workload& w = m.workload;
+    const LaunchConfig& l = m.launch;
+    const uint64_t extent = std::max(w.n, launched.cols);
+    const uint64_t drawn = std::min(extent, max_cells);
+    const uint64_t bdx = l.block.x;
+    if (row_width.threads > 0 && row_width.threads < bdx) {
+        // A block over several rows, widened until the height fits.
+        const uint64_t width = std::min(
+            wrapped_row_threads(std::max<uint64_t>(row_width.threads, (drawn + max_side - 1) / max_side)), bdx);
+        m.threads_per_row = uint32_t(width);
+        m.blocks_per_row = 0;
+        m.width = uint32_t(width);
+        m.height = uint32_t((drawn + width - 1) / width);
+        m.ghosts_not_drawn = extent - drawn;
+        m.past_cells = std::min(past, drawn - std::min(drawn, w.n));
+        // Blocks start mid-row when the row does not divide them: outlined where the
+        // toucher's block changes.
+        m.outline_by_toucher = true;
+        m.block_w = m.block_h = 0;
+    } else {
+        uint64_t k = std::max<uint64_t>(1, row_width.blocks);
+        k = std::max(k, (drawn + bdx * max_side - 1) / (bdx * max_side));  // fit the height
+        if (k * bdx > max_side) {
+            return std::to_string(drawn) + " cells do not fit a " + std::to_string(max_side) + "x" +
+                   std::to_string(max_side) + " texture in whole blocks of " + std::to_string(bdx);
+        }
+        m.blocks_per_row = uint32_t(k);
+        // A model kernel's short array (16 histogram bins) is one row of its own length.
+        m.width = uint32_t(w.kernel == KernelKind::Model ? std::min<uint64_t>(k * bdx, drawn) : k * bdx);
+        m.height = uint32_t((drawn + m.width - 1) / m.width);
+        m.block_w = l.block.x;
+        m.block_h = 1;
+        m.ghosts_not_drawn = extent - drawn;
+        m.past_cells = std::min(past, drawn - std::min(drawn, w.n));
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 LayoutResult make_layout(const Workload& w, const LaunchConfig& l, RowWidth row_width, uint32_t max_side,
                          uint64_t max_cells, uint64_t past) {
     LayoutResult r;
@@ -57,68 +136,11 @@ LayoutResult make_layout(const Workload& w, const LaunchConfig& l, RowWidth row_
     m.launch = l;
     if (w.kernel != KernelKind::Model) past = 0;
     const Extent launched = launched_extent(w, l, past);
-    if (is_2d(w)) {
-        if (w.rows > max_side || w.cols > max_side) {
-            r.error = (w.kernel == KernelKind::Model ? "the array is " : "C is ") + std::to_string(w.rows) + "x" +
-                      std::to_string(w.cols) + "; the map can draw at most " + std::to_string(max_side) +
-                      " cells on a side";
-            return r;
-        }
-        uint64_t rows = std::max(w.rows, launched.rows), cols = std::max(w.cols, launched.cols);
-        rows = std::min<uint64_t>(rows, max_side);
-        cols = std::min<uint64_t>(cols, max_side);
-        while (rows * cols > max_cells) {  // trim the ghost margin, never C itself
-            if (rows > w.rows && rows >= cols)
-                rows = std::max<uint64_t>(w.rows, rows / 2);
-            else
-                cols = std::max<uint64_t>(w.cols, cols / 2);
-        }
-        m.width = uint32_t(cols);
-        m.height = uint32_t(rows);
-        // Display x is the column j: set by blockIdx.y for matmul, blockIdx.x for matmul-xcol (and
-        // for the model's 2D kernels, which index columns with x as CUDA samples do).
-        m.block_w = w.kernel == KernelKind::Matmul ? l.block.y : l.block.x;
-        m.block_h = w.kernel == KernelKind::Matmul ? l.block.x : l.block.y;
-        const uint64_t launched_cells =
-            std::min(launched.rows, uint64_t(m.height)) * std::min(launched.cols, uint64_t(m.width));
-        const uint64_t launched_all = launched.rows * launched.cols;
-        m.ghosts_not_drawn = launched_all - launched_cells;
-        m.past_cells = std::min(past, (uint64_t(m.height) - w.rows) * w.cols);
-    } else {
-        const uint64_t extent = std::max(w.n, launched.cols);
-        const uint64_t drawn = std::min(extent, max_cells);
-        const uint64_t bdx = l.block.x;
-        if (row_width.threads > 0 && row_width.threads < bdx) {
-            // A block over several rows, widened until the height fits.
-            const uint64_t width = std::min(
-                wrapped_row_threads(std::max<uint64_t>(row_width.threads, (drawn + max_side - 1) / max_side)), bdx);
-            m.threads_per_row = uint32_t(width);
-            m.blocks_per_row = 0;
-            m.width = uint32_t(width);
-            m.height = uint32_t((drawn + width - 1) / width);
-            m.ghosts_not_drawn = extent - drawn;
-            m.past_cells = std::min(past, drawn - std::min(drawn, w.n));
-            // Blocks start mid-row when the row does not divide them: outlined where the
-            // toucher's block changes.
-            m.outline_by_toucher = true;
-            m.block_w = m.block_h = 0;
-        } else {
-            uint64_t k = std::max<uint64_t>(1, row_width.blocks);
-            k = std::max(k, (drawn + bdx * max_side - 1) / (bdx * max_side));  // fit the height
-            if (k * bdx > max_side) {
-                r.error = std::to_string(drawn) + " cells do not fit a " + std::to_string(max_side) + "x" +
-                          std::to_string(max_side) + " texture in whole blocks of " + std::to_string(bdx);
-                return r;
-            }
-            m.blocks_per_row = uint32_t(k);
-            // A model kernel's short array (16 histogram bins) is one row of its own length.
-            m.width = uint32_t(w.kernel == KernelKind::Model ? std::min<uint64_t>(k * bdx, drawn) : k * bdx);
-            m.height = uint32_t((drawn + m.width - 1) / m.width);
-            m.block_w = l.block.x;
-            m.block_h = 1;
-            m.ghosts_not_drawn = extent - drawn;
-            m.past_cells = std::min(past, drawn - std::min(drawn, w.n));
-        }
+    const auto problem = is_2d(w) ? lay_out_2d(m, launched, max_side, max_cells, past)
+                                  : lay_out_1d(m, launched, row_width, max_side, max_cells, past);
+    if (problem) {
+        r.error = *problem;
+        return r;
     }
     if (w.kernel == KernelKind::Model) {  // outlines from who touched each cell
         m.past_not_drawn = past - m.past_cells;

@@ -8,6 +8,39 @@ namespace threadmap::builtin {
 
 inline constexpr uint32_t kRadius = 3;
 
+// Lines 6-16 of the CUDA text below, per thread.
+inline void stencil_1d_body(ModelThread& t) {
+    const auto in = t.array<float>(0), out = t.array<float>(1), temp = t.array<float>(2);
+    const uint64_t n = t.param(0), g = grid_x(context_of(t)), b = t.blockDim.x;
+    const uint64_t l = t.threadIdx.x + kRadius;
+    temp.store(l, g < n ? in.load(g, 6) : 0.0f, 6);
+    if (t.threadIdx.x < kRadius) {
+        temp.store(l - kRadius, g >= kRadius && g - kRadius < n ? in.load(g - kRadius, 8) : 0.0f, 8);
+        temp.store(l + b, g + b < n ? in.load(g + b, 9) : 0.0f, 9);
+    }
+    t.syncthreads(11);
+    if (g < n) {
+        float sum = 0;
+        for (int k = -int(kRadius); k <= int(kRadius); ++k) sum += temp.load(uint64_t(int64_t(l) + k), 15);
+        out.store(g, sum, 16);
+    }
+}
+
+// out[g]: the sum of in over g-3 … g+3, within the array.
+inline KernelSpec::Bits stencil_1d_reference(const Params& p, const LaunchConfig&, const KernelSpec::Bits& in) {
+    KernelSpec::Bits out(3);
+    out[1].resize(p[0]);
+    for (uint64_t g = 0; g < p[0]; ++g) {
+        float sum = 0;  // integers: exact in any order
+        for (int64_t k = -int64_t(kRadius); k <= int64_t(kRadius); ++k) {
+            const int64_t i = int64_t(g) + k;
+            if (i >= 0 && i < int64_t(p[0])) sum += bits_float(in[0][uint64_t(i)]);
+        }
+        out[1][g] = float_bits(sum);
+    }
+    return out;
+}
+
 inline const KernelSpec& stencil_1d() {
     static const KernelSpec spec = [] {
         KernelSpec s;
@@ -25,36 +58,9 @@ inline const KernelSpec& stencil_1d() {
         s.covering_grid = cover_n;
         s.default_block = {128, 1, 1};
         s.fill_input = fill_counting;
-        s.body = [](ModelThread& t) {
-            const auto in = t.array<float>(0), out = t.array<float>(1), temp = t.array<float>(2);
-            const uint64_t n = t.param(0), g = grid_x(context_of(t)), b = t.blockDim.x;
-            const uint64_t l = t.threadIdx.x + kRadius;
-            temp.store(l, g < n ? in.load(g, 6) : 0.0f, 6);
-            if (t.threadIdx.x < kRadius) {
-                temp.store(l - kRadius, g >= kRadius && g - kRadius < n ? in.load(g - kRadius, 8) : 0.0f, 8);
-                temp.store(l + b, g + b < n ? in.load(g + b, 9) : 0.0f, 9);
-            }
-            t.syncthreads(11);
-            if (g < n) {
-                float sum = 0;
-                for (int k = -int(kRadius); k <= int(kRadius); ++k) sum += temp.load(uint64_t(int64_t(l) + k), 15);
-                out.store(g, sum, 16);
-            }
-        };
+        s.body = stencil_1d_body;
         s.flops = [](const Params& p) { return double(p[0]) * 2 * kRadius; };  // 6 adds per output
-        s.reference = [](const Params& p, const LaunchConfig&, const KernelSpec::Bits& in) {
-            KernelSpec::Bits out(3);
-            out[1].resize(p[0]);
-            for (uint64_t g = 0; g < p[0]; ++g) {
-                float sum = 0;  // integers: exact in any order
-                for (int64_t k = -int64_t(kRadius); k <= int64_t(kRadius); ++k) {
-                    const int64_t i = int64_t(g) + k;
-                    if (i >= 0 && i < int64_t(p[0])) sum += bits_float(in[0][uint64_t(i)]);
-                }
-                out[1][g] = float_bits(sum);
-            }
-            return out;
-        };
+        s.reference = stencil_1d_reference;
         s.cuda_source =
             "#define RADIUS 3\n"
             "__global__ void stencil_1d(const float* in, float* out, size_t n) {\n"

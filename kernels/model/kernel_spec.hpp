@@ -96,6 +96,7 @@ struct KernelSpec {
     std::function<Outcome<ModelResult>(const ModelLaunch& launch, const std::atomic<bool>* cancel)> run_apart;
 
     size_t param_index(const std::string& param) const;  // params.size() when absent
+    std::vector<std::string> param_names() const;        // in order: two kernels with the same take one Params
     size_t array_index(const std::string& array) const;  // arrays.size() when absent
 };
 

@@ -89,6 +89,12 @@ size_t KernelSpec::param_index(const std::string& param) const {
     return params.size();
 }
 
+std::vector<std::string> KernelSpec::param_names() const {
+    std::vector<std::string> names;
+    for (const ParamSpec& p : params) names.push_back(p.name);
+    return names;
+}
+
 size_t KernelSpec::array_index(const std::string& array) const {
     for (size_t i = 0; i < arrays.size(); ++i)
         if (arrays[i].name == array) return i;

@@ -35,6 +35,22 @@ void wait_for_jobs(TimingState& t) {
     REQUIRE_FALSE(t.sweep_job.valid());
 }
 
+// The lesson open, its map computed, the Timing panel on the model.
+void open_modeled(AppState& state, const char* lesson) {
+    select_lesson(state, lesson);
+    finish_picture_job(state, 16384, kMaxDrawnCells);
+    state.timing.source = TimingSource::Modeled;
+}
+
+// One headless ImGui frame with the Timing panel in it.
+void draw_panel_once(AppState& state) {
+    ImGui::NewFrame();
+    ImGui::Begin("timing");
+    draw_timing_panel(state);
+    ImGui::End();
+    ImGui::Render();
+}
+
 }  // namespace
 
 TEST_CASE("a modeled run labels every GPU figure modeled and the CPU measured") {
@@ -154,9 +170,7 @@ TEST_CASE("the sweep runs off the UI thread - reports progress - and can be canc
 TEST_CASE("the timing panel draws a run - its history - and a sweep chart in a headless ImGui frame") {
     HeadlessImGuiContext context(1200, 900);
     AppState state;
-    select_lesson(state, "seed-matmul-fixed");
-    finish_picture_job(state, 16384, kMaxDrawnCells);
-    state.timing.source = TimingSource::Modeled;
+    open_modeled(state, "seed-matmul-fixed");
     REQUIRE(start_timing_run(state.timing, state.picture->launch, std::nullopt));
     REQUIRE(start_sweep(state.timing, KernelKind::MatmulXCol, std::nullopt));
     wait_for_jobs(state.timing);
@@ -165,11 +179,7 @@ TEST_CASE("the timing panel draws a run - its history - and a sweep chart in a h
     for (bool resident : {false, true}) {
         state.timing.resident = resident;
         state.timing.first_launch = resident;
-        ImGui::NewFrame();
-        ImGui::Begin("timing");
-        draw_timing_panel(state);
-        ImGui::End();
-        ImGui::Render();
+        draw_panel_once(state);
     }
     CHECK(state.widget_rects.count("timing-run") == 1);
     CHECK(state.timing.history.size() == 1);
@@ -218,9 +228,7 @@ TEST_CASE("timing lessons set the panel up - and the numbers can be saved as JSO
 TEST_CASE("the Timing tab times a lesson's registry kernel with the model - modeled bars, the C++ reference") {
     HeadlessImGuiContext context(1200, 900);
     AppState state;
-    select_lesson(state, "transpose-bank-conflicts");
-    finish_picture_job(state, 16384, kMaxDrawnCells);
-    state.timing.source = TimingSource::Modeled;
+    open_modeled(state, "transpose-bank-conflicts");
     REQUIRE(start_timing_run(state.timing, state.picture->launch, std::nullopt));
     wait_for_jobs(state.timing);
     REQUIRE(state.timing.current);
@@ -229,9 +237,5 @@ TEST_CASE("the Timing tab times a lesson's registry kernel with the model - mode
     CHECK(r.kernel == "transpose-tiled");
     for (const auto& s : r.stages) CHECK(s.origin == "modeled");
     CHECK(r.cpu_reference.implementation.find("C++ reference") == 0);
-    ImGui::NewFrame();
-    ImGui::Begin("timing");
-    draw_timing_panel(state);  // the bars, and a sweep button it cannot press: no crash drawing them
-    ImGui::End();
-    ImGui::Render();
+    draw_panel_once(state);  // the bars, and a sweep button it cannot press
 }
