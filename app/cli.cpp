@@ -4,30 +4,30 @@
 // their options as plain structs (*_command.hpp) and never see it.
 //
 // Sections: the launch options every command shares; each command's own; run_cli.
-#include "cli.hpp"
+#include "app/cli.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <optional>
 
-#include "bench_command.hpp"
-#include "build_info.hpp"
-#include "builtin/registry.hpp"
-#include "check_command.hpp"
-#include "compile_command.hpp"
-#include "device_profiles.hpp"
-#include "devices_command.hpp"
-#include "kernels_command.hpp"
-#include "lessons_command.hpp"
-#include "lessons.hpp"
-#include "map_command.hpp"
-#include "memory_command.hpp"
-#include "occupancy/sm_properties.hpp"
-#include "occupancy_command.hpp"
+#include "app/commands/bench_command.hpp"
+#include "app/launch/build_info.hpp"
+#include "kernels/builtin/registry.hpp"
+#include "app/commands/check_command.hpp"
+#include "app/commands/compile_command.hpp"
+#include "app/launch/device_profiles.hpp"
+#include "app/commands/devices_command.hpp"
+#include "app/commands/kernels_command.hpp"
+#include "app/commands/lessons_command.hpp"
+#include "app/launch/lessons.hpp"
+#include "app/commands/map_command.hpp"
+#include "app/commands/memory_command.hpp"
+#include "kernels/occupancy/sm_properties.hpp"
+#include "app/commands/occupancy_command.hpp"
 #if THREADMAP_HAS_GUI
-#include "legend.hpp"
-#include "render_command.hpp"
-#include "window_command.hpp"
+#include "viz/legend.hpp"
+#include "app/commands/render_command.hpp"
+#include "app/commands/window_command.hpp"
 #endif
 
 namespace threadmap {
@@ -242,7 +242,7 @@ void add_window_options(CLI::App& app, WindowCommandOptions& o) {
     app.add_option("--quit-after-frames", w.quit_after_frames, "Quit after this many frames")
         ->check(CLI::Range(1, 1000000));
     app.add_option("--window-size", o.window_size, "Window size WxH (default 1600x900)");
-    app.add_option("--replay", w.replay, "Scripted input, for tests and benchmarks (see app/replay.hpp)");
+    app.add_option("--replay", w.replay, "Scripted input, for tests and benchmarks (see app/window/replay.hpp)");
     app.add_option("--frame-report", w.frame_report, "Write frame and update times as JSON when the window closes");
     app.add_flag("--no-settings", w.keep_settings, "Neither read nor save settings (tests)");
     // The figure options render takes, for a demo prepared from a script or a desktop shortcut.

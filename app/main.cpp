@@ -7,7 +7,7 @@
 #include <iostream>
 #include <new>
 
-#include "cli.hpp"
+#include "app/cli.hpp"
 
 namespace {
 

@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "cpu_emulator.hpp"
+#include "kernels/emulator/cpu_emulator.hpp"
 
 using namespace threadmap;
 

@@ -29,10 +29,10 @@
 #include <thread>
 #include <vector>
 
-#include "builtin/registry.hpp"
-#include "cpu_emulator.hpp"
-#include "model/model_emulator.hpp"
-#include "model/model_thread.hpp"
+#include "kernels/builtin/registry.hpp"
+#include "kernels/emulator/cpu_emulator.hpp"
+#include "kernels/model/model_emulator.hpp"
+#include "kernels/model/model_thread.hpp"
 
 using namespace threadmap;
 

@@ -21,13 +21,13 @@
 #include <functional>
 #include <vector>
 
-#include "nvrtc_compiler.hpp"
-#include "builtin/registry.hpp"
-#include "model/model_emulator.hpp"
-#include "isolated_run.hpp"
-#include "source_binding.hpp"
-#include "source_compiler.hpp"
-#include "source/seed_source.hpp"
+#include "kernels/cuda/nvrtc_compiler.hpp"
+#include "kernels/builtin/registry.hpp"
+#include "kernels/model/model_emulator.hpp"
+#include "kernels/kernel_host/isolated_run.hpp"
+#include "kernels/source/source_binding.hpp"
+#include "kernels/kernel_host/source_compiler.hpp"
+#include "kernels/source/seed_source.hpp"
 
 using namespace threadmap;
 
@@ -82,12 +82,10 @@ void must_run(ModelLaunch l) {
     }
 }
 
-}  // namespace
+const uint64_t kElements = uint64_t(1) << 22;
 
-int main(int argc, char** argv) {
-    int repeats = 5;
-    if (argc == 3 && std::strcmp(argv[1], "--repeats") == 0) repeats = std::max(1, std::atoi(argv[2]));
-
+// 1. The embedded Clang's compile, first in the process and warm, beside NVRTC's.
+void bench_compile(int repeats) {
     const auto t0 = Clock::now();
     compile(kIncrement);
     const double first = ms_since(t0);
@@ -106,14 +104,20 @@ int main(int argc, char** argv) {
         std::printf("{\"case\": \"NVRTC\", \"not_run\": \"%s\"}\n",
                     (first_gpu.unavailable.empty() ? first_gpu.log : first_gpu.unavailable).c_str());
     }
+}
 
+// 2. Compile, bind and run in the locked-down child: what Ctrl+Enter costs before drawing.
+void bench_first_map(int repeats) {
     const double first_map = median_ms(repeats * 4, [] {
         auto k = bound(compile(kIncrement), {"a=float[500]", "n=500"}, true);
         must_run({&k->spec, {}, {{2, 1, 1}, {256, 1, 1}}});
     });
     std::printf("{\"case\": \"compile + first map (child process), 500 elements\", \"median_ms\": %.1f}\n", first_map);
+}
 
-    const uint64_t n = uint64_t(1) << 22;
+// 3. The JIT-compiled increment and tiled matmul against their built-in bodies.
+void bench_run_speed(int repeats) {
+    const uint64_t n = kElements;
     auto inc = bound(compile(kIncrement), {"a=float[" + std::to_string(n) + "]", "n=" + std::to_string(n)}, false);
     const LaunchConfig inc_launch{{uint32_t(n / 256), 1, 1}, {256, 1, 1}};
     const double jit_inc = median_ms(repeats, [&] { must_run({&inc->spec, {}, inc_launch}); });
@@ -139,44 +143,50 @@ int main(int argc, char** argv) {
         "{\"case\": \"matmul-tiled 256x256x256 (barriers), model\", \"jit_ms\": %.1f, \"builtin_ms\": %.1f, "
         "\"ratio\": %.2f}\n",
         jit_tiled_ms, builtin_tiled_ms, jit_tiled_ms / builtin_tiled_ms);
+}
 
-    // The sum's two ways: shuffles within each warp, or a shared tree over the block.
-    const char* const shuffles =
-        "__global__ void sum(const int* in, int* out, int n) {\n"
-        "    int v = 0;\n"
-        "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) v += in[i];\n"
-        "    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);\n"
-        "    if (threadIdx.x % 32 == 0) atomicAdd(out, v);\n"
-        "}\n";
-    const char* const tree =
-        "__global__ void sum(const int* in, int* out, int n) {\n"
-        "    __shared__ int s[256];\n"
-        "    int v = 0;\n"
-        "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) v += in[i];\n"
-        "    s[threadIdx.x] = v;\n"
-        "    __syncthreads();\n"
-        "    for (int k = blockDim.x / 2; k > 0; k /= 2) {\n"
-        "        if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k];\n"
-        "        __syncthreads();\n"
-        "    }\n"
-        "    if (threadIdx.x == 0) atomicAdd(out, s[0]);\n"
-        "}\n";
-    // The loads and the lanes' atomics alone: what the two add to.
-    const char* const neither =
-        "__global__ void sum(const int* in, int* out, int n) {\n"
-        "    int v = 0;\n"
-        "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) v += in[i];\n"
-        "    if (threadIdx.x % 32 == 0) atomicAdd(out, v);\n"
-        "}\n";
+// The sum's two ways: shuffles within each warp, or a shared tree over the block; and the
+// loads and the lanes' atomics alone, what the two add to.
+const char* const kSumByShuffles =
+    "__global__ void sum(const int* in, int* out, int n) {\n"
+    "    int v = 0;\n"
+    "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) v += in[i];\n"
+    "    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);\n"
+    "    if (threadIdx.x % 32 == 0) atomicAdd(out, v);\n"
+    "}\n";
+const char* const kSumByTree =
+    "__global__ void sum(const int* in, int* out, int n) {\n"
+    "    __shared__ int s[256];\n"
+    "    int v = 0;\n"
+    "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) v += in[i];\n"
+    "    s[threadIdx.x] = v;\n"
+    "    __syncthreads();\n"
+    "    for (int k = blockDim.x / 2; k > 0; k /= 2) {\n"
+    "        if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k];\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    if (threadIdx.x == 0) atomicAdd(out, s[0]);\n"
+    "}\n";
+const char* const kSumAlone =
+    "__global__ void sum(const int* in, int* out, int n) {\n"
+    "    int v = 0;\n"
+    "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) v += in[i];\n"
+    "    if (threadIdx.x % 32 == 0) atomicAdd(out, v);\n"
+    "}\n";
+
+// 4. A shuffle's and a barrier's own cost in the kernel model.
+void bench_warp_functions(int repeats) {
+    const uint64_t n = kElements;
     const std::vector<std::string> sum_binds = {"in=int[" + std::to_string(n) + "]:ones", "out=int[1]",
                                                 "n=" + std::to_string(n)};
-    auto by_shuffles = bound(compile(shuffles), sum_binds, false);
-    auto by_tree = bound(compile(tree), sum_binds, false);
     const LaunchConfig sum_launch{{4096, 1, 1}, {256, 1, 1}};
-    const double shuffles_ms = median_ms(repeats, [&] { must_run({&by_shuffles->spec, {}, sum_launch}); });
-    const double tree_ms = median_ms(repeats, [&] { must_run({&by_tree->spec, {}, sum_launch}); });
-    auto by_neither = bound(compile(neither), sum_binds, false);
-    const double neither_ms = median_ms(repeats, [&] { must_run({&by_neither->spec, {}, sum_launch}); });
+    const auto time_sum = [&](const char* text) {
+        auto k = bound(compile(text), sum_binds, false);
+        return median_ms(repeats, [&] { must_run({&k->spec, {}, sum_launch}); });
+    };
+    const double shuffles_ms = time_sum(kSumByShuffles);
+    const double tree_ms = time_sum(kSumByTree);
+    const double neither_ms = time_sum(kSumAlone);
     const double threads = 4096.0 * 256;
     std::printf(
         "{\"case\": \"sum of %llu ints, 1,048,576 threads, model\", \"warp_shuffles_ms\": %.1f, "
@@ -184,5 +194,16 @@ int main(int argc, char** argv) {
         "\"ns_per_lane_per_shuffle\": %.1f, \"ns_per_thread_per_barrier\": %.1f}\n",
         (unsigned long long)n, shuffles_ms, tree_ms, neither_ms, (shuffles_ms - neither_ms) * 1e6 / threads / 5,
         (tree_ms - neither_ms) * 1e6 / threads / 9);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    int repeats = 5;
+    if (argc == 3 && std::strcmp(argv[1], "--repeats") == 0) repeats = std::max(1, std::atoi(argv[2]));
+    bench_compile(repeats);
+    bench_first_map(repeats);
+    bench_run_speed(repeats);
+    bench_warp_functions(repeats);
     return 0;
 }

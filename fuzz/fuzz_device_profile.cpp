@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "device_profiles.hpp"
+#include "app/launch/device_profiles.hpp"
 
 using namespace threadmap;
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "emulator_caps.hpp"
-#include "launch_check.hpp"
-#include "launch_options.hpp"
-#include "validation.hpp"
+#include "kernels/core/emulator_caps.hpp"
+#include "app/launch/launch_check.hpp"
+#include "app/launch/launch_options.hpp"
+#include "kernels/core/validation.hpp"
 
 using namespace threadmap;
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "lessons.hpp"
+#include "app/launch/lessons.hpp"
 
 using namespace threadmap;
 

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "timing_report.hpp"
+#include "app/reports/timing_report.hpp"
 
 using namespace threadmap;
 

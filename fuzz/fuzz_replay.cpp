@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "replay.hpp"
+#include "app/window/replay.hpp"
 
 using namespace threadmap;
 

@@ -11,11 +11,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "builtin/registry.hpp"
-#include "findings_report.hpp"
-#include "memory_report.hpp"
-#include "model/model_result_io.hpp"
-#include "model_map_report.hpp"
+#include "kernels/builtin/registry.hpp"
+#include "app/reports/findings_report.hpp"
+#include "app/reports/memory_report.hpp"
+#include "kernels/model/model_result_io.hpp"
+#include "app/reports/model_map_report.hpp"
 
 using namespace threadmap;
 

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string>
 
-#include "legend.hpp"
-#include "settings.hpp"
+#include "viz/legend.hpp"
+#include "app/window_state/settings.hpp"
 
 using namespace threadmap;
 

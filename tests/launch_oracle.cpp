@@ -1,5 +1,5 @@
 // The oracle; see launch_oracle.hpp.
-#include "launch_oracle.hpp"
+#include "tests/launch_oracle.hpp"
 
 #include <set>
 

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "launch_config.hpp"
-#include "workload.hpp"
+#include "kernels/core/launch_config.hpp"
+#include "kernels/core/workload.hpp"
 
 namespace oracle {
 

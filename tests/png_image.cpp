@@ -1,5 +1,5 @@
 // PNG loading for tests; see png_image.hpp.
-#include "png_image.hpp"
+#include "tests/png_image.hpp"
 
 #include <stb_image.h>
 

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <random>
 
-#include "launch_config.hpp"
-#include "sanitizer.hpp"
-#include "workload.hpp"
+#include "kernels/core/launch_config.hpp"
+#include "kernels/core/sanitizer.hpp"
+#include "kernels/core/workload.hpp"
 
 namespace threadmap {
 

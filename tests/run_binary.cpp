@@ -1,5 +1,5 @@
 // Runs the binary under test; see run_binary.hpp. THREADMAP_BINARY comes from CMake.
-#include "run_binary.hpp"
+#include "tests/run_binary.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // Cell grid renderer; see cell_grid_renderer.hpp. Sets every piece of GL state it relies on.
-#include "cell_grid_renderer.hpp"
+#include "viz/cell_grid_renderer.hpp"
 
 #include <algorithm>
 #include <string>

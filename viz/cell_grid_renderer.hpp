@@ -5,10 +5,10 @@
 #include <optional>
 #include <vector>
 
-#include "colors.hpp"
-#include "gl_resources.hpp"
-#include "map_layout.hpp"
-#include "view_transform.hpp"
+#include "viz/colors.hpp"
+#include "viz/gl_resources.hpp"
+#include "viz/map_layout.hpp"
+#include "viz/view_transform.hpp"
 
 namespace threadmap {
 

@@ -1,5 +1,5 @@
 // A layout as one texture; see cell_image.hpp.
-#include "cell_image.hpp"
+#include "viz/cell_image.hpp"
 
 #include <vector>
 

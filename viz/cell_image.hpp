@@ -5,9 +5,9 @@
 
 #include <cstdint>
 
-#include "colors.hpp"
-#include "gl_resources.hpp"
-#include "map_layout.hpp"
+#include "viz/colors.hpp"
+#include "viz/gl_resources.hpp"
+#include "viz/map_layout.hpp"
 
 namespace threadmap {
 

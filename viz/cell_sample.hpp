@@ -4,8 +4,8 @@
 // division on the GPU).
 #pragma once
 
-#include "colorizer.hpp"
-#include "map_layout.hpp"
+#include "viz/colorizer.hpp"
+#include "viz/map_layout.hpp"
 
 namespace threadmap {
 

@@ -1,9 +1,9 @@
 // Colour-mode names; see color_mode.hpp.
-#include "color_mode.hpp"
+#include "viz/color_mode.hpp"
 
 #include <array>
 
-#include "join_names.hpp"
+#include "kernels/core/join_names.hpp"
 
 namespace threadmap {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "colorizer.hpp"
+#include "viz/colorizer.hpp"
 
 namespace threadmap {
 

@@ -7,10 +7,10 @@
 
 #include <cmath>
 
-#include "colors.hpp"
-#include "model/element_finding.hpp"
-#include "occupancy/block_place.hpp"
-#include "thread_context.hpp"
+#include "viz/colors.hpp"
+#include "kernels/model/element_finding.hpp"
+#include "kernels/occupancy/block_place.hpp"
+#include "kernels/core/thread_context.hpp"
 
 namespace threadmap {
 

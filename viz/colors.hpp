@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "host_device.hpp"
+#include "kernels/core/host_device.hpp"
 
 namespace threadmap {
 

@@ -4,10 +4,10 @@
 
 #include <cuda_gl_interop.h>
 
-#include "cell_sample.hpp"
-#include "cuda_check.hpp"
-#include "cuda_interop.hpp"
-#include "cuda_stream.hpp"
+#include "viz/cell_sample.hpp"
+#include "kernels/cuda/cuda_check.hpp"
+#include "viz/cuda_interop.hpp"
+#include "kernels/cuda/cuda_stream.hpp"
 
 namespace threadmap {
 

@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
-#include "cell_grid_renderer.hpp"
-#include "launch_result.hpp"
+#include "viz/cell_grid_renderer.hpp"
+#include "kernels/core/launch_result.hpp"
 
 namespace threadmap {
 

@@ -1,5 +1,5 @@
 // CUDA–OpenGL interop in a build without nvcc: always the host path, and why.
-#include "cuda_interop.hpp"
+#include "viz/cuda_interop.hpp"
 
 namespace threadmap {
 

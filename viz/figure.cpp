@@ -1,5 +1,5 @@
 // Figure composition; see figure.hpp.
-#include "figure.hpp"
+#include "viz/figure.hpp"
 
 #include <imgui.h>
 
@@ -7,10 +7,10 @@
 #include <cfloat>
 #include <cmath>
 
-#include "frame.hpp"
-#include "map_annotations.hpp"
-#include "missing_product.hpp"
-#include "overlay.hpp"
+#include "viz/frame.hpp"
+#include "viz/map_annotations.hpp"
+#include "viz/missing_product.hpp"
+#include "viz/overlay.hpp"
 
 namespace threadmap {
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "cell_grid_renderer.hpp"
-#include "legend.hpp"
+#include "viz/cell_grid_renderer.hpp"
+#include "viz/legend.hpp"
 
 namespace threadmap {
 

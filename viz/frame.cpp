@@ -1,7 +1,7 @@
 // Window frame start; see frame.hpp.
-#include "frame.hpp"
+#include "viz/frame.hpp"
 
-#include "gl.hpp"
+#include "viz/gl.hpp"
 
 namespace threadmap {
 

@@ -1,7 +1,7 @@
 // The window's framebuffer: bind it and clear it before ImGui draws a frame.
 #pragma once
 
-#include "colors.hpp"
+#include "viz/colors.hpp"
 
 namespace threadmap {
 

@@ -1,10 +1,10 @@
 // GL object helpers; see gl_resources.hpp.
-#include "gl_resources.hpp"
+#include "viz/gl_resources.hpp"
 
 #include <cstring>
 #include <string>
 
-#include "embedded_file.hpp"
+#include "kernels/core/embedded_file.hpp"
 
 namespace threadmap {
 

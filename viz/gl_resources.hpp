@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "gl.hpp"
+#include "viz/gl.hpp"
 
 namespace threadmap {
 

@@ -1,5 +1,5 @@
 // Framebuffer read-back and PNG export; see image_export.hpp.
-#include "image_export.hpp"
+#include "viz/image_export.hpp"
 
 #include <stb_image_write.h>
 
@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "gl.hpp"
+#include "viz/gl.hpp"
 
 namespace threadmap {
 

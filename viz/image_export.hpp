@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "outcome.hpp"
+#include "kernels/core/outcome.hpp"
 
 namespace threadmap {
 

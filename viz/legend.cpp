@@ -1,5 +1,5 @@
 // Colour-mode names and legends; see legend.hpp.
-#include "legend.hpp"
+#include "viz/legend.hpp"
 
 #include <imgui.h>
 
@@ -19,11 +19,86 @@ std::string dim_label(const Dim3& d, bool two_d, bool three_d) {
     return std::to_string(d.x);
 }
 
+void set_ramp(Legend& g, const std::string& low, const std::string& high) {
+    g.ramp = true;
+    g.ramp_low = low;
+    g.ramp_high = high;
+}
+
+// One swatch per block the palette can tell apart; past that, the colours repeat (never for
+// two neighbours) and the note says where a block's number is.
+void add_block_swatches(Legend& g, const ColorContext& c) {
+    const LaunchConfig l{c.grid, c.block};
+    const bool three = l.grid.z > 1, two = three || l.grid.y > 1;
+    const uint64_t shown = std::min<uint64_t>(uint64_t(palette_size(c.palette)), l.blocks());
+    for (uint64_t b = 0; b < shown; ++b) {
+        const Dim3 idx = unlinearize(b, l.grid);
+        g.swatches.push_back(
+            {categorical(block_color_index(idx), c.palette), "blockIdx " + dim_label(idx, two, three)});
+    }
+    if (l.blocks() > shown) {
+        g.title += " (colours repeat)";
+        g.note = std::to_string(palette_size(c.palette)) +
+                 " colours, never the same for two blocks side by side: a block's number is on the picture "
+                 "when it fits (zoom in), and in the inspector";
+    }
+}
+
+void add_warp_swatches(Legend& g, const ColorContext& c) {
+    const LaunchConfig l{c.grid, c.block};
+    const uint64_t per_block = (l.threads_per_block() + 31) / 32;
+    const uint64_t shown = std::min<uint64_t>(uint64_t(palette_size(c.palette)), l.blocks() * per_block);
+    for (uint64_t w = 0; w < shown; ++w)
+        g.swatches.push_back({categorical(w, c.palette),
+                              "warp " + std::to_string(w % per_block) + " of block " + std::to_string(w / per_block)});
+}
+
+// The SM a block runs on (one swatch per SM shown) or its wave (a ramp), for the chosen GPU.
+void add_sm_or_wave(Legend& g, const ColorContext& c) {
+    const LaunchConfig l{c.grid, c.block};
+    if (c.wave_slots == 0 || c.sms == 0) {
+        g.title += ": no GPU chosen";
+        return;
+    }
+    if (c.mode == ColorMode::Wave) {
+        set_ramp(g, "wave 1", "wave " + std::to_string((l.blocks() + c.wave_slots - 1) / c.wave_slots));
+        return;
+    }
+    const uint64_t shown = std::min<uint64_t>({uint64_t(palette_size(c.palette)), c.sms, l.blocks()});
+    for (uint64_t sm = 0; sm < shown; ++sm)
+        g.swatches.push_back({categorical(sm, c.palette), "SM " + std::to_string(sm)});
+    if (std::min(c.sms, l.blocks()) > shown) g.title += " (colours repeat)";
+}
+
+void add_finding_swatches(Legend& g, const ColorContext& c) {
+    if (!c.findings_checked) {
+        g.title += ": not checked";
+        return;
+    }
+    const Palette palette = c.palette;
+    g.swatches.push_back({finding_color(kFoundRace, palette), "write-write race", false, LegendCategory::Race});
+    g.swatches.push_back({finding_color(kFoundHazard, palette), "read-write hazard", false, LegendCategory::Hazard});
+    g.swatches.push_back(
+        {finding_color(kFoundUninit, palette), "uninitialised read (shared)", false, LegendCategory::Uninitialized});
+    g.swatches.push_back({finding_color(0, palette), c.reads ? "read, no finding" : "written, no finding"});
+}
+
+// Coverage's own swatches: nobody, one thread, more than one, and idle threads.
+void add_coverage_swatches(Legend& g, const ColorContext& c, const char* nobody) {
+    const Palette palette = c.palette;
+    g.swatches.push_back({coverage_color(Coverage::Untouched, palette), nobody, false, LegendCategory::Untouched});
+    g.swatches.push_back(
+        {coverage_color(Coverage::Once, palette), c.reads ? "read by one thread" : "written by one thread"});
+    g.swatches.push_back({coverage_color(Coverage::Multi, palette),
+                          c.reads ? "read by more than one" : "written by more than one", false,
+                          LegendCategory::Multi});
+    g.swatches.push_back({coverage_color(Coverage::Idle, palette), "idle thread (past the data)", true});
+}
+
 }  // namespace
 
 Legend make_legend(const ColorContext& c) {
     const ColorMode mode = c.mode;
-    const Palette palette = c.palette;
     const LaunchConfig l{c.grid, c.block};
     Legend g;
     g.title = color_mode_title(mode);
@@ -31,105 +106,51 @@ Legend make_legend(const ColorContext& c) {
         const size_t at = g.title.find("per request");
         if (at != std::string::npos) g.title.insert(at + 4, c.reads ? "load " : "store ");
     }
-    const Rgba8 untouched = colorize({CellSample::Element, 0, {}, {}}, c);
     const char* nobody = c.reads ? "element nobody read" : "element nobody wrote";
-    const auto idle_swatch = [&](Rgba8 c) { g.swatches.push_back({c, "idle thread (past the data)", true}); };
-    const auto ramp_of = [&](const std::string& low, const std::string& high) {
-        g.ramp = true;
-        g.ramp_low = low;
-        g.ramp_high = high;
-    };
     switch (mode) {
-        case ColorMode::Block: {
-            const bool three = l.grid.z > 1, two = three || l.grid.y > 1;
-            const uint64_t shown = std::min<uint64_t>(uint64_t(palette_size(palette)), l.blocks());
-            for (uint64_t b = 0; b < shown; ++b) {
-                const Dim3 idx = unlinearize(b, l.grid);
-                g.swatches.push_back(
-                    {categorical(block_color_index(idx), palette), "blockIdx " + dim_label(idx, two, three)});
-            }
-            if (l.blocks() > shown) {
-                g.title += " (colours repeat)";
-                g.note = std::to_string(palette_size(palette)) +
-                         " colours, never the same for two blocks side by side: a block's number is on the picture "
-                         "when it fits (zoom in), and in the inspector";
-            }
+        case ColorMode::Block:
+            add_block_swatches(g, c);
             break;
-        }
         case ColorMode::ThreadX:
-            ramp_of("0", std::to_string(l.block.x - 1));
+            set_ramp(g, "0", std::to_string(l.block.x - 1));
             break;
         case ColorMode::ThreadY:
-            ramp_of("0", std::to_string(l.block.y - 1));
+            set_ramp(g, "0", std::to_string(l.block.y - 1));
             break;
         case ColorMode::ThreadZ:
-            ramp_of("0", std::to_string(l.block.z - 1));
+            set_ramp(g, "0", std::to_string(l.block.z - 1));
             break;
         case ColorMode::Global:
-            ramp_of("0", std::to_string(l.blocks() * l.threads_per_block() - 1));
+            set_ramp(g, "0", std::to_string(l.blocks() * l.threads_per_block() - 1));
             break;
         case ColorMode::Lane:
-            ramp_of("lane 0", "lane 31");
+            set_ramp(g, "lane 0", "lane 31");
             break;
-        case ColorMode::Warp: {
-            const uint64_t per_block = (l.threads_per_block() + 31) / 32;
-            const uint64_t shown = std::min<uint64_t>(uint64_t(palette_size(palette)), l.blocks() * per_block);
-            for (uint64_t w = 0; w < shown; ++w)
-                g.swatches.push_back({categorical(w, palette), "warp " + std::to_string(w % per_block) + " of block " +
-                                                                   std::to_string(w / per_block)});
+        case ColorMode::Warp:
+            add_warp_swatches(g, c);
             break;
-        }
         case ColorMode::Sm:
-        case ColorMode::Wave: {
-            if (c.wave_slots == 0 || c.sms == 0) {
-                g.title += ": no GPU chosen";
-                break;
-            }
-            const uint64_t waves = (l.blocks() + c.wave_slots - 1) / c.wave_slots;
-            if (mode == ColorMode::Wave) {
-                ramp_of("wave 1", "wave " + std::to_string(waves));
-                break;
-            }
-            const uint64_t shown = std::min<uint64_t>({uint64_t(palette_size(palette)), c.sms, l.blocks()});
-            for (uint64_t sm = 0; sm < shown; ++sm)
-                g.swatches.push_back({categorical(sm, palette), "SM " + std::to_string(sm)});
-            if (std::min(c.sms, l.blocks()) > shown) g.title += " (colours repeat)";
+        case ColorMode::Wave:
+            add_sm_or_wave(g, c);
             break;
-        }
         case ColorMode::Sectors:
-            ramp_of("1 sector", "32 sectors");
+            set_ramp(g, "1 sector", "32 sectors");
             break;
         case ColorMode::Banks:
-            ramp_of("1 (no conflict)", "32-way");
+            set_ramp(g, "1 (no conflict)", "32-way");
             break;
         case ColorMode::Lanes:
-            ramp_of("1 lane", "32 lanes");
+            set_ramp(g, "1 lane", "32 lanes");
             break;
         case ColorMode::Coverage:
-            g.swatches.push_back(
-                {coverage_color(Coverage::Untouched, palette), nobody, false, LegendCategory::Untouched});
-            g.swatches.push_back(
-                {coverage_color(Coverage::Once, palette), c.reads ? "read by one thread" : "written by one thread"});
-            g.swatches.push_back({coverage_color(Coverage::Multi, palette),
-                                  c.reads ? "read by more than one" : "written by more than one", false,
-                                  LegendCategory::Multi});
-            idle_swatch(coverage_color(Coverage::Idle, palette));
+            add_coverage_swatches(g, c, nobody);
             return g;
         case ColorMode::Findings:
-            if (!c.findings_checked) {
-                g.title += ": not checked";
-                break;
-            }
-            g.swatches.push_back({finding_color(kFoundRace, palette), "write-write race", false, LegendCategory::Race});
-            g.swatches.push_back(
-                {finding_color(kFoundHazard, palette), "read-write hazard", false, LegendCategory::Hazard});
-            g.swatches.push_back({finding_color(kFoundUninit, palette), "uninitialised read (shared)", false,
-                                  LegendCategory::Uninitialized});
-            g.swatches.push_back({finding_color(0, palette), c.reads ? "read, no finding" : "written, no finding"});
+            add_finding_swatches(g, c);
             break;
     }
-    g.swatches.push_back({untouched, nobody, false, LegendCategory::Untouched});
-    idle_swatch(colorize({CellSample::Ghost, 0, {}, {}}, c));
+    g.swatches.push_back({colorize({CellSample::Element, 0, {}, {}}, c), nobody, false, LegendCategory::Untouched});
+    g.swatches.push_back({colorize({CellSample::Ghost, 0, {}, {}}, c), "idle thread (past the data)", true});
     return g;
 }
 

@@ -7,10 +7,10 @@
 #include <string_view>
 #include <vector>
 
-#include "color_mode.hpp"
-#include "colorizer.hpp"
-#include "launch_config.hpp"
-#include "theme.hpp"
+#include "viz/color_mode.hpp"
+#include "viz/colorizer.hpp"
+#include "kernels/core/launch_config.hpp"
+#include "viz/theme.hpp"
 
 struct ImDrawList;
 struct ImFont;

@@ -1,12 +1,12 @@
 // See map_annotations.hpp.
-#include "map_annotations.hpp"
+#include "viz/map_annotations.hpp"
 
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "cell_grid_renderer.hpp"
+#include "viz/cell_grid_renderer.hpp"
 
 namespace threadmap {
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "colors.hpp"
-#include "theme.hpp"
-#include "map_layout.hpp"
-#include "view_transform.hpp"
+#include "viz/colors.hpp"
+#include "viz/theme.hpp"
+#include "viz/map_layout.hpp"
+#include "viz/view_transform.hpp"
 
 struct ImDrawList;
 struct ImFont;

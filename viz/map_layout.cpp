@@ -1,7 +1,7 @@
 // Map layout and colouring; see map_layout.hpp.
-#include "map_layout.hpp"
+#include "viz/map_layout.hpp"
 
-#include "cell_sample.hpp"
+#include "viz/cell_sample.hpp"
 
 #include <algorithm>
 #include <cmath>

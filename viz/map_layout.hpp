@@ -9,10 +9,10 @@
 #include <optional>
 #include <string>
 
-#include "colorizer.hpp"
-#include "outcome.hpp"
-#include "thread_map.hpp"
-#include "workload.hpp"
+#include "viz/colorizer.hpp"
+#include "kernels/core/outcome.hpp"
+#include "kernels/core/thread_map.hpp"
+#include "kernels/core/workload.hpp"
 
 namespace threadmap {
 

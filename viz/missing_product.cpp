@@ -1,5 +1,5 @@
 // The part of A·B that C cannot hold; see missing_product.hpp.
-#include "missing_product.hpp"
+#include "viz/missing_product.hpp"
 
 #include <imgui.h>
 

@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
-#include "colors.hpp"
-#include "view_transform.hpp"
-#include "workload.hpp"
+#include "viz/colors.hpp"
+#include "viz/view_transform.hpp"
+#include "kernels/core/workload.hpp"
 
 struct ImDrawList;
 struct ImFont;

@@ -1,6 +1,6 @@
 // EGL offscreen context; see offscreen_context.hpp. <epoxy/gl.h> comes before the EGL
 // headers, as libepoxy requires.
-#include "offscreen_context.hpp"
+#include "viz/offscreen_context.hpp"
 
 #include <dlfcn.h>
 #include <epoxy/egl.h>
@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gl.hpp"
+#include "viz/gl.hpp"
 
 namespace threadmap {
 

@@ -1,9 +1,9 @@
 // Overlay drawing and headless ImGui; see overlay.hpp.
-#include "overlay.hpp"
+#include "viz/overlay.hpp"
 
 #include <imgui_impl_opengl3.h>
 
-#include "ui_font.hpp"
+#include "viz/ui_font.hpp"
 
 namespace threadmap {
 

@@ -1,5 +1,5 @@
 // See theme.hpp.
-#include "theme.hpp"
+#include "viz/theme.hpp"
 
 namespace threadmap {
 

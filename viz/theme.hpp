@@ -6,7 +6,7 @@
 #include <optional>
 #include <string_view>
 
-#include "colors.hpp"
+#include "viz/colors.hpp"
 
 namespace threadmap {
 

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "sweep.hpp"
-#include "theme.hpp"
+#include "kernels/timing/sweep.hpp"
+#include "viz/theme.hpp"
 
 struct ImDrawList;
 struct ImFont;

@@ -1,5 +1,5 @@
 // UI font loading; see ui_font.hpp.
-#include "ui_font.hpp"
+#include "viz/ui_font.hpp"
 
 #include <imgui.h>
 #include <unistd.h>

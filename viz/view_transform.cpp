@@ -1,5 +1,5 @@
 // View maths; see view_transform.hpp.
-#include "view_transform.hpp"
+#include "viz/view_transform.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // See window_layout.hpp.
-#include "window_layout.hpp"
+#include "viz/window_layout.hpp"
 
 #include <algorithm>
 

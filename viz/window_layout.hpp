@@ -3,7 +3,7 @@
 // the map's share, whatever the UI scale), and the legend's place in the map's own margin.
 #pragma once
 
-#include "view_transform.hpp"
+#include "viz/view_transform.hpp"
 
 namespace threadmap {
 

@@ -1,12 +1,12 @@
 // Code panel; see code_panel.hpp.
-#include "code_panel.hpp"
+#include "app/panels/code_panel.hpp"
 
 #include <imgui.h>
 
-#include "kernel_code.hpp"
-#include "lessons.hpp"
-#include "panel_widgets.hpp"
-#include "source_launch.hpp"
+#include "app/window_state/kernel_code.hpp"
+#include "app/launch/lessons.hpp"
+#include "app/panels/panel_widgets.hpp"
+#include "app/launch/source_launch.hpp"
 
 namespace threadmap {
 

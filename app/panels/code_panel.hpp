@@ -2,7 +2,7 @@
 // bounds guard highlighted.
 #pragma once
 
-#include "app_state.hpp"
+#include "app/window_state/app_state.hpp"
 
 namespace threadmap {
 

@@ -1,14 +1,14 @@
 // Controls panel; see controls_panel.hpp.
-#include "controls_panel.hpp"
+#include "app/panels/controls_panel.hpp"
 
 #include <imgui.h>
 
 #include <chrono>
 
-#include "builtin/registry.hpp"
-#include "launch_update.hpp"
-#include "lessons.hpp"
-#include "panel_widgets.hpp"
+#include "kernels/builtin/registry.hpp"
+#include "app/window_state/launch_update.hpp"
+#include "app/launch/lessons.hpp"
+#include "app/panels/panel_widgets.hpp"
 
 namespace threadmap {
 
@@ -82,18 +82,12 @@ bool model_kernel_fields(AppState& state, ModelKernel& k) {
     return changed;
 }
 
-}  // namespace
-
-void draw_controls_panel(AppState& state) {
-    ResolvedLaunch& e = state.edit;
-    bool changed = false;
-    // Fields leave their labels room ("rows of C", "inner (k)") however narrow the column.
-    ImGui::PushItemWidth(-ImGui::GetFontSize() * 5.5f);
-
-    const Lesson* current = find_lesson(e.preset);
+// The lesson picker, by group in the curriculum's order.
+void lesson_combo(AppState& state) {
+    const Lesson* current = find_lesson(state.edit.preset);
     if (ImGui::BeginCombo("lesson", current ? current->title.c_str() : "(your own launch)")) {
         std::string group;
-        for (const auto& l : lessons()) {  // by group, in the curriculum's order
+        for (const auto& l : lessons()) {
             if (l.group != group) ImGui::TextDisabled("%s", (group = l.group).c_str());
             if (ImGui::Selectable(("  " + l.title).c_str(), current == &l)) select_lesson(state, l.name);
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n--preset %s", l.summary.c_str(), l.name.c_str());
@@ -101,8 +95,13 @@ void draw_controls_panel(AppState& state) {
         ImGui::EndCombo();
     }
     if (current) ImGui::TextDisabled("--preset %s", current->name.c_str());
-    ImGui::Separator();
+}
 
+// The kernel picker: the tutorial's four kernels, then the registry's others (the kernel
+// model runs them). A kernel of another shape starts from its default launch.
+bool kernel_combo(AppState& state) {
+    ResolvedLaunch& e = state.edit;
+    bool changed = false;
     if (ImGui::BeginCombo("kernel", e.kernel_name().c_str())) {
         for (KernelKind k : all_kernels()) {
             if (!ImGui::Selectable(std::string(kernel_name(k)).c_str(), !e.model && k == e.workload.kernel)) continue;
@@ -116,7 +115,6 @@ void draw_controls_panel(AppState& state) {
             e.workload.kernel = k;
             changed = true;
         }
-        // The registry's other kernels, which the kernel model runs.
         for (const KernelSpec* spec : builtin_kernels()) {
             if (parse_kernel(spec->name)) continue;
             if (!ImGui::Selectable(spec->name.c_str(), e.model && e.model->spec == spec)) continue;
@@ -127,28 +125,37 @@ void draw_controls_panel(AppState& state) {
         ImGui::EndCombo();
     }
     remember_rect(state, "kernel");
+    return changed;
+}
 
-    Workload& w = e.workload;
-    if (e.model) {
-        changed |= model_kernel_fields(state, *e.model);
-    } else if (is_matrix(w.kernel)) {
-        const Workload before = w;
-        changed |= count_field(state, "rows of C", w.rows);
-        changed |= count_field(state, "cols of C", w.cols);
-        changed |= count_field(state, "inner (k)", w.inner);
-        // A reshaped C keeps operands that cover it (the seed lesson's larger A and B stay).
-        if (!(before == w)) {
-            w.a_rows = std::max(w.rows, before.a_rows == before.rows ? w.rows : before.a_rows);
-            w.b_cols = std::max(w.cols, before.b_cols == before.cols ? w.cols : before.b_cols);
-            state.requests.fit = true;
-        }
-    } else {
+// The sizes of a tutorial kernel's arrays: C's rows, columns and inner size, or n.
+bool workload_fields(AppState& state, Workload& w) {
+    bool changed = false;
+    if (!is_matrix(w.kernel)) {
         if (count_field(state, "n (elements)", w.n)) {
             changed = true;
             state.requests.fit = true;
         }
+        return changed;
     }
+    const Workload before = w;
+    changed |= count_field(state, "rows of C", w.rows);
+    changed |= count_field(state, "cols of C", w.cols);
+    changed |= count_field(state, "inner (k)", w.inner);
+    // A reshaped C keeps operands that cover it (the seed lesson's larger A and B stay).
+    if (!(before == w)) {
+        w.a_rows = std::max(w.rows, before.a_rows == before.rows ? w.rows : before.a_rows);
+        w.b_cols = std::max(w.cols, before.b_cols == before.cols ? w.cols : before.b_cols);
+        state.requests.fit = true;
+    }
+    return changed;
+}
 
+// blockDim and gridDim, and a button that sets gridDim to the grid that covers the arrays
+// (its label says the arithmetic).
+bool launch_fields(AppState& state) {
+    ResolvedLaunch& e = state.edit;
+    bool changed = false;
     ImGui::Spacing();
     ImGui::TextColored(kBlockDimColor, "blockDim");
     ImGui::SameLine();
@@ -160,6 +167,7 @@ void draw_controls_panel(AppState& state) {
     changed |= dim3_fields(state, "gridDim", e.launch.grid);
 
     const Dim3 cover = covering_grid_of(e);
+    const Workload& w = e.workload;
     const std::string fix = e.model ? "gridDim = the covering grid = " + to_string(cover)
                             : is_matrix(w.kernel)
                                 ? "gridDim = ceil(C / blockDim) = " + to_string(cover)
@@ -172,7 +180,11 @@ void draw_controls_panel(AppState& state) {
     }
     ImGui::EndDisabled();
     remember_rect(state, "fix-grid");
+    return changed;
+}
 
+// A map in the making (with its time and a cancel button) and why the launch was refused.
+void launch_status(AppState& state) {
     if (state.picture_job) {  // computed off the UI thread: the last map stays until this one is ready
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - state.picture_job->started).count();
@@ -187,6 +199,22 @@ void draw_controls_panel(AppState& state) {
         ImGui::PopStyleColor();
         ImGui::TextDisabled("(the map shows the last valid launch)");
     }
+}
+
+}  // namespace
+
+void draw_controls_panel(AppState& state) {
+    // Fields leave their labels room ("rows of C", "inner (k)") however narrow the column.
+    ImGui::PushItemWidth(-ImGui::GetFontSize() * 5.5f);
+    lesson_combo(state);
+    ImGui::Separator();
+    bool changed = kernel_combo(state);
+    if (state.edit.model)
+        changed |= model_kernel_fields(state, *state.edit.model);
+    else
+        changed |= workload_fields(state, state.edit.workload);
+    changed |= launch_fields(state);
+    launch_status(state);
     if (changed) mark_launch_edited(state);
     ImGui::PopItemWidth();
 }

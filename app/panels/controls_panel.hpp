@@ -2,7 +2,7 @@
 // launch is explained inline while the last valid map stays on screen.
 #pragma once
 
-#include "app_state.hpp"
+#include "app/window_state/app_state.hpp"
 
 namespace threadmap {
 

@@ -1,5 +1,5 @@
 // Display panel; see display_panel.hpp.
-#include "display_panel.hpp"
+#include "app/panels/display_panel.hpp"
 
 #include <imgui.h>
 
@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "legend.hpp"
-#include "panel_widgets.hpp"
+#include "viz/legend.hpp"
+#include "app/panels/panel_widgets.hpp"
 
 namespace threadmap {
 
@@ -38,9 +38,8 @@ const std::vector<ModeRow>& mode_rows() {
     return rows;
 }
 
-}  // namespace
-
-void draw_display_panel(AppState& state) {
+// A radio button per colour mode, related ones on one row, and the palette.
+void color_mode_buttons(AppState& state) {
     Settings& s = state.settings;
     ImGui::TextUnformatted("colour by");
     for (const ModeRow& row : mode_rows()) {
@@ -65,37 +64,28 @@ void draw_display_panel(AppState& state) {
         }
     }
     if (ImGui::Checkbox("colour-blind-safe palette", &s.colorblind_palette)) state.pending.recolor = true;
+}
 
-    if (state.picture && !state.picture->layout.is_matrix()) {
-        // Whole blocks per row (a wrapped block counts as one: the field takes it from there).
-        int per_row = int(std::max(state.picture->layout.blocks_per_row, 1u));
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-        if (ImGui::InputInt("blocks per row", &per_row)) {  // the learner's choice wins over auto
-            state.row_width = {uint32_t(std::clamp(per_row, 1, 4096)), 0};
-            state.auto_blocks_per_row = false;
-            state.pending.relayout = true;
-            state.requests.fit = true;
-        }
-        remember_rect(state, "blocks-per-row");
-        ImGui::SameLine();
-        if (ImGui::Checkbox("auto", &state.auto_blocks_per_row)) state.requests.fit = true;
-        remember_rect(state, "blocks-per-row-auto");
-    }
-
-    ImGui::Separator();
+// A 1D map's whole blocks per row (a wrapped block counts as one: the field takes it from
+// there), the learner's number or automatic.
+void blocks_per_row_field(AppState& state) {
+    int per_row = int(std::max(state.picture->layout.blocks_per_row, 1u));
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-    if (ImGui::SliderFloat("UI scale", &s.ui_scale, Settings::kMinUiScale, Settings::kMaxUiScale, "%.2f"))
-        state.requests.rescale = true;
-    ImGui::SameLine();
-    ImGui::TextDisabled("Ctrl +/-");
-    bool light = state.theme().light;
-    if (ImGui::Checkbox("light theme (a lit room, a projector)", &light)) {
-        s.theme = light ? "light" : "dark";
-        state.requests.rescale = true;  // the style's colours are rebuilt with the fonts
+    if (ImGui::InputInt("blocks per row", &per_row)) {  // the learner's choice wins over auto
+        state.row_width = {uint32_t(std::clamp(per_row, 1, 4096)), 0};
+        state.auto_blocks_per_row = false;
+        state.pending.relayout = true;
+        state.requests.fit = true;
     }
-    remember_rect(state, "theme");
+    remember_rect(state, "blocks-per-row");
+    ImGui::SameLine();
+    if (ImGui::Checkbox("auto", &state.auto_blocks_per_row)) state.requests.fit = true;
+    remember_rect(state, "blocks-per-row-auto");
+}
 
-    ImGui::Separator();
+// PNG exports (map with its legend, or the whole window) at a scale, and the session file.
+void export_buttons(AppState& state) {
+    Settings& s = state.settings;
     ImGui::TextUnformatted("export PNG");
     for (int k : {1, 2, 4}) {
         ImGui::SameLine();
@@ -118,6 +108,30 @@ void draw_display_panel(AppState& state) {
         ImGui::SetTooltip(
             "The lesson or kernel (your text with its bindings), the launch, colour mode and tab, into "
             "the folder above. Open it with threadmap FILE, or drop it on the window.");
+}
+
+}  // namespace
+
+void draw_display_panel(AppState& state) {
+    Settings& s = state.settings;
+    color_mode_buttons(state);
+    if (state.picture && !state.picture->layout.is_matrix()) blocks_per_row_field(state);
+
+    ImGui::Separator();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+    if (ImGui::SliderFloat("UI scale", &s.ui_scale, Settings::kMinUiScale, Settings::kMaxUiScale, "%.2f"))
+        state.requests.rescale = true;
+    ImGui::SameLine();
+    ImGui::TextDisabled("Ctrl +/-");
+    bool light = state.theme().light;
+    if (ImGui::Checkbox("light theme (a lit room, a projector)", &light)) {
+        s.theme = light ? "light" : "dark";
+        state.requests.rescale = true;  // the style's colours are rebuilt with the fonts
+    }
+    remember_rect(state, "theme");
+
+    ImGui::Separator();
+    export_buttons(state);
 }
 
 }  // namespace threadmap

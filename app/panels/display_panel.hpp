@@ -1,7 +1,7 @@
 // Display: colour mode, palette, row width of 1D maps, UI scale; and export.
 #pragma once
 
-#include "app_state.hpp"
+#include "app/window_state/app_state.hpp"
 
 namespace threadmap {
 

@@ -1,5 +1,5 @@
 // Editor panel; see editor_panel.hpp.
-#include "editor_panel.hpp"
+#include "app/panels/editor_panel.hpp"
 
 #include <imgui.h>
 #include <imgui_internal.h>  // the input's own child window, to draw over its text
@@ -9,13 +9,13 @@
 #include <cmath>
 #include <map>
 
-#include "cuda_syntax.hpp"
-#include "finding_target.hpp"
-#include "panel_widgets.hpp"
-#include "printed_report.hpp"
-#include "settings.hpp"
-#include "source_launch.hpp"
-#include "ui_font.hpp"
+#include "app/window_state/cuda_syntax.hpp"
+#include "app/window_state/finding_target.hpp"
+#include "app/panels/panel_widgets.hpp"
+#include "app/reports/printed_report.hpp"
+#include "app/window_state/settings.hpp"
+#include "app/launch/source_launch.hpp"
+#include "viz/ui_font.hpp"
 
 namespace threadmap {
 
@@ -207,14 +207,8 @@ void draw_printed(AppState& state, const KernelPrint& printed) {
     remember_rect(state, "editor:printed");
 }
 
-}  // namespace
-
-void draw_editor_panel(AppState& state) {
-    KernelEditor& e = state.editor;
-    if (!source_kernels_available()) {
-        ImGui::TextWrapped("%s", compile_and_bind("", "", "", {}, 0, kKernelLimits).messages.c_str());
-        return;
-    }
+// The Run button and one line on the last run: compiled, refused, or failed as it ran.
+bool run_line(AppState& state, const KernelEditor& e) {
     const ImGuiIO& io = ImGui::GetIO();
     bool run = io.KeyCtrl && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false);
     run |= ImGui::Button("Run (Ctrl+Enter)");
@@ -230,23 +224,15 @@ void draw_editor_panel(AppState& state) {
         ImGui::TextDisabled("compiled in %.0f ms; the map shows it (Clang, on the CPU)", e.compile_ms);
     else
         ImGui::TextDisabled("edit, then Ctrl+Enter: the map shows your kernel");
-    draw_gpu_compile(state, e);
+    return run;
+}
 
-    const KernelPrint* printed =
-        e.running && e.messages.empty() && state.picture && state.picture->findings.printed.calls > 0
-            ? &state.picture->findings.printed
-            : nullptr;
-    const float row = ImGui::GetFrameHeightWithSpacing();
-    const bool warned = e.messages.empty() && !e.warnings.empty();
-    const float below = row * float(e.params.size() + 3 + (e.kernels.size() > 1)) +
-                        (e.messages.empty() && !warned ? 0 : row * 6) + (printed ? row * 7 : 0);
-    const float text_h = std::max(row * 4, ImGui::GetContentRegionAvail().y - below);
-    if (source_with_line_numbers(state, e, text_h)) {
-        e.edited = e.unsaved = true;
-        e.last_edit = std::chrono::steady_clock::now();
-    }
-
-    if (e.kernels.size() > 1) {  // which __global__ function the map runs
+// Which __global__ function runs (when the file has several), each parameter's binding, the
+// dynamic shared memory, and the time limit of a run (a setting). True when another kernel
+// was picked (it runs at once).
+bool binding_fields(AppState& state, KernelEditor& e) {
+    bool run = false;
+    if (e.kernels.size() > 1) {
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
         if (ImGui::BeginCombo("kernel to run", e.entry.c_str())) {
             for (const std::string& k : e.kernels)
@@ -285,20 +271,49 @@ void draw_editor_panel(AppState& state) {
     remember_rect(state, "editor:time-limit");  // the field alone, without its label
     ImGui::SameLine();
     ImGui::TextUnformatted("time limit of a run, seconds");
-    if (!e.messages.empty() || warned) {
-        // Errors: the kernel did not run. Warnings: it ran as written, and a warning is often
-        // the bug (`if (i = n)`); shown above what it printed.
-        if (warned) ImGui::TextColored(kWarningColor, "Clang's warnings (the kernel compiled and runs as written):");
-        ImGui::BeginChild("editor-messages", ImVec2(0, printed ? row * 4 : 0), true,
-                          ImGuiWindowFlags_HorizontalScrollbar);
-        ImGui::PushFont(mono_font());
-        ImGui::PushStyleColor(ImGuiCol_Text, warned ? kWarningColor : kErrorColor);
-        ImGui::TextUnformatted(warned ? e.warnings.c_str() : e.messages.c_str());
-        ImGui::PopStyleColor();
-        ImGui::PopFont();
-        ImGui::EndChild();
-        remember_rect(state, "editor:messages");
+    return run;
+}
+
+// Errors: the kernel did not run. Warnings: it ran as written, and a warning is often the bug
+// (`if (i = n)`); shown above what it printed, in `height` (0: the rest of the panel).
+void draw_messages(AppState& state, const KernelEditor& e, bool warned, float height) {
+    if (warned) ImGui::TextColored(kWarningColor, "Clang's warnings (the kernel compiled and runs as written):");
+    ImGui::BeginChild("editor-messages", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::PushFont(mono_font());
+    ImGui::PushStyleColor(ImGuiCol_Text, warned ? kWarningColor : kErrorColor);
+    ImGui::TextUnformatted(warned ? e.warnings.c_str() : e.messages.c_str());
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+    ImGui::EndChild();
+    remember_rect(state, "editor:messages");
+}
+
+}  // namespace
+
+void draw_editor_panel(AppState& state) {
+    KernelEditor& e = state.editor;
+    if (!source_kernels_available()) {
+        ImGui::TextWrapped("%s", compile_and_bind("", "", "", {}, 0, kKernelLimits).messages.c_str());
+        return;
     }
+    bool run = run_line(state, e);
+    draw_gpu_compile(state, e);
+
+    const KernelPrint* printed =
+        e.running && e.messages.empty() && state.picture && state.picture->findings.printed.calls > 0
+            ? &state.picture->findings.printed
+            : nullptr;
+    const float row = ImGui::GetFrameHeightWithSpacing();
+    const bool warned = e.messages.empty() && !e.warnings.empty();
+    const float below = row * float(e.params.size() + 3 + (e.kernels.size() > 1)) +
+                        (e.messages.empty() && !warned ? 0 : row * 6) + (printed ? row * 7 : 0);
+    const float text_h = std::max(row * 4, ImGui::GetContentRegionAvail().y - below);
+    if (source_with_line_numbers(state, e, text_h)) {
+        e.edited = e.unsaved = true;
+        e.last_edit = std::chrono::steady_clock::now();
+    }
+    run |= binding_fields(state, e);
+    if (!e.messages.empty() || warned) draw_messages(state, e, warned, printed ? row * 4 : 0);
     if (printed) draw_printed(state, *printed);
     if (e.edited && std::chrono::steady_clock::now() - e.last_edit > KernelEditor::kPause) run = true;
     if (run) {

@@ -4,7 +4,7 @@
 // every parameter is bound; until then the last good map stays.
 #pragma once
 
-#include "app_state.hpp"
+#include "app/window_state/app_state.hpp"
 
 namespace threadmap {
 

@@ -1,5 +1,5 @@
 // Findings panel; see findings_panel.hpp.
-#include "findings_panel.hpp"
+#include "app/panels/findings_panel.hpp"
 
 #include <imgui.h>
 
@@ -7,13 +7,13 @@
 
 #include <imgui_stdlib.h>
 
-#include "finding_target.hpp"
-#include "findings_report.hpp"
-#include "kernel_editor.hpp"
-#include "lessons.hpp"
-#include "settings.hpp"
-#include "source_launch.hpp"
-#include "panel_widgets.hpp"
+#include "app/window_state/finding_target.hpp"
+#include "app/reports/findings_report.hpp"
+#include "app/window_state/kernel_editor.hpp"
+#include "app/launch/lessons.hpp"
+#include "app/window_state/settings.hpp"
+#include "app/launch/source_launch.hpp"
+#include "app/panels/panel_widgets.hpp"
 
 namespace threadmap {
 
@@ -50,19 +50,35 @@ void show_finding(AppState& state, const FindingTarget& t) {
     state.pending.apply = true;
 }
 
-// "Where does it break?": the kernel on the map over awkward launches, each compared with the
-// map's launch (values and findings), as `check --sweep-launches` lists them.
-void draw_launch_sweep(AppState& state) {
-    LaunchSweepJob& job = state.launch_sweep;
-    if (job.running()) {
-        if (ImGui::Button("Cancel")) *job.cancel = true;
-        remember_rect(state, "findings:sweep");
+// What a finished sweep found: how many launches differ, then each launch with its verdict.
+void draw_sweep_result(const LaunchSweepJob& job) {
+    const LaunchSweep& s = *job.result;
+    size_t differ = 0;
+    for (const SweptLaunch& w : s.launches) differ += !w.agrees();
+    const LaunchConfig& l = job.reference.launch;
+    if (s.expected)
+        ImGui::TextWrapped(
+            "%s, against the expected result (and no findings): %zu of %zu launches differ, your "
+            "launch (grid %s, block %s) first.",
+            job.reference.kernel_name().c_str(), differ, s.launches.size(), to_string(l.grid).c_str(),
+            to_string(l.block).c_str());
+    else
+        ImGui::TextWrapped("%s, against its launch grid %s, block %s: %zu of %zu awkward launches differ.",
+                           job.reference.kernel_name().c_str(), to_string(l.grid).c_str(), to_string(l.block).c_str(),
+                           differ, s.launches.size());
+    for (const SweptLaunch& w : s.launches) {
+        ImGui::TextColored(w.agrees() ? ImVec4(0.55f, 0.8f, 0.55f, 1) : kErrorColor, "%s",
+                           w.agrees() ? "same" : "DIFFERS");
         ImGui::SameLine();
-        ImGui::TextDisabled("running %s on awkward launches...", job.reference.kernel_name().c_str());
-        return;
+        ImGui::TextWrapped("%s", swept_launch_text(w).c_str());
     }
-    // The Editor's kernel: an expected result to compare with (check --expect), optional; a
-    // lesson's own kernel: the lesson's right result when it gives one, else the learner's.
+    for (const std::string& a : s.not_compared) disabled_note(a + " is not compared: its shape follows the launch.");
+}
+
+// The button that starts the sweep, with the expected result the sweep compares with: the
+// Editor's kernel takes an optional one (check --expect); a lesson's own kernel the lesson's
+// right result when it gives one, else the learner's.
+void sweep_button(AppState& state, LaunchSweepJob& job) {
     const ResolvedLaunch& on_map = state.picture->launch;
     const bool editors = map_shows_editor_kernel(state);
     const Lesson* lesson = on_map.preset.empty() || !on_map.model ? nullptr : find_lesson(on_map.preset);
@@ -100,6 +116,20 @@ void draw_launch_sweep(AppState& state) {
         }
     }
     remember_rect(state, "findings:sweep");
+}
+
+// "Where does it break?": the kernel on the map over awkward launches, each compared with the
+// map's launch (values and findings), as `check --sweep-launches` lists them.
+void draw_launch_sweep(AppState& state) {
+    LaunchSweepJob& job = state.launch_sweep;
+    if (job.running()) {
+        if (ImGui::Button("Cancel")) *job.cancel = true;
+        remember_rect(state, "findings:sweep");
+        ImGui::SameLine();
+        ImGui::TextDisabled("running %s on awkward launches...", job.reference.kernel_name().c_str());
+        return;
+    }
+    sweep_button(state, job);
     if (!job.error.empty()) {  // Clang's lines about the expectation, or why the sweep stopped
         ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
         ImGui::TextWrapped("%s", job.error.c_str());
@@ -111,27 +141,7 @@ void draw_launch_sweep(AppState& state) {
             "2-D and 3-D blocks, a grid smaller than the data, ... and compares each with this launch.");
         return;
     }
-    const LaunchSweep& s = *job.result;
-    size_t differ = 0;
-    for (const SweptLaunch& w : s.launches) differ += !w.agrees();
-    const LaunchConfig& l = job.reference.launch;
-    if (s.expected)
-        ImGui::TextWrapped(
-            "%s, against the expected result (and no findings): %zu of %zu launches differ, your "
-            "launch (grid %s, block %s) first.",
-            job.reference.kernel_name().c_str(), differ, s.launches.size(), to_string(l.grid).c_str(),
-            to_string(l.block).c_str());
-    else
-        ImGui::TextWrapped("%s, against its launch grid %s, block %s: %zu of %zu awkward launches differ.",
-                           job.reference.kernel_name().c_str(), to_string(l.grid).c_str(), to_string(l.block).c_str(),
-                           differ, s.launches.size());
-    for (const SweptLaunch& w : s.launches) {
-        ImGui::TextColored(w.agrees() ? ImVec4(0.55f, 0.8f, 0.55f, 1) : kErrorColor, "%s",
-                           w.agrees() ? "same" : "DIFFERS");
-        ImGui::SameLine();
-        ImGui::TextWrapped("%s", swept_launch_text(w).c_str());
-    }
-    for (const std::string& a : s.not_compared) disabled_note(a + " is not compared: its shape follows the launch.");
+    draw_sweep_result(job);
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 // thread that wrote it.
 #pragma once
 
-#include "app_state.hpp"
+#include "app/window_state/app_state.hpp"
 
 namespace threadmap {
 

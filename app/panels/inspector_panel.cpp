@@ -1,13 +1,13 @@
 // Inspector panel; see inspector_panel.hpp.
-#include "inspector_panel.hpp"
+#include "app/panels/inspector_panel.hpp"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
 #include <utility>
 
-#include "inspector_text.hpp"
-#include "panel_widgets.hpp"
+#include "app/window_state/inspector_text.hpp"
+#include "app/panels/panel_widgets.hpp"
 
 namespace threadmap {
 

@@ -1,7 +1,7 @@
 // Inspector: the hovered (or pinned) cell's thread, with the index formula's numbers in.
 #pragma once
 
-#include "app_state.hpp"
+#include "app/window_state/app_state.hpp"
 
 namespace threadmap {
 

@@ -1,10 +1,10 @@
 // Launch bar; see launch_bar.hpp.
-#include "launch_bar.hpp"
+#include "app/panels/launch_bar.hpp"
 
 #include <imgui.h>
 
-#include "lessons.hpp"
-#include "panel_widgets.hpp"
+#include "app/launch/lessons.hpp"
+#include "app/panels/panel_widgets.hpp"
 
 namespace threadmap {
 

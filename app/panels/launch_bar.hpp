@@ -2,7 +2,7 @@
 // previous and next, blockDim and gridDim, the colour mode, and the way back to the panels.
 #pragma once
 
-#include "app_state.hpp"
+#include "app/window_state/app_state.hpp"
 
 namespace threadmap {
 

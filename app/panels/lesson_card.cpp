@@ -1,13 +1,13 @@
 // Lesson card; see lesson_card.hpp.
-#include "lesson_card.hpp"
+#include "app/panels/lesson_card.hpp"
 
 #include <imgui.h>
 
 #include <algorithm>
 
-#include "lesson_text.hpp"
-#include "lessons.hpp"
-#include "panel_widgets.hpp"
+#include "app/reports/lesson_text.hpp"
+#include "app/launch/lessons.hpp"
+#include "app/panels/panel_widgets.hpp"
 
 namespace threadmap {
 

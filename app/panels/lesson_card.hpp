@@ -3,7 +3,7 @@
 // Previous and Next. Folds to one line; the Lessons tab keeps the whole explanation.
 #pragma once
 
-#include "app_state.hpp"
+#include "app/window_state/app_state.hpp"
 
 namespace threadmap {
 

@@ -1,12 +1,12 @@
 // Lessons panel; see lessons_panel.hpp.
-#include "lessons_panel.hpp"
+#include "app/panels/lessons_panel.hpp"
 
 #include <imgui.h>
 
 #include <algorithm>
 
-#include "lesson_text.hpp"
-#include "lessons.hpp"
+#include "app/reports/lesson_text.hpp"
+#include "app/launch/lessons.hpp"
 
 namespace threadmap {
 

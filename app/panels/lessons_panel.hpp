@@ -1,7 +1,7 @@
 // Lessons: every preset with its explanation and what to look for on the map.
 #pragma once
 
-#include "app_state.hpp"
+#include "app/window_state/app_state.hpp"
 
 namespace threadmap {
 

@@ -1,5 +1,5 @@
 // Map panel; see map_panel.hpp.
-#include "map_panel.hpp"
+#include "app/panels/map_panel.hpp"
 
 #include <imgui.h>
 
@@ -7,12 +7,12 @@
 #include <cfloat>
 #include <cmath>
 
-#include "finding_target.hpp"
-#include "legend.hpp"
-#include "map_annotations.hpp"
-#include "window_layout.hpp"
-#include "missing_product.hpp"
-#include "warp_overlay.hpp"
+#include "app/window_state/finding_target.hpp"
+#include "viz/legend.hpp"
+#include "viz/map_annotations.hpp"
+#include "viz/window_layout.hpp"
+#include "viz/missing_product.hpp"
+#include "app/panels/warp_overlay.hpp"
 
 namespace threadmap {
 

@@ -5,9 +5,9 @@
 
 #include <optional>
 
-#include "app_state.hpp"
-#include "cell_grid_renderer.hpp"
-#include "cell_image.hpp"
+#include "app/window_state/app_state.hpp"
+#include "viz/cell_grid_renderer.hpp"
+#include "viz/cell_image.hpp"
 
 namespace threadmap {
 

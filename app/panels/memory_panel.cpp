@@ -1,5 +1,5 @@
 // Memory panel; see memory_panel.hpp.
-#include "memory_panel.hpp"
+#include "app/panels/memory_panel.hpp"
 
 #include <imgui.h>
 
@@ -7,10 +7,10 @@
 #include <cstdio>
 #include <sstream>
 
-#include "memory_report.hpp"
-#include "number_text.hpp"
-#include "panel_widgets.hpp"
-#include "warp_overlay.hpp"
+#include "app/reports/memory_report.hpp"
+#include "app/reports/number_text.hpp"
+#include "app/panels/panel_widgets.hpp"
+#include "app/panels/warp_overlay.hpp"
 
 namespace threadmap {
 

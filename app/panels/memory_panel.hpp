@@ -4,7 +4,7 @@
 // kernel's totals; buttons that colour the map by sectors or active lanes.
 #pragma once
 
-#include "app_state.hpp"
+#include "app/window_state/app_state.hpp"
 
 namespace threadmap {
 

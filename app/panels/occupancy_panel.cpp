@@ -1,5 +1,5 @@
 // Occupancy panel; see occupancy_panel.hpp.
-#include "occupancy_panel.hpp"
+#include "app/panels/occupancy_panel.hpp"
 
 #include <imgui.h>
 
@@ -7,9 +7,9 @@
 #include <climits>
 #include <cstdio>
 
-#include "device_profiles.hpp"
-#include "occupancy_report.hpp"
-#include "panel_widgets.hpp"
+#include "app/launch/device_profiles.hpp"
+#include "app/reports/occupancy_report.hpp"
+#include "app/panels/panel_widgets.hpp"
 
 namespace threadmap {
 
@@ -39,6 +39,44 @@ void draw_sweep_axes(ImDrawList* dl, ImVec2 origin, float width, float height, f
                 "threads per block (bars: occupancy; in them: waves; green: modeled time)");
 }
 
+// The modeled kernel's fastest and slowest time over a sweep (0 when none has one).
+std::pair<double, double> time_range(const std::vector<OccupancySweepPoint>& points) {
+    double fastest = 0, slowest = 0;
+    for (const auto& p : points)
+        if (p.kernel_seconds) {
+            fastest = fastest == 0 ? *p.kernel_seconds : std::min(fastest, *p.kernel_seconds);
+            slowest = std::max(slowest, *p.kernel_seconds);
+        }
+    return {fastest, slowest};
+}
+
+// Below the chart: the fastest, yours and the slowest time (the line spans the range only: this
+// says how wide it is, so small differences are not read as large); over a bar, its figures.
+void sweep_times(const std::vector<OccupancySweepPoint>& points, int current, int hovered) {
+    const auto [fastest, slowest] = time_range(points);
+    const auto time_of = [&](int size) -> std::string {
+        for (const auto& p : points)
+            if (p.block_size == size && p.kernel_seconds) return micro_seconds(*p.kernel_seconds);
+        return "-";
+    };
+    int best = 0;
+    for (const auto& p : points)
+        if (p.kernel_seconds && *p.kernel_seconds == fastest) best = p.block_size;
+    if (slowest > 0)
+        ImGui::TextWrapped("Modeled kernel: %s at %d threads per block (the fastest), %s at yours, %s at the slowest.",
+                           micro_seconds(fastest).c_str(), best, time_of(current).c_str(),
+                           micro_seconds(slowest).c_str());
+    if (hovered < 0) return;
+    const auto& p = points[size_t(hovered)];
+    ImGui::SetTooltip(
+        "%d threads per block (%s): %d blocks per SM, occupancy %s (%s)\n%llu waves, the last %s "
+        "full\nmodeled kernel: %s",
+        p.block_size, to_string(p.block).c_str(), p.occupancy.active_blocks_per_sm,
+        percent_text(p.occupancy.occupancy).c_str(), main_limiter_name(p.occupancy.limiters),
+        static_cast<unsigned long long>(p.waves.waves), percent_text(p.waves.last_wave_fill).c_str(),
+        p.kernel_seconds ? micro_seconds(*p.kernel_seconds).c_str() : "-");
+}
+
 // Occupancy bars per block size (yours orange) with their waves written in them, the modeled
 // kernel time as a line across (the fastest highest); a tooltip gives every figure of a size.
 void draw_sweep(AppState& state, const std::vector<OccupancySweepPoint>& points, int current) {
@@ -56,12 +94,7 @@ void draw_sweep(AppState& state, const std::vector<OccupancySweepPoint>& points,
     const float bar = width / float(points.size());
     dl->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), IM_COL32(30, 32, 38, 255));
     draw_sweep_axes(dl, origin, width, height, label_h);
-    double fastest = 0, slowest = 0;
-    for (const auto& p : points)
-        if (p.kernel_seconds) {
-            fastest = fastest == 0 ? *p.kernel_seconds : std::min(fastest, *p.kernel_seconds);
-            slowest = std::max(slowest, *p.kernel_seconds);
-        }
+    const auto [fastest, slowest] = time_range(points);
     std::vector<ImVec2> time_line;
     int hovered = -1;
     for (size_t i = 0; i < points.size(); ++i) {
@@ -87,29 +120,7 @@ void draw_sweep(AppState& state, const std::vector<OccupancySweepPoint>& points,
         }
     }
     dl->AddPolyline(time_line.data(), int(time_line.size()), IM_COL32(89, 220, 120, 255), 0, 2 * scale);
-    // The line spans the range only: say how wide it is, so small differences are not read as large.
-    const auto time_of = [&](int size) -> std::string {
-        for (const auto& p : points)
-            if (p.block_size == size && p.kernel_seconds) return micro_seconds(*p.kernel_seconds);
-        return "-";
-    };
-    int best = 0;
-    for (const auto& p : points)
-        if (p.kernel_seconds && *p.kernel_seconds == fastest) best = p.block_size;
-    if (slowest > 0)
-        ImGui::TextWrapped("Modeled kernel: %s at %d threads per block (the fastest), %s at yours, %s at the slowest.",
-                           micro_seconds(fastest).c_str(), best, time_of(current).c_str(),
-                           micro_seconds(slowest).c_str());
-    if (hovered >= 0) {
-        const auto& p = points[size_t(hovered)];
-        ImGui::SetTooltip(
-            "%d threads per block (%s): %d blocks per SM, occupancy %s (%s)\n%llu waves, the last %s "
-            "full\nmodeled kernel: %s",
-            p.block_size, to_string(p.block).c_str(), p.occupancy.active_blocks_per_sm,
-            percent_text(p.occupancy.occupancy).c_str(), main_limiter_name(p.occupancy.limiters),
-            static_cast<unsigned long long>(p.waves.waves), percent_text(p.waves.last_wave_fill).c_str(),
-            p.kernel_seconds ? micro_seconds(*p.kernel_seconds).c_str() : "-");
-    }
+    sweep_times(points, current, hovered);
 }
 
 // The SM × wave timeline: a row per SM, a column per wave (the first three and the last three

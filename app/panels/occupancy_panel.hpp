@@ -4,7 +4,7 @@
 // modeled kernel time per size, the current size marked).
 #pragma once
 
-#include "app_state.hpp"
+#include "app/window_state/app_state.hpp"
 
 namespace threadmap {
 

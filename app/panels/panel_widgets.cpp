@@ -1,8 +1,8 @@
 // Small pieces the panels share; see panel_widgets.hpp.
-#include "panel_widgets.hpp"
+#include "app/panels/panel_widgets.hpp"
 
-#include "legend.hpp"
-#include "ui_font.hpp"
+#include "viz/legend.hpp"
+#include "viz/ui_font.hpp"
 
 namespace threadmap {
 

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <string>
 
-#include "app_state.hpp"
-#include "device_profiles.hpp"
+#include "app/window_state/app_state.hpp"
+#include "app/launch/device_profiles.hpp"
 
 namespace threadmap {
 

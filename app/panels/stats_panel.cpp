@@ -1,5 +1,5 @@
 // Stats panel; see stats_panel.hpp.
-#include "stats_panel.hpp"
+#include "app/panels/stats_panel.hpp"
 
 #include <imgui.h>
 

@@ -2,7 +2,7 @@
 // untouched and multiply written elements.
 #pragma once
 
-#include "app_state.hpp"
+#include "app/window_state/app_state.hpp"
 
 namespace threadmap {
 

@@ -2,7 +2,7 @@
 //
 // Sections: 1. source and toggles  2. one run: bars and figures  3. history  4. the sweep
 // The bars and the chart are drawn by viz/timing_figure, as `render --timing` draws them.
-#include "timing_panel.hpp"
+#include "app/panels/timing_panel.hpp"
 
 #include <imgui.h>
 #include <nlohmann/json.hpp>
@@ -11,8 +11,8 @@
 #include <cstdio>
 #include <ctime>
 
-#include "device_profiles.hpp"
-#include "panel_widgets.hpp"
+#include "app/launch/device_profiles.hpp"
+#include "app/panels/panel_widgets.hpp"
 
 namespace threadmap {
 

@@ -4,7 +4,7 @@
 // origin; and the size sweep, with where the GPU starts to win.
 #pragma once
 
-#include "app_state.hpp"
+#include "app/window_state/app_state.hpp"
 
 namespace threadmap {
 

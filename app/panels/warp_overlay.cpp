@@ -1,5 +1,5 @@
 // Warp inspector overlay; see warp_overlay.hpp.
-#include "warp_overlay.hpp"
+#include "app/panels/warp_overlay.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "thread_context.hpp"
+#include "kernels/core/thread_context.hpp"
 
 namespace threadmap {
 
@@ -165,32 +165,25 @@ bool select_memory_line(AppState& state, const MemorySite& site) {
     return true;
 }
 
-void draw_warp_overlay(ImDrawList* dl, const AppState& state, const ViewRect& r) {
-    const KeptRequest* inspected = inspected_request(state);
-    if (!inspected) return;
-    const WarpRequest& req = inspected->request;
-    const PictureMemory& memory = state.picture->memory;
-    const MapLayout& layout = state.picture->layout;
-    const bool shared = shared_map(state);
-    const bool constant = state.picture->launch.model && state.picture->launch.model->constant();
-    const float font = ImGui::GetFontSize();
-    if (!shared && !constant) draw_sectors(dl, state, r, req);
+namespace {
+
+// The elements a request touches (a vector access touches `width` from each lane's index).
+std::set<uint64_t> request_elements(const WarpRequest& req) {
     std::set<uint64_t> elements;
     for (uint32_t mask = req.mask; mask; mask &= mask - 1)
         for (uint32_t k = 0; k < req.width; ++k) elements.insert(req.index[std::countr_zero(mask)] + k);
-    for (uint64_t e : elements) {
-        uint32_t x = 0, y = 0;
-        layout.cell_of(e, x, y);
-        dl->AddRect(screen(state, r, {double(x), double(y)}), screen(state, r, {x + 1.0, y + 1.0}), kWhite, 0, 0, 1.5f);
-    }
-    // The lanes along the top, an arrow from each active one to its element's centre.
-    const Strip lanes = strip_at(r, float(r.y) + font * 0.4f, font);
-    const std::array<uint32_t, kSharedBanks> words = bank_words(req, memory.place);
+    return elements;
+}
+
+// The lanes along the top, each active one labelled (its lane, or for a shared array the bank
+// of its word) with an arrow to its element's centre.
+void draw_lanes(ImDrawList* dl, const AppState& state, const ViewRect& r, const WarpRequest& req, bool shared) {
+    const PictureMemory& memory = state.picture->memory;
+    const Strip lanes = strip_at(r, float(r.y) + ImGui::GetFontSize() * 0.4f, ImGui::GetFontSize());
     for (uint32_t lane = 0; lane < kWarpLanes; ++lane) {
         const bool active = req.mask >> lane & 1u;
         dl->AddRectFilled(lanes.min(lane), lanes.max(lane),
                           active ? IM_COL32(70, 110, 170, 235) : IM_COL32(40, 44, 52, 200));
-        // Active lanes say their lane number, or for a shared array the bank their word is in.
         const std::string label = !active  ? ""
                                   : shared ? std::to_string(memory.place.bank(req.index[lane]))
                                            : std::to_string(lane);
@@ -199,53 +192,89 @@ void draw_warp_overlay(ImDrawList* dl, const AppState& state, const ViewRect& r)
     for (uint32_t mask = req.mask; mask; mask &= mask - 1) {
         const uint32_t lane = uint32_t(std::countr_zero(mask));
         uint32_t x = 0, y = 0;
-        layout.cell_of(req.index[lane], x, y);
+        state.picture->layout.cell_of(req.index[lane], x, y);
         const ImVec2 from((lanes.min(lane).x + lanes.max(lane).x) / 2, lanes.max(lane).y);
         arrow(dl, from, screen(state, r, {x + 0.5, y + 0.5}));
     }
-    // The request's count, where it is in its warp's requests, and (shared) the banks above it.
-    const auto& all = memory.requests;
-    const uint32_t at = uint32_t(inspected - all.data());
-    const auto [first, end] = warp_range(all, at);
-    const uint32_t warps_per_block = (state.picture->launch.launch.threads_per_block() + kWarpLanes - 1) / kWarpLanes;
-    const Dim3 block = unlinearize(inspected->warp / warps_per_block, state.picture->launch.launch.grid);
-    const uint32_t active = uint32_t(std::popcount(req.mask));
-    const bool load = state.picture->launch.model && state.picture->launch.model->reads;
-    std::string text = std::string("This ") + (load ? "load" : "store") + " request (modeled), line " +
-                       std::to_string(inspected->line) + ": " + plural(active, "active lane", "active lanes");
-    if (req.width > 1)
-        text += ", " + std::to_string(req.width * memory.place.element_bytes) + " bytes each (a vector access),";
+}
+
+// What the request costs: wavefronts and bank conflicts (shared), distinct addresses
+// (constant) or 32-byte sectors (global), each against what would do.
+std::string request_cost_text(const WarpRequest& req, const PictureMemory& memory, size_t elements, bool shared,
+                              bool constant) {
     if (shared) {
         const RequestWavefronts w = request_wavefronts(req, memory.place);
-        text += " touch " + plural(uint32_t(elements.size()), "element", "elements") + ": " +
-                plural(w.wavefronts, "wavefront", "wavefronts") +
-                (w.ways > 1 ? " (a " + std::to_string(w.ways) + "-way bank conflict); " + std::to_string(w.ideal) +
-                                  " would do."
-                            : ", no bank conflict.");
-        text +=
-            "\nLanes above (each labelled with its word's bank); the banks below, each with the distinct words "
-            "touched in it.";
-    } else if (constant) {
-        const uint32_t addresses = request_addresses(req);
-        text += " read " + plural(addresses, "address", "distinct addresses") +
-                (addresses > 1 ? ": the constant cache serves them one at a time, " + std::to_string(addresses) +
-                                     " requests where one broadcast would do."
-                               : ": one broadcast, as fast as constant memory goes.");
-    } else {
-        const RequestSectors counted = request_sectors(req, memory.place.element_bytes);
-        text += " touch " + plural(counted.sectors, "sector", "sectors") + " of 32 bytes";
-        text +=
-            counted.sectors > counted.ideal ? "; " + std::to_string(counted.ideal) + " would do." : ", as few as can.";
-        text += "\nShaded: its 32-byte sectors; a blue edge starts one, an orange edge a 128-byte line.";
+        return " touch " + plural(uint32_t(elements), "element", "elements") + ": " +
+               plural(w.wavefronts, "wavefront", "wavefronts") +
+               (w.ways > 1
+                    ? " (a " + std::to_string(w.ways) + "-way bank conflict); " + std::to_string(w.ideal) + " would do."
+                    : ", no bank conflict.") +
+               "\nLanes above (each labelled with its word's bank); the banks below, each with the distinct words "
+               "touched in it.";
     }
+    if (constant) {
+        const uint32_t addresses = request_addresses(req);
+        return " read " + plural(addresses, "address", "distinct addresses") +
+               (addresses > 1 ? ": the constant cache serves them one at a time, " + std::to_string(addresses) +
+                                    " requests where one broadcast would do."
+                              : ": one broadcast, as fast as constant memory goes.");
+    }
+    const RequestSectors counted = request_sectors(req, memory.place.element_bytes);
+    return " touch " + plural(counted.sectors, "sector", "sectors") + " of 32 bytes" +
+           (counted.sectors > counted.ideal ? "; " + std::to_string(counted.ideal) + " would do."
+                                            : ", as few as can.") +
+           "\nShaded: its 32-byte sectors; a blue edge starts one, an orange edge a 128-byte line.";
+}
+
+// The request in words: its kind and line, its lanes, its cost, and where it is among its
+// warp's requests.
+std::string request_text(const AppState& state, const KeptRequest& inspected, size_t elements, bool shared,
+                         bool constant) {
+    const WarpRequest& req = inspected.request;
+    const PictureMemory& memory = state.picture->memory;
+    const auto& all = memory.requests;
+    const uint32_t at = uint32_t(&inspected - all.data());
+    const auto [first, end] = warp_range(all, at);
+    const uint32_t warps_per_block = (state.picture->launch.launch.threads_per_block() + kWarpLanes - 1) / kWarpLanes;
+    const Dim3 block = unlinearize(inspected.warp / warps_per_block, state.picture->launch.launch.grid);
+    const bool load = state.picture->launch.model && state.picture->launch.model->reads;
+    std::string text = std::string("This ") + (load ? "load" : "store") + " request (modeled), line " +
+                       std::to_string(inspected.line) + ": " +
+                       plural(uint32_t(std::popcount(req.mask)), "active lane", "active lanes");
+    if (req.width > 1)
+        text += ", " + std::to_string(req.width * memory.place.element_bytes) + " bytes each (a vector access),";
+    text += request_cost_text(req, memory, elements, shared, constant);
     text += "\nRequest " + std::to_string(at - first + 1) + " of " + std::to_string(end - first) + " of warp " +
-            std::to_string(inspected->warp % warps_per_block) + " of block " + to_string(block) +
+            std::to_string(inspected.warp % warps_per_block) + " of block " + to_string(block) +
             " on this array (Left/Right: its previous/next).";
     if (memory.requests_capped) text += " Only the first " + std::to_string(kMaxKeptRequests) + " requests are kept.";
+    return text;
+}
+
+}  // namespace
+
+void draw_warp_overlay(ImDrawList* dl, const AppState& state, const ViewRect& r) {
+    const KeptRequest* inspected = inspected_request(state);
+    if (!inspected) return;
+    const WarpRequest& req = inspected->request;
+    const bool shared = shared_map(state);
+    const bool constant = state.picture->launch.model && state.picture->launch.model->constant();
+    const float font = ImGui::GetFontSize();
+    if (!shared && !constant) draw_sectors(dl, state, r, req);
+    const std::set<uint64_t> elements = request_elements(req);
+    for (uint64_t e : elements) {
+        uint32_t x = 0, y = 0;
+        state.picture->layout.cell_of(e, x, y);
+        dl->AddRect(screen(state, r, {double(x), double(y)}), screen(state, r, {x + 1.0, y + 1.0}), kWhite, 0, 0, 1.5f);
+    }
+    draw_lanes(dl, state, r, req, shared);
+    // The request in words at the bottom, and for a shared array the banks above the words.
+    const std::string text = request_text(state, *inspected, elements.size(), shared, constant);
     const float wrap = std::max(float(r.w) - font * 1.5f, font * 8);  // a narrow map wraps the lines
     const ImVec2 extent = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap);
     const ImVec2 at_text(float(r.x) + font * 0.5f, float(r.y + r.h) - font * 0.5f - extent.y);
-    if (shared) draw_banks(dl, strip_at(r, at_text.y - font * 1.8f, font), words);
+    if (shared)
+        draw_banks(dl, strip_at(r, at_text.y - font * 1.8f, font), bank_words(req, state.picture->memory.place));
     dl->AddRectFilled(ImVec2(at_text.x - 4, at_text.y - 3), ImVec2(at_text.x + extent.x + 4, at_text.y + extent.y + 3),
                       IM_COL32(0, 0, 0, 200));
     dl->AddText(ImGui::GetFont(), font, at_text, kWhite, text.c_str(), nullptr, wrap);

@@ -9,7 +9,7 @@
 
 #include <imgui.h>
 
-#include "app_state.hpp"
+#include "app/window_state/app_state.hpp"
 
 namespace threadmap {
 

@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kernel_bodies.hpp"
-#include "kernel_data.hpp"
-#include "model/kernel_spec.hpp"
-#include "model/model_thread.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
+#include "kernels/core/kernel_data.hpp"
+#include "kernels/model/kernel_spec.hpp"
+#include "kernels/model/model_thread.hpp"
 
 namespace threadmap::builtin {
 

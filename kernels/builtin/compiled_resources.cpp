@@ -1,7 +1,7 @@
 // Written by scripts/kernel-resources.sh from each built-in kernel's CUDA text with nvcc
 // 13.0.88 (ptxas --resource-usage, default optimisation); rerun it after changing a kernel's
 // CUDA text — the kernel_resources_match_nvcc test fails until then.
-#include "compiled_resources.hpp"
+#include "kernels/builtin/compiled_resources.hpp"
 
 namespace threadmap {
 

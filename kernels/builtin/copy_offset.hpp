@@ -3,7 +3,7 @@
 // would do (the misaligned-access lesson); offset 0 or 8 is aligned again.
 #pragma once
 
-#include "builtin_support.hpp"
+#include "kernels/builtin/builtin_support.hpp"
 
 namespace threadmap::builtin {
 

@@ -1,7 +1,7 @@
 // The histogram fixed with atomicAdd: each count is one indivisible read-add-write.
 #pragma once
 
-#include "histogram_common.hpp"
+#include "kernels/builtin/histogram_common.hpp"
 
 namespace threadmap::builtin {
 

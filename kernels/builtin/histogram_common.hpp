@@ -1,7 +1,7 @@
 // What the histogram kernels share: n values counted into `bins` bins.
 #pragma once
 
-#include "builtin_support.hpp"
+#include "kernels/builtin/builtin_support.hpp"
 
 namespace threadmap::builtin {
 

@@ -1,7 +1,7 @@
 // A histogram with a plain `+= 1`: threads that count into one bin race (read, add, write).
 #pragma once
 
-#include "histogram_common.hpp"
+#include "kernels/builtin/histogram_common.hpp"
 
 namespace threadmap::builtin {
 

@@ -4,7 +4,7 @@
 // how many blocks an SM holds (the shared-memory occupancy lesson).
 #pragma once
 
-#include "histogram_common.hpp"
+#include "kernels/builtin/histogram_common.hpp"
 
 namespace threadmap::builtin {
 

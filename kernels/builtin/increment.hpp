@@ -1,7 +1,7 @@
 // increment_by_one, the tutorial's first kernel: pos from the x components only, guarded.
 #pragma once
 
-#include "builtin_support.hpp"
+#include "kernels/builtin/builtin_support.hpp"
 
 namespace threadmap::builtin {
 

@@ -1,7 +1,7 @@
 // The grid-stride loop: any grid covers any n, each thread stepping by the grid's width.
 #pragma once
 
-#include "builtin_support.hpp"
+#include "kernels/builtin/builtin_support.hpp"
 
 namespace threadmap::builtin {
 

@@ -1,7 +1,7 @@
 // increment without its guard: the threads past the end of a write out of bounds.
 #pragma once
 
-#include "builtin_support.hpp"
+#include "kernels/builtin/builtin_support.hpp"
 
 namespace threadmap::builtin {
 

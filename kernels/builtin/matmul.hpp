@@ -1,7 +1,7 @@
 // The tutorial's matmul: i, j = cuda.grid(2), so x indexes rows of C (uncoalesced).
 #pragma once
 
-#include "matmul_common.hpp"
+#include "kernels/builtin/matmul_common.hpp"
 
 namespace threadmap::builtin {
 

@@ -3,7 +3,7 @@
 // seed-matmul allocates C smaller than A·B), the arrays, inputs and the reference.
 #pragma once
 
-#include "builtin_support.hpp"
+#include "kernels/builtin/builtin_support.hpp"
 
 namespace threadmap::builtin {
 

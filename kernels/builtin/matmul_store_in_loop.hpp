@@ -2,7 +2,7 @@
 // element is stored inner times by its one thread (same result, inner× the stores).
 #pragma once
 
-#include "matmul_common.hpp"
+#include "kernels/builtin/matmul_common.hpp"
 
 namespace threadmap::builtin {
 

@@ -3,7 +3,7 @@
 // reads a tile the next step overwrites). matmul-tiled-nosync drops the second barrier.
 #pragma once
 
-#include "matmul_common.hpp"
+#include "kernels/builtin/matmul_common.hpp"
 
 namespace threadmap::builtin {
 

@@ -1,7 +1,7 @@
 // The matmul fix: x indexes columns, so a warp's threads write neighbouring elements.
 #pragma once
 
-#include "matmul_common.hpp"
+#include "kernels/builtin/matmul_common.hpp"
 
 namespace threadmap::builtin {
 

@@ -2,7 +2,7 @@
 // (sdata, one float per thread) and writes one partial sum, partial[blockIdx.x].
 #pragma once
 
-#include "builtin_support.hpp"
+#include "kernels/builtin/builtin_support.hpp"
 
 namespace threadmap::builtin {
 

@@ -2,7 +2,7 @@
 // active threads (divergent), the classic first version.
 #pragma once
 
-#include "reduce_common.hpp"
+#include "kernels/builtin/reduce_common.hpp"
 
 namespace threadmap::builtin {
 

@@ -2,7 +2,7 @@
 // whole warps retire together.
 #pragma once
 
-#include "reduce_common.hpp"
+#include "kernels/builtin/reduce_common.hpp"
 
 namespace threadmap::builtin {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "model/kernel_spec.hpp"
+#include "kernels/model/kernel_spec.hpp"
 
 namespace threadmap {
 

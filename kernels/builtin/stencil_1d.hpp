@@ -2,7 +2,7 @@
 // shared memory (the first 3 threads load the halo), then each thread sums 7 neighbours.
 #pragma once
 
-#include "builtin_support.hpp"
+#include "kernels/builtin/builtin_support.hpp"
 
 namespace threadmap::builtin {
 

@@ -2,7 +2,7 @@
 // 32×32 blocks and a shared tile (a column of a 32-wide tile is one bank: the 32-way conflict).
 #pragma once
 
-#include "builtin_support.hpp"
+#include "kernels/builtin/builtin_support.hpp"
 
 namespace threadmap::builtin {
 

@@ -1,7 +1,7 @@
 // The naive transpose: reads along rows (coalesced), writes along columns (strided).
 #pragma once
 
-#include "transpose_common.hpp"
+#include "kernels/builtin/transpose_common.hpp"
 
 namespace threadmap::builtin {
 

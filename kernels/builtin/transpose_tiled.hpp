@@ -4,7 +4,7 @@
 // 33 (each row shifts by a bank: none).
 #pragma once
 
-#include "transpose_common.hpp"
+#include "kernels/builtin/transpose_common.hpp"
 
 namespace threadmap::builtin {
 

@@ -25,13 +25,13 @@
 #include <new>
 #include <string>
 
-#include "isolated_run.hpp"
-#include "kernel_host/host_protocol.hpp"
-#include "kernel_host/kernel_host_exit.hpp"
-#include "source_compiler.hpp"
-#include "standard_headers.hpp"
+#include "kernels/kernel_host/isolated_run.hpp"
+#include "kernels/source/host_protocol.hpp"
+#include "kernels/source/kernel_host_exit.hpp"
+#include "kernels/kernel_host/source_compiler.hpp"
+#include "kernels/kernel_host/standard_headers.hpp"
 
-#include "sanitizer.hpp"
+#include "kernels/core/sanitizer.hpp"
 
 using namespace threadmap;
 using kernel_host::Frame;

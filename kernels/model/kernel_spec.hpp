@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "launch_config.hpp"
-#include "outcome.hpp"
-#include "value_type.hpp"
+#include "kernels/core/launch_config.hpp"
+#include "kernels/core/outcome.hpp"
+#include "kernels/model/value_type.hpp"
 
 namespace threadmap {
 
@@ -92,7 +92,7 @@ struct KernelSpec {
     // The kernel as CUDA C++; the body's accesses name lines of this text (1-based).
     std::string cuda_source;
     // How run_model runs it when not in this process: a learner's kernel runs in a locked-down
-    // child with a time limit (kernels/source/isolated_run.hpp), calling run_model_here there.
+    // child with a time limit (kernels/kernel_host/isolated_run.hpp), calling run_model_here there.
     std::function<Outcome<ModelResult>(const ModelLaunch& launch, const std::atomic<bool>* cancel)> run_apart;
 
     size_t param_index(const std::string& param) const;  // params.size() when absent

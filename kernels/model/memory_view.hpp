@@ -37,7 +37,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernel_spec.hpp"
+#include "kernels/model/kernel_spec.hpp"
 
 namespace threadmap {
 

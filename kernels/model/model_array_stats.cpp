@@ -1,5 +1,5 @@
 // A kernel-model map's counts; see model_array_stats.hpp.
-#include "model_array_stats.hpp"
+#include "kernels/model/model_array_stats.hpp"
 
 #include <algorithm>
 

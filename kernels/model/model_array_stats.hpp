@@ -4,8 +4,8 @@
 // rest of the launch, or of the one block whose copy a __shared__ array's map shows.
 #pragma once
 
-#include "model_emulator.hpp"
-#include "thread_map.hpp"
+#include "kernels/model/model_emulator.hpp"
+#include "kernels/core/thread_map.hpp"
 
 namespace threadmap {
 

@@ -18,10 +18,10 @@
 //  - Launch checks
 //  - Spreading blocks over threads, run_model
 
-#include "model_emulator.hpp"
+#include "kernels/model/model_emulator.hpp"
 
 #include <sys/mman.h>
-#include "sanitizer.hpp"
+#include "kernels/core/sanitizer.hpp"
 #if THREADMAP_ASAN
 #include <sanitizer/asan_interface.h>
 #endif
@@ -37,14 +37,14 @@
 #include <type_traits>
 #include <unordered_set>
 
-#include "executor.hpp"  // kCancelled
-#include "device_limits.hpp"
-#include "emulator_caps.hpp"
-#include "model_thread.hpp"
-#include "saturating.hpp"
-#include "validation.hpp"
-#include "warp_requests.hpp"
-#include "zeroed_buffer.hpp"
+#include "kernels/core/executor.hpp"  // kCancelled
+#include "kernels/core/device_limits.hpp"
+#include "kernels/core/emulator_caps.hpp"
+#include "kernels/model/model_thread.hpp"
+#include "kernels/core/saturating.hpp"
+#include "kernels/core/validation.hpp"
+#include "kernels/model/warp_requests.hpp"
+#include "kernels/core/zeroed_buffer.hpp"
 
 namespace threadmap {
 

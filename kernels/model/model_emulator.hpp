@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "element_finding.hpp"
-#include "kernel_spec.hpp"
-#include "memory_view.hpp"
-#include "outcome.hpp"
+#include "kernels/model/element_finding.hpp"
+#include "kernels/model/kernel_spec.hpp"
+#include "kernels/model/memory_view.hpp"
+#include "kernels/core/outcome.hpp"
 
 namespace threadmap {
 

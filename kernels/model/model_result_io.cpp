@@ -1,10 +1,10 @@
-#include "model_result_io.hpp"
+#include "kernels/model/model_result_io.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
 
-#include "warp_collective.hpp"
+#include "kernels/model/warp_collective.hpp"
 
 namespace threadmap {
 namespace {

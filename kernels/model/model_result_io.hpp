@@ -1,5 +1,5 @@
 // A ModelResult as bytes and back: how a learner's kernel, run in a child process
-// (kernels/source/isolated_run.hpp, kernels/kernel_host), hands its result to the parent through
+// (kernels/kernel_host/isolated_run.hpp, kernels/kernel_host), hands its result to the parent through
 // a pipe. The child runs code a learner (or anyone who wrote a lesson or a session file) wrote,
 // which can write any bytes there: the parent reads at most largest_result_bytes() and uses a
 // result only once check_result_fits() found every field the launch's own.
@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "model_emulator.hpp"
+#include "kernels/model/model_emulator.hpp"
 
 namespace threadmap {
 

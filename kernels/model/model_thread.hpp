@@ -16,11 +16,11 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "dim3.hpp"
-#include "bfloat16_bits.hpp"
-#include "half_bits.hpp"
-#include "loop_nest.hpp"
-#include "warp_collective.hpp"
+#include "kernels/core/dim3.hpp"
+#include "kernels/model/bfloat16_bits.hpp"
+#include "kernels/model/half_bits.hpp"
+#include "kernels/model/loop_nest.hpp"
+#include "kernels/model/warp_collective.hpp"
 
 namespace threadmap {
 

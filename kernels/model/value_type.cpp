@@ -1,10 +1,10 @@
-#include "value_type.hpp"
+#include "kernels/model/value_type.hpp"
 
 #include <bit>
 #include <cstdio>
 
-#include "bfloat16_bits.hpp"
-#include "half_bits.hpp"
+#include "kernels/model/bfloat16_bits.hpp"
+#include "kernels/model/half_bits.hpp"
 
 namespace threadmap {
 

@@ -1,5 +1,5 @@
 // CUDA's warp-level functions in the kernel model; see warp_collective.hpp.
-#include "warp_collective.hpp"
+#include "kernels/model/warp_collective.hpp"
 
 #include <algorithm>
 #include <bit>

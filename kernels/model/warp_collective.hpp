@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "memory_view.hpp"  // kWarpLanes
+#include "kernels/model/memory_view.hpp"  // kWarpLanes
 
 namespace threadmap {
 

@@ -1,5 +1,5 @@
 // Warp requests and their counts; see warp_requests.hpp and memory_view.hpp.
-#include "warp_requests.hpp"
+#include "kernels/model/warp_requests.hpp"
 
 #include <algorithm>
 #include <array>

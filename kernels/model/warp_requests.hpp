@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "memory_view.hpp"
+#include "kernels/model/memory_view.hpp"
 
 namespace threadmap {
 

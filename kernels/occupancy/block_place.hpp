@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "host_device.hpp"
+#include "kernels/core/host_device.hpp"
 
 namespace threadmap {
 

@@ -1,7 +1,7 @@
 // Resources of a built-in kernel's launch; see launch_resources.hpp.
-#include "launch_resources.hpp"
+#include "kernels/occupancy/launch_resources.hpp"
 
-#include "builtin/compiled_resources.hpp"
+#include "kernels/builtin/compiled_resources.hpp"
 
 namespace threadmap {
 

@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "model/model_emulator.hpp"
-#include "occupancy.hpp"
+#include "kernels/model/model_emulator.hpp"
+#include "kernels/occupancy/occupancy.hpp"
 
 namespace threadmap {
 

@@ -1,7 +1,7 @@
 // The occupancy calculation; see occupancy.hpp. Each function below is one of
 // cuda_occupancy.h's, for the compute capabilities of sm_properties.cpp, with the partitioned
 // global caching of cc 5.x/6.x left out (no such capability is a build target).
-#include "occupancy.hpp"
+#include "kernels/occupancy/occupancy.hpp"
 
 #include <algorithm>
 #include <climits>

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <string>
 
-#include "block_place.hpp"
-#include "sm_properties.hpp"
+#include "kernels/occupancy/block_place.hpp"
+#include "kernels/occupancy/sm_properties.hpp"
 
 namespace threadmap {
 

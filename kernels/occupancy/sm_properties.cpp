@@ -1,5 +1,5 @@
 // The per-compute-capability table; see sm_properties.hpp.
-#include "sm_properties.hpp"
+#include "kernels/occupancy/sm_properties.hpp"
 
 namespace threadmap {
 

@@ -1,5 +1,5 @@
 // See child_run.hpp.
-#include "child_run.hpp"
+#include "kernels/source/child_run.hpp"
 
 #include <poll.h>
 #include <signal.h>
@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <string_view>
 
-#include "executor.hpp"  // kCancelled
-#include "model/model_result_io.hpp"
+#include "kernels/core/executor.hpp"  // kCancelled
+#include "kernels/model/model_result_io.hpp"
 
 namespace threadmap {
 

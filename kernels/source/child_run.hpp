@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string>
 
-#include "model/model_emulator.hpp"
+#include "kernels/model/model_emulator.hpp"
 
 namespace threadmap {
 

@@ -1,4 +1,4 @@
-#include "kernel_printf.hpp"
+#include "kernels/source/kernel_printf.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "source_binding.hpp"
+#include "kernels/source/source_binding.hpp"
 
 #include <bit>
 #include <cerrno>
@@ -7,10 +7,10 @@
 #include <cstring>
 #include <limits>
 
-#include "model/model_emulator.hpp"
-#include "model/bfloat16_bits.hpp"
-#include "model/half_bits.hpp"
-#include "model/model_thread.hpp"
+#include "kernels/model/model_emulator.hpp"
+#include "kernels/model/bfloat16_bits.hpp"
+#include "kernels/model/half_bits.hpp"
+#include "kernels/model/model_thread.hpp"
 
 namespace threadmap {
 namespace {
@@ -245,34 +245,63 @@ std::string binding_text(const SourceBinding& b) {
     return s;
 }
 
-Outcome<std::shared_ptr<BoundKernel>> bind_parameters(std::shared_ptr<const CompiledSource> source,
-                                                      const SourceKernel& kernel,
-                                                      const std::vector<SourceBinding>& bindings,
-                                                      uint64_t dynamic_shared_bytes) {
-    auto bound = std::make_shared<BoundKernel>();
-    BoundKernel& k = *bound;
-    k.source = std::move(source);
-    k.kernel = &kernel;
-    k.spec.name = kernel.name;
-    k.spec.summary = "your kernel " + kernel.name + " (" + k.source->file_name + ")";
-    k.spec.cuda_source = k.source->text;
-    k.spec.uses_barriers = kernel.uses_barriers;
-    k.spec.uses_warp_ops = kernel.uses_warp_ops;
-    k.spec.one_thread_at_a_time = true;  // source_hooks keeps the running thread in globals
-    k.spec.uses_atomics = kernel.uses_atomics;
+namespace {
 
+uint64_t elements_of(const SourceBinding& b) {
+    uint64_t n = 1;
+    for (uint64_t e : b.shape) n *= e;
+    return n;
+}
+
+// Every binding names a parameter of the kernel or a variable of its file.
+Outcome<void> check_names(const SourceKernel& kernel, const CompiledSource& source,
+                          const std::vector<SourceBinding>& bindings) {
     for (const SourceBinding& b : bindings) {
         bool known = false;
         for (const SourceParam& p : kernel.params) known |= p.name == b.name;
-        for (const SourceVariable& c : k.source->variables) known |= c.name == b.name;
+        for (const SourceVariable& c : source.variables) known |= c.name == b.name;
         if (!known)
-            return {std::nullopt, "--bind " + b.name + ": " + kernel.name + " has no parameter '" + b.name +
-                                      "' (and the file no __constant__ or __device__ variable of that name)"};
+            return failed("--bind " + b.name + ": " + kernel.name + " has no parameter '" + b.name +
+                          "' (and the file no __constant__ or __device__ variable of that name)");
     }
+    return done();
+}
+
+// A pointer parameter bound to an array: the spec's next global array, at the next slot.
+Outcome<void> bind_array(const SourceParam& p, const SourceBinding& b, BoundKernel& k,
+                         std::vector<ArrayStart>& starts) {
+    if (b.type && !same_kind(*b.type, p.element))
+        return failed("--bind " + p.name + ": '" + p.name + "' is a " + p.type_text + ", not an array of " +
+                      value_type_name(*b.type));
+    const size_t slot = starts.size();
+    if (slot == source_hooks::kMaxBoundArrays)
+        return failed("a kernel here binds at most " + std::to_string(source_hooks::kMaxBoundArrays) + " arrays");
+    ArraySpec a;
+    a.name = p.name;
+    a.type = p.element;
+    a.role = p.is_const ? ArrayRole::Input : ArrayRole::InOut;
+    a.shape = [shape = b.shape](const Params&, const LaunchConfig&) { return shape; };
+    k.addresses.array[slot] = k.spec.arrays.size();
+    k.addresses.element_bytes[slot] = value_bytes(p.element);
+    ArrayStart start{b, {}};
+    if (b.fill == SourceFill::Values) {
+        auto written = written_values(b, p.element, elements_of(b));
+        if (!written.value) return failed(written.error);
+        start.written = std::move(*written.value);
+    }
+    starts.push_back(std::move(start));
+    k.spec.arrays.push_back(std::move(a));
+    k.pointer_slots.push_back(slot);
+    k.values.push_back(slot);  // the slot's address where the code runs (bind_kernel)
+    return done();
+}
+
+// The kernel's parameters in order, each a number or an array (`starts`: what each array holds
+// at first). Returns the largest array's binding (what the default grid covers), or null.
+Outcome<const SourceBinding*> bind_params(const SourceKernel& kernel, const std::vector<SourceBinding>& bindings,
+                                          BoundKernel& k, std::vector<ArrayStart>& starts) {
     std::string missing;
-    size_t slots = 0;
-    std::vector<ArrayStart> starts;          // per global array of the spec: what it holds at first
-    const SourceBinding* largest = nullptr;  // what the default grid covers
+    const SourceBinding* largest = nullptr;
     for (const SourceParam& p : kernel.params) {
         const SourceBinding* b = nullptr;
         for (const SourceBinding& c : bindings)
@@ -294,82 +323,63 @@ Outcome<std::shared_ptr<BoundKernel>> bind_parameters(std::shared_ptr<const Comp
                                       (p.pointer ? "a pointer: bind it to an array, e.g. " + p.name + "=" +
                                                        value_type_name(p.element) + "[500]"
                                                  : "a " + p.type_text + ": bind it to a number")};
-        if (!p.pointer) {
-            auto v = parse_value(p, b->value);
-            if (!v.value) return {std::nullopt, v.error};
-            k.pointer_slots.push_back(source_hooks::AddressMap::kNone);
-            k.values.push_back(*v.value);
+        if (p.pointer) {
+            if (Outcome<void> bound = bind_array(p, *b, k, starts); !bound.done()) return {std::nullopt, bound.error};
+            if (!largest || elements_of(*b) > elements_of(*largest)) largest = b;
             continue;
         }
-        if (b->type && !same_kind(*b->type, p.element))
-            return {std::nullopt, "--bind " + p.name + ": '" + p.name + "' is a " + p.type_text + ", not an array of " +
-                                      value_type_name(*b->type)};
-        if (slots == source_hooks::kMaxBoundArrays)
-            return {std::nullopt,
-                    "a kernel here binds at most " + std::to_string(source_hooks::kMaxBoundArrays) + " arrays"};
-        ArraySpec a;
-        a.name = p.name;
-        a.type = p.element;
-        a.role = p.is_const ? ArrayRole::Input : ArrayRole::InOut;
-        a.shape = [shape = b->shape](const Params&, const LaunchConfig&) { return shape; };
-        const auto elements = [](const SourceBinding& x) {
-            uint64_t n = 1;
-            for (uint64_t e : x.shape) n *= e;
-            return n;
-        };
-        if (!largest || elements(*b) > elements(*largest)) largest = b;
-        k.addresses.array[slots] = k.spec.arrays.size();
-        k.addresses.element_bytes[slots] = value_bytes(p.element);
-        ArrayStart start{*b, {}};
-        if (b->fill == SourceFill::Values) {
-            auto written = written_values(*b, p.element, elements(*b));
-            if (!written.value) return {std::nullopt, written.error};
-            start.written = std::move(*written.value);
-        }
-        starts.push_back(std::move(start));
-        k.spec.arrays.push_back(std::move(a));
-        k.pointer_slots.push_back(slots);
-        k.values.push_back(slots++);  // the slot's address where the code runs (bind_kernel)
+        auto v = parse_value(p, b->value);
+        if (!v.value) return {std::nullopt, v.error};
+        k.pointer_slots.push_back(source_hooks::AddressMap::kNone);
+        k.values.push_back(*v.value);
     }
     if (!missing.empty()) return {std::nullopt, kernel.name + " needs every parameter bound: " + missing};
+    return {largest, {}};
+}
 
-    // The variables the kernel uses (__constant__, __device__): a binding's values, or their
-    // declaration's.
-    for (size_t index : kernel.variables) {
-        const SourceVariable& c = k.source->variables[index];
-        const SourceBinding* b = nullptr;
-        for (const SourceBinding& x : bindings)
-            if (x.name == c.name) b = &x;
+// What a __constant__ or __device__ variable holds at first: its binding's values (`b`), or its
+// declaration's.
+Outcome<ArrayStart> variable_start(const SourceVariable& c, const SourceBinding* b) {
+    if (!b) {
         SourceBinding declared;  // its declaration's values, one per element
         declared.name = c.name;
         declared.array = true;
         declared.shape = {c.elements};
         declared.fill = SourceFill::Values;
-        ArrayStart start{b ? *b : declared, {}};
-        if (!b) {
-            const uint32_t bytes = value_bytes(c.element);
-            for (uint64_t i = 0; i < c.elements; ++i) {
-                uint64_t v = 0;
-                std::memcpy(&v, c.initial.data() + i * bytes, bytes);  // little-endian: the low bytes
-                start.written.push_back(v);
-            }
-        } else {
-            const std::string as_array =
-                std::string(value_type_name(c.element)) + "[" + std::to_string(c.elements) + "]";
-            uint64_t elements = 1;
-            for (uint64_t e : b->shape) elements *= e;
-            if (!b->array || elements != c.elements || (b->type && !same_kind(*b->type, c.element)))
-                return {std::nullopt, "--bind " + c.name + ": '" + c.name + "' is " +
-                                          (c.constant ? "__constant__ " : "__device__ ") + value_type_name(c.element) +
-                                          " of " + std::to_string(c.elements) +
-                                          (c.elements == 1 ? " element" : " elements") + ": bind it as " + c.name +
-                                          "=" + as_array + ":V,V,… (or :ones, :index, :random)"};
-            if (b->fill == SourceFill::Values) {
-                auto written = written_values(*b, c.element, elements);
-                if (!written.value) return {std::nullopt, written.error};
-                start.written = std::move(*written.value);
-            }
+        ArrayStart start{declared, {}};
+        const uint32_t bytes = value_bytes(c.element);
+        for (uint64_t i = 0; i < c.elements; ++i) {
+            uint64_t v = 0;
+            std::memcpy(&v, c.initial.data() + i * bytes, bytes);  // little-endian: the low bytes
+            start.written.push_back(v);
         }
+        return {std::move(start), {}};
+    }
+    const std::string as_array = std::string(value_type_name(c.element)) + "[" + std::to_string(c.elements) + "]";
+    if (!b->array || elements_of(*b) != c.elements || (b->type && !same_kind(*b->type, c.element)))
+        return {std::nullopt, "--bind " + c.name + ": '" + c.name + "' is " +
+                                  (c.constant ? "__constant__ " : "__device__ ") + value_type_name(c.element) + " of " +
+                                  std::to_string(c.elements) + (c.elements == 1 ? " element" : " elements") +
+                                  ": bind it as " + c.name + "=" + as_array + ":V,V,… (or :ones, :index, :random)"};
+    ArrayStart start{*b, {}};
+    if (b->fill == SourceFill::Values) {
+        auto written = written_values(*b, c.element, c.elements);
+        if (!written.value) return {std::nullopt, written.error};
+        start.written = std::move(*written.value);
+    }
+    return {std::move(start), {}};
+}
+
+// The variables the kernel uses (__constant__, __device__), each one array of the spec.
+Outcome<void> bind_variables(const SourceKernel& kernel, const std::vector<SourceBinding>& bindings, BoundKernel& k,
+                             std::vector<ArrayStart>& starts) {
+    for (size_t index : kernel.variables) {
+        const SourceVariable& c = k.source->variables[index];
+        const SourceBinding* b = nullptr;
+        for (const SourceBinding& x : bindings)
+            if (x.name == c.name) b = &x;
+        Outcome<ArrayStart> start = variable_start(c, b);
+        if (!start.value) return failed(start.error);
         ArraySpec a;
         a.name = c.name;
         a.space = c.constant ? MemorySpace::Constant : MemorySpace::Global;
@@ -378,33 +388,37 @@ Outcome<std::shared_ptr<BoundKernel>> bind_parameters(std::shared_ptr<const Comp
         a.shape = [n = c.elements](const Params&, const LaunchConfig&) { return std::vector<uint64_t>{n}; };
         k.addresses.array[c.slot] = k.spec.arrays.size();
         k.addresses.element_bytes[c.slot] = value_bytes(c.element);
-        starts.push_back(std::move(start));
+        starts.push_back(std::move(*start.value));
         k.spec.arrays.push_back(std::move(a));
     }
+    return done();
+}
 
+// The kernel's __shared__ arrays, each one array of the spec per block; an extern one takes
+// the launch's dynamic shared memory.
+Outcome<void> add_shared_arrays(const SourceKernel& kernel, uint64_t dynamic_shared_bytes, BoundKernel& k) {
     std::string dynamic_name;
     for (const SourceSharedArray& s : kernel.shared) {
         // CUDA starts every extern __shared__ array at the same address; the model keeps one
         // array per name, so a second one would show a wrong picture (writes through one not
         // seen through the other): refused.
         if (s.dynamic && !dynamic_name.empty())
-            return {std::nullopt, kernel.name + " declares extern __shared__ " + dynamic_name + "[] and " + s.name +
-                                      "[]: in CUDA both start at the same address of the launch's dynamic shared "
-                                      "memory; threadmap models one extern __shared__ array: declare one and "
-                                      "index into it (or point into it: float* " +
-                                      s.name + " = &" + dynamic_name + "[OFFSET];)"};
+            return failed(kernel.name + " declares extern __shared__ " + dynamic_name + "[] and " + s.name +
+                          "[]: in CUDA both start at the same address of the launch's dynamic shared memory; "
+                          "threadmap models one extern __shared__ array: declare one and index into it (or point "
+                          "into it: float* " +
+                          s.name + " = &" + dynamic_name + "[OFFSET];)");
         if (s.dynamic) dynamic_name = s.name;
         std::vector<uint64_t> shape = s.shape;
         const uint32_t element = value_bytes(s.element);
         if (s.dynamic) {
             if (dynamic_shared_bytes < element)
-                return {std::nullopt,
-                        kernel.name + " declares extern __shared__ " + s.name +
-                            "[]: give the launch's dynamic shared memory in bytes (--dynamic-shared, "
-                            "the third value of <<<grid, block, bytes>>>)" +
-                            (dynamic_shared_bytes ? ", at least one " + std::string(value_type_name(s.element)) + " (" +
-                                                        std::to_string(element) + " bytes)"
-                                                  : "")};
+                return failed(kernel.name + " declares extern __shared__ " + s.name +
+                              "[]: give the launch's dynamic shared memory in bytes (--dynamic-shared, the third "
+                              "value of <<<grid, block, bytes>>>)" +
+                              (dynamic_shared_bytes ? ", at least one " + std::string(value_type_name(s.element)) +
+                                                          " (" + std::to_string(element) + " bytes)"
+                                                    : ""));
             shape = {dynamic_shared_bytes / element};
         }
         ArraySpec a;
@@ -419,8 +433,38 @@ Outcome<std::shared_ptr<BoundKernel>> bind_parameters(std::shared_ptr<const Comp
         k.addresses.element_bytes[s.slot] = element;
         k.spec.arrays.push_back(std::move(a));
     }
+    return done();
+}
 
-    const std::vector<uint64_t> cover = largest ? largest->shape : std::vector<uint64_t>{1};
+}  // namespace
+
+Outcome<std::shared_ptr<BoundKernel>> bind_parameters(std::shared_ptr<const CompiledSource> source,
+                                                      const SourceKernel& kernel,
+                                                      const std::vector<SourceBinding>& bindings,
+                                                      uint64_t dynamic_shared_bytes) {
+    auto bound = std::make_shared<BoundKernel>();
+    BoundKernel& k = *bound;
+    k.source = std::move(source);
+    k.kernel = &kernel;
+    k.spec.name = kernel.name;
+    k.spec.summary = "your kernel " + kernel.name + " (" + k.source->file_name + ")";
+    k.spec.cuda_source = k.source->text;
+    k.spec.uses_barriers = kernel.uses_barriers;
+    k.spec.uses_warp_ops = kernel.uses_warp_ops;
+    k.spec.one_thread_at_a_time = true;  // source_hooks keeps the running thread in globals
+    k.spec.uses_atomics = kernel.uses_atomics;
+
+    if (Outcome<void> named = check_names(kernel, *k.source, bindings); !named.done())
+        return {std::nullopt, named.error};
+    std::vector<ArrayStart> starts;  // per global array of the spec: what it holds at first
+    Outcome<const SourceBinding*> largest = bind_params(kernel, bindings, k, starts);
+    if (!largest.value) return {std::nullopt, largest.error};
+    if (Outcome<void> variables = bind_variables(kernel, bindings, k, starts); !variables.done())
+        return {std::nullopt, variables.error};
+    if (Outcome<void> shared = add_shared_arrays(kernel, dynamic_shared_bytes, k); !shared.done())
+        return {std::nullopt, shared.error};
+
+    const std::vector<uint64_t> cover = *largest.value ? (*largest.value)->shape : std::vector<uint64_t>{1};
     k.spec.default_block = cover.size() == 2 ? Dim3{16, 16, 1} : Dim3{256, 1, 1};
     k.spec.covering_grid = [cover](const Params&, const Dim3& block) { return covering(cover, block); };
     std::vector<ValueType> types;

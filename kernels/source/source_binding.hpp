@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "model/kernel_spec.hpp"
-#include "outcome.hpp"
-#include "source_kernel.hpp"
-#include "source_hooks.hpp"
+#include "kernels/model/kernel_spec.hpp"
+#include "kernels/core/outcome.hpp"
+#include "kernels/source/source_kernel.hpp"
+#include "kernels/source/source_hooks.hpp"
 
 namespace threadmap {
 

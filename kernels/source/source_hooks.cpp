@@ -1,4 +1,4 @@
-#include "source_hooks.hpp"
+#include "kernels/source/source_hooks.hpp"
 
 #include <sys/mman.h>
 
@@ -11,8 +11,8 @@
 #include <vector>
 #include <dlfcn.h>
 
-#include "kernel_printf.hpp"
-#include "model/model_thread.hpp"
+#include "kernels/source/kernel_printf.hpp"
+#include "kernels/model/model_thread.hpp"
 
 // The running thread's indices, read by compiled kernels (prelude.cuh's threadIdx, …).
 extern "C" {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "model/model_emulator.hpp"
-#include "source_kernel.hpp"
+#include "kernels/model/model_emulator.hpp"
+#include "kernels/source/source_kernel.hpp"
 
 namespace threadmap {
 

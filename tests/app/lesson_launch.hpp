@@ -3,7 +3,7 @@
 
 #include <doctest/doctest.h>
 
-#include "launch_options.hpp"
+#include "app/launch/launch_options.hpp"
 
 inline threadmap::ResolvedLaunch lesson_launch(const std::string& name) {
     threadmap::LaunchOptions o;

@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../run_binary.hpp"
-#include "cuda_backend.hpp"
+#include "tests/run_binary.hpp"
+#include "kernels/cuda/cuda_backend.hpp"
 
 using namespace threadmap;
 using nlohmann::json;

@@ -17,9 +17,9 @@
 #include <sstream>
 #include <string>
 
-#include "../run_binary.hpp"
-#include "model/model_result_io.hpp"
-#include "sanitizer.hpp"
+#include "tests/run_binary.hpp"
+#include "kernels/model/model_result_io.hpp"
+#include "kernels/core/sanitizer.hpp"
 
 namespace {
 

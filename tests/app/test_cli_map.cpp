@@ -8,7 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "../run_binary.hpp"
+#include "tests/run_binary.hpp"
 
 using nlohmann::json;
 

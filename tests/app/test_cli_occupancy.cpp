@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../run_binary.hpp"
+#include "tests/run_binary.hpp"
 
 using nlohmann::json;
 

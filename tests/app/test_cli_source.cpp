@@ -7,8 +7,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "../run_binary.hpp"
-#include "source/seed_source.hpp"
+#include "tests/run_binary.hpp"
+#include "kernels/source/seed_source.hpp"
 
 using nlohmann::json;
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda_syntax.hpp"
+#include "app/window_state/cuda_syntax.hpp"
 
 using namespace threadmap;
 

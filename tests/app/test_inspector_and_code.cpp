@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <fstream>
 
-#include "export_names.hpp"
-#include "inspector_text.hpp"
-#include "kernel_code.hpp"
-#include "lesson_launch.hpp"
+#include "app/window_state/export_names.hpp"
+#include "app/window_state/inspector_text.hpp"
+#include "app/window_state/kernel_code.hpp"
+#include "tests/app/lesson_launch.hpp"
 
 using namespace threadmap;
 

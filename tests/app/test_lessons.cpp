@@ -7,13 +7,13 @@
 #include <set>
 #include <stdexcept>
 
-#include "../run_binary.hpp"
-#include "cpu_emulator.hpp"
-#include "launch_options.hpp"
-#include "lesson_launch.hpp"
-#include "lesson_text.hpp"
-#include "lessons.hpp"
-#include "session_file.hpp"
+#include "tests/run_binary.hpp"
+#include "kernels/emulator/cpu_emulator.hpp"
+#include "app/launch/launch_options.hpp"
+#include "tests/app/lesson_launch.hpp"
+#include "app/reports/lesson_text.hpp"
+#include "app/launch/lessons.hpp"
+#include "app/launch/session_file.hpp"
 
 using namespace threadmap;
 

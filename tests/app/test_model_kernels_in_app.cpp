@@ -10,15 +10,15 @@
 #include <filesystem>
 #include <fstream>
 
-#include "../png_image.hpp"
-#include "../run_binary.hpp"
-#include "builtin/registry.hpp"
-#include "inspector_text.hpp"
-#include "lesson_launch.hpp"
-#include "lesson_text.hpp"
-#include "lessons.hpp"
-#include "map_picture.hpp"
-#include "occupancy_report.hpp"
+#include "tests/png_image.hpp"
+#include "tests/run_binary.hpp"
+#include "kernels/builtin/registry.hpp"
+#include "app/window_state/inspector_text.hpp"
+#include "tests/app/lesson_launch.hpp"
+#include "app/reports/lesson_text.hpp"
+#include "app/launch/lessons.hpp"
+#include "app/window_state/map_picture.hpp"
+#include "app/reports/occupancy_report.hpp"
 
 using namespace threadmap;
 

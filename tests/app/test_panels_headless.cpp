@@ -11,20 +11,20 @@
 #include <bit>
 #include <fstream>
 
-#include "export_budget.hpp"
-#include "inspector_text.hpp"
-#include "headless_imgui.hpp"
-#include "kernel_editor.hpp"
-#include "launch_update.hpp"
-#include "legend.hpp"
-#include "map_picture.hpp"
-#include "lessons.hpp"
-#include "main_layout.hpp"
-#include "model_launch.hpp"
-#include "replay.hpp"
-#include "settings.hpp"
-#include "source_launch.hpp"
-#include "panels/warp_overlay.hpp"
+#include "app/window_state/export_budget.hpp"
+#include "app/window_state/inspector_text.hpp"
+#include "tests/app/headless_imgui.hpp"
+#include "app/window_state/kernel_editor.hpp"
+#include "app/window_state/launch_update.hpp"
+#include "viz/legend.hpp"
+#include "app/window_state/map_picture.hpp"
+#include "app/launch/lessons.hpp"
+#include "app/window/main_layout.hpp"
+#include "app/launch/model_launch.hpp"
+#include "app/window/replay.hpp"
+#include "app/window_state/settings.hpp"
+#include "app/launch/source_launch.hpp"
+#include "app/panels/warp_overlay.hpp"
 
 using namespace threadmap;
 

@@ -6,11 +6,11 @@
 #include <fstream>
 #include <set>
 
-#include "../png_image.hpp"
-#include "../run_binary.hpp"
-#include "cuda_backend.hpp"
-#include "colorizer.hpp"
-#include "legend.hpp"
+#include "tests/png_image.hpp"
+#include "tests/run_binary.hpp"
+#include "kernels/cuda/cuda_backend.hpp"
+#include "viz/colorizer.hpp"
+#include "viz/legend.hpp"
 
 using namespace threadmap;
 

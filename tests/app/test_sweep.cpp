@@ -3,11 +3,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../run_binary.hpp"
-#include "device_profiles.hpp"
-#include "sweep_setup.hpp"
-#include "sweep.hpp"
-#include "timing_report.hpp"
+#include "tests/run_binary.hpp"
+#include "app/launch/device_profiles.hpp"
+#include "app/reports/sweep_setup.hpp"
+#include "kernels/timing/sweep.hpp"
+#include "app/reports/timing_report.hpp"
 
 using namespace threadmap;
 using nlohmann::json;

@@ -6,12 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../run_binary.hpp"
-#include "builtin/registry.hpp"
-#include "device_profiles.hpp"
-#include "model/spec_cost.hpp"
-#include "timing_report.hpp"
-#include "timing_sectors.hpp"
+#include "tests/run_binary.hpp"
+#include "kernels/builtin/registry.hpp"
+#include "app/launch/device_profiles.hpp"
+#include "kernels/timing/spec_cost.hpp"
+#include "app/reports/timing_report.hpp"
+#include "app/launch/timing_sectors.hpp"
 
 using namespace threadmap;
 

@@ -13,13 +13,13 @@
 
 #include <imgui.h>
 
-#include "app_state.hpp"
-#include "headless_imgui.hpp"
-#include "lesson_launch.hpp"
-#include "launch_update.hpp"
-#include "panels/timing_panel.hpp"
-#include "device_profiles.hpp"
-#include "timing_report.hpp"
+#include "app/window_state/app_state.hpp"
+#include "tests/app/headless_imgui.hpp"
+#include "tests/app/lesson_launch.hpp"
+#include "app/window_state/launch_update.hpp"
+#include "app/panels/timing_panel.hpp"
+#include "app/launch/device_profiles.hpp"
+#include "app/reports/timing_report.hpp"
 
 using namespace threadmap;
 

@@ -4,10 +4,10 @@
 // although they read and write the same bytes.
 #include <doctest/doctest.h>
 
-#include "device_profiles.hpp"
-#include "lesson_text.hpp"
-#include "lessons.hpp"
-#include "timing_sectors.hpp"
+#include "app/launch/device_profiles.hpp"
+#include "app/reports/lesson_text.hpp"
+#include "app/launch/lessons.hpp"
+#include "app/launch/timing_sectors.hpp"
 
 using namespace threadmap;
 

@@ -13,14 +13,14 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "../png_image.hpp"
-#include "../run_binary.hpp"
-#include "cell_grid_renderer.hpp"
-#include "launch_options.hpp"
-#include "legend.hpp"
-#include "lessons.hpp"
-#include "map_picture.hpp"
-#include "missing_product.hpp"
+#include "tests/png_image.hpp"
+#include "tests/run_binary.hpp"
+#include "viz/cell_grid_renderer.hpp"
+#include "app/launch/launch_options.hpp"
+#include "viz/legend.hpp"
+#include "app/launch/lessons.hpp"
+#include "app/window_state/map_picture.hpp"
+#include "viz/missing_product.hpp"
 
 using namespace threadmap;
 using nlohmann::json;

@@ -10,16 +10,16 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "cpu_reference.hpp"
-#include "cpu_emulator.hpp"
-#include "cuda_backend.hpp"
-#include "executor.hpp"
-#include "../random_launch.hpp"
-#include "validation.hpp"
+#include "kernels/timing/cpu_reference.hpp"
+#include "kernels/emulator/cpu_emulator.hpp"
+#include "kernels/cuda/cuda_backend.hpp"
+#include "kernels/core/executor.hpp"
+#include "tests/random_launch.hpp"
+#include "kernels/core/validation.hpp"
 #if THREADMAP_HAS_GUI
-#include "cuda_interop.hpp"
-#include "map_layout.hpp"
-#include "offscreen_context.hpp"
+#include "viz/cuda_interop.hpp"
+#include "viz/map_layout.hpp"
+#include "viz/offscreen_context.hpp"
 #endif
 
 using namespace threadmap;

@@ -1,8 +1,8 @@
 // The CPU reference (OpenBLAS, a plain loop) computes what the kernels compute.
 #include <doctest/doctest.h>
 
-#include "cpu_emulator.hpp"
-#include "cpu_reference.hpp"
+#include "kernels/emulator/cpu_emulator.hpp"
+#include "kernels/timing/cpu_reference.hpp"
 
 using namespace threadmap;
 

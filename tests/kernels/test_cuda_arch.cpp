@@ -2,7 +2,7 @@
 // rules: machine code within a major version (minor at least the built one), PTX upward.
 #include <doctest/doctest.h>
 
-#include "cuda_arch.hpp"
+#include "kernels/cuda/cuda_arch.hpp"
 
 using namespace threadmap;
 

@@ -5,8 +5,8 @@
 
 #include <random>
 
-#include "../launch_oracle.hpp"
-#include "cpu_emulator.hpp"
+#include "tests/launch_oracle.hpp"
+#include "kernels/emulator/cpu_emulator.hpp"
 
 using namespace threadmap;
 

@@ -1,8 +1,8 @@
 // The kernels' real results (not only the map) against references computed separately.
 #include <doctest/doctest.h>
 
-#include "../launch_oracle.hpp"
-#include "cpu_emulator.hpp"
+#include "tests/launch_oracle.hpp"
+#include "kernels/emulator/cpu_emulator.hpp"
 
 using namespace threadmap;
 

@@ -9,9 +9,9 @@
 #include <atomic>
 #include <functional>
 
-#include "builtin/registry.hpp"
-#include "executor.hpp"
-#include "model/model_emulator.hpp"
+#include "kernels/builtin/registry.hpp"
+#include "kernels/core/executor.hpp"
+#include "kernels/model/model_emulator.hpp"
 
 using namespace threadmap;
 

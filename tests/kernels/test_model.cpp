@@ -9,12 +9,12 @@
 #include <bit>
 #include <cmath>
 
-#include "../random_launch.hpp"
-#include "builtin/registry.hpp"
-#include "cpu_emulator.hpp"
-#include "model/model_array_stats.hpp"
-#include "model/model_emulator.hpp"
-#include "model/model_thread.hpp"
+#include "tests/random_launch.hpp"
+#include "kernels/builtin/registry.hpp"
+#include "kernels/emulator/cpu_emulator.hpp"
+#include "kernels/model/model_array_stats.hpp"
+#include "kernels/model/model_emulator.hpp"
+#include "kernels/model/model_thread.hpp"
 
 using namespace threadmap;
 

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "../random_launch.hpp"
-#include "builtin/registry.hpp"
-#include "model/model_emulator.hpp"
+#include "tests/random_launch.hpp"
+#include "kernels/builtin/registry.hpp"
+#include "kernels/model/model_emulator.hpp"
 
 using namespace threadmap;
 

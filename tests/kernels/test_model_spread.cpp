@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <random>
 
-#include "builtin/registry.hpp"
-#include "model/model_emulator.hpp"
-#include "model/model_thread.hpp"
+#include "kernels/builtin/registry.hpp"
+#include "kernels/model/model_emulator.hpp"
+#include "kernels/model/model_thread.hpp"
 
 using namespace threadmap;
 

@@ -4,10 +4,10 @@
 
 #include <climits>
 
-#include "builtin/compiled_resources.hpp"
-#include "builtin/registry.hpp"
-#include "model/model_emulator.hpp"
-#include "occupancy/occupancy.hpp"
+#include "kernels/builtin/compiled_resources.hpp"
+#include "kernels/builtin/registry.hpp"
+#include "kernels/model/model_emulator.hpp"
+#include "kernels/occupancy/occupancy.hpp"
 
 #ifdef THREADMAP_CUDA_OCCUPANCY_H
 #include THREADMAP_CUDA_OCCUPANCY_H

@@ -2,7 +2,7 @@
 // shown: CUDA C++ with explicit copies, and numba given host arrays.
 #include <doctest/doctest.h>
 
-#include "timing_model.hpp"
+#include "kernels/timing/timing_model.hpp"
 
 using namespace threadmap;
 

@@ -1,8 +1,8 @@
 // Launch validation at and around every limit a real device enforces.
 #include <doctest/doctest.h>
 
-#include "../random_launch.hpp"
-#include "validation.hpp"
+#include "tests/random_launch.hpp"
+#include "kernels/core/validation.hpp"
 
 using namespace threadmap;
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "isolated_run.hpp"
-#include "model/model_emulator.hpp"
-#include "source_binding.hpp"
-#include "source_compiler.hpp"
+#include "kernels/kernel_host/isolated_run.hpp"
+#include "kernels/model/model_emulator.hpp"
+#include "kernels/source/source_binding.hpp"
+#include "kernels/kernel_host/source_compiler.hpp"
 
 namespace threadmap::test {
 

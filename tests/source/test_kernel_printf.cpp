@@ -7,8 +7,8 @@
 #include <cstdarg>
 #include <string>
 
-#include "kernel_printf.hpp"
-#include "source_test_helpers.hpp"
+#include "kernels/source/kernel_printf.hpp"
+#include "tests/source/source_test_helpers.hpp"
 
 using namespace threadmap;
 using namespace threadmap::test;

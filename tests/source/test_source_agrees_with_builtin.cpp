@@ -10,12 +10,12 @@
 #include <random>
 #include <tuple>
 
-#include "../random_launch.hpp"
-#include "builtin/registry.hpp"
-#include "model/model_emulator.hpp"
-#include "isolated_run.hpp"
-#include "source_binding.hpp"
-#include "source_compiler.hpp"
+#include "tests/random_launch.hpp"
+#include "kernels/builtin/registry.hpp"
+#include "kernels/model/model_emulator.hpp"
+#include "kernels/kernel_host/isolated_run.hpp"
+#include "kernels/source/source_binding.hpp"
+#include "kernels/kernel_host/source_compiler.hpp"
 
 using namespace threadmap;
 

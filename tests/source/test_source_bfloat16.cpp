@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "model/bfloat16_bits.hpp"
-#include "model/model_emulator.hpp"
-#include "source_test_helpers.hpp"
+#include "kernels/model/bfloat16_bits.hpp"
+#include "kernels/model/model_emulator.hpp"
+#include "tests/source/source_test_helpers.hpp"
 
 using namespace threadmap;
 using namespace threadmap::test;

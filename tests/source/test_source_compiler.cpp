@@ -11,14 +11,14 @@
 #include <cstdio>
 #include <random>
 
-#include "builtin/registry.hpp"
-#include "isolated_run.hpp"
-#include "model/model_emulator.hpp"
-#include "model/model_thread.hpp"
-#include "source_binding.hpp"
-#include "source_compiler.hpp"
-#include "source/seed_source.hpp"
-#include "source_test_helpers.hpp"
+#include "kernels/builtin/registry.hpp"
+#include "kernels/kernel_host/isolated_run.hpp"
+#include "kernels/model/model_emulator.hpp"
+#include "kernels/model/model_thread.hpp"
+#include "kernels/source/source_binding.hpp"
+#include "kernels/kernel_host/source_compiler.hpp"
+#include "kernels/source/seed_source.hpp"
+#include "tests/source/source_test_helpers.hpp"
 
 using namespace threadmap;
 using namespace threadmap::test;

@@ -9,10 +9,10 @@
 #include <cstdint>
 #include <cstring>
 
-#include "model/model_emulator.hpp"
-#include "source_binding.hpp"
-#include "source_compiler.hpp"
-#include "source_test_helpers.hpp"
+#include "kernels/model/model_emulator.hpp"
+#include "kernels/source/source_binding.hpp"
+#include "kernels/kernel_host/source_compiler.hpp"
+#include "tests/source/source_test_helpers.hpp"
 
 using namespace threadmap;
 using namespace threadmap::test;

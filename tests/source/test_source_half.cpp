@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "model/half_bits.hpp"
-#include "model/memory_view.hpp"
-#include "model/model_emulator.hpp"
-#include "source_test_helpers.hpp"
+#include "kernels/model/half_bits.hpp"
+#include "kernels/model/memory_view.hpp"
+#include "kernels/model/model_emulator.hpp"
+#include "tests/source/source_test_helpers.hpp"
 
 using namespace threadmap;
 using namespace threadmap::test;

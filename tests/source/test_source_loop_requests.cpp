@@ -5,8 +5,8 @@
 // Every figure here is worked out by hand from the kernel's text in its comment.
 #include <doctest/doctest.h>
 
-#include "model/model_emulator.hpp"
-#include "source_test_helpers.hpp"
+#include "kernels/model/model_emulator.hpp"
+#include "tests/source/source_test_helpers.hpp"
 
 using namespace threadmap;
 using namespace threadmap::test;

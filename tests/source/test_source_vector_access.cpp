@@ -8,8 +8,8 @@
 #include <bit>
 #include <cstdint>
 
-#include "model/model_emulator.hpp"
-#include "source_test_helpers.hpp"
+#include "kernels/model/model_emulator.hpp"
+#include "tests/source/source_test_helpers.hpp"
 
 using namespace threadmap;
 using namespace threadmap::test;

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <string>
 
-#include "model/model_emulator.hpp"
-#include "model/warp_collective.hpp"
-#include "source_test_helpers.hpp"
+#include "kernels/model/model_emulator.hpp"
+#include "kernels/model/warp_collective.hpp"
+#include "tests/source/source_test_helpers.hpp"
 
 using namespace threadmap;
 using namespace threadmap::test;

@@ -1,8 +1,8 @@
 // The colorizer and legends: what a learner reads off the map's colours.
 #include <doctest/doctest.h>
 
-#include "colorizer.hpp"
-#include "legend.hpp"
+#include "viz/colorizer.hpp"
+#include "viz/legend.hpp"
 
 using namespace threadmap;
 

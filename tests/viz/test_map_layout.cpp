@@ -1,8 +1,8 @@
 // Map layout: wrapping 1D arrays into rows of blocks, ghost cells for idle threads, matrices.
 #include <doctest/doctest.h>
 
-#include "cpu_emulator.hpp"
-#include "map_layout.hpp"
+#include "kernels/emulator/cpu_emulator.hpp"
+#include "viz/map_layout.hpp"
 
 using namespace threadmap;
 

@@ -17,15 +17,15 @@ struct MesaDrawing {  // allocations made meanwhile are not leak-checked
 struct MesaDrawing {};
 #endif
 
-#include "cell_grid_renderer.hpp"
-#include "cpu_emulator.hpp"
-#include "figure.hpp"
-#include "gl_resources.hpp"
-#include "image_export.hpp"
-#include "map_layout.hpp"
-#include "offscreen_context.hpp"
-#include "overlay.hpp"
-#include "timing_figure.hpp"
+#include "viz/cell_grid_renderer.hpp"
+#include "kernels/emulator/cpu_emulator.hpp"
+#include "viz/figure.hpp"
+#include "viz/gl_resources.hpp"
+#include "viz/image_export.hpp"
+#include "viz/map_layout.hpp"
+#include "viz/offscreen_context.hpp"
+#include "viz/overlay.hpp"
+#include "viz/timing_figure.hpp"
 
 using namespace threadmap;
 

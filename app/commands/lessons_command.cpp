@@ -1,0 +1,40 @@
+// `threadmap lessons`; see lessons_command.hpp.
+#include "app/commands/lessons_command.hpp"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "app/launch/lessons.hpp"
+
+namespace threadmap {
+
+int run_lessons_command(const LessonsCommandOptions& o) {
+    std::string out;
+    if (o.format == "json") {
+        nlohmann::json list = nlohmann::json::array();
+        for (const Lesson& l : lessons())
+            list.push_back({{"id", l.name},
+                            {"title", l.title},
+                            {"group", l.group},
+                            {"order", l.order},
+                            {"summary", l.summary},
+                            {"opens_on", lesson_tab(l)}});
+        out = nlohmann::json{{"lessons", list}}.dump(2) + "\n";
+    } else {
+        std::string group;
+        for (const Lesson& l : lessons()) {
+            if (l.group != group) {  // a heading per group, a blank line between groups
+                if (!group.empty()) out += "\n";
+                group = l.group;
+                out += group + "\n";
+            }
+            char line[64];
+            std::snprintf(line, sizeof line, "  %2d  %-28s ", l.order, l.name.c_str());
+            out += line + l.title + "\n";
+        }
+        out += "\nOpen one with: threadmap --preset ID  (or render --preset ID, check --preset ID, …)\n";
+    }
+    return std::fwrite(out.data(), 1, out.size(), stdout) == out.size() ? 0 : 1;
+}
+
+}  // namespace threadmap

@@ -1,0 +1,245 @@
+// `threadmap render`; see render_command.hpp.
+#include "app/commands/render_command.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "app/launch/backend_choice.hpp"
+#include "viz/cuda_interop.hpp"
+#include "app/launch/device_profiles.hpp"
+#include "app/launch/lessons.hpp"
+#include "viz/figure.hpp"
+#include "app/reports/findings_report.hpp"
+#include "app/launch/session_file.hpp"
+#include "app/reports/timing_report.hpp"
+#include "app/window_state/timing_state.hpp"
+#include "viz/image_export.hpp"
+#include "app/window_state/map_picture.hpp"
+#include "app/launch/model_launch.hpp"
+#include "viz/offscreen_context.hpp"
+#include "viz/overlay.hpp"
+
+namespace threadmap {
+
+namespace {
+
+constexpr int kMaxRenderSide = 8192;  // 8192×8192 RGBA is 256 MB: enough for any slide
+
+}  // namespace
+
+namespace {
+
+// Says why on stderr and gives the exit code.
+int fail(const std::string& why, int code) {
+    std::fprintf(stderr, "threadmap render: %s\n", why.c_str());
+    return code;
+}
+
+// The Timing panel's size sweep of a tutorial kernel, run here to the end.
+SweepResult panel_sweep(const ResolvedLaunch& r, const BackendChoice& backend, const DeviceProfile* model,
+                        const LessonRun& base) {
+    TimingState t;
+    t.source = model ? TimingSource::Modeled : TimingSource::Measured;
+    t.pinned = base.pinned;
+    t.program = base.program;
+    for (size_t i = 0; model && i < device_profiles().size(); ++i)
+        if (&device_profiles()[i] == model) t.profile = int(i);
+    start_sweep(t, r.workload.kernel, backend, r.launch.block);
+    return t.sweep_job.get();
+}
+
+// `render --timing`: a run (measured, modeled or recorded) and, unless recorded, a sweep.
+int render_timing(const RenderCommandOptions& o, int width, int height) {
+    // A lesson's program and Timing setup, as the window and `bench` use them.
+    const LessonRun base = lesson_run(find_lesson(o.launch.preset));
+    const bool modeled = o.launch.backend == "model";
+    const DeviceProfile* model = nullptr;
+    if (modeled) {
+        const auto profile = profile_to_model(o.device_profile, base.profile);
+        if (!profile.value) return fail(profile.error, 2);
+        model = *profile.value;
+    }
+    LaunchOptions launch = o.launch;
+    if (modeled) launch.backend = "cpu";
+    const PrepareResult prepared = prepare_launch(launch);
+    if (!prepared.value) return fail(prepared.error, 2);
+    const ResolvedLaunch& r = prepared.value->launch;
+    Outcome<TimingReport> report;
+    std::optional<SweepResult> sweep;
+    if (!o.recording.empty()) {
+        const TimingReport key = launch_key(r);
+        report = load_recording(o.recording, &key);
+        if (!report.value) return fail(report.error, 2);
+    } else {
+        const TimingRequest request{
+            r, prepared.value->backend, model, base.pinned, base.resident, base.repeats, base.program};
+        if (const auto why = why_not_timed(request)) return fail(*why, 2);
+        report = measure_timing(request);
+        if (!report.value) return fail(report.error, 1);
+        if (!r.model) sweep = panel_sweep(r, prepared.value->backend, model, base);  // else kNoSweep
+    }
+    double axis = 0;
+    const TimingReport& t = *report.value;
+    const std::vector<TimingBar> bars = timing_bars(t, base.resident, base.first_launch, axis);
+    const std::vector<std::string> caption = {
+        t.kernel + " " + nlohmann::json(t.shape).dump() + " · gridDim " + to_string(r.launch.grid) + " · blockDim " +
+            to_string(r.launch.block),
+        t.is_recording() ? "recorded on " + t.recorded_from : t.device + " · " + t.date};
+    try {
+        OffscreenContext context;
+        const float font_px = std::max(12.0f, float(std::min(width, height)) / 48);
+        HeadlessImGui imgui(width, height, font_px);
+        RenderTarget target(width, height);
+        target.bind();
+        draw_timing_figure(width, height, font_px, caption, bars, axis, sweep ? &*sweep : nullptr,
+                           theme_of(parse_theme(o.theme).value_or(ThemeName::Light)));
+        const auto written = write_png(read_framebuffer(width, height), o.out);
+        if (!written.done()) return fail(written.error, 1);  // output that cannot be written
+    } catch (const std::runtime_error& e) {
+        return fail(e.what(), 1);
+    }
+    return 0;
+}
+
+// The caption's second line: who touched the mapped array, and what the model found.
+std::string stats_caption(const MapPicture& p) {
+    const auto& s = p.result.stats;
+    if (p.launch.model)  // the kernel model's map of one array, and its findings
+        return std::string(p.launch.model->reads ? "who read" : "who wrote") + " each element; " +
+               std::to_string(s.threads_launched) + " threads launched, " + std::to_string(s.threads_active) +
+               (p.launch.model->reads ? " read it" : " wrote to it") +
+               (p.launch.model->shared() ? " (in that block); " : "; ") + std::to_string(s.elements_untouched) +
+               " elements untouched, " + std::to_string(s.elements_multi) +
+               " touched by more than one thread; findings: " + findings_summary(p.findings.counts) + " (kernel model)";
+    else
+        return std::to_string(s.threads_launched) + " threads launched, " + std::to_string(s.threads_active) +
+               " active, " + std::to_string(s.threads_idle) + " idle; " + std::to_string(s.elements_untouched) +
+               " elements untouched, " + std::to_string(s.elements_multi) + " written by more than one thread";
+}
+
+// The picture as the figure wants it: its colours, rows for the figure's map area, the GPU's
+// limits, and a lesson's comparison (drawn at the right).
+PictureOptions figure_options(const RenderCommandOptions& o, const ResolvedLaunch& launch, const BackendChoice& b,
+                              ColorMode mode, const std::optional<OccupancyGpu>& gpu, std::optional<uint64_t> per_row,
+                              const ViewRect& area) {
+    PictureOptions po;
+    po.check_findings = mode == ColorMode::Findings;  // a figure has no Findings tab
+    po.mode = mode;
+    po.palette = o.palette == "colorblind" ? Palette::ColorBlindSafe : Palette::Standard;
+    po.rows = per_row ? RowWidth{uint32_t(*per_row), 0}
+                      : row_width_for_aspect(launch.workload, launch.launch, area.w / area.h);
+    po.max_side = uint32_t(CellGridRenderer::max_texture_side());
+    po.max_cells = CellGridRenderer::max_cells();
+    po.backend = b;
+    po.gpu = gpu;
+    po.compare = lesson_comparison(launch);
+    return po;
+}
+
+// The map figure: the picture built as the window builds it, drawn with its legend and caption.
+int render_map(const RenderCommandOptions& o, const PreparedLaunch& prepared, ColorMode mode,
+               const std::optional<OccupancyGpu>& gpu, std::optional<uint64_t> per_row, PixelSize size) {
+    const int width = size.width, height = size.height;
+    const bool placed = mode == ColorMode::Sm || mode == ColorMode::Wave;
+    try {
+        const BackendChoice& b = prepared.backend;
+        // CUDA interop needs GL on the GPU that made the map
+        OffscreenContext context(b.cuda ? std::optional<int>(b.device) : std::nullopt);
+        const float font_px = std::max(12.0f, float(std::min(width, height)) / 48);
+        FigureSpec spec;
+        spec.caption = "launch\nstatistics";  // two lines, as below: sets the map's area
+        spec.show_legend = !o.no_legend;
+        spec.theme = parse_theme(o.theme).value_or(ThemeName::Light);
+        spec.width = width;
+        spec.height = height;
+        spec.font_px = font_px;
+        ResolvedLaunch launch = prepared.launch;
+        if (const auto problem = open_on_lesson_view(launch, o.launch)) return fail(*problem, 2);
+        spec.compare = lesson_comparison(launch).any();  // the map gets half the area
+        const ViewRect area = figure_map_area(spec);
+        const PictureOptions po = figure_options(o, launch, prepared.backend, mode, gpu, per_row, area);
+        auto built = build_picture(launch, po);
+        if (!built.value) return fail(built.error, 2);
+        MapPicture& p = *built.value;
+        if (p.launch.model)
+            if (const auto missing = missing_phase(p.launch.model->phase, p.phases)) return fail(*missing, 2);
+        if (placed && !p.occupancy_error.empty()) return fail(p.occupancy_error, 2);
+
+        HeadlessImGui imgui(width, height, font_px);
+        CellGridRenderer renderer;
+        CudaGlPainter painter;  // after the renderer: unregisters its buffer first
+        // How the colours were made, for a GPU map: interop, or the host and why.
+        const std::string painted = paint_picture(p, renderer, painter);
+        if (!painted.empty()) std::fprintf(stderr, "threadmap render: %s\n", painted.c_str());
+        CellGridRenderer compare_renderer;
+        spec.compare = p.compare != nullptr;
+        if (p.compare) {
+            paint_picture(*p.compare, compare_renderer, painter);
+            spec.compare_layout = &p.compare->layout;
+            spec.compare_renderer = &compare_renderer;
+            spec.compare_array = p.compare->launch.array_caption();
+        }
+        RenderTarget target(width, height);
+        target.bind();
+        spec.layout = &p.layout;
+        spec.legend = picture_legend(p);
+        spec.array = p.launch.array_caption();
+        spec.caption = launch_caption(p.launch.kernel_name(), p.launch.array_caption(), p.layout, mode) + "\n";
+        spec.caption += stats_caption(p);
+        if (p.compare) spec.caption += "\nRight: " + picture_sentence(*p.compare, "the same launch and view");
+        draw_figure(renderer, spec);
+        const auto written = write_png(read_framebuffer(width, height), o.out);
+        if (!written.done()) return fail(written.error, 1);  // output that cannot be written
+    } catch (const std::runtime_error& e) {
+        return fail(e.what(), 1);
+    }
+    return 0;
+}
+
+}  // namespace
+
+int run_render_command(RenderCommandOptions o) {
+    if (!o.session.empty()) {  // the launch and colour a window saved: its map (--timing: its timings)
+        const auto session = read_session(o.session);
+        if (!session.value) return fail(session.error, 2);
+        if (const auto taken = take_session_launch(o.launch, *session.value, o.session); !taken.done())
+            return fail(taken.error, 2);
+        if (o.color.empty()) o.color = session.value->color;
+    }
+    // A lesson opens on its view: its colour mode and mapped array, unless the options say otherwise.
+    const Lesson* lesson = o.launch.preset.empty() ? nullptr : find_lesson(o.launch.preset);
+    const std::string color = !o.color.empty()                        ? o.color
+                              : lesson && !lesson->view.color.empty() ? lesson->view.color
+                                                                      : "block";
+    const auto mode = parse_color_mode(color);
+    if (!mode) return fail("unknown colour mode '" + color + "'; choose " + color_mode_names(), 2);
+    const auto size = parse_size(o.size, "--size", 64, 64, kMaxRenderSide);
+    if (!size.value) return fail(size.error, 2);
+    const int width = size.value->width, height = size.value->height;
+    std::optional<uint64_t> per_row;  // empty: auto
+    if (o.blocks_per_row != "auto") {
+        const auto parsed = parse_count(o.blocks_per_row, "--blocks-per-row");
+        if (!parsed.value) return fail(parsed.error, 2);
+        per_row = parsed.value;
+        if (*per_row < 1 || *per_row > 4096) return fail("--blocks-per-row must be auto or between 1 and 4096", 2);
+    }
+    if (o.timing) return render_timing(o, width, height);
+    const bool placed = *mode == ColorMode::Sm || *mode == ColorMode::Wave;
+    if (!o.recording.empty()) return fail("--recording goes with --timing", 2);
+    if (!o.device_profile.empty() && !placed) return fail("--device-profile goes with --timing or --color sm|wave", 2);
+    std::optional<OccupancyGpu> gpu;
+    if (placed) {
+        // An occupancy lesson's blocks are dealt to its own GPU, as `occupancy --preset` does.
+        const std::string profile = !o.device_profile.empty() || !lesson ? o.device_profile : lesson->occupancy_profile;
+        auto resolved = resolve_occupancy_gpu(profile, "", "");
+        if (!resolved.value) return fail("--color " + color + ": " + resolved.error, 2);
+        gpu = std::move(resolved.value);
+    }
+    const PrepareResult prepared = prepare_launch(o.launch);
+    if (!prepared.value) return fail(prepared.error, 2);
+
+    return render_map(o, *prepared.value, *mode, gpu, per_row, {width, height});
+}
+
+}  // namespace threadmap

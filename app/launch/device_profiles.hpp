@@ -1,0 +1,23 @@
+// Device profiles for the timing model: assets/devices/*.json, embedded at build time.
+// Every number in a profile carries its source; a profile missing one is refused.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kernels/core/outcome.hpp"
+#include "kernels/timing/timing_model.hpp"
+
+namespace threadmap {
+
+// Parses one profile; throws std::runtime_error naming the problem.
+DeviceProfile parse_device_profile(const std::string& json_text);
+
+const std::vector<DeviceProfile>& device_profiles();  // sorted by name
+const DeviceProfile* find_device_profile(const std::string& name);
+std::string device_profile_names();  // "a, b, c"
+// The profile `--backend model` times with: --device-profile's, else the lesson's; a message
+// when neither names one, or the name is unknown.
+Outcome<const DeviceProfile*> profile_to_model(const std::string& given, const std::string& lesson);
+
+}  // namespace threadmap

@@ -1,0 +1,416 @@
+// Launch options; see launch_options.hpp.
+#include "app/launch/launch_options.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "kernels/builtin/registry.hpp"
+#include "app/launch/lessons.hpp"
+#include "app/launch/source_launch.hpp"
+
+namespace threadmap {
+
+std::string all_kernel_names(const char* separator) {
+    std::string names;
+    for (const KernelSpec* k : builtin_kernels()) names += (names.empty() ? "" : separator) + k->name;
+    return names;
+}
+
+bool LaunchOptions::any_param() const {
+    for (const auto& [name, text] : params)
+        if (!text.empty()) return true;
+    return false;
+}
+
+std::string ResolvedLaunch::kernel_name() const {
+    return model ? model->spec->name : std::string(threadmap::kernel_name(workload.kernel));
+}
+
+std::string ResolvedLaunch::mapped_array() const {
+    if (model) return model->spec->arrays[model->array].name;
+    return is_matrix(workload.kernel) ? "C" : "a";
+}
+
+std::string ResolvedLaunch::array_caption() const {
+    std::string s = mapped_array();
+    if (model && model->shared()) s += " of block " + to_string(model->shared_block);
+    if (model && model->phase != ModelKernel::kAllPhases) s += ", phase " + std::to_string(model->phase);
+    return s;
+}
+
+size_t default_mapped_array(const KernelSpec& spec) {
+    for (size_t a = 0; a < spec.arrays.size(); ++a)
+        if (spec.arrays[a].space == MemorySpace::Global &&
+            (spec.arrays[a].role == ArrayRole::Output || spec.arrays[a].role == ArrayRole::InOut))
+            return a;
+    return 0;
+}
+
+ModelKernel tutorial_model_kernel(const Workload& w, bool store_in_loop) {
+    ModelKernel k;
+    const bool in_loop = store_in_loop && w.kernel == KernelKind::Matmul;
+    k.spec = find_builtin_kernel(in_loop ? "matmul-store-in-loop" : std::string(kernel_name(w.kernel)));
+    k.params = is_matrix(w.kernel) ? Params{w.rows, w.cols, w.inner, w.a_rows, w.b_cols} : Params{w.n};
+    k.array = default_mapped_array(*k.spec);
+    return k;
+}
+
+Workload model_workload(const ModelKernel& k, const LaunchConfig& launch) {
+    return model_array_workload(k.spec->arrays[k.array].shape(k.params, launch));
+}
+
+ResolvedLaunch default_model_launch(const KernelSpec& spec) {
+    ResolvedLaunch r;
+    ModelKernel k;
+    k.spec = &spec;
+    k.array = default_mapped_array(spec);
+    for (const ParamSpec& p : spec.params)
+        k.params.push_back(p.default_from < k.params.size() ? k.params[p.default_from] : p.default_value);
+    r.launch.block = spec.default_block;
+    r.launch.grid = spec.covering_grid(k.params, r.launch.block);
+    r.workload = model_workload(k, r.launch);
+    r.model = std::move(k);
+    return r;
+}
+
+Outcome<uint64_t> parse_count(const std::string& text, const std::string& option) {
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+        return {std::nullopt, option + " expects a whole number, got '" + text + "'"};
+    uint64_t value = 0;
+    for (char c : text) {
+        const uint64_t digit = uint64_t(c - '0');
+        if (value > (UINT64_MAX - digit) / 10) return {std::nullopt, option + " value '" + text + "' is too large"};
+        value = value * 10 + digit;
+    }
+    return {value, {}};
+}
+
+Outcome<PixelSize> parse_size(const std::string& text, const std::string& option, int min_width, int min_height,
+                              int max_side) {
+    const size_t x = text.find('x');
+    const auto w = parse_count(x == std::string::npos ? "" : text.substr(0, x), option);
+    const auto h = parse_count(x == std::string::npos ? "" : text.substr(x + 1), option);
+    if (!w.value || !h.value || *w.value < uint64_t(min_width) || *h.value < uint64_t(min_height) ||
+        *w.value > uint64_t(max_side) || *h.value > uint64_t(max_side))
+        return {std::nullopt, option + " expects WIDTHxHEIGHT between " + std::to_string(min_width) + "x" +
+                                  std::to_string(min_height) + " and " + std::to_string(max_side) + "x" +
+                                  std::to_string(max_side) + ", got '" + text + "'"};
+    return {PixelSize{int(*w.value), int(*h.value)}, {}};
+}
+
+Outcome<Dim3> parse_dim3(const std::string& text, const std::string& option) {
+    uint32_t parts[3] = {1, 1, 1};
+    size_t start = 0;
+    for (int i = 0;; ++i) {
+        const size_t comma = text.find(',', start);
+        const std::string piece = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (i == 3) return {std::nullopt, option + " takes at most three numbers X,Y,Z, got '" + text + "'"};
+        const auto v = parse_count(piece, option);
+        if (!v.value) return {std::nullopt, v.error};
+        if (*v.value > UINT32_MAX)  // CUDA's dim3 holds unsigned int
+            return {std::nullopt, option + " component " + piece + " does not fit in a dim3 (at most 4294967295)"};
+        parts[i] = uint32_t(*v.value);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return {Dim3{parts[0], parts[1], parts[2]}, {}};
+}
+
+Dim3 default_block(KernelKind kind) { return is_matrix(kind) ? Dim3{16, 16, 1} : Dim3{256, 1, 1}; }
+
+namespace {
+
+// --array, --access and --shared-block applied to a model kernel; why not, when they do not fit.
+std::optional<std::string> choose_mapped_array(ModelKernel& k, const LaunchOptions& o) {
+    const KernelSpec& spec = *k.spec;
+    if (!o.array.empty()) {
+        k.array = spec.array_index(o.array);
+        if (k.array == spec.arrays.size()) {
+            std::string names;
+            for (const ArraySpec& a : spec.arrays) names += (names.empty() ? "" : ", ") + a.name;
+            return "kernel " + spec.name + " has no array '" + o.array + "' (its arrays: " + names + ")";
+        }
+    }
+    if (!o.access.empty()) k.reads = o.access == "read";
+    if (!o.phase.empty()) {
+        if (!spec.uses_barriers) return "--phase: " + spec.name + " has no __syncthreads(), so one phase";
+        const auto p = parse_count(o.phase, "--phase");
+        if (!p.value) return p.error;
+        if (*p.value >= ModelKernel::kAllPhases) return std::string("--phase is too large");
+        k.phase = uint32_t(*p.value);
+    }
+    if (!o.shared_block.empty()) {
+        if (!k.shared())
+            return "--shared-block goes with --array of a __shared__ array (" + spec.arrays[k.array].name +
+                   " is global)";
+        const auto b = parse_dim3(o.shared_block, "--shared-block");
+        if (!b.value) return b.error;
+        k.shared_block = *b.value;
+        // A blockIdx: the components not given are 0 (a dim3's are 1).
+        const auto commas = std::count(o.shared_block.begin(), o.shared_block.end(), ',');
+        if (commas < 2) k.shared_block.z = 0;
+        if (commas < 1) k.shared_block.y = 0;
+    }
+    return std::nullopt;
+}
+
+// A launch of a model kernel: the lesson's parameters, block and grid (or the spec's defaults),
+// with the options given over them.
+ResolveResult resolve_model_kernel(const KernelSpec& spec, const Lesson* lesson, const LaunchOptions& o) {
+    ResolvedLaunch out = default_model_launch(spec);
+    ModelKernel& k = *out.model;
+    std::optional<Dim3> block, grid;
+    if (lesson) {
+        out.preset = lesson->name;
+        if (lesson->model) k = *lesson->model;  // else its own kernel: the spec's defaults
+        block = lesson->block;
+        grid = lesson->grid;
+    }
+    std::vector<std::pair<std::string, const std::string*>> given = {
+        {"n", &o.n}, {"rows", &o.rows}, {"cols", &o.cols}, {"inner", &o.inner}};
+    for (const auto& [name, text] : o.params) given.emplace_back(name, &text);
+    for (const auto& [name, text] : given) {
+        if (text->empty()) continue;
+        const size_t i = spec.param_index(name);
+        if (i == spec.params.size()) {
+            std::string flags;
+            for (const ParamSpec& p : spec.params) flags += (flags.empty() ? "--" : ", --") + p.name;
+            return {std::nullopt, "--" + name + " is not a parameter of " + spec.name + " (it takes " + flags + ")"};
+        }
+        const auto v = parse_count(*text, "--" + name);
+        if (!v.value) return {std::nullopt, v.error};
+        k.params[i] = *v.value;
+    }
+    // A parameter that follows another (matmul's A rows follow C's) follows a value given for it.
+    const auto typed = [&](const std::string& param) {
+        for (const auto& [name, text] : given)
+            if (name == param && !text->empty()) return true;
+        return false;
+    };
+    for (size_t i = 0; i < spec.params.size(); ++i) {
+        const ParamSpec& p = spec.params[i];
+        if (p.default_from < i && !typed(p.name) && typed(spec.params[p.default_from].name))
+            k.params[i] = k.params[p.default_from];
+    }
+    if (!o.block.empty()) {
+        const auto parsed = parse_dim3(o.block, "--block");
+        if (!parsed.value) return {std::nullopt, parsed.error};
+        block = parsed.value;
+        if (o.grid.empty()) grid.reset();  // a new block gets the grid that covers the problem
+    }
+    if (!o.grid.empty()) {
+        const auto parsed = parse_dim3(o.grid, "--grid");
+        if (!parsed.value) return {std::nullopt, parsed.error};
+        grid = parsed.value;
+    }
+    out.launch.block = block.value_or(spec.default_block);
+    out.launch.grid = grid.value_or(spec.covering_grid(k.params, out.launch.block));
+    if (lesson && lesson->own_kernel) {  // the array its own kernel's map shows, unless the options say
+        LaunchOptions shown;
+        shown.array = lesson->own_kernel->array;
+        shown.access = lesson->own_kernel->access;
+        if (auto problem = choose_mapped_array(k, shown))
+            return {std::nullopt, "lesson " + lesson->name + ": " + *problem};
+    }
+    if (auto problem = choose_mapped_array(k, o)) return {std::nullopt, *problem};
+    out.workload = model_workload(k, out.launch);
+    return {std::move(out), {}};
+}
+
+}  // namespace
+
+std::optional<std::string> apply_lesson_view(ResolvedLaunch& launch, const Lesson& lesson) {
+    const LessonView& v = lesson.view;
+    if (v.array.empty() && v.access.empty() && v.phase.empty() && v.shared_block.empty()) return std::nullopt;
+    if (!launch.model) return "lesson " + lesson.name + ": its view maps an array of the kernel model's kernels only";
+    LaunchOptions shown;
+    shown.array = v.array;
+    shown.access = v.access;
+    shown.phase = v.phase;
+    shown.shared_block = v.shared_block;
+    if (auto problem = choose_mapped_array(*launch.model, shown))
+        return "lesson " + lesson.name + ": view: " + *problem;
+    launch.workload = model_workload(*launch.model, launch.launch);
+    return std::nullopt;
+}
+
+std::optional<std::string> open_on_lesson_view(ResolvedLaunch& launch, const LaunchOptions& given) {
+    const Lesson* lesson = given.preset.empty() ? nullptr : find_lesson(given.preset);
+    if (!lesson || !given.array.empty() || !given.access.empty() || !given.phase.empty() || !given.shared_block.empty())
+        return std::nullopt;
+    return apply_lesson_view(launch, *lesson);
+}
+
+bool any_launch_option(const LaunchOptions& l) {
+    return !l.preset.empty() || !l.kernel.empty() || !l.n.empty() || !l.rows.empty() || !l.cols.empty() ||
+           !l.inner.empty() || !l.block.empty() || !l.grid.empty() || l.any_param() || !l.array.empty() ||
+           !l.access.empty() || !l.shared_block.empty() || !l.phase.empty() || !l.source.empty() || !l.entry.empty() ||
+           !l.binds.empty() || !l.time_limit.empty() || !l.memory_limit.empty() || !l.dynamic_shared.empty() ||
+           !l.expect.empty();
+}
+
+// A learner's kernel (--source) or a lesson's own text, compiled and bound.
+ResolveResult resolve_source_kernel(const LaunchOptions& o, const Lesson* own_kernel_lesson) {
+    ResolveResult r;
+    std::string& err = r.error;
+    const bool shape =
+        !o.kernel.empty() || !o.n.empty() || !o.rows.empty() || !o.cols.empty() || !o.inner.empty() || o.any_param();
+    if (!o.source.empty() && (shape || !o.preset.empty()))
+        return err =
+                   "--source gives the kernel: bind its parameters with --bind (not --preset, --kernel or a "
+                   "shape)",
+               r;
+    if (shape)
+        return err = "preset " + o.preset +
+                     " has its own kernel source: change its parameters with --bind (not --kernel or a shape)",
+               r;
+    const auto source = own_kernel_lesson ? load_lesson_kernel(*own_kernel_lesson->own_kernel, o.preset + ".cu", o)
+                                          : load_source_kernel(o);
+    if (!source.value) return err = source.error, r;
+    r = resolve_model_kernel(*source.value->spec, own_kernel_lesson, o);
+    if (r.value) {
+        r.value->model->owner = source.value->owner;
+        r.value->model->expected = source.value->expected;
+        r.value->model->warnings = source.value->warnings;
+    }
+    return r;
+}
+
+// The tutorial kernel's shape from --n, or --rows, --cols and --inner, over the lesson's;
+// a message when they do not fit the kernel.
+std::optional<std::string> take_tutorial_shape(Workload& w, const LaunchOptions& o, const Lesson* lesson) {
+    std::string err;
+    const auto take = [&](const std::string& text, const char* option, uint64_t& field) {
+        if (text.empty()) return true;
+        const auto v = parse_count(text, option);
+        if (!v.value) err = v.error;
+        if (v.value) field = *v.value;
+        return v.value.has_value();
+    };
+    if (is_matrix(w.kernel)) {
+        if (!o.n.empty()) return "--n is for the increment kernels; matmul takes --rows, --cols and --inner";
+        if (!take(o.rows, "--rows", w.rows) || !take(o.cols, "--cols", w.cols) || !take(o.inner, "--inner", w.inner))
+            return err;
+        if (!o.rows.empty() || !o.cols.empty() || !o.inner.empty()) {
+            if (o.inner.empty() && !lesson) w.inner = w.cols;
+            // A shape given here gets exactly matching operands; a preset's odd A and B
+            // (seed-matmul's C smaller than A·B) hold only for the preset's own shape.
+            w = matmul_workload(w.kernel, w.rows, w.cols, w.inner);
+        }
+        if (w.rows == 0 && o.rows.empty()) return "matmul needs --rows and --cols (and optionally --inner)";
+    } else {
+        if (!o.rows.empty() || !o.cols.empty() || !o.inner.empty())
+            return "--rows, --cols and --inner are for matmul; the increment kernels take --n";
+        if (!take(o.n, "--n", w.n)) return err;
+        if (w.n == 0 && o.n.empty()) return "--kernel " + std::string(kernel_name(w.kernel)) + " needs --n";
+    }
+    return std::nullopt;
+}
+
+// One of the tutorial's kernels: the lesson's launch and shape, with the options over them.
+ResolveResult resolve_tutorial_kernel(const LaunchOptions& o, const Lesson* lesson) {
+    ResolveResult r;
+    std::string& err = r.error;
+    const bool explicit_kernel = !o.kernel.empty();
+    ResolvedLaunch out;
+    std::optional<Dim3> block, grid;
+    if (lesson) {
+        out.preset = lesson->name;
+        out.workload = lesson->workload;
+        block = lesson->block;
+        grid = lesson->grid;
+    }
+    if (explicit_kernel) {
+        const auto kind = parse_kernel(o.kernel);
+        if (lesson && is_matrix(*kind) != is_matrix(lesson->workload.kernel)) {
+            err = "--kernel " + o.kernel + " needs a different shape than preset " + lesson->name +
+                  "; give the shape without --preset";
+            return r;
+        }
+        out.workload.kernel = *kind;
+    }
+    Workload& w = out.workload;
+    if (auto problem = take_tutorial_shape(w, o, lesson)) return err = *problem, r;
+    if (auto problem = check_shape(w)) {
+        err = *problem;
+        return r;
+    }
+    if (!o.block.empty()) {
+        const auto parsed = parse_dim3(o.block, "--block");
+        if (!parsed.value) return err = parsed.error, r;
+        block = parsed.value;
+        if (o.grid.empty()) grid.reset();  // a new block gets the grid that covers the shape
+    }
+    if (!o.grid.empty()) {
+        const auto parsed = parse_dim3(o.grid, "--grid");
+        if (!parsed.value) return err = parsed.error, r;
+        grid = parsed.value;
+    }
+    out.launch.block = block.value_or(default_block(w.kernel));
+    out.launch.grid = grid.value_or(covering_grid(w, out.launch.block));
+    if (!o.array.empty() || !o.access.empty() || !o.shared_block.empty() || !o.phase.empty()) {
+        // Another array, or the readers: the tutorial's kernel as the kernel model runs it.
+        ModelKernel k = tutorial_model_kernel(w, lesson && lesson->store_in_loop);
+        if (auto problem = choose_mapped_array(k, o)) return err = *problem, r;
+        out.workload = model_workload(k, out.launch);
+        out.model = std::move(k);
+    }
+    r.value = out;
+    return r;
+}
+
+ResolveResult resolve_launch(const LaunchOptions& o) {
+    ResolveResult r;
+    std::string& err = r.error;
+    const Lesson* own_kernel_lesson = o.preset.empty() ? nullptr : find_lesson(o.preset);
+    if (own_kernel_lesson && !own_kernel_lesson->own_kernel) own_kernel_lesson = nullptr;
+    if (!o.source.empty() || own_kernel_lesson) return resolve_source_kernel(o, own_kernel_lesson);
+    if (!o.entry.empty() || !o.binds.empty() || !o.time_limit.empty() || !o.memory_limit.empty() ||
+        !o.dynamic_shared.empty() || !o.expect.empty())
+        return err =
+                   "--entry, --bind, --dynamic-shared, --time-limit and --expect go with --source (or a lesson with "
+                   "its own kernel source)",
+               r;
+    const bool explicit_kernel = !o.kernel.empty();
+    const Lesson* lesson = nullptr;
+    if (!o.preset.empty()) {
+        lesson = find_lesson(o.preset);
+        if (!lesson) {
+            err = "unknown preset '" + o.preset + "'; the lessons are: " + lesson_names();
+            return r;
+        }
+    } else if (!explicit_kernel) {
+        lesson = find_lesson(kDefaultLesson);
+    }
+
+    const KernelSpec* model_spec = explicit_kernel && !parse_kernel(o.kernel) ? find_builtin_kernel(o.kernel) : nullptr;
+    if (explicit_kernel && !parse_kernel(o.kernel) && !model_spec) {
+        err = "unknown kernel '" + o.kernel + "'; choose " + all_kernel_names(", ");
+        return r;
+    }
+    if (lesson && lesson->model && !model_spec && !explicit_kernel) model_spec = lesson->model->spec;
+    if (model_spec) {
+        if (!o.preset.empty() && (!lesson->model || lesson->model->spec != model_spec)) {
+            err = "--kernel " + o.kernel + " is not the kernel of preset " + lesson->name +
+                  "; give its shape without --preset";
+            return r;
+        }
+        return resolve_model_kernel(*model_spec, o.preset.empty() ? nullptr : lesson, o);
+    }
+    if (lesson && lesson->model) {
+        err = "--kernel " + o.kernel + " needs a different shape than preset " + lesson->name +
+              "; give the shape without --preset";
+        return r;
+    }
+    for (const auto& [name, text] : o.params)
+        if (!text.empty()) {
+            err = "--" + name + " is not a parameter of " +
+                  (explicit_kernel ? o.kernel
+                                   : "the lesson's kernel " + std::string(kernel_name(lesson->workload.kernel)));
+            return r;
+        }
+
+    return resolve_tutorial_kernel(o, lesson);
+}
+
+}  // namespace threadmap

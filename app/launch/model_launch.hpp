@@ -1,0 +1,33 @@
+// A launch as the open kernel model runs it: a kernel of the registry (the tutorial's four
+// included) with its parameters, from the launch options (`--preset`, `--kernel`, the shape,
+// the registry's own parameters, `--block`, `--grid`).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "app/launch/launch_options.hpp"
+#include "kernels/model/model_emulator.hpp"
+
+namespace threadmap {
+
+// The registry's kernel and parameters for a resolved launch (a lesson's matmul-store-in-loop
+// included).
+ModelLaunch model_launch_for(const ResolvedLaunch& launch);
+
+Outcome<ModelLaunch> resolve_model_launch(const LaunchOptions& options);
+
+// The exit status of a command whose run of a checked launch failed: 3 when a learner's kernel
+// crashed, ran past its time limit or was stopped (the kernel's doing), 2 otherwise.
+inline int failed_run_exit(const ModelLaunch& launch) { return launch.spec->run_apart ? 3 : 2; }
+
+// Why `--phase` draws nothing because the launch has no such phase (its blocks passed fewer
+// barriers: `phases` is ModelResult::phases), or nothing: map and render say so instead of
+// drawing an empty map (the window's slider stays within the phases).
+std::optional<std::string> missing_phase(uint32_t phase, uint32_t phases);
+
+// Why a command that reports the whole launch (check, memory: `what` it reports) refuses the
+// options' `--phase`, or nothing: silently ignored, it would look applied.
+std::optional<std::string> phase_not_applicable(const LaunchOptions& options, const char* command, const char* what);
+
+}  // namespace threadmap

@@ -1,0 +1,250 @@
+// The window's frame loop; see window.hpp. The platform (GLFW, GL, ImGui) is a
+// WindowSession, exports are in window_exports, timings for benchmarks in frame_clock.
+#include "app/window/window.hpp"
+
+#include <imgui.h>
+
+#include <malloc.h>
+
+#include <csignal>
+#include <ctime>
+#include <cstdio>
+#include <memory>
+
+#include "app/launch/backend_choice.hpp"
+#include "viz/cell_grid_renderer.hpp"
+#include "viz/cuda_interop.hpp"
+#include "viz/frame.hpp"
+#include "app/window/frame_clock.hpp"
+#include "kernels/source/kernel_host_client.hpp"
+#include "app/window_state/launch_update.hpp"
+#include "app/window/main_layout.hpp"
+#include "app/window/replay.hpp"
+#include "app/launch/input_file.hpp"
+#include "app/window_state/settings.hpp"
+#include "viz/ui_font.hpp"
+#include "app/window_state/session_actions.hpp"
+#include "app/window/window_exports.hpp"
+#include "app/window/window_session.hpp"
+
+namespace threadmap {
+
+namespace {
+
+// "no CUDA device: cudaGetDeviceCount failed with error 35 (cudaErrorInsufficientDriver: …)"
+// → "no usable NVIDIA GPU (why: threadmap devices)": on a laptop without one this is the normal
+// case, not an error, so the status bar says so in a learner's words and names where the
+// CUDA runtime's own reason is.
+std::string short_reason(const std::string& reason) {
+    if (reason.find("cudaError") == std::string::npos) return reason;
+    return "no usable NVIDIA GPU (why: threadmap devices)";
+}
+
+// The script the window follows, if any: --replay, or --screenshot/--quit-after-frames.
+Outcome<std::optional<Replay>> scripted_input(const WindowOptions& o) {
+    if (!o.replay.empty()) {  // --quit-after-frames and --screenshot end a script that does not quit
+        auto replay = Replay::load(o.replay);
+        if (!replay.value) return {std::nullopt, replay.error};
+        replay.value->end_after(o.quit_after_frames > 0 ? o.quit_after_frames : Replay::kDefaultEndFrames,
+                                o.screenshot);
+        return {std::move(replay.value), {}};
+    }
+    if (!o.screenshot.empty())
+        return {Replay::screenshot_then_quit(o.screenshot, std::max(o.quit_after_frames, 1)), {}};
+    if (o.quit_after_frames > 0) return {Replay::quit_after(o.quit_after_frames), {}};
+    return {std::optional<Replay>(), {}};
+}
+
+void choose_backend_once(AppState& state, const std::string& requested) {
+    if (const BackendResult b = choose_backend(requested); b.value) {
+        state.backend = b.value;
+        state.backend_line = b.value->cuda ? "Backend: " + b.value->name
+                                           : "Backend: CPU emulator (" + short_reason(b.value->reason) + ")";
+    } else {
+        state.backend = cpu_backend(b.error);
+        state.backend_line = "Backend: CPU emulator (" + b.error + ")";
+    }
+}
+
+volatile std::sig_atomic_t g_quit_signal = 0;
+volatile std::sig_atomic_t g_first_signal_s = 0;  // CLOCK_MONOTONIC seconds of the first
+
+// SIGTERM (a session logging out, `timeout`), SIGINT (Ctrl+C in the terminal) and SIGHUP end
+// the window as its close button does: settings saved, the frame report written. A signal
+// again more than a second later ends a process that is stuck; one sooner is the same
+// request (GNU timeout sends SIGTERM twice at once: to the process and to its group — the
+// handler once reset itself on the first, and the second killed the window mid-quit).
+void on_quit_signal(int signal) {
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);  // async-signal-safe, as are signal and raise
+    if (!g_quit_signal) {
+        g_quit_signal = 1;
+        g_first_signal_s = std::sig_atomic_t(now.tv_sec);
+    } else if (now.tv_sec - g_first_signal_s > 1) {
+        std::signal(signal, SIG_DFL);
+        std::raise(signal);
+    }
+}
+
+void quit_on_signals() {
+    struct sigaction action = {};
+    action.sa_handler = on_quit_signal;
+    sigemptyset(&action.sa_mask);
+    for (int signal : {SIGTERM, SIGINT, SIGHUP}) sigaction(signal, &action, nullptr);
+}
+
+// After a map, an export or a timing run is done, the memory its buffers took goes back to
+// the system: glibc keeps freed memory in its arenas (worker threads have their own), and
+// after a launch at the caps that is hundreds of MB the learner's laptop would not get back.
+void return_freed_memory() {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
+// The state a window opens on: the settings (none kept for tests and benchmarks), the command
+// line's figure options over them (a prepared demo), the lesson or kernel to show, the editor's
+// text. True on a first start (no settings file yet).
+bool open_state(AppState& state, const WindowOptions& o) {
+    const bool first_start = o.keep_settings || !path_exists(config_dir() + "/settings.json");
+    if (!o.keep_settings) state.settings = load_settings(state.message);
+    if (o.theme) state.settings.theme = *o.theme;
+    if (o.presentation) state.settings.presentation = true;
+    start_editor(state.editor, o.keep_settings ? "" : editor_file_path());
+    if (o.launch) {
+        if (!o.launch->preset.empty()) select_lesson(state, o.launch->preset);  // its Timing setup too
+        state.edit = *o.launch;  // with the command line's changes to the lesson
+        if (o.source) open_in_editor(state, o.source_text, o.source->entry, o.source->binds, o.source->dynamic_shared);
+    } else {
+        select_lesson(state, state.settings.last_preset);
+    }
+    if (o.color) state.settings.color_mode = *o.color;               // over the lesson's view
+    if (!o.tab.empty()) state.open_view = centre_view_named(o.tab);  // checked when the session was read
+    return first_start;
+}
+
+// The UI scale follows the window to a monitor of another density; the fonts are rebuilt
+// whenever the scale changed.
+void follow_content_scale(AppState& state, WindowSession& window, float now_scale, float& content_scale) {
+    if (now_scale != content_scale) {
+        state.settings.ui_scale = std::clamp(state.settings.ui_scale * now_scale / content_scale, Settings::kMinUiScale,
+                                             Settings::kMaxUiScale);
+        content_scale = now_scale;
+        state.requests.rescale = true;
+    }
+    if (state.requests.rescale) {
+        window.rebuild_fonts(kBaseFontPx * state.settings.ui_scale, state.settings.ui_scale, state.theme().light);
+        state.requests.rescale = false;
+    }
+}
+
+// What one frame shows: the UI over the map, with the replay's input (a failed replay step
+// ends the window with exit code 2).
+void draw_frame(AppState& state, WindowSession& window, const FramebufferSize& size, MapFrame& frame,
+                std::optional<Replay>& replay, int& exit_code) {
+    window.begin_imgui_frame();
+    if (replay) replay->inject(state);
+    ImGui::NewFrame();
+    handle_shortcuts(state);
+    draw_main_layout(state, frame);
+    ImGui::Render();
+
+    frame.framebuffer_scale = size.scale;
+    frame.framebuffer_height = size.height;
+    begin_window_frame(size.width, size.height, state.theme().window);
+    window.render_imgui();
+    if (!replay) return;
+    const std::string why = replay->after_render(state, size.width, size.height);
+    if (!why.empty()) {
+        std::fprintf(stderr, "threadmap: %s\n", why.c_str());
+        exit_code = 2;
+        state.requests.quit = true;
+    }
+}
+
+// The frame loop, until the window closes, the learner quits or a signal asks to: the
+// picture updated, the frame drawn, requests handled. Returns the window's exit code.
+int run_frames(AppState& state, WindowSession& window, const WindowOptions& o, std::optional<Replay>& replay,
+               bool first_start) {
+    float content_scale = window.content_scale();
+    if (first_start && content_scale != 1)
+        state.settings.ui_scale = std::clamp(content_scale, Settings::kMinUiScale, Settings::kMaxUiScale);
+    const auto renderer = std::make_unique<CellGridRenderer>();
+    CudaGlPainter painter;  // declared after the renderer: unregisters its buffer first
+    const uint32_t max_side = uint32_t(CellGridRenderer::max_texture_side());
+    const uint64_t max_cells = CellGridRenderer::max_cells();
+    choose_backend_once(state, o.backend);
+    MapFrame frame;
+    frame.renderer = renderer.get();
+    FrameClock clock;
+    int exit_code = 0;
+    quit_on_signals();
+    bool was_busy = false;
+    while (!window.should_close() && !state.requests.quit && !g_quit_signal) {
+        const auto size = window.poll();
+        if (!size) continue;  // minimised
+        follow_content_scale(state, window, size->content_scale, content_scale);
+        clock.before_update(state);
+        const bool updating = state.pending.any_update();
+        update_picture(state, max_side, max_cells);
+        if (state.pending.upload) {  // colours straight into the GL buffer the shader reads
+            state.paint_line = paint_picture(*state.picture, *renderer, painter);
+            state.pending.upload = false;
+        }
+        clock.after_update(state, updating);
+        draw_frame(state, window, *size, frame, replay, exit_code);
+        for (std::string& path : window.take_dropped_files()) state.requests.open_files.push_back(std::move(path));
+        handle_session_requests(state);
+        handle_export_requests(state, *renderer, frame, *size, window);
+        if (state.requests.resize) {
+            window.set_size(state.requests.resize->first, state.requests.resize->second);
+            state.requests.resize.reset();
+        }
+        window.swap();
+        if (!o.frame_report.empty()) finish_gpu_work();
+        clock.frame_shown(state);
+        if (was_busy && !state.busy()) return_freed_memory();
+        was_busy = state.busy();
+        // While a map computes, frames come at most 60 a second (sooner on input): the
+        // computation gets the cores a faster frame loop would take for nothing.
+        if (state.picture_job) window.wait_events_until_next_frame(1.0 / 60);
+    }
+    if (!o.frame_report.empty()) {
+        const auto written = clock.write_report(o.frame_report, state);
+        if (!written.done()) std::fprintf(stderr, "threadmap: %s\n", written.error.c_str());
+    }
+    return exit_code;
+}
+
+}  // namespace
+
+int run_window(const WindowOptions& o) {
+    auto script = scripted_input(o);
+    if (!script.value) {
+        std::fprintf(stderr, "threadmap: %s\n", script.error.c_str());
+        return 2;
+    }
+    AppState state;
+    const bool first_start = open_state(state, o);
+    const std::string ini = config_dir() + "/imgui.ini";
+    auto session = WindowSession::open(o.width, o.height, o.frame_report.empty(),  // benchmarks time frames, not vsync
+                                       o.keep_settings ? nullptr : ini.c_str());
+    if (!session.value) {
+        std::fprintf(stderr, "threadmap: %s\n", session.error.c_str());
+        return 1;
+    }
+    const int exit_code = run_frames(state, **session.value, o, *script.value, first_start);
+    // A compile, a GPU compile or a run in flight in the kernel host ends now: the jobs waiting
+    // on it return at once, so the window closes without waiting for their limits.
+    stop_kernel_host();
+    if (!o.keep_settings) {
+        const auto saved = save_settings(state.settings);
+        if (!saved.done()) std::fprintf(stderr, "threadmap: %s\n", saved.error.c_str());
+        std::string unsaved;
+        save_editor_text(state.editor, unsaved);
+        if (!unsaved.empty()) std::fprintf(stderr, "threadmap: %s\n", unsaved.c_str());
+    }
+    return exit_code;
+}
+
+}  // namespace threadmap

@@ -1,0 +1,23 @@
+// Export file names; see export_names.hpp.
+#include "app/window_state/export_names.hpp"
+
+namespace threadmap {
+
+std::string file_stamp(std::time_t when) {
+    char stamp[32];
+    std::tm local{};
+    localtime_r(&when, &local);
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+    return stamp;
+}
+
+std::string export_file_name(const ResolvedLaunch& r, const std::string& mode, bool whole_window, std::time_t when) {
+    const auto dim = [](const Dim3& d) {
+        return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
+    };
+    const std::string what = r.preset.empty() ? r.kernel_name() : r.preset;
+    return "threadmap-" + what + "-grid" + dim(r.launch.grid) + "-block" + dim(r.launch.block) + "-" + mode +
+           (whole_window ? "-window-" : "-") + file_stamp(when) + ".png";
+}
+
+}  // namespace threadmap

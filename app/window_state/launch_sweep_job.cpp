@@ -1,0 +1,35 @@
+// The window's launch sweep; see launch_sweep_job.hpp.
+#include "app/window_state/launch_sweep_job.hpp"
+
+#include "app/launch/model_launch.hpp"
+
+namespace threadmap {
+
+LaunchSweepJob::~LaunchSweepJob() {
+    if (cancel) *cancel = true;
+}
+
+void start_launch_sweep(LaunchSweepJob& job, const ResolvedLaunch& launch, std::optional<ModelLaunch> expected) {
+    if (job.cancel) *job.cancel = true;
+    if (job.run.valid()) job.run.wait();  // cancelled: its current run stops at once
+    job.reference = launch;
+    job.result.reset();
+    job.error.clear();
+    job.cancel = std::make_shared<std::atomic<bool>>(false);
+    // The reference's kernel (and a learner's compiled code) stays alive in the copy.
+    job.run = std::async(std::launch::async, [reference = launch, cancel = job.cancel, expected] {
+        return sweep_launches(model_launch_for(reference), cancel.get(), expected ? &*expected : nullptr);
+    });
+}
+
+void poll_launch_sweep(LaunchSweepJob& job) {
+    using namespace std::chrono_literals;
+    if (!job.run.valid() || job.run.wait_for(0s) != std::future_status::ready) return;
+    Outcome<LaunchSweep> r = job.run.get();
+    if (r.value)
+        job.result = std::move(*r.value);
+    else
+        job.error = r.error;
+}
+
+}  // namespace threadmap

@@ -1,0 +1,190 @@
+// Launch updates; see launch_update.hpp.
+#include "app/window_state/launch_update.hpp"
+
+#include <algorithm>
+
+#include "app/launch/launch_check.hpp"
+#include "app/launch/lessons.hpp"
+
+namespace threadmap {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool ready(const std::future<PictureResult>& f) {
+    return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+}
+
+PictureOptions layout_options(const AppState& state, uint32_t max_side, uint64_t max_cells) {
+    PictureOptions o;
+    o.mode = state.color_mode();
+    o.palette = state.palette();
+    o.rows = state.row_width;
+    o.max_side = max_side;
+    o.max_cells = max_cells;
+    o.gpu = state.occupancy_gpu();
+    o.memory = state.memory_view_open;
+    return o;
+}
+
+// Starts computing `launch` on a worker thread, with the buffers of a map no longer shown.
+void start_job(AppState& state, const ResolvedLaunch& launch, uint32_t max_side, uint64_t max_cells) {
+    cancel_picture_job(state);
+    PictureOptions o = layout_options(state, max_side, max_cells);
+    o.backend = state.backend;
+    o.compare = lesson_comparison(launch);
+    // Rows that follow the view's shape are chosen for the new launch now, so that its map
+    // arrives laid out (laying out millions of cells again would take a frame seconds).
+    if (state.auto_blocks_per_row && !is_2d(launch.workload) && state.map_rect.w > 0 && state.map_rect.h > 0)
+        o.rows = row_width_for_aspect(launch.workload, launch.launch, state.map_rect.w / state.map_rect.h);
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    std::optional<MapPicture> spare = std::move(state.spare);
+    state.spare.reset();
+    auto job = [launch, o, cancel, spare = std::move(spare)]() mutable {
+        PictureResult built = build_picture(launch, o, spare ? &*spare : nullptr, cancel.get());
+        if (built.value) prepare_colors(*built.value);  // tens of millions of cells: here, not in a frame
+        return built;
+    };
+    state.picture_job = PictureJob{std::async(std::launch::async, std::move(job)), cancel, launch, Clock::now(), o};
+}
+
+// A new map goes on screen (recoloured and laid out as the controls are now: they may have
+// changed while it was computed); a failed one says why and the last map stays.
+void show_picture(AppState& state, PictureResult built, const ResolvedLaunch& launch, const PictureOptions& used,
+                  uint32_t max_side, uint64_t max_cells) {
+    if (!built.value) {
+        if (built.error == kCancelled) return;
+        if (state.backend && state.backend->executor && !state.backend->executor->lost().empty()) {
+            // The GPU can run nothing more: the emulator takes over for the rest of the session.
+            const std::string why = state.backend->executor->lost();
+            state.backend = cpu_backend(why);
+            state.backend_line = "Backend: CPU emulator (" + why + ")";
+            state.picture.reset();  // its map lived on the lost device
+            state.spare.reset();
+            state.pending.apply = true;
+            return;
+        }
+        state.launch_error = built.error;
+        state.finding_target.reset();  // the array it was to show did not come
+        return;
+    }
+    state.launch_error.clear();
+    const bool same_shape = state.picture && state.picture->launch.workload == launch.workload;
+    // A fitted view fits the new map when it is drawn larger or smaller (cells past the end of a
+    // learner's array come and go with the same shape).
+    if (state.view_is_fit && state.picture &&
+        (state.picture->layout.width != built.value->layout.width ||
+         state.picture->layout.height != built.value->layout.height))
+        state.requests.fit = true;
+    state.spare = std::move(state.picture);
+    state.picture = std::move(built.value);
+    state.warp_step.reset();  // its request numbers were the last picture's
+    if (state.auto_blocks_per_row) state.row_width = used.rows;
+    const PictureOptions now = layout_options(state, max_side, max_cells);
+    if (!(now.rows == used.rows)) relayout(*state.picture, now);
+    const auto gpu_name = [](const PictureOptions& o) { return o.gpu ? o.gpu->name : std::string(); };
+    if (now.mode != used.mode || now.palette != used.palette || gpu_name(now) != gpu_name(used))
+        recolor(*state.picture, now.mode, now.palette, now.gpu);
+    if (!same_shape) state.pinned_cell.reset();
+    if (const auto& t = state.finding_target; t && shows(*state.picture, *t)) {  // the finding's array came
+        if (t->element < element_count(state.picture->launch.workload)) pin_element(state, t->element);
+        state.finding_target.reset();
+    }
+    if (const auto& p = state.lesson_pin; p && state.picture->launch.preset == p->lesson) {  // the lesson's map came
+        uint64_t element = 0;
+        const std::vector<uint64_t> shape = map_shape(state.picture->launch.workload);
+        bool inside = p->index.size() == shape.size();
+        for (size_t d = 0; inside && d < shape.size(); ++d) {
+            inside = p->index[d] < shape[d];
+            element = element * shape[d] + p->index[d];
+        }
+        if (inside) pin_element(state, element);
+        state.lesson_pin.reset();
+    }
+    state.pending.upload = true;
+}
+
+void collect_job(AppState& state, uint32_t max_side, uint64_t max_cells) {
+    std::erase_if(state.retiring, [](const std::future<PictureResult>& f) { return ready(f); });
+    if (!state.picture_job || !ready(state.picture_job->result)) return;
+    PictureJob job = std::move(*state.picture_job);
+    state.picture_job.reset();
+    state.last_update_ms = std::chrono::duration<double, std::milli>(Clock::now() - job.started).count();
+    show_picture(state, job.result.get(), job.launch, job.options, max_side, max_cells);
+}
+
+// Work below this (threads × inner steps, with at most kPaintInFrameCells elements) is done
+// within the frame, reusing the shown map's buffers: at most about 0.2 s on two cores, sooner
+// on screen than a worker thread's map (which cannot reuse the buffers on show, and shares the
+// cores with the frames). Above it, a worker thread computes while the window keeps drawing.
+constexpr uint64_t kWorkInFrame = uint64_t(1) << 28;
+// The memory view within the frame up to this much work (about 40 ms here), on the worker above.
+constexpr uint64_t kMemoryInFrame = uint64_t(1) << 23;
+
+// A learner's kernel (the Editor's, a lesson's own) runs in a child process for as long as
+// its time limit allows, and its loops are its own: `while (1) {}` takes the whole limit, so
+// it never runs within a frame (the window froze for the 5 s default before).
+bool off_the_frame(const ResolvedLaunch& r) { return r.model && r.model->owner; }
+
+}  // namespace
+
+void cancel_picture_job(AppState& state) {
+    if (!state.picture_job) return;
+    state.picture_job->cancel->store(true);
+    state.retiring.push_back(std::move(state.picture_job->result));  // ends within a block
+    state.picture_job.reset();
+}
+
+void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
+    collect_job(state, max_side, max_cells);
+    if (!state.pending.any_update()) return;
+    if (state.pending.apply) {
+        state.pending.apply = state.pending.recolor = state.pending.relayout = false;
+        const DeviceLimits limits = state.backend ? state.backend->limits : cc90_profile();
+        const CheckedLaunch checked = check_resolved(state.edit, limits);
+        if (!checked.value) {
+            state.launch_error = checked.error;
+            return;
+        }
+        const bool memory = is_memory_mode(state.color_mode()) || state.memory_view_open;
+        // The kernel model records every access (tens of times the fast emulator's cost per step).
+        const uint64_t in_frame = checked.value->model ? kMemoryInFrame : kWorkInFrame;
+        if (off_the_frame(*checked.value) || thread_steps(*checked.value) > in_frame ||
+            element_count(checked.value->workload) > kPaintInFrameCells ||
+            (memory && thread_steps(*checked.value) > kMemoryInFrame) ||
+            lesson_comparison(*checked.value).any()) {  // two pictures: off the frame
+            start_job(state, *checked.value, max_side, max_cells);
+            return;
+        }
+        cancel_picture_job(state);
+        PictureOptions o = layout_options(state, max_side, max_cells);
+        o.backend = state.backend;
+        show_picture(state, build_picture(*checked.value, o, state.picture ? &*state.picture : nullptr), *checked.value,
+                     o, max_side, max_cells);
+        return;
+    }
+    state.pending.recolor = state.pending.relayout = false;
+    if (!state.picture) return;
+    // A memory view asked for now: computed here when small, with the map on a worker when not.
+    if ((is_memory_mode(state.color_mode()) || state.memory_view_open) && !state.picture->memory.computed) {
+        if (off_the_frame(state.picture->launch) || thread_steps(state.picture->launch) > kMemoryInFrame) {
+            if (!state.picture_job) start_job(state, state.picture->launch, max_side, max_cells);
+            return;
+        }
+        compute_picture_memory(*state.picture);
+    }
+    relayout(*state.picture, layout_options(state, max_side, max_cells));
+    recolor(*state.picture, state.color_mode(), state.palette(), state.occupancy_gpu());
+    state.pending.upload = true;
+}
+
+void finish_picture_job(AppState& state, uint32_t max_side, uint64_t max_cells) {
+    update_picture(state, max_side, max_cells);
+    while (state.picture_job || state.pending.apply) {
+        if (state.picture_job) state.picture_job->result.wait();
+        update_picture(state, max_side, max_cells);
+    }
+}
+
+}  // namespace threadmap

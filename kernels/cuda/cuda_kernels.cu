@@ -1,0 +1,194 @@
+// The real kernels: the bodies of kernel_bodies.hpp wrapped in __global__ functions, with a
+// map-recording memory access, and thin launchers. No logic lives here that the emulator
+// does not share.
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+
+#include "kernels/core/array_views.hpp"
+#include "kernels/cuda/cuda_kernels.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
+
+namespace threadmap {
+
+namespace {
+
+// Records each thread's first store to an element: smallest global id with atomicMin,
+// number of threads with atomicAdd. Mirrors the emulator's RecordingAccess.
+class GpuRecordingAccess {
+  public:
+    __device__ GpuRecordingAccess(uint32_t* first, uint32_t* touches, uint32_t gid)
+        : first_(first), touches_(touches), gid_(gid) {}
+
+    template <class T>
+    __device__ T load(T* base, uint64_t i) const {
+        return base[i];
+    }
+    template <class T>
+    __device__ void store(T* base, uint64_t i, T value) {
+        if (i != last_) {
+            last_ = i;
+            atomicMin(first_ + i, gid_);
+            atomicAdd(touches_ + i, 1u);
+        }
+        base[i] = value;
+    }
+    __device__ bool touched() const { return last_ != kNone; }
+
+  private:
+    static constexpr uint64_t kNone = ~uint64_t(0);
+    uint32_t* first_;
+    uint32_t* touches_;
+    uint32_t gid_;
+    uint64_t last_ = kNone;
+};
+
+// Plain memory: reads (and, for the plain kernels, writes) with nothing recorded.
+struct GpuPlainAccess {
+    template <class T>
+    __device__ T load(const T* base, uint64_t i) const {
+        return base[i];
+    }
+    template <class T>
+    __device__ void store(T* base, uint64_t i, T value) const {
+        base[i] = value;
+    }
+};
+
+__device__ ThreadContext this_thread() {
+    ThreadContext c;
+    c.threadIdx = {threadIdx.x, threadIdx.y, threadIdx.z};
+    c.blockIdx = {blockIdx.x, blockIdx.y, blockIdx.z};
+    c.blockDim = {blockDim.x, blockDim.y, blockDim.z};
+    c.gridDim = {gridDim.x, gridDim.y, gridDim.z};
+    return c;
+}
+
+// Runs one kernel body for this thread with views of out, A and B through `Access`s.
+template <KernelKind kKind, class OutAccess>
+__device__ void run_body(const ThreadContext& c, const Workload& w, float* out, const float* a, const float* b,
+                         OutAccess* out_access) {
+    if constexpr (kKind == KernelKind::Increment || kKind == KernelKind::IncrementStride) {
+        const ArrayView<float, OutAccess> view(out, w.n, out_access);
+        if constexpr (kKind == KernelKind::Increment)
+            increment_by_one(c, view);
+        else
+            increment_stride(c, view);
+    } else {
+        GpuPlainAccess in;
+        const MatrixView<const float, GpuPlainAccess> A(a, w.a_rows, w.inner, &in);
+        const MatrixView<const float, GpuPlainAccess> B(b, w.inner, w.b_cols, &in);
+        const MatrixView<float, OutAccess> C(out, w.rows, w.cols, out_access);
+        if constexpr (kKind == KernelKind::Matmul)
+            matmul_x_row(c, A, B, C);
+        else
+            matmul_x_col(c, A, B, C);
+    }
+}
+
+template <KernelKind kKind>
+__global__ void plain_kernel(Workload w, float* out, const float* a, const float* b) {
+    GpuPlainAccess access;
+    run_body<kKind>(this_thread(), w, out, a, b, &access);
+}
+
+template <KernelKind kKind>
+__global__ void mapped_kernel(Workload w, DeviceMapBuffers m) {
+    const ThreadContext c = this_thread();
+    GpuRecordingAccess out(m.first_toucher, m.touches, uint32_t(global_linear(c)));
+    run_body<kKind>(c, w, m.out, m.a, m.b, &out);
+    if (out.touched()) {  // one atomic per group of converged lanes, not per thread (2^30 at the cap)
+        const cooperative_groups::coalesced_group writers = cooperative_groups::coalesced_threads();
+        if (writers.thread_rank() == 0) atomicAdd(m.threads_active, (unsigned long long)writers.size());
+    }
+}
+
+dim3 to_cuda(const Dim3& d) { return dim3(d.x, d.y, d.z); }
+
+// Instantiates `kernel<kind>` for w's kernel and launches it.
+template <template <KernelKind> class Launch, class... Args>
+void dispatch(KernelKind kind, Args&&... args) {
+    switch (kind) {
+        case KernelKind::Increment:
+            Launch<KernelKind::Increment>::go(args...);
+            break;
+        case KernelKind::IncrementStride:
+            Launch<KernelKind::IncrementStride>::go(args...);
+            break;
+        case KernelKind::Matmul:
+            Launch<KernelKind::Matmul>::go(args...);
+            break;
+        case KernelKind::MatmulXCol:
+            Launch<KernelKind::MatmulXCol>::go(args...);
+            break;
+    }
+}
+
+template <KernelKind kKind>
+struct LaunchMapped {
+    static void go(const Workload& w, dim3 grid, dim3 block, const DeviceMapBuffers& m, cudaStream_t stream) {
+        mapped_kernel<kKind><<<grid, block, 0, stream>>>(w, m);
+    }
+};
+
+template <KernelKind kKind>
+struct LaunchPlain {
+    static void go(const Workload& w, dim3 grid, dim3 block, float* out, const float* a, const float* b,
+                   cudaStream_t stream) {
+        plain_kernel<kKind><<<grid, block, 0, stream>>>(w, out, a, b);
+    }
+};
+
+template <KernelKind kKind>
+struct PlainAttributes {
+    static void go(cudaFuncAttributes* a, cudaError_t* rc) { *rc = cudaFuncGetAttributes(a, plain_kernel<kKind>); }
+};
+
+// Grid-stride over the map; each warp sums its lanes with shuffles and adds once.
+__global__ void count_touches(const uint32_t* touches, uint64_t n, unsigned long long* counts) {
+    unsigned long long untouched = 0, multi = 0;
+    const uint64_t stride = uint64_t(blockDim.x) * gridDim.x;
+    for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += stride) {
+        untouched += touches[i] == 0;
+        multi += touches[i] > 1;
+    }
+    for (int offset = 16; offset > 0; offset /= 2) {  // every lane is here: blocks are whole warps
+        untouched += __shfl_down_sync(0xffffffffu, untouched, offset);
+        multi += __shfl_down_sync(0xffffffffu, multi, offset);
+    }
+    if (threadIdx.x % 32 == 0) {
+        atomicAdd(counts, untouched);
+        atomicAdd(counts + 1, multi);
+    }
+}
+
+}  // namespace
+
+int launch_count_touches(const uint32_t* touches, uint64_t n, unsigned long long* counts, cudaStream_t stream) {
+    const unsigned blocks = unsigned(std::min<uint64_t>((n + 255) / 256, 1024));
+    count_touches<<<std::max(blocks, 1u), 256, 0, stream>>>(touches, n, counts);
+    return int(cudaGetLastError());
+}
+
+int launch_mapped_kernel(const Workload& w, const LaunchConfig& l, const DeviceMapBuffers& m, cudaStream_t stream) {
+    dispatch<LaunchMapped>(w.kernel, w, to_cuda(l.grid), to_cuda(l.block), m, stream);
+    return int(cudaGetLastError());
+}
+
+int plain_kernel_registers(KernelKind kind, int device, int* registers) {
+    cudaError_t rc = cudaSetDevice(device);
+    if (rc != cudaSuccess) return int(rc);
+    cudaFuncAttributes a{};
+    dispatch<PlainAttributes>(kind, &a, &rc);
+    if (rc == cudaSuccess) *registers = a.numRegs;
+    return int(rc);
+}
+
+int launch_plain_kernel(const Workload& w, const LaunchConfig& l, float* out, const float* a, const float* b,
+                        cudaStream_t stream) {
+    dispatch<LaunchPlain>(w.kernel, w, to_cuda(l.grid), to_cuda(l.block), out, a, b, stream);
+    return int(cudaGetLastError());
+}
+
+}  // namespace threadmap

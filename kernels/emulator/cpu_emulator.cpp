@@ -1,0 +1,250 @@
+// CPU emulator; see cpu_emulator.hpp.
+//
+// Sections: 1. memory access policies  2. running a range of blocks  3. the parallel driver
+//
+// Blocks are split into contiguous ranges, one per worker. Each worker visits its blocks and
+// threads in increasing global linear id, so the first time a worker writes an element, that
+// thread is the worker's smallest toucher. Workers write the map without locks; each also
+// marks the elements it wrote in a private bitmap. If two bitmaps share a bit, two workers
+// wrote one element and their unsynchronised updates may have raced: the launch is re-run on
+// one worker, which is exact by construction.
+#include "kernels/emulator/cpu_emulator.hpp"
+
+#include "kernels/core/emulator_caps.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <cassert>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/core/array_views.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
+
+namespace threadmap {
+
+namespace {
+
+// ---- 1. memory access policies ------------------------------------------------------------
+
+// Relaxed atomics compile to plain moves; they keep the (detected, discarded) racing run of
+// a conflicting launch free of undefined behaviour.
+template <class T>
+T relaxed_load(T& x) {
+    return std::atomic_ref<T>(x).load(std::memory_order_relaxed);
+}
+template <class T>
+void relaxed_store(T& x, T v) {
+    std::atomic_ref<T>(x).store(v, std::memory_order_relaxed);
+}
+
+struct WorkerTally {
+    uint64_t active = 0;    // threads that wrote at least one element
+    uint64_t distinct = 0;  // elements written (by this worker) at least once
+    uint64_t multi = 0;     // elements written by more than one thread
+};
+
+// The output array's access: every store records the writing thread in the map.
+template <bool kTrackOwnership>
+class RecordingAccess {
+  public:
+    RecordingAccess(uint32_t* first, uint32_t* touches, uint64_t* owned)
+        : first_(first), touches_(touches), owned_(owned) {}
+
+    void begin_thread(uint64_t global_id) {
+        gid_ = uint32_t(global_id);
+        last_ = kNone;
+    }
+    void end_thread() { tally.active += last_ != kNone; }
+
+    template <class T>
+    T load(T* base, uint64_t i) {
+        return relaxed_load(base[i]);
+    }
+    template <class T>
+    void store(T* base, uint64_t i, T value) {
+        record(i);
+        relaxed_store(base[i], value);
+    }
+
+    WorkerTally tally;
+
+  private:
+    static constexpr uint64_t kNone = ~uint64_t(0);
+
+    void record(uint64_t e) {
+        // A thread storing to one element again counts once (the tutorial's matmul stores
+        // C[i,j] in every k-step); none of our kernels comes back to an element it left.
+        if (e == last_) return;
+        last_ = e;
+        if constexpr (kTrackOwnership) owned_[e >> 6] |= uint64_t(1) << (e & 63);
+        const uint32_t seen = relaxed_load(touches_[e]);
+        if (seen == 0) {
+            relaxed_store(first_[e], gid_);
+            ++tally.distinct;
+        } else if (seen == 1) {
+            ++tally.multi;
+        }
+        relaxed_store(touches_[e], seen + 1);
+    }
+
+    uint32_t* first_;
+    uint32_t* touches_;
+    uint64_t* owned_;
+    uint32_t gid_ = 0;
+    uint64_t last_ = kNone;
+};
+
+// Inputs are only read, by everyone: plain loads.
+struct ReadOnlyAccess {
+    template <class T>
+    T load(const T* base, uint64_t i) const {
+        return base[i];
+    }
+};
+
+// ---- 2. running a range of blocks ---------------------------------------------------------
+
+// A cancelled run stops at its next block (a block is at most 1,024 threads).
+template <class Access, class Body>
+void run_blocks(const LaunchConfig& l, uint64_t first_block, uint64_t end_block, Access& access, const Body& body,
+                const std::atomic<bool>* cancel) {
+    ThreadContext c;
+    c.blockDim = l.block;
+    c.gridDim = l.grid;
+    const uint64_t tpb = l.threads_per_block();
+    for (uint64_t b = first_block; b < end_block; ++b) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) return;
+        c.blockIdx = unlinearize(b, l.grid);
+        uint64_t gid = b * tpb;
+        for (uint32_t z = 0; z < l.block.z; ++z)
+            for (uint32_t y = 0; y < l.block.y; ++y)
+                for (uint32_t x = 0; x < l.block.x; ++x) {
+                    c.threadIdx = {x, y, z};
+                    access.begin_thread(gid++);
+                    body(c);
+                    access.end_thread();
+                }
+    }
+}
+
+template <bool kTrackOwnership>
+WorkerTally run_worker(const Workload& w, const LaunchConfig& l, KernelData& d, ThreadMap& map, uint64_t* owned,
+                       uint64_t first_block, uint64_t end_block, const std::atomic<bool>* cancel) {
+    using Out = RecordingAccess<kTrackOwnership>;
+    Out out(map.first_toucher.data(), map.touches.data(), owned);
+    ReadOnlyAccess in;
+    const auto run = [&](const auto& body) { run_blocks(l, first_block, end_block, out, body, cancel); };
+
+    if (is_matrix(w.kernel)) {
+        const MatrixView<const float, ReadOnlyAccess> A(d.a.data(), w.a_rows, w.inner, &in);
+        const MatrixView<const float, ReadOnlyAccess> B(d.b.data(), w.inner, w.b_cols, &in);
+        const MatrixView<float, Out> C(d.out.data(), w.rows, w.cols, &out);
+        if (w.kernel == KernelKind::Matmul)
+            run([&](const ThreadContext& c) { matmul_x_row(c, A, B, C); });
+        else
+            run([&](const ThreadContext& c) { matmul_x_col(c, A, B, C); });
+    } else {
+        const ArrayView<float, Out> a(d.out.data(), d.out.size(), &out);
+        if (w.kernel == KernelKind::Increment)
+            run([&](const ThreadContext& c) { increment_by_one(c, a); });
+        else
+            run([&](const ThreadContext& c) { increment_stride(c, a); });
+    }
+    return out.tally;
+}
+
+// ---- 3. the parallel driver ---------------------------------------------------------------
+
+// Runs [0, blocks) on `workers` threads; returns false when two workers wrote one element.
+bool run_parallel(const Workload& w, const LaunchConfig& l, KernelData& d, ThreadMap& map, unsigned workers,
+                  std::vector<WorkerTally>& tallies, const std::atomic<bool>* cancel) {
+    const uint64_t words = (map.size() + 63) / 64;
+    ZeroedBuffer<uint64_t> owned(words * workers);
+    const uint64_t blocks = l.blocks();
+    tallies.assign(workers, {});
+    {
+        std::vector<std::jthread> pool;
+        for (unsigned i = 0; i < workers; ++i) {
+            pool.emplace_back([&, i] {
+                tallies[i] = run_worker<true>(w, l, d, map, owned.data() + i * words, blocks * i / workers,
+                                              blocks * (i + 1) / workers, cancel);
+            });
+        }
+    }
+    for (uint64_t k = 0; k < words; ++k) {
+        uint64_t seen = 0;
+        for (unsigned i = 0; i < workers; ++i) {
+            const uint64_t bits = owned[i * words + k];
+            if (seen & bits) return false;
+            seen |= bits;
+        }
+    }
+    return true;
+}
+
+void clear_map(ThreadMap& map, const LaunchConfig& l, uint64_t elements) {
+    if (map.size() != elements) {
+        map = ThreadMap(l, elements);
+        return;
+    }
+    map.launch = l;  // first_toucher needs no clearing: it is read only where touches > 0
+    std::memset(map.touches.data(), 0, elements * sizeof(uint32_t));
+}
+
+}  // namespace
+
+LaunchResult emulate(const Workload& w, const LaunchConfig& l, unsigned workers) {
+    LaunchResult e;
+    emulate_into(w, l, e, workers);
+    return e;
+}
+
+bool emulate_into(const Workload& w, const LaunchConfig& l, LaunchResult& e, unsigned workers,
+                  const std::atomic<bool>* cancel) {
+    assert(l.blocks() > 0 && l.threads_per_block() > 0 && "validate the launch before emulating");
+    assert(!check_shape(w) && !check_shape_caps(w) && !check_launch_caps(w, l) &&
+           "check the shape and the emulator's caps before emulating");
+    const uint64_t elements = element_count(w);
+    clear_map(e.map, l, elements);
+    reset_output(w, e.data.out);
+    // Inputs depend on the workload only, so a result of the same workload keeps them, unless
+    // its buffers were moved out (a map refilled from another keeps that one's workload, and
+    // a matmul then read A and B through null pointers: a crash the monkey test found).
+    const bool inputs_there =
+        !is_matrix(w.kernel) || (e.data.a.size() == w.a_rows * w.inner && e.data.b.size() == w.inner * w.b_cols);
+    if (!(e.workload == w) || !inputs_there) make_inputs(w, e.data);
+    e.workload = w;
+    e.launch = l;
+    e.device_map.reset();
+
+    if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
+    workers = unsigned(std::min<uint64_t>({workers, l.blocks(), 16}));
+
+    std::vector<WorkerTally> tallies;
+    const auto cancelled = [cancel] { return cancel && cancel->load(); };
+    if (workers > 1 && !run_parallel(w, l, e.data, e.map, workers, tallies, cancel) && !cancelled()) {
+        clear_map(e.map, l, elements);
+        reset_output(w, e.data.out);
+        workers = 1;
+    }
+    if (workers == 1) tallies = {run_worker<false>(w, l, e.data, e.map, nullptr, 0, l.blocks(), cancel)};
+    if (cancelled()) return false;  // what was computed is partial: the caller throws it away
+    e.workers = workers;
+
+    e.stats = shape_stats(l);
+    e.stats.elements = e.map.size();
+    uint64_t distinct = 0;
+    for (const auto& t : tallies) {
+        e.stats.threads_active += t.active;
+        distinct += t.distinct;
+        e.stats.elements_multi += t.multi;
+    }
+    e.stats.threads_idle = e.stats.threads_launched - e.stats.threads_active;
+    e.stats.elements_untouched = e.stats.elements - distinct;
+    return true;
+}
+
+}  // namespace threadmap

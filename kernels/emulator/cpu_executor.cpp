@@ -1,0 +1,25 @@
+// The CPU emulator as an Executor; see executor.hpp.
+#include "kernels/emulator/cpu_emulator.hpp"
+#include "kernels/core/executor.hpp"
+
+namespace threadmap {
+
+namespace {
+
+class CpuExecutor final : public Executor {
+  public:
+    std::string name() const override { return "cpu-emulator"; }
+    Outcome<LaunchResult> run(const Workload& w, const LaunchConfig& l, LaunchResult* previous,
+                              const std::atomic<bool>* cancel) override {
+        LaunchResult r = previous ? std::move(*previous) : LaunchResult{};  // its buffers, refilled
+        if (!emulate_into(w, l, r, 0, cancel)) return {std::nullopt, kCancelled};
+        return {std::move(r), {}};
+    }
+    void fetch_map(LaunchResult&) const override {}  // the emulator's map is on the host
+};
+
+}  // namespace
+
+std::unique_ptr<Executor> make_cpu_executor() { return std::make_unique<CpuExecutor>(); }
+
+}  // namespace threadmap
