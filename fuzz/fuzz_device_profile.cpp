@@ -11,12 +11,9 @@
 using namespace threadmap;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    DeviceProfile p;
-    try {
-        p = parse_device_profile(std::string(reinterpret_cast<const char*>(data), size));
-    } catch (const std::runtime_error&) {
-        return 0;
-    }
+    const Outcome<DeviceProfile> parsed = parse_device_profile(std::string(reinterpret_cast<const char*>(data), size));
+    if (!parsed.value) return 0;
+    const DeviceProfile& p = *parsed.value;
     for (bool fast : {true, false}) {
         const DeviceProfile b = profile_at_bound(p, fast);
         for (const TimedProgram& program :

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/core/outcome.hpp"
 #include "viz/gl.hpp"
 
 namespace threadmap {
@@ -22,11 +23,11 @@ struct OffscreenContext::Egl {
 
 namespace {
 
-// Makes a desktop GL 3.3 core context current on `display`; empty string on success.
-std::string make_current(EGLDisplay display, EGLContext& context) {
+// Makes a desktop GL 3.3 core context current on `display`.
+Outcome<void> make_current(EGLDisplay display, EGLContext& context) {
     EGLint major = 0, minor = 0;
-    if (!eglInitialize(display, &major, &minor)) return "eglInitialize failed";
-    if (!eglBindAPI(EGL_OPENGL_API)) return "desktop OpenGL is not available through EGL";
+    if (!eglInitialize(display, &major, &minor)) return failed("eglInitialize failed", Failure::Unsupported);
+    if (!eglBindAPI(EGL_OPENGL_API)) return failed("desktop OpenGL is not available through EGL", Failure::Unsupported);
     const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
     EGLConfig config = nullptr;
     EGLint count = 0;
@@ -35,9 +36,10 @@ std::string make_current(EGLDisplay display, EGLContext& context) {
         EGL_CONTEXT_MAJOR_VERSION,           3,       EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
         EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
     context = eglCreateContext(display, count > 0 ? config : EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, context_attribs);
-    if (context == EGL_NO_CONTEXT) return "no OpenGL 3.3 core context";
-    if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) return "eglMakeCurrent failed";
-    return {};
+    if (context == EGL_NO_CONTEXT) return failed("no OpenGL 3.3 core context", Failure::Unsupported);
+    if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context))
+        return failed("eglMakeCurrent failed", Failure::Unsupported);
+    return done();
 }
 
 }  // namespace
@@ -118,9 +120,9 @@ OffscreenContext::OffscreenContext(std::optional<int> cuda_device) : egl_(std::m
             return false;
         }
         EGLContext c = EGL_NO_CONTEXT;
-        const std::string why = make_current(d, c);
-        if (!why.empty()) {
-            tried += (tried.empty() ? "" : "; ") + name + ": " + why;
+        const Outcome<void> current = make_current(d, c);
+        if (!current.done()) {
+            tried += (tried.empty() ? "" : "; ") + name + ": " + current.error;
             if (c != EGL_NO_CONTEXT) eglDestroyContext(d, c);
             eglTerminate(d);
             return false;

@@ -138,7 +138,7 @@ int run_check_command(const CheckCommandOptions& o) {
     options.sweep_expected = o.sweep_launches;  // --expect is what the sweep compares with
     const auto resolved = resolve_launch(options);
     const Outcome<ModelLaunch> launch = resolved.value ? Outcome<ModelLaunch>{model_launch_for(*resolved.value), {}}
-                                                       : Outcome<ModelLaunch>{std::nullopt, resolved.error};
+                                                       : Outcome<ModelLaunch>(failure_of(resolved));
     if (!launch.value) {
         std::fprintf(stderr, "threadmap: %s\n", launch.error.c_str());
         return 2;

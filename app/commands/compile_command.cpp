@@ -27,7 +27,7 @@ Outcome<NamedText> kernel_text(const CompileCommandOptions& o) {
         return {std::nullopt, "compile takes one of --source FILE, --kernel NAME or --preset NAME"};
     if (!o.source.empty()) {
         auto text = read_input_file(o.source, 1u << 20, "kernel source");
-        if (!text.value) return {std::nullopt, text.error};
+        if (!text.value) return failure_of(text);
         return {NamedText{std::move(*text.value), o.source}, {}};
     }
     const KernelSpec* spec = nullptr;

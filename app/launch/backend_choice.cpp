@@ -58,9 +58,9 @@ BackendResult choose_backend(const std::string& requested) {
 
 PrepareResult prepare_launch(const LaunchOptions& o) {
     const BackendResult backend = choose_backend(o.backend);
-    if (!backend.value) return {std::nullopt, backend.error};
+    if (!backend.value) return failure_of(backend);
     const CheckedLaunch checked = check_launch(o, backend.value->limits);
-    if (!checked.value) return {std::nullopt, checked.error};
+    if (!checked.value) return failure_of(checked);
     return {PreparedLaunch{*backend.value, *checked.value}, {}};
 }
 

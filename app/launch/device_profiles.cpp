@@ -14,7 +14,9 @@ namespace threadmap {
 extern const EmbeddedFile kEmbeddedDevices[];  // assets/devices/*.json, see app/CMakeLists.txt
 extern const int kEmbeddedDevicesCount;
 
-DeviceProfile parse_device_profile(const std::string& text) {
+namespace {
+
+DeviceProfile read_device_profile(const std::string& text) {
     try {
         const auto j = nlohmann::json::parse(text);
         DeviceProfile p;
@@ -56,6 +58,16 @@ DeviceProfile parse_device_profile(const std::string& text) {
         return p;
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(std::string("malformed device profile: ") + e.what());
+    }
+}
+
+}  // namespace
+
+Outcome<DeviceProfile> parse_device_profile(const std::string& text) {
+    try {
+        return {read_device_profile(text), {}};
+    } catch (const std::exception& e) {
+        return {std::nullopt, e.what()};
     }
 }
 

@@ -11,7 +11,7 @@
 namespace threadmap {
 
 // Parses one profile; throws std::runtime_error naming the problem.
-DeviceProfile parse_device_profile(const std::string& json_text);
+Outcome<DeviceProfile> parse_device_profile(const std::string& json_text);
 
 const std::vector<DeviceProfile>& device_profiles();  // sorted by name
 const DeviceProfile* find_device_profile(const std::string& name);

@@ -9,7 +9,7 @@ namespace threadmap {
 
 CheckedLaunch check_launch(const LaunchOptions& options, const DeviceLimits& limits) {
     auto resolved = resolve_launch(options);
-    if (!resolved.value) return {std::nullopt, resolved.error};
+    if (!resolved.value) return failure_of(resolved);
     return check_resolved(*resolved.value, limits);
 }
 

@@ -106,7 +106,7 @@ Outcome<Dim3> parse_dim3(const std::string& text, const std::string& option) {
         const std::string piece = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         if (i == 3) return {std::nullopt, option + " takes at most three numbers X,Y,Z, got '" + text + "'"};
         const auto v = parse_count(piece, option);
-        if (!v.value) return {std::nullopt, v.error};
+        if (!v.value) return failure_of(v);
         if (*v.value > UINT32_MAX)  // CUDA's dim3 holds unsigned int
             return {std::nullopt, option + " component " + piece + " does not fit in a dim3 (at most 4294967295)"};
         parts[i] = uint32_t(*v.value);
@@ -178,7 +178,7 @@ ResolveResult resolve_model_kernel(const KernelSpec& spec, const Lesson* lesson,
             return {std::nullopt, "--" + name + " is not a parameter of " + spec.name + " (it takes " + flags + ")"};
         }
         const auto v = parse_count(*text, "--" + name);
-        if (!v.value) return {std::nullopt, v.error};
+        if (!v.value) return failure_of(v);
         k.params[i] = *v.value;
     }
     // A parameter that follows another (matmul's A rows follow C's) follows a value given for it.
@@ -194,13 +194,13 @@ ResolveResult resolve_model_kernel(const KernelSpec& spec, const Lesson* lesson,
     }
     if (!o.block.empty()) {
         const auto parsed = parse_dim3(o.block, "--block");
-        if (!parsed.value) return {std::nullopt, parsed.error};
+        if (!parsed.value) return failure_of(parsed);
         block = parsed.value;
         if (o.grid.empty()) grid.reset();  // a new block gets the grid that covers the problem
     }
     if (!o.grid.empty()) {
         const auto parsed = parse_dim3(o.grid, "--grid");
-        if (!parsed.value) return {std::nullopt, parsed.error};
+        if (!parsed.value) return failure_of(parsed);
         grid = parsed.value;
     }
     out.launch.block = block.value_or(spec.default_block);

@@ -141,10 +141,6 @@ void read_registry_kernel(const nlohmann::json& j, Lesson& l) {
     }
 }
 
-}  // namespace
-
-namespace {
-
 LessonTiming read_timing(const nlohmann::json& t) {
     LessonTiming lt;
     lt.source = t.value("source", lt.source);
@@ -187,9 +183,7 @@ void read_comparison(const nlohmann::json& j, Lesson& l) {
         throw std::runtime_error("compare_array: '" + l.compare_array + "' is not an array of the lesson's kernel");
 }
 
-}  // namespace
-
-Lesson parse_lesson(const std::string& text) {
+Lesson read_lesson(const std::string& text) {
     try {
         const auto j = nlohmann::json::parse(text);
         Lesson l;
@@ -231,6 +225,18 @@ Lesson parse_lesson(const std::string& text) {
         return l;
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(std::string("malformed lesson: ") + e.what());
+    }
+}
+
+}  // namespace
+
+// The reading above throws where it finds a problem (the deepest field knows its name); its
+// message leaves here as a failure.
+Outcome<Lesson> parse_lesson(const std::string& text) {
+    try {
+        return {read_lesson(text), {}};
+    } catch (const std::exception& e) {
+        return {std::nullopt, e.what()};
     }
 }
 

@@ -104,7 +104,7 @@ struct Lesson {
 std::string lesson_tab(const Lesson& lesson);
 
 // Parses one lesson file; throws std::runtime_error naming the problem.
-Lesson parse_lesson(const std::string& json_text);
+Outcome<Lesson> parse_lesson(const std::string& json_text);
 
 // Every embedded lesson, in the curriculum's order.
 const std::vector<Lesson>& lessons();

@@ -41,7 +41,7 @@ ModelLaunch model_launch_for(const ResolvedLaunch& r) {
 
 Outcome<ModelLaunch> resolve_model_launch(const LaunchOptions& o) {
     const auto r = resolve_launch(o);
-    if (!r.value) return {std::nullopt, r.error};
+    if (!r.value) return failure_of(r);
     return {model_launch_for(*r.value), {}};
 }
 

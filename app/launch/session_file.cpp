@@ -114,7 +114,7 @@ Outcome<Session> parse_session(const std::string& json_text, const std::string& 
 
 Outcome<Session> read_session(const std::string& path) {
     const auto text = read_input_file(path, kMaxSessionBytes, "session file");
-    if (!text.value) return {std::nullopt, text.error};
+    if (!text.value) return failure_of(text);
     return parse_session(*text.value, path);
 }
 

@@ -177,7 +177,7 @@ Outcome<LoadedSource> load_text(const std::string& text, const std::string& file
     uint64_t dynamic_shared = 0;
     if (!o.dynamic_shared.empty()) {
         const auto bytes = parse_count(o.dynamic_shared, "--dynamic-shared");
-        if (!bytes.value) return {std::nullopt, bytes.error};
+        if (!bytes.value) return failure_of(bytes);
         dynamic_shared = *bytes.value;
     }
     SourceAttempt a = compile_and_bind(text, file_name, entry, binds, dynamic_shared, limits, o.expect);
@@ -195,7 +195,7 @@ Outcome<LoadedSource> load_source_kernel(const LaunchOptions& o) {
         return load_text(o.source_text, o.source, o.entry, o.binds, o);
     }
     const auto text = read_input_file(o.source, kMaxSourceBytes, "kernel source");
-    if (!text.value) return {std::nullopt, text.error};
+    if (!text.value) return failure_of(text);
     return load_text(*text.value, o.source, o.entry, o.binds, o);
 }
 

@@ -69,7 +69,7 @@ Outcome<LaunchCost> launch_cost(const ResolvedLaunch& l, const TimedProgram& pro
     }
     const ModelKernel& k = *l.model;
     auto cost = spec_cost(*k.spec, k.params, l.launch, program);
-    if (!cost.value) return {std::nullopt, cost.error};
+    if (!cost.value) return failure_of(cost);
     c.cost = *cost.value;
     const ModelLaunch m = model_launch_for(l);
     if (const SmProperties* sm = find_sm_properties(profile.cc_major, profile.cc_minor))

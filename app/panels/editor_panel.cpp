@@ -318,7 +318,7 @@ void draw_editor_panel(AppState& state) {
     if (e.edited && std::chrono::steady_clock::now() - e.last_edit > KernelEditor::kPause) run = true;
     if (run) {
         run_editor(state);
-        save_editor_text(e, state.message);
+        if (Outcome<void> saved = save_editor_text(e); !saved.done()) state.message = saved.error;
     }
 }
 

@@ -126,14 +126,14 @@ Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference, const std::ato
     ModelLaunch base = reference;
     base.keep_records = false;
     const auto ref = run_model(base, cancel);
-    if (cancelled()) return {std::nullopt, "cancelled"};
+    if (cancelled()) return cancellation();
     if (!ref.value) return {std::nullopt, "the reference launch did not run: " + ref.error};
     std::optional<Outcome<ModelResult>> truth;
     if (expected) {
         ModelLaunch want_launch = *expected;
         want_launch.keep_records = false;
         truth = run_model(want_launch, cancel);
-        if (cancelled()) return {std::nullopt, "cancelled"};
+        if (cancelled()) return cancellation();
         if (!truth->value) return {std::nullopt, "--expect did not run: " + truth->error};
     }
     // What every launch is compared with: the expected result, or the reference launch's; the
@@ -164,7 +164,7 @@ Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference, const std::ato
             continue;
         }
         const auto run = run_model(m, cancel);
-        if (cancelled()) return {std::nullopt, "cancelled"};
+        if (cancelled()) return cancellation();
         if (!run.value) {
             s.error = run.error;
             sweep.launches.push_back(std::move(s));

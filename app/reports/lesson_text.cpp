@@ -148,7 +148,7 @@ void add_occupancy_figures(const Lesson& lesson, const ResolvedLaunch& launch, s
         const auto gpu = resolve_occupancy_gpu(lesson.occupancy_profile, "", "");
         const ModelLaunch m = model_launch_for(launch);
         const auto resources = gpu.value ? launch_resources(m, gpu.value->sm, std::nullopt, std::nullopt)
-                                         : Outcome<LaunchResources>{std::nullopt, gpu.error};
+                                         : Outcome<LaunchResources>(failure_of(gpu));
         if (resources.value) {
             const OccupancyReport r = occupancy_report(m, *gpu.value, *resources.value);
             const Occupancy& o = r.occupancy;

@@ -24,7 +24,7 @@ Outcome<OccupancyGpu> resolve_occupancy_gpu(const std::string& profile, const st
     std::optional<uint64_t> sm_count;
     if (!sms.empty()) {
         const auto n = parse_count(sms, "--sms");
-        if (!n.value) return {std::nullopt, n.error};
+        if (!n.value) return failure_of(n);
         if (*n.value < 1 || *n.value > 4096) return {std::nullopt, "--sms must be from 1 to 4096"};
         sm_count = *n.value;
     }

@@ -235,12 +235,12 @@ Outcome<TimingReport> parse_timing_report(const nlohmann::json& j) {
     r.pinned = f.flag("pinned");
     r.resident = f.flag("resident");
     if (f.has("first_launch_seconds")) r.first_launch_seconds = f.number("first_launch_seconds");
-    if (Outcome<void> program = read_program(j, r); !program.done()) return {std::nullopt, program.error};
+    if (Outcome<void> program = read_program(j, r); !program.done()) return failure_of(program);
     for (const char* key : {"driver_version", "runtime_version"})
         if (f.has(key)) (key[0] == 'd' ? r.driver_version : r.runtime_version) = int(f.count(key, 0) & 0x7fffffff);
     if (!f.problem().empty()) return {std::nullopt, f.problem()};
     for (const auto read : {read_shape_and_launch, read_stages})
-        if (Outcome<void> part = read(j, r); !part.done()) return {std::nullopt, part.error};
+        if (Outcome<void> part = read(j, r); !part.done()) return failure_of(part);
     return {r, {}};
 }
 
@@ -425,12 +425,12 @@ Outcome<TimingReport> measure_timing(const TimingRequest& q) {
     std::optional<LaunchCost> cost;
     if (q.model) {  // first: a program the model cannot price is said before the CPU's wait
         auto c = launch_cost(l, q.program, *q.model, true);
-        if (!c.value) return {std::nullopt, c.error};
+        if (!c.value) return failure_of(c);
         cost = std::move(*c.value);
     }
     // The CPU runs enough times for a stable median; more would only lengthen the wait.
     const auto timed = time_cpu_side(l, std::min(q.repeats, 50), q.program.element);
-    if (!timed.value) return {std::nullopt, timed.error};
+    if (!timed.value) return failure_of(timed);
     const CpuReferenceTiming& ref = *timed.value;
     TimingReport r;
     r.kernel = l.kernel_name();
@@ -468,7 +468,7 @@ TimingReport launch_key(const ResolvedLaunch& l) {
 
 Outcome<TimingReport> load_recording(const std::string& path, const TimingReport* like) {
     const auto text = read_input_file(path, kMaxRecordingBytes, "recording");
-    if (!text.value) return {std::nullopt, text.error};
+    if (!text.value) return failure_of(text);
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(*text.value);

@@ -130,7 +130,7 @@ std::string check_step(const ReplayStep& s) {
 
 Outcome<Replay> Replay::load(const std::string& path) {
     const auto text = read_input_file(path, kMaxReplayBytes, "replay script");
-    if (!text.value) return {std::nullopt, text.error};
+    if (!text.value) return failure_of(text);
     return parse(*text.value, path);
 }
 
@@ -382,28 +382,28 @@ nlohmann::json state_json(AppState& state) {
 
 }  // namespace
 
-std::string Replay::after_render(AppState& state, int fb_w, int fb_h) {
-    if (!error_.empty()) return error_;
+Outcome<void> Replay::after_render(AppState& state, int fb_w, int fb_h) {
+    if (!error_.empty()) return failed(error_);
     if (holding_) {
-        if (std::chrono::steady_clock::now() - *wait_started_ < kWaitCap) return {};
-        return "replay: 'wait idle' at script frame " + std::to_string(frame_) + " still busy after " +
-               std::to_string(kWaitCap.count()) + " s";
+        if (std::chrono::steady_clock::now() - *wait_started_ < kWaitCap) return done();
+        return failed("replay: 'wait idle' at script frame " + std::to_string(frame_) + " still busy after " +
+                      std::to_string(kWaitCap.count()) + " s");
     }
     const int frame = frame_++;
     for (const auto& s : steps_) {
         if (s.frame != frame) continue;
         if (s.command == "screenshot" && !s.args.empty()) {
             const auto written = write_png(read_framebuffer(fb_w, fb_h), s.args[0]);
-            if (!written.done()) return written.error;
+            if (!written.done()) return written;
         } else if (s.command == "state" && !s.args.empty()) {
             const nlohmann::json j = state_json(state);
             const auto written = write_file(s.args[0], j.dump(1) + "\n");
-            if (!written.done()) return "replay: " + written.error;
+            if (!written.done()) return failed("replay: " + written.error);
         } else if (s.command == "quit") {
             state.requests.quit = true;
         }
     }
-    return {};
+    return done();
 }
 
 }  // namespace threadmap

@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/core/outcome.hpp"
 #include "app/window_state/app_state.hpp"
 
 struct GLFWwindow;
@@ -68,7 +69,7 @@ class Replay {
     void inject(AppState& state);  // may ask for a resize
     // After the frame is drawn, before the swap: runs the frame's outputs and moves the
     // script on. Returns an error message or "".
-    std::string after_render(AppState& state, int framebuffer_width, int framebuffer_height);
+    Outcome<void> after_render(AppState& state, int framebuffer_width, int framebuffer_height);
 
     static constexpr std::chrono::seconds kWaitCap{120};
     static constexpr int kMaxReplayWindowSide = 16384;

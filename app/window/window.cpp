@@ -44,7 +44,7 @@ std::string short_reason(const std::string& reason) {
 Outcome<std::optional<Replay>> scripted_input(const WindowOptions& o) {
     if (!o.replay.empty()) {  // --quit-after-frames and --screenshot end a script that does not quit
         auto replay = Replay::load(o.replay);
-        if (!replay.value) return {std::nullopt, replay.error};
+        if (!replay.value) return failure_of(replay);
         replay.value->end_after(o.quit_after_frames > 0 ? o.quit_after_frames : Replay::kDefaultEndFrames,
                                 o.screenshot);
         return {std::move(replay.value), {}};
@@ -154,9 +154,9 @@ void draw_frame(AppState& state, WindowSession& window, const FramebufferSize& s
     begin_window_frame(size.width, size.height, state.theme().window);
     window.render_imgui();
     if (!replay) return;
-    const std::string why = replay->after_render(state, size.width, size.height);
-    if (!why.empty()) {
-        std::fprintf(stderr, "threadmap: %s\n", why.c_str());
+    const Outcome<void> stepped = replay->after_render(state, size.width, size.height);
+    if (!stepped.done()) {
+        std::fprintf(stderr, "threadmap: %s\n", stepped.error.c_str());
         exit_code = 2;
         state.requests.quit = true;
     }
@@ -240,9 +240,8 @@ int run_window(const WindowOptions& o) {
     if (!o.keep_settings) {
         const auto saved = save_settings(state.settings);
         if (!saved.done()) std::fprintf(stderr, "threadmap: %s\n", saved.error.c_str());
-        std::string unsaved;
-        save_editor_text(state.editor, unsaved);
-        if (!unsaved.empty()) std::fprintf(stderr, "threadmap: %s\n", unsaved.c_str());
+        const auto unsaved = save_editor_text(state.editor);
+        if (!unsaved.done()) std::fprintf(stderr, "threadmap: %s\n", unsaved.error.c_str());
     }
     return exit_code;
 }

@@ -230,12 +230,14 @@ void poll_gpu_compile(KernelEditor& e) {
     if (e.gpu_job.valid() && e.gpu_job.wait_for(0s) == std::future_status::ready) e.gpu = e.gpu_job.get();
 }
 
-void save_editor_text(KernelEditor& e, std::string& message) {
-    if (!e.unsaved || e.save_path.empty()) return;
+Outcome<void> save_editor_text(KernelEditor& e) {
+    if (!e.unsaved || e.save_path.empty()) return done();
     e.unsaved = false;
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(e.save_path).parent_path(), ec);
-    if (auto w = write_file_atomically(e.save_path, e.text); !w.done()) message = "kernel text not saved: " + w.error;
+    if (auto w = write_file_atomically(e.save_path, e.text); !w.done())
+        return failed("kernel text not saved: " + w.error);
+    return done();
 }
 
 }  // namespace threadmap

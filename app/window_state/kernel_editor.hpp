@@ -102,6 +102,6 @@ void open_in_editor(AppState& state, const std::string& text, const std::string&
                     const std::vector<std::string>& binds, const std::string& dynamic_shared);
 
 // Saves the text if it changed (each frame; writes happen on a change only).
-void save_editor_text(KernelEditor& editor, std::string& message);
+Outcome<void> save_editor_text(KernelEditor& editor);
 
 }  // namespace threadmap

@@ -54,7 +54,7 @@ void start_job(AppState& state, const ResolvedLaunch& launch, uint32_t max_side,
 void show_picture(AppState& state, PictureResult built, const ResolvedLaunch& launch, const PictureOptions& used,
                   uint32_t max_side, uint64_t max_cells) {
     if (!built.value) {
-        if (built.error == kCancelled) return;
+        if (built.cancelled()) return;
         if (state.backend && state.backend->executor && !state.backend->executor->lost().empty()) {
             // The GPU can run nothing more: the emulator takes over for the rest of the session.
             const std::string why = state.backend->executor->lost();

@@ -75,7 +75,7 @@ PictureFindings check_findings(const ResolvedLaunch& r, const std::atomic<bool>*
     }
     auto run = run_model(m, cancel);
     if (!run.value) {
-        f.not_checked = run.error == kCancelled ? "" : run.error;
+        f.not_checked = run.cancelled() ? "" : run.error;
         return f;
     }
     return picture_findings(f.output, m.spec->array_index(f.output), *run.value);
@@ -86,7 +86,7 @@ PictureFindings check_findings(const ResolvedLaunch& r, const std::atomic<bool>*
 Outcome<LaunchResult> run_model_map(const ResolvedLaunch& r, PictureFindings& findings, uint32_t& phases,
                                     const std::atomic<bool>* cancel) {
     auto run = run_model(model_launch_for(r), cancel);
-    if (!run.value) return {std::nullopt, run.error};
+    if (!run.value) return failure_of(run);
     LaunchResult out;
     out.workload = r.workload;
     out.launch = r.launch;
@@ -145,7 +145,7 @@ std::optional<PictureMemory> compute_memory(const ResolvedLaunch& r, const std::
     }
     auto run = run_model(m, cancel);
     if (!run.value) {
-        if (run.error == kCancelled) return std::nullopt;
+        if (run.cancelled()) return std::nullopt;
         out.not_computed = run.error;
         return out;
     }
@@ -372,12 +372,8 @@ std::shared_ptr<MapPicture> build_compare(const ResolvedLaunch& r, const Picture
 
 PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, MapPicture* previous,
                             const std::atomic<bool>* cancel) {
-    PictureResult out;
     auto layout = make_layout(r.workload, r.launch, o.rows, o.max_side, o.max_cells);
-    if (!layout.value) {
-        out.error = layout.error;
-        return out;
-    }
+    if (!layout.value) return failure_of(layout);
     const bool memory_wanted = o.memory || is_memory_mode(o.mode);
     MemoryBeside memory(r, memory_wanted, cancel);
     // A lesson's comparison, computed beside the map (its own model run) on another core.
@@ -392,10 +388,7 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
     Outcome<LaunchResult> run =
         r.model ? run_model_map(r, p.findings, p.phases, cancel)
                 : p.executor->run(r.workload, r.launch, previous ? &previous->result : nullptr, cancel);
-    if (!run.value) {
-        out.error = run.error;
-        return out;
-    }
+    if (!run.value) return failure_of(run);
     p.result = std::move(*run.value);
     p.layout = *layout.value;
     if (!p.result.map.past_touches.empty()) relayout(p, o);  // with the cells past the end
@@ -404,15 +397,11 @@ PictureResult build_picture(const ResolvedLaunch& r, const PictureOptions& o, Ma
     } else if (memory_wanted) {
         compute_picture_memory(p, cancel);
     }
-    if (memory_wanted && !p.memory.computed) {
-        out.error = kCancelled;
-        return out;
-    }
+    if (memory_wanted && !p.memory.computed) return cancellation();
     if (o.check_findings && !r.model) p.findings = check_findings(r, cancel);
     if (compare.valid()) p.compare = compare.get();
     recolor(p, o.mode, o.palette, o.gpu);
-    out.value = std::move(p);
-    return out;
+    return PictureResult{std::move(p), {}};
 }
 
 bool relayout(MapPicture& p, const PictureOptions& o) {

@@ -136,7 +136,7 @@ struct PictureOptions {
 using PictureResult = Outcome<MapPicture>;  // error: one line
 
 // previous: a picture to take buffers from (a window re-running the same shape); cancel:
-// set it and the emulation stops, the error being kCancelled.
+// set it and the emulation stops, the failure a cancellation.
 PictureResult build_picture(const ResolvedLaunch& launch, const PictureOptions& options, MapPicture* previous = nullptr,
                             const std::atomic<bool>* cancel = nullptr);
 
@@ -144,7 +144,7 @@ PictureResult build_picture(const ResolvedLaunch& launch, const PictureOptions& 
 // when that layout cannot be drawn.
 bool relayout(MapPicture& picture, const PictureOptions& options);
 
-// Computes the picture's memory view if it has none yet (kCancelled when cancelled: left
+// Computes the picture's memory view if it has none yet (a cancellation when cancelled: left
 // uncomputed).
 void compute_picture_memory(MapPicture& picture, const std::atomic<bool>* cancel = nullptr);
 

@@ -12,16 +12,14 @@
 
 namespace threadmap {
 
-inline constexpr const char* kCancelled = "cancelled";
-
 class Executor {
   public:
     virtual ~Executor() = default;
     virtual std::string name() const = 0;  // "cpu-emulator", "cuda:NVIDIA H200"
     // Runs a launch that check_shape, validate_launch (against this executor's limits) and
     // the emulator caps accepted. `previous` may lend its buffers (a window re-running one
-    // shape). error: the device's own words when it refuses or fails, or kCancelled when
-    // `cancel` was set while it ran (the window started another launch).
+    // shape). A failure: the device's own words (Failure::Device) when it refuses or fails, or a
+    // cancellation when `cancel` was set while it ran (the window started another launch).
     virtual Outcome<LaunchResult> run(const Workload& w, const LaunchConfig& launch, LaunchResult* previous = nullptr,
                                       const std::atomic<bool>* cancel = nullptr) = 0;
     // Brings a result's map to the host (result.map) if it is not there yet.

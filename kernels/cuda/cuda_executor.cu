@@ -222,14 +222,14 @@ class CudaExecutor final : public Executor {
     Outcome<LaunchResult> run(const Workload& w, const LaunchConfig& l, LaunchResult*,
                               const std::atomic<bool>*) override {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (!lost_.empty()) return {std::nullopt, lost_};
+        if (!lost_.empty()) return failed(lost_, Failure::Device);
         try {
             if (!stream_) stream_ = std::make_shared<const CudaStream>(device_);
             return {mapped_launch(w, l, stream_), {}};
         } catch (const std::exception& e) {
             if (auto sticky = sticky_error(stream_.get()))
                 lost_ = "the CUDA context failed for good (" + *sticky + ") after: " + e.what();
-            return {std::nullopt, e.what()};
+            return failed(e.what(), Failure::Device);
         }
     }
     void fetch_map(LaunchResult& r) const override {

@@ -22,7 +22,7 @@ class NoCudaExecutor final : public Executor {
   public:
     std::string name() const override { return "cuda (not built)"; }
     Outcome<LaunchResult> run(const Workload&, const LaunchConfig&, LaunchResult*, const std::atomic<bool>*) override {
-        return {std::nullopt, kWhy};
+        return failed(kWhy, Failure::Unsupported);
     }
     void fetch_map(LaunchResult&) const override {}
 };

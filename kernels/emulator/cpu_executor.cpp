@@ -12,7 +12,7 @@ class CpuExecutor final : public Executor {
     Outcome<LaunchResult> run(const Workload& w, const LaunchConfig& l, LaunchResult* previous,
                               const std::atomic<bool>* cancel) override {
         LaunchResult r = previous ? std::move(*previous) : LaunchResult{};  // its buffers, refilled
-        if (!emulate_into(w, l, r, 0, cancel)) return {std::nullopt, kCancelled};
+        if (!emulate_into(w, l, r, 0, cancel)) return cancellation();
         return {std::move(r), {}};
     }
     void fetch_map(LaunchResult&) const override {}  // the emulator's map is on the host

@@ -170,7 +170,7 @@ Outcome<ModelResult> run_isolated(const ModelLaunch& launch, const std::atomic<b
     close(fds[1]);
     if (!child.value) {
         close(fds[0]);
-        return {std::nullopt, child.error};
+        return failure_of(child);
     }
     ResultStream stream = read_result_stream(fds[0], deadline, cancel, largest_result_bytes(launch));
     close(fds[0]);
@@ -183,7 +183,7 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
                                                         const std::vector<SourceBinding>& bindings,
                                                         const SourceRunOptions& run) {
     auto bound = bind_parameters(std::move(source), kernel, bindings, run.dynamic_shared_bytes);
-    if (!bound.value) return {std::nullopt, bound.error};
+    if (!bound.value) return failure_of(bound);
     BoundKernel& k = **bound.value;
     for (size_t i = 0; i < k.values.size(); ++i)
         if (k.pointer_slots[i] != source_hooks::AddressMap::kNone)

@@ -32,12 +32,13 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <stdexcept>
 #include <thread>
 #include <type_traits>
 #include <unordered_set>
 
-#include "kernels/core/executor.hpp"  // kCancelled
+#include "kernels/core/executor.hpp"
 #include "kernels/core/device_limits.hpp"
 #include "kernels/core/emulator_caps.hpp"
 #include "kernels/model/model_thread.hpp"
@@ -1424,8 +1425,17 @@ Outcome<ModelResult> run_model(const ModelLaunch& l, const std::atomic<bool>* ca
 
 Outcome<ModelResult> run_model_here(const ModelLaunch& l, const std::atomic<bool>* cancel) {
     if (auto problem = check_model_launch(l)) return {std::nullopt, *problem};
-    ModelResult result = run_blocks_spread(l, cancel);
-    if (cancel && cancel->load()) return {std::nullopt, kCancelled};
+    // What the fibers throw is caught on their stacks and rethrown here, on the caller's: it
+    // ends as a failure of its kind, never as an exception out of the kernel model.
+    ModelResult result;
+    try {
+        result = run_blocks_spread(l, cancel);
+    } catch (const std::bad_alloc&) {
+        return failed("this launch's arrays and records do not fit in this machine's memory", Failure::Unsupported);
+    } catch (const std::exception& e) {
+        return failed(std::string("the kernel model failed: ") + e.what(), Failure::Internal);
+    }
+    if (cancel && cancel->load()) return cancellation();
     if (result.accesses > l.max_accesses)
         return {std::nullopt, "the launch makes more than " + std::to_string(l.max_accesses) +
                                   " loads and stores; the kernel model stops there (at about 10 ns each): choose a "

@@ -212,7 +212,7 @@ std::optional<std::string> check_model_launch(const ModelLaunch& launch);
 std::optional<std::string> check_model_arrays(const ModelLaunch& launch);
 
 // Error: why the launch cannot run (an invalid launch in CUDA's words, too much shared memory,
-// parameters out of range), or kCancelled.
+// parameters out of range), or a cancellation.
 // A spec with run_apart runs there (a learner's kernel: in a child process).
 Outcome<ModelResult> run_model(const ModelLaunch& launch, const std::atomic<bool>* cancel = nullptr);
 // In this process, whatever the spec says. Blocks are spread over several threads when the

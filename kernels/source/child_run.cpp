@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <string_view>
 
-#include "kernels/core/executor.hpp"  // kCancelled
+#include "kernels/core/executor.hpp"
 #include "kernels/model/model_result_io.hpp"
 
 namespace threadmap {
@@ -109,7 +109,7 @@ Outcome<ModelResult> run_outcome(const ModelLaunch& launch, ResultStream stream,
     using Stop = ResultStream::Stop;
     switch (stream.stop) {
         case Stop::Cancelled:
-            return {std::nullopt, kCancelled};
+            return cancellation();
         case Stop::TimeLimit:
             return failed("kernel " + name + " ran past the time limit of " + number_text(limits.seconds) +
                           " s and was stopped (an endless loop, or more work than the kernel model does in that time: "

@@ -56,7 +56,7 @@ inline constexpr double kDefaultKernelSeconds = 5.0;
 inline constexpr uint64_t kDefaultKernelMemory = uint64_t(2) << 30;
 
 // The run's outcome from what was read and how the child ended: the result (checked against
-// the launch), or the message of why there is none (kCancelled when cancelled).
+// the launch), or the message of why there is none (a cancellation when cancelled).
 Outcome<ModelResult> run_outcome(const ModelLaunch& launch, ResultStream stream, ChildEnd end, const RunLimits& limits);
 
 // "SIGSEGV (a segmentation fault: …)".

@@ -437,15 +437,15 @@ json ended_to_json(const ChildEnd& end) {
 
 json run_failed_to_json(const std::string& why) { return {{"error", why}}; }
 
-std::optional<ChildEnd> ended_from_json(const json& j, std::string& why) {
-    if (field(j, "error", why)) return ChildEnd{};
+Outcome<ChildEnd> ended_from_json(const json& j) {
+    if (std::string why; field(j, "error", why)) return failed(why);
     ChildEnd e;
     if (!field(j, "signalled", e.signalled) || !field(j, "signal", e.signal) || !field(j, "line", e.line) ||
         !field(j, "printed", e.printed.text) || e.printed.text.size() > KernelPrint::kMaxBytes ||
         !field(j, "calls", e.printed.calls) || !field(j, "kept_calls", e.printed.kept_calls) ||
         e.printed.kept_calls > e.printed.calls)
-        return std::nullopt;
-    return e;
+        return failed("the kernel host answered with something that is not a run's end", Failure::Internal);
+    return {e, {}};
 }
 
 }  // namespace threadmap::kernel_host

@@ -86,7 +86,7 @@ std::optional<NvrtcCompile> gpu_compile_from_json(const nlohmann::json& j);
 // How the run ended, or why the host could not run it.
 nlohmann::json ended_to_json(const ChildEnd& end);
 nlohmann::json run_failed_to_json(const std::string& why);
-// The end (or, in `why`, the host's reason), nullopt when malformed.
-std::optional<ChildEnd> ended_from_json(const nlohmann::json& j, std::string& why);
+// The end, or the host's reason (a failure of its input), or Failure::Internal when malformed.
+Outcome<ChildEnd> ended_from_json(const nlohmann::json& j);
 
 }  // namespace threadmap::kernel_host

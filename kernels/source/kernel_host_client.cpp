@@ -17,7 +17,7 @@
 #include <cstring>
 #include <mutex>
 
-#include "kernels/core/executor.hpp"  // kCancelled
+#include "kernels/core/executor.hpp"
 #include "kernels/source/host_protocol.hpp"
 #include "kernels/source/kernel_host_exit.hpp"
 #include "kernels/model/model_result_io.hpp"
@@ -284,14 +284,15 @@ Outcome<ModelResult> Host::run(const CompiledSource& source, kernel_host::RunReq
         return could_not("the kernel host did not say how the run ended, and was stopped");
     }
     if (reply.fd >= 0) close(reply.fd);
-    std::string why;
-    const auto end = reply.type == Message::RunEnded ? kernel_host::ended_from_json(reply.body, why) : std::nullopt;
-    if (!end) {
+    const Outcome<ChildEnd> end = reply.type == Message::RunEnded
+                                      ? kernel_host::ended_from_json(reply.body)
+                                      : failed("the kernel host answered with something else", Failure::Internal);
+    if (end.kind == Failure::Internal && !end.value) {
         stop(true);
         return could_not("the kernel host answered with something that is not a run's end");
     }
-    if (!why.empty()) return {std::nullopt, why};  // the host could not start it (its binding, its launch)
-    return run_outcome(l, std::move(stream), *end, request.limits);
+    if (!end.value) return failure_of(end);  // the host could not start it (its binding, its launch)
+    return run_outcome(l, std::move(stream), *end.value, request.limits);
 }
 
 }  // namespace
@@ -323,7 +324,7 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_in_host(std::shared_ptr<const C
                                                          uint64_t dynamic_shared_bytes, const RunLimits& limits) {
     const CompiledSource* compiled = source.get();  // the bound kernel keeps it
     auto bound = bind_parameters(std::move(source), kernel, bindings, dynamic_shared_bytes);
-    if (!bound.value) return {std::nullopt, bound.error};
+    if (!bound.value) return failure_of(bound);
     kernel_host::RunRequest request;
     request.kernel = kernel.name;
     for (const SourceBinding& b : bindings) request.bindings.push_back(binding_text(b));

@@ -174,7 +174,7 @@ Outcome<std::vector<uint64_t>> written_values(const SourceBinding& b, ValueType 
         auto v = number_bits(type, b.values[i],
                              "--bind " + b.name + ": value " + std::to_string(i + 1) + " '" + b.values[i] +
                                  "' of an array of " + value_type_name(type));
-        if (!v.value) return {std::nullopt, v.error};
+        if (!v.value) return failure_of(v);
         bits.push_back(*v.value);
     }
     return {bits, {}};
@@ -216,7 +216,7 @@ Outcome<SourceBinding> parse_binding(const std::string& text) {
         const size_t close = rest.find(']', at);
         if (close == std::string::npos) return {std::nullopt, "--bind " + b.name + ": a '[' without its ']'"};
         auto extent = parse_extent(rest.substr(at + 1, close - at - 1), b.name);
-        if (!extent.value) return {std::nullopt, extent.error};
+        if (!extent.value) return failure_of(extent);
         b.shape.push_back(*extent.value);
         at = close + 1;
     }
@@ -229,7 +229,7 @@ Outcome<SourceBinding> parse_binding(const std::string& text) {
         fill_text = rest.substr(at + 1);
     }
     auto f = parse_fill(fill_text, b, b.name);
-    if (!f.value) return {std::nullopt, f.error};
+    if (!f.value) return failure_of(f);
     b.fill = *f.value;
     return {b, {}};
 }
@@ -324,12 +324,12 @@ Outcome<const SourceBinding*> bind_params(const SourceKernel& kernel, const std:
                                                        value_type_name(p.element) + "[500]"
                                                  : "a " + p.type_text + ": bind it to a number")};
         if (p.pointer) {
-            if (Outcome<void> bound = bind_array(p, *b, k, starts); !bound.done()) return {std::nullopt, bound.error};
+            if (Outcome<void> bound = bind_array(p, *b, k, starts); !bound.done()) return failure_of(bound);
             if (!largest || elements_of(*b) > elements_of(*largest)) largest = b;
             continue;
         }
         auto v = parse_value(p, b->value);
-        if (!v.value) return {std::nullopt, v.error};
+        if (!v.value) return failure_of(v);
         k.pointer_slots.push_back(source_hooks::AddressMap::kNone);
         k.values.push_back(*v.value);
     }
@@ -364,7 +364,7 @@ Outcome<ArrayStart> variable_start(const SourceVariable& c, const SourceBinding*
     ArrayStart start{*b, {}};
     if (b->fill == SourceFill::Values) {
         auto written = written_values(*b, c.element, c.elements);
-        if (!written.value) return {std::nullopt, written.error};
+        if (!written.value) return failure_of(written);
         start.written = std::move(*written.value);
     }
     return {std::move(start), {}};
@@ -454,15 +454,14 @@ Outcome<std::shared_ptr<BoundKernel>> bind_parameters(std::shared_ptr<const Comp
     k.spec.one_thread_at_a_time = true;  // source_hooks keeps the running thread in globals
     k.spec.uses_atomics = kernel.uses_atomics;
 
-    if (Outcome<void> named = check_names(kernel, *k.source, bindings); !named.done())
-        return {std::nullopt, named.error};
+    if (Outcome<void> named = check_names(kernel, *k.source, bindings); !named.done()) return failure_of(named);
     std::vector<ArrayStart> starts;  // per global array of the spec: what it holds at first
     Outcome<const SourceBinding*> largest = bind_params(kernel, bindings, k, starts);
-    if (!largest.value) return {std::nullopt, largest.error};
+    if (!largest.value) return failure_of(largest);
     if (Outcome<void> variables = bind_variables(kernel, bindings, k, starts); !variables.done())
-        return {std::nullopt, variables.error};
+        return failure_of(variables);
     if (Outcome<void> shared = add_shared_arrays(kernel, dynamic_shared_bytes, k); !shared.done())
-        return {std::nullopt, shared.error};
+        return failure_of(shared);
 
     const std::vector<uint64_t> cover = *largest.value ? (*largest.value)->shape : std::vector<uint64_t>{1};
     k.spec.default_block = cover.size() == 2 ? Dim3{16, 16, 1} : Dim3{256, 1, 1};

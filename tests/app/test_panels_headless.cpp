@@ -379,7 +379,7 @@ TEST_CASE("a launch at the emulator's caps computes off the UI thread - the last
     CHECK_FALSE(state.picture_job);
     REQUIRE(state.retiring.size() == 1);
     const PictureResult stopped = state.retiring.front().get();  // returns within a block
-    CHECK(stopped.error == kCancelled);
+    CHECK(stopped.cancelled());
     state.retiring.clear();
     // A new change replaces a running one: only the newest launch reaches the screen.
     state.edit.launch = {{1u << 20, 1, 1}, {1024, 1, 1}};
