@@ -25,7 +25,7 @@
 #include "kernels/occupancy/sm_properties.hpp"
 #include "app/commands/occupancy_command.hpp"
 #if THREADMAP_HAS_GUI
-#include "viz/legend.hpp"
+#include "viz/draw/legend.hpp"
 #include "app/commands/render_command.hpp"
 #include "app/commands/window_command.hpp"
 #endif
@@ -97,8 +97,8 @@ void add_launch_options(CLI::App& cmd, LaunchOptions& o) {
                    "--source: MiB of memory a run of the kernel may take before it is stopped (default 2048; the "
                    "kernel model keeps up to 64 bytes per element, 24 for check)")
         ->check(non_empty);
-    for (const KernelSpec* k : builtin_kernels())
-        for (const ParamSpec& p : k->params) {
+    for (const KernelSpec* spec : builtin_kernels())
+        for (const ParamSpec& p : spec->params) {
             if (shape_option_param(p.name) || o.params.count(p.name)) continue;
             std::string kernels;
             for (const KernelSpec* other : builtin_kernels())

@@ -37,26 +37,26 @@ uint64_t status_kb(const char* key) {
 }
 
 void run_case(const Case& c, int repeats, int fd) {
-    const LaunchConfig l{covering_grid(c.workload, c.block), c.block};
+    const LaunchConfig launch{covering_grid(c.workload, c.block), c.block};
     const uint64_t rss_before = status_kb("VmRSS:");
     std::vector<double> ms;
     uint64_t threads = 0, elements = 0;
     unsigned workers = 0;
     for (int r = 0; r < repeats; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
-        const LaunchResult e = emulate(c.workload, l);
+        const LaunchResult result = emulate(c.workload, launch);
         const auto t1 = std::chrono::steady_clock::now();
         ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-        threads = e.stats.threads_launched;
-        elements = e.stats.elements;
-        workers = e.workers;
+        threads = result.stats.threads_launched;
+        elements = result.stats.elements;
+        workers = result.workers;
     }
     // The window's path: the same launch again into the buffers of the previous run.
     std::vector<double> reused;
-    LaunchResult into = emulate(c.workload, l);
+    LaunchResult into = emulate(c.workload, launch);
     for (int r = 0; r < repeats; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
-        emulate_into(c.workload, l, into);
+        emulate_into(c.workload, launch, into);
         reused.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     std::sort(reused.begin(), reused.end());
@@ -71,9 +71,9 @@ void run_case(const Case& c, int repeats, int fd) {
         "\"workers\":%u,\"repeats\":%d,\"first_ms\":%.2f,\"ms_min\":%.2f,\"ms_median\":%.2f,\"ms_max\":%.2f,"
         "\"threads_per_second_median\":%.4g,\"reused_ms_min\":%.2f,\"reused_ms_median\":%.2f,"
         "\"reused_threads_per_second_median\":%.4g,\"peak_rss_bytes\":%llu,\"rss_bytes_per_element\":%.2f}",
-        c.name, l.grid.x, l.grid.y, l.grid.z, l.block.x, l.block.y, l.block.z, (unsigned long long)threads,
-        (unsigned long long)elements, workers, repeats, ms.front(), sorted.front(), median, sorted.back(),
-        double(threads) / (median / 1000), reused.front(), reused[reused.size() / 2],
+        c.name, launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x, launch.block.y, launch.block.z,
+        (unsigned long long)threads, (unsigned long long)elements, workers, repeats, ms.front(), sorted.front(), median,
+        sorted.back(), double(threads) / (median / 1000), reused.front(), reused[reused.size() / 2],
         double(threads) / (reused[reused.size() / 2] / 1000), (unsigned long long)peak * 1024,
         double(peak - rss_before) * 1024 / double(elements));
     if (write(fd, buf, size_t(len)) != len) std::_Exit(1);

@@ -51,18 +51,18 @@ double median_ms(int repeats, const std::function<void()>& f) {
 
 // keep: the array whose requests of `op` are kept whole, as the window's warp inspector asks.
 // workers: 0 spreads the blocks over every core (run_model's default), 1 runs them on one.
-ModelResult model(const KernelSpec& k, const Params& p, const LaunchConfig& l, bool requests = false,
+ModelResult model(const KernelSpec& spec, const Params& p, const LaunchConfig& launch, bool requests = false,
                   size_t keep = SIZE_MAX, AccessOp op = AccessOp::Store, unsigned workers = 0,
                   bool keep_records = true) {
-    ModelLaunch m{&k, p, l};
-    m.keep_records = keep_records;
-    m.workers = workers;
-    m.record_requests = requests;
-    m.keep_requests = keep;
-    m.keep_op = op;
-    m.record_elements = !requests;  // as `threadmap memory` runs it
-    m.max_accesses = UINT64_MAX;    // the tiled matmul makes 2.4 billion
-    auto r = run_model(m);
+    ModelLaunch model_launch{&spec, p, launch};
+    model_launch.keep_records = keep_records;
+    model_launch.workers = workers;
+    model_launch.record_requests = requests;
+    model_launch.keep_requests = keep;
+    model_launch.keep_op = op;
+    model_launch.record_elements = !requests;  // as `threadmap memory` runs it
+    model_launch.max_accesses = UINT64_MAX;    // the tiled matmul makes 2.4 billion
+    auto r = run_model(model_launch);
     if (!r.value) {
         std::fprintf(stderr, "model-bench: %s\n", r.error.c_str());
         std::exit(1);
@@ -72,21 +72,22 @@ ModelResult model(const KernelSpec& k, const Params& p, const LaunchConfig& l, b
 
 // 1. the tutorial's matmul
 void bench_matmul(int repeats) {
-    Workload w = matmul_workload(KernelKind::Matmul, 200, 200, 200);
-    w.a_rows = 300;
-    w.b_cols = 300;
-    const LaunchConfig l{{16, 16, 1}, {32, 32, 1}};
-    const double fast = median_ms(repeats, [&] { emulate(w, l); });
+    Workload workload = matmul_workload(KernelKind::Matmul, 200, 200, 200);
+    workload.a_rows = 300;
+    workload.b_cols = 300;
+    const LaunchConfig launch{{16, 16, 1}, {32, 32, 1}};
+    const double fast = median_ms(repeats, [&] { emulate(workload, launch); });
     uint64_t accesses = 0;
-    const KernelSpec& k = *find_builtin_kernel("matmul");
+    const KernelSpec& spec = *find_builtin_kernel("matmul");
     const Params p = {200, 200, 200, 300, 300};
     // On one thread, as the writes-only run (which is never spread); then spread over the cores.
-    const double recorded = median_ms(repeats, [&] { accesses = model(k, p, l, false, SIZE_MAX, {}, 1).accesses; });
-    const double spread = median_ms(repeats, [&] { model(k, p, l); });
+    const double recorded =
+        median_ms(repeats, [&] { accesses = model(spec, p, launch, false, SIZE_MAX, {}, 1).accesses; });
+    const double spread = median_ms(repeats, [&] { model(spec, p, launch); });
     const double writes_only = median_ms(repeats, [&] {
-        ModelLaunch m{&k, p, l};
-        m.record_reads = false;
-        if (!run_model(m).value) std::exit(1);
+        ModelLaunch model_launch{&spec, p, launch};
+        model_launch.record_reads = false;
+        if (!run_model(model_launch).value) std::exit(1);
     });
     std::printf(
         "{\"bench\":\"matmul_300x200x300\",\"fast_emulator_ms\":%.1f,\"model_writes_recorded_ms\":%.1f,"
@@ -97,12 +98,12 @@ void bench_matmul(int repeats) {
 
 // 2. tiled matmul with barriers
 void bench_tiled(int repeats) {
-    const KernelSpec& k = *find_builtin_kernel("matmul-tiled");
+    const KernelSpec& spec = *find_builtin_kernel("matmul-tiled");
     const Params p = {1024, 1024, 1024, 1024, 1024};
-    const LaunchConfig l{k.covering_grid(p, k.default_block), k.default_block};
+    const LaunchConfig launch{spec.covering_grid(p, spec.default_block), spec.default_block};
     uint64_t accesses = 0;
     const auto run = [&](unsigned workers) {
-        return median_ms(repeats, [&] { accesses = model(k, p, l, false, SIZE_MAX, {}, workers).accesses; });
+        return median_ms(repeats, [&] { accesses = model(spec, p, launch, false, SIZE_MAX, {}, workers).accesses; });
     };
     const double spread = run(0), one = run(1);
     std::printf("{\"bench\":\"matmul_tiled_1024\",\"ms\":%.1f,\"one_thread_ms\":%.1f,\"cores\":%u,\"accesses\":%llu}\n",
@@ -111,11 +112,11 @@ void bench_tiled(int repeats) {
 
 // 3. barriers: reduce-sequential, with fibers and with its barriers as no-ops
 void bench_reduce(int repeats) {
-    const KernelSpec& k = *find_builtin_kernel("reduce-sequential");
+    const KernelSpec& spec = *find_builtin_kernel("reduce-sequential");
     const Params p = {16'000'000};
-    const LaunchConfig l{k.covering_grid(p, {256, 1, 1}), {256, 1, 1}};
-    const double fibers = median_ms(repeats, [&] { model(k, p, l); });
-    KernelSpec flat = k;  // the same accesses, run to completion: barriers do nothing
+    const LaunchConfig launch{spec.covering_grid(p, {256, 1, 1}), {256, 1, 1}};
+    const double fibers = median_ms(repeats, [&] { model(spec, p, launch); });
+    KernelSpec flat = spec;  // the same accesses, run to completion: barriers do nothing
     flat.uses_barriers = false;
     flat.body = [](ModelThread& t) {
         const auto in = t.array<float>(0), partial = t.array<float>(1), sdata = t.array<float>(2);
@@ -126,8 +127,8 @@ void bench_reduce(int repeats) {
             if (tid < s) sdata.store(tid, sdata.load(tid, 9) + sdata.load(tid + s, 9), 9);
         if (tid == 0) partial.store(t.blockIdx.x, sdata.load(0, 13), 13);
     };
-    const double flat_ms = median_ms(repeats, [&] { model(flat, p, l); });
-    const double threads = double(l.blocks()) * 256, barriers = 9;
+    const double flat_ms = median_ms(repeats, [&] { model(flat, p, launch); });
+    const double threads = double(launch.blocks()) * 256, barriers = 9;
     std::printf(
         "{\"bench\":\"reduce_sequential_16M_block256\",\"with_barriers_ms\":%.0f,\"barriers_as_noops_ms\":%.0f,"
         "\"ns_per_thread_per_barrier\":%.1f,\"barrier_overhead_ns_per_thread_per_barrier\":%.1f}\n",
@@ -152,17 +153,18 @@ void bench_memory(int repeats) {
          AccessOp::Store},
     };
     for (const Case& c : memory_cases) {
-        const KernelSpec& k = *find_builtin_kernel(c.kernel);
-        const double check = median_ms(repeats, [&] { model(k, c.params, c.launch, false, SIZE_MAX, {}, 0, false); });
+        const KernelSpec& spec = *find_builtin_kernel(c.kernel);
+        const double check =
+            median_ms(repeats, [&] { model(spec, c.params, c.launch, false, SIZE_MAX, {}, 0, false); });
         uint64_t requests = 0;
         const double view = median_ms(repeats, [&] {
-            const ModelResult r = model(k, c.params, c.launch, true);
+            const ModelResult result = model(spec, c.params, c.launch, true);
             requests = 0;
-            for (const MemorySite& s : r.memory->sites) requests += s.requests;
+            for (const MemorySite& s : result.memory->sites) requests += s.requests;
         });
         size_t kept = 0;
         const double keeping = median_ms(
-            repeats, [&] { kept = model(k, c.params, c.launch, true, 0, c.kept).memory->kept_requests.size(); });
+            repeats, [&] { kept = model(spec, c.params, c.launch, true, 0, c.kept).memory->kept_requests.size(); });
         std::printf(
             "{\"bench\":\"%s\",\"check_run_ms\":%.1f,\"memory_view_run_ms\":%.1f,"
             "\"requests\":%llu,\"memory_view_keeping_%s_requests_of_array_0_ms\":%.1f,\"kept\":%zu}\n",
@@ -189,14 +191,14 @@ void bench_levels(int repeats) {
         {"matmul-tiled", {256, 256, 256, 256, 256}, {16, 16, 1}, std::nullopt},
     };
     for (const Level& c : levels) {
-        const KernelSpec& k = *find_builtin_kernel(c.kernel);
-        const LaunchConfig l{k.covering_grid(c.params, c.block), c.block};
+        const KernelSpec& spec = *find_builtin_kernel(c.kernel);
+        const LaunchConfig launch{spec.covering_grid(c.params, c.block), c.block};
         uint64_t accesses = 0;
-        const double findings =
-            median_ms(repeats, [&] { accesses = model(k, c.params, l, false, SIZE_MAX, {}, 0, false).accesses; });
-        const double records = median_ms(repeats, [&] { model(k, c.params, l); });
-        const double requests = median_ms(repeats, [&] { model(k, c.params, l, true); });
-        const double fast = c.fast ? median_ms(repeats, [&] { emulate(*c.fast, l); }) : -1;
+        const double findings = median_ms(
+            repeats, [&] { accesses = model(spec, c.params, launch, false, SIZE_MAX, {}, 0, false).accesses; });
+        const double records = median_ms(repeats, [&] { model(spec, c.params, launch); });
+        const double requests = median_ms(repeats, [&] { model(spec, c.params, launch, true); });
+        const double fast = c.fast ? median_ms(repeats, [&] { emulate(*c.fast, launch); }) : -1;
         const auto ns = [&](double ms) { return ms * 1e6 / double(accesses); };
         char fast_text[32] = "null";
         if (fast >= 0) std::snprintf(fast_text, sizeof fast_text, "%.1f", fast);

@@ -73,9 +73,9 @@ std::shared_ptr<const BoundKernel> bound(const std::shared_ptr<const CompiledSou
 
 // A learner's kernel runs its blocks on one thread (its compiled code keeps the running thread
 // in globals); a built-in one is run on one too, so that the ratio compares the code alone.
-void must_run(ModelLaunch l) {
-    l.workers = 1;
-    const auto r = run_model(l);
+void must_run(ModelLaunch model_launch) {
+    model_launch.workers = 1;
+    const auto r = run_model(model_launch);
     if (!r.value) {
         std::fprintf(stderr, "source-bench: %s\n", r.error.c_str());
         std::exit(1);

@@ -18,8 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const DeviceProfile b = profile_at_bound(p, fast);
         for (const TimedProgram& program :
              {TimedProgram{}, TimedProgram{HostLanguage::Numba, ElementType::Float64, Transfers::HostArrays}}) {
-            const Workload w = matmul_workload(KernelKind::Matmul, 300, 300, 200);
-            const ModeledTimes t = model_times(b, workload_cost(w, program), program, false, true, 10);
+            const Workload workload = matmul_workload(KernelKind::Matmul, 300, 300, 200);
+            const ModeledTimes t = model_times(b, workload_cost(workload, program), program, false, true, 10);
             for (double s : {t.alloc, t.h2d, t.kernel, t.d2h, t.first_launch})
                 if (!(s >= 0) || std::isnan(s)) __builtin_trap();
         }

@@ -37,7 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const CheckedLaunch c = check_launch(o);
     if (c.value) {  // accepted: then valid on the cc 9.0 profile and within the emulator's caps
         if (validate_launch(c.value->launch, cc90_profile())) __builtin_trap();
-        if (check_launch_caps(c.value->workload, c.value->launch)) __builtin_trap();
+        if (!check_launch_caps(c.value->workload, c.value->launch).done()) __builtin_trap();
     }
     return 0;
 }

@@ -34,34 +34,34 @@ const Case& case_for(uint8_t pick) {
     auto it = cases.find(which);
     if (it != cases.end()) return it->second;
     Case c;
-    ModelLaunch& l = c.launch;
+    ModelLaunch& model_launch = c.launch;
     switch (which) {
         case 0:
-            l.spec = find_builtin_kernel("increment");
-            l.params = {50};
-            l.launch = {{2, 1, 1}, {32, 1, 1}};
+            model_launch.spec = find_builtin_kernel("increment");
+            model_launch.params = {50};
+            model_launch.launch = {{2, 1, 1}, {32, 1, 1}};
             break;
         case 1:
-            l.spec = find_builtin_kernel("matmul-tiled-nosync");
-            l.params = {20, 20, 20, 20, 20};
-            l.launch = {{2, 2, 1}, {16, 16, 1}};
-            l.shared_block = 1;
+            model_launch.spec = find_builtin_kernel("matmul-tiled-nosync");
+            model_launch.params = {20, 20, 20, 20, 20};
+            model_launch.launch = {{2, 2, 1}, {16, 16, 1}};
+            model_launch.shared_block = 1;
             break;
         case 2:
-            l.spec = find_builtin_kernel("histogram-racy");
-            l.params = {100, 8};
-            l.launch = {{1, 1, 1}, {64, 1, 1}};
+            model_launch.spec = find_builtin_kernel("histogram-racy");
+            model_launch.params = {100, 8};
+            model_launch.launch = {{1, 1, 1}, {64, 1, 1}};
             break;
         default:
-            l.spec = find_builtin_kernel("transpose-tiled");
-            l.params = {40, 24};
-            l.launch = {{2, 3, 1}, {16, 16, 1}};
-            l.record_requests = true;
-            l.keep_requests = 1;
+            model_launch.spec = find_builtin_kernel("transpose-tiled");
+            model_launch.params = {40, 24};
+            model_launch.launch = {{2, 3, 1}, {16, 16, 1}};
+            model_launch.record_requests = true;
+            model_launch.keep_requests = 1;
             break;
     }
-    const auto r = run_model(l);
-    if (!r.value || check_result_fits(*r.value, l)) __builtin_trap();  // an honest result must fit
+    const auto r = run_model(model_launch);
+    if (!r.value || !check_result_fits(*r.value, model_launch).done()) __builtin_trap();  // an honest result must fit
     c.honest = serialize_result(*r.value);
     return cases.emplace(which, std::move(c)).first->second;
 }
@@ -83,7 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     if (bytes.size() > largest_result_bytes(c.launch)) return 0;  // the reader stops there
     const auto r = deserialize_result(bytes);
-    if (!r || check_result_fits(*r, c.launch)) return 0;
+    if (!r || !check_result_fits(*r, c.launch).done()) return 0;
     static std::FILE* sink = std::fopen("/dev/null", "w");
     for (size_t a = 0; a < c.launch.spec->arrays.size(); ++a) {
         if (c.launch.spec->arrays[a].space == MemorySpace::Shared) continue;

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "viz/legend.hpp"
+#include "viz/draw/legend.hpp"
 #include "app/window_state/settings.hpp"
 
 using namespace threadmap;

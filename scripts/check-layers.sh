@@ -2,12 +2,12 @@
 # The layering check. Every project include is written from the repository root
 # ("kernels/core/outcome.hpp"), so its folder is in its name. Dependencies point one way:
 #   layers:   kernels/ <- viz/ <- app/
+#   viz/:     color <- layout <- draw
 #   kernels/: core <- model <- builtin <- occupancy <- emulator <- timing <- cuda <- source <- kernel_host
 #   app/:     launch <- reports <- window_state <- panels <- window <- commands <- app/ itself
-# (kernels/CMakeLists.txt and app/CMakeLists.txt add their folders in this order, one library
+# (kernels/, viz/ and app/'s CMakeLists.txt add their folders in this order, one library
 # each). A folder may include its own folder and folders left of it. GL and ImGui headers stay out
-# of kernels/. A bare include of a project header ("outcome.hpp") fails too; the headers compiled
-# inside the learner's virtual /threadmap/ folder (kernels/model/bfloat16_bits.hpp) keep theirs.
+# of kernels/, viz/color and viz/layout. A bare include of a project header ("outcome.hpp") fails too.
 # Exit 1 naming each include that breaks a rule.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,10 +15,9 @@ python3 - <<'PY'
 import os, re, sys
 order = ["kernels/core", "kernels/model", "kernels/builtin", "kernels/occupancy", "kernels/emulator",
          "kernels/timing", "kernels/cuda", "kernels/source", "kernels/kernel_host",
-         "viz",
+         "viz/color", "viz/layout", "viz/draw",
          "app/launch", "app/reports", "app/window_state", "app/panels", "app/window", "app/commands", "app"]
 rank = {folder: i for i, folder in enumerate(order)}
-embedded = {"kernels/model/bfloat16_bits.hpp"}  # includes half_bits.hpp beside it, in /threadmap/ too
 headers = set()
 for d, _, files in os.walk("."):
     headers.update(os.path.basename(f) for f in files if f.endswith((".hpp", ".h", ".cuh")) and "/build" not in d)
@@ -39,12 +38,13 @@ for top in ["kernels", "viz", "app", "tests", "bench", "fuzz"]:
                 if not m:
                     continue
                 quote, name = m.groups()
-                if folder and folder.startswith("kernels") and re.match(r"(imgui|GLFW/|epoxy/|EGL/|GL/)", name):
-                    bad.append(f"{path}:{n}: {name}: kernels/ has no GL and no ImGui")
+                pure = folder and (folder.startswith("kernels") or folder in ("viz/color", "viz/layout"))
+                if pure and re.match(r"(imgui|GLFW/|epoxy/|EGL/|GL/)", name):
+                    bad.append(f"{path}:{n}: {name}: {folder}/ has no GL and no ImGui")
                 if quote != '"' or name.startswith("/"):
                     continue
                 if not os.path.exists(name):
-                    if os.path.basename(name) in headers and path not in embedded:
+                    if os.path.basename(name) in headers:
                         bad.append(f"{path}:{n}: {name}: write a project include from the repository root")
                     continue
                 target = os.path.dirname(name)

@@ -25,12 +25,12 @@ class RandomLaunches {
 
     // Blocks up to 256×4×2 shrunk along x to 1,024 threads; every third one 1D.
     LaunchConfig launch(int trial) {
-        LaunchConfig l;
-        l.block = {pick(1, 256), pick(1, 4), pick(1, 2)};
-        l.grid = {pick(1, 40), pick(1, 5), pick(1, 3)};
-        if (trial % 3 == 0) l.block.y = l.block.z = l.grid.y = l.grid.z = 1;
-        l.block.x = std::min(l.block.x, 1024 / (l.block.y * l.block.z));
-        return l;
+        LaunchConfig launch;
+        launch.block = {pick(1, 256), pick(1, 4), pick(1, 2)};
+        launch.grid = {pick(1, 40), pick(1, 5), pick(1, 3)};
+        if (trial % 3 == 0) launch.block.y = launch.block.z = launch.grid.y = launch.grid.z = 1;
+        launch.block.x = std::min(launch.block.x, 1024 / (launch.block.y * launch.block.z));
+        return launch;
     }
 
     // The four kernels in turn, on small shapes.

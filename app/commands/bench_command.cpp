@@ -115,7 +115,9 @@ int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const Dim3&
                             "model the others (--backend model)\n"),
                2;
     const SweepGpu gpu = sweep_gpu(model, b, pinned, program, block);
-    const auto cpu = [element = program.element](const Workload& w) { return cpu_median_seconds(w, element); };
+    const auto cpu = [element = program.element](const Workload& workload) {
+        return cpu_median_seconds(workload, element);
+    };
     const SweepResult r = run_sweep(kind, sweep_sizes(*from.value, *to.value, int(*points.value)), cpu, gpu);
     const std::string point_origin = "cpu: measured, gpu: " + (gpu.origin.empty() ? std::string("none") : gpu.origin);
     if (o.csv) {
@@ -202,13 +204,14 @@ int run_bench_command(const BenchCommandOptions& o) {
     const PrepareResult prepared = prepare_launch(launch);
     if (!prepared.value) return fail(prepared.error, 2);
     const BackendChoice& b = prepared.value->backend;
-    const ResolvedLaunch& r = prepared.value->launch;
-    if (o.sweep && r.model) return fail(r.kernel_name() + ": " + kNoSweep, 2);
-    if (o.sweep) return run_sweep_command(o, r.workload.kernel, r.launch.block, b, model, pinned, program);
+    const ResolvedLaunch& resolved = prepared.value->launch;
+    if (o.sweep && resolved.model) return fail(resolved.kernel_name() + ": " + kNoSweep, 2);
+    if (o.sweep)
+        return run_sweep_command(o, resolved.workload.kernel, resolved.launch.block, b, model, pinned, program);
     if (o.csv) return fail("--csv goes with --sweep (a single run prints JSON or a table)", 2);
 
-    TimingRequest request{r, b, model, pinned, resident, int(*repeats.value), program};
-    if (const auto why = why_not_timed(request)) return fail(*why, 2);
+    TimingRequest request{resolved, b, model, pinned, resident, int(*repeats.value), program};
+    if (const Outcome<void> why = why_not_timed(request); !why.done()) return fail(why.error, 2);
     const Outcome<TimingReport> report = measure_timing(request);
     if (!report.value) return fail(report.error, 1);
     if (o.json)

@@ -23,20 +23,21 @@ constexpr const char* kModelNote =
 
 namespace {
 
-nlohmann::json launch_json(const LaunchConfig& l) {
-    return {{"grid", {l.grid.x, l.grid.y, l.grid.z}}, {"block", {l.block.x, l.block.y, l.block.z}}};
+nlohmann::json launch_json(const LaunchConfig& launch) {
+    return {{"grid", {launch.grid.x, launch.grid.y, launch.grid.z}},
+            {"block", {launch.block.x, launch.block.y, launch.block.z}}};
 }
 
 // A learner's kernel's warnings (`warnings`: Clang's text; empty for a built-in kernel): printed
 // before the report, in JSON as "warnings".
 const char* const kWarningsHeading = "Clang's warnings (the kernel compiled and ran as written):\n";
 
-int report_sweep(const ModelLaunch& l, const std::optional<ModelLaunch>& expected, const std::string& format,
+int report_sweep(const ModelLaunch& model_launch, const std::optional<ModelLaunch>& expected, const std::string& format,
                  const std::string& warnings) {
-    const auto sweep = sweep_launches(l, nullptr, expected ? &*expected : nullptr);
+    const auto sweep = sweep_launches(model_launch, nullptr, expected ? &*expected : nullptr);
     if (!sweep.value) {
         std::fprintf(stderr, "threadmap: %s\n", sweep.error.c_str());
-        return failed_run_exit(l);
+        return failed_run_exit(model_launch);
     }
     const LaunchSweep& s = *sweep.value;
     bool all_agree = true;
@@ -58,17 +59,19 @@ int report_sweep(const ModelLaunch& l, const std::optional<ModelLaunch>& expecte
         }
         nlohmann::json ref = nlohmann::json::object();
         for (size_t k = 0; k < kFindingKinds; ++k) ref[finding_kind_name(FindingKind(k))] = s.reference_counts[k];
-        nlohmann::json j{
-            {"kernel", l.spec->name},         {"reference", {{"launch", launch_json(l.launch)}, {"counts", ref}}},
-            {"expected", s.expected},         {"launches", launches},
-            {"not_compared", s.not_compared}, {"model", kModelNote}};
+        nlohmann::json j{{"kernel", model_launch.spec->name},
+                         {"reference", {{"launch", launch_json(model_launch.launch)}, {"counts", ref}}},
+                         {"expected", s.expected},
+                         {"launches", launches},
+                         {"not_compared", s.not_compared},
+                         {"model", kModelNote}};
         if (!warnings.empty()) j["warnings"] = warnings;
         std::cout << j.dump(1) << "\n";
         return all_agree ? 0 : 3;
     }
     if (!warnings.empty()) std::cout << kWarningsHeading << warnings << "\n";
-    std::cout << l.spec->name << ": your launch (grid " << to_string(l.launch.grid) << ", block "
-              << to_string(l.launch.block) << ") has " << findings_summary(s.reference_counts) << "; ";
+    std::cout << model_launch.spec->name << ": your launch (grid " << to_string(model_launch.launch.grid) << ", block "
+              << to_string(model_launch.launch.block) << ") has " << findings_summary(s.reference_counts) << "; ";
     if (s.expected)
         std::cout
             << "it and " << s.launches.size() - 1
@@ -86,40 +89,41 @@ int report_sweep(const ModelLaunch& l, const std::optional<ModelLaunch>& expecte
 }
 
 // `check --format json`: the launch, its findings and their counts, what it printed.
-void write_check_json(const ModelLaunch& l, const ModelResult& r, const std::string& warnings) {
-    nlohmann::json j = {{"kernel", l.spec->name},
-                        {"launch",
-                         {{"grid", {l.launch.grid.x, l.launch.grid.y, l.launch.grid.z}},
-                          {"block", {l.launch.block.x, l.launch.block.y, l.launch.block.z}}}},
-                        {"findings", findings_json(r)},
-                        {"counts", finding_counts_json(r)},
-                        {"listed_at_most", ModelResult::kMaxListedFindings},
-                        {"ended_early", r.ended_early},
-                        {"model", kModelNote}};
-    if (r.printed.calls > 0) j["printed"] = printed_json(r.printed);
+void write_check_json(const ModelLaunch& model_launch, const ModelResult& result, const std::string& warnings) {
+    nlohmann::json j = {
+        {"kernel", model_launch.spec->name},
+        {"launch",
+         {{"grid", {model_launch.launch.grid.x, model_launch.launch.grid.y, model_launch.launch.grid.z}},
+          {"block", {model_launch.launch.block.x, model_launch.launch.block.y, model_launch.launch.block.z}}}},
+        {"findings", findings_json(result)},
+        {"counts", finding_counts_json(result)},
+        {"listed_at_most", ModelResult::kMaxListedFindings},
+        {"ended_early", result.ended_early},
+        {"model", kModelNote}};
+    if (result.printed.calls > 0) j["printed"] = printed_json(result.printed);
     if (!warnings.empty()) j["warnings"] = warnings;
     std::cout << j.dump(1) << "\n";
 }
 
 // `check` as text: the compiler's warnings (often the bug: `if (i = n)`) before the findings,
 // as a compiler shows them, then the first findings in a learner's words and what it printed.
-void write_check_text(const ModelLaunch& l, const ModelResult& r, const std::string& warnings) {
+void write_check_text(const ModelLaunch& model_launch, const ModelResult& result, const std::string& warnings) {
     if (!warnings.empty()) std::cout << kWarningsHeading << warnings << "\n";
-    std::cout << l.spec->name << " on grid " << to_string(l.launch.grid) << ", block " << to_string(l.launch.block)
-              << ": " << findings_summary(r.counts) << "\n";
-    for (size_t i = 0; i < std::min(r.findings.size(), kTextFindings); ++i) {
-        const Finding& f = r.findings[i];
+    std::cout << model_launch.spec->name << " on grid " << to_string(model_launch.launch.grid) << ", block "
+              << to_string(model_launch.launch.block) << ": " << findings_summary(result.counts) << "\n";
+    for (size_t i = 0; i < std::min(result.findings.size(), kTextFindings); ++i) {
+        const Finding& f = result.findings[i];
         std::cout << finding_kind_title(f.kind) << " (line " << f.line << "): " << f.message << "\n";
     }
     uint64_t total = 0;
-    for (uint64_t c : r.counts) total += c;
+    for (uint64_t c : result.counts) total += c;
     if (total > kTextFindings)
         std::cout << "... " << total - std::min<uint64_t>(total, kTextFindings)
                   << " more (each kind once per element; --format json lists the first "
                   << ModelResult::kMaxListedFindings << ")\n";
-    if (r.ended_early) std::cout << "the launch ended at the divergent barrier\n";
+    if (result.ended_early) std::cout << "the launch ended at the divergent barrier\n";
     std::cout << "(" << kModelNote << ")\n" << std::flush;
-    write_printed(stdout, l.spec->name, r.printed);
+    write_printed(stdout, model_launch.spec->name, result.printed);
 }
 
 }  // namespace
@@ -130,8 +134,8 @@ int run_check_command(const CheckCommandOptions& o) {
                      "threadmap: check runs in the kernel model on the CPU; --backend cuda is for map and bench\n");
         return 2;
     }
-    if (const auto refused = phase_not_applicable(o.launch, "check", "the findings")) {
-        std::fprintf(stderr, "threadmap: %s\n", refused->c_str());
+    if (const Outcome<void> refused = phase_not_applicable(o.launch, "check", "the findings"); !refused.done()) {
+        std::fprintf(stderr, "threadmap: %s\n", refused.error.c_str());
         return 2;
     }
     LaunchOptions options = o.launch;
@@ -143,10 +147,10 @@ int run_check_command(const CheckCommandOptions& o) {
         std::fprintf(stderr, "threadmap: %s\n", launch.error.c_str());
         return 2;
     }
-    ModelLaunch l = *launch.value;
-    l.keep_records = false;  // the findings, not who touched each element
-    if (auto problem = check_model_launch(l)) {
-        std::fprintf(stderr, "threadmap: %s\n", problem->c_str());
+    ModelLaunch model_launch = *launch.value;
+    model_launch.keep_records = false;  // the findings, not who touched each element
+    if (const Outcome<void> problem = check_model_launch(model_launch); !problem.done()) {
+        std::fprintf(stderr, "threadmap: %s\n", problem.error.c_str());
         return 2;
     }
     if (o.sweep_launches) {
@@ -155,20 +159,21 @@ int run_check_command(const CheckCommandOptions& o) {
             expected.emplace();
             expected->spec = m->expected;
             expected->launch = {{1, 1, 1}, {1, 1, 1}};
-            expected->keep = l.keep;
+            expected->keep = model_launch.keep;
         }
-        return report_sweep(l, expected, o.format, resolved.value->model ? resolved.value->model->warnings : "");
+        return report_sweep(model_launch, expected, o.format,
+                            resolved.value->model ? resolved.value->model->warnings : "");
     }
-    const auto run = run_model(l);
+    const auto run = run_model(model_launch);
     if (!run.value) {
         std::fprintf(stderr, "threadmap: %s\n", run.error.c_str());
-        return failed_run_exit(l);
+        return failed_run_exit(model_launch);
     }
     const std::string& warnings = resolved.value->model ? resolved.value->model->warnings : std::string();
     if (o.format == "json")
-        write_check_json(l, *run.value, warnings);
+        write_check_json(model_launch, *run.value, warnings);
     else
-        write_check_text(l, *run.value, warnings);
+        write_check_text(model_launch, *run.value, warnings);
     return run.value->findings.empty() ? 0 : 3;
 }
 

@@ -19,8 +19,9 @@ int run_devices_command() {
         std::printf("%d: %s, compute capability %d.%d, %d SMs, %.1f GiB, max %u threads per block\n", d.index,
                     d.name.c_str(), d.cc_major, d.cc_minor, d.multiprocessors,
                     double(d.memory_bytes) / double(1ull << 30), d.limits.max_threads_per_block);
-        if (const auto missing = missing_code_for(d.cc_major, d.cc_minor, built_architectures()))
-            std::printf("   not usable: %s\n", missing->c_str());
+        if (const Outcome<void> missing = missing_code_for(d.cc_major, d.cc_minor, built_architectures());
+            !missing.done())
+            std::printf("   not usable: %s\n", missing.error.c_str());
     }
     return 0;
 }

@@ -34,14 +34,15 @@ const char* role_name(ArrayRole r) {
     return "?";
 }
 
-bool uses_shared(const KernelSpec& k) {
-    for (const ArraySpec& a : k.arrays)
+bool uses_shared(const KernelSpec& spec) {
+    for (const ArraySpec& a : spec.arrays)
         if (a.space == MemorySpace::Shared) return true;
     return false;
 }
 
-std::string default_text(const KernelSpec& k, const ParamSpec& p) {
-    return p.default_from < k.params.size() ? "--" + k.params[p.default_from].name : std::to_string(p.default_value);
+std::string default_text(const KernelSpec& spec, const ParamSpec& p) {
+    return p.default_from < spec.params.size() ? "--" + spec.params[p.default_from].name
+                                               : std::to_string(p.default_value);
 }
 
 }  // namespace
@@ -49,51 +50,51 @@ std::string default_text(const KernelSpec& k, const ParamSpec& p) {
 int run_kernels_command(const KernelsCommandOptions& o) {
     if (o.format == "json") {
         nlohmann::json list = nlohmann::json::array();
-        for (const KernelSpec* k : builtin_kernels()) {
+        for (const KernelSpec* spec : builtin_kernels()) {
             nlohmann::json params = nlohmann::json::array(), arrays = nlohmann::json::array();
-            for (const ParamSpec& p : k->params)
-                params.push_back({{"name", p.name}, {"help", p.help}, {"default", default_text(*k, p)}});
-            for (const ArraySpec& a : k->arrays)
+            for (const ParamSpec& p : spec->params)
+                params.push_back({{"name", p.name}, {"help", p.help}, {"default", default_text(*spec, p)}});
+            for (const ArraySpec& a : spec->arrays)
                 arrays.push_back({{"name", a.name},
                                   {"space", memory_space_name(a.space)},
                                   {"type", type_name(a.type)},
                                   {"role", role_name(a.role)}});
             nlohmann::json compiled = nlohmann::json::object();
             for (const CompiledResources& r : kCompiledResources)
-                if (k->name == r.kernel)
+                if (spec->name == r.kernel)
                     compiled[std::to_string(r.sm / 10) + "." + std::to_string(r.sm % 10)] = {
                         {"registers", r.registers},
                         {"barriers", r.barriers},
                         {"static_shared_bytes", r.static_shared_bytes}};
-            list.push_back({{"name", k->name},
-                            {"summary", k->summary},
+            list.push_back({{"name", spec->name},
+                            {"summary", spec->summary},
                             {"params", params},
                             {"arrays", arrays},
-                            {"default_block", {k->default_block.x, k->default_block.y, k->default_block.z}},
-                            {"shared_memory", uses_shared(*k)},
-                            {"barriers", k->uses_barriers},
-                            {"atomics", k->uses_atomics},
-                            {"cuda_source", k->cuda_source},
+                            {"default_block", {spec->default_block.x, spec->default_block.y, spec->default_block.z}},
+                            {"shared_memory", uses_shared(*spec)},
+                            {"barriers", spec->uses_barriers},
+                            {"atomics", spec->uses_atomics},
+                            {"cuda_source", spec->cuda_source},
                             {"compiled", compiled},
                             {"compiled_with", kCompiledResourcesNvcc}});
         }
         std::cout << nlohmann::json{{"kernels", list}}.dump(1) << "\n";
         return 0;
     }
-    for (const KernelSpec* k : builtin_kernels()) {
-        std::cout << k->name << "\n  " << k->summary << "\n  parameters:";
-        for (const ParamSpec& p : k->params)
-            std::cout << " --" << p.name << " (" << p.help << "; default " << default_text(*k, p) << ")";
+    for (const KernelSpec* spec : builtin_kernels()) {
+        std::cout << spec->name << "\n  " << spec->summary << "\n  parameters:";
+        for (const ParamSpec& p : spec->params)
+            std::cout << " --" << p.name << " (" << p.help << "; default " << default_text(*spec, p) << ")";
         std::cout << "\n  arrays:";
-        for (size_t i = 0; i < k->arrays.size(); ++i) {
-            const ArraySpec& a = k->arrays[i];
+        for (size_t i = 0; i < spec->arrays.size(); ++i) {
+            const ArraySpec& a = spec->arrays[i];
             std::cout << (i ? ", " : " ") << a.name << " (" << memory_space_name(a.space) << " " << type_name(a.type)
                       << ", " << role_name(a.role) << ")";
         }
-        std::cout << "\n  block " << to_string(k->default_block)
-                  << "; shared memory: " << (uses_shared(*k) ? "yes" : "no")
-                  << "; barriers: " << (k->uses_barriers ? "yes" : "no")
-                  << "; atomics: " << (k->uses_atomics ? "yes" : "no") << "\n";
+        std::cout << "\n  block " << to_string(spec->default_block)
+                  << "; shared memory: " << (uses_shared(*spec) ? "yes" : "no")
+                  << "; barriers: " << (spec->uses_barriers ? "yes" : "no")
+                  << "; atomics: " << (spec->uses_atomics ? "yes" : "no") << "\n";
     }
     return 0;
 }

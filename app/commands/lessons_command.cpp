@@ -12,25 +12,25 @@ int run_lessons_command(const LessonsCommandOptions& o) {
     std::string out;
     if (o.format == "json") {
         nlohmann::json list = nlohmann::json::array();
-        for (const Lesson& l : lessons())
-            list.push_back({{"id", l.name},
-                            {"title", l.title},
-                            {"group", l.group},
-                            {"order", l.order},
-                            {"summary", l.summary},
-                            {"opens_on", lesson_tab(l)}});
+        for (const Lesson& lesson : lessons())
+            list.push_back({{"id", lesson.name},
+                            {"title", lesson.title},
+                            {"group", lesson.group},
+                            {"order", lesson.order},
+                            {"summary", lesson.summary},
+                            {"opens_on", lesson_tab(lesson)}});
         out = nlohmann::json{{"lessons", list}}.dump(2) + "\n";
     } else {
         std::string group;
-        for (const Lesson& l : lessons()) {
-            if (l.group != group) {  // a heading per group, a blank line between groups
+        for (const Lesson& lesson : lessons()) {
+            if (lesson.group != group) {  // a heading per group, a blank line between groups
                 if (!group.empty()) out += "\n";
-                group = l.group;
+                group = lesson.group;
                 out += group + "\n";
             }
             char line[64];
-            std::snprintf(line, sizeof line, "  %2d  %-28s ", l.order, l.name.c_str());
-            out += line + l.title + "\n";
+            std::snprintf(line, sizeof line, "  %2d  %-28s ", lesson.order, lesson.name.c_str());
+            out += line + lesson.title + "\n";
         }
         out += "\nOpen one with: threadmap --preset ID  (or render --preset ID, check --preset ID, …)\n";
     }

@@ -32,7 +32,8 @@ int run_model_map(const MapCommandOptions& o, const ResolvedLaunch& resolved, Ma
     const size_t array = resolved.model->array;
     const auto run = run_model(launch);
     if (!run.value) return fail(run.error, failed_run_exit(launch));
-    if (const auto missing = missing_phase(launch.phase, run.value->phases)) return fail(*missing, 2);
+    if (const Outcome<void> missing = missing_phase(launch.phase, run.value->phases); !missing.done())
+        return fail(missing.error, 2);
     const ModelMapReport report{launch, *run.value, array, resolved.model->reads, !o.no_elements};
     if (!write_model_map_report(stdout, report, format)) return fail("could not write the output", 1);
     // A table is read by a person: the kernel's printf text follows it; CSV stays CSV.
@@ -61,21 +62,21 @@ int run_map_command(const MapCommandOptions& o) {
     const PrepareResult prepared = prepare_launch(o.launch);
     if (!prepared.value) return fail(prepared.error, 2);
     const BackendChoice& b = prepared.value->backend;
-    const ResolvedLaunch& r = prepared.value->launch;
+    const ResolvedLaunch& prepared_launch = prepared.value->launch;
     // JSON carries the kernel model's findings for the same launch (as `check` gives them):
     // found first, and only they kept, so that the model's state and the map are never held at once.
     std::optional<Outcome<ModelResult>> checked;
     if (format == MapFormat::Json) {
-        ModelLaunch findings_only = model_launch_for(r);
+        ModelLaunch findings_only = model_launch_for(prepared_launch);
         findings_only.keep_records = false;  // the map is the emulator's
         checked = run_model(findings_only);
         if (checked->value) checked->value->arrays = {};
     }
-    Outcome<LaunchResult> run = b.executor->run(r.workload, r.launch);
+    Outcome<LaunchResult> run = b.executor->run(prepared_launch.workload, prepared_launch.launch);
     if (!run.value) return fail(run.error, 1);
-    LaunchResult& e = *run.value;
-    b.executor->fetch_map(e);  // every element is printed (or counted): the map comes to the host
-    MapReport report{r.workload, e, b.name, !o.no_elements, nullptr, {}};
+    LaunchResult& result = *run.value;
+    b.executor->fetch_map(result);  // every element is printed (or counted): the map comes to the host
+    MapReport report{prepared_launch.workload, result, b.name, !o.no_elements, nullptr, {}};
     if (checked && checked->value)
         report.findings = &*checked->value;
     else if (checked)

@@ -17,8 +17,8 @@ int run_memory_command(const MemoryCommandOptions& o) {
                      "bench\n");
         return 2;
     }
-    if (const auto refused = phase_not_applicable(o.launch, "memory", "the requests")) {
-        std::fprintf(stderr, "threadmap: %s\n", refused->c_str());
+    if (const Outcome<void> refused = phase_not_applicable(o.launch, "memory", "the requests"); !refused.done()) {
+        std::fprintf(stderr, "threadmap: %s\n", refused.error.c_str());
         return 2;
     }
     auto launch = resolve_model_launch(o.launch);
@@ -26,25 +26,25 @@ int run_memory_command(const MemoryCommandOptions& o) {
         std::fprintf(stderr, "threadmap: %s\n", launch.error.c_str());
         return 2;
     }
-    ModelLaunch& l = *launch.value;
-    l.record_requests = true;
-    l.record_elements = false;  // the view needs no records or hazards: faster, far less memory
-    if (auto problem = check_model_launch(l)) {
-        std::fprintf(stderr, "threadmap: %s\n", problem->c_str());
+    ModelLaunch& model_launch = *launch.value;
+    model_launch.record_requests = true;
+    model_launch.record_elements = false;  // the view needs no records or hazards: faster, far less memory
+    if (const Outcome<void> problem = check_model_launch(model_launch); !problem.done()) {
+        std::fprintf(stderr, "threadmap: %s\n", problem.error.c_str());
         return 2;
     }
-    const auto run = run_model(l);
+    const auto run = run_model(model_launch);
     if (!run.value) {
         std::fprintf(stderr, "threadmap: %s\n", run.error.c_str());
-        return failed_run_exit(l);
+        return failed_run_exit(model_launch);
     }
     const MemoryView& view = *run.value->memory;
     if (o.json)
-        std::cout << memory_json(l, view.sites).dump(1) << "\n";
+        std::cout << memory_json(model_launch, view.sites).dump(1) << "\n";
     else if (o.csv)
-        std::cout << memory_csv(l, view.sites);
+        std::cout << memory_csv(model_launch, view.sites);
     else
-        std::cout << memory_text(l, view.sites);
+        std::cout << memory_text(model_launch, view.sites);
     return 0;
 }
 

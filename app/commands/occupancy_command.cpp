@@ -22,21 +22,21 @@ int fail(const std::string& message) {
 }
 
 // --registers and --shared-bytes, when given; a message when one is not a count in range.
-std::optional<std::string> read_overrides(const OccupancyCommandOptions& o, std::optional<int>& registers,
-                                          std::optional<uint64_t>& shared) {
+Outcome<void> read_overrides(const OccupancyCommandOptions& o, std::optional<int>& registers,
+                             std::optional<uint64_t>& shared) {
     if (!o.registers.empty()) {
         const auto r = parse_count(o.registers, "--registers");
-        if (!r.value) return r.error;
-        if (*r.value > 255) return "--registers must be from 0 to 255 (CUDA's most per thread)";
+        if (!r.value) return failed(r.error);
+        if (*r.value > 255) return failed("--registers must be from 0 to 255 (CUDA's most per thread)");
         registers = int(*r.value);
     }
     if (!o.shared_bytes.empty()) {
         const auto s = parse_count(o.shared_bytes, "--shared-bytes");
-        if (!s.value) return s.error;
-        if (*s.value > (uint64_t(1) << 30)) return "--shared-bytes must be at most 1073741824";
+        if (!s.value) return failed(s.error);
+        if (*s.value > (uint64_t(1) << 30)) return failed("--shared-bytes must be at most 1073741824");
         shared = *s.value;
     }
-    return std::nullopt;
+    return done();
 }
 
 }  // namespace
@@ -52,7 +52,7 @@ int run_occupancy_command(const OccupancyCommandOptions& o) {
     if (!gpu.value) return fail(gpu.error);
     std::optional<int> registers;
     std::optional<uint64_t> shared;
-    if (const auto why = read_overrides(o, registers, shared)) return fail(*why);
+    if (const Outcome<void> why = read_overrides(o, registers, shared); !why.done()) return fail(why.error);
     // On this machine's GPU the tutorial's kernels' registers are those of the kernel it runs.
     const auto tutorial = parse_kernel(launch.value->spec->name);
     std::optional<int> device_registers;

@@ -6,19 +6,19 @@
 #include <nlohmann/json.hpp>
 
 #include "app/launch/backend_choice.hpp"
-#include "viz/cuda_interop.hpp"
+#include "viz/draw/cuda_interop.hpp"
 #include "app/launch/device_profiles.hpp"
 #include "app/launch/lessons.hpp"
-#include "viz/figure.hpp"
+#include "viz/draw/figure.hpp"
 #include "app/reports/findings_report.hpp"
 #include "app/launch/session_file.hpp"
 #include "app/reports/timing_report.hpp"
 #include "app/window_state/timing_state.hpp"
-#include "viz/image_export.hpp"
+#include "viz/draw/image_export.hpp"
 #include "app/window_state/map_picture.hpp"
 #include "app/launch/model_launch.hpp"
-#include "viz/offscreen_context.hpp"
-#include "viz/overlay.hpp"
+#include "viz/draw/offscreen_context.hpp"
+#include "viz/draw/overlay.hpp"
 
 namespace threadmap {
 
@@ -37,7 +37,7 @@ int fail(const std::string& why, int code) {
 }
 
 // The Timing panel's size sweep of a tutorial kernel, run here to the end.
-SweepResult panel_sweep(const ResolvedLaunch& r, const BackendChoice& backend, const DeviceProfile* model,
+SweepResult panel_sweep(const ResolvedLaunch& resolved, const BackendChoice& backend, const DeviceProfile* model,
                         const LessonRun& base) {
     TimingState t;
     t.source = model ? TimingSource::Modeled : TimingSource::Measured;
@@ -45,7 +45,7 @@ SweepResult panel_sweep(const ResolvedLaunch& r, const BackendChoice& backend, c
     t.program = base.program;
     for (size_t i = 0; model && i < device_profiles().size(); ++i)
         if (&device_profiles()[i] == model) t.profile = int(i);
-    start_sweep(t, r.workload.kernel, backend, r.launch.block);
+    start_sweep(t, resolved.workload.kernel, backend, resolved.launch.block);
     return t.sweep_job.get();
 }
 
@@ -64,27 +64,27 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
     if (modeled) launch.backend = "cpu";
     const PrepareResult prepared = prepare_launch(launch);
     if (!prepared.value) return fail(prepared.error, 2);
-    const ResolvedLaunch& r = prepared.value->launch;
+    const ResolvedLaunch& resolved = prepared.value->launch;
     Outcome<TimingReport> report;
     std::optional<SweepResult> sweep;
     if (!o.recording.empty()) {
-        const TimingReport key = launch_key(r);
+        const TimingReport key = launch_key(resolved);
         report = load_recording(o.recording, &key);
         if (!report.value) return fail(report.error, 2);
     } else {
         const TimingRequest request{
-            r, prepared.value->backend, model, base.pinned, base.resident, base.repeats, base.program};
-        if (const auto why = why_not_timed(request)) return fail(*why, 2);
+            resolved, prepared.value->backend, model, base.pinned, base.resident, base.repeats, base.program};
+        if (const Outcome<void> why = why_not_timed(request); !why.done()) return fail(why.error, 2);
         report = measure_timing(request);
         if (!report.value) return fail(report.error, 1);
-        if (!r.model) sweep = panel_sweep(r, prepared.value->backend, model, base);  // else kNoSweep
+        if (!resolved.model) sweep = panel_sweep(resolved, prepared.value->backend, model, base);  // else kNoSweep
     }
     double axis = 0;
     const TimingReport& t = *report.value;
     const std::vector<TimingBar> bars = timing_bars(t, base.resident, base.first_launch, axis);
     const std::vector<std::string> caption = {
-        t.kernel + " " + nlohmann::json(t.shape).dump() + " · gridDim " + to_string(r.launch.grid) + " · blockDim " +
-            to_string(r.launch.block),
+        t.kernel + " " + nlohmann::json(t.shape).dump() + " · gridDim " + to_string(resolved.launch.grid) +
+            " · blockDim " + to_string(resolved.launch.block),
         t.is_recording() ? "recorded on " + t.recorded_from : t.device + " · " + t.date};
     try {
         OffscreenContext context;
@@ -103,15 +103,16 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
 }
 
 // The caption's second line: who touched the mapped array, and what the model found.
-std::string stats_caption(const MapPicture& p) {
-    const auto& s = p.result.stats;
-    if (p.launch.model)  // the kernel model's map of one array, and its findings
-        return std::string(p.launch.model->reads ? "who read" : "who wrote") + " each element; " +
+std::string stats_caption(const MapPicture& picture) {
+    const auto& s = picture.result.stats;
+    if (picture.launch.model)  // the kernel model's map of one array, and its findings
+        return std::string(picture.launch.model->reads ? "who read" : "who wrote") + " each element; " +
                std::to_string(s.threads_launched) + " threads launched, " + std::to_string(s.threads_active) +
-               (p.launch.model->reads ? " read it" : " wrote to it") +
-               (p.launch.model->shared() ? " (in that block); " : "; ") + std::to_string(s.elements_untouched) +
+               (picture.launch.model->reads ? " read it" : " wrote to it") +
+               (picture.launch.model->shared() ? " (in that block); " : "; ") + std::to_string(s.elements_untouched) +
                " elements untouched, " + std::to_string(s.elements_multi) +
-               " touched by more than one thread; findings: " + findings_summary(p.findings.counts) + " (kernel model)";
+               " touched by more than one thread; findings: " + findings_summary(picture.findings.counts) +
+               " (kernel model)";
     else
         return std::to_string(s.threads_launched) + " threads launched, " + std::to_string(s.threads_active) +
                " active, " + std::to_string(s.threads_idle) + " idle; " + std::to_string(s.elements_untouched) +
@@ -138,6 +139,29 @@ PictureOptions figure_options(const RenderCommandOptions& o, const ResolvedLaunc
 }
 
 // The map figure: the picture built as the window builds it, drawn with its legend and caption.
+// The figure's frame: its size, font, theme and legend; the caption's two lines set the map's area.
+FigureSpec figure_frame(const RenderCommandOptions& o, PixelSize size, float font_px) {
+    FigureSpec spec;
+    spec.caption = "launch\nstatistics";
+    spec.show_legend = !o.no_legend;
+    spec.theme = parse_theme(o.theme).value_or(ThemeName::Light);
+    spec.width = size.width;
+    spec.height = size.height;
+    spec.font_px = font_px;
+    return spec;
+}
+
+// What the figure shows of the picture: its cells, legend, array and the caption's lines.
+void describe_picture(FigureSpec& spec, const MapPicture& picture, ColorMode mode) {
+    spec.layout = &picture.layout;
+    spec.legend = picture_legend(picture);
+    spec.array = picture.launch.array_caption();
+    spec.caption =
+        launch_caption(picture.launch.kernel_name(), picture.launch.array_caption(), picture.layout, mode) + "\n";
+    spec.caption += stats_caption(picture);
+    if (picture.compare) spec.caption += "\nRight: " + picture_sentence(*picture.compare, "the same launch and view");
+}
+
 int render_map(const RenderCommandOptions& o, const PreparedLaunch& prepared, ColorMode mode,
                const std::optional<OccupancyGpu>& gpu, std::optional<uint64_t> per_row, PixelSize size) {
     const int width = size.width, height = size.height;
@@ -147,47 +171,39 @@ int render_map(const RenderCommandOptions& o, const PreparedLaunch& prepared, Co
         // CUDA interop needs GL on the GPU that made the map
         OffscreenContext context(b.cuda ? std::optional<int>(b.device) : std::nullopt);
         const float font_px = std::max(12.0f, float(std::min(width, height)) / 48);
-        FigureSpec spec;
-        spec.caption = "launch\nstatistics";  // two lines, as below: sets the map's area
-        spec.show_legend = !o.no_legend;
-        spec.theme = parse_theme(o.theme).value_or(ThemeName::Light);
-        spec.width = width;
-        spec.height = height;
-        spec.font_px = font_px;
+        FigureSpec spec = figure_frame(o, size, font_px);
         ResolvedLaunch launch = prepared.launch;
-        if (const auto problem = open_on_lesson_view(launch, o.launch)) return fail(*problem, 2);
+        if (const Outcome<void> problem = open_on_lesson_view(launch, o.launch); !problem.done())
+            return fail(problem.error, 2);
         spec.compare = lesson_comparison(launch).any();  // the map gets half the area
         const ViewRect area = figure_map_area(spec);
         const PictureOptions po = figure_options(o, launch, prepared.backend, mode, gpu, per_row, area);
         auto built = build_picture(launch, po);
         if (!built.value) return fail(built.error, 2);
-        MapPicture& p = *built.value;
-        if (p.launch.model)
-            if (const auto missing = missing_phase(p.launch.model->phase, p.phases)) return fail(*missing, 2);
-        if (placed && !p.occupancy_error.empty()) return fail(p.occupancy_error, 2);
+        MapPicture& picture = *built.value;
+        if (picture.launch.model)
+            if (const Outcome<void> missing = missing_phase(picture.launch.model->phase, picture.phases);
+                !missing.done())
+                return fail(missing.error, 2);
+        if (placed && !picture.occupancy_error.empty()) return fail(picture.occupancy_error, 2);
 
         HeadlessImGui imgui(width, height, font_px);
         CellGridRenderer renderer;
         CudaGlPainter painter;  // after the renderer: unregisters its buffer first
         // How the colours were made, for a GPU map: interop, or the host and why.
-        const std::string painted = paint_picture(p, renderer, painter);
+        const std::string painted = paint_picture(picture, renderer, painter);
         if (!painted.empty()) std::fprintf(stderr, "threadmap render: %s\n", painted.c_str());
         CellGridRenderer compare_renderer;
-        spec.compare = p.compare != nullptr;
-        if (p.compare) {
-            paint_picture(*p.compare, compare_renderer, painter);
-            spec.compare_layout = &p.compare->layout;
+        spec.compare = picture.compare != nullptr;
+        if (picture.compare) {
+            paint_picture(*picture.compare, compare_renderer, painter);
+            spec.compare_layout = &picture.compare->layout;
             spec.compare_renderer = &compare_renderer;
-            spec.compare_array = p.compare->launch.array_caption();
+            spec.compare_array = picture.compare->launch.array_caption();
         }
         RenderTarget target(width, height);
         target.bind();
-        spec.layout = &p.layout;
-        spec.legend = picture_legend(p);
-        spec.array = p.launch.array_caption();
-        spec.caption = launch_caption(p.launch.kernel_name(), p.launch.array_caption(), p.layout, mode) + "\n";
-        spec.caption += stats_caption(p);
-        if (p.compare) spec.caption += "\nRight: " + picture_sentence(*p.compare, "the same launch and view");
+        describe_picture(spec, picture, mode);
         draw_figure(renderer, spec);
         const auto written = write_png(read_framebuffer(width, height), o.out);
         if (!written.done()) return fail(written.error, 1);  // output that cannot be written

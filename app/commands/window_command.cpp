@@ -5,7 +5,7 @@
 
 #include "app/launch/backend_choice.hpp"
 #include "app/launch/input_file.hpp"
-#include "viz/legend.hpp"
+#include "viz/draw/legend.hpp"
 #include "app/launch/session_file.hpp"
 #include "app/launch/source_launch.hpp"
 
@@ -39,7 +39,8 @@ int run_window_command(WindowCommandOptions o) {
     if (any_launch_option(o.launch)) {
         auto resolved = resolve_launch(o.launch);
         if (!resolved.value) return fail((o.session.empty() ? "" : o.session + ": ") + resolved.error);
-        if (const auto problem = open_on_lesson_view(*resolved.value, o.launch)) return fail(*problem);
+        if (const Outcome<void> problem = open_on_lesson_view(*resolved.value, o.launch); !problem.done())
+            return fail(problem.error);
         w.launch = resolved.value;
         if (!o.launch.source_text.empty()) {  // a session's kernel: its text, for the Editor
             w.source = o.launch;

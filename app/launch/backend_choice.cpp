@@ -31,12 +31,12 @@ BackendResult choose_backend(const std::string& requested) {
     const CudaDevice* usable = nullptr;
     std::string why_not = cuda.reason;
     for (const CudaDevice& d : cuda.devices) {
-        const auto missing = missing_code_for(d.cc_major, d.cc_minor, built_architectures());
-        if (!missing) {
+        const Outcome<void> missing = missing_code_for(d.cc_major, d.cc_minor, built_architectures());
+        if (missing.done()) {
             usable = &d;
             break;
         }
-        why_not = d.name + ": " + *missing;
+        why_not = d.name + ": " + missing.error;
     }
     if (!usable) {
         if (requested == "cuda") {

@@ -11,7 +11,7 @@
 
 namespace threadmap {
 
-extern const EmbeddedFile kEmbeddedDevices[];  // assets/devices/*.json, see app/CMakeLists.txt
+extern const EmbeddedFile kEmbeddedDevices[];  // assets/devices/*.json, see app/launch/CMakeLists.txt
 extern const int kEmbeddedDevicesCount;
 
 namespace {

@@ -10,7 +10,7 @@
 
 namespace threadmap {
 
-// Parses one profile; throws std::runtime_error naming the problem.
+// Parses one profile, or says what is wrong with it (the field by name).
 Outcome<DeviceProfile> parse_device_profile(const std::string& json_text);
 
 const std::vector<DeviceProfile>& device_profiles();  // sorted by name

@@ -12,7 +12,7 @@ namespace threadmap {
 
 std::string all_kernel_names(const char* separator) {
     std::string names;
-    for (const KernelSpec* k : builtin_kernels()) names += (names.empty() ? "" : separator) + k->name;
+    for (const KernelSpec* spec : builtin_kernels()) names += (names.empty() ? "" : separator) + spec->name;
     return names;
 }
 
@@ -46,11 +46,13 @@ size_t default_mapped_array(const KernelSpec& spec) {
     return 0;
 }
 
-ModelKernel tutorial_model_kernel(const Workload& w, bool store_in_loop) {
+ModelKernel tutorial_model_kernel(const Workload& workload, bool store_in_loop) {
     ModelKernel k;
-    const bool in_loop = store_in_loop && w.kernel == KernelKind::Matmul;
-    k.spec = find_builtin_kernel(in_loop ? "matmul-store-in-loop" : std::string(kernel_name(w.kernel)));
-    k.params = is_matrix(w.kernel) ? Params{w.rows, w.cols, w.inner, w.a_rows, w.b_cols} : Params{w.n};
+    const bool in_loop = store_in_loop && workload.kernel == KernelKind::Matmul;
+    k.spec = find_builtin_kernel(in_loop ? "matmul-store-in-loop" : std::string(kernel_name(workload.kernel)));
+    k.params = is_matrix(workload.kernel)
+                   ? Params{workload.rows, workload.cols, workload.inner, workload.a_rows, workload.b_cols}
+                   : Params{workload.n};
     k.array = default_mapped_array(*k.spec);
     return k;
 }
@@ -60,17 +62,17 @@ Workload model_workload(const ModelKernel& k, const LaunchConfig& launch) {
 }
 
 ResolvedLaunch default_model_launch(const KernelSpec& spec) {
-    ResolvedLaunch r;
+    ResolvedLaunch resolved;
     ModelKernel k;
     k.spec = &spec;
     k.array = default_mapped_array(spec);
     for (const ParamSpec& p : spec.params)
         k.params.push_back(p.default_from < k.params.size() ? k.params[p.default_from] : p.default_value);
-    r.launch.block = spec.default_block;
-    r.launch.grid = spec.covering_grid(k.params, r.launch.block);
-    r.workload = model_workload(k, r.launch);
-    r.model = std::move(k);
-    return r;
+    resolved.launch.block = spec.default_block;
+    resolved.launch.grid = spec.covering_grid(k.params, resolved.launch.block);
+    resolved.workload = model_workload(k, resolved.launch);
+    resolved.model = std::move(k);
+    return resolved;
 }
 
 Outcome<uint64_t> parse_count(const std::string& text, const std::string& option) {
@@ -121,37 +123,37 @@ Dim3 default_block(KernelKind kind) { return is_matrix(kind) ? Dim3{16, 16, 1} :
 namespace {
 
 // --array, --access and --shared-block applied to a model kernel; why not, when they do not fit.
-std::optional<std::string> choose_mapped_array(ModelKernel& k, const LaunchOptions& o) {
+Outcome<void> choose_mapped_array(ModelKernel& k, const LaunchOptions& o) {
     const KernelSpec& spec = *k.spec;
     if (!o.array.empty()) {
         k.array = spec.array_index(o.array);
         if (k.array == spec.arrays.size()) {
             std::string names;
             for (const ArraySpec& a : spec.arrays) names += (names.empty() ? "" : ", ") + a.name;
-            return "kernel " + spec.name + " has no array '" + o.array + "' (its arrays: " + names + ")";
+            return failed("kernel " + spec.name + " has no array '" + o.array + "' (its arrays: " + names + ")");
         }
     }
     if (!o.access.empty()) k.reads = o.access == "read";
     if (!o.phase.empty()) {
-        if (!spec.uses_barriers) return "--phase: " + spec.name + " has no __syncthreads(), so one phase";
+        if (!spec.uses_barriers) return failed("--phase: " + spec.name + " has no __syncthreads(), so one phase");
         const auto p = parse_count(o.phase, "--phase");
-        if (!p.value) return p.error;
-        if (*p.value >= ModelKernel::kAllPhases) return std::string("--phase is too large");
+        if (!p.value) return failed(p.error);
+        if (*p.value >= ModelKernel::kAllPhases) return failed(std::string("--phase is too large"));
         k.phase = uint32_t(*p.value);
     }
     if (!o.shared_block.empty()) {
         if (!k.shared())
-            return "--shared-block goes with --array of a __shared__ array (" + spec.arrays[k.array].name +
-                   " is global)";
+            return failed("--shared-block goes with --array of a __shared__ array (" + spec.arrays[k.array].name +
+                          " is global)");
         const auto b = parse_dim3(o.shared_block, "--shared-block");
-        if (!b.value) return b.error;
+        if (!b.value) return failed(b.error);
         k.shared_block = *b.value;
         // A blockIdx: the components not given are 0 (a dim3's are 1).
         const auto commas = std::count(o.shared_block.begin(), o.shared_block.end(), ',');
         if (commas < 2) k.shared_block.z = 0;
         if (commas < 1) k.shared_block.y = 0;
     }
-    return std::nullopt;
+    return done();
 }
 
 // A launch of a model kernel: the lesson's parameters, block and grid (or the spec's defaults),
@@ -209,35 +211,36 @@ ResolveResult resolve_model_kernel(const KernelSpec& spec, const Lesson* lesson,
         LaunchOptions shown;
         shown.array = lesson->own_kernel->array;
         shown.access = lesson->own_kernel->access;
-        if (auto problem = choose_mapped_array(k, shown))
-            return {std::nullopt, "lesson " + lesson->name + ": " + *problem};
+        if (const Outcome<void> problem = choose_mapped_array(k, shown); !problem.done())
+            return {std::nullopt, "lesson " + lesson->name + ": " + problem.error};
     }
-    if (auto problem = choose_mapped_array(k, o)) return {std::nullopt, *problem};
+    if (const Outcome<void> problem = choose_mapped_array(k, o); !problem.done()) return {std::nullopt, problem.error};
     out.workload = model_workload(k, out.launch);
     return {std::move(out), {}};
 }
 
 }  // namespace
 
-std::optional<std::string> apply_lesson_view(ResolvedLaunch& launch, const Lesson& lesson) {
+Outcome<void> apply_lesson_view(ResolvedLaunch& launch, const Lesson& lesson) {
     const LessonView& v = lesson.view;
-    if (v.array.empty() && v.access.empty() && v.phase.empty() && v.shared_block.empty()) return std::nullopt;
-    if (!launch.model) return "lesson " + lesson.name + ": its view maps an array of the kernel model's kernels only";
+    if (v.array.empty() && v.access.empty() && v.phase.empty() && v.shared_block.empty()) return done();
+    if (!launch.model)
+        return failed("lesson " + lesson.name + ": its view maps an array of the kernel model's kernels only");
     LaunchOptions shown;
     shown.array = v.array;
     shown.access = v.access;
     shown.phase = v.phase;
     shown.shared_block = v.shared_block;
-    if (auto problem = choose_mapped_array(*launch.model, shown))
-        return "lesson " + lesson.name + ": view: " + *problem;
+    if (const Outcome<void> problem = choose_mapped_array(*launch.model, shown); !problem.done())
+        return failed("lesson " + lesson.name + ": view: " + problem.error);
     launch.workload = model_workload(*launch.model, launch.launch);
-    return std::nullopt;
+    return done();
 }
 
-std::optional<std::string> open_on_lesson_view(ResolvedLaunch& launch, const LaunchOptions& given) {
+Outcome<void> open_on_lesson_view(ResolvedLaunch& launch, const LaunchOptions& given) {
     const Lesson* lesson = given.preset.empty() ? nullptr : find_lesson(given.preset);
     if (!lesson || !given.array.empty() || !given.access.empty() || !given.phase.empty() || !given.shared_block.empty())
-        return std::nullopt;
+        return done();
     return apply_lesson_view(launch, *lesson);
 }
 
@@ -278,7 +281,7 @@ ResolveResult resolve_source_kernel(const LaunchOptions& o, const Lesson* own_ke
 
 // The tutorial kernel's shape from --n, or --rows, --cols and --inner, over the lesson's;
 // a message when they do not fit the kernel.
-std::optional<std::string> take_tutorial_shape(Workload& w, const LaunchOptions& o, const Lesson* lesson) {
+Outcome<void> take_tutorial_shape(Workload& workload, const LaunchOptions& o, const Lesson* lesson) {
     std::string err;
     const auto take = [&](const std::string& text, const char* option, uint64_t& field) {
         if (text.empty()) return true;
@@ -287,24 +290,27 @@ std::optional<std::string> take_tutorial_shape(Workload& w, const LaunchOptions&
         if (v.value) field = *v.value;
         return v.value.has_value();
     };
-    if (is_matrix(w.kernel)) {
-        if (!o.n.empty()) return "--n is for the increment kernels; matmul takes --rows, --cols and --inner";
-        if (!take(o.rows, "--rows", w.rows) || !take(o.cols, "--cols", w.cols) || !take(o.inner, "--inner", w.inner))
-            return err;
+    if (is_matrix(workload.kernel)) {
+        if (!o.n.empty()) return failed("--n is for the increment kernels; matmul takes --rows, --cols and --inner");
+        if (!take(o.rows, "--rows", workload.rows) || !take(o.cols, "--cols", workload.cols) ||
+            !take(o.inner, "--inner", workload.inner))
+            return failed(err);
         if (!o.rows.empty() || !o.cols.empty() || !o.inner.empty()) {
-            if (o.inner.empty() && !lesson) w.inner = w.cols;
+            if (o.inner.empty() && !lesson) workload.inner = workload.cols;
             // A shape given here gets exactly matching operands; a preset's odd A and B
             // (seed-matmul's C smaller than A·B) hold only for the preset's own shape.
-            w = matmul_workload(w.kernel, w.rows, w.cols, w.inner);
+            workload = matmul_workload(workload.kernel, workload.rows, workload.cols, workload.inner);
         }
-        if (w.rows == 0 && o.rows.empty()) return "matmul needs --rows and --cols (and optionally --inner)";
+        if (workload.rows == 0 && o.rows.empty())
+            return failed("matmul needs --rows and --cols (and optionally --inner)");
     } else {
         if (!o.rows.empty() || !o.cols.empty() || !o.inner.empty())
-            return "--rows, --cols and --inner are for matmul; the increment kernels take --n";
-        if (!take(o.n, "--n", w.n)) return err;
-        if (w.n == 0 && o.n.empty()) return "--kernel " + std::string(kernel_name(w.kernel)) + " needs --n";
+            return failed("--rows, --cols and --inner are for matmul; the increment kernels take --n");
+        if (!take(o.n, "--n", workload.n)) return failed(err);
+        if (workload.n == 0 && o.n.empty())
+            return failed("--kernel " + std::string(kernel_name(workload.kernel)) + " needs --n");
     }
-    return std::nullopt;
+    return done();
 }
 
 // One of the tutorial's kernels: the lesson's launch and shape, with the options over them.
@@ -329,10 +335,11 @@ ResolveResult resolve_tutorial_kernel(const LaunchOptions& o, const Lesson* less
         }
         out.workload.kernel = *kind;
     }
-    Workload& w = out.workload;
-    if (auto problem = take_tutorial_shape(w, o, lesson)) return err = *problem, r;
-    if (auto problem = check_shape(w)) {
-        err = *problem;
+    Workload& workload = out.workload;
+    if (const Outcome<void> problem = take_tutorial_shape(workload, o, lesson); !problem.done())
+        return err = problem.error, r;
+    if (const Outcome<void> problem = check_shape(workload); !problem.done()) {
+        err = problem.error;
         return r;
     }
     if (!o.block.empty()) {
@@ -346,12 +353,12 @@ ResolveResult resolve_tutorial_kernel(const LaunchOptions& o, const Lesson* less
         if (!parsed.value) return err = parsed.error, r;
         grid = parsed.value;
     }
-    out.launch.block = block.value_or(default_block(w.kernel));
-    out.launch.grid = grid.value_or(covering_grid(w, out.launch.block));
+    out.launch.block = block.value_or(default_block(workload.kernel));
+    out.launch.grid = grid.value_or(covering_grid(workload, out.launch.block));
     if (!o.array.empty() || !o.access.empty() || !o.shared_block.empty() || !o.phase.empty()) {
         // Another array, or the readers: the tutorial's kernel as the kernel model runs it.
-        ModelKernel k = tutorial_model_kernel(w, lesson && lesson->store_in_loop);
-        if (auto problem = choose_mapped_array(k, o)) return err = *problem, r;
+        ModelKernel k = tutorial_model_kernel(workload, lesson && lesson->store_in_loop);
+        if (const Outcome<void> problem = choose_mapped_array(k, o); !problem.done()) return err = problem.error, r;
         out.workload = model_workload(k, out.launch);
         out.model = std::move(k);
     }

@@ -117,10 +117,10 @@ Workload model_workload(const ModelKernel& kernel, const LaunchConfig& launch);
 // The lesson's view of its kernel: the array it maps, read or written, its phase and block
 // (the window and `render --preset` open on it; `map`, `check` and `memory` keep the output).
 struct Lesson;
-std::optional<std::string> apply_lesson_view(ResolvedLaunch& launch, const Lesson& lesson);
+Outcome<void> apply_lesson_view(ResolvedLaunch& launch, const Lesson& lesson);
 // The same for a launch of the command line: when `given` names a lesson (--preset) and none of
 // --array, --access, --phase or --shared-block, which take its place.
-std::optional<std::string> open_on_lesson_view(ResolvedLaunch& launch, const LaunchOptions& given);
+Outcome<void> open_on_lesson_view(ResolvedLaunch& launch, const LaunchOptions& given);
 
 // Applies the options; a usage problem (not a launch-limit problem) comes back as a message.
 using ResolveResult = Outcome<ResolvedLaunch>;

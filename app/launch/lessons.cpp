@@ -5,7 +5,7 @@
 #include "app/launch/catalog.hpp"
 #include "app/launch/centre_view.hpp"
 #include "app/launch/device_profiles.hpp"
-#include "viz/color_mode.hpp"
+#include "viz/color/color_mode.hpp"
 #include "app/launch/json_numbers.hpp"
 
 #include <algorithm>
@@ -14,7 +14,7 @@
 
 namespace threadmap {
 
-extern const EmbeddedFile kEmbeddedLessons[];  // assets/lessons/*.json, see app/CMakeLists.txt
+extern const EmbeddedFile kEmbeddedLessons[];  // assets/lessons/*.json, see app/launch/CMakeLists.txt
 extern const int kEmbeddedLessonsCount;
 
 namespace {
@@ -92,7 +92,7 @@ LessonView read_view(const nlohmann::json& j) {
 
 // A lesson's kernel of the registry ("kernel", its parameters or shape) into l.workload and
 // l.model, at the lesson's block and grid.
-void read_registry_kernel(const nlohmann::json& j, Lesson& l) {
+void read_registry_kernel(const nlohmann::json& j, Lesson& lesson) {
     const std::string kernel_text = j.at("kernel").get<std::string>();
     const auto kernel = parse_kernel(kernel_text);
     const KernelSpec* spec = kernel ? nullptr : find_builtin_kernel(kernel_text);
@@ -116,8 +116,8 @@ void read_registry_kernel(const nlohmann::json& j, Lesson& l) {
         };
         read_params("params", k.params);
         if (j.contains("compare_params")) {
-            l.compare_params = k.params;
-            read_params("compare_params", *l.compare_params);
+            lesson.compare_params = k.params;
+            read_params("compare_params", *lesson.compare_params);
         }
         if (j.contains("array")) {
             k.array = spec->array_index(j.at("array").get<std::string>());
@@ -126,18 +126,18 @@ void read_registry_kernel(const nlohmann::json& j, Lesson& l) {
                                          j.at("array").get<std::string>() + "'");
         }
         LaunchConfig launch;
-        launch.block = l.block.value_or(spec->default_block);
-        launch.grid = l.grid.value_or(spec->covering_grid(k.params, launch.block));
-        l.workload = model_workload(k, launch);
-        l.model = std::move(k);
+        launch.block = lesson.block.value_or(spec->default_block);
+        launch.grid = lesson.grid.value_or(spec->covering_grid(k.params, launch.block));
+        lesson.workload = model_workload(k, launch);
+        lesson.model = std::move(k);
     } else if (is_matrix(*kernel)) {
-        l.workload =
+        lesson.workload =
             matmul_workload(*kernel, json_number<uint64_t>(j.at("rows"), "rows"),
                             json_number<uint64_t>(j.at("cols"), "cols"), json_number<uint64_t>(j.at("inner"), "inner"));
-        if (j.contains("a_rows")) l.workload.a_rows = json_number<uint64_t>(j.at("a_rows"), "a_rows");
-        if (j.contains("b_cols")) l.workload.b_cols = json_number<uint64_t>(j.at("b_cols"), "b_cols");
+        if (j.contains("a_rows")) lesson.workload.a_rows = json_number<uint64_t>(j.at("a_rows"), "a_rows");
+        if (j.contains("b_cols")) lesson.workload.b_cols = json_number<uint64_t>(j.at("b_cols"), "b_cols");
     } else {
-        l.workload = array_workload(*kernel, json_number<uint64_t>(j.at("n"), "n"));
+        lesson.workload = array_workload(*kernel, json_number<uint64_t>(j.at("n"), "n"));
     }
 }
 
@@ -169,60 +169,62 @@ TimedProgram read_program(const nlohmann::json& p) {
 }
 
 // What the lesson sets its kernel against: another kernel with its parameters, another array.
-void read_comparison(const nlohmann::json& j, Lesson& l) {
-    l.compare_kernel = j.value("compare_kernel", std::string());
-    if (!l.compare_kernel.empty()) {
-        const KernelSpec* other = find_builtin_kernel(l.compare_kernel);
-        if (!l.model || !other || other->param_names() != l.model->spec->param_names())
-            throw std::runtime_error("compare_kernel: '" + l.compare_kernel +
+void read_comparison(const nlohmann::json& j, Lesson& lesson) {
+    lesson.compare_kernel = j.value("compare_kernel", std::string());
+    if (!lesson.compare_kernel.empty()) {
+        const KernelSpec* other = find_builtin_kernel(lesson.compare_kernel);
+        if (!lesson.model || !other || other->param_names() != lesson.model->spec->param_names())
+            throw std::runtime_error("compare_kernel: '" + lesson.compare_kernel +
                                      "' is not a kernel with the lesson's kernel's parameters");
     }
-    l.compare_array = j.value("compare_array", std::string());
-    if (!l.compare_array.empty() &&
-        (!l.model || l.model->spec->array_index(l.compare_array) == l.model->spec->arrays.size()))
-        throw std::runtime_error("compare_array: '" + l.compare_array + "' is not an array of the lesson's kernel");
+    lesson.compare_array = j.value("compare_array", std::string());
+    if (!lesson.compare_array.empty() &&
+        (!lesson.model || lesson.model->spec->array_index(lesson.compare_array) == lesson.model->spec->arrays.size()))
+        throw std::runtime_error("compare_array: '" + lesson.compare_array +
+                                 "' is not an array of the lesson's kernel");
 }
 
 Lesson read_lesson(const std::string& text) {
     try {
         const auto j = nlohmann::json::parse(text);
-        Lesson l;
-        l.name = required(j, "name").get<std::string>();
-        l.title = required(j, "title").get<std::string>();
-        l.group = required(j, "group").get<std::string>();
-        if (std::find(lesson_groups().begin(), lesson_groups().end(), l.group) == lesson_groups().end())
-            throw std::runtime_error("group: '" + l.group + "' is not a group of the curriculum");
-        l.order = json_number<int>(required(j, "order"), "order");
-        if (l.order < 1) throw std::runtime_error("order: 1 or more");
-        l.summary = j.value("summary", l.title);
-        l.view = read_view(j);
-        l.explanation = required(j, "explanation").get<std::string>();
-        l.look_for = required(j, "look_for").get<std::string>();
-        if (j.contains("block")) l.block = parse_dim3(j, "block");
-        if (j.contains("grid")) l.grid = parse_dim3(j, "grid");
+        Lesson lesson;
+        lesson.name = required(j, "name").get<std::string>();
+        lesson.title = required(j, "title").get<std::string>();
+        lesson.group = required(j, "group").get<std::string>();
+        if (std::find(lesson_groups().begin(), lesson_groups().end(), lesson.group) == lesson_groups().end())
+            throw std::runtime_error("group: '" + lesson.group + "' is not a group of the curriculum");
+        lesson.order = json_number<int>(required(j, "order"), "order");
+        if (lesson.order < 1) throw std::runtime_error("order: 1 or more");
+        lesson.summary = j.value("summary", lesson.title);
+        lesson.view = read_view(j);
+        lesson.explanation = required(j, "explanation").get<std::string>();
+        lesson.look_for = required(j, "look_for").get<std::string>();
+        if (j.contains("block")) lesson.block = parse_dim3(j, "block");
+        if (j.contains("grid")) lesson.grid = parse_dim3(j, "grid");
         if (j.contains("source"))
-            l.own_kernel = read_own_kernel(j);
+            lesson.own_kernel = read_own_kernel(j);
         else
-            read_registry_kernel(j, l);
-        if (j.contains("timing")) l.timing = read_timing(j.at("timing"));
-        if (j.contains("program")) l.program = read_program(j.at("program"));
+            read_registry_kernel(j, lesson);
+        if (j.contains("timing")) lesson.timing = read_timing(j.at("timing"));
+        if (j.contains("program")) lesson.program = read_program(j.at("program"));
         if (j.contains("occupancy")) {
-            l.occupancy_profile = j.at("occupancy").at("profile").get<std::string>();
-            if (!find_device_profile(l.occupancy_profile))
-                throw std::runtime_error("occupancy.profile: no device profile '" + l.occupancy_profile + "'");
+            lesson.occupancy_profile = j.at("occupancy").at("profile").get<std::string>();
+            if (!find_device_profile(lesson.occupancy_profile))
+                throw std::runtime_error("occupancy.profile: no device profile '" + lesson.occupancy_profile + "'");
         }
-        l.store_in_loop = j.value("store_in_loop", false);
-        l.memory = j.value("memory", false);
-        read_comparison(j, l);
+        lesson.store_in_loop = j.value("store_in_loop", false);
+        lesson.memory = j.value("memory", false);
+        read_comparison(j, lesson);
         for (const auto& s : j.value("sources", nlohmann::json::array())) {
             LessonSource src{s.at("figures").get<std::vector<std::string>>(), s.at("source").get<std::string>()};
             if (src.source.empty()) throw std::runtime_error("a source without its text");
-            l.sources.push_back(std::move(src));
+            lesson.sources.push_back(std::move(src));
         }
-        if (l.own_kernel && (l.timing || !l.occupancy_profile.empty()))
+        if (lesson.own_kernel && (lesson.timing || !lesson.occupancy_profile.empty()))
             throw std::runtime_error("a lesson with its own source has no timing or occupancy (no compiler figures)");
-        if (auto problem = l.own_kernel ? std::nullopt : check_shape(l.workload)) throw std::runtime_error(*problem);
-        return l;
+        if (const Outcome<void> shape = lesson.own_kernel ? done() : check_shape(lesson.workload); !shape.done())
+            throw std::runtime_error(shape.error);
+        return lesson;
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(std::string("malformed lesson: ") + e.what());
     }

@@ -10,6 +10,7 @@
 #include "app/launch/launch_options.hpp"
 #include "kernels/timing/timing_model.hpp"
 #include "kernels/core/workload.hpp"
+#include "kernels/core/outcome.hpp"
 
 namespace threadmap {
 
@@ -103,7 +104,7 @@ struct Lesson {
 // lessons open on their tab), else the map.
 std::string lesson_tab(const Lesson& lesson);
 
-// Parses one lesson file; throws std::runtime_error naming the problem.
+// Parses one lesson file, or says what is wrong with it (the field by name).
 Outcome<Lesson> parse_lesson(const std::string& json_text);
 
 // Every embedded lesson, in the curriculum's order.

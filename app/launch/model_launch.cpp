@@ -6,37 +6,39 @@
 
 namespace threadmap {
 
-std::optional<std::string> missing_phase(uint32_t phase, uint32_t phases) {
-    if (phase == ModelLaunch::kAllPhases || phase < phases) return std::nullopt;
+Outcome<void> missing_phase(uint32_t phase, uint32_t phases) {
+    if (phase == ModelLaunch::kAllPhases || phase < phases) return done();
     const uint32_t barriers = phases - 1;
-    return "--phase " + std::to_string(phase) + ": this launch has phases 0 to " + std::to_string(barriers) +
-           " (its longest-running block passes " + std::to_string(barriers) +
-           (barriers == 1 ? " barrier" : " barriers") + "), so phase " + std::to_string(phase) + " has no accesses";
+    return failed("--phase " + std::to_string(phase) + ": this launch has phases 0 to " + std::to_string(barriers) +
+                  " (its longest-running block passes " + std::to_string(barriers) +
+                  (barriers == 1 ? " barrier" : " barriers") + "), so phase " + std::to_string(phase) +
+                  " has no accesses");
 }
 
-std::optional<std::string> phase_not_applicable(const LaunchOptions& options, const char* command, const char* what) {
-    if (options.phase.empty()) return std::nullopt;
-    return std::string(command) + " reports " + what + " of every phase; --phase is for map and render";
+Outcome<void> phase_not_applicable(const LaunchOptions& options, const char* command, const char* what) {
+    if (options.phase.empty()) return done();
+    return failed(std::string(command) + " reports " + what + " of every phase; --phase is for map and render");
 }
 
-ModelLaunch model_launch_for(const ResolvedLaunch& r) {
-    ModelLaunch m;
-    m.launch = r.launch;
-    if (r.model) {
-        m.spec = r.model->spec;
-        m.keep = r.model->owner;
-        m.params = r.model->params;
-        m.phase = r.model->phase;
-        const Dim3& b = r.model->shared_block;
-        if (r.model->shared())
-            m.shared_block = b.x + uint64_t(r.launch.grid.x) * (b.y + uint64_t(r.launch.grid.y) * b.z);
-        return m;
+ModelLaunch model_launch_for(const ResolvedLaunch& resolved) {
+    ModelLaunch model_launch;
+    model_launch.launch = resolved.launch;
+    if (resolved.model) {
+        model_launch.spec = resolved.model->spec;
+        model_launch.keep = resolved.model->owner;
+        model_launch.params = resolved.model->params;
+        model_launch.phase = resolved.model->phase;
+        const Dim3& b = resolved.model->shared_block;
+        if (resolved.model->shared())
+            model_launch.shared_block =
+                b.x + uint64_t(resolved.launch.grid.x) * (b.y + uint64_t(resolved.launch.grid.y) * b.z);
+        return model_launch;
     }
-    const Lesson* lesson = r.preset.empty() ? nullptr : find_lesson(r.preset);
-    const ModelKernel k = tutorial_model_kernel(r.workload, lesson && lesson->store_in_loop);
-    m.spec = k.spec;
-    m.params = k.params;
-    return m;
+    const Lesson* lesson = resolved.preset.empty() ? nullptr : find_lesson(resolved.preset);
+    const ModelKernel k = tutorial_model_kernel(resolved.workload, lesson && lesson->store_in_loop);
+    model_launch.spec = k.spec;
+    model_launch.params = k.params;
+    return model_launch;
 }
 
 Outcome<ModelLaunch> resolve_model_launch(const LaunchOptions& o) {

@@ -8,6 +8,7 @@
 
 #include "app/launch/launch_options.hpp"
 #include "kernels/model/model_emulator.hpp"
+#include "kernels/core/outcome.hpp"
 
 namespace threadmap {
 
@@ -24,10 +25,10 @@ inline int failed_run_exit(const ModelLaunch& launch) { return launch.spec->run_
 // Why `--phase` draws nothing because the launch has no such phase (its blocks passed fewer
 // barriers: `phases` is ModelResult::phases), or nothing: map and render say so instead of
 // drawing an empty map (the window's slider stays within the phases).
-std::optional<std::string> missing_phase(uint32_t phase, uint32_t phases);
+Outcome<void> missing_phase(uint32_t phase, uint32_t phases);
 
 // Why a command that reports the whole launch (check, memory: `what` it reports) refuses the
 // options' `--phase`, or nothing: silently ignored, it would look applied.
-std::optional<std::string> phase_not_applicable(const LaunchOptions& options, const char* command, const char* what);
+Outcome<void> phase_not_applicable(const LaunchOptions& options, const char* command, const char* what);
 
 }  // namespace threadmap

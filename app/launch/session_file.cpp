@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/launch/centre_view.hpp"
-#include "viz/color_mode.hpp"
+#include "viz/color/color_mode.hpp"
 #include "app/launch/input_file.hpp"
 #include "app/launch/source_launch.hpp"
 
@@ -166,8 +166,8 @@ LaunchOptions options_of(const ResolvedLaunch& r) {
             p.preset = r.preset;
             if (auto resolved = resolve_launch(p); resolved.value) lesson = std::move(*resolved.value);
         }
-        const auto kernel_of = [](const ResolvedLaunch& l) {
-            return l.model ? *l.model : tutorial_model_kernel(l.workload, false);
+        const auto kernel_of = [](const ResolvedLaunch& resolved) {
+            return resolved.model ? *resolved.model : tutorial_model_kernel(resolved.workload, false);
         };
         const ModelKernel m = kernel_of(r);
         const bool same_kernel = lesson && lesson->kernel_name() == r.kernel_name();

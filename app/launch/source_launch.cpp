@@ -237,11 +237,11 @@ Outcome<LoadedSource> load_lesson_kernel(const LessonKernelText&, const std::str
 
 Outcome<ModelLaunch> expectation_launch(const SourceAttempt& a) {
     if (!a.loaded || !a.loaded->expected) return {std::nullopt, a.messages};
-    ModelLaunch m;
-    m.spec = a.loaded->expected;
-    m.launch = {{1, 1, 1}, {1, 1, 1}};
-    m.keep = a.loaded->owner;
-    return {std::move(m), {}};
+    ModelLaunch model_launch;
+    model_launch.spec = a.loaded->expected;
+    model_launch.launch = {{1, 1, 1}, {1, 1, 1}};
+    model_launch.keep = a.loaded->owner;
+    return {std::move(model_launch), {}};
 }
 
 }  // namespace threadmap

@@ -13,6 +13,7 @@
 #include "kernels/model/model_emulator.hpp"
 #include "kernels/timing/timing_model.hpp"
 #include "kernels/core/workload.hpp"
+#include "kernels/core/outcome.hpp"
 
 namespace threadmap {
 
@@ -28,8 +29,8 @@ inline constexpr uint64_t kMaxSectorCountAccesses = uint64_t(1) << 26;
 std::string add_sectors(WorkloadCost& cost, ModelLaunch launch, const DeviceProfile& profile,
                         const std::atomic<bool>* cancel = nullptr);
 // The same for a tutorial kernel's workload.
-std::string add_sectors(WorkloadCost& cost, const Workload& w, const LaunchConfig& launch, const DeviceProfile& profile,
-                        ElementType element, const std::atomic<bool>* cancel = nullptr);
+std::string add_sectors(WorkloadCost& cost, const Workload& workload, const LaunchConfig& launch,
+                        const DeviceProfile& profile, ElementType element, const std::atomic<bool>* cancel = nullptr);
 
 struct LaunchCost {
     WorkloadCost cost;

@@ -28,31 +28,31 @@ void show(const std::vector<CodeLine>& lines) {
 }  // namespace
 
 void draw_code_panel(AppState& state) {
-    const ResolvedLaunch& r = state.picture ? state.picture->launch : state.edit;
+    const ResolvedLaunch& resolved = state.picture ? state.picture->launch : state.edit;
     if (source_kernels_available()) {
         if (ImGui::Button("Edit this kernel")) edit_launch_kernel(state);
         remember_rect(state, "code:edit");
         ImGui::SameLine();
         ImGui::TextDisabled("its CUDA C++ in the Editor tab, to change and run");
     }
-    if (r.model) {  // the kernel model's kernels: their CUDA C++, whose lines the findings name
-        ImGui::TextWrapped("%s: %s", r.model->spec->name.c_str(), r.model->spec->summary.c_str());
-        show(model_kernel_code(*r.model->spec, r.launch));
+    if (resolved.model) {  // the kernel model's kernels: their CUDA C++, whose lines the findings name
+        ImGui::TextWrapped("%s: %s", resolved.model->spec->name.c_str(), resolved.model->spec->summary.c_str());
+        show(model_kernel_code(*resolved.model->spec, resolved.launch));
         return;
     }
     CodeOptions o;
     o.program = state.timing.program;
     o.pinned = state.timing.pinned;
-    const Lesson* lesson = find_lesson(r.preset);
-    o.store_in_loop = lesson && lesson->store_in_loop && lesson->workload == r.workload;
+    const Lesson* lesson = find_lesson(resolved.preset);
+    o.store_in_loop = lesson && lesson->store_in_loop && lesson->workload == resolved.workload;
     ImGui::TextWrapped("The Timing tab models this program: %s.", describe(o.program).c_str());
     if (ImGui::BeginTabBar("languages")) {
         if (ImGui::BeginTabItem("numba (Python)")) {
-            show(numba_code(r.workload, r.launch, o));
+            show(numba_code(resolved.workload, resolved.launch, o));
             ImGui::EndTabItem();
         }
         if (ImGui::BeginTabItem("CUDA C++")) {
-            show(cuda_code(r.workload, r.launch, o));
+            show(cuda_code(resolved.workload, resolved.launch, o));
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();

@@ -100,25 +100,27 @@ void lesson_combo(AppState& state) {
 // The kernel picker: the tutorial's four kernels, then the registry's others (the kernel
 // model runs them). A kernel of another shape starts from its default launch.
 bool kernel_combo(AppState& state) {
-    ResolvedLaunch& e = state.edit;
+    ResolvedLaunch& resolved = state.edit;
     bool changed = false;
-    if (ImGui::BeginCombo("kernel", e.kernel_name().c_str())) {
+    if (ImGui::BeginCombo("kernel", resolved.kernel_name().c_str())) {
         for (KernelKind k : all_kernels()) {
-            if (!ImGui::Selectable(std::string(kernel_name(k)).c_str(), !e.model && k == e.workload.kernel)) continue;
-            if (e.model || is_matrix(k) != is_matrix(e.workload.kernel)) {
-                e.model.reset();
-                e.workload = is_matrix(k) ? matmul_workload(k, 300, 300, 200) : array_workload(k, 500);
-                e.launch.block = default_block(k);
-                e.launch.grid = covering_grid(e.workload, e.launch.block);
+            if (!ImGui::Selectable(std::string(kernel_name(k)).c_str(),
+                                   !resolved.model && k == resolved.workload.kernel))
+                continue;
+            if (resolved.model || is_matrix(k) != is_matrix(resolved.workload.kernel)) {
+                resolved.model.reset();
+                resolved.workload = is_matrix(k) ? matmul_workload(k, 300, 300, 200) : array_workload(k, 500);
+                resolved.launch.block = default_block(k);
+                resolved.launch.grid = covering_grid(resolved.workload, resolved.launch.block);
                 state.requests.fit = true;
             }
-            e.workload.kernel = k;
+            resolved.workload.kernel = k;
             changed = true;
         }
         for (const KernelSpec* spec : builtin_kernels()) {
             if (parse_kernel(spec->name)) continue;
-            if (!ImGui::Selectable(spec->name.c_str(), e.model && e.model->spec == spec)) continue;
-            e = default_model_launch(*spec);
+            if (!ImGui::Selectable(spec->name.c_str(), resolved.model && resolved.model->spec == spec)) continue;
+            resolved = default_model_launch(*spec);
             state.requests.fit = true;
             changed = true;
         }
@@ -129,23 +131,23 @@ bool kernel_combo(AppState& state) {
 }
 
 // The sizes of a tutorial kernel's arrays: C's rows, columns and inner size, or n.
-bool workload_fields(AppState& state, Workload& w) {
+bool workload_fields(AppState& state, Workload& workload) {
     bool changed = false;
-    if (!is_matrix(w.kernel)) {
-        if (count_field(state, "n (elements)", w.n)) {
+    if (!is_matrix(workload.kernel)) {
+        if (count_field(state, "n (elements)", workload.n)) {
             changed = true;
             state.requests.fit = true;
         }
         return changed;
     }
-    const Workload before = w;
-    changed |= count_field(state, "rows of C", w.rows);
-    changed |= count_field(state, "cols of C", w.cols);
-    changed |= count_field(state, "inner (k)", w.inner);
+    const Workload before = workload;
+    changed |= count_field(state, "rows of C", workload.rows);
+    changed |= count_field(state, "cols of C", workload.cols);
+    changed |= count_field(state, "inner (k)", workload.inner);
     // A reshaped C keeps operands that cover it (the seed lesson's larger A and B stay).
-    if (!(before == w)) {
-        w.a_rows = std::max(w.rows, before.a_rows == before.rows ? w.rows : before.a_rows);
-        w.b_cols = std::max(w.cols, before.b_cols == before.cols ? w.cols : before.b_cols);
+    if (!(before == workload)) {
+        workload.a_rows = std::max(workload.rows, before.a_rows == before.rows ? workload.rows : before.a_rows);
+        workload.b_cols = std::max(workload.cols, before.b_cols == before.cols ? workload.cols : before.b_cols);
         state.requests.fit = true;
     }
     return changed;
@@ -154,28 +156,28 @@ bool workload_fields(AppState& state, Workload& w) {
 // blockDim and gridDim, and a button that sets gridDim to the grid that covers the arrays
 // (its label says the arithmetic).
 bool launch_fields(AppState& state) {
-    ResolvedLaunch& e = state.edit;
+    ResolvedLaunch& resolved = state.edit;
     bool changed = false;
     ImGui::Spacing();
     ImGui::TextColored(kBlockDimColor, "blockDim");
     ImGui::SameLine();
     ImGui::TextDisabled("threads in each block (x, y, z)");
-    changed |= dim3_fields(state, "blockDim", e.launch.block);
+    changed |= dim3_fields(state, "blockDim", resolved.launch.block);
     ImGui::TextColored(kGridDimColor, "gridDim");
     ImGui::SameLine();
     ImGui::TextDisabled("blocks in the grid (x, y, z)");
-    changed |= dim3_fields(state, "gridDim", e.launch.grid);
+    changed |= dim3_fields(state, "gridDim", resolved.launch.grid);
 
-    const Dim3 cover = covering_grid_of(e);
-    const Workload& w = e.workload;
-    const std::string fix = e.model ? "gridDim = the covering grid = " + to_string(cover)
-                            : is_matrix(w.kernel)
+    const Dim3 cover = covering_grid_of(resolved);
+    const Workload& workload = resolved.workload;
+    const std::string fix = resolved.model ? "gridDim = the covering grid = " + to_string(cover)
+                            : is_matrix(workload.kernel)
                                 ? "gridDim = ceil(C / blockDim) = " + to_string(cover)
-                                : "gridDim.x = ceil(" + std::to_string(w.n) + " / " + std::to_string(e.launch.block.x) +
-                                      ") = " + std::to_string(cover.x);
-    ImGui::BeginDisabled(cover == e.launch.grid);
+                                : "gridDim.x = ceil(" + std::to_string(workload.n) + " / " +
+                                      std::to_string(resolved.launch.block.x) + ") = " + std::to_string(cover.x);
+    ImGui::BeginDisabled(cover == resolved.launch.grid);
     if (ImGui::Button(fix.c_str())) {
-        e.launch.grid = cover;
+        resolved.launch.grid = cover;
         changed = true;
     }
     ImGui::EndDisabled();

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "viz/legend.hpp"
+#include "viz/draw/legend.hpp"
 #include "app/panels/panel_widgets.hpp"
 
 namespace threadmap {

@@ -15,7 +15,7 @@
 #include "app/reports/printed_report.hpp"
 #include "app/window_state/settings.hpp"
 #include "app/launch/source_launch.hpp"
-#include "viz/ui_font.hpp"
+#include "viz/draw/ui_font.hpp"
 
 namespace threadmap {
 
@@ -89,13 +89,13 @@ struct Gutter {
     std::vector<int> linked;         // lines of the findings on the map's hovered or pinned cell
 };
 
-void draw_gutter(AppState& state, const KernelEditor& e, const Gutter& g) {
+void draw_gutter(AppState& state, const KernelEditor& editor, const Gutter& g) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     for (int line = 1; line <= g.lines; ++line) {
         const ImVec2 at(g.origin.x, g.origin.y + g.pad + float(line - 1) * g.line_h);
-        const bool error = line == e.error_line;
-        const bool warned =
-            !error && std::find(e.warning_lines.begin(), e.warning_lines.end(), line) != e.warning_lines.end();
+        const bool error = line == editor.error_line;
+        const bool warned = !error && std::find(editor.warning_lines.begin(), editor.warning_lines.end(), line) !=
+                                          editor.warning_lines.end();
         if (error || warned)
             draw->AddRectFilled(at, ImVec2(at.x + g.width - 2, at.y + g.line_h),
                                 error ? IM_COL32(150, 40, 40, 255) : IM_COL32(120, 105, 30, 255));
@@ -174,15 +174,15 @@ bool source_with_line_numbers(AppState& state, KernelEditor& e, float height) {
 }
 
 // NVRTC's verdict: whether a GPU's compiler takes the text too, and how long it took.
-void draw_gpu_compile(AppState& state, KernelEditor& e) {
-    if (ImGui::Button(e.gpu_job.valid() ? "compiling for a GPU..." : "Compile for a GPU too (NVRTC)") &&
-        !e.gpu_job.valid())
-        start_gpu_compile(e);
+void draw_gpu_compile(AppState& state, KernelEditor& editor) {
+    if (ImGui::Button(editor.gpu_job.valid() ? "compiling for a GPU..." : "Compile for a GPU too (NVRTC)") &&
+        !editor.gpu_job.valid())
+        start_gpu_compile(editor);
     remember_rect(state, "editor:gpu-compile");
-    if (!e.gpu) return;
-    const NvrtcCompile& g = *e.gpu;
+    if (!editor.gpu) return;
+    const NvrtcCompile& g = *editor.gpu;
     ImGui::SameLine();
-    const std::string earlier = e.gpu_text == e.text ? "" : " (of an earlier text)";
+    const std::string earlier = editor.gpu_text == editor.text ? "" : " (of an earlier text)";
     if (!g.unavailable.empty())
         ImGui::TextDisabled("not compiled for a GPU: %s", g.unavailable.c_str());
     else if (g.compiled)
@@ -208,20 +208,21 @@ void draw_printed(AppState& state, const KernelPrint& printed) {
 }
 
 // The Run button and one line on the last run: compiled, refused, or failed as it ran.
-bool run_line(AppState& state, const KernelEditor& e) {
+bool run_line(AppState& state, const KernelEditor& editor) {
     const ImGuiIO& io = ImGui::GetIO();
     bool run = io.KeyCtrl && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false);
     run |= ImGui::Button("Run (Ctrl+Enter)");
     remember_rect(state, "editor:run");
     ImGui::SameLine();
-    if (!e.messages.empty() && e.error_line)
-        ImGui::TextColored(kErrorColor, "does not compile: line %d (the map keeps the last good kernel)", e.error_line);
-    else if (!e.messages.empty())
+    if (!editor.messages.empty() && editor.error_line)
+        ImGui::TextColored(kErrorColor, "does not compile: line %d (the map keeps the last good kernel)",
+                           editor.error_line);
+    else if (!editor.messages.empty())
         ImGui::TextColored(kErrorColor, "not run: see below (the map keeps the last good kernel)");
-    else if (e.running && !state.launch_error.empty())  // compiled, but the run failed (a time-out, a crash)
-        ImGui::TextColored(kErrorColor, "compiled in %.0f ms, but: %s", e.compile_ms, state.launch_error.c_str());
-    else if (e.running)
-        ImGui::TextDisabled("compiled in %.0f ms; the map shows it (Clang, on the CPU)", e.compile_ms);
+    else if (editor.running && !state.launch_error.empty())  // compiled, but the run failed (a time-out, a crash)
+        ImGui::TextColored(kErrorColor, "compiled in %.0f ms, but: %s", editor.compile_ms, state.launch_error.c_str());
+    else if (editor.running)
+        ImGui::TextDisabled("compiled in %.0f ms; the map shows it (Clang, on the CPU)", editor.compile_ms);
     else
         ImGui::TextDisabled("edit, then Ctrl+Enter: the map shows your kernel");
     return run;
@@ -230,35 +231,35 @@ bool run_line(AppState& state, const KernelEditor& e) {
 // Which __global__ function runs (when the file has several), each parameter's binding, the
 // dynamic shared memory, and the time limit of a run (a setting). True when another kernel
 // was picked (it runs at once).
-bool binding_fields(AppState& state, KernelEditor& e) {
+bool binding_fields(AppState& state, KernelEditor& editor) {
     bool run = false;
-    if (e.kernels.size() > 1) {
+    if (editor.kernels.size() > 1) {
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-        if (ImGui::BeginCombo("kernel to run", e.entry.c_str())) {
-            for (const std::string& k : e.kernels)
-                if (ImGui::Selectable(k.c_str(), k == e.entry) && k != e.entry) {
-                    e.entry = k;
+        if (ImGui::BeginCombo("kernel to run", editor.entry.c_str())) {
+            for (const std::string& k : editor.kernels)
+                if (ImGui::Selectable(k.c_str(), k == editor.entry) && k != editor.entry) {
+                    editor.entry = k;
                     run = true;
                 }
             ImGui::EndCombo();
         }
         remember_rect(state, "editor:entry");
     }
-    if (!e.params.empty())
+    if (!editor.params.empty())
         ImGui::TextDisabled(
             "each array: [N] or [ROWS][COLS], of its declared type (+ :index, :ones, :random); each number: a value");
-    for (size_t i = 0; i < e.params.size() && i < e.binds.size(); ++i) {
-        const std::string label = e.params[i].first + " (" + e.params[i].second + ")";
+    for (size_t i = 0; i < editor.params.size() && i < editor.binds.size(); ++i) {
+        const std::string label = editor.params[i].first + " (" + editor.params[i].second + ")";
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-        if (ImGui::InputText(label.c_str(), &e.binds[i])) {
-            e.edited = true;
-            e.last_edit = std::chrono::steady_clock::now();
+        if (ImGui::InputText(label.c_str(), &editor.binds[i])) {
+            editor.edited = true;
+            editor.last_edit = std::chrono::steady_clock::now();
         }
-        remember_rect(state, "editor:bind:" + e.params[i].first);
+        remember_rect(state, "editor:bind:" + editor.params[i].first);
     }
-    if (e.text.find("extern __shared__") != std::string::npos) {
+    if (editor.text.find("extern __shared__") != std::string::npos) {
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-        if (ImGui::InputText("dynamic shared memory, bytes per block", &e.dynamic_shared)) e.edited = true;
+        if (ImGui::InputText("dynamic shared memory, bytes per block", &editor.dynamic_shared)) editor.edited = true;
     }
     // A setting (kept with the others): a run past it is stopped and said so.
     double& seconds = state.settings.kernel_seconds;
@@ -266,7 +267,7 @@ bool binding_fields(AppState& state, KernelEditor& e) {
     ImGui::InputDouble("##time-limit", &seconds, 0, 0, "%g");
     if (ImGui::IsItemDeactivatedAfterEdit()) {  // typed: into its range, and run with it
         state.settings = sanitized(state.settings);
-        e.edited = true;
+        editor.edited = true;
     }
     remember_rect(state, "editor:time-limit");  // the field alone, without its label
     ImGui::SameLine();
@@ -276,12 +277,12 @@ bool binding_fields(AppState& state, KernelEditor& e) {
 
 // Errors: the kernel did not run. Warnings: it ran as written, and a warning is often the bug
 // (`if (i = n)`); shown above what it printed, in `height` (0: the rest of the panel).
-void draw_messages(AppState& state, const KernelEditor& e, bool warned, float height) {
+void draw_messages(AppState& state, const KernelEditor& editor, bool warned, float height) {
     if (warned) ImGui::TextColored(kWarningColor, "Clang's warnings (the kernel compiled and runs as written):");
     ImGui::BeginChild("editor-messages", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PushFont(mono_font());
     ImGui::PushStyleColor(ImGuiCol_Text, warned ? kWarningColor : kErrorColor);
-    ImGui::TextUnformatted(warned ? e.warnings.c_str() : e.messages.c_str());
+    ImGui::TextUnformatted(warned ? editor.warnings.c_str() : editor.messages.c_str());
     ImGui::PopStyleColor();
     ImGui::PopFont();
     ImGui::EndChild();
@@ -291,34 +292,34 @@ void draw_messages(AppState& state, const KernelEditor& e, bool warned, float he
 }  // namespace
 
 void draw_editor_panel(AppState& state) {
-    KernelEditor& e = state.editor;
+    KernelEditor& editor = state.editor;
     if (!source_kernels_available()) {
         ImGui::TextWrapped("%s", compile_and_bind("", "", "", {}, 0, kKernelLimits).messages.c_str());
         return;
     }
-    bool run = run_line(state, e);
-    draw_gpu_compile(state, e);
+    bool run = run_line(state, editor);
+    draw_gpu_compile(state, editor);
 
     const KernelPrint* printed =
-        e.running && e.messages.empty() && state.picture && state.picture->findings.printed.calls > 0
+        editor.running && editor.messages.empty() && state.picture && state.picture->findings.printed.calls > 0
             ? &state.picture->findings.printed
             : nullptr;
     const float row = ImGui::GetFrameHeightWithSpacing();
-    const bool warned = e.messages.empty() && !e.warnings.empty();
-    const float below = row * float(e.params.size() + 3 + (e.kernels.size() > 1)) +
-                        (e.messages.empty() && !warned ? 0 : row * 6) + (printed ? row * 7 : 0);
+    const bool warned = editor.messages.empty() && !editor.warnings.empty();
+    const float below = row * float(editor.params.size() + 3 + (editor.kernels.size() > 1)) +
+                        (editor.messages.empty() && !warned ? 0 : row * 6) + (printed ? row * 7 : 0);
     const float text_h = std::max(row * 4, ImGui::GetContentRegionAvail().y - below);
-    if (source_with_line_numbers(state, e, text_h)) {
-        e.edited = e.unsaved = true;
-        e.last_edit = std::chrono::steady_clock::now();
+    if (source_with_line_numbers(state, editor, text_h)) {
+        editor.edited = editor.unsaved = true;
+        editor.last_edit = std::chrono::steady_clock::now();
     }
-    run |= binding_fields(state, e);
-    if (!e.messages.empty() || warned) draw_messages(state, e, warned, printed ? row * 4 : 0);
+    run |= binding_fields(state, editor);
+    if (!editor.messages.empty() || warned) draw_messages(state, editor, warned, printed ? row * 4 : 0);
     if (printed) draw_printed(state, *printed);
-    if (e.edited && std::chrono::steady_clock::now() - e.last_edit > KernelEditor::kPause) run = true;
+    if (editor.edited && std::chrono::steady_clock::now() - editor.last_edit > KernelEditor::kPause) run = true;
     if (run) {
         run_editor(state);
-        if (Outcome<void> saved = save_editor_text(e); !saved.done()) state.message = saved.error;
+        if (Outcome<void> saved = save_editor_text(editor); !saved.done()) state.message = saved.error;
     }
 }
 

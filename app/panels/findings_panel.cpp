@@ -22,13 +22,13 @@ namespace {
 using FindingTarget = AppState::FindingTarget;
 
 // What a click on the finding does, in a tooltip's words.
-std::string click_text(const MapPicture& p, const Finding& f, const FindingTarget& t) {
+std::string click_text(const MapPicture& picture, const Finding& f, const FindingTarget& t) {
     if (f.kind == FindingKind::DivergentBarrier)
         return "Pin a cell of a thread of its block (one that did not wait there, if it touched this array).";
     if (f.kind == FindingKind::OutOfBounds) return "Pin its cell past the end of the array.";
     if (is_undefined_shuffle(f)) return "Pin the first cell on the map of the thread that took the undefined value.";
-    if (on_map(p, t)) return "Pin its element on the map.";
-    const ArraySpec& a = p.launch.model->spec->arrays[t.array];
+    if (on_map(picture, t)) return "Pin its element on the map.";
+    const ArraySpec& a = picture.launch.model->spec->arrays[t.array];
     return "Show " + a.name +
            (a.space == MemorySpace::Shared ? " (block " + to_string(t.block) + "'s copy)" : std::string()) +
            " on the map and pin its element.";
@@ -55,17 +55,17 @@ void draw_sweep_result(const LaunchSweepJob& job) {
     const LaunchSweep& s = *job.result;
     size_t differ = 0;
     for (const SweptLaunch& w : s.launches) differ += !w.agrees();
-    const LaunchConfig& l = job.reference.launch;
+    const LaunchConfig& launch = job.reference.launch;
     if (s.expected)
         ImGui::TextWrapped(
             "%s, against the expected result (and no findings): %zu of %zu launches differ, your "
             "launch (grid %s, block %s) first.",
-            job.reference.kernel_name().c_str(), differ, s.launches.size(), to_string(l.grid).c_str(),
-            to_string(l.block).c_str());
+            job.reference.kernel_name().c_str(), differ, s.launches.size(), to_string(launch.grid).c_str(),
+            to_string(launch.block).c_str());
     else
         ImGui::TextWrapped("%s, against its launch grid %s, block %s: %zu of %zu awkward launches differ.",
-                           job.reference.kernel_name().c_str(), to_string(l.grid).c_str(), to_string(l.block).c_str(),
-                           differ, s.launches.size());
+                           job.reference.kernel_name().c_str(), to_string(launch.grid).c_str(),
+                           to_string(launch.block).c_str(), differ, s.launches.size());
     for (const SweptLaunch& w : s.launches) {
         ImGui::TextColored(w.agrees() ? ImVec4(0.55f, 0.8f, 0.55f, 1) : kErrorColor, "%s",
                            w.agrees() ? "same" : "DIFFERS");

@@ -37,9 +37,9 @@ void go_to_element(AppState& state) {
 // Every thread that touched the pinned element, as the kernel model finds them: how many
 // first (the list can be long), then the first WatchedElement::kListed in the order they ran.
 void draw_touchers(AppState& state) {
-    const MapPicture& p = *state.picture;
-    const auto element = p.layout.element_at(uint32_t(state.pinned_cell->x), uint32_t(state.pinned_cell->y));
-    want_touchers(state.touchers, p, element);
+    const MapPicture& picture = *state.picture;
+    const auto element = picture.layout.element_at(uint32_t(state.pinned_cell->x), uint32_t(state.pinned_cell->y));
+    want_touchers(state.touchers, picture, element);
     if (!element) return;
     const TouchersJob& job = state.touchers;
     ImGui::Spacing();
@@ -63,7 +63,7 @@ void draw_touchers(AppState& state) {
                        w.threads > w.listed.size() ? ", the first in the order they ran" : "");
     for (const ElementToucher& t : w.listed) {
         ImGui::Bullet();
-        ImGui::TextWrapped("%s", toucher_text(t, p.launch.launch).c_str());
+        ImGui::TextWrapped("%s", toucher_text(t, picture.launch.launch).c_str());
     }
 }
 

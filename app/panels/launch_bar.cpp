@@ -26,27 +26,27 @@ void step_lesson(AppState& state, int direction) {
 float launch_bar_height() { return ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().WindowPadding.y; }
 
 void draw_launch_bar(AppState& state) {
-    ResolvedLaunch& e = state.edit;
+    ResolvedLaunch& resolved = state.edit;
     const float font = ImGui::GetFontSize();
     bool changed = false;
 
     // The lesson's title takes what the other controls leave.
     const ImGuiStyle& style = ImGui::GetStyle();
-    const Dim3 cover = covering_grid_of(e);
+    const Dim3 cover = covering_grid_of(resolved);
     const std::string cover_text = "cover: " + to_string(cover);
     const auto button_w = [&](const std::string& t) {
         return ImGui::CalcTextSize(t.c_str()).x + 2 * style.FramePadding.x;
     };
     const char* back = "Panels (F11)";
     const float others = 2 * ImGui::GetFrameHeight() + ImGui::CalcTextSize("blockDimgridDim").x + 2 * font * 11 +
-                         font * 11 + button_w(back) + (cover == e.launch.grid ? 0 : button_w(cover_text)) + 4 * font +
-                         12 * style.ItemSpacing.x;
+                         font * 11 + button_w(back) + (cover == resolved.launch.grid ? 0 : button_w(cover_text)) +
+                         4 * font + 12 * style.ItemSpacing.x;
     const float title_w = std::max(font * 8, ImGui::GetContentRegionAvail().x - others);
 
     if (ImGui::ArrowButton("##previous-lesson", ImGuiDir_Left)) step_lesson(state, -1);
     remember_rect(state, "lesson:previous");
     ImGui::SameLine();
-    const Lesson* current = find_lesson(e.preset);
+    const Lesson* current = find_lesson(resolved.preset);
     ImGui::SetNextItemWidth(title_w);
     if (ImGui::BeginCombo("##lesson", current ? current->title.c_str() : "(your own launch)")) {
         for (const auto& l : lessons()) {
@@ -63,15 +63,15 @@ void draw_launch_bar(AppState& state) {
     ImGui::SameLine(0, font);
     ImGui::TextColored(kBlockDimColor, "blockDim");
     ImGui::SameLine();
-    changed |= dim3_fields(state, "blockDim", e.launch.block, font * 11);
+    changed |= dim3_fields(state, "blockDim", resolved.launch.block, font * 11);
     ImGui::SameLine(0, font);
     ImGui::TextColored(kGridDimColor, "gridDim");
     ImGui::SameLine();
-    changed |= dim3_fields(state, "gridDim", e.launch.grid, font * 11);
-    if (!(cover == e.launch.grid)) {
+    changed |= dim3_fields(state, "gridDim", resolved.launch.grid, font * 11);
+    if (!(cover == resolved.launch.grid)) {
         ImGui::SameLine();
         if (ImGui::Button(cover_text.c_str())) {
-            e.launch.grid = cover;
+            resolved.launch.grid = cover;
             changed = true;
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("gridDim = the grid that covers the data for this blockDim");

@@ -14,8 +14,8 @@ namespace threadmap {
 namespace {
 
 // A lesson's text as the screen shows it: its figures filled in, no `code` marks.
-std::string shown_text(const Lesson& l, const std::string& text) {
-    std::string s = fill_lesson_text(text, lesson_figures(l));
+std::string shown_text(const Lesson& lesson, const std::string& text) {
+    std::string s = fill_lesson_text(text, lesson_figures(lesson));
     s.erase(std::remove(s.begin(), s.end(), '`'), s.end());
     return s;
 }
@@ -23,39 +23,39 @@ std::string shown_text(const Lesson& l, const std::string& text) {
 }  // namespace
 
 void draw_lesson_card(AppState& state) {
-    const Lesson* l = find_lesson(state.edit.preset);
-    if (!l) return;
+    const Lesson* lesson = find_lesson(state.edit.preset);
+    if (!lesson) return;
     const auto& all = lessons();
-    const size_t at = size_t(l - all.data());
+    const size_t at = size_t(lesson - all.data());
     ImGui::PushID("lesson-card");
     const float font = ImGui::GetFontSize();
     if (ImGui::ArrowButton("##fold", state.settings.lesson_card_open ? ImGuiDir_Down : ImGuiDir_Right))
         state.settings.lesson_card_open = !state.settings.lesson_card_open;
     remember_rect(state, "lesson:fold");
     ImGui::SameLine();
-    ImGui::TextDisabled("Lesson %zu of %zu \u00b7 %s", at + 1, all.size(), l->group.c_str());
+    ImGui::TextDisabled("Lesson %zu of %zu \u00b7 %s", at + 1, all.size(), lesson->group.c_str());
     ImGui::SameLine(0, font);
     // The title in what the buttons at the right end of the line leave (whole, with the summary, in its tooltip).
     const ImGuiStyle& style = ImGui::GetStyle();
     const float buttons = ImGui::CalcTextSize("Show me").x + 2 * ImGui::GetFrameHeight() + 2 * style.FramePadding.x +
                           2 * style.ItemSpacing.x;
     const float buttons_x = ImGui::GetWindowContentRegionMax().x - buttons;
-    const std::string title = fit_to_width(l->title, buttons_x - ImGui::GetCursorPosX() - style.ItemSpacing.x);
+    const std::string title = fit_to_width(lesson->title, buttons_x - ImGui::GetCursorPosX() - style.ItemSpacing.x);
     ImGui::TextUnformatted(title.c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", l->title.c_str(), l->summary.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", lesson->title.c_str(), lesson->summary.c_str());
     ImGui::SameLine(std::max(ImGui::GetCursorPosX(), buttons_x));
     if (ImGui::ArrowButton("##previous", ImGuiDir_Left))
         select_lesson(state, all[(at + all.size() - 1) % all.size()].name);
     remember_rect(state, "lesson:card-previous");
     ImGui::SameLine();
-    if (ImGui::Button("Show me")) show_lesson_view(state, *l);
+    if (ImGui::Button("Show me")) show_lesson_view(state, *lesson);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open the picture this lesson's point is on, again");
     remember_rect(state, "lesson:show-me");
     ImGui::SameLine();
     if (ImGui::ArrowButton("##next", ImGuiDir_Right)) select_lesson(state, all[(at + 1) % all.size()].name);
     remember_rect(state, "lesson:card-next");
     if (state.settings.lesson_card_open) {
-        ImGui::TextWrapped("Look for: %s", shown_text(*l, l->look_for).c_str());
+        ImGui::TextWrapped("Look for: %s", shown_text(*lesson, lesson->look_for).c_str());
         remember_rect(state, "lesson:look-for");
     }
     ImGui::Separator();

@@ -8,10 +8,10 @@
 #include <cmath>
 
 #include "app/window_state/finding_target.hpp"
-#include "viz/legend.hpp"
-#include "viz/map_annotations.hpp"
-#include "viz/window_layout.hpp"
-#include "viz/missing_product.hpp"
+#include "viz/draw/legend.hpp"
+#include "viz/draw/map_annotations.hpp"
+#include "viz/layout/window_layout.hpp"
+#include "viz/draw/missing_product.hpp"
 #include "app/panels/warp_overlay.hpp"
 
 namespace threadmap {
@@ -37,10 +37,10 @@ void outline_cell(ImDrawList* dl, const View& v, const ViewRect& r, glm::ivec2 c
 
 void handle_input(AppState& state, const ViewRect& r) {
     ImGuiIO& io = ImGui::GetIO();
-    const MapLayout& m = state.picture->layout;
+    const MapLayout& layout = state.picture->layout;
     const glm::dvec2 mouse(io.MousePos.x, io.MousePos.y);
     if (ImGui::IsItemHovered()) {
-        state.hovered_cell = cell_at(state.view, r, mouse, int(m.width), int(m.height));
+        state.hovered_cell = cell_at(state.view, r, mouse, int(layout.width), int(layout.height));
         if (io.MouseWheel != 0) state.view = zoom_at(state.view, r, mouse, std::pow(1.25, double(io.MouseWheel)));
         if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) state.requests.fit = true;
     } else {
@@ -68,7 +68,7 @@ void handle_input(AppState& state, const ViewRect& r) {
 // The outlined cells: the Editor's hovered line's findings, the Memory table's clicked line,
 // the hovered cell and the pinned one (drawn last, on top).
 void outline_cells(ImDrawList* dl, const AppState& state, const ViewRect& r) {
-    const MapLayout& m = state.picture->layout;
+    const MapLayout& layout = state.picture->layout;
     // The Editor's hovered line: the cells of its findings (an out-of-bounds write past C, a race).
     if (state.editor_hovered_line && map_shows_editor_kernel(state))
         for (const glm::ivec2 c : finding_cells_of_line(*state.picture, state.editor_hovered_line))
@@ -79,7 +79,7 @@ void outline_cells(ImDrawList* dl, const AppState& state, const ViewRect& r) {
     if (const auto& ml = state.memory_line; ml && ml->picture == state.picture->serial && state.view.zoom >= 4)
         for (uint64_t e : ml->elements) {
             uint32_t x = 0, y = 0;
-            m.cell_of(e, x, y);
+            layout.cell_of(e, x, y);
             const glm::dvec2 at = world_to_screen(state.view, r, {x + 0.5, y + 0.5});
             if (at.x >= r.x && at.y >= r.y && at.x <= r.x + r.w && at.y <= r.y + r.h)
                 outline_cell(dl, state.view, r, {int(x), int(y)}, IM_COL32(80, 200, 255, 230), 1.0f);
@@ -91,11 +91,11 @@ void outline_cells(ImDrawList* dl, const AppState& state, const ViewRect& r) {
 // frame's update), and a fitted view refits the map's rectangle `r` when it changes size
 // (window resized, UI scale changed).
 void follow_area(AppState& state, const ViewRect& area, double legend_column, const ViewRect& r, double margin) {
-    const MapLayout& m = state.picture->layout;
-    if (state.auto_blocks_per_row && !m.is_matrix()) {
+    const MapLayout& layout = state.picture->layout;
+    if (state.auto_blocks_per_row && !layout.is_matrix()) {
         // The shape of the area less a legend column: the rows chosen for it keep the legend beside.
         const double shape = std::max(area.w - legend_column, 1.0) / area.h;
-        const RowWidth wanted = row_width_for_aspect(m.workload, m.launch, shape);
+        const RowWidth wanted = row_width_for_aspect(layout.workload, layout.launch, shape);
         if (!(wanted == state.row_width)) {
             state.row_width = wanted;
             state.pending.relayout = true;
@@ -104,7 +104,7 @@ void follow_area(AppState& state, const ViewRect& area, double legend_column, co
     }
     const bool resized = state.map_rect.w != r.w || state.map_rect.h != r.h;
     if ((state.requests.fit || (state.view_is_fit && resized)) && !state.pending.relayout) {
-        state.view = fit(scene_bounds(m), r, margin);
+        state.view = fit(scene_bounds(layout), r, margin);
         state.requests.fit = false;
         state.view_is_fit = true;
     }
@@ -113,13 +113,13 @@ void follow_area(AppState& state, const ViewRect& area, double legend_column, co
 
 // The cells themselves, drawn by the renderer when ImGui's draw list reaches this point.
 void queue_cells(ImDrawList* dl, MapFrame& frame, const AppState& state, const ViewRect& r) {
-    const MapLayout& m = state.picture->layout;
+    const MapLayout& layout = state.picture->layout;
     frame.background = state.theme().scene;
-    frame.layout = &m;
+    frame.layout = &layout;
     frame.view = state.view;
     frame.rect = r;
     frame.hovered_element.reset();
-    if (const auto c = state.inspected_cell(); c && m.element_at(uint32_t(c->x), uint32_t(c->y)))
+    if (const auto c = state.inspected_cell(); c && layout.element_at(uint32_t(c->x), uint32_t(c->y)))
         frame.hovered_element = *c;
     dl->AddCallback(draw_map_callback, &frame);
     dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
@@ -142,19 +142,21 @@ void draw_legend_in_margin(ImDrawList* dl, AppState& state, const Legend& legend
 }
 
 // The two pictures' sentences: which kernel each is, and the comparison's legend figure.
-std::string left_sentence(const MapPicture& p) { return "Left: " + picture_sentence(p, "the lesson's view"); }
-std::string right_sentence(const MapPicture& p) {
-    return "Right: " + picture_sentence(*p.compare, "the same launch and view");
+std::string left_sentence(const MapPicture& picture) {
+    return "Left: " + picture_sentence(picture, "the lesson's view");
+}
+std::string right_sentence(const MapPicture& picture) {
+    return "Right: " + picture_sentence(*picture.compare, "the same launch and view");
 }
 
 // Splits the pictures' rectangle `map` in two halves with a gap, less a band under them for
 // their sentences: `map` becomes the map's, and the comparison's is returned.
-ViewRect share_with_compare(ViewRect& map, float font, const MapPicture& p) {
+ViewRect share_with_compare(ViewRect& map, float font, const MapPicture& picture) {
     const double gap = font * 1.5, half = std::max((map.w - gap) / 2, 1.0);
     const auto lines = [&](const std::string& s) {
         return double(ImGui::GetFont()->CalcTextSizeA(font, FLT_MAX, float(half), s.c_str()).y);
     };
-    const double band = std::max(lines(left_sentence(p)), lines(right_sentence(p))) + font * 0.6;
+    const double band = std::max(lines(left_sentence(picture)), lines(right_sentence(picture))) + font * 0.6;
     map = {map.x, map.y, half, std::max(map.h - band, 1.0)};
     return {map.x + half + gap, map.y, half, map.h};
 }
@@ -163,32 +165,34 @@ ViewRect share_with_compare(ViewRect& map, float font, const MapPicture& p) {
 // of the same launch and view as one image (square cells) with its name, shape and rulers, and
 // under both pictures which kernel each is; not interactive.
 void draw_compare(ImDrawList* dl, AppState& state, MapFrame& frame, const ViewRect& left, const ViewRect& area) {
-    MapPicture& c = *state.picture->compare;
-    const bool same = frame.compare_serial == c.serial && frame.compare_width == c.layout.width &&
-                      frame.compare_memory == c.memory.computed && frame.compare_color.mode == c.color.mode &&
-                      frame.compare_color.palette == c.color.palette;
+    MapPicture& picture = *state.picture->compare;
+    const bool same = frame.compare_serial == picture.serial && frame.compare_width == picture.layout.width &&
+                      frame.compare_memory == picture.memory.computed &&
+                      frame.compare_color.mode == picture.color.mode &&
+                      frame.compare_color.palette == picture.color.palette;
     if (!same) {
-        frame.compare_image.paint(c.layout, host_map(c), c.color, element_figures(c));
-        frame.compare_serial = c.serial;
-        frame.compare_memory = c.memory.computed;
-        frame.compare_color = c.color;
-        frame.compare_width = c.layout.width;
+        frame.compare_image.paint(picture.layout, host_map(picture), picture.color, element_figures(picture));
+        frame.compare_serial = picture.serial;
+        frame.compare_memory = picture.memory.computed;
+        frame.compare_color = picture.color;
+        frame.compare_width = picture.layout.width;
     }
     const float font = ImGui::GetFontSize();
     const Theme& theme = state.theme();
-    const MapLabels labels = map_labels(c.layout, c.launch.array_caption());
+    const MapLabels labels = map_labels(picture.layout, picture.launch.array_caption());
     const double margin = ruler_margin(font, !labels.axis_note.empty());
     const ViewRect r{std::floor(area.x), left.y, std::floor(area.w), left.h};  // whole pixels, as the map's
-    const View v = fit(scene_bounds(c.layout), r, margin);
+    const View v = fit(scene_bounds(picture.layout), r, margin);
     state.compare_rect = r;
     state.compare_view = v;
     const Rgba8 scene = theme.scene;
     dl->AddRectFilled(ImVec2(float(r.x), float(r.y)), ImVec2(float(r.x + r.w), float(r.y + r.h)),
                       IM_COL32(scene.r, scene.g, scene.b, 255));
-    const glm::dvec2 a = world_to_screen(v, r, {0, 0}), b = world_to_screen(v, r, {c.layout.width, c.layout.height});
+    const glm::dvec2 a = world_to_screen(v, r, {0, 0}),
+                     b = world_to_screen(v, r, {picture.layout.width, picture.layout.height});
     dl->AddImage(reinterpret_cast<ImTextureID>(uintptr_t(frame.compare_image.texture())),
                  ImVec2(float(a.x), float(a.y)), ImVec2(float(b.x), float(b.y)));
-    const auto over = draw_map_labels(dl, c.layout, labels, v, r, label_style(ImGui::GetFont(), font, theme));
+    const auto over = draw_map_labels(dl, picture.layout, labels, v, r, label_style(ImGui::GetFont(), font, theme));
     state.labels_over_cells.insert(state.labels_over_cells.end(), over.begin(), over.end());
     const auto sentence = [&](const ViewRect& under, const std::string& text) {
         dl->AddText(ImGui::GetFont(), font, ImVec2(float(under.x), float(under.y + under.h + font * 0.3)),
@@ -217,20 +221,20 @@ PanelPlan plan_panel(const AppState& state, const ViewRect& area, float font) {
     plan.place = {area, {}, true};
     plan.margin = font * 0.6;
     if (!state.picture) return plan;
-    const MapPicture& p = *state.picture;
-    plan.legend = picture_legend(p);
-    if (p.compare) plan.legend->note.clear();  // said under each picture instead
+    const MapPicture& picture = *state.picture;
+    plan.legend = picture_legend(picture);
+    if (picture.compare) plan.legend->note.clear();  // said under each picture instead
     const ImVec2 l = legend_size(*plan.legend, ImGui::GetFont(), plan.legend_font, std::floor(font * 16));
-    plan.labels = map_labels(p.layout, p.launch.array_caption());
+    plan.labels = map_labels(picture.layout, picture.launch.array_caption());
     plan.margin = ruler_margin(font, !plan.labels.axis_note.empty());
     plan.legend_column = l.x + 2 * plan.legend_pad + plan.margin;
     // With a comparison the legend is placed for both pictures side by side (about twice as
     // wide, with the second's rulers), and they share what it leaves.
-    WorldRect scene = scene_bounds(p.layout);
-    if (p.compare) scene.x1 = scene.x0 + 2.25 * (scene.x1 - scene.x0);
+    WorldRect scene = scene_bounds(picture.layout);
+    if (picture.compare) scene.x1 = scene.x0 + 2.25 * (scene.x1 - scene.x0);
     plan.place = place_legend(scene, area, l.x + 2 * plan.legend_pad, l.y + 2 * plan.legend_pad, plan.margin,
-                              !p.layout.is_matrix() && state.auto_blocks_per_row);
-    if (p.compare) plan.compare = share_with_compare(plan.place.map, font, p);
+                              !picture.layout.is_matrix() && state.auto_blocks_per_row);
+    if (picture.compare) plan.compare = share_with_compare(plan.place.map, font, picture);
     return plan;
 }
 
@@ -263,7 +267,7 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
         state.map_rect = r;
         return;
     }
-    const MapLayout& m = state.picture->layout;
+    const MapLayout& layout = state.picture->layout;
     follow_area(state, compare_area ? ViewRect{area.x, area.y, area.w / 2, area.h} : area, legend_column, r, margin);
     const View before = state.view;
     handle_input(state, r);
@@ -275,9 +279,10 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
 
     dl->PushClipRect(ImVec2(pos.x, pos.y), ImVec2(pos.x + size.x, pos.y + size.y), true);
     outline_cells(dl, state, r);
-    if (const auto missing = missing_product(m.workload))
+    if (const auto missing = missing_product(layout.workload))
         draw_missing_product(dl, *missing, state.view, r, ImGui::GetFont(), font * 0.9f, theme.backing);
-    state.labels_over_cells = draw_map_labels(dl, m, labels, state.view, r, label_style(ImGui::GetFont(), font, theme));
+    state.labels_over_cells =
+        draw_map_labels(dl, layout, labels, state.view, r, label_style(ImGui::GetFont(), font, theme));
     state.fit_margin = margin;
     draw_warp_overlay(dl, state, r);
     dl->PopClipRect();

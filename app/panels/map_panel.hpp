@@ -6,8 +6,8 @@
 #include <optional>
 
 #include "app/window_state/app_state.hpp"
-#include "viz/cell_grid_renderer.hpp"
-#include "viz/cell_image.hpp"
+#include "viz/draw/cell_grid_renderer.hpp"
+#include "viz/draw/cell_image.hpp"
 
 namespace threadmap {
 

@@ -141,16 +141,16 @@ void site_table(AppState& state, const PictureMemory& m) {
 void draw_memory_panel(AppState& state) {
     state.memory_view_open = true;
     if (!state.picture) return;
-    const MapPicture& p = state.picture.value();
-    const PictureMemory& m = p.memory;
+    const MapPicture& picture = state.picture.value();
+    const PictureMemory& m = picture.memory;
     if (!m.computed) {
         if (!state.picture_job && !state.pending.any_update()) state.pending.recolor = true;  // count them now
         ImGui::TextUnformatted("Counting the warp requests of this launch...");
         return;
     }
-    const LaunchConfig& l = p.launch.launch;
-    ImGui::Text("%s on gridDim %s, blockDim %s", m.spec ? m.spec->name.c_str() : "?", to_string(l.grid).c_str(),
-                to_string(l.block).c_str());
+    const LaunchConfig& launch = picture.launch.launch;
+    ImGui::Text("%s on gridDim %s, blockDim %s", m.spec ? m.spec->name.c_str() : "?", to_string(launch.grid).c_str(),
+                to_string(launch.block).c_str());
     if (!m.not_computed.empty()) {
         ImGui::TextWrapped("Not computed: %s.", m.not_computed.c_str());
         return;
@@ -160,8 +160,8 @@ void draw_memory_panel(AppState& state) {
         for (AccessOp op : {AccessOp::Load, AccessOp::Store}) totals_line(m, space, op);
     // Sectors are a global array's cost, bank conflicts a __shared__ one's (a __constant__
     // one's, distinct addresses, are in the table).
-    const bool shared = p.launch.model && p.launch.model->shared();
-    const bool constant = p.launch.model && p.launch.model->constant();
+    const bool shared = picture.launch.model && picture.launch.model->shared();
+    const bool constant = picture.launch.model && picture.launch.model->constant();
     if (shared)
         colour_map_button(state, "Colour the map by bank conflicts", "banks", "memory");
     else if (!constant)

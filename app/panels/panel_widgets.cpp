@@ -1,8 +1,8 @@
 // Small pieces the panels share; see panel_widgets.hpp.
 #include "app/panels/panel_widgets.hpp"
 
-#include "viz/legend.hpp"
-#include "viz/ui_font.hpp"
+#include "viz/draw/legend.hpp"
+#include "viz/draw/ui_font.hpp"
 
 namespace threadmap {
 
@@ -53,15 +53,16 @@ void color_mode_combo(AppState& state, float width) {
     remember_rect(state, "colour-mode");
 }
 
-Dim3 covering_grid_of(const ResolvedLaunch& e) {
-    return e.model ? e.model->spec->covering_grid(e.model->params, e.launch.block)
-                   : covering_grid(e.workload, e.launch.block);
+Dim3 covering_grid_of(const ResolvedLaunch& resolved) {
+    return resolved.model ? resolved.model->spec->covering_grid(resolved.model->params, resolved.launch.block)
+                          : covering_grid(resolved.workload, resolved.launch.block);
 }
 
 void mark_launch_edited(AppState& state) {
-    ResolvedLaunch& e = state.edit;
-    e.preset.clear();                                              // a changed lesson is the learner's own launch now
-    if (e.model) e.workload = model_workload(*e.model, e.launch);  // partial sums follow the grid
+    ResolvedLaunch& resolved = state.edit;
+    resolved.preset.clear();  // a changed lesson is the learner's own launch now
+    if (resolved.model)
+        resolved.workload = model_workload(*resolved.model, resolved.launch);  // partial sums follow the grid
     state.pending.apply = true;
 }
 

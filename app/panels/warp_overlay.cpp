@@ -15,8 +15,8 @@ namespace {
 
 constexpr ImU32 kWhite = IM_COL32(255, 255, 255, 255);
 
-ImVec2 screen(const AppState& s, const ViewRect& r, glm::dvec2 world) {
-    const glm::dvec2 p = world_to_screen(s.view, r, world);
+ImVec2 screen(const AppState& state, const ViewRect& r, glm::dvec2 world) {
+    const glm::dvec2 p = world_to_screen(state.view, r, world);
     return ImVec2(float(p.x), float(p.y));
 }
 
@@ -136,12 +136,13 @@ bool step_warp_request(AppState& state, int direction) {
 
 bool select_memory_line(AppState& state, const MemorySite& site) {
     if (!state.picture) return false;
-    const MapPicture& p = *state.picture;
-    const std::vector<KeptRequest>& kept = p.memory.requests;
-    const size_t mapped = p.memory.spec ? p.memory.spec->array_index(p.launch.mapped_array()) : SIZE_MAX;
-    const AccessOp op = p.launch.model && p.launch.model->reads ? AccessOp::Load : AccessOp::Store;
+    const MapPicture& picture = *state.picture;
+    const std::vector<KeptRequest>& kept = picture.memory.requests;
+    const size_t mapped =
+        picture.memory.spec ? picture.memory.spec->array_index(picture.launch.mapped_array()) : SIZE_MAX;
+    const AccessOp op = picture.launch.model && picture.launch.model->reads ? AccessOp::Load : AccessOp::Store;
     if (site.array != mapped || site.op != op) return false;
-    AppState::MemoryLine chosen{site.line, p.serial, {}};
+    AppState::MemoryLine chosen{site.line, picture.serial, {}};
     std::set<uint64_t> elements;
     std::optional<uint32_t> first;
     for (uint32_t k = 0; k < kept.size() && elements.size() < AppState::MemoryLine::kMaxElements; ++k) {
@@ -157,7 +158,7 @@ bool select_memory_line(AppState& state, const MemorySite& site) {
     pin_element(state, shown.index[std::countr_zero(shown.mask)]);
     state.warp_step = AppState::WarpStep{*state.pinned_cell, *first};
     state.memory_line = std::move(chosen);
-    if (!is_memory_mode(p.color.mode)) {
+    if (!is_memory_mode(picture.color.mode)) {
         state.settings.color_mode = shared_map(state) ? "banks" : "sectors";
         state.pending.recolor = true;
     }

@@ -20,9 +20,9 @@ std::string kind_words(FindingKind kind, uint64_t n) {
 
 }  // namespace
 
-nlohmann::json findings_json(const ModelResult& r) {
+nlohmann::json findings_json(const ModelResult& result) {
     nlohmann::json list = nlohmann::json::array();
-    for (const Finding& f : r.findings) {
+    for (const Finding& f : result.findings) {
         nlohmann::json threads = nlohmann::json::array();
         for (const FindingThread& t : f.threads)
             threads.push_back({{"block", dim(t.block)}, {"thread", dim(t.thread)}});
@@ -40,9 +40,9 @@ nlohmann::json findings_json(const ModelResult& r) {
     return list;
 }
 
-nlohmann::json finding_counts_json(const ModelResult& r) {
+nlohmann::json finding_counts_json(const ModelResult& result) {
     nlohmann::json counts = nlohmann::json::object();
-    for (size_t k = 0; k < kFindingKinds; ++k) counts[finding_kind_name(FindingKind(k))] = r.counts[k];
+    for (size_t k = 0; k < kFindingKinds; ++k) counts[finding_kind_name(FindingKind(k))] = result.counts[k];
     return counts;
 }
 

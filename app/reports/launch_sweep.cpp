@@ -156,14 +156,14 @@ Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference, const std::ato
         SweptLaunch s;
         s.why = why;
         s.launch = launch;
-        ModelLaunch m = base;
-        m.launch = launch;
-        if (auto problem = check_model_launch(m)) {
-            s.error = *problem;
+        ModelLaunch model_launch = base;
+        model_launch.launch = launch;
+        if (const Outcome<void> problem = check_model_launch(model_launch); !problem.done()) {
+            s.error = problem.error;
             sweep.launches.push_back(std::move(s));
             continue;
         }
-        const auto run = run_model(m, cancel);
+        const auto run = run_model(model_launch, cancel);
         if (cancelled()) return cancellation();
         if (!run.value) {
             s.error = run.error;

@@ -42,10 +42,10 @@ std::string percent(uint64_t part, uint64_t whole) {
 // The memory view's figures of a launch: "store_sectors" (per request), "store_ideal",
 // "load_sectors", "load_ideal", "store_bytes_times" (sectors over the ideal), with `prefix`.
 void add_memory_figures(const ModelLaunch& launch, const std::string& prefix, std::map<std::string, std::string>& f) {
-    ModelLaunch m = launch;
-    m.record_requests = true;
-    m.record_elements = false;
-    const auto run = run_model(m);
+    ModelLaunch model_launch = launch;
+    model_launch.record_requests = true;
+    model_launch.record_elements = false;
+    const auto run = run_model(model_launch);
     if (!run.value) return;
     for (AccessOp op : {AccessOp::Load, AccessOp::Store}) {
         const MemoryTotals t = memory_totals(run.value->memory->sites, MemorySpace::Global, op);
@@ -68,13 +68,13 @@ void add_memory_figures(const ModelLaunch& launch, const std::string& prefix, st
 
 // A tutorial kernel's modeled execution time on the H200 profile, its sectors counted (the
 // timing model: kernels/timing/timing_model.hpp), in microseconds: "{prefix}kernel_us".
-void add_modeled_kernel_time(const Workload& w, const LaunchConfig& l, const TimedProgram& program,
+void add_modeled_kernel_time(const Workload& workload, const LaunchConfig& launch, const TimedProgram& program,
                              const std::string& prefix, std::map<std::string, std::string>& f) {
     const DeviceProfile* profile = find_device_profile("h200");
     if (!profile) return;
-    WorkloadCost cost = workload_cost(w, program);
-    add_waves(cost, w, l, *profile);
-    add_sectors(cost, w, l, *profile, program.element);
+    WorkloadCost cost = workload_cost(workload, program);
+    add_waves(cost, workload, launch, *profile);
+    add_sectors(cost, workload, launch, *profile, program.element);
     if (cost.global_sectors == 0) return;  // not counted: no figure rather than a different model's
     f[prefix + "kernel_us"] = decimals(modeled_kernel_seconds(*profile, cost) * 1e6);
     f[prefix + "global_sectors"] = grouped(cost.global_sectors);
@@ -82,11 +82,11 @@ void add_modeled_kernel_time(const Workload& w, const LaunchConfig& l, const Tim
 
 // A model kernel's figures: its parameters by name, the map's counts (who wrote or read its
 // mapped array), its __shared__ bytes per block and its findings by kind.
-void add_model_figures(const ResolvedLaunch& r, std::map<std::string, std::string>& f) {
-    const ModelKernel& k = *r.model;
+void add_model_figures(const ResolvedLaunch& resolved, std::map<std::string, std::string>& f) {
+    const ModelKernel& k = *resolved.model;
     for (size_t i = 0; i < k.spec->params.size(); ++i) f[k.spec->params[i].name] = grouped(k.params[i]);
-    f["shared_bytes"] = grouped(shared_bytes_per_block(*k.spec, k.params, r.launch.block));
-    const auto run = run_model(model_launch_for(r));
+    f["shared_bytes"] = grouped(shared_bytes_per_block(*k.spec, k.params, resolved.launch.block));
+    const auto run = run_model(model_launch_for(resolved));
     if (!run.value) return;
     uint64_t untouched = 0, multi = 0;
     for (const ElementRecord& e : run.value->arrays[k.array].records) {
@@ -94,7 +94,7 @@ void add_model_figures(const ResolvedLaunch& r, std::map<std::string, std::strin
         untouched += threads == 0;
         multi += threads > 1;
     }
-    const LaunchStats stats = model_array_stats(*run.value, k.array, k.reads, r.launch, k.shared());
+    const LaunchStats stats = model_array_stats(*run.value, k.array, k.reads, resolved.launch, k.shared());
     f["threads_active"] = grouped(stats.threads_active);
     f["threads_idle"] = grouped(stats.threads_idle);
     f["elements"] = grouped(run.value->arrays[k.array].records.size());
@@ -106,27 +106,27 @@ void add_model_figures(const ResolvedLaunch& r, std::map<std::string, std::strin
 }
 
 // The tutorial kernels' figures, from the emulator's map.
-void add_tutorial_figures(const Workload& w, const LaunchConfig& l, std::map<std::string, std::string>& f) {
-    const LaunchStats s = emulate(w, l).stats;
+void add_tutorial_figures(const Workload& workload, const LaunchConfig& launch, std::map<std::string, std::string>& f) {
+    const LaunchStats s = emulate(workload, launch).stats;
     f["threads_active"] = grouped(s.threads_active);
     f["threads_idle"] = grouped(s.threads_idle);
     f["idle_percent"] = percent(s.threads_idle, s.threads_launched);
     f["elements"] = grouped(s.elements);
     f["elements_untouched"] = grouped(s.elements_untouched);
     f["elements_multi"] = grouped(s.elements_multi);
-    f["stride"] = grouped(uint64_t(l.block.x) * l.grid.x);
-    if (is_matrix(w.kernel)) {
-        f["rows"] = grouped(w.rows);
-        f["cols"] = grouped(w.cols);
-        f["inner"] = grouped(w.inner);
-        f["a_rows"] = grouped(w.a_rows);
-        f["b_cols"] = grouped(w.b_cols);
-        f["stores"] = grouped(w.inner);
-        f["row_bytes"] = grouped(w.cols * 4);  // a row of C in float32
-        const uint64_t product = w.a_rows * w.b_cols;
-        f["missing_percent"] = percent(product - w.rows * w.cols, product);
+    f["stride"] = grouped(uint64_t(launch.block.x) * launch.grid.x);
+    if (is_matrix(workload.kernel)) {
+        f["rows"] = grouped(workload.rows);
+        f["cols"] = grouped(workload.cols);
+        f["inner"] = grouped(workload.inner);
+        f["a_rows"] = grouped(workload.a_rows);
+        f["b_cols"] = grouped(workload.b_cols);
+        f["stores"] = grouped(workload.inner);
+        f["row_bytes"] = grouped(workload.cols * 4);  // a row of C in float32
+        const uint64_t product = workload.a_rows * workload.b_cols;
+        f["missing_percent"] = percent(product - workload.rows * workload.cols, product);
     } else {
-        f["n"] = grouped(w.n);
+        f["n"] = grouped(workload.n);
     }
 }
 
@@ -146,11 +146,11 @@ void add_compile_figures(std::map<std::string, std::string>& f) {
 void add_occupancy_figures(const Lesson& lesson, const ResolvedLaunch& launch, std::map<std::string, std::string>& f) {
     if (!lesson.occupancy_profile.empty()) {  // the occupancy lesson's GPU
         const auto gpu = resolve_occupancy_gpu(lesson.occupancy_profile, "", "");
-        const ModelLaunch m = model_launch_for(launch);
-        const auto resources = gpu.value ? launch_resources(m, gpu.value->sm, std::nullopt, std::nullopt)
+        const ModelLaunch model_launch = model_launch_for(launch);
+        const auto resources = gpu.value ? launch_resources(model_launch, gpu.value->sm, std::nullopt, std::nullopt)
                                          : Outcome<LaunchResources>(failure_of(gpu));
         if (resources.value) {
-            const OccupancyReport r = occupancy_report(m, *gpu.value, *resources.value);
+            const OccupancyReport r = occupancy_report(model_launch, *gpu.value, *resources.value);
             const Occupancy& o = r.occupancy;
             f["sms"] = grouped(uint64_t(r.gpu.sms));
             f["cc"] = r.gpu.sm.name();
@@ -182,13 +182,13 @@ std::map<std::string, std::string> compute_figures(const Lesson& lesson) {
     const auto resolved = resolve_launch(o);
     std::map<std::string, std::string> f;
     if (!resolved.value) return f;
-    const Workload& w = resolved.value->workload;
-    const LaunchConfig& l = resolved.value->launch;
-    f["grid"] = dims(l.grid);
-    f["block"] = dims(l.block);
-    f["threads_per_block"] = grouped(l.threads_per_block());
-    f["blocks"] = grouped(l.blocks());
-    f["threads_launched"] = grouped(l.blocks() * l.threads_per_block());
+    const Workload& workload = resolved.value->workload;
+    const LaunchConfig& launch = resolved.value->launch;
+    f["grid"] = dims(launch.grid);
+    f["block"] = dims(launch.block);
+    f["threads_per_block"] = grouped(launch.threads_per_block());
+    f["blocks"] = grouped(launch.blocks());
+    f["threads_launched"] = grouped(launch.blocks() * launch.threads_per_block());
     if (lesson.own_kernel)  // its number bindings ("n=1000"): the {n} of its text
         for (const std::string& b : lesson.own_kernel->binds) {
             const size_t eq = b.find('=');
@@ -198,26 +198,26 @@ std::map<std::string, std::string> compute_figures(const Lesson& lesson) {
     if (resolved.value->model)
         add_model_figures(*resolved.value, f);
     else
-        add_tutorial_figures(w, l, f);
+        add_tutorial_figures(workload, launch, f);
     add_occupancy_figures(lesson, *resolved.value, f);
     if (lesson.timing && lesson.timing->first_launch) add_compile_figures(f);
     if (lesson.memory) {  // its launch, and for a matmul the same with x on the other axis
-        const ModelLaunch m = model_launch_for(*resolved.value);
-        add_memory_figures(m, "", f);
+        const ModelLaunch model_launch = model_launch_for(*resolved.value);
+        add_memory_figures(model_launch, "", f);
         if (!lesson.compare_kernel.empty() || lesson.compare_params) {  // the launch it is set against
-            ModelLaunch other = m;
+            ModelLaunch other = model_launch;
             if (!lesson.compare_kernel.empty()) other.spec = find_builtin_kernel(lesson.compare_kernel);
             if (lesson.compare_params) other.params = *lesson.compare_params;
             add_memory_figures(other, "other_", f);
-        } else if (is_matrix(w.kernel)) {
-            ModelLaunch other = m;
-            other.spec = find_builtin_kernel(w.kernel == KernelKind::Matmul ? "matmul-xcol" : "matmul");
+        } else if (is_matrix(workload.kernel)) {
+            ModelLaunch other = model_launch;
+            other.spec = find_builtin_kernel(workload.kernel == KernelKind::Matmul ? "matmul-xcol" : "matmul");
             std::swap(other.launch.grid.x, other.launch.grid.y);
             f["other_kernel"] = other.spec->name;
             add_memory_figures(other, "other_", f);
-            Workload other_w = w;
-            other_w.kernel = w.kernel == KernelKind::Matmul ? KernelKind::MatmulXCol : KernelKind::Matmul;
-            add_modeled_kernel_time(w, l, lesson.program, "", f);
+            Workload other_w = workload;
+            other_w.kernel = workload.kernel == KernelKind::Matmul ? KernelKind::MatmulXCol : KernelKind::Matmul;
+            add_modeled_kernel_time(workload, launch, lesson.program, "", f);
             add_modeled_kernel_time(other_w, other.launch, lesson.program, "other_", f);
         }
     }

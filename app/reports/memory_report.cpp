@@ -29,9 +29,9 @@ std::optional<double> excess_percent(uint64_t sectors, uint64_t ideal) {
     return 100.0 * (double(sectors) - double(ideal)) / double(ideal);
 }
 
-nlohmann::json launch_json(const ModelLaunch& l) {
-    return {{"grid", {l.launch.grid.x, l.launch.grid.y, l.launch.grid.z}},
-            {"block", {l.launch.block.x, l.launch.block.y, l.launch.block.z}}};
+nlohmann::json launch_json(const ModelLaunch& model_launch) {
+    return {{"grid", {model_launch.launch.grid.x, model_launch.launch.grid.y, model_launch.launch.grid.z}},
+            {"block", {model_launch.launch.block.x, model_launch.launch.block.y, model_launch.launch.block.z}}};
 }
 
 nlohmann::json global_totals_json(const MemoryTotals& t) {
@@ -74,7 +74,7 @@ std::optional<double> per_request(uint64_t amount, uint64_t requests) {
     return double(amount) / double(requests);
 }
 
-nlohmann::json memory_json(const ModelLaunch& l, const std::vector<MemorySite>& sites) {
+nlohmann::json memory_json(const ModelLaunch& model_launch, const std::vector<MemorySite>& sites) {
     nlohmann::json rows = nlohmann::json::array();
     for (const MemorySite& s : sites) {
         const bool global = s.space == MemorySpace::Global, shared = s.space == MemorySpace::Shared,
@@ -84,7 +84,7 @@ nlohmann::json memory_json(const ModelLaunch& l, const std::vector<MemorySite>& 
             {{"line", s.line},
              {"op", access_op_name(s.op)},
              {"space", memory_space_name(s.space)},
-             {"array", l.spec->arrays[s.array].name},
+             {"array", model_launch.spec->arrays[s.array].name},
              {"access_bytes", s.access_bytes},
              {"requests", s.requests},
              {"sectors", global ? nlohmann::json(s.sectors) : null},
@@ -99,8 +99,8 @@ nlohmann::json memory_json(const ModelLaunch& l, const std::vector<MemorySite>& 
              {"addresses_max", constant ? nlohmann::json(s.constant_addresses_max) : null},
              {"active_lanes_mean", number_or_null(per_request(s.active_lanes, s.requests))}});
     }
-    return {{"kernel", l.spec->name},
-            {"launch", launch_json(l)},
+    return {{"kernel", model_launch.spec->name},
+            {"launch", launch_json(model_launch)},
             {"sites", rows},
             {"totals",
              {{"global_load", global_totals_json(memory_totals(sites, MemorySpace::Global, AccessOp::Load))},
@@ -111,14 +111,14 @@ nlohmann::json memory_json(const ModelLaunch& l, const std::vector<MemorySite>& 
             {"model", kMemoryModelNote}};
 }
 
-std::string memory_csv(const ModelLaunch& l, const std::vector<MemorySite>& sites) {
+std::string memory_csv(const ModelLaunch& model_launch, const std::vector<MemorySite>& sites) {
     std::string out =
         "line,op,space,array,requests,sectors,ideal_sectors,sectors_per_request,wavefronts,conflict_ways_max,"
         "active_lanes_mean,access_bytes,addresses\n";
     for (const MemorySite& s : sites) {
         const bool global = s.space == MemorySpace::Global, shared = s.space == MemorySpace::Shared;
         out += std::to_string(s.line) + "," + access_op_name(s.op) + "," + memory_space_name(s.space) + "," +
-               l.spec->arrays[s.array].name + "," + std::to_string(s.requests) + "," +
+               model_launch.spec->arrays[s.array].name + "," + std::to_string(s.requests) + "," +
                (global ? std::to_string(s.sectors) : "") + "," + (global ? std::to_string(s.ideal_sectors) : "") + "," +
                (global ? fixed(per_request(s.sectors, s.requests), 4) : "") + "," +
                (shared ? std::to_string(s.wavefronts) : "") + "," +
@@ -129,10 +129,10 @@ std::string memory_csv(const ModelLaunch& l, const std::vector<MemorySite>& site
     return out;
 }
 
-std::string memory_text(const ModelLaunch& l, const std::vector<MemorySite>& sites) {
+std::string memory_text(const ModelLaunch& model_launch, const std::vector<MemorySite>& sites) {
     char row[256];
-    std::string out =
-        l.spec->name + " on grid " + to_string(l.launch.grid) + ", block " + to_string(l.launch.block) + "\n";
+    std::string out = model_launch.spec->name + " on grid " + to_string(model_launch.launch.grid) + ", block " +
+                      to_string(model_launch.launch.block) + "\n";
     std::snprintf(row, sizeof row, "%5s  %-5s  %-8s  %-8s %5s %10s %12s %10s %9s %8s %7s\n", "line", "op", "space",
                   "array", "bytes", "requests", "sect|wf|addr", "ideal", "per req", "excess", "lanes");
     out += row;
@@ -140,7 +140,7 @@ std::string memory_text(const ModelLaunch& l, const std::vector<MemorySite>& sit
         const auto [amount, ideal, unit] = site_cost(s);
         const auto excess = excess_percent(amount, ideal);
         std::snprintf(row, sizeof row, "%5d  %-5s  %-8s  %-8s %5u %10llu %12llu %10llu %9s %7s%% %7s\n", s.line,
-                      access_op_name(s.op), memory_space_name(s.space), l.spec->arrays[s.array].name.c_str(),
+                      access_op_name(s.op), memory_space_name(s.space), model_launch.spec->arrays[s.array].name.c_str(),
                       s.access_bytes, (unsigned long long)s.requests, (unsigned long long)amount,
                       (unsigned long long)ideal, fixed(per_request(amount, s.requests)).c_str(),
                       fixed(excess, 0).c_str(), fixed(per_request(s.active_lanes, s.requests), 1).c_str());

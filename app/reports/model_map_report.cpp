@@ -54,16 +54,16 @@ const char* access_name(const ModelMapReport& r) { return r.reads ? "read" : "wr
 bool shared(const ModelMapReport& r) { return r.launch.spec->arrays[r.array].space == MemorySpace::Shared; }
 
 void write_json(Writer& w, const ModelMapReport& r, const ArrayMap& m) {
-    const LaunchConfig& l = r.launch.launch;
+    const LaunchConfig& launch = r.launch.launch;
     w << "{\"launch\":{\"grid\":";
-    write_json_dim(w, l.grid);
+    write_json_dim(w, launch.grid);
     w << ",\"block\":";
-    write_json_dim(w, l.block);
+    write_json_dim(w, launch.block);
     w << "},\"kernel\":\"" << r.launch.spec->name << "\",\"array\":\"" << r.launch.spec->arrays[r.array].name
       << "\",\"access\":\"" << access_name(r) << '"';
     if (shared(r)) {  // one block's copy: which
         w << ",\"shared_block\":";
-        write_json_dim(w, unlinearize(r.launch.shared_block, l.grid));
+        write_json_dim(w, unlinearize(r.launch.shared_block, launch.grid));
     }
     w << ",\"shape\":[";
     for (size_t i = 0; i < m.shape().size(); ++i) w << (i ? "," : "") << m.shape()[i];
@@ -118,16 +118,16 @@ void write_csv(Writer& w, const ModelMapReport& r, const ArrayMap& m) {
 }
 
 void write_table(Writer& w, const ModelMapReport& r, const ArrayMap& m) {
-    const LaunchConfig& l = r.launch.launch;
+    const LaunchConfig& launch = r.launch.launch;
     w << "kernel    " << r.launch.spec->name << "\narray     " << r.launch.spec->arrays[r.array].name << " [";
     for (size_t d = 0; d < m.shape().size(); ++d) w << (d ? "x" : "") << m.shape()[d];
     w << "]";
-    if (shared(r)) w << " (__shared__) of block " << to_string(unlinearize(r.launch.shared_block, l.grid));
-    w << ", who " << (r.reads ? "read" : "wrote") << " it\nlaunch    gridDim " << to_string(l.grid)
-      << " blocks, blockDim " << to_string(l.block) << " threads per block\nbackend   cpu-model\n\n";
+    if (shared(r)) w << " (__shared__) of block " << to_string(unlinearize(r.launch.shared_block, launch.grid));
+    w << ", who " << (r.reads ? "read" : "wrote") << " it\nlaunch    gridDim " << to_string(launch.grid)
+      << " blocks, blockDim " << to_string(launch.block) << " threads per block\nbackend   cpu-model\n\n";
     if (r.include_elements)
         write_cell_table(w, m.size(), m.shape().size() == 2 ? m.shape()[1] : std::min<uint64_t>(16, m.size()),
-                         m.shape().size() == 2, l,
+                         m.shape().size() == 2, launch,
                          std::string("each cell: blockIdx/threadIdx of the first thread that ") +
                              (r.reads ? "read" : "wrote") + " it ('.' nobody, '*' more than one)",
                          [&m](uint64_t e) -> std::optional<std::pair<Toucher, uint64_t>> {

@@ -86,25 +86,25 @@ std::vector<OccupancySweepPoint> occupancy_sweep(const ResolvedLaunch& launch, c
     std::vector<OccupancySweepPoint> points;
     const bool two_d = launch.launch.block.y > 1 || launch.launch.block.z > 1;
     for (uint32_t size = 32; size <= 1024; size += 32) {
-        ResolvedLaunch l = launch;
-        l.launch.block = two_d ? Dim3{32, size / 32, 1} : Dim3{size, 1, 1};
+        ResolvedLaunch resolved = launch;
+        resolved.launch.block = two_d ? Dim3{32, size / 32, 1} : Dim3{size, 1, 1};
         // A registry kernel covers its own problem (histogram-shared's n values, not its bins).
-        if (l.model) {
-            l.launch.grid = l.model->spec->covering_grid(l.model->params, l.launch.block);
-            l.workload = model_workload(*l.model, l.launch);
+        if (resolved.model) {
+            resolved.launch.grid = resolved.model->spec->covering_grid(resolved.model->params, resolved.launch.block);
+            resolved.workload = model_workload(*resolved.model, resolved.launch);
         } else {
-            l.launch.grid = covering_grid(l.workload, l.launch.block);
+            resolved.launch.grid = covering_grid(resolved.workload, resolved.launch.block);
         }
-        const ModelLaunch m = model_launch_for(l);
-        const auto resources = launch_resources(m, gpu.sm, std::nullopt, std::nullopt);
+        const ModelLaunch model_launch = model_launch_for(resolved);
+        const auto resources = launch_resources(model_launch, gpu.sm, std::nullopt, std::nullopt);
         if (!resources.value) continue;
         OccupancySweepPoint p;
         p.block_size = int(size);
-        p.block = l.launch.block;
+        p.block = resolved.launch.block;
         p.occupancy = compute_occupancy(gpu.sm, resources.value->resources, p.block_size);
-        p.waves = compute_waves(l.launch.blocks(), p.occupancy.active_blocks_per_sm, gpu.sms);
+        p.waves = compute_waves(resolved.launch.blocks(), p.occupancy.active_blocks_per_sm, gpu.sms);
         if (profile)  // the timing model's kernel time, its sectors not counted (the sweep is 32 launches)
-            if (const auto cost = launch_cost(l, program, *profile, false); cost.value)
+            if (const auto cost = launch_cost(resolved, program, *profile, false); cost.value)
                 p.kernel_seconds = model_times(*profile, cost.value->cost, program, false, false, 1).kernel;
         points.push_back(p);
     }

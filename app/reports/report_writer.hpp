@@ -109,9 +109,9 @@ inline std::string cell_label(const Toucher& t, int dims) {
     return part(t.block) + "/" + part(t.thread);
 }
 
-inline int launch_dims(const LaunchConfig& l) {
-    if (l.grid.z > 1 || l.block.z > 1) return 3;
-    if (l.grid.y > 1 || l.block.y > 1) return 2;
+inline int launch_dims(const LaunchConfig& launch) {
+    if (launch.grid.z > 1 || launch.block.z > 1) return 3;
+    if (launch.grid.y > 1 || launch.block.y > 1) return 2;
     return 1;
 }
 

@@ -244,21 +244,21 @@ Outcome<TimingReport> parse_timing_report(const nlohmann::json& j) {
     return {r, {}};
 }
 
-double cpu_median_seconds(const Workload& w, ElementType element) {
-    const double once = time_cpu_reference(w, 1, element).seconds.front();
+double cpu_median_seconds(const Workload& workload, ElementType element) {
+    const double once = time_cpu_reference(workload, 1, element).seconds.front();
     std::vector<double> s =
-        time_cpu_reference(w, int(std::clamp(0.02 / std::max(once, 1e-9), 3.0, 50.0)), element).seconds;
+        time_cpu_reference(workload, int(std::clamp(0.02 / std::max(once, 1e-9), 3.0, 50.0)), element).seconds;
     std::sort(s.begin(), s.end());
     return s[s.size() / 2];
 }
 
 GpuTimer measured_gpu(int device, bool pinned) {
-    return [device, pinned](const Workload& w) -> std::optional<GpuStageSeconds> {
+    return [device, pinned](const Workload& workload) -> std::optional<GpuStageSeconds> {
         GpuBenchOptions go;
         go.repeats = 5;
         go.pinned = pinned;
-        const Dim3 block = default_block(w.kernel);
-        const GpuBenchResult g = bench_on_gpu(w, {covering_grid(w, block), block}, go, device);
+        const Dim3 block = default_block(workload.kernel);
+        const GpuBenchResult g = bench_on_gpu(workload, {covering_grid(workload, block), block}, go, device);
         if (!g.error.empty() || g.stages.size() != 3) return std::nullopt;
         const auto median = [](std::vector<double> v) {
             std::sort(v.begin(), v.end());
@@ -303,9 +303,9 @@ std::string microseconds(double s) {
 
 // The CPU's side of a timing: the tutorial kernels' tuned twin (OpenBLAS, a loop), or a spec's
 // C++ reference.
-Outcome<CpuReferenceTiming> time_cpu_side(const ResolvedLaunch& l, int repeats, ElementType element) {
-    if (!l.model) return {time_cpu_reference(l.workload, repeats, element), {}};
-    return time_spec_reference(*l.model->spec, l.model->params, l.launch, repeats);
+Outcome<CpuReferenceTiming> time_cpu_side(const ResolvedLaunch& resolved, int repeats, ElementType element) {
+    if (!resolved.model) return {time_cpu_reference(resolved.workload, repeats, element), {}};
+    return time_spec_reference(*resolved.model->spec, resolved.model->params, resolved.launch, repeats);
 }
 
 }  // namespace
@@ -327,26 +327,28 @@ std::string first_launch_sentence(const GpuBenchResult& g) {
            "; the driver's start-up, paid when the devices were listed, is not included";
 }
 
-std::optional<std::string> why_not_timed(const TimingRequest& q) {
-    const ResolvedLaunch& l = q.launch;
+Outcome<void> why_not_timed(const TimingRequest& q) {
+    const ResolvedLaunch& resolved = q.launch;
     if (q.resident && q.program.transfers == Transfers::HostArrays)
-        return "numba copies host arrays in and back on every call, so nothing stays resident: time resident data "
-               "with explicit transfers (cuda.to_device, --transfers explicit)";
+        return failed(
+            "numba copies host arrays in and back on every call, so nothing stays resident: time resident data "
+            "with explicit transfers (cuda.to_device, --transfers explicit)");
     if (!q.model && q.backend.cuda && !(q.program == TimedProgram{}))
-        return "a run on this GPU times the CUDA C++ program (float32, explicit copies); the " + describe(q.program) +
-               " program is modeled only (--backend model)";
-    if (!l.model) return std::nullopt;
+        return failed("a run on this GPU times the CUDA C++ program (float32, explicit copies); the " +
+                      describe(q.program) + " program is modeled only (--backend model)");
+    if (!resolved.model) return done();
     if (!q.model && q.backend.cuda)
-        return l.kernel_name() +
-               " has no GPU twin in this build (the tutorial's four kernels have one): its timings are modeled "
-               "(--backend model)";
-    if (!l.model->spec->reference)
-        return l.kernel_name() +
-               " has no CPU reference to time next to it (a learner's kernel has none): its accesses, findings, "
-               "memory view and occupancy are all there, its timings are not";
-    if (const auto cost = spec_cost(*l.model->spec, l.model->params, l.launch, q.program); !cost.value)
-        return cost.error;
-    return std::nullopt;
+        return failed(resolved.kernel_name() +
+                      " has no GPU twin in this build (the tutorial's four kernels have one): its timings are modeled "
+                      "(--backend model)");
+    if (!resolved.model->spec->reference)
+        return failed(resolved.kernel_name() +
+                      " has no CPU reference to time next to it (a learner's kernel has none): its accesses, findings, "
+                      "memory view and occupancy are all there, its timings are not");
+    if (const auto cost = spec_cost(*resolved.model->spec, resolved.model->params, resolved.launch, q.program);
+        !cost.value)
+        return failed(cost.error);
+    return done();
 }
 
 namespace {
@@ -392,13 +394,13 @@ void add_modeled_stages(TimingReport& r, const TimingRequest& q, const LaunchCos
 }
 
 // The GPU's stages measured with CUDA events.
-std::optional<std::string> add_measured_stages(TimingReport& r, const TimingRequest& q) {
+Outcome<void> add_measured_stages(TimingReport& r, const TimingRequest& q) {
     GpuBenchOptions go;
     go.repeats = q.repeats;
     go.pinned = q.pinned;
     go.resident = q.resident;
     const GpuBenchResult g = bench_on_gpu(q.launch.workload, q.launch.launch, go, q.backend.device);
-    if (!g.error.empty()) return g.error;
+    if (!g.error.empty()) return failed(g.error);
     r.backend = "cuda";
     r.device = g.device;
     r.driver_version = g.driver_version;
@@ -414,29 +416,29 @@ std::optional<std::string> add_measured_stages(TimingReport& r, const TimingRequ
     if (k.seconds_median < kLaunchBoundSeconds)
         r.note += " A kernel this short is mostly launch overhead between its events: " + std::to_string(q.repeats) +
                   " launches back to back took " + microseconds(g.kernel_back_to_back_seconds) + " each.";
-    return std::nullopt;
+    return done();
 }
 
 }  // namespace
 
 Outcome<TimingReport> measure_timing(const TimingRequest& q) {
-    const ResolvedLaunch& l = q.launch;
-    if (const auto why = why_not_timed(q)) return {std::nullopt, *why};
+    const ResolvedLaunch& resolved = q.launch;
+    if (const Outcome<void> why = why_not_timed(q); !why.done()) return {std::nullopt, why.error};
     std::optional<LaunchCost> cost;
     if (q.model) {  // first: a program the model cannot price is said before the CPU's wait
-        auto c = launch_cost(l, q.program, *q.model, true);
+        auto c = launch_cost(resolved, q.program, *q.model, true);
         if (!c.value) return failure_of(c);
         cost = std::move(*c.value);
     }
     // The CPU runs enough times for a stable median; more would only lengthen the wait.
-    const auto timed = time_cpu_side(l, std::min(q.repeats, 50), q.program.element);
+    const auto timed = time_cpu_side(resolved, std::min(q.repeats, 50), q.program.element);
     if (!timed.value) return failure_of(timed);
     const CpuReferenceTiming& ref = *timed.value;
     TimingReport r;
-    r.kernel = l.kernel_name();
-    r.shape = map_shape(l.workload);
-    r.grid = l.launch.grid;
-    r.block = l.launch.block;
+    r.kernel = resolved.kernel_name();
+    r.shape = map_shape(resolved.workload);
+    r.grid = resolved.launch.grid;
+    r.block = resolved.launch.block;
     r.flops = ref.flops;
     r.repeats = q.repeats;
     r.pinned = q.pinned;
@@ -449,7 +451,7 @@ Outcome<TimingReport> measure_timing(const TimingRequest& q) {
     if (q.model) {
         add_modeled_stages(r, q, *cost);
     } else if (q.backend.cuda) {
-        if (const auto error = add_measured_stages(r, q)) return {std::nullopt, *error};
+        if (const Outcome<void> error = add_measured_stages(r, q); !error.done()) return {std::nullopt, error.error};
     } else {
         r.backend = "cpu";
         r.device = cpu_name();
@@ -459,10 +461,10 @@ Outcome<TimingReport> measure_timing(const TimingRequest& q) {
     return {r, {}};
 }
 
-TimingReport launch_key(const ResolvedLaunch& l) {
+TimingReport launch_key(const ResolvedLaunch& resolved) {
     TimingReport r;
-    r.kernel = l.kernel_name();
-    r.shape = map_shape(l.workload);
+    r.kernel = resolved.kernel_name();
+    r.shape = map_shape(resolved.workload);
     return r;
 }
 

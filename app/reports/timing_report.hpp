@@ -14,6 +14,7 @@
 #include "kernels/cuda/cuda_backend.hpp"
 #include "kernels/timing/sweep.hpp"
 #include "kernels/timing/timing_model.hpp"
+#include "kernels/core/outcome.hpp"
 
 namespace threadmap {
 
@@ -81,7 +82,7 @@ std::string modeled_first_launch_sentence(const ModeledTimes& t, const TimedProg
 // error: set (and no report) when the GPU failed.
 // Why this request cannot be timed (a usage problem: the program, the backend, the kernel), or
 // nullopt.
-std::optional<std::string> why_not_timed(const TimingRequest& request);
+Outcome<void> why_not_timed(const TimingRequest& request);
 Outcome<TimingReport> measure_timing(const TimingRequest& request);
 
 // A report from a file written by `threadmap bench --json`: checked field by field, every
@@ -93,7 +94,7 @@ TimingReport launch_key(const ResolvedLaunch& launch);  // kernel and shape only
 // The sweep's two clocks: the CPU reference's median over enough runs for a stable median
 // (≈ 20 ms of work, 3 to 50 runs), and the GPU's stages measured with CUDA events (median
 // of 5) at the default block for each size.
-double cpu_median_seconds(const Workload& w, ElementType element = ElementType::Float32);
+double cpu_median_seconds(const Workload& workload, ElementType element = ElementType::Float32);
 GpuTimer measured_gpu(int device, bool pinned);
 
 std::string cpu_name();  // /proc/cpuinfo's model name

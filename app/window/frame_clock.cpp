@@ -52,7 +52,7 @@ void FrameClock::frame_shown(const AppState& state) {
     }
 }
 
-Outcome<void> FrameClock::write_report(const std::string& path, const AppState& s) const {
+Outcome<void> FrameClock::write_report(const std::string& path, const AppState& state) const {
     nlohmann::json j = {{"frame_ms", frame_ms_},
                         {"computing", computing_},
                         {"update_ms", update_ms_},
@@ -62,9 +62,9 @@ Outcome<void> FrameClock::write_report(const std::string& path, const AppState& 
     double peak = 0;
     for (const auto& sample : rss) peak = std::max(peak, sample.second);
     j["rss_mb"] = {{"start", rss.front().second}, {"end", rss.back().second}, {"max", peak}, {"samples", rss}};
-    if (s.picture)
-        j["map"] = {{"kernel", s.picture->launch.kernel_name()},
-                    {"cells", uint64_t(s.picture->layout.width) * s.picture->layout.height}};
+    if (state.picture)
+        j["map"] = {{"kernel", state.picture->launch.kernel_name()},
+                    {"cells", uint64_t(state.picture->layout.width) * state.picture->layout.height}};
     std::ofstream f(path);
     f << j.dump(1) << "\n";
     return f.flush() ? done() : failed("could not write the frame report " + path);

@@ -22,7 +22,7 @@
 #include "app/panels/occupancy_panel.hpp"
 #include "app/panels/stats_panel.hpp"
 #include "app/panels/timing_panel.hpp"
-#include "viz/window_layout.hpp"
+#include "viz/layout/window_layout.hpp"
 
 namespace threadmap {
 

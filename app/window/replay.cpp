@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "app/window_state/finding_target.hpp"
-#include "viz/image_export.hpp"
+#include "viz/draw/image_export.hpp"
 #include "app/window_state/inspector_text.hpp"
 #include "app/launch/input_file.hpp"
 #include "app/reports/memory_report.hpp"

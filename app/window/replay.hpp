@@ -68,7 +68,7 @@ class Replay {
     // the mouse alone while a `wait` holds the script.
     void inject(AppState& state);  // may ask for a resize
     // After the frame is drawn, before the swap: runs the frame's outputs and moves the
-    // script on. Returns an error message or "".
+    // script on. A failure says which step could not run.
     Outcome<void> after_render(AppState& state, int framebuffer_width, int framebuffer_height);
 
     static constexpr std::chrono::seconds kWaitCap{120};

@@ -12,9 +12,9 @@
 #include <memory>
 
 #include "app/launch/backend_choice.hpp"
-#include "viz/cell_grid_renderer.hpp"
-#include "viz/cuda_interop.hpp"
-#include "viz/frame.hpp"
+#include "viz/draw/cell_grid_renderer.hpp"
+#include "viz/draw/cuda_interop.hpp"
+#include "viz/draw/frame.hpp"
 #include "app/window/frame_clock.hpp"
 #include "kernels/source/kernel_host_client.hpp"
 #include "app/window_state/launch_update.hpp"
@@ -22,7 +22,7 @@
 #include "app/window/replay.hpp"
 #include "app/launch/input_file.hpp"
 #include "app/window_state/settings.hpp"
-#include "viz/ui_font.hpp"
+#include "viz/draw/ui_font.hpp"
 #include "app/window_state/session_actions.hpp"
 #include "app/window/window_exports.hpp"
 #include "app/window/window_session.hpp"
@@ -107,7 +107,11 @@ void return_freed_memory() {
 // text. True on a first start (no settings file yet).
 bool open_state(AppState& state, const WindowOptions& o) {
     const bool first_start = o.keep_settings || !path_exists(config_dir() + "/settings.json");
-    if (!o.keep_settings) state.settings = load_settings(state.message);
+    if (!o.keep_settings) {
+        LoadedSettings loaded = load_settings();
+        state.settings = loaded.settings;
+        state.message = loaded.note;
+    }
     if (o.theme) state.settings.theme = *o.theme;
     if (o.presentation) state.settings.presentation = true;
     start_editor(state.editor, o.keep_settings ? "" : editor_file_path());

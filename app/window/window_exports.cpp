@@ -9,11 +9,11 @@
 
 #include "app/window_state/export_budget.hpp"
 #include "app/window_state/export_names.hpp"
-#include "viz/figure.hpp"
-#include "viz/frame.hpp"
-#include "viz/gl_resources.hpp"
-#include "viz/image_export.hpp"
-#include "viz/ui_font.hpp"
+#include "viz/draw/figure.hpp"
+#include "viz/draw/frame.hpp"
+#include "viz/draw/gl_resources.hpp"
+#include "viz/draw/image_export.hpp"
+#include "viz/draw/ui_font.hpp"
 
 namespace threadmap {
 
@@ -49,7 +49,7 @@ void save_in_background(AppState& state, Image image, const std::string& path, c
 }
 
 void export_map(AppState& state, const CellGridRenderer& renderer) {
-    const MapPicture& p = *state.picture;
+    const MapPicture& picture = *state.picture;
     FigureSpec spec;
     spec.width = std::max(640, int(state.map_rect.w + state.legend_rect.w));
     spec.height = std::max(360, int(state.map_rect.h));
@@ -58,11 +58,12 @@ void export_map(AppState& state, const CellGridRenderer& renderer) {
     if (k == 0) return;
     spec.width *= k;
     spec.height *= k;
-    spec.layout = &p.layout;
-    spec.legend = picture_legend(p);
-    spec.array = p.launch.array_caption();
+    spec.layout = &picture.layout;
+    spec.legend = picture_legend(picture);
+    spec.array = picture.launch.array_caption();
     spec.theme = state.theme().name;
-    spec.caption = launch_caption(p.launch.kernel_name(), p.launch.array_caption(), p.layout, p.color.mode);
+    spec.caption = launch_caption(picture.launch.kernel_name(), picture.launch.array_caption(), picture.layout,
+                                  picture.color.mode);
     spec.font_px = kBaseFontPx * state.settings.ui_scale * float(k);
     RenderTarget target(spec.width, spec.height);
     target.bind();

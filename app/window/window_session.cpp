@@ -12,7 +12,7 @@
 #include <utility>
 
 #include "app/launch/input_file.hpp"
-#include "viz/ui_font.hpp"
+#include "viz/draw/ui_font.hpp"
 
 namespace threadmap {
 

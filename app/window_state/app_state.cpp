@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "app/launch/device_profiles.hpp"
-#include "viz/legend.hpp"
+#include "viz/draw/legend.hpp"
 #include "app/launch/lessons.hpp"
 
 namespace threadmap {
@@ -65,8 +65,8 @@ void show_lesson_view(AppState& state, const Lesson& lesson) {
     const LessonView& v = lesson.view;
     if (!v.array.empty() || !v.access.empty() || !v.phase.empty() || !v.shared_block.empty()) {
         // The array it maps, on the launch as the learner has it now.
-        if (const auto problem = apply_lesson_view(state.edit, lesson))
-            state.message = *problem;
+        if (const Outcome<void> problem = apply_lesson_view(state.edit, lesson); !problem.done())
+            state.message = problem.error;
         else
             state.pending.apply = true;
     }
@@ -83,8 +83,9 @@ bool shows(const MapPicture& picture, const AppState::FindingTarget& target) {
 }
 
 bool map_shows_editor_kernel(const AppState& state) {
-    const MapPicture* p = state.picture ? &*state.picture : nullptr;
-    return state.editor.running && p && p->launch.model && p->launch.model->owner && p->launch.preset.empty();
+    const MapPicture* picture = state.picture ? &*state.picture : nullptr;
+    return state.editor.running && picture && picture->launch.model && picture->launch.model->owner &&
+           picture->launch.preset.empty();
 }
 
 void pin_element(AppState& state, uint64_t element) {

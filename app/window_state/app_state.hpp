@@ -19,9 +19,10 @@
 #include "app/window_state/touchers_job.hpp"
 #include "app/window_state/map_picture.hpp"
 #include "app/launch/centre_view.hpp"
-#include "viz/theme.hpp"
+#include "viz/color/theme.hpp"
 #include "app/window_state/timing_state.hpp"
-#include "viz/view_transform.hpp"
+#include "viz/layout/view_transform.hpp"
+#include "kernels/core/outcome.hpp"
 
 namespace threadmap {
 

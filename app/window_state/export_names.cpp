@@ -11,13 +11,14 @@ std::string file_stamp(std::time_t when) {
     return stamp;
 }
 
-std::string export_file_name(const ResolvedLaunch& r, const std::string& mode, bool whole_window, std::time_t when) {
+std::string export_file_name(const ResolvedLaunch& resolved, const std::string& mode, bool whole_window,
+                             std::time_t when) {
     const auto dim = [](const Dim3& d) {
         return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
     };
-    const std::string what = r.preset.empty() ? r.kernel_name() : r.preset;
-    return "threadmap-" + what + "-grid" + dim(r.launch.grid) + "-block" + dim(r.launch.block) + "-" + mode +
-           (whole_window ? "-window-" : "-") + file_stamp(when) + ".png";
+    const std::string what = resolved.preset.empty() ? resolved.kernel_name() : resolved.preset;
+    return "threadmap-" + what + "-grid" + dim(resolved.launch.grid) + "-block" + dim(resolved.launch.block) + "-" +
+           mode + (whole_window ? "-window-" : "-") + file_stamp(when) + ".png";
 }
 
 }  // namespace threadmap

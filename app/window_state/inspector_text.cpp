@@ -33,21 +33,22 @@ void add_past_fields(CellDescription& d, const CellSample& s, uint64_t e, const 
 }
 
 // Who the cell's thread is: its indices, linear id, warp and lane, and where its block would run.
-void add_thread_fields(CellDescription& d, const MapPicture& p, const CellSample& s) {
-    const LaunchConfig& l = p.launch.launch;
+void add_thread_fields(CellDescription& d, const MapPicture& picture, const CellSample& s) {
+    const LaunchConfig& launch = picture.launch.launch;
     d.fields.push_back({"blockIdx", dim(s.block)});
     d.fields.push_back({"threadIdx", dim(s.thread)});
-    const uint64_t t_lin = thread_linear(s.thread, l.block);
-    const ThreadContext ctx{s.thread, s.block, l.block, l.grid};
-    d.fields.push_back({"linear thread id", n2s(global_linear(ctx)) + " (block " + n2s(block_linear(s.block, l.grid)) +
-                                                " × " + n2s(l.threads_per_block()) + " + " + n2s(t_lin) + ")"});
+    const uint64_t t_lin = thread_linear(s.thread, launch.block);
+    const ThreadContext ctx{s.thread, s.block, launch.block, launch.grid};
+    d.fields.push_back({"linear thread id", n2s(global_linear(ctx)) + " (block " +
+                                                n2s(block_linear(s.block, launch.grid)) + " × " +
+                                                n2s(launch.threads_per_block()) + " + " + n2s(t_lin) + ")"});
     d.fields.push_back({"warp, lane", "warp " + n2s(t_lin / 32) + " of its block, lane " + n2s(t_lin % 32)});
-    if (p.occupancy && p.occupancy->waves.slots > 0) {  // one possible order: see kBlockOrderNote
-        const BlockPlace at =
-            place_block(block_linear(s.block, l.grid), p.occupancy->waves.slots, uint64_t(p.occupancy->gpu.sms));
+    if (picture.occupancy && picture.occupancy->waves.slots > 0) {  // one possible order: see kBlockOrderNote
+        const BlockPlace at = place_block(block_linear(s.block, launch.grid), picture.occupancy->waves.slots,
+                                          uint64_t(picture.occupancy->gpu.sms));
         d.fields.push_back({"SM, wave (one possible order)",
-                            "SM " + n2s(at.sm) + " of " + n2s(uint64_t(p.occupancy->gpu.sms)) + ", wave " +
-                                n2s(at.wave + 1) + " of " + n2s(p.occupancy->waves.waves)});
+                            "SM " + n2s(at.sm) + " of " + n2s(uint64_t(picture.occupancy->gpu.sms)) + ", wave " +
+                                n2s(at.wave + 1) + " of " + n2s(picture.occupancy->waves.waves)});
     }
 }
 
@@ -55,9 +56,10 @@ void add_thread_fields(CellDescription& d, const MapPicture& p, const CellSample
 // marked it: map_picture's mark_diverged), and an undefined value it took through a shuffle
 // (mark_undefined_shuffles; the finding names the first such lane of each call, the others get
 // its gist).
-void add_finding_fields(CellDescription& d, const MapPicture& p, std::optional<uint64_t> element, const CellSample& s) {
-    if (const auto& dv = p.findings.diverged; dv && element && *element < p.findings.found.size()) {
-        const uint8_t found = p.findings.found[*element];
+void add_finding_fields(CellDescription& d, const MapPicture& picture, std::optional<uint64_t> element,
+                        const CellSample& s) {
+    if (const auto& dv = picture.findings.diverged; dv && element && *element < picture.findings.found.size()) {
+        const uint8_t found = picture.findings.found[*element];
         const std::string line = "line " + n2s(uint64_t(dv->line));
         const char* label = "when the launch ended (divergent)";
         if (found & kFoundBarrierWaiting)
@@ -67,10 +69,11 @@ void add_finding_fields(CellDescription& d, const MapPicture& p, std::optional<u
         else if (found & kFoundBarrierExited)
             d.fields.push_back({label, "this thread had exited without reaching " + line});
     }
-    if (element && *element < p.findings.found.size() && (p.findings.found[*element] & kFoundUndefinedShuffle)) {
+    if (element && *element < picture.findings.found.size() &&
+        (picture.findings.found[*element] & kFoundUndefinedShuffle)) {
         std::string text =
             "this thread took a value through a warp shuffle from a lane that took no part: the value is undefined";
-        for (const Finding& f : p.findings.list)
+        for (const Finding& f : picture.findings.list)
             if (is_undefined_shuffle(f) && f.threads[0].block == s.block && f.threads[0].thread == s.thread) {
                 text = f.message;
                 break;
@@ -81,15 +84,15 @@ void add_finding_fields(CellDescription& d, const MapPicture& p, std::optional<u
 
 // The memory view's figure for the element, once computed (the Memory tab or a memory colour
 // mode asked for it).
-void add_memory_field(CellDescription& d, const MapPicture& p, std::optional<uint64_t> element, bool reads) {
-    if (element && *element < p.memory.costs.size() && p.memory.costs[*element] > 0) {
-        const uint64_t cost = p.memory.costs[*element], lanes = p.memory.lanes[*element];
-        const bool shared = p.launch.model && p.launch.model->shared();
-        const bool constant = p.launch.model && p.launch.model->constant();
+void add_memory_field(CellDescription& d, const MapPicture& picture, std::optional<uint64_t> element, bool reads) {
+    if (element && *element < picture.memory.costs.size() && picture.memory.costs[*element] > 0) {
+        const uint64_t cost = picture.memory.costs[*element], lanes = picture.memory.lanes[*element];
+        const bool shared = picture.launch.model && picture.launch.model->shared();
+        const bool constant = picture.launch.model && picture.launch.model->constant();
         // Shared: the request's bank conflict ways (its wavefronts, for accesses of 4 bytes or
         // fewer); constant: its distinct addresses.
-        const uint64_t ideal = shared || constant ? 1 : ideal_sectors(uint32_t(lanes), p.memory.access_bytes);
-        const bool ways = shared && p.memory.access_bytes >= 8;
+        const uint64_t ideal = shared || constant ? 1 : ideal_sectors(uint32_t(lanes), picture.memory.access_bytes);
+        const bool ways = shared && picture.memory.access_bytes >= 8;
         const std::string unit = ways       ? (cost == 1 ? "-way (no bank conflict)" : "-way bank conflict")
                                  : shared   ? (cost == 1 ? " wavefront" : " wavefronts")
                                  : constant ? (cost == 1 ? " address (a broadcast)" : " distinct addresses")
@@ -102,46 +105,47 @@ void add_memory_field(CellDescription& d, const MapPicture& p, std::optional<uin
 
 // The kernel's index arithmetic with the thread's numbers in (a model kernel's is in the Code tab,
 // line by line).
-void add_formulas(CellDescription& d, const MapPicture& p, const CellSample& s, std::optional<uint64_t> element,
+void add_formulas(CellDescription& d, const MapPicture& picture, const CellSample& s, std::optional<uint64_t> element,
                   uint64_t gx, uint64_t gy) {
-    const Workload& w = p.launch.workload;
-    const LaunchConfig& l = p.launch.launch;
-    switch (w.kernel) {
+    const Workload& workload = picture.launch.workload;
+    const LaunchConfig& launch = picture.launch.launch;
+    switch (workload.kernel) {
         case KernelKind::Model:  // its index arithmetic is in the Code tab, line by line
-            d.formulas.push_back(p.launch.model->spec->name + ": " + p.launch.model->spec->summary);
+            d.formulas.push_back(picture.launch.model->spec->name + ": " + picture.launch.model->spec->summary);
             break;
         case KernelKind::Increment:
         case KernelKind::IncrementStride: {
-            d.formulas.push_back(grid_formula("pos", 'x', s.thread.x, s.block.x, l.block.x));
+            d.formulas.push_back(grid_formula("pos", 'x', s.thread.x, s.block.x, launch.block.x));
             if (!element) {
-                d.formulas.push_back("pos >= n: " + n2s(gx) + " >= " + n2s(w.n) + ", so the guard skips this thread");
-            } else if (w.kernel == KernelKind::IncrementStride && *element != gx) {
-                const uint64_t stride = uint64_t(l.block.x) * l.grid.x;
-                d.formulas.push_back("stride = blockDim.x * gridDim.x = " + n2s(l.block.x) + " * " + n2s(l.grid.x) +
-                                     " = " + n2s(stride));
+                d.formulas.push_back("pos >= n: " + n2s(gx) + " >= " + n2s(workload.n) +
+                                     ", so the guard skips this thread");
+            } else if (workload.kernel == KernelKind::IncrementStride && *element != gx) {
+                const uint64_t stride = uint64_t(launch.block.x) * launch.grid.x;
+                d.formulas.push_back("stride = blockDim.x * gridDim.x = " + n2s(launch.block.x) + " * " +
+                                     n2s(launch.grid.x) + " = " + n2s(stride));
                 d.formulas.push_back("element " + n2s(*element) + " = " + n2s(gx) + " + " +
                                      n2s((*element - gx) / stride) + " * " + n2s(stride) + ": this thread's step " +
                                      n2s((*element - gx) / stride + 1));
             } else {
-                d.formulas.push_back("pos < n: " + n2s(gx) + " < " + n2s(w.n) + ", so a[" + n2s(gx) + "] += 1");
+                d.formulas.push_back("pos < n: " + n2s(gx) + " < " + n2s(workload.n) + ", so a[" + n2s(gx) + "] += 1");
             }
             break;
         }
         case KernelKind::Matmul:
         case KernelKind::MatmulXCol: {
-            const bool x_row = w.kernel == KernelKind::Matmul;
-            d.formulas.push_back(x_row ? grid_formula("i", 'x', s.thread.x, s.block.x, l.block.x)
-                                       : grid_formula("i", 'y', s.thread.y, s.block.y, l.block.y));
-            d.formulas.push_back(x_row ? grid_formula("j", 'y', s.thread.y, s.block.y, l.block.y)
-                                       : grid_formula("j", 'x', s.thread.x, s.block.x, l.block.x));
+            const bool x_row = workload.kernel == KernelKind::Matmul;
+            d.formulas.push_back(x_row ? grid_formula("i", 'x', s.thread.x, s.block.x, launch.block.x)
+                                       : grid_formula("i", 'y', s.thread.y, s.block.y, launch.block.y));
+            d.formulas.push_back(x_row ? grid_formula("j", 'y', s.thread.y, s.block.y, launch.block.y)
+                                       : grid_formula("j", 'x', s.thread.x, s.block.x, launch.block.x));
             const uint64_t i = x_row ? gx : gy, j = x_row ? gy : gx;
             if (element)
-                d.formulas.push_back("i < " + n2s(w.rows) + " and j < " + n2s(w.cols) + ", so C[" + n2s(i) + ", " +
-                                     n2s(j) + "] = sum over k < " + n2s(w.inner) + " of A[" + n2s(i) + ", k] * B[k, " +
-                                     n2s(j) + "]");
+                d.formulas.push_back("i < " + n2s(workload.rows) + " and j < " + n2s(workload.cols) + ", so C[" +
+                                     n2s(i) + ", " + n2s(j) + "] = sum over k < " + n2s(workload.inner) + " of A[" +
+                                     n2s(i) + ", k] * B[k, " + n2s(j) + "]");
             else
-                d.formulas.push_back("(i, j) = (" + n2s(i) + ", " + n2s(j) + ") is outside C (" + n2s(w.rows) + "x" +
-                                     n2s(w.cols) + "): the guard skips this thread");
+                d.formulas.push_back("(i, j) = (" + n2s(i) + ", " + n2s(j) + ") is outside C (" + n2s(workload.rows) +
+                                     "x" + n2s(workload.cols) + "): the guard skips this thread");
             break;
         }
     }
@@ -149,60 +153,63 @@ void add_formulas(CellDescription& d, const MapPicture& p, const CellSample& s, 
 
 }  // namespace
 
-CellDescription describe_cell(MapPicture& p, int column, int row) {
+CellDescription describe_cell(MapPicture& picture, int column, int row) {
     CellDescription d;
-    const MapLayout& m = p.layout;
-    if (column < 0 || row < 0 || uint32_t(column) >= m.width || uint32_t(row) >= m.height) return d;
-    const CellSample s = sample_cell(m, host_map(p), uint32_t(column), uint32_t(row));  // from the GPU on first ask
+    const MapLayout& layout = picture.layout;
+    if (column < 0 || row < 0 || uint32_t(column) >= layout.width || uint32_t(row) >= layout.height) return d;
+    const CellSample s =
+        sample_cell(layout, host_map(picture), uint32_t(column), uint32_t(row));  // from the GPU on first ask
     if (s.kind == CellSample::Empty) return d;
-    const Workload& w = p.launch.workload;
-    const LaunchConfig& l = p.launch.launch;
-    const auto element = m.element_at(uint32_t(column), uint32_t(row));
-    const std::string array = p.launch.mapped_array();
+    const Workload& workload = picture.launch.workload;
+    const LaunchConfig& launch = picture.launch.launch;
+    const auto element = layout.element_at(uint32_t(column), uint32_t(row));
+    const std::string array = picture.launch.mapped_array();
     const auto index_text = [&](uint64_t e) {
-        return is_2d(w) ? array + "[" + n2s(e / w.cols) + ", " + n2s(e % w.cols) + "]" : array + "[" + n2s(e) + "]";
+        return is_2d(workload) ? array + "[" + n2s(e / workload.cols) + ", " + n2s(e % workload.cols) + "]"
+                               : array + "[" + n2s(e) + "]";
     };
-    const uint64_t n = element_count(w);
+    const uint64_t n = element_count(workload);
     if (element)
         d.heading = index_text(*element);
     else if (s.kind == CellSample::Past)  // row-major past the end: "C[200, 5]" is element 40005
-        d.heading = index_text(n + m.past_index(uint32_t(column), uint32_t(row))) + ": past the end of " + array +
+        d.heading = index_text(n + layout.past_index(uint32_t(column), uint32_t(row))) + ": past the end of " + array +
                     " (out of bounds)";
     else
         d.heading = "idle thread: past the end of the data";
 
-    if (p.launch.model && p.launch.model->shared())
-        d.fields.push_back({"__shared__: the copy of block", dim(p.launch.model->shared_block)});
-    if (p.launch.model && p.launch.model->phase != ModelKernel::kAllPhases)
-        d.fields.push_back(
-            {"phase (accesses between barriers)", n2s(p.launch.model->phase) + " of 0.." + n2s(p.phases - 1)});
-    d.fields.push_back({"blockDim (threads per block)", dim(l.block)});
-    d.fields.push_back({"gridDim (blocks in the grid)", dim(l.grid)});
+    if (picture.launch.model && picture.launch.model->shared())
+        d.fields.push_back({"__shared__: the copy of block", dim(picture.launch.model->shared_block)});
+    if (picture.launch.model && picture.launch.model->phase != ModelKernel::kAllPhases)
+        d.fields.push_back({"phase (accesses between barriers)",
+                            n2s(picture.launch.model->phase) + " of 0.." + n2s(picture.phases - 1)});
+    d.fields.push_back({"blockDim (threads per block)", dim(launch.block)});
+    d.fields.push_back({"gridDim (blocks in the grid)", dim(launch.grid)});
     // A model kernel's map is of its writers or, asked for, its readers.
-    const bool reads = p.launch.model && p.launch.model->reads;
+    const bool reads = picture.launch.model && picture.launch.model->reads;
     if (s.kind == CellSample::Element && s.touches == 0) {
-        d.fields.push_back(
-            {reads ? "read by" : "written by", p.launch.model ? (reads ? "no thread reads it" : "no thread writes it")
-                                                              : "no thread: the grid does not reach it"});
+        d.fields.push_back({reads ? "read by" : "written by",
+                            picture.launch.model ? (reads ? "no thread reads it" : "no thread writes it")
+                                                 : "no thread: the grid does not reach it"});
         return d;
     }
-    add_thread_fields(d, p, s);
-    const uint64_t gx = uint64_t(s.block.x) * l.block.x + s.thread.x, gy = uint64_t(s.block.y) * l.block.y + s.thread.y;
-    d.fields.push_back({"global index, cuda.grid", is_2d(w) ? "(" + n2s(gx) + ", " + n2s(gy) + ")" : n2s(gx)});
+    add_thread_fields(d, picture, s);
+    const uint64_t gx = uint64_t(s.block.x) * launch.block.x + s.thread.x,
+                   gy = uint64_t(s.block.y) * launch.block.y + s.thread.y;
+    d.fields.push_back({"global index, cuda.grid", is_2d(workload) ? "(" + n2s(gx) + ", " + n2s(gy) + ")" : n2s(gx)});
     if (s.kind == CellSample::Past) {
-        add_past_fields(d, s, n + m.past_index(uint32_t(column), uint32_t(row)), array, n, reads);
+        add_past_fields(d, s, n + layout.past_index(uint32_t(column), uint32_t(row)), array, n, reads);
         return d;
     }
-    add_finding_fields(d, p, element, s);
+    add_finding_fields(d, picture, element, s);
     if (s.kind == CellSample::Element)
         d.fields.push_back(
-            {!p.launch.model ? "touches"
-             : reads         ? "read by"
-                             : "written by",
+            {!picture.launch.model ? "touches"
+             : reads               ? "read by"
+                                   : "written by",
              s.touches == 1 ? "1 thread" : n2s(s.touches) + " threads (the one with the smallest id shown)"});
-    add_memory_field(d, p, element, reads);
+    add_memory_field(d, picture, element, reads);
 
-    add_formulas(d, p, s, element, gx, gy);
+    add_formulas(d, picture, s, element, gx, gy);
     return d;
 }
 

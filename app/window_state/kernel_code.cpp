@@ -27,8 +27,8 @@ std::string cu_dim(const Dim3& d, int n) {
 std::string shape(uint64_t a, uint64_t b) { return "(" + std::to_string(a) + ", " + std::to_string(b) + ")"; }
 
 // The numba kernel bodies, as the tutorial writes them (or with x indexing columns).
-std::vector<CodeLine> numba_kernel(const Workload& w, const CodeOptions& o) {
-    switch (w.kernel) {
+std::vector<CodeLine> numba_kernel(const Workload& workload, const CodeOptions& o) {
+    switch (workload.kernel) {
         case KernelKind::Model:  // the kernel model's kernels are CUDA C++ only
             return {};
         case KernelKind::Increment:
@@ -46,7 +46,7 @@ std::vector<CodeLine> numba_kernel(const Workload& w, const CodeOptions& o) {
                     {"        an_array[pos] += 1"}};
         case KernelKind::Matmul:
         case KernelKind::MatmulXCol: {
-            const bool x_row = w.kernel == KernelKind::Matmul;
+            const bool x_row = workload.kernel == KernelKind::Matmul;
             const bool fp32 = o.program.element == ElementType::Float32;
             std::vector<CodeLine> k = {
                 {"@cuda.jit"},
@@ -67,34 +67,34 @@ std::vector<CodeLine> numba_kernel(const Workload& w, const CodeOptions& o) {
 
 }  // namespace
 
-std::vector<CodeLine> numba_code(const Workload& w, const LaunchConfig& l, const CodeOptions& o) {
+std::vector<CodeLine> numba_code(const Workload& workload, const LaunchConfig& l, const CodeOptions& o) {
     const int n = std::max(dims(l.grid), dims(l.block));
     const std::string launch = "[" + py_dim(l.grid, n) + ", " + py_dim(l.block, n) + "]";
     const bool host_arrays = o.program.transfers == Transfers::HostArrays;
     const std::string dtype = o.program.element == ElementType::Float32 ? ", dtype=np.float32" : "";
     const std::string as32 = o.program.element == ElementType::Float32 ? ".astype(np.float32)" : "";
-    std::vector<CodeLine> c = numba_kernel(w, o);
+    std::vector<CodeLine> c = numba_kernel(workload, o);
     c.push_back({""});
     if (o.pinned)
         c.push_back({"# pinned host memory: make the host arrays with cuda.pinned_array(shape" + dtype + ")"});
-    if (is_matrix(w.kernel)) {
-        const std::string a = "np.random.rand" + shape(w.a_rows, w.inner) + as32;
-        const std::string b = "np.random.rand" + shape(w.inner, w.b_cols) + as32;
+    if (is_matrix(workload.kernel)) {
+        const std::string a = "np.random.rand" + shape(workload.a_rows, workload.inner) + as32;
+        const std::string b = "np.random.rand" + shape(workload.inner, workload.b_cols) + as32;
         if (host_arrays) {
             c.push_back({"A = " + a});
             c.push_back({"B = " + b});
-            c.push_back({"C = np.zeros(" + shape(w.rows, w.cols) + dtype + ")"});
+            c.push_back({"C = np.zeros(" + shape(workload.rows, workload.cols) + dtype + ")"});
             c.push_back({"matmul" + launch + "(A, B, C)", false, true});
         } else {
             c.push_back({"A = cuda.to_device(" + a + ")"});
             c.push_back({"B = cuda.to_device(" + b + ")"});
-            c.push_back({"C = cuda.device_array(" + shape(w.rows, w.cols) + dtype + ")"});
+            c.push_back({"C = cuda.device_array(" + shape(workload.rows, workload.cols) + dtype + ")"});
             c.push_back({"matmul" + launch + "(A, B, C)", false, true});
             c.push_back({"result = C.copy_to_host()"});
         }
     } else {
-        const std::string name = w.kernel == KernelKind::Increment ? "increment_by_one" : "increment_stride";
-        const std::string zeros = "np.zeros(" + std::to_string(w.n) + dtype + ")";
+        const std::string name = workload.kernel == KernelKind::Increment ? "increment_by_one" : "increment_stride";
+        const std::string zeros = "np.zeros(" + std::to_string(workload.n) + dtype + ")";
         if (host_arrays) {
             c.push_back({"an_array = " + zeros});
             c.push_back({name + launch + "(an_array)", false, true});
@@ -115,7 +115,7 @@ std::vector<CodeLine> numba_code(const Workload& w, const LaunchConfig& l, const
     return c;
 }
 
-std::vector<CodeLine> model_kernel_code(const KernelSpec& spec, const LaunchConfig& l) {
+std::vector<CodeLine> model_kernel_code(const KernelSpec& spec, const LaunchConfig& launch) {
     std::vector<CodeLine> c;
     std::istringstream source(spec.cuda_source);
     std::string text;
@@ -124,12 +124,12 @@ std::vector<CodeLine> model_kernel_code(const KernelSpec& spec, const LaunchConf
         std::snprintf(number, sizeof number, "%3d  ", line);
         c.push_back({number + text});
     }
-    const int n = std::max(dims(l.grid), dims(l.block));
+    const int n = std::max(dims(launch.grid), dims(launch.block));
     std::string name = spec.cuda_source.substr(0, spec.cuda_source.find('('));
     name = name.substr(name.find_last_of(' ') + 1);
     c.push_back({""});
     c.push_back({"// launched as", false, false, true});
-    c.push_back({name + "<<<" + cu_dim(l.grid, n) + ", " + cu_dim(l.block, n) + ">>>(...);", false, true});
+    c.push_back({name + "<<<" + cu_dim(launch.grid, n) + ", " + cu_dim(launch.block, n) + ">>>(...);", false, true});
     return c;
 }
 
@@ -150,9 +150,9 @@ std::vector<CodeLine> increment_code(const std::string& name, const std::vector<
 }
 
 // The tutorial's matmul (x → row, or x → column) and the host code around its launch.
-std::vector<CodeLine> matmul_code(const Workload& w, const std::string& t, const std::string& launch,
+std::vector<CodeLine> matmul_code(const Workload& workload, const std::string& t, const std::string& launch,
                                   const std::string& host, bool store_in_loop) {
-    const bool x_row = w.kernel == KernelKind::Matmul;
+    const bool x_row = workload.kernel == KernelKind::Matmul;
     std::vector<CodeLine> c = {
         {"__global__ void matmul(const " + t + "* A, const " + t + "* B, " + t + "* C,"},
         {"                       int rows, int cols, int inner, int ldb) {  // ldb: B's row length"},
@@ -176,39 +176,40 @@ std::vector<CodeLine> matmul_code(const Workload& w, const std::string& t, const
     const auto bytes = [&t](uint64_t r, uint64_t k) {
         return std::to_string(r) + " * " + std::to_string(k) + " * sizeof(" + t + ")";
     };
-    c.push_back({"cudaMemcpy(d_A, A, " + bytes(w.a_rows, w.inner) + ", cudaMemcpyHostToDevice);"});
-    c.push_back({"cudaMemcpy(d_B, B, " + bytes(w.inner, w.b_cols) + ", cudaMemcpyHostToDevice);"});
-    c.push_back({"matmul" + launch + "(d_A, d_B, d_C, " + std::to_string(w.rows) + ", " + std::to_string(w.cols) +
-                     ", " + std::to_string(w.inner) + ", " + std::to_string(w.b_cols) + ");",
+    c.push_back({"cudaMemcpy(d_A, A, " + bytes(workload.a_rows, workload.inner) + ", cudaMemcpyHostToDevice);"});
+    c.push_back({"cudaMemcpy(d_B, B, " + bytes(workload.inner, workload.b_cols) + ", cudaMemcpyHostToDevice);"});
+    c.push_back({"matmul" + launch + "(d_A, d_B, d_C, " + std::to_string(workload.rows) + ", " +
+                     std::to_string(workload.cols) + ", " + std::to_string(workload.inner) + ", " +
+                     std::to_string(workload.b_cols) + ");",
                  false, true});
-    c.push_back({"cudaMemcpy(C, d_C, " + bytes(w.rows, w.cols) + ", cudaMemcpyDeviceToHost);"});
+    c.push_back({"cudaMemcpy(C, d_C, " + bytes(workload.rows, workload.cols) + ", cudaMemcpyDeviceToHost);"});
     return c;
 }
 
 }  // namespace
 
-std::vector<CodeLine> cuda_code(const Workload& w, const LaunchConfig& l, const CodeOptions& o) {
+std::vector<CodeLine> cuda_code(const Workload& workload, const LaunchConfig& l, const CodeOptions& o) {
     const int n = std::max(dims(l.grid), dims(l.block));
     const std::string launch = "<<<" + cu_dim(l.grid, n) + ", " + cu_dim(l.block, n) + ">>>";
     const std::string t = o.program.element == ElementType::Float64 ? "double" : "float";
     const std::string host = o.pinned ? "// host arrays from cudaMallocHost (pinned); device arrays from cudaMalloc"
                                       : "// host arrays from malloc (pageable); device arrays from cudaMalloc";
-    switch (w.kernel) {
+    switch (workload.kernel) {
         case KernelKind::Model:  // model_kernel_code
             return {};
         case KernelKind::Increment:
             return increment_code("increment_by_one",
                                   {"    size_t pos = threadIdx.x + blockIdx.x * blockDim.x;", "    if (pos < n)"}, t,
-                                  launch, host, w.n);
+                                  launch, host, workload.n);
         case KernelKind::IncrementStride:
             return increment_code(
                 "increment_stride",
                 {"    size_t stride = (size_t)blockDim.x * gridDim.x;",
                  "    for (size_t pos = threadIdx.x + blockIdx.x * blockDim.x; pos < n; pos += stride)"},
-                t, launch, host, w.n);
+                t, launch, host, workload.n);
         case KernelKind::Matmul:
         case KernelKind::MatmulXCol:
-            return matmul_code(w, t, launch, host, o.store_in_loop);
+            return matmul_code(workload, t, launch, host, o.store_in_loop);
     }
     return {};
 }

@@ -32,11 +32,11 @@ struct CodeOptions {
 // numba: the kernel, the host lines for the program's arrays and transfers, and as comments
 // the NumbaPerformanceWarnings numba prints for it (a host array's copies; fewer than 128
 // blocks). CUDA C++: the kernel and the host's cudaMemcpy calls (always explicit).
-std::vector<CodeLine> numba_code(const Workload& w, const LaunchConfig& l, const CodeOptions& o = {});
-std::vector<CodeLine> cuda_code(const Workload& w, const LaunchConfig& l, const CodeOptions& o = {});
+std::vector<CodeLine> numba_code(const Workload& workload, const LaunchConfig& launch, const CodeOptions& o = {});
+std::vector<CodeLine> cuda_code(const Workload& workload, const LaunchConfig& launch, const CodeOptions& o = {});
 // A model kernel's CUDA C++ text with its line numbers (the findings and the memory view name
 // them), and its launch line.
-std::vector<CodeLine> model_kernel_code(const KernelSpec& spec, const LaunchConfig& l);
+std::vector<CodeLine> model_kernel_code(const KernelSpec& spec, const LaunchConfig& launch);
 
 // numba's own threshold: a grid of fewer blocks warns of low occupancy (numba-cuda's
 // dispatcher, NumbaPerformanceWarning "Grid size N will likely result in GPU

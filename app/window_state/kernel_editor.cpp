@@ -32,13 +32,13 @@ std::string param_bind(const std::pair<std::string, std::string>& param, const s
 }
 
 // The spec's own binding of a parameter named like one of its arrays or parameters, at `r`.
-std::string bind_from_launch(const std::string& name, bool pointer, const ModelKernel& k, const LaunchConfig& l) {
+std::string bind_from_launch(const std::string& name, bool pointer, const ModelKernel& k, const LaunchConfig& launch) {
     const KernelSpec& spec = *k.spec;
     if (pointer) {
         const size_t a = spec.array_index(name);
         if (a == spec.arrays.size()) return "";
         std::string s = value_type_name(spec.arrays[a].type);
-        for (uint64_t e : spec.arrays[a].shape(k.params, l)) s += "[" + std::to_string(e) + "]";
+        for (uint64_t e : spec.arrays[a].shape(k.params, launch)) s += "[" + std::to_string(e) + "]";
         return s + (spec.arrays[a].role == ArrayRole::Input ? ":random" : ":zeros");
     }
     // The histograms' text calls the bin count nbins (bins is the array).
@@ -47,15 +47,16 @@ std::string bind_from_launch(const std::string& name, bool pointer, const ModelK
 }
 
 // The editor's bindings as --bind texts, and its dynamic shared memory.
-std::vector<std::string> editor_binds(const KernelEditor& e) {
+std::vector<std::string> editor_binds(const KernelEditor& editor) {
     std::vector<std::string> binds;
-    for (size_t i = 0; i < e.params.size() && i < e.binds.size(); ++i)
-        if (!e.binds[i].empty()) binds.push_back(e.params[i].first + "=" + e.binds[i]);
+    for (size_t i = 0; i < editor.params.size() && i < editor.binds.size(); ++i)
+        if (!editor.binds[i].empty()) binds.push_back(editor.params[i].first + "=" + editor.binds[i]);
     return binds;
 }
 
-uint64_t editor_dynamic_shared(const KernelEditor& e) {
-    const auto bytes = parse_count(e.dynamic_shared.empty() ? "0" : e.dynamic_shared, "dynamic shared memory");
+uint64_t editor_dynamic_shared(const KernelEditor& editor) {
+    const auto bytes =
+        parse_count(editor.dynamic_shared.empty() ? "0" : editor.dynamic_shared, "dynamic shared memory");
     return bytes.value.value_or(0);
 }
 
@@ -68,26 +69,26 @@ std::string editor_file_path() {
     return base + "/threadmap/kernel.cu";
 }
 
-void start_editor(KernelEditor& e, const std::string& save_path) {
-    e.save_path = save_path;
-    e.text = first_kernel();
-    e.params = {{"a", "float *"}, {"n", "int"}};
-    e.binds = {"float[500]:zeros", "500"};
+void start_editor(KernelEditor& editor, const std::string& save_path) {
+    editor.save_path = save_path;
+    editor.text = first_kernel();
+    editor.params = {{"a", "float *"}, {"n", "int"}};
+    editor.binds = {"float[500]:zeros", "500"};
     if (save_path.empty() || !path_exists(save_path)) return;
     const auto saved = read_input_file(save_path, kMaxSourceBytes, "kernel source");
-    if (saved.value) e.text = *saved.value;
+    if (saved.value) editor.text = *saved.value;
 }
 
 void run_editor(AppState& state) {
-    KernelEditor& e = state.editor;
-    e.edited = false;
-    if (e.compile_job.valid()) {  // the newest text compiles once this one is done
-        e.compile_again = true;
+    KernelEditor& editor = state.editor;
+    editor.edited = false;
+    if (editor.compile_job.valid()) {  // the newest text compiles once this one is done
+        editor.compile_again = true;
         return;
     }
-    e.compile_job = std::async(
-        std::launch::async, [text = e.text, entry = e.entry, binds = editor_binds(e),
-                             dynamic_shared = editor_dynamic_shared(e), limits = kernel_limits(state.settings)] {
+    editor.compile_job = std::async(
+        std::launch::async, [text = editor.text, entry = editor.entry, binds = editor_binds(editor),
+                             dynamic_shared = editor_dynamic_shared(editor), limits = kernel_limits(state.settings)] {
             KernelEditor::Compiled c{compile_and_bind(text, "kernel.cu", entry, binds, dynamic_shared, limits), entry};
             const std::vector<std::string>& kernels = c.attempt.kernels;
             const bool chosen = std::find(kernels.begin(), kernels.end(), entry) != kernels.end();
@@ -105,24 +106,24 @@ namespace {
 
 // What a finished compile changes: the editor's messages and fields, and the map when it bound.
 void apply_editor_compile(AppState& state, KernelEditor::Compiled c) {
-    KernelEditor& e = state.editor;
+    KernelEditor& editor = state.editor;
     SourceAttempt& a = c.attempt;
-    e.entry = c.entry;
-    if (a.compiled) e.kernels = a.kernels;
-    e.compile_ms = a.compile_ms;
-    e.error_line = a.error_line;
-    e.messages = a.loaded ? "" : a.messages;
-    e.warnings = a.warnings;
-    e.warning_lines = a.compiled ? a.warning_lines : std::vector<int>{};
+    editor.entry = c.entry;
+    if (a.compiled) editor.kernels = a.kernels;
+    editor.compile_ms = a.compile_ms;
+    editor.error_line = a.error_line;
+    editor.messages = a.loaded ? "" : a.messages;
+    editor.warnings = a.warnings;
+    editor.warning_lines = a.compiled ? a.warning_lines : std::vector<int>{};
     if (a.compiled) {  // the fields follow the kernel's parameters, keeping what was typed
         std::vector<std::string> names;
-        for (const auto& p : e.params) names.push_back(p.first);
+        for (const auto& p : editor.params) names.push_back(p.first);
         std::vector<std::string> next;
-        for (const auto& p : a.params) next.push_back(param_bind(p, names, e.binds));
-        e.params = a.params;
-        e.binds = next;
+        for (const auto& p : a.params) next.push_back(param_bind(p, names, editor.binds));
+        editor.params = a.params;
+        editor.binds = next;
     }
-    const std::optional<KernelEditor::SessionLaunch> session = std::exchange(e.session, std::nullopt);
+    const std::optional<KernelEditor::SessionLaunch> session = std::exchange(editor.session, std::nullopt);
     if (!a.loaded) return;  // the last good map stays
     ModelKernel k;
     k.spec = a.loaded->spec;
@@ -149,93 +150,96 @@ void apply_editor_compile(AppState& state, KernelEditor::Compiled c) {
     state.edit.model = std::move(k);
     state.edit.workload = model_workload(*state.edit.model, state.edit.launch);
     state.pending.apply = true;
-    e.running = true;
+    editor.running = true;
 }
 
 }  // namespace
 
 void poll_editor_compile(AppState& state) {
     using namespace std::chrono_literals;
-    KernelEditor& e = state.editor;
-    if (!e.compile_job.valid() || e.compile_job.wait_for(0s) != std::future_status::ready) return;
-    apply_editor_compile(state, e.compile_job.get());
-    if (std::exchange(e.compile_again, false)) run_editor(state);
+    KernelEditor& editor = state.editor;
+    if (!editor.compile_job.valid() || editor.compile_job.wait_for(0s) != std::future_status::ready) return;
+    apply_editor_compile(state, editor.compile_job.get());
+    if (std::exchange(editor.compile_again, false)) run_editor(state);
 }
 
 void open_in_editor(AppState& state, const std::string& text, const std::string& entry,
                     const std::vector<std::string>& binds, const std::string& dynamic_shared) {
-    KernelEditor& e = state.editor;
-    e.text = text;
-    e.entry = entry;
-    e.unsaved = true;
-    e.params.clear();
-    e.binds.clear();
+    KernelEditor& editor = state.editor;
+    editor.text = text;
+    editor.entry = entry;
+    editor.unsaved = true;
+    editor.params.clear();
+    editor.binds.clear();
     for (const std::string& b : binds) {  // run_editor sets the types from the signature
         const size_t eq = b.find('=');
-        e.params.emplace_back(b.substr(0, eq), "");
-        e.binds.push_back(eq == std::string::npos ? "" : b.substr(eq + 1));
+        editor.params.emplace_back(b.substr(0, eq), "");
+        editor.binds.push_back(eq == std::string::npos ? "" : b.substr(eq + 1));
     }
-    e.dynamic_shared = dynamic_shared.empty() ? "0" : dynamic_shared;
+    editor.dynamic_shared = dynamic_shared.empty() ? "0" : dynamic_shared;
     state.open_view = CentreView::Editor;
     run_editor(state);
 }
 
 void edit_launch_kernel(AppState& state) {
-    const ResolvedLaunch& r = state.edit;
-    const Lesson* lesson = find_lesson(r.preset);
-    KernelEditor& e = state.editor;
+    const ResolvedLaunch& resolved = state.edit;
+    const Lesson* lesson = find_lesson(resolved.preset);
+    KernelEditor& editor = state.editor;
     if (lesson && lesson->own_kernel) {  // a lesson's own kernel: its text and bindings
         const LessonKernelText& own = *lesson->own_kernel;
         open_in_editor(state, own.text, own.entry, own.binds, "0");
         return;
     }
-    if (r.model && r.model->owner) {  // already a learner's kernel (the editor's): its text and bindings stay
+    if (resolved.model &&
+        resolved.model->owner) {  // already a learner's kernel (the editor's): its text and bindings stay
         state.open_view = CentreView::Editor;
         return;
     }
-    const ModelKernel k = r.model ? *r.model : tutorial_model_kernel(r.workload, lesson && lesson->store_in_loop);
-    e.text = k.spec->cuda_source;
-    e.entry.clear();
-    e.unsaved = true;
+    const ModelKernel k =
+        resolved.model ? *resolved.model : tutorial_model_kernel(resolved.workload, lesson && lesson->store_in_loop);
+    editor.text = k.spec->cuda_source;
+    editor.entry.clear();
+    editor.unsaved = true;
     // The parameters come from a first compile; each is bound as the launch has it.
-    const SourceAttempt first = compile_and_bind(e.text, "kernel.cu", "", {}, 0, kKernelLimits);
-    e.params = first.params;
-    e.binds.clear();
+    const SourceAttempt first = compile_and_bind(editor.text, "kernel.cu", "", {}, 0, kKernelLimits);
+    editor.params = first.params;
+    editor.binds.clear();
     for (const auto& [name, type] : first.params)
-        e.binds.push_back(bind_from_launch(name, type.find('*') != std::string::npos, k, r.launch));
-    e.dynamic_shared = "0";
+        editor.binds.push_back(bind_from_launch(name, type.find('*') != std::string::npos, k, resolved.launch));
+    editor.dynamic_shared = "0";
     for (const ArraySpec& a : k.spec->arrays)  // an extern __shared__ array: its bytes at this launch
         if (a.space == MemorySpace::Shared &&
             k.spec->cuda_source.find("extern __shared__ float " + a.name) != std::string::npos)
-            e.dynamic_shared = std::to_string(a.shape(k.params, r.launch)[0] * value_bytes(a.type));
+            editor.dynamic_shared = std::to_string(a.shape(k.params, resolved.launch)[0] * value_bytes(a.type));
     state.open_view = CentreView::Editor;
     run_editor(state);
 }
 
 Outcome<ModelLaunch> editor_expectation(const AppState& state, const std::string& expect) {
-    const KernelEditor& e = state.editor;
-    return expectation_launch(compile_and_bind(e.text, "kernel.cu", e.entry, editor_binds(e), editor_dynamic_shared(e),
-                                               kernel_limits(state.settings), expect));
+    const KernelEditor& editor = state.editor;
+    return expectation_launch(compile_and_bind(editor.text, "kernel.cu", editor.entry, editor_binds(editor),
+                                               editor_dynamic_shared(editor), kernel_limits(state.settings), expect));
 }
 
-void start_gpu_compile(KernelEditor& e) {
-    if (e.gpu_job.valid()) return;
-    e.gpu_text = e.text;
-    e.gpu_job = std::async(std::launch::async,
-                           [text = e.text] { return nvrtc_compile_in_host(text, "kernel.cu", "compute_90"); });
+void start_gpu_compile(KernelEditor& editor) {
+    if (editor.gpu_job.valid()) return;
+    editor.gpu_text = editor.text;
+    editor.gpu_job = std::async(
+        std::launch::async, [text = editor.text] { return nvrtc_compile_in_host(text, "kernel.cu", "compute_90"); });
 }
 
-void poll_gpu_compile(KernelEditor& e) {
+void poll_gpu_compile(KernelEditor& editor) {
     using namespace std::chrono_literals;
-    if (e.gpu_job.valid() && e.gpu_job.wait_for(0s) == std::future_status::ready) e.gpu = e.gpu_job.get();
+    if (editor.gpu_job.valid() && editor.gpu_job.wait_for(0s) == std::future_status::ready)
+        editor.gpu = editor.gpu_job.get();
 }
 
-Outcome<void> save_editor_text(KernelEditor& e) {
-    if (!e.unsaved || e.save_path.empty()) return done();
-    e.unsaved = false;
+Outcome<void> save_editor_text(KernelEditor& editor) {
+    if (!editor.unsaved || editor.save_path.empty()) return done();
+    editor.unsaved = false;
     std::error_code ec;
-    std::filesystem::create_directories(std::filesystem::path(e.save_path).parent_path(), ec);
-    if (auto w = write_file_atomically(e.save_path, e.text); !w.done())
+    std::filesystem::create_directories(std::filesystem::path(editor.save_path).parent_path(), ec);
+    if (auto w = write_file_atomically(editor.save_path, editor.text); !w.done())
         return failed("kernel text not saved: " + w.error);
     return done();
 }

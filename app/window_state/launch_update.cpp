@@ -125,7 +125,7 @@ constexpr uint64_t kMemoryInFrame = uint64_t(1) << 23;
 // A learner's kernel (the Editor's, a lesson's own) runs in a child process for as long as
 // its time limit allows, and its loops are its own: `while (1) {}` takes the whole limit, so
 // it never runs within a frame (the window froze for the 5 s default before).
-bool off_the_frame(const ResolvedLaunch& r) { return r.model && r.model->owner; }
+bool off_the_frame(const ResolvedLaunch& resolved) { return resolved.model && resolved.model->owner; }
 
 }  // namespace
 

@@ -6,14 +6,15 @@
 #include <string>
 
 #include "app/launch/backend_choice.hpp"
-#include "viz/cell_grid_renderer.hpp"
-#include "viz/colorizer.hpp"
-#include "viz/cuda_interop.hpp"
+#include "viz/draw/cell_grid_renderer.hpp"
+#include "viz/color/colorizer.hpp"
+#include "viz/draw/cuda_interop.hpp"
 #include "app/launch/launch_options.hpp"
-#include "viz/legend.hpp"
-#include "viz/map_layout.hpp"
+#include "viz/draw/legend.hpp"
+#include "viz/layout/map_layout.hpp"
 #include "kernels/model/model_emulator.hpp"
 #include "app/reports/occupancy_report.hpp"
+#include "kernels/core/outcome.hpp"
 
 namespace threadmap {
 

@@ -21,12 +21,12 @@ void save_session(AppState& state) {
     Session s;
     s.launch = options_of(state.picture->launch);
     if (map_shows_editor_kernel(state)) {  // the learner's text, bound as the Editor binds it
-        const KernelEditor& e = state.editor;
-        s.launch.source_text = e.text;
-        s.launch.entry = e.entry;
-        for (size_t i = 0; i < e.params.size() && i < e.binds.size(); ++i)
-            s.launch.binds.push_back(e.params[i].first + "=" + e.binds[i]);
-        s.launch.dynamic_shared = e.dynamic_shared;
+        const KernelEditor& editor = state.editor;
+        s.launch.source_text = editor.text;
+        s.launch.entry = editor.entry;
+        for (size_t i = 0; i < editor.params.size() && i < editor.binds.size(); ++i)
+            s.launch.binds.push_back(editor.params[i].first + "=" + editor.binds[i]);
+        s.launch.dynamic_shared = editor.dynamic_shared;
     }
     s.color = state.settings.color_mode;
     s.tab = centre_view_name(state.shown_view);
@@ -35,8 +35,10 @@ void save_session(AppState& state) {
         state.message = "could not save the session: " + text.error;
         return;
     }
-    const ResolvedLaunch& r = state.picture->launch;
-    const std::string what = !r.preset.empty() ? r.preset : s.launch.source_text.empty() ? r.kernel_name() : "kernel";
+    const ResolvedLaunch& resolved = state.picture->launch;
+    const std::string what = !resolved.preset.empty()       ? resolved.preset
+                             : s.launch.source_text.empty() ? resolved.kernel_name()
+                                                            : "kernel";
     const std::string path = (std::filesystem::path(state.settings.export_dir) /
                               ("threadmap-" + what + "-" + file_stamp(std::time(nullptr)) + kSessionExtension))
                                  .string();
@@ -79,8 +81,8 @@ void open_session(AppState& state, const std::string& path) {
             state.message = path + ": " + resolved.error;
             return;
         }
-        if (const auto problem = open_on_lesson_view(*resolved.value, s.launch)) {
-            state.message = path + ": " + *problem;
+        if (const Outcome<void> problem = open_on_lesson_view(*resolved.value, s.launch); !problem.done()) {
+            state.message = path + ": " + problem.error;
             return;
         }
         if (!s.launch.preset.empty()) select_lesson(state, s.launch.preset);

@@ -14,7 +14,7 @@
 #include "app/launch/input_file.hpp"
 #include "app/launch/json_numbers.hpp"
 
-#include "viz/legend.hpp"
+#include "viz/draw/legend.hpp"
 #include "app/launch/lessons.hpp"
 
 namespace threadmap {
@@ -98,7 +98,7 @@ SettingsText parse_settings(const std::string& text) {
     return r;
 }
 
-Settings load_settings(std::string& message) {
+LoadedSettings load_settings() {
     const std::string path = config_dir() + "/settings.json";
     if (!path_exists(path)) return {};  // the first start
     const auto text = read_input_file(path, kMaxSettingsBytes, "settings file");
@@ -107,17 +107,18 @@ Settings load_settings(std::string& message) {
         const std::string aside = path + ".bad-" + file_stamp(std::time(nullptr));
         std::error_code ec;
         std::filesystem::rename(path, aside, ec);
-        message = "could not read " + path + " (" + parsed.problem + "); " +
-                  (ec ? "could not move it aside (" + ec.message() + ")" : "kept it as " + aside) +
-                  "; using the default settings";
-        return {};
+        return {{},
+                "could not read " + path + " (" + parsed.problem + "); " +
+                    (ec ? "could not move it aside (" + ec.message() + ")" : "kept it as " + aside) +
+                    "; using the default settings"};
     }
+    LoadedSettings loaded{parsed.settings, ""};
     if (!parsed.dropped.empty()) {
-        message = path + ": ignored ";
-        for (size_t i = 0; i < parsed.dropped.size(); ++i) message += (i ? ", " : "") + parsed.dropped[i];
-        message += "; the other settings kept";
+        loaded.note = path + ": ignored ";
+        for (size_t i = 0; i < parsed.dropped.size(); ++i) loaded.note += (i ? ", " : "") + parsed.dropped[i];
+        loaded.note += "; the other settings kept";
     }
-    return parsed.settings;
+    return loaded;
 }
 
 Outcome<void> save_settings(const Settings& s) {

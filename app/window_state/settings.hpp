@@ -14,10 +14,13 @@ namespace threadmap {
 
 std::string config_dir();  // created on demand by save_settings
 
-// Reads the settings file; a missing file gives the defaults, an unreadable one the defaults
-// (the file kept aside) and a message saying so, a bad key its default and a message (never
-// an exception).
-Settings load_settings(std::string& message);
+// Reads the settings file; it never fails: a missing file gives the defaults, an unreadable
+// one the defaults (the file kept aside) with a note saying so, a bad key its default and a note.
+struct LoadedSettings {
+    Settings settings;
+    std::string note;  // for the status line; empty when the file was read as written
+};
+LoadedSettings load_settings();
 
 // The settings in a file's text: problem set (and defaults) when it cannot be read at all;
 // `dropped` names each key of the wrong type, whose default is kept.

@@ -46,7 +46,7 @@ bool start_sweep(TimingState& t, KernelKind kernel, const std::optional<BackendC
     t.sweep_total = sizes.size();
     t.sweep_job = std::async(std::launch::async, [&t, kernel, sizes, gpu, element] {
         return run_sweep(
-            kernel, sizes, [element](const Workload& w) { return cpu_median_seconds(w, element); }, gpu,
+            kernel, sizes, [element](const Workload& workload) { return cpu_median_seconds(workload, element); }, gpu,
             [&t](size_t done, size_t) { t.sweep_done = done; }, &t.sweep_cancel);
     });
     return true;

@@ -11,8 +11,9 @@
 
 #include "app/launch/backend_choice.hpp"
 #include "kernels/timing/sweep.hpp"
-#include "viz/timing_figure.hpp"
+#include "viz/draw/timing_figure.hpp"
 #include "app/reports/timing_report.hpp"
+#include "kernels/core/outcome.hpp"
 
 namespace threadmap {
 

@@ -21,13 +21,14 @@ void want_touchers(TouchersJob& job, const MapPicture& picture, std::optional<ui
     job.result.reset();
     job.error.clear();
     if (!element) return;
-    ModelLaunch m = model_launch_for(picture.launch);
-    m.keep_records = false;  // only the element's touchers
-    m.watch_array = m.spec->array_index(picture.launch.mapped_array());
-    m.watch_element = *element;
+    ModelLaunch model_launch = model_launch_for(picture.launch);
+    model_launch.keep_records = false;  // only the element's touchers
+    model_launch.watch_array = model_launch.spec->array_index(picture.launch.mapped_array());
+    model_launch.watch_element = *element;
     job.cancel = std::make_shared<std::atomic<bool>>(false);
     // The launch (and a learner's compiled kernel: ModelLaunch::keep) lives in the lambda.
-    job.run = std::async(std::launch::async, [m, cancel = job.cancel] { return run_model(m, cancel.get()); });
+    job.run = std::async(std::launch::async,
+                         [model_launch, cancel = job.cancel] { return run_model(model_launch, cancel.get()); });
 }
 
 void poll_touchers(TouchersJob& job) {

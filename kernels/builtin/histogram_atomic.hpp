@@ -7,22 +7,22 @@ namespace threadmap::builtin {
 
 inline const KernelSpec& histogram_atomic() {
     static const KernelSpec spec = [] {
-        KernelSpec s = histogram_spec_base();
-        s.name = "histogram-atomic";
-        s.summary = "atomicAdd(&bins[data[i] % nbins], 1): no race";
-        s.uses_atomics = true;
-        s.body = [](ModelThread& t) {
+        KernelSpec spec = histogram_spec_base();
+        spec.name = "histogram-atomic";
+        spec.summary = "atomicAdd(&bins[data[i] % nbins], 1): no race";
+        spec.uses_atomics = true;
+        spec.body = [](ModelThread& t) {
             const auto data = t.array<int>(0), bins = t.array<int>(1);
             const uint64_t i = grid_x(context_of(t));
             if (i < t.param(kHistN)) bins.atomic_add(uint64_t(data.load(i, 4)) % t.param(kHistBins), 1, 4);
         };
-        s.cuda_source =
+        spec.cuda_source =
             "__global__ void histogram(const int* data, int* bins, size_t n, int nbins) {\n"
             "    size_t i = blockIdx.x * blockDim.x + threadIdx.x;\n"
             "    if (i < n)\n"
             "        atomicAdd(&bins[data[i] % nbins], 1);\n"
             "}\n";
-        return s;
+        return spec;
     }();
     return spec;
 }

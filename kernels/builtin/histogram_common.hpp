@@ -11,23 +11,23 @@ enum HistogramParam : size_t { kHistN, kHistBins };
 inline uint32_t histogram_value(uint64_t i) { return uint32_t((i * 2654435761u) >> 7) % 1000; }
 
 inline KernelSpec histogram_spec_base() {
-    KernelSpec s;
-    s.params = {{"n", "values counted", 4096}, {"bins", "bins of the histogram", 16, 1, 1 << 20}};
-    s.arrays = {{"data", MemorySpace::Global, ValueType::Int32, ArrayRole::Input, shape_n},
-                {"bins", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
-                 [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[kHistBins]}; }}};
-    s.covering_grid = cover_n;
-    s.default_block = {256, 1, 1};
-    s.fill_input = [](const Params&, size_t, std::vector<uint32_t>& bits) {
+    KernelSpec spec;
+    spec.params = {{"n", "values counted", 4096}, {"bins", "bins of the histogram", 16, 1, 1 << 20}};
+    spec.arrays = {{"data", MemorySpace::Global, ValueType::Int32, ArrayRole::Input, shape_n},
+                   {"bins", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
+                    [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[kHistBins]}; }}};
+    spec.covering_grid = cover_n;
+    spec.default_block = {256, 1, 1};
+    spec.fill_input = [](const Params&, size_t, std::vector<uint32_t>& bits) {
         for (uint64_t i = 0; i < bits.size(); ++i) bits[i] = histogram_value(i);
     };
-    s.reference = [](const Params& p, const LaunchConfig&, const KernelSpec::Bits& in) {
+    spec.reference = [](const Params& p, const LaunchConfig&, const KernelSpec::Bits& in) {
         KernelSpec::Bits out(2);
         out[1].assign(p[kHistBins], 0u);
         for (uint32_t v : in[0]) ++out[1][v % p[kHistBins]];
         return out;
     };
-    return s;
+    return spec;
 }
 
 }  // namespace threadmap::builtin

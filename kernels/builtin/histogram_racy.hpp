@@ -7,10 +7,10 @@ namespace threadmap::builtin {
 
 inline const KernelSpec& histogram_racy() {
     static const KernelSpec spec = [] {
-        KernelSpec s = histogram_spec_base();
-        s.name = "histogram-racy";
-        s.summary = "bins[data[i] % nbins] += 1: threads counting into one bin race";
-        s.body = [](ModelThread& t) {
+        KernelSpec spec = histogram_spec_base();
+        spec.name = "histogram-racy";
+        spec.summary = "bins[data[i] % nbins] += 1: threads counting into one bin race";
+        spec.body = [](ModelThread& t) {
             const auto data = t.array<int>(0), bins = t.array<int>(1);
             const uint64_t i = grid_x(context_of(t));
             if (i < t.param(kHistN)) {
@@ -18,13 +18,13 @@ inline const KernelSpec& histogram_racy() {
                 bins.store(bin, bins.load(bin, 4) + 1, 4);
             }
         };
-        s.cuda_source =
+        spec.cuda_source =
             "__global__ void histogram(const int* data, int* bins, size_t n, int nbins) {\n"
             "    size_t i = blockIdx.x * blockDim.x + threadIdx.x;\n"
             "    if (i < n)\n"
             "        bins[data[i] % nbins] += 1;  // read, add one, write back\n"
             "}\n";
-        return s;
+        return spec;
     }();
     return spec;
 }

@@ -10,15 +10,15 @@ namespace threadmap::builtin {
 
 inline const KernelSpec& histogram_shared() {
     static const KernelSpec spec = [] {
-        KernelSpec s = histogram_spec_base();
-        s.name = "histogram-shared";
-        s.summary = "each block counts into its own __shared__ bins (atomicAdd), then adds them to the global bins";
-        s.arrays.push_back({"local", MemorySpace::Shared, ValueType::Int32, ArrayRole::Scratch,
-                            [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[kHistBins]}; },
-                            true});
-        s.uses_barriers = true;
-        s.uses_atomics = true;
-        s.body = [](ModelThread& t) {
+        KernelSpec spec = histogram_spec_base();
+        spec.name = "histogram-shared";
+        spec.summary = "each block counts into its own __shared__ bins (atomicAdd), then adds them to the global bins";
+        spec.arrays.push_back({"local", MemorySpace::Shared, ValueType::Int32, ArrayRole::Scratch,
+                               [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[kHistBins]}; },
+                               true});
+        spec.uses_barriers = true;
+        spec.uses_atomics = true;
+        spec.body = [](ModelThread& t) {
             const auto data = t.array<int>(0), bins = t.array<int>(1), local = t.array<int>(2);
             const uint64_t nbins = t.param(kHistBins);
             for (uint64_t b = t.threadIdx.x; b < nbins; b += t.blockDim.x) local.store(b, 0, 4);
@@ -28,7 +28,7 @@ inline const KernelSpec& histogram_shared() {
             t.syncthreads(9);
             for (uint64_t b = t.threadIdx.x; b < nbins; b += t.blockDim.x) bins.atomic_add(b, local.load(b, 11), 11);
         };
-        s.cuda_source =
+        spec.cuda_source =
             "__global__ void histogram_shared(const int* data, int* bins, size_t n, int nbins) {\n"
             "    extern __shared__ int local[];  // nbins ints: this block's own histogram\n"
             "    for (int b = threadIdx.x; b < nbins; b += blockDim.x)\n"
@@ -41,7 +41,7 @@ inline const KernelSpec& histogram_shared() {
             "    for (int b = threadIdx.x; b < nbins; b += blockDim.x)\n"
             "        atomicAdd(&bins[b], local[b]);\n"
             "}\n";
-        return s;
+        return spec;
     }();
     return spec;
 }

@@ -7,20 +7,20 @@ namespace threadmap::builtin {
 
 inline const KernelSpec& increment_unguarded() {
     static const KernelSpec spec = [] {
-        KernelSpec s = increment();
-        s.name = "increment-unguarded";
-        s.summary = "a[pos] += 1 with no `if (pos < n)`: every thread past the end touches memory outside a";
-        s.body = [](ModelThread& t) {
+        KernelSpec spec = increment();
+        spec.name = "increment-unguarded";
+        spec.summary = "a[pos] += 1 with no `if (pos < n)`: every thread past the end touches memory outside a";
+        spec.body = [](ModelThread& t) {
             const auto a = t.array<float>(0);
             const uint64_t pos = grid_x(context_of(t));
             a.store(pos, a.load(pos, 3) + 1.0f, 3);
         };
-        s.cuda_source =
+        spec.cuda_source =
             "__global__ void increment_unguarded(float* a) {\n"
             "    size_t pos = blockIdx.x * blockDim.x + threadIdx.x;\n"
             "    a[pos] += 1;  // no `if (pos < n)`\n"
             "}\n";
-        return s;
+        return spec;
     }();
     return spec;
 }

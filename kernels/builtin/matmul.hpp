@@ -7,19 +7,19 @@ namespace threadmap::builtin {
 
 inline const KernelSpec& matmul() {
     static const KernelSpec spec = [] {
-        KernelSpec s = matmul_spec_base();
-        s.name = "matmul";
-        s.summary = "C = A·B, one thread per element of C, x indexing rows (the tutorial's)";
-        s.body = [](ModelThread& t) {
+        KernelSpec spec = matmul_spec_base();
+        spec.name = "matmul";
+        spec.summary = "C = A·B, one thread per element of C, x indexing rows (the tutorial's)";
+        spec.body = [](ModelThread& t) {
             const MatmulOperands m(t, 8, 9);
             matmul_x_row(context_of(t), m.A, m.B, m.C);
         };
-        s.covering_grid = cover_x_rows;
-        s.cuda_source = matmul_source("matmul",
-                                      "    size_t i = blockIdx.x * blockDim.x + threadIdx.x;  // x indexes rows\n"
-                                      "    size_t j = blockIdx.y * blockDim.y + threadIdx.y;\n",
-                                      kMatmulLoop);
-        return s;
+        spec.covering_grid = cover_x_rows;
+        spec.cuda_source = matmul_source("matmul",
+                                         "    size_t i = blockIdx.x * blockDim.x + threadIdx.x;  // x indexes rows\n"
+                                         "    size_t j = blockIdx.y * blockDim.y + threadIdx.y;\n",
+                                         kMatmulLoop);
+        return spec;
     }();
     return spec;
 }

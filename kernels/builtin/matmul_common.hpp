@@ -91,14 +91,14 @@ inline constexpr const char* kMatmulLoop =
     "        C[i * cols + j] = tmp;\n";
 
 inline KernelSpec matmul_spec_base() {
-    KernelSpec s;
-    s.params = matmul_params();
-    s.arrays = matmul_arrays();
-    s.default_block = {32, 32, 1};
-    s.fill_input = fill_matmul_input;
-    s.reference = matmul_reference;
-    s.flops = [](const Params& p) { return 2.0 * double(p[kRows]) * double(p[kCols]) * double(p[kInner]); };
-    return s;
+    KernelSpec spec;
+    spec.params = matmul_params();
+    spec.arrays = matmul_arrays();
+    spec.default_block = {32, 32, 1};
+    spec.fill_input = fill_matmul_input;
+    spec.reference = matmul_reference;
+    spec.flops = [](const Params& p) { return 2.0 * double(p[kRows]) * double(p[kCols]) * double(p[kInner]); };
+    return spec;
 }
 
 }  // namespace threadmap::builtin

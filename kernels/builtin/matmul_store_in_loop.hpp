@@ -8,10 +8,10 @@ namespace threadmap::builtin {
 
 inline const KernelSpec& matmul_store_in_loop() {
     static const KernelSpec spec = [] {
-        KernelSpec s = matmul_spec_base();
-        s.name = "matmul-store-in-loop";
-        s.summary = "the tutorial's matmul as written: C[i, j] stored at every step of the k loop";
-        s.body = [](ModelThread& t) {
+        KernelSpec spec = matmul_spec_base();
+        spec.name = "matmul-store-in-loop";
+        spec.summary = "the tutorial's matmul as written: C[i, j] stored at every step of the k loop";
+        spec.body = [](ModelThread& t) {
             const ThreadContext c = context_of(t);
             const uint64_t i = grid_x(c), j = grid_y(c);
             const auto A = t.array<float>(kA), B = t.array<float>(kB), C = t.array<float>(kC);
@@ -25,15 +25,15 @@ inline const KernelSpec& matmul_store_in_loop() {
                 }
             }
         };
-        s.covering_grid = cover_x_rows;
-        s.cuda_source = matmul_source("matmul",
-                                      "    size_t i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                                      "    size_t j = blockIdx.y * blockDim.y + threadIdx.y;\n",
-                                      "        for (size_t k = 0; k < inner; ++k) {\n"
-                                      "            tmp += A[i * inner + k] * B[k * b_cols + j];\n"
-                                      "            C[i * cols + j] = tmp;  // stored at every step\n"
-                                      "        }\n");
-        return s;
+        spec.covering_grid = cover_x_rows;
+        spec.cuda_source = matmul_source("matmul",
+                                         "    size_t i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                         "    size_t j = blockIdx.y * blockDim.y + threadIdx.y;\n",
+                                         "        for (size_t k = 0; k < inner; ++k) {\n"
+                                         "            tmp += A[i * inner + k] * B[k * b_cols + j];\n"
+                                         "            C[i * cols + j] = tmp;  // stored at every step\n"
+                                         "        }\n");
+        return spec;
     }();
     return spec;
 }

@@ -54,39 +54,39 @@ inline std::string matmul_tiled_source(const std::string& line15) {
 }
 
 inline KernelSpec matmul_tiled_spec(bool second_barrier) {
-    KernelSpec s = matmul_spec_base();
+    KernelSpec spec = matmul_spec_base();
     const auto tile = [](const Params&, const LaunchConfig&) { return std::vector<uint64_t>{kTile, kTile}; };
-    s.arrays.push_back({"As", MemorySpace::Shared, ValueType::Float32, ArrayRole::Scratch, tile});
-    s.arrays.push_back({"Bs", MemorySpace::Shared, ValueType::Float32, ArrayRole::Scratch, tile});
-    s.uses_barriers = true;
-    s.default_block = {kTile, kTile, 1};
-    s.covering_grid = [](const Params& p, const Dim3&) {
+    spec.arrays.push_back({"As", MemorySpace::Shared, ValueType::Float32, ArrayRole::Scratch, tile});
+    spec.arrays.push_back({"Bs", MemorySpace::Shared, ValueType::Float32, ArrayRole::Scratch, tile});
+    spec.uses_barriers = true;
+    spec.default_block = {kTile, kTile, 1};
+    spec.covering_grid = [](const Params& p, const Dim3&) {
         return Dim3{blocks_to_cover(p[kCols], kTile), blocks_to_cover(p[kRows], kTile), 1};
     };
-    s.cuda_source = matmul_tiled_source(
+    spec.cuda_source = matmul_tiled_source(
         second_barrier ? "        __syncthreads();  // nobody still reads the tiles\n"
                        : "        // no __syncthreads() here: the next loads overwrite tiles still read\n");
-    return s;
+    return spec;
 }
 
 inline const KernelSpec& matmul_tiled() {
     static const KernelSpec spec = [] {
-        KernelSpec s = matmul_tiled_spec(true);
-        s.name = "matmul-tiled";
-        s.summary = "C = A·B with 16×16 tiles of A and B in shared memory, two barriers per step (blockDim 16×16)";
-        s.body = [](ModelThread& t) { matmul_tiled_body(t, true); };
-        return s;
+        KernelSpec spec = matmul_tiled_spec(true);
+        spec.name = "matmul-tiled";
+        spec.summary = "C = A·B with 16×16 tiles of A and B in shared memory, two barriers per step (blockDim 16×16)";
+        spec.body = [](ModelThread& t) { matmul_tiled_body(t, true); };
+        return spec;
     }();
     return spec;
 }
 
 inline const KernelSpec& matmul_tiled_nosync() {
     static const KernelSpec spec = [] {
-        KernelSpec s = matmul_tiled_spec(false);
-        s.name = "matmul-tiled-nosync";
-        s.summary = "matmul-tiled without its second barrier: the next tiles overwrite ones still being read";
-        s.body = [](ModelThread& t) { matmul_tiled_body(t, false); };
-        return s;
+        KernelSpec spec = matmul_tiled_spec(false);
+        spec.name = "matmul-tiled-nosync";
+        spec.summary = "matmul-tiled without its second barrier: the next tiles overwrite ones still being read";
+        spec.body = [](ModelThread& t) { matmul_tiled_body(t, false); };
+        return spec;
     }();
     return spec;
 }

@@ -36,31 +36,32 @@ void reduce_body(ModelThread& t, Step step) {
 }
 
 inline KernelSpec reduce_spec_base() {
-    KernelSpec s;
-    s.params = {{"n", "values summed", 1 << 16}};
-    s.arrays = {{"in", MemorySpace::Global, ValueType::Float32, ArrayRole::Input, shape_n},
-                {"partial", MemorySpace::Global, ValueType::Float32, ArrayRole::Output,
-                 [](const Params&, const LaunchConfig& l) { return std::vector<uint64_t>{l.grid.x}; }},
-                {"sdata", MemorySpace::Shared, ValueType::Float32, ArrayRole::Scratch,
-                 [](const Params&, const LaunchConfig& l) { return std::vector<uint64_t>{l.block.x}; }, true}};
-    s.uses_barriers = true;
-    s.covering_grid = cover_n;
-    s.default_block = {256, 1, 1};
-    s.fill_input = fill_counting;
-    s.flops = [](const Params& p) { return double(p[0]); };  // an add per value, about
+    KernelSpec spec;
+    spec.params = {{"n", "values summed", 1 << 16}};
+    spec.arrays = {
+        {"in", MemorySpace::Global, ValueType::Float32, ArrayRole::Input, shape_n},
+        {"partial", MemorySpace::Global, ValueType::Float32, ArrayRole::Output,
+         [](const Params&, const LaunchConfig& launch) { return std::vector<uint64_t>{launch.grid.x}; }},
+        {"sdata", MemorySpace::Shared, ValueType::Float32, ArrayRole::Scratch,
+         [](const Params&, const LaunchConfig& launch) { return std::vector<uint64_t>{launch.block.x}; }, true}};
+    spec.uses_barriers = true;
+    spec.covering_grid = cover_n;
+    spec.default_block = {256, 1, 1};
+    spec.fill_input = fill_counting;
+    spec.flops = [](const Params& p) { return double(p[0]); };  // an add per value, about
     // Block b's sum of in[b·blockDim.x …] (integers below 2^24: exact in float in any order).
-    s.reference = [](const Params& p, const LaunchConfig& l, const KernelSpec::Bits& in) {
+    spec.reference = [](const Params& p, const LaunchConfig& launch, const KernelSpec::Bits& in) {
         KernelSpec::Bits out(3);
-        out[kPartial].resize(l.grid.x);
-        for (uint64_t b = 0; b < l.grid.x; ++b) {
+        out[kPartial].resize(launch.grid.x);
+        for (uint64_t b = 0; b < launch.grid.x; ++b) {
             float sum = 0;
-            for (uint64_t i = b * l.block.x; i < std::min<uint64_t>((b + 1) * l.block.x, p[0]); ++i)
+            for (uint64_t i = b * launch.block.x; i < std::min<uint64_t>((b + 1) * launch.block.x, p[0]); ++i)
                 sum += bits_float(in[kIn][i]);
             out[kPartial][b] = float_bits(sum);
         }
         return out;
     };
-    return s;
+    return spec;
 }
 
 }  // namespace threadmap::builtin

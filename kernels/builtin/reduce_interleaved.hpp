@@ -8,24 +8,25 @@ namespace threadmap::builtin {
 
 inline const KernelSpec& reduce_interleaved() {
     static const KernelSpec spec = [] {
-        KernelSpec s = reduce_spec_base();
-        s.name = "reduce-interleaved";
-        s.summary = "per-block sum in shared memory, s = 1, 2, 4 …: threads with tid % (2*s) == 0 add sdata[tid + s]";
-        s.body = [](ModelThread& t) {
+        KernelSpec spec = reduce_spec_base();
+        spec.name = "reduce-interleaved";
+        spec.summary =
+            "per-block sum in shared memory, s = 1, 2, 4 …: threads with tid % (2*s) == 0 add sdata[tid + s]";
+        spec.body = [](ModelThread& t) {
             reduce_body(t, [](ModelThread& t, const ModelThread::Array<float>& sdata, uint32_t tid) {
-                for (uint32_t s = 1; s < t.blockDim.x; s *= 2) {
-                    if (tid % (2 * s) == 0) sdata.store(tid, sdata.load(tid, 9) + sdata.load(tid + s, 9), 9);
+                for (uint32_t spec = 1; spec < t.blockDim.x; spec *= 2) {
+                    if (tid % (2 * spec) == 0) sdata.store(tid, sdata.load(tid, 9) + sdata.load(tid + spec, 9), 9);
                     t.syncthreads(10);
                 }
             });
         };
-        s.cuda_source = reduce_source("reduce_interleaved",
-                                      "    for (unsigned s = 1; s < blockDim.x; s *= 2) {\n"
-                                      "        if (tid % (2 * s) == 0)\n"
-                                      "            sdata[tid] += sdata[tid + s];\n"
-                                      "        __syncthreads();\n"
-                                      "    }\n");
-        return s;
+        spec.cuda_source = reduce_source("reduce_interleaved",
+                                         "    for (unsigned s = 1; s < blockDim.x; s *= 2) {\n"
+                                         "        if (tid % (2 * s) == 0)\n"
+                                         "            sdata[tid] += sdata[tid + s];\n"
+                                         "        __syncthreads();\n"
+                                         "    }\n");
+        return spec;
     }();
     return spec;
 }

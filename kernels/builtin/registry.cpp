@@ -48,8 +48,8 @@ const std::vector<const KernelSpec*>& builtin_kernels() {
 }
 
 const KernelSpec* find_builtin_kernel(const std::string& name) {
-    for (const KernelSpec* k : builtin_kernels())
-        if (k->name == name) return k;
+    for (const KernelSpec* spec : builtin_kernels())
+        if (spec->name == name) return spec;
     return nullptr;
 }
 

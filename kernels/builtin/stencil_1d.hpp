@@ -43,25 +43,25 @@ inline KernelSpec::Bits stencil_1d_reference(const Params& p, const LaunchConfig
 
 inline const KernelSpec& stencil_1d() {
     static const KernelSpec spec = [] {
-        KernelSpec s;
-        s.name = "stencil-1d";
-        s.summary = "out[g] = in[g-3] + … + in[g+3]: the block's values and a halo of 3 each side in shared memory";
-        s.params = {{"n", "elements of in and out", 1000}};
-        s.arrays = {{"in", MemorySpace::Global, ValueType::Float32, ArrayRole::Input, shape_n},
-                    {"out", MemorySpace::Global, ValueType::Float32, ArrayRole::Output, shape_n},
-                    {"temp", MemorySpace::Shared, ValueType::Float32, ArrayRole::Scratch,
-                     [](const Params&, const LaunchConfig& l) {
-                         return std::vector<uint64_t>{uint64_t(l.block.x) + 2 * kRadius};
-                     },
-                     true}};
-        s.uses_barriers = true;
-        s.covering_grid = cover_n;
-        s.default_block = {128, 1, 1};
-        s.fill_input = fill_counting;
-        s.body = stencil_1d_body;
-        s.flops = [](const Params& p) { return double(p[0]) * 2 * kRadius; };  // 6 adds per output
-        s.reference = stencil_1d_reference;
-        s.cuda_source =
+        KernelSpec spec;
+        spec.name = "stencil-1d";
+        spec.summary = "out[g] = in[g-3] + … + in[g+3]: the block's values and a halo of 3 each side in shared memory";
+        spec.params = {{"n", "elements of in and out", 1000}};
+        spec.arrays = {{"in", MemorySpace::Global, ValueType::Float32, ArrayRole::Input, shape_n},
+                       {"out", MemorySpace::Global, ValueType::Float32, ArrayRole::Output, shape_n},
+                       {"temp", MemorySpace::Shared, ValueType::Float32, ArrayRole::Scratch,
+                        [](const Params&, const LaunchConfig& launch) {
+                            return std::vector<uint64_t>{uint64_t(launch.block.x) + 2 * kRadius};
+                        },
+                        true}};
+        spec.uses_barriers = true;
+        spec.covering_grid = cover_n;
+        spec.default_block = {128, 1, 1};
+        spec.fill_input = fill_counting;
+        spec.body = stencil_1d_body;
+        spec.flops = [](const Params& p) { return double(p[0]) * 2 * kRadius; };  // 6 adds per output
+        spec.reference = stencil_1d_reference;
+        spec.cuda_source =
             "#define RADIUS 3\n"
             "__global__ void stencil_1d(const float* in, float* out, size_t n) {\n"
             "    extern __shared__ float temp[];  // blockDim.x + 2 * RADIUS floats\n"
@@ -80,7 +80,7 @@ inline const KernelSpec& stencil_1d() {
             "        out[g] = sum;\n"
             "    }\n"
             "}\n";
-        return s;
+        return spec;
     }();
     return spec;
 }

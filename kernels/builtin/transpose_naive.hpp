@@ -7,23 +7,23 @@ namespace threadmap::builtin {
 
 inline const KernelSpec& transpose_naive() {
     static const KernelSpec spec = [] {
-        KernelSpec s = transpose_spec_base();
-        s.name = "transpose-naive";
-        s.summary = "out[x][y] = in[y][x], one thread per element: reads along rows, writes down columns";
-        s.body = [](ModelThread& t) {
+        KernelSpec spec = transpose_spec_base();
+        spec.name = "transpose-naive";
+        spec.summary = "out[x][y] = in[y][x], one thread per element: reads along rows, writes down columns";
+        spec.body = [](ModelThread& t) {
             const auto in = t.array<float>(kTIn), out = t.array<float>(kTOut);
             const ThreadContext c = context_of(t);
             const uint64_t x = grid_x(c), y = grid_y(c), rows = t.param(kTRows), cols = t.param(kTCols);
             if (x < cols && y < rows) out.store(x * rows + y, in.load(y * cols + x, 5), 5);
         };
-        s.cuda_source =
+        spec.cuda_source =
             "__global__ void transpose_naive(const float* in, float* out, size_t rows, size_t cols) {\n"
             "    size_t x = blockIdx.x * blockDim.x + threadIdx.x;  // column of in\n"
             "    size_t y = blockIdx.y * blockDim.y + threadIdx.y;  // row of in\n"
             "    if (x < cols && y < rows)\n"
             "        out[x * rows + y] = in[y * cols + x];\n"
             "}\n";
-        return s;
+        return spec;
     }();
     return spec;
 }

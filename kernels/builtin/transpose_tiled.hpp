@@ -27,15 +27,15 @@ std::vector<uint64_t> tile_shape(const Params&, const LaunchConfig&) {
 }
 
 inline KernelSpec transpose_tiled_spec(uint64_t width) {
-    KernelSpec s = transpose_spec_base();
-    s.arrays.push_back({"tile", MemorySpace::Shared, ValueType::Float32, ArrayRole::Scratch,
-                        width == kTransposeTile ? tile_shape<kTransposeTile> : tile_shape<kTransposeTile + 1>});
-    s.uses_barriers = true;
-    s.covering_grid = [](const Params& p, const Dim3&) {
+    KernelSpec spec = transpose_spec_base();
+    spec.arrays.push_back({"tile", MemorySpace::Shared, ValueType::Float32, ArrayRole::Scratch,
+                           width == kTransposeTile ? tile_shape<kTransposeTile> : tile_shape<kTransposeTile + 1>});
+    spec.uses_barriers = true;
+    spec.covering_grid = [](const Params& p, const Dim3&) {
         return Dim3{blocks_to_cover(p[kTCols], kTransposeTile), blocks_to_cover(p[kTRows], kTransposeTile), 1};
     };
     const std::string tile = width == kTransposeTile ? "TILE" : "TILE + 1";
-    s.cuda_source =
+    spec.cuda_source =
         "#define TILE 32\n"
         "__global__ void transpose_tiled(const float* in, float* out, size_t rows, size_t cols) {\n"
         "    __shared__ float tile[TILE][" +
@@ -50,27 +50,27 @@ inline KernelSpec transpose_tiled_spec(uint64_t width) {
         "    if (x < rows && y < cols)\n"
         "        out[y * rows + x] = tile[threadIdx.x][threadIdx.y];\n"
         "}\n";
-    return s;
+    return spec;
 }
 
 inline const KernelSpec& transpose_tiled() {
     static const KernelSpec spec = [] {
-        KernelSpec s = transpose_tiled_spec(kTransposeTile);
-        s.name = "transpose-tiled";
-        s.summary = "transpose through a 32×32 shared tile: both global accesses along rows (blockDim 32×32)";
-        s.body = [](ModelThread& t) { transpose_tiled_body(t, kTransposeTile); };
-        return s;
+        KernelSpec spec = transpose_tiled_spec(kTransposeTile);
+        spec.name = "transpose-tiled";
+        spec.summary = "transpose through a 32×32 shared tile: both global accesses along rows (blockDim 32×32)";
+        spec.body = [](ModelThread& t) { transpose_tiled_body(t, kTransposeTile); };
+        return spec;
     }();
     return spec;
 }
 
 inline const KernelSpec& transpose_tiled_padded() {
     static const KernelSpec spec = [] {
-        KernelSpec s = transpose_tiled_spec(kTransposeTile + 1);
-        s.name = "transpose-tiled-padded";
-        s.summary = "transpose-tiled with the tile 33 floats wide: its columns spread over the banks";
-        s.body = [](ModelThread& t) { transpose_tiled_body(t, kTransposeTile + 1); };
-        return s;
+        KernelSpec spec = transpose_tiled_spec(kTransposeTile + 1);
+        spec.name = "transpose-tiled-padded";
+        spec.summary = "transpose-tiled with the tile 33 floats wide: its columns spread over the banks";
+        spec.body = [](ModelThread& t) { transpose_tiled_body(t, kTransposeTile + 1); };
+        return spec;
     }();
     return spec;
 }

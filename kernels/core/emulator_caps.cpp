@@ -23,26 +23,29 @@ std::optional<std::string> above(const char* what, u128 value, uint64_t cap) {
 
 }  // namespace
 
-std::optional<std::string> check_shape_caps(const Workload& w, const EmulatorCaps& caps) {
-    if (!is_matrix(w.kernel)) return above("the array", w.n, caps.max_elements);
-    if (auto e = above("C", u128(w.rows) * w.cols, caps.max_elements)) return e;
-    if (auto e = above("A", u128(w.a_rows) * w.inner, caps.max_elements)) return e;
-    if (auto e = above("B", u128(w.inner) * w.b_cols, caps.max_elements)) return e;
-    if (w.inner > caps.max_inner)
-        return "inner dimension " + std::to_string(w.inner) + " is above the emulator's cap of " +
-               std::to_string(caps.max_inner);
-    return std::nullopt;
+Outcome<void> check_shape_caps(const Workload& workload, const EmulatorCaps& caps) {
+    if (!is_matrix(workload.kernel)) {
+        if (auto e = above("the array", workload.n, caps.max_elements)) return failed(*e);
+        return done();
+    }
+    if (auto e = above("C", u128(workload.rows) * workload.cols, caps.max_elements)) return failed(*e);
+    if (auto e = above("A", u128(workload.a_rows) * workload.inner, caps.max_elements)) return failed(*e);
+    if (auto e = above("B", u128(workload.inner) * workload.b_cols, caps.max_elements)) return failed(*e);
+    if (workload.inner > caps.max_inner)
+        return failed("inner dimension " + std::to_string(workload.inner) + " is above the emulator's cap of " +
+                      std::to_string(caps.max_inner));
+    return done();
 }
 
-std::optional<std::string> check_launch_caps(const Workload& w, const LaunchConfig& launch, const EmulatorCaps& caps) {
+Outcome<void> check_launch_caps(const Workload& workload, const LaunchConfig& launch, const EmulatorCaps& caps) {
     const u128 threads = u128(launch.grid.volume()) * launch.block.volume();
     if (threads > caps.max_threads)
-        return "valid on a GPU; above the emulator's cap of " + std::to_string(caps.max_threads) +
-               " threads (this launch has " + u128_string(threads) + ")";
-    if (is_matrix(w.kernel) && threads * w.inner > caps.max_multiply_adds)
-        return "valid on a GPU; above the emulator's cap of " + std::to_string(caps.max_multiply_adds) +
-               " multiply-adds (threads × inner = " + u128_string(threads * w.inner) + ")";
-    return std::nullopt;
+        return failed("valid on a GPU; above the emulator's cap of " + std::to_string(caps.max_threads) +
+                      " threads (this launch has " + u128_string(threads) + ")");
+    if (is_matrix(workload.kernel) && threads * workload.inner > caps.max_multiply_adds)
+        return failed("valid on a GPU; above the emulator's cap of " + std::to_string(caps.max_multiply_adds) +
+                      " multiply-adds (threads × inner = " + u128_string(threads * workload.inner) + ")");
+    return done();
 }
 
 }  // namespace threadmap

@@ -7,6 +7,7 @@
 
 #include "kernels/core/launch_config.hpp"
 #include "kernels/core/workload.hpp"
+#include "kernels/core/outcome.hpp"
 
 namespace threadmap {
 
@@ -18,10 +19,9 @@ struct EmulatorCaps {
 };
 
 // Shape caps alone (no launch needed): element counts of every array, the inner dimension.
-std::optional<std::string> check_shape_caps(const Workload& w, const EmulatorCaps& caps = {});
+Outcome<void> check_shape_caps(const Workload& workload, const EmulatorCaps& caps = {});
 
 // The launch's caps, for a launch that validation accepted: "valid on a GPU; above …".
-std::optional<std::string> check_launch_caps(const Workload& w, const LaunchConfig& launch,
-                                             const EmulatorCaps& caps = {});
+Outcome<void> check_launch_caps(const Workload& workload, const LaunchConfig& launch, const EmulatorCaps& caps = {});
 
 }  // namespace threadmap

@@ -20,8 +20,8 @@ class Executor {
     // the emulator caps accepted. `previous` may lend its buffers (a window re-running one
     // shape). A failure: the device's own words (Failure::Device) when it refuses or fails, or a
     // cancellation when `cancel` was set while it ran (the window started another launch).
-    virtual Outcome<LaunchResult> run(const Workload& w, const LaunchConfig& launch, LaunchResult* previous = nullptr,
-                                      const std::atomic<bool>* cancel = nullptr) = 0;
+    virtual Outcome<LaunchResult> run(const Workload& workload, const LaunchConfig& launch,
+                                      LaunchResult* previous = nullptr, const std::atomic<bool>* cancel = nullptr) = 0;
     // Brings a result's map to the host (result.map) if it is not there yet.
     virtual void fetch_map(LaunchResult& result) const = 0;
     // Why this executor can run nothing more (a GPU whose context an error poisoned), or

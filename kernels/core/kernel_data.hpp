@@ -18,10 +18,10 @@ inline float initial_array_value(uint64_t i) { return float(i % 1000); }
 inline float matrix_a_value(uint64_t i, uint64_t k) { return float(int((i * 7 + k * 3) % 17) - 8) / 8; }
 inline float matrix_b_value(uint64_t k, uint64_t j) { return float(int((k * 5 + j * 11) % 13) - 6) / 8; }
 
-KernelData make_kernel_data(const Workload& w);
-void make_inputs(const Workload& w, KernelData& data);  // A and B only
+KernelData make_kernel_data(const Workload& workload);
+void make_inputs(const Workload& workload, KernelData& data);  // A and B only
 
 // Gives out its value before the launch, reusing its memory when the size matches.
-void reset_output(const Workload& w, ZeroedBuffer<float>& out);
+void reset_output(const Workload& workload, ZeroedBuffer<float>& out);
 
 }  // namespace threadmap

@@ -13,7 +13,7 @@ struct LaunchConfig {
 
     uint64_t threads_per_block() const { return block.volume(); }
     uint64_t blocks() const { return grid.volume(); }
-    bool operator==(const LaunchConfig& o) const { return grid == o.grid && block == o.block; }
+    bool operator==(const LaunchConfig& launch) const { return grid == launch.grid && block == launch.block; }
 };
 
 // "(32,33,1)": the form CUDA's own tools print dim3 in.

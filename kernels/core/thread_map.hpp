@@ -11,6 +11,7 @@
 #include "kernels/core/launch_config.hpp"
 #include "kernels/core/thread_context.hpp"
 #include "kernels/core/zeroed_buffer.hpp"
+#include "kernels/core/outcome.hpp"
 
 namespace threadmap {
 
@@ -24,11 +25,11 @@ struct Toucher {
 // emulator's caps (2^30) keep every launch the app makes below it; the CUDA executor checks
 // it itself, since nothing else stops a caller from handing a GPU a bigger launch.
 inline constexpr uint64_t kMaxMappedThreads = uint64_t(1) << 32;
-inline std::optional<std::string> check_mapped_threads(const LaunchConfig& l) {
-    const unsigned __int128 threads = (unsigned __int128)l.blocks() * l.threads_per_block();
-    if (threads <= kMaxMappedThreads) return std::nullopt;
-    return "the map numbers threads in 32 bits: at most 4294967296 threads per launch (this one has " +
-           std::to_string(l.blocks()) + " blocks of " + std::to_string(l.threads_per_block()) + ")";
+inline Outcome<void> check_mapped_threads(const LaunchConfig& launch) {
+    const unsigned __int128 threads = (unsigned __int128)launch.blocks() * launch.threads_per_block();
+    if (threads <= kMaxMappedThreads) return done();
+    return failed("the map numbers threads in 32 bits: at most 4294967296 threads per launch (this one has " +
+                  std::to_string(launch.blocks()) + " blocks of " + std::to_string(launch.threads_per_block()) + ")");
 }
 
 struct ThreadMap {
@@ -51,8 +52,8 @@ struct ThreadMap {
         return decode_global_id(first_toucher[element], launch);
     }
 
-    static Toucher decode_global_id(uint64_t id, const LaunchConfig& l) {
-        const ThreadCoords c = threadmap::decode_global_id(id, l.grid, l.block);
+    static Toucher decode_global_id(uint64_t id, const LaunchConfig& launch) {
+        const ThreadCoords c = threadmap::decode_global_id(id, launch.grid, launch.block);
         return {id, c.block, c.thread};
     }
 };
@@ -64,14 +65,16 @@ struct ThreadMap {
 // ThreadMap::decode_global_id; ids are < 2^30 (the emulator's thread cap).
 class ToucherDecoder {
   public:
-    explicit ToucherDecoder(const LaunchConfig& l)
-        : launch_(l), tpb_(uint32_t(l.threads_per_block())), reciprocal_(tpb_ > 1 ? ~uint64_t(0) / tpb_ + 1 : 0) {
-        assert(l.blocks() * l.threads_per_block() <= (uint64_t(1) << 32) && "ids must fit in 32 bits");
+    explicit ToucherDecoder(const LaunchConfig& launch)
+        : launch_(launch),
+          tpb_(uint32_t(launch.threads_per_block())),
+          reciprocal_(tpb_ > 1 ? ~uint64_t(0) / tpb_ + 1 : 0) {
+        assert(launch.blocks() * launch.threads_per_block() <= (uint64_t(1) << 32) && "ids must fit in 32 bits");
         threads_.resize(tpb_);
-        for (uint32_t t = 0; t < tpb_; ++t) threads_[t] = unlinearize(t, l.block);
-        if (l.blocks() <= kMaxTabulatedBlocks) {
-            blocks_.resize(size_t(l.blocks()));
-            for (uint64_t b = 0; b < l.blocks(); ++b) blocks_[b] = unlinearize(b, l.grid);
+        for (uint32_t t = 0; t < tpb_; ++t) threads_[t] = unlinearize(t, launch.block);
+        if (launch.blocks() <= kMaxTabulatedBlocks) {
+            blocks_.resize(size_t(launch.blocks()));
+            for (uint64_t b = 0; b < launch.blocks(); ++b) blocks_[b] = unlinearize(b, launch.grid);
         }
     }
     Toucher decode(uint32_t id) const {
@@ -102,12 +105,12 @@ struct LaunchStats {
 };
 
 // The counts that follow from the launch shape alone (blocks, threads, warps).
-inline LaunchStats shape_stats(const LaunchConfig& l, uint32_t warp_size = 32) {
+inline LaunchStats shape_stats(const LaunchConfig& launch, uint32_t warp_size = 32) {
     LaunchStats s;
-    s.blocks = l.blocks();
-    s.threads_launched = s.blocks * l.threads_per_block();
-    s.warps = s.blocks * div_round_up(l.threads_per_block(), warp_size);
-    s.partial_warps = l.threads_per_block() % warp_size ? s.blocks : 0;
+    s.blocks = launch.blocks();
+    s.threads_launched = s.blocks * launch.threads_per_block();
+    s.warps = s.blocks * div_round_up(launch.threads_per_block(), warp_size);
+    s.partial_warps = launch.threads_per_block() % warp_size ? s.blocks : 0;
     return s;
 }
 

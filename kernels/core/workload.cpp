@@ -54,77 +54,80 @@ const std::vector<KernelKind>& all_kernels() {
 }
 
 Workload array_workload(KernelKind kind, uint64_t n) {
-    Workload w;
-    w.kernel = kind;
-    w.n = n;
-    return w;
+    Workload workload;
+    workload.kernel = kind;
+    workload.n = n;
+    return workload;
 }
 
 Workload matmul_workload(KernelKind kind, uint64_t rows, uint64_t cols, uint64_t inner) {
-    Workload w;
-    w.kernel = kind;
-    w.rows = w.a_rows = rows;
-    w.cols = w.b_cols = cols;
-    w.inner = inner;
-    return w;
+    Workload workload;
+    workload.kernel = kind;
+    workload.rows = workload.a_rows = rows;
+    workload.cols = workload.b_cols = cols;
+    workload.inner = inner;
+    return workload;
 }
 
 Workload model_array_workload(const std::vector<uint64_t>& shape) {
-    Workload w;
-    w.kernel = KernelKind::Model;
+    Workload workload;
+    workload.kernel = KernelKind::Model;
     if (shape.size() == 2) {
-        w.rows = w.a_rows = shape[0];
-        w.cols = w.b_cols = shape[1];
+        workload.rows = workload.a_rows = shape[0];
+        workload.cols = workload.b_cols = shape[1];
     } else {
-        w.n = shape.empty() ? 0 : shape[0];
+        workload.n = shape.empty() ? 0 : shape[0];
     }
-    return w;
+    return workload;
 }
 
-uint64_t element_count(const Workload& w) { return is_2d(w) ? w.rows * w.cols : w.n; }
-
-std::vector<uint64_t> map_shape(const Workload& w) {
-    if (is_2d(w)) return {w.rows, w.cols};
-    return {w.n};
+uint64_t element_count(const Workload& workload) {
+    return is_2d(workload) ? workload.rows * workload.cols : workload.n;
 }
 
-Dim3 covering_grid(const Workload& w, const Dim3& block) {
+std::vector<uint64_t> map_shape(const Workload& workload) {
+    if (is_2d(workload)) return {workload.rows, workload.cols};
+    return {workload.n};
+}
+
+Dim3 covering_grid(const Workload& workload, const Dim3& block) {
     Dim3 grid;  // y and z stay 1: no kernel here indexes blockIdx.z, 1D kernels not blockIdx.y
-    switch (w.kernel) {
+    switch (workload.kernel) {
         case KernelKind::Increment:
         case KernelKind::IncrementStride:
-            grid.x = blocks_to_cover(w.n, block.x);
+            grid.x = blocks_to_cover(workload.n, block.x);
             break;
         case KernelKind::Matmul:  // x → row i, y → column j
-            grid.x = blocks_to_cover(w.rows, block.x);
-            grid.y = blocks_to_cover(w.cols, block.y);
+            grid.x = blocks_to_cover(workload.rows, block.x);
+            grid.y = blocks_to_cover(workload.cols, block.y);
             break;
         case KernelKind::MatmulXCol:  // x → column j, y → row i
         case KernelKind::Model:       // the spec's covering_grid decides; x across, y down here
-            grid.x = blocks_to_cover(is_2d(w) ? w.cols : w.n, block.x);
-            grid.y = blocks_to_cover(is_2d(w) ? w.rows : 1, block.y);
+            grid.x = blocks_to_cover(is_2d(workload) ? workload.cols : workload.n, block.x);
+            grid.y = blocks_to_cover(is_2d(workload) ? workload.rows : 1, block.y);
             break;
     }
     return grid;
 }
 
-std::optional<std::string> check_shape(const Workload& w) {
-    if (w.kernel == KernelKind::Model) {
-        if (element_count(w) == 0) return "the mapped array is empty";
-        return std::nullopt;
+Outcome<void> check_shape(const Workload& workload) {
+    if (workload.kernel == KernelKind::Model) {
+        if (element_count(workload) == 0) return failed("the mapped array is empty");
+        return done();
     }
-    if (!is_matrix(w.kernel)) {
-        if (w.n == 0) return "the array length n must be at least 1";
-        return std::nullopt;
+    if (!is_matrix(workload.kernel)) {
+        if (workload.n == 0) return failed("the array length n must be at least 1");
+        return done();
     }
-    if (w.rows == 0 || w.cols == 0 || w.inner == 0) return "matrix sizes (rows, cols, inner) must each be at least 1";
-    if (w.a_rows < w.rows)
-        return "A has " + std::to_string(w.a_rows) + " rows but C has " + std::to_string(w.rows) +
-               "; the kernel would read past the end of A";
-    if (w.b_cols < w.cols)
-        return "B has " + std::to_string(w.b_cols) + " columns but C has " + std::to_string(w.cols) +
-               "; the kernel would read past the end of B";
-    return std::nullopt;
+    if (workload.rows == 0 || workload.cols == 0 || workload.inner == 0)
+        return failed("matrix sizes (rows, cols, inner) must each be at least 1");
+    if (workload.a_rows < workload.rows)
+        return failed("A has " + std::to_string(workload.a_rows) + " rows but C has " + std::to_string(workload.rows) +
+                      "; the kernel would read past the end of A");
+    if (workload.b_cols < workload.cols)
+        return failed("B has " + std::to_string(workload.b_cols) + " columns but C has " +
+                      std::to_string(workload.cols) + "; the kernel would read past the end of B");
+    return done();
 }
 
 }  // namespace threadmap

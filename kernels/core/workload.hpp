@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/core/launch_config.hpp"
+#include "kernels/core/outcome.hpp"
 
 namespace threadmap {
 
@@ -43,8 +44,8 @@ const std::vector<KernelKind>& all_kernels();
 std::string kernel_names(const char* separator = ", ", const char* last = " or ");
 TM_HD inline bool is_matrix(KernelKind kind) { return kind == KernelKind::Matmul || kind == KernelKind::MatmulXCol; }
 // The mapped array is drawn as rows × cols: a matmul's C, or a 2D array of a model kernel.
-TM_HD inline bool is_2d(const Workload& w) {
-    return is_matrix(w.kernel) || (w.kernel == KernelKind::Model && w.rows > 0);
+TM_HD inline bool is_2d(const Workload& workload) {
+    return is_matrix(workload.kernel) || (workload.kernel == KernelKind::Model && workload.rows > 0);
 }
 
 // An increment kernel over an array of n elements.
@@ -54,15 +55,15 @@ Workload matmul_workload(KernelKind kind, uint64_t rows, uint64_t cols, uint64_t
 // The array a model kernel's map shows: [n] or [rows, cols].
 Workload model_array_workload(const std::vector<uint64_t>& shape);
 
-uint64_t element_count(const Workload& w);           // elements of the mapped (output) array
-std::vector<uint64_t> map_shape(const Workload& w);  // [n] or [rows, cols]
+uint64_t element_count(const Workload& workload);           // elements of the mapped (output) array
+std::vector<uint64_t> map_shape(const Workload& workload);  // [n] or [rows, cols]
 
 // The grid a user should write for this block: ⌈extent / block⌉ on the axes the kernel
 // indexes, 1 elsewhere (may exceed a device limit; validation says so).
-Dim3 covering_grid(const Workload& w, const Dim3& block);
+Dim3 covering_grid(const Workload& workload, const Dim3& block);
 
 // Empty when the shapes make sense (positive, operands large enough for C's guard to keep
 // every read in bounds); otherwise why not.
-std::optional<std::string> check_shape(const Workload& w);
+Outcome<void> check_shape(const Workload& workload);
 
 }  // namespace threadmap

@@ -24,17 +24,18 @@ std::vector<CudaArch> parse_cuda_architectures(std::string_view list) {
     return archs;
 }
 
-std::optional<std::string> missing_code_for(int major, int minor, const std::vector<CudaArch>& archs) {
+Outcome<void> missing_code_for(int major, int minor, const std::vector<CudaArch>& archs) {
     std::string built, ptx_from;
     for (const CudaArch& a : archs) {
-        if (a.sass && a.major == major && a.minor <= minor) return std::nullopt;
-        if (a.ptx && (a.major < major || (a.major == major && a.minor <= minor))) return std::nullopt;
+        if (a.sass && a.major == major && a.minor <= minor) return done();
+        if (a.ptx && (a.major < major || (a.major == major && a.minor <= minor))) return done();
         built += (built.empty() ? "" : " ") + std::to_string(a.major) + "." + std::to_string(a.minor);
         if (a.ptx && ptx_from.empty()) ptx_from = std::to_string(a.major) + "." + std::to_string(a.minor);
     }
-    return "no code for compute capability " + std::to_string(major) + "." + std::to_string(minor) +
-           " in this build (built for " + (built.empty() ? "no GPU" : built) + "; machine code within a major version" +
-           (ptx_from.empty() ? "" : ", PTX from " + ptx_from + " up") + ")";
+    return failed("no code for compute capability " + std::to_string(major) + "." + std::to_string(minor) +
+                  " in this build (built for " + (built.empty() ? "no GPU" : built) +
+                  "; machine code within a major version" + (ptx_from.empty() ? "" : ", PTX from " + ptx_from + " up") +
+                  ")");
 }
 
 }  // namespace threadmap

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/core/outcome.hpp"
+
 namespace threadmap {
 
 struct CudaArch {
@@ -25,6 +27,6 @@ std::vector<CudaArch> parse_cuda_architectures(std::string_view list);
 // Empty when a device of compute capability major.minor can run this build's kernels;
 // otherwise why not, e.g. "no code for compute capability 7.0 in this build (built for
 // 7.5 8.0 8.6 8.9 9.0 10.0 12.0; machine code within a major version, PTX from 12.0 up)".
-std::optional<std::string> missing_code_for(int major, int minor, const std::vector<CudaArch>& archs);
+Outcome<void> missing_code_for(int major, int minor, const std::vector<CudaArch>& archs);
 
 }  // namespace threadmap

@@ -70,7 +70,7 @@ struct GpuBenchResult {
     double kernel_back_to_back_seconds = 0;  // `repeats` launches between one event pair, per launch
     std::string error;                       // set when nothing was measured
 };
-GpuBenchResult bench_on_gpu(const Workload& w, const LaunchConfig& launch, const GpuBenchOptions& options,
+GpuBenchResult bench_on_gpu(const Workload& workload, const LaunchConfig& launch, const GpuBenchOptions& options,
                             int device = 0);
 
 }  // namespace threadmap

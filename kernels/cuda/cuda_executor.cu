@@ -153,24 +153,26 @@ DeviceMapView view_of(const DeviceMap& m) { return {m.first.get(), m.touches.get
 
 namespace {
 
-LaunchResult mapped_launch(const Workload& w, const LaunchConfig& l, const std::shared_ptr<const CudaStream>& stream) {
-    if (auto too_many = check_mapped_threads(l)) throw std::runtime_error(*too_many);
+LaunchResult mapped_launch(const Workload& workload, const LaunchConfig& launch,
+                           const std::shared_ptr<const CudaStream>& stream) {
+    if (const Outcome<void> too_many = check_mapped_threads(launch); !too_many.done())
+        throw std::runtime_error(too_many.error);
     const CudaStream& s = *stream;
     CUDA_CHECK(cudaSetDevice(s.device()));
     cudaDeviceProp props{};
     CUDA_CHECK(cudaGetDeviceProperties(&props, s.device()));
-    LaunchResult e;
-    e.workload = w;
-    e.launch = l;
-    e.workers = 0;  // ran on a GPU
-    e.data = make_kernel_data(w);
-    const uint64_t n = element_count(w);
-    DeviceBuffer<float> out(n, stream), a(e.data.a.size(), stream), b(e.data.b.size(), stream);
+    LaunchResult result;
+    result.workload = workload;
+    result.launch = launch;
+    result.workers = 0;  // ran on a GPU
+    result.data = make_kernel_data(workload);
+    const uint64_t n = element_count(workload);
+    DeviceBuffer<float> out(n, stream), a(result.data.a.size(), stream), b(result.data.b.size(), stream);
     auto map = std::make_shared<DeviceMap>(n, stream);
     DeviceBuffer<unsigned long long> counters(3, stream);  // threads active, elements untouched, written by 2+ threads
-    upload(out.get(), e.data.out.data(), out.bytes(), s);
-    upload(a.get(), e.data.a.data(), a.bytes(), s);
-    upload(b.get(), e.data.b.data(), b.bytes(), s);
+    upload(out.get(), result.data.out.data(), out.bytes(), s);
+    upload(a.get(), result.data.a.data(), a.bytes(), s);
+    upload(b.get(), result.data.b.data(), b.bytes(), s);
     // atomicMin starts from the largest id; the counts from 0.
     CUDA_CHECK(cudaMemsetAsync(map->first.get(), 0xFF, map->first.bytes(), s.get()));
     CUDA_CHECK(cudaMemsetAsync(map->touches.get(), 0, map->touches.bytes(), s.get()));
@@ -183,7 +185,7 @@ LaunchResult mapped_launch(const Workload& w, const LaunchConfig& l, const std::
     m.first_toucher = map->first.get();
     m.touches = map->touches.get();
     m.threads_active = counters.get();
-    const cudaError_t launched = cudaError_t(launch_mapped_kernel(w, l, m, s.get()));
+    const cudaError_t launched = cudaError_t(launch_mapped_kernel(workload, launch, m, s.get()));
     if (launched != cudaSuccess)
         throw std::runtime_error("the device rejected the launch: " + cuda_error_text(launched));
     const cudaError_t counted = cudaError_t(launch_count_touches(map->touches.get(), n, counters.get() + 1, s.get()));
@@ -191,17 +193,17 @@ LaunchResult mapped_launch(const Workload& w, const LaunchConfig& l, const std::
 
     // The kernel's output comes back (it is the learner's data); the map stays on the device.
     unsigned long long c[3] = {};
-    download(e.data.out.data(), out.get(), out.bytes(), s);
+    download(result.data.out.data(), out.get(), out.bytes(), s);
     download(c, counters.get(), sizeof c, s);
     s.synchronize();
-    e.stats = shape_stats(l, uint32_t(props.warpSize));
-    e.stats.elements = n;
-    e.stats.threads_active = c[0];
-    e.stats.threads_idle = e.stats.threads_launched - c[0];
-    e.stats.elements_untouched = c[1];
-    e.stats.elements_multi = c[2];
-    e.device_map = std::move(map);
-    return e;
+    result.stats = shape_stats(launch, uint32_t(props.warpSize));
+    result.stats.elements = n;
+    result.stats.threads_active = c[0];
+    result.stats.threads_idle = result.stats.threads_launched - c[0];
+    result.stats.elements_untouched = c[1];
+    result.stats.elements_multi = c[2];
+    result.device_map = std::move(map);
+    return result;
 }
 
 // After a failure: an error that poisoned the context ("sticky": an illegal address, a
@@ -219,29 +221,29 @@ class CudaExecutor final : public Executor {
     CudaExecutor(int device, std::string name) : device_(device), name_(std::move(name)) {}
     std::string name() const override { return name_; }
     // A GPU launch is over in milliseconds: `cancel` is not looked at.
-    Outcome<LaunchResult> run(const Workload& w, const LaunchConfig& l, LaunchResult*,
+    Outcome<LaunchResult> run(const Workload& workload, const LaunchConfig& launch, LaunchResult*,
                               const std::atomic<bool>*) override {
         std::lock_guard<std::mutex> lock(mutex_);
         if (!lost_.empty()) return failed(lost_, Failure::Device);
         try {
             if (!stream_) stream_ = std::make_shared<const CudaStream>(device_);
-            return {mapped_launch(w, l, stream_), {}};
+            return {mapped_launch(workload, launch, stream_), {}};
         } catch (const std::exception& e) {
             if (auto sticky = sticky_error(stream_.get()))
                 lost_ = "the CUDA context failed for good (" + *sticky + ") after: " + e.what();
             return failed(e.what(), Failure::Device);
         }
     }
-    void fetch_map(LaunchResult& r) const override {
-        if (r.has_host_map() || !r.device_map) return;
+    void fetch_map(LaunchResult& result) const override {
+        if (result.has_host_map() || !result.device_map) return;
         std::lock_guard<std::mutex> lock(mutex_);
-        const DeviceMapView v = view_of(*r.device_map);
-        ThreadMap map(r.launch, v.size);
+        const DeviceMapView v = view_of(*result.device_map);
+        ThreadMap map(result.launch, v.size);
         CUDA_CHECK(cudaSetDevice(v.device));
         download(map.first_toucher.data(), v.first_toucher, v.size * sizeof(uint32_t), *stream_);
         download(map.touches.data(), v.touches, v.size * sizeof(uint32_t), *stream_);
         stream_->synchronize();
-        r.map = std::move(map);
+        result.map = std::move(map);
     }
     std::string lost() const override {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -324,17 +326,17 @@ std::vector<StageTiming> time_stages(const GpuBenchOptions& o, const WorkloadCos
     return {sh, sk, sd};
 }
 
-GpuBenchResult measure(const Workload& w, const LaunchConfig& l, const GpuBenchOptions& o, int device) {
+GpuBenchResult measure(const Workload& workload, const LaunchConfig& launch, const GpuBenchOptions& o, int device) {
     GpuBenchResult r;
     // The first launch, in two host-clock parts: the context, then the first kernel with its
     // module load.
     open_device(device, r);
     const auto stream = std::make_shared<const CudaStream>(device);  // the window's work is on other streams
     const CudaStream& s = *stream;
-    const KernelData data = make_kernel_data(w);
+    const KernelData data = make_kernel_data(workload);
     const size_t out_bytes = data.out.size() * sizeof(float);
     const size_t a_bytes = data.a.size() * sizeof(float), b_bytes = data.b.size() * sizeof(float);
-    const bool matrix = is_matrix(w.kernel);
+    const bool matrix = is_matrix(workload.kernel);
     HostBuffer host_out(out_bytes, o.pinned), host_a(a_bytes, o.pinned), host_b(b_bytes, o.pinned);
     std::memcpy(host_out.get(), data.out.data(), out_bytes);
     if (a_bytes) std::memcpy(host_a.get(), data.a.data(), a_bytes);
@@ -351,7 +353,7 @@ GpuBenchResult measure(const Workload& w, const LaunchConfig& l, const GpuBenchO
         }
     };
     const auto kernel = [&] {
-        const cudaError_t e = cudaError_t(launch_plain_kernel(w, l, out.get(), a.get(), b.get(), s.get()));
+        const cudaError_t e = cudaError_t(launch_plain_kernel(workload, launch, out.get(), a.get(), b.get(), s.get()));
         if (e != cudaSuccess) throw std::runtime_error("the device rejected the launch: " + cuda_error_text(e));
     };
     const auto d2h = [&] { download(host_out.get(), out.get(), out_bytes, s); };
@@ -363,7 +365,7 @@ GpuBenchResult measure(const Workload& w, const LaunchConfig& l, const GpuBenchO
     s.synchronize();
     r.first_kernel_seconds = seconds_since(t0);
     r.first_launch_seconds = r.context_seconds + r.first_kernel_seconds;
-    r.stages = time_stages(o, workload_cost(w), s, h2d, kernel, d2h);
+    r.stages = time_stages(o, workload_cost(workload), s, h2d, kernel, d2h);
 
     // A kernel of a few microseconds is mostly launch overhead between its two events: the
     // same number of launches back to back between one pair says what one costs in a stream.
@@ -411,9 +413,10 @@ std::unique_ptr<Executor> make_cuda_executor(int device, const std::string& name
     return std::make_unique<CudaExecutor>(device, name);
 }
 
-GpuBenchResult bench_on_gpu(const Workload& w, const LaunchConfig& l, const GpuBenchOptions& o, int device) {
+GpuBenchResult bench_on_gpu(const Workload& workload, const LaunchConfig& launch, const GpuBenchOptions& o,
+                            int device) {
     try {
-        return measure(w, l, o, device);
+        return measure(workload, launch, o, device);
     } catch (const std::exception& e) {
         cudaGetLastError();
         GpuBenchResult r;

@@ -67,19 +67,19 @@ __device__ ThreadContext this_thread() {
 
 // Runs one kernel body for this thread with views of out, A and B through `Access`s.
 template <KernelKind kKind, class OutAccess>
-__device__ void run_body(const ThreadContext& c, const Workload& w, float* out, const float* a, const float* b,
+__device__ void run_body(const ThreadContext& c, const Workload& workload, float* out, const float* a, const float* b,
                          OutAccess* out_access) {
     if constexpr (kKind == KernelKind::Increment || kKind == KernelKind::IncrementStride) {
-        const ArrayView<float, OutAccess> view(out, w.n, out_access);
+        const ArrayView<float, OutAccess> view(out, workload.n, out_access);
         if constexpr (kKind == KernelKind::Increment)
             increment_by_one(c, view);
         else
             increment_stride(c, view);
     } else {
         GpuPlainAccess in;
-        const MatrixView<const float, GpuPlainAccess> A(a, w.a_rows, w.inner, &in);
-        const MatrixView<const float, GpuPlainAccess> B(b, w.inner, w.b_cols, &in);
-        const MatrixView<float, OutAccess> C(out, w.rows, w.cols, out_access);
+        const MatrixView<const float, GpuPlainAccess> A(a, workload.a_rows, workload.inner, &in);
+        const MatrixView<const float, GpuPlainAccess> B(b, workload.inner, workload.b_cols, &in);
+        const MatrixView<float, OutAccess> C(out, workload.rows, workload.cols, out_access);
         if constexpr (kKind == KernelKind::Matmul)
             matmul_x_row(c, A, B, C);
         else
@@ -88,16 +88,16 @@ __device__ void run_body(const ThreadContext& c, const Workload& w, float* out, 
 }
 
 template <KernelKind kKind>
-__global__ void plain_kernel(Workload w, float* out, const float* a, const float* b) {
+__global__ void plain_kernel(Workload workload, float* out, const float* a, const float* b) {
     GpuPlainAccess access;
-    run_body<kKind>(this_thread(), w, out, a, b, &access);
+    run_body<kKind>(this_thread(), workload, out, a, b, &access);
 }
 
 template <KernelKind kKind>
-__global__ void mapped_kernel(Workload w, DeviceMapBuffers m) {
+__global__ void mapped_kernel(Workload workload, DeviceMapBuffers m) {
     const ThreadContext c = this_thread();
     GpuRecordingAccess out(m.first_toucher, m.touches, uint32_t(global_linear(c)));
-    run_body<kKind>(c, w, m.out, m.a, m.b, &out);
+    run_body<kKind>(c, workload, m.out, m.a, m.b, &out);
     if (out.touched()) {  // one atomic per group of converged lanes, not per thread (2^30 at the cap)
         const cooperative_groups::coalesced_group writers = cooperative_groups::coalesced_threads();
         if (writers.thread_rank() == 0) atomicAdd(m.threads_active, (unsigned long long)writers.size());
@@ -127,16 +127,16 @@ void dispatch(KernelKind kind, Args&&... args) {
 
 template <KernelKind kKind>
 struct LaunchMapped {
-    static void go(const Workload& w, dim3 grid, dim3 block, const DeviceMapBuffers& m, cudaStream_t stream) {
-        mapped_kernel<kKind><<<grid, block, 0, stream>>>(w, m);
+    static void go(const Workload& workload, dim3 grid, dim3 block, const DeviceMapBuffers& m, cudaStream_t stream) {
+        mapped_kernel<kKind><<<grid, block, 0, stream>>>(workload, m);
     }
 };
 
 template <KernelKind kKind>
 struct LaunchPlain {
-    static void go(const Workload& w, dim3 grid, dim3 block, float* out, const float* a, const float* b,
+    static void go(const Workload& workload, dim3 grid, dim3 block, float* out, const float* a, const float* b,
                    cudaStream_t stream) {
-        plain_kernel<kKind><<<grid, block, 0, stream>>>(w, out, a, b);
+        plain_kernel<kKind><<<grid, block, 0, stream>>>(workload, out, a, b);
     }
 };
 
@@ -171,8 +171,9 @@ int launch_count_touches(const uint32_t* touches, uint64_t n, unsigned long long
     return int(cudaGetLastError());
 }
 
-int launch_mapped_kernel(const Workload& w, const LaunchConfig& l, const DeviceMapBuffers& m, cudaStream_t stream) {
-    dispatch<LaunchMapped>(w.kernel, w, to_cuda(l.grid), to_cuda(l.block), m, stream);
+int launch_mapped_kernel(const Workload& workload, const LaunchConfig& launch, const DeviceMapBuffers& m,
+                         cudaStream_t stream) {
+    dispatch<LaunchMapped>(workload.kernel, workload, to_cuda(launch.grid), to_cuda(launch.block), m, stream);
     return int(cudaGetLastError());
 }
 
@@ -185,9 +186,9 @@ int plain_kernel_registers(KernelKind kind, int device, int* registers) {
     return int(rc);
 }
 
-int launch_plain_kernel(const Workload& w, const LaunchConfig& l, float* out, const float* a, const float* b,
-                        cudaStream_t stream) {
-    dispatch<LaunchPlain>(w.kernel, w, to_cuda(l.grid), to_cuda(l.block), out, a, b, stream);
+int launch_plain_kernel(const Workload& workload, const LaunchConfig& launch, float* out, const float* a,
+                        const float* b, cudaStream_t stream) {
+    dispatch<LaunchPlain>(workload.kernel, workload, to_cuda(launch.grid), to_cuda(launch.block), out, a, b, stream);
     return int(cudaGetLastError());
 }
 

@@ -23,7 +23,7 @@ struct DeviceMapBuffers {
 
 // Launches w's kernel with map recording on the current device and `stream`. Returns the
 // launch's cudaError_t as an int (0: cudaSuccess), so callers need no CUDA header.
-int launch_mapped_kernel(const Workload& w, const LaunchConfig& launch, const DeviceMapBuffers& buffers,
+int launch_mapped_kernel(const Workload& workload, const LaunchConfig& launch, const DeviceMapBuffers& buffers,
                          CUstream_st* stream);
 
 // Counts, over a map's touches, the elements nobody wrote (counts[0]) and those written by
@@ -36,7 +36,7 @@ int launch_count_touches(const uint32_t* touches, uint64_t elements, unsigned lo
 int plain_kernel_registers(KernelKind kind, int device, int* registers);
 
 // The same kernel without map recording: what a learner's kernel costs (bench timings).
-int launch_plain_kernel(const Workload& w, const LaunchConfig& launch, float* out, const float* a, const float* b,
-                        CUstream_st* stream);
+int launch_plain_kernel(const Workload& workload, const LaunchConfig& launch, float* out, const float* a,
+                        const float* b, CUstream_st* stream);
 
 }  // namespace threadmap

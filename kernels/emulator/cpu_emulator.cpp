@@ -109,19 +109,19 @@ struct ReadOnlyAccess {
 
 // A cancelled run stops at its next block (a block is at most 1,024 threads).
 template <class Access, class Body>
-void run_blocks(const LaunchConfig& l, uint64_t first_block, uint64_t end_block, Access& access, const Body& body,
+void run_blocks(const LaunchConfig& launch, uint64_t first_block, uint64_t end_block, Access& access, const Body& body,
                 const std::atomic<bool>* cancel) {
     ThreadContext c;
-    c.blockDim = l.block;
-    c.gridDim = l.grid;
-    const uint64_t tpb = l.threads_per_block();
+    c.blockDim = launch.block;
+    c.gridDim = launch.grid;
+    const uint64_t tpb = launch.threads_per_block();
     for (uint64_t b = first_block; b < end_block; ++b) {
         if (cancel && cancel->load(std::memory_order_relaxed)) return;
-        c.blockIdx = unlinearize(b, l.grid);
+        c.blockIdx = unlinearize(b, launch.grid);
         uint64_t gid = b * tpb;
-        for (uint32_t z = 0; z < l.block.z; ++z)
-            for (uint32_t y = 0; y < l.block.y; ++y)
-                for (uint32_t x = 0; x < l.block.x; ++x) {
+        for (uint32_t z = 0; z < launch.block.z; ++z)
+            for (uint32_t y = 0; y < launch.block.y; ++y)
+                for (uint32_t x = 0; x < launch.block.x; ++x) {
                     c.threadIdx = {x, y, z};
                     access.begin_thread(gid++);
                     body(c);
@@ -131,24 +131,24 @@ void run_blocks(const LaunchConfig& l, uint64_t first_block, uint64_t end_block,
 }
 
 template <bool kTrackOwnership>
-WorkerTally run_worker(const Workload& w, const LaunchConfig& l, KernelData& d, ThreadMap& map, uint64_t* owned,
-                       uint64_t first_block, uint64_t end_block, const std::atomic<bool>* cancel) {
+WorkerTally run_worker(const Workload& workload, const LaunchConfig& launch, KernelData& d, ThreadMap& map,
+                       uint64_t* owned, uint64_t first_block, uint64_t end_block, const std::atomic<bool>* cancel) {
     using Out = RecordingAccess<kTrackOwnership>;
     Out out(map.first_toucher.data(), map.touches.data(), owned);
     ReadOnlyAccess in;
-    const auto run = [&](const auto& body) { run_blocks(l, first_block, end_block, out, body, cancel); };
+    const auto run = [&](const auto& body) { run_blocks(launch, first_block, end_block, out, body, cancel); };
 
-    if (is_matrix(w.kernel)) {
-        const MatrixView<const float, ReadOnlyAccess> A(d.a.data(), w.a_rows, w.inner, &in);
-        const MatrixView<const float, ReadOnlyAccess> B(d.b.data(), w.inner, w.b_cols, &in);
-        const MatrixView<float, Out> C(d.out.data(), w.rows, w.cols, &out);
-        if (w.kernel == KernelKind::Matmul)
+    if (is_matrix(workload.kernel)) {
+        const MatrixView<const float, ReadOnlyAccess> A(d.a.data(), workload.a_rows, workload.inner, &in);
+        const MatrixView<const float, ReadOnlyAccess> B(d.b.data(), workload.inner, workload.b_cols, &in);
+        const MatrixView<float, Out> C(d.out.data(), workload.rows, workload.cols, &out);
+        if (workload.kernel == KernelKind::Matmul)
             run([&](const ThreadContext& c) { matmul_x_row(c, A, B, C); });
         else
             run([&](const ThreadContext& c) { matmul_x_col(c, A, B, C); });
     } else {
         const ArrayView<float, Out> a(d.out.data(), d.out.size(), &out);
-        if (w.kernel == KernelKind::Increment)
+        if (workload.kernel == KernelKind::Increment)
             run([&](const ThreadContext& c) { increment_by_one(c, a); });
         else
             run([&](const ThreadContext& c) { increment_stride(c, a); });
@@ -159,17 +159,17 @@ WorkerTally run_worker(const Workload& w, const LaunchConfig& l, KernelData& d, 
 // ---- 3. the parallel driver ---------------------------------------------------------------
 
 // Runs [0, blocks) on `workers` threads; returns false when two workers wrote one element.
-bool run_parallel(const Workload& w, const LaunchConfig& l, KernelData& d, ThreadMap& map, unsigned workers,
+bool run_parallel(const Workload& workload, const LaunchConfig& launch, KernelData& d, ThreadMap& map, unsigned workers,
                   std::vector<WorkerTally>& tallies, const std::atomic<bool>* cancel) {
     const uint64_t words = (map.size() + 63) / 64;
     ZeroedBuffer<uint64_t> owned(words * workers);
-    const uint64_t blocks = l.blocks();
+    const uint64_t blocks = launch.blocks();
     tallies.assign(workers, {});
     {
         std::vector<std::jthread> pool;
         for (unsigned i = 0; i < workers; ++i) {
             pool.emplace_back([&, i] {
-                tallies[i] = run_worker<true>(w, l, d, map, owned.data() + i * words, blocks * i / workers,
+                tallies[i] = run_worker<true>(workload, launch, d, map, owned.data() + i * words, blocks * i / workers,
                                               blocks * (i + 1) / workers, cancel);
             });
         }
@@ -185,65 +185,68 @@ bool run_parallel(const Workload& w, const LaunchConfig& l, KernelData& d, Threa
     return true;
 }
 
-void clear_map(ThreadMap& map, const LaunchConfig& l, uint64_t elements) {
+void clear_map(ThreadMap& map, const LaunchConfig& launch, uint64_t elements) {
     if (map.size() != elements) {
-        map = ThreadMap(l, elements);
+        map = ThreadMap(launch, elements);
         return;
     }
-    map.launch = l;  // first_toucher needs no clearing: it is read only where touches > 0
+    map.launch = launch;  // first_toucher needs no clearing: it is read only where touches > 0
     std::memset(map.touches.data(), 0, elements * sizeof(uint32_t));
 }
 
 }  // namespace
 
-LaunchResult emulate(const Workload& w, const LaunchConfig& l, unsigned workers) {
-    LaunchResult e;
-    emulate_into(w, l, e, workers);
-    return e;
+LaunchResult emulate(const Workload& workload, const LaunchConfig& launch, unsigned workers) {
+    LaunchResult result;
+    emulate_into(workload, launch, result, workers);
+    return result;
 }
 
-bool emulate_into(const Workload& w, const LaunchConfig& l, LaunchResult& e, unsigned workers,
+bool emulate_into(const Workload& workload, const LaunchConfig& launch, LaunchResult& result, unsigned workers,
                   const std::atomic<bool>* cancel) {
-    assert(l.blocks() > 0 && l.threads_per_block() > 0 && "validate the launch before emulating");
-    assert(!check_shape(w) && !check_shape_caps(w) && !check_launch_caps(w, l) &&
-           "check the shape and the emulator's caps before emulating");
-    const uint64_t elements = element_count(w);
-    clear_map(e.map, l, elements);
-    reset_output(w, e.data.out);
+    assert(launch.blocks() > 0 && launch.threads_per_block() > 0 && "validate the launch before emulating");
+    assert(check_shape(workload).done() && check_shape_caps(workload).done() &&
+           check_launch_caps(workload, launch).done() && "check the shape and the emulator's caps before emulating");
+    const uint64_t elements = element_count(workload);
+    clear_map(result.map, launch, elements);
+    reset_output(workload, result.data.out);
     // Inputs depend on the workload only, so a result of the same workload keeps them, unless
     // its buffers were moved out (a map refilled from another keeps that one's workload, and
     // a matmul then read A and B through null pointers: a crash the monkey test found).
     const bool inputs_there =
-        !is_matrix(w.kernel) || (e.data.a.size() == w.a_rows * w.inner && e.data.b.size() == w.inner * w.b_cols);
-    if (!(e.workload == w) || !inputs_there) make_inputs(w, e.data);
-    e.workload = w;
-    e.launch = l;
-    e.device_map.reset();
+        !is_matrix(workload.kernel) || (result.data.a.size() == workload.a_rows * workload.inner &&
+                                        result.data.b.size() == workload.inner * workload.b_cols);
+    if (!(result.workload == workload) || !inputs_there) make_inputs(workload, result.data);
+    result.workload = workload;
+    result.launch = launch;
+    result.device_map.reset();
 
     if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
-    workers = unsigned(std::min<uint64_t>({workers, l.blocks(), 16}));
+    workers = unsigned(std::min<uint64_t>({workers, launch.blocks(), 16}));
 
     std::vector<WorkerTally> tallies;
     const auto cancelled = [cancel] { return cancel && cancel->load(); };
-    if (workers > 1 && !run_parallel(w, l, e.data, e.map, workers, tallies, cancel) && !cancelled()) {
-        clear_map(e.map, l, elements);
-        reset_output(w, e.data.out);
+    if (workers > 1 && !run_parallel(workload, launch, result.data, result.map, workers, tallies, cancel) &&
+        !cancelled()) {
+        clear_map(result.map, launch, elements);
+        reset_output(workload, result.data.out);
         workers = 1;
     }
-    if (workers == 1) tallies = {run_worker<false>(w, l, e.data, e.map, nullptr, 0, l.blocks(), cancel)};
+    if (workers == 1)
+        tallies = {run_worker<false>(workload, launch, result.data, result.map, nullptr, 0, launch.blocks(), cancel)};
     if (cancelled()) return false;  // what was computed is partial: the caller throws it away
-    e.workers = workers;
+    result.workers = workers;
 
-    e.stats = shape_stats(l);
-    e.stats.elements = e.map.size();
+    result.stats = shape_stats(launch);
+    result.stats.elements = result.map.size();
     uint64_t distinct = 0;
     for (const auto& t : tallies) {
-        e.stats.threads_active += t.active;
+        result.stats.threads_active += t.active;
         distinct += t.distinct;
-        e.stats.elements_multi += t.multi;
+        result.stats.elements_multi += t.multi;
     }
-    e.stats.threads_idle = e.stats.threads_launched - e.stats.threads_active;
-    e.stats.elements_untouched = e.stats.elements - distinct;
+    result.stats.threads_idle = result.stats.threads_launched - result.stats.threads_active;
+    result.stats.elements_untouched = result.stats.elements - distinct;
     return true;
 }
 

@@ -9,11 +9,11 @@ namespace {
 class CpuExecutor final : public Executor {
   public:
     std::string name() const override { return "cpu-emulator"; }
-    Outcome<LaunchResult> run(const Workload& w, const LaunchConfig& l, LaunchResult* previous,
+    Outcome<LaunchResult> run(const Workload& workload, const LaunchConfig& launch, LaunchResult* previous,
                               const std::atomic<bool>* cancel) override {
-        LaunchResult r = previous ? std::move(*previous) : LaunchResult{};  // its buffers, refilled
-        if (!emulate_into(w, l, r, 0, cancel)) return cancellation();
-        return {std::move(r), {}};
+        LaunchResult result = previous ? std::move(*previous) : LaunchResult{};  // its buffers, refilled
+        if (!emulate_into(workload, launch, result, 0, cancel)) return cancellation();
+        return {std::move(result), {}};
     }
     void fetch_map(LaunchResult&) const override {}  // the emulator's map is on the host
 };

@@ -8,7 +8,7 @@
 // through approximate float instructions NVIDIA's header calls good enough for that). `b + 1.0f` is ambiguous, as nvcc
 // says, because __nv_bfloat16 converts to float and float to __nv_bfloat16.
 #pragma once
-#include "/threadmap/bfloat16_bits.hpp"
+#include "/threadmap/kernels/model/bfloat16_bits.hpp"
 #include "/threadmap/two_byte_float.h"
 
 // A 64-bit integer to bfloat16 in one rounding (a double could round it first): the top eight

@@ -6,7 +6,7 @@
 // says, because __half converts to float and float to __half. Its conversions are constexpr,
 // so a `__constant__ __half w[] = {0.25f, …}` holds its values (no code runs before a kernel).
 #pragma once
-#include "/threadmap/half_bits.hpp"
+#include "/threadmap/kernels/model/half_bits.hpp"
 #include "/threadmap/two_byte_float.h"
 
 struct __half {

@@ -115,17 +115,14 @@ bool lock_down() {
         _exit(0);
     }
     std::string out;
-    try {
-        const Outcome<ModelResult> r = run_model_here(launch);
-        const std::string access_error = source_hooks::take_access_error();
-        out = !r.value ? "E" + r.error : !access_error.empty() ? "E" + access_error : "R" + serialize_result(*r.value);
-    } catch (const std::bad_alloc&) {
+    const Outcome<ModelResult> r = run_model_here(launch);
+    const std::string access_error = source_hooks::take_access_error();
+    if (r.kind == Failure::Unsupported && !r.value)  // out of memory: the process's limit, not the machine's
         out = "Ekernel " + launch.spec->name + " ran out of memory: its process may use " +
               std::to_string(limits.memory_bytes >> 20) +
               " MiB (--memory-limit sets it; the kernel model keeps up to 64 bytes per element of the arrays)";
-    } catch (const std::exception& e) {
-        out = "Ekernel " + launch.spec->name + " stopped: " + e.what();
-    }
+    else
+        out = !r.value ? "E" + r.error : !access_error.empty() ? "E" + access_error : "R" + serialize_result(*r.value);
     write_all(kResultFd, out);
     _exit(0);
 }
@@ -191,9 +188,9 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_kernel(std::shared_ptr<const Co
     for (uint64_t& v : k.values) k.args.push_back(&v);
     k.spec.body = [&k](ModelThread& t) { source_hooks::run_thread(t, k.addresses, k.kernel->entry, k.args.data()); };
     if (run.isolated)
-        k.spec.run_apart = [limits = RunLimits{run.seconds, run.memory_bytes}](const ModelLaunch& l,
+        k.spec.run_apart = [limits = RunLimits{run.seconds, run.memory_bytes}](const ModelLaunch& model_launch,
                                                                                const std::atomic<bool>* cancel) {
-            return run_isolated(l, cancel, limits);
+            return run_isolated(model_launch, cancel, limits);
         };
     return {std::shared_ptr<const BoundKernel>(std::move(*bound.value)), {}};
 }

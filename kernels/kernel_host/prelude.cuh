@@ -1,5 +1,5 @@
 // threadmap's CUDA prelude: what a learner's kernel sees when threadmap compiles it on the CPU
-// (kernels/source/source_compiler.cpp includes it before the first line, so the learner's line
+// (kernels/kernel_host/source_compiler.cpp includes it before the first line, so the learner's line
 // numbers stay their own). The keywords become plain C++; the built-in variables read the
 // running thread's indices; __syncthreads(), the warp functions and the atomics call the kernel
 // model, which also sees every load and store through a pointer or of a __shared__ array (the
@@ -104,7 +104,7 @@ extern "C" __threadmap_context_t __threadmap_context;
 
 // Where the running thread is in its loops, for the memory view: the compiler calls these
 // around every loop with an access (kernels/model/loop_nest.hpp), and inlines them.
-#include "/threadmap/loop_nest.hpp"
+#include "/threadmap/kernels/model/loop_nest.hpp"
 extern "C" __threadmap_loop_nest* __threadmap_loops;
 extern "C" __attribute__((used)) inline unsigned __threadmap_loop_enter(unsigned loop) {
     return __threadmap_loops->enter(loop);

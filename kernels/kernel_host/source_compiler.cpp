@@ -54,11 +54,14 @@ namespace {
 
 constexpr const char* kPreludePath = "/threadmap/prelude.cuh";
 // Headers shared with the host, or between cuda_fp16.h and cuda_bf16.h (two_byte_float.h), which
-// the prelude and those include from here.
+// the prelude and those include from here. The host's headers lie at their path in the
+// repository under it, so that their own includes, written from the repository's root, find
+// each other through -iquote.
 constexpr const char* kSharedHeaderDir = "/threadmap";
-constexpr const char* kSharedHeaders[] = {"loop_nest.hpp", "half_bits.hpp", "bfloat16_bits.hpp", "two_byte_float.h"};
+constexpr const char* kSharedHeaders[] = {"kernels/model/loop_nest.hpp", "kernels/model/half_bits.hpp",
+                                          "kernels/model/bfloat16_bits.hpp", "two_byte_float.h"};
 
-// An embedded file by its base name (kernels/CMakeLists.txt lists them).
+// An embedded file by its base name (kernels/kernel_host/CMakeLists.txt lists them).
 const char* embedded_text(const std::string& name) {
     for (int i = 0; i < kEmbeddedPreludeCount; ++i)
         if (name == kEmbeddedPrelude[i].name) return kEmbeddedPrelude[i].text;
@@ -938,6 +941,25 @@ struct ClangModule {
     std::unique_ptr<llvm::Module> module;
 };
 
+// The only files Clang sees: the text, the prelude and threadmap's headers, in memory. An
+// #include of anything else (a path of the host, a FIFO, stdin) is "file not found", and
+// __has_include answers no for every path of the host.
+llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> files_clang_sees(const std::string& text,
+                                                                         const std::string& file_name) {
+    llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> files(new llvm::vfs::InMemoryFileSystem);
+    files->setCurrentWorkingDirectory("/");
+    const auto add = [&](const std::string& path, const char* contents) {
+        files->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(contents, path));
+    };
+    files->addFile(file_name, 0, llvm::MemoryBuffer::getMemBufferCopy(text, file_name));
+    add(kPreludePath, source_prelude());
+    for (const std::string path : kSharedHeaders)
+        add(std::string(kSharedHeaderDir) + "/" + path, embedded_text(path.substr(path.rfind('/') + 1)));
+    for (const StandardHeader& h : standard_headers())
+        add(std::string(kIncludeDir) + "/" + h.name, h.embedded ? embedded_text(h.embedded) : h.text);
+    return files;
+}
+
 // Clang, in this process, on the text in memory: the module, and in `found` what the text
 // declares (kernels, __shared__ arrays, variables); none when it does not compile.
 std::optional<ClangModule> run_clang(const std::string& text, bool host_blanked, const std::string& file_name,
@@ -949,17 +971,17 @@ std::optional<ClangModule> run_clang(const std::string& text, bool host_blanked,
     clang::CompilerInstance ci;
     ci.createDiagnostics(&diagnostics, /*ShouldOwnClient=*/false);
     const std::string triple = llvm::sys::getProcessTriple();
-    std::vector<const char*> args = {"-triple", triple.c_str(), "-x", "c++", "-std=c++17", "-O2",
-                                     "-disable-llvm-passes", "-debug-info-kind=line-tables-only", "-fexceptions",
-                                     "-fcxx-exceptions", "-funwind-tables=2", "-fno-rtti",
-                                     "-ffp-contract=off",  // as the built-in bodies: no fused multiply-adds
-                                     // C++'s forward-progress rule would let Clang delete `while (1) {}`;
-                                     // on a GPU (NVRTC keeps the loop) it spins until stopped: so here
-                                     "-fno-finite-loops",
-                                     // printf's arguments against its format: a mismatch prints garbage
-                                     // on a GPU, and here %s of a number would crash the kernel's process
-                                     "-Werror=format", "-ferror-limit", "20", "-nostdsysteminc", "-nobuiltininc",
-                                     "-isystem", kIncludeDir, "-include", kPreludePath, file_name.c_str()};
+    std::vector<const char*> args = {
+        "-triple", triple.c_str(), "-x", "c++", "-std=c++17", "-O2", "-disable-llvm-passes",
+        "-debug-info-kind=line-tables-only", "-fexceptions", "-fcxx-exceptions", "-funwind-tables=2", "-fno-rtti",
+        "-ffp-contract=off",  // as the built-in bodies: no fused multiply-adds
+        // C++'s forward-progress rule would let Clang delete `while (1) {}`;
+        // on a GPU (NVRTC keeps the loop) it spins until stopped: so here
+        "-fno-finite-loops",
+        // printf's arguments against its format: a mismatch prints garbage
+        // on a GPU, and here %s of a number would crash the kernel's process
+        "-Werror=format", "-ferror-limit", "20", "-nostdsysteminc", "-nobuiltininc", "-iquote", kSharedHeaderDir,
+        "-isystem", kIncludeDir, "-include", kPreludePath, file_name.c_str()};
     // Host functions' blanked bodies return nothing: not the learner's mistake to warn about.
     if (host_blanked) args.insert(args.begin(), "-Wno-return-type");
     auto invocation = std::make_shared<clang::CompilerInvocation>();
@@ -967,20 +989,7 @@ std::optional<ClangModule> run_clang(const std::string& text, bool host_blanked,
         out.text += "threadmap: Clang did not accept its own options\n";
         return std::nullopt;
     }
-    // The only files Clang sees: the text, the prelude and threadmap's headers, in memory. An
-    // #include of anything else (a path of the host, a FIFO, stdin) is "file not found", and
-    // __has_include answers no for every path of the host.
-    llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> files(new llvm::vfs::InMemoryFileSystem);
-    files->setCurrentWorkingDirectory("/");
-    const auto add = [&](const std::string& path, const char* contents) {
-        files->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(contents, path));
-    };
-    files->addFile(file_name, 0, llvm::MemoryBuffer::getMemBufferCopy(text, file_name));
-    add(kPreludePath, source_prelude());
-    for (const char* name : kSharedHeaders) add(std::string(kSharedHeaderDir) + "/" + name, embedded_text(name));
-    for (const StandardHeader& h : standard_headers())
-        add(std::string(kIncludeDir) + "/" + h.name, h.embedded ? embedded_text(h.embedded) : h.text);
-    ci.createFileManager(files);
+    ci.createFileManager(files_clang_sees(text, file_name));
     // The engine was made before the options were read: their -W flags apply from here.
     clang::ProcessWarningOptions(ci.getDiagnostics(), invocation->getDiagnosticOpts());
     ci.setInvocation(std::move(invocation));

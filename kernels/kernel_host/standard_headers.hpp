@@ -11,7 +11,7 @@ namespace threadmap {
 struct StandardHeader {
     const char* name;                // as included: "cfloat", "cooperative_groups/reduce.h"
     const char* text;                // its text, or
-    const char* embedded = nullptr;  // the embedded file it is (kernels/CMakeLists.txt): "cuda_fp16.h"
+    const char* embedded = nullptr;  // the embedded file it is (kernels/kernel_host/CMakeLists.txt): "cuda_fp16.h"
 };
 
 std::span<const StandardHeader> standard_headers();

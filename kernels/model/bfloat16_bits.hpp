@@ -5,7 +5,7 @@
 // includes it), so it includes only half_bits.hpp and uses C++'s own types only.
 #pragma once
 
-#include "half_bits.hpp"  // __threadmap_float_rounded_to_odd
+#include "kernels/model/half_bits.hpp"  // __threadmap_float_rounded_to_odd
 
 constexpr unsigned short __threadmap_bf16_from_float(float value) {
     const unsigned f = __builtin_bit_cast(unsigned, value);

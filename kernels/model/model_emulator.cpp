@@ -285,23 +285,23 @@ enum class FiberState : uint8_t { Running, AtBarrier, AtWarp, Exited };
 // [SECTION] The ModelEmulator class
 class ModelEmulator {
   public:
-    explicit ModelEmulator(const ModelLaunch& l)
-        : spec_(*l.spec),
-          params_(l.params),
-          launch_(l.launch),
-          tpb_(uint32_t(l.launch.threads_per_block())),
-          record_reads_(l.record_reads),
-          record_elements_(l.record_elements),
-          keep_records_(l.record_elements && l.keep_records),
-          record_requests_(l.record_requests),
-          keep_requests_(l.keep_requests),
-          keep_op_(l.keep_op),
-          global_element_bytes_(l.global_element_bytes),
-          max_accesses_(l.max_accesses),
-          shared_block_(l.shared_block),
-          watch_array_(l.record_elements ? l.watch_array : SIZE_MAX),
-          watch_element_(l.watch_element),
-          phase_filter_(l.phase) {}
+    explicit ModelEmulator(const ModelLaunch& model_launch)
+        : spec_(*model_launch.spec),
+          params_(model_launch.params),
+          launch_(model_launch.launch),
+          tpb_(uint32_t(model_launch.launch.threads_per_block())),
+          record_reads_(model_launch.record_reads),
+          record_elements_(model_launch.record_elements),
+          keep_records_(model_launch.record_elements && model_launch.keep_records),
+          record_requests_(model_launch.record_requests),
+          keep_requests_(model_launch.keep_requests),
+          keep_op_(model_launch.keep_op),
+          global_element_bytes_(model_launch.global_element_bytes),
+          max_accesses_(model_launch.max_accesses),
+          shared_block_(model_launch.shared_block),
+          watch_array_(model_launch.record_elements ? model_launch.watch_array : SIZE_MAX),
+          watch_element_(model_launch.watch_element),
+          phase_filter_(model_launch.phase) {}
 
     // The arrays, the inputs (when given, the values `inputs` holds now: a worker starts from
     // the first run's after its sampled blocks, whose writes, if the worker reads them, make
@@ -1281,56 +1281,59 @@ uint64_t ModelThread::atomic_bits(size_t array, uint64_t index, AtomicOp op, boo
 }
 
 // [SECTION] Launch checks
-std::optional<std::string> check_model_arrays(const ModelLaunch& l) {
-    const KernelSpec& spec = *l.spec;
-    if (l.params.size() != spec.params.size()) return "kernel " + spec.name + ": wrong parameter count";
+Outcome<void> check_model_arrays(const ModelLaunch& model_launch) {
+    const KernelSpec& spec = *model_launch.spec;
+    if (model_launch.params.size() != spec.params.size())
+        return failed("kernel " + spec.name + ": wrong parameter count");
     for (size_t i = 0; i < spec.params.size(); ++i) {
         const ParamSpec& p = spec.params[i];
-        if (l.params[i] < p.min || l.params[i] > p.max)
-            return "--" + p.name + " must be from " + std::to_string(p.min) + " to " + std::to_string(p.max) +
-                   ", not " + std::to_string(l.params[i]);
+        if (model_launch.params[i] < p.min || model_launch.params[i] > p.max)
+            return failed("--" + p.name + " must be from " + std::to_string(p.min) + " to " + std::to_string(p.max) +
+                          ", not " + std::to_string(model_launch.params[i]));
     }
     if (spec.arrays.size() > kMaxModelArrays)
-        return "kernel " + spec.name + " has " + std::to_string(spec.arrays.size()) +
-               " arrays; the kernel model takes " + std::to_string(kMaxModelArrays);
-    const uint64_t elements = global_elements(spec, l.params, l.launch);
+        return failed("kernel " + spec.name + " has " + std::to_string(spec.arrays.size()) +
+                      " arrays; the kernel model takes " + std::to_string(kMaxModelArrays));
+    const uint64_t elements = global_elements(spec, model_launch.params, model_launch.launch);
     if (elements > kMaxModelElements)
-        return "the arrays have " + std::to_string(elements) + " elements in all; the kernel model records at most " +
-               std::to_string(kMaxModelElements) + " (up to 64 bytes each)";
-    return std::nullopt;
+        return failed("the arrays have " + std::to_string(elements) +
+                      " elements in all; the kernel model records at most " + std::to_string(kMaxModelElements) +
+                      " (up to 64 bytes each)");
+    return done();
 }
 
-std::optional<std::string> check_model_launch(const ModelLaunch& l) {
-    const KernelSpec& spec = *l.spec;
+Outcome<void> check_model_launch(const ModelLaunch& model_launch) {
+    const KernelSpec& spec = *model_launch.spec;
     // The arrays first: a grid that covers them is as large as they are, so an invalid grid
     // derived from arrays too large for the model would hide the real problem.
-    if (auto problem = check_model_arrays(l)) return problem;
-    if (const auto e = validate_launch(l.launch, cc90_profile())) return describe(*e);
-    const uint64_t threads = l.launch.blocks() * l.launch.threads_per_block();
+    if (const Outcome<void> problem = check_model_arrays(model_launch); !problem.done()) return problem;
+    if (const auto e = validate_launch(model_launch.launch, cc90_profile())) return failed(describe(*e));
+    const uint64_t threads = model_launch.launch.blocks() * model_launch.launch.threads_per_block();
     if (threads > EmulatorCaps{}.max_threads)
-        return "the launch has " + std::to_string(threads) + " threads; the emulator runs at most " +
-               std::to_string(EmulatorCaps{}.max_threads);
-    const uint64_t shared = shared_bytes_per_block(spec, l.params, l.launch.block);
+        return failed("the launch has " + std::to_string(threads) + " threads; the emulator runs at most " +
+                      std::to_string(EmulatorCaps{}.max_threads));
+    const uint64_t shared = shared_bytes_per_block(spec, model_launch.params, model_launch.launch.block);
     if (shared > kSharedBytesPerBlock) {
         // Static arrays too large fail to compile; a launch's dynamic ones fail to launch.
         // (A sum past 2^64 stops there: such a launch is refused, whatever its parts.)
-        const uint64_t dynamic = shared_bytes_per_block(spec, l.params, l.launch.block, true);
+        const uint64_t dynamic = shared_bytes_per_block(spec, model_launch.params, model_launch.launch.block, true);
         const uint64_t fixed = shared > dynamic ? shared - dynamic : 0;
         const std::string uses = "kernel " + spec.name + " uses " + std::to_string(shared) +
-                                 " bytes of __shared__ memory per block with blockDim " + to_string(l.launch.block);
+                                 " bytes of __shared__ memory per block with blockDim " +
+                                 to_string(model_launch.launch.block);
         if (fixed > kSharedBytesPerBlock) {
             char hex[64];
             std::snprintf(hex, sizeof hex, "0x%llx bytes, 0x%llx max", (unsigned long long)fixed,
                           (unsigned long long)kSharedBytesPerBlock);
-            return uses + "; CUDA allows " + std::to_string(kSharedBytesPerBlock) +
-                   " (ptxas: uses too much shared data (" + hex + "))";
+            return failed(uses + "; CUDA allows " + std::to_string(kSharedBytesPerBlock) +
+                          " (ptxas: uses too much shared data (" + hex + "))");
         }
-        return uses + " (" + std::to_string(dynamic) + " of them dynamic, given at launch); CUDA allows " +
-               std::to_string(kSharedBytesPerBlock) +
-               " unless the program raises the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize, so the "
-               "launch fails (cudaErrorInvalidValue: invalid argument)";
+        return failed(uses + " (" + std::to_string(dynamic) + " of them dynamic, given at launch); CUDA allows " +
+                      std::to_string(kSharedBytesPerBlock) +
+                      " unless the program raises the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize, so the "
+                      "launch fails (cudaErrorInvalidValue: invalid argument)");
     }
-    return std::nullopt;
+    return done();
 }
 
 namespace {
@@ -1338,21 +1341,22 @@ namespace {
 // [SECTION] Spreading blocks over threads, run_model
 // The threads a launch's blocks may be spread over (1: not spread). Each worker after the
 // first holds a copy of the global arrays' values, records and ordering states; they stay within a memory budget.
-unsigned model_workers(const ModelLaunch& l) {
-    if (l.spec->one_thread_at_a_time || !l.record_elements || !l.record_reads || l.record_requests ||
-        l.phase != ModelLaunch::kAllPhases || l.watch_array != SIZE_MAX)
+unsigned model_workers(const ModelLaunch& model_launch) {
+    if (model_launch.spec->one_thread_at_a_time || !model_launch.record_elements || !model_launch.record_reads ||
+        model_launch.record_requests || model_launch.phase != ModelLaunch::kAllPhases ||
+        model_launch.watch_array != SIZE_MAX)
         return 1;
-    const uint64_t blocks = l.launch.blocks();
-    uint64_t workers = l.workers;
+    const uint64_t blocks = model_launch.launch.blocks();
+    uint64_t workers = model_launch.workers;
     if (workers == 0) {
         // Starting threads and joining their records costs about a millisecond: not for small launches.
-        if (blocks * l.launch.threads_per_block() < (uint64_t(1) << 16)) return 1;
+        if (blocks * model_launch.launch.threads_per_block() < (uint64_t(1) << 16)) return 1;
         workers = std::clamp<uint64_t>(std::thread::hardware_concurrency(), 1, 8);
     }
     constexpr uint64_t kCopyBudgetBytes = uint64_t(1) << 30;
-    const uint64_t copy_bytes = global_elements(*l.spec, l.params, l.launch) *
-                                (sizeof(Hazard) + (l.spec->runs_as_fibers() ? sizeof(Phases) : 0) +
-                                 (l.keep_records ? sizeof(ElementRecord) + sizeof(Counted) : 0) + 4);
+    const uint64_t copy_bytes = global_elements(*model_launch.spec, model_launch.params, model_launch.launch) *
+                                (sizeof(Hazard) + (model_launch.spec->runs_as_fibers() ? sizeof(Phases) : 0) +
+                                 (model_launch.keep_records ? sizeof(ElementRecord) + sizeof(Counted) : 0) + 4);
     while (workers > 1 && (workers - 1) * copy_bytes > kCopyBudgetBytes) --workers;
     return unsigned(std::min(workers, blocks));
 }
@@ -1362,21 +1366,22 @@ unsigned model_workers(const ModelLaunch& l) {
 // two accesses each, took 5.6-6.1 s spread over two cores against 3.4 s on one).
 constexpr uint64_t kSpreadAccessesPerElement = 32;
 
-ModelResult run_blocks_spread(const ModelLaunch& l, const std::atomic<bool>* cancel) {
-    unsigned workers = model_workers(l);
-    const uint64_t blocks = l.launch.blocks();
+ModelResult run_blocks_spread(const ModelLaunch& model_launch, const std::atomic<bool>* cancel) {
+    unsigned workers = model_workers(model_launch);
+    const uint64_t blocks = model_launch.launch.blocks();
     std::vector<std::unique_ptr<ModelEmulator>> runs;
-    runs.push_back(std::make_unique<ModelEmulator>(l));
+    runs.push_back(std::make_unique<ModelEmulator>(model_launch));
     runs[0]->setup(cancel);
     const auto first_block = [&](unsigned w) { return blocks * w / workers; };
     // Unless told how many workers: the first blocks of the first range, run now, say how many
     // accesses the launch will make (the blocks of a launch run one body).
     uint64_t sampled = 0;
-    if (workers > 1 && l.workers == 0) {
+    if (workers > 1 && model_launch.workers == 0) {
         sampled = std::max<uint64_t>(1, first_block(1) / 32);
         runs[0]->run_blocks(0, sampled);
         const double expected = double(runs[0]->accesses()) * double(blocks) / double(sampled);
-        if (expected < double(kSpreadAccessesPerElement) * double(global_elements(*l.spec, l.params, l.launch)))
+        if (expected < double(kSpreadAccessesPerElement) *
+                           double(global_elements(*model_launch.spec, model_launch.params, model_launch.launch)))
             workers = 1;
     }
     if (workers <= 1) {
@@ -1384,7 +1389,7 @@ ModelResult run_blocks_spread(const ModelLaunch& l, const std::atomic<bool>* can
         return runs[0]->finish();
     }
     for (unsigned w = 1; w < workers; ++w) {
-        runs.push_back(std::make_unique<ModelEmulator>(l));
+        runs.push_back(std::make_unique<ModelEmulator>(model_launch));
         runs[w]->setup(cancel, runs[0].get());
     }
     std::vector<std::exception_ptr> errors(workers);
@@ -1415,29 +1420,34 @@ ModelResult run_blocks_spread(const ModelLaunch& l, const std::atomic<bool>* can
 
 }  // namespace
 
-Outcome<ModelResult> run_model(const ModelLaunch& l, const std::atomic<bool>* cancel) {
-    if (l.spec->run_apart) {
-        if (auto problem = check_model_launch(l)) return {std::nullopt, *problem};
-        return l.spec->run_apart(l, cancel);
+Outcome<ModelResult> run_model(const ModelLaunch& model_launch, const std::atomic<bool>* cancel) {
+    if (model_launch.spec->run_apart) {
+        if (const Outcome<void> problem = check_model_launch(model_launch); !problem.done())
+            return {std::nullopt, problem.error};
+        return model_launch.spec->run_apart(model_launch, cancel);
     }
-    return run_model_here(l, cancel);
+    return run_model_here(model_launch, cancel);
 }
 
-Outcome<ModelResult> run_model_here(const ModelLaunch& l, const std::atomic<bool>* cancel) {
-    if (auto problem = check_model_launch(l)) return {std::nullopt, *problem};
+Outcome<ModelResult> run_model_here(const ModelLaunch& model_launch, const std::atomic<bool>* cancel) {
+    if (const Outcome<void> problem = check_model_launch(model_launch); !problem.done())
+        return {std::nullopt, problem.error};
     // What the fibers throw is caught on their stacks and rethrown here, on the caller's: it
     // ends as a failure of its kind, never as an exception out of the kernel model.
     ModelResult result;
     try {
-        result = run_blocks_spread(l, cancel);
+        result = run_blocks_spread(model_launch, cancel);
     } catch (const std::bad_alloc&) {
-        return failed("this launch's arrays and records do not fit in this machine's memory", Failure::Unsupported);
+        return failed("kernel " + model_launch.spec->name +
+                          " ran out of memory: its arrays and the kernel model's "
+                          "records (up to 64 bytes per element) do not fit",
+                      Failure::Unsupported);
     } catch (const std::exception& e) {
-        return failed(std::string("the kernel model failed: ") + e.what(), Failure::Internal);
+        return failed("kernel " + model_launch.spec->name + " stopped: " + e.what(), Failure::Internal);
     }
     if (cancel && cancel->load()) return cancellation();
-    if (result.accesses > l.max_accesses)
-        return {std::nullopt, "the launch makes more than " + std::to_string(l.max_accesses) +
+    if (result.accesses > model_launch.max_accesses)
+        return {std::nullopt, "the launch makes more than " + std::to_string(model_launch.max_accesses) +
                                   " loads and stores; the kernel model stops there (at about 10 ns each): choose a "
                                   "smaller shape or grid"};
     // Listed by kind (out of bounds, races, hazards, uninitialised reads, divergent barriers),

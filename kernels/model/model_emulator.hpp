@@ -206,13 +206,14 @@ struct ModelResult {
 };
 
 // Why the launch cannot run (run_model's checks before it runs), or nothing.
-std::optional<std::string> check_model_launch(const ModelLaunch& launch);
+Outcome<void> check_model_launch(const ModelLaunch& launch);
 // The part of those checks that does not depend on the grid: the parameters and the arrays'
 // size (check them before a grid derived from the arrays).
-std::optional<std::string> check_model_arrays(const ModelLaunch& launch);
+Outcome<void> check_model_arrays(const ModelLaunch& launch);
 
-// Error: why the launch cannot run (an invalid launch in CUDA's words, too much shared memory,
-// parameters out of range), or a cancellation.
+// A failure: why the launch cannot run (an invalid launch in CUDA's words, too much shared
+// memory, parameters out of range), a cancellation, Failure::Unsupported when its arrays and
+// records do not fit in memory, or Failure::Internal when the run threw (no exception leaves).
 // A spec with run_apart runs there (a learner's kernel: in a child process).
 Outcome<ModelResult> run_model(const ModelLaunch& launch, const std::atomic<bool>* cancel = nullptr);
 // In this process, whatever the spec says. Blocks are spread over several threads when the

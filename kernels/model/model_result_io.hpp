@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "kernels/model/model_emulator.hpp"
+#include "kernels/core/outcome.hpp"
 
 namespace threadmap {
 
@@ -21,6 +22,6 @@ std::optional<ModelResult> deserialize_result(std::string_view bytes);
 uint64_t largest_result_bytes(const ModelLaunch& launch);
 // Why `result` cannot be this launch's (the field and what is wrong with it), or nothing when
 // every array, record, finding, thread, index and memory-view entry fits the launch.
-std::optional<std::string> check_result_fits(const ModelResult& result, const ModelLaunch& launch);
+Outcome<void> check_result_fits(const ModelResult& result, const ModelLaunch& launch);
 
 }  // namespace threadmap

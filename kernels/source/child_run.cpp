@@ -130,8 +130,8 @@ Outcome<ModelResult> run_outcome(const ModelLaunch& launch, ResultStream stream,
     if (stream.bytes[0] != 'R') return failed("kernel " + name + "'s process wrote something that is not a result");
     auto r = deserialize_result(std::string_view(stream.bytes).substr(1));
     if (!r) return failed("kernel " + name + "'s process ended in the middle of its result");
-    if (const auto why = check_result_fits(*r, launch))
-        return failed("kernel " + name + "'s process wrote a result that does not fit its launch (" + *why +
+    if (const Outcome<void> why = check_result_fits(*r, launch); !why.done())
+        return failed("kernel " + name + "'s process wrote a result that does not fit its launch (" + why.error +
                       "): threadmap does not use it");
     r->printed = std::move(end.printed);
     return {std::move(*r), {}};

@@ -395,24 +395,24 @@ std::optional<RunRequest> run_from_json(const json& j) {
 }
 
 ModelLaunch model_launch_of(const RunRequest& r, const KernelSpec& spec) {
-    ModelLaunch l;
-    l.spec = &spec;
-    l.params = r.params;
-    l.launch = r.launch;
-    l.record_reads = r.record_reads;
-    l.record_elements = r.record_elements;
-    l.keep_records = r.keep_records;
-    l.watch_array = r.watch_array;
-    l.watch_element = r.watch_element;
-    l.record_requests = r.record_requests;
-    l.keep_requests = r.keep_requests;
-    l.keep_op = r.keep_op;
-    l.global_element_bytes = r.global_element_bytes;
-    l.max_accesses = r.max_accesses;
-    l.shared_block = r.shared_block;
-    l.phase = r.phase;
-    l.workers = 1;
-    return l;
+    ModelLaunch model_launch;
+    model_launch.spec = &spec;
+    model_launch.params = r.params;
+    model_launch.launch = r.launch;
+    model_launch.record_reads = r.record_reads;
+    model_launch.record_elements = r.record_elements;
+    model_launch.keep_records = r.keep_records;
+    model_launch.watch_array = r.watch_array;
+    model_launch.watch_element = r.watch_element;
+    model_launch.record_requests = r.record_requests;
+    model_launch.keep_requests = r.keep_requests;
+    model_launch.keep_op = r.keep_op;
+    model_launch.global_element_bytes = r.global_element_bytes;
+    model_launch.max_accesses = r.max_accesses;
+    model_launch.shared_block = r.shared_block;
+    model_launch.phase = r.phase;
+    model_launch.workers = 1;
+    return model_launch;
 }
 
 json gpu_compile_to_json(const NvrtcCompile& c) {
@@ -438,7 +438,7 @@ json ended_to_json(const ChildEnd& end) {
 json run_failed_to_json(const std::string& why) { return {{"error", why}}; }
 
 Outcome<ChildEnd> ended_from_json(const json& j) {
-    if (std::string why; field(j, "error", why)) return failed(why);
+    if (std::string why; field(j, "error", why)) return failed(why.empty() ? "the kernel host could not run it" : why);
     ChildEnd e;
     if (!field(j, "signalled", e.signalled) || !field(j, "signal", e.signal) || !field(j, "line", e.line) ||
         !field(j, "printed", e.printed.text) || e.printed.text.size() > KernelPrint::kMaxBytes ||

@@ -79,8 +79,8 @@ class Host {
         }
     }
 
-    Outcome<ModelResult> run(const CompiledSource& source, kernel_host::RunRequest request, const ModelLaunch& l,
-                             const std::atomic<bool>* cancel);
+    Outcome<ModelResult> run(const CompiledSource& source, kernel_host::RunRequest request,
+                             const ModelLaunch& model_launch, const std::atomic<bool>* cancel);
 
     // The compile `id` of this host's generation is no longer needed (a CompiledSource went).
     void release(uint64_t host_id) {
@@ -234,11 +234,11 @@ SourceCompile Host::compile_locked(const std::string& text, const std::string& f
     return std::move(*c);
 }
 
-Outcome<ModelResult> Host::run(const CompiledSource& source, kernel_host::RunRequest request, const ModelLaunch& l,
-                               const std::atomic<bool>* cancel) {
+Outcome<ModelResult> Host::run(const CompiledSource& source, kernel_host::RunRequest request,
+                               const ModelLaunch& model_launch, const std::atomic<bool>* cancel) {
     std::lock_guard lock(mutex_);
     const auto could_not = [&](const std::string& why) {
-        return Outcome<ModelResult>{std::nullopt, "kernel " + l.spec->name + " could not run: " + why};
+        return Outcome<ModelResult>{std::nullopt, "kernel " + model_launch.spec->name + " could not run: " + why};
     };
     // The compile lives in the host that made it; a host started since compiles the text again
     // (kept until the run is over).
@@ -259,7 +259,7 @@ Outcome<ModelResult> Host::run(const CompiledSource& source, kernel_host::RunReq
         return could_not(stop(false));
     }
     const auto deadline = deadline_after(request.limits.seconds);
-    ResultStream stream = read_result_stream(fds[0], deadline, cancel, largest_result_bytes(l));
+    ResultStream stream = read_result_stream(fds[0], deadline, cancel, largest_result_bytes(model_launch));
     close(fds[0]);
     // Then how the child ended: at once when it closed its pipe by ending; a child stopped here
     // (its time, a cancel, a flood) is killed by the host first.
@@ -292,7 +292,7 @@ Outcome<ModelResult> Host::run(const CompiledSource& source, kernel_host::RunReq
         return could_not("the kernel host answered with something that is not a run's end");
     }
     if (!end.value) return failure_of(end);  // the host could not start it (its binding, its launch)
-    return run_outcome(l, std::move(stream), *end.value, request.limits);
+    return run_outcome(model_launch, std::move(stream), *end.value, request.limits);
 }
 
 }  // namespace
@@ -330,23 +330,24 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_in_host(std::shared_ptr<const C
     for (const SourceBinding& b : bindings) request.bindings.push_back(binding_text(b));
     request.dynamic_shared_bytes = dynamic_shared_bytes;
     request.limits = limits;
-    (*bound.value)->spec.run_apart = [compiled, request](const ModelLaunch& l, const std::atomic<bool>* cancel) {
+    (*bound.value)->spec.run_apart = [compiled, request](const ModelLaunch& model_launch,
+                                                         const std::atomic<bool>* cancel) {
         kernel_host::RunRequest r = request;
-        r.params = l.params;
-        r.launch = l.launch;
-        r.record_reads = l.record_reads;
-        r.record_elements = l.record_elements;
-        r.keep_records = l.keep_records;
-        r.watch_array = l.watch_array;
-        r.watch_element = l.watch_element;
-        r.record_requests = l.record_requests;
-        r.keep_requests = l.keep_requests;
-        r.keep_op = l.keep_op;
-        r.global_element_bytes = l.global_element_bytes;
-        r.max_accesses = l.max_accesses;
-        r.shared_block = l.shared_block;
-        r.phase = l.phase;
-        return Host::instance().run(*compiled, std::move(r), l, cancel);
+        r.params = model_launch.params;
+        r.launch = model_launch.launch;
+        r.record_reads = model_launch.record_reads;
+        r.record_elements = model_launch.record_elements;
+        r.keep_records = model_launch.keep_records;
+        r.watch_array = model_launch.watch_array;
+        r.watch_element = model_launch.watch_element;
+        r.record_requests = model_launch.record_requests;
+        r.keep_requests = model_launch.keep_requests;
+        r.keep_op = model_launch.keep_op;
+        r.global_element_bytes = model_launch.global_element_bytes;
+        r.max_accesses = model_launch.max_accesses;
+        r.shared_block = model_launch.shared_block;
+        r.phase = model_launch.phase;
+        return Host::instance().run(*compiled, std::move(r), model_launch, cancel);
     };
     return {std::shared_ptr<const BoundKernel>(std::move(*bound.value)), {}};
 }

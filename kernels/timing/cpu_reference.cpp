@@ -30,15 +30,15 @@ struct Arrays {
 // Without OpenBLAS: i-k-j order in 64-wide column panels, so the inner loop runs along rows
 // of B and C (unit stride, vectorised) and a panel of B stays in cache.
 template <class T>
-void blocked_matmul(const Workload& w, const T* A, const T* B, T* C) {
+void blocked_matmul(const Workload& workload, const T* A, const T* B, T* C) {
     constexpr uint64_t kPanel = 64;
-    std::fill(C, C + w.rows * w.cols, T(0));
-    for (uint64_t j0 = 0; j0 < w.cols; j0 += kPanel) {
-        const uint64_t j1 = std::min(w.cols, j0 + kPanel);
-        for (uint64_t i = 0; i < w.rows; ++i)
-            for (uint64_t k = 0; k < w.inner; ++k) {
-                const T a = A[i * w.inner + k];
-                for (uint64_t j = j0; j < j1; ++j) C[i * w.cols + j] += a * B[k * w.b_cols + j];
+    std::fill(C, C + workload.rows * workload.cols, T(0));
+    for (uint64_t j0 = 0; j0 < workload.cols; j0 += kPanel) {
+        const uint64_t j1 = std::min(workload.cols, j0 + kPanel);
+        for (uint64_t i = 0; i < workload.rows; ++i)
+            for (uint64_t k = 0; k < workload.inner; ++k) {
+                const T a = A[i * workload.inner + k];
+                for (uint64_t j = j0; j < j1; ++j) C[i * workload.cols + j] += a * B[k * workload.b_cols + j];
             }
     }
 }
@@ -46,36 +46,38 @@ void blocked_matmul(const Workload& w, const T* A, const T* B, T* C) {
 
 // C (rows×cols) = A[:rows, :] · B[:, :cols]; lda and ldb are A's and B's row lengths.
 template <class T>
-void multiply(const Workload& w, const T* A, const T* B, T* C) {
+void multiply(const Workload& workload, const T* A, const T* B, T* C) {
 #if THREADMAP_HAS_BLAS
     if constexpr (std::is_same_v<T, double>)
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(w.rows), int(w.cols), int(w.inner), 1.0, A,
-                    int(w.inner), B, int(w.b_cols), 0.0, C, int(w.cols));
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(workload.rows), int(workload.cols),
+                    int(workload.inner), 1.0, A, int(workload.inner), B, int(workload.b_cols), 0.0, C,
+                    int(workload.cols));
     else
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(w.rows), int(w.cols), int(w.inner), 1.0f, A,
-                    int(w.inner), B, int(w.b_cols), 0.0f, C, int(w.cols));
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(workload.rows), int(workload.cols),
+                    int(workload.inner), 1.0f, A, int(workload.inner), B, int(workload.b_cols), 0.0f, C,
+                    int(workload.cols));
 #else
-    blocked_matmul(w, A, B, C);
+    blocked_matmul(workload, A, B, C);
 #endif
 }
 
 template <class T>
-void compute(const Workload& w, const T* a, const T* b, T* out) {
-    if (is_matrix(w.kernel)) {
-        multiply(w, a, b, out);
+void compute(const Workload& workload, const T* a, const T* b, T* out) {
+    if (is_matrix(workload.kernel)) {
+        multiply(workload, a, b, out);
         return;
     }
-    for (uint64_t i = 0; i < w.n; ++i) out[i] += T(1);
+    for (uint64_t i = 0; i < workload.n; ++i) out[i] += T(1);
 }
 
 template <class T>
-std::vector<double> timed_runs(const Workload& w, const KernelData& d, int repeats) {
+std::vector<double> timed_runs(const Workload& workload, const KernelData& d, int repeats) {
     Arrays<T> x(d);
-    compute(w, x.a.data(), x.b.data(), x.out.data());  // warm caches and OpenBLAS's threads before timing
+    compute(workload, x.a.data(), x.b.data(), x.out.data());  // warm caches and OpenBLAS's threads before timing
     std::vector<double> seconds;
     for (int r = 0; r < repeats; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
-        compute(w, x.a.data(), x.b.data(), x.out.data());
+        compute(workload, x.a.data(), x.b.data(), x.out.data());
         seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     return seconds;
@@ -83,9 +85,9 @@ std::vector<double> timed_runs(const Workload& w, const KernelData& d, int repea
 
 }  // namespace
 
-CpuReferenceTiming time_cpu_reference(const Workload& w, int repeats, ElementType element) {
+CpuReferenceTiming time_cpu_reference(const Workload& workload, int repeats, ElementType element) {
     CpuReferenceTiming t;
-    const KernelData d = make_kernel_data(w);
+    const KernelData d = make_kernel_data(workload);
     const bool fp64 = element == ElementType::Float64;
 #if THREADMAP_HAS_BLAS
     const std::string matmul = std::string("OpenBLAS ") + (fp64 ? "dgemm" : "sgemm") + " (" +
@@ -94,20 +96,21 @@ CpuReferenceTiming time_cpu_reference(const Workload& w, int repeats, ElementTyp
     const std::string matmul =
         std::string("blocked loop, ") + element_name(element) + " (no OpenBLAS at build time, 1 thread)";
 #endif
-    t.implementation =
-        is_matrix(w.kernel) ? matmul : std::string("loop a[i] += 1, ") + element_name(element) + " (g++ -O2, 1 thread)";
+    t.implementation = is_matrix(workload.kernel)
+                           ? matmul
+                           : std::string("loop a[i] += 1, ") + element_name(element) + " (g++ -O2, 1 thread)";
     TimedProgram program;
     program.element = element;
-    const WorkloadCost cost = workload_cost(w, program);
+    const WorkloadCost cost = workload_cost(workload, program);
     t.bytes = cost.kernel_bytes;
     t.flops = cost.flops;
-    t.seconds = fp64 ? timed_runs<double>(w, d, repeats) : timed_runs<float>(w, d, repeats);
+    t.seconds = fp64 ? timed_runs<double>(workload, d, repeats) : timed_runs<float>(workload, d, repeats);
     return t;
 }
 
-std::vector<float> cpu_reference_result(const Workload& w) {
-    KernelData d = make_kernel_data(w);
-    compute(w, d.a.data(), d.b.data(), d.out.data());
+std::vector<float> cpu_reference_result(const Workload& workload) {
+    KernelData d = make_kernel_data(workload);
+    compute(workload, d.a.data(), d.b.data(), d.out.data());
     return {d.out.begin(), d.out.end()};
 }
 

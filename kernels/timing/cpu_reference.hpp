@@ -20,9 +20,10 @@ struct CpuReferenceTiming {
 };
 
 // element: the program's (numpy's default float64 calls dgemm; float32, sgemm).
-CpuReferenceTiming time_cpu_reference(const Workload& w, int repeats, ElementType element = ElementType::Float32);
+CpuReferenceTiming time_cpu_reference(const Workload& workload, int repeats,
+                                      ElementType element = ElementType::Float32);
 
 // The reference result (for tests): what C = A·B or a + 1 is, from the same inputs.
-std::vector<float> cpu_reference_result(const Workload& w);
+std::vector<float> cpu_reference_result(const Workload& workload);
 
 }  // namespace threadmap

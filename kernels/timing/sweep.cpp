@@ -40,12 +40,12 @@ std::optional<uint64_t> crossover(const std::vector<SweepPoint>& points, bool re
 
 namespace {
 
-SweepPoint point(const Workload& w, double cpu_seconds, const GpuTimer& gpu) {
+SweepPoint point(const Workload& workload, double cpu_seconds, const GpuTimer& gpu) {
     SweepPoint p;
-    p.elements = element_count(w);
+    p.elements = element_count(workload);
     p.cpu_seconds = cpu_seconds;
     if (gpu)
-        if (const auto g = gpu(w)) {
+        if (const auto g = gpu(workload)) {
             p.gpu_copy_seconds = g->alloc + g->h2d + g->kernel + g->d2h;
             p.gpu_resident_seconds = g->kernel;
         }
@@ -76,11 +76,11 @@ SweepResult run_sweep(KernelKind kind, const std::vector<uint64_t>& sizes,
             r.cancelled = true;
             break;
         }
-        const Workload w = sized_workload(kind, sizes[i]);
-        r.points.push_back(point(w, cpu(w), gpu.timer));
+        const Workload workload = sized_workload(kind, sizes[i]);
+        r.points.push_back(point(workload, cpu(workload), gpu.timer));
         if (ranged) {
-            fast.push_back(point(w, r.points.back().cpu_seconds, gpu.fast));
-            slow.push_back(point(w, r.points.back().cpu_seconds, gpu.slow));
+            fast.push_back(point(workload, r.points.back().cpu_seconds, gpu.fast));
+            slow.push_back(point(workload, r.points.back().cpu_seconds, gpu.slow));
         }
         if (progress) progress(i + 1, sizes.size());
     }
@@ -105,9 +105,9 @@ SweepResult run_sweep(KernelKind kind, const std::vector<uint64_t>& sizes,
 SweepGpu modeled_gpu(const DeviceProfile& profile, bool pinned, const TimedProgram& program,
                      std::optional<Dim3> block) {
     const auto timer = [pinned, program, block](DeviceProfile p) -> GpuTimer {
-        return [p, pinned, program, block](const Workload& w) -> std::optional<GpuStageSeconds> {
-            WorkloadCost cost = workload_cost(w, program);
-            if (block) add_waves(cost, w, {covering_grid(w, *block), *block}, p);
+        return [p, pinned, program, block](const Workload& workload) -> std::optional<GpuStageSeconds> {
+            WorkloadCost cost = workload_cost(workload, program);
+            if (block) add_waves(cost, workload, {covering_grid(workload, *block), *block}, p);
             const ModeledTimes t = model_times(p, cost, program, pinned);
             return GpuStageSeconds{t.alloc, t.h2d, t.kernel, t.d2h};
         };

@@ -66,22 +66,23 @@ DeviceProfile profile_at_bound(const DeviceProfile& p, bool gpu_fast) {
     return b;
 }
 
-WorkloadCost workload_cost(const Workload& w, const TimedProgram& program) {
+WorkloadCost workload_cost(const Workload& workload, const TimedProgram& program) {
     WorkloadCost c;
     const uint64_t e = program.element == ElementType::Float64 ? 8 : 4;
     const bool host_arrays = program.transfers == Transfers::HostArrays;
     c.fp64 = program.element == ElementType::Float64;
-    if (is_matrix(w.kernel)) {
-        const uint64_t a = w.a_rows * w.inner * e, b = w.inner * w.b_cols * e, out = w.rows * w.cols * e;
+    if (is_matrix(workload.kernel)) {
+        const uint64_t a = workload.a_rows * workload.inner * e, b = workload.inner * workload.b_cols * e,
+                       out = workload.rows * workload.cols * e;
         c.h2d_bytes = host_arrays ? a + b + out : a + b;
         c.d2h_bytes = host_arrays ? a + b + out : out;
         c.kernel_bytes = a + b + out;
-        c.flops = 2.0 * double(w.rows) * double(w.cols) * double(w.inner);
+        c.flops = 2.0 * double(workload.rows) * double(workload.cols) * double(workload.inner);
         c.array_arguments = 3;
     } else {
-        c.h2d_bytes = c.d2h_bytes = w.n * e;
-        c.kernel_bytes = 2 * w.n * e;  // read and written
-        c.flops = double(w.n);
+        c.h2d_bytes = c.d2h_bytes = workload.n * e;
+        c.kernel_bytes = 2 * workload.n * e;  // read and written
+        c.flops = double(workload.n);
         c.array_arguments = 1;
     }
     c.allocations_per_call = host_arrays ? c.array_arguments : 0;
@@ -97,10 +98,10 @@ double modeled_launch_seconds(const DeviceProfile& p, const WorkloadCost& c, Hos
                                            : p.launch_latency_s;
 }
 
-void add_waves(WorkloadCost& c, const Workload& w, const LaunchConfig& launch, const DeviceProfile& p) {
+void add_waves(WorkloadCost& c, const Workload& workload, const LaunchConfig& launch, const DeviceProfile& p) {
     const SmProperties* sm = find_sm_properties(p.cc_major, p.cc_minor);
     const CompiledResources* compiled =
-        sm ? find_compiled_resources(std::string(kernel_name(w.kernel)), sm->sm()) : nullptr;
+        sm ? find_compiled_resources(std::string(kernel_name(workload.kernel)), sm->sm()) : nullptr;
     if (compiled) add_waves(c, KernelResources{compiled->registers, 0, 1}, launch, p);
 }
 

@@ -100,10 +100,10 @@ struct WorkloadCost {
     unsigned array_arguments = 0;         // what numba's launch cost grows with
     uint64_t blocks = 0, wave_slots = 0;  // the launch's waves (0: not accounted)
 };
-WorkloadCost workload_cost(const Workload& w, const TimedProgram& program = {});
+WorkloadCost workload_cost(const Workload& workload, const TimedProgram& program = {});
 // The launch's blocks and the profile GPU's block slots for this kernel (registers as nvcc
 // allocated them for its compute capability); left at 0 when the profile names no GPU.
-void add_waves(WorkloadCost& cost, const Workload& w, const LaunchConfig& launch, const DeviceProfile& p);
+void add_waves(WorkloadCost& cost, const Workload& workload, const LaunchConfig& launch, const DeviceProfile& p);
 // The same for any kernel, from what a block of it asks of an SM (launch_resources.hpp).
 void add_waves(WorkloadCost& cost, const KernelResources& kernel, const LaunchConfig& launch, const DeviceProfile& p);
 // waves × slots ÷ blocks (≥ 1): what the kernel's time is multiplied by; 1 when not accounted.

@@ -84,8 +84,8 @@ TEST_CASE("inspector - the store request of a cell once the memory view is compu
     o.mode = ColorMode::Sectors;
     auto built = build_picture(*fix.value, o);
     REQUIRE(built.value);
-    MapPicture& x = *built.value;
-    CHECK(field(describe_cell(x, 7, 40), "its store request") == "4 sectors for 32 active lanes (modeled)");
+    MapPicture& picture = *built.value;
+    CHECK(field(describe_cell(picture, 7, 40), "its store request") == "4 sectors for 32 active lanes (modeled)");
 }
 
 TEST_CASE("inspector - a read map says read by, and a float4 load's 16 sectors are as few as can be") {
@@ -108,23 +108,23 @@ TEST_CASE("inspector - a read map says read by, and a float4 load's 16 sectors a
     po.mode = ColorMode::Sectors;
     auto built = build_picture(*launch.value, po);
     REQUIRE_MESSAGE(built.value, built.error);
-    MapPicture& m = *built.value;
+    MapPicture& picture = *built.value;
     uint32_t x = 0, y = 0;
-    m.layout.cell_of(13, x, y);  // in[13]: thread 3's float4
-    const CellDescription d = describe_cell(m, int(x), int(y));
+    picture.layout.cell_of(13, x, y);  // in[13]: thread 3's float4
+    const CellDescription d = describe_cell(picture, int(x), int(y));
     CHECK(field(d, "read by") == "1 thread");
     CHECK(field(d, "written by") == "(missing)");
     CHECK(field(d, "threadIdx") == "(3, 0, 0)");
     // A warp's 32 float4s: 512 bytes, 16 sectors, no "would do".
     CHECK(field(d, "its costliest load request") == "16 sectors for 32 active lanes (modeled)");
-    m.layout.cell_of(230, x, y);  // past n = 200: no thread reads it
-    CHECK(field(describe_cell(m, int(x), int(y)), "read by") == "no thread reads it");
+    picture.layout.cell_of(230, x, y);  // past n = 200: no thread reads it
+    CHECK(field(describe_cell(picture, int(x), int(y)), "read by") == "no thread reads it");
 }
 
 TEST_CASE("code panel - the launch line for the current configuration - and the guard marked") {
-    Workload w = array_workload(KernelKind::Increment, 500);
-    const auto py = numba_code(w, {{16, 1, 1}, {32, 1, 1}});
-    const auto cu = cuda_code(w, {{16, 1, 1}, {32, 1, 1}});
+    Workload workload = array_workload(KernelKind::Increment, 500);
+    const auto py = numba_code(workload, {{16, 1, 1}, {32, 1, 1}});
+    const auto cu = cuda_code(workload, {{16, 1, 1}, {32, 1, 1}});
     const auto launch_of = [](const std::vector<CodeLine>& lines) {
         for (const auto& l : lines)
             if (l.launch) return l.text;
@@ -133,9 +133,9 @@ TEST_CASE("code panel - the launch line for the current configuration - and the 
     CHECK(launch_of(py) == "increment_by_one[16, 32](d_a)");  // explicit copies unless told otherwise
     CHECK(launch_of(cu) == "increment_by_one<<<16, 32>>>(d_a, 500);");
     CHECK(std::count_if(py.begin(), py.end(), [](const CodeLine& l) { return l.guard; }) == 1);
-    const Workload m = matmul_workload(KernelKind::Matmul, 200, 200, 200);
-    CHECK(launch_of(numba_code(m, {{16, 16, 1}, {32, 32, 1}})) == "matmul[(16, 16), (32, 32)](A, B, C)");
-    CHECK(launch_of(cuda_code(m, {{16, 16, 1}, {32, 32, 1}})) ==
+    const Workload matmul = matmul_workload(KernelKind::Matmul, 200, 200, 200);
+    CHECK(launch_of(numba_code(matmul, {{16, 16, 1}, {32, 32, 1}})) == "matmul[(16, 16), (32, 32)](A, B, C)");
+    CHECK(launch_of(cuda_code(matmul, {{16, 16, 1}, {32, 32, 1}})) ==
           "matmul<<<dim3(16, 16), dim3(32, 32)>>>(d_A, d_B, d_C, 200, 200, 200, 200);");
 }
 
@@ -146,11 +146,11 @@ TEST_CASE(
         for (const auto& l : lines) all += l.text + "\n";
         return all;
     };
-    const Workload m = matmul_workload(KernelKind::Matmul, 300, 300, 200);
+    const Workload workload = matmul_workload(KernelKind::Matmul, 300, 300, 200);
     CodeOptions tutorial;
     tutorial.program = {HostLanguage::Numba, ElementType::Float64, Transfers::HostArrays};
     tutorial.store_in_loop = true;
-    const std::string py = text(numba_code(m, {{10, 10, 1}, {32, 32, 1}}, tutorial));
+    const std::string py = text(numba_code(workload, {{10, 10, 1}, {32, 32, 1}}, tutorial));
     CHECK(py.find("A = np.random.rand(300, 200)\n") != std::string::npos);  // float64, numpy's default
     CHECK(py.find("C = np.zeros((300, 300))\n") != std::string::npos);
     CHECK(py.find("        tmp = 0.\n") != std::string::npos);
@@ -159,7 +159,7 @@ TEST_CASE(
     CHECK(py.find("Grid size 100 will likely result in GPU under-utilization") != std::string::npos);  // < 128
     CodeOptions fixed;
     fixed.program = {HostLanguage::Numba, ElementType::Float32, Transfers::Explicit};
-    const std::string py32 = text(numba_code(m, {{10, 10, 1}, {32, 32, 1}}, fixed));
+    const std::string py32 = text(numba_code(workload, {{10, 10, 1}, {32, 32, 1}}, fixed));
     CHECK(py32.find("A = cuda.to_device(np.random.rand(300, 200).astype(np.float32))") != std::string::npos);
     CHECK(py32.find("C = cuda.device_array((300, 300), dtype=np.float32)") != std::string::npos);
     CHECK(py32.find("result = C.copy_to_host()") != std::string::npos);
@@ -171,19 +171,19 @@ TEST_CASE(
               .find("Grid size") == std::string::npos);
     CodeOptions doubles;
     doubles.program.element = ElementType::Float64;
-    const std::string cu = text(cuda_code(m, {{10, 10, 1}, {32, 32, 1}}, doubles));
+    const std::string cu = text(cuda_code(workload, {{10, 10, 1}, {32, 32, 1}}, doubles));
     CHECK(cu.find("__global__ void matmul(const double* A") != std::string::npos);
     CHECK(cu.find("cudaMemcpy(d_A, A, 300 * 200 * sizeof(double), cudaMemcpyHostToDevice);") != std::string::npos);
     CHECK(cu.find("cudaMemcpy(C, d_C, 300 * 300 * sizeof(double), cudaMemcpyDeviceToHost);") != std::string::npos);
 }
 
 TEST_CASE("export file names say what the figure shows") {
-    const ResolvedLaunch r = lesson_launch("seed-matmul");
-    const std::string name = export_file_name(r, "warp", false, 0);
+    const ResolvedLaunch resolved = lesson_launch("seed-matmul");
+    const std::string name = export_file_name(resolved, "warp", false, 0);
     CHECK(name.rfind("threadmap-seed-matmul-grid16x16x1-block32x32x1-warp-", 0) == 0);
     CHECK(name.size() > 4);
     CHECK(name.substr(name.size() - 4) == ".png");
-    CHECK(export_file_name(r, "warp", true, 0).find("-window-") != std::string::npos);
+    CHECK(export_file_name(resolved, "warp", true, 0).find("-window-") != std::string::npos);
 }
 
 TEST_CASE("go to element: an index (1D) or row, column (2D), checked against the array's shape") {

@@ -28,8 +28,8 @@ Lesson lesson_of(const std::string& text) {
 }
 
 LaunchResult run_preset(const std::string& name) {
-    const ResolvedLaunch r = lesson_launch(name);
-    return emulate(r.workload, r.launch);
+    const ResolvedLaunch resolved = lesson_launch(name);
+    return emulate(resolved.workload, resolved.launch);
 }
 
 }  // namespace
@@ -67,18 +67,18 @@ std::vector<std::string> figures_in(const std::string& text) {
 TEST_CASE("no lesson states a figure that neither its launch nor a cited source gives") {
     CHECK(figures_in("16 blocks, FP64, `n + 1`, {blocks} and 1.4 to 3 times, 16,992 threads") ==
           std::vector<std::string>{"16", "1.4", "3", "16,992"});
-    for (const Lesson& l : lessons()) {
-        CAPTURE(l.name);
+    for (const Lesson& lesson : lessons()) {
+        CAPTURE(lesson.name);
         std::set<std::string> cited;
-        for (const auto& s : l.sources) cited.insert(s.figures.begin(), s.figures.end());
-        for (const std::string* text : {&l.explanation, &l.look_for, &l.title})
+        for (const auto& s : lesson.sources) cited.insert(s.figures.begin(), s.figures.end());
+        for (const std::string* text : {&lesson.explanation, &lesson.look_for, &lesson.title})
             for (const std::string& figure : figures_in(*text)) {
                 CAPTURE(figure);
                 CHECK(cited.count(figure) == 1);
             }
         // Every placeholder is filled from the lesson's own launch.
-        const auto& figures = lesson_figures(l);
-        for (const std::string* text : {&l.explanation, &l.look_for}) {
+        const auto& figures = lesson_figures(lesson);
+        for (const std::string* text : {&lesson.explanation, &lesson.look_for}) {
             const std::string filled = fill_lesson_text(*text, figures);
             CAPTURE(filled);
             CHECK(filled.find('{') == std::string::npos);
@@ -87,9 +87,9 @@ TEST_CASE("no lesson states a figure that neither its launch nor a cited source 
 }
 
 TEST_CASE("the figures in a lesson's text are its launch's - seed-increment-bug") {
-    const Lesson* l = find_lesson("seed-increment-bug");
-    REQUIRE(l);
-    const std::string text = fill_lesson_text(l->explanation + " " + l->look_for, lesson_figures(*l));
+    const Lesson* lesson = find_lesson("seed-increment-bug");
+    REQUIRE(lesson);
+    const std::string text = fill_lesson_text(lesson->explanation + " " + lesson->look_for, lesson_figures(*lesson));
     CHECK(text.find("531 blocks of 32 threads (16,992 threads) for 500 elements") != std::string::npos);
     CHECK(text.find("16,492 of 16,992 threads (97%) are idle") != std::string::npos);
     CHECK(grouped(1234) == "1234");
@@ -116,44 +116,44 @@ TEST_CASE("the tutorial's six mistakes each have a lesson") {
 TEST_CASE("the five seed lessons exist and have their texts") {
     for (const char* name :
          {"seed-increment", "seed-increment-bug", "seed-matmul", "seed-matmul-fixed", "grid-stride"}) {
-        const Lesson* l = find_lesson(name);
-        REQUIRE_MESSAGE(l, name);
-        CHECK_FALSE(l->title.empty());
-        CHECK(l->explanation.size() > 80);
-        CHECK_FALSE(l->look_for.empty());
+        const Lesson* lesson = find_lesson(name);
+        REQUIRE_MESSAGE(lesson, name);
+        CHECK_FALSE(lesson->title.empty());
+        CHECK(lesson->explanation.size() > 80);
+        CHECK_FALSE(lesson->look_for.empty());
     }
 }
 
 TEST_CASE("seed-increment - 16 blocks of 32 - 12 idle threads") {
-    const LaunchResult e = run_preset("seed-increment");
-    CHECK(e.map.launch.grid == Dim3{16, 1, 1});
-    CHECK(e.stats.threads_idle == 12);
-    CHECK(e.stats.elements_untouched == 0);
+    const LaunchResult result = run_preset("seed-increment");
+    CHECK(result.map.launch.grid == Dim3{16, 1, 1});
+    CHECK(result.stats.threads_idle == 12);
+    CHECK(result.stats.elements_untouched == 0);
 }
 
 TEST_CASE("seed-matmul - 512x512 threads for a 200x200 C carved out of a 300x300 product") {
-    const LaunchResult e = run_preset("seed-matmul");
-    CHECK(e.stats.threads_launched == 512 * 512);
-    CHECK(e.stats.elements == 200 * 200);
-    CHECK(e.stats.threads_active == 200 * 200);
+    const LaunchResult result = run_preset("seed-matmul");
+    CHECK(result.stats.threads_launched == 512 * 512);
+    CHECK(result.stats.elements == 200 * 200);
+    CHECK(result.stats.threads_active == 200 * 200);
     CHECK(find_lesson("seed-matmul")->workload.a_rows == 300);
     CHECK(find_lesson("seed-matmul")->workload.b_cols == 300);
 }
 
 TEST_CASE("seed-matmul-fixed - the covering grid is 10x10 and covers all of C") {
-    const LaunchResult e = run_preset("seed-matmul-fixed");
-    CHECK(e.map.launch.grid == Dim3{10, 10, 1});
-    CHECK(e.stats.elements == 90000);
-    CHECK(e.stats.elements_untouched == 0);
-    CHECK(e.stats.threads_idle == 12400);
+    const LaunchResult result = run_preset("seed-matmul-fixed");
+    CHECK(result.map.launch.grid == Dim3{10, 10, 1});
+    CHECK(result.stats.elements == 90000);
+    CHECK(result.stats.elements_untouched == 0);
+    CHECK(result.stats.threads_idle == 12400);
 }
 
 TEST_CASE("grid-stride - 128 threads cover 500 elements once each") {
-    const LaunchResult e = run_preset("grid-stride");
-    CHECK(e.stats.threads_launched == 128);
-    CHECK(e.stats.elements_untouched == 0);
-    CHECK(e.stats.elements_multi == 0);
-    CHECK(e.map.toucher(389)->thread == Dim3{5, 0, 0});
+    const LaunchResult result = run_preset("grid-stride");
+    CHECK(result.stats.threads_launched == 128);
+    CHECK(result.stats.elements_untouched == 0);
+    CHECK(result.stats.elements_multi == 0);
+    CHECK(result.map.toucher(389)->thread == Dim3{5, 0, 0});
 }
 
 TEST_CASE("a malformed lesson file is refused with a message") {
@@ -186,9 +186,9 @@ TEST_CASE("a malformed lesson file is refused with a message") {
               .find("compare_params: copy-offset has no parameter 'shift'") != std::string::npos);
     CHECK(refusal(parse_lesson(copy + R"("compare_params":{"offset":5000}})"))
               .find("compare_params.offset is out of its range") != std::string::npos);
-    const Lesson l = lesson_of(copy + R"("params":{"n":64,"offset":1},"compare_params":{"offset":0}})");
-    REQUIRE(l.compare_params);
-    CHECK(*l.compare_params == Params{64, 0});
+    const Lesson lesson = lesson_of(copy + R"("params":{"n":64,"offset":1},"compare_params":{"offset":0}})");
+    REQUIRE(lesson.compare_params);
+    CHECK(*lesson.compare_params == Params{64, 0});
 }
 
 TEST_CASE("options override a preset - a new block gets a covering grid") {
@@ -230,9 +230,9 @@ TEST_CASE(
 }
 
 TEST_CASE("timing-first-launch gives Clang's and NVRTC's compile of the seed's kernel, measured when it opens") {
-    const Lesson* l = find_lesson("timing-first-launch");
-    REQUIRE(l);
-    const auto& f = lesson_figures(*l);
+    const Lesson* lesson = find_lesson("timing-first-launch");
+    REQUIRE(lesson);
+    const auto& f = lesson_figures(*lesson);
     REQUIRE(f.count("clang_compile") == 1);
     REQUIRE(f.count("nvrtc_compile") == 1);
     // A time in whole milliseconds, or why there is none ("no time (NVRTC … was not found …)").
@@ -243,7 +243,7 @@ TEST_CASE("timing-first-launch gives Clang's and NVRTC's compile of the seed's k
             t.size() > 3 && t.substr(t.size() - 3) == " ms" && std::isdigit(static_cast<unsigned char>(t[0]));
         CHECK((time || t.rfind("no time (", 0) == 0));
     }
-    const std::string text = fill_lesson_text(l->explanation, f);
+    const std::string text = fill_lesson_text(lesson->explanation, f);
     CHECK(text.find("for a GPU in " + f.at("nvrtc_compile")) != std::string::npos);
 }
 
@@ -270,14 +270,14 @@ TEST_CASE("a lesson's view is checked field by field - a bad value names its fie
     std::string other_group = no_group;
     other_group.insert(1, R"("group":"Advanced",)");
     CHECK(refusal(parse_lesson(other_group)).find("'Advanced' is not a group of the curriculum") != std::string::npos);
-    const Lesson l = lesson_of(head + R"("view":{"color":"coverage","tab":"map","array":"a","access":"read",)"
-                                      R"("phase":2,"shared_block":[1,2],"pin":[3]}})");
-    CHECK(l.view.color == "coverage");
-    CHECK(l.view.tab == "map");
-    CHECK(l.view.access == "read");
-    CHECK(l.view.phase == "2");
-    CHECK(l.view.shared_block == "1,2");
-    CHECK(l.view.pin == std::vector<uint64_t>{3});
+    const Lesson lesson = lesson_of(head + R"("view":{"color":"coverage","tab":"map","array":"a","access":"read",)"
+                                           R"("phase":2,"shared_block":[1,2],"pin":[3]}})");
+    CHECK(lesson.view.color == "coverage");
+    CHECK(lesson.view.tab == "map");
+    CHECK(lesson.view.access == "read");
+    CHECK(lesson.view.phase == "2");
+    CHECK(lesson.view.shared_block == "1,2");
+    CHECK(lesson.view.pin == std::vector<uint64_t>{3});
 }
 
 TEST_CASE("threadmap lessons --format json - every lesson with its title, group and order, in course order") {
@@ -314,12 +314,12 @@ TEST_CASE("threadmap lessons --format json - every lesson with its title, group 
 }
 
 TEST_CASE("a session of every lesson as it opens resolves to the same launch - seed-matmul's A of 300x200 kept") {
-    for (const Lesson& l : lessons()) {
-        CAPTURE(l.name);
-        ResolvedLaunch opened = lesson_launch(l.name);
+    for (const Lesson& lesson : lessons()) {
+        CAPTURE(lesson.name);
+        ResolvedLaunch opened = lesson_launch(lesson.name);
         LaunchOptions given;
-        given.preset = l.name;
-        REQUIRE_FALSE(open_on_lesson_view(opened, given).has_value());
+        given.preset = lesson.name;
+        REQUIRE(open_on_lesson_view(opened, given).done());
         // What Save session writes of it, read back as `threadmap FILE` reads it.
         Session session;
         session.launch = options_of(opened);
@@ -330,7 +330,7 @@ TEST_CASE("a session of every lesson as it opens resolves to the same launch - s
         auto again = resolve_launch(read.value->launch);
         REQUIRE_MESSAGE(again.value, again.error);
         ResolvedLaunch& back = *again.value;
-        REQUIRE_FALSE(open_on_lesson_view(back, read.value->launch).has_value());
+        REQUIRE(open_on_lesson_view(back, read.value->launch).done());
         CHECK(back.kernel_name() == opened.kernel_name());
         CHECK(back.launch.grid == opened.launch.grid);
         CHECK(back.launch.block == opened.launch.block);

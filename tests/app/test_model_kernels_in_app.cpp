@@ -32,10 +32,10 @@ ResolvedLaunch resolved(const LaunchOptions& o) {
     return *r.value;
 }
 
-MapPicture picture_of(const ResolvedLaunch& r) {
+MapPicture picture_of(const ResolvedLaunch& resolved) {
     PictureOptions o;
     o.mode = ColorMode::Coverage;
-    auto built = build_picture(r, o);
+    auto built = build_picture(resolved, o);
     REQUIRE_MESSAGE(built.value, built.error);
     return std::move(*built.value);
 }
@@ -101,14 +101,14 @@ TEST_CASE("a model kernel's picture is the model's map of its array - with its f
     CHECK(racy.findings.output == "bins");
 
     // A transpose's output is rows × cols of its own: cols × rows of its input.
-    const MapPicture t = picture_of(lesson_launch("transpose-coalescing"));
-    CHECK(t.layout.width == 200);
-    CHECK(t.layout.height == 300);
-    CHECK(t.result.stats.elements_untouched == 0);
+    const MapPicture picture = picture_of(lesson_launch("transpose-coalescing"));
+    CHECK(picture.layout.width == 200);
+    CHECK(picture.layout.height == 300);
+    CHECK(picture.result.stats.elements_untouched == 0);
     // The launch covers more than the array (grid 10×7 of 32×32): no cell shows an idle thread.
-    for (uint32_t y = 0; y < t.layout.height; y += 7)
-        for (uint32_t x = 0; x < t.layout.width; x += 7)
-            CHECK(sample_cell(t.layout, t.result.map, x, y).kind == CellSample::Element);
+    for (uint32_t y = 0; y < picture.layout.height; y += 7)
+        for (uint32_t x = 0; x < picture.layout.width; x += 7)
+            CHECK(sample_cell(picture.layout, picture.result.map, x, y).kind == CellSample::Element);
 
     // Who read: each element of the tiled matmul's A is read by one thread of each block along
     // its row of tiles (13 blocks across 200 columns of 16).
@@ -116,10 +116,10 @@ TEST_CASE("a model kernel's picture is the model's map of its array - with its f
     reads.model->array = reads.model->spec->array_index("A");
     reads.model->reads = true;
     reads.workload = model_workload(*reads.model, reads.launch);
-    const MapPicture a = picture_of(reads);
-    CHECK(a.layout.width == 200);
-    CHECK(a.result.map.touches[0] == 13);
-    CHECK(a.result.map.touches[200 * 200 - 1] == 13);
+    const MapPicture read_picture = picture_of(reads);
+    CHECK(read_picture.layout.width == 200);
+    CHECK(read_picture.result.map.touches[0] == 13);
+    CHECK(read_picture.result.map.touches[200 * 200 - 1] == 13);
 }
 
 TEST_CASE("the model lessons' findings tell their stories") {
@@ -171,10 +171,11 @@ TEST_CASE("divergent-barrier - its map of s shows who waited and who had left - 
     po.mode = ColorMode::Findings;
     auto built = build_picture(lesson_launch("divergent-barrier"), po);
     REQUIRE_MESSAGE(built.value, built.error);
-    const MapPicture& p = *built.value;
-    CHECK(p.launch.mapped_array() == "s");  // the lesson's array
-    REQUIRE(p.findings.found.size() == 64);
-    for (size_t t = 0; t < 64; ++t) CHECK(p.findings.found[t] == (t < 32 ? kFoundBarrierWaiting : kFoundBarrierExited));
+    const MapPicture& picture = *built.value;
+    CHECK(picture.launch.mapped_array() == "s");  // the lesson's array
+    REQUIRE(picture.findings.found.size() == 64);
+    for (size_t t = 0; t < 64; ++t)
+        CHECK(picture.findings.found[t] == (t < 32 ? kFoundBarrierWaiting : kFoundBarrierExited));
     // The look-for's fix: the barrier below the if's brace, still in the loop.
     std::string fixed = find_lesson("divergent-barrier")->own_kernel->text;
     const std::string inside =
@@ -200,11 +201,13 @@ TEST_CASE(
     o.rows = "64";
     o.cols = "64";
     o.block = "32,8";
-    const MapPicture p = picture_of(resolved(o));
-    REQUIRE(p.layout.outline_by_toucher);
-    std::vector<Rgba8> cells(size_t(p.layout.width) * p.layout.height);
-    colorize_layout(p.layout, p.result.map, p.color, cells.data(), nullptr);
-    const auto edges = [&](uint32_t x, uint32_t y) { return cells[size_t(y) * p.layout.width + x].a & kEdgeBits; };
+    const MapPicture picture = picture_of(resolved(o));
+    REQUIRE(picture.layout.outline_by_toucher);
+    std::vector<Rgba8> cells(size_t(picture.layout.width) * picture.layout.height);
+    colorize_layout(picture.layout, picture.result.map, picture.color, cells.data(), nullptr);
+    const auto edges = [&](uint32_t x, uint32_t y) {
+        return cells[size_t(y) * picture.layout.width + x].a & kEdgeBits;
+    };
     CHECK(edges(8, 5) == kEdgeLeft);  // a block's left side every 8 columns
     CHECK(edges(16, 32) == (kEdgeLeft | kEdgeTop));
     CHECK(edges(5, 32) == kEdgeTop);  // and its top every 32 rows
@@ -252,15 +255,15 @@ TEST_CASE("the findings colour mode paints what the model found on each element 
     po.mode = ColorMode::Findings;
     auto built = build_picture(resolved(o), po);
     REQUIRE(built.value);
-    MapPicture& p = *built.value;
-    CHECK(p.color.findings_checked);
+    MapPicture& picture = *built.value;
+    CHECK(picture.color.findings_checked);
     const Rgba8 race = finding_color(kFoundRace, Palette::Standard);
-    std::vector<Rgba8> cells(size_t(p.layout.width) * p.layout.height);
-    prepare_colors(p);  // small: painted in the frame; colour here as a paint would
-    colorize_layout(p.layout, host_map(p), p.color, cells.data(), p.findings.found.data());
+    std::vector<Rgba8> cells(size_t(picture.layout.width) * picture.layout.height);
+    prepare_colors(picture);  // small: painted in the frame; colour here as a paint would
+    colorize_layout(picture.layout, host_map(picture), picture.color, cells.data(), picture.findings.found.data());
     uint32_t x = 0, y = 0;
-    p.layout.cell_of(499, x, y);
-    const Rgba8 got = cells[size_t(y) * p.layout.width + x];
+    picture.layout.cell_of(499, x, y);
+    const Rgba8 got = cells[size_t(y) * picture.layout.width + x];
     CHECK((got.r == race.r && got.g == race.g && got.b == race.b));
 
     // The atomic histogram: every bin written by many threads, none with a finding.
@@ -294,23 +297,23 @@ TEST_CASE("an unguarded kernel's accesses past the end are on the map - hatched 
     po.mode = ColorMode::Findings;
     auto built = build_picture(resolved(o), po);  // 512 threads: 12 past the 500 elements
     REQUIRE_MESSAGE(built.value, built.error);
-    const MapPicture& p = *built.value;
-    CHECK(p.layout.width == 32);
-    CHECK(p.layout.height == 16);
-    CHECK(p.layout.past_cells == 12);
-    const CellSample past = sample_cell(p.layout, p.result.map, 20, 15);  // a[500]
+    const MapPicture& picture = *built.value;
+    CHECK(picture.layout.width == 32);
+    CHECK(picture.layout.height == 16);
+    CHECK(picture.layout.past_cells == 12);
+    const CellSample past = sample_cell(picture.layout, picture.result.map, 20, 15);  // a[500]
     CHECK(past.kind == CellSample::Past);
     CHECK(past.block == Dim3{15, 0, 0});
     CHECK(past.thread == Dim3{20, 0, 0});
     CHECK(past.touches == 1);
-    CHECK(sample_cell(p.layout, p.result.map, 19, 15).kind == CellSample::Element);
-    std::vector<Rgba8> colours(size_t(p.layout.width) * p.layout.height);
-    colorize_layout(p.layout, p.result.map, p.color, colours.data(), p.findings.found.data());
+    CHECK(sample_cell(picture.layout, picture.result.map, 19, 15).kind == CellSample::Element);
+    std::vector<Rgba8> colours(size_t(picture.layout.width) * picture.layout.height);
+    colorize_layout(picture.layout, picture.result.map, picture.color, colours.data(), picture.findings.found.data());
     const Rgba8 oob = finding_color(kFoundOutOfBounds, Palette::Standard);
     const Rgba8 at = colours[15 * 32 + 25];
     CHECK((at.r == oob.r && at.g == oob.g && at.b == oob.b));
     CHECK((at.a & ~kEdgeBits) == kGhostAlpha);  // hatched: not memory of the array
-    const Legend g = picture_legend(p);
+    const Legend g = picture_legend(picture);
     CHECK(std::any_of(g.swatches.begin(), g.swatches.end(),
                       [](const LegendSwatch& s) { return s.ghost && s.label == "out of bounds, past the end"; }));
     CHECK(g.note.find("not drawn") == std::string::npos);
@@ -341,12 +344,12 @@ TEST_CASE("one block's __shared__ array on the map - the missing barrier's hazar
     po.mode = ColorMode::Findings;
     auto built = build_picture(*r.value, po);
     REQUIRE_MESSAGE(built.value, built.error);
-    const MapPicture& p = *built.value;
-    CHECK(p.layout.width == 16);
-    CHECK(p.layout.height == 16);
-    CHECK(p.findings.found == std::vector<uint8_t>(256, kFoundHazard));
+    const MapPicture& picture = *built.value;
+    CHECK(picture.layout.width == 16);
+    CHECK(picture.layout.height == 16);
+    CHECK(picture.findings.found == std::vector<uint8_t>(256, kFoundHazard));
     // Every element written by the block's thread (tx, ty) = (column, row).
-    const CellSample s = sample_cell(p.layout, p.result.map, 5, 3);
+    const CellSample s = sample_cell(picture.layout, picture.result.map, 5, 3);
     CHECK(s.block == Dim3{1, 2, 0});
     CHECK(s.thread == Dim3{5, 3, 0});
     // The fixed kernel's tile: no findings. The memory colours say they are a global array's.
@@ -369,14 +372,14 @@ TEST_CASE("the phase slider steps through a reduction's tree - each phase halves
         o.phase = std::to_string(phase);
         const auto r = resolve_launch(o);
         REQUIRE_MESSAGE(r.value, r.error);
-        const MapPicture p = picture_of(*r.value);
-        CHECK(p.phases == 7);  // the first barrier, then one per step s = 16, 8, 4, 2, 1
+        const MapPicture picture = picture_of(*r.value);
+        CHECK(picture.phases == 7);  // the first barrier, then one per step s = 16, 8, 4, 2, 1
         // Phase 0 loads all 32; phase k (k ≥ 1) is step s = 32 >> k: threads tid < s write sdata[tid].
         const uint64_t writers = phase == 0 ? 32 : 32 >> phase;
-        CHECK(p.result.stats.elements - p.result.stats.elements_untouched == writers);
+        CHECK(picture.result.stats.elements - picture.result.stats.elements_untouched == writers);
         for (uint64_t e = 0; e < writers; ++e) {
-            CHECK(p.result.map.touches[e] == 1);
-            CHECK(p.result.map.first_toucher[e] == e);  // block 0's thread e
+            CHECK(picture.result.map.touches[e] == 1);
+            CHECK(picture.result.map.first_toucher[e] == e);  // block 0's thread e
         }
     }
     o.kernel = "histogram-racy";
@@ -403,15 +406,16 @@ TEST_CASE("a shuffle from a lane that takes no part is on the map - the cells of
     auto built = build_picture(resolved(o), po);
     std::filesystem::remove(path);
     REQUIRE_MESSAGE(built.value, built.error);
-    MapPicture& p = *built.value;
+    MapPicture& picture = *built.value;
     // One finding per call, naming its first such lane; the map marks all sixteen of each warp.
-    CHECK(count(p.findings, FindingKind::UninitializedRead) == 2);
-    REQUIRE(p.findings.found.size() == 64);
-    for (size_t e = 0; e < 64; ++e) CHECK(bool(p.findings.found[e] & kFoundUndefinedShuffle) == (e % 32 < 16));
+    CHECK(count(picture.findings, FindingKind::UninitializedRead) == 2);
+    REQUIRE(picture.findings.found.size() == 64);
+    for (size_t e = 0; e < 64; ++e) CHECK(bool(picture.findings.found[e] & kFoundUndefinedShuffle) == (e % 32 < 16));
     // Painted as an uninitialised read, and the inspector and the legend say what it was.
-    CHECK(finding_color(p.findings.found[3], Palette::Standard) == finding_color(kFoundUninit, Palette::Standard));
+    CHECK(finding_color(picture.findings.found[3], Palette::Standard) ==
+          finding_color(kFoundUninit, Palette::Standard));
     const auto shuffle_field = [&](int column) -> std::string {
-        const CellDescription d = describe_cell(p, column, 0);
+        const CellDescription d = describe_cell(picture, column, 0);
         for (const auto& f : d.fields)
             if (f.first == "undefined value (shuffle)") return f.second;
         return "";
@@ -419,7 +423,7 @@ TEST_CASE("a shuffle from a lane that takes no part is on the map - the cells of
     CHECK(shuffle_field(32).find("takes a value from lane 16 through __shfl_sync at line 4") != std::string::npos);
     CHECK(shuffle_field(3).find("from a lane that took no part") != std::string::npos);
     CHECK(shuffle_field(20).empty());
-    CHECK(picture_legend(p).note.find("took an undefined value through\na shuffle") != std::string::npos);
+    CHECK(picture_legend(picture).note.find("took an undefined value through\na shuffle") != std::string::npos);
 }
 
 TEST_CASE("a legend lists only what is on its picture - no 'more than one' without it, no finding kind not found") {
@@ -470,16 +474,16 @@ TEST_CASE("a lesson's comparison kernel is built beside its own only while the l
     po.compare = lesson_comparison(lesson);
     auto built = build_picture(lesson, po);
     REQUIRE(built.value);
-    MapPicture& p = *built.value;
-    REQUIRE(p.compare);
+    MapPicture& picture = *built.value;
+    REQUIRE(picture.compare);
     // The same launch and array, the other kernel: its stores coalesced where the naive one's are not.
-    CHECK(p.compare->launch.kernel_name() == "transpose-tiled");
-    CHECK(p.compare->launch.mapped_array() == "out");
-    CHECK(p.compare->launch.launch.grid == p.launch.launch.grid);
-    CHECK(p.compare->memory.totals.sectors < p.memory.totals.sectors / 4);
+    CHECK(picture.compare->launch.kernel_name() == "transpose-tiled");
+    CHECK(picture.compare->launch.mapped_array() == "out");
+    CHECK(picture.compare->launch.launch.grid == picture.launch.launch.grid);
+    CHECK(picture.compare->memory.totals.sectors < picture.memory.totals.sectors / 4);
     // Recoloured with the map.
-    recolor(p, ColorMode::Block, Palette::Standard, std::nullopt);
-    CHECK(p.compare->color.mode == ColorMode::Block);
+    recolor(picture, ColorMode::Block, Palette::Standard, std::nullopt);
+    CHECK(picture.compare->color.mode == ColorMode::Block);
     // Built without its memory view (blockIdx colours), then coloured by banks: the comparison
     // gets its figures too, and with a GPU its SM colours.
     po.mode = ColorMode::Block;
@@ -508,7 +512,7 @@ TEST_CASE("tiled-matmul draws its B tile beside its A tile - the same block and 
     LaunchOptions o;
     o.preset = "tiled-matmul";
     ResolvedLaunch lesson = resolved(o);
-    REQUIRE_FALSE(apply_lesson_view(lesson, *find_lesson("tiled-matmul")));
+    REQUIRE(apply_lesson_view(lesson, *find_lesson("tiled-matmul")).done());
     CHECK(lesson.mapped_array() == "As");
     const Comparison c = lesson_comparison(lesson);
     CHECK(c.kernel.empty());

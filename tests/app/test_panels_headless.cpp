@@ -16,7 +16,7 @@
 #include "tests/app/headless_imgui.hpp"
 #include "app/window_state/kernel_editor.hpp"
 #include "app/window_state/launch_update.hpp"
-#include "viz/legend.hpp"
+#include "viz/draw/legend.hpp"
 #include "app/window_state/map_picture.hpp"
 #include "app/launch/lessons.hpp"
 #include "app/window/main_layout.hpp"
@@ -160,15 +160,15 @@ TEST_CASE("settings - saved atomically in XDG_CONFIG_HOME - a bad file kept asid
     s.last_preset = "seed-matmul";
     s.kernel_seconds = 2.5;
     CHECK(save_settings(s).done());
-    std::string message;
-    const Settings back = load_settings(message);
+    auto [back, message] = load_settings();
     CHECK(message.empty());
     CHECK(back.ui_scale == doctest::Approx(1.75));
     CHECK(back.color_mode == "warp");
     CHECK(back.last_preset == "seed-matmul");
     CHECK(back.kernel_seconds == 2.5);
     std::ofstream(dir + "/threadmap/settings.json") << "{ not json";
-    const Settings bad = load_settings(message);
+    const auto [bad, bad_note] = load_settings();
+    message = bad_note;
     CHECK(message.find("it is not JSON") != std::string::npos);
     CHECK(message.find("kept it as " + dir + "/threadmap/settings.json.bad-") != std::string::npos);
     CHECK(bad.ui_scale == doctest::Approx(1.0));
@@ -185,8 +185,8 @@ TEST_CASE("settings - saved atomically in XDG_CONFIG_HOME - a bad file kept asid
     // One bad key loses only itself.
     std::ofstream(dir + "/threadmap/settings.json")
         << R"({"ui_scale": "big", "color_mode": "warp", "colorblind_palette": 1, "last_preset": "grid-stride"})";
-    message.clear();
-    const Settings partly = load_settings(message);
+    const auto [partly, partly_note] = load_settings();
+    message = partly_note;
     CHECK(message.find("ignored ui_scale (expected a number), colorblind_palette (expected true or false)") !=
           std::string::npos);
     CHECK(partly.color_mode == "warp");
@@ -210,8 +210,7 @@ TEST_CASE("settings - saved atomically in XDG_CONFIG_HOME - a bad file kept asid
     // A directory where the file should be: moved aside, and the next save writes a file.
     std::filesystem::remove(dir + "/threadmap/settings.json");
     std::filesystem::create_directory(dir + "/threadmap/settings.json");
-    message.clear();
-    load_settings(message);
+    message = load_settings().note;
     CHECK(message.find("is a directory") != std::string::npos);
     CHECK(save_settings(s).done());
     CHECK(std::filesystem::is_regular_file(dir + "/threadmap/settings.json"));
@@ -219,8 +218,7 @@ TEST_CASE("settings - saved atomically in XDG_CONFIG_HOME - a bad file kept asid
     for (const auto& e : std::filesystem::directory_iterator(dir + "/threadmap"))
         CHECK(e.path().filename().string().find(".tmp-") == std::string::npos);
     std::ofstream(dir + "/threadmap/settings.json") << R"({"ui_scale": 99, "color_mode": "plaid", "export_scale": 3})";
-    message.clear();
-    const Settings clamped = load_settings(message);
+    const Settings clamped = load_settings().settings;
     CHECK(clamped.ui_scale == doctest::Approx(Settings::kMaxUiScale));  // the slider's and Ctrl+='s limit too
     CHECK(clamped.color_mode == "block");
     CHECK(clamped.export_scale == 1);
@@ -398,48 +396,48 @@ TEST_CASE("a launch at the emulator's caps computes off the UI thread - the last
 TEST_CASE("the editor runs the first of several kernels - and the one the learner picks") {
     SKIP_WITHOUT_CLANG();
     AppState state;
-    KernelEditor& e = state.editor;
-    e.text =
+    KernelEditor& editor = state.editor;
+    editor.text =
         "__global__ void fill(float* a, int n) { int i = threadIdx.x; if (i < n) a[i] = 1; }\n"
         "__global__ void twice(float* a, int n) { int i = threadIdx.x; if (i < n) a[i] = 2 * a[i]; }\n";
-    e.params = {{"a", "float *"}, {"n", "int"}};
-    e.binds = {"float[32]", "32"};
+    editor.params = {{"a", "float *"}, {"n", "int"}};
+    editor.binds = {"float[32]", "32"};
     run_editor_now(state);
-    CHECK(e.messages.empty());
-    CHECK(e.kernels == std::vector<std::string>{"fill", "twice"});
-    CHECK(e.entry == "fill");
+    CHECK(editor.messages.empty());
+    CHECK(editor.kernels == std::vector<std::string>{"fill", "twice"});
+    CHECK(editor.entry == "fill");
     REQUIRE(state.edit.model);
     CHECK(state.edit.model->spec->name == "fill");
-    e.entry = "twice";  // the panel's "kernel to run"
+    editor.entry = "twice";  // the panel's "kernel to run"
     run_editor_now(state);
-    CHECK(e.messages.empty());
+    CHECK(editor.messages.empty());
     CHECK(state.edit.model->spec->name == "twice");
     // Renamed in the text: back to the first.
-    e.text.replace(e.text.find("twice"), 5, "thrice");
+    editor.text.replace(editor.text.find("twice"), 5, "thrice");
     run_editor_now(state);
-    CHECK(e.entry == "fill");
+    CHECK(editor.entry == "fill");
     CHECK(state.edit.model->spec->name == "fill");
 }
 
 TEST_CASE("the editor shows Clang's warnings about a kernel that compiled, and runs it as written") {
     SKIP_WITHOUT_CLANG();
     AppState state;
-    KernelEditor& e = state.editor;
-    e.text = "__global__ void k(float* a, int n) {\n    int i = threadIdx.x;\n    if (i = n) a[0] = 1;\n}\n";
-    e.params = {{"a", "float *"}, {"n", "int"}};
-    e.binds = {"float[4]", "0"};
+    KernelEditor& editor = state.editor;
+    editor.text = "__global__ void k(float* a, int n) {\n    int i = threadIdx.x;\n    if (i = n) a[0] = 1;\n}\n";
+    editor.params = {{"a", "float *"}, {"n", "int"}};
+    editor.binds = {"float[4]", "0"};
     run_editor_now(state);
-    CHECK(e.messages.empty());
-    CHECK(e.running);
-    CHECK(e.warnings.find("kernel.cu:3:11: warning: using the result of an assignment as a condition") !=
+    CHECK(editor.messages.empty());
+    CHECK(editor.running);
+    CHECK(editor.warnings.find("kernel.cu:3:11: warning: using the result of an assignment as a condition") !=
           std::string::npos);
-    CHECK(e.warning_lines == std::vector<int>{3});  // marked in the gutter
+    CHECK(editor.warning_lines == std::vector<int>{3});  // marked in the gutter
     // Fixed: no warnings left on screen.
-    e.text.replace(e.text.find("i = n"), 5, "i == n");
+    editor.text.replace(editor.text.find("i = n"), 5, "i == n");
     run_editor_now(state);
-    CHECK(e.warnings.empty());
-    CHECK(e.warning_lines.empty());
-    CHECK(e.messages.empty());
+    CHECK(editor.warnings.empty());
+    CHECK(editor.warning_lines.empty());
+    CHECK(editor.messages.empty());
 }
 
 TEST_CASE("a lesson's own kernel: Edit opens its text and bindings, and the fix clears its findings") {
@@ -450,28 +448,28 @@ TEST_CASE("a lesson's own kernel: Edit opens its text and bindings, and the fix 
     CHECK(state.edit.model->spec->name == "saxpy");
     edit_launch_kernel(state);
     finish_editor_compile(state);
-    KernelEditor& e = state.editor;
-    CHECK(e.text == find_lesson("off-by-one-guard")->own_kernel->text);
-    CHECK(e.messages.empty());
-    REQUIRE(e.params.size() == 4);
-    CHECK(e.params[1] == std::pair<std::string, std::string>{"x", "const float *"});
-    CHECK(e.binds == std::vector<std::string>{"2", "float[100]:random", "float[100]:ones", "100"});
+    KernelEditor& editor = state.editor;
+    CHECK(editor.text == find_lesson("off-by-one-guard")->own_kernel->text);
+    CHECK(editor.messages.empty());
+    REQUIRE(editor.params.size() == 4);
+    CHECK(editor.params[1] == std::pair<std::string, std::string>{"x", "const float *"});
+    CHECK(editor.binds == std::vector<std::string>{"2", "float[100]:random", "float[100]:ones", "100"});
     REQUIRE(state.edit.model);
     const auto findings = [&] { return run_model(model_launch_for(state.edit)).value->counts; };
     CHECK(findings()[size_t(FindingKind::OutOfBounds)] == 3);
-    e.text.replace(e.text.find("i <= n"), 6, "i < n");
+    editor.text.replace(editor.text.find("i <= n"), 6, "i < n");
     run_editor_now(state);
-    CHECK(e.messages.empty());
+    CHECK(editor.messages.empty());
     CHECK(findings()[size_t(FindingKind::OutOfBounds)] == 0);
 }
 
 TEST_CASE("where does it break - a sweep of a kernel that never ends is cancelled, and the next one runs") {
     SKIP_WITHOUT_CLANG();
     AppState state;
-    KernelEditor& e = state.editor;
-    e.text = "__global__ void spin(float* a, int n) { while (a[0] == 0) { } }\n";
-    e.params = {{"a", "float *"}, {"n", "int"}};
-    e.binds = {"float[64]", "64"};
+    KernelEditor& editor = state.editor;
+    editor.text = "__global__ void spin(float* a, int n) { while (a[0] == 0) { } }\n";
+    editor.params = {{"a", "float *"}, {"n", "int"}};
+    editor.binds = {"float[64]", "64"};
     run_editor_now(state);  // the run itself would stop at the 5-second limit: the sweep is cancelled first
     REQUIRE(state.edit.model);
     start_launch_sweep(state.launch_sweep, state.edit);
@@ -567,9 +565,9 @@ TEST_CASE("where does it break - a lesson's own kernel is compared with the less
 TEST_CASE("a divergent barrier is on the map - its block's cells by where each thread was") {
     SKIP_WITHOUT_CLANG();
     AppState state;
-    KernelEditor& e = state.editor;
+    KernelEditor& editor = state.editor;
     // The barrier inside `if (t < step)`: threads 128-255 of block 0 skip it and end.
-    e.text =
+    editor.text =
         "__global__ void block_sum(const float* in, float* out, int n) {\n"
         "    __shared__ float s[256];\n"
         "    int t = threadIdx.x;\n"
@@ -584,10 +582,10 @@ TEST_CASE("a divergent barrier is on the map - its block's cells by where each t
         "    }\n"
         "    if (t == 0) out[blockIdx.x] = s[0];\n"
         "}\n";
-    e.params = {{"in", "const float *"}, {"out", "float *"}, {"n", "int"}};
-    e.binds = {"float[1000]:ones", "float[4]", "1000"};
+    editor.params = {{"in", "const float *"}, {"out", "float *"}, {"n", "int"}};
+    editor.binds = {"float[1000]:ones", "float[4]", "1000"};
     run_editor_now(state);
-    REQUIRE(e.messages.empty());
+    REQUIRE(editor.messages.empty());
     REQUIRE(state.edit.model);
     state.edit.launch = {{4, 1, 1}, {256, 1, 1}};
     state.edit.model->array = state.edit.model->spec->array_index("in");
@@ -597,32 +595,32 @@ TEST_CASE("a divergent barrier is on the map - its block's cells by where each t
     po.mode = ColorMode::Findings;
     auto built = build_picture(state.edit, po);  // the learner's kernel: run in its child process
     REQUIRE_MESSAGE(built.value, built.error);
-    MapPicture& p = *built.value;
-    REQUIRE(p.findings.diverged);
-    CHECK(p.findings.diverged->line == 10);
+    MapPicture& picture = *built.value;
+    REQUIRE(picture.findings.diverged);
+    CHECK(picture.findings.diverged->line == 10);
     // in[0..127] read by threads that waited at line 10, in[128..255] by threads that had left;
     // the blocks after block 0 never ran.
-    for (uint64_t e = 0; e < 1000; ++e) {
+    for (uint64_t editor = 0; editor < 1000; ++editor) {
         const uint8_t barrier =
-            p.findings.found[e] & (kFoundBarrierWaiting | kFoundBarrierElsewhere | kFoundBarrierExited);
-        CHECK(barrier == (e < 128 ? kFoundBarrierWaiting : e < 256 ? kFoundBarrierExited : 0));
+            picture.findings.found[editor] & (kFoundBarrierWaiting | kFoundBarrierElsewhere | kFoundBarrierExited);
+        CHECK(barrier == (editor < 128 ? kFoundBarrierWaiting : editor < 256 ? kFoundBarrierExited : 0));
     }
-    const Legend g = picture_legend(p);
+    const Legend g = picture_legend(picture);
     CHECK(g.note.find("divergent\nbarrier in block (0,0,0)") != std::string::npos);
     CHECK(std::any_of(g.swatches.begin(), g.swatches.end(),
                       [](const LegendSwatch& s) { return s.label == "diverged: had exited"; }));
     uint32_t x = 0, y = 0;
-    p.layout.cell_of(200, x, y);
-    const CellDescription d = describe_cell(p, int(x), int(y));
+    picture.layout.cell_of(200, x, y);
+    const CellDescription d = describe_cell(picture, int(x), int(y));
     CHECK(std::find(d.fields.begin(), d.fields.end(),
                     std::pair<std::string, std::string>{"when the launch ended (divergent)",
                                                         "this thread had exited without reaching line 10"}) !=
           d.fields.end());
     // Fixed (the barrier outside the if): none.
     const std::string inside = "            __syncthreads();\n        }";
-    e.text.replace(e.text.find(inside), inside.size(), "        }\n        __syncthreads();");
+    editor.text.replace(editor.text.find(inside), inside.size(), "        }\n        __syncthreads();");
     run_editor_now(state);
-    REQUIRE(e.messages.empty());
+    REQUIRE(editor.messages.empty());
     // The map stays on the array the learner chose, as read.
     CHECK(state.edit.model->spec->arrays[state.edit.model->array].name == "in");
     CHECK(state.edit.model->reads);

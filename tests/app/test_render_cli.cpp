@@ -9,8 +9,8 @@
 #include "tests/png_image.hpp"
 #include "tests/run_binary.hpp"
 #include "kernels/cuda/cuda_backend.hpp"
-#include "viz/colorizer.hpp"
-#include "viz/legend.hpp"
+#include "viz/color/colorizer.hpp"
+#include "viz/draw/legend.hpp"
 
 using namespace threadmap;
 

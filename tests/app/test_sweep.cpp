@@ -25,10 +25,10 @@ TEST_CASE("the crossover on a synthetic device where it is known") {
     // CPU: 1 ns per element. GPU: 10 us fixed + 0.1 ns per element resident, and copies of
     // 0.5 ns per element each way. Resident wins above 10 us / 0.9 ns ≈ 11,111 elements;
     // with copies the GPU costs 1.1 ns per element: it never wins.
-    const auto cpu = [](const Workload& w) { return double(element_count(w)) * 1e-9; };
+    const auto cpu = [](const Workload& workload) { return double(element_count(workload)) * 1e-9; };
     SweepGpu gpu;
-    gpu.timer = [](const Workload& w) -> std::optional<GpuStageSeconds> {
-        const double n = double(element_count(w));
+    gpu.timer = [](const Workload& workload) -> std::optional<GpuStageSeconds> {
+        const double n = double(element_count(workload));
         return GpuStageSeconds{0, n * 0.5e-9, 10e-6 + n * 0.1e-9, n * 0.5e-9};
     };
     gpu.origin = "modeled";
@@ -54,7 +54,7 @@ TEST_CASE("the crossover over a profile's ranges - from its best case to its wor
     REQUIRE(laptop);
     const SweepGpu gpu = modeled_gpu(*laptop, false, TimedProgram{});
     REQUIRE(gpu.fast);
-    const auto cpu = [](const Workload& w) { return double(element_count(w)) * 2e-9; };  // a slow CPU
+    const auto cpu = [](const Workload& workload) { return double(element_count(workload)) * 2e-9; };  // a slow CPU
     const SweepResult r = run_sweep(KernelKind::Increment, sweep_sizes(1024, 1 << 24, 30), cpu, gpu);
     CHECK(r.resident.ranged);
     REQUIRE(r.resident.fast);

@@ -41,8 +41,8 @@ ResolvedLaunch resolved(const std::string& kernel) {
     return *r.value;
 }
 
-TimingReport modeled(const ResolvedLaunch& l) {
-    TimingRequest q{l, cpu_backend("test"), find_device_profile("h200")};
+TimingReport modeled(const ResolvedLaunch& resolved) {
+    TimingRequest q{resolved, cpu_backend("test"), find_device_profile("h200")};
     q.repeats = 3;
     auto r = measure_timing(q);
     REQUIRE_MESSAGE(r.value, r.error);
@@ -76,11 +76,11 @@ TEST_CASE("the tutorial's kernels cost the same through their spec as through th
 }
 
 TEST_CASE("every built-in kernel is timed by the model - its arrays' bytes, its sectors, its waves") {
-    for (const KernelSpec* k : builtin_kernels()) {
-        CAPTURE(k->name);
-        const ResolvedLaunch l = resolved(k->name);
+    for (const KernelSpec* spec : builtin_kernels()) {
+        CAPTURE(spec->name);
+        const ResolvedLaunch l = resolved(spec->name);
         const TimingReport r = modeled(l);
-        CHECK(r.kernel == k->name);
+        CHECK(r.kernel == spec->name);
         CHECK(r.backend == "model");
         for (const char* name : {"h2d", "kernel", "d2h"}) {
             CHECK(stage_of(r, name).origin == "modeled");

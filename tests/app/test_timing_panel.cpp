@@ -75,8 +75,8 @@ TEST_CASE("a modeled run labels every GPU figure modeled and the CPU measured") 
 TEST_CASE("recordings - recorded on DEVICE and DATE - bad or mismatched files keep the panel as it was") {
     const std::string dir = "/tmp/threadmap-recording-" + std::to_string(getpid());
     std::filesystem::create_directories(dir);
-    const ResolvedLaunch r = lesson_launch("seed-matmul-fixed");
-    TimingRequest q{r, BackendChoice{}, &device_profiles().front(), false, false, 3};
+    const ResolvedLaunch resolved = lesson_launch("seed-matmul-fixed");
+    TimingRequest q{resolved, BackendChoice{}, &device_profiles().front(), false, false, 3};
     const Outcome<TimingReport> measured = measure_timing(q);
     REQUIRE(measured.value);
     nlohmann::json bench = to_json(*measured.value);
@@ -117,7 +117,7 @@ TEST_CASE("recordings - recorded on DEVICE and DATE - bad or mismatched files ke
 
     TimingState t;
     t.recording_path = dir + "/good.json";
-    load_recording_into(t, r);
+    load_recording_into(t, resolved);
     REQUIRE(t.message.empty());
     REQUIRE(t.current);
     CHECK(t.current->recorded_from == "NVIDIA H200 (cc 9.0), 2026-11-29T10:00:00Z");
@@ -136,7 +136,7 @@ TEST_CASE("recordings - recorded on DEVICE and DATE - bad or mismatched files ke
           std::pair{"/a-directory.json", "is a directory"}, std::pair{"/fifo.json", "not a regular file"},
           std::pair{"/too-big.json", "above the 4194304 a recording may have"}}) {
         t.recording_path = dir + bad;
-        load_recording_into(t, r);
+        load_recording_into(t, resolved);
         CAPTURE(t.message);
         CHECK(t.message.find(field) != std::string::npos);
         CHECK(to_json(*t.current) == before);

@@ -14,9 +14,9 @@ using namespace threadmap;
 namespace {
 
 Workload tutorial(KernelKind kernel) {
-    Workload w = matmul_workload(kernel, 200, 200, 200);
-    w.a_rows = w.b_cols = 300;
-    return w;
+    Workload workload = matmul_workload(kernel, 200, 200, 200);
+    workload.a_rows = workload.b_cols = 300;
+    return workload;
 }
 
 const LaunchConfig kTutorialLaunch{{16, 16, 1}, {32, 32, 1}};
@@ -67,22 +67,22 @@ TEST_CASE("time follows bytes - the uncoalesced matmul's modeled kernel takes it
 }
 
 TEST_CASE("time follows bytes - a launch too large to count says so and keeps bytes and flops") {
-    const Workload w = array_workload(KernelKind::Increment, 40'000'000);
-    WorkloadCost c = workload_cost(w);
+    const Workload workload = array_workload(KernelKind::Increment, 40'000'000);
+    WorkloadCost c = workload_cost(workload);
     const std::string said =
-        add_sectors(c, w, {{156'250, 1, 1}, {256, 1, 1}}, *find_device_profile("h200"), ElementType::Float32);
+        add_sectors(c, workload, {{156'250, 1, 1}, {256, 1, 1}}, *find_device_profile("h200"), ElementType::Float32);
     CHECK(c.global_sectors == 0);
     CHECK(said.find("sectors not counted (the launch makes more than 67108864 loads and stores") == 0);
 }
 
 TEST_CASE("the coalescing lesson gives both kernels' sectors and modeled times") {
-    const Lesson* l = find_lesson("coalescing");
-    REQUIRE(l);
-    const auto& f = lesson_figures(*l);
+    const Lesson* lesson = find_lesson("coalescing");
+    REQUIRE(lesson);
+    const auto& f = lesson_figures(*lesson);
     REQUIRE(f.count("kernel_us"));
     REQUIRE(f.count("other_kernel_us"));
     CHECK(f.at("global_sectors") == "8,320,000");
     CHECK(f.at("other_global_sectors") == "1,425,000");
     CHECK(std::stod(f.at("kernel_us")) > 5 * std::stod(f.at("other_kernel_us")));
-    CHECK(fill_lesson_text(l->explanation, f).find('{') == std::string::npos);
+    CHECK(fill_lesson_text(lesson->explanation, f).find('{') == std::string::npos);
 }

@@ -15,12 +15,12 @@
 
 #include "tests/png_image.hpp"
 #include "tests/run_binary.hpp"
-#include "viz/cell_grid_renderer.hpp"
+#include "viz/draw/cell_grid_renderer.hpp"
 #include "app/launch/launch_options.hpp"
-#include "viz/legend.hpp"
+#include "viz/draw/legend.hpp"
 #include "app/launch/lessons.hpp"
 #include "app/window_state/map_picture.hpp"
-#include "viz/missing_product.hpp"
+#include "viz/draw/missing_product.hpp"
 
 using namespace threadmap;
 using nlohmann::json;
@@ -67,7 +67,7 @@ MapPicture expected_picture(const LaunchOptions& o, const json& state) {
     REQUIRE(r.value);
     // A lesson opens on its view: the array, access and phase it names.
     if (const Lesson* lesson = o.preset.empty() ? nullptr : find_lesson(o.preset))
-        REQUIRE_FALSE(apply_lesson_view(*r.value, *lesson));
+        REQUIRE(apply_lesson_view(*r.value, *lesson).done());
     PictureOptions po;
     po.rows = {state["layout"]["blocks_per_row"], state["layout"]["threads_per_row"]};
     po.mode = parse_color_mode(std::string(state["color_mode"])).value();
@@ -100,11 +100,11 @@ View state_view(const json& state) {
 
 // Compares the screenshot with the colours the colorizer gives, at pixels well inside a
 // cell and away from outlines and the legend box.
-PixelCheck check_map_pixels(const PngImage& img, const json& state, const MapPicture& p) {
+PixelCheck check_map_pixels(const PngImage& img, const json& state, const MapPicture& picture) {
     const ViewRect r = state_map_rect(state);
     const View v = state_view(state);
-    const MapLayout& m = p.layout;
-    const auto missing = missing_product(m.workload);
+    const MapLayout& layout = picture.layout;
+    const auto missing = missing_product(layout.workload);
     const Rgba8 bg = kSceneBackground;
     std::optional<glm::i64vec2> pinned;
     if (state.contains("pinned_cell")) pinned = glm::i64vec2(state["pinned_cell"][0], state["pinned_cell"][1]);
@@ -130,7 +130,7 @@ PixelCheck check_map_pixels(const PngImage& img, const json& state, const MapPic
                 const bool under = w.y >= a.y1 && w.y < a.y1 + 60 / v.zoom;
                 if (on_outline || under) continue;
             }
-            if (w.x < 0 || w.y < 0 || w.x >= m.width || w.y >= m.height) continue;
+            if (w.x < 0 || w.y < 0 || w.x >= layout.width || w.y >= layout.height) continue;
             // Stay clear of cell edges (rounding), and of the borders and outlines the
             // renderer draws when they are wide enough to see.
             const double ex = (w.x - std::floor(w.x)) * v.zoom, ey = (w.y - std::floor(w.y)) * v.zoom;
@@ -140,18 +140,20 @@ PixelCheck check_map_pixels(const PngImage& img, const json& state, const MapPic
             const uint32_t cx = uint32_t(w.x), cy = uint32_t(w.y);
             if (pinned && std::abs(int64_t(cx) - pinned->x) <= 1 && std::abs(int64_t(cy) - pinned->y) <= 1)
                 continue;  // the pinned cell's outline, over it and its neighbours' edges
-            if (m.outline_by_toucher && v.zoom >= 4 && (ex < 2.5 || ey < 2.5)) continue;  // may be an edge
-            if (m.block_w * v.zoom >= 8 && cx % m.block_w == 0 && ex < 2.5) continue;
-            if (m.block_h * v.zoom >= 8 && cy % m.block_h == 0 && ey < 2.5) continue;
-            CellSample s = sample_cell(m, p.result.map, cx, cy);
+            if (layout.outline_by_toucher && v.zoom >= 4 && (ex < 2.5 || ey < 2.5)) continue;  // may be an edge
+            if (layout.block_w * v.zoom >= 8 && cx % layout.block_w == 0 && ex < 2.5) continue;
+            if (layout.block_h * v.zoom >= 8 && cy % layout.block_h == 0 && ey < 2.5) continue;
+            CellSample s = sample_cell(layout, picture.result.map, cx, cy);
             if (s.kind == CellSample::Empty) continue;
-            if (is_memory_mode(p.color.mode) && s.kind == CellSample::Element) {
-                const auto& costs = p.color.mode == ColorMode::Lanes ? p.memory.lanes : p.memory.costs;
-                s.cost = costs.at(*m.element_at(cx, cy));
+            if (is_memory_mode(picture.color.mode) && s.kind == CellSample::Element) {
+                const auto& costs =
+                    picture.color.mode == ColorMode::Lanes ? picture.memory.lanes : picture.memory.costs;
+                s.cost = costs.at(*layout.element_at(cx, cy));
             }
-            if (p.color.mode == ColorMode::Findings && p.color.findings_checked && s.kind == CellSample::Element)
-                s.cost = p.findings.found.at(*m.element_at(cx, cy));  // its finding bits
-            const Rgba8 e = colorize(s, p.color);
+            if (picture.color.mode == ColorMode::Findings && picture.color.findings_checked &&
+                s.kind == CellSample::Element)
+                s.cost = picture.findings.found.at(*layout.element_at(cx, cy));  // its finding bits
+            const Rgba8 e = colorize(s, picture.color);
             const auto got = img.at(px, py);
             if (s.kind == CellSample::Element) {
                 ++c.elements;
@@ -989,7 +991,7 @@ TEST_CASE(
     CHECK(check_map_pixels(img, s, expected_picture(preset(name), s)).mismatches == 0);
     auto launch = resolve_launch(preset(name));
     REQUIRE(launch.value);
-    REQUIRE_FALSE(apply_lesson_view(*launch.value, *find_lesson(name)));
+    REQUIRE(apply_lesson_view(*launch.value, *find_lesson(name)).done());
     PictureOptions po;
     po.mode = ColorMode::Banks;
     po.compare = lesson_comparison(*launch.value);

@@ -17,9 +17,9 @@
 #include "tests/random_launch.hpp"
 #include "kernels/core/validation.hpp"
 #if THREADMAP_HAS_GUI
-#include "viz/cuda_interop.hpp"
-#include "viz/map_layout.hpp"
-#include "viz/offscreen_context.hpp"
+#include "viz/draw/cuda_interop.hpp"
+#include "viz/layout/map_layout.hpp"
+#include "viz/draw/offscreen_context.hpp"
 #endif
 
 using namespace threadmap;
@@ -33,8 +33,8 @@ Executor& gpu() {
 }
 
 // Runs on the GPU and brings the map to the host, as the inspector and `map` do.
-Outcome<LaunchResult> run_on_gpu(const Workload& w, const LaunchConfig& l) {
-    Outcome<LaunchResult> r = gpu().run(w, l);
+Outcome<LaunchResult> run_on_gpu(const Workload& workload, const LaunchConfig& launch) {
+    Outcome<LaunchResult> r = gpu().run(workload, launch);
     if (r.value) {
         REQUIRE(r.value->device_map);  // the map stays on the device …
         REQUIRE_FALSE(r.value->has_host_map());
@@ -44,36 +44,37 @@ Outcome<LaunchResult> run_on_gpu(const Workload& w, const LaunchConfig& l) {
     return r;
 }
 
-void compare(const Workload& w, const LaunchConfig& l) {
-    CAPTURE(std::string(kernel_name(w.kernel)));
-    CAPTURE(to_string(l.grid));
-    CAPTURE(to_string(l.block));
-    const LaunchResult cpu = emulate(w, l);
-    const Outcome<LaunchResult> on_gpu = run_on_gpu(w, l);
+void compare(const Workload& workload, const LaunchConfig& launch) {
+    CAPTURE(std::string(kernel_name(workload.kernel)));
+    CAPTURE(to_string(launch.grid));
+    CAPTURE(to_string(launch.block));
+    const LaunchResult cpu = emulate(workload, launch);
+    const Outcome<LaunchResult> on_gpu = run_on_gpu(workload, launch);
     REQUIRE_MESSAGE(on_gpu.value, on_gpu.error);
-    const LaunchResult& g = *on_gpu.value;
-    REQUIRE(g.map.size() == cpu.map.size());
+    const LaunchResult& result = *on_gpu.value;
+    REQUIRE(result.map.size() == cpu.map.size());
     // The first element that differs, if any (one REQUIRE per element is slow for millions).
     // Elements written once are race-free: same value. Several writers race on a GPU.
     uint64_t i = 0;
     for (; i < cpu.map.size(); ++i) {
         const bool touched = cpu.map.touches[i] > 0, once = cpu.map.touches[i] <= 1;
-        if (g.map.touches[i] != cpu.map.touches[i] || (touched && g.map.first_toucher[i] != cpu.map.first_toucher[i]) ||
-            (once && g.data.out[i] != cpu.data.out[i]))
+        if (result.map.touches[i] != cpu.map.touches[i] ||
+            (touched && result.map.first_toucher[i] != cpu.map.first_toucher[i]) ||
+            (once && result.data.out[i] != cpu.data.out[i]))
             break;
     }
     if (i < cpu.map.size()) {
         CAPTURE(i);
-        CHECK(g.map.touches[i] == cpu.map.touches[i]);
-        CHECK(g.map.first_toucher[i] == cpu.map.first_toucher[i]);
-        CHECK(g.data.out[i] == cpu.data.out[i]);
+        CHECK(result.map.touches[i] == cpu.map.touches[i]);
+        CHECK(result.map.first_toucher[i] == cpu.map.first_toucher[i]);
+        CHECK(result.data.out[i] == cpu.data.out[i]);
         FAIL("the GPU's map differs from the emulator's");
     }
-    CHECK(g.stats.threads_active == cpu.stats.threads_active);
-    CHECK(g.stats.threads_idle == cpu.stats.threads_idle);
-    CHECK(g.stats.elements_untouched == cpu.stats.elements_untouched);
-    CHECK(g.stats.elements_multi == cpu.stats.elements_multi);
-    CHECK(g.stats.warps == cpu.stats.warps);
+    CHECK(result.stats.threads_active == cpu.stats.threads_active);
+    CHECK(result.stats.threads_idle == cpu.stats.threads_idle);
+    CHECK(result.stats.elements_untouched == cpu.stats.elements_untouched);
+    CHECK(result.stats.elements_multi == cpu.stats.elements_multi);
+    CHECK(result.stats.warps == cpu.stats.warps);
 }
 
 }  // namespace
@@ -84,9 +85,9 @@ TEST_CASE("the CUDA map equals the emulator's for 1000+ random valid launches") 
     const char* trials_env = std::getenv("THREADMAP_GPU_TRIALS");
     const int trials = trials_env ? std::max(1, std::atoi(trials_env)) : 1200;
     for (int trial = 0; trial < trials; ++trial) {
-        const LaunchConfig l = random.launch(trial);
-        REQUIRE_FALSE(validate_launch(l, cc90_profile()));
-        compare(random.workload(trial), l);
+        const LaunchConfig launch = random.launch(trial);
+        REQUIRE_FALSE(validate_launch(launch, cc90_profile()));
+        compare(random.workload(trial), launch);
     }
 }
 
@@ -110,10 +111,10 @@ TEST_CASE("a launch of more than 2^32 threads is refused for the GPU map, with i
 
 TEST_CASE("the kernels compute what the CPU reference computes") {
     for (KernelKind k : {KernelKind::Matmul, KernelKind::MatmulXCol}) {
-        const Workload w = matmul_workload(k, 300, 300, 200);
-        const Outcome<LaunchResult> g = run_on_gpu(w, {covering_grid(w, {32, 32, 1}), {32, 32, 1}});
+        const Workload workload = matmul_workload(k, 300, 300, 200);
+        const Outcome<LaunchResult> g = run_on_gpu(workload, {covering_grid(workload, {32, 32, 1}), {32, 32, 1}});
         REQUIRE_MESSAGE(g.value, g.error);
-        const std::vector<float> ref = cpu_reference_result(w);
+        const std::vector<float> ref = cpu_reference_result(workload);
         for (size_t i = 0; i < ref.size(); ++i) REQUIRE(g.value->data.out[i] == ref[i]);
     }
     const Workload inc = array_workload(KernelKind::Increment, 1 << 20);
@@ -161,24 +162,24 @@ TEST_CASE("interop colours equal host-painted colours - pixel for pixel, every m
         {matmul_workload(KernelKind::MatmulXCol, 90, 70, 5), Dim3{8, 4, 4}},  // threadIdx.z varies; multi-writers
     };
     for (const auto& [w, block] : launches) {
-        const LaunchConfig l{covering_grid(w, block), block};
-        CAPTURE(to_string(l.block));
-        const LaunchResult e = emulate(w, l);
-        const Outcome<LaunchResult> g = gpu().run(w, l);  // painted from the device map in place
+        const LaunchConfig launch{covering_grid(w, block), block};
+        CAPTURE(to_string(launch.block));
+        const LaunchResult result = emulate(w, launch);
+        const Outcome<LaunchResult> g = gpu().run(w, launch);  // painted from the device map in place
         REQUIRE_MESSAGE(g.value, g.error);
-        const auto layout = make_layout(w, l, {1}, 16384);
+        const auto layout = make_layout(w, launch, {1}, 16384);
         REQUIRE(layout.value);
         for (ColorMode mode : {ColorMode::Block, ColorMode::ThreadX, ColorMode::ThreadY, ColorMode::ThreadZ,
                                ColorMode::Global, ColorMode::Warp, ColorMode::Lane, ColorMode::Coverage})
             for (Palette palette : {Palette::Standard, Palette::ColorBlindSafe}) {
                 CAPTURE(int(mode));
                 CAPTURE(int(palette));
-                const ColorContext color{mode, palette, l.grid, l.block};
+                const ColorContext color{mode, palette, launch.grid, launch.block};
                 const std::string why = painter.paint(renderer, *layout.value, *g.value, color);
                 REQUIRE_MESSAGE(why.empty(), why);
                 const std::vector<Rgba8> gpu = renderer.read_cells();
                 std::vector<Rgba8> host(gpu.size());
-                colorize_layout(*layout.value, e.map, color, host.data());
+                colorize_layout(*layout.value, result.map, color, host.data());
                 REQUIRE(gpu.size() == host.size());
                 const auto differs = std::mismatch(gpu.begin(), gpu.end(), host.begin());
                 CAPTURE(differs.first - gpu.begin());

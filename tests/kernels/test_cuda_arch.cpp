@@ -16,28 +16,29 @@ TEST_CASE("the default architectures run Turing to Blackwell and refuse Pascal a
          {std::pair{7, 5}, {8, 0}, {8, 6}, {8, 7}, {8, 9}, {9, 0}, {10, 0}, {10, 3}, {12, 0}, {12, 1}, {13, 0}}) {
         CAPTURE(major);
         CAPTURE(minor);
-        CHECK_FALSE(missing_code_for(major, minor, archs));
+        CHECK(missing_code_for(major, minor, archs).done());
     }
     for (const auto& [major, minor] : {std::pair{6, 1}, {7, 0}, {7, 2}, {11, 0}}) {
         CAPTURE(major);
         CAPTURE(minor);
-        const auto why = missing_code_for(major, minor, archs);
-        REQUIRE(why);
-        CHECK(why->find("no code for compute capability " + std::to_string(major) + "." + std::to_string(minor)) == 0);
-        CHECK(why->find("built for 7.5 8.0 8.6 8.9 9.0 10.0 12.0") != std::string::npos);
-        CHECK(why->find("PTX from 12.0 up") != std::string::npos);
+        const Outcome<void> missing = missing_code_for(major, minor, archs);
+        REQUIRE_FALSE(missing.done());
+        const std::string& why = missing.error;
+        CHECK(why.find("no code for compute capability " + std::to_string(major) + "." + std::to_string(minor)) == 0);
+        CHECK(why.find("built for 7.5 8.0 8.6 8.9 9.0 10.0 12.0") != std::string::npos);
+        CHECK(why.find("PTX from 12.0 up") != std::string::npos);
     }
 }
 
 TEST_CASE("PTX only runs upward - machine code only stays within its major version") {
     const auto ptx = parse_cuda_architectures("90-virtual");
-    CHECK(missing_code_for(8, 9, ptx));
-    CHECK_FALSE(missing_code_for(9, 0, ptx));
-    CHECK_FALSE(missing_code_for(12, 0, ptx));
+    CHECK_FALSE(missing_code_for(8, 9, ptx).done());
+    CHECK(missing_code_for(9, 0, ptx).done());
+    CHECK(missing_code_for(12, 0, ptx).done());
     const auto sass = parse_cuda_architectures("86-real;90-real");
-    CHECK(missing_code_for(8, 0, sass));  // older minor than built
-    CHECK_FALSE(missing_code_for(8, 9, sass));
-    CHECK(missing_code_for(10, 0, sass));                                  // a newer major needs PTX
-    CHECK(missing_code_for(9, 0, parse_cuda_architectures("")));           // no CUDA code at all
-    CHECK(parse_cuda_architectures("90a-real 80-real junk").size() == 1);  // only what we can read
+    CHECK_FALSE(missing_code_for(8, 0, sass).done());  // older minor than built
+    CHECK(missing_code_for(8, 9, sass).done());
+    CHECK_FALSE(missing_code_for(10, 0, sass).done());                         // a newer major needs PTX
+    CHECK_FALSE(missing_code_for(9, 0, parse_cuda_architectures("")).done());  // no CUDA code at all
+    CHECK(parse_cuda_architectures("90a-real 80-real junk").size() == 1);      // only what we can read
 }

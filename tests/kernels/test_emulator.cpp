@@ -12,39 +12,39 @@ using namespace threadmap;
 
 namespace {
 
-void check_against_oracle(const Workload& w, const LaunchConfig& l, unsigned workers) {
-    CAPTURE(kernel_name(w.kernel));
-    CAPTURE(to_string(l.grid));
-    CAPTURE(to_string(l.block));
+void check_against_oracle(const Workload& workload, const LaunchConfig& launch, unsigned workers) {
+    CAPTURE(kernel_name(workload.kernel));
+    CAPTURE(to_string(launch.grid));
+    CAPTURE(to_string(launch.block));
     CAPTURE(workers);
-    const LaunchResult e = emulate(w, l, workers);
-    const oracle::Map o = oracle::compute(w, l);
-    REQUIRE(e.map.size() == o.touches.size());
+    const LaunchResult result = emulate(workload, launch, workers);
+    const oracle::Map o = oracle::compute(workload, launch);
+    REQUIRE(result.map.size() == o.touches.size());
     uint64_t untouched = 0, multi = 0;
-    for (uint64_t i = 0; i < e.map.size(); ++i) {
-        REQUIRE(e.map.touches[i] == o.touches[i]);
-        if (o.touches[i] > 0) REQUIRE(e.map.first_toucher[i] == o.first[i]);
+    for (uint64_t i = 0; i < result.map.size(); ++i) {
+        REQUIRE(result.map.touches[i] == o.touches[i]);
+        if (o.touches[i] > 0) REQUIRE(result.map.first_toucher[i] == o.first[i]);
         untouched += o.touches[i] == 0;
         multi += o.touches[i] > 1;
     }
-    const uint64_t tpb = uint64_t(l.block.x) * l.block.y * l.block.z;
-    const uint64_t blocks = uint64_t(l.grid.x) * l.grid.y * l.grid.z;
-    CHECK(e.stats.blocks == blocks);
-    CHECK(e.stats.threads_launched == blocks * tpb);
-    CHECK(e.stats.threads_active == o.threads_active);
-    CHECK(e.stats.threads_idle == blocks * tpb - o.threads_active);
-    CHECK(e.stats.elements == o.touches.size());
-    CHECK(e.stats.elements_untouched == untouched);
-    CHECK(e.stats.elements_multi == multi);
-    CHECK(e.stats.warps == blocks * ((tpb + 31) / 32));
-    CHECK(e.stats.partial_warps == (tpb % 32 ? blocks : 0));
+    const uint64_t tpb = uint64_t(launch.block.x) * launch.block.y * launch.block.z;
+    const uint64_t blocks = uint64_t(launch.grid.x) * launch.grid.y * launch.grid.z;
+    CHECK(result.stats.blocks == blocks);
+    CHECK(result.stats.threads_launched == blocks * tpb);
+    CHECK(result.stats.threads_active == o.threads_active);
+    CHECK(result.stats.threads_idle == blocks * tpb - o.threads_active);
+    CHECK(result.stats.elements == o.touches.size());
+    CHECK(result.stats.elements_untouched == untouched);
+    CHECK(result.stats.elements_multi == multi);
+    CHECK(result.stats.warps == blocks * ((tpb + 31) / 32));
+    CHECK(result.stats.partial_warps == (tpb % 32 ? blocks : 0));
 }
 
 }  // namespace
 
 TEST_CASE("the tutorial's launches - by hand") {
-    const Workload w = array_workload(KernelKind::Increment, 500);
-    const LaunchResult right = emulate(w, {{16, 1, 1}, {32, 1, 1}});
+    const Workload workload = array_workload(KernelKind::Increment, 500);
+    const LaunchResult right = emulate(workload, {{16, 1, 1}, {32, 1, 1}});
     CHECK(right.stats.threads_launched == 512);
     CHECK(right.stats.threads_active == 500);
     CHECK(right.stats.elements_untouched == 0);
@@ -53,7 +53,7 @@ TEST_CASE("the tutorial's launches - by hand") {
     CHECK(t->block == Dim3{3, 0, 0});  // 100 = 4 + 3 * 32
     CHECK(t->thread == Dim3{4, 0, 0});
 
-    const LaunchResult bug = emulate(w, {{531, 1, 1}, {32, 1, 1}});
+    const LaunchResult bug = emulate(workload, {{531, 1, 1}, {32, 1, 1}});
     CHECK(bug.stats.blocks == 531);
     CHECK(bug.stats.threads_launched == 16992);
     CHECK(bug.stats.threads_active == 500);
@@ -61,12 +61,12 @@ TEST_CASE("the tutorial's launches - by hand") {
 }
 
 TEST_CASE("a 2D block on the x-only increment - several threads write one element") {
-    const Workload w = array_workload(KernelKind::Increment, 64);
-    const LaunchResult e = emulate(w, {{2, 1, 1}, {32, 3, 1}});
-    CHECK(e.stats.elements_multi == 64);
-    CHECK(e.map.touches[5] == 3);
-    CHECK(e.map.toucher(5)->thread == Dim3{5, 0, 0});  // the smallest id: ty = 0
-    CHECK(e.stats.threads_active == 192);              // all of them wrote, though twice over
+    const Workload workload = array_workload(KernelKind::Increment, 64);
+    const LaunchResult result = emulate(workload, {{2, 1, 1}, {32, 3, 1}});
+    CHECK(result.stats.elements_multi == 64);
+    CHECK(result.map.touches[5] == 3);
+    CHECK(result.map.toucher(5)->thread == Dim3{5, 0, 0});  // the smallest id: ty = 0
+    CHECK(result.stats.threads_active == 192);              // all of them wrote, though twice over
 }
 
 TEST_CASE("blockIdx.y copies of an x-only grid race on a GPU - the emulator still maps exactly") {
@@ -91,18 +91,18 @@ TEST_CASE("a launch whose blocks race is re-run on one worker - a race-free one 
 }
 
 TEST_CASE("a result whose buffers were moved out is refilled, not trusted - a matmul reads its inputs again") {
-    const Workload w = matmul_workload(KernelKind::Matmul, 64, 48, 32);
-    const LaunchConfig l{{4, 4, 1}, {16, 16, 1}};
-    const LaunchResult want = emulate(w, l, 2);
+    const Workload workload = matmul_workload(KernelKind::Matmul, 64, 48, 32);
+    const LaunchConfig launch{{4, 4, 1}, {16, 16, 1}};
+    const LaunchResult want = emulate(workload, launch, 2);
     for (unsigned workers : {1u, 2u}) {
         CAPTURE(workers);
         // As the window's spare map comes back to be refilled: it keeps its workload, its
         // buffers went to the map that replaced it.
-        LaunchResult again = emulate(w, l, 2);
+        LaunchResult again = emulate(workload, launch, 2);
         const LaunchResult taken = std::move(again);
-        REQUIRE(emulate_into(w, l, again, workers));
+        REQUIRE(emulate_into(workload, launch, again, workers));
         CHECK(again.data.a.size() == taken.data.a.size());
-        for (uint64_t i = 0; i < element_count(w); ++i)
+        for (uint64_t i = 0; i < element_count(workload); ++i)
             if (again.data.out[i] != want.data.out[i]) FAIL("C element " << i);
     }
 }
@@ -112,13 +112,13 @@ TEST_CASE("the fast decoder equals decode_global_id for every block size and bot
     for (uint32_t tpb = 1; tpb <= 1024; ++tpb) {
         const Dim3 shapes[] = {{tpb, 1, 1}, tpb % 4 == 0 ? Dim3{tpb / 4, 2, 2} : Dim3{1, tpb, 1}};
         for (const Dim3 block : shapes) {
-            const LaunchConfig l{{7, 3, 2}, block};
-            const ToucherDecoder d(l);
-            const uint64_t threads = l.blocks() * l.threads_per_block();
+            const LaunchConfig launch{{7, 3, 2}, block};
+            const ToucherDecoder d(launch);
+            const uint64_t threads = launch.blocks() * launch.threads_per_block();
             // Every id of small launches; a stride through larger ones, ends included.
             const uint64_t step = std::max<uint64_t>(1, threads / 4000);
             for (uint64_t id = 0; id < threads; id += step) {
-                const Toucher a = d.decode(uint32_t(id)), b = ThreadMap::decode_global_id(id, l);
+                const Toucher a = d.decode(uint32_t(id)), b = ThreadMap::decode_global_id(id, launch);
                 REQUIRE(a.block == b.block);
                 REQUIRE(a.thread == b.thread);
             }
@@ -127,19 +127,19 @@ TEST_CASE("the fast decoder equals decode_global_id for every block size and bot
         }
     }
     // Grids of 2^20 blocks (tabulated) and 2^20 + 1 (computed), ids up to the 2^30 thread cap.
-    for (const LaunchConfig& l :
+    for (const LaunchConfig& launch :
          {LaunchConfig{{1u << 20, 1, 1}, {1024, 1, 1}}, LaunchConfig{{(1u << 20) + 1, 1, 1}, {1023, 1, 1}},
           LaunchConfig{{1025, 1024, 1}, {3, 1, 1}}, LaunchConfig{{1024, 1024, 1}, {1, 1, 1}}}) {
-        CAPTURE(to_string(l.grid));
-        const ToucherDecoder d(l);
-        const uint64_t threads = l.blocks() * l.threads_per_block();
+        CAPTURE(to_string(launch.grid));
+        const ToucherDecoder d(launch);
+        const uint64_t threads = launch.blocks() * launch.threads_per_block();
         for (uint64_t id = 0; id < threads; id += 999'983) {
-            const Toucher a = d.decode(uint32_t(id)), b = ThreadMap::decode_global_id(id, l);
+            const Toucher a = d.decode(uint32_t(id)), b = ThreadMap::decode_global_id(id, launch);
             REQUIRE(a.block == b.block);
             REQUIRE(a.thread == b.thread);
         }
         for (uint64_t id = threads - 2000; id < threads; ++id)
-            REQUIRE(d.decode(uint32_t(id)).block == ThreadMap::decode_global_id(id, l).block);
+            REQUIRE(d.decode(uint32_t(id)).block == ThreadMap::decode_global_id(id, launch).block);
     }
 }
 
@@ -161,32 +161,32 @@ TEST_CASE("emulator against the oracle - random launches") {
     std::mt19937 rng(20261130);
     const auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
     for (int trial = 0; trial < 300; ++trial) {
-        LaunchConfig l;
-        l.block = {pick(1, 70), pick(1, 6), pick(1, 3)};
-        l.grid = {pick(1, 12), pick(1, 4), pick(1, 3)};
-        if (trial % 3 == 0) l.block.y = l.block.z = l.grid.y = l.grid.z = 1;  // plenty of pure 1D
+        LaunchConfig launch;
+        launch.block = {pick(1, 70), pick(1, 6), pick(1, 3)};
+        launch.grid = {pick(1, 12), pick(1, 4), pick(1, 3)};
+        if (trial % 3 == 0) launch.block.y = launch.block.z = launch.grid.y = launch.grid.z = 1;  // plenty of pure 1D
         const unsigned workers = pick(1, 4);
         switch (trial % 4) {
             case 0:
-                check_against_oracle(array_workload(KernelKind::Increment, pick(1, 900)), l, workers);
+                check_against_oracle(array_workload(KernelKind::Increment, pick(1, 900)), launch, workers);
                 break;
             case 1:
-                check_against_oracle(array_workload(KernelKind::IncrementStride, pick(1, 900)), l, workers);
+                check_against_oracle(array_workload(KernelKind::IncrementStride, pick(1, 900)), launch, workers);
                 break;
             case 2:
-                check_against_oracle(matmul_workload(KernelKind::Matmul, pick(1, 60), pick(1, 60), pick(1, 4)), l,
+                check_against_oracle(matmul_workload(KernelKind::Matmul, pick(1, 60), pick(1, 60), pick(1, 4)), launch,
                                      workers);
                 break;
             case 3:
-                check_against_oracle(matmul_workload(KernelKind::MatmulXCol, pick(1, 60), pick(1, 60), pick(1, 4)), l,
-                                     workers);
+                check_against_oracle(matmul_workload(KernelKind::MatmulXCol, pick(1, 60), pick(1, 60), pick(1, 4)),
+                                     launch, workers);
                 break;
         }
     }
 }
 
 TEST_CASE("a linear id decodes back to the blockIdx and threadIdx it came from") {
-    const LaunchConfig l{{5, 4, 3}, {7, 3, 2}};
+    const LaunchConfig launch{{5, 4, 3}, {7, 3, 2}};
     uint64_t id = 0;
     for (uint32_t bz = 0; bz < 3; ++bz)
         for (uint32_t by = 0; by < 4; ++by)
@@ -194,18 +194,18 @@ TEST_CASE("a linear id decodes back to the blockIdx and threadIdx it came from")
                 for (uint32_t tz = 0; tz < 2; ++tz)
                     for (uint32_t ty = 0; ty < 3; ++ty)
                         for (uint32_t tx = 0; tx < 7; ++tx, ++id) {
-                            const Toucher t = ThreadMap::decode_global_id(id, l);
+                            const Toucher t = ThreadMap::decode_global_id(id, launch);
                             REQUIRE(t.block == Dim3{bx, by, bz});
                             REQUIRE(t.thread == Dim3{tx, ty, tz});
                         }
 }
 
 TEST_CASE("a map holds at most 2^32 threads - the reason names the 32-bit ids") {
-    CHECK_FALSE(check_mapped_threads({{1u << 22, 1, 1}, {1024, 1, 1}}));  // exactly 2^32
-    const auto over = check_mapped_threads({{(1u << 22) + 1, 1, 1}, {1024, 1, 1}});
-    REQUIRE(over);
-    CHECK(over->find("32 bits") != std::string::npos);
-    CHECK(over->find("4194305 blocks of 1024") != std::string::npos);
+    CHECK(check_mapped_threads({{1u << 22, 1, 1}, {1024, 1, 1}}).done());  // exactly 2^32
+    const Outcome<void> over = check_mapped_threads({{(1u << 22) + 1, 1, 1}, {1024, 1, 1}});
+    REQUIRE_FALSE(over.done());
+    CHECK(over.error.find("32 bits") != std::string::npos);
+    CHECK(over.error.find("4194305 blocks of 1024") != std::string::npos);
     // 2^31-1 × 65535 × 65535 blocks of 1024 threads: 2^73 threads, counted without overflow
-    CHECK(check_mapped_threads({{2147483647u, 65535, 65535}, {1024, 1, 1}}));
+    CHECK_FALSE(check_mapped_threads({{2147483647u, 65535, 65535}, {1024, 1, 1}}).done());
 }

@@ -29,9 +29,9 @@ struct Figures {
     bool operator==(const Figures&) const = default;
 };
 
-Accesses thread_accesses(const std::string& kernel, const Params& p, const LaunchConfig& l, const Coords& c) {
+Accesses thread_accesses(const std::string& kernel, const Params& p, const LaunchConfig& launch, const Coords& c) {
     Accesses a;
-    const uint64_t gx = c.tx + c.bx * l.block.x, gy = c.ty + c.by * l.block.y;
+    const uint64_t gx = c.tx + c.bx * launch.block.x, gy = c.ty + c.by * launch.block.y;
     const auto rw = [&](const std::string& array, uint64_t e) {
         a[{array, false}].push_back(e);
         a[{array, true}].push_back(e);
@@ -39,7 +39,7 @@ Accesses thread_accesses(const std::string& kernel, const Params& p, const Launc
     if (kernel == "increment") {
         if (gx < p[0]) rw("a", gx);
     } else if (kernel == "increment-stride") {
-        for (uint64_t pos = gx; pos < p[0]; pos += uint64_t(l.block.x) * l.grid.x) rw("a", pos);
+        for (uint64_t pos = gx; pos < p[0]; pos += uint64_t(launch.block.x) * launch.grid.x) rw("a", pos);
     } else if (kernel == "copy-offset") {
         if (gx < p[0]) {
             a[{"in", false}].push_back(gx + p[1]);
@@ -65,17 +65,22 @@ Accesses thread_accesses(const std::string& kernel, const Params& p, const Launc
 }
 
 std::map<std::pair<std::string, bool>, Figures> oracle(const std::string& kernel, const Params& p,
-                                                       const LaunchConfig& l) {
+                                                       const LaunchConfig& launch) {
     std::map<std::pair<std::string, bool>, Figures> out;
-    const uint64_t tpb = l.threads_per_block();
-    for (uint64_t b = 0; b < l.blocks(); ++b) {
-        const uint64_t bx = b % l.grid.x, by = b / l.grid.x % l.grid.y, bz = b / (uint64_t(l.grid.x) * l.grid.y);
+    const uint64_t tpb = launch.threads_per_block();
+    for (uint64_t b = 0; b < launch.blocks(); ++b) {
+        const uint64_t bx = b % launch.grid.x, by = b / launch.grid.x % launch.grid.y,
+                       bz = b / (uint64_t(launch.grid.x) * launch.grid.y);
         for (uint64_t first = 0; first < tpb; first += 32) {
             std::vector<Accesses> lanes;
             for (uint64_t t = first; t < std::min(first + 32, tpb); ++t) {
-                const Coords c{
-                    t % l.block.x, t / l.block.x % l.block.y, t / (uint64_t(l.block.x) * l.block.y), bx, by, bz};
-                lanes.push_back(thread_accesses(kernel, p, l, c));
+                const Coords c{t % launch.block.x,
+                               t / launch.block.x % launch.block.y,
+                               t / (uint64_t(launch.block.x) * launch.block.y),
+                               bx,
+                               by,
+                               bz};
+                lanes.push_back(thread_accesses(kernel, p, launch, c));
             }
             std::set<std::pair<std::string, bool>> instructions;
             for (const Accesses& a : lanes)
@@ -102,15 +107,16 @@ std::map<std::pair<std::string, bool>, Figures> oracle(const std::string& kernel
     return out;
 }
 
-std::map<std::pair<std::string, bool>, Figures> model(const KernelSpec& k, const Params& p, const LaunchConfig& l) {
-    ModelLaunch m{&k, p, l};
-    m.record_requests = true;
-    m.record_elements = false;
-    const auto r = run_model(m);
+std::map<std::pair<std::string, bool>, Figures> model(const KernelSpec& spec, const Params& p,
+                                                      const LaunchConfig& launch) {
+    ModelLaunch model_launch{&spec, p, launch};
+    model_launch.record_requests = true;
+    model_launch.record_elements = false;
+    const auto r = run_model(model_launch);
     REQUIRE_MESSAGE(r.value, r.error);
     std::map<std::pair<std::string, bool>, Figures> out;
     for (const MemorySite& s : r.value->memory->sites) {
-        Figures& f = out[{k.arrays[s.array].name, s.op == AccessOp::Store}];
+        Figures& f = out[{spec.arrays[s.array].name, s.op == AccessOp::Store}];
         f.requests += s.requests;
         f.sectors += s.sectors;
         f.lanes += s.active_lanes;
@@ -126,8 +132,8 @@ TEST_CASE("the memory view equals an independent oracle on 240 random launches o
                              "matmul-xcol", "copy-offset",      "transpose-naive"};
     for (int trial = 0; trial < random_trials(240); ++trial) {
         const std::string name = kernels[trial % 6];
-        const KernelSpec& k = *find_builtin_kernel(name);
-        LaunchConfig l = random.launch(trial);
+        const KernelSpec& spec = *find_builtin_kernel(name);
+        LaunchConfig launch = random.launch(trial);
         Params p;
         if (name == "matmul" || name == "matmul-xcol") {
             const uint64_t rows = random.pick(1, 80), cols = random.pick(1, 80);
@@ -141,10 +147,10 @@ TEST_CASE("the memory view equals an independent oracle on 240 random launches o
         }
         CAPTURE(name);
         CAPTURE(trial);
-        CAPTURE(to_string(l.grid));
-        CAPTURE(to_string(l.block));
-        const auto expected = oracle(name, p, l);
-        const auto got = model(k, p, l);
+        CAPTURE(to_string(launch.grid));
+        CAPTURE(to_string(launch.block));
+        const auto expected = oracle(name, p, launch);
+        const auto got = model(spec, p, launch);
         REQUIRE(got.size() == expected.size());
         for (const auto& [key, f] : expected) {
             CAPTURE(key.first);

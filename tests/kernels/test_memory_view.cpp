@@ -26,19 +26,19 @@ WarpRequest request(uint32_t lanes, const std::function<uint64_t(uint32_t lane)>
     return r;
 }
 
-MemoryView view_of(const char* kernel, const Params& p, const LaunchConfig& l) {
-    ModelLaunch m{find_builtin_kernel(kernel), p, l};
-    m.record_requests = true;
-    const auto r = run_model(m);
+MemoryView view_of(const char* kernel, const Params& p, const LaunchConfig& launch) {
+    ModelLaunch model_launch{find_builtin_kernel(kernel), p, launch};
+    model_launch.record_requests = true;
+    const auto r = run_model(model_launch);
     REQUIRE_MESSAGE(r.value, r.error);
     REQUIRE(r.value->memory);
     return *r.value->memory;
 }
 
 // A copy: callers pass views that end with the statement.
-MemorySite site(const KernelSpec& k, const MemoryView& v, const char* array, AccessOp op) {
+MemorySite site(const KernelSpec& spec, const MemoryView& v, const char* array, AccessOp op) {
     for (const MemorySite& s : v.sites)
-        if (k.arrays[s.array].name == array && s.op == op) return s;
+        if (spec.arrays[s.array].name == array && s.op == op) return s;
     FAIL("no site for " << array);
     return v.sites.front();
 }
@@ -182,11 +182,11 @@ TEST_CASE("a request's sectors for 1- and 8-byte elements") {
 // y (or x) has 7 requests: 6 of 32 lanes and one of 8.
 TEST_CASE("the tutorial's matmul stores 28.6 sectors per request with x on rows and 3.6 with x on columns") {
     const Params p = {200, 200, 200, 300, 300};
-    const LaunchConfig l{{16, 16, 1}, {32, 32, 1}};
+    const LaunchConfig launch{{16, 16, 1}, {32, 32, 1}};
     const KernelSpec& row = *find_builtin_kernel("matmul");
     const KernelSpec& col = *find_builtin_kernel("matmul-xcol");
-    const MemoryView x_rows = view_of("matmul", p, l);
-    const MemoryView x_cols = view_of("matmul-xcol", p, l);
+    const MemoryView x_rows = view_of("matmul", p, launch);
+    const MemoryView x_cols = view_of("matmul-xcol", p, launch);
 
     // Stores, x → row: each lane its own row of C (800 bytes apart): a sector per lane.
     // Per column j: 6·32 + 8 = 200 sectors in 7 requests; 200 columns.
@@ -223,10 +223,10 @@ TEST_CASE("the tutorial's matmul stores 28.6 sectors per request with x on rows 
 
 TEST_CASE("each element of C carries its store's sectors and active lanes") {
     const Params p = {200, 200, 200, 300, 300};
-    ModelLaunch m{find_builtin_kernel("matmul"), p, {{16, 16, 1}, {32, 32, 1}}};
-    m.record_requests = true;
-    m.record_elements = false;
-    const auto r = run_model(m);
+    ModelLaunch model_launch{find_builtin_kernel("matmul"), p, {{16, 16, 1}, {32, 32, 1}}};
+    model_launch.record_requests = true;
+    model_launch.record_elements = false;
+    const auto r = run_model(model_launch);
     REQUIRE(r.value);
     const std::vector<ElementCost>& c = r.value->memory->costs[2];
     REQUIRE(c.size() == 200 * 200);
@@ -241,9 +241,9 @@ TEST_CASE("each element of C carries its store's sectors and active lanes") {
 TEST_CASE("the tiled transpose's column reads are 32-way bank conflicts and padding the tile removes them") {
     const Params p = {200, 300};
     const KernelSpec& tiled = *find_builtin_kernel("transpose-tiled");
-    const LaunchConfig l{tiled.covering_grid(p, tiled.default_block), tiled.default_block};
-    const MemoryView plain = view_of("transpose-tiled", p, l);
-    const MemoryView padded = view_of("transpose-tiled-padded", p, l);
+    const LaunchConfig launch{tiled.covering_grid(p, tiled.default_block), tiled.default_block};
+    const MemoryView plain = view_of("transpose-tiled", p, launch);
+    const MemoryView padded = view_of("transpose-tiled-padded", p, launch);
     const MemoryTotals conflicted = memory_totals(plain.sites, MemorySpace::Shared, AccessOp::Load);
     CHECK(conflicted.conflict_ways_max == 32);
     // Each request's lanes read as many words of one bank as it has active lanes.
@@ -258,19 +258,19 @@ TEST_CASE("the tiled transpose's column reads are 32-way bank conflicts and padd
 TEST_CASE("each element of a chosen block's shared tile carries its requests' bank conflict ways") {
     const Params p = {200, 300};
     const KernelSpec& tiled = *find_builtin_kernel("transpose-tiled");
-    const LaunchConfig l{tiled.covering_grid(p, tiled.default_block), tiled.default_block};
+    const LaunchConfig launch{tiled.covering_grid(p, tiled.default_block), tiled.default_block};
     const auto tile_costs = [&](const char* kernel, uint64_t block) {
-        ModelLaunch m{find_builtin_kernel(kernel), p, l};
-        m.record_requests = true;
-        m.record_elements = false;
-        m.shared_block = block;
-        const auto r = run_model(m);
+        ModelLaunch model_launch{find_builtin_kernel(kernel), p, launch};
+        model_launch.record_requests = true;
+        model_launch.record_elements = false;
+        model_launch.shared_block = block;
+        const auto r = run_model(model_launch);
         REQUIRE_MESSAGE(r.value, r.error);
-        return r.value->memory->costs[m.spec->array_index("tile")];
+        return r.value->memory->costs[model_launch.spec->array_index("tile")];
     };
     // Block (1,1) lies inside both matrices: every lane of every request is active. Written
     // along rows (one word per bank), read down columns of a 32-wide tile (one bank).
-    const uint64_t inside = 1 + l.grid.x;
+    const uint64_t inside = 1 + launch.grid.x;
     const std::vector<ElementCost> plain = tile_costs("transpose-tiled", inside);
     REQUIRE(plain.size() == 32 * 32);
     for (const ElementCost& c : plain) {
@@ -292,55 +292,55 @@ TEST_CASE("each element of a chosen block's shared tile carries its requests' ba
 // Block 256 over 65,536 values: 256 blocks of 8 warps. Each step's line loads sdata twice.
 TEST_CASE("reduce-interleaved's active lanes fall step by step and reduce-sequential keeps warps full") {
     const Params p = {65536};
-    const LaunchConfig l{{256, 1, 1}, {256, 1, 1}};
+    const LaunchConfig launch{{256, 1, 1}, {256, 1, 1}};
     const KernelSpec& inter = *find_builtin_kernel("reduce-interleaved");
     const KernelSpec& seq = *find_builtin_kernel("reduce-sequential");
-    const MemorySite a = site(inter, view_of("reduce-interleaved", p, l), "sdata", AccessOp::Load);
+    const MemorySite a = site(inter, view_of("reduce-interleaved", p, launch), "sdata", AccessOp::Load);
     // s = 1, 2, 4, 8, 16: every warp has 16, 8, 4, 2, 1 active lanes; s = 32, 64, 128: 4, 2, 1
     // warps with one lane. Per block: 2·(8·5 + 7) requests, 2·(8·31 + 7) lanes.
     CHECK(a.requests == 256 * 2 * (8 * 5 + 7));
     CHECK(a.active_lanes == 256 * 2 * (8 * 31 + 7));
     // s = 128, 64, 32: 4, 2, 1 full warps; s = 16 … 1: one warp of 16 … 1 lanes.
-    const MemorySite b = site(seq, view_of("reduce-sequential", p, l), "sdata", AccessOp::Load);
+    const MemorySite b = site(seq, view_of("reduce-sequential", p, launch), "sdata", AccessOp::Load);
     CHECK(b.requests == 256 * 2 * (4 + 2 + 1 + 5));
     CHECK(b.active_lanes == 256 * 2 * (128 + 64 + 32 + 16 + 8 + 4 + 2 + 1));
 }
 
 TEST_CASE("an offset-by-one copy loads 5 sectors per request where 4 would do and offset 0 loads 4") {
-    const KernelSpec& k = *find_builtin_kernel("copy-offset");
-    const LaunchConfig l{{4, 1, 1}, {256, 1, 1}};
-    const MemorySite off = site(k, view_of("copy-offset", {1024, 1}, l), "in", AccessOp::Load);
+    const KernelSpec& spec = *find_builtin_kernel("copy-offset");
+    const LaunchConfig launch{{4, 1, 1}, {256, 1, 1}};
+    const MemorySite off = site(spec, view_of("copy-offset", {1024, 1}, launch), "in", AccessOp::Load);
     CHECK(off.requests == 32);
     CHECK(off.sectors == 5 * 32);
     CHECK(off.ideal_sectors == 4 * 32);
-    const MemorySite aligned = site(k, view_of("copy-offset", {1024, 0}, l), "in", AccessOp::Load);
+    const MemorySite aligned = site(spec, view_of("copy-offset", {1024, 0}, launch), "in", AccessOp::Load);
     CHECK(aligned.sectors == 4 * 32);
 }
 
 TEST_CASE("warps cut across rows of a 2D block and partial warps and guarded-off lanes are inactive") {
     // increment over 40 elements, block 48: warp 0 = threads 0–31, warp 1 = threads 32–47 (a
     // partial warp of 16), all active in block 0; block 1's threads 48–87: 40–47 … none active.
-    const KernelSpec& k = *find_builtin_kernel("increment");
+    const KernelSpec& spec = *find_builtin_kernel("increment");
     const MemoryView v = view_of("increment", {40}, {{2, 1, 1}, {48, 1, 1}});
-    const MemorySite st = site(k, v, "a", AccessOp::Store);
+    const MemorySite st = site(spec, v, "a", AccessOp::Store);
     CHECK(st.requests == 2);
     CHECK(st.active_lanes == 40);
     CHECK(st.sectors == 4 + 1);  // elements 32–39: one sector
     // matmul-xcol with block (16, 4): a warp is two rows of 16 threads, i.e. two rows of C.
-    const KernelSpec& m = *find_builtin_kernel("matmul-xcol");
+    const KernelSpec& xcol = *find_builtin_kernel("matmul-xcol");
     const MemoryView w = view_of("matmul-xcol", {16, 16, 1, 16, 16}, {{1, 4, 1}, {16, 4, 1}});
-    const MemorySite c = site(m, w, "C", AccessOp::Store);
+    const MemorySite c = site(xcol, w, "C", AccessOp::Store);
     CHECK(c.requests == 8);     // 16 rows, two per warp
     CHECK(c.sectors == 8 * 4);  // each half-warp: 16 floats of one row, 2 sectors
 }
 
 TEST_CASE("a launch without record_requests has no memory view and the view changes no result") {
-    const KernelSpec& k = *find_builtin_kernel("stencil-1d");
-    const LaunchConfig l{k.covering_grid({1000}, k.default_block), k.default_block};
-    const auto plain = run_model({&k, {1000}, l});
-    ModelLaunch m{&k, {1000}, l};
-    m.record_requests = true;
-    const auto viewed = run_model(m);
+    const KernelSpec& spec = *find_builtin_kernel("stencil-1d");
+    const LaunchConfig launch{spec.covering_grid({1000}, spec.default_block), spec.default_block};
+    const auto plain = run_model({&spec, {1000}, launch});
+    ModelLaunch model_launch{&spec, {1000}, launch};
+    model_launch.record_requests = true;
+    const auto viewed = run_model(model_launch);
     REQUIRE(plain.value);
     REQUIRE(viewed.value);
     CHECK_FALSE(plain.value->memory);
@@ -350,13 +350,13 @@ TEST_CASE("a launch without record_requests has no memory view and the view chan
 }
 
 TEST_CASE("the store requests of one array are kept whole for the warp inspector") {
-    ModelLaunch m{find_builtin_kernel("matmul"), {200, 200, 200, 300, 300}, {{16, 16, 1}, {32, 32, 1}}};
-    m.record_requests = true;
-    const auto plain = run_model(m);
+    ModelLaunch model_launch{find_builtin_kernel("matmul"), {200, 200, 200, 300, 300}, {{16, 16, 1}, {32, 32, 1}}};
+    model_launch.record_requests = true;
+    const auto plain = run_model(model_launch);
     REQUIRE(plain.value);
     CHECK(plain.value->memory->kept_requests.empty());  // not asked to keep them
-    m.keep_requests = 2;                                // C
-    const auto r = run_model(m);
+    model_launch.keep_requests = 2;                     // C
+    const auto r = run_model(model_launch);
     REQUIRE(r.value);
     const MemoryView& v = *r.value->memory;
     CHECK(v.kept_requests.size() == 1400);
@@ -379,11 +379,11 @@ TEST_CASE("the store requests of one array are kept whole for the warp inspector
 TEST_CASE("a warp's load requests are kept in program order - the k loop of the seed's matmul") {
     // 64x64 C, inner 48: the warp of threadIdx.y 5 in block (1, 0) computes C[32..63][5] and
     // loads A[i][k] (line 8) once per k: 48 requests, the k-th touching column k of rows 32-63.
-    ModelLaunch m{find_builtin_kernel("matmul"), {64, 64, 48, 64, 64}, {{2, 2, 1}, {32, 32, 1}}};
-    m.record_requests = true;
-    m.keep_requests = 0;  // A
-    m.keep_op = AccessOp::Load;
-    const auto r = run_model(m);
+    ModelLaunch model_launch{find_builtin_kernel("matmul"), {64, 64, 48, 64, 64}, {{2, 2, 1}, {32, 32, 1}}};
+    model_launch.record_requests = true;
+    model_launch.keep_requests = 0;  // A
+    model_launch.keep_op = AccessOp::Load;
+    const auto r = run_model(model_launch);
     REQUIRE(r.value);
     const MemoryView& v = *r.value->memory;
     const uint32_t first = v.kept_request_of[32 * 48 + 0];  // A[32][0]: the first of that warp
@@ -410,19 +410,19 @@ TEST_CASE("a shared array's requests are kept for the mapped block only, with th
     for (const char* name : {"transpose-tiled", "transpose-tiled-padded"}) {
         CAPTURE(name);
         const KernelSpec* spec = find_builtin_kernel(name);
-        ModelLaunch m{spec, {64, 64}, {{2, 2, 1}, {32, 32, 1}}};
-        m.record_requests = true;
-        m.record_elements = false;
-        m.shared_block = 3;  // block (1, 1)
-        m.keep_requests = spec->array_index("tile");
-        m.keep_op = AccessOp::Load;
-        const auto r = run_model(m);
+        ModelLaunch model_launch{spec, {64, 64}, {{2, 2, 1}, {32, 32, 1}}};
+        model_launch.record_requests = true;
+        model_launch.record_elements = false;
+        model_launch.shared_block = 3;  // block (1, 1)
+        model_launch.keep_requests = spec->array_index("tile");
+        model_launch.keep_op = AccessOp::Load;
+        const auto r = run_model(model_launch);
         REQUIRE(r.value);
         const MemoryView& v = *r.value->memory;
         CHECK(v.kept_requests.size() == 32);  // one per warp of the mapped block
         for (const KeptRequest& k : v.kept_requests) CHECK(k.warp / 32 == 3);
         const WarpRequest& q = v.kept_requests.front().request;
-        const ArrayPlace& place = v.places[m.keep_requests];
+        const ArrayPlace& place = v.places[model_launch.keep_requests];
         const auto banks = bank_words(q, place);
         const uint32_t most = *std::max_element(banks.begin(), banks.end());
         CHECK(most == (std::string(name) == "transpose-tiled" ? 32u : 1u));
@@ -432,11 +432,12 @@ TEST_CASE("a shared array's requests are kept for the mapped block only, with th
 
 TEST_CASE("kept requests stop at kMaxKeptRequests and say so") {
     // increment over 2^23 + 32 elements in blocks of 32: one store request per warp, 2^18 + 1.
-    ModelLaunch m{find_builtin_kernel("increment"), {(uint64_t(1) << 23) + 32}, {{(1u << 18) + 1, 1, 1}, {32, 1, 1}}};
-    m.record_requests = true;
-    m.record_elements = false;
-    m.keep_requests = 0;
-    const auto r = run_model(m);
+    ModelLaunch model_launch{
+        find_builtin_kernel("increment"), {(uint64_t(1) << 23) + 32}, {{(1u << 18) + 1, 1, 1}, {32, 1, 1}}};
+    model_launch.record_requests = true;
+    model_launch.record_elements = false;
+    model_launch.keep_requests = 0;
+    const auto r = run_model(model_launch);
     REQUIRE(r.value);
     CHECK(r.value->memory->kept_requests.size() == kMaxKeptRequests);
     CHECK(r.value->memory->kept_capped);
@@ -444,29 +445,29 @@ TEST_CASE("kept requests stop at kMaxKeptRequests and say so") {
 }
 
 TEST_CASE("a launch past the model's access budget stops between blocks and says so") {
-    ModelLaunch m{find_builtin_kernel("increment"), {5000}, {{20, 1, 1}, {256, 1, 1}}};
-    m.max_accesses = 1000;
-    const auto r = run_model(m);
+    ModelLaunch model_launch{find_builtin_kernel("increment"), {5000}, {{20, 1, 1}, {256, 1, 1}}};
+    model_launch.max_accesses = 1000;
+    const auto r = run_model(model_launch);
     CHECK_FALSE(r.value);
     CHECK(r.error.find("more than 1000 loads and stores") != std::string::npos);
-    m.max_accesses = 10000;  // 5,000 loads and 5,000 stores: within it
-    CHECK(run_model(m).value);
+    model_launch.max_accesses = 10000;  // 5,000 loads and 5,000 stores: within it
+    CHECK(run_model(model_launch).value);
 }
 
 TEST_CASE("a launch whose one block is huge stops within the block - cancelled or past its budget") {
     // matmul-tiled with its largest inner dimension: one block alone is some 10^8 accesses.
     const KernelSpec* tiled = find_builtin_kernel("matmul-tiled");
-    ModelLaunch m{tiled, {16, 16, 65536, 16, 16}, {{1, 1, 1}, {16, 16, 1}}};
-    m.max_accesses = uint64_t(1) << 22;
-    const auto over = run_model(m);  // a few ms, not hours
+    ModelLaunch model_launch{tiled, {16, 16, 65536, 16, 16}, {{1, 1, 1}, {16, 16, 1}}};
+    model_launch.max_accesses = uint64_t(1) << 22;
+    const auto over = run_model(model_launch);  // a few ms, not hours
     CHECK_FALSE(over.value);
     CHECK(over.error.find("more than 4194304 loads and stores") != std::string::npos);
 
     // Cancelled: the same check (should_stop) that stopped it above, so no timing is needed —
     // a cancel already set stops it before its first block, as quickly.
-    m.max_accesses = kMaxModelAccesses;
+    model_launch.max_accesses = kMaxModelAccesses;
     const std::atomic<bool> cancel{true};
-    CHECK(run_model(m, &cancel).cancelled());
+    CHECK(run_model(model_launch, &cancel).cancelled());
     // ... and a kernel without barriers, one thread looping over the whole array.
     ModelLaunch stride{find_builtin_kernel("increment-stride"), {uint64_t(1) << 20}, {{1, 1, 1}, {1, 1, 1}}};
     stride.max_accesses = uint64_t(1) << 18;

@@ -20,67 +20,69 @@ using namespace threadmap;
 
 namespace {
 
-Params default_params(const KernelSpec& k) {
+Params default_params(const KernelSpec& spec) {
     Params p;
-    for (const ParamSpec& s : k.params) p.push_back(s.default_from < p.size() ? p[s.default_from] : s.default_value);
+    for (const ParamSpec& s : spec.params) p.push_back(s.default_from < p.size() ? p[s.default_from] : s.default_value);
     return p;
 }
 
-ModelResult run(const KernelSpec& k, const Params& p, const LaunchConfig& l) {
-    const auto r = run_model({&k, p, l});
+ModelResult run(const KernelSpec& spec, const Params& p, const LaunchConfig& launch) {
+    const auto r = run_model({&spec, p, launch});
     REQUIRE_MESSAGE(r.value, r.error);
     return *r.value;
 }
 
-LaunchConfig covering(const KernelSpec& k, const Params& p) {
-    return {k.covering_grid(p, k.default_block), k.default_block};
+LaunchConfig covering(const KernelSpec& spec, const Params& p) {
+    return {spec.covering_grid(p, spec.default_block), spec.default_block};
 }
 
-uint64_t count(const ModelResult& r, FindingKind kind) { return r.counts[size_t(kind)]; }
+uint64_t count(const ModelResult& result, FindingKind kind) { return result.counts[size_t(kind)]; }
 
 }  // namespace
 
 TEST_CASE("every built-in kernel's outputs equal its CPU reference on its covering launch") {
-    for (const KernelSpec* k : builtin_kernels()) {
-        CAPTURE(k->name);
-        const Params p = default_params(*k);
-        const LaunchConfig l = covering(*k, p);
-        const ModelResult r = run(*k, p, l);
-        KernelSpec::Bits inputs(k->arrays.size());
-        for (size_t a = 0; a < k->arrays.size(); ++a)
-            if (k->arrays[a].space == MemorySpace::Global && k->arrays[a].role != ArrayRole::Output) {
-                inputs[a].resize(r.arrays[a].bits.size());
-                k->fill_input(p, a, inputs[a]);
+    for (const KernelSpec* spec : builtin_kernels()) {
+        CAPTURE(spec->name);
+        const Params p = default_params(*spec);
+        const LaunchConfig launch = covering(*spec, p);
+        const ModelResult result = run(*spec, p, launch);
+        KernelSpec::Bits inputs(spec->arrays.size());
+        for (size_t a = 0; a < spec->arrays.size(); ++a)
+            if (spec->arrays[a].space == MemorySpace::Global && spec->arrays[a].role != ArrayRole::Output) {
+                inputs[a].resize(result.arrays[a].bits.size());
+                spec->fill_input(p, a, inputs[a]);
             }
-        const KernelSpec::Bits expected = k->reference(p, l, inputs);
+        const KernelSpec::Bits expected = spec->reference(p, launch, inputs);
         // matmul-tiled-nosync's threads, run one after another between barriers, overwrite
         // tiles that others have not read yet: its result is wrong, as the hazard says it may be.
-        const bool racy = k->name == "histogram-racy" || k->name == "matmul-tiled-nosync";
-        for (size_t a = 0; a < k->arrays.size(); ++a) {
-            if (k->arrays[a].role != ArrayRole::Output && k->arrays[a].role != ArrayRole::InOut) continue;
-            CAPTURE(k->arrays[a].name);
-            CHECK((r.arrays[a].bits == expected[a]) == (k->name != "matmul-tiled-nosync"));  // exact in float
+        const bool racy = spec->name == "histogram-racy" || spec->name == "matmul-tiled-nosync";
+        for (size_t a = 0; a < spec->arrays.size(); ++a) {
+            if (spec->arrays[a].role != ArrayRole::Output && spec->arrays[a].role != ArrayRole::InOut) continue;
+            CAPTURE(spec->arrays[a].name);
+            CHECK((result.arrays[a].bits == expected[a]) == (spec->name != "matmul-tiled-nosync"));  // exact in float
         }
-        CHECK(!r.ended_early);
-        CHECK((count(r, FindingKind::OutOfBounds) > 0) == (k->name == "increment-unguarded"));  // 512 threads, n 500
-        const uint64_t hazards = count(r, FindingKind::WriteWriteRace) + count(r, FindingKind::ReadWriteHazard);
+        CHECK(!result.ended_early);
+        CHECK((count(result, FindingKind::OutOfBounds) > 0) ==
+              (spec->name == "increment-unguarded"));  // 512 threads, n 500
+        const uint64_t hazards =
+            count(result, FindingKind::WriteWriteRace) + count(result, FindingKind::ReadWriteHazard);
         CHECK((hazards > 0) == racy);
-        CHECK(count(r, FindingKind::UninitializedRead) == 0);
+        CHECK(count(result, FindingKind::UninitializedRead) == 0);
     }
 }
 
 TEST_CASE("a finding's line is the line of the CUDA text where the access is") {
-    const auto line = [](const KernelSpec& k, int n) {
+    const auto line = [](const KernelSpec& spec, int n) {
         size_t at = 0;
-        for (int i = 1; i < n; ++i) at = k.cuda_source.find('\n', at) + 1;
-        return k.cuda_source.substr(at, k.cuda_source.find('\n', at) - at);
+        for (int i = 1; i < n; ++i) at = spec.cuda_source.find('\n', at) + 1;
+        return spec.cuda_source.substr(at, spec.cuda_source.find('\n', at) - at);
     };
     // matmul's loads at line 8, C's store at 9 (what the bodies name and findings report).
     for (const char* name : {"matmul", "matmul-xcol", "matmul-store-in-loop"}) {
         CAPTURE(name);
-        const KernelSpec& k = *find_builtin_kernel(name);
-        CHECK(line(k, 8).find("tmp += A[i * inner + k] * B[k * b_cols + j];") != std::string::npos);
-        CHECK(line(k, 9).find("C[i * cols + j] = tmp;") != std::string::npos);
+        const KernelSpec& spec = *find_builtin_kernel(name);
+        CHECK(line(spec, 8).find("tmp += A[i * inner + k] * B[k * b_cols + j];") != std::string::npos);
+        CHECK(line(spec, 9).find("C[i * cols + j] = tmp;") != std::string::npos);
     }
     CHECK(line(*find_builtin_kernel("increment"), 4).find("a[pos] += 1;") != std::string::npos);
     CHECK(line(*find_builtin_kernel("histogram-racy"), 4).find("bins[data[i] % nbins] += 1;") != std::string::npos);
@@ -92,10 +94,10 @@ TEST_CASE("a finding's line is the line of the CUDA text where the access is") {
 TEST_CASE("histogram-racy races on the bins - histogram-atomic does not - with the threads named") {
     const KernelSpec& racy = *find_builtin_kernel("histogram-racy");
     const Params p = default_params(racy);
-    const ModelResult r = run(racy, p, covering(racy, p));
-    CHECK(count(r, FindingKind::WriteWriteRace) == 16);   // each of the 16 bins, once
-    CHECK(count(r, FindingKind::ReadWriteHazard) == 16);  // a thread reads a count another one wrote
-    const Finding& f = *std::find_if(r.findings.begin(), r.findings.end(),
+    const ModelResult result = run(racy, p, covering(racy, p));
+    CHECK(count(result, FindingKind::WriteWriteRace) == 16);   // each of the 16 bins, once
+    CHECK(count(result, FindingKind::ReadWriteHazard) == 16);  // a thread reads a count another one wrote
+    const Finding& f = *std::find_if(result.findings.begin(), result.findings.end(),
                                      [](const Finding& f) { return f.kind == FindingKind::WriteWriteRace; });
     CHECK(f.array == "bins");
     CHECK(f.line == 4);
@@ -110,11 +112,11 @@ TEST_CASE("histogram-racy races on the bins - histogram-atomic does not - with t
 }
 
 TEST_CASE("increment on a 2D block: threads (0,0,0) and (0,1,0) of block (0,0,0) both write a[0]") {
-    const KernelSpec& k = *find_builtin_kernel("increment");
-    const ModelResult r = run(k, {500}, {{16, 1, 1}, {32, 2, 1}});
-    REQUIRE(count(r, FindingKind::WriteWriteRace) == 500);
+    const KernelSpec& spec = *find_builtin_kernel("increment");
+    const ModelResult result = run(spec, {500}, {{16, 1, 1}, {32, 2, 1}});
+    REQUIRE(count(result, FindingKind::WriteWriteRace) == 500);
     const Finding* race = nullptr;
-    for (const Finding& f : r.findings)
+    for (const Finding& f : result.findings)
         if (f.kind == FindingKind::WriteWriteRace && !race) race = &f;
     REQUIRE(race);
     CHECK(race->message ==
@@ -123,16 +125,16 @@ TEST_CASE("increment on a 2D block: threads (0,0,0) and (0,1,0) of block (0,0,0)
           "remains is undefined.");
     CHECK(race->index == std::vector<uint64_t>{0});
     // Two threads wrote each element; the first is the smaller id.
-    CHECK(r.arrays[0].records[0].writers == 2);
-    CHECK(r.arrays[0].records[0].first_writer == 0);
-    CHECK(r.arrays[0].records[0].stores == 2);
+    CHECK(result.arrays[0].records[0].writers == 2);
+    CHECK(result.arrays[0].records[0].first_writer == 0);
+    CHECK(result.arrays[0].records[0].stores == 2);
 }
 
 TEST_CASE("past the end of an unguarded kernel: out of bounds, named, skipped - the run goes on") {
-    const KernelSpec& k = *find_builtin_kernel("increment-unguarded");
-    const ModelResult r = run(k, {500}, {{16, 1, 1}, {32, 1, 1}});  // 512 threads for 500 elements
-    CHECK(count(r, FindingKind::OutOfBounds) == 24);                // 12 threads, a load and a store each
-    const Finding& f = r.findings.front();
+    const KernelSpec& spec = *find_builtin_kernel("increment-unguarded");
+    const ModelResult result = run(spec, {500}, {{16, 1, 1}, {32, 1, 1}});  // 512 threads for 500 elements
+    CHECK(count(result, FindingKind::OutOfBounds) == 24);                   // 12 threads, a load and a store each
+    const Finding& f = result.findings.front();
     CHECK(f.array == "a");
     CHECK(f.index == std::vector<uint64_t>{500});
     CHECK(f.line == 3);
@@ -141,30 +143,30 @@ TEST_CASE("past the end of an unguarded kernel: out of bounds, named, skipped - 
     CHECK(f.message ==
           "thread (20,0,0) of block (15,0,0) reads a[500] at line 3, past the end of a (500 elements): on a GPU that "
           "touches other data or faults; here it is skipped.");
-    CHECK(std::bit_cast<float>(r.arrays[0].bits[499]) == 499 % 1000 + 1.0f);  // in-bounds work done
+    CHECK(std::bit_cast<float>(result.arrays[0].bits[499]) == 499 % 1000 + 1.0f);  // in-bounds work done
     // Kept for the map's cells past the end: a[500 + k] was read and written once by thread 500 + k.
-    REQUIRE(r.arrays[0].past.size() == 12);
-    for (uint32_t k = 0; k < 12; ++k) {
-        CHECK(r.arrays[0].past[k].first_writer == 500 + k);
-        CHECK(r.arrays[0].past[k].first_reader == 500 + k);
-        CHECK(r.arrays[0].past[k].writes == 1);
-        CHECK(r.arrays[0].past[k].reads == 1);
+    REQUIRE(result.arrays[0].past.size() == 12);
+    for (uint32_t spec = 0; spec < 12; ++spec) {
+        CHECK(result.arrays[0].past[spec].first_writer == 500 + spec);
+        CHECK(result.arrays[0].past[spec].first_reader == 500 + spec);
+        CHECK(result.arrays[0].past[spec].writes == 1);
+        CHECK(result.arrays[0].past[spec].reads == 1);
     }
-    CHECK(r.arrays[0].past_elsewhere == 0);
+    CHECK(result.arrays[0].past_elsewhere == 0);
     // Farther than the window past the end (4,096 cells for a short array): counted, not kept.
-    const ModelResult far = run(k, {10}, {{20, 1, 1}, {256, 1, 1}});  // 5,120 threads for 10 elements
+    const ModelResult far = run(spec, {10}, {{20, 1, 1}, {256, 1, 1}});  // 5,120 threads for 10 elements
     CHECK(far.arrays[0].past.size() == 4096);
     CHECK(far.arrays[0].past_elsewhere == 2 * (5120 - 10 - 4096));
 }
 
 TEST_CASE("matmul-tiled-nosync: the next step's loads overwrite tiles still being read") {
-    const KernelSpec& k = *find_builtin_kernel("matmul-tiled-nosync");
+    const KernelSpec& spec = *find_builtin_kernel("matmul-tiled-nosync");
     const Params p = {64, 64, 64, 64, 64};
-    const ModelResult r = run(k, p, covering(k, p));
-    CHECK(count(r, FindingKind::ReadWriteHazard) > 0);
-    CHECK(count(r, FindingKind::WriteWriteRace) == 0);  // each tile element has one writer
+    const ModelResult result = run(spec, p, covering(spec, p));
+    CHECK(count(result, FindingKind::ReadWriteHazard) > 0);
+    CHECK(count(result, FindingKind::WriteWriteRace) == 0);  // each tile element has one writer
     bool named = false;
-    for (const Finding& f : r.findings)
+    for (const Finding& f : result.findings)
         named |= f.kind == FindingKind::ReadWriteHazard && (f.array == "As" || f.array == "Bs") &&
                  f.message.find("missing __syncthreads() between line") != std::string::npos;
     CHECK(named);
@@ -173,43 +175,43 @@ TEST_CASE("matmul-tiled-nosync: the next step's loads overwrite tiles still bein
 }
 
 TEST_CASE("a barrier not every thread reaches is a finding and ends the launch - never a hang") {
-    KernelSpec k;
-    k.name = "test-divergent";
-    k.params = {{"n", "", 64}};
-    k.arrays = {{"out", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
-                 [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }}};
-    k.uses_barriers = true;
-    k.body = [](ModelThread& t) {
+    KernelSpec spec;
+    spec.name = "test-divergent";
+    spec.params = {{"n", "", 64}};
+    spec.arrays = {{"out", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
+                    [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }}};
+    spec.uses_barriers = true;
+    spec.body = [](ModelThread& t) {
         if (t.threadIdx.x % 2 == 1) return;  // odd threads leave
         t.syncthreads(3);
         t.array<int>(0).store(t.threadIdx.x, 1, 4);
     };
-    const ModelResult r = run(k, {64}, {{2, 1, 1}, {64, 1, 1}});
-    CHECK(r.ended_early);
-    REQUIRE(r.findings.size() == 1);
-    CHECK(r.findings[0].kind == FindingKind::DivergentBarrier);
-    CHECK(r.findings[0].line == 3);
-    CHECK(r.findings[0].message.rfind("divergent barrier at line 3 in block (0,0,0): threads (0,0,0), (2,0,0), "
-                                      "(4,0,0) and 29 more reached it, threads (1,0,0), (3,0,0), (5,0,0) and 29 "
-                                      "more exited",
-                                      0) == 0);
-    CHECK(r.arrays[0].records[0].stores == 0);  // nobody passed the barrier
+    const ModelResult result = run(spec, {64}, {{2, 1, 1}, {64, 1, 1}});
+    CHECK(result.ended_early);
+    REQUIRE(result.findings.size() == 1);
+    CHECK(result.findings[0].kind == FindingKind::DivergentBarrier);
+    CHECK(result.findings[0].line == 3);
+    CHECK(result.findings[0].message.rfind("divergent barrier at line 3 in block (0,0,0): threads (0,0,0), (2,0,0), "
+                                           "(4,0,0) and 29 more reached it, threads (1,0,0), (3,0,0), (5,0,0) and 29 "
+                                           "more exited",
+                                           0) == 0);
+    CHECK(result.arrays[0].records[0].stores == 0);  // nobody passed the barrier
     // Where each thread of block 0 was, for the map: the even ones at line 3, the odd ones gone.
-    REQUIRE(r.diverged);
-    CHECK(r.diverged->block == 0);
-    CHECK(r.diverged->line == 3);
-    REQUIRE(r.diverged->sides.size() == 64);
+    REQUIRE(result.diverged);
+    CHECK(result.diverged->block == 0);
+    CHECK(result.diverged->line == 3);
+    REQUIRE(result.diverged->sides.size() == 64);
     for (uint32_t t = 0; t < 64; ++t)
-        CHECK(r.diverged->sides[t] == (t % 2 ? BarrierSide::Exited : BarrierSide::Waiting));
+        CHECK(result.diverged->sides[t] == (t % 2 ? BarrierSide::Exited : BarrierSide::Waiting));
 
     // Waiting at two different barriers is divergent too.
-    k.body = [](ModelThread& t) {
+    spec.body = [](ModelThread& t) {
         if (t.threadIdx.x < 32)
             t.syncthreads(3);
         else
             t.syncthreads(5);
     };
-    const ModelResult two = run(k, {64}, {{1, 1, 1}, {64, 1, 1}});
+    const ModelResult two = run(spec, {64}, {{1, 1, 1}, {64, 1, 1}});
     REQUIRE(two.findings.size() == 1);
     CHECK(two.findings[0].message.find(
               "threads (32,0,0), (33,0,0), (34,0,0) and 29 more wait at the barrier on line 5") != std::string::npos);
@@ -217,29 +219,30 @@ TEST_CASE("a barrier not every thread reaches is a finding and ends the launch -
     CHECK(two.diverged->sides[0] == BarrierSide::Waiting);
     CHECK(two.diverged->sides[32] == BarrierSide::Elsewhere);
     // A launch that ends well has none.
-    k.body = [](ModelThread& t) { t.syncthreads(3); };
-    CHECK_FALSE(run(k, {64}, {{1, 1, 1}, {64, 1, 1}}).diverged);
+    spec.body = [](ModelThread& t) { t.syncthreads(3); };
+    CHECK_FALSE(run(spec, {64}, {{1, 1, 1}, {64, 1, 1}}).diverged);
 }
 
 TEST_CASE("shared memory read before any thread of the block wrote it: an uninitialised read") {
-    KernelSpec k;
-    k.name = "test-uninit";
-    k.params = {{"n", "", 32}};
-    k.arrays = {{"out", MemorySpace::Global, ValueType::Float32, ArrayRole::Output,
-                 [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }},
-                {"s", MemorySpace::Shared, ValueType::Float32, ArrayRole::Scratch,
-                 [](const Params&, const LaunchConfig& l) { return std::vector<uint64_t>{l.block.x + 1}; }}};
-    k.uses_barriers = true;
-    k.body = [](ModelThread& t) {
+    KernelSpec spec;
+    spec.name = "test-uninit";
+    spec.params = {{"n", "", 32}};
+    spec.arrays = {
+        {"out", MemorySpace::Global, ValueType::Float32, ArrayRole::Output,
+         [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }},
+        {"s", MemorySpace::Shared, ValueType::Float32, ArrayRole::Scratch,
+         [](const Params&, const LaunchConfig& launch) { return std::vector<uint64_t>{launch.block.x + 1}; }}};
+    spec.uses_barriers = true;
+    spec.body = [](ModelThread& t) {
         const auto s = t.array<float>(1);
         s.store(t.threadIdx.x, 1.0f, 2);
         t.syncthreads(3);
         t.array<float>(0).store(t.threadIdx.x, s.load(t.threadIdx.x + 1, 4), 4);  // s[32] was never written
     };
-    const ModelResult r = run(k, {32}, {{1, 1, 1}, {32, 1, 1}});
-    CHECK(count(r, FindingKind::UninitializedRead) == 1);
-    CHECK(count(r, FindingKind::ReadWriteHazard) == 0);  // the barrier orders the rest
-    CHECK(r.findings[0].message ==
+    const ModelResult result = run(spec, {32}, {{1, 1, 1}, {32, 1, 1}});
+    CHECK(count(result, FindingKind::UninitializedRead) == 1);
+    CHECK(count(result, FindingKind::ReadWriteHazard) == 0);  // the barrier orders the rest
+    CHECK(result.findings[0].message ==
           "thread (31,0,0) of block (0,0,0) reads s[32] (shared) at line 4 before any thread of its block wrote it: "
           "shared memory starts undefined.");
 }
@@ -247,17 +250,19 @@ TEST_CASE("shared memory read before any thread of the block wrote it: an uninit
 TEST_CASE(
     "too much shared memory per block is refused in CUDA's words - ptxas's for static arrays, the launch's for "
     "dynamic") {
-    KernelSpec k = *find_builtin_kernel("reduce-sequential");
-    k.arrays[2].shape = [](const Params&, const LaunchConfig& l) { return std::vector<uint64_t>{l.block.x * 16}; };
-    k.arrays[2].dynamic = false;  // __shared__ float sdata[16 * 1024]: the compiler refuses it
-    const auto r = run_model({&k, {4096}, {{4, 1, 1}, {1024, 1, 1}}});
+    KernelSpec spec = *find_builtin_kernel("reduce-sequential");
+    spec.arrays[2].shape = [](const Params&, const LaunchConfig& launch) {
+        return std::vector<uint64_t>{launch.block.x * 16};
+    };
+    spec.arrays[2].dynamic = false;  // __shared__ float sdata[16 * 1024]: the compiler refuses it
+    const auto r = run_model({&spec, {4096}, {{4, 1, 1}, {1024, 1, 1}}});
     REQUIRE(!r.value);
     CHECK(r.error.find("uses 65536 bytes of __shared__ memory per block") != std::string::npos);
     CHECK(r.error.find("uses too much shared data (0x10000 bytes, 0xc000 max)") != std::string::npos);
     // histogram-shared's extern __shared__ bins, 20,000 of them: 80,000 bytes asked for at
     // launch, which fails without the opt-in attribute.
-    const KernelSpec& h = *find_builtin_kernel("histogram-shared");
-    const auto d = run_model({&h, {4096, 20000}, {{16, 1, 1}, {256, 1, 1}}});
+    const KernelSpec& histogram_shared = *find_builtin_kernel("histogram-shared");
+    const auto d = run_model({&histogram_shared, {4096, 20000}, {{16, 1, 1}, {256, 1, 1}}});
     REQUIRE(!d.value);
     CHECK(d.error.find("uses 80000 bytes of __shared__ memory per block") != std::string::npos);
     CHECK(d.error.find("80000 of them dynamic") != std::string::npos);
@@ -272,18 +277,19 @@ TEST_CASE("the model's writer map equals the fast emulator's on random launches"
                                                           {"matmul", KernelKind::Matmul},
                                                           {"matmul-xcol", KernelKind::MatmulXCol}};
     for (int trial = 0; trial < 40; ++trial) {
-        const Workload w = random.workload(trial);
-        const LaunchConfig l = random.launch(trial);
+        const Workload workload = random.workload(trial);
+        const LaunchConfig launch = random.launch(trial);
         const char* name = kernels[trial % 4].first;
-        REQUIRE(kernels[trial % 4].second == w.kernel);
-        const bool matrix = is_matrix(w.kernel);
+        REQUIRE(kernels[trial % 4].second == workload.kernel);
+        const bool matrix = is_matrix(workload.kernel);
         CAPTURE(name);
-        CAPTURE(to_string(l.grid));
-        CAPTURE(to_string(l.block));
-        const LaunchResult fast = emulate(w, l);
-        const Params p = matrix ? Params{w.rows, w.cols, w.inner, w.a_rows, w.b_cols} : Params{w.n};
-        const ModelResult r = run(*find_builtin_kernel(name), p, l);
-        const auto& records = r.arrays[matrix ? 2 : 0].records;
+        CAPTURE(to_string(launch.grid));
+        CAPTURE(to_string(launch.block));
+        const LaunchResult fast = emulate(workload, launch);
+        const Params p = matrix ? Params{workload.rows, workload.cols, workload.inner, workload.a_rows, workload.b_cols}
+                                : Params{workload.n};
+        const ModelResult result = run(*find_builtin_kernel(name), p, launch);
+        const auto& records = result.arrays[matrix ? 2 : 0].records;
         REQUIRE(records.size() == fast.map.size());
         uint64_t differ = 0;
         for (uint64_t e = 0; e < records.size(); ++e) {
@@ -293,7 +299,7 @@ TEST_CASE("the model's writer map equals the fast emulator's on random launches"
         }
         CHECK(differ == 0);
         // The same counts: threads that wrote an element are the active ones, the rest idle.
-        const LaunchStats s = model_array_stats(r, matrix ? 2 : 0, false, l, false);
+        const LaunchStats s = model_array_stats(result, matrix ? 2 : 0, false, launch, false);
         CHECK(s.threads_active == fast.stats.threads_active);
         CHECK(s.threads_idle == fast.stats.threads_idle);
         CHECK(s.elements_untouched == fast.stats.elements_untouched);
@@ -307,33 +313,35 @@ TEST_CASE("a map's active threads are those that wrote - or read - its array, in
     // reduce-sequential, n 1000, block 256: 4 blocks; every thread loads in[i] if i < n (1000
     // of 1024), thread 0 of each block writes its partial sum; every thread of a block writes
     // sdata, and threads 0-127 read it (the first step, s = 128, is the widest).
-    const KernelSpec& k = *find_builtin_kernel("reduce-sequential");
-    const LaunchConfig l{{4, 1, 1}, {256, 1, 1}};
-    ModelLaunch m{&k, {1000}, l};
-    m.shared_block = 1;
-    const auto r = run_model(m);
+    const KernelSpec& spec = *find_builtin_kernel("reduce-sequential");
+    const LaunchConfig launch{{4, 1, 1}, {256, 1, 1}};
+    ModelLaunch model_launch{&spec, {1000}, launch};
+    model_launch.shared_block = 1;
+    const auto r = run_model(model_launch);
     REQUIRE_MESSAGE(r.value, r.error);
-    const LaunchStats in = model_array_stats(*r.value, k.array_index("in"), true, l, false);
+    const LaunchStats in = model_array_stats(*r.value, spec.array_index("in"), true, launch, false);
     CHECK(in.threads_active == 1000);
     CHECK(in.threads_idle == 24);
-    CHECK(model_array_stats(*r.value, k.array_index("in"), false, l, false).threads_active == 0);
-    const LaunchStats out = model_array_stats(*r.value, k.array_index("partial"), false, l, false);
+    CHECK(model_array_stats(*r.value, spec.array_index("in"), false, launch, false).threads_active == 0);
+    const LaunchStats out = model_array_stats(*r.value, spec.array_index("partial"), false, launch, false);
     CHECK(out.threads_active == 4);
     CHECK(out.threads_idle == 1020);
-    const LaunchStats sdata = model_array_stats(*r.value, k.array_index("sdata"), false, l, true);
+    const LaunchStats sdata = model_array_stats(*r.value, spec.array_index("sdata"), false, launch, true);
     CHECK(sdata.threads_active == 256);
     CHECK(sdata.threads_idle == 0);
-    CHECK(model_array_stats(*r.value, k.array_index("sdata"), true, l, true).threads_active == 128);
+    CHECK(model_array_stats(*r.value, spec.array_index("sdata"), true, launch, true).threads_active == 128);
 }
 
 TEST_CASE("an element's writers and readers are distinct threads - again after a barrier, or atomics, count once") {
-    KernelSpec k;
-    k.name = "test-touch-again";
+    KernelSpec spec;
+    spec.name = "test-touch-again";
     const auto one = [](const Params&, const LaunchConfig&) { return std::vector<uint64_t>{1}; };
-    k.arrays = {{"x", MemorySpace::Global, ValueType::Float32, ArrayRole::Input, one},
-                {"w", MemorySpace::Global, ValueType::Float32, ArrayRole::Output, one},
-                {"sum", MemorySpace::Global, ValueType::Int32, ArrayRole::Output, one}};
-    k.fill_input = [](const Params&, size_t, std::vector<uint32_t>& bits) { std::fill(bits.begin(), bits.end(), 0u); };
+    spec.arrays = {{"x", MemorySpace::Global, ValueType::Float32, ArrayRole::Input, one},
+                   {"w", MemorySpace::Global, ValueType::Float32, ArrayRole::Output, one},
+                   {"sum", MemorySpace::Global, ValueType::Int32, ArrayRole::Output, one}};
+    spec.fill_input = [](const Params&, size_t, std::vector<uint32_t>& bits) {
+        std::fill(bits.begin(), bits.end(), 0u);
+    };
     const auto phase = [](ModelThread& t) {
         t.array<float>(1).store(0, t.array<float>(0).load(0, 2), 3);
         t.array<int>(2).atomic_add(0, 1, 4);
@@ -341,31 +349,31 @@ TEST_CASE("an element's writers and readers are distinct threads - again after a
     };
     for (const bool barrier : {false, true}) {
         CAPTURE(barrier);
-        k.uses_barriers = barrier;
-        k.body = [&](ModelThread& t) {
+        spec.uses_barriers = barrier;
+        spec.body = [&](ModelThread& t) {
             phase(t);
             if (barrier) t.syncthreads(5);
             phase(t);
         };
-        const ModelResult r = run(k, {}, {{2, 1, 1}, {8, 1, 1}});  // 16 threads, each touching twice
-        CHECK(r.arrays[0].records[0].readers == 16);
-        CHECK(r.arrays[1].records[0].writers == 16);
-        CHECK(r.arrays[1].records[0].stores == 32);  // every store counts
-        CHECK(r.arrays[2].records[0].readers == 16);
-        CHECK(r.arrays[2].records[0].writers == 16);
-        CHECK(r.arrays[2].bits[0] == 64);
+        const ModelResult result = run(spec, {}, {{2, 1, 1}, {8, 1, 1}});  // 16 threads, each touching twice
+        CHECK(result.arrays[0].records[0].readers == 16);
+        CHECK(result.arrays[1].records[0].writers == 16);
+        CHECK(result.arrays[1].records[0].stores == 32);  // every store counts
+        CHECK(result.arrays[2].records[0].readers == 16);
+        CHECK(result.arrays[2].records[0].writers == 16);
+        CHECK(result.arrays[2].bits[0] == 64);
     }
 }
 
 TEST_CASE("a watched element lists every thread that touched it - the first 32, then how many - as its record counts") {
     const KernelSpec& matmul = *find_builtin_kernel("matmul");
-    ModelLaunch m{&matmul, {200, 200, 200, 300, 300}, {{16, 16, 1}, {32, 32, 1}}};
+    ModelLaunch model_launch{&matmul, {200, 200, 200, 300, 300}, {{16, 16, 1}, {32, 32, 1}}};
     const size_t a = matmul.array_index("A"), c = matmul.array_index("C");
-    const auto recorded = run_model(m);
+    const auto recorded = run_model(model_launch);
     REQUIRE(recorded.value);
     for (const auto& [array, element] : {std::pair{c, uint64_t(3 * 200 + 4)}, std::pair{a, uint64_t(5 * 200 + 7)}}) {
         CAPTURE(array);
-        ModelLaunch w = m;
+        ModelLaunch w = model_launch;
         w.keep_records = false;
         w.watch_array = array;
         w.watch_element = element;
@@ -394,14 +402,14 @@ TEST_CASE("a watched element lists every thread that touched it - the first 32, 
 
     // Atomics on one bin, by threads of every block: each listed once, as an atomic.
     const KernelSpec& histogram = *find_builtin_kernel("histogram-atomic");
-    ModelLaunch h{&histogram, {4096, 16}, {{16, 1, 1}, {256, 1, 1}}};
-    const auto bins = run_model(h);
+    ModelLaunch atomic_launch{&histogram, {4096, 16}, {{16, 1, 1}, {256, 1, 1}}};
+    const auto bins = run_model(atomic_launch);
     REQUIRE(bins.value);
-    h.watch_array = histogram.array_index("bins");
-    h.watch_element = 3;
-    const auto watched = run_model(h);
+    atomic_launch.watch_array = histogram.array_index("bins");
+    atomic_launch.watch_element = 3;
+    const auto watched = run_model(atomic_launch);
     REQUIRE(watched.value);
-    CHECK(watched.value->watched->threads == bins.value->arrays[h.watch_array].records[3].writers);
+    CHECK(watched.value->watched->threads == bins.value->arrays[atomic_launch.watch_array].records[3].writers);
     CHECK(watched.value->watched->threads > 32);
     CHECK(watched.value->watched->listed.front().ops ==
           (ElementToucher::kRead | ElementToucher::kWrite | ElementToucher::kAtomic));

@@ -55,17 +55,17 @@ struct Thread {
 
 // Every thread of the launch, block by block (x fastest), as CUDA numbers them.
 template <class PerBlock>
-void for_each_block(const LaunchConfig& l, PerBlock per_block) {
-    const uint32_t tpb = l.block.x * l.block.y * l.block.z;
-    for (uint32_t bz = 0; bz < l.grid.z; ++bz)
-        for (uint32_t by = 0; by < l.grid.y; ++by)
-            for (uint32_t bx = 0; bx < l.grid.x; ++bx) {
-                const uint64_t b = (uint64_t(bz) * l.grid.y + by) * l.grid.x + bx;
+void for_each_block(const LaunchConfig& launch, PerBlock per_block) {
+    const uint32_t tpb = launch.block.x * launch.block.y * launch.block.z;
+    for (uint32_t bz = 0; bz < launch.grid.z; ++bz)
+        for (uint32_t by = 0; by < launch.grid.y; ++by)
+            for (uint32_t bx = 0; bx < launch.grid.x; ++bx) {
+                const uint64_t b = (uint64_t(bz) * launch.grid.y + by) * launch.grid.x + bx;
                 std::vector<Thread> threads;
-                for (uint32_t tz = 0; tz < l.block.z; ++tz)
-                    for (uint32_t ty = 0; ty < l.block.y; ++ty)
-                        for (uint32_t tx = 0; tx < l.block.x; ++tx)
-                            threads.push_back({uint32_t(b * tpb + (tz * l.block.y + ty) * l.block.x + tx),
+                for (uint32_t tz = 0; tz < launch.block.z; ++tz)
+                    for (uint32_t ty = 0; ty < launch.block.y; ++ty)
+                        for (uint32_t tx = 0; tx < launch.block.x; ++tx)
+                            threads.push_back({uint32_t(b * tpb + (tz * launch.block.y + ty) * launch.block.x + tx),
                                                {bx, by, bz},
                                                {tx, ty, tz},
                                                b});
@@ -75,13 +75,13 @@ void for_each_block(const LaunchConfig& l, PerBlock per_block) {
 
 // transpose_tiled's text: phase 0 `tile[ty][tx] = in[y * cols + x]` where x < cols && y < rows;
 // phase 1 `out[y * rows + x] = tile[tx][ty]` for the transposed block where x < rows && y < cols.
-Expected transpose_oracle(uint64_t rows, uint64_t cols, uint32_t width, const LaunchConfig& l, uint64_t kept) {
+Expected transpose_oracle(uint64_t rows, uint64_t cols, uint32_t width, const LaunchConfig& launch, uint64_t kept) {
     enum { kIn, kOut, kTile };
     Expected e;
     e.writes.resize(3);
     e.reads.resize(3);
     const uint64_t tile_size = 32 * width;
-    for_each_block(l, [&](uint64_t b, const std::vector<Thread>& threads) {
+    for_each_block(launch, [&](uint64_t b, const std::vector<Thread>& threads) {
         Touchers written;  // this block's tile, phase 0
         std::set<uint64_t> read_unwritten;
         for (const Thread& t : threads) {
@@ -120,12 +120,12 @@ Expected transpose_oracle(uint64_t rows, uint64_t cols, uint32_t width, const La
 // and, for threadIdx.x < 3, the halo `temp[l - 3]` from in[g - 3] (g >= 3 && g - 3 < n) and
 // `temp[l + blockDim.x]` from in[g + blockDim.x] (< n); phase 1, where g < n, out[g] = the sum
 // of temp[l - 3 … l + 3].
-Expected stencil_oracle(uint64_t n, const LaunchConfig& l, uint64_t kept) {
+Expected stencil_oracle(uint64_t n, const LaunchConfig& launch, uint64_t kept) {
     enum { kIn, kOut, kTemp };
     Expected e;
     e.writes.resize(3);
     e.reads.resize(3);
-    for_each_block(l, [&](uint64_t b, const std::vector<Thread>& threads) {
+    for_each_block(launch, [&](uint64_t b, const std::vector<Thread>& threads) {
         Touchers written;
         std::set<uint64_t> read_unwritten;
         const auto write_temp = [&](uint64_t s, uint32_t id) {
@@ -133,19 +133,19 @@ Expected stencil_oracle(uint64_t n, const LaunchConfig& l, uint64_t kept) {
             if (b == kept) e.writes[kTemp][s].insert(id);
         };
         for (const Thread& t : threads) {
-            const uint64_t g = uint64_t(t.block.x) * l.block.x + t.thread.x, s = t.thread.x + 3;
+            const uint64_t g = uint64_t(t.block.x) * launch.block.x + t.thread.x, s = t.thread.x + 3;
             if (g < n) e.reads[kIn][g].insert(t.id);
             write_temp(s, t.id);
             if (t.thread.x < 3) {
                 if (g >= 3 && g - 3 < n) e.reads[kIn][g - 3].insert(t.id);
                 write_temp(s - 3, t.id);
-                if (g + l.block.x < n) e.reads[kIn][g + l.block.x].insert(t.id);
-                write_temp(s + l.block.x, t.id);
+                if (g + launch.block.x < n) e.reads[kIn][g + launch.block.x].insert(t.id);
+                write_temp(s + launch.block.x, t.id);
             }
         }
         count(e, FindingKind::WriteWriteRace, shared_by_several(written));
         for (const Thread& t : threads) {
-            const uint64_t g = uint64_t(t.block.x) * l.block.x + t.thread.x, s = t.thread.x + 3;
+            const uint64_t g = uint64_t(t.block.x) * launch.block.x + t.thread.x, s = t.thread.x + 3;
             if (g >= n) continue;
             for (uint64_t k = s - 3; k <= s + 3; ++k) {
                 if (!written.count(k)) read_unwritten.insert(k);
@@ -176,23 +176,23 @@ struct Access {
 };
 
 // `phase`: the records keep only that phase's accesses (ModelLaunch::phase); findings are all.
-Expected judge(const KernelSpec& k, const Params& p, const LaunchConfig& l, uint64_t kept,
+Expected judge(const KernelSpec& spec, const Params& p, const LaunchConfig& launch, uint64_t kept,
                const std::function<void(const std::vector<Thread>&, std::vector<Access>&)>& block_accesses,
                uint32_t phase = ModelLaunch::kAllPhases) {
     Expected e;
-    e.writes.resize(k.arrays.size());
-    e.reads.resize(k.arrays.size());
+    e.writes.resize(spec.arrays.size());
+    e.reads.resize(spec.arrays.size());
     e.past_checked = true;
-    e.past.resize(k.arrays.size());
-    e.past_elsewhere.resize(k.arrays.size());
-    e.stores.resize(k.arrays.size());
+    e.past.resize(spec.arrays.size());
+    e.past_elsewhere.resize(spec.arrays.size());
+    e.stores.resize(spec.arrays.size());
     std::vector<uint64_t> sizes;
-    for (const ArraySpec& a : k.arrays) {
+    for (const ArraySpec& a : spec.arrays) {
         uint64_t n = 1;
-        for (uint64_t side : a.shape(p, l)) n *= side;
+        for (uint64_t side : a.shape(p, launch)) n *= side;
         sizes.push_back(n);
     }
-    const auto shared = [&](size_t a) { return k.arrays[a].space == MemorySpace::Shared; };
+    const auto shared = [&](size_t a) { return spec.arrays[a].space == MemorySpace::Shared; };
     // Per (array, element) of global arrays: every write with its block and phase, and the
     // block's plain reads, for the checks once all blocks ran.
     struct Write {
@@ -202,7 +202,7 @@ Expected judge(const KernelSpec& k, const Params& p, const LaunchConfig& l, uint
     };
     std::map<std::pair<size_t, uint64_t>, std::vector<Write>> global_writes;
     std::map<std::pair<size_t, uint64_t>, std::vector<Write>> global_reads;
-    for_each_block(l, [&](uint64_t b, const std::vector<Thread>& threads) {
+    for_each_block(launch, [&](uint64_t b, const std::vector<Thread>& threads) {
         std::vector<Access> accesses;
         block_accesses(threads, accesses);
         std::map<std::pair<size_t, uint64_t>, std::vector<Access>> shared_touches;
@@ -263,9 +263,9 @@ Expected judge(const KernelSpec& k, const Params& p, const LaunchConfig& l, uint
 }
 
 // Whether the model's records of array `a` are the oracle's: first id and distinct threads.
-void check_records(const KernelSpec& k, const ModelResult& r, const Expected& e, size_t a) {
-    CAPTURE(k.arrays[a].name);
-    const ArrayResult& got = r.arrays[a];
+void check_records(const KernelSpec& spec, const ModelResult& result, const Expected& e, size_t a) {
+    CAPTURE(spec.arrays[a].name);
+    const ArrayResult& got = result.arrays[a];
     REQUIRE(!got.records.empty());
     size_t wrong = 0;
     for (uint64_t i = 0; i < got.records.size() && wrong < 3; ++i) {
@@ -294,42 +294,44 @@ void check_records(const KernelSpec& k, const ModelResult& r, const Expected& e,
     CHECK(got.past_elsewhere == e.past_elsewhere[a]);
     const uint64_t drawn = e.past[a].empty() ? 0 : e.past[a].rbegin()->first + 1;  // up to the last one touched
     REQUIRE(got.past.size() == drawn);
-    for (uint64_t k = 0; k < drawn; ++k) {
-        const auto want = e.past[a].find(k);
-        if (got.past[k] != (want == e.past[a].end() ? PastRecord{} : want->second)) FAIL_CHECK("past the end + " << k);
+    for (uint64_t spec = 0; spec < drawn; ++spec) {
+        const auto want = e.past[a].find(spec);
+        if (got.past[spec] != (want == e.past[a].end() ? PastRecord{} : want->second))
+            FAIL_CHECK("past the end + " << spec);
     }
 }
 
-std::string dims(const LaunchConfig& l) {
+std::string dims(const LaunchConfig& launch) {
     const auto d = [](const Dim3& v) {
         return std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z);
     };
-    return "grid " + d(l.grid) + " block " + d(l.block);
+    return "grid " + d(launch.grid) + " block " + d(launch.block);
 }
 
 // Runs the launch in the model and compares every array's records and the finding counts with
 // the oracle's, naming the launch when they differ.
-void check_model_run(const ModelLaunch& m, const Expected& e) {
-    const KernelSpec& k = *m.spec;
-    std::string launch = k.name + " " + dims(m.launch);
-    for (size_t i = 0; i < k.params.size(); ++i) launch += " --" + k.params[i].name + " " + std::to_string(m.params[i]);
-    if (m.shared_block != UINT64_MAX) launch += ", kept block " + std::to_string(m.shared_block);
-    if (m.phase != ModelLaunch::kAllPhases) launch += ", phase " + std::to_string(m.phase);
+void check_model_run(const ModelLaunch& model_launch, const Expected& e) {
+    const KernelSpec& spec = *model_launch.spec;
+    std::string launch = spec.name + " " + dims(model_launch.launch);
+    for (size_t i = 0; i < spec.params.size(); ++i)
+        launch += " --" + spec.params[i].name + " " + std::to_string(model_launch.params[i]);
+    if (model_launch.shared_block != UINT64_MAX) launch += ", kept block " + std::to_string(model_launch.shared_block);
+    if (model_launch.phase != ModelLaunch::kAllPhases) launch += ", phase " + std::to_string(model_launch.phase);
     CAPTURE(launch);
-    const auto r = run_model(m);
+    const auto r = run_model(model_launch);
     REQUIRE_MESSAGE(r.value, r.error);
-    for (size_t a = 0; a < k.arrays.size(); ++a) check_records(k, *r.value, e, a);
+    for (size_t a = 0; a < spec.arrays.size(); ++a) check_records(spec, *r.value, e, a);
     CHECK(r.value->counts == e.counts);
 }
 
 LaunchConfig random_launch(std::mt19937& g, int trial) {
     const auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(g); };
-    LaunchConfig l;
+    LaunchConfig launch;
     static const uint32_t kWidths[] = {1, 2, 3, 5, 8, 16, 31, 32, 33, 64, 100};
-    l.block = {kWidths[pick(0, 10)], pick(1, 4), trial % 5 == 0 ? 2u : 1u};
-    l.block.x = std::min(l.block.x, 1024 / (l.block.y * l.block.z));
-    l.grid = {pick(1, 4), pick(1, 3), trial % 7 == 0 ? 2u : 1u};
-    return l;
+    launch.block = {kWidths[pick(0, 10)], pick(1, 4), trial % 5 == 0 ? 2u : 1u};
+    launch.block.x = std::min(launch.block.x, 1024 / (launch.block.y * launch.block.z));
+    launch.grid = {pick(1, 4), pick(1, 3), trial % 7 == 0 ? 2u : 1u};
+    return launch;
 }
 
 }  // namespace
@@ -338,29 +340,29 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
     std::mt19937 g(2026);
     for (int trial = 0; trial < random_trials(60); ++trial) {
         const bool padded = trial % 2;
-        const KernelSpec& k = *find_builtin_kernel(padded ? "transpose-tiled-padded" : "transpose-tiled");
+        const KernelSpec& spec = *find_builtin_kernel(padded ? "transpose-tiled-padded" : "transpose-tiled");
         const uint64_t rows = 1 + g() % 80, cols = 1 + g() % 80;
-        const LaunchConfig l = random_launch(g, trial);
-        ModelLaunch m{&k, {}, l};
-        m.params.resize(k.params.size());
-        m.params[k.param_index("rows")] = rows;
-        m.params[k.param_index("cols")] = cols;
-        m.shared_block = g() % l.blocks();
-        const Expected e = transpose_oracle(rows, cols, padded ? 33 : 32, l, m.shared_block);
-        check_model_run(m, e);
+        const LaunchConfig launch = random_launch(g, trial);
+        ModelLaunch model_launch{&spec, {}, launch};
+        model_launch.params.resize(spec.params.size());
+        model_launch.params[spec.param_index("rows")] = rows;
+        model_launch.params[spec.param_index("cols")] = cols;
+        model_launch.shared_block = g() % launch.blocks();
+        const Expected e = transpose_oracle(rows, cols, padded ? 33 : 32, launch, model_launch.shared_block);
+        check_model_run(model_launch, e);
     }
 }
 
 TEST_CASE("the model's records and findings equal an oracle's from the CUDA text: stencil-1d on random launches") {
     std::mt19937 g(1203);
-    const KernelSpec& k = *find_builtin_kernel("stencil-1d");
+    const KernelSpec& spec = *find_builtin_kernel("stencil-1d");
     for (int trial = 0; trial < random_trials(60); ++trial) {
         const uint64_t n = 1 + g() % 400;
-        const LaunchConfig l = random_launch(g, trial);
-        ModelLaunch m{&k, {n}, l};
-        m.shared_block = g() % l.blocks();
-        const Expected e = stencil_oracle(n, l, m.shared_block);
-        check_model_run(m, e);
+        const LaunchConfig launch = random_launch(g, trial);
+        ModelLaunch model_launch{&spec, {n}, launch};
+        model_launch.shared_block = g() % launch.blocks();
+        const Expected e = stencil_oracle(n, launch, model_launch.shared_block);
+        check_model_run(model_launch, e);
     }
 }
 
@@ -369,18 +371,18 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
     enum { kIn, kPartial, kSdata };
     for (int trial = 0; trial < random_trials(80); ++trial) {
         const bool sequential = trial % 2;
-        const KernelSpec& k = *find_builtin_kernel(sequential ? "reduce-sequential" : "reduce-interleaved");
+        const KernelSpec& spec = *find_builtin_kernel(sequential ? "reduce-sequential" : "reduce-interleaved");
         const uint64_t n = 1 + g() % 600;
-        const LaunchConfig l = random_launch(g, trial);
+        const LaunchConfig launch = random_launch(g, trial);
         const Params p{n};
-        const uint32_t bdx = l.block.x;
+        const uint32_t bdx = launch.block.x;
         // The loop's steps, the same for every thread (they depend on blockDim.x only).
         std::vector<uint32_t> steps;
         if (sequential)
             for (uint32_t s = bdx / 2; s > 0; s >>= 1) steps.push_back(s);
         else
             for (uint32_t s = 1; s < bdx; s *= 2) steps.push_back(s);
-        const uint64_t kept = g() % l.blocks();
+        const uint64_t kept = g() % launch.blocks();
         // Every other launch maps one phase only: the accesses between two barriers.
         const uint32_t phase = trial % 4 < 2 ? ModelLaunch::kAllPhases : uint32_t(g() % (steps.size() + 2));
         const auto accesses = [&](const std::vector<Thread>& threads, std::vector<Access>& out) {
@@ -404,11 +406,11 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
                     out.push_back({last, t.id, kPartial, t.block.x, Op::Write});
                 }
         };
-        const Expected e = judge(k, p, l, kept, accesses, phase);
-        ModelLaunch m{&k, p, l};
-        m.shared_block = kept;
-        m.phase = phase;
-        check_model_run(m, e);
+        const Expected e = judge(spec, p, launch, kept, accesses, phase);
+        ModelLaunch model_launch{&spec, p, launch};
+        model_launch.shared_block = kept;
+        model_launch.phase = phase;
+        check_model_run(model_launch, e);
     }
 }
 
@@ -418,49 +420,50 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
     for (int trial = 0; trial < random_trials(90); ++trial) {
         static const char* kNames[] = {"histogram-racy", "histogram-atomic", "histogram-shared"};
         const int kind = trial % 3;
-        const KernelSpec& k = *find_builtin_kernel(kNames[kind]);
+        const KernelSpec& spec = *find_builtin_kernel(kNames[kind]);
         const uint64_t n = 1 + g() % 800, nbins = 1 + g() % (g() % 2 ? 8 : 300);
-        const LaunchConfig l = random_launch(g, trial);
+        const LaunchConfig launch = random_launch(g, trial);
         Params p(2);
-        p[k.param_index("n")] = n;
-        p[k.param_index("bins")] = nbins;
+        p[spec.param_index("n")] = n;
+        p[spec.param_index("bins")] = nbins;
         std::vector<uint32_t> data(n);
-        k.fill_input(p, kData, data);
-        const uint32_t bdx = l.block.x;
-        const uint64_t kept = g() % l.blocks();
-        const Expected e = judge(k, p, l, kept, [&](const std::vector<Thread>& threads, std::vector<Access>& out) {
-            const auto i_of = [&](const Thread& t) { return uint64_t(t.block.x) * bdx + t.thread.x; };
-            if (kind < 2) {
-                for (const Thread& t : threads) {  // bins[data[i] % nbins] += 1, or atomicAdd
-                    const uint64_t i = i_of(t);
-                    if (i >= n) continue;
-                    out.push_back({0, t.id, kData, i, Op::Read});
-                    const uint64_t bin = data[i] % nbins;
-                    if (kind == 0) {
-                        out.push_back({0, t.id, kBins, bin, Op::Read});
-                        out.push_back({0, t.id, kBins, bin, Op::Write});
-                    } else {
-                        out.push_back({0, t.id, kBins, bin, Op::Atomic});
+        spec.fill_input(p, kData, data);
+        const uint32_t bdx = launch.block.x;
+        const uint64_t kept = g() % launch.blocks();
+        const Expected e =
+            judge(spec, p, launch, kept, [&](const std::vector<Thread>& threads, std::vector<Access>& out) {
+                const auto i_of = [&](const Thread& t) { return uint64_t(t.block.x) * bdx + t.thread.x; };
+                if (kind < 2) {
+                    for (const Thread& t : threads) {  // bins[data[i] % nbins] += 1, or atomicAdd
+                        const uint64_t i = i_of(t);
+                        if (i >= n) continue;
+                        out.push_back({0, t.id, kData, i, Op::Read});
+                        const uint64_t bin = data[i] % nbins;
+                        if (kind == 0) {
+                            out.push_back({0, t.id, kBins, bin, Op::Read});
+                            out.push_back({0, t.id, kBins, bin, Op::Write});
+                        } else {
+                            out.push_back({0, t.id, kBins, bin, Op::Atomic});
+                        }
                     }
+                    return;
                 }
-                return;
-            }
-            for (const Thread& t : threads)  // local[b] = 0 for b = threadIdx.x, += blockDim.x
-                for (uint64_t b = t.thread.x; b < nbins; b += bdx) out.push_back({0, t.id, kLocal, b, Op::Write});
-            for (const Thread& t : threads)  // atomicAdd(&local[data[i] % nbins], 1)
-                if (const uint64_t i = i_of(t); i < n) {
-                    out.push_back({1, t.id, kData, i, Op::Read});
-                    out.push_back({1, t.id, kLocal, data[i] % nbins, Op::Atomic});
-                }
-            for (const Thread& t : threads)  // atomicAdd(&bins[b], local[b])
-                for (uint64_t b = t.thread.x; b < nbins; b += bdx) {
-                    out.push_back({2, t.id, kLocal, b, Op::Read});
-                    out.push_back({2, t.id, kBins, b, Op::Atomic});
-                }
-        });
-        ModelLaunch m{&k, p, l};
-        m.shared_block = kind == 2 ? kept : UINT64_MAX;
-        check_model_run(m, e);
+                for (const Thread& t : threads)  // local[b] = 0 for b = threadIdx.x, += blockDim.x
+                    for (uint64_t b = t.thread.x; b < nbins; b += bdx) out.push_back({0, t.id, kLocal, b, Op::Write});
+                for (const Thread& t : threads)  // atomicAdd(&local[data[i] % nbins], 1)
+                    if (const uint64_t i = i_of(t); i < n) {
+                        out.push_back({1, t.id, kData, i, Op::Read});
+                        out.push_back({1, t.id, kLocal, data[i] % nbins, Op::Atomic});
+                    }
+                for (const Thread& t : threads)  // atomicAdd(&bins[b], local[b])
+                    for (uint64_t b = t.thread.x; b < nbins; b += bdx) {
+                        out.push_back({2, t.id, kLocal, b, Op::Read});
+                        out.push_back({2, t.id, kBins, b, Op::Atomic});
+                    }
+            });
+        ModelLaunch model_launch{&spec, p, launch};
+        model_launch.shared_block = kind == 2 ? kept : UINT64_MAX;
+        check_model_run(model_launch, e);
     }
 }
 
@@ -469,14 +472,14 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
     enum { kA, kB, kC, kAs, kBs };
     for (int trial = 0; trial < random_trials(60); ++trial) {
         const bool nosync = trial % 2;
-        const KernelSpec& k = *find_builtin_kernel(nosync ? "matmul-tiled-nosync" : "matmul-tiled");
+        const KernelSpec& spec = *find_builtin_kernel(nosync ? "matmul-tiled-nosync" : "matmul-tiled");
         const uint64_t rows = 1 + g() % 40, cols = 1 + g() % 40, inner = 1 + g() % 40;
-        LaunchConfig l = random_launch(g, trial);
-        if (trial % 3 == 0) l.block = {16, 16, 1};  // the kernel's own block: clean but for nosync
-        Params p(k.params.size());
+        LaunchConfig launch = random_launch(g, trial);
+        if (trial % 3 == 0) launch.block = {16, 16, 1};  // the kernel's own block: clean but for nosync
+        Params p(spec.params.size());
         for (const auto& [name, value] :
              {std::pair{"rows", rows}, {"cols", cols}, {"inner", inner}, {"a_rows", rows}, {"b_cols", cols}})
-            p[k.param_index(name)] = value;
+            p[spec.param_index(name)] = value;
         const uint32_t steps = uint32_t((inner + 15) / 16);
         // One step's two halves, per thread: the tile loads (lines 10-11) and the sums (line 14).
         const auto loads = [&](const Thread& t, uint32_t s, uint32_t phase, std::vector<Access>& out) {
@@ -499,30 +502,31 @@ TEST_CASE("the model's records and findings equal an oracle's from the CUDA text
             const uint64_t row = uint64_t(t.block.y) * 16 + t.thread.y, col = uint64_t(t.block.x) * 16 + t.thread.x;
             if (row < rows && col < cols) out.push_back({phase, t.id, kC, row * cols + col, Op::Write});
         };
-        const uint64_t kept = g() % l.blocks();
-        const Expected e = judge(k, p, l, kept, [&](const std::vector<Thread>& threads, std::vector<Access>& out) {
-            if (!nosync) {  // phase 2s: the loads of step s; 2s + 1: its sums; then C
-                for (uint32_t s = 0; s < steps; ++s) {
-                    for (const Thread& t : threads) loads(t, s, 2 * s, out);
-                    for (const Thread& t : threads) sums(t, 2 * s + 1, out);
+        const uint64_t kept = g() % launch.blocks();
+        const Expected e =
+            judge(spec, p, launch, kept, [&](const std::vector<Thread>& threads, std::vector<Access>& out) {
+                if (!nosync) {  // phase 2s: the loads of step s; 2s + 1: its sums; then C
+                    for (uint32_t s = 0; s < steps; ++s) {
+                        for (const Thread& t : threads) loads(t, s, 2 * s, out);
+                        for (const Thread& t : threads) sums(t, 2 * s + 1, out);
+                    }
+                    for (const Thread& t : threads) store(t, 2 * steps, out);
+                    return;
                 }
-                for (const Thread& t : threads) store(t, 2 * steps, out);
-                return;
-            }
-            // No second barrier: phase s + 1 holds the sums of step s and the loads of s + 1.
-            for (const Thread& t : threads) loads(t, 0, 0, out);
-            for (uint32_t s = 0; s < steps; ++s)
-                for (const Thread& t : threads) {
-                    sums(t, s + 1, out);
-                    if (s + 1 < steps)
-                        loads(t, s + 1, s + 1, out);
-                    else
-                        store(t, s + 1, out);
-                }
-        });
-        ModelLaunch m{&k, p, l};
-        m.shared_block = kept;
-        check_model_run(m, e);
+                // No second barrier: phase s + 1 holds the sums of step s and the loads of s + 1.
+                for (const Thread& t : threads) loads(t, 0, 0, out);
+                for (uint32_t s = 0; s < steps; ++s)
+                    for (const Thread& t : threads) {
+                        sums(t, s + 1, out);
+                        if (s + 1 < steps)
+                            loads(t, s + 1, s + 1, out);
+                        else
+                            store(t, s + 1, out);
+                    }
+            });
+        ModelLaunch model_launch{&spec, p, launch};
+        model_launch.shared_block = kept;
+        check_model_run(model_launch, e);
     }
 }
 
@@ -534,24 +538,24 @@ TEST_CASE(
         static const char* kNames[] = {"matmul",          "matmul-xcol", "matmul-store-in-loop",
                                        "transpose-naive", "copy-offset", "increment-unguarded"};
         const std::string name = kNames[trial % 6];
-        const KernelSpec& k = *find_builtin_kernel(name);
-        const LaunchConfig l = random_launch(g, trial);
-        Params p(k.params.size());
+        const KernelSpec& spec = *find_builtin_kernel(name);
+        const LaunchConfig launch = random_launch(g, trial);
+        Params p(spec.params.size());
         const uint64_t rows = 1 + g() % 30, cols = 1 + g() % 30, inner = 1 + g() % 12, n = 1 + g() % 300;
-        for (size_t i = 0; i < k.params.size(); ++i) {
-            const std::string& q = k.params[i].name;
+        for (size_t i = 0; i < spec.params.size(); ++i) {
+            const std::string& q = spec.params[i].name;
             p[i] = q == "rows" || q == "a_rows"   ? rows
                    : q == "cols" || q == "b_cols" ? cols
                    : q == "inner"                 ? inner
                    : q == "offset"                ? g() % 40
                                                   : n;
         }
-        const auto param = [&](const char* q) { return p[k.param_index(q)]; };
+        const auto param = [&](const char* q) { return p[spec.param_index(q)]; };
         const Expected e =
-            judge(k, p, l, UINT64_MAX, [&](const std::vector<Thread>& threads, std::vector<Access>& out) {
+            judge(spec, p, launch, UINT64_MAX, [&](const std::vector<Thread>& threads, std::vector<Access>& out) {
                 for (const Thread& t : threads) {
-                    const uint64_t gx = uint64_t(t.block.x) * l.block.x + t.thread.x;
-                    const uint64_t gy = uint64_t(t.block.y) * l.block.y + t.thread.y;
+                    const uint64_t gx = uint64_t(t.block.x) * launch.block.x + t.thread.x;
+                    const uint64_t gy = uint64_t(t.block.y) * launch.block.y + t.thread.y;
                     if (name == "increment-unguarded") {  // a[pos] += 1, no guard
                         out.push_back({0, t.id, 0, gx, Op::Read});
                         out.push_back({0, t.id, 0, gx, Op::Write});
@@ -575,6 +579,6 @@ TEST_CASE(
                     }
                 }
             });
-        check_model_run({&k, p, l}, e);
+        check_model_run({&spec, p, launch}, e);
     }
 }

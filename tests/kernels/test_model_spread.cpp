@@ -18,9 +18,9 @@ using namespace threadmap;
 namespace {
 
 // The kernel's defaults, each at most 72 (a few blocks of every kernel, and quick).
-Params small_params(const KernelSpec& k) {
+Params small_params(const KernelSpec& spec) {
     Params p;
-    for (const ParamSpec& s : k.params)
+    for (const ParamSpec& s : spec.params)
         p.push_back(
             std::max(s.min, std::min<uint64_t>(72, s.default_from < p.size() ? p[s.default_from] : s.default_value)));
     return p;
@@ -80,14 +80,14 @@ void check_same(const ModelResult& one, const ModelResult& spread, bool records 
 }
 
 // The launch on one thread, then spread over 2, 3 and 5.
-void check_spread(ModelLaunch m) {
-    m.workers = 1;
-    const auto one = run_model(m);
+void check_spread(ModelLaunch model_launch) {
+    model_launch.workers = 1;
+    const auto one = run_model(model_launch);
     if (!one.value) return;  // a launch the model refuses is refused whatever the split
     for (unsigned workers : {2u, 3u, 5u}) {
         CAPTURE(workers);
-        m.workers = workers;
-        const auto spread = run_model(m);
+        model_launch.workers = workers;
+        const auto spread = run_model(model_launch);
         REQUIRE_MESSAGE(spread.value, spread.error);
         check_same(*one.value, *spread.value);
     }
@@ -100,15 +100,15 @@ template <class Check>
 void for_each_test_launch(unsigned seed, Check check) {
     std::mt19937 rng(seed);
     const auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
-    for (const KernelSpec* k : builtin_kernels()) {
-        CAPTURE(k->name);
-        const Params p = small_params(*k);
-        const Dim3 grid = k->covering_grid(p, k->default_block);
-        check({k, p, {grid, k->default_block}});
-        check({k, p, {{grid.x + 2, grid.y, grid.z}, k->default_block}});
+    for (const KernelSpec* spec : builtin_kernels()) {
+        CAPTURE(spec->name);
+        const Params p = small_params(*spec);
+        const Dim3 grid = spec->covering_grid(p, spec->default_block);
+        check({spec, p, {grid, spec->default_block}});
+        check({spec, p, {{grid.x + 2, grid.y, grid.z}, spec->default_block}});
         for (int trial = 0; trial < 3; ++trial) {
             Dim3 block{pick(1, 64), pick(1, 4), 1};
-            check({k, p, {k->covering_grid(p, block), block}});
+            check({spec, p, {spec->covering_grid(p, block), block}});
         }
     }
 }
@@ -122,15 +122,15 @@ TEST_CASE("spread over threads, every built-in kernel's launches give the one-th
 TEST_CASE(
     "findings only: every built-in kernel's findings, their cells, counts and values are the recording run's, no "
     "records") {
-    const auto compare = [](ModelLaunch m) {
-        const auto recorded = run_model(m);
+    const auto compare = [](ModelLaunch model_launch) {
+        const auto recorded = run_model(model_launch);
         if (!recorded.value) return;
         REQUIRE(!recorded.value->arrays.empty());
         for (unsigned workers : {1u, 3u}) {
             CAPTURE(workers);
-            m.keep_records = false;
-            m.workers = workers;
-            const auto found = run_model(m);
+            model_launch.keep_records = false;
+            model_launch.workers = workers;
+            const auto found = run_model(model_launch);
             REQUIRE_MESSAGE(found.value, found.error);
             check_same(*recorded.value, *found.value, false);
         }
@@ -140,22 +140,22 @@ TEST_CASE(
 
 TEST_CASE("spread over threads: blocks that share only what they read run apart - a race runs again on one") {
     const KernelSpec& tiled = *find_builtin_kernel("matmul-tiled");
-    ModelLaunch m{&tiled, {64, 64, 64, 64, 64}, {{4, 4, 1}, {16, 16, 1}}};
-    m.workers = 3;
-    const auto apart = run_model(m);
+    ModelLaunch model_launch{&tiled, {64, 64, 64, 64, 64}, {{4, 4, 1}, {16, 16, 1}}};
+    model_launch.workers = 3;
+    const auto apart = run_model(model_launch);
     REQUIRE_MESSAGE(apart.value, apart.error);
     CHECK(apart.value->block_ranges == 3);  // A and B are only read: the three ranges joined
-    check_spread(m);
+    check_spread(model_launch);
 
     // Every block adds to the same bins: the second range wrote bins the first touched.
     const KernelSpec& racy = *find_builtin_kernel("histogram-racy");
-    ModelLaunch h{&racy, {4096, 16}, {{16, 1, 1}, {256, 1, 1}}};
-    h.workers = 2;
-    const auto again = run_model(h);
+    ModelLaunch racy_launch{&racy, {4096, 16}, {{16, 1, 1}, {256, 1, 1}}};
+    racy_launch.workers = 2;
+    const auto again = run_model(racy_launch);
     REQUIRE_MESSAGE(again.value, again.error);
     CHECK(again.value->block_ranges == 1);
     CHECK(again.value->counts[size_t(FindingKind::WriteWriteRace)] > 0);
-    check_spread(h);
+    check_spread(racy_launch);
 }
 
 TEST_CASE("spread over threads, the kept shared block and a divergent barrier mid-launch stay as on one thread") {
@@ -166,26 +166,26 @@ TEST_CASE("spread over threads, the kept shared block and a divergent barrier mi
 
     // Block 7 of 12 leaves half its threads out of the barrier: the launch ends there, and
     // the blocks after it (run by another thread) leave no trace.
-    KernelSpec k;
-    k.name = "test-divergent-mid-launch";
-    k.params = {{"n", "", 768}};
-    k.arrays = {{"out", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
-                 [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }}};
-    k.uses_barriers = true;
-    k.body = [](ModelThread& t) {
+    KernelSpec spec;
+    spec.name = "test-divergent-mid-launch";
+    spec.params = {{"n", "", 768}};
+    spec.arrays = {{"out", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
+                    [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }}};
+    spec.uses_barriers = true;
+    spec.body = [](ModelThread& t) {
         const uint64_t i = uint64_t(t.blockIdx.x) * t.blockDim.x + t.threadIdx.x;
         t.array<int>(0).store(i, 1, 2);
         if (t.blockIdx.x == 7 && t.threadIdx.x % 2 == 1) return;
         t.syncthreads(4);
         t.array<int>(0).store(i, 2, 5);
     };
-    ModelLaunch m{&k, {768}, {{12, 1, 1}, {64, 1, 1}}};
-    m.workers = 3;
-    const auto r = run_model(m);
+    ModelLaunch model_launch{&spec, {768}, {{12, 1, 1}, {64, 1, 1}}};
+    model_launch.workers = 3;
+    const auto r = run_model(model_launch);
     REQUIRE_MESSAGE(r.value, r.error);
     CHECK(r.value->ended_early);
     CHECK(r.value->arrays[0].bits[7 * 64 - 1] == 2);  // block 6 passed its barrier
     CHECK(r.value->arrays[0].bits[7 * 64] == 1);      // block 7 stopped at it
     CHECK(r.value->arrays[0].bits[8 * 64] == 0);      // block 8 never ran
-    check_spread(m);
+    check_spread(model_launch);
 }

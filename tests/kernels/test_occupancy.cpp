@@ -188,16 +188,16 @@ TEST_CASE("every combination of a sweep equals cuda_occupancy.h's cudaOccMaxActi
 #endif
 
 TEST_CASE("the compiler's static shared memory of each built-in kernel is within what its arrays use") {
-    for (const KernelSpec* k : builtin_kernels()) {
+    for (const KernelSpec* spec : builtin_kernels()) {
         Params p;
-        for (const ParamSpec& param : k->params)
+        for (const ParamSpec& param : spec->params)
             p.push_back(param.default_from < p.size() ? p[param.default_from] : param.default_value);
         for (const SmProperties& sm : sm_property_table()) {
-            const CompiledResources* c = find_compiled_resources(k->name, sm.sm());
-            REQUIRE_MESSAGE(c, k->name, " has no figures for sm_", sm.sm(), ": run scripts/kernel-resources.sh");
-            CHECK(uint64_t(c->static_shared_bytes) <= shared_bytes_per_block(*k, p, k->default_block));
+            const CompiledResources* c = find_compiled_resources(spec->name, sm.sm());
+            REQUIRE_MESSAGE(c, spec->name, " has no figures for sm_", sm.sm(), ": run scripts/kernel-resources.sh");
+            CHECK(uint64_t(c->static_shared_bytes) <= shared_bytes_per_block(*spec, p, spec->default_block));
             CHECK(c->registers > 0);
-            CHECK(c->barriers == (k->uses_barriers ? 1 : 0));
+            CHECK(c->barriers == (spec->uses_barriers ? 1 : 0));
         }
     }
 }

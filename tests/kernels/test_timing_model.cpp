@@ -79,9 +79,9 @@ TEST_CASE("CUDA C++ float32 - launch plus the slower of achievable bandwidth and
 
 TEST_CASE("the tutorial's numba matmul - three float64 arrays in and back, allocated every call, FP64") {
     const DeviceProfile p = round_numbers();
-    Workload w = matmul_workload(KernelKind::Matmul, 200, 200, 200);  // seed-matmul: A 300x200, B 200x300
-    w.a_rows = w.b_cols = 300;
-    const WorkloadCost c = workload_cost(w, kNumbaTutorial);
+    Workload workload = matmul_workload(KernelKind::Matmul, 200, 200, 200);  // seed-matmul: A 300x200, B 200x300
+    workload.a_rows = workload.b_cols = 300;
+    const WorkloadCost c = workload_cost(workload, kNumbaTutorial);
     const uint64_t a = 300 * 200 * 8, b = 200 * 300 * 8, out = 200 * 200 * 8;  // 480,000 + 480,000 + 320,000
     CHECK(c.h2d_bytes == a + b + out);                                         // 1,280,000 bytes in …
     CHECK(c.d2h_bytes == a + b + out);  // … and all of it back: numba cannot know what the kernel wrote
@@ -137,9 +137,9 @@ TEST_CASE("waves - a launch of 1.004 waves costs two - with no GPU named there a
     // increment, 8 registers on 9.0, 1024 threads per block: 2 blocks per SM (64 warp slots),
     // 264 slots. 264 blocks are one full wave; 265 are two, each costing a full wave's time.
     const auto kernel_time = [&](uint64_t blocks) {
-        const Workload w = array_workload(KernelKind::Increment, blocks * 1024);
-        WorkloadCost c = workload_cost(w);
-        add_waves(c, w, {{uint32_t(blocks), 1, 1}, {1024, 1, 1}}, p);
+        const Workload workload = array_workload(KernelKind::Increment, blocks * 1024);
+        WorkloadCost c = workload_cost(workload);
+        add_waves(c, workload, {{uint32_t(blocks), 1, 1}, {1024, 1, 1}}, p);
         CHECK(c.wave_slots == 264);
         return modeled_kernel_seconds(p, c) / (double(c.kernel_bytes) / (p.memory_gbps * p.memory_efficiency * 1e9));
     };

@@ -65,12 +65,12 @@ TEST_CASE("the GPU tests' random launches are all valid on a device - and cover 
     RandomLaunches random(4242);  // the seed and order test_gpu uses
     bool saw_3d = false, saw_big = false;
     for (int trial = 0; trial < 1200; ++trial) {
-        const LaunchConfig l = random.launch(trial);
+        const LaunchConfig launch = random.launch(trial);
         CAPTURE(trial);
-        REQUIRE_FALSE(validate_launch(l, cc90_profile()));
+        REQUIRE_FALSE(validate_launch(launch, cc90_profile()));
         random.workload(trial);  // keeps the generator's sequence the GPU test's
-        saw_3d = saw_3d || l.block.z > 1;
-        saw_big = saw_big || l.threads_per_block() > 512;
+        saw_3d = saw_3d || launch.block.z > 1;
+        saw_big = saw_big || launch.threads_per_block() > 512;
     }
     CHECK(saw_3d);
     CHECK(saw_big);

@@ -58,16 +58,16 @@ TEST_CASE("a kernel's printf: every call's text, in the order the model runs the
         "    printf(\"after: a[%d] = %.1f\\n\", i, i < n ? a[i] : -1.0f);\n"
         "}\n");
     auto b = bound(s, {"a=float[3]", "n=3"});
-    const ModelResult r = run(*b, {2, 1, 1}, {2, 1, 1});
-    CHECK(r.printed.calls == 8);
-    CHECK(r.printed.kept_calls == 8);
+    const ModelResult result = run(*b, {2, 1, 1}, {2, 1, 1});
+    CHECK(result.printed.calls == 8);
+    CHECK(result.printed.kept_calls == 8);
     // A block's threads all print "before" (they wait at the barrier) before any prints "after".
-    CHECK(r.printed.text ==
+    CHECK(result.printed.text ==
           "before: block 0 thread 0\nbefore: block 0 thread 1\nafter: a[0] = 0.0\nafter: a[1] = 0.5\n"
           "before: block 1 thread 0\nbefore: block 1 thread 1\nafter: a[2] = 1.0\nafter: a[3] = -1.0\n");
     // printf is not an access: the map is the kernel's loads and stores only.
-    CHECK(std::bit_cast<float>(r.arrays[0].bits[2]) == 1.0f);
-    CHECK(r.findings.empty());
+    CHECK(std::bit_cast<float>(result.arrays[0].bits[2]) == 1.0f);
+    CHECK(result.findings.empty());
 }
 
 TEST_CASE("a kernel that prints more than 64 KiB: whole calls are kept, in order, and every call is counted") {
@@ -78,13 +78,13 @@ TEST_CASE("a kernel that prints more than 64 KiB: whole calls are kept, in order
         "    a[i] = i;\n"
         "}\n");
     auto b = bound(s, {"a=int[10000]"});
-    const ModelResult r = run(*b, {40, 1, 1}, {250, 1, 1});
+    const ModelResult result = run(*b, {40, 1, 1}, {250, 1, 1});
     const std::string line0 = "thread 000000 says hello\n";
-    CHECK(r.printed.calls == 10000);
-    CHECK(r.printed.kept_calls == KernelPrint::kMaxBytes / line0.size());
-    CHECK(r.printed.text.size() == r.printed.kept_calls * line0.size());
-    CHECK(r.printed.text.rfind("thread 002620 says hello\n") == r.printed.text.size() - line0.size());
-    CHECK(r.arrays[0].bits[9999] == 9999);  // the kernel ran on
+    CHECK(result.printed.calls == 10000);
+    CHECK(result.printed.kept_calls == KernelPrint::kMaxBytes / line0.size());
+    CHECK(result.printed.text.size() == result.printed.kept_calls * line0.size());
+    CHECK(result.printed.text.rfind("thread 002620 says hello\n") == result.printed.text.size() - line0.size());
+    CHECK(result.arrays[0].bits[9999] == 9999);  // the kernel ran on
 }
 
 TEST_CASE("a __device__ table read through a helper is plain memory, not one of the kernel's arrays") {
@@ -98,9 +98,9 @@ TEST_CASE("a __device__ table read through a helper is plain memory, not one of 
         "    if (i < n) out[i] = pick(table, i % 4);\n"
         "}\n");
     auto b = bound(s, {"out=int[6]", "n=6"});
-    const ModelResult r = run(*b, {1, 1, 1}, {8, 1, 1});
+    const ModelResult result = run(*b, {1, 1, 1}, {8, 1, 1});
     const std::vector<uint32_t> expected = {10, 20, 30, 40, 10, 20};
-    CHECK(r.arrays[0].bits == expected);
+    CHECK(result.arrays[0].bits == expected);
 }
 
 TEST_CASE("printf's arguments are checked against its format when the kernel compiles") {

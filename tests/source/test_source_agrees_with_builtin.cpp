@@ -23,9 +23,9 @@ namespace {
 
 // Small problems: each parameter at most 64 (or its own minimum), one that follows another
 // (matmul's A rows follow C's) following it.
-Params random_params(const KernelSpec& k, std::mt19937& rng) {
+Params random_params(const KernelSpec& spec, std::mt19937& rng) {
     Params p;
-    for (const ParamSpec& s : k.params) {
+    for (const ParamSpec& s : spec.params) {
         if (s.default_from < p.size()) {
             p.push_back(p[s.default_from]);
             continue;
@@ -37,15 +37,16 @@ Params random_params(const KernelSpec& k, std::mt19937& rng) {
 }
 
 // The memory view's sites by line, load or store, and array name.
-std::map<std::tuple<int, AccessOp, std::string>, MemorySite> sites_of(const KernelSpec& k, const LaunchConfig& l,
+std::map<std::tuple<int, AccessOp, std::string>, MemorySite> sites_of(const KernelSpec& spec,
+                                                                      const LaunchConfig& launch,
                                                                       const Params& params) {
-    ModelLaunch m{&k, params, l};
-    m.record_requests = true;
-    m.record_elements = false;
-    const auto r = run_model_here(m);
+    ModelLaunch model_launch{&spec, params, launch};
+    model_launch.record_requests = true;
+    model_launch.record_elements = false;
+    const auto r = run_model_here(model_launch);
     REQUIRE_MESSAGE(r.value, r.error);
     std::map<std::tuple<int, AccessOp, std::string>, MemorySite> out;
-    for (const MemorySite& s : r.value->memory->sites) out[{s.line, s.op, k.arrays[s.array].name}] = s;
+    for (const MemorySite& s : r.value->memory->sites) out[{s.line, s.op, spec.arrays[s.array].name}] = s;
     return out;
 }
 
@@ -118,27 +119,27 @@ TEST_CASE("every built-in kernel's CUDA text, compiled, agrees with the built-in
                 CHECK(built_in.error == typed.error);
                 continue;
             }
-            const ModelResult& a = *built_in.value;
+            const ModelResult& result = *built_in.value;
             const ModelResult& b = *typed.value;
-            CHECK(a.counts == b.counts);
-            CHECK(a.ended_early == b.ended_early);
-            CHECK(a.accesses == b.accesses);
-            REQUIRE(a.findings.size() == b.findings.size());
-            for (size_t f = 0; f < a.findings.size(); ++f) {
-                CHECK(a.findings[f].message == b.findings[f].message);
-                CHECK(a.findings[f].line == b.findings[f].line);
+            CHECK(result.counts == b.counts);
+            CHECK(result.ended_early == b.ended_early);
+            CHECK(result.accesses == b.accesses);
+            REQUIRE(result.findings.size() == b.findings.size());
+            for (size_t f = 0; f < result.findings.size(); ++f) {
+                CHECK(result.findings[f].message == b.findings[f].message);
+                CHECK(result.findings[f].line == b.findings[f].line);
             }
             for (size_t i = 0; i < k->arrays.size(); ++i) {
                 if (k->arrays[i].space != MemorySpace::Global) continue;
                 const size_t j = spec.array_index(k->arrays[i].name);
                 CAPTURE(k->arrays[i].name);
                 REQUIRE(j < spec.arrays.size());
-                CHECK(a.arrays[i].bits == b.arrays[j].bits);
-                CHECK(a.arrays[i].found == b.arrays[j].found);
-                REQUIRE(a.arrays[i].records.size() == b.arrays[j].records.size());
+                CHECK(result.arrays[i].bits == b.arrays[j].bits);
+                CHECK(result.arrays[i].found == b.arrays[j].found);
+                REQUIRE(result.arrays[i].records.size() == b.arrays[j].records.size());
                 bool records = true;
-                for (size_t e = 0; e < a.arrays[i].records.size(); ++e)
-                    records = records && same_records(a.arrays[i].records[e], b.arrays[j].records[e]);
+                for (size_t e = 0; e < result.arrays[i].records.size(); ++e)
+                    records = records && same_records(result.arrays[i].records[e], b.arrays[j].records[e]);
                 CHECK(records);
             }
             if (trial % 4 == 1) {
@@ -151,7 +152,7 @@ TEST_CASE("every built-in kernel's CUDA text, compiled, agrees with the built-in
                     CHECK(same_counts(site, typed_sites.at(where)));
                 }
             }
-            if (a.counts != b.counts) break;  // one launch's story is enough
+            if (result.counts != b.counts) break;  // one launch's story is enough
         }
     }
 }

@@ -106,23 +106,23 @@ TEST_CASE("a kernel of __nv_bfloat16: values round to bfloat16 after every opera
     REQUIRE(s->kernels.size() == 2);
     CHECK(s->kernels[0].params[0].element == ValueType::BFloat16);
     auto k = bound(s, {"y=bfloat16[300]:index", "x=bfloat16[300]:random:3", "a=0.3", "n=300"});
-    const ModelResult r = run(*k, {3, 1, 1}, {128, 1, 1});
-    CHECK(r.findings.empty());
+    const ModelResult result = run(*k, {3, 1, 1}, {128, 1, 1});
+    CHECK(result.findings.empty());
     // x as bound (read only, so as the launch left it), y[i] = i; then a * x[i] rounded, then
     // the sum rounded (index values past 256 are bound rounded: 257 is bfloat16 256).
     const uint16_t a = nearest_bf16(0.3L);
     for (uint32_t i = 0; i < 300; ++i) {
-        const uint16_t x = bf16_bits(r.arrays[1], i), y = nearest_bf16((long double)i);
+        const uint16_t x = bf16_bits(result.arrays[1], i), y = nearest_bf16((long double)i);
         const uint16_t product = nearest_bf16(bf16_value(a) * bf16_value(x));
-        CHECK(bf16_bits(r.arrays[0], i) == nearest_bf16(bf16_value(product) + bf16_value(y)));
+        CHECK(bf16_bits(result.arrays[0], i) == nearest_bf16(bf16_value(product) + bf16_value(y)));
     }
     // An int rounds once: 257 + 2i lies on a midpoint or beside one, between multiples of 2.
     auto t = bound(s, {"out=bfloat16[8]", "back=float[8]"}, 1);
-    const ModelResult q = run(*t, {1, 1, 1}, {8, 1, 1});
+    const ModelResult rounded = run(*t, {1, 1, 1}, {8, 1, 1});
     for (uint32_t i = 0; i < 8; ++i) {
         const uint16_t want = nearest_bf16(257.0L + 2 * i);
-        CHECK(bf16_bits(q.arrays[0], i) == want);
-        CHECK(std::bit_cast<float>(q.arrays[1].bits[i]) ==
+        CHECK(bf16_bits(rounded.arrays[0], i) == want);
+        CHECK(std::bit_cast<float>(rounded.arrays[1].bits[i]) ==
               float(bf16_value(want)) + float(bf16_value(nearest_bf16(0.1f))));
     }
 }
@@ -146,11 +146,11 @@ TEST_CASE("__hfma on __nv_bfloat16 rounds once: a * b + c to the nearest bfloat1
         c.push_back(random_bf16(g, 10));
     }
     auto k = bound(s, {ushorts("a", a), ushorts("b", b), ushorts("c", c), "out=ushort[1024]"});
-    const ModelResult r = run(*k, {4, 1, 1}, {256, 1, 1});
-    CHECK(bf16_bits(r.arrays[3], 0) == nearest_bf16(516));
+    const ModelResult result = run(*k, {4, 1, 1}, {256, 1, 1});
+    CHECK(bf16_bits(result.arrays[3], 0) == nearest_bf16(516));
     for (size_t i = 1; i < a.size(); ++i) {  // the first is past a long double's 64 bits
         const long double exact = bf16_value(a[i]) * bf16_value(b[i]) + bf16_value(c[i]);
-        if (bf16_bits(r.arrays[3], i) != nearest_bf16(exact))
+        if (bf16_bits(result.arrays[3], i) != nearest_bf16(exact))
             FAIL("__hfma of " << a[i] << ", " << b[i] << ", " << c[i]);
     }
 }
@@ -166,7 +166,7 @@ TEST_CASE("atomicAdd on __nv_bfloat16 and __nv_bfloat162 rounds each sum: 1000 o
         "    }\n"
         "}\n");
     auto k = bound(s, {"total=bfloat16[1]", "pair=bfloat16[2]", "n=1000"});
-    const ModelResult r = run(*k, {4, 1, 1}, {256, 1, 1});
+    const ModelResult result = run(*k, {4, 1, 1}, {256, 1, 1});
     // One sum after another, each rounded: every integer up to 256 is a bfloat16, and 256 + 1
     // lies halfway to 258 and rounds to even, so the ones stop at 256; the halves at 128.
     long double ones = 0, halves = 0;
@@ -176,10 +176,10 @@ TEST_CASE("atomicAdd on __nv_bfloat16 and __nv_bfloat162 rounds each sum: 1000 o
     }
     CHECK(ones == 256);
     CHECK(halves == 128);
-    CHECK(__threadmap_bf16_to_float(bf16_bits(r.arrays[0], 0)) == 256.0f);
-    CHECK(__threadmap_bf16_to_float(bf16_bits(r.arrays[1], 0)) == 256.0f);
-    CHECK(__threadmap_bf16_to_float(bf16_bits(r.arrays[1], 1)) == 128.0f);
-    CHECK(r.findings.empty());
+    CHECK(__threadmap_bf16_to_float(bf16_bits(result.arrays[0], 0)) == 256.0f);
+    CHECK(__threadmap_bf16_to_float(bf16_bits(result.arrays[1], 0)) == 256.0f);
+    CHECK(__threadmap_bf16_to_float(bf16_bits(result.arrays[1], 1)) == 128.0f);
+    CHECK(result.findings.empty());
 }
 
 TEST_CASE("a bfloat16 binding: out of range, bound as half, and b + 1.0f are refused with the reasons") {
@@ -221,8 +221,8 @@ TEST_CASE("__hmax and __hmin as CUDA's, for __half and __nv_bfloat16: NaN gives 
     const std::vector<uint16_t> a = {0x0000, 0x8000, 0x7fc1, 0x7fc1, 0x4000};
     const std::vector<uint16_t> b = {0x8000, 0x0000, 0x3c00, 0xffc1, 0xc000};
     auto k = bound(s, {ushorts("a", a), ushorts("b", b), "out=ushort[20]"});
-    const ModelResult r = run(*k, {1, 1, 1}, {5, 1, 1});
-    const auto out = [&](size_t i) { return bf16_bits(r.arrays[2], i); };
+    const ModelResult result = run(*k, {1, 1, 1}, {5, 1, 1});
+    const auto out = [&](size_t i) { return bf16_bits(result.arrays[2], i); };
     for (size_t t : {0, 2}) {  // __half's, then __nv_bfloat16's
         CAPTURE(t);
         CHECK(out(0 + t) == 0x0000);  // max(+0, -0) = +0

@@ -39,13 +39,13 @@ TEST_CASE("the seed's increment, typed by hand, adds one to every element and na
     CHECK(k.params[0].name == "a");
     CHECK(!k.params[1].pointer);
     auto b = bound(s, {"a=float[500]:index", "n=500"});
-    const ModelResult r = run(*b, {4, 1, 1}, {128, 1, 1});
-    const ArrayResult& a = r.arrays[0];
+    const ModelResult result = run(*b, {4, 1, 1}, {128, 1, 1});
+    const ArrayResult& a = result.arrays[0];
     REQUIRE(a.bits.size() == 500);
     for (size_t i = 0; i < 500; ++i) CHECK(std::bit_cast<float>(a.bits[i]) == float(i) + 1);
     CHECK(a.records[499].first_writer == 499);
     CHECK(a.records[7].readers == 1);
-    CHECK(r.findings.empty());
+    CHECK(result.findings.empty());
 }
 
 TEST_CASE("without the guard, threads past the end are out of bounds on the line of the access") {
@@ -55,11 +55,11 @@ TEST_CASE("without the guard, threads past the end are out of bounds on the line
         "    a[i] = a[i] + 1;\n"
         "}\n");
     auto b = bound(s, {"a=float[500]"});
-    const ModelResult r = run(*b, {4, 1, 1}, {128, 1, 1});
-    CHECK(r.counts[size_t(FindingKind::OutOfBounds)] == 24);  // 12 threads read, then write
-    REQUIRE(!r.findings.empty());
-    CHECK(r.findings[0].line == 3);
-    CHECK(r.findings[0].array == "a");
+    const ModelResult result = run(*b, {4, 1, 1}, {128, 1, 1});
+    CHECK(result.counts[size_t(FindingKind::OutOfBounds)] == 24);  // 12 threads read, then write
+    REQUIRE(!result.findings.empty());
+    CHECK(result.findings[0].line == 3);
+    CHECK(result.findings[0].array == "a");
 }
 
 TEST_CASE("the cells past the end: each is the smallest thread whose index lands there, on random 2D launches") {
@@ -88,7 +88,7 @@ TEST_CASE("the cells past the end: each is the smallest thread whose index lands
         CAPTURE(grid.y);
         auto k = bound(
             s, {"C=float[" + std::to_string(rows) + "][" + std::to_string(cols) + "]", "cols=" + std::to_string(cols)});
-        const ModelResult r = run(*k, grid, block);
+        const ModelResult result = run(*k, grid, block);
         std::vector<PastRecord> want;
         uint64_t elsewhere = 0;
         const uint64_t tpb = uint64_t(block.x) * block.y;
@@ -109,8 +109,8 @@ TEST_CASE("the cells past the end: each is the smallest thread whose index lands
                         p.first_writer = std::min(p.first_writer, id);
                         ++p.writes;
                     }
-        CHECK(r.arrays[0].past == want);
-        CHECK(r.arrays[0].past_elsewhere == elsewhere);
+        CHECK(result.arrays[0].past == want);
+        CHECK(result.arrays[0].past_elsewhere == elsewhere);
         trials_with_past += !want.empty();
         trials_with_elsewhere += elsewhere > 0;
     }
@@ -121,8 +121,8 @@ TEST_CASE("the cells past the end: each is the smallest thread whose index lands
 TEST_CASE("a 2D block on a 1D kernel: two threads write each element, a write-write race") {
     auto s = compiled(kIncrement);
     auto b = bound(s, {"a=float[64]", "n=64"});
-    const ModelResult r = run(*b, {1, 1, 1}, {64, 2, 1});
-    CHECK(r.counts[size_t(FindingKind::WriteWriteRace)] == 64);
+    const ModelResult result = run(*b, {1, 1, 1}, {64, 2, 1});
+    CHECK(result.counts[size_t(FindingKind::WriteWriteRace)] == 64);
 }
 
 TEST_CASE(
@@ -155,9 +155,9 @@ TEST_CASE(
         CHECK(k.shared[0].name == "As");
         CHECK(k.shared[0].shape == std::vector<uint64_t>{16, 16});
         auto b = bound(s, {"A=float[32][32]:random:3", "B=float[32][32]:random:4", "C=float[32][32]", "n=32"});
-        const ModelResult r = run(*b, {2, 2, 1}, {16, 16, 1});
+        const ModelResult result = run(*b, {2, 2, 1}, {16, 16, 1});
         if (second_barrier) {
-            CHECK(r.findings.empty());
+            CHECK(result.findings.empty());
             std::vector<uint32_t> a(32 * 32), bb(32 * 32);
             b->spec.fill_input({}, 0, a);
             b->spec.fill_input({}, 1, bb);
@@ -166,10 +166,10 @@ TEST_CASE(
                     float sum = 0;  // the kernel's own order of additions
                     for (int t = 0; t < 32; ++t)
                         sum += std::bit_cast<float>(a[i * 32 + t]) * std::bit_cast<float>(bb[t * 32 + j]);
-                    CHECK(std::bit_cast<float>(r.arrays[2].bits[i * 32 + j]) == sum);
+                    CHECK(std::bit_cast<float>(result.arrays[2].bits[i * 32 + j]) == sum);
                 }
         } else {
-            CHECK(r.counts[size_t(FindingKind::ReadWriteHazard)] > 0);
+            CHECK(result.counts[size_t(FindingKind::ReadWriteHazard)] > 0);
         }
     }
 }
@@ -203,10 +203,10 @@ TEST_CASE("the limits of <cfloat>, <climits>, <cstdint> and CUDA's math_constant
         "    i[5] = INT8_MIN; i[6] = UINT16_MAX; i[7] = INT64_MAX; i[8] = SIZE_MAX == UINT64_MAX;\n"
         "}\n");
     auto k = bound(s, {"f=float[6]", "d=double[5]", "i=long long[9]"});
-    const ModelResult r = run(*k, {1, 1, 1}, {1, 1, 1});
-    const auto f = [&](size_t e) { return std::bit_cast<float>(r.arrays[0].bits[e]); };
-    const auto d = [&](size_t e) { return std::bit_cast<double>(wide(r.arrays[1], e)); };
-    const auto i = [&](size_t e) { return int64_t(wide(r.arrays[2], e)); };
+    const ModelResult result = run(*k, {1, 1, 1}, {1, 1, 1});
+    const auto f = [&](size_t e) { return std::bit_cast<float>(result.arrays[0].bits[e]); };
+    const auto d = [&](size_t e) { return std::bit_cast<double>(wide(result.arrays[1], e)); };
+    const auto i = [&](size_t e) { return int64_t(wide(result.arrays[2], e)); };
     CHECK(f(0) == FLT_MAX);
     CHECK(f(1) == FLT_MIN);
     CHECK(f(2) == FLT_EPSILON);
@@ -255,9 +255,9 @@ TEST_CASE("atomicAdd into shared memory and back: a block-level histogram with n
         "    if (threadIdx.x < 4) atomicAdd(&bins[threadIdx.x], local[threadIdx.x]);\n"
         "}\n");
     auto b = bound(s, {"data=int[1000]:index", "bins=int[4]", "n=1000"});
-    const ModelResult r = run(*b, {8, 1, 1}, {128, 1, 1});
-    CHECK(r.findings.empty());
-    for (int bin = 0; bin < 4; ++bin) CHECK(r.arrays[1].bits[bin] == 250);
+    const ModelResult result = run(*b, {8, 1, 1}, {128, 1, 1});
+    CHECK(result.findings.empty());
+    for (int bin = 0; bin < 4; ++bin) CHECK(result.arrays[1].bits[bin] == 250);
 }
 
 TEST_CASE("a kernel that loops forever is stopped at the time limit, naming the kernel and its last line") {
@@ -270,16 +270,16 @@ TEST_CASE("a kernel that loops forever is stopped at the time limit, naming the 
     std::vector<SourceBinding> b = {*parse_binding("a=int[2]").value};
     auto k = bind_kernel(s, s->kernels[0], b, {true, 0.5});
     REQUIRE(k.value);
-    ModelLaunch l{&(*k.value)->spec, {}, {{1, 1, 1}, {1, 1, 1}}};
-    l.max_accesses = UINT64_MAX;  // only the time limit stops it
-    const auto r = run_model(l);
+    ModelLaunch model_launch{&(*k.value)->spec, {}, {{1, 1, 1}, {1, 1, 1}}};
+    model_launch.max_accesses = UINT64_MAX;  // only the time limit stops it
+    const auto r = run_model(model_launch);
     REQUIRE(!r.value);
     CHECK(r.error.find("kernel spin ran past the time limit of 0.5 s") != std::string::npos);
     CHECK(r.error.find("last line it reached was 3") != std::string::npos);
     // With an access budget the model stops it itself, mid-thread (an exception through the
     // compiled code's frames).
-    l.max_accesses = 100000;
-    const auto budget = run_model(l);
+    model_launch.max_accesses = 100000;
+    const auto budget = run_model(model_launch);
     REQUIRE(!budget.value);
     CHECK(budget.error.find("more than 100000 loads and stores") != std::string::npos);
 }
@@ -323,8 +323,8 @@ TEST_CASE("the kernel's process is locked down: opening a file kills it with SIG
                            [](const Params&, const LaunchConfig&) { return std::vector<uint64_t>{1}; }});
     spec.fill_input = [](const Params&, size_t, std::vector<uint32_t>&) {};
     spec.body = [](ModelThread& t) { t.array<int>(0).store(0, std::fopen("/etc/hostname", "r") ? 1 : 2, 1); };
-    spec.run_apart = [](const ModelLaunch& l, const std::atomic<bool>* cancel) {
-        return run_isolated(l, cancel, RunLimits{5});
+    spec.run_apart = [](const ModelLaunch& model_launch, const std::atomic<bool>* cancel) {
+        return run_isolated(model_launch, cancel, RunLimits{5});
     };
     const auto r = run_model({&spec, {}, {{1, 1, 1}, {1, 1, 1}}});
     REQUIRE(!r.value);
@@ -362,11 +362,11 @@ TEST_CASE("the warp inspector's kept requests come back from the kernel's proces
                                                           "rows=64", "cols=64", "inner=48", "b_cols=64"});
     ModelLaunch typed{&k->spec, {}, {{2, 2, 1}, {32, 32, 1}}};
     ModelLaunch here{builtin, {64, 64, 48, 64, 64}, typed.launch};
-    for (ModelLaunch* m : {&typed, &here}) {
-        m->record_requests = true;
-        m->record_elements = false;
-        m->keep_requests = 0;  // A
-        m->keep_op = AccessOp::Load;
+    for (ModelLaunch* model_launch : {&typed, &here}) {
+        model_launch->record_requests = true;
+        model_launch->record_elements = false;
+        model_launch->keep_requests = 0;  // A
+        model_launch->keep_op = AccessOp::Load;
     }
     const auto a = run_model(typed), b = run_model(here);
     REQUIRE_MESSAGE(a.value, a.error);
@@ -432,19 +432,19 @@ TEST_CASE("CUDA's math and integer intrinsics a course uses compile and compute"
         "    z[i] = __popc(i) + __clz(i) + __ffs(i) + (int)(__brev(i) >> 28);\n"
         "}\n");
     auto b = bound(s, {"x=float[4]:index", "y=float[4]", "z=int[4]"});
-    const ModelResult r = run(*b, {1, 1, 1}, {4, 1, 1});
-    CHECK(r.findings.empty());
+    const ModelResult result = run(*b, {1, 1, 1}, {4, 1, 1});
+    CHECK(result.findings.empty());
     for (int i = 0; i < 4; ++i) {
         CAPTURE(i);
         const float v = float(i) * 0.25f;
         const double want = std::fma(v, 2.0f, 1.0f) + std::atan2(v, 1.0f) + std::fmod(v, 0.3f) + std::hypot(v, v) +
                             std::asin(v) + std::erf(v) + std::cbrt(v) + std::copysign(1.0f, -v) + std::expm1(v) +
                             std::log1p(v) + std::sinh(v) + std::sqrt(2.0);
-        CHECK(std::bit_cast<float>(r.arrays[1].bits[i]) == doctest::Approx(want).epsilon(1e-5));
-        CHECK(r.arrays[0].records[i].readers == 1);  // __ldg is a recorded load
+        CHECK(std::bit_cast<float>(result.arrays[1].bits[i]) == doctest::Approx(want).epsilon(1e-5));
+        CHECK(result.arrays[0].records[i].readers == 1);  // __ldg is a recorded load
     }
     // popc + clz + ffs + the top 4 bits of the reversed bits: 0+32+0+0, 1+31+1+8, 1+30+2+4, 2+30+1+12.
-    CHECK(std::vector<uint32_t>(r.arrays[2].bits.begin(), r.arrays[2].bits.end()) ==
+    CHECK(std::vector<uint32_t>(result.arrays[2].bits.begin(), result.arrays[2].bits.end()) ==
           std::vector<uint32_t>{32, 41, 37, 45});
 }
 
@@ -482,9 +482,9 @@ TEST_CASE("a kernel template runs as each explicit instantiation, with its own _
         CHECK(s->kernels[k].shared[0].name == "part");
         CHECK(s->kernels[k].shared[0].shape == std::vector<uint64_t>{size});
         auto b = bound(s, {"in=float[128]:ones", "out=float[4]"}, k);
-        const ModelResult r = run(*b, {uint32_t(128 / size), 1, 1}, {uint32_t(size), 1, 1});
-        CHECK(std::bit_cast<float>(r.arrays[1].bits[0]) == float(size));
-        CHECK(r.findings.empty());
+        const ModelResult result = run(*b, {uint32_t(128 / size), 1, 1}, {uint32_t(size), 1, 1});
+        CHECK(std::bit_cast<float>(result.arrays[1].bits[0]) == float(size));
+        CHECK(result.findings.empty());
     }
     // A kernel that calls no helper has no __shared__ array of the helper's.
     size_t plain = 0;
@@ -519,9 +519,9 @@ TEST_CASE(
     std::sort(names.begin(), names.end());
     CHECK(names == std::vector<std::string>{"k::s", "twice::s"});
     auto b = bound(s, {"out=float[4]:index"});
-    const ModelResult r = run(*b, {1, 1, 1}, {4, 1, 1});
-    CHECK(std::bit_cast<float>(r.arrays[0].bits[3]) == 6.0f);
-    CHECK(r.findings.empty());
+    const ModelResult result = run(*b, {1, 1, 1}, {4, 1, 1});
+    CHECK(std::bit_cast<float>(result.arrays[0].bits[3]) == 6.0f);
+    CHECK(result.findings.empty());
 }
 
 TEST_CASE("CUDA's vector types compute as local values") {
@@ -534,8 +534,9 @@ TEST_CASE("CUDA's vector types compute as local values") {
         "    b[i] = r.x + r.y * r.z + r.w + q.x;\n"
         "}\n");
     auto b = bound(s, {"a=float[4]:index", "b=float[4]"});
-    const ModelResult r = run(*b, {1, 1, 1}, {4, 1, 1});
-    for (uint32_t i = 0; i < 4; ++i) CHECK(std::bit_cast<float>(r.arrays[1].bits[i]) == float(i) + 6 + 10 + float(i));
+    const ModelResult result = run(*b, {1, 1, 1}, {4, 1, 1});
+    for (uint32_t i = 0; i < 4; ++i)
+        CHECK(std::bit_cast<float>(result.arrays[1].bits[i]) == float(i) + 6 + 10 + float(i));
 }
 
 TEST_CASE(
@@ -547,9 +548,9 @@ TEST_CASE(
         "    if (i > 0 && i < n - 1) out[i] = w[0] * in[i - 1] + w[1] * in[i] + w[2] * in[i + 1];\n"
         "}\n");
     auto b = bound(s, {"in=float[8]:index", "out=float[8]", "n=8"});
-    const ModelResult r = run(*b, {1, 1, 1}, {8, 1, 1});
-    for (uint32_t i = 1; i < 7; ++i) CHECK(std::bit_cast<float>(r.arrays[1].bits[i]) == float(i));
-    CHECK(r.findings.empty());
+    const ModelResult result = run(*b, {1, 1, 1}, {8, 1, 1});
+    for (uint32_t i = 1; i < 7; ++i) CHECK(std::bit_cast<float>(result.arrays[1].bits[i]) == float(i));
+    CHECK(result.findings.empty());
 
     SourceCompile written = compile_source(
         "__constant__ int table[4] = {1, 2, 3, 4};\n"
@@ -599,9 +600,9 @@ TEST_CASE(
         here.isolated = false;
         const auto k = bind_kernel(s, s->kernels.at(0), b, here);
         REQUIRE_MESSAGE(k.value, k.error);
-        const ModelResult r = run(**k.value, {1, 1, 1}, {6, 1, 1});
+        const ModelResult result = run(**k.value, {1, 1, 1}, {6, 1, 1});
         std::vector<float> v;
-        for (uint32_t b : r.arrays[1].bits) v.push_back(std::bit_cast<float>(b));
+        for (uint32_t b : result.arrays[1].bits) v.push_back(std::bit_cast<float>(b));
         return v;
     };
     // Bound: 0.25, 0.5, 0.25 average i-1, i, i+1 to i; shift keeps its declaration's 5.
@@ -621,9 +622,9 @@ TEST_CASE(
 
 TEST_CASE("an array's values written out in its binding: one per element, each a value of its type") {
     auto s = compiled("__global__ void k(const int* a, unsigned char* b) { b[threadIdx.x] = a[threadIdx.x] * 2; }\n");
-    const ModelResult r = run(*bound(s, {"a=int[4]:-3,0,7,100", "b=uchar[4]"}), {1, 1, 1}, {4, 1, 1});
-    CHECK(r.arrays[0].bits == std::vector<uint32_t>{uint32_t(-3), 0, 7, 100});
-    CHECK(r.arrays[1].bits == std::vector<uint32_t>{uint8_t(-6), 0, 14, 200});
+    const ModelResult result = run(*bound(s, {"a=int[4]:-3,0,7,100", "b=uchar[4]"}), {1, 1, 1}, {4, 1, 1});
+    CHECK(result.arrays[0].bits == std::vector<uint32_t>{uint32_t(-3), 0, 7, 100});
+    CHECK(result.arrays[1].bits == std::vector<uint32_t>{uint8_t(-6), 0, 14, 200});
     CHECK(binding_text(*parse_binding("a=int[4]:-3,0,7,100").value) == "a=int[4]:-3,0,7,100");
     const auto refused = [&](const char* a) {
         const auto k = bind_kernel(s, s->kernels.at(0), {*parse_binding(a).value, *parse_binding("b=uchar[4]").value});
@@ -648,13 +649,13 @@ TEST_CASE("atomicAnd, atomicOr, atomicXor, atomicInc and atomicDec do what CUDA'
         "    atomicDec(down, 9u);\n"
         "}\n");
     auto b = bound(s, {"bits=uint[1]", "all=int[1]:-1", "flip=uint64[1]", "ring=uint[1]", "down=uint[1]:3"});
-    const ModelResult r = run(*b, {1, 1, 1}, {7, 1, 1});
-    CHECK(r.arrays[0].bits[0] == 0x7fu);            // threads 0-6 set their bits
-    CHECK(r.arrays[1].bits[0] == uint32_t(~0x7f));  // and clear them from all ones
-    CHECK(r.arrays[2].bits[0] == 2);                // bit 0 flipped 4 times (0), bit 1 3 times (1)
-    CHECK(r.arrays[3].bits[0] == 2);                // 1, 2, 3, 4, then past 4 back to 0: 1, 2
-    CHECK(r.arrays[4].bits[0] == 6);                // 2, 1, 0, then from 0 back to 9: 8, 7, 6
-    CHECK(r.findings.empty());
+    const ModelResult result = run(*b, {1, 1, 1}, {7, 1, 1});
+    CHECK(result.arrays[0].bits[0] == 0x7fu);            // threads 0-6 set their bits
+    CHECK(result.arrays[1].bits[0] == uint32_t(~0x7f));  // and clear them from all ones
+    CHECK(result.arrays[2].bits[0] == 2);                // bit 0 flipped 4 times (0), bit 1 3 times (1)
+    CHECK(result.arrays[3].bits[0] == 2);                // 1, 2, 3, 4, then past 4 back to 0: 1, 2
+    CHECK(result.arrays[4].bits[0] == 6);                // 2, 1, 0, then from 0 back to 9: 8, 7, 6
+    CHECK(result.findings.empty());
 }
 
 TEST_CASE(
@@ -671,8 +672,8 @@ TEST_CASE(
         "    assert(i < n);\n"
         "    a[i] = sqrtf(float(i));\n"
         "}\n");
-    const ModelResult r = run(*bound(s, {"a=float[4]", "n=4"}), {1, 1, 1}, {4, 1, 1});
-    CHECK(std::bit_cast<float>(r.arrays[0].bits[3]) == std::sqrt(3.0f));
+    const ModelResult result = run(*bound(s, {"a=float[4]", "n=4"}), {1, 1, 1}, {4, 1, 1});
+    CHECK(std::bit_cast<float>(result.arrays[0].bits[3]) == std::sqrt(3.0f));
     const auto k = bound(s, {"a=float[4]", "n=2"});
     const auto failed = run_model({&k->spec, {}, {{1, 1, 1}, {4, 1, 1}}});
     REQUIRE(!failed.value);
@@ -710,9 +711,9 @@ TEST_CASE("a whole CUDA program: its kernels run, its host code (main, cudaMallo
     CHECK(c.text.rfind("vector_add.cu:7: warning: host code not run: host_sum(), main(): threadmap runs the file's "
                        "kernels",
                        0) == 0);
-    const ModelResult r = run(*bound(c.source, {"a=float[100]:ones", "b=float[100]:index", "c=float[100]", "n=100"}),
-                              {1, 1, 1}, {128, 1, 1});
-    CHECK(std::bit_cast<float>(r.arrays[2].bits[99]) == 100.0f);
+    const ModelResult result = run(
+        *bound(c.source, {"a=float[100]:ones", "b=float[100]:index", "c=float[100]", "n=100"}), {1, 1, 1}, {128, 1, 1});
+    CHECK(std::bit_cast<float>(result.arrays[2].bits[99]) == 100.0f);
     // A mistake in a kernel is still reported as Clang reports it, at its place, host code or not.
     std::string wrong = program;
     wrong.replace(wrong.find("c[i] = a[i] + b[i];"), 19, "c[i] = a[i] + q[i];");
@@ -733,11 +734,14 @@ TEST_CASE("__syncthreads_count, _and and _or are barriers that count the block's
     auto k = bound(s, {"in=int[96]:index", "count=int[2]", "all=int[2]", "any=int[2]"});
     CHECK(k->spec.uses_barriers);
     // Blocks of 48 (a partial second warp): values 0-47 and 48-95.
-    const ModelResult r = run(*k, {2, 1, 1}, {48, 1, 1});
-    CHECK(r.findings.empty());
-    CHECK(std::vector<uint32_t>(r.arrays[1].bits.begin(), r.arrays[1].bits.end()) == std::vector<uint32_t>{45, 48});
-    CHECK(std::vector<uint32_t>(r.arrays[2].bits.begin(), r.arrays[2].bits.end()) == std::vector<uint32_t>{1, 0});
-    CHECK(std::vector<uint32_t>(r.arrays[3].bits.begin(), r.arrays[3].bits.end()) == std::vector<uint32_t>{0, 1});
+    const ModelResult result = run(*k, {2, 1, 1}, {48, 1, 1});
+    CHECK(result.findings.empty());
+    CHECK(std::vector<uint32_t>(result.arrays[1].bits.begin(), result.arrays[1].bits.end()) ==
+          std::vector<uint32_t>{45, 48});
+    CHECK(std::vector<uint32_t>(result.arrays[2].bits.begin(), result.arrays[2].bits.end()) ==
+          std::vector<uint32_t>{1, 0});
+    CHECK(std::vector<uint32_t>(result.arrays[3].bits.begin(), result.arrays[3].bits.end()) ==
+          std::vector<uint32_t>{0, 1});
 }
 
 TEST_CASE("a learner's kernel run apart lists the threads that touched a watched element, checked on the way back") {
@@ -747,11 +751,11 @@ TEST_CASE("a learner's kernel run apart lists the threads that touched a watched
         "    if (i < n) out[i] = in[i / 4] + in[0];\n"
         "}\n");
     auto b = bound(s, {"in=float[64]", "out=float[64]", "n=64"});
-    ModelLaunch l{&b->spec, {}, {{2, 1, 1}, {32, 1, 1}}};
-    l.keep_records = false;
-    l.watch_array = b->spec.array_index("in");
-    l.watch_element = 2;  // read by threads 8 to 11
-    const auto r = run_model(l);
+    ModelLaunch model_launch{&b->spec, {}, {{2, 1, 1}, {32, 1, 1}}};
+    model_launch.keep_records = false;
+    model_launch.watch_array = b->spec.array_index("in");
+    model_launch.watch_element = 2;  // read by threads 8 to 11
+    const auto r = run_model(model_launch);
     REQUIRE_MESSAGE(r.value, r.error);
     REQUIRE(r.value->watched);
     CHECK(r.value->watched->threads == 4);
@@ -761,8 +765,8 @@ TEST_CASE("a learner's kernel run apart lists the threads that touched a watched
         CHECK(r.value->watched->listed[k].ops == ElementToucher::kRead);
         CHECK(r.value->watched->listed[k].read_line == 3);
     }
-    l.watch_element = 0;  // in[0]: every thread, twice for threads 0 to 3
-    const auto all = run_model(l);
+    model_launch.watch_element = 0;  // in[0]: every thread, twice for threads 0 to 3
+    const auto all = run_model(model_launch);
     REQUIRE_MESSAGE(all.value, all.error);
     CHECK(all.value->watched->threads == 64);
     CHECK(all.value->watched->accesses == 68);

@@ -38,23 +38,23 @@ TEST_CASE("a __constant__ array is an array of the launch: its readers per eleme
     REQUIRE(w < k->spec.arrays.size());
     CHECK(k->spec.arrays[w].space == MemorySpace::Constant);
     CHECK(k->spec.arrays[w].role == ArrayRole::Input);
-    const ModelResult r = run(*k, {1, 1, 1}, {8, 1, 1});
+    const ModelResult result = run(*k, {1, 1, 1}, {8, 1, 1});
     // out[i] = w[i % 4]; thread 7 then adds w[8 % 5] = w[3].
-    for (uint32_t i = 1; i < 8; ++i) CHECK(std::bit_cast<float>(r.arrays[1].bits[i]) == float(i % 4 + 1));
-    CHECK(std::bit_cast<float>(r.arrays[1].bits[0]) == 1.0f + 4.0f);
+    for (uint32_t i = 1; i < 8; ++i) CHECK(std::bit_cast<float>(result.arrays[1].bits[i]) == float(i % 4 + 1));
+    CHECK(std::bit_cast<float>(result.arrays[1].bits[0]) == 1.0f + 4.0f);
     // w[0] is read by threads 0 and 4; w[3] by 3, 7 and 7 again (counted once).
-    CHECK(r.arrays[w].records[0].readers == 2);
-    CHECK(r.arrays[w].records[0].first_reader == 0);
-    CHECK(r.arrays[w].records[3].readers == 2);
-    CHECK(r.arrays[w].records[3].writers == 0);
+    CHECK(result.arrays[w].records[0].readers == 2);
+    CHECK(result.arrays[w].records[0].first_reader == 0);
+    CHECK(result.arrays[w].records[3].readers == 2);
+    CHECK(result.arrays[w].records[3].writers == 0);
     // Thread 7 races with thread 0 on out[0] (a real bug of this kernel), nothing on w.
-    for (const Finding& f : r.findings) CHECK(f.array != "w");
+    for (const Finding& f : result.findings) CHECK(f.array != "w");
 
     // n = 9 on 8 elements: thread 8 is past in and out, and reads w[9 % 5] = w[4], past w.
     auto past = bound(s, {"in=float[8]:ones", "out=float[8]", "n=9"});
-    const ModelResult q = run(*past, {1, 1, 1}, {9, 1, 1});
+    const ModelResult past_result = run(*past, {1, 1, 1}, {9, 1, 1});
     bool named = false;
-    for (const Finding& f : q.findings)
+    for (const Finding& f : past_result.findings)
         named = named || (f.array == "w" &&
                           f.message.find("reads w[4] at line 5, past the end of w (4 elements)") != std::string::npos);
     CHECK(named);
@@ -71,9 +71,9 @@ TEST_CASE("the memory view counts a __constant__ read by its distinct addresses:
         "    out[t] = a + b + c;\n"
         "}\n");
     auto k = bound(s, {"out=float[64]", "w=float[32]:index"});
-    ModelLaunch m{&k->spec, {}, {{1, 1, 1}, {64, 1, 1}}};
-    m.record_requests = true;
-    const auto r = run_model(m);
+    ModelLaunch model_launch{&k->spec, {}, {{1, 1, 1}, {64, 1, 1}}};
+    model_launch.record_requests = true;
+    const auto r = run_model(model_launch);
     REQUIRE_MESSAGE(r.value, r.error);
     const MemoryView& v = *r.value->memory;
     // Two warps: one address per request, then 4, then 32.
@@ -106,8 +106,8 @@ TEST_CASE("a kernel's arrays include only the __constant__ variables it reads, t
     CHECK(s->kernels[1].variables == std::vector<size_t>{1});
     auto k = bound(s, {"out=int[4]"}, 1);
     CHECK(k->spec.array_index("a") == k->spec.arrays.size());
-    const ModelResult r = run(*k, {1, 1, 1}, {4, 1, 1});
-    CHECK(r.arrays[0].bits == std::vector<uint32_t>{30, 40, 30, 40});
+    const ModelResult result = run(*k, {1, 1, 1}, {4, 1, 1});
+    CHECK(result.arrays[0].bits == std::vector<uint32_t>{30, 40, 30, 40});
 }
 
 TEST_CASE("a __device__ counter is an array of the launch: count++ races, atomicAdd counts, values start declared") {
@@ -139,19 +139,19 @@ TEST_CASE("a __device__ counter is an array of the launch: count++ races, atomic
     CHECK(k->spec.array_index("ptr") == k->spec.arrays.size());
     CHECK(k->spec.arrays[racy].space == MemorySpace::Global);
     CHECK(k->spec.arrays[racy].role == ArrayRole::InOut);
-    const ModelResult r = run(*k, {2, 1, 1}, {32, 1, 1});
+    const ModelResult result = run(*k, {2, 1, 1}, {32, 1, 1});
     // The model runs one thread after another, so the plain ++ happens to reach 64; the atomics
     // start from the declared 5.
-    CHECK(r.arrays[racy].bits[0] == 64);
-    CHECK(r.arrays[counted].bits[0] == 5 + 64);
-    CHECK(r.arrays[racy].records[0].writers == 64);
-    CHECK(r.arrays[counted].records[0].writers == 64);
-    for (uint32_t i = 0; i < 64; ++i) CHECK(std::bit_cast<float>(r.arrays[0].bits[i]) == float(i % 4 + 1));
-    CHECK(r.arrays[table].records[2].readers == 16);
+    CHECK(result.arrays[racy].bits[0] == 64);
+    CHECK(result.arrays[counted].bits[0] == 5 + 64);
+    CHECK(result.arrays[racy].records[0].writers == 64);
+    CHECK(result.arrays[counted].records[0].writers == 64);
+    for (uint32_t i = 0; i < 64; ++i) CHECK(std::bit_cast<float>(result.arrays[0].bits[i]) == float(i % 4 + 1));
+    CHECK(result.arrays[table].records[2].readers == 16);
     // The race on racy[0] is found (threads of one block, then of two), none on counted or table.
-    CHECK(r.counts[size_t(FindingKind::WriteWriteRace)] == 1);
+    CHECK(result.counts[size_t(FindingKind::WriteWriteRace)] == 1);
     bool race_on_racy = false;
-    for (const Finding& f : r.findings) {
+    for (const Finding& f : result.findings) {
         CHECK(f.array != "counted");
         CHECK(f.array != "table");
         race_on_racy = race_on_racy || (f.kind == FindingKind::WriteWriteRace && f.array == "racy" &&
@@ -161,9 +161,9 @@ TEST_CASE("a __device__ counter is an array of the launch: count++ races, atomic
 
     // Bound as the host's cudaMemcpyToSymbol would fill it.
     auto from_host = bound(s, {"out=float[64]", "counted=uint[1]:100", "table=float[4]:index"});
-    const ModelResult h = run(*from_host, {2, 1, 1}, {32, 1, 1});
-    CHECK(h.arrays[from_host->spec.array_index("counted")].bits[0] == 164);
-    CHECK(std::bit_cast<float>(h.arrays[0].bits[7]) == 3.0f);  // table[7 % 4] = 3 (index fill)
+    const ModelResult host_result = run(*from_host, {2, 1, 1}, {32, 1, 1});
+    CHECK(host_result.arrays[from_host->spec.array_index("counted")].bits[0] == 164);
+    CHECK(std::bit_cast<float>(host_result.arrays[0].bits[7]) == 3.0f);  // table[7 % 4] = 3 (index fill)
     std::vector<SourceBinding> wrong{*parse_binding("out=float[64]").value, *parse_binding("counted=float[2]").value};
     const auto refused = bind_kernel(s, kernel, wrong);
     REQUIRE_FALSE(refused.value);
@@ -182,7 +182,7 @@ TEST_CASE(
     REQUIRE(s->kernels.at(0).variables.size() == 1);
     CHECK(s->variables.at(s->kernels[0].variables[0]).name == "setting3");
     auto k = bound(s, {"out=int[4]"});
-    const ModelResult r = run(*k, {1, 1, 1}, {4, 1, 1});
-    CHECK(r.arrays[0].bits == std::vector<uint32_t>{3, 3, 3, 3});
-    CHECK(r.arrays[k->spec.array_index("setting3")].records[0].readers == 4);
+    const ModelResult result = run(*k, {1, 1, 1}, {4, 1, 1});
+    CHECK(result.arrays[0].bits == std::vector<uint32_t>{3, 3, 3, 3});
+    CHECK(result.arrays[k->spec.array_index("setting3")].records[0].readers == 4);
 }

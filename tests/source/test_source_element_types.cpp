@@ -32,18 +32,18 @@ TEST_CASE("arrays of double, unsigned char, char, short, long long and bool hold
         "}\n");
     auto k = bound(s, {"d=double[8]:index", "u=uchar[8]:index", "c=char[8]:index", "s=short[8]:index",
                        "l=int64[8]:index", "b=bool[8]:index", "n=8"});
-    const ModelResult r = run(*k, {1, 1, 1}, {8, 1, 1});
-    CHECK(r.findings.empty());
+    const ModelResult result = run(*k, {1, 1, 1}, {8, 1, 1});
+    CHECK(result.findings.empty());
     for (uint32_t i = 0; i < 8; ++i) {
         CAPTURE(i);
-        CHECK(std::bit_cast<double>(wide(r.arrays[0], i)) == double(i) * 0.5 + 1e-300);  // beyond a float's range
-        CHECK(r.arrays[1].bits[i] == ((i + 250) & 0xff));                                // wraps at 256
-        CHECK(r.arrays[2].bits[i] == uint8_t(int8_t(i - 100)));
-        CHECK(r.arrays[3].bits[i] == uint16_t(int16_t(-1000 * int(i))));
-        CHECK(int64_t(wide(r.arrays[4], i)) == int64_t(i) * 5000000000LL);
-        CHECK(r.arrays[5].bits[i] == (i % 2 == 0 ? 1u : 0u));  // index fills a bool with 0, 1, 0, …
+        CHECK(std::bit_cast<double>(wide(result.arrays[0], i)) == double(i) * 0.5 + 1e-300);  // beyond a float's range
+        CHECK(result.arrays[1].bits[i] == ((i + 250) & 0xff));                                // wraps at 256
+        CHECK(result.arrays[2].bits[i] == uint8_t(int8_t(i - 100)));
+        CHECK(result.arrays[3].bits[i] == uint16_t(int16_t(-1000 * int(i))));
+        CHECK(int64_t(wide(result.arrays[4], i)) == int64_t(i) * 5000000000LL);
+        CHECK(result.arrays[5].bits[i] == (i % 2 == 0 ? 1u : 0u));  // index fills a bool with 0, 1, 0, …
         // Each element has its one writer, as the map shows it.
-        for (size_t a = 0; a < 6; ++a) CHECK(r.arrays[a].records[i].first_writer == i);
+        for (size_t a = 0; a < 6; ++a) CHECK(result.arrays[a].records[i].first_writer == i);
     }
 }
 
@@ -54,17 +54,17 @@ TEST_CASE("narrow and wide elements are recorded one by one: races per byte, out
         "    d[threadIdx.x + 1] = 2.0;\n"
         "}\n");
     auto k = bound(s, {"u=uchar[4]", "d=double[8]"});
-    const ModelResult r = run(*k, {1, 1, 1}, {8, 1, 1});
+    const ModelResult result = run(*k, {1, 1, 1}, {8, 1, 1});
     // Threads 2j and 2j+1 write u[j]: four races, one per byte, not one per 4-byte word.
-    CHECK(r.counts[size_t(FindingKind::WriteWriteRace)] == 4);
-    CHECK(r.counts[size_t(FindingKind::OutOfBounds)] == 1);
+    CHECK(result.counts[size_t(FindingKind::WriteWriteRace)] == 4);
+    CHECK(result.counts[size_t(FindingKind::OutOfBounds)] == 1);
     bool past_end = false;
-    for (const Finding& f : r.findings)
+    for (const Finding& f : result.findings)
         if (f.kind == FindingKind::OutOfBounds)
             past_end = f.array == "d" && f.index == std::vector<uint64_t>{8} &&
                        f.message.find("d[8] at line 3, past the end of d (8 elements)") != std::string::npos;
     CHECK(past_end);
-    for (uint32_t j = 0; j < 4; ++j) CHECK(r.arrays[0].records[j].writers == 2);
+    for (uint32_t j = 0; j < 4; ++j) CHECK(result.arrays[0].records[j].writers == 2);
 }
 
 TEST_CASE("an access narrower than the array's elements is refused, naming both sizes - a wider one is its bytes") {
@@ -84,8 +84,8 @@ TEST_CASE("an access narrower than the array's elements is refused, naming both 
         "    w[i] = reinterpret_cast<int*>(u)[i];\n"
         "}\n");
     auto b = bound(wide, {"u=uchar[16]:index", "w=int[4]"});
-    const ModelResult q = run(*b, {1, 1, 1}, {4, 1, 1});
-    CHECK(q.arrays[1].bits[1] == 0x07060504u);
+    const ModelResult result = run(*b, {1, 1, 1}, {4, 1, 1});
+    CHECK(result.arrays[1].bits[1] == 0x07060504u);
 }
 
 TEST_CASE(
@@ -104,16 +104,16 @@ TEST_CASE(
         "}\n");
     auto k = bound(
         s, {"sum=double[1]", "count=uint64[1]", "big=int64[1]", "small=int64[1]", "first=uint64[1]", "last=uint64[1]"});
-    const ModelResult r = run(*k, {4, 1, 1}, {64, 1, 1});
+    const ModelResult result = run(*k, {4, 1, 1}, {64, 1, 1});
     double want = 0;
     for (int t = 0; t < 256; ++t) want += 0.1;  // the model runs the threads in order: one order of the adds
-    CHECK(std::bit_cast<double>(wide(r.arrays[0], 0)) == want);
-    CHECK(wide(r.arrays[1], 0) == 256);
-    CHECK(int64_t(wide(r.arrays[2], 0)) == 255 * 4000000000LL);
-    CHECK(int64_t(wide(r.arrays[3], 0)) == -255 * 4000000000LL);
-    CHECK(wide(r.arrays[4], 0) == 10000000000ull);  // thread 0's: the others found it set
-    CHECK(wide(r.arrays[5], 0) == 255);
-    CHECK(r.findings.empty());  // atomics do not race
+    CHECK(std::bit_cast<double>(wide(result.arrays[0], 0)) == want);
+    CHECK(wide(result.arrays[1], 0) == 256);
+    CHECK(int64_t(wide(result.arrays[2], 0)) == 255 * 4000000000LL);
+    CHECK(int64_t(wide(result.arrays[3], 0)) == -255 * 4000000000LL);
+    CHECK(wide(result.arrays[4], 0) == 10000000000ull);  // thread 0's: the others found it set
+    CHECK(wide(result.arrays[5], 0) == 255);
+    CHECK(result.findings.empty());  // atomics do not race
 }
 
 TEST_CASE(
@@ -130,9 +130,9 @@ TEST_CASE(
         "    out[i] = t[i] + u[2 * i];\n"
         "}\n");
     auto k = bound(s, {"rgb=uchar[96]", "out=double[32]"});
-    ModelLaunch m{&k->spec, {}, {{1, 1, 1}, {32, 1, 1}}};
-    m.record_requests = true;
-    const auto r = run_model(m);
+    ModelLaunch model_launch{&k->spec, {}, {{1, 1, 1}, {32, 1, 1}}};
+    model_launch.record_requests = true;
+    const auto r = run_model(model_launch);
     REQUIRE_MESSAGE(r.value, r.error);
     const MemoryView& v = *r.value->memory;
     // Every third byte of 96: 3 sectors where the warp's 32 bytes would fill 1.
@@ -257,10 +257,10 @@ TEST_CASE("the Programming Guide's atomicAdd for double, through atomicCAS on it
         "    if (i < n) cas_add(total, x[i]);\n"
         "    if (i == 0) bits[0] = __float_as_int(1.0f) + (__int_as_float(0x40000000) == 2.0f);\n"
         "}\n");
-    const ModelResult r =
+    const ModelResult result =
         run(*bound(s, {"x=double[100]:index", "total=double[1]", "bits=int[1]", "n=100"}), {4, 1, 1}, {32, 1, 1});
-    CHECK(std::bit_cast<double>(wide(r.arrays[1], 0)) == 4950.0);
-    CHECK(r.arrays[2].bits[0] == 0x3f800000u + 1);
+    CHECK(std::bit_cast<double>(wide(result.arrays[1], 0)) == 4950.0);
+    CHECK(result.arrays[2].bits[0] == 0x3f800000u + 1);
 }
 
 TEST_CASE("a number parameter of a narrow type takes only the values its type holds") {
@@ -271,8 +271,8 @@ TEST_CASE("a number parameter of a narrow type takes only the values its type ho
     };
     const auto k = bind("v=200", "d=-150");
     REQUIRE_MESSAGE(k.value, k.error);
-    const ModelResult r = run(**k.value, {1, 1, 1}, {2, 1, 1});
-    CHECK(r.arrays[0].bits[0] == 50);
+    const ModelResult result = run(**k.value, {1, 1, 1}, {2, 1, 1});
+    CHECK(result.arrays[0].bits[0] == 50);
     const auto wide = bind("v=300", "d=0");
     REQUIRE(!wide.value);
     CHECK(wide.error == "--bind v=300: 'v' is a unsigned char: give a whole number in [0, 255]");

@@ -97,23 +97,23 @@ TEST_CASE("a kernel of __half: values round to half after every operation, as on
     REQUIRE(s->kernels.size() == 2);
     CHECK(s->kernels[0].params[0].element == ValueType::Float16);
     auto k = bound(s, {"y=half[40]:index", "x=half[40]:ones", "a=0.5", "n=40"});
-    const ModelResult r = run(*k, {2, 1, 1}, {32, 1, 1});
+    const ModelResult result = run(*k, {2, 1, 1}, {32, 1, 1});
     // y[i] = 0.5 * 1 + i: exact in half up to 40.
-    for (uint32_t i = 0; i < 40; ++i) CHECK(half_bits(r.arrays[0], i) == gcc_half(0.5f + float(i)));
-    CHECK(r.findings.empty());
+    for (uint32_t i = 0; i < 40; ++i) CHECK(half_bits(result.arrays[0], i) == gcc_half(0.5f + float(i)));
+    CHECK(result.findings.empty());
 
     // Each operation rounds to half: 0.1 is 0x2e66 (0.0999755859375); i * 0.001 rounds to half,
     // then the sum does.
     auto t = bound(s, {"out=half[8]", "back=float[8]", "n=8"}, 1);
-    const ModelResult q = run(*t, {1, 1, 1}, {8, 1, 1});
+    const ModelResult rounded = run(*t, {1, 1, 1}, {8, 1, 1});
     for (uint32_t i = 0; i < 8; ++i) {
         const float tenth = __threadmap_half_to_float(gcc_half(0.1f));
         const float step = __threadmap_half_to_float(gcc_half(float(i) * __threadmap_half_to_float(gcc_half(0.001f))));
         const uint16_t want = gcc_half(tenth + step);
-        CHECK(half_bits(q.arrays[0], i) == want);
-        CHECK(std::bit_cast<float>(q.arrays[1].bits[i]) == __threadmap_half_to_float(want));
+        CHECK(half_bits(rounded.arrays[0], i) == want);
+        CHECK(std::bit_cast<float>(rounded.arrays[1].bits[i]) == __threadmap_half_to_float(want));
     }
-    CHECK(half_bits(q.arrays[0], 0) == 0x2e66);
+    CHECK(half_bits(rounded.arrays[0], 0) == 0x2e66);
 }
 
 TEST_CASE("__hfma rounds once: a * b + c to the nearest half, checked against GCC on random halves") {
@@ -141,8 +141,8 @@ TEST_CASE("__hfma rounds once: a * b + c to the nearest half, checked against GC
         return t;
     };
     auto k = bound(s, {values("a", a), values("b", b), values("c", c), "out=ushort[1024]"});
-    const ModelResult r = run(*k, {4, 1, 1}, {256, 1, 1});
-    CHECK(half_bits(r.arrays[3], 0) == 0x3d03);
+    const ModelResult result = run(*k, {4, 1, 1}, {256, 1, 1});
+    CHECK(half_bits(result.arrays[3], 0) == 0x3d03);
     const auto as_long_double = [](uint16_t h) { return (long double)__threadmap_half_to_float(h); };
     for (size_t i = 0; i < a.size(); ++i) {
         const long double exact = as_long_double(a[i]) * as_long_double(b[i]) + as_long_double(c[i]);
@@ -150,7 +150,7 @@ TEST_CASE("__hfma rounds once: a * b + c to the nearest half, checked against GC
         uint16_t bits;
         std::memcpy(&bits, &want, 2);
         if ((bits & 0x7fff) > 0x7c00) bits = 0x7fff;  // NaN never comes from finite halves
-        if (half_bits(r.arrays[3], i) != bits) FAIL("__hfma of " << a[i] << ", " << b[i] << ", " << c[i]);
+        if (half_bits(result.arrays[3], i) != bits) FAIL("__hfma of " << a[i] << ", " << b[i] << ", " << c[i]);
     }
 }
 
@@ -164,9 +164,9 @@ TEST_CASE("__half arrays are 2-byte elements: a warp's loads fill 2 sectors, a _
         "    sums[i] = __hadd(__low2half(v), __high2half(v));\n"
         "}\n");
     auto k = bound(s, {"in=half[64]:index", "out=half[32]", "sums=half[32]"});
-    ModelLaunch m{&k->spec, {}, {{1, 1, 1}, {32, 1, 1}}};
-    m.record_requests = true;
-    const auto r = run_model(m);
+    ModelLaunch model_launch{&k->spec, {}, {{1, 1, 1}, {32, 1, 1}}};
+    model_launch.record_requests = true;
+    const auto r = run_model(model_launch);
     REQUIRE_MESSAGE(r.value, r.error);
     for (uint32_t i = 0; i < 32; ++i) {
         CHECK(half_bits(r.value->arrays[1], i) == gcc_half(float(i)));
@@ -191,8 +191,8 @@ TEST_CASE("a __constant__ table of __half holds its initializer, rounded to half
         "__constant__ __half w[3] = {0.1, 1.5f, 65519};\n"
         "__global__ void k(float* out) { out[threadIdx.x] = __half2float(w[threadIdx.x]); }\n");
     auto k = bound(s, {"out=float[3]"});
-    const ModelResult r = run(*k, {1, 1, 1}, {3, 1, 1});
-    const ArrayResult& out = r.arrays[k->spec.array_index("out")];
+    const ModelResult result = run(*k, {1, 1, 1}, {3, 1, 1});
+    const ArrayResult& out = result.arrays[k->spec.array_index("out")];
     CHECK(std::bit_cast<float>(out.bits[0]) == 0.0999755859375f);  // 0x2e66
     CHECK(std::bit_cast<float>(out.bits[1]) == 1.5f);
     CHECK(std::bit_cast<float>(out.bits[2]) == 65504.0f);  // below 65520: the largest half
@@ -208,10 +208,10 @@ TEST_CASE("atomicAdd on a __half rounds each sum to half: 3000 ones add up to 20
     for (const auto& [n, want] : {std::pair{1000, 1000.0f}, {3000, 2048.0f}}) {
         CAPTURE(n);
         auto k = bound(s, {"total=half[1]", "n=" + std::to_string(n)});
-        const ModelResult r = run(*k, {uint32_t(n + 255) / 256, 1, 1}, {256, 1, 1});
+        const ModelResult result = run(*k, {uint32_t(n + 255) / 256, 1, 1}, {256, 1, 1});
         // Every integer up to 2048 is a half; 2048 + 1 lies halfway to 2050 and rounds to even.
-        CHECK(__threadmap_half_to_float(half_bits(r.arrays[0], 0)) == want);
-        CHECK(r.findings.empty());  // atomics do not race
+        CHECK(__threadmap_half_to_float(half_bits(result.arrays[0], 0)) == want);
+        CHECK(result.findings.empty());  // atomics do not race
     }
 }
 
@@ -223,12 +223,12 @@ TEST_CASE("atomicAdd on a __half2 adds to each half atomically, and returns the 
         "    if (threadIdx.x == 0) { seen[0] = old.x; seen[1] = old.y; }\n"
         "}\n");
     auto k = bound(s, {"pair=half[2]:ones", "seen=half[2]"});
-    const ModelResult r = run(*k, {1, 1, 1}, {64, 1, 1});
-    CHECK(__threadmap_half_to_float(half_bits(r.arrays[0], 0)) == 65.0f);
-    CHECK(__threadmap_half_to_float(half_bits(r.arrays[0], 1)) == 33.0f);
-    CHECK(__threadmap_half_to_float(half_bits(r.arrays[1], 0)) == 1.0f);  // thread 0 ran first
-    CHECK(__threadmap_half_to_float(half_bits(r.arrays[1], 1)) == 1.0f);
-    CHECK(r.findings.empty());
+    const ModelResult result = run(*k, {1, 1, 1}, {64, 1, 1});
+    CHECK(__threadmap_half_to_float(half_bits(result.arrays[0], 0)) == 65.0f);
+    CHECK(__threadmap_half_to_float(half_bits(result.arrays[0], 1)) == 33.0f);
+    CHECK(__threadmap_half_to_float(half_bits(result.arrays[1], 0)) == 1.0f);  // thread 0 ran first
+    CHECK(__threadmap_half_to_float(half_bits(result.arrays[1], 1)) == 1.0f);
+    CHECK(result.findings.empty());
     // A pair that is not 4-byte aligned: CUDA's misaligned address, at the learner's line.
     auto odd = compiled(
         "#include <cuda_fp16.h>\n"

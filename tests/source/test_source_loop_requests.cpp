@@ -21,9 +21,9 @@ struct Figures {
 Figures figures(const std::string& text, const std::vector<std::string>& binds, int line, AccessOp op,
                 Dim3 block = {32, 1, 1}) {
     auto k = bound(compiled(text), binds);
-    ModelLaunch m{&k->spec, {}, {{1, 1, 1}, block}};
-    m.record_requests = true;
-    const auto r = run_model(m);
+    ModelLaunch model_launch{&k->spec, {}, {{1, 1, 1}, block}};
+    model_launch.record_requests = true;
+    const auto r = run_model(model_launch);
     REQUIRE_MESSAGE(r.value, r.error);
     for (const MemorySite& s : r.value->memory->sites)
         if (s.line == line && s.op == op) return {s.requests, s.sectors, s.active_lanes};

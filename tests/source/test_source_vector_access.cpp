@@ -17,9 +17,9 @@ using namespace threadmap::test;
 namespace {
 
 ModelResult run_with_requests(const BoundKernel& k, Dim3 grid, Dim3 block) {
-    ModelLaunch m{&k.spec, {}, {grid, block}};
-    m.record_requests = true;
-    const auto r = run_model(m);
+    ModelLaunch model_launch{&k.spec, {}, {grid, block}};
+    model_launch.record_requests = true;
+    const auto r = run_model(model_launch);
     REQUIRE_MESSAGE(r.value, r.error);
     return *r.value;
 }
@@ -39,17 +39,17 @@ TEST_CASE("a float4 copy through reinterpret_cast: each element written by its l
         "    }\n"
         "}\n");
     auto k = bound(s, {"in=float[1024]:index", "out=float[1024]", "n=1024"});
-    const ModelResult r = run_with_requests(*k, {2, 1, 1}, {128, 1, 1});
-    CHECK(r.findings.empty());
+    const ModelResult result = run_with_requests(*k, {2, 1, 1}, {128, 1, 1});
+    CHECK(result.findings.empty());
     for (uint32_t e = 0; e < 1024; ++e) {
         CAPTURE(e);
-        CHECK(value(r.arrays[1], e) == float(e) + float(e % 4 + 1));
+        CHECK(value(result.arrays[1], e) == float(e) + float(e % 4 + 1));
         // out[4t..4t+3] are thread t's: the map shows runs of four elements per thread.
-        CHECK(r.arrays[1].records[e].first_writer == e / 4);
-        CHECK(r.arrays[1].records[e].writers == 1);
-        CHECK(r.arrays[0].records[e].first_reader == e / 4);
+        CHECK(result.arrays[1].records[e].first_writer == e / 4);
+        CHECK(result.arrays[1].records[e].writers == 1);
+        CHECK(result.arrays[0].records[e].first_reader == e / 4);
     }
-    const MemoryView& v = *r.memory;
+    const MemoryView& v = *result.memory;
     // 256 threads, 8 warps, one request each: 32 lanes × 16 bytes = 512 bytes = 16 sectors.
     for (const auto& [line, op] : {std::pair{4, AccessOp::Load}, std::pair{6, AccessOp::Store}}) {
         const MemorySite& m = site(v, line, op);
@@ -69,15 +69,15 @@ TEST_CASE("a float4 past the end: its elements out of bounds one by one, its lan
         "}\n");
     // 1022 elements: the last lane's float4 covers in[1020..1023], two of them past the end.
     auto k = bound(s, {"in=float[1022]:index", "out=float[1022]", "n=1022"});
-    const ModelResult r = run_with_requests(*k, {1, 1, 1}, {256, 1, 1});
-    CHECK(r.counts[size_t(FindingKind::OutOfBounds)] == 4);  // in[1022], in[1023], out[1022], out[1023]
+    const ModelResult result = run_with_requests(*k, {1, 1, 1}, {256, 1, 1});
+    CHECK(result.counts[size_t(FindingKind::OutOfBounds)] == 4);  // in[1022], in[1023], out[1022], out[1023]
     bool named = false;
-    for (const Finding& f : r.findings)
+    for (const Finding& f : result.findings)
         named = named ||
                 f.message.find("reads in[1023] at line 3, past the end of in (1022 elements)") != std::string::npos;
     CHECK(named);
-    CHECK(value(r.arrays[1], 1021) == 1021.0f);  // the elements in bounds are copied
-    const MemorySite& load = site(*r.memory, 3, AccessOp::Load);
+    CHECK(value(result.arrays[1], 1021) == 1021.0f);  // the elements in bounds are copied
+    const MemorySite& load = site(*result.memory, 3, AccessOp::Load);
     CHECK(load.active_lanes == 255);
     // The last warp's lanes 0-30 still touch its 16 sectors (lane 30 shares lane 31's), and
     // 31 lanes of 16 bytes would fill 15.5: 16 would do.
@@ -107,9 +107,9 @@ TEST_CASE("a misaligned float4 stops the run with CUDA's reason - a float3 is th
         "    out[i] = p.x + p.y + p.z;\n"
         "}\n");
     auto t = bound(three, {"in=float[96]:index", "out=float[32]"});
-    const ModelResult q = run_with_requests(*t, {1, 1, 1}, {32, 1, 1});
-    for (uint32_t i = 0; i < 32; ++i) CHECK(value(q.arrays[1], i) == float(9 * i + 3));
-    const MemorySite& load = site(*q.memory, 3, AccessOp::Load);
+    const ModelResult result = run_with_requests(*t, {1, 1, 1}, {32, 1, 1});
+    for (uint32_t i = 0; i < 32; ++i) CHECK(value(result.arrays[1], i) == float(9 * i + 3));
+    const MemorySite& load = site(*result.memory, 3, AccessOp::Load);
     CHECK(load.access_bytes == 4);
     CHECK(load.requests == 3);
 }
@@ -129,18 +129,18 @@ TEST_CASE("shared memory serves float4 requests in quarter-warps and float2 ones
         auto k = bound(s, {"out=float[32]", stride});
         return run_with_requests(*k, {1, 1, 1}, {32, 1, 1});
     };
-    const ModelResult r = shared("stride=1");
+    const ModelResult result = shared("stride=1");
     // 8 lanes × 16 bytes = 128 bytes: one wavefront per quarter-warp, four per request.
-    const MemorySite& store4 = site(*r.memory, 4, AccessOp::Store);
+    const MemorySite& store4 = site(*result.memory, 4, AccessOp::Store);
     CHECK(store4.access_bytes == 16);
     CHECK(store4.wavefronts == 4);
     CHECK(store4.ideal_wavefronts == 4);
     CHECK(store4.conflict_ways_max == 1);
-    const MemorySite& store2 = site(*r.memory, 5, AccessOp::Store);
+    const MemorySite& store2 = site(*result.memory, 5, AccessOp::Store);
     CHECK(store2.access_bytes == 8);
     CHECK(store2.wavefronts == 2);
     CHECK(store2.ideal_wavefronts == 2);
-    CHECK(site(*r.memory, 7, AccessOp::Load).wavefronts == 4);
+    CHECK(site(*result.memory, 7, AccessOp::Load).wavefronts == 4);
     // Stride 2 float4s: a quarter-warp's 8 lanes span 256 bytes, each bank twice: 2-way.
     const ModelResult two = shared("stride=2");
     const MemorySite& strided = site(*two.memory, 7, AccessOp::Load);
@@ -154,8 +154,8 @@ TEST_CASE("shared memory serves float4 requests in quarter-warps and float2 ones
     // Values: the float2 stores came second, over s[0..63]: thread 5's float4 read holds s[20] =
     // 10 (thread 10's float2) and s[23] = 11 (thread 11's). Two threads' unordered writes race
     // on each of s[2..63]; thread 0 writes s[0] and s[1] both times.
-    CHECK(value(r.arrays[0], 5) == 10.0f + 11.0f);
-    CHECK(r.counts[size_t(FindingKind::WriteWriteRace)] == 62);
+    CHECK(value(result.arrays[0], 5) == 10.0f + 11.0f);
+    CHECK(result.counts[size_t(FindingKind::WriteWriteRace)] == 62);
 }
 
 TEST_CASE("double2 and char4 vectors: elements of their own size, a race between two lanes' vectors per element") {
@@ -168,14 +168,14 @@ TEST_CASE("double2 and char4 vectors: elements of their own size, a race between
         "    reinterpret_cast<uchar4*>(o)[i] = make_uchar4(q.w, q.z, q.y, q.x);\n"
         "}\n");
     auto k = bound(s, {"d=double[64]:index", "e=double[64]", "c=uchar[128]:index", "o=uchar[128]"});
-    const ModelResult r = run_with_requests(*k, {1, 1, 1}, {32, 1, 1});
+    const ModelResult result = run_with_requests(*k, {1, 1, 1}, {32, 1, 1});
     // Lanes 2j and 2j+1 write e[2j..2j+1]: a race on each of the two doubles.
-    CHECK(r.counts[size_t(FindingKind::WriteWriteRace)] == 32);
-    for (uint32_t i = 0; i < 128; ++i) CHECK(r.arrays[3].bits[i] == (i / 4 * 4 + 3 - i % 4));  // bytes reversed
-    const MemorySite& d = site(*r.memory, 3, AccessOp::Load);
+    CHECK(result.counts[size_t(FindingKind::WriteWriteRace)] == 32);
+    for (uint32_t i = 0; i < 128; ++i) CHECK(result.arrays[3].bits[i] == (i / 4 * 4 + 3 - i % 4));  // bytes reversed
+    const MemorySite& d = site(*result.memory, 3, AccessOp::Load);
     CHECK(d.access_bytes == 16);
     CHECK(d.sectors == 16);
-    const MemorySite& c = site(*r.memory, 5, AccessOp::Load);
+    const MemorySite& c = site(*result.memory, 5, AccessOp::Load);
     CHECK(c.access_bytes == 4);
     CHECK(c.sectors == 4);  // 128 bytes
 }
@@ -198,9 +198,9 @@ TEST_CASE("a dynamic shared buffer of chars carved into doubles and ints: each a
     std::vector<SourceBinding> b{*parse_binding("out=double[32]").value, *parse_binding("n=32").value};
     const auto k = bind_kernel(s, s->kernels.at(0), b, run);
     REQUIRE_MESSAGE(k.value, k.error);
-    ModelLaunch m{&(*k.value)->spec, {}, {{1, 1, 1}, {32, 1, 1}}};
-    m.record_requests = true;
-    const auto r = run_model(m);
+    ModelLaunch model_launch{&(*k.value)->spec, {}, {{1, 1, 1}, {32, 1, 1}}};
+    model_launch.record_requests = true;
+    const auto r = run_model(model_launch);
     REQUIRE_MESSAGE(r.value, r.error);
     CHECK(r.value->findings.empty());
     for (uint32_t t = 0; t < 32; ++t) {
@@ -228,9 +228,9 @@ TEST_CASE("memset of a shared array is a store per element - one of more than 64
         "    out[threadIdx.x] = s[threadIdx.x];\n"
         "    if (bytes && threadIdx.x == 0) memset(out, 0, bytes);\n"
         "}\n");
-    const ModelResult r = run(*bound(s, {"out=float[256]:ones", "bytes=0"}), {1, 1, 1}, {256, 1, 1});
-    CHECK(r.findings.empty());
-    for (uint32_t i = 0; i < 256; ++i) CHECK(value(r.arrays[0], i) == 0.0f);
+    const ModelResult result = run(*bound(s, {"out=float[256]:ones", "bytes=0"}), {1, 1, 1}, {256, 1, 1});
+    CHECK(result.findings.empty());
+    for (uint32_t i = 0; i < 256; ++i) CHECK(value(result.arrays[0], i) == 0.0f);
     auto big = bound(s, {"out=float[256]", "bytes=100000"});
     const auto refused = run_model({&big->spec, {}, {{1, 1, 1}, {256, 1, 1}}});
     REQUIRE(!refused.value);

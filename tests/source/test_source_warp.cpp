@@ -16,8 +16,8 @@ using namespace threadmap::test;
 
 namespace {
 
-bool has_message(const ModelResult& r, FindingKind kind, const std::string& part) {
-    for (const Finding& f : r.findings)
+bool has_message(const ModelResult& result, FindingKind kind, const std::string& part) {
+    for (const Finding& f : result.findings)
         if (f.kind == kind && f.message.find(part) != std::string::npos) return true;
     return false;
 }
@@ -37,22 +37,22 @@ TEST_CASE("shuffles give each lane the value CUDA's rules name, within segments 
         "}\n");
     auto k = bound(s, {"idx=int[64]", "up=int[64]", "down=int[64]", "bfly=int[64]", "down8=int[64]", "xor4=int[64]"});
     CHECK(k->spec.uses_warp_ops);
-    const ModelResult r = run(*k, {1, 1, 1}, {64, 1, 1});
-    CHECK(r.findings.empty());
+    const ModelResult result = run(*k, {1, 1, 1}, {64, 1, 1});
+    CHECK(result.findings.empty());
     for (int t = 0; t < 64; ++t) {
         CAPTURE(t);
         const int warp = t / 32 * 32, lane = t % 32;
         const auto value = [&](int l) { return uint32_t((warp + l) * 10); };
-        CHECK(r.arrays[0].bits[t] == value(5));
-        CHECK(r.arrays[1].bits[t] == value(lane >= 3 ? lane - 3 : lane));      // the first 3 keep their own
-        CHECK(r.arrays[2].bits[t] == value(lane + 5 < 32 ? lane + 5 : lane));  // the last 5 keep their own
-        CHECK(r.arrays[3].bits[t] == value(lane ^ 6));
+        CHECK(result.arrays[0].bits[t] == value(5));
+        CHECK(result.arrays[1].bits[t] == value(lane >= 3 ? lane - 3 : lane));      // the first 3 keep their own
+        CHECK(result.arrays[2].bits[t] == value(lane + 5 < 32 ? lane + 5 : lane));  // the last 5 keep their own
+        CHECK(result.arrays[3].bits[t] == value(lane ^ 6));
         const int seg8 = lane / 8 * 8;
-        CHECK(r.arrays[4].bits[t] == value(lane + 2 < seg8 + 8 ? lane + 2 : lane));
+        CHECK(result.arrays[4].bits[t] == value(lane + 2 < seg8 + 8 ? lane + 2 : lane));
         // xor 6 in segments of 4: lane ^ 6 lies in an earlier segment or a later one; a later one
         // is out of range (the lane keeps its own), an earlier one is read.
         const int seg4 = lane / 4 * 4, j = lane ^ 6;
-        CHECK(r.arrays[5].bits[t] == value(j < seg4 + 4 ? j : lane));
+        CHECK(result.arrays[5].bits[t] == value(j < seg4 + 4 ? j : lane));
     }
 }
 
@@ -110,21 +110,21 @@ TEST_CASE("votes, reductions and matches over a warp's lanes") {
         "}\n");
     auto k = bound(s, {"ballot=uint[32]", "any=int[32]", "all=int[32]", "sum=uint[32]", "mn=int[32]", "mx=uint[32]",
                        "match=uint[32]", "match_all=uint[32]", "pred=int[32]"});
-    const ModelResult r = run(*k, {1, 1, 1}, {32, 1, 1});
-    CHECK(r.findings.empty());
+    const ModelResult result = run(*k, {1, 1, 1}, {32, 1, 1});
+    CHECK(result.findings.empty());
     uint32_t thirds = 0;
     for (int l = 0; l < 32; l += 3) thirds |= 1u << l;
     for (int t = 0; t < 32; ++t) {
         CAPTURE(t);
-        CHECK(r.arrays[0].bits[t] == thirds);
-        CHECK(r.arrays[1].bits[t] == 1);
-        CHECK(r.arrays[2].bits[t] == 0);  // lane 31's predicate is false
-        CHECK(r.arrays[3].bits[t] == 496);
-        CHECK(int32_t(r.arrays[4].bits[t]) == -26);
-        CHECK(r.arrays[5].bits[t] == 31);
-        CHECK(r.arrays[6].bits[t] == 0xfu << (t / 4 * 4));
-        CHECK(r.arrays[7].bits[t] == 0xffffffffu);
-        CHECK(r.arrays[8].bits[t] == 1);
+        CHECK(result.arrays[0].bits[t] == thirds);
+        CHECK(result.arrays[1].bits[t] == 1);
+        CHECK(result.arrays[2].bits[t] == 0);  // lane 31's predicate is false
+        CHECK(result.arrays[3].bits[t] == 496);
+        CHECK(int32_t(result.arrays[4].bits[t]) == -26);
+        CHECK(result.arrays[5].bits[t] == 31);
+        CHECK(result.arrays[6].bits[t] == 0xfu << (t / 4 * 4));
+        CHECK(result.arrays[7].bits[t] == 0xffffffffu);
+        CHECK(result.arrays[8].bits[t] == 1);
     }
 }
 
@@ -136,9 +136,9 @@ TEST_CASE("lanes of one warp with disjoint masks meet in two groups") {
         "    else out[t] = __shfl_xor_sync(0xffff0000, v, 1);\n"
         "}\n");
     auto k = bound(s, {"out=int[32]"});
-    const ModelResult r = run(*k, {1, 1, 1}, {32, 1, 1});
-    CHECK(r.findings.empty());
-    for (int t = 0; t < 32; ++t) CHECK(r.arrays[0].bits[t] == uint32_t((t ^ 1) * 3));
+    const ModelResult result = run(*k, {1, 1, 1}, {32, 1, 1});
+    CHECK(result.findings.empty());
+    for (int t = 0; t < 32; ++t) CHECK(result.arrays[0].bits[t] == uint32_t((t ^ 1) * 3));
 }
 
 TEST_CASE("__syncwarp orders a warp's shared-memory accesses: the warp-synchronous reduction races without it") {
@@ -161,19 +161,20 @@ TEST_CASE("__syncwarp orders a warp's shared-memory accesses: the warp-synchrono
         "    if (t == 0) out[0] = s[0];\n"
         "}\n";
     auto k = bound(compiled(synced), {"in=int[64]:index", "out=int[1]"});
-    const ModelResult r = run(*k, {1, 1, 1}, {32, 1, 1});
+    const ModelResult result = run(*k, {1, 1, 1}, {32, 1, 1});
     // s[t + offset] past 32 + offset reads what lanes left behind: only lane 0's sum matters.
-    CHECK(r.counts[size_t(FindingKind::ReadWriteHazard)] == 0);
-    CHECK(r.counts[size_t(FindingKind::WriteWriteRace)] == 0);
-    CHECK(r.arrays[1].bits[0] == 2016);  // 0 + 1 + … + 63
+    CHECK(result.counts[size_t(FindingKind::ReadWriteHazard)] == 0);
+    CHECK(result.counts[size_t(FindingKind::WriteWriteRace)] == 0);
+    CHECK(result.arrays[1].bits[0] == 2016);  // 0 + 1 + … + 63
 
     std::string unsynced = synced;
     for (size_t at; (at = unsynced.find("        __syncwarp();\n")) != std::string::npos;)
         unsynced.erase(at, std::string("        __syncwarp();\n").size());
     auto racy = bound(compiled(unsynced), {"in=int[64]:index", "out=int[1]"});
-    const ModelResult h = run(*racy, {1, 1, 1}, {32, 1, 1});
-    CHECK(h.counts[size_t(FindingKind::ReadWriteHazard)] > 0);
-    CHECK(has_message(h, FindingKind::ReadWriteHazard, "missing __syncthreads() or __syncwarp() between"));
+    const ModelResult unsynced_result = run(*racy, {1, 1, 1}, {32, 1, 1});
+    CHECK(unsynced_result.counts[size_t(FindingKind::ReadWriteHazard)] > 0);
+    CHECK(
+        has_message(unsynced_result, FindingKind::ReadWriteHazard, "missing __syncthreads() or __syncwarp() between"));
 }
 
 TEST_CASE("a warp call that a lane its mask names never reaches ends the launch with a divergence finding") {
@@ -185,19 +186,19 @@ TEST_CASE("a warp call that a lane its mask names never reaches ends the launch 
         "    out[threadIdx.x] = v;\n"
         "}\n");
     auto k = bound(s, {"out=int[32]"});
-    const ModelResult r = run(*k, {1, 1, 1}, {32, 1, 1});
-    CHECK(r.ended_early);
-    REQUIRE(r.counts[size_t(FindingKind::DivergentBarrier)] == 1);
-    CHECK(has_message(r, FindingKind::DivergentBarrier,
+    const ModelResult result = run(*k, {1, 1, 1}, {32, 1, 1});
+    CHECK(result.ended_early);
+    REQUIRE(result.counts[size_t(FindingKind::DivergentBarrier)] == 1);
+    CHECK(has_message(result, FindingKind::DivergentBarrier,
                       "divergent warp call at line 3 in block (0,0,0): lanes 0, 1, 2 and 13 more of warp 0 wait at "
                       "__shfl_down_sync on line 3 with mask 0xffffffff, lanes 16, 17, 18 and 13 more that its mask "
                       "names wait at __syncthreads() on line 4"));
     // For the map: the lanes at the shuffle, and those its mask names at the barrier.
-    REQUIRE(r.diverged);
-    CHECK(r.diverged->line == 3);
-    CHECK(r.diverged->sides[0] == BarrierSide::Waiting);
-    CHECK(r.diverged->sides[15] == BarrierSide::Waiting);
-    CHECK(r.diverged->sides[16] == BarrierSide::Elsewhere);
+    REQUIRE(result.diverged);
+    CHECK(result.diverged->line == 3);
+    CHECK(result.diverged->sides[0] == BarrierSide::Waiting);
+    CHECK(result.diverged->sides[15] == BarrierSide::Waiting);
+    CHECK(result.diverged->sides[16] == BarrierSide::Elsewhere);
 }
 
 TEST_CASE("lanes that exited do not hold a warp call up, but reading one is undefined") {
@@ -207,12 +208,12 @@ TEST_CASE("lanes that exited do not hold a warp call up, but reading one is unde
         "    out[threadIdx.x] = __shfl_down_sync(0xffffffff, (int)threadIdx.x, 4);\n"
         "}\n");
     auto k = bound(s, {"out=int[32]"});
-    const ModelResult r = run(*k, {1, 1, 1}, {32, 1, 1});
-    CHECK_FALSE(r.ended_early);
-    for (uint32_t t = 0; t < 16; ++t) CHECK(r.arrays[0].bits[t] == t + 4);
-    CHECK(r.arrays[0].bits[16] == 16);  // undefined: its own
-    CHECK(has_message(r, FindingKind::UninitializedRead, "(lane 16 of warp 0) takes a value from lane 20"));
-    CHECK(has_message(r, FindingKind::UninitializedRead, "but that lane has exited"));
+    const ModelResult result = run(*k, {1, 1, 1}, {32, 1, 1});
+    CHECK_FALSE(result.ended_early);
+    for (uint32_t t = 0; t < 16; ++t) CHECK(result.arrays[0].bits[t] == t + 4);
+    CHECK(result.arrays[0].bits[16] == 16);  // undefined: its own
+    CHECK(has_message(result, FindingKind::UninitializedRead, "(lane 16 of warp 0) takes a value from lane 20"));
+    CHECK(has_message(result, FindingKind::UninitializedRead, "but that lane has exited"));
 }
 
 TEST_CASE("a warp call whose mask leaves out the calling lane is undefined and ends the launch") {
@@ -221,9 +222,9 @@ TEST_CASE("a warp call whose mask leaves out the calling lane is undefined and e
         "    out[threadIdx.x] = __shfl_sync(0x00000002, 5, 1);\n"
         "}\n");
     auto k = bound(s, {"out=int[32]"});
-    const ModelResult r = run(*k, {1, 1, 1}, {32, 1, 1});
-    CHECK(r.ended_early);
-    CHECK(has_message(r, FindingKind::DivergentBarrier,
+    const ModelResult result = run(*k, {1, 1, 1}, {32, 1, 1});
+    CHECK(result.ended_early);
+    CHECK(has_message(result, FindingKind::DivergentBarrier,
                       "(lane 0 of warp 0) calls __shfl_sync at line 2 with mask 0x00000002, which leaves out its "
                       "own lane"));
 }
@@ -260,18 +261,18 @@ TEST_CASE(
         "    out[t] = s[t];\n"
         "}\n";
     auto k = bound(compiled(text), {"out=int[32]"});
-    const ModelResult r = run(*k, {1, 1, 1}, {32, 1, 1});
-    CHECK(r.counts[size_t(FindingKind::ReadWriteHazard)] == 0);
-    CHECK(r.arrays[0].bits[5] == 11);  // s[6] + s[5]
+    const ModelResult result = run(*k, {1, 1, 1}, {32, 1, 1});
+    CHECK(result.counts[size_t(FindingKind::ReadWriteHazard)] == 0);
+    CHECK(result.arrays[0].bits[5] == 11);  // s[6] + s[5]
 
     // Without the second __syncwarp() the owner's write may come before the neighbour's read:
     // the finding names the neighbour's line (6), not the owner's own read's (8).
     std::string unsynced = text;
     unsynced.replace(unsynced.find("    __syncwarp();\n    s[t] = a"), std::string("    __syncwarp();\n").size(), "");
     auto racy = bound(compiled(unsynced), {"out=int[32]"});
-    const ModelResult h = run(*racy, {1, 1, 1}, {32, 1, 1});
-    CHECK(h.counts[size_t(FindingKind::ReadWriteHazard)] == 32);
-    CHECK(has_message(h, FindingKind::ReadWriteHazard,
+    const ModelResult unsynced_result = run(*racy, {1, 1, 1}, {32, 1, 1});
+    CHECK(unsynced_result.counts[size_t(FindingKind::ReadWriteHazard)] == 32);
+    CHECK(has_message(unsynced_result, FindingKind::ReadWriteHazard,
                       "thread (1,0,0) of block (0,0,0) writes s[1] at line 7, which thread (0,0,0) of block (0,0,0) "
                       "reads at line 6"));
 }
@@ -309,17 +310,17 @@ TEST_CASE("cooperative groups: the block, tiles of 16 and 32, and cg::reduce, at
     auto k = bound(s, {"in=int[64]:index", "sums=int[4]", "ballots=uint[64]", "ranks=int[64]", "total=int[1]"});
     CHECK(k->spec.uses_barriers);
     CHECK(k->spec.uses_warp_ops);
-    const ModelResult r = run(*k, {1, 1, 1}, {64, 1, 1});
-    CHECK(r.findings.empty());
-    for (uint32_t g = 0; g < 4; ++g) CHECK(r.arrays[1].bits[g] == 16 * 16 * g + 120);  // 16g … 16g + 15
+    const ModelResult result = run(*k, {1, 1, 1}, {64, 1, 1});
+    CHECK(result.findings.empty());
+    for (uint32_t g = 0; g < 4; ++g) CHECK(result.arrays[1].bits[g] == 16 * 16 * g + 120);  // 16g … 16g + 15
     for (uint32_t t = 0; t < 64; ++t) {
         CAPTURE(t);
         uint32_t want = 0;  // bit r for the tile's thread of rank r whose value is a multiple of 3
         for (uint32_t rank = 0; rank < 16; ++rank) want |= ((t / 16 * 16 + rank) % 3 == 0 ? 1u : 0u) << rank;
-        CHECK(r.arrays[2].bits[t] == want);
-        CHECK(r.arrays[3].bits[t] == t % 16);
+        CHECK(result.arrays[2].bits[t] == want);
+        CHECK(result.arrays[3].bits[t] == t % 16);
     }
-    CHECK(r.arrays[4].bits[0] == 496);  // lanes 0-31 of warp 0
+    CHECK(result.arrays[4].bits[0] == 496);  // lanes 0-31 of warp 0
 
     // A block of 40: the second tile of 32 has 8 threads, so its shuffles read missing lanes,
     // reported at the learner's line.

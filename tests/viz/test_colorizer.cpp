@@ -1,8 +1,8 @@
 // The colorizer and legends: what a learner reads off the map's colours.
 #include <doctest/doctest.h>
 
-#include "viz/colorizer.hpp"
-#include "viz/legend.hpp"
+#include "viz/color/colorizer.hpp"
+#include "viz/draw/legend.hpp"
 
 using namespace threadmap;
 
@@ -75,19 +75,19 @@ TEST_CASE("coverage - untouched - once - more than once - idle thread") {
 }
 
 TEST_CASE("legends show the colours the map uses") {
-    const LaunchConfig l{{16, 1, 1}, {32, 1, 1}};
-    const Legend g = make_legend({ColorMode::Block, Palette::Standard, l.grid, l.block});
+    const LaunchConfig launch{{16, 1, 1}, {32, 1, 1}};
+    const Legend g = make_legend({ColorMode::Block, Palette::Standard, launch.grid, launch.block});
     REQUIRE(g.swatches.size() >= 10);
     for (uint32_t b = 0; b < 10; ++b) {
         CHECK(g.swatches[b].label == "blockIdx " + std::to_string(b));
-        CHECK(g.swatches[b].color ==
-              colorize(element({b, 0, 0}, {0, 0, 0}), {ColorMode::Block, Palette::Standard, l.grid, l.block}));
+        CHECK(g.swatches[b].color == colorize(element({b, 0, 0}, {0, 0, 0}),
+                                              {ColorMode::Block, Palette::Standard, launch.grid, launch.block}));
     }
     CHECK(g.swatches.back().ghost);
-    const Legend t = make_legend({ColorMode::ThreadX, Palette::Standard, l.grid, l.block});
+    const Legend t = make_legend({ColorMode::ThreadX, Palette::Standard, launch.grid, launch.block});
     CHECK(t.ramp);
     CHECK(t.ramp_high == "31");
-    const Legend cov = make_legend({ColorMode::Coverage, Palette::ColorBlindSafe, l.grid, l.block});
+    const Legend cov = make_legend({ColorMode::Coverage, Palette::ColorBlindSafe, launch.grid, launch.block});
     CHECK(cov.swatches.size() == 4);
     for (ColorMode m : all_color_modes()) CHECK(parse_color_mode(color_mode_name(m)) == m);
     CHECK_FALSE(parse_color_mode("rainbow"));

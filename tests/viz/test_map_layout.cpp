@@ -2,43 +2,44 @@
 #include <doctest/doctest.h>
 
 #include "kernels/emulator/cpu_emulator.hpp"
-#include "viz/map_layout.hpp"
+#include "viz/layout/map_layout.hpp"
 
 using namespace threadmap;
 
 TEST_CASE("seed-increment-bug - one block per row - 500 elements - then 16492 ghosts") {
-    Workload w = array_workload(KernelKind::Increment, 500);
-    const LaunchConfig l{{531, 1, 1}, {32, 1, 1}};
-    const auto r = make_layout(w, l, {1}, 16384);
+    Workload workload = array_workload(KernelKind::Increment, 500);
+    const LaunchConfig launch{{531, 1, 1}, {32, 1, 1}};
+    const auto r = make_layout(workload, launch, {1}, 16384);
     REQUIRE(r.value);
-    const MapLayout& m = *r.value;
-    CHECK(m.width == 32);
-    CHECK(m.height == 531);
-    const LaunchResult e = emulate(w, l);
-    const CellSample el = sample_cell(m, e.map, 4, 3);  // element 100
+    const MapLayout& layout = *r.value;
+    CHECK(layout.width == 32);
+    CHECK(layout.height == 531);
+    const LaunchResult result = emulate(workload, launch);
+    const CellSample el = sample_cell(layout, result.map, 4, 3);  // element 100
     CHECK(el.kind == CellSample::Element);
     CHECK(el.block == Dim3{3, 0, 0});
     CHECK(el.thread == Dim3{4, 0, 0});
-    const CellSample ghost = sample_cell(m, e.map, 21, 16);  // position 533: past n
+    const CellSample ghost = sample_cell(layout, result.map, 21, 16);  // position 533: past n
     CHECK(ghost.kind == CellSample::Ghost);
     CHECK(ghost.block == Dim3{16, 0, 0});
     CHECK(ghost.thread == Dim3{21, 0, 0});
     uint64_t ghosts = 0;
-    for (uint32_t y = 0; y < m.height; ++y)
-        for (uint32_t x = 0; x < m.width; ++x) ghosts += sample_cell(m, e.map, x, y).kind == CellSample::Ghost;
-    CHECK(ghosts == e.stats.threads_idle);
+    for (uint32_t y = 0; y < layout.height; ++y)
+        for (uint32_t x = 0; x < layout.width; ++x)
+            ghosts += sample_cell(layout, result.map, x, y).kind == CellSample::Ghost;
+    CHECK(ghosts == result.stats.threads_idle);
 }
 
 TEST_CASE("rows of several blocks - and a row width raised to fit the texture") {
-    Workload w = array_workload(KernelKind::Increment, 1000);
-    const LaunchConfig l{{8, 1, 1}, {128, 1, 1}};
-    auto r = make_layout(w, l, {4}, 16384);
+    Workload workload = array_workload(KernelKind::Increment, 1000);
+    const LaunchConfig launch{{8, 1, 1}, {128, 1, 1}};
+    auto r = make_layout(workload, launch, {4}, 16384);
     REQUIRE(r.value);
     CHECK(r.value->width == 512);
     CHECK(r.value->height == 2);
     CHECK(r.value->element_at(10, 1) == 522u);
     // Blocks of 2 and at most 64 cells a side: 1000 cells need 8 blocks (16 cells) a row.
-    r = make_layout(w, {{500, 1, 1}, {2, 1, 1}}, {1}, 64);
+    r = make_layout(workload, {{500, 1, 1}, {2, 1, 1}}, {1}, 64);
     REQUIRE(r.value);
     CHECK(r.value->blocks_per_row == 8);
     CHECK(r.value->width == 16);
@@ -46,21 +47,21 @@ TEST_CASE("rows of several blocks - and a row width raised to fit the texture") 
 }
 
 TEST_CASE("seed-matmul - C 200x200 inside a 512x512 launch - x runs down the rows") {
-    Workload w = matmul_workload(KernelKind::Matmul, 200, 200, 200);
-    w.a_rows = w.b_cols = 300;
-    const LaunchConfig l{{16, 16, 1}, {32, 32, 1}};
-    const auto r = make_layout(w, l, {1}, 16384);
+    Workload workload = matmul_workload(KernelKind::Matmul, 200, 200, 200);
+    workload.a_rows = workload.b_cols = 300;
+    const LaunchConfig launch{{16, 16, 1}, {32, 32, 1}};
+    const auto r = make_layout(workload, launch, {1}, 16384);
     REQUIRE(r.value);
-    const MapLayout& m = *r.value;
-    CHECK(m.width == 512);
-    CHECK(m.height == 512);
-    CHECK(m.block_w == 32);
-    const LaunchResult e = emulate(w, l);
-    const CellSample c = sample_cell(m, e.map, 7, 40);  // C[40, 7]: i = 40 → block x 1, thread x 8
+    const MapLayout& layout = *r.value;
+    CHECK(layout.width == 512);
+    CHECK(layout.height == 512);
+    CHECK(layout.block_w == 32);
+    const LaunchResult result = emulate(workload, launch);
+    const CellSample c = sample_cell(layout, result.map, 7, 40);  // C[40, 7]: i = 40 → block x 1, thread x 8
     CHECK(c.kind == CellSample::Element);
     CHECK(c.block == Dim3{1, 0, 0});
     CHECK(c.thread == Dim3{8, 7, 0});
-    const CellSample g = sample_cell(m, e.map, 300, 250);  // i = 250, j = 300: past C
+    const CellSample g = sample_cell(layout, result.map, 300, 250);  // i = 250, j = 300: past C
     CHECK(g.kind == CellSample::Ghost);
     CHECK(g.block == Dim3{7, 9, 0});
     CHECK(g.thread == Dim3{26, 12, 0});
@@ -71,8 +72,8 @@ TEST_CASE("a matrix too large to draw is refused with the reason - huge ghost ma
     const auto r = make_layout(big, {{1, 1250, 1}, {16, 16, 1}}, {1}, 16384);
     CHECK_FALSE(r.value);
     CHECK(r.error.find("at most 16384") != std::string::npos);
-    Workload w = array_workload(KernelKind::Increment, 10);
-    const auto t = make_layout(w, {{1u << 20, 1, 1}, {1024, 1, 1}}, {1}, 16384, 1u << 20);
+    Workload workload = array_workload(KernelKind::Increment, 10);
+    const auto t = make_layout(workload, {{1u << 20, 1, 1}, {1024, 1, 1}}, {1}, 16384, 1u << 20);
     REQUIRE(t.value);
     CHECK(uint64_t(t.value->width) * t.value->height <= (1u << 20) + 1024);
     CHECK(t.value->ghosts_not_drawn > 0);
@@ -111,11 +112,11 @@ TEST_CASE("1D arrays wrap into rows of whole blocks that give the map the view's
 
 TEST_CASE("1D maps never collapse: a block wider than a row wraps over rows of whole warps") {
     // The CLI's default blockDim over 500 elements: two blocks of 256, each over rows of warps.
-    const Workload w = array_workload(KernelKind::Increment, 500);
-    const LaunchConfig l{{2, 1, 1}, {256, 1, 1}};
-    const RowWidth rows = row_width_for_aspect(w, l, 16.0 / 9);
+    const Workload workload = array_workload(KernelKind::Increment, 500);
+    const LaunchConfig launch{{2, 1, 1}, {256, 1, 1}};
+    const RowWidth rows = row_width_for_aspect(workload, launch, 16.0 / 9);
     CHECK(rows.threads > 0);
-    const auto m = make_layout(w, l, rows, 16384);
+    const auto m = make_layout(workload, launch, rows, 16384);
     REQUIRE(m.value);
     CHECK(m.value->width % 32 == 0);  // rows end at warp boundaries
     CHECK(m.value->width < 256);
@@ -133,12 +134,12 @@ TEST_CASE("1D maps never collapse: a block wider than a row wraps over rows of w
         for (uint32_t b : {1u, 31u, 32u, 100u, 256u, 1000u, 1024u}) {
             CAPTURE(n);
             CAPTURE(b);
-            const Workload a = array_workload(KernelKind::Increment, n);
-            const LaunchConfig c{{uint32_t(std::min<uint64_t>((n + b - 1) / b, 65535)), 1, 1}, {b, 1, 1}};
-            const auto laid = make_layout(a, c, row_width_for_aspect(a, c, 16.0 / 9), 16384);
+            const Workload workload = array_workload(KernelKind::Increment, n);
+            const LaunchConfig launch{{uint32_t(std::min<uint64_t>((n + b - 1) / b, 65535)), 1, 1}, {b, 1, 1}};
+            const auto laid = make_layout(workload, launch, row_width_for_aspect(workload, launch, 16.0 / 9), 16384);
             REQUIRE(laid.value);
             const double cells = double(laid.value->width) * laid.value->height;
-            const double drawn = double(std::max<uint64_t>(n, uint64_t(c.grid.x) * b));
+            const double drawn = double(std::max<uint64_t>(n, uint64_t(launch.grid.x) * b));
             CHECK(cells < drawn * 2 + 2048);  // a last row part full, no more
             // The fitted picture's share of a 16:9 view: its shape's closeness to the view's.
             const double shape = double(laid.value->width) / laid.value->height;
@@ -151,8 +152,8 @@ TEST_CASE("a kernel-model map draws the cells past its array's end - 1D after it
     Workload line;
     line.kernel = KernelKind::Model;
     line.n = 500;
-    const LaunchConfig l{{16, 1, 1}, {32, 1, 1}};
-    auto r = make_layout(line, l, {1}, 16384, kMaxDrawnCells, 12);
+    const LaunchConfig launch{{16, 1, 1}, {32, 1, 1}};
+    auto r = make_layout(line, launch, {1}, 16384, kMaxDrawnCells, 12);
     REQUIRE(r.value);
     CHECK(r.value->width == 32);
     CHECK(r.value->height == 16);  // 512 cells: 500 elements and 12 past them
@@ -162,7 +163,7 @@ TEST_CASE("a kernel-model map draws the cells past its array's end - 1D after it
     CHECK(r.value->past_index(19, 15) == MapLayout::kNoElement);  // element 499
     CHECK_FALSE(r.value->element_at(20, 15));
     // A ThreadMap's past cells: the first toucher and its accesses; the rest stay empty.
-    ThreadMap map(l, 500);
+    ThreadMap map(launch, 500);
     map.past_touches = {1, 0, 3};
     map.past_first_toucher = {500, 0, 37};
     const CellSample s = sample_cell(*r.value, map, 22, 15);
@@ -172,7 +173,7 @@ TEST_CASE("a kernel-model map draws the cells past its array's end - 1D after it
     CHECK(s.thread == Dim3{5, 0, 0});
     CHECK(sample_cell(*r.value, map, 21, 15).kind == CellSample::Empty);
     CHECK(sample_cell(*r.value, map, 23, 15).kind == CellSample::Empty);  // past what the map holds
-    const Rgba8 c = colorize(s, {ColorMode::Findings, Palette::Standard, l.grid, l.block});
+    const Rgba8 c = colorize(s, {ColorMode::Findings, Palette::Standard, launch.grid, launch.block});
     CHECK(c == Rgba8{finding_color(kFoundOutOfBounds, Palette::Standard).r,
                      finding_color(kFoundOutOfBounds, Palette::Standard).g,
                      finding_color(kFoundOutOfBounds, Palette::Standard).b, kGhostAlpha});

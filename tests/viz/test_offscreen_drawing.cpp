@@ -17,15 +17,15 @@ struct MesaDrawing {  // allocations made meanwhile are not leak-checked
 struct MesaDrawing {};
 #endif
 
-#include "viz/cell_grid_renderer.hpp"
+#include "viz/draw/cell_grid_renderer.hpp"
 #include "kernels/emulator/cpu_emulator.hpp"
-#include "viz/figure.hpp"
-#include "viz/gl_resources.hpp"
-#include "viz/image_export.hpp"
-#include "viz/map_layout.hpp"
-#include "viz/offscreen_context.hpp"
-#include "viz/overlay.hpp"
-#include "viz/timing_figure.hpp"
+#include "viz/draw/figure.hpp"
+#include "viz/draw/gl_resources.hpp"
+#include "viz/draw/image_export.hpp"
+#include "viz/layout/map_layout.hpp"
+#include "viz/draw/offscreen_context.hpp"
+#include "viz/draw/overlay.hpp"
+#include "viz/draw/timing_figure.hpp"
 
 using namespace threadmap;
 
@@ -33,24 +33,24 @@ TEST_CASE("a map and a figure drawn in-process through EGL have the colorizer's 
     OffscreenContext context;
     constexpr int kWidth = 800, kHeight = 450;
     HeadlessImGui imgui(kWidth, kHeight, 16);
-    const Workload w = array_workload(KernelKind::Increment, 100);
-    const LaunchConfig l{{4, 1, 1}, {32, 1, 1}};
-    const LaunchResult e = emulate(w, l);
-    const auto layout = make_layout(w, l, {2}, uint32_t(CellGridRenderer::max_texture_side()));
+    const Workload workload = array_workload(KernelKind::Increment, 100);
+    const LaunchConfig launch{{4, 1, 1}, {32, 1, 1}};
+    const LaunchResult result = emulate(workload, launch);
+    const auto layout = make_layout(workload, launch, {2}, uint32_t(CellGridRenderer::max_texture_side()));
     REQUIRE(layout.value);
     const MapLayout& m = *layout.value;
-    const ColorContext color{ColorMode::Block, Palette::Standard, l.grid, l.block};
+    const ColorContext color{ColorMode::Block, Palette::Standard, launch.grid, launch.block};
 
     for (int pass = 0; pass < 2; ++pass) {  // resources made, freed and made again
         CellGridRenderer renderer;
-        colorize_layout(m, e.map, color, renderer.map_cells(m.width, m.height));
+        colorize_layout(m, result.map, color, renderer.map_cells(m.width, m.height));
         renderer.unmap_cells();
         RenderTarget target(kWidth, kHeight);
         target.bind();
         FigureSpec spec;
         spec.layout = &m;
-        spec.legend = make_legend({color.mode, color.palette, l.grid, l.block});
-        spec.caption = launch_caption(std::string(kernel_name(w.kernel)), "", m, color.mode);
+        spec.legend = make_legend({color.mode, color.palette, launch.grid, launch.block});
+        spec.caption = launch_caption(std::string(kernel_name(workload.kernel)), "", m, color.mode);
         spec.width = kWidth;
         spec.height = kHeight;
         spec.font_px = 16;
@@ -67,7 +67,7 @@ TEST_CASE("a map and a figure drawn in-process through EGL have the colorizer's 
             for (uint32_t x = 0; x < m.width; ++x) {
                 if (!m.element_at(x, y)) continue;
                 const glm::dvec2 s = world_to_screen(view, area, {x + 0.5, y + 0.5});
-                const Rgba8 want = colorize(sample_cell(m, e.map, x, y), color);
+                const Rgba8 want = colorize(sample_cell(m, result.map, x, y), color);
                 const uint8_t* got = img.pixel(int(s.x), int(s.y));
                 CHECK(int(got[0]) == int(want.r));
                 CHECK(int(got[1]) == int(want.g));

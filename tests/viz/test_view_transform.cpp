@@ -1,7 +1,7 @@
 // View maths: the cell under the cursor at any zoom and pan, zoom about the cursor, fit.
 #include <doctest/doctest.h>
 
-#include "viz/view_transform.hpp"
+#include "viz/layout/view_transform.hpp"
 
 using namespace threadmap;
 

@@ -2,9 +2,9 @@
 // the rulers' tick steps and the picture's names (viz/window_layout, viz/map_annotations).
 #include <doctest/doctest.h>
 
-#include "viz/cell_grid_renderer.hpp"
-#include "viz/map_annotations.hpp"
-#include "viz/window_layout.hpp"
+#include "viz/draw/cell_grid_renderer.hpp"
+#include "viz/draw/map_annotations.hpp"
+#include "viz/layout/window_layout.hpp"
 
 using namespace threadmap;
 

@@ -1,0 +1,73 @@
+// CellGridRenderer: draws the map from a texture (one texel per cell) with our own shader,
+// plus matmul's operands A and B beside C. One draw call per quad, whatever the cell count.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "viz/color/colors.hpp"
+#include "viz/draw/gl_resources.hpp"
+#include "viz/layout/map_layout.hpp"
+#include "viz/layout/view_transform.hpp"
+
+namespace threadmap {
+
+inline constexpr Rgba8 kSceneBackground{24, 26, 30, 255};  // the dark theme's (theme.hpp)
+
+struct SceneTarget {
+    ViewRect viewport;                    // where to draw, in framebuffer pixels from the top-left
+    int framebuffer_height = 0;           // to flip into GL's bottom-left origin
+    Rgba8 background = kSceneBackground;  // behind the cells; idle threads' cells fade towards it
+};
+
+// Where A and B sit relative to C (world cells): A to the left (its rows beside C's rows),
+// B above (its columns above C's columns).
+struct OperandRects {
+    WorldRect a, b;
+};
+OperandRects operand_rects(const MapLayout& layout);
+// Everything the scene draws: C with its ghosts, and A and B for matmul.
+WorldRect scene_bounds(const MapLayout& layout);
+
+class CellGridRenderer {
+  public:
+    CellGridRenderer();  // needs a current GL 3.3 core context
+
+    static int max_texture_side();
+    static uint64_t max_cells();  // GL_MAX_TEXTURE_BUFFER_SIZE
+
+    // The cell colours live in a GL buffer that the shader reads as a buffer texture, so they
+    // are written in place: map_cells gives width·height RGBA8 slots (row 0 first) to fill,
+    // unmap_cells hands them to GL. No staging copy, and a CUDA path can register the buffer.
+    Rgba8* map_cells(uint32_t width, uint32_t height);
+    void unmap_cells();
+    // Sizes the colour buffer for width × height cells (reallocating only on a change) and
+    // returns its GL name, for CUDA–OpenGL interop to register.
+    GLuint prepare_cells(uint32_t width, uint32_t height);
+    // The colours as GL holds them (tests compare interop and host painting with it).
+    std::vector<Rgba8> read_cells() const;
+    void upload(const Rgba8* cells, uint32_t width, uint32_t height);  // map, copy, unmap
+
+    // C (and A, B for matmul); hovered: a C element (column, row) whose row of A and column
+    // of B are highlighted.
+    void draw_scene(const MapLayout& layout, const View& view, const SceneTarget& target,
+                    std::optional<glm::ivec2> hovered_element) const;
+
+  private:
+    // One compiled variant of shaders/cell_grid.frag and its uniforms.
+    struct Variant {
+        explicit Variant(const char* defines);
+        GlProgram program;
+        GLint projection, rect, pixels_per_cell, background, cells, cells_width, cell_borders, block, edge_width, solid,
+            highlight, highlight_color;
+    };
+    const Variant& use(const Variant& v, const View& view, const ViewRect& r, Rgba8 background) const;
+
+    Variant plain_, detail_, operand_;
+    GlVertexArray vao_;
+    GlBuffer cells_;
+    GlTexture texture_;  // a GL_TEXTURE_BUFFER view of cells_
+    uint32_t width_ = 0, height_ = 0;
+};
+
+}  // namespace threadmap

@@ -1,0 +1,216 @@
+// Colour-mode names and legends; see legend.hpp.
+#include "viz/draw/legend.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+namespace threadmap {
+
+namespace {
+
+ImU32 to_imgui(Rgba8 c) { return IM_COL32(c.r, c.g, c.b, 255); }
+
+std::string dim_label(const Dim3& d, bool two_d, bool three_d) {
+    if (three_d) return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+    if (two_d) return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + ")";
+    return std::to_string(d.x);
+}
+
+void set_ramp(Legend& g, const std::string& low, const std::string& high) {
+    g.ramp = true;
+    g.ramp_low = low;
+    g.ramp_high = high;
+}
+
+// One swatch per block the palette can tell apart; past that, the colours repeat (never for
+// two neighbours) and the note says where a block's number is.
+void add_block_swatches(Legend& g, const ColorContext& c) {
+    const LaunchConfig launch{c.grid, c.block};
+    const bool three = launch.grid.z > 1, two = three || launch.grid.y > 1;
+    const uint64_t shown = std::min<uint64_t>(uint64_t(palette_size(c.palette)), launch.blocks());
+    for (uint64_t b = 0; b < shown; ++b) {
+        const Dim3 idx = unlinearize(b, launch.grid);
+        g.swatches.push_back(
+            {categorical(block_color_index(idx), c.palette), "blockIdx " + dim_label(idx, two, three)});
+    }
+    if (launch.blocks() > shown) {
+        g.title += " (colours repeat)";
+        g.note = std::to_string(palette_size(c.palette)) +
+                 " colours, never the same for two blocks side by side: a block's number is on the picture "
+                 "when it fits (zoom in), and in the inspector";
+    }
+}
+
+void add_warp_swatches(Legend& g, const ColorContext& c) {
+    const LaunchConfig launch{c.grid, c.block};
+    const uint64_t per_block = (launch.threads_per_block() + 31) / 32;
+    const uint64_t shown = std::min<uint64_t>(uint64_t(palette_size(c.palette)), launch.blocks() * per_block);
+    for (uint64_t w = 0; w < shown; ++w)
+        g.swatches.push_back({categorical(w, c.palette),
+                              "warp " + std::to_string(w % per_block) + " of block " + std::to_string(w / per_block)});
+}
+
+// The SM a block runs on (one swatch per SM shown) or its wave (a ramp), for the chosen GPU.
+void add_sm_or_wave(Legend& g, const ColorContext& c) {
+    const LaunchConfig launch{c.grid, c.block};
+    if (c.wave_slots == 0 || c.sms == 0) {
+        g.title += ": no GPU chosen";
+        return;
+    }
+    if (c.mode == ColorMode::Wave) {
+        set_ramp(g, "wave 1", "wave " + std::to_string((launch.blocks() + c.wave_slots - 1) / c.wave_slots));
+        return;
+    }
+    const uint64_t shown = std::min<uint64_t>({uint64_t(palette_size(c.palette)), c.sms, launch.blocks()});
+    for (uint64_t sm = 0; sm < shown; ++sm)
+        g.swatches.push_back({categorical(sm, c.palette), "SM " + std::to_string(sm)});
+    if (std::min(c.sms, launch.blocks()) > shown) g.title += " (colours repeat)";
+}
+
+void add_finding_swatches(Legend& g, const ColorContext& c) {
+    if (!c.findings_checked) {
+        g.title += ": not checked";
+        return;
+    }
+    const Palette palette = c.palette;
+    g.swatches.push_back({finding_color(kFoundRace, palette), "write-write race", false, LegendCategory::Race});
+    g.swatches.push_back({finding_color(kFoundHazard, palette), "read-write hazard", false, LegendCategory::Hazard});
+    g.swatches.push_back(
+        {finding_color(kFoundUninit, palette), "uninitialised read (shared)", false, LegendCategory::Uninitialized});
+    g.swatches.push_back({finding_color(0, palette), c.reads ? "read, no finding" : "written, no finding"});
+}
+
+// Coverage's own swatches: nobody, one thread, more than one, and idle threads.
+void add_coverage_swatches(Legend& g, const ColorContext& c, const char* nobody) {
+    const Palette palette = c.palette;
+    g.swatches.push_back({coverage_color(Coverage::Untouched, palette), nobody, false, LegendCategory::Untouched});
+    g.swatches.push_back(
+        {coverage_color(Coverage::Once, palette), c.reads ? "read by one thread" : "written by one thread"});
+    g.swatches.push_back({coverage_color(Coverage::Multi, palette),
+                          c.reads ? "read by more than one" : "written by more than one", false,
+                          LegendCategory::Multi});
+    g.swatches.push_back({coverage_color(Coverage::Idle, palette), "idle thread (past the data)", true});
+}
+
+}  // namespace
+
+Legend make_legend(const ColorContext& c) {
+    const ColorMode mode = c.mode;
+    const LaunchConfig launch{c.grid, c.block};
+    Legend g;
+    g.title = color_mode_title(mode);
+    if (is_memory_mode(mode)) {  // "per request" → "per load request" or "per store request"
+        const size_t at = g.title.find("per request");
+        if (at != std::string::npos) g.title.insert(at + 4, c.reads ? "load " : "store ");
+    }
+    const char* nobody = c.reads ? "element nobody read" : "element nobody wrote";
+    switch (mode) {
+        case ColorMode::Block:
+            add_block_swatches(g, c);
+            break;
+        case ColorMode::ThreadX:
+            set_ramp(g, "0", std::to_string(launch.block.x - 1));
+            break;
+        case ColorMode::ThreadY:
+            set_ramp(g, "0", std::to_string(launch.block.y - 1));
+            break;
+        case ColorMode::ThreadZ:
+            set_ramp(g, "0", std::to_string(launch.block.z - 1));
+            break;
+        case ColorMode::Global:
+            set_ramp(g, "0", std::to_string(launch.blocks() * launch.threads_per_block() - 1));
+            break;
+        case ColorMode::Lane:
+            set_ramp(g, "lane 0", "lane 31");
+            break;
+        case ColorMode::Warp:
+            add_warp_swatches(g, c);
+            break;
+        case ColorMode::Sm:
+        case ColorMode::Wave:
+            add_sm_or_wave(g, c);
+            break;
+        case ColorMode::Sectors:
+            set_ramp(g, "1 sector", "32 sectors");
+            break;
+        case ColorMode::Banks:
+            set_ramp(g, "1 (no conflict)", "32-way");
+            break;
+        case ColorMode::Lanes:
+            set_ramp(g, "1 lane", "32 lanes");
+            break;
+        case ColorMode::Coverage:
+            add_coverage_swatches(g, c, nobody);
+            return g;
+        case ColorMode::Findings:
+            add_finding_swatches(g, c);
+            break;
+    }
+    g.swatches.push_back({colorize({CellSample::Element, 0, {}, {}}, c), nobody, false, LegendCategory::Untouched});
+    g.swatches.push_back({colorize({CellSample::Ghost, 0, {}, {}}, c), "idle thread (past the data)", true});
+    return g;
+}
+
+ImVec2 legend_size(const Legend& g, ImFont* font, float size, float max_width) {
+    const float line = size * 1.35f, box = size * 0.9f;
+    const auto text_w = [&](const std::string& s) { return font->CalcTextSizeA(size, 1e9f, 0, s.c_str()).x; };
+    float width = text_w(g.title);
+    for (const auto& s : g.swatches) width = std::max(width, box + size * 0.5f + text_w(s.label));
+    if (g.ramp) width = std::max(width, std::max(size * 10, text_w(g.ramp_low) + text_w(g.ramp_high) + size));
+    width = std::min(width + 2, max_width);
+    float height = line * 1.2f;
+    if (!g.note.empty()) height += font->CalcTextSizeA(size, 1e9f, width, g.note.c_str()).y + line * 0.3f;
+    if (g.ramp) height += box + size * 0.3f + line * 1.3f;
+    height += line * float(g.swatches.size());
+    return ImVec2(width, height);
+}
+
+float draw_legend(ImDrawList* dl, const Legend& g, ImFont* font, float size, float x, float y, float width,
+                  const Theme& theme) {
+    const ImU32 text = to_imgui(theme.text);
+    const float line = size * 1.35f, box = size * 0.9f;
+    float cy = y;
+    dl->AddText(font, size, ImVec2(x, cy), text, g.title.c_str());
+    cy += line * 1.2f;
+    if (!g.note.empty()) {
+        const ImVec2 note = font->CalcTextSizeA(size, 1e9f, width, g.note.c_str());
+        dl->AddText(font, size, ImVec2(x, cy), text, g.note.c_str(), nullptr, width);
+        cy += note.y + line * 0.3f;
+    }
+    if (g.ramp) {
+        const uint32_t anchors = 4;  // one gradient segment between each pair of ramp anchors
+        const float w = width - 2, h = box;
+        for (uint32_t i = 0; i < anchors; ++i) {
+            const ImU32 a = to_imgui(ramp(float(i) / anchors)), b = to_imgui(ramp(float(i + 1) / anchors));
+            dl->AddRectFilledMultiColor(ImVec2(x + w * float(i) / anchors, cy),
+                                        ImVec2(x + w * float(i + 1) / anchors, cy + h), a, b, b, a);
+        }
+        cy += h + size * 0.3f;
+        dl->AddText(font, size, ImVec2(x, cy), text, g.ramp_low.c_str());
+        const float hw = font->CalcTextSizeA(size, 1e9f, 0, g.ramp_high.c_str()).x;
+        dl->AddText(font, size, ImVec2(x + width - hw, cy), text, g.ramp_high.c_str());
+        cy += line * 1.3f;
+    }
+    for (const auto& s : g.swatches) {
+        const ImVec2 a(x, cy + (line - box) / 2), b(x + box, cy + (line - box) / 2 + box);
+        if (s.ghost) {  // faded and hatched, like the map's idle threads
+            const Rgba8 bg = theme.scene;
+            const auto fade = [](uint8_t c, uint8_t k) { return uint8_t(c + (k - c) * 0.45f); };
+            dl->AddRectFilled(a, b, IM_COL32(fade(s.color.r, bg.r), fade(s.color.g, bg.g), fade(s.color.b, bg.b), 255));
+            for (float d = 3; d < box * 2; d += 4)
+                dl->AddLine(ImVec2(a.x + std::max(0.0f, d - box), a.y + std::min(d, box)),
+                            ImVec2(a.x + std::min(d, box), a.y + std::max(0.0f, d - box)), IM_COL32(0, 0, 0, 110));
+        } else {
+            dl->AddRectFilled(a, b, to_imgui(s.color));
+        }
+        dl->AddRect(a, b, IM_COL32(0, 0, 0, 255));
+        dl->AddText(font, size, ImVec2(x + box + size * 0.5f, cy + (line - size) / 2), text, s.label.c_str());
+        cy += line;
+    }
+    return cy - y;
+}
+
+}  // namespace threadmap

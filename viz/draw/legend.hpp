@@ -1,0 +1,50 @@
+// Colour modes by name, and the legend of each: what a colour on the map means. The legend
+// is data (for the window's panel) and a drawing on an ImDrawList (for figures and exports).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "viz/color/color_mode.hpp"
+#include "viz/color/colorizer.hpp"
+#include "kernels/core/launch_config.hpp"
+#include "viz/color/theme.hpp"
+
+struct ImDrawList;
+struct ImFont;
+struct ImVec2;
+
+namespace threadmap {
+
+// What a swatch stands for, where the picture may have none of it (its legend then leaves it
+// out: picture_legend).
+enum class LegendCategory { Always, Untouched, Multi, Race, Hazard, Uninitialized };
+
+struct LegendSwatch {
+    Rgba8 color;
+    std::string label;
+    bool ghost = false;  // drawn faded and hatched, as idle threads are on the map
+    LegendCategory category = LegendCategory::Always;
+};
+
+struct Legend {
+    std::string title;
+    std::string note;  // a figure or caveat under the title, wrapped (may be empty)
+    std::vector<LegendSwatch> swatches;
+    bool ramp = false;  // a continuous scale from ramp_low to ramp_high
+    std::string ramp_low, ramp_high;
+};
+
+Legend make_legend(const ColorContext& color);
+
+// The size the legend takes drawn at `font_size`: as wide as its widest line (at most
+// `max_width`, its note wrapped there), as tall as draw_legend makes it.
+ImVec2 legend_size(const Legend& legend, ImFont* font, float font_size, float max_width);
+
+// Draws the legend with its top-left at (x, y) within `width` pixels; returns its height.
+float draw_legend(ImDrawList* list, const Legend& legend, ImFont* font, float font_size, float x, float y, float width,
+                  const Theme& theme = theme_of(ThemeName::Dark));
+
+}  // namespace threadmap

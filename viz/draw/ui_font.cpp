@@ -1,0 +1,44 @@
+// UI font loading; see ui_font.hpp.
+#include "viz/draw/ui_font.hpp"
+
+#include <imgui.h>
+#include <unistd.h>
+
+namespace threadmap {
+
+namespace {
+ImFont* g_mono = nullptr;     // one window per process
+ImFont* g_heading = nullptr;  // an analysis tab's key figure
+
+// Latin, with the punctuation, arrows and mathematical signs the labels use ("×", "·", "…",
+// "→", "↓", "≥"); the fonts cover them (DejaVu).
+const ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x21FF, 0x2200, 0x22FF, 0};
+}  // namespace
+
+ImFont* load_ui_font(ImGuiIO& io, float size_px) {
+    io.Fonts->Clear();
+    ImFont* font = nullptr;
+    if (access(kUiFontPath, R_OK) == 0)
+        font = io.Fonts->AddFontFromFileTTF(kUiFontPath, size_px, nullptr, kGlyphRanges);
+    if (font == nullptr) {
+        ImFontConfig config;
+        config.SizePixels = size_px;
+        font = io.Fonts->AddFontDefault(&config);
+    }
+    io.FontDefault = font;
+    g_mono = access(kMonoFontPath, R_OK) == 0
+                 ? io.Fonts->AddFontFromFileTTF(kMonoFontPath, size_px, nullptr, kGlyphRanges)
+                 : nullptr;
+    if (g_mono == nullptr) g_mono = font;
+    g_heading = access(kHeadingFontPath, R_OK) == 0
+                    ? io.Fonts->AddFontFromFileTTF(kHeadingFontPath, size_px * kHeadingScale, nullptr, kGlyphRanges)
+                    : nullptr;
+    if (g_heading == nullptr) g_heading = font;
+    return font;
+}
+
+ImFont* mono_font() { return g_mono; }
+
+ImFont* heading_font() { return g_heading; }
+
+}  // namespace threadmap

@@ -1,0 +1,273 @@
+// Map layout and colouring; see map_layout.hpp.
+#include "viz/layout/map_layout.hpp"
+
+#include "viz/layout/cell_sample.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace threadmap {
+
+namespace {
+
+// Launched extent along the array (1D) or along C's rows and columns.
+struct Extent {
+    uint64_t rows, cols;
+};
+
+// past: a kernel-model map's cells past the end (rows under a 2D array, filled row-major).
+Extent launched_extent(const Workload& workload, const LaunchConfig& launch, uint64_t past = 0) {
+    const uint64_t ex = uint64_t(launch.grid.x) * launch.block.x, ey = uint64_t(launch.grid.y) * launch.block.y;
+    switch (workload.kernel) {
+        case KernelKind::Matmul:
+            return {ex, ey};  // x → row i
+        case KernelKind::MatmulXCol:
+            return {ey, ex};     // x → column j
+        case KernelKind::Model:  // the array and its past cells: no idle-thread cells
+            return is_2d(workload) ? Extent{workload.rows + (past + workload.cols - 1) / workload.cols, workload.cols}
+                                   : Extent{1, workload.n + past};
+        default:
+            return {1, ex};
+    }
+}
+
+}  // namespace
+
+void MapLayout::cell_of(uint64_t e, uint32_t& x, uint32_t& y) const {
+    if (is_matrix()) {
+        y = uint32_t(e / workload.cols);
+        x = uint32_t(e % workload.cols);
+    } else {
+        y = uint32_t(e / width);
+        x = uint32_t(e % width);
+    }
+}
+
+namespace {
+
+// A matrix (or a model kernel's 2D array) and the launch's ghost margin around it.
+std::optional<std::string> lay_out_2d(MapLayout& layout, const Extent& launched, uint32_t max_side, uint64_t max_cells,
+                                      uint64_t past) {
+    const Workload& workload = layout.workload;
+    const LaunchConfig& launch = layout.launch;
+    if (workload.rows > max_side || workload.cols > max_side) {
+        return (workload.kernel == KernelKind::Model ? "the array is " : "C is ") + std::to_string(workload.rows) +
+               "x" + std::to_string(workload.cols) + "; the map can draw at most " + std::to_string(max_side) +
+               " cells on a side";
+    }
+    uint64_t rows = std::max(workload.rows, launched.rows), cols = std::max(workload.cols, launched.cols);
+    rows = std::min<uint64_t>(rows, max_side);
+    cols = std::min<uint64_t>(cols, max_side);
+    while (rows * cols > max_cells) {  // trim the ghost margin, never C itself
+        if (rows > workload.rows && rows >= cols)
+            rows = std::max<uint64_t>(workload.rows, rows / 2);
+        else
+            cols = std::max<uint64_t>(workload.cols, cols / 2);
+    }
+    layout.width = uint32_t(cols);
+    layout.height = uint32_t(rows);
+    // Display x is the column j: set by blockIdx.y for matmul, blockIdx.x for matmul-xcol (and
+    // for the model's 2D kernels, which index columns with x as CUDA samples do).
+    layout.block_w = workload.kernel == KernelKind::Matmul ? launch.block.y : launch.block.x;
+    layout.block_h = workload.kernel == KernelKind::Matmul ? launch.block.x : launch.block.y;
+    const uint64_t launched_cells =
+        std::min(launched.rows, uint64_t(layout.height)) * std::min(launched.cols, uint64_t(layout.width));
+    const uint64_t launched_all = launched.rows * launched.cols;
+    layout.ghosts_not_drawn = launched_all - launched_cells;
+    layout.past_cells = std::min(past, (uint64_t(layout.height) - workload.rows) * workload.cols);
+    return std::nullopt;
+}
+
+// A 1D array in rows of whole blocks, or a block wrapped over rows of warps.
+std::optional<std::string> lay_out_1d(MapLayout& layout, const Extent& launched, RowWidth row_width, uint32_t max_side,
+                                      uint64_t max_cells, uint64_t past) {
+    const Workload& workload = layout.workload;
+    const LaunchConfig& launch = layout.launch;
+    const uint64_t extent = std::max(workload.n, launched.cols);
+    const uint64_t drawn = std::min(extent, max_cells);
+    const uint64_t bdx = launch.block.x;
+    if (row_width.threads > 0 && row_width.threads < bdx) {
+        // A block over several rows, widened until the height fits.
+        const uint64_t width = std::min(
+            wrapped_row_threads(std::max<uint64_t>(row_width.threads, (drawn + max_side - 1) / max_side)), bdx);
+        layout.threads_per_row = uint32_t(width);
+        layout.blocks_per_row = 0;
+        layout.width = uint32_t(width);
+        layout.height = uint32_t((drawn + width - 1) / width);
+        layout.ghosts_not_drawn = extent - drawn;
+        layout.past_cells = std::min(past, drawn - std::min(drawn, workload.n));
+        // Blocks start mid-row when the row does not divide them: outlined where the
+        // toucher's block changes.
+        layout.outline_by_toucher = true;
+        layout.block_w = layout.block_h = 0;
+    } else {
+        uint64_t k = std::max<uint64_t>(1, row_width.blocks);
+        k = std::max(k, (drawn + bdx * max_side - 1) / (bdx * max_side));  // fit the height
+        if (k * bdx > max_side) {
+            return std::to_string(drawn) + " cells do not fit a " + std::to_string(max_side) + "x" +
+                   std::to_string(max_side) + " texture in whole blocks of " + std::to_string(bdx);
+        }
+        layout.blocks_per_row = uint32_t(k);
+        // A model kernel's short array (16 histogram bins) is one row of its own length.
+        layout.width = uint32_t(workload.kernel == KernelKind::Model ? std::min<uint64_t>(k * bdx, drawn) : k * bdx);
+        layout.height = uint32_t((drawn + layout.width - 1) / layout.width);
+        layout.block_w = launch.block.x;
+        layout.block_h = 1;
+        layout.ghosts_not_drawn = extent - drawn;
+        layout.past_cells = std::min(past, drawn - std::min(drawn, workload.n));
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+LayoutResult make_layout(const Workload& workload, const LaunchConfig& launch, RowWidth row_width, uint32_t max_side,
+                         uint64_t max_cells, uint64_t past) {
+    LayoutResult r;
+    max_cells = std::min(max_cells, kMaxDrawnCells);
+    if (element_count(workload) > max_cells) {
+        r.error = std::to_string(element_count(workload)) + " elements; the map can draw at most " +
+                  std::to_string(max_cells);
+        return r;
+    }
+    MapLayout layout;
+    layout.workload = workload;
+    layout.launch = launch;
+    if (workload.kernel != KernelKind::Model) past = 0;
+    const Extent launched = launched_extent(workload, launch, past);
+    const auto problem = is_2d(workload) ? lay_out_2d(layout, launched, max_side, max_cells, past)
+                                         : lay_out_1d(layout, launched, row_width, max_side, max_cells, past);
+    if (problem) {
+        r.error = *problem;
+        return r;
+    }
+    if (workload.kernel == KernelKind::Model) {  // outlines from who touched each cell
+        layout.past_not_drawn = past - layout.past_cells;
+        layout.ghosts_not_drawn = 0;
+        layout.outline_by_toucher = true;
+        layout.block_w = layout.block_h = 0;
+    }
+    r.value = layout;
+    return r;
+}
+
+uint64_t wrapped_row_threads(uint64_t threads) {
+    if (threads >= kWarpCells) return (threads + kWarpCells / 2) / kWarpCells * kWarpCells;
+    uint64_t p = 1;
+    while (p * 2 <= threads) p *= 2;
+    return p;
+}
+
+RowWidth row_width_for_aspect(const Workload& workload, const LaunchConfig& launch, double aspect) {
+    if (is_2d(workload) || !(aspect > 0)) return {};
+    const uint64_t cells = std::min(std::max(workload.n, launched_extent(workload, launch).cols), kMaxDrawnCells);
+    const uint64_t bdx = launch.block.x, max_k = std::max<uint64_t>(1, (cells + bdx - 1) / bdx);
+    const auto error_of = [&](double width) {
+        return std::abs(std::log(width / std::ceil(double(cells) / width) / aspect));
+    };
+    // width = k·bdx, height = ⌈cells / width⌉; width/height ≈ aspect near width = √(cells·aspect).
+    const double ideal = std::sqrt(double(cells) * aspect);
+    if (ideal < double(bdx) && bdx > 1) {
+        // One block is wider than a row should be: rows of whole warps (or of a power of two
+        // below a warp), the block wrapped, if that comes closer to the view's shape. (A model
+        // kernel's array wraps the same way: a reduction's 256 partial sums, one per block, are
+        // 16 rows of 16, not a line.)
+        uint64_t best = bdx;
+        for (uint64_t t : {wrapped_row_threads(uint64_t(std::max(ideal / 1.5, 1.0))),
+                           wrapped_row_threads(uint64_t(ideal)), wrapped_row_threads(uint64_t(ideal * 1.5))}) {
+            t = std::min(t, bdx);
+            if (error_of(double(t)) < error_of(double(best))) best = t;
+        }
+        if (best < bdx) return {1, uint32_t(best)};
+    }
+    const double guess = ideal / double(bdx);
+    uint64_t best = 1;
+    double best_error = 1e300;
+    for (double c : {std::floor(guess), std::ceil(guess)}) {
+        const uint64_t k = std::clamp<uint64_t>(uint64_t(std::max(c, 1.0)), 1, max_k);
+        const double width = double(k * bdx), height = std::ceil(double(cells) / width);
+        const double error = std::abs(std::log(width / height / aspect));
+        if (error < best_error) best = k, best_error = error;
+    }
+    return {uint32_t(std::min<uint64_t>(best, 4096)), 0};
+}
+
+namespace {
+
+// The per-cell work of sample_cell, forced inline into colorize_layout's loop.
+TM_HD_INLINE CellSample sample(const MapLayout& layout, const ThreadMap& map, const ToucherDecoder& decoder, uint32_t x,
+                               uint32_t y) {
+    const auto decode = [&decoder](uint32_t id) {
+        const Toucher t = decoder.decode(id);
+        return ThreadCoords{t.block, t.thread};
+    };
+    CellSample s = sample_map_cell(layout, map.first_toucher.data(), map.touches.data(), decode, x, y);
+    if (s.kind != CellSample::Empty || layout.past_cells == 0) return s;
+    const uint64_t k = layout.past_index(x, y);
+    if (k == MapLayout::kNoElement || k >= map.past_touches.size() || map.past_touches[k] == 0) return s;
+    s.kind = CellSample::Past;
+    s.touches = map.past_touches[k];
+    const Toucher t = decoder.decode(map.past_first_toucher[k]);
+    s.block = t.block;
+    s.thread = t.thread;
+    return s;
+}
+
+}  // namespace
+
+CellSample sample_cell(const MapLayout& layout, const ThreadMap& map, uint32_t x, uint32_t y) {
+    return sample(layout, map, ToucherDecoder(map.launch), x, y);
+}
+
+void colorize_layout(const MapLayout& layout, const ThreadMap& map, const ColorContext& ctx, Rgba8* out,
+                     const uint8_t* cost) {
+    const unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+    const ToucherDecoder decoder(map.launch);
+    // outline_by_toucher: which block a cell belongs to (its first toucher's, an idle thread's),
+    // or none; an edge is drawn where it differs from the cell's left or upper neighbour's.
+    constexpr uint64_t kNoBlock = ~uint64_t(0), kUntouched = kNoBlock - 1;
+    const auto block_of = [&](const CellSample& s) {
+        if (s.kind == CellSample::Empty) return kNoBlock;
+        if (s.kind == CellSample::Element && s.touches == 0) return kUntouched;
+        return block_linear(s.block, map.launch.grid);
+    };
+    const auto rows = [&](uint32_t y0, uint32_t y1) {
+        std::vector<uint64_t> above, here;
+        if (layout.outline_by_toucher) {
+            above.assign(layout.width, kNoBlock);
+            here.resize(layout.width);
+            for (uint32_t x = 0; y0 > 0 && x < layout.width; ++x)
+                above[x] = block_of(sample(layout, map, decoder, x, y0 - 1));
+        }
+        for (uint32_t y = y0; y < y1; ++y) {
+            for (uint32_t x = 0; x < layout.width; ++x) {
+                CellSample s = sample(layout, map, decoder, x, y);
+                if (cost && s.kind == CellSample::Element) s.cost = cost[layout.element_index(x, y)];
+                Rgba8 c = colorize(s, ctx);
+                if (layout.outline_by_toucher && s.kind != CellSample::Empty) {
+                    const uint64_t b = here[x] = block_of(s);
+                    c.a = uint8_t((c.a & ~kEdgeBits) | (x > 0 && here[x - 1] != b ? kEdgeLeft : 0) |
+                                  (y > 0 && above[x] != b ? kEdgeTop : 0));
+                } else if (layout.outline_by_toucher) {
+                    here[x] = kNoBlock;
+                }
+                out[uint64_t(y) * layout.width + x] = c;
+            }
+            std::swap(above, here);
+        }
+    };
+    if (workers == 1 || uint64_t(layout.width) * layout.height < 65536) {
+        rows(0, layout.height);
+        return;
+    }
+    std::vector<std::jthread> pool;
+    for (unsigned i = 0; i < workers; ++i)
+        pool.emplace_back(rows, uint32_t(uint64_t(layout.height) * i / workers),
+                          uint32_t(uint64_t(layout.height) * (i + 1) / workers));
+}
+
+}  // namespace threadmap

@@ -1,0 +1,99 @@
+// See window_layout.hpp.
+#include "viz/layout/window_layout.hpp"
+
+#include <algorithm>
+
+namespace threadmap {
+
+WindowRegions window_regions(const WindowLayoutSpec& s) {
+    WindowRegions r;
+    const double body_top = s.presentation ? s.top_height : 0;
+    const double body_h = std::max(s.height - body_top - s.status_height, 1.0);
+    r.status = {0, s.height - s.status_height, s.width, s.status_height};
+    if (s.presentation) {
+        r.top = {0, 0, s.width, s.top_height};
+        r.centre = {0, body_top, s.width, body_h};
+        r.left = {0, body_top, 0, body_h};
+        r.right = {s.width, body_top, 0, body_h};
+        return r;
+    }
+    const double splitters = 2 * s.splitter * s.scale;
+    double left = s.left_width * s.scale, right = s.right_width * s.scale;
+    const double sides = std::max(s.width * (1 - kMinCentreShare) - splitters, 2.0);
+    if (left + right > sides) {  // both shrink, in proportion: the picture keeps its share
+        const double k = sides / (left + right);
+        left *= k;
+        right *= k;
+    }
+    const double centre_w = std::max(s.width - left - right - splitters, 1.0);
+    r.left = {0, 0, left, body_h};
+    r.centre = {left + splitters / 2, 0, centre_w, body_h};
+    r.right = {s.width - right, 0, right, body_h};
+    return r;
+}
+
+namespace {
+
+// The pixels per cell at which `scene` fits in a w×h rectangle with `margin` on every side.
+double fitted_zoom(const WorldRect& scene, double w, double h, double margin) {
+    const double sw = std::max(scene.x1 - scene.x0, 1e-9), sh = std::max(scene.y1 - scene.y0, 1e-9);
+    return std::max(std::min((w - 2 * margin) / sw, (h - 2 * margin) / sh), 0.0);
+}
+
+}  // namespace
+
+LegendPlace place_legend(const WorldRect& scene, const ViewRect& area, double legend_w, double legend_h, double margin,
+                         bool reshapes) {
+    const double sw = scene.x1 - scene.x0, sh = scene.y1 - scene.y0;
+    const double gap = margin;
+    if (reshapes && legend_w + gap < area.w / 2) {
+        LegendPlace p;
+        p.map = {area.x, area.y, area.w - legend_w - gap, area.h};
+        p.legend = {area.x + p.map.w + gap - margin, area.y + margin, legend_w, legend_h};
+        return p;
+    }
+    // Beside: the map keeps the area less the legend's column; the legend goes right of the
+    // scene as fitted there (its free width shared on both sides of the scene).
+    const double zoom_right = legend_h <= area.h ? fitted_zoom(scene, area.w - legend_w - gap, area.h, margin) : 0;
+    const double zoom_below = legend_w <= area.w ? fitted_zoom(scene, area.w, area.h - legend_h - gap, margin) : 0;
+    const double zoom_over = fitted_zoom(scene, area.w, area.h, margin);
+    LegendPlace p;
+    // A legend in the margin unless that costs the picture more than two fifths of its size;
+    // only then does it go over a corner of it.
+    if (std::max(zoom_right, zoom_below) >= 0.6 * zoom_over) {
+        if (zoom_right >= zoom_below) {
+            const double used = sw * zoom_right + 2 * margin + gap + legend_w;  // scene, its margins, legend
+            const double left = area.x + std::max((area.w - used) / 2, 0.0);
+            p.map = {left, area.y, sw * zoom_right + 2 * margin, area.h};
+            p.legend = {left + p.map.w + gap, area.y + margin, legend_w, legend_h};
+        } else {
+            const double used = sh * zoom_below + 2 * margin + gap + legend_h;
+            const double top = area.y + std::max((area.h - used) / 2, 0.0);
+            p.map = {area.x, top, area.w, sh * zoom_below + 2 * margin};
+            p.legend = {area.x + margin, top + p.map.h + gap, legend_w, legend_h};
+        }
+        return p;
+    }
+    p.map = area;
+    p.legend = {area.x + area.w - legend_w - margin, area.y + margin, legend_w, legend_h};
+    p.over = true;
+    return p;
+}
+
+double covered_fraction(const ViewRect& picture, const ViewRect& window) {
+    const double x0 = std::max(picture.x, window.x), y0 = std::max(picture.y, window.y);
+    const double x1 = std::min(picture.x + picture.w, window.x + window.w);
+    const double y1 = std::min(picture.y + picture.h, window.y + window.h);
+    if (x1 <= x0 || y1 <= y0 || window.w <= 0 || window.h <= 0) return 0;
+    return (x1 - x0) * (y1 - y0) / (window.w * window.h);
+}
+
+ViewRect screen_rect(const View& v, const ViewRect& r, const WorldRect& world) {
+    const glm::dvec2 a = world_to_screen(v, r, {world.x0, world.y0});
+    const glm::dvec2 b = world_to_screen(v, r, {world.x1, world.y1});
+    const double x0 = std::clamp(a.x, r.x, r.x + r.w), x1 = std::clamp(b.x, r.x, r.x + r.w);
+    const double y0 = std::clamp(a.y, r.y, r.y + r.h), y1 = std::clamp(b.y, r.y, r.y + r.h);
+    return {x0, y0, x1 - x0, y1 - y0};
+}
+
+}  // namespace threadmap
