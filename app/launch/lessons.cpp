@@ -90,8 +90,8 @@ LessonView read_view(const nlohmann::json& j) {
     return v;
 }
 
-// A lesson's kernel of the registry ("kernel", its parameters or shape) into l.workload and
-// l.model, at the lesson's block and grid.
+// A lesson's kernel of the registry ("kernel", its parameters or shape) into lesson.workload and
+// lesson.model, at the lesson's block and grid.
 void read_registry_kernel(const nlohmann::json& j, Lesson& lesson) {
     const std::string kernel_text = j.at("kernel").get<std::string>();
     const auto kernel = parse_kernel(kernel_text);

@@ -31,7 +31,7 @@ std::string param_bind(const std::pair<std::string, std::string>& param, const s
     return "";
 }
 
-// The spec's own binding of a parameter named like one of its arrays or parameters, at `r`.
+// The spec's own binding of a parameter named like one of its arrays or parameters, at `launch`.
 std::string bind_from_launch(const std::string& name, bool pointer, const ModelKernel& k, const LaunchConfig& launch) {
     const KernelSpec& spec = *k.spec;
     if (pointer) {

@@ -115,14 +115,27 @@ bool lock_down() {
         _exit(0);
     }
     std::string out;
-    const Outcome<ModelResult> r = run_model_here(launch);
-    const std::string access_error = source_hooks::take_access_error();
-    if (r.kind == Failure::Unsupported && !r.value)  // out of memory: the process's limit, not the machine's
-        out = "Ekernel " + launch.spec->name + " ran out of memory: its process may use " +
-              std::to_string(limits.memory_bytes >> 20) +
-              " MiB (--memory-limit sets it; the kernel model keeps up to 64 bytes per element of the arrays)";
-    else
-        out = !r.value ? "E" + r.error : !access_error.empty() ? "E" + access_error : "R" + serialize_result(*r.value);
+    const std::string out_of_memory = "Ekernel " + launch.spec->name + " ran out of memory: its process may use " +
+                                      std::to_string(limits.memory_bytes >> 20) +
+                                      " MiB (--memory-limit sets it; the kernel model keeps up to 64 bytes per "
+                                      "element of the arrays)";
+    // The run answers an Outcome (out of memory in it: Unsupported); what follows it (the
+    // result's text, as large as its arrays) can run out of memory too: this process's limit,
+    // not the machine's, and said so rather than dying on an uncaught exception.
+    try {
+        const Outcome<ModelResult> r = run_model_here(launch);
+        const std::string access_error = source_hooks::take_access_error();
+        if (r.kind == Failure::Unsupported && !r.value)
+            out = out_of_memory;
+        else
+            out = !r.value                ? "E" + r.error
+                  : !access_error.empty() ? "E" + access_error
+                                          : "R" + serialize_result(*r.value);
+    } catch (const std::bad_alloc&) {
+        out = out_of_memory;
+    } catch (const std::exception& e) {
+        out = "Ekernel " + launch.spec->name + " stopped: " + e.what();
+    }
     write_all(kResultFd, out);
     _exit(0);
 }
