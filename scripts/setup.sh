@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Installs threadmap's Debian packages when missing (as root, or through sudo), then
 # configures and builds. Environment: BUILD_DIR (default build), CMAKE_ARGS (extra -D…).
-# --packages-only: install the packages, build nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,8 +34,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
-
-[ "${1:-}" = "--packages-only" ] && exit 0
 
 build_dir=${BUILD_DIR:-build}
 # shellcheck disable=SC2086  # CMAKE_ARGS is a list of words on purpose
