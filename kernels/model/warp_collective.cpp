@@ -78,20 +78,22 @@ uint32_t shuffle_source(WarpOp op, uint32_t lane, uint32_t arg, uint32_t width) 
     return in_range ? uint32_t(j) : lane;
 }
 
-UndefinedSource complete_warp_call(WarpCall* calls, uint32_t members) {
-    UndefinedSource undefined;
-    const WarpOp op = calls[std::countr_zero(members)].op;
-    const auto each = [&](auto f) {
-        for (uint32_t l = 0; l < kWarpLanes; ++l)
-            if (members >> l & 1) f(l);
-    };
-    uint64_t combined = 0;  // the members' ballot, sum, min, …
-    uint32_t ballot = 0;
+namespace {
+
+// Calls `f` with each member lane's number.
+template <class F>
+void for_each_member(uint32_t members, F f) {
+    for (uint32_t l = 0; l < kWarpLanes; ++l)
+        if (members >> l & 1) f(l);
+}
+
+// A reduction's value over the members (__reduce_add_sync, _min, _max, _and, _or, _xor), on
+// their 32-bit values; 0 for an operation that is not a reduction.
+uint64_t reduce_members(WarpOp op, const WarpCall* calls, uint32_t members) {
+    uint64_t combined = 0;
     bool first = true;
-    each([&](uint32_t l) {
-        const uint64_t v = calls[l].value;
-        const uint32_t v32 = uint32_t(v);
-        ballot |= (v != 0 ? 1u : 0u) << l;
+    for_each_member(members, [&](uint32_t l) {
+        const uint32_t v32 = uint32_t(calls[l].value);
         switch (op) {
             case WarpOp::ReduceAdd:
                 combined = uint32_t(combined + v32);
@@ -122,12 +124,23 @@ UndefinedSource complete_warp_call(WarpCall* calls, uint32_t members) {
         }
         first = false;
     });
+    return combined;
+}
+
+}  // namespace
+
+UndefinedSource complete_warp_call(WarpCall* calls, uint32_t members) {
+    UndefinedSource undefined;
+    const WarpOp op = calls[std::countr_zero(members)].op;
+    const uint64_t combined = reduce_members(op, calls, members);  // the members' sum, min, …
+    uint32_t ballot = 0;
+    for_each_member(members, [&](uint32_t l) { ballot |= (calls[l].value != 0 ? 1u : 0u) << l; });
     const auto equal_to = [&](uint64_t v) {
         uint32_t m = 0;
-        each([&](uint32_t l) { m |= (calls[l].value == v ? 1u : 0u) << l; });
+        for_each_member(members, [&](uint32_t l) { m |= (calls[l].value == v ? 1u : 0u) << l; });
         return m;
     };
-    each([&](uint32_t l) {
+    for_each_member(members, [&](uint32_t l) {
         WarpCall& c = calls[l];
         switch (op) {
             case WarpOp::Sync:

@@ -68,14 +68,9 @@ int barrier_limit(const SmProperties& sm, int block_limit, int barriers) {
     return barriers > 0 ? available / barriers : INT_MAX;
 }
 
-}  // namespace
-
-Occupancy compute_occupancy(const SmProperties& sm, const KernelResources& k, int block_size) {
-    Occupancy o;
-    o.max_warps_per_sm = sm.max_threads_per_sm / sm.warp_size;
-    o.warps_per_block = divide_round_up(block_size, sm.warp_size);
-
-    // cudaOccMaxBlocksPerSMRegsLimit
+// cudaOccMaxBlocksPerSMRegsLimit: the registers a block takes and the blocks they allow.
+// Returns the registers the hardware check asks for (the warps rounded to sub-partitions).
+int apply_register_limit(Occupancy& o, const SmProperties& sm, const KernelResources& k) {
     const int regs_per_warp = round_up(k.registers_per_thread * sm.warp_size, kRegisterGranularity);
     o.registers_per_block = regs_per_warp * o.warps_per_block;
     const int regs_hardware_check = regs_per_warp * round_up(o.warps_per_block, kSubPartitions);
@@ -86,15 +81,13 @@ Occupancy compute_occupancy(const SmProperties& sm, const KernelResources& k, in
         o.limit_registers = (sm.regs_per_sm / kSubPartitions / regs_per_warp) * kSubPartitions / o.warps_per_block;
     else
         o.limit_registers = INT_MAX;
+    return regs_hardware_check;
+}
 
-    // cudaOccMaxBlocksPerSMWarpsLimit
-    o.limit_warps = block_size > sm.max_threads_per_block ? 0 : o.max_warps_per_sm / o.warps_per_block;
-
-    o.limit_blocks = max_blocks_per_sm(sm);
-
-    // cudaOccMaxBlocksPerSMSmemLimit, with the attributes the runtime makes from
-    // cudaFuncAttributes (shmemLimitConfig OPTIN) and a kernel that opted in to as much dynamic
-    // shared memory as it uses: only the total per block matters then.
+// cudaOccMaxBlocksPerSMSmemLimit, with the attributes the runtime makes from
+// cudaFuncAttributes (shmemLimitConfig OPTIN) and a kernel that opted in to as much dynamic
+// shared memory as it uses: only the total per block matters then. Returns a block's limit.
+uint64_t apply_shared_limit(Occupancy& o, const SmProperties& sm, const KernelResources& k) {
     const uint64_t total = k.shared_bytes_per_block + sm.reserved_shared_per_block;
     const int granularity = shared_granularity(sm);
     o.allocated_shared_per_block = (total + granularity - 1) / granularity * granularity;
@@ -107,14 +100,43 @@ Occupancy compute_occupancy(const SmProperties& sm, const KernelResources& k, in
         sm.reserved_shared_per_block;
     if (o.allocated_shared_per_block > limit_per_block) {
         o.limit_shared = 0;
-    } else {
-        const uint64_t preference = align_up_to_carveout(sm, sm.shared_per_sm);  // the default carveout
-        o.shared_per_sm_config = preference >= o.allocated_shared_per_block
-                                     ? preference
-                                     : align_up_to_carveout(sm, o.allocated_shared_per_block);
-        o.limit_shared =
-            o.allocated_shared_per_block > 0 ? int(o.shared_per_sm_config / o.allocated_shared_per_block) : INT_MAX;
+        return limit_per_block;
     }
+    const uint64_t preference = align_up_to_carveout(sm, sm.shared_per_sm);  // the default carveout
+    o.shared_per_sm_config = preference >= o.allocated_shared_per_block
+                                 ? preference
+                                 : align_up_to_carveout(sm, o.allocated_shared_per_block);
+    o.limit_shared =
+        o.allocated_shared_per_block > 0 ? int(o.shared_per_sm_config / o.allocated_shared_per_block) : INT_MAX;
+    return limit_per_block;
+}
+
+// Why not one block of this size fits on an SM, in the figures that refuse it.
+std::string why_not_launchable(const Occupancy& o, const SmProperties& sm, const KernelResources& k, int block_size,
+                               int regs_hardware_check, uint64_t shared_limit_per_block) {
+    if (o.limit_warps == 0)
+        return std::to_string(block_size) + " threads per block: at most " + std::to_string(sm.max_threads_per_block);
+    if (o.limit_registers == 0)
+        return std::to_string(k.registers_per_thread) + " registers per thread × " + std::to_string(block_size) +
+               " threads need " + std::to_string(std::max(regs_hardware_check, o.registers_per_block)) +
+               " registers per block; a block may have " + std::to_string(sm.regs_per_block) +
+               (k.registers_per_thread > kMaxRegistersPerThread ? " (and a thread at most 255)" : "");
+    return std::to_string(o.allocated_shared_per_block) +
+           " bytes of shared memory per block (with the driver's reserve and rounding); a block may have " +
+           std::to_string(shared_limit_per_block) + " on compute capability " + sm.name();
+}
+
+}  // namespace
+
+Occupancy compute_occupancy(const SmProperties& sm, const KernelResources& k, int block_size) {
+    Occupancy o;
+    o.max_warps_per_sm = sm.max_threads_per_sm / sm.warp_size;
+    o.warps_per_block = divide_round_up(block_size, sm.warp_size);
+    const int regs_hardware_check = apply_register_limit(o, sm, k);
+    // cudaOccMaxBlocksPerSMWarpsLimit
+    o.limit_warps = block_size > sm.max_threads_per_block ? 0 : o.max_warps_per_sm / o.warps_per_block;
+    o.limit_blocks = max_blocks_per_sm(sm);
+    const uint64_t shared_limit_per_block = apply_shared_limit(o, sm, k);
 
     int limit = std::min({o.limit_registers, o.limit_shared, o.limit_warps, o.limit_blocks});
     if (limit == o.limit_warps) o.limiters |= kLimitWarps;
@@ -130,22 +152,8 @@ Occupancy compute_occupancy(const SmProperties& sm, const KernelResources& k, in
     o.active_blocks_per_sm = limit;
     o.active_warps_per_sm = limit * o.warps_per_block;
     o.occupancy = o.max_warps_per_sm > 0 ? double(o.active_warps_per_sm) / o.max_warps_per_sm : 0;
-    if (limit == 0) {
-        if (o.limit_warps == 0)
-            o.cannot_launch =
-                std::to_string(block_size) + " threads per block: at most " + std::to_string(sm.max_threads_per_block);
-        else if (o.limit_registers == 0)
-            o.cannot_launch = std::to_string(k.registers_per_thread) + " registers per thread × " +
-                              std::to_string(block_size) + " threads need " +
-                              std::to_string(std::max(regs_hardware_check, o.registers_per_block)) +
-                              " registers per block; a block may have " + std::to_string(sm.regs_per_block) +
-                              (k.registers_per_thread > kMaxRegistersPerThread ? " (and a thread at most 255)" : "");
-        else
-            o.cannot_launch = std::to_string(o.allocated_shared_per_block) +
-                              " bytes of shared memory per block (with the driver's reserve and rounding); a block "
-                              "may have " +
-                              std::to_string(limit_per_block) + " on compute capability " + sm.name();
-    }
+    if (limit == 0)
+        o.cannot_launch = why_not_launchable(o, sm, k, block_size, regs_hardware_check, shared_limit_per_block);
     return o;
 }
 

@@ -101,9 +101,64 @@ TM_HD inline Rgba8 coverage_color(Coverage c, Palette p) {
 // blocks in a 2D grid never share a colour in either palette.
 TM_HD inline uint64_t block_color_index(const Dim3& b) { return b.x + 2ull * b.y + 4ull * b.z; }
 
+// cuda.grid's index flattened x-fastest over the whole launch, as a ramp.
+TM_HD_INLINE Rgba8 global_index_color(const CellSample& s, const ColorContext& c) {
+    const uint64_t wx = uint64_t(c.grid.x) * c.block.x, wy = uint64_t(c.grid.y) * c.block.y;
+    const uint64_t gx = uint64_t(s.block.x) * c.block.x + s.thread.x;
+    const uint64_t gy = uint64_t(s.block.y) * c.block.y + s.thread.y;
+    const uint64_t gz = uint64_t(s.block.z) * c.block.z + s.thread.z;
+    const uint64_t total = wx * wy * (uint64_t(c.grid.z) * c.block.z);
+    const uint64_t g = gx + gy * wx + gz * wx * wy;
+    return ramp(total > 1 ? float(double(g) / double(total - 1)) : 0.5f);
+}
+
+// The SM a block runs on (categorical) or its wave (a ramp), for the chosen GPU; grey without one.
+TM_HD_INLINE Rgba8 placement_color(const CellSample& s, const ColorContext& c) {
+    if (c.wave_slots == 0 || c.sms == 0) return from_hex(0x6B6B6B);
+    const BlockPlace at = place_block(block_linear(s.block, c.grid), c.wave_slots, c.sms);
+    const uint64_t waves = (c.grid.volume() + c.wave_slots - 1) / c.wave_slots;
+    return c.mode == ColorMode::Sm ? categorical(at.sm, c.palette)
+                                   : ramp(waves > 1 ? float(double(at.wave) / double(waves - 1)) : 0.0f);
+}
+
+// The colour of a cell some thread touched, by the thread (or its request) that the mode shows.
+TM_HD_INLINE Rgba8 toucher_color(const CellSample& s, const ColorContext& c) {
+    const auto frac = [](uint32_t v, uint32_t extent) { return extent > 1 ? float(v) / float(extent - 1) : 0.5f; };
+    const uint64_t t_lin = thread_linear(s.thread, c.block);
+    const bool element = s.kind == CellSample::Element;
+    switch (c.mode) {
+        case ColorMode::Block:
+            return categorical(block_color_index(s.block), c.palette);
+        case ColorMode::ThreadX:
+            return ramp(frac(s.thread.x, c.block.x));
+        case ColorMode::ThreadY:
+            return ramp(frac(s.thread.y, c.block.y));
+        case ColorMode::ThreadZ:
+            return ramp(frac(s.thread.z, c.block.z));
+        case ColorMode::Global:
+            return global_index_color(s, c);
+        case ColorMode::Warp:
+            return categorical(block_linear(s.block, c.grid) * ((c.block.volume() + 31) / 32) + t_lin / 32, c.palette);
+        case ColorMode::Lane:
+            return ramp(float(t_lin % 32) / 31.0f);
+        case ColorMode::Sm:
+        case ColorMode::Wave:
+            return placement_color(s, c);
+        case ColorMode::Sectors:  // 1 to 32 on a log scale (4 against 5 shows); ghosts grey
+        case ColorMode::Banks:
+            return !element ? from_hex(0x6B6B6B) : ramp(log2f(float(s.cost)) / 5.0f);
+        case ColorMode::Lanes:  // 1 to 32
+            return !element ? from_hex(0x6B6B6B) : ramp(float(s.cost - 1) / 31.0f);
+        case ColorMode::Findings:  // not checked (too large for the window): grey, and the legend says so
+            return s.kind == CellSample::Ghost || !c.findings_checked ? from_hex(0x6B6B6B)
+                                                                      : finding_color(s.cost, c.palette);
+        default:
+            return Rgba8{};
+    }
+}
+
 TM_HD_INLINE Rgba8 colorize(const CellSample& s, const ColorContext& c) {
     if (s.kind == CellSample::Empty) return {0, 0, 0, 0};
-    const uint8_t alpha = s.kind == CellSample::Element ? kElementAlpha : kGhostAlpha;
     Rgba8 out{};
     if (s.kind == CellSample::Past && (c.mode == ColorMode::Coverage || c.mode == ColorMode::Findings)) {
         out = finding_color(kFoundOutOfBounds, c.palette);
@@ -116,67 +171,9 @@ TM_HD_INLINE Rgba8 colorize(const CellSample& s, const ColorContext& c) {
     } else if (s.kind == CellSample::Element && (s.touches == 0 || (is_memory_mode(c.mode) && s.cost == 0))) {
         out = from_hex(0x2B2B2B);  // nobody wrote it: no thread (or request) to colour by
     } else {
-        const auto frac = [](uint32_t v, uint32_t extent) { return extent > 1 ? float(v) / float(extent - 1) : 0.5f; };
-        const uint64_t t_lin = thread_linear(s.thread, c.block);
-        switch (c.mode) {
-            case ColorMode::Block:
-                out = categorical(block_color_index(s.block), c.palette);
-                break;
-            case ColorMode::ThreadX:
-                out = ramp(frac(s.thread.x, c.block.x));
-                break;
-            case ColorMode::ThreadY:
-                out = ramp(frac(s.thread.y, c.block.y));
-                break;
-            case ColorMode::ThreadZ:
-                out = ramp(frac(s.thread.z, c.block.z));
-                break;
-            case ColorMode::Global: {  // cuda.grid, flattened x-fastest over the whole launch
-                const uint64_t wx = uint64_t(c.grid.x) * c.block.x, wy = uint64_t(c.grid.y) * c.block.y;
-                const uint64_t gx = uint64_t(s.block.x) * c.block.x + s.thread.x;
-                const uint64_t gy = uint64_t(s.block.y) * c.block.y + s.thread.y;
-                const uint64_t gz = uint64_t(s.block.z) * c.block.z + s.thread.z;
-                const uint64_t total = wx * wy * (uint64_t(c.grid.z) * c.block.z);
-                const uint64_t g = gx + gy * wx + gz * wx * wy;
-                out = ramp(total > 1 ? float(double(g) / double(total - 1)) : 0.5f);
-                break;
-            }
-            case ColorMode::Warp: {
-                const uint64_t warps_per_block = (c.block.volume() + 31) / 32;
-                out = categorical(block_linear(s.block, c.grid) * warps_per_block + t_lin / 32, c.palette);
-                break;
-            }
-            case ColorMode::Lane:
-                out = ramp(float(t_lin % 32) / 31.0f);
-                break;
-            case ColorMode::Sm:
-            case ColorMode::Wave: {
-                if (c.wave_slots == 0 || c.sms == 0) {
-                    out = from_hex(0x6B6B6B);
-                    break;
-                }
-                const BlockPlace at = place_block(block_linear(s.block, c.grid), c.wave_slots, c.sms);
-                const uint64_t waves = (c.grid.volume() + c.wave_slots - 1) / c.wave_slots;
-                out = c.mode == ColorMode::Sm ? categorical(at.sm, c.palette)
-                                              : ramp(waves > 1 ? float(double(at.wave) / double(waves - 1)) : 0.0f);
-                break;
-            }
-            case ColorMode::Sectors:  // 1 to 32 on a log scale (4 against 5 shows); ghosts grey
-            case ColorMode::Banks:
-                out = s.kind != CellSample::Element ? from_hex(0x6B6B6B) : ramp(log2f(float(s.cost)) / 5.0f);
-                break;
-            case ColorMode::Lanes:  // 1 to 32
-                out = s.kind != CellSample::Element ? from_hex(0x6B6B6B) : ramp(float(s.cost - 1) / 31.0f);
-                break;
-            case ColorMode::Findings:  // not checked (too large for the window): grey, and the legend says so
-                out = s.kind == CellSample::Ghost || !c.findings_checked ? from_hex(0x6B6B6B)
-                                                                         : finding_color(s.cost, c.palette);
-                break;
-            default:
-                break;
-        }
+        out = toucher_color(s, c);
     }
-    out.a = alpha;
+    out.a = s.kind == CellSample::Element ? kElementAlpha : kGhostAlpha;
     return out;
 }
 
