@@ -183,17 +183,12 @@ int run_bench_command(const BenchCommandOptions& o) {
         return fail("--repeat must be between 1 and " + std::to_string(kMaxRepeats), 2);
 
     // --backend model: timings from a device profile; the launch is checked as for the CPU.
-    const bool modeled = o.launch.backend == "model";
-    const DeviceProfile* model = nullptr;
-    if (modeled) {
-        const auto profile = profile_to_model(o.device_profile, base.profile);
-        if (!profile.value) return fail(profile.error, 2);
-        model = *profile.value;
-    } else if (!o.device_profile.empty()) {
-        return fail("--device-profile goes with --backend model", 2);
-    }
+    const auto timing = timing_backend(o.launch.backend, o.device_profile, base.profile);
+    if (!timing.value) return fail(timing.error, 2);
+    const DeviceProfile* model = timing.value->model;
+    if (!model && !o.device_profile.empty()) return fail("--device-profile goes with --backend model", 2);
     LaunchOptions launch = o.launch;
-    if (modeled) launch.backend = "cpu";
+    launch.backend = timing.value->backend;
     // The sweep chooses its own sizes: the kernel alone matters, so any size resolves it.
     const auto tutorial = parse_kernel(launch.kernel);  // the others refuse the sweep below (kNoSweep)
     if (o.sweep && tutorial && launch.preset.empty() && launch.n.empty() && launch.rows.empty() &&

@@ -75,7 +75,8 @@ int run_map_command(const MapCommandOptions& o) {
     Outcome<LaunchResult> run = b.executor->run(prepared_launch.workload, prepared_launch.launch);
     if (!run.value) return fail(run.error, 1);
     LaunchResult& result = *run.value;
-    b.executor->fetch_map(result);  // every element is printed (or counted): the map comes to the host
+    // Every element is printed (or counted): the map comes to the host.
+    if (const Outcome<void> fetched = b.executor->fetch_map(result); !fetched.done()) return fail(fetched.error, 1);
     MapReport report{prepared_launch.workload, result, b.name, !o.no_elements, nullptr, {}};
     if (checked && checked->value)
         report.findings = &*checked->value;

@@ -26,14 +26,18 @@ namespace {
 
 constexpr int kMaxRenderSide = 8192;  // 8192×8192 RGBA is 256 MB: enough for any slide
 
-}  // namespace
-
-namespace {
-
 // Says why on stderr and gives the exit code.
 int fail(const std::string& why, int code) {
     std::fprintf(stderr, "threadmap render: %s\n", why.c_str());
     return code;
+}
+
+// The figure drawn into the bound target, written to `out` — unless GL failed on the way
+// (a figure GL could not draw is not written).
+int write_figure(int width, int height, const std::string& out) {
+    if (const Outcome<void> gl = take_gl_failure(); !gl.done()) return fail(gl.error, 1);
+    const auto written = write_png(read_framebuffer(width, height), out);
+    return written.done() ? 0 : fail(written.error, 1);  // output that cannot be written
 }
 
 // The Timing panel's size sweep of a tutorial kernel, run here to the end.
@@ -53,15 +57,11 @@ SweepResult panel_sweep(const ResolvedLaunch& resolved, const BackendChoice& bac
 int render_timing(const RenderCommandOptions& o, int width, int height) {
     // A lesson's program and Timing setup, as the window and `bench` use them.
     const LessonRun base = lesson_run(find_lesson(o.launch.preset));
-    const bool modeled = o.launch.backend == "model";
-    const DeviceProfile* model = nullptr;
-    if (modeled) {
-        const auto profile = profile_to_model(o.device_profile, base.profile);
-        if (!profile.value) return fail(profile.error, 2);
-        model = *profile.value;
-    }
+    const auto timing = timing_backend(o.launch.backend, o.device_profile, base.profile);
+    if (!timing.value) return fail(timing.error, 2);
+    const DeviceProfile* model = timing.value->model;
     LaunchOptions launch = o.launch;
-    if (modeled) launch.backend = "cpu";
+    launch.backend = timing.value->backend;
     const PrepareResult prepared = prepare_launch(launch);
     if (!prepared.value) return fail(prepared.error, 2);
     const ResolvedLaunch& resolved = prepared.value->launch;
@@ -86,20 +86,15 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
         t.kernel + " " + nlohmann::json(t.shape).dump() + " · gridDim " + to_string(resolved.launch.grid) +
             " · blockDim " + to_string(resolved.launch.block),
         t.is_recording() ? "recorded on " + t.recorded_from : t.device + " · " + t.date};
-    try {
-        OffscreenContext context;
-        const float font_px = std::max(12.0f, float(std::min(width, height)) / 48);
-        HeadlessImGui imgui(width, height, font_px);
-        RenderTarget target(width, height);
-        target.bind();
-        draw_timing_figure(width, height, font_px, caption, bars, axis, sweep ? &*sweep : nullptr,
-                           theme_of(parse_theme(o.theme).value_or(ThemeName::Light)));
-        const auto written = write_png(read_framebuffer(width, height), o.out);
-        if (!written.done()) return fail(written.error, 1);  // output that cannot be written
-    } catch (const std::runtime_error& e) {
-        return fail(e.what(), 1);
-    }
-    return 0;
+    const auto context = OffscreenContext::open();
+    if (!context.value) return fail(context.error, 1);
+    const float font_px = std::max(12.0f, float(std::min(width, height)) / 48);
+    HeadlessImGui imgui(width, height, font_px);
+    RenderTarget target(width, height);
+    target.bind();
+    draw_timing_figure(width, height, font_px, caption, bars, axis, sweep ? &*sweep : nullptr,
+                       theme_of(parse_theme(o.theme).value_or(ThemeName::Light)));
+    return write_figure(width, height, o.out);
 }
 
 // The caption's second line: who touched the mapped array, and what the model found.
@@ -166,51 +161,45 @@ int render_map(const RenderCommandOptions& o, const PreparedLaunch& prepared, Co
                const std::optional<OccupancyGpu>& gpu, std::optional<uint64_t> per_row, PixelSize size) {
     const int width = size.width, height = size.height;
     const bool placed = mode == ColorMode::Sm || mode == ColorMode::Wave;
-    try {
-        const BackendChoice& b = prepared.backend;
-        // CUDA interop needs GL on the GPU that made the map
-        OffscreenContext context(b.cuda ? std::optional<int>(b.device) : std::nullopt);
-        const float font_px = std::max(12.0f, float(std::min(width, height)) / 48);
-        FigureSpec spec = figure_frame(o, size, font_px);
-        ResolvedLaunch launch = prepared.launch;
-        if (const Outcome<void> problem = open_on_lesson_view(launch, o.launch); !problem.done())
-            return fail(problem.error, 2);
-        spec.compare = lesson_comparison(launch).any();  // the map gets half the area
-        const ViewRect area = figure_map_area(spec);
-        const PictureOptions po = figure_options(o, launch, prepared.backend, mode, gpu, per_row, area);
-        auto built = build_picture(launch, po);
-        if (!built.value) return fail(built.error, 2);
-        MapPicture& picture = *built.value;
-        if (picture.launch.model)
-            if (const Outcome<void> missing = missing_phase(picture.launch.model->phase, picture.phases);
-                !missing.done())
-                return fail(missing.error, 2);
-        if (placed && !picture.occupancy_error.empty()) return fail(picture.occupancy_error, 2);
+    const BackendChoice& b = prepared.backend;
+    // CUDA interop needs GL on the GPU that made the map
+    const auto context = OffscreenContext::open(b.cuda ? std::optional<int>(b.device) : std::nullopt);
+    if (!context.value) return fail(context.error, 1);
+    const float font_px = std::max(12.0f, float(std::min(width, height)) / 48);
+    FigureSpec spec = figure_frame(o, size, font_px);
+    ResolvedLaunch launch = prepared.launch;
+    if (const Outcome<void> problem = open_on_lesson_view(launch, o.launch); !problem.done())
+        return fail(problem.error, 2);
+    spec.compare = lesson_comparison(launch).any();  // the map gets half the area
+    const ViewRect area = figure_map_area(spec);
+    const PictureOptions po = figure_options(o, launch, prepared.backend, mode, gpu, per_row, area);
+    auto built = build_picture(launch, po);
+    if (!built.value) return fail(built.error, 2);
+    MapPicture& picture = *built.value;
+    if (picture.launch.model)
+        if (const Outcome<void> missing = missing_phase(picture.launch.model->phase, picture.phases); !missing.done())
+            return fail(missing.error, 2);
+    if (placed && !picture.occupancy_error.empty()) return fail(picture.occupancy_error, 2);
 
-        HeadlessImGui imgui(width, height, font_px);
-        CellGridRenderer renderer;
-        CudaGlPainter painter;  // after the renderer: unregisters its buffer first
-        // How the colours were made, for a GPU map: interop, or the host and why.
-        const std::string painted = paint_picture(picture, renderer, painter);
-        if (!painted.empty()) std::fprintf(stderr, "threadmap render: %s\n", painted.c_str());
-        CellGridRenderer compare_renderer;
-        spec.compare = picture.compare != nullptr;
-        if (picture.compare) {
-            paint_picture(*picture.compare, compare_renderer, painter);
-            spec.compare_layout = &picture.compare->layout;
-            spec.compare_renderer = &compare_renderer;
-            spec.compare_array = picture.compare->launch.array_caption();
-        }
-        RenderTarget target(width, height);
-        target.bind();
-        describe_picture(spec, picture, mode);
-        draw_figure(renderer, spec);
-        const auto written = write_png(read_framebuffer(width, height), o.out);
-        if (!written.done()) return fail(written.error, 1);  // output that cannot be written
-    } catch (const std::runtime_error& e) {
-        return fail(e.what(), 1);
+    HeadlessImGui imgui(width, height, font_px);
+    CellGridRenderer renderer;
+    CudaGlPainter painter;  // after the renderer: unregisters its buffer first
+    // How the colours were made, for a GPU map: interop, or the host and why.
+    const std::string painted = paint_picture(picture, renderer, painter);
+    if (!painted.empty()) std::fprintf(stderr, "threadmap render: %s\n", painted.c_str());
+    CellGridRenderer compare_renderer;
+    spec.compare = picture.compare != nullptr;
+    if (picture.compare) {
+        paint_picture(*picture.compare, compare_renderer, painter);
+        spec.compare_layout = &picture.compare->layout;
+        spec.compare_renderer = &compare_renderer;
+        spec.compare_array = picture.compare->launch.array_caption();
     }
-    return 0;
+    RenderTarget target(width, height);
+    target.bind();
+    describe_picture(spec, picture, mode);
+    draw_figure(renderer, spec);
+    return write_figure(width, height, o.out);
 }
 
 }  // namespace

@@ -86,10 +86,16 @@ std::string device_profile_names() { return catalog().names(); }
 
 Outcome<const DeviceProfile*> profile_to_model(const std::string& given, const std::string& lesson) {
     const std::string name = !given.empty() ? given : lesson;
-    if (name.empty())
-        return {std::nullopt, "--backend model needs --device-profile NAME (" + device_profile_names() + ")"};
+    if (name.empty()) return failed("--backend model needs --device-profile NAME (" + device_profile_names() + ")");
     if (const DeviceProfile* p = find_device_profile(name)) return {p, {}};
-    return {std::nullopt, "unknown device profile '" + name + "'; the profiles are: " + device_profile_names()};
+    return failed("unknown device profile '" + name + "'; the profiles are: " + device_profile_names());
+}
+
+Outcome<TimingBackend> timing_backend(const std::string& backend, const std::string& given, const std::string& lesson) {
+    if (backend != "model") return {TimingBackend{nullptr, backend}, {}};
+    const auto profile = profile_to_model(given, lesson);
+    if (!profile.value) return failure_of(profile);
+    return {TimingBackend{*profile.value, "cpu"}, {}};
 }
 
 }  // namespace threadmap

@@ -20,4 +20,13 @@ std::string device_profile_names();  // "a, b, c"
 // when neither names one, or the name is unknown.
 Outcome<const DeviceProfile*> profile_to_model(const std::string& given, const std::string& lesson);
 
+// What a timing command runs a launch with: for `--backend model`, the profile it times with
+// (profile_to_model) and the CPU's backend, whose limits check the launch; for any other
+// backend, no profile and the backend as given.
+struct TimingBackend {
+    const DeviceProfile* model = nullptr;
+    std::string backend;
+};
+Outcome<TimingBackend> timing_backend(const std::string& backend, const std::string& given, const std::string& lesson);
+
 }  // namespace threadmap

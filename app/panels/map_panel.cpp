@@ -171,7 +171,12 @@ void draw_compare(ImDrawList* dl, AppState& state, MapFrame& frame, const ViewRe
                       frame.compare_color.mode == picture.color.mode &&
                       frame.compare_color.palette == picture.color.palette;
     if (!same) {
-        frame.compare_image.paint(picture.layout, host_map(picture), picture.color, element_figures(picture));
+        const Outcome<const ThreadMap*> map = host_map(picture);
+        if (!map.value) {  // no picture rather than a wrong one
+            state.message = map.error;
+            return;
+        }
+        frame.compare_image.paint(picture.layout, **map.value, picture.color, element_figures(picture));
         frame.compare_serial = picture.serial;
         frame.compare_memory = picture.memory.computed;
         frame.compare_color = picture.color;

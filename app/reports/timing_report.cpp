@@ -258,8 +258,10 @@ GpuTimer measured_gpu(int device, bool pinned) {
         go.repeats = 5;
         go.pinned = pinned;
         const Dim3 block = default_block(workload.kernel);
-        const GpuBenchResult g = bench_on_gpu(workload, {covering_grid(workload, block), block}, go, device);
-        if (!g.error.empty() || g.stages.size() != 3) return std::nullopt;
+        const Outcome<GpuBenchResult> measured =
+            bench_on_gpu(workload, {covering_grid(workload, block), block}, go, device);
+        if (!measured.value || measured.value->stages.size() != 3) return std::nullopt;
+        const GpuBenchResult& g = *measured.value;
         const auto median = [](std::vector<double> v) {
             std::sort(v.begin(), v.end());
             return v[v.size() / 2];
@@ -399,8 +401,9 @@ Outcome<void> add_measured_stages(TimingReport& r, const TimingRequest& q) {
     go.repeats = q.repeats;
     go.pinned = q.pinned;
     go.resident = q.resident;
-    const GpuBenchResult g = bench_on_gpu(q.launch.workload, q.launch.launch, go, q.backend.device);
-    if (!g.error.empty()) return failed(g.error);
+    const Outcome<GpuBenchResult> measured = bench_on_gpu(q.launch.workload, q.launch.launch, go, q.backend.device);
+    if (!measured.value) return failure_of(measured);
+    const GpuBenchResult& g = *measured.value;
     r.backend = "cuda";
     r.device = g.device;
     r.driver_version = g.driver_version;

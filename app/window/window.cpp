@@ -15,6 +15,7 @@
 #include "viz/draw/cell_grid_renderer.hpp"
 #include "viz/draw/cuda_interop.hpp"
 #include "viz/draw/frame.hpp"
+#include "viz/draw/gl.hpp"
 #include "app/window/frame_clock.hpp"
 #include "kernels/source/kernel_host_client.hpp"
 #include "app/window_state/launch_update.hpp"
@@ -157,6 +158,12 @@ void draw_frame(AppState& state, WindowSession& window, const FramebufferSize& s
     frame.framebuffer_height = size.height;
     begin_window_frame(size.width, size.height, state.theme().window);
     window.render_imgui();
+    if (const Outcome<void> gl = take_gl_failure(); !gl.done()) {  // a GL that fails cannot show the truth
+        std::fprintf(stderr, "threadmap: the window cannot draw: %s\n", gl.error.c_str());
+        exit_code = 1;
+        state.requests.quit = true;
+        return;
+    }
     if (!replay) return;
     const Outcome<void> stepped = replay->after_render(state, size.width, size.height);
     if (!stepped.done()) {

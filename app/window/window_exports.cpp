@@ -10,6 +10,7 @@
 #include "app/window_state/export_budget.hpp"
 #include "app/window_state/export_names.hpp"
 #include "viz/draw/figure.hpp"
+#include "viz/draw/gl.hpp"
 #include "viz/draw/frame.hpp"
 #include "viz/draw/gl_resources.hpp"
 #include "viz/draw/image_export.hpp"
@@ -48,6 +49,13 @@ void save_in_background(AppState& state, Image image, const std::string& path, c
                              })});
 }
 
+// Whether the export's pixels were drawn; if GL failed on the way, the status bar says why.
+bool drawn(AppState& state) {
+    const Outcome<void> gl = take_gl_failure();
+    if (!gl.done()) state.message = "export failed: " + gl.error;
+    return gl.done();
+}
+
 void export_map(AppState& state, const CellGridRenderer& renderer) {
     const MapPicture& picture = *state.picture;
     FigureSpec spec;
@@ -68,7 +76,8 @@ void export_map(AppState& state, const CellGridRenderer& renderer) {
     RenderTarget target(spec.width, spec.height);
     target.bind();
     draw_figure(renderer, spec);
-    save_in_background(state, read_framebuffer(spec.width, spec.height), export_path(state, false), note);
+    if (drawn(state))
+        save_in_background(state, read_framebuffer(spec.width, spec.height), export_path(state, false), note);
 }
 
 void export_window(AppState& state, MapFrame& frame, const FramebufferSize& fb, WindowSession& session) {
@@ -86,7 +95,8 @@ void export_window(AppState& state, MapFrame& frame, const FramebufferSize& fb, 
     data->FramebufferScale = before;
     frame.framebuffer_scale = fb.scale;
     frame.framebuffer_height = fb.height;
-    save_in_background(state, read_framebuffer(fb.width * k, fb.height * k), export_path(state, true), note);
+    if (drawn(state))
+        save_in_background(state, read_framebuffer(fb.width * k, fb.height * k), export_path(state, true), note);
 }
 
 // Exports that finished: the status bar says where they went, or why they failed.

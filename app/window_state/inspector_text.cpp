@@ -157,8 +157,12 @@ CellDescription describe_cell(MapPicture& picture, int column, int row) {
     CellDescription d;
     const MapLayout& layout = picture.layout;
     if (column < 0 || row < 0 || uint32_t(column) >= layout.width || uint32_t(row) >= layout.height) return d;
-    const CellSample s =
-        sample_cell(layout, host_map(picture), uint32_t(column), uint32_t(row));  // from the GPU on first ask
+    const Outcome<const ThreadMap*> map = host_map(picture);  // from the GPU on first ask
+    if (!map.value) {
+        d.heading = map.error;
+        return d;
+    }
+    const CellSample s = sample_cell(layout, **map.value, uint32_t(column), uint32_t(row));
     if (s.kind == CellSample::Empty) return d;
     const Workload& workload = picture.launch.workload;
     const LaunchConfig& launch = picture.launch.launch;

@@ -465,9 +465,10 @@ void prepare_colors(MapPicture& picture) {
                     element_figures(picture));
 }
 
-const ThreadMap& host_map(MapPicture& picture) {
-    picture.executor->fetch_map(picture.result);
-    return picture.result.map;
+Outcome<const ThreadMap*> host_map(MapPicture& picture) {
+    if (const Outcome<void> fetched = picture.executor->fetch_map(picture.result); !fetched.done())
+        return failure_of(fetched);
+    return {&picture.result.map, {}};
 }
 
 std::string paint_picture(MapPicture& picture, CellGridRenderer& renderer, CudaGlPainter& painter) {
@@ -479,11 +480,15 @@ std::string paint_picture(MapPicture& picture, CellGridRenderer& renderer, CudaG
                                     ? "the memory view and findings are computed on the host"
                                     : painter.paint(renderer, picture.layout, picture.result, picture.color);
     if (on_gpu && why_not.empty()) return "colours painted on the GPU (CUDA-OpenGL interop)";
+    const bool prepared = picture.prepared_colors.size() == size_t(picture.layout.width) * picture.layout.height;
+    const Outcome<const ThreadMap*> map = prepared ? Outcome<const ThreadMap*>{nullptr, {}} : host_map(picture);
+    if (!map.value) return map.error;  // nothing painted: the status line says why
     Rgba8* cells = renderer.map_cells(picture.layout.width, picture.layout.height);
-    if (picture.prepared_colors.size() == size_t(picture.layout.width) * picture.layout.height)
+    if (cells == nullptr) return "";  // GL kept why: the frame or figure that shows it says so
+    if (prepared)
         std::copy(picture.prepared_colors.begin(), picture.prepared_colors.end(), cells);
     else
-        colorize_layout(picture.layout, host_map(picture), picture.color, cells, element_figures(picture));
+        colorize_layout(picture.layout, **map.value, picture.color, cells, element_figures(picture));
     renderer.unmap_cells();
     picture.prepared_colors = {};  // in the GL buffer now: the memory goes back
     return on_gpu ? "colours painted on the host (" + why_not + ")" : "";

@@ -115,8 +115,8 @@ void prepare_colors(MapPicture& picture);
 const uint8_t* element_figures(const MapPicture& picture);
 
 // The picture's map on the host, brought from the device the first time it is asked for
-// (the inspector, a host paint).
-const ThreadMap& host_map(MapPicture& picture);
+// (the inspector, a host paint), or why the device could not give it.
+Outcome<const ThreadMap*> host_map(MapPicture& picture);
 
 struct PictureOptions {
     ColorMode mode = ColorMode::Block;

@@ -22,8 +22,9 @@ class Executor {
     // cancellation when `cancel` was set while it ran (the window started another launch).
     virtual Outcome<LaunchResult> run(const Workload& workload, const LaunchConfig& launch,
                                       LaunchResult* previous = nullptr, const std::atomic<bool>* cancel = nullptr) = 0;
-    // Brings a result's map to the host (result.map) if it is not there yet.
-    virtual void fetch_map(LaunchResult& result) const = 0;
+    // Brings a result's map to the host (result.map) if it is not there yet, or says in the
+    // device's words why it could not (Failure::Device; result.map is then still empty).
+    virtual Outcome<void> fetch_map(LaunchResult& result) const = 0;
     // Why this executor can run nothing more (a GPU whose context an error poisoned), or
     // empty while it works. The window then switches to the emulator and says why.
     virtual std::string lost() const { return {}; }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/core/launch_result.hpp"
+#include "kernels/core/outcome.hpp"
 #include "kernels/core/device_limits.hpp"
 #include "kernels/occupancy/sm_properties.hpp"
 #include "kernels/core/workload.hpp"
@@ -68,9 +69,10 @@ struct GpuBenchResult {
     double first_launch_seconds = 0;         // the sum
     bool first_launch_warm = false;          // the context existed before the bench began
     double kernel_back_to_back_seconds = 0;  // `repeats` launches between one event pair, per launch
-    std::string error;                       // set when nothing was measured
 };
-GpuBenchResult bench_on_gpu(const Workload& workload, const LaunchConfig& launch, const GpuBenchOptions& options,
-                            int device = 0);
+// What was measured, or the device's words for why nothing was (Failure::Device; Unsupported
+// in a build without CUDA).
+Outcome<GpuBenchResult> bench_on_gpu(const Workload& workload, const LaunchConfig& launch,
+                                     const GpuBenchOptions& options, int device = 0);
 
 }  // namespace threadmap

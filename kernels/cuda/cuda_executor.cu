@@ -234,16 +234,21 @@ class CudaExecutor final : public Executor {
             return failed(e.what(), Failure::Device);
         }
     }
-    void fetch_map(LaunchResult& result) const override {
-        if (result.has_host_map() || !result.device_map) return;
+    Outcome<void> fetch_map(LaunchResult& result) const override {
+        if (result.has_host_map() || !result.device_map) return done();
         std::lock_guard<std::mutex> lock(mutex_);
-        const DeviceMapView v = view_of(*result.device_map);
-        ThreadMap map(result.launch, v.size);
-        CUDA_CHECK(cudaSetDevice(v.device));
-        download(map.first_toucher.data(), v.first_toucher, v.size * sizeof(uint32_t), *stream_);
-        download(map.touches.data(), v.touches, v.size * sizeof(uint32_t), *stream_);
-        stream_->synchronize();
-        result.map = std::move(map);
+        try {
+            const DeviceMapView v = view_of(*result.device_map);
+            ThreadMap map(result.launch, v.size);
+            CUDA_CHECK(cudaSetDevice(v.device));
+            download(map.first_toucher.data(), v.first_toucher, v.size * sizeof(uint32_t), *stream_);
+            download(map.touches.data(), v.touches, v.size * sizeof(uint32_t), *stream_);
+            stream_->synchronize();
+            result.map = std::move(map);
+            return done();
+        } catch (const std::exception& e) {  // CUDA_CHECK's throw ends here, inside the executor
+            return failed(std::string("the map could not come from the GPU: ") + e.what(), Failure::Device);
+        }
     }
     std::string lost() const override {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -413,15 +418,13 @@ std::unique_ptr<Executor> make_cuda_executor(int device, const std::string& name
     return std::make_unique<CudaExecutor>(device, name);
 }
 
-GpuBenchResult bench_on_gpu(const Workload& workload, const LaunchConfig& launch, const GpuBenchOptions& o,
-                            int device) {
+Outcome<GpuBenchResult> bench_on_gpu(const Workload& workload, const LaunchConfig& launch, const GpuBenchOptions& o,
+                                     int device) {
     try {
-        return measure(workload, launch, o, device);
-    } catch (const std::exception& e) {
+        return {measure(workload, launch, o, device), {}};
+    } catch (const std::exception& e) {  // CUDA_CHECK's throw ends here, inside kernels/cuda
         cudaGetLastError();
-        GpuBenchResult r;
-        r.error = e.what();
-        return r;
+        return failed(e.what(), Failure::Device);
     }
 }
 

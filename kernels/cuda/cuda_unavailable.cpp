@@ -24,7 +24,7 @@ class NoCudaExecutor final : public Executor {
     Outcome<LaunchResult> run(const Workload&, const LaunchConfig&, LaunchResult*, const std::atomic<bool>*) override {
         return failed(kWhy, Failure::Unsupported);
     }
-    void fetch_map(LaunchResult&) const override {}
+    Outcome<void> fetch_map(LaunchResult&) const override { return done(); }
 };
 
 }  // namespace
@@ -33,10 +33,8 @@ std::unique_ptr<Executor> make_cuda_executor(int, const std::string&) { return s
 
 DeviceMapView view_of(const DeviceMap&) { return {}; }  // no DeviceMap is ever made here
 
-GpuBenchResult bench_on_gpu(const Workload&, const LaunchConfig&, const GpuBenchOptions&, int) {
-    GpuBenchResult r;
-    r.error = kWhy;
-    return r;
+Outcome<GpuBenchResult> bench_on_gpu(const Workload&, const LaunchConfig&, const GpuBenchOptions&, int) {
+    return failed(kWhy, Failure::Unsupported);
 }
 
 }  // namespace threadmap

@@ -15,7 +15,7 @@ class CpuExecutor final : public Executor {
         if (!emulate_into(workload, launch, result, 0, cancel)) return cancellation();
         return {std::move(result), {}};
     }
-    void fetch_map(LaunchResult&) const override {}  // the emulator's map is on the host
+    Outcome<void> fetch_map(LaunchResult&) const override { return done(); }  // the emulator's map is on the host
 };
 
 }  // namespace

@@ -260,7 +260,9 @@ TEST_CASE("the findings colour mode paints what the model found on each element 
     const Rgba8 race = finding_color(kFoundRace, Palette::Standard);
     std::vector<Rgba8> cells(size_t(picture.layout.width) * picture.layout.height);
     prepare_colors(picture);  // small: painted in the frame; colour here as a paint would
-    colorize_layout(picture.layout, host_map(picture), picture.color, cells.data(), picture.findings.found.data());
+    const Outcome<const ThreadMap*> map = host_map(picture);
+    REQUIRE(map.value);
+    colorize_layout(picture.layout, **map.value, picture.color, cells.data(), picture.findings.found.data());
     uint32_t x = 0, y = 0;
     picture.layout.cell_of(499, x, y);
     const Rgba8 got = cells[size_t(y) * picture.layout.width + x];

@@ -236,7 +236,7 @@ class LostGpu final : public Executor {
         ++runs;
         return {std::nullopt, "cudaErrorIllegalAddress: an illegal memory access was encountered"};
     }
-    void fetch_map(LaunchResult&) const override {}
+    Outcome<void> fetch_map(LaunchResult&) const override { return done(); }
     std::string lost() const override { return "the CUDA context failed for good (cudaErrorIllegalAddress)"; }
     int runs = 0;
 };

@@ -38,7 +38,7 @@ Outcome<LaunchResult> run_on_gpu(const Workload& workload, const LaunchConfig& l
     if (r.value) {
         REQUIRE(r.value->device_map);  // the map stays on the device …
         REQUIRE_FALSE(r.value->has_host_map());
-        gpu().fetch_map(*r.value);  // … until something asks for it
+        REQUIRE(gpu().fetch_map(*r.value).done());  // … until something asks for it
         REQUIRE(r.value->has_host_map());
     }
     return r;
@@ -148,7 +148,9 @@ TEST_CASE("the validator rejects exactly the limit cases the device rejects") {
 std::string interop_skipped;
 
 TEST_CASE("interop colours equal host-painted colours - pixel for pixel, every mode and palette") {
-    OffscreenContext context(0);  // GL on the EGL device that is CUDA device 0
+    const auto opened = OffscreenContext::open(0);  // GL on the EGL device that is CUDA device 0
+    REQUIRE_MESSAGE(opened.value, opened.error);
+    const OffscreenContext& context = **opened.value;
     MESSAGE("GL: " << context.description());
     if (!context.on_cuda_device()) {
         interop_skipped = "interop: " + context.description();

@@ -30,7 +30,8 @@ struct MesaDrawing {};
 using namespace threadmap;
 
 TEST_CASE("a map and a figure drawn in-process through EGL have the colorizer's colours") {
-    OffscreenContext context;
+    const auto context = OffscreenContext::open();
+    REQUIRE_MESSAGE(context.value, context.error);
     constexpr int kWidth = 800, kHeight = 450;
     HeadlessImGui imgui(kWidth, kHeight, 16);
     const Workload workload = array_workload(KernelKind::Increment, 100);
@@ -79,7 +80,8 @@ TEST_CASE("a map and a figure drawn in-process through EGL have the colorizer's 
 }
 
 TEST_CASE("the timing figure draws its bars in-process through EGL") {
-    OffscreenContext context;
+    const auto context = OffscreenContext::open();
+    REQUIRE_MESSAGE(context.value, context.error);
     constexpr int kWidth = 640, kHeight = 360;
     HeadlessImGui imgui(kWidth, kHeight, 14);
     RenderTarget target(kWidth, kHeight);
@@ -116,13 +118,27 @@ TEST_CASE("EGL devices for interop - only the one that is the CUDA device - soft
 
 TEST_CASE("asking for the EGL device of a CUDA device that does not exist still draws - and says why") {
     MesaDrawing mesa;
-    OffscreenContext context(7);
-    CHECK_FALSE(context.on_cuda_device());
-    CHECK(context.description().find("no EGL device is CUDA device 7") != std::string::npos);
+    const auto context = OffscreenContext::open(7);
+    REQUIRE_MESSAGE(context.value, context.error);
+    CHECK_FALSE((*context.value)->on_cuda_device());
+    CHECK((*context.value)->description().find("no EGL device is CUDA device 7") != std::string::npos);
+}
+
+TEST_CASE("a GL failure is kept until taken - the first one, as a device failure - and drawing goes on") {
+    const auto context = OffscreenContext::open();
+    REQUIRE_MESSAGE(context.value, context.error);
+    REQUIRE(take_gl_failure().done());
+    RenderTarget too_wide(1 << 20, 4);  // past any GL_MAX_TEXTURE_SIZE
+    CellGridRenderer renderer;          // still made after the failure
+    const Outcome<void> gl = take_gl_failure();
+    CHECK(gl.kind == Failure::Device);
+    CHECK(gl.error.find("glTexImage2D") != std::string::npos);
+    CHECK(take_gl_failure().done());  // taken: the next frame starts clean
 }
 
 TEST_CASE("a figure's caption wider than the figure wraps onto more lines, and the map starts below it") {
-    OffscreenContext context;
+    const auto context = OffscreenContext::open();
+    REQUIRE_MESSAGE(context.value, context.error);
     HeadlessImGui imgui(480, 270, 16);
     FigureSpec spec;
     spec.width = 480;

@@ -97,14 +97,13 @@ Rgba8* CellGridRenderer::map_cells(uint32_t width, uint32_t height) {
     prepare_cells(width, height);
     GL_CHECK(glBindBuffer(GL_TEXTURE_BUFFER, cells_.get()));
     void* p = glMapBufferRange(GL_TEXTURE_BUFFER, 0, bytes, GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
-    if (p == nullptr)
-        throw std::runtime_error("could not map the map's colour buffer (" + std::to_string(bytes) + " bytes)");
+    if (p == nullptr) note_gl_failure("could not map the map's colour buffer (" + std::to_string(bytes) + " bytes)");
     return static_cast<Rgba8*>(p);
 }
 
 void CellGridRenderer::unmap_cells() {
     glBindBuffer(GL_TEXTURE_BUFFER, cells_.get());
-    if (!glUnmapBuffer(GL_TEXTURE_BUFFER)) throw std::runtime_error("the map's colour buffer was lost while written");
+    if (!glUnmapBuffer(GL_TEXTURE_BUFFER)) note_gl_failure("the map's colour buffer was lost while written");
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
 }
 

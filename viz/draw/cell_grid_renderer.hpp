@@ -39,6 +39,7 @@ class CellGridRenderer {
     // The cell colours live in a GL buffer that the shader reads as a buffer texture, so they
     // are written in place: map_cells gives width·height RGBA8 slots (row 0 first) to fill,
     // unmap_cells hands them to GL. No staging copy, and a CUDA path can register the buffer.
+    // A buffer GL cannot map gives nullptr and is kept as the thread's GL failure.
     Rgba8* map_cells(uint32_t width, uint32_t height);
     void unmap_cells();
     // Sizes the colour buffer for width × height cells (reallocating only on a change) and

@@ -1,22 +1,25 @@
 // The one way viz/ reaches OpenGL: libepoxy resolves entry points for whichever context is
-// current, GLX (the window) or EGL (offscreen). GL_CHECK turns GL errors into exceptions.
+// current, GLX (the window) or EGL (offscreen).
+//
+// GL failures are kept the way GL keeps its own error flag: the first one since it was last
+// taken is remembered (per thread: one context per thread) and drawing goes on harmlessly.
+// Whoever finishes a frame or a figure takes it (take_gl_failure) before trusting its pixels,
+// so no exception crosses from viz/ into the app.
 #pragma once
 
 #include <epoxy/gl.h>
 
-#include <stdexcept>
 #include <string>
+
+#include "kernels/core/outcome.hpp"
 
 namespace threadmap {
 
-[[noreturn]] inline void throw_gl_error(GLenum error, const char* call, const char* file, int line) {
-    throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call + " failed with GL error 0x" +
-                             [&] {
-                                 char buf[16];
-                                 std::snprintf(buf, sizeof buf, "%04X", unsigned(error));
-                                 return std::string(buf);
-                             }());
-}
+// Keeps `why` unless an earlier failure is still untaken.
+void note_gl_failure(std::string why);
+void note_gl_error(GLenum error, const char* call, const char* file, int line);
+// The first failure since the last take (Failure::Device), or done; clears it.
+Outcome<void> take_gl_failure();
 
 }  // namespace threadmap
 
@@ -25,5 +28,5 @@ namespace threadmap {
     do {                                                                               \
         call;                                                                          \
         if (const GLenum gl_check_error = glGetError(); gl_check_error != GL_NO_ERROR) \
-            ::threadmap::throw_gl_error(gl_check_error, #call, __FILE__, __LINE__);    \
+            ::threadmap::note_gl_error(gl_check_error, #call, __FILE__, __LINE__);     \
     } while (0)

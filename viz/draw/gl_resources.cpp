@@ -16,7 +16,8 @@ namespace {
 const char* shader_text(const char* name) {
     for (int i = 0; i < kEmbeddedShadersCount; ++i)
         if (std::strcmp(kEmbeddedShaders[i].name, name) == 0) return kEmbeddedShaders[i].text;
-    throw std::runtime_error(std::string("no embedded shader named ") + name);
+    note_gl_failure(std::string("no embedded shader named ") + name);
+    return "";
 }
 
 GLuint compile(GLenum type, const char* name, const std::string& defines) {
@@ -32,8 +33,7 @@ GLuint compile(GLenum type, const char* name, const std::string& defines) {
     if (!ok) {
         char log[4096] = {};
         glGetShaderInfoLog(shader, sizeof log, nullptr, log);
-        glDeleteShader(shader);
-        throw std::runtime_error(std::string("shader ") + name + " did not compile: " + log);
+        note_gl_failure(std::string("shader ") + name + " did not compile: " + log);
     }
     return shader;
 }
@@ -72,7 +72,8 @@ GlProgram make_program(const char* vertex_name, const char* fragment_name, const
     if (!ok) {
         char log[4096] = {};
         glGetProgramInfoLog(program.get(), sizeof log, nullptr, log);
-        throw std::runtime_error(std::string("shader program did not link: ") + log);
+        note_gl_failure(std::string("shader program did not link: ") + log);
+        return GlProgram();  // glUseProgram(0) draws nothing; the failure is kept
     }
     return program;
 }
@@ -88,8 +89,8 @@ RenderTarget::RenderTarget(int width, int height) : width_(width), height_(heigh
     GL_CHECK(glBindFramebuffer(GL_FRAMEBUFFER, fbo));
     GL_CHECK(glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, color_.get(), 0));
     if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
-        throw std::runtime_error("offscreen framebuffer " + std::to_string(width) + "x" + std::to_string(height) +
-                                 " is incomplete");
+        note_gl_failure("offscreen framebuffer " + std::to_string(width) + "x" + std::to_string(height) +
+                        " is incomplete");
 }
 
 void RenderTarget::bind() const {

@@ -50,10 +50,11 @@ GlBuffer make_buffer();
 GlVertexArray make_vertex_array();
 
 // Compiles and links two embedded shaders; `defines` (e.g. "#define X\n") go right after
-// each shader's #version line. Throws with the GLSL log on failure.
+// each shader's #version line. On failure: no program, and the GLSL log kept (take_gl_failure).
 GlProgram make_program(const char* vertex_name, const char* fragment_name, const std::string& defines = "");
 
-// An RGBA8 colour target to render into (exports, `threadmap render`).
+// An RGBA8 colour target to render into (exports, `threadmap render`); one GL cannot make
+// (too large, no memory) is kept as the thread's GL failure.
 class RenderTarget {
   public:
     RenderTarget(int width, int height);

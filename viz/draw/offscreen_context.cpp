@@ -7,7 +7,6 @@
 #include <link.h>
 
 #include <algorithm>
-#include <stdexcept>
 #include <string_view>
 #include <vector>
 
@@ -57,14 +56,16 @@ namespace {
 
 // libepoxy calls abort() when libEGL.so.1 is missing; asking the loader first turns that into
 // a message. The handle is closed again: libepoxy opens the library itself.
-void require_libegl() {
+Outcome<void> require_libegl() {
     void* egl = dlopen("libEGL.so.1", RTLD_LAZY | RTLD_LOCAL);
     if (!egl) {
         const char* why = dlerror();
-        throw std::runtime_error(std::string("libEGL.so.1 cannot be loaded (") + (why ? why : "not found") +
-                                 "): install libegl1 to draw without a window");
+        return failed(std::string("libEGL.so.1 cannot be loaded (") + (why ? why : "not found") +
+                          "): install libegl1 to draw without a window",
+                      Failure::Unsupported);
     }
     dlclose(egl);
+    return done();
 }
 
 // Mesa unloads its driver (swrast_dri.so) at eglTerminate, before LeakSanitizer checks at
@@ -107,11 +108,15 @@ EglDeviceInfo describe_device(EGLDeviceEXT d) {
 
 }  // namespace
 
-OffscreenContext::OffscreenContext(std::optional<int> cuda_device) : egl_(std::make_unique<Egl>()) {
-    require_libegl();
+OffscreenContext::OffscreenContext() : egl_(std::make_unique<Egl>()) {}
+
+Outcome<std::unique_ptr<OffscreenContext>> OffscreenContext::open(std::optional<int> cuda_device) {
+    if (const Outcome<void> egl = require_libegl(); !egl.done()) return failure_of(egl);
+    std::unique_ptr<OffscreenContext> made(new OffscreenContext());
     std::string tried;
     const bool has_platform = epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_EXT_platform_base");
-    if (!has_platform) throw std::runtime_error("EGL has no EGL_EXT_platform_base: cannot draw without a display");
+    if (!has_platform)
+        return failed("EGL has no EGL_EXT_platform_base: cannot draw without a display", Failure::Unsupported);
 
     const auto attempt = [&](EGLenum platform, void* native, const std::string& name) {
         EGLDisplay d = eglGetPlatformDisplayEXT(platform, native, nullptr);
@@ -128,9 +133,9 @@ OffscreenContext::OffscreenContext(std::optional<int> cuda_device) : egl_(std::m
             return false;
         }
         keep_gl_driver_loaded();
-        egl_->display = d;
-        egl_->context = c;
-        description_ = name + ", " + reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+        made->egl_->display = d;
+        made->egl_->context = c;
+        made->description_ = name + ", " + reinterpret_cast<const char*>(glGetString(GL_RENDERER));
         return true;
     };
 
@@ -153,17 +158,17 @@ OffscreenContext::OffscreenContext(std::optional<int> cuda_device) : egl_(std::m
         return false;
     };
     if (cuda_device) {
-        on_cuda_device_ = device();
-        if (on_cuda_device_) return;
+        made->on_cuda_device_ = device();
+        if (made->on_cuda_device_) return {std::move(made), {}};
         if (surfaceless()) {  // still a picture, painted on the host; say why not on the GPU
-            description_ += " (" + tried + ")";
-            return;
+            made->description_ += " (" + tried + ")";
+            return {std::move(made), {}};
         }
     } else if (surfaceless() || device()) {
-        return;
+        return {std::move(made), {}};
     }
-    throw std::runtime_error("no offscreen OpenGL 3.3 context: " +
-                             (tried.empty() ? std::string("no EGL platform") : tried));
+    return failed("no offscreen OpenGL 3.3 context: " + (tried.empty() ? std::string("no EGL platform") : tried),
+                  Failure::Device);
 }
 
 OffscreenContext::~OffscreenContext() {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "kernels/core/outcome.hpp"
+
 namespace threadmap {
 
 // What an EGL device says about itself (EGL_EXT_device_query).
@@ -24,10 +26,10 @@ std::vector<size_t> egl_devices_to_try(const std::vector<EglDeviceInfo>& devices
 
 class OffscreenContext {
   public:
-    // Throws std::runtime_error saying what was tried and why it failed. cuda_device: draw on
-    // the EGL device of that CUDA device (for CUDA-OpenGL interop), else on Mesa's surfaceless
+    // A current context, or what was tried and why it failed. cuda_device: draw on the EGL
+    // device of that CUDA device (for CUDA-OpenGL interop), else on Mesa's surfaceless
     // platform, saying why in description(); none: surfaceless first, then any EGL device.
-    explicit OffscreenContext(std::optional<int> cuda_device = std::nullopt);
+    static Outcome<std::unique_ptr<OffscreenContext>> open(std::optional<int> cuda_device = std::nullopt);
     ~OffscreenContext();
     OffscreenContext(const OffscreenContext&) = delete;
     OffscreenContext& operator=(const OffscreenContext&) = delete;
@@ -37,6 +39,7 @@ class OffscreenContext {
     bool on_cuda_device() const { return on_cuda_device_; }
 
   private:
+    OffscreenContext();
     struct Egl;
     std::unique_ptr<Egl> egl_;
     std::string description_;
