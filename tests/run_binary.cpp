@@ -44,3 +44,9 @@ RunResult run_threadmap(const std::vector<std::string>& args, const std::vector<
     std::remove((base + ".err").c_str());
     return r;
 }
+
+std::string temp_source_file(const std::string& name, const std::string& text) {
+    const std::string path = "/tmp/threadmap-test-" + std::to_string(getpid()) + "-" + name;
+    std::ofstream(path) << text;
+    return path;
+}

@@ -18,3 +18,6 @@ const char* threadmap_binary();
 
 RunResult run_threadmap(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
                         const std::string& launcher = "", const std::string& stdout_to = "");
+
+// A file the binary can read: `text` written under /tmp with this process's id and `name`.
+std::string temp_source_file(const std::string& name, const std::string& text);

@@ -73,16 +73,16 @@ Outcome<DeviceProfile> parse_device_profile(const std::string& text) {
 
 namespace {
 
-const Catalog<DeviceProfile>& catalog() {
+const Catalog<DeviceProfile>& profile_catalog() {
     static const Catalog<DeviceProfile> all(kEmbeddedDevices, kEmbeddedDevicesCount, parse_device_profile);
     return all;
 }
 
 }  // namespace
 
-const std::vector<DeviceProfile>& device_profiles() { return catalog().items(); }
-const DeviceProfile* find_device_profile(const std::string& name) { return catalog().find(name); }
-std::string device_profile_names() { return catalog().names(); }
+const std::vector<DeviceProfile>& device_profiles() { return profile_catalog().items(); }
+const DeviceProfile* find_device_profile(const std::string& name) { return profile_catalog().find(name); }
+std::string device_profile_names() { return profile_catalog().names(); }
 
 Outcome<const DeviceProfile*> profile_to_model(const std::string& given, const std::string& lesson) {
     const std::string name = !given.empty() ? given : lesson;

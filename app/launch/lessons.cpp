@@ -244,7 +244,7 @@ Outcome<Lesson> parse_lesson(const std::string& text) {
 
 namespace {
 
-const Catalog<Lesson>& catalog() {
+const Catalog<Lesson>& lesson_catalog() {
     static const Catalog<Lesson> all(kEmbeddedLessons, kEmbeddedLessonsCount, parse_lesson,
                                      [](const Lesson& a, const Lesson& b) { return a.order < b.order; });
     return all;
@@ -268,9 +268,9 @@ const std::vector<std::string>& lesson_groups() {
     return groups;
 }
 
-const std::vector<Lesson>& lessons() { return catalog().items(); }
-const Lesson* find_lesson(const std::string& name) { return catalog().find(name); }
-std::string lesson_names() { return catalog().names(); }
+const std::vector<Lesson>& lessons() { return lesson_catalog().items(); }
+const Lesson* find_lesson(const std::string& name) { return lesson_catalog().find(name); }
+std::string lesson_names() { return lesson_catalog().names(); }
 
 LessonRun lesson_run(const Lesson* lesson) {
     LessonRun run;

@@ -90,7 +90,8 @@ void outline_cells(ImDrawList* dl, const AppState& state, const ViewRect& r) {
 // 1D rows follow the area's shape (until the learner sets them; the new rows come with the next
 // frame's update), and a fitted view refits the map's rectangle `r` when it changes size
 // (window resized, UI scale changed).
-void follow_area(AppState& state, const ViewRect& area, double legend_column, const ViewRect& r, double margin) {
+void follow_area(AppState& state, const ViewRect& area, double legend_column, const ViewRect& r,
+                 const Margins& margins) {
     const MapLayout& layout = state.picture->layout;
     if (state.auto_blocks_per_row && !layout.is_matrix()) {
         // The shape of the area less a legend column: the rows chosen for it keep the legend beside.
@@ -104,7 +105,7 @@ void follow_area(AppState& state, const ViewRect& area, double legend_column, co
     }
     const bool resized = state.map_rect.w != r.w || state.map_rect.h != r.h;
     if ((state.requests.fit || (state.view_is_fit && resized)) && !state.pending.relayout) {
-        state.view = fit(scene_bounds(layout), r, margin);
+        state.view = fit(scene_bounds(layout), r, margins);
         state.requests.fit = false;
         state.view_is_fit = true;
     }
@@ -185,9 +186,8 @@ void draw_compare(ImDrawList* dl, AppState& state, MapFrame& frame, const ViewRe
     const float font = ImGui::GetFontSize();
     const Theme& theme = state.theme();
     const MapLabels labels = map_labels(picture.layout, picture.launch.array_caption());
-    const double margin = ruler_margin(font, !labels.axis_note.empty());
     const ViewRect r{std::floor(area.x), left.y, std::floor(area.w), left.h};  // whole pixels, as the map's
-    const View v = fit(scene_bounds(picture.layout), r, margin);
+    const View v = fit(scene_bounds(picture.layout), r, ruler_margins(font, picture.layout, labels));
     state.compare_rect = r;
     state.compare_view = v;
     const Rgba8 scene = theme.scene;
@@ -214,7 +214,7 @@ struct PanelPlan {
     LegendPlace place;
     std::optional<ViewRect> compare;  // a lesson's comparison, right of the map
     MapLabels labels;                 // the picture's names and rulers
-    double margin = 0;                // what the fitted picture leaves for its rulers
+    Margins margins;                  // what the fitted picture leaves for its names and rulers
     double legend_column = 0;         // the legend's width and its gap, beside the picture
     float legend_font = 0, legend_pad = 0;
 };
@@ -224,20 +224,20 @@ PanelPlan plan_panel(const AppState& state, const ViewRect& area, float font) {
     plan.legend_font = font * 0.9f;
     plan.legend_pad = font * 0.4f;
     plan.place = {area, {}, true};
-    plan.margin = font * 0.6;
+    plan.margins = Margins::all(font * 0.6);
     if (!state.picture) return plan;
     const MapPicture& picture = *state.picture;
     plan.legend = picture_legend(picture);
     if (picture.compare) plan.legend->note.clear();  // said under each picture instead
     const ImVec2 l = legend_size(*plan.legend, ImGui::GetFont(), plan.legend_font, std::floor(font * 16));
     plan.labels = map_labels(picture.layout, picture.launch.array_caption());
-    plan.margin = ruler_margin(font, !plan.labels.axis_note.empty());
-    plan.legend_column = l.x + 2 * plan.legend_pad + plan.margin;
+    plan.margins = ruler_margins(font, picture.layout, plan.labels);
+    plan.legend_column = l.x + 2 * plan.legend_pad + plan.margins.left;
     // With a comparison the legend is placed for both pictures side by side (about twice as
     // wide, with the second's rulers), and they share what it leaves.
     WorldRect scene = scene_bounds(picture.layout);
     if (picture.compare) scene.x1 = scene.x0 + 2.25 * (scene.x1 - scene.x0);
-    plan.place = place_legend(scene, area, l.x + 2 * plan.legend_pad, l.y + 2 * plan.legend_pad, plan.margin,
+    plan.place = place_legend(scene, area, l.x + 2 * plan.legend_pad, l.y + 2 * plan.legend_pad, plan.margins,
                               !picture.layout.is_matrix() && state.auto_blocks_per_row);
     if (picture.compare) plan.compare = share_with_compare(plan.place.map, font, picture);
     return plan;
@@ -258,7 +258,7 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     const LegendPlace& place = plan.place;
     const std::optional<ViewRect>& compare_area = plan.compare;
     const MapLabels& labels = plan.labels;
-    const double margin = plan.margin, legend_column = plan.legend_column;
+    const double legend_column = plan.legend_column;
     // Whole pixels: the renderer's viewport is in whole pixels, and cells must land where
     // the view says they are.
     const ImVec2 pos(std::floor(float(place.map.x)), std::floor(float(place.map.y)));
@@ -273,7 +273,8 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
         return;
     }
     const MapLayout& layout = state.picture->layout;
-    follow_area(state, compare_area ? ViewRect{area.x, area.y, area.w / 2, area.h} : area, legend_column, r, margin);
+    follow_area(state, compare_area ? ViewRect{area.x, area.y, area.w / 2, area.h} : area, legend_column, r,
+                plan.margins);
     const View before = state.view;
     handle_input(state, r);
     if (state.view.zoom != before.zoom || state.view.center != before.center) state.view_is_fit = false;
@@ -288,7 +289,7 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
         draw_missing_product(dl, *missing, state.view, r, ImGui::GetFont(), font * 0.9f, theme.backing);
     state.labels_over_cells =
         draw_map_labels(dl, layout, labels, state.view, r, label_style(ImGui::GetFont(), font, theme));
-    state.fit_margin = margin;
+    state.fit_margins = plan.margins;
     draw_warp_overlay(dl, state, r);
     dl->PopClipRect();
 

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "kernels/core/number_text.hpp"
 #include "kernels/timing/cpu_reference.hpp"
 #include "kernels/cuda/cuda_backend.hpp"
 #include "app/launch/input_file.hpp"
@@ -38,12 +39,6 @@ constexpr double kMaxSeconds = 86400;
 constexpr uint64_t kMaxCount = uint64_t(1) << 50;
 constexpr double kMaxFlops = 1e18;
 
-std::string shortest(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
 // Reads a report's fields, each checked for type and range; the first problem is kept as
 // "FIELD: what was expected".
 class Fields {
@@ -63,7 +58,7 @@ class Fields {
         if (!has(key) || !j_[key].is_number()) return fail(key, std::string("must be ") + what), 0;
         const double v = j_[key].get<double>();
         if (!(v >= 0) || !std::isfinite(v)) return fail(key, "must be finite and not negative"), 0;
-        if (v > max) return fail(key, "must be at most " + shortest(max)), 0;
+        if (v > max) return fail(key, "must be at most " + number_text(max)), 0;
         return v;
     }
     uint64_t count(const char* key, uint64_t fallback, uint64_t max = kMaxCount) {

@@ -12,6 +12,7 @@
 
 #include "app/window_state/finding_target.hpp"
 #include "viz/draw/image_export.hpp"
+#include "viz/layout/window_layout.hpp"
 #include "app/window_state/inspector_text.hpp"
 #include "app/launch/input_file.hpp"
 #include "app/reports/memory_report.hpp"
@@ -325,7 +326,14 @@ nlohmann::json state_json(AppState& state) {
     j["legend_rect"] = {state.legend_rect.x, state.legend_rect.y, state.legend_rect.w, state.legend_rect.h};
     j["labels_over_cells"] = nlohmann::json::array();
     for (const ViewRect& l : state.labels_over_cells) j["labels_over_cells"].push_back({l.x, l.y, l.w, l.h});
-    j["fit_margin"] = state.fit_margin;
+    const Margins& m = state.fit_margins;
+    j["fit_margins"] = {m.left, m.top, m.right, m.bottom};
+    if (state.picture) {  // the picture's share of the window: what the layout is for
+        const ViewRect picture = screen_rect(state.view, state.map_rect, scene_bounds(state.picture->layout));
+        const ImVec2 window = ImGui::GetIO().DisplaySize;
+        j["picture_rect"] = {picture.x, picture.y, picture.w, picture.h};
+        j["covered"] = covered_fraction(picture, {0, 0, window.x, window.y});
+    }
     j["view"] = {{"center", {state.view.center.x, state.view.center.y}}, {"zoom", state.view.zoom}};
     j["launch_error"] = state.launch_error;
     j["computing"] = state.picture_job.has_value();     // a map on the worker thread

@@ -163,7 +163,7 @@ struct AppState {
     View compare_view;
     std::vector<ViewRect> labels_over_cells;  // the map's labels drawn over its cells (names, blocks, indices)
     std::string go_to_text, go_to_error;      // the inspector's "go to element" field and why it failed
-    double fit_margin = 0;                    // pixels the fitted picture leaves for its rulers
+    Margins fit_margins;                      // pixels the fitted picture leaves for its names and rulers
     // Screen rectangles of named widgets this frame, so scripted input can find them.
     std::map<std::string, ViewRect> widget_rects;
 

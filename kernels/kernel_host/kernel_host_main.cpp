@@ -210,7 +210,7 @@ class KernelHost {
 
 int main(int argc, char** argv) {
     int socket = -1;
-    uint64_t memory_mb = 2048;
+    [[maybe_unused]] uint64_t memory_mb = 2048;  // unused under ASan (below)
     for (int i = 1; i + 1 < argc; i += 2) {
         if (std::strcmp(argv[i], "--socket") == 0) socket = std::atoi(argv[i + 1]);
         if (std::strcmp(argv[i], "--memory-mb") == 0) memory_mb = std::strtoull(argv[i + 1], nullptr, 10);

@@ -1,4 +1,5 @@
 // See child_run.hpp.
+#include "kernels/core/number_text.hpp"
 #include "kernels/source/child_run.hpp"
 
 #include <poll.h>
@@ -89,12 +90,6 @@ std::string printed_before_stop(const KernelPrint& printed) {
         out += " (the text of the first " + std::to_string(printed.kept_calls) + " is kept)";
     out += from > 0 ? "; the last lines kept:\n" : ":\n";
     return out + std::string(text.substr(from));
-}
-
-std::string number_text(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", v);
-    return text;
 }
 
 }  // namespace

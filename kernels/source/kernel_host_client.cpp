@@ -1,4 +1,5 @@
 // See kernel_host_client.hpp.
+#include "kernels/core/number_text.hpp"
 #include "kernels/source/kernel_host_client.hpp"
 
 #include <fcntl.h>
@@ -35,12 +36,6 @@ namespace {
 bool executable(const std::string& path) {
     struct stat st {};
     return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
-}
-
-std::string number_text(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", v);
-    return text;
 }
 
 // The one kernel host of this process. Requests take turns (one mutex): a run holds it until

@@ -23,12 +23,6 @@
 
 namespace {
 
-std::string source_file(const std::string& name, const std::string& text) {
-    const std::string path = "/tmp/threadmap-attack-" + std::to_string(getpid()) + "-" + name;
-    std::ofstream(path) << text;
-    return path;
-}
-
 std::string read_file(const std::string& path) {
     std::ifstream f(path);
     std::stringstream s;
@@ -90,7 +84,7 @@ RunResult run_walk(const std::string& name, const std::string& body, long a0, lo
                    const std::string& bytes = "bytes=uchar[1]", const std::vector<std::string>& extra = {}) {
     std::vector<std::string> args = {"check",
                                      "--source",
-                                     source_file(name, walk_kernel(body)),
+                                     temp_source_file(name, walk_kernel(body)),
                                      "--bind",
                                      "out=int[2]",
                                      "--bind",
@@ -245,7 +239,7 @@ TEST_CASE("attack: compiler bombs end in a message and exit 2, threadmap alive")
         std::string sum = "1";
         for (int i = 1; i < 40000; ++i) sum += "+1";
         const RunResult r = run_threadmap(
-            {"check", "--source", source_file("deep.cu", "__global__ void k(int* a) { a[0] = " + sum + "; }\n"),
+            {"check", "--source", temp_source_file("deep.cu", "__global__ void k(int* a) { a[0] = " + sum + "; }\n"),
              "--bind", "a=int[1]", "--grid", "1", "--block", "1"});
         CHECK((r.exit_code == 0 || r.exit_code == 2));
     }
@@ -255,15 +249,16 @@ TEST_CASE("attack: compiler bombs end in a message and exit 2, threadmap alive")
             text +=
                 "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" + std::to_string(i - 1) + "\n";
         text += "__global__ void k(int* a) { int x = 1; a[0] = A40; }\n";
-        const RunResult r = run_threadmap({"check", "--source", source_file("macro.cu", text), "--bind", "a=int[1]"},
-                                          {"THREADMAP_COMPILE_SECONDS=3"});
+        const RunResult r =
+            run_threadmap({"check", "--source", temp_source_file("macro.cu", text), "--bind", "a=int[1]"},
+                          {"THREADMAP_COMPILE_SECONDS=3"});
         CHECK(r.exit_code == 2);
         CHECK(r.err.find("the compiler ran past its time limit of 3 s") != std::string::npos);
     }
     SUBCASE("a parameter pack that doubles forty times") {
         const RunResult r = run_threadmap(
             {"check", "--source",
-             source_file(
+             temp_source_file(
                  "pack.cu",
                  "template <int N, class... T> struct E { using type = typename E<N - 1, T..., T...>::type; };\n"
                  "template <class... T> struct E<0, T...> { using type = int; };\n"
@@ -286,7 +281,7 @@ TEST_CASE("attack: #include reads nothing of the host: a path, stdin, a FIFO, __
         CAPTURE(target);
         const RunResult r = run_threadmap(
             {"check", "--source",
-             source_file("include.cu", "#include \"" + target + "\"\n__global__ void k(int* a) { a[0] = 1; }\n"),
+             temp_source_file("include.cu", "#include \"" + target + "\"\n__global__ void k(int* a) { a[0] = 1; }\n"),
              "--bind", "a=int[1]"});
         CHECK(r.exit_code == 2);
         CHECK(r.err.find("file not found") != std::string::npos);
@@ -295,8 +290,8 @@ TEST_CASE("attack: #include reads nothing of the host: a path, stdin, a FIFO, __
     // An out-of-bounds write (exit 3 from check) would say the file is there.
     const RunResult probe =
         run_threadmap({"check", "--source",
-                       source_file("has.cu", "__global__ void k(int* a) {\n#if __has_include(\"" + secret +
-                                                 "\")\n  a[5] = 1;\n#endif\n  a[0] = 2;\n}\n"),
+                       temp_source_file("has.cu", "__global__ void k(int* a) {\n#if __has_include(\"" + secret +
+                                                      "\")\n  a[5] = 1;\n#endif\n  a[0] = 2;\n}\n"),
                        "--bind", "a=int[1]", "--grid", "1", "--block", "1"});
     CHECK_MESSAGE(probe.exit_code == 0, probe.err);
     std::remove(secret.c_str());

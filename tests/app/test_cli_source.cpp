@@ -14,18 +14,12 @@ using nlohmann::json;
 
 namespace {
 
-std::string source_file(const std::string& name, const std::string& text) {
-    const std::string path = "/tmp/threadmap-source-" + std::to_string(getpid()) + "-" + name;
-    std::ofstream(path) << text;
-    return path;
-}
-
 const char* const kIncrement = threadmap::kSeedIncrementSource;
 
 }  // namespace
 
 TEST_CASE("--source: the seed's increment typed by hand maps and checks as the built-in does") {
-    const std::string cu = source_file("increment.cu", kIncrement);
+    const std::string cu = temp_source_file("increment.cu", kIncrement);
     for (const char* block : {"128", "32,2"}) {
         CAPTURE(block);
         const RunResult typed = run_threadmap({"map", "--source", cu, "--bind", "a=float[500]", "--bind", "n=500",
@@ -49,11 +43,11 @@ TEST_CASE("--source: the seed's increment typed by hand maps and checks as the b
 }
 
 TEST_CASE("--source: a compile error exits 2 with Clang's file:line:column and caret") {
-    const std::string cu = source_file("broken.cu",
-                                       "__global__ void k(float* a) {\n"
-                                       "    int i = threadIdx.x\n"
-                                       "    a[i] = 1;\n"
-                                       "}\n");
+    const std::string cu = temp_source_file("broken.cu",
+                                            "__global__ void k(float* a) {\n"
+                                            "    int i = threadIdx.x\n"
+                                            "    a[i] = 1;\n"
+                                            "}\n");
     const RunResult r = run_threadmap({"check", "--source", cu, "--bind", "a=float[4]"});
     CHECK(r.exit_code == 2);
     CHECK(r.err.find(cu + ":2:24: error: expected ';' at end of declaration") != std::string::npos);
@@ -62,7 +56,7 @@ TEST_CASE("--source: a compile error exits 2 with Clang's file:line:column and c
 }
 
 TEST_CASE("--source: what is missing or wrong in the bindings is named, exit 2") {
-    const std::string cu = source_file("bind.cu", kIncrement);
+    const std::string cu = temp_source_file("bind.cu", kIncrement);
     const auto err = [&](std::vector<std::string> args) {
         args.insert(args.begin(), {"check", "--source", cu});
         const RunResult r = run_threadmap(args);
@@ -90,12 +84,12 @@ TEST_CASE("--source: what is missing or wrong in the bindings is named, exit 2")
 }
 
 TEST_CASE("--source: an image of unsigned char into doubles maps and is counted at the elements' sizes") {
-    const std::string cu = source_file("gray.cu",
-                                       "__global__ void gray(const unsigned char* rgb, double* out, int n) {\n"
-                                       "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                                       "    if (i < n) out[i] = 0.299 * rgb[3 * i] + 0.587 * rgb[3 * i + 1] + "
-                                       "0.114 * rgb[3 * i + 2];\n"
-                                       "}\n");
+    const std::string cu = temp_source_file("gray.cu",
+                                            "__global__ void gray(const unsigned char* rgb, double* out, int n) {\n"
+                                            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                            "    if (i < n) out[i] = 0.299 * rgb[3 * i] + 0.587 * rgb[3 * i + 1] + "
+                                            "0.114 * rgb[3 * i + 2];\n"
+                                            "}\n");
     const std::vector<std::string> launch = {
         "--source", cu,        "--bind", "rgb=uchar[192]:random", "--bind", "out=double[64]", "--bind",
         "n=64",     "--block", "32"};
@@ -130,13 +124,13 @@ TEST_CASE("--source: an image of unsigned char into doubles maps and is counted 
 }
 
 TEST_CASE("--source: a float4 copy maps four elements per thread and counts 16-byte accesses, 16 sectors a warp") {
-    const std::string cu = source_file("copy4.cu",
-                                       "__global__ void copy4(const float* in, float* out, int n) {\n"
-                                       "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                                       "    if (4 * i < n)\n"
-                                       "        reinterpret_cast<float4*>(out)[i] = "
-                                       "reinterpret_cast<const float4*>(in)[i];\n"
-                                       "}\n");
+    const std::string cu = temp_source_file("copy4.cu",
+                                            "__global__ void copy4(const float* in, float* out, int n) {\n"
+                                            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                            "    if (4 * i < n)\n"
+                                            "        reinterpret_cast<float4*>(out)[i] = "
+                                            "reinterpret_cast<const float4*>(in)[i];\n"
+                                            "}\n");
     const std::vector<std::string> launch = {
         "--source", cu,        "--bind", "in=float[512]:index", "--bind", "out=float[512]", "--bind",
         "n=512",    "--block", "64"};
@@ -165,12 +159,12 @@ TEST_CASE("--source: a float4 copy maps four elements per thread and counts 16-b
 
 TEST_CASE("--source: a __constant__ array bound as cudaMemcpyToSymbol would fill it gives the expected result") {
     const std::string cu =
-        source_file("blur.cu",
-                    "__constant__ float w[3];\n"
-                    "__global__ void blur(const float* in, float* out, int n) {\n"
-                    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                    "    if (i > 0 && i < n - 1) out[i] = w[0] * in[i - 1] + w[1] * in[i] + w[2] * in[i + 1];\n"
-                    "}\n");
+        temp_source_file("blur.cu",
+                         "__constant__ float w[3];\n"
+                         "__global__ void blur(const float* in, float* out, int n) {\n"
+                         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                         "    if (i > 0 && i < n - 1) out[i] = w[0] * in[i - 1] + w[1] * in[i] + w[2] * in[i + 1];\n"
+                         "}\n");
     const auto first = [&](const std::string& w) {
         const RunResult r =
             run_threadmap({"check", "--source", cu, "--bind", "in=float[64]:index", "--bind", "out=float[64]", "--bind",
@@ -188,13 +182,13 @@ TEST_CASE("--source: a __constant__ array bound as cudaMemcpyToSymbol would fill
 }
 
 TEST_CASE("--source: a __constant__ array maps by its readers and its loads cost their distinct addresses") {
-    const std::string cu = source_file("lut.cu",
-                                       "__constant__ float w[3] = {0.25f, 0.5f, 0.25f};\n"
-                                       "__constant__ float lut[64];\n"
-                                       "__global__ void k(const float* in, float* out, int n) {\n"
-                                       "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                                       "    if (i < n) out[i] = w[1] * in[i] + lut[i % 64];\n"
-                                       "}\n");
+    const std::string cu = temp_source_file("lut.cu",
+                                            "__constant__ float w[3] = {0.25f, 0.5f, 0.25f};\n"
+                                            "__constant__ float lut[64];\n"
+                                            "__global__ void k(const float* in, float* out, int n) {\n"
+                                            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                            "    if (i < n) out[i] = w[1] * in[i] + lut[i % 64];\n"
+                                            "}\n");
     const std::vector<std::string> launch = {
         "--source", cu,        "--bind", "in=float[128]:index", "--bind", "out=float[128]", "--bind",
         "n=128",    "--block", "64"};
@@ -227,12 +221,12 @@ TEST_CASE("--source: a __constant__ array maps by its readers and its loads cost
 }
 
 TEST_CASE("--source: a kernel of __half maps, its loads count 2 bytes a lane, a value past a half's range exits 2") {
-    const std::string cu = source_file("haxpy.cu",
-                                       "#include <cuda_fp16.h>\n"
-                                       "__global__ void haxpy(__half* y, const __half* x, __half a, int n) {\n"
-                                       "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                                       "    if (i < n) y[i] = __hfma(a, x[i], y[i]);\n"
-                                       "}\n");
+    const std::string cu = temp_source_file("haxpy.cu",
+                                            "#include <cuda_fp16.h>\n"
+                                            "__global__ void haxpy(__half* y, const __half* x, __half a, int n) {\n"
+                                            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                            "    if (i < n) y[i] = __hfma(a, x[i], y[i]);\n"
+                                            "}\n");
     const auto with = [&](std::vector<std::string> args, const std::string& a) {
         for (const std::string& w : {"--source", cu.c_str(), "--bind", "y=half[100]:index", "--bind",
                                      "x=half[100]:ones", "--bind", "n=100", "--block", "64"})
@@ -267,15 +261,15 @@ TEST_CASE("the half-precision lesson's story: 2 sectors a warp's request, and __
     const json l = json::parse(lesson.out);
     // Look for: two halves a thread through __half2, over n / 2 threads.
     const std::string cu =
-        source_file("half2.cu",
-                    "#include <cuda_fp16.h>\n"
-                    "__global__ void scale(const __half* in, __half* out, int n) {\n"
-                    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                    "    if (i < n / 2) {\n"
-                    "        __half2 v = reinterpret_cast<const __half2*>(in)[i];\n"
-                    "        reinterpret_cast<__half2*>(out)[i] = __hmul2(v, __float2half2_rn(0.1f));\n"
-                    "    }\n"
-                    "}\n");
+        temp_source_file("half2.cu",
+                         "#include <cuda_fp16.h>\n"
+                         "__global__ void scale(const __half* in, __half* out, int n) {\n"
+                         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                         "    if (i < n / 2) {\n"
+                         "        __half2 v = reinterpret_cast<const __half2*>(in)[i];\n"
+                         "        reinterpret_cast<__half2*>(out)[i] = __hmul2(v, __float2half2_rn(0.1f));\n"
+                         "    }\n"
+                         "}\n");
     const RunResult pairs =
         run_threadmap({"memory", "--source", cu, "--bind", "in=half[2048]:index", "--bind", "out=half[2048]", "--bind",
                        "n=2048", "--grid", "8", "--block", "128", "--json"});
@@ -292,17 +286,18 @@ TEST_CASE("the half-precision lesson's story: 2 sectors a warp's request, and __
 }
 
 TEST_CASE("compile: NVRTC finds the toolkit's headers beside it - cuda_fp16.h and cooperative groups compile") {
-    const std::string half = source_file("half.cu",
-                                         "#include <cuda_fp16.h>\n"
-                                         "__global__ void k(__half* a) { a[threadIdx.x] = __hadd(a[0], a[1]); }\n");
-    const std::string groups = source_file("groups.cu",
-                                           "#include <cooperative_groups.h>\n"
-                                           "namespace cg = cooperative_groups;\n"
-                                           "__global__ void k(float* a) {\n"
-                                           "    cg::thread_block b = cg::this_thread_block();\n"
-                                           "    a[b.thread_rank()] = 1;\n"
-                                           "    b.sync();\n"
-                                           "}\n");
+    const std::string half =
+        temp_source_file("half.cu",
+                         "#include <cuda_fp16.h>\n"
+                         "__global__ void k(__half* a) { a[threadIdx.x] = __hadd(a[0], a[1]); }\n");
+    const std::string groups = temp_source_file("groups.cu",
+                                                "#include <cooperative_groups.h>\n"
+                                                "namespace cg = cooperative_groups;\n"
+                                                "__global__ void k(float* a) {\n"
+                                                "    cg::thread_block b = cg::this_thread_block();\n"
+                                                "    a[b.thread_rank()] = 1;\n"
+                                                "    b.sync();\n"
+                                                "}\n");
     for (const std::string& cu : {half, groups}) {
         CAPTURE(cu);
         const RunResult r = run_threadmap({"compile", "--source", cu, "--format", "json"});
@@ -319,7 +314,7 @@ TEST_CASE("compile: NVRTC finds the toolkit's headers beside it - cuda_fp16.h an
 
 TEST_CASE("--source and a lesson's own kernel: a zero blockDim is refused in CUDA's words by every command") {
     // The covering grid divides by the block before validation sees it: it once did so by zero.
-    const std::string cu = source_file("zero-block.cu", kIncrement);
+    const std::string cu = temp_source_file("zero-block.cu", kIncrement);
     for (const std::string command : {"map", "check", "memory", "occupancy", "render"}) {
         if (command == "render" && !THREADMAP_HAS_GUI) continue;  // render needs the window's libraries
         for (const std::string block : {"0", "32,0", "0,0,0"}) {
@@ -341,30 +336,31 @@ TEST_CASE("--source and a lesson's own kernel: a zero blockDim is refused in CUD
 }
 
 TEST_CASE("--source: an endless loop is stopped at the time limit and a crash is reported, exit 3") {
-    const std::string loop = source_file("loop.cu",
-                                         "__global__ void spin(int* a) {\n"
-                                         "    while (a[0] == 0) { }\n"
-                                         "}\n");
+    const std::string loop = temp_source_file("loop.cu",
+                                              "__global__ void spin(int* a) {\n"
+                                              "    while (a[0] == 0) { }\n"
+                                              "}\n");
     const RunResult timed_out =
         run_threadmap({"check", "--source", loop, "--bind", "a=int[1]", "--block", "1", "--time-limit", "0.5"});
     CHECK(timed_out.exit_code == 3);
     CHECK(timed_out.err.find("kernel spin ran past the time limit of 0.5 s") != std::string::npos);
-    const std::string wild = source_file("wild.cu",
-                                         "__global__ void wild(int* a, int n) {\n"
-                                         "    int* p = (int*)(long)n;\n"
-                                         "    p[0] = a[0];\n"
-                                         "}\n");
+    const std::string wild = temp_source_file("wild.cu",
+                                              "__global__ void wild(int* a, int n) {\n"
+                                              "    int* p = (int*)(long)n;\n"
+                                              "    p[0] = a[0];\n"
+                                              "}\n");
     const RunResult crashed = run_threadmap({"map", "--source", wild, "--bind", "a=int[1]", "--bind", "n=16"});
     CHECK(crashed.exit_code == 3);
     CHECK(crashed.err.find("kernel wild crashed with SIGSEGV") != std::string::npos);
 }
 
 TEST_CASE("--source: printf's text follows check's report and the map's table, is in the JSON, and leaves CSV alone") {
-    const std::string cu = source_file("hello.cu",
-                                       "__global__ void hello(int* a) {\n"
-                                       "    printf(\"hello from thread %d of block %d\\n\", threadIdx.x, blockIdx.x);\n"
-                                       "    a[blockIdx.x * blockDim.x + threadIdx.x] = 1;\n"
-                                       "}\n");
+    const std::string cu =
+        temp_source_file("hello.cu",
+                         "__global__ void hello(int* a) {\n"
+                         "    printf(\"hello from thread %d of block %d\\n\", threadIdx.x, blockIdx.x);\n"
+                         "    a[blockIdx.x * blockDim.x + threadIdx.x] = 1;\n"
+                         "}\n");
     const std::vector<std::string> launch = {"--source", cu, "--bind", "a=int[4]", "--grid", "2", "--block", "2"};
     const auto with = [&](std::vector<std::string> args, std::vector<std::string> more) {
         args.insert(args.end(), launch.begin(), launch.end());
@@ -395,18 +391,18 @@ TEST_CASE("--source: printf's text follows check's report and the map's table, i
     CHECK(lesson.out.find("block 0, thread 0: i = 0\nblock 0, thread 1: i = 1\n") != std::string::npos);
     CHECK(lesson.out.find("block 2, thread 3: i = 11\n") != std::string::npos);
     // A kernel that does not call printf has no "printed".
-    const std::string quiet = source_file("quiet.cu", kIncrement);
+    const std::string quiet = temp_source_file("quiet.cu", kIncrement);
     const json q = json::parse(
         run_threadmap({"check", "--source", quiet, "--bind", "a=float[4]", "--bind", "n=4", "--format", "json"}).out);
     CHECK(!q.contains("printed"));
 }
 
 TEST_CASE("--source: check and compile show Clang's warnings about a kernel that compiled (often the bug)") {
-    const std::string cu = source_file("assign.cu",
-                                       "__global__ void k(int* a, int n) {\n"
-                                       "    int i = threadIdx.x;\n"
-                                       "    if (i = n) a[i] = 1;\n"
-                                       "}\n");
+    const std::string cu = temp_source_file("assign.cu",
+                                            "__global__ void k(int* a, int n) {\n"
+                                            "    int i = threadIdx.x;\n"
+                                            "    if (i = n) a[i] = 1;\n"
+                                            "}\n");
     const std::string warning = cu + ":3:11: warning: using the result of an assignment as a condition";
     const RunResult check = run_threadmap({"check", "--source", cu, "--bind", "a=int[4]", "--bind", "n=0"});
     REQUIRE_MESSAGE(check.exit_code == 0, check.err);
@@ -425,14 +421,14 @@ TEST_CASE("--source: check and compile show Clang's warnings about a kernel that
                                    .out);
     CHECK(s["warnings"].get<std::string>().find(warning) != std::string::npos);
     // A kernel with nothing to warn about has no "warnings".
-    const std::string clean = source_file("clean.cu", kIncrement);
+    const std::string clean = temp_source_file("clean.cu", kIncrement);
     const json c = json::parse(
         run_threadmap({"check", "--source", clean, "--bind", "a=float[4]", "--bind", "n=4", "--format", "json"}).out);
     CHECK(!c.contains("warnings"));
 }
 
 TEST_CASE("check --sweep-launches: where a kernel breaks, and a kernel that holds on every launch") {
-    const std::string naive = source_file("naive.cu", kIncrement);
+    const std::string naive = temp_source_file("naive.cu", kIncrement);
     const RunResult broken = run_threadmap({"check", "--source", naive, "--bind", "a=float[500]", "--bind", "n=500",
                                             "--sweep-launches", "--format", "json"});
     CHECK(broken.exit_code == 3);
@@ -451,15 +447,15 @@ TEST_CASE("check --sweep-launches: where a kernel breaks, and a kernel that hold
 
     // A grid-stride loop over the whole linear index: the same result on every launch.
     const std::string robust =
-        source_file("robust.cu",
-                    "__global__ void increment(float* a, int n) {\n"
-                    "    int tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n"
-                    "    int threads = blockDim.x * blockDim.y * blockDim.z;\n"
-                    "    int block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);\n"
-                    "    int all = threads * gridDim.x * gridDim.y * gridDim.z;\n"
-                    "    for (int i = block * threads + tid; i < n; i += all)\n"
-                    "        a[i] = a[i] + 1;\n"
-                    "}\n");
+        temp_source_file("robust.cu",
+                         "__global__ void increment(float* a, int n) {\n"
+                         "    int tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n"
+                         "    int threads = blockDim.x * blockDim.y * blockDim.z;\n"
+                         "    int block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);\n"
+                         "    int all = threads * gridDim.x * gridDim.y * gridDim.z;\n"
+                         "    for (int i = block * threads + tid; i < n; i += all)\n"
+                         "        a[i] = a[i] + 1;\n"
+                         "}\n");
     const RunResult holds =
         run_threadmap({"check", "--source", robust, "--bind", "a=float[500]", "--bind", "n=500", "--sweep-launches"});
     CHECK_MESSAGE(holds.exit_code == 0, holds.out);
@@ -488,11 +484,11 @@ TEST_CASE(
 }
 
 TEST_CASE("--source: an index before an array's start is a negative out-of-bounds index") {
-    const std::string cu = source_file("before.cu",
-                                       "__global__ void diff(const float* in, float* out, int n) {\n"
-                                       "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                                       "    if (i < n) out[i] = in[i] - in[i - 1];\n"
-                                       "}\n");
+    const std::string cu = temp_source_file("before.cu",
+                                            "__global__ void diff(const float* in, float* out, int n) {\n"
+                                            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                            "    if (i < n) out[i] = in[i] - in[i - 1];\n"
+                                            "}\n");
     const RunResult r = run_threadmap({"check", "--source", cu, "--bind", "in=float[64]", "--bind", "out=float[64]",
                                        "--bind", "n=64", "--format", "json"});
     CHECK(r.exit_code == 3);
@@ -546,7 +542,7 @@ TEST_CASE("compile: each built-in kernel's CUDA text compiles with Clang and wit
 
 TEST_CASE(
     "compile: a syntax error is each compiler's own message - __activemask compiles for a GPU, not for the model") {
-    const std::string bad = source_file("bad.cu", "__global__ void k(float* a) {\n    a[threadIdx.x] = 1\n}\n");
+    const std::string bad = temp_source_file("bad.cu", "__global__ void k(float* a) {\n    a[threadIdx.x] = 1\n}\n");
     const RunResult r = run_threadmap({"compile", "--source", bad});
     CHECK(r.exit_code == 2);
     CHECK(r.out.find("bad.cu:2:23: error: expected ';'") != std::string::npos);  // Clang's
@@ -554,7 +550,7 @@ TEST_CASE(
     // NVRTC names the line where it noticed: the closing brace.
     if (nvrtc) CHECK(r.out.find("bad.cu(3): error: expected a \";\"") != std::string::npos);
     const std::string active =
-        source_file("active.cu", "__global__ void k(unsigned* a) {\n    a[threadIdx.x] = __activemask();\n}\n");
+        temp_source_file("active.cu", "__global__ void k(unsigned* a) {\n    a[threadIdx.x] = __activemask();\n}\n");
     const RunResult p = run_threadmap({"compile", "--source", active, "--format", "json"});
     CHECK(p.exit_code == 2);
     const json j = json::parse(p.out);
@@ -605,12 +601,12 @@ TEST_CASE("check --sweep-launches --expect: every launch against the learner's s
             CHECK(l["first_difference"].get<std::string>().find("y[32] is 1, the expected result is") == 0);
         }
     // A grid-stride saxpy is right on every 1-D launch; a 2-D block makes threads share i.
-    const std::string stride = source_file("stride.cu",
-                                           "__global__ void saxpy(float a, const float* x, float* y, int n) {\n"
-                                           "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;\n"
-                                           "         i += blockDim.x * gridDim.x)\n"
-                                           "        y[i] = a * x[i] + y[i];\n"
-                                           "}\n");
+    const std::string stride = temp_source_file("stride.cu",
+                                                "__global__ void saxpy(float a, const float* x, float* y, int n) {\n"
+                                                "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;\n"
+                                                "         i += blockDim.x * gridDim.x)\n"
+                                                "        y[i] = a * x[i] + y[i];\n"
+                                                "}\n");
     const std::vector<std::string> binds = {
         "--bind", "a=2",     "--bind", "x=float[100]:random", "--bind", "y=float[100]:ones", "--bind",
         "n=100",  "--block", "32"};
@@ -640,27 +636,27 @@ TEST_CASE("check --sweep-launches --expect: every launch against the learner's s
 }
 
 TEST_CASE("--source: while (1) {} spins until the time limit, as on a GPU (Clang does not delete the loop)") {
-    const RunResult r = run_threadmap({"check", "--source",
-                                       source_file("spin1.cu", "__global__ void spin(float* a) { while (1) { } }\n"),
-                                       "--bind", "a=float[1]", "--grid", "1", "--block", "1", "--time-limit", "1"});
+    const RunResult r = run_threadmap(
+        {"check", "--source", temp_source_file("spin1.cu", "__global__ void spin(float* a) { while (1) { } }\n"),
+         "--bind", "a=float[1]", "--grid", "1", "--block", "1", "--time-limit", "1"});
     CHECK(r.exit_code == 3);
     CHECK(r.err.find("kernel spin ran past the time limit of 1 s") != std::string::npos);
 }
 
 TEST_CASE("--source: a crash names the line of the instruction that faulted, not of the last access") {
-    const std::string division = source_file("divide.cu",
-                                             "__global__ void k(int* a, int z) {\n"
-                                             "    int i = threadIdx.x;\n"
-                                             "    a[i] = 1;\n"
-                                             "    int q = 10;\n"
-                                             "    a[i] = q / (z + i - i);\n"
-                                             "}\n");
+    const std::string division = temp_source_file("divide.cu",
+                                                  "__global__ void k(int* a, int z) {\n"
+                                                  "    int i = threadIdx.x;\n"
+                                                  "    a[i] = 1;\n"
+                                                  "    int q = 10;\n"
+                                                  "    a[i] = q / (z + i - i);\n"
+                                                  "}\n");
     const RunResult fpe = run_threadmap(
         {"check", "--source", division, "--bind", "a=int[4]", "--bind", "z=0", "--grid", "1", "--block", "4"});
     CHECK(fpe.exit_code == 3);
     CHECK(fpe.err.find("crashed with SIGFPE (an integer division by zero); the last line it reached was 5") !=
           std::string::npos);
-    const std::string trap = source_file(
+    const std::string trap = temp_source_file(
         "trap.cu", "__global__ void k(int* a) {\n    int i = threadIdx.x;\n    a[i] = 1;\n    __builtin_trap();\n}\n");
     const RunResult ill =
         run_threadmap({"check", "--source", trap, "--bind", "a=int[4]", "--grid", "1", "--block", "4"});
@@ -670,12 +666,12 @@ TEST_CASE("--source: a crash names the line of the instruction that faulted, not
 
 TEST_CASE("--source: a function called but not defined is named, with its first call's line") {
     const RunResult r = run_threadmap({"check", "--source",
-                                       source_file("undefined.cu",
-                                                   "__device__ float helper(float x);\n"
-                                                   "__global__ void k(float* a) {\n"
-                                                   "    a[0] = 1;\n"
-                                                   "    a[0] = helper(a[0]);\n"
-                                                   "}\n"),
+                                       temp_source_file("undefined.cu",
+                                                        "__device__ float helper(float x);\n"
+                                                        "__global__ void k(float* a) {\n"
+                                                        "    a[0] = 1;\n"
+                                                        "    a[0] = helper(a[0]);\n"
+                                                        "}\n"),
                                        "--bind", "a=float[1]"});
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("undefined.cu:4: error: 'helper(float)' is called but not defined in the file") !=
@@ -686,7 +682,8 @@ TEST_CASE("--source: a function called but not defined is named, with its first 
 TEST_CASE("--source: a __device__ variable computed at run time is refused, as nvcc refuses it") {
     const RunResult r = run_threadmap(
         {"check", "--source",
-         source_file("dyninit.cu", "__device__ float s = sinf(1.0f);\n__global__ void k(float* a) { a[0] = s; }\n"),
+         temp_source_file("dyninit.cu",
+                          "__device__ float s = sinf(1.0f);\n__global__ void k(float* a) { a[0] = s; }\n"),
          "--bind", "a=float[1]"});
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("dyninit.cu:1:18: error: dynamic initialization is not supported for __device__ variables") !=
@@ -694,15 +691,15 @@ TEST_CASE("--source: a __device__ variable computed at run time is refused, as n
 }
 
 TEST_CASE("--source: dynamic shared memory near 2^64 is refused, not wrapped under the limit") {
-    const std::string cu = source_file("dynshared.cu",
-                                       "__global__ void k(float* a) {\n"
-                                       "    __shared__ float fixed[16];\n"
-                                       "    extern __shared__ float s[];\n"
-                                       "    fixed[threadIdx.x % 16] = 1;\n"
-                                       "    s[threadIdx.x] = 1;\n"
-                                       "    __syncthreads();\n"
-                                       "    a[threadIdx.x] = s[threadIdx.x] + fixed[0];\n"
-                                       "}\n");
+    const std::string cu = temp_source_file("dynshared.cu",
+                                            "__global__ void k(float* a) {\n"
+                                            "    __shared__ float fixed[16];\n"
+                                            "    extern __shared__ float s[];\n"
+                                            "    fixed[threadIdx.x % 16] = 1;\n"
+                                            "    s[threadIdx.x] = 1;\n"
+                                            "    __syncthreads();\n"
+                                            "    a[threadIdx.x] = s[threadIdx.x] + fixed[0];\n"
+                                            "}\n");
     const RunResult r = run_threadmap({"check", "--source", cu, "--bind", "a=float[32]", "--block", "32", "--grid", "1",
                                        "--dynamic-shared", "18446744073709551600"});
     CHECK(r.exit_code == 2);
@@ -711,7 +708,7 @@ TEST_CASE("--source: dynamic shared memory near 2^64 is refused, not wrapped und
 
 TEST_CASE("--source: arrays too large for the model are said so, before the grid derived from them") {
     const RunResult r = run_threadmap(
-        {"check", "--source", source_file("two.cu", "__global__ void k(float* a, float* b) { a[0] = b[0]; }\n"),
+        {"check", "--source", temp_source_file("two.cu", "__global__ void k(float* a, float* b) { a[0] = b[0]; }\n"),
          "--bind", "a=float[4500000][2]", "--bind", "b=float[4500000][2]"});
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("the arrays have 18000000 elements in all; the kernel model records at most 16777216") !=
@@ -719,7 +716,7 @@ TEST_CASE("--source: arrays too large for the model are said so, before the grid
 }
 
 TEST_CASE("--source: bench says a learner's kernel has no CPU reference to time next to it") {
-    const std::string cu = source_file("timed.cu", kIncrement);
+    const std::string cu = temp_source_file("timed.cu", kIncrement);
     const RunResult r = run_threadmap({"bench", "--source", cu, "--bind", "a=float[500]", "--bind", "n=500",
                                        "--backend", "model", "--device-profile", "h200"});
     CHECK(r.exit_code == 2);

@@ -210,9 +210,10 @@ TEST_CASE("every lesson opens - and its map pixels are the colorizer's colours w
         CHECK(swatches == (s["color_mode"] == "block" ? 4 : 0));
         // The map fills its view: the fitted scene spans the view's width or its height, less
         // the margin its rulers and labels take.
-        const double zoom = s["view"]["zoom"], margin = 2 * double(s["fit_margin"]);
-        const double wide = double(s["layout"]["width"]) * zoom / (r.w - margin),
-                     tall = double(s["layout"]["height"]) * zoom / (r.h - margin);
+        const double zoom = s["view"]["zoom"];
+        const auto& m = s["fit_margins"];
+        const double wide = double(s["layout"]["width"]) * zoom / (r.w - double(m[0]) - double(m[2])),
+                     tall = double(s["layout"]["height"]) * zoom / (r.h - double(m[1]) - double(m[3]));
         if (std::string(name).rfind("seed-matmul", 0) != 0) CHECK(std::max(wide, tall) > 0.9);
         // seed-matmul: the 300x300 product C cannot hold is outlined in magenta.
         int magenta = 0;

@@ -64,8 +64,8 @@ Accesses thread_accesses(const std::string& kernel, const Params& p, const Launc
     return a;
 }
 
-std::map<std::pair<std::string, bool>, Figures> oracle(const std::string& kernel, const Params& p,
-                                                       const LaunchConfig& launch) {
+std::map<std::pair<std::string, bool>, Figures> memory_oracle(const std::string& kernel, const Params& p,
+                                                              const LaunchConfig& launch) {
     std::map<std::pair<std::string, bool>, Figures> out;
     const uint64_t tpb = launch.threads_per_block();
     for (uint64_t b = 0; b < launch.blocks(); ++b) {
@@ -149,7 +149,7 @@ TEST_CASE("the memory view equals an independent oracle on 240 random launches o
         CAPTURE(trial);
         CAPTURE(to_string(launch.grid));
         CAPTURE(to_string(launch.block));
-        const auto expected = oracle(name, p, launch);
+        const auto expected = memory_oracle(name, p, launch);
         const auto got = model(spec, p, launch);
         REQUIRE(got.size() == expected.size());
         for (const auto& [key, f] : expected) {

@@ -48,12 +48,22 @@ TEST_CASE("zooming keeps the point under the cursor in place") {
 TEST_CASE("fit shows the whole world inside the viewport") {
     const ViewRect r{10, 20, 640, 480};
     const WorldRect w{-30, -30, 4096, 4096};
-    const View v = fit(w, r, 12);
+    const View v = fit(w, r, Margins::all(12));
     const glm::dvec2 a = world_to_screen(v, r, {w.x0, w.y0}), b = world_to_screen(v, r, {w.x1, w.y1});
     CHECK(a.x >= r.x + 11.9);
     CHECK(a.y >= r.y + 11.9);
     CHECK(b.x <= r.x + r.w - 11.9);
     CHECK(b.y <= r.y + r.h - 11.9);
+    // Margins of their own on each side: the world centred in what they leave.
+    const Margins m{5, 30, 60, 90};
+    const View u = fit(w, r, m);
+    const glm::dvec2 c = world_to_screen(u, r, {w.x0, w.y0}), d = world_to_screen(u, r, {w.x1, w.y1});
+    CHECK(c.x >= r.x + 5 - 1e-6);
+    CHECK(c.y >= r.y + 30 - 1e-6);
+    CHECK(d.x <= r.x + r.w - 60 + 1e-6);
+    CHECK(d.y <= r.y + r.h - 90 + 1e-6);
+    CHECK((c.y - (r.y + 30)) == doctest::Approx((r.y + r.h - 90) - d.y));  // centred in the rest
+    CHECK(std::max(d.x - c.x, d.y - c.y) == doctest::Approx(std::min(r.w - 65, r.h - 120)));
     // A degenerate viewport (a window resized to nothing) still gives a usable view.
     const View tiny = fit(w, {0, 0, 0, 0});
     CHECK(tiny.zoom >= kMinZoom);

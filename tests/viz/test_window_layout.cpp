@@ -56,29 +56,55 @@ TEST_CASE("window regions: the side columns never take the picture's share, what
 
 TEST_CASE("the legend goes in the picture's margin, beside or under it, never over its cells but as a last resort") {
     const ViewRect area{0, 0, 1000, 600};
-    const auto fitted = [](const WorldRect& scene, const ViewRect& map, double margin) {
-        return screen_rect(fit(scene, map, margin), map, scene);
+    const auto fitted = [](const WorldRect& scene, const ViewRect& map, const Margins& margins) {
+        return screen_rect(fit(scene, map, margins), map, scene);
     };
+    const Margins m10 = Margins::all(10);
     // A square scene in a wide area: the legend beside it, the picture as tall as the area allows.
     const WorldRect square{0, 0, 100, 100};
-    const LegendPlace side = place_legend(square, area, 200, 300, 10);
+    const LegendPlace side = place_legend(square, area, 200, 300, m10);
     CHECK_FALSE(side.over);
-    CHECK(!overlaps(side.legend, fitted(square, side.map, 10)));
+    CHECK(!overlaps(side.legend, fitted(square, side.map, m10)));
     CHECK(side.legend.x >= side.map.x + side.map.w);
     // A wide strip: under it.
     const WorldRect strip{0, 0, 1000, 100};
-    const LegendPlace under = place_legend(strip, area, 200, 300, 10);
+    const LegendPlace under = place_legend(strip, area, 200, 300, m10);
     CHECK_FALSE(under.over);
     CHECK(under.legend.y >= under.map.y + under.map.h);
-    CHECK(!overlaps(under.legend, fitted(strip, under.map, 10)));
+    CHECK(!overlaps(under.legend, fitted(strip, under.map, m10)));
     // A legend as big as the area: beside or under would shrink the picture too much: over it.
-    const LegendPlace over = place_legend(square, area, 900, 550, 10);
+    const LegendPlace over = place_legend(square, area, 900, 550, m10);
     CHECK(over.over);
     CHECK(over.map.w == area.w);
     // A scene that reshapes (a 1D map's rows): always beside, the map keeping the rest.
-    const LegendPlace reshaped = place_legend(strip, area, 200, 300, 10, true);
+    const LegendPlace reshaped = place_legend(strip, area, 200, 300, m10, true);
     CHECK_FALSE(reshaped.over);
     CHECK(reshaped.map.w == doctest::Approx(area.w - 210));
+    // Margins as the rulers need them (wide right and below, narrow left and above): the legend
+    // follows the right margin by the left one's gap, and the picture grows into what is saved.
+    const Margins rulers{8, 20, 40, 60};
+    const LegendPlace snug = place_legend(square, area, 200, 300, rulers);
+    const ViewRect pic = fitted(square, snug.map, rulers);
+    CHECK(pic.h == doctest::Approx(area.h - 80));  // as tall as the area less the top and bottom margins
+    CHECK(pic.y == doctest::Approx(20));
+    CHECK(snug.legend.x == doctest::Approx(pic.x + pic.w + 40 + 8));
+}
+
+TEST_CASE("ruler margins: room for the longest row number right, the ruler and the axis note below") {
+    const auto line = make_layout(array_workload(KernelKind::Increment, 500), {{16, 1, 1}, {32, 1, 1}}, {2}, 16384);
+    REQUIRE(line.value);
+    const Margins few = ruler_margins(20, *line.value, map_labels(*line.value, ""));  // rows start at 0…448
+    const auto big =
+        make_layout(array_workload(KernelKind::Increment, 16777216), {{65536, 1, 1}, {256, 1, 1}}, {64}, 16384);
+    REQUIRE(big.value);
+    const Margins many = ruler_margins(20, *big.value, map_labels(*big.value, ""));  // …16776704: 8 digits
+    CHECK(many.right > few.right + 20 * 0.8 * 0.62 * 4);
+    CHECK(few.left < few.right);
+    CHECK(few.top < few.bottom);
+    Workload seed = matmul_workload(KernelKind::Matmul, 200, 200, 200);
+    const auto mm = make_layout(seed, {{16, 16, 1}, {32, 32, 1}}, {1}, 16384);
+    REQUIRE(mm.value);
+    CHECK(ruler_margins(20, *mm.value, map_labels(*mm.value, "")).bottom > few.bottom + 20 * 2);  // the axis note
 }
 
 TEST_CASE("ruler ticks stand at 1, 2 or 5 times a power of ten, far enough apart to read") {

@@ -82,7 +82,7 @@ float label_px(const FigureSpec& s) { return s.font_px * 0.85f; }
 
 View figure_view(const FigureSpec& s) {
     const MapLabels labels = map_labels(*s.layout, s.array);
-    return fit(scene_bounds(*s.layout), figure_map_area(s), ruler_margin(label_px(s), !labels.axis_note.empty()));
+    return fit(scene_bounds(*s.layout), figure_map_area(s), ruler_margins(label_px(s), *s.layout, labels));
 }
 
 void draw_figure(const CellGridRenderer& renderer, const FigureSpec& s) {
@@ -107,7 +107,7 @@ void draw_figure(const CellGridRenderer& renderer, const FigureSpec& s) {
         const ViewRect area = figure_compare_area(s);
         const MapLabels compare_labels = map_labels(*s.compare_layout, s.compare_array);
         const View v =
-            fit(scene_bounds(*s.compare_layout), area, ruler_margin(label_px(s), !compare_labels.axis_note.empty()));
+            fit(scene_bounds(*s.compare_layout), area, ruler_margins(label_px(s), *s.compare_layout, compare_labels));
         s.compare_renderer->draw_scene(*s.compare_layout, v, {area, s.height, theme.scene}, std::nullopt);
         draw_map_labels(dl, *s.compare_layout, compare_labels, v, area,
                         label_style(overlay.font(), label_px(s), theme));

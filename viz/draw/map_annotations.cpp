@@ -186,7 +186,18 @@ uint64_t tick_step(double zoom, double min_px) {
     return uint64_t(1) << 60;
 }
 
-double ruler_margin(float font_px, bool axis_note) { return font_px * (axis_note ? 4.6 : 3.4); }
+Margins ruler_margins(float font_px, const MapLayout& layout, const MapLabels& labels) {
+    // The rulers' text is 0.8 of the font; a digit is about 0.62 of that wide (draw_rulers).
+    const uint64_t per_row = layout.is_matrix() ? 1 : layout.width;
+    const uint64_t last_row_start = labels.rows > 0 ? (labels.rows - 1) * per_row : 0;
+    const double digits = double(std::to_string(last_row_start).size());
+    Margins m;
+    m.left = font_px * 0.6;
+    m.top = font_px * 1.5;                                        // a name (0.9 of the font) a line above its array
+    m.right = font_px * (0.7 + 0.8 * 0.62 * digits);              // the ruler's gap, its number, a gap
+    m.bottom = font_px * (labels.axis_note.empty() ? 2.4 : 5.4);  // ticks, title; the note's two lines
+    return m;
+}
 
 std::vector<ViewRect> draw_map_labels(ImDrawList* dl, const MapLayout& layout, const MapLabels& labels, const View& v,
                                       const ViewRect& r, const LabelStyle& s) {

@@ -40,8 +40,10 @@ MapLabels map_labels(const MapLayout& layout, const std::string& array);
 // at least `min_px` apart at `zoom` pixels per cell.
 uint64_t tick_step(double zoom, double min_px);
 
-// The space the rulers (and the axis note) take around the picture, in pixels: fit with it.
-double ruler_margin(float font_px, bool axis_note);
+// The space what is drawn around the picture takes, in pixels (fit with it): a gap on the left;
+// above, the arrays' names and the row ruler's title; right, the row ruler's longest number;
+// below, the column ruler with its title, and the axis note.
+Margins ruler_margins(float font_px, const MapLayout& layout, const MapLabels& labels);
 
 struct LabelStyle {
     ImFont* font = nullptr;

@@ -30,12 +30,15 @@ View pan_by(const View& v, glm::dvec2 delta) {
     return out;
 }
 
-View fit(const WorldRect& w, const ViewRect& r, double margin) {
+View fit(const WorldRect& w, const ViewRect& r, const Margins& m) {
     View v;
-    v.center = {(w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2};
     const double ww = std::max(w.x1 - w.x0, 1e-9), wh = std::max(w.y1 - w.y0, 1e-9);
-    const double aw = std::max(r.w - 2 * margin, 1.0), ah = std::max(r.h - 2 * margin, 1.0);
+    const double aw = std::max(r.w - m.across(), 1.0), ah = std::max(r.h - m.down(), 1.0);
     v.zoom = std::clamp(std::min(aw / ww, ah / wh), kMinZoom, kMaxZoom);
+    // The world's centre at the centre of what the margins leave (r's centre shifted by half
+    // the difference of opposite margins).
+    const glm::dvec2 shift{(m.left - m.right) / 2, (m.top - m.bottom) / 2};
+    v.center = glm::dvec2{(w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2} - shift / v.zoom;
     return v;
 }
 

@@ -15,6 +15,15 @@ struct WorldRect {  // an area of the world, in cells
     double x0 = 0, y0 = 0, x1 = 1, y1 = 1;
 };
 
+// Pixels kept free on each side of a fitted picture, for what is drawn around it (its names
+// above, its rulers right and below).
+struct Margins {
+    double left = 12, top = 12, right = 12, bottom = 12;
+    static Margins all(double m) { return {m, m, m, m}; }
+    double across() const { return left + right; }
+    double down() const { return top + bottom; }
+};
+
 struct View {
     glm::dvec2 center{0.5, 0.5};  // world point at the viewport's centre
     double zoom = 1;              // pixels per cell
@@ -29,8 +38,8 @@ glm::dvec2 world_to_screen(const View& v, const ViewRect& r, glm::dvec2 world);
 // Multiplies the zoom by factor, keeping the world point under `cursor` where it is.
 View zoom_at(const View& v, const ViewRect& r, glm::dvec2 cursor, double factor);
 View pan_by(const View& v, glm::dvec2 screen_delta);
-// The view that shows all of `world` inside r with a margin (pixels) on every side.
-View fit(const WorldRect& world, const ViewRect& r, double margin = 12);
+// The view that shows all of `world` inside r less its margins, centred in what they leave.
+View fit(const WorldRect& world, const ViewRect& r, const Margins& margins = {});
 
 // The cell (column, row) under a screen point, if inside [0,width)×[0,height).
 std::optional<glm::ivec2> cell_at(const View& v, const ViewRect& r, glm::dvec2 screen, int width, int height);

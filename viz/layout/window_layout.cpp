@@ -34,48 +34,49 @@ WindowRegions window_regions(const WindowLayoutSpec& s) {
 
 namespace {
 
-// The pixels per cell at which `scene` fits in a w×h rectangle with `margin` on every side.
-double fitted_zoom(const WorldRect& scene, double w, double h, double margin) {
+// The pixels per cell at which `scene` fits in a w×h rectangle less its margins.
+double fitted_zoom(const WorldRect& scene, double w, double h, const Margins& m) {
     const double sw = std::max(scene.x1 - scene.x0, 1e-9), sh = std::max(scene.y1 - scene.y0, 1e-9);
-    return std::max(std::min((w - 2 * margin) / sw, (h - 2 * margin) / sh), 0.0);
+    return std::max(std::min((w - m.across()) / sw, (h - m.down()) / sh), 0.0);
 }
 
 }  // namespace
 
-LegendPlace place_legend(const WorldRect& scene, const ViewRect& area, double legend_w, double legend_h, double margin,
-                         bool reshapes) {
+LegendPlace place_legend(const WorldRect& scene, const ViewRect& area, double legend_w, double legend_h,
+                         const Margins& margins, bool reshapes) {
     const double sw = scene.x1 - scene.x0, sh = scene.y1 - scene.y0;
-    const double gap = margin;
+    const double gap = margins.left;  // the right margin holds the rulers: the legend follows them
+    const double margin = margins.top;
     if (reshapes && legend_w + gap < area.w / 2) {
         LegendPlace p;
         p.map = {area.x, area.y, area.w - legend_w - gap, area.h};
-        p.legend = {area.x + p.map.w + gap - margin, area.y + margin, legend_w, legend_h};
+        p.legend = {area.x + p.map.w + gap, area.y + margin, legend_w, legend_h};
         return p;
     }
     // Beside: the map keeps the area less the legend's column; the legend goes right of the
     // scene as fitted there (its free width shared on both sides of the scene).
-    const double zoom_right = legend_h <= area.h ? fitted_zoom(scene, area.w - legend_w - gap, area.h, margin) : 0;
-    const double zoom_below = legend_w <= area.w ? fitted_zoom(scene, area.w, area.h - legend_h - gap, margin) : 0;
-    const double zoom_over = fitted_zoom(scene, area.w, area.h, margin);
+    const double zoom_right = legend_h <= area.h ? fitted_zoom(scene, area.w - legend_w - gap, area.h, margins) : 0;
+    const double zoom_below = legend_w <= area.w ? fitted_zoom(scene, area.w, area.h - legend_h - gap, margins) : 0;
+    const double zoom_over = fitted_zoom(scene, area.w, area.h, margins);
     LegendPlace p;
     // A legend in the margin unless that costs the picture more than two fifths of its size;
     // only then does it go over a corner of it.
     if (std::max(zoom_right, zoom_below) >= 0.6 * zoom_over) {
         if (zoom_right >= zoom_below) {
-            const double used = sw * zoom_right + 2 * margin + gap + legend_w;  // scene, its margins, legend
+            const double used = sw * zoom_right + margins.across() + gap + legend_w;  // scene, its margins, legend
             const double left = area.x + std::max((area.w - used) / 2, 0.0);
-            p.map = {left, area.y, sw * zoom_right + 2 * margin, area.h};
+            p.map = {left, area.y, sw * zoom_right + margins.across(), area.h};
             p.legend = {left + p.map.w + gap, area.y + margin, legend_w, legend_h};
         } else {
-            const double used = sh * zoom_below + 2 * margin + gap + legend_h;
+            const double used = sh * zoom_below + margins.down() + gap + legend_h;
             const double top = area.y + std::max((area.h - used) / 2, 0.0);
-            p.map = {area.x, top, area.w, sh * zoom_below + 2 * margin};
-            p.legend = {area.x + margin, top + p.map.h + gap, legend_w, legend_h};
+            p.map = {area.x, top, area.w, sh * zoom_below + margins.down()};
+            p.legend = {area.x + margins.left, top + p.map.h + gap, legend_w, legend_h};
         }
         return p;
     }
     p.map = area;
-    p.legend = {area.x + area.w - legend_w - margin, area.y + margin, legend_w, legend_h};
+    p.legend = {area.x + area.w - legend_w - margins.right, area.y + margin, legend_w, legend_h};
     p.over = true;
     return p;
 }

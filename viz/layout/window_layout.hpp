@@ -32,16 +32,17 @@ WindowRegions window_regions(const WindowLayoutSpec& spec);
 
 // Where the legend goes beside a scene fitted into `area`: right of the fitted scene, or under
 // it, whichever leaves the picture larger (and the legend fits), unless that would shrink the
-// picture by more than two fifths: then over the area's top-right corner. `map` is the rectangle to fit the scene into;
-// `legend` is the legend's.
+// picture by more than two fifths: then over the area's top-right corner. `map` is the
+// rectangle to fit the scene into (with `margins`); `legend` is the legend's, a left margin's
+// width from the map.
 struct LegendPlace {
     ViewRect map, legend;
     bool over = false;  // drawn over the picture (on a background of its own)
 };
 // `reshapes`: the scene takes the shape it is given (a 1D map's rows follow the view): the
 // legend then always goes right of it, and the map keeps the rest of the area.
-LegendPlace place_legend(const WorldRect& scene, const ViewRect& area, double legend_w, double legend_h, double margin,
-                         bool reshapes = false);
+LegendPlace place_legend(const WorldRect& scene, const ViewRect& area, double legend_w, double legend_h,
+                         const Margins& margins, bool reshapes = false);
 
 // The fraction of `window` (its area) that `picture` covers: what the layout guarantees.
 double covered_fraction(const ViewRect& picture, const ViewRect& window);
