@@ -9,7 +9,7 @@
 #include "app/launch/input_file.hpp"
 #include "app/launch/launch_options.hpp"
 #include "app/launch/lessons.hpp"
-#include "app/reports/number_text.hpp"
+#include "kernels/core/number_text.hpp"
 #include "kernels/source/kernel_host_client.hpp"
 #include "app/launch/source_launch.hpp"
 

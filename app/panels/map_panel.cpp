@@ -90,12 +90,11 @@ void outline_cells(ImDrawList* dl, const AppState& state, const ViewRect& r) {
 // 1D rows follow the area's shape (until the learner sets them; the new rows come with the next
 // frame's update), and a fitted view refits the map's rectangle `r` when it changes size
 // (window resized, UI scale changed).
-void follow_area(AppState& state, const ViewRect& area, double legend_column, const ViewRect& r,
-                 const Margins& margins) {
+void follow_area(AppState& state, const ViewRect& r, const Margins& margins) {
     const MapLayout& layout = state.picture->layout;
     if (state.auto_blocks_per_row && !layout.is_matrix()) {
-        // The shape of the area less a legend column: the rows chosen for it keep the legend beside.
-        const double shape = std::max(area.w - legend_column, 1.0) / area.h;
+        // The shape of the map's rectangle, the legend beside or under it already set apart.
+        const double shape = std::max(r.w - margins.across(), 1.0) / std::max(r.h - margins.down(), 1.0);
         const RowWidth wanted = row_width_for_aspect(layout.workload, layout.launch, shape);
         if (!(wanted == state.row_width)) {
             state.row_width = wanted;
@@ -139,7 +138,7 @@ void draw_legend_in_margin(ImDrawList* dl, AppState& state, const Legend& legend
         state.labels_over_cells.push_back(lr);
     }
     draw_legend(dl, legend, ImGui::GetFont(), legend_font, float(lr.x) + legend_pad, float(lr.y) + legend_pad,
-                float(lr.w) - 2 * legend_pad, theme);
+                float(lr.w) - 2 * legend_pad, theme, place.across);
 }
 
 // The two pictures' sentences: which kernel each is, and the comparison's legend figure.
@@ -215,7 +214,6 @@ struct PanelPlan {
     std::optional<ViewRect> compare;  // a lesson's comparison, right of the map
     MapLabels labels;                 // the picture's names and rulers
     Margins margins;                  // what the fitted picture leaves for its names and rulers
-    double legend_column = 0;         // the legend's width and its gap, beside the picture
     float legend_font = 0, legend_pad = 0;
 };
 
@@ -232,13 +230,20 @@ PanelPlan plan_panel(const AppState& state, const ViewRect& area, float font) {
     const ImVec2 l = legend_size(*plan.legend, ImGui::GetFont(), plan.legend_font, std::floor(font * 16));
     plan.labels = map_labels(picture.layout, picture.launch.array_caption());
     plan.margins = ruler_margins(font, picture.layout, plan.labels);
-    plan.legend_column = l.x + 2 * plan.legend_pad + plan.margins.left;
     // With a comparison the legend is placed for both pictures side by side (about twice as
     // wide, with the second's rulers), and they share what it leaves.
     WorldRect scene = scene_bounds(picture.layout);
     if (picture.compare) scene.x1 = scene.x0 + 2.25 * (scene.x1 - scene.x0);
-    plan.place = place_legend(scene, area, l.x + 2 * plan.legend_pad, l.y + 2 * plan.legend_pad, plan.margins,
-                              !picture.layout.is_matrix() && state.auto_blocks_per_row);
+    const bool reshapes = !picture.layout.is_matrix() && state.auto_blocks_per_row;
+    // A reshaping map may have its legend as a strip under it, as wide as the area.
+    const double strip_h = reshapes && !picture.compare
+                               ? legend_size(*plan.legend, ImGui::GetFont(), plan.legend_font,
+                                             float(area.w - plan.margins.across()) - 2 * plan.legend_pad, true)
+                                         .y +
+                                     2 * plan.legend_pad
+                               : 0;
+    plan.place = place_legend(scene, area, l.x + 2 * plan.legend_pad, l.y + 2 * plan.legend_pad, plan.margins, reshapes,
+                              strip_h);
     if (picture.compare) plan.compare = share_with_compare(plan.place.map, font, picture);
     return plan;
 }
@@ -258,7 +263,6 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     const LegendPlace& place = plan.place;
     const std::optional<ViewRect>& compare_area = plan.compare;
     const MapLabels& labels = plan.labels;
-    const double legend_column = plan.legend_column;
     // Whole pixels: the renderer's viewport is in whole pixels, and cells must land where
     // the view says they are.
     const ImVec2 pos(std::floor(float(place.map.x)), std::floor(float(place.map.y)));
@@ -273,8 +277,7 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
         return;
     }
     const MapLayout& layout = state.picture->layout;
-    follow_area(state, compare_area ? ViewRect{area.x, area.y, area.w / 2, area.h} : area, legend_column, r,
-                plan.margins);
+    follow_area(state, r, plan.margins);
     const View before = state.view;
     handle_input(state, r);
     if (state.view.zoom != before.zoom || state.view.center != before.center) state.view_is_fit = false;

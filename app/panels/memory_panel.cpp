@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "app/reports/memory_report.hpp"
-#include "app/reports/number_text.hpp"
+#include "kernels/core/number_text.hpp"
 #include "app/panels/panel_widgets.hpp"
 #include "app/panels/warp_overlay.hpp"
 

@@ -10,7 +10,7 @@
 #include "kernels/builtin/registry.hpp"
 #include "kernels/model/model_array_stats.hpp"
 #include "app/launch/model_launch.hpp"
-#include "app/reports/number_text.hpp"
+#include "kernels/core/number_text.hpp"
 #include "kernels/source/kernel_host_client.hpp"
 #include "app/reports/occupancy_report.hpp"
 #include "kernels/source/seed_source.hpp"

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "app/reports/number_text.hpp"
+#include "kernels/core/number_text.hpp"
 
 namespace threadmap {
 

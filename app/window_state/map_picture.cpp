@@ -9,7 +9,8 @@
 #include "kernels/model/model_array_stats.hpp"
 #include "kernels/builtin/registry.hpp"
 #include "app/launch/model_launch.hpp"
-#include "app/reports/number_text.hpp"
+#include "kernels/core/number_text.hpp"
+#include "viz/draw/map_annotations.hpp"
 
 namespace threadmap {
 
@@ -308,6 +309,9 @@ Legend picture_legend(const MapPicture& picture) {
         add_findings_notes(g, picture);
     else if (is_memory_mode(picture.color.mode))
         add_memory_note(g, picture);
+    // How to read the rulers, where x runs down the rows (the tutorial's matmul).
+    const std::string axis = map_labels(picture.layout, picture.launch.array_caption()).axis_note;
+    if (!axis.empty()) g.note += (g.note.empty() ? "" : "\n") + axis;
     return g;
 }
 

@@ -194,10 +194,11 @@ TEST_CASE("every lesson opens - and its map pixels are the colorizer's colours w
         // It opens in its view's colours (blockIdx where it names none).
         const std::string view_color = find_lesson(name)->view.color;
         CHECK(s["color_mode"] == (view_color.empty() ? "block" : view_color));
-        // The legend, in its own column right of the map: for blockIdx, the first blocks' swatches.
+        // The legend in the map's margin, right of it or (a 1D map) under it: for blockIdx, the
+        // first blocks' swatches.
         const ViewRect r{s["map_rect"][0], s["map_rect"][1], s["map_rect"][2], s["map_rect"][3]};
         const ViewRect l{s["legend_rect"][0], s["legend_rect"][1], s["legend_rect"][2], s["legend_rect"][3]};
-        CHECK(l.x >= r.x + r.w);  // never over the cells
+        CHECK((l.x >= r.x + r.w || l.y >= r.y + r.h));  // never over the cells
         int swatches = 0;
         for (uint32_t b = 0; b < 4 && s["color_mode"] == "block"; ++b) {
             const Rgba8 e = categorical(b, Palette::Standard);
@@ -265,9 +266,10 @@ TEST_CASE("a drag pans the map - a resize, down to 1x1 and back, keeps the windo
     CHECK(img.width == 800);
     CHECK(img.height == 600);
     // The map is still drawn in its place in the smaller window, with the colorizer's colours
-    // (seed-increment: no note drawn over the cells in a narrow view).
+    // (seed-increment: no note drawn over the cells in a narrow view), as far as the pan left it
+    // in view: a few rows at the view's left edge.
     const PixelCheck c = check_map_pixels(img, s3, expected_picture(preset("seed-increment"), s3));
-    CHECK(c.elements > 100);
+    CHECK(c.elements > 40);
     CHECK(c.mismatches == 0);
 }
 
@@ -639,6 +641,33 @@ TEST_CASE("who wrote C[63, 47] of the seed matmul: Ctrl+G, the index, Enter - th
     const json bad = load_json(w.path("bad.json"));
     CHECK(bad["go_to_error"] == "index 4700 is past the array's 200 columns");
     CHECK(bad["pinned_cell"] == json::array({47, 63}));  // the last good one stays
+}
+
+TEST_CASE(
+    "on a projector's 1280x720 the picture takes the window - the first lesson and the seed matmul, both layouts") {
+    // The picture's share of the window (its scene's rectangle on screen): the legend beside it
+    // or, where a 1D map gains by it, a strip under it; margins only as wide as the names and
+    // rulers drawn there; the axis note in the legend. A few points under today's figures
+    // (28%, 51%, 26%, 24%): below them, the layout broke.
+    struct Case {
+        const char* lesson;
+        bool presentation;
+        double at_least;
+    };
+    for (const Case c : {Case{"seed-increment", false, 0.25}, Case{"seed-increment", true, 0.48},
+                         Case{"seed-matmul", false, 0.23}, Case{"seed-matmul", true, 0.21}}) {
+        CAPTURE(c.lesson);
+        CAPTURE(c.presentation);
+        std::vector<std::string> args = {"--preset", c.lesson, "--window-size", "1280x720"};
+        if (c.presentation) args.push_back("--presentation");
+        const WindowRun w = run_window(args, "1 move 5 5\n2 wait idle\n3 state @/s.json\n4 quit\n");
+        const json s = load_json(w.path("s.json"));
+        CHECK(double(s["covered"]) >= c.at_least);
+        const ViewRect l{s["legend_rect"][0], s["legend_rect"][1], s["legend_rect"][2], s["legend_rect"][3]};
+        const ViewRect p{s["picture_rect"][0], s["picture_rect"][1], s["picture_rect"][2], s["picture_rect"][3]};
+        CHECK(l.w > 100);                               // a legend is there…
+        CHECK((l.x >= p.x + p.w || l.y >= p.y + p.h));  // …right of the picture or under it, never over it
+    }
 }
 
 TEST_CASE("a window layout file that is a FIFO is refused with a message - the window opens and closes") {

@@ -90,7 +90,7 @@ TEST_CASE("the legend goes in the picture's margin, beside or under it, never ov
     CHECK(snug.legend.x == doctest::Approx(pic.x + pic.w + 40 + 8));
 }
 
-TEST_CASE("ruler margins: room for the longest row number right, the ruler and the axis note below") {
+TEST_CASE("ruler margins: room for the longest row number right, the column ruler below") {
     const auto line = make_layout(array_workload(KernelKind::Increment, 500), {{16, 1, 1}, {32, 1, 1}}, {2}, 16384);
     REQUIRE(line.value);
     const Margins few = ruler_margins(20, *line.value, map_labels(*line.value, ""));  // rows start at 0…448
@@ -101,10 +101,6 @@ TEST_CASE("ruler margins: room for the longest row number right, the ruler and t
     CHECK(many.right > few.right + 20 * 0.8 * 0.62 * 4);
     CHECK(few.left < few.right);
     CHECK(few.top < few.bottom);
-    Workload seed = matmul_workload(KernelKind::Matmul, 200, 200, 200);
-    const auto mm = make_layout(seed, {{16, 16, 1}, {32, 32, 1}}, {1}, 16384);
-    REQUIRE(mm.value);
-    CHECK(ruler_margins(20, *mm.value, map_labels(*mm.value, "")).bottom > few.bottom + 20 * 2);  // the axis note
 }
 
 TEST_CASE("ruler ticks stand at 1, 2 or 5 times a power of ten, far enough apart to read") {
@@ -156,4 +152,23 @@ TEST_CASE("covered fraction: the picture's share of the window") {
     CHECK(covered_fraction({0, 0, 50, 100}, {0, 0, 100, 100}) == doctest::Approx(0.5));
     CHECK(covered_fraction({-50, 0, 100, 100}, {0, 0, 100, 100}) == doctest::Approx(0.5));  // clipped
     CHECK(covered_fraction({200, 200, 10, 10}, {0, 0, 100, 100}) == 0);
+}
+
+TEST_CASE("a 1D map's legend goes under it as a strip where the map's reshaped rows gain by it") {
+    const WorldRect line{0, 0, 32, 16};  // 512 cells in rows of 32
+    const Margins m = Margins::all(10);
+    // The normal layout's centre, which a legend column would narrow: a strip under the map.
+    const LegendPlace under = place_legend(line, {0, 0, 775, 555}, 228, 320, m, true, 110);
+    CHECK(under.across);
+    CHECK(under.map.w == 775);
+    CHECK(under.legend.y >= under.map.y + under.map.h);
+    CHECK(under.legend.y + under.legend.h <= 555);
+    // Presentation's wide, short area: beside keeps the picture larger.
+    const LegendPlace beside = place_legend(line, {0, 0, 1280, 550}, 211, 348, m, true, 110);
+    CHECK_FALSE(beside.across);
+    CHECK(beside.legend.x >= beside.map.x + beside.map.w);
+    CHECK_FALSE(place_legend(line, {0, 0, 775, 555}, 228, 320, m, true).across);  // no strip offered
+    // Rows doubled or halved to the best fit: 512 cells in 400x400 take 32x16 (or 16x32) at 12.5 px.
+    CHECK(reshaped_area(line, 420, 420, m) == doctest::Approx(512 * 12.5 * 12.5));
+    CHECK(reshaped_area(line, 20, 20, m) == 0);  // no room inside the margins
 }

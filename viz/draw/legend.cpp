@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace threadmap {
 
@@ -154,22 +156,50 @@ Legend make_legend(const ColorContext& c) {
     return g;
 }
 
-ImVec2 legend_size(const Legend& g, ImFont* font, float size, float max_width) {
+namespace {
+
+// A swatch with its label: its box, a gap, the text.
+float swatch_width(const LegendSwatch& s, ImFont* font, float size) {
+    return size * 1.4f + font->CalcTextSizeA(size, 1e9f, 0, s.label.c_str()).x;
+}
+
+// Where each swatch goes: its x offset and its line. One a line, or (`across`) side by side
+// as words flow in a paragraph of `width`.
+std::vector<std::pair<float, int>> swatch_places(const Legend& g, ImFont* font, float size, float width, bool across) {
+    std::vector<std::pair<float, int>> places;
+    float x = 0;
+    int line = 0;
+    for (const auto& s : g.swatches) {
+        const float w = swatch_width(s, font, size);
+        if (!across || (x > 0 && x + w > width)) {
+            line += places.empty() ? 0 : 1;
+            x = 0;
+        }
+        places.emplace_back(x, line);
+        x += w + size * 1.5f;  // and a gap before the next
+    }
+    return places;
+}
+
+}  // namespace
+
+ImVec2 legend_size(const Legend& g, ImFont* font, float size, float max_width, bool across) {
     const float line = size * 1.35f, box = size * 0.9f;
     const auto text_w = [&](const std::string& s) { return font->CalcTextSizeA(size, 1e9f, 0, s.c_str()).x; };
     float width = text_w(g.title);
-    for (const auto& s : g.swatches) width = std::max(width, box + size * 0.5f + text_w(s.label));
+    for (const auto& s : g.swatches) width = std::max(width, swatch_width(s, font, size));
     if (g.ramp) width = std::max(width, std::max(size * 10, text_w(g.ramp_low) + text_w(g.ramp_high) + size));
-    width = std::min(width + 2, max_width);
+    width = across ? max_width : std::min(width + 2, max_width);
     float height = line * 1.2f;
     if (!g.note.empty()) height += font->CalcTextSizeA(size, 1e9f, width, g.note.c_str()).y + line * 0.3f;
     if (g.ramp) height += box + size * 0.3f + line * 1.3f;
-    height += line * float(g.swatches.size());
+    const auto places = swatch_places(g, font, size, width, across);
+    if (!places.empty()) height += line * float(places.back().second + 1);
     return ImVec2(width, height);
 }
 
 float draw_legend(ImDrawList* dl, const Legend& g, ImFont* font, float size, float x, float y, float width,
-                  const Theme& theme) {
+                  const Theme& theme, bool across) {
     const ImU32 text = to_imgui(theme.text);
     const float line = size * 1.35f, box = size * 0.9f;
     float cy = y;
@@ -194,8 +224,13 @@ float draw_legend(ImDrawList* dl, const Legend& g, ImFont* font, float size, flo
         dl->AddText(font, size, ImVec2(x + width - hw, cy), text, g.ramp_high.c_str());
         cy += line * 1.3f;
     }
-    for (const auto& s : g.swatches) {
-        const ImVec2 a(x, cy + (line - box) / 2), b(x + box, cy + (line - box) / 2 + box);
+    const auto places = swatch_places(g, font, size, width, across);
+    const float top = cy;
+    for (size_t i = 0; i < g.swatches.size(); ++i) {
+        const LegendSwatch& s = g.swatches[i];
+        const float sx = x + places[i].first;
+        cy = top + line * float(places[i].second);
+        const ImVec2 a(sx, cy + (line - box) / 2), b(sx + box, cy + (line - box) / 2 + box);
         if (s.ghost) {  // faded and hatched, like the map's idle threads
             const Rgba8 bg = theme.scene;
             const auto fade = [](uint8_t c, uint8_t k) { return uint8_t(c + (k - c) * 0.45f); };
@@ -207,9 +242,9 @@ float draw_legend(ImDrawList* dl, const Legend& g, ImFont* font, float size, flo
             dl->AddRectFilled(a, b, to_imgui(s.color));
         }
         dl->AddRect(a, b, IM_COL32(0, 0, 0, 255));
-        dl->AddText(font, size, ImVec2(x + box + size * 0.5f, cy + (line - size) / 2), text, s.label.c_str());
-        cy += line;
+        dl->AddText(font, size, ImVec2(sx + box + size * 0.5f, cy + (line - size) / 2), text, s.label.c_str());
     }
+    if (!places.empty()) cy = top + line * float(places.back().second + 1);
     return cy - y;
 }
 

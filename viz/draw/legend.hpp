@@ -40,11 +40,13 @@ struct Legend {
 Legend make_legend(const ColorContext& color);
 
 // The size the legend takes drawn at `font_size`: as wide as its widest line (at most
-// `max_width`, its note wrapped there), as tall as draw_legend makes it.
-ImVec2 legend_size(const Legend& legend, ImFont* font, float font_size, float max_width);
+// `max_width`, its note wrapped there), as tall as draw_legend makes it. `across`: a strip as
+// wide as `max_width`, its swatches flowing in as many columns as fit (under a picture).
+ImVec2 legend_size(const Legend& legend, ImFont* font, float font_size, float max_width, bool across = false);
 
-// Draws the legend with its top-left at (x, y) within `width` pixels; returns its height.
+// Draws the legend with its top-left at (x, y) within `width` pixels (`across`: as
+// legend_size's strip); returns its height.
 float draw_legend(ImDrawList* list, const Legend& legend, ImFont* font, float font_size, float x, float y, float width,
-                  const Theme& theme = theme_of(ThemeName::Dark));
+                  const Theme& theme = theme_of(ThemeName::Dark), bool across = false);
 
 }  // namespace threadmap

@@ -193,9 +193,9 @@ Margins ruler_margins(float font_px, const MapLayout& layout, const MapLabels& l
     const double digits = double(std::to_string(last_row_start).size());
     Margins m;
     m.left = font_px * 0.6;
-    m.top = font_px * 1.5;                                        // a name (0.9 of the font) a line above its array
-    m.right = font_px * (0.7 + 0.8 * 0.62 * digits);              // the ruler's gap, its number, a gap
-    m.bottom = font_px * (labels.axis_note.empty() ? 2.4 : 5.4);  // ticks, title; the note's two lines
+    m.top = font_px * 1.5;                            // a name (0.9 of the font) a line above its array
+    m.right = font_px * (0.7 + 0.8 * 0.62 * digits);  // the ruler's gap, its number, a gap
+    m.bottom = font_px * 2.4;                         // the ticks' numbers, the ruler's title
     return m;
 }
 
@@ -215,12 +215,6 @@ std::vector<ViewRect> draw_map_labels(ImDrawList* dl, const MapLayout& layout, c
                                                           : ImVec2(float(at.x), float(at.y) - px * 1.35f);
         const ViewRect box = backed_text(dl, s, px, where, a.text);
         if (k == 0 && layout.is_matrix()) over.push_back(box);
-    }
-    if (!labels.axis_note.empty()) {
-        const glm::dvec2 at = world_to_screen(v, r, {0, double(layout.height)});
-        const float x = std::max(float(at.x), float(r.x) + 2);
-        dl->AddText(s.font, s.font_px * 0.8f, ImVec2(x, float(at.y) + s.font_px * 3.3f), to_imgui(s.text),
-                    labels.axis_note.c_str(), nullptr, std::max(float(r.x + r.w) - x - 2, s.font_px * 8));
     }
     dl->PopClipRect();
     return over;

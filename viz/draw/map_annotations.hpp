@@ -1,8 +1,9 @@
 // The picture's own names and numbers: each array with its name and shape ("C 200×200",
 // "A 300×200", "a[500]"), index rulers along its edges with ticks that adapt to the zoom,
-// blockIdx at block corners and element indices inside cells when they fit, and a note where a
-// kernel maps x to rows. Placement is pure (map_labels, tick_step: tested); draw_map_labels
-// draws it on an ImDrawList, for the window and `render` alike.
+// blockIdx at block corners and element indices inside cells when they fit; and where a kernel
+// maps x to rows, a note saying so (which the legend shows). Placement is pure (map_labels,
+// tick_step, ruler_margins: tested); draw_map_labels draws it on an ImDrawList, for the window
+// and `render` alike.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +28,9 @@ struct ArrayLabel {
 
 struct MapLabels {
     std::vector<ArrayLabel> arrays;  // the mapped array first
-    // Where a kernel's threads map x to rows (the tutorial's matmul): a sentence to show, else empty.
+    // Where a kernel's threads map x to rows (the tutorial's matmul): a sentence for the
+    // legend's note (beside the picture, where a line under it would cost the picture its
+    // height), else empty.
     std::string axis_note;
     uint64_t rows = 0, cols = 0;  // the mapped array's shape (1D: cols elements per row of cells)
 };
@@ -42,7 +45,7 @@ uint64_t tick_step(double zoom, double min_px);
 
 // The space what is drawn around the picture takes, in pixels (fit with it): a gap on the left;
 // above, the arrays' names and the row ruler's title; right, the row ruler's longest number;
-// below, the column ruler with its title, and the axis note.
+// below, the column ruler with its title.
 Margins ruler_margins(float font_px, const MapLayout& layout, const MapLabels& labels);
 
 struct LabelStyle {
@@ -56,7 +59,7 @@ inline LabelStyle label_style(ImFont* font, float font_px, const Theme& theme) {
 }
 
 // Draws `labels` for the view: the arrays' names, the rulers of the mapped array, block
-// labels at block corners and indices inside cells where they fit, and the axis note. Returns
+// labels at block corners and indices inside cells where they fit. Returns
 // the screen rectangles of what it drew over cells (block labels, indices, the mapped array's
 // name): what the picture's cells do not show there.
 std::vector<ViewRect> draw_map_labels(ImDrawList* list, const MapLayout& layout, const MapLabels& labels,

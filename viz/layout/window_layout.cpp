@@ -2,6 +2,7 @@
 #include "viz/layout/window_layout.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace threadmap {
 
@@ -42,14 +43,35 @@ double fitted_zoom(const WorldRect& scene, double w, double h, const Margins& m)
 
 }  // namespace
 
+double reshaped_area(const WorldRect& scene, double w, double h, const Margins& m) {
+    const double cols = std::max(scene.x1 - scene.x0, 1.0), cells = cols * std::max(scene.y1 - scene.y0, 1.0);
+    double best = 0;
+    for (int k = -8; k <= 8; ++k) {
+        const double row = std::ldexp(cols, k);
+        if (row < 1 || row > cells * 2) continue;
+        const double zoom = std::max(std::min((w - m.across()) / row, (h - m.down()) / std::ceil(cells / row)), 0.0);
+        best = std::max(best, cells * zoom * zoom);
+    }
+    return best;
+}
+
 LegendPlace place_legend(const WorldRect& scene, const ViewRect& area, double legend_w, double legend_h,
-                         const Margins& margins, bool reshapes) {
+                         const Margins& margins, bool reshapes, double strip_h) {
     const double sw = scene.x1 - scene.x0, sh = scene.y1 - scene.y0;
     const double gap = margins.left;  // the right margin holds the rulers: the legend follows them
     const double margin = margins.top;
     if (reshapes && legend_w + gap < area.w / 2) {
         LegendPlace p;
-        p.map = {area.x, area.y, area.w - legend_w - gap, area.h};
+        const ViewRect beside{area.x, area.y, area.w - legend_w - gap, area.h};
+        const ViewRect under{area.x, area.y, area.w, area.h - strip_h - gap};
+        if (strip_h > 0 && under.h > area.h / 2 &&
+            reshaped_area(scene, under.w, under.h, margins) > reshaped_area(scene, beside.w, beside.h, margins)) {
+            p.map = under;
+            p.legend = {area.x + margins.left, area.y + under.h + gap, area.w - margins.across(), strip_h};
+            p.across = true;
+            return p;
+        }
+        p.map = beside;
         p.legend = {area.x + p.map.w + gap, area.y + margin, legend_w, legend_h};
         return p;
     }

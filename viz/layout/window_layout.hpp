@@ -37,12 +37,18 @@ WindowRegions window_regions(const WindowLayoutSpec& spec);
 // width from the map.
 struct LegendPlace {
     ViewRect map, legend;
-    bool over = false;  // drawn over the picture (on a background of its own)
+    bool over = false;    // drawn over the picture (on a background of its own)
+    bool across = false;  // a strip under the picture, its swatches side by side
 };
 // `reshapes`: the scene takes the shape it is given (a 1D map's rows follow the view): the
-// legend then always goes right of it, and the map keeps the rest of the area.
+// legend then goes right of it, or under it as a strip `strip_h` tall across the area (0: no
+// strip), whichever leaves the reshaped picture larger; the map keeps the rest of the area.
 LegendPlace place_legend(const WorldRect& scene, const ViewRect& area, double legend_w, double legend_h,
-                         const Margins& margins, bool reshapes = false);
+                         const Margins& margins, bool reshapes = false, double strip_h = 0);
+
+// The screen area a reshaping scene's cells take fitted in a w×h rectangle less its margins,
+// its rows doubled or halved (whole warps, as a 1D map's) to the best fit.
+double reshaped_area(const WorldRect& scene, double w, double h, const Margins& margins);
 
 // The fraction of `window` (its area) that `picture` covers: what the layout guarantees.
 double covered_fraction(const ViewRect& picture, const ViewRect& window);
