@@ -9,11 +9,11 @@
 #include <utility>
 #include <vector>
 
+#include "viz/draw/imgui_color.hpp"
+
 namespace threadmap {
 
 namespace {
-
-ImU32 to_imgui(Rgba8 c) { return IM_COL32(c.r, c.g, c.b, 255); }
 
 std::string dim_label(const Dim3& d, bool two_d, bool three_d) {
     if (three_d) return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
@@ -200,7 +200,7 @@ ImVec2 legend_size(const Legend& g, ImFont* font, float size, float max_width, b
 
 float draw_legend(ImDrawList* dl, const Legend& g, ImFont* font, float size, float x, float y, float width,
                   const Theme& theme, bool across) {
-    const ImU32 text = to_imgui(theme.text);
+    const ImU32 text = to_imgui_opaque(theme.text);
     const float line = size * 1.35f, box = size * 0.9f;
     float cy = y;
     dl->AddText(font, size, ImVec2(x, cy), text, g.title.c_str());
@@ -214,7 +214,8 @@ float draw_legend(ImDrawList* dl, const Legend& g, ImFont* font, float size, flo
         const uint32_t anchors = 4;  // one gradient segment between each pair of ramp anchors
         const float w = width - 2, h = box;
         for (uint32_t i = 0; i < anchors; ++i) {
-            const ImU32 a = to_imgui(ramp(float(i) / anchors)), b = to_imgui(ramp(float(i + 1) / anchors));
+            const ImU32 a = to_imgui_opaque(ramp(float(i) / anchors)),
+                        b = to_imgui_opaque(ramp(float(i + 1) / anchors));
             dl->AddRectFilledMultiColor(ImVec2(x + w * float(i) / anchors, cy),
                                         ImVec2(x + w * float(i + 1) / anchors, cy + h), a, b, b, a);
         }
@@ -239,7 +240,7 @@ float draw_legend(ImDrawList* dl, const Legend& g, ImFont* font, float size, flo
                 dl->AddLine(ImVec2(a.x + std::max(0.0f, d - box), a.y + std::min(d, box)),
                             ImVec2(a.x + std::min(d, box), a.y + std::max(0.0f, d - box)), IM_COL32(0, 0, 0, 110));
         } else {
-            dl->AddRectFilled(a, b, to_imgui(s.color));
+            dl->AddRectFilled(a, b, to_imgui_opaque(s.color));
         }
         dl->AddRect(a, b, IM_COL32(0, 0, 0, 255));
         dl->AddText(font, size, ImVec2(sx + box + size * 0.5f, cy + (line - size) / 2), text, s.label.c_str());

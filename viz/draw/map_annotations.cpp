@@ -7,14 +7,13 @@
 #include <cmath>
 
 #include "viz/draw/cell_grid_renderer.hpp"
+#include "viz/draw/imgui_color.hpp"
 
 namespace threadmap {
 
 namespace {
 
 std::string dims(uint64_t rows, uint64_t cols) { return std::to_string(rows) + "\u00d7" + std::to_string(cols); }
-
-ImU32 to_imgui(Rgba8 c) { return IM_COL32(c.r, c.g, c.b, c.a); }
 
 // Text with a backing box, its top-left at `at`; the box's screen rectangle.
 ViewRect backed_text(ImDrawList* dl, const LabelStyle& s, float px, ImVec2 at, const std::string& text) {
