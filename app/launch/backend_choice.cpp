@@ -41,6 +41,7 @@ BackendResult choose_backend(const std::string& requested) {
     if (!usable) {
         if (requested == "cuda") {
             r.error = "--backend cuda: no usable CUDA device (" + why_not + ")";
+            r.kind = Failure::Unsupported;
             return r;
         }
         r.value = cpu_backend("no CUDA device: " + why_not);

@@ -20,7 +20,15 @@ std::string shown_text(const Lesson& lesson, const std::string& text) {
     return s;
 }
 
+std::string look_for_text(const Lesson& lesson) { return "Look for: " + shown_text(lesson, lesson.look_for); }
+
 }  // namespace
+
+std::string look_for_for_margin(const AppState& state) {
+    const Lesson* lesson = find_lesson(state.edit.preset);
+    const bool presented = state.settings.presentation && state.settings.lesson_card_open;
+    return lesson && presented ? look_for_text(*lesson) : "";
+}
 
 void draw_lesson_card(AppState& state) {
     const Lesson* lesson = find_lesson(state.edit.preset);
@@ -54,8 +62,8 @@ void draw_lesson_card(AppState& state) {
     ImGui::SameLine();
     if (ImGui::ArrowButton("##next", ImGuiDir_Right)) select_lesson(state, all[(at + 1) % all.size()].name);
     remember_rect(state, "lesson:card-next");
-    if (state.settings.lesson_card_open) {
-        ImGui::TextWrapped("Look for: %s", shown_text(*lesson, lesson->look_for).c_str());
+    if (state.settings.lesson_card_open && !state.look_for_in_margin) {
+        ImGui::TextWrapped("%s", look_for_text(*lesson).c_str());
         remember_rect(state, "lesson:look-for");
     }
     ImGui::Separator();

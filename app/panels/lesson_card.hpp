@@ -3,10 +3,17 @@
 // Previous and Next. Folds to one line; the Lessons tab keeps the whole explanation.
 #pragma once
 
+#include <string>
+
 #include "app/window_state/app_state.hpp"
 
 namespace threadmap {
 
 void draw_lesson_card(AppState& state);
+
+// "Look for: …" of the lesson on screen, for presentation mode to put in the map's margin
+// (above the legend, beside the picture) instead of in the card above it, where it fits there
+// (AppState::look_for_in_margin): empty otherwise (no lesson, the card folded, the normal layout).
+std::string look_for_for_margin(const AppState& state);
 
 }  // namespace threadmap

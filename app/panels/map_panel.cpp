@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "app/window_state/finding_target.hpp"
+#include "app/panels/lesson_card.hpp"
 #include "viz/draw/legend.hpp"
 #include "viz/draw/map_annotations.hpp"
 #include "viz/layout/window_layout.hpp"
@@ -227,7 +228,14 @@ PanelPlan plan_panel(const AppState& state, const ViewRect& area, float font) {
     const MapPicture& picture = *state.picture;
     plan.legend = picture_legend(picture);
     if (picture.compare) plan.legend->note.clear();  // said under each picture instead
-    const ImVec2 l = legend_size(*plan.legend, ImGui::GetFont(), plan.legend_font, std::floor(font * 16));
+    // Presentation mode: the lesson's point beside its picture, where the legend then still fits
+    // the area's height (else it stays in the card).
+    if (!picture.compare) plan.legend->lead = look_for_for_margin(state);
+    ImVec2 l = legend_size(*plan.legend, ImGui::GetFont(), plan.legend_font, std::floor(font * 16));
+    if (!plan.legend->lead.empty() && l.y + 2 * plan.legend_pad > area.h) {
+        plan.legend->lead.clear();
+        l = legend_size(*plan.legend, ImGui::GetFont(), plan.legend_font, std::floor(font * 16));
+    }
     plan.labels = map_labels(picture.layout, picture.launch.array_caption());
     plan.margins = ruler_margins(font, picture.layout, plan.labels);
     // With a comparison the legend is placed for both pictures side by side (about twice as
@@ -297,6 +305,7 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     dl->PopClipRect();
 
     draw_legend_in_margin(dl, state, *plan.legend, place, plan.legend_font, plan.legend_pad);
+    state.look_for_in_margin = !plan.legend->lead.empty();
     if (compare_area) draw_compare(dl, state, frame, r, *compare_area);
 }
 

@@ -122,7 +122,8 @@ constexpr float kEditorBesideMapEms = 40;
 // The centre holds the views as tabs, each given the whole area: the map, the timings, and
 // (as they come) the kernel editor, findings, memory and occupancy views.
 void draw_centre_views(AppState& state, MapFrame& frame) {
-    draw_lesson_card(state);  // over every tab: a lesson's point may be on any of them
+    draw_lesson_card(state);           // over every tab: a lesson's point may be on any of them
+    state.look_for_in_margin = false;  // until the map panel, if drawn, puts it beside the picture
     if (!ImGui::BeginTabBar("views")) return;
     // Taken now: a tab's own content may ask for another view (Occupancy's colour buttons) next frame.
     const std::optional<CentreView> open = state.open_view;

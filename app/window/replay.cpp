@@ -319,25 +319,26 @@ void add_picture_state(AppState& state, nlohmann::json& j) {
     }
 }
 
-// What a `state FILE` step writes: where things are on screen and what the panels say.
-nlohmann::json state_json(AppState& state) {
-    nlohmann::json j;
+// Where the map, its legend and the picture are on screen, and the picture's share of the window.
+void add_geometry(const AppState& state, nlohmann::json& j) {
     j["map_rect"] = {state.map_rect.x, state.map_rect.y, state.map_rect.w, state.map_rect.h};
     j["legend_rect"] = {state.legend_rect.x, state.legend_rect.y, state.legend_rect.w, state.legend_rect.h};
     j["labels_over_cells"] = nlohmann::json::array();
     for (const ViewRect& l : state.labels_over_cells) j["labels_over_cells"].push_back({l.x, l.y, l.w, l.h});
     const Margins& m = state.fit_margins;
     j["fit_margins"] = {m.left, m.top, m.right, m.bottom};
-    if (state.picture) {  // the picture's share of the window: what the layout is for
+    j["look_for_in_margin"] = state.look_for_in_margin;  // presentation mode: beside the picture
+    if (state.picture) {                                 // the picture's share of the window: what the layout is for
         const ViewRect picture = screen_rect(state.view, state.map_rect, scene_bounds(state.picture->layout));
         const ImVec2 window = ImGui::GetIO().DisplaySize;
         j["picture_rect"] = {picture.x, picture.y, picture.w, picture.h};
         j["covered"] = covered_fraction(picture, {0, 0, window.x, window.y});
     }
     j["view"] = {{"center", {state.view.center.x, state.view.center.y}}, {"zoom", state.view.zoom}};
-    j["launch_error"] = state.launch_error;
-    j["computing"] = state.picture_job.has_value();     // a map on the worker thread
-    j["compiling"] = state.editor.compile_job.valid();  // the Editor's Run, in the kernel host
+}
+
+// The Editor: its text and messages, and the links between its lines and the map's cells.
+void add_editor_state(AppState& state, nlohmann::json& j) {
     j["editor"] = {{"text", state.editor.text},
                    {"messages", state.editor.messages},
                    {"warnings", state.editor.warnings},
@@ -358,6 +359,16 @@ nlohmann::json state_json(AppState& state) {
                               {"compiled", g->compiled},
                               {"milliseconds", g->milliseconds},
                               {"log", g->log}};
+}
+
+// What a `state FILE` step writes: where things are on screen and what the panels say.
+nlohmann::json state_json(AppState& state) {
+    nlohmann::json j;
+    add_geometry(state, j);
+    j["launch_error"] = state.launch_error;
+    j["computing"] = state.picture_job.has_value();     // a map on the worker thread
+    j["compiling"] = state.editor.compile_job.valid();  // the Editor's Run, in the kernel host
+    add_editor_state(state, j);
     j["message"] = state.message;
     if (state.pinned_cell) j["pinned_cell"] = {state.pinned_cell->x, state.pinned_cell->y};
     if (const auto cell = state.inspected_cell(); cell && state.picture) {  // what the inspector says

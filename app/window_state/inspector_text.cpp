@@ -151,6 +151,32 @@ void add_formulas(CellDescription& d, const MapPicture& picture, const CellSampl
     }
 }
 
+// "C[3, 7]", "a[600]: past the end of a (out of bounds)", or an idle thread.
+std::string cell_heading(const MapPicture& picture, const CellSample& s, std::optional<uint64_t> element,
+                         uint64_t past_index) {
+    const Workload& workload = picture.launch.workload;
+    const std::string array = picture.launch.mapped_array();
+    const auto index_text = [&](uint64_t e) {
+        return is_2d(workload) ? array + "[" + n2s(e / workload.cols) + ", " + n2s(e % workload.cols) + "]"
+                               : array + "[" + n2s(e) + "]";
+    };
+    if (element) return index_text(*element);
+    if (s.kind == CellSample::Past)  // row-major past the end: "C[200, 5]" is element 40005
+        return index_text(element_count(workload) + past_index) + ": past the end of " + array + " (out of bounds)";
+    return "idle thread: past the end of the data";
+}
+
+// The launch the cell belongs to: its shape, and the shared copy and phase a model map shows.
+void add_launch_fields(CellDescription& d, const MapPicture& picture) {
+    const ResolvedLaunch& l = picture.launch;
+    if (l.model && l.model->shared()) d.fields.push_back({"__shared__: the copy of block", dim(l.model->shared_block)});
+    if (l.model && l.model->phase != ModelKernel::kAllPhases)
+        d.fields.push_back(
+            {"phase (accesses between barriers)", n2s(l.model->phase) + " of 0.." + n2s(picture.phases - 1)});
+    d.fields.push_back({"blockDim (threads per block)", dim(l.launch.block)});
+    d.fields.push_back({"gridDim (blocks in the grid)", dim(l.launch.grid)});
+}
+
 }  // namespace
 
 CellDescription describe_cell(MapPicture& picture, int column, int row) {
@@ -167,27 +193,9 @@ CellDescription describe_cell(MapPicture& picture, int column, int row) {
     const Workload& workload = picture.launch.workload;
     const LaunchConfig& launch = picture.launch.launch;
     const auto element = layout.element_at(uint32_t(column), uint32_t(row));
-    const std::string array = picture.launch.mapped_array();
-    const auto index_text = [&](uint64_t e) {
-        return is_2d(workload) ? array + "[" + n2s(e / workload.cols) + ", " + n2s(e % workload.cols) + "]"
-                               : array + "[" + n2s(e) + "]";
-    };
-    const uint64_t n = element_count(workload);
-    if (element)
-        d.heading = index_text(*element);
-    else if (s.kind == CellSample::Past)  // row-major past the end: "C[200, 5]" is element 40005
-        d.heading = index_text(n + layout.past_index(uint32_t(column), uint32_t(row))) + ": past the end of " + array +
-                    " (out of bounds)";
-    else
-        d.heading = "idle thread: past the end of the data";
-
-    if (picture.launch.model && picture.launch.model->shared())
-        d.fields.push_back({"__shared__: the copy of block", dim(picture.launch.model->shared_block)});
-    if (picture.launch.model && picture.launch.model->phase != ModelKernel::kAllPhases)
-        d.fields.push_back({"phase (accesses between barriers)",
-                            n2s(picture.launch.model->phase) + " of 0.." + n2s(picture.phases - 1)});
-    d.fields.push_back({"blockDim (threads per block)", dim(launch.block)});
-    d.fields.push_back({"gridDim (blocks in the grid)", dim(launch.grid)});
+    const uint64_t n = element_count(workload), past = layout.past_index(uint32_t(column), uint32_t(row));
+    d.heading = cell_heading(picture, s, element, past);
+    add_launch_fields(d, picture);
     // A model kernel's map is of its writers or, asked for, its readers.
     const bool reads = picture.launch.model && picture.launch.model->reads;
     if (s.kind == CellSample::Element && s.touches == 0) {
@@ -201,7 +209,7 @@ CellDescription describe_cell(MapPicture& picture, int column, int row) {
                    gy = uint64_t(s.block.y) * launch.block.y + s.thread.y;
     d.fields.push_back({"global index, cuda.grid", is_2d(workload) ? "(" + n2s(gx) + ", " + n2s(gy) + ")" : n2s(gx)});
     if (s.kind == CellSample::Past) {
-        add_past_fields(d, s, n + layout.past_index(uint32_t(column), uint32_t(row)), array, n, reads);
+        add_past_fields(d, s, n + past, picture.launch.mapped_array(), n, reads);
         return d;
     }
     add_finding_fields(d, picture, element, s);

@@ -189,8 +189,9 @@ ImVec2 legend_size(const Legend& g, ImFont* font, float size, float max_width, b
     float width = text_w(g.title);
     for (const auto& s : g.swatches) width = std::max(width, swatch_width(s, font, size));
     if (g.ramp) width = std::max(width, std::max(size * 10, text_w(g.ramp_low) + text_w(g.ramp_high) + size));
-    width = across ? max_width : std::min(width + 2, max_width);
+    width = across || !g.lead.empty() ? max_width : std::min(width + 2, max_width);
     float height = line * 1.2f;
+    if (!g.lead.empty()) height += font->CalcTextSizeA(size, 1e9f, width, g.lead.c_str()).y + line * 0.6f;
     if (!g.note.empty()) height += font->CalcTextSizeA(size, 1e9f, width, g.note.c_str()).y + line * 0.3f;
     if (g.ramp) height += box + size * 0.3f + line * 1.3f;
     const auto places = swatch_places(g, font, size, width, across);
@@ -203,6 +204,10 @@ float draw_legend(ImDrawList* dl, const Legend& g, ImFont* font, float size, flo
     const ImU32 text = to_imgui_opaque(theme.text);
     const float line = size * 1.35f, box = size * 0.9f;
     float cy = y;
+    if (!g.lead.empty()) {
+        dl->AddText(font, size, ImVec2(x, cy), text, g.lead.c_str(), nullptr, width);
+        cy += font->CalcTextSizeA(size, 1e9f, width, g.lead.c_str()).y + line * 0.6f;
+    }
     dl->AddText(font, size, ImVec2(x, cy), text, g.title.c_str());
     cy += line * 1.2f;
     if (!g.note.empty()) {

@@ -30,6 +30,7 @@ struct LegendSwatch {
 };
 
 struct Legend {
+    std::string lead;  // a paragraph above the title, wrapped (a lesson's point; may be empty)
     std::string title;
     std::string note;  // a figure or caveat under the title, wrapped (may be empty)
     std::vector<LegendSwatch> swatches;
