@@ -1,7 +1,7 @@
 // Truth between the two ways of writing a kernel: each built-in kernel's CUDA text (what the
 // Code panel shows and "edit" opens), compiled by the embedded Clang, gives exactly the
-// built-in body's values, per-element records and findings on 200 random launches, and its
-// memory view on 50 of them (the compiler marks the text's loops, whose iterations group a
+// built-in body's values, per-element records and findings on 100 random launches, and its
+// memory view on 25 of them (the compiler marks the text's loops, whose iterations group a
 // warp's requests; a built-in body's loops are not marked, which gives the same requests where
 // a lane skips no iteration but its last ones, as every built-in's).
 #include <doctest/doctest.h>
@@ -63,7 +63,7 @@ bool same_records(const ElementRecord& a, const ElementRecord& b) {
 
 }  // namespace
 
-TEST_CASE("every built-in kernel's CUDA text, compiled, agrees with the built-in body on 200 random launches") {
+TEST_CASE("every built-in kernel's CUDA text, compiled, agrees with the built-in body on 100 random launches") {
     for (const KernelSpec* k : builtin_kernels()) {
         CAPTURE(k->name);
         const SourceCompile c = compile_source(k->cuda_source, k->name + ".cu");
@@ -73,7 +73,7 @@ TEST_CASE("every built-in kernel's CUDA text, compiled, agrees with the built-in
         const SourceKernel& sk = c.source->kernels[0];
         std::mt19937 rng(11);
         RandomLaunches random(5);
-        for (int trial = 0; trial < random_trials(200); ++trial) {
+        for (int trial = 0; trial < random_trials(100); ++trial) {
             CAPTURE(trial);
             const Params params = random_params(*k, rng);
             LaunchConfig launch = random.launch(trial);
