@@ -10,7 +10,7 @@
 #include "kernels/builtin/registry.hpp"
 #include "app/launch/model_launch.hpp"
 #include "kernels/core/number_text.hpp"
-#include "viz/draw/map_annotations.hpp"
+#include "viz/layout/map_labels.hpp"
 
 namespace threadmap {
 

@@ -1,9 +1,8 @@
 // Where things go on screen: the window's regions, the legend's place in the picture's margin,
-// the rulers' tick steps and the picture's names (viz/window_layout, viz/map_annotations).
+// the rulers' tick steps, margins and the picture's names (viz/layout: window_layout, map_labels).
 #include <doctest/doctest.h>
 
-#include "viz/draw/cell_grid_renderer.hpp"
-#include "viz/draw/map_annotations.hpp"
+#include "viz/layout/map_labels.hpp"
 #include "viz/layout/window_layout.hpp"
 
 using namespace threadmap;

@@ -13,24 +13,6 @@ glm::vec4 to_vec4(Rgba8 c) { return glm::vec4(c.r, c.g, c.b, c.a) / 255.0f; }
 
 }  // namespace
 
-OperandRects operand_rects(const MapLayout& layout) {
-    const double gap = std::max(2.0, 0.03 * std::max(layout.width, layout.height));
-    const double k = double(layout.workload.inner);
-    return {{-gap - k, 0, -gap, double(layout.workload.a_rows)}, {0, -gap - k, double(layout.workload.b_cols), -gap}};
-}
-
-WorldRect scene_bounds(const MapLayout& layout) {
-    WorldRect r{0, 0, double(layout.width), double(layout.height)};
-    if (is_matrix(layout.workload.kernel)) {
-        const OperandRects o = operand_rects(layout);
-        r.x0 = o.a.x0;
-        r.y0 = o.b.y0;
-        r.x1 = std::max(r.x1, o.b.x1);
-        r.y1 = std::max(r.y1, o.a.y1);
-    }
-    return r;
-}
-
 CellGridRenderer::Variant::Variant(const char* defines)
     : program(make_program("cell_grid.vert", "cell_grid.frag", defines)) {
     const GLuint p = program.get();

@@ -7,6 +7,7 @@
 
 #include "viz/color/colors.hpp"
 #include "viz/draw/gl_resources.hpp"
+#include "viz/layout/map_labels.hpp"
 #include "viz/layout/map_layout.hpp"
 #include "viz/layout/view_transform.hpp"
 
@@ -19,15 +20,6 @@ struct SceneTarget {
     int framebuffer_height = 0;           // to flip into GL's bottom-left origin
     Rgba8 background = kSceneBackground;  // behind the cells; idle threads' cells fade towards it
 };
-
-// Where A and B sit relative to C (world cells): A to the left (its rows beside C's rows),
-// B above (its columns above C's columns).
-struct OperandRects {
-    WorldRect a, b;
-};
-OperandRects operand_rects(const MapLayout& layout);
-// Everything the scene draws: C with its ghosts, and A and B for matmul.
-WorldRect scene_bounds(const MapLayout& layout);
 
 class CellGridRenderer {
   public:
