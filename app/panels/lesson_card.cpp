@@ -26,8 +26,7 @@ std::string look_for_text(const Lesson& lesson) { return "Look for: " + shown_te
 
 std::string look_for_for_margin(const AppState& state) {
     const Lesson* lesson = find_lesson(state.edit.preset);
-    const bool presented = state.settings.presentation && state.settings.lesson_card_open;
-    return lesson && presented ? look_for_text(*lesson) : "";
+    return lesson && state.settings.lesson_card_open ? look_for_text(*lesson) : "";
 }
 
 void draw_lesson_card(AppState& state) {

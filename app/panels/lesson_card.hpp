@@ -11,9 +11,10 @@ namespace threadmap {
 
 void draw_lesson_card(AppState& state);
 
-// "Look for: …" of the lesson on screen, for presentation mode to put in the map's margin
-// (above the legend, beside the picture) instead of in the card above it, where it fits there
-// (AppState::look_for_in_margin): empty otherwise (no lesson, the card folded, the normal layout).
+// "Look for: …" of the lesson on screen, for the map view to put in its margin (above the
+// legend, beside or under the picture) instead of in the card above it, where it fits there
+// (AppState::look_for_in_margin): the card's lines would take the picture's height. Empty when
+// there is no lesson or its card is folded.
 std::string look_for_for_margin(const AppState& state);
 
 }  // namespace threadmap

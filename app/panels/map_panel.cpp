@@ -231,11 +231,10 @@ PanelPlan plan_panel(const AppState& state, const ViewRect& area, float font) {
     // Presentation mode: the lesson's point beside its picture, where the legend then still fits
     // the area's height (else it stays in the card).
     if (!picture.compare) plan.legend->lead = look_for_for_margin(state);
-    ImVec2 l = legend_size(*plan.legend, ImGui::GetFont(), plan.legend_font, std::floor(font * 16));
-    if (!plan.legend->lead.empty() && l.y + 2 * plan.legend_pad > area.h) {
-        plan.legend->lead.clear();
-        l = legend_size(*plan.legend, ImGui::GetFont(), plan.legend_font, std::floor(font * 16));
-    }
+    const auto measure = [&](float wrap) {
+        return legend_size(*plan.legend, ImGui::GetFont(), plan.legend_font, std::floor(font * wrap));
+    };
+    if (!plan.legend->lead.empty() && measure(16).y + 2 * plan.legend_pad > area.h) plan.legend->lead.clear();
     plan.labels = map_labels(picture.layout, picture.launch.array_caption());
     plan.margins = ruler_margins(font, picture.layout, plan.labels);
     // With a comparison the legend is placed for both pictures side by side (about twice as
@@ -250,8 +249,14 @@ PanelPlan plan_panel(const AppState& state, const ViewRect& area, float font) {
                                          .y +
                                      2 * plan.legend_pad
                                : 0;
-    plan.place = place_legend(scene, area, l.x + 2 * plan.legend_pad, l.y + 2 * plan.legend_pad, plan.margins, reshapes,
-                              strip_h);
+    // The legend's column as wide as 16 text heights, or narrower where that gives the picture
+    // more (a projector's 1280 pixels: the first lesson's rows are width-bound).
+    std::vector<LegendSize> sizes;
+    for (const float wrap : {16.0f, 14.0f, 12.0f}) {
+        const ImVec2 l = measure(wrap);
+        sizes.push_back({l.x + 2 * plan.legend_pad, l.y + 2 * plan.legend_pad});
+    }
+    plan.place = best_legend_place(scene, area, sizes, plan.margins, reshapes, strip_h).place;
     if (picture.compare) plan.compare = share_with_compare(plan.place.map, font, picture);
     return plan;
 }

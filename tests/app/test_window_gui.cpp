@@ -644,31 +644,40 @@ TEST_CASE("who wrote C[63, 47] of the seed matmul: Ctrl+G, the index, Enter - th
 }
 
 TEST_CASE(
-    "on a projector's 1280x720 the picture takes the window - the first lesson and the seed matmul, both layouts") {
+    "on a projector's 1280x720 and at 1600x900 the picture takes the window - the first lesson and the seed matmul") {
     // The picture's share of the window (its scene's rectangle on screen): the legend beside it
-    // or, where a 1D map gains by it, a strip under it; margins only as wide as the names and
-    // rulers drawn there; the axis note in the legend; in presentation mode the lesson's "Look
-    // for" beside the picture. A few points under today's figures (28%, 48%, 26%, 30%): below
-    // them, the layout broke.
+    // or, where a 1D map gains by it, a strip under it, wrapped narrower where the picture gains;
+    // margins only as wide as the names and rulers drawn there; the axis note and the lesson's
+    // "Look for" in the legend; side columns that leave the centre 850 of 1280 pixels. The
+    // issue's targets: 30% in the normal layout, 55% in presentation mode; the seed matmul's
+    // square scene (B above C, A left of it) cannot reach 55% of a 16:9 window (720 x 720 px
+    // with no bars at all is 56%): it keeps what it has (29.5% and 34%).
     struct Case {
         const char* lesson;
+        const char* size;
         bool presentation;
         double at_least;
     };
-    for (const Case c : {Case{"seed-increment", false, 0.25}, Case{"seed-increment", true, 0.45},
-                         Case{"seed-matmul", false, 0.23}, Case{"seed-matmul", true, 0.27}}) {
+    for (const Case c :
+         {Case{"seed-increment", "1280x720", false, 0.30}, Case{"seed-increment", "1280x720", true, 0.55},
+          Case{"seed-matmul", "1280x720", false, 0.30}, Case{"seed-matmul", "1280x720", true, 0.29},
+          Case{"seed-increment", "1600x900", false, 0.30}, Case{"seed-increment", "1600x900", true, 0.55},
+          Case{"seed-matmul", "1600x900", false, 0.30}}) {
         CAPTURE(c.lesson);
+        CAPTURE(c.size);
         CAPTURE(c.presentation);
-        std::vector<std::string> args = {"--preset", c.lesson, "--window-size", "1280x720"};
+        std::vector<std::string> args = {"--preset", c.lesson, "--window-size", c.size};
         if (c.presentation) args.push_back("--presentation");
         const WindowRun w = run_window(args, "1 move 5 5\n2 wait idle\n3 state @/s.json\n4 quit\n");
         const json s = load_json(w.path("s.json"));
         CHECK(double(s["covered"]) >= c.at_least);
-        CHECK(s["look_for_in_margin"] == c.presentation);
+        CHECK(s["look_for_in_margin"] == true);  // beside or under the picture, not above it
         const ViewRect l{s["legend_rect"][0], s["legend_rect"][1], s["legend_rect"][2], s["legend_rect"][3]};
         const ViewRect p{s["picture_rect"][0], s["picture_rect"][1], s["picture_rect"][2], s["picture_rect"][3]};
         CHECK(l.w > 100);                               // a legend is there…
         CHECK((l.x >= p.x + p.w || l.y >= p.y + p.h));  // …right of the picture or under it, never over it
+        const double window_h = std::stod(std::string(c.size).substr(5));
+        CHECK(l.y + l.h <= window_h - 20);  // …and whole, above the status bar
     }
 }
 

@@ -15,6 +15,12 @@ bool overlaps(const ViewRect& a, const ViewRect& b) {
 
 }  // namespace
 
+TEST_CASE("window regions: a projector's 1280 px leave the centre 850, a wider window 62%") {
+    CHECK(min_centre_width(1280) == 850);
+    CHECK(min_centre_width(1600) == doctest::Approx(992));
+    CHECK(min_centre_width(900) == 600);  // two thirds where 850 would leave the columns less
+}
+
 TEST_CASE("window regions: the side columns never take the picture's share, whatever the UI scale") {
     for (double width : {1280.0, 1600.0, 3840.0})
         for (double scale : {1.0, 1.5, 2.0, 3.0}) {
@@ -27,6 +33,7 @@ TEST_CASE("window regions: the side columns never take the picture's share, what
             s.status_height = 30 * scale;
             const WindowRegions r = window_regions(s);
             CHECK(r.centre.w >= width * kMinCentreShare - 1);
+            CHECK(r.centre.w >= min_centre_width(width) - 1);
             CHECK(r.left.w > 0);
             CHECK(r.right.w > 0);
             CHECK(!overlaps(r.left, r.centre));
@@ -87,6 +94,24 @@ TEST_CASE("the legend goes in the picture's margin, beside or under it, never ov
     CHECK(pic.h == doctest::Approx(area.h - 80));  // as tall as the area less the top and bottom margins
     CHECK(pic.y == doctest::Approx(20));
     CHECK(snug.legend.x == doctest::Approx(pic.x + pic.w + 40 + 8));
+}
+
+TEST_CASE("the legend is wrapped narrower only where that gives the picture more than 2% and the legend still fits") {
+    const Margins m = Margins::all(10);
+    // A 2:1 scene in a 1280x560 area, bound by its width: a legend 200 wide instead of 290
+    // gives the picture 90 more pixels of width (and height), so the narrower one is chosen.
+    const WorldRect wide{0, 0, 32, 16};
+    const ViewRect area{0, 0, 1280, 560};
+    const LegendChoice narrow = best_legend_place(wide, area, {{290, 400}, {250, 450}, {200, 500}}, m);
+    CHECK(narrow.index == 2);
+    CHECK(narrow.place.legend.w == 200);
+    // A square scene bound by the area's height gains nothing from a narrower legend: the widest.
+    const WorldRect square{0, 0, 100, 100};
+    CHECK(best_legend_place(square, area, {{290, 400}, {250, 450}, {200, 500}}, m).index == 0);
+    // A narrower legend that grows taller than the area below its top is not taken.
+    CHECK(best_legend_place(wide, area, {{290, 400}, {200, 560}}, m).index == 0);
+    // Nothing fits: the first, as place_legend puts it.
+    CHECK(best_legend_place(wide, area, {{290, 900}, {200, 990}}, m).index == 0);
 }
 
 TEST_CASE("ruler margins: room for the longest row number right, the column ruler below") {

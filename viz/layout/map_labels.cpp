@@ -70,10 +70,10 @@ Margins ruler_margins(float font_px, const MapLayout& layout, const MapLabels& l
     const uint64_t last_row_start = labels.rows > 0 ? (labels.rows - 1) * per_row : 0;
     const double digits = double(std::to_string(last_row_start).size());
     Margins m;
-    m.left = font_px * 0.6;
-    m.top = font_px * 1.5;                            // a name (0.9 of the font) a line above its array
-    m.right = font_px * (0.7 + 0.8 * 0.62 * digits);  // the ruler's gap, its number, a gap
-    m.bottom = font_px * 2.4;                         // the ticks' numbers, the ruler's title
+    m.left = font_px * 0.4;
+    m.top = font_px * 1.5;                             // a name (0.9 of the font) a line above its array
+    m.right = font_px * (0.55 + 0.8 * 0.62 * digits);  // the ruler's gap (0.32), its number, a gap
+    m.bottom = font_px * 2.4;                          // the ticks' numbers, the ruler's title
     return m;
 }
 

@@ -6,6 +6,10 @@
 
 namespace threadmap {
 
+double min_centre_width(double window_width) {
+    return std::max(window_width * kMinCentreShare, std::min(kProjectorCentreWidth, window_width * 2 / 3));
+}
+
 WindowRegions window_regions(const WindowLayoutSpec& s) {
     WindowRegions r;
     const double body_top = s.presentation ? s.top_height : 0;
@@ -20,7 +24,7 @@ WindowRegions window_regions(const WindowLayoutSpec& s) {
     }
     const double splitters = 2 * s.splitter * s.scale;
     double left = s.left_width * s.scale, right = s.right_width * s.scale;
-    const double sides = std::max(s.width * (1 - kMinCentreShare) - splitters, 2.0);
+    const double sides = std::max(s.width - min_centre_width(s.width) - splitters, 2.0);
     if (left + right > sides) {  // both shrink, in proportion: the picture keeps its share
         const double k = sides / (left + right);
         left *= k;
@@ -77,7 +81,8 @@ LegendPlace place_legend(const WorldRect& scene, const ViewRect& area, double le
     }
     // Beside: the map keeps the area less the legend's column; the legend goes right of the
     // scene as fitted there (its free width shared on both sides of the scene).
-    const double zoom_right = legend_h <= area.h ? fitted_zoom(scene, area.w - legend_w - gap, area.h, margins) : 0;
+    const double zoom_right =
+        legend_h + margin <= area.h ? fitted_zoom(scene, area.w - legend_w - gap, area.h, margins) : 0;
     const double zoom_below = legend_w <= area.w ? fitted_zoom(scene, area.w, area.h - legend_h - gap, margins) : 0;
     const double zoom_over = fitted_zoom(scene, area.w, area.h, margins);
     LegendPlace p;
@@ -101,6 +106,35 @@ LegendPlace place_legend(const WorldRect& scene, const ViewRect& area, double le
     p.legend = {area.x + area.w - legend_w - margins.right, area.y + margin, legend_w, legend_h};
     p.over = true;
     return p;
+}
+
+namespace {
+
+// The screen area the scene shows in a placement's map rectangle.
+double picture_area(const WorldRect& scene, const LegendPlace& place, const Margins& margins, bool reshapes) {
+    if (reshapes) return reshaped_area(scene, place.map.w, place.map.h, margins);
+    const double zoom = fitted_zoom(scene, place.map.w, place.map.h, margins);
+    const double hidden = place.over ? place.legend.w * place.legend.h : 0;  // a legend over it hides some
+    return (scene.x1 - scene.x0) * (scene.y1 - scene.y0) * zoom * zoom - hidden;
+}
+
+}  // namespace
+
+LegendChoice best_legend_place(const WorldRect& scene, const ViewRect& area, const std::vector<LegendSize>& sizes,
+                               const Margins& margins, bool reshapes, double strip_h) {
+    LegendChoice best;
+    double best_area = -1;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        const LegendPlace place = place_legend(scene, area, sizes[i].w, sizes[i].h, margins, reshapes, strip_h);
+        // A legend taller than the area below its top is cut: the widest is kept only if none fits.
+        const bool fits = place.legend.y + place.legend.h <= area.y + area.h + 0.5;
+        const double picture = fits ? picture_area(scene, place, margins, reshapes) : 0;
+        if (i == 0 || picture > best_area * 1.02) {
+            best = {i, place};
+            best_area = picture;
+        }
+    }
+    return best;
 }
 
 double covered_fraction(const ViewRect& picture, const ViewRect& window) {

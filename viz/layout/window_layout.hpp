@@ -3,6 +3,9 @@
 // the map's share, whatever the UI scale), and the legend's place in the map's own margin.
 #pragma once
 
+#include <cstddef>
+#include <vector>
+
 #include "viz/layout/view_transform.hpp"
 
 namespace threadmap {
@@ -24,9 +27,13 @@ struct WindowRegions {
     ViewRect status;
 };
 
-// The share of the width the centre always keeps in the normal layout: side columns wider than
-// the rest (a raised UI scale, a wide setting) shrink together, their text wrapping.
-inline constexpr double kMinCentreShare = 0.6;
+// The width the centre always keeps in the normal layout: side columns wider than the rest (a
+// raised UI scale, a wide setting) shrink together, their text wrapping. 62% of the window, and
+// on a window as narrow as a projector's (1280 px) 850 px where that leaves the columns a third:
+// there the picture needs the pixels more than the columns' text does.
+inline constexpr double kMinCentreShare = 0.62;
+inline constexpr double kProjectorCentreWidth = 850;
+double min_centre_width(double window_width);
 
 WindowRegions window_regions(const WindowLayoutSpec& spec);
 
@@ -45,6 +52,20 @@ struct LegendPlace {
 // strip), whichever leaves the reshaped picture larger; the map keeps the rest of the area.
 LegendPlace place_legend(const WorldRect& scene, const ViewRect& area, double legend_w, double legend_h,
                          const Margins& margins, bool reshapes = false, double strip_h = 0);
+
+// One legend wrapped at several widths (its sizes, widest first): the place among them that
+// leaves the picture largest with the legend inside the area, the widest unless a narrower one
+// gains the picture more than 2% (text wrapped narrower for nothing reads worse). `index` is the
+// size chosen.
+struct LegendChoice {
+    size_t index = 0;
+    LegendPlace place;
+};
+struct LegendSize {
+    double w = 0, h = 0;
+};
+LegendChoice best_legend_place(const WorldRect& scene, const ViewRect& area, const std::vector<LegendSize>& sizes,
+                               const Margins& margins, bool reshapes = false, double strip_h = 0);
 
 // The screen area a reshaping scene's cells take fitted in a w×h rectangle less its margins,
 // its rows doubled or halved (whole warps, as a 1D map's) to the best fit.
