@@ -4,8 +4,9 @@
 # scripts/device-stage.sh copies this machine's Debian headers (an ignored folder, never
 # committed) so they can travel to a machine with no package registry (the GPU check).
 # The window (GLFW, Dear ImGui, libepoxy, GLM) is optional: THREADMAP_GUI=AUTO builds it
-# when all are found, ON insists, OFF leaves it out. OpenBLAS is optional too: without it
-# the CPU reference multiplies with its own blocked loop, and says so.
+# when all are found, ON insists, OFF leaves it out. OpenBLAS is not linked: the CPU reference
+# opens libopenblas.so.0 when it first multiplies (kernels/timing/cpu_reference.cpp), and
+# without it multiplies with its own blocked loop, and says so.
 set(THREADMAP_GUI AUTO CACHE STRING "Build the window and offscreen rendering: AUTO, ON or OFF (default AUTO)")
 set_property(CACHE THREADMAP_GUI PROPERTY STRINGS AUTO ON OFF)
 
@@ -40,21 +41,6 @@ threadmap_header_only(doctest::doctest doctest/doctest.h)
 # Boost.Context: the fibers a block's threads run as when its kernel has barriers
 # (kernels/model). Debian's library has the assembly (fcontext) flavour only.
 find_package(Boost 1.74 REQUIRED COMPONENTS context)
-
-option(THREADMAP_BLAS "Use OpenBLAS for the CPU reference when found (default ON)" ON)
-set(BLA_VENDOR OpenBLAS)
-if(THREADMAP_BLAS)
-  find_package(BLAS QUIET)
-endif()
-find_path(THREADMAP_CBLAS_INCLUDE cblas.h
-  PATHS /usr/include/x86_64-linux-gnu/openblas-pthread /usr/include/aarch64-linux-gnu/openblas-pthread
-        /usr/include/openblas NO_DEFAULT_PATH)
-set(THREADMAP_HAS_BLAS OFF)
-if(BLAS_FOUND AND THREADMAP_CBLAS_INCLUDE)
-  set(THREADMAP_HAS_BLAS ON)
-else()
-  message(STATUS "threadmap: no OpenBLAS; the CPU reference uses its own blocked matmul")
-endif()
 
 set(THREADMAP_HAS_GUI OFF)
 if(NOT THREADMAP_GUI STREQUAL "OFF")

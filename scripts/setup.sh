@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make pkg-config
           libcli11-dev nlohmann-json3-dev doctest-dev                  # CLI, JSON, tests
-          libopenblas-dev                                              # the CPU reference
+          libopenblas0                                                 # the CPU reference (opened when it multiplies)
           libboost-context-dev                                         # fibers for __syncthreads()
           libimgui-dev libglfw3-dev libglm-dev libstb-dev libepoxy-dev  # window and drawing
           libegl-dev libegl-mesa0 libgl1-mesa-dri                      # OpenGL with no display

@@ -237,10 +237,14 @@ class StackArena {
     StackArena(const StackArena&) = delete;
     StackArena& operator=(const StackArena&) = delete;
     size_t count() const { return count_; }
+    // Each stack's top a different number of cache lines below its end: stacks a whole number
+    // of pages apart would put every fiber's saved registers and newest frames in the same few
+    // cache sets, and each round of switches at a barrier would miss on all of them.
     ctx::stack_context stack(size_t i) const {
+        const size_t stagger = i * 9 % 64 * 64;  // 64 different lines of a page
         ctx::stack_context sc;
-        sc.size = kStackBytes;
-        sc.sp = base_ + i * (kStackBytes + page_) + page_ + kStackBytes;  // stacks grow down
+        sc.size = kStackBytes - stagger;
+        sc.sp = base_ + i * (kStackBytes + page_) + page_ + kStackBytes - stagger;  // stacks grow down
         return sc;
     }
 
@@ -453,8 +457,9 @@ class ModelEmulator {
     LaunchConfig launch_;
     uint32_t tpb_;
     std::vector<Storage> arrays_;
-    std::vector<ModelThread> threads_;  // the running block's
-    uint32_t phase_ = 0;                // barriers the running block has passed
+    std::vector<ModelThread> threads_;        // the running block's
+    std::vector<uint32_t> waiting_, exited_;  // at a barrier: the threads waiting there, and those that ended
+    uint32_t phase_ = 0;                      // barriers the running block has passed
     // Sync epochs of the running block: one more after each barrier and each __syncwarp();
     // accesses are stamped with epoch_ (Hazard).
     uint32_t epoch_ = 0, barrier_epoch_ = 0;
@@ -501,7 +506,8 @@ class ModelEmulator {
     // Per array, the threads that read and wrote it (counted from each ModelThread's masks
     // when its block ends).
     std::vector<std::array<uint64_t, 2>> threads_touching_;  // per array: writing, reading
-    void count_touching_threads();
+    void count_touching(ModelThread& t);  // the arrays it read and wrote, among the threads touching each
+    bool run_threads_in_turn(const Dim3& block_idx);
 };
 
 // [SECTION] Findings: report, read and write checks, out of bounds
@@ -681,7 +687,7 @@ uint32_t ModelEmulator::barrier(ModelThread& t, int line, bool predicate) {
 }
 
 uint64_t ModelEmulator::warp(ModelThread& t, const WarpCall& call) {
-    if (fibers_.empty())
+    if (!spec_.uses_warp_ops)  // its threads may be fibers for barriers, but warp calls are not looked for
         throw std::logic_error("kernel " + spec_.name + " calls " + warp_op_name(call.op) +
                                " but its spec says it has no warp functions");
     state_[t.fiber_] = FiberState::AtWarp;
@@ -902,14 +908,40 @@ void ModelEmulator::reset_shared() {
     }
 }
 
-void ModelEmulator::count_touching_threads() {
-    for (ModelThread& t : threads_) {
-        for (size_t a = 0; a < arrays_.size(); ++a) {
-            threads_touching_[a][0] += (t.arrays_written_ >> a) & 1;
-            threads_touching_[a][1] += (t.arrays_read_ >> a) & 1;
-        }
-        t.arrays_read_ = t.arrays_written_ = 0;
+void ModelEmulator::count_touching(ModelThread& t) {
+    for (size_t a = 0; a < arrays_.size(); ++a) {
+        threads_touching_[a][0] += (t.arrays_written_ >> a) & 1;
+        threads_touching_[a][1] += (t.arrays_read_ >> a) & 1;
     }
+    t.arrays_read_ = t.arrays_written_ = 0;
+}
+
+// Without barriers or warp functions each thread runs to its end before the next starts, so one
+// ModelThread serves them all in turn (it stays in cache; a block's 1,024 would not), its
+// threadIdx stepped as x runs fastest rather than divided out of the index. False when stopped.
+bool ModelEmulator::run_threads_in_turn(const Dim3& block_idx) {
+    ModelThread& t = threads_[0];
+    t.blockIdx = block_idx;
+    t.threadIdx = {0, 0, 0};
+    const Dim3& dim = launch_.block;
+    try {
+        for (uint32_t i = 0; i < tpb_; ++i) {
+            t.global_id_ = block_base_ + i;
+            t.fiber_ = i;
+            t.loops.depth = 0;
+            spec_.body(t);
+            if (record_elements_) count_touching(t);
+            if (requests_ && ((i + 1) % kWarpLanes == 0 || i + 1 == tpb_)) requests_->close_warp(i / kWarpLanes);
+            if (++t.threadIdx.x == dim.x) {
+                t.threadIdx.x = 0;
+                if (++t.threadIdx.y == dim.y) t.threadIdx.y = 0, ++t.threadIdx.z;
+            }
+        }
+    } catch (const StopRun&) {
+        stopped_ = true;
+        return false;
+    }
+    return true;
 }
 
 void ModelEmulator::run_block(uint64_t block) {
@@ -922,28 +954,20 @@ void ModelEmulator::run_block(uint64_t block) {
     if (requests_) requests_->begin_block(block, block == shared_block_);
     block_base_ = uint32_t(block * tpb_);
     const Dim3 block_idx = unlinear(block, launch_.grid);
-    for (uint32_t i = 0; i < tpb_; ++i) {
-        ModelThread& t = threads_[i];
-        t.blockIdx = block_idx;
-        t.threadIdx = unlinear(i, launch_.block);
-        t.global_id_ = uint32_t(block * tpb_ + i);
-        t.loops.depth = 0;
-    }
     if (!as_fibers_) {
-        try {
-            for (uint32_t i = 0; i < tpb_; ++i) {
-                spec_.body(threads_[i]);
-                if (requests_ && ((i + 1) % kWarpLanes == 0 || i + 1 == tpb_)) requests_->close_warp(i / kWarpLanes);
-            }
-        } catch (const StopRun&) {
-            stopped_ = true;
-            return;
-        }
+        if (!run_threads_in_turn(block_idx)) return;
     } else {
+        for (uint32_t i = 0; i < tpb_; ++i) {
+            ModelThread& t = threads_[i];
+            t.blockIdx = block_idx;
+            t.global_id_ = block_base_ + i;
+            t.loops.depth = 0;
+        }
         run_block_as_fibers();
         if (requests_) requests_->close_block();
+        if (record_elements_)
+            for (ModelThread& t : threads_) count_touching(t);
     }
-    if (record_elements_) count_touching_threads();
     result_.phases = std::max(result_.phases, phase_ + 1);
     if (record_shared_) keep_shared();
 }
@@ -990,14 +1014,19 @@ void ModelEmulator::run_block_as_fibers() {
             abandon_fibers();
             return;
         }
-        if (complete_warp_calls()) continue;
-        if (!result_.ended_early && std::find(state_.begin(), state_.end(), FiberState::AtWarp) != state_.end())
-            warp_deadlock();
+        if (spec_.uses_warp_ops) {
+            if (complete_warp_calls()) continue;
+            if (!result_.ended_early && std::find(state_.begin(), state_.end(), FiberState::AtWarp) != state_.end())
+                warp_deadlock();
+        }
         if (result_.ended_early) {
             abandon_fibers();
             return;
         }
-        std::vector<uint32_t> waiting, exited;
+        std::vector<uint32_t>& waiting = waiting_;
+        std::vector<uint32_t>& exited = exited_;
+        waiting.clear();
+        exited.clear();
         for (uint32_t i = 0; i < tpb_; ++i) (state_[i] == FiberState::AtBarrier ? waiting : exited).push_back(i);
         if (waiting.empty()) return;
         const int line = barrier_line_[waiting.front()];
@@ -1101,14 +1130,17 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, const ModelEmulator* 
         requests_ = std::make_unique<WarpRequests>(spec_, sizes, tpb_, keep_requests_, keep_op_, global_element_bytes_);
     }
     if (record_elements_) threads_touching_.assign(arrays_.size(), {0, 0});
-    threads_.assign(tpb_, ModelThread{});
-    for (uint32_t i = 0; i < tpb_; ++i) {
+    as_fibers_ = spec_.runs_as_fibers();
+    // Fibers: one ModelThread per thread of the block, each with its threadIdx for good. In turn:
+    // one serves every thread (run_threads_in_turn).
+    threads_.assign(as_fibers_ ? tpb_ : 1, ModelThread{});
+    for (uint32_t i = 0; i < threads_.size(); ++i) {
         threads_[i].emulator_ = this;
         threads_[i].fiber_ = i;
+        threads_[i].threadIdx = unlinear(i, launch_.block);
         threads_[i].blockDim = launch_.block;
         threads_[i].gridDim = launch_.grid;
     }
-    as_fibers_ = spec_.runs_as_fibers();
     if (as_fibers_) {
         stacks_ = std::make_unique<StackArena>(tpb_);
         fibers_.resize(tpb_);
@@ -1220,8 +1252,10 @@ ModelResult ModelEmulator::finish() {
             // The records are the result's as they are; the found bits come from the ordering
             // state, which then goes.
             r.records = std::move(arrays_[a].records);
-            r.found.reserve(arrays_[a].hazards.size());
-            for (const Hazard& h : arrays_[a].hazards) r.found.push_back(found_bits(h));
+            const ZeroedBuffer<Hazard>& hazards = arrays_[a].hazards;
+            reserve_huge(r.found, hazards.size());
+            r.found.resize(hazards.size());
+            std::transform(hazards.begin(), hazards.end(), r.found.begin(), found_bits);
             arrays_[a].hazards = {};
             arrays_[a].phases = {};
             arrays_[a].counted = {};

@@ -1,10 +1,7 @@
 // CPU reference computation; see cpu_reference.hpp.
 #include "kernels/timing/cpu_reference.hpp"
 
-#if THREADMAP_HAS_BLAS
-#include <cblas.h>
-extern "C" int openblas_get_num_threads(void);
-#endif
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <chrono>
@@ -26,7 +23,35 @@ struct Arrays {
         : a(d.a.begin(), d.a.end()), b(d.b.begin(), d.b.end()), out(d.out.begin(), d.out.end()) {}
 };
 
-#if !THREADMAP_HAS_BLAS
+// OpenBLAS, opened the first time a matmul's CPU reference runs: linked into the program, it
+// started its threads in every process, and they spun on a core for about a tenth of a second
+// waiting for work (a third of the samples of a short `check`). Null where libopenblas.so.0 is
+// not installed (libopenblas0): the blocked loop below stands in, and says so.
+struct Blas {
+    // CBLAS's own numbering (cblas.h): row-major 101, no transpose 111.
+    static constexpr int kRowMajor = 101, kNoTrans = 111;
+    using Sgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*,
+                           int);
+    using Dgemm = void (*)(int, int, int, int, int, int, double, const double*, int, const double*, int, double,
+                           double*, int);
+    Sgemm sgemm = nullptr;
+    Dgemm dgemm = nullptr;
+    int (*threads)() = nullptr;
+};
+
+const Blas* open_blas() {
+    static const Blas blas = [] {
+        void* library = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+        if (library == nullptr) return Blas{};
+        Blas b;
+        b.sgemm = reinterpret_cast<Blas::Sgemm>(dlsym(library, "cblas_sgemm"));
+        b.dgemm = reinterpret_cast<Blas::Dgemm>(dlsym(library, "cblas_dgemm"));
+        b.threads = reinterpret_cast<int (*)()>(dlsym(library, "openblas_get_num_threads"));
+        return b.sgemm && b.dgemm && b.threads ? b : Blas{};
+    }();
+    return blas.sgemm ? &blas : nullptr;
+}
+
 // Without OpenBLAS: i-k-j order in 64-wide column panels, so the inner loop runs along rows
 // of B and C (unit stride, vectorised) and a panel of B stays in cache.
 template <class T>
@@ -42,23 +67,19 @@ void blocked_matmul(const Workload& workload, const T* A, const T* B, T* C) {
             }
     }
 }
-#endif
 
 // C (rows×cols) = A[:rows, :] · B[:, :cols]; lda and ldb are A's and B's row lengths.
 template <class T>
 void multiply(const Workload& workload, const T* A, const T* B, T* C) {
-#if THREADMAP_HAS_BLAS
+    const Blas* blas = open_blas();
+    if (blas == nullptr) return blocked_matmul(workload, A, B, C);
+    const int m = int(workload.rows), n = int(workload.cols), k = int(workload.inner);
     if constexpr (std::is_same_v<T, double>)
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(workload.rows), int(workload.cols),
-                    int(workload.inner), 1.0, A, int(workload.inner), B, int(workload.b_cols), 0.0, C,
-                    int(workload.cols));
+        blas->dgemm(Blas::kRowMajor, Blas::kNoTrans, Blas::kNoTrans, m, n, k, 1.0, A, k, B, int(workload.b_cols), 0.0,
+                    C, n);
     else
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(workload.rows), int(workload.cols),
-                    int(workload.inner), 1.0f, A, int(workload.inner), B, int(workload.b_cols), 0.0f, C,
-                    int(workload.cols));
-#else
-    blocked_matmul(workload, A, B, C);
-#endif
+        blas->sgemm(Blas::kRowMajor, Blas::kNoTrans, Blas::kNoTrans, m, n, k, 1.0f, A, k, B, int(workload.b_cols), 0.0f,
+                    C, n);
 }
 
 template <class T>
@@ -89,15 +110,14 @@ CpuReferenceTiming time_cpu_reference(const Workload& workload, int repeats, Ele
     CpuReferenceTiming t;
     const KernelData d = make_kernel_data(workload);
     const bool fp64 = element == ElementType::Float64;
-#if THREADMAP_HAS_BLAS
-    const std::string matmul = std::string("OpenBLAS ") + (fp64 ? "dgemm" : "sgemm") + " (" +
-                               std::to_string(openblas_get_num_threads()) + " threads)";
-#else
-    const std::string matmul =
-        std::string("blocked loop, ") + element_name(element) + " (no OpenBLAS at build time, 1 thread)";
-#endif
+    const auto matmul = [&] {
+        const Blas* blas = open_blas();
+        return blas ? std::string("OpenBLAS ") + (fp64 ? "dgemm" : "sgemm") + " (" + std::to_string(blas->threads()) +
+                          " threads)"
+                    : std::string("blocked loop, ") + element_name(element) + " (no libopenblas.so.0, 1 thread)";
+    };
     t.implementation = is_matrix(workload.kernel)
-                           ? matmul
+                           ? matmul()
                            : std::string("loop a[i] += 1, ") + element_name(element) + " (g++ -O2, 1 thread)";
     TimedProgram program;
     program.element = element;

@@ -1,5 +1,6 @@
 // Backends without a GPU (and with one, where there is): the reasons CUDA gives, `devices`,
 // `--backend cuda` refused with that reason, and the bench JSON of the CPU.
+#include <dlfcn.h>
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
@@ -54,6 +55,34 @@ TEST_CASE("--backend cuda with no usable device exits 2 with CUDA's reason, on e
     CHECK(json::parse(a.out)["backend"] == "cpu-emulator");
 }
 
+namespace {
+
+bool openblas_installed() {
+    void* library = dlopen("libopenblas.so.0", RTLD_LAZY | RTLD_LOCAL);
+    if (library != nullptr) dlclose(library);
+    return library != nullptr;
+}
+
+// Whether the dynamic loader's account of a run (LD_DEBUG=files) names libopenblas.
+bool loads_openblas(const std::vector<std::string>& args) {
+    const RunResult r = run_threadmap(args, {"LD_DEBUG=files"});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    return r.err.find("libopenblas") != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("OpenBLAS is loaded only by a CPU reference that multiplies - its threads start with no other command") {
+    CHECK_FALSE(loads_openblas({"--version"}));
+    CHECK_FALSE(loads_openblas({"check", "--preset", "seed-matmul"}));
+    CHECK_FALSE(loads_openblas({"bench", "--backend", "cpu", "--kernel", "increment", "--n", "1000", "--repeat", "1"}));
+    if (!openblas_installed()) {
+        MESSAGE("libopenblas.so.0 is not installed: the matmul's CPU reference is the blocked loop");
+        return;
+    }
+    CHECK(loads_openblas({"bench", "--backend", "cpu", "--preset", "seed-matmul", "--repeat", "1"}));
+}
+
 TEST_CASE("bench --backend cpu --json - every stage measured - the schema scripts rely on") {
     const RunResult r =
         run_threadmap({"bench", "--backend", "cpu", "--preset", "seed-matmul-fixed", "--repeat", "3", "--json"});
@@ -75,7 +104,7 @@ TEST_CASE("bench --backend cpu --json - every stage measured - the schema script
     CHECK(double(s["seconds_min"]) <= double(s["seconds_median"]));
     CHECK(double(s["seconds_median"]) <= double(s["seconds_max"]));
     CHECK(std::string(j["cpu_reference"]["implementation"])
-              .find(THREADMAP_HAS_BLAS ? "OpenBLAS sgemm" : "blocked loop") == 0);
+              .find(openblas_installed() ? "OpenBLAS sgemm" : "blocked loop") == 0);
     CHECK(j["cpu_reference"]["origin"] == "measured");
     const RunResult text =
         run_threadmap({"bench", "--backend", "cpu", "--kernel", "increment", "--n", "100000", "--repeat", "2"});
