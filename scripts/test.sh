@@ -9,8 +9,8 @@
 # of their launches there (tests/random_launch.hpp);
 # its fuzz_* tests replay the fuzz targets' seeds and fixed mutations under the sanitizers. llvmpipe and OpenBLAS run
 # without threads there (LP_NUM_THREADS=0, OPENBLAS_NUM_THREADS=1), so LeakSanitizer can stop
-# the process and check it: OpenBLAS starts a worker thread when it is loaded and ends it at
-# exit, and a thread ending while LeakSanitizer stops the process at exit crashes its tracer
+# the process and check it: OpenBLAS (opened by a matmul's CPU reference) starts a worker
+# thread when it is loaded and ends it at exit, and a thread ending while LeakSanitizer stops the process at exit crashes its tracer
 # now and then ("Tracer caught signal 11", google/sanitizers#1353; seen on `threadmap compile`).
 # The same crash struck with one thread left (test_cli's lesson figures, 2026-12-02): up to GCC
 # 13 the runtime's __tls_get_addr interceptor takes a dynamic TLS block that happens to lie at a

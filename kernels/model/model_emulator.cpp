@@ -347,6 +347,10 @@ class ModelEmulator {
   private:
     void run_block(uint64_t block);
     void run_block_as_fibers();
+    // The first thread from `from` on that is running (tpb_, the scheduler, if none or stopped).
+    uint32_t next_running(uint32_t from) const;
+    // Switches from `from` (a thread, or tpb_) to `to`; returns when something hands back.
+    void hand_over(uint32_t from, uint32_t to);
     void report_divergent_barrier(const std::vector<uint32_t>& waiting, const std::vector<uint32_t>& exited, int line);
     // Completes every warp collective whose lanes all wait (false: none could); a call that
     // leaves its own lane out of its mask ends the launch.
@@ -488,7 +492,11 @@ class ModelEmulator {
     ModelResult result_;
     // Fibers (kernels with barriers): the block's threads, and where each waits.
     std::unique_ptr<StackArena> stacks_;
-    std::vector<ctx::fiber> fibers_, schedulers_;
+    // [i]: thread i's continuation while it waits or has not started; [tpb_]: the block's
+    // scheduler's while a thread runs. A thread that stops hands over straight to the next
+    // that can run (hand_over), so a round of a barrier costs one switch per thread, not two.
+    std::vector<ctx::fiber> fibers_;
+    uint32_t handed_by_ = 0;  // who switched last: a thread, or tpb_ for the scheduler
     std::vector<FiberState> state_;
     std::vector<int> barrier_line_;
     std::vector<uint8_t> barrier_vote_;  // the predicates of __syncthreads_count/and/or
@@ -682,7 +690,7 @@ uint32_t ModelEmulator::barrier(ModelThread& t, int line, bool predicate) {
     state_[t.fiber_] = FiberState::AtBarrier;
     barrier_line_[t.fiber_] = line;
     barrier_vote_[t.fiber_] = predicate;
-    schedulers_[t.fiber_] = std::move(schedulers_[t.fiber_]).resume();  // back when the block passes
+    hand_over(t.fiber_, next_running(t.fiber_ + 1));  // back when the block passes
     return barrier_count_;
 }
 
@@ -692,7 +700,7 @@ uint64_t ModelEmulator::warp(ModelThread& t, const WarpCall& call) {
                                " but its spec says it has no warp functions");
     state_[t.fiber_] = FiberState::AtWarp;
     warp_calls_[t.fiber_] = call;
-    schedulers_[t.fiber_] = std::move(schedulers_[t.fiber_]).resume();  // back when the collective completes
+    hand_over(t.fiber_, next_running(t.fiber_ + 1));  // back when the collective completes
     return warp_calls_[t.fiber_].result;
 }
 
@@ -995,21 +1003,21 @@ void ModelEmulator::keep_shared() {
 void ModelEmulator::run_block_as_fibers() {
     for (uint32_t i = 0; i < tpb_; ++i) {
         state_[i] = FiberState::Running;
-        fibers_[i] =
-            ctx::fiber(std::allocator_arg, ArenaAllocator{stacks_.get(), i}, [this, i](ctx::fiber&& scheduler) {
-                schedulers_[i] = std::move(scheduler);
-                try {
-                    spec_.body(threads_[i]);
-                } catch (const StopRun&) {  // caught on its own stack: nothing crosses a fiber
-                    stopped_ = true;
-                }
-                state_[i] = FiberState::Exited;
-                return std::move(schedulers_[i]);
-            });
+        fibers_[i] = ctx::fiber(std::allocator_arg, ArenaAllocator{stacks_.get(), i}, [this, i](ctx::fiber&& from) {
+            fibers_[handed_by_] = std::move(from);
+            try {
+                spec_.body(threads_[i]);
+            } catch (const StopRun&) {  // caught on its own stack: nothing crosses a fiber
+                stopped_ = true;
+            }
+            state_[i] = FiberState::Exited;
+            handed_by_ = i;  // ended: what the next one keeps for it is never resumed
+            return std::move(fibers_[next_running(i + 1)]);
+        });
     }
     for (;;) {
-        for (uint32_t i = 0; i < tpb_ && !stopped_; ++i)
-            if (state_[i] == FiberState::Running) fibers_[i] = std::move(fibers_[i]).resume();
+        // The running threads in order, each handing over to the next; the last back here.
+        if (const uint32_t first = next_running(0); first < tpb_) hand_over(tpb_, first);
         if (stopped_) {
             abandon_fibers();
             return;
@@ -1085,6 +1093,18 @@ void ModelEmulator::report_divergent_barrier(const std::vector<uint32_t>& waitin
     result_.ended_early = true;
 }
 
+uint32_t ModelEmulator::next_running(uint32_t from) const {
+    if (stopped_) return tpb_;
+    while (from < tpb_ && state_[from] != FiberState::Running) ++from;
+    return from;
+}
+
+void ModelEmulator::hand_over(uint32_t from, uint32_t to) {
+    handed_by_ = from;
+    ctx::fiber back = std::move(fibers_[to]).resume();
+    fibers_[handed_by_] = std::move(back);  // whoever handed back to `from` waits now
+}
+
 // The waiting threads are abandoned, not unwound: unwinding would throw on their stacks (which
 // AddressSanitizer cannot follow), and a body holds nothing a destructor must free (its arrays
 // are handles); the stacks go with the arena.
@@ -1143,8 +1163,7 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, const ModelEmulator* 
     }
     if (as_fibers_) {
         stacks_ = std::make_unique<StackArena>(tpb_);
-        fibers_.resize(tpb_);
-        schedulers_.resize(tpb_);
+        fibers_.resize(tpb_ + 1);
         state_.resize(tpb_);
         barrier_line_.resize(tpb_);
         barrier_vote_.resize(tpb_);

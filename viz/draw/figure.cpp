@@ -11,20 +11,20 @@
 #include "viz/draw/map_annotations.hpp"
 #include "viz/draw/missing_product.hpp"
 #include "viz/draw/overlay.hpp"
+#include "viz/layout/map_labels.hpp"
 
 namespace threadmap {
 
 std::string launch_caption(const std::string& kernel, const std::string& array, const MapLayout& layout,
                            ColorMode mode) {
     const Workload& workload = layout.workload;
-    const auto dims = [](uint64_t r, uint64_t c) { return std::to_string(r) + "x" + std::to_string(c); };
     const std::string shape =
         workload.kernel == KernelKind::Model
             ? array + " " +
-                  (is_2d(workload) ? dims(workload.rows, workload.cols) : "[" + std::to_string(workload.n) + "]")
+                  (is_2d(workload) ? shape_text(workload.rows, workload.cols) : "[" + std::to_string(workload.n) + "]")
         : is_matrix(workload.kernel)
-            ? "C " + dims(workload.rows, workload.cols) + " = A " + dims(workload.a_rows, workload.inner) + " · B " +
-                  dims(workload.inner, workload.b_cols)
+            ? "C " + shape_text(workload.rows, workload.cols) + " = A " + shape_text(workload.a_rows, workload.inner) +
+                  " · B " + shape_text(workload.inner, workload.b_cols)
             : std::to_string(workload.n) + " elements";
     return kernel + " · " + shape + " · gridDim " + to_string(layout.launch.grid) + " · blockDim " +
            to_string(layout.launch.block) + " · colour: " + color_mode_title(mode);

@@ -5,11 +5,7 @@
 
 namespace threadmap {
 
-namespace {
-
-std::string dims(uint64_t rows, uint64_t cols) { return std::to_string(rows) + "\u00d7" + std::to_string(cols); }
-
-}  // namespace
+std::string shape_text(uint64_t rows, uint64_t cols) { return std::to_string(rows) + "\u00d7" + std::to_string(cols); }
 
 OperandRects operand_rects(const MapLayout& layout) {
     const double gap = std::max(2.0, 0.03 * std::max(layout.width, layout.height));
@@ -42,13 +38,13 @@ MapLabels map_labels(const MapLayout& layout, const std::string& array) {
     const std::string name = array.empty() ? (is_matrix(workload.kernel) ? "C" : "a") : array;
     const WorldRect data{0, 0, double(layout.is_matrix() ? workload.cols : layout.width),
                          double(layout.is_matrix() ? workload.rows : l.rows)};
-    l.arrays.push_back({layout.is_matrix() ? name + " " + dims(workload.rows, workload.cols)
+    l.arrays.push_back({layout.is_matrix() ? name + " " + shape_text(workload.rows, workload.cols)
                                            : name + "[" + std::to_string(workload.n) + "]",
                         data});
     if (is_matrix(workload.kernel)) {
         const OperandRects o = operand_rects(layout);
-        l.arrays.push_back({"A " + dims(workload.a_rows, workload.inner), o.a});
-        l.arrays.push_back({"B " + dims(workload.inner, workload.b_cols), o.b});
+        l.arrays.push_back({"A " + shape_text(workload.a_rows, workload.inner), o.a});
+        l.arrays.push_back({"B " + shape_text(workload.inner, workload.b_cols), o.b});
         l.axis_note = workload.kernel == KernelKind::Matmul
                           ? "i, j = cuda.grid(2): x runs down the rows of C (i), y across its columns (j)"
                           : "x runs across the columns of C (j), y down its rows (i)";

@@ -13,6 +13,9 @@
 
 namespace threadmap {
 
+// A matrix's shape as the picture and its captions write it: "200×300" (rows × columns).
+std::string shape_text(uint64_t rows, uint64_t cols);
+
 // Where A and B sit relative to C (world cells): A to the left (its rows beside C's rows),
 // B above (its columns above C's columns).
 struct OperandRects {
