@@ -15,9 +15,9 @@ namespace {
 void show(const std::vector<CodeLine>& lines) {
     for (const auto& l : lines) {
         if (l.guard)
-            ImGui::TextColored(kGuardColor, "%s   <- guard", l.text.c_str());
+            ImGui::TextColored(guard_color(), "%s   <- guard", l.text.c_str());
         else if (l.launch)
-            ImGui::TextColored(kGridDimColor, "%s", l.text.c_str());
+            ImGui::TextColored(grid_dim_color(), "%s", l.text.c_str());
         else if (l.note)
             ImGui::TextWrapped("%s", l.text.c_str());
         else

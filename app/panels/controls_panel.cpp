@@ -159,11 +159,11 @@ bool launch_fields(AppState& state) {
     ResolvedLaunch& resolved = state.edit;
     bool changed = false;
     ImGui::Spacing();
-    ImGui::TextColored(kBlockDimColor, "blockDim");
+    ImGui::TextColored(block_dim_color(), "blockDim");
     ImGui::SameLine();
     ImGui::TextDisabled("threads in each block (x, y, z)");
     changed |= dim3_fields(state, "blockDim", resolved.launch.block);
-    ImGui::TextColored(kGridDimColor, "gridDim");
+    ImGui::TextColored(grid_dim_color(), "gridDim");
     ImGui::SameLine();
     ImGui::TextDisabled("blocks in the grid (x, y, z)");
     changed |= dim3_fields(state, "gridDim", resolved.launch.grid);
@@ -196,7 +196,7 @@ void launch_status(AppState& state) {
         remember_rect(state, "cancel-map");
     }
     if (!state.launch_error.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+        ImGui::PushStyleColor(ImGuiCol_Text, error_color());
         ImGui::TextWrapped("%s", state.launch_error.c_str());
         ImGui::PopStyleColor();
         ImGui::TextDisabled("(the map shows the last valid launch)");

@@ -108,7 +108,7 @@ void draw_gutter(AppState& state, const KernelEditor& editor, const Gutter& g) {
         draw->AddText(at, error || warned ? IM_COL32(255, 240, 230, 255) : IM_COL32(120, 130, 140, 255), number);
         if (const auto found = g.per_line.find(line); found != g.per_line.end()) {  // this line's findings
             std::snprintf(number, sizeof number, "%3zu", std::min<size_t>(found->second, 999));
-            draw->AddText(ImVec2(at.x + g.width - g.counts, at.y), ImGui::GetColorU32(kErrorColor), number);
+            draw->AddText(ImVec2(at.x + g.width - g.counts, at.y), ImGui::GetColorU32(error_color()), number);
         }
     }
 }
@@ -189,7 +189,7 @@ void draw_gpu_compile(AppState& state, KernelEditor& editor) {
         ImGui::TextDisabled("NVRTC %s compiles it for %s in %.0f ms%s", g.version.c_str(), g.arch.c_str(),
                             g.milliseconds, earlier.c_str());
     else
-        ImGui::TextColored(kErrorColor, "NVRTC %s does not compile it%s: %s", g.version.c_str(), earlier.c_str(),
+        ImGui::TextColored(error_color(), "NVRTC %s does not compile it%s: %s", g.version.c_str(), earlier.c_str(),
                            g.log.substr(0, g.log.find('\n')).c_str());
 }
 
@@ -215,12 +215,13 @@ bool run_line(AppState& state, const KernelEditor& editor) {
     remember_rect(state, "editor:run");
     ImGui::SameLine();
     if (!editor.messages.empty() && editor.error_line)
-        ImGui::TextColored(kErrorColor, "does not compile: line %d (the map keeps the last good kernel)",
+        ImGui::TextColored(error_color(), "does not compile: line %d (the map keeps the last good kernel)",
                            editor.error_line);
     else if (!editor.messages.empty())
-        ImGui::TextColored(kErrorColor, "not run: see below (the map keeps the last good kernel)");
+        ImGui::TextColored(error_color(), "not run: see below (the map keeps the last good kernel)");
     else if (editor.running && !state.launch_error.empty())  // compiled, but the run failed (a time-out, a crash)
-        ImGui::TextColored(kErrorColor, "compiled in %.0f ms, but: %s", editor.compile_ms, state.launch_error.c_str());
+        ImGui::TextColored(error_color(), "compiled in %.0f ms, but: %s", editor.compile_ms,
+                           state.launch_error.c_str());
     else if (editor.running)
         ImGui::TextDisabled("compiled in %.0f ms; the map shows it (Clang, on the CPU)", editor.compile_ms);
     else
@@ -278,10 +279,10 @@ bool binding_fields(AppState& state, KernelEditor& editor) {
 // Errors: the kernel did not run. Warnings: it ran as written, and a warning is often the bug
 // (`if (i = n)`); shown above what it printed, in `height` (0: the rest of the panel).
 void draw_messages(AppState& state, const KernelEditor& editor, bool warned, float height) {
-    if (warned) ImGui::TextColored(kWarningColor, "Clang's warnings (the kernel compiled and runs as written):");
+    if (warned) ImGui::TextColored(warning_color(), "Clang's warnings (the kernel compiled and runs as written):");
     ImGui::BeginChild("editor-messages", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PushFont(mono_font());
-    ImGui::PushStyleColor(ImGuiCol_Text, warned ? kWarningColor : kErrorColor);
+    ImGui::PushStyleColor(ImGuiCol_Text, warned ? warning_color() : error_color());
     ImGui::TextUnformatted(warned ? editor.warnings.c_str() : editor.messages.c_str());
     ImGui::PopStyleColor();
     ImGui::PopFont();

@@ -67,7 +67,7 @@ void draw_sweep_result(const LaunchSweepJob& job) {
                            job.reference.kernel_name().c_str(), to_string(launch.grid).c_str(),
                            to_string(launch.block).c_str(), differ, s.launches.size());
     for (const SweptLaunch& w : s.launches) {
-        ImGui::TextColored(w.agrees() ? ImVec4(0.55f, 0.8f, 0.55f, 1) : kErrorColor, "%s",
+        ImGui::TextColored(w.agrees() ? ImVec4(0.55f, 0.8f, 0.55f, 1) : error_color(), "%s",
                            w.agrees() ? "same" : "DIFFERS");
         ImGui::SameLine();
         ImGui::TextWrapped("%s", swept_launch_text(w).c_str());
@@ -131,7 +131,7 @@ void draw_launch_sweep(AppState& state) {
     }
     sweep_button(state, job);
     if (!job.error.empty()) {  // Clang's lines about the expectation, or why the sweep stopped
-        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+        ImGui::PushStyleColor(ImGuiCol_Text, error_color());
         ImGui::TextWrapped("%s", job.error.c_str());
         ImGui::PopStyleColor();
     }

@@ -28,7 +28,7 @@ void go_to_element(AppState& state) {
         if (element.value) pin_element(state, *element.value);
     }
     if (!state.go_to_error.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+        ImGui::PushStyleColor(ImGuiCol_Text, error_color());
         ImGui::TextWrapped("%s", state.go_to_error.c_str());
         ImGui::PopStyleColor();
     }
@@ -92,7 +92,8 @@ void draw_inspector_panel(AppState& state) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             const bool block_dim = label.rfind("blockDim", 0) == 0, grid_dim = label.rfind("gridDim", 0) == 0;
-            if (block_dim || grid_dim) ImGui::PushStyleColor(ImGuiCol_Text, block_dim ? kBlockDimColor : kGridDimColor);
+            if (block_dim || grid_dim)
+                ImGui::PushStyleColor(ImGuiCol_Text, block_dim ? block_dim_color() : grid_dim_color());
             ImGui::TextWrapped("%s", label.c_str());
             if (block_dim || grid_dim) ImGui::PopStyleColor();
             ImGui::TableNextColumn();

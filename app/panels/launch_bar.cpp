@@ -61,11 +61,11 @@ void draw_launch_bar(AppState& state) {
     remember_rect(state, "lesson:next");
 
     ImGui::SameLine(0, font);
-    ImGui::TextColored(kBlockDimColor, "blockDim");
+    ImGui::TextColored(block_dim_color(), "blockDim");
     ImGui::SameLine();
     changed |= dim3_fields(state, "blockDim", resolved.launch.block, font * 11);
     ImGui::SameLine(0, font);
-    ImGui::TextColored(kGridDimColor, "gridDim");
+    ImGui::TextColored(grid_dim_color(), "gridDim");
     ImGui::SameLine();
     changed |= dim3_fields(state, "gridDim", resolved.launch.grid, font * 11);
     if (!(cover == resolved.launch.grid)) {

@@ -195,7 +195,7 @@ void draw_occupancy_panel(AppState& state) {
                        r.resources.registers_origin.c_str(),
                        static_cast<unsigned long long>(r.resources.resources.shared_bytes_per_block));
     if (o.active_blocks_per_sm == 0) {
-        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+        ImGui::PushStyleColor(ImGuiCol_Text, error_color());
         ImGui::TextWrapped("This launch cannot run on %s: %s", r.gpu.name.c_str(), o.cannot_launch.c_str());
         ImGui::PopStyleColor();
         return;

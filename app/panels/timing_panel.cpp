@@ -73,7 +73,7 @@ void draw_controls(AppState& state) {
     remember_rect(state, "timing-run");
     ImGui::EndDisabled();
     if (!t.message.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+        ImGui::PushStyleColor(ImGuiCol_Text, error_color());
         ImGui::TextWrapped("%s", t.message.c_str());
         ImGui::PopStyleColor();
     }

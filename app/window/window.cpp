@@ -33,12 +33,12 @@ namespace threadmap {
 namespace {
 
 // "no CUDA device: cudaGetDeviceCount failed with error 35 (cudaErrorInsufficientDriver: …)"
-// → "no usable NVIDIA GPU (why: threadmap devices)": on a laptop without one this is the normal
+// → "no usable NVIDIA GPU; threadmap devices says why": on a laptop without one this is the normal
 // case, not an error, so the status bar says so in a learner's words and names where the
 // CUDA runtime's own reason is.
 std::string short_reason(const std::string& reason) {
     if (reason.find("cudaError") == std::string::npos) return reason;
-    return "no usable NVIDIA GPU (why: threadmap devices)";
+    return "no usable NVIDIA GPU; threadmap devices says why";
 }
 
 // The script the window follows, if any: --replay, or --screenshot/--quit-after-frames.

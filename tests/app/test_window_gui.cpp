@@ -4,6 +4,8 @@
 // changes the picture. Needs xvfb-run (scripts/setup.sh installs it).
 #include <doctest/doctest.h>
 
+#include <map>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -989,6 +991,41 @@ TEST_CASE(
     CHECK(mixed.exit_code == 2);
     CHECK(mixed.err.find("no other launch options") != std::string::npos);
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE(
+    "cell indices: every element numbered at one size, none under a block's number - or none where they do not fit") {
+    // The labels over cells from a replay's state: the array's name, the blocks' numbers and the
+    // cells' indices, each a rectangle on screen.
+    const auto labels = [](const json& s) {
+        std::vector<ViewRect> out;
+        for (const auto& l : s["labels_over_cells"]) out.push_back({l[0], l[1], l[2], l[3]});
+        return out;
+    };
+    const auto overlap = [](const ViewRect& a, const ViewRect& b) {
+        return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+    };
+    // The first lesson in presentation mode at 1280x720: cells of 31 pixels, indices up to 499.
+    const WindowRun w = run_window({"--preset", "seed-increment", "--presentation", "--window-size", "1280x720"},
+                                   "1 move 5 5\n2 wait idle\n3 state @/s.json\n4 quit\n");
+    const std::vector<ViewRect> all = labels(load_json(w.path("s.json")));
+    CHECK(all.size() >= 490);    // 500 indices and 16 block numbers, less those the numbers cover
+    std::map<int, int> heights;  // one text size: the indices share a height
+    for (const ViewRect& l : all) ++heights[int(std::lround(l.h))];
+    CHECK(std::max_element(heights.begin(), heights.end(), [](auto a, auto b) {
+              return a.second < b.second;
+          })->second >= 480);
+    for (size_t i = 0; i < all.size(); ++i)
+        for (size_t j = i + 1; j < all.size(); ++j) {
+            CAPTURE(i);
+            CAPTURE(j);
+            CHECK_FALSE(overlap(all[i], all[j]));
+        }
+    // tiled-matmul's 16x16 tiles at 1280x720: cells of 26 pixels cannot hold "15,15" at a
+    // readable size, so no cell is numbered rather than the narrow ones alone.
+    const WindowRun tiles = run_window({"--preset", "tiled-matmul", "--presentation", "--window-size", "1280x720"},
+                                       "1 move 5 5\n2 wait idle\n3 state @/s.json\n4 quit\n");
+    CHECK(labels(load_json(tiles.path("s.json"))).size() <= 4);  // the tiles' names only
 }
 
 TEST_CASE("the Memory tab at 1280x720 - its figure first, every column of its table on screen") {

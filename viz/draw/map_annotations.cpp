@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "viz/draw/cell_grid_renderer.hpp"
 #include "viz/draw/imgui_color.hpp"
@@ -19,6 +21,13 @@ ViewRect backed_text(ImDrawList* dl, const LabelStyle& s, float px, ImVec2 at, c
     dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + size.x + 2, at.y + size.y + 1), to_imgui(s.backing), 2);
     dl->AddText(s.font, px, at, to_imgui(s.text), text.c_str());
     return {at.x - 2, at.y - 1, size.x + 4, size.y + 2};
+}
+
+// Whether `box` meets any of the first `count` rectangles of `taken` (labels already drawn).
+bool meets_any(const ViewRect& box, const std::vector<ViewRect>& taken, size_t count) {
+    return std::any_of(taken.begin(), taken.begin() + std::ptrdiff_t(count), [&](const ViewRect& o) {
+        return box.x < o.x + o.w && o.x < box.x + box.w && box.y < o.y + o.h && o.y < box.y + box.h;
+    });
 }
 
 // The visible range [first, last) of cells along one axis, within [0, count).
@@ -109,6 +118,7 @@ void draw_block_labels(ImDrawList* dl, const MapLayout& layout, const View& v, c
             : 1;
     if (cell_w * v.zoom < px * 3 || cell_h * v.zoom < px * 1.1) return;  // no room for a label
     const uint64_t gy = layout.is_matrix() ? g.y : 1;
+    const size_t taken = over.size();  // the arrays' names: a block's number never covers one
     uint64_t drawn = 0;
     for (uint64_t by = 0; by < gy && drawn < 4096; ++by)
         for (uint64_t bx = 0; bx < g.x && drawn < 4096; ++bx) {
@@ -119,31 +129,53 @@ void draw_block_labels(ImDrawList* dl, const MapLayout& layout, const View& v, c
                 continue;
             const std::string t =
                 layout.is_matrix() ? "(" + std::to_string(bx) + "," + std::to_string(by) + ")" : std::to_string(bx);
-            if (s.font->CalcTextSizeA(px, 1e9f, 0, t.c_str()).x + 4 > cell_w * v.zoom) continue;
+            const ImVec2 size = s.font->CalcTextSizeA(px, 1e9f, 0, t.c_str());
+            if (size.x + 4 > cell_w * v.zoom) continue;
+            if (meets_any({at.x, at.y, size.x + 4, size.y + 2}, over, taken)) continue;
             over.push_back(backed_text(dl, s, px, ImVec2(float(at.x) + 2, float(at.y) + 1), t));
             ++drawn;
         }
 }
 
+// Each visible cell's index, centred in it, all at one size: as large as the widest index in
+// view allows (down to 0.55 of the text's size), or none where even that does not fit (cells
+// that each dropped the indices they could not hold left a ragged patch of labels). Dark with a
+// light halo, readable on any cell colour; none where a label already drawn (`over`: a block's
+// number) would cover it.
 void draw_cell_indices(ImDrawList* dl, const MapLayout& layout, const View& v, const ViewRect& r, const LabelStyle& s,
                        std::vector<ViewRect>& over) {
     if (v.zoom < 24) return;
-    const float px = std::min(s.font_px * 0.7f, float(v.zoom) * 0.4f);
     const glm::dvec2 w0 = screen_to_world(v, r, {r.x, r.y}), w1 = screen_to_world(v, r, {r.x + r.w, r.y + r.h});
     const auto [x0, x1] = visible(w0.x, w1.x, layout.width);
     const auto [y0, y1] = visible(w0.y, w1.y, layout.height);
+    struct Label {
+        std::string text;
+        glm::dvec2 centre;
+    };
+    std::vector<Label> labels;
     for (uint64_t y = y0; y < y1; ++y)
         for (uint64_t x = x0; x < x1; ++x) {
             const uint64_t e = layout.element_index(uint32_t(x), uint32_t(y));
             if (e == MapLayout::kNoElement) continue;
-            const std::string t = layout.is_matrix() ? std::to_string(y) + "," + std::to_string(x) : std::to_string(e);
-            const ImVec2 size = s.font->CalcTextSizeA(px, 1e9f, 0, t.c_str());
-            if (size.x + 4 > v.zoom) continue;
-            const glm::dvec2 c = world_to_screen(v, r, {double(x) + 0.5, double(y) + 0.5});
-            dl->AddText(s.font, px, ImVec2(float(c.x) - size.x / 2, float(c.y) - size.y / 2), IM_COL32(0, 0, 0, 200),
-                        t.c_str());
-            over.push_back({c.x - size.x / 2, c.y - size.y / 2, size.x, size.y});
+            labels.push_back({layout.is_matrix() ? std::to_string(y) + "," + std::to_string(x) : std::to_string(e),
+                              world_to_screen(v, r, {double(x) + 0.5, double(y) + 0.5})});
         }
+    float px = std::min(s.font_px * 0.7f, float(v.zoom) * 0.4f);
+    float widest = 0;
+    for (const Label& l : labels) widest = std::max(widest, s.font->CalcTextSizeA(px, 1e9f, 0, l.text.c_str()).x);
+    if (widest + 4 > v.zoom) px *= float(v.zoom - 4) / widest;  // text width scales with its size
+    if (px < s.font_px * 0.55f) return;
+    const size_t taken = over.size();
+    for (const Label& l : labels) {
+        const ImVec2 size = s.font->CalcTextSizeA(px, 1e9f, 0, l.text.c_str());
+        const ImVec2 at(float(l.centre.x) - size.x / 2, float(l.centre.y) - size.y / 2);
+        const ViewRect box{at.x, at.y, size.x, size.y};
+        if (meets_any(box, over, taken)) continue;
+        for (const ImVec2 d : {ImVec2(-1, 0), ImVec2(1, 0), ImVec2(0, -1), ImVec2(0, 1)})
+            dl->AddText(s.font, px, ImVec2(at.x + d.x, at.y + d.y), IM_COL32(255, 255, 255, 150), l.text.c_str());
+        dl->AddText(s.font, px, at, IM_COL32(0, 0, 0, 230), l.text.c_str());
+        over.push_back({box.x - 1, box.y - 1, box.w + 2, box.h + 2});  // with its halo
+    }
 }
 
 }  // namespace
@@ -152,9 +184,8 @@ std::vector<ViewRect> draw_map_labels(ImDrawList* dl, const MapLayout& layout, c
                                       const ViewRect& r, const LabelStyle& s) {
     std::vector<ViewRect> over;
     dl->PushClipRect(ImVec2(float(r.x), float(r.y)), ImVec2(float(r.x + r.w), float(r.y + r.h)), true);
-    draw_cell_indices(dl, layout, v, r, s, over);
-    draw_block_labels(dl, layout, v, r, s, over);
-    draw_rulers(dl, layout, labels, v, r, s);
+    // Names first, then blocks' numbers, then cells' indices: each leaves out what the ones
+    // before it cover.
     const float px = s.font_px * 0.9f;
     for (size_t k = 0; k < labels.arrays.size(); ++k) {
         const ArrayLabel& a = labels.arrays[k];
@@ -165,6 +196,9 @@ std::vector<ViewRect> draw_map_labels(ImDrawList* dl, const MapLayout& layout, c
         const ViewRect box = backed_text(dl, s, px, where, a.text);
         if (k == 0 && layout.is_matrix()) over.push_back(box);
     }
+    draw_block_labels(dl, layout, v, r, s, over);
+    draw_cell_indices(dl, layout, v, r, s, over);
+    draw_rulers(dl, layout, labels, v, r, s);
     dl->PopClipRect();
     return over;
 }
