@@ -187,10 +187,12 @@ int render_map(const RenderCommandOptions& o, const PreparedLaunch& prepared, Co
     // How the colours were made, for a GPU map: interop, or the host and why.
     const std::string painted = paint_picture(picture, renderer, painter);
     if (!painted.empty()) std::fprintf(stderr, "threadmap render: %s\n", painted.c_str());
+    spec.cell_color = cell_colors(picture);
     CellGridRenderer compare_renderer;
     spec.compare = picture.compare != nullptr;
     if (picture.compare) {
         paint_picture(*picture.compare, compare_renderer, painter);
+        spec.compare_cell_color = cell_colors(*picture.compare);
         spec.compare_layout = &picture.compare->layout;
         spec.compare_renderer = &compare_renderer;
         spec.compare_array = picture.compare->launch.array_caption();

@@ -197,7 +197,9 @@ void draw_compare(ImDrawList* dl, AppState& state, MapFrame& frame, const ViewRe
                      b = world_to_screen(v, r, {picture.layout.width, picture.layout.height});
     dl->AddImage(reinterpret_cast<ImTextureID>(uintptr_t(frame.compare_image.texture())),
                  ImVec2(float(a.x), float(a.y)), ImVec2(float(b.x), float(b.y)));
-    const auto over = draw_map_labels(dl, picture.layout, labels, v, r, label_style(ImGui::GetFont(), font, theme));
+    LabelStyle style = label_style(ImGui::GetFont(), font, theme);
+    style.cell_color = cell_colors(picture);
+    const auto over = draw_map_labels(dl, picture.layout, labels, v, r, style);
     state.labels_over_cells.insert(state.labels_over_cells.end(), over.begin(), over.end());
     const auto sentence = [&](const ViewRect& under, const std::string& text) {
         dl->AddText(ImGui::GetFont(), font, ImVec2(float(under.x), float(under.y + under.h + font * 0.3)),
@@ -303,8 +305,9 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
     outline_cells(dl, state, r);
     if (const auto missing = missing_product(layout.workload))
         draw_missing_product(dl, *missing, state.view, r, ImGui::GetFont(), font * 0.9f, theme.backing);
-    state.labels_over_cells =
-        draw_map_labels(dl, layout, labels, state.view, r, label_style(ImGui::GetFont(), font, theme));
+    LabelStyle style = label_style(ImGui::GetFont(), font, theme);
+    style.cell_color = cell_colors(*state.picture);
+    state.labels_over_cells = draw_map_labels(dl, layout, labels, state.view, r, style);
     state.fit_margins = plan.margins;
     draw_warp_overlay(dl, state, r);
     dl->PopClipRect();

@@ -67,6 +67,7 @@ void export_map(AppState& state, const CellGridRenderer& renderer) {
     spec.width *= k;
     spec.height *= k;
     spec.layout = &picture.layout;
+    spec.cell_color = cell_colors(picture);
     spec.legend = picture_legend(picture);
     spec.array = picture.launch.array_caption();
     spec.theme = state.theme().name;

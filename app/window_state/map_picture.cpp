@@ -461,6 +461,15 @@ const uint8_t* element_figures(const MapPicture& picture) {
     return v.size() == element_count(picture.launch.workload) ? v.data() : nullptr;
 }
 
+std::function<Rgba8(uint32_t x, uint32_t y)> cell_colors(const MapPicture& picture) {
+    if (picture.result.map.size() == 0) return {};
+    return [&picture, costs = element_figures(picture)](uint32_t x, uint32_t y) {
+        CellSample s = sample_cell(picture.layout, picture.result.map, x, y);
+        if (costs && s.kind == CellSample::Element) s.cost = costs[picture.layout.element_index(x, y)];
+        return colorize(s, picture.color);
+    };
+}
+
 void prepare_colors(MapPicture& picture) {
     if (picture.result.device_map || uint64_t(picture.layout.width) * picture.layout.height <= kPaintInFrameCells)
         return;

@@ -2,6 +2,7 @@
 // The window and `threadmap render` both go through it.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -113,6 +114,10 @@ void prepare_colors(MapPicture& picture);
 // The per-element figures the picture's colour mode colours by (memory costs, findings), or
 // null: colorize_layout's `cost`.
 const uint8_t* element_figures(const MapPicture& picture);
+
+// The colour cell (x, y) of the picture is painted, as colorize_layout paints it (the picture
+// must outlive it): for the labels drawn over cells. Empty while the map is on a GPU only.
+std::function<Rgba8(uint32_t x, uint32_t y)> cell_colors(const MapPicture& picture);
 
 // The picture's map on the host, brought from the device the first time it is asked for
 // (the inspector, a host paint), or why the device could not give it.

@@ -101,7 +101,9 @@ void draw_figure(const CellGridRenderer& renderer, const FigureSpec& s) {
                 s.caption.c_str(), nullptr, caption_wrap(s));
     if (const auto missing = missing_product(s.layout->workload))
         draw_missing_product(dl, *missing, view, map, overlay.font(), s.font_px * 0.85f, theme.backing);
-    draw_map_labels(dl, *s.layout, labels, view, map, label_style(overlay.font(), label_px(s), theme));
+    LabelStyle style = label_style(overlay.font(), label_px(s), theme);
+    style.cell_color = s.cell_color;
+    draw_map_labels(dl, *s.layout, labels, view, map, style);
     if (s.compare && s.compare_layout &&
         s.compare_renderer) {  // the same launch of the comparison kernel, at its right
         const ViewRect area = figure_compare_area(s);
@@ -109,8 +111,8 @@ void draw_figure(const CellGridRenderer& renderer, const FigureSpec& s) {
         const View v =
             fit(scene_bounds(*s.compare_layout), area, ruler_margins(label_px(s), *s.compare_layout, compare_labels));
         s.compare_renderer->draw_scene(*s.compare_layout, v, {area, s.height, theme.scene}, std::nullopt);
-        draw_map_labels(dl, *s.compare_layout, compare_labels, v, area,
-                        label_style(overlay.font(), label_px(s), theme));
+        style.cell_color = s.compare_cell_color;
+        draw_map_labels(dl, *s.compare_layout, compare_labels, v, area, style);
     }
     if (s.show_legend)
         draw_legend(dl, s.legend, overlay.font(), s.font_px * 0.85f, float(s.width) - legend_w, caption_h,

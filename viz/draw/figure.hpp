@@ -2,6 +2,7 @@
 // beside it. `threadmap render` and the window's "map only" export draw the same figure.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "viz/draw/cell_grid_renderer.hpp"
@@ -25,6 +26,8 @@ struct FigureSpec {
     const MapLayout* compare_layout = nullptr;
     const CellGridRenderer* compare_renderer = nullptr;
     std::string compare_array;
+    // The colours the two maps paint their cells (LabelStyle::cell_color; empty: unknown).
+    std::function<Rgba8(uint32_t x, uint32_t y)> cell_color, compare_cell_color;
 };
 
 // Where the map goes in the figure (the caption above it, the legend right of it; with a

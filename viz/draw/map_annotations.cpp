@@ -23,6 +23,9 @@ ViewRect backed_text(ImDrawList* dl, const LabelStyle& s, float px, ImVec2 at, c
     return {at.x - 2, at.y - 1, size.x + 4, size.y + 2};
 }
 
+// Relative luminance (0 black … 1 white) of a cell's colour, by Rec. 709's weights.
+double luminance(const Rgba8& c) { return (0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b) / 255.0; }
+
 // Whether `box` meets any of the first `count` rectangles of `taken` (labels already drawn).
 bool meets_any(const ViewRect& box, const std::vector<ViewRect>& taken, size_t count) {
     return std::any_of(taken.begin(), taken.begin() + std::ptrdiff_t(count), [&](const ViewRect& o) {
@@ -139,9 +142,10 @@ void draw_block_labels(ImDrawList* dl, const MapLayout& layout, const View& v, c
 
 // Each visible cell's index, centred in it, all at one size: as large as the widest index in
 // view allows (down to 0.55 of the text's size), or none where even that does not fit (cells
-// that each dropped the indices they could not hold left a ragged patch of labels). Dark with a
-// light halo, readable on any cell colour; none where a label already drawn (`over`: a block's
-// number) would cover it.
+// that each dropped the indices they could not hold left a ragged patch of labels). Dark on a
+// light cell, light on a dark one where the style knows the cells' colours, each with a shadow
+// of the other; none where a label already drawn (`over`: a block's number, an array's name)
+// would cover it.
 void draw_cell_indices(ImDrawList* dl, const MapLayout& layout, const View& v, const ViewRect& r, const LabelStyle& s,
                        std::vector<ViewRect>& over) {
     if (v.zoom < 24) return;
@@ -151,6 +155,7 @@ void draw_cell_indices(ImDrawList* dl, const MapLayout& layout, const View& v, c
     struct Label {
         std::string text;
         glm::dvec2 centre;
+        uint32_t x, y;
     };
     std::vector<Label> labels;
     for (uint64_t y = y0; y < y1; ++y)
@@ -158,7 +163,7 @@ void draw_cell_indices(ImDrawList* dl, const MapLayout& layout, const View& v, c
             const uint64_t e = layout.element_index(uint32_t(x), uint32_t(y));
             if (e == MapLayout::kNoElement) continue;
             labels.push_back({layout.is_matrix() ? std::to_string(y) + "," + std::to_string(x) : std::to_string(e),
-                              world_to_screen(v, r, {double(x) + 0.5, double(y) + 0.5})});
+                              world_to_screen(v, r, {double(x) + 0.5, double(y) + 0.5}), uint32_t(x), uint32_t(y)});
         }
     float px = std::min(s.font_px * 0.7f, float(v.zoom) * 0.4f);
     float widest = 0;
@@ -171,10 +176,11 @@ void draw_cell_indices(ImDrawList* dl, const MapLayout& layout, const View& v, c
         const ImVec2 at(float(l.centre.x) - size.x / 2, float(l.centre.y) - size.y / 2);
         const ViewRect box{at.x, at.y, size.x, size.y};
         if (meets_any(box, over, taken)) continue;
-        for (const ImVec2 d : {ImVec2(-1, 0), ImVec2(1, 0), ImVec2(0, -1), ImVec2(0, 1)})
-            dl->AddText(s.font, px, ImVec2(at.x + d.x, at.y + d.y), IM_COL32(255, 255, 255, 150), l.text.c_str());
-        dl->AddText(s.font, px, at, IM_COL32(0, 0, 0, 230), l.text.c_str());
-        over.push_back({box.x - 1, box.y - 1, box.w + 2, box.h + 2});  // with its halo
+        const bool on_dark = s.cell_color && luminance(s.cell_color(l.x, l.y)) < 0.45;
+        dl->AddText(s.font, px, ImVec2(at.x + 1, at.y + 1),
+                    on_dark ? IM_COL32(0, 0, 0, 140) : IM_COL32(255, 255, 255, 120), l.text.c_str());
+        dl->AddText(s.font, px, at, on_dark ? IM_COL32(255, 255, 255, 235) : IM_COL32(0, 0, 0, 230), l.text.c_str());
+        over.push_back({box.x, box.y, box.w + 1, box.h + 1});  // with its shadow
     }
 }
 

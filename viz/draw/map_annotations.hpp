@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,11 @@ struct LabelStyle {
     float font_px = 15;
     Rgba8 text{230, 230, 230, 255};
     Rgba8 backing{16, 18, 22, 210};  // behind a label drawn over cells
+    // The colour cell (x, y) is painted (empty: unknown): a cell's index is light on a dark cell.
+    std::function<Rgba8(uint32_t x, uint32_t y)> cell_color;
 };
 inline LabelStyle label_style(ImFont* font, float font_px, const Theme& theme) {
-    return {font, font_px, theme.text, theme.backing};
+    return {font, font_px, theme.text, theme.backing, {}};
 }
 
 // Draws `labels` for the view: the arrays' names, the rulers of the mapped array, block
