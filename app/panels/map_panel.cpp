@@ -230,8 +230,8 @@ PanelPlan plan_panel(const AppState& state, const ViewRect& area, float font) {
     const MapPicture& picture = *state.picture;
     plan.legend = picture_legend(picture);
     if (picture.compare) plan.legend->note.clear();  // said under each picture instead
-    // Presentation mode: the lesson's point beside its picture, where the legend then still fits
-    // the area's height (else it stays in the card).
+    // The lesson's point beside or under its picture, where the legend then still fits the
+    // area's height (else it stays in the card); a comparison keeps it in the card.
     if (!picture.compare) plan.legend->lead = look_for_for_margin(state);
     const auto measure = [&](float wrap) {
         return legend_size(*plan.legend, ImGui::GetFont(), plan.legend_font, std::floor(font * wrap));

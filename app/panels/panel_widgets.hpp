@@ -9,26 +9,24 @@
 
 #include "app/window_state/app_state.hpp"
 #include "app/launch/device_profiles.hpp"
+#include "viz/color/colors.hpp"
 
 namespace threadmap {
 
 // The panels' own colours, a pale shade on the dark theme and a deep one on the light theme
-// (pale yellow or blue text on white is unreadable on a projector in a lit room).
+// (pale yellow or blue text on white is unreadable on a projector in a lit room): blockDim
+// always blue, gridDim always orange, errors red, a compiler's warnings yellow, guards green.
 inline ImVec4 shade(const ImVec4& on_dark, const ImVec4& on_light) {
     const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
-    return 0.3f * bg.x + 0.6f * bg.y + 0.1f * bg.z > 0.5f ? on_light : on_dark;
+    return luminance(bg.x, bg.y, bg.z) > 0.5 ? on_light : on_dark;
 }
-inline ImVec4 block_dim_color() {
-    return shade({0.45f, 0.78f, 1.0f, 1.0f}, {0.05f, 0.36f, 0.70f, 1.0f});
-}  // always blue
-inline ImVec4 grid_dim_color() {
-    return shade({1.0f, 0.70f, 0.30f, 1.0f}, {0.72f, 0.36f, 0.0f, 1.0f});
-}  // always orange
-inline ImVec4 error_color() { return shade({1.0f, 0.42f, 0.42f, 1.0f}, {0.75f, 0.08f, 0.08f, 1.0f}); }
-inline ImVec4 warning_color() {
-    return shade({0.95f, 0.90f, 0.45f, 1.0f}, {0.50f, 0.42f, 0.0f, 1.0f});
-}  // a compiler's
-inline ImVec4 guard_color() { return shade({0.55f, 1.0f, 0.55f, 1.0f}, {0.08f, 0.48f, 0.08f, 1.0f}); }
+// clang-format off
+inline ImVec4 block_dim_color() { return shade({0.45f, 0.78f, 1.00f, 1}, {0.05f, 0.36f, 0.70f, 1}); }
+inline ImVec4 grid_dim_color()  { return shade({1.00f, 0.70f, 0.30f, 1}, {0.72f, 0.36f, 0.00f, 1}); }
+inline ImVec4 error_color()     { return shade({1.00f, 0.42f, 0.42f, 1}, {0.75f, 0.08f, 0.08f, 1}); }
+inline ImVec4 warning_color()   { return shade({0.95f, 0.90f, 0.45f, 1}, {0.50f, 0.42f, 0.00f, 1}); }
+inline ImVec4 guard_color()     { return shade({0.55f, 1.00f, 0.55f, 1}, {0.08f, 0.48f, 0.08f, 1}); }
+// clang-format on
 
 // A wrapped line in the dimmed text colour: what a figure is, where it comes from.
 inline void disabled_note(const std::string& text) {

@@ -327,7 +327,7 @@ void add_geometry(const AppState& state, nlohmann::json& j) {
     for (const ViewRect& l : state.labels_over_cells) j["labels_over_cells"].push_back({l.x, l.y, l.w, l.h});
     const Margins& m = state.fit_margins;
     j["fit_margins"] = {m.left, m.top, m.right, m.bottom};
-    j["look_for_in_margin"] = state.look_for_in_margin;  // presentation mode: beside the picture
+    j["look_for_in_margin"] = state.look_for_in_margin;  // in the map's margin, not the card
     if (state.picture) {                                 // the picture's share of the window: what the layout is for
         const ViewRect picture = screen_rect(state.view, state.map_rect, scene_bounds(state.picture->layout));
         const ImVec2 window = ImGui::GetIO().DisplaySize;

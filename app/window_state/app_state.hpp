@@ -157,8 +157,8 @@ struct AppState {
     // Where the map was drawn this frame (window pixels), for input and exports.
     ViewRect map_rect;
     ViewRect legend_rect;  // the legend's column beside the map
-    // The lesson's "Look for" was drawn in the map's margin last frame (presentation mode), so
-    // the lesson card leaves it out.
+    // The lesson's "Look for" was drawn in the map's margin last frame (either layout), so the
+    // lesson card leaves it out.
     bool look_for_in_margin = false;
     // Where the comparison picture (MapPicture::compare) was drawn this frame and its fitted
     // view; its rectangle is empty when none was.

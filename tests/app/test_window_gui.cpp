@@ -1002,9 +1002,6 @@ TEST_CASE(
         for (const auto& l : s["labels_over_cells"]) out.push_back({l[0], l[1], l[2], l[3]});
         return out;
     };
-    const auto overlap = [](const ViewRect& a, const ViewRect& b) {
-        return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-    };
     // The first lesson in presentation mode at 1280x720: cells of 31 pixels, indices up to 499.
     const WindowRun w = run_window({"--preset", "seed-increment", "--presentation", "--window-size", "1280x720"},
                                    "1 move 5 5\n2 wait idle\n3 state @/s.json\n4 quit\n");
@@ -1019,7 +1016,7 @@ TEST_CASE(
         for (size_t j = i + 1; j < all.size(); ++j) {
             CAPTURE(i);
             CAPTURE(j);
-            CHECK_FALSE(overlap(all[i], all[j]));
+            CHECK_FALSE(overlaps(all[i], all[j]));
         }
     // tiled-matmul's 16x16 tiles at 1280x720: cells of 26 pixels cannot hold "15,15" at a
     // readable size, so no cell is numbered rather than the narrow ones alone.

@@ -7,14 +7,6 @@
 
 using namespace threadmap;
 
-namespace {
-
-bool overlaps(const ViewRect& a, const ViewRect& b) {
-    return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-}
-
-}  // namespace
-
 TEST_CASE("window regions: a projector's 1280 px leave the centre 850, a wider window 62%") {
     CHECK(min_centre_width(1280) == 850);
     CHECK(min_centre_width(1600) == doctest::Approx(992));

@@ -17,6 +17,11 @@ TM_HD inline Rgba8 from_hex(uint32_t rgb, uint8_t alpha = 255) {
     return {uint8_t(rgb >> 16), uint8_t(rgb >> 8), uint8_t(rgb), alpha};
 }
 
+// Relative luminance (0 black … 1 white) by Rec. 709's weights, of components in 0…1: what
+// decides whether text over a colour is drawn light or dark.
+TM_HD inline double luminance(double r, double g, double b) { return 0.2126 * r + 0.7152 * g + 0.0722 * b; }
+TM_HD inline double luminance(const Rgba8& c) { return luminance(c.r / 255.0, c.g / 255.0, c.b / 255.0); }
+
 enum class Palette {
     Standard,        // Tableau 10: strong, distinct hues
     ColorBlindSafe,  // Okabe & Ito (2008), black replaced by grey: safe for the common deficiencies

@@ -23,14 +23,10 @@ ViewRect backed_text(ImDrawList* dl, const LabelStyle& s, float px, ImVec2 at, c
     return {at.x - 2, at.y - 1, size.x + 4, size.y + 2};
 }
 
-// Relative luminance (0 black … 1 white) of a cell's colour, by Rec. 709's weights.
-double luminance(const Rgba8& c) { return (0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b) / 255.0; }
-
 // Whether `box` meets any of the first `count` rectangles of `taken` (labels already drawn).
 bool meets_any(const ViewRect& box, const std::vector<ViewRect>& taken, size_t count) {
-    return std::any_of(taken.begin(), taken.begin() + std::ptrdiff_t(count), [&](const ViewRect& o) {
-        return box.x < o.x + o.w && o.x < box.x + box.w && box.y < o.y + o.h && o.y < box.y + box.h;
-    });
+    return std::any_of(taken.begin(), taken.begin() + std::ptrdiff_t(count),
+                       [&](const ViewRect& o) { return overlaps(box, o); });
 }
 
 // The visible range [first, last) of cells along one axis, within [0, count).

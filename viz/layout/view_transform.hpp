@@ -11,6 +11,11 @@ struct ViewRect {  // an area of the screen, in pixels, top-left origin
     double x = 0, y = 0, w = 1, h = 1;
 };
 
+// Whether two screen areas share any pixel (touching edges do not).
+inline bool overlaps(const ViewRect& a, const ViewRect& b) {
+    return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
 struct WorldRect {  // an area of the world, in cells
     double x0 = 0, y0 = 0, x1 = 1, y1 = 1;
 };
