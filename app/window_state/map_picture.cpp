@@ -47,16 +47,16 @@ void mark_undefined_shuffles(std::vector<uint32_t> ids, const ThreadMap& map, st
             found[e] |= kFoundUndefinedShuffle;
 }
 
-// The findings of a model run, as the Findings tab lists them.
-PictureFindings picture_findings(const std::string& output, size_t array, ModelResult& run) {
+// The findings of a model run, as the Findings tab lists them (the run stays whole: a lesson's
+// comparison of another array takes its own from it).
+PictureFindings picture_findings(const std::string& output, size_t array, const ModelResult& run) {
     PictureFindings f;
     f.output = output;
-    f.found = std::move(run.arrays[array].found);
+    f.found = run.arrays[array].found;
     f.counts = run.counts;
-    auto& list = run.findings;
-    if (list.size() > PictureFindings::kMaxListed) list.resize(PictureFindings::kMaxListed);
-    f.list = std::move(list);
-    f.printed = std::move(run.printed);
+    const size_t listed = std::min(run.findings.size(), PictureFindings::kMaxListed);
+    f.list.assign(run.findings.begin(), run.findings.begin() + ptrdiff_t(listed));
+    f.printed = run.printed;
     return f;
 }
 
@@ -82,42 +82,40 @@ PictureFindings check_findings(const ResolvedLaunch& resolved, const std::atomic
     return picture_findings(f.output, model_launch.spec->array_index(f.output), *run.value);
 }
 
-// A model kernel's launch: the kernel model runs it once for the map (who wrote each element
-// of the mapped array), the counts and the findings.
-Outcome<LaunchResult> run_model_map(const ResolvedLaunch& resolved, PictureFindings& findings, uint32_t& phases,
-                                    const std::atomic<bool>* cancel) {
-    auto run = run_model(model_launch_for(resolved), cancel);
-    if (!run.value) return failure_of(run);
+// A model kernel's map of its mapped array (who wrote or read each element), its counts and
+// its findings, from the kernel model's run of its launch.
+Outcome<LaunchResult> model_map(const ResolvedLaunch& resolved, const ModelResult& run, PictureFindings& findings,
+                                uint32_t& phases) {
     LaunchResult out;
     out.workload = resolved.workload;
     out.launch = resolved.launch;
     out.workers = 1;
-    const std::vector<ElementRecord>& records = run.value->arrays[resolved.model->array].records;
+    const std::vector<ElementRecord>& records = run.arrays[resolved.model->array].records;
     if (records.size() != element_count(resolved.workload))  // a shared array's block never ran
         return {std::nullopt, "block " + to_string(resolved.model->shared_block) +
                                   " did not run: the launch ended at a divergent barrier before it"};
     out.map = ThreadMap(resolved.launch, records.size());
     const bool reads = resolved.model->reads;
-    out.stats = model_array_stats(*run.value, resolved.model->array, reads, resolved.launch, resolved.model->shared());
+    out.stats = model_array_stats(run, resolved.model->array, reads, resolved.launch, resolved.model->shared());
     for (size_t e = 0; e < records.size(); ++e) {
         const uint32_t threads = reads ? records[e].readers : records[e].writers;
         out.map.touches[e] = threads;
         if (threads > 0) out.map.first_toucher[e] = reads ? records[e].first_reader : records[e].first_writer;
     }
-    const std::vector<PastRecord>& past = run.value->arrays[resolved.model->array].past;
+    const std::vector<PastRecord>& past = run.arrays[resolved.model->array].past;
     size_t drawn = past.size();  // up to the last cell the mapped access touched
     while (drawn > 0 && (reads ? past[drawn - 1].reads : past[drawn - 1].writes) == 0) --drawn;
     for (size_t k = 0; k < drawn; ++k) {
         out.map.past_touches.push_back(reads ? past[k].reads : past[k].writes);
         out.map.past_first_toucher.push_back(reads ? past[k].first_reader : past[k].first_writer);
     }
-    findings = picture_findings(resolved.mapped_array(), resolved.model->array, *run.value);
-    findings.past_elsewhere = run.value->arrays[resolved.model->array].past_elsewhere;
-    if ((findings.diverged = std::move(run.value->diverged)) && findings.found.size() == records.size())
+    findings = picture_findings(resolved.mapped_array(), resolved.model->array, run);
+    findings.past_elsewhere = run.arrays[resolved.model->array].past_elsewhere;
+    if ((findings.diverged = run.diverged) && findings.found.size() == records.size())
         mark_diverged(*findings.diverged, out.map, findings.found);
     if (findings.found.size() == records.size())
-        mark_undefined_shuffles(std::move(run.value->undefined_shuffles), out.map, findings.found);
-    phases = run.value->phases;
+        mark_undefined_shuffles(run.undefined_shuffles, out.map, findings.found);
+    phases = run.phases;
     return {std::move(out), {}};
 }
 
@@ -344,20 +342,17 @@ class MemoryBeside {
     std::future<std::optional<PictureMemory>> run_;
 };
 
-}  // namespace
-
-namespace {
-
-std::shared_ptr<MapPicture> build_compare(const ResolvedLaunch& resolved, const PictureOptions& o,
-                                          const std::atomic<bool>* cancel) {
-    if (!o.compare.any() || !resolved.model) return nullptr;
+// The launch of a lesson's comparison picture (PictureOptions::compare), or none where it does
+// not apply.
+std::optional<ResolvedLaunch> compared_launch(const ResolvedLaunch& resolved, const PictureOptions& o) {
+    if (!o.compare.any() || !resolved.model) return std::nullopt;
     const ModelKernel& k = *resolved.model;
     const KernelSpec* other = o.compare.kernel.empty() ? k.spec : find_builtin_kernel(o.compare.kernel);
-    if (!other || other->param_names() != k.spec->param_names()) return nullptr;
+    if (!other || other->param_names() != k.spec->param_names()) return std::nullopt;
     const ArraySpec& mapped = k.spec->arrays[k.array];
     const size_t array = other->array_index(o.compare.array.empty() ? mapped.name : o.compare.array);
-    if (array == other->arrays.size() || other->arrays[array].space != mapped.space) return nullptr;
-    if (other == k.spec && array == k.array) return nullptr;  // the same picture
+    if (array == other->arrays.size() || other->arrays[array].space != mapped.space) return std::nullopt;
+    if (other == k.spec && array == k.array) return std::nullopt;  // the same picture
     ResolvedLaunch c = resolved;
     c.preset.clear();
     c.model->spec = other;
@@ -365,11 +360,52 @@ std::shared_ptr<MapPicture> build_compare(const ResolvedLaunch& resolved, const 
     c.model->owner.reset();
     c.model->expected = nullptr;
     c.workload = model_workload(*c.model, c.launch);
-    if (element_count(c.workload) > kMaxCompareCells) return nullptr;
+    if (element_count(c.workload) > kMaxCompareCells) return std::nullopt;
+    return c;
+}
+
+PictureOptions compare_options(const PictureOptions& o) {
     PictureOptions co = o;
     co.compare = {};
-    auto built = build_picture(c, co, nullptr, cancel);
-    return built.value ? std::make_shared<MapPicture>(std::move(*built.value)) : nullptr;
+    return co;
+}
+
+std::atomic<uint64_t> pictures_made{0};  // MapPicture::serial
+
+MapPicture new_picture(const ResolvedLaunch& resolved, const PictureOptions& o) {
+    MapPicture picture;
+    picture.serial = ++pictures_made;
+    picture.launch = resolved;
+    // A model kernel runs on the CPU in the kernel model, whatever the backend.
+    picture.executor = o.backend && !resolved.model ? o.backend->executor : cpu_backend("").executor;
+    return picture;
+}
+
+// The run's map in the picture, laid out (again, when it has cells past the array's end).
+void take_run(MapPicture& picture, LaunchResult run, const MapLayout& layout, const PictureOptions& o) {
+    picture.result = std::move(run);
+    picture.layout = layout;
+    if (!picture.result.map.past_touches.empty()) relayout(picture, o);  // with the cells past the end
+}
+
+// A comparison of another array of the same kernel: its map and findings from the map's own
+// run (the launch the model runs is the same: model_launch_for depends on the kernel, its
+// parameters, phase and block, not on the array), its memory view computed here when wanted.
+std::shared_ptr<MapPicture> compare_from_run(const ResolvedLaunch& c, const PictureOptions& o, const ModelResult& run,
+                                             const std::atomic<bool>* cancel) {
+    const PictureOptions co = compare_options(o);
+    auto layout = make_layout(c.workload, c.launch, co.rows, co.max_side, co.max_cells);
+    if (!layout.value) return nullptr;
+    MapPicture picture = new_picture(c, co);
+    auto map = model_map(c, run, picture.findings, picture.phases);
+    if (!map.value) return nullptr;
+    take_run(picture, std::move(*map.value), *layout.value, co);
+    if (co.memory || is_memory_mode(co.mode)) {
+        compute_picture_memory(picture, cancel);
+        if (!picture.memory.computed) return nullptr;
+    }
+    recolor(picture, co.mode, co.palette, co.gpu);
+    return std::make_shared<MapPicture>(std::move(picture));
 }
 
 }  // namespace
@@ -380,29 +416,39 @@ PictureResult build_picture(const ResolvedLaunch& resolved, const PictureOptions
     if (!layout.value) return failure_of(layout);
     const bool memory_wanted = o.memory || is_memory_mode(o.mode);
     MemoryBeside memory(resolved, memory_wanted, cancel);
-    // A lesson's comparison, computed beside the map (its own model run) on another core.
+    // A lesson's comparison: of the same kernel, from the map's run; of another, its own run
+    // beside the map on another core.
+    const std::optional<ResolvedLaunch> compared = compared_launch(resolved, o);
+    const bool same_run = compared && compared->model->spec == resolved.model->spec;
     std::future<std::shared_ptr<MapPicture>> compare;
-    if (o.compare.any()) compare = std::async(std::launch::async, [&] { return build_compare(resolved, o, cancel); });
-    static std::atomic<uint64_t> pictures{0};
-    MapPicture picture;
-    picture.serial = ++pictures;
-    picture.launch = resolved;
-    // A model kernel runs on the CPU in the kernel model, whatever the backend.
-    picture.executor = o.backend && !resolved.model ? o.backend->executor : cpu_backend("").executor;
-    Outcome<LaunchResult> run = resolved.model ? run_model_map(resolved, picture.findings, picture.phases, cancel)
-                                               : picture.executor->run(resolved.workload, resolved.launch,
-                                                                       previous ? &previous->result : nullptr, cancel);
+    if (compared && !same_run)
+        compare = std::async(std::launch::async, [&] {
+            auto built = build_picture(*compared, compare_options(o), nullptr, cancel);
+            return built.value ? std::make_shared<MapPicture>(std::move(*built.value)) : nullptr;
+        });
+    MapPicture picture = new_picture(resolved, o);
+    std::optional<ModelResult> model_run;
+    Outcome<LaunchResult> run{std::nullopt, {}};
+    if (resolved.model) {
+        auto r = run_model(model_launch_for(resolved), cancel);
+        if (!r.value) return failure_of(r);
+        model_run = std::move(*r.value);
+        run = model_map(resolved, *model_run, picture.findings, picture.phases);
+    } else {
+        run = picture.executor->run(resolved.workload, resolved.launch, previous ? &previous->result : nullptr, cancel);
+    }
     if (!run.value) return failure_of(run);
-    picture.result = std::move(*run.value);
-    picture.layout = *layout.value;
-    if (!picture.result.map.past_touches.empty()) relayout(picture, o);  // with the cells past the end
+    take_run(picture, std::move(*run.value), *layout.value, o);
+    // The findings while the memory view runs on the other core (after it, a seed matmul's
+    // blockDim change waited for the two runs one after the other).
+    if (o.check_findings && !resolved.model) picture.findings = check_findings(resolved, cancel);
     if (memory.running()) {
         if (auto m = memory.join()) picture.memory = std::move(*m);
     } else if (memory_wanted) {
         compute_picture_memory(picture, cancel);
     }
     if (memory_wanted && !picture.memory.computed) return cancellation();
-    if (o.check_findings && !resolved.model) picture.findings = check_findings(resolved, cancel);
+    if (same_run) picture.compare = compare_from_run(*compared, o, *model_run, cancel);
     if (compare.valid()) picture.compare = compare.get();
     recolor(picture, o.mode, o.palette, o.gpu);
     return PictureResult{std::move(picture), {}};

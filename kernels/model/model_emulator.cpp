@@ -209,6 +209,9 @@ struct Storage {
     std::vector<PastRecord> past;        // out-of-bounds accesses just past the end (ArrayResult::past)
     uint64_t past_elsewhere = 0;
     bool shared = false;
+    // A race, hazard or uninitialised read was reported on an element (its Hazard flags say
+    // which): without, every found bit is 0 and finish need not read the ordering state.
+    bool flagged = false;
     uint64_t get(uint64_t i) const { return element_bits(bits, words, i); }
     void put(uint64_t i, uint64_t v) { put_element_bits(bits, words, i, v); }
 };
@@ -550,6 +553,7 @@ void ModelEmulator::check_read(size_t a, uint64_t i, Hazard& h, const Phases& p,
     const auto element = [&] { return spec_.arrays[a].name + index_text(index_of(a, i)); };
     if (arrays_[a].shared && !(h.flags & (kWritten | kReportedUninit))) {
         h.flags |= kReportedUninit;
+        arrays_[a].flagged = true;
         report(FindingKind::UninitializedRead, {id}, a, i, line, [&] {
             return thread_text(id) + " reads " + element() + " (shared) at line " + std::to_string(line) +
                    " before any thread of its block wrote it: shared memory starts undefined.";
@@ -558,6 +562,7 @@ void ModelEmulator::check_read(size_t a, uint64_t i, Hazard& h, const Phases& p,
     if (h.last_writer != kNone && h.last_writer != id && in_block(h.last_writer) &&
         !ordered_in_block(h.last_writer, id, p.write) && !(h.flags & kReportedHazard)) {
         h.flags |= kReportedHazard;
+        arrays_[a].flagged = true;
         report(FindingKind::ReadWriteHazard, {h.last_writer, id}, a, i, line, [&] {
             return thread_text(id) + " reads " + element() + " at line " + std::to_string(line) + ", which " +
                    thread_text(h.last_writer) + " writes at line " + std::to_string(h.write_line) + ": " +
@@ -574,6 +579,7 @@ void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, const Phases& p
     const bool both_atomic = atomic && (h.flags & kAtomicWrite);
     if (unordered && !both_atomic && !(h.flags & kReportedRace)) {
         h.flags |= kReportedRace;
+        arrays_[a].flagged = true;
         report(FindingKind::WriteWriteRace, {h.last_writer, id}, a, i, line,
                [&] { return race_text(h.last_writer, id, element(), h.write_line, line); });
     }
@@ -588,6 +594,7 @@ void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, const Phases& p
             (h.flags & kReportedHazard))
             continue;
         h.flags |= kReportedHazard;
+        arrays_[a].flagged = true;
         report(FindingKind::ReadWriteHazard, {r.thread, id}, a, i, line, [&] {
             return thread_text(id) + " writes " + element() + " at line " + std::to_string(line) + ", which " +
                    thread_text(r.thread) + " reads at line " + std::to_string(r.line) + ": " +
@@ -1243,6 +1250,7 @@ bool ModelEmulator::absorb(ModelEmulator& later) {
         threads_touching_[a][0] += later.threads_touching_[a][0];
         threads_touching_[a][1] += later.threads_touching_[a][1];
         if (!arrays_[a].shared) join_past(arrays_[a], later.arrays_[a]);
+        arrays_[a].flagged = arrays_[a].flagged || later.arrays_[a].flagged;
     }
     for (Finding& f : later.result_.findings) {
         if (result_.findings.size() >= ModelResult::kMaxListedFindings) break;
@@ -1274,7 +1282,7 @@ ModelResult ModelEmulator::finish() {
             const ZeroedBuffer<Hazard>& hazards = arrays_[a].hazards;
             reserve_huge(r.found, hazards.size());
             r.found.resize(hazards.size());
-            std::transform(hazards.begin(), hazards.end(), r.found.begin(), found_bits);
+            if (arrays_[a].flagged) std::transform(hazards.begin(), hazards.end(), r.found.begin(), found_bits);
             arrays_[a].hazards = {};
             arrays_[a].phases = {};
             arrays_[a].counted = {};
@@ -1403,7 +1411,7 @@ unsigned model_workers(const ModelLaunch& model_launch) {
     uint64_t workers = model_launch.workers;
     if (workers == 0) {
         // Starting threads and joining their records costs about a millisecond: not for small launches.
-        if (blocks * model_launch.launch.threads_per_block() < (uint64_t(1) << 16)) return 1;
+        if (blocks * model_launch.launch.threads_per_block() < (uint64_t(1) << 12)) return 1;
         workers = std::clamp<uint64_t>(std::thread::hardware_concurrency(), 1, 8);
     }
     constexpr uint64_t kCopyBudgetBytes = uint64_t(1) << 30;

@@ -3,6 +3,7 @@
 // maps its own array, with its findings, and its lessons tell the story its findings give.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
 
 #include <unistd.h>
@@ -531,6 +532,21 @@ TEST_CASE("tiled-matmul draws its B tile beside its A tile - the same block and 
     CHECK(beside.model->shared_block == lesson.model->shared_block);
     CHECK(beside.model->phase == lesson.model->phase);
     CHECK(built.value->compare->result.stats.threads_active > 0);  // the block's threads loaded it
+    // The same kernel: its picture comes from the map's own run, and is the one Bs drawn on its
+    // own gives (who loaded each element, the findings on it, the counts).
+    PictureOptions alone_options = po;
+    alone_options.compare = {};
+    auto alone = build_picture(beside, alone_options);
+    REQUIRE(alone.value);
+    const MapPicture& shared_run = *built.value->compare;
+    const ThreadMap &a = shared_run.result.map, &b = alone.value->result.map;
+    REQUIRE(a.size() == b.size());
+    CHECK(std::equal(a.touches.begin(), a.touches.end(), b.touches.begin()));
+    CHECK(std::equal(a.first_toucher.begin(), a.first_toucher.end(), b.first_toucher.begin()));
+    CHECK(shared_run.findings.found == alone.value->findings.found);
+    CHECK(shared_run.findings.counts == alone.value->findings.counts);
+    CHECK(shared_run.result.stats.threads_active == alone.value->result.stats.threads_active);
+    CHECK(shared_run.layout.width == alone.value->layout.width);
     // Mapping Bs itself: nothing to set beside it.
     ResolvedLaunch bs = lesson;
     bs.model->array = bs.model->spec->array_index("Bs");
