@@ -138,6 +138,7 @@ std::optional<PictureMemory> compute_memory(const ResolvedLaunch& resolved, cons
     if (model_launch.spec->arrays[array].space != MemorySpace::Shared)
         model_launch.shared_block = UINT64_MAX;  // else the mapped block's bank conflicts, per element
     const AccessOp op = resolved.model && resolved.model->reads ? AccessOp::Load : AccessOp::Store;
+    model_launch.cost_array = array;  // the map colours this array's elements only
     if (element_count(resolved.workload) <= kWarpInspectorElements) {
         model_launch.keep_requests = array;
         model_launch.keep_op = op;

@@ -106,7 +106,7 @@ inline constexpr size_t kMaxKeptRequests = size_t(1) << 18;
 struct MemoryView {
     std::vector<MemorySite> sites;  // by line, then load before store, then array
     // Per array; a __shared__ array's are its elements in one block (ModelLaunch::shared_block),
-    // all zero when none was chosen.
+    // all zero when none was chosen; empty for arrays other than ModelLaunch::cost_array.
     std::vector<std::vector<ElementCost>> costs;
     // The loads or stores of one array, when the launch asked to keep them (the warp inspector;
     // a __shared__ array's in the mapped block), each warp's in program order (by execution,

@@ -302,6 +302,7 @@ class ModelEmulator {
           keep_records_(model_launch.record_elements && model_launch.keep_records),
           record_requests_(model_launch.record_requests),
           keep_requests_(model_launch.keep_requests),
+          cost_array_(model_launch.cost_array),
           keep_op_(model_launch.keep_op),
           global_element_bytes_(model_launch.global_element_bytes),
           max_accesses_(model_launch.max_accesses),
@@ -479,6 +480,7 @@ class ModelEmulator {
     bool record_shared_ = false;  // the running block is shared_block_: its shared arrays' records are kept
     bool record_requests_ = false;
     size_t keep_requests_ = SIZE_MAX;
+    size_t cost_array_ = SIZE_MAX;
     AccessOp keep_op_ = AccessOp::Store;
     uint32_t global_element_bytes_ = 0;
     uint64_t max_accesses_ = kMaxModelAccesses;
@@ -1154,7 +1156,8 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, const ModelEmulator* 
     if (record_requests_) {
         std::vector<uint64_t> sizes;
         for (const Storage& st : arrays_) sizes.push_back(st.size);
-        requests_ = std::make_unique<WarpRequests>(spec_, sizes, tpb_, keep_requests_, keep_op_, global_element_bytes_);
+        requests_ = std::make_unique<WarpRequests>(spec_, sizes, tpb_, keep_requests_, keep_op_, global_element_bytes_,
+                                                   cost_array_);
     }
     if (record_elements_) threads_touching_.assign(arrays_.size(), {0, 0});
     as_fibers_ = spec_.runs_as_fibers();

@@ -47,6 +47,9 @@ struct ModelLaunch {
     // inspector; a __shared__ array's in `shared_block`); SIZE_MAX: none.
     size_t keep_requests = SIZE_MAX;
     AccessOp keep_op = AccessOp::Store;
+    // With record_requests: the one array whose per-element costs (MemoryView::costs) are kept,
+    // as the window's map colours only the mapped array's; SIZE_MAX: every array's.
+    size_t cost_array = SIZE_MAX;
     // With record_requests: the element size global arrays' sectors are counted for, when not
     // their own (0) — the built-in kernels' values are 4 bytes, but the timing model's float64
     // programs move 8.

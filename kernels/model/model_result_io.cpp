@@ -265,7 +265,8 @@ std::optional<std::string> check_memory(const MemoryView& m, const ModelLaunch& 
     if (m.costs.size() != arrays || m.places.size() != arrays) return "its arrays";
     for (size_t a = 0; a < arrays; ++a) {
         const uint64_t n = volume(model_launch.spec->arrays[a].shape(model_launch.params, model_launch.launch));
-        if (!m.costs[a].empty() && m.costs[a].size() != n) return "an array's costs";
+        const bool costed = model_launch.cost_array == SIZE_MAX || model_launch.cost_array == a;
+        if (m.costs[a].size() != (costed ? n : 0)) return "an array's costs";
         const uint32_t b = m.places[a].element_bytes;
         if (!(b == 1 || b == 2 || b == 4 || b == 8)) return "an array's element size";
     }

@@ -122,7 +122,7 @@ MemoryTotals memory_totals(const std::vector<MemorySite>& sites, MemorySpace spa
 }
 
 WarpRequests::WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& sizes, uint32_t tpb, size_t keep,
-                           AccessOp keep_op, uint32_t global_element_bytes)
+                           AccessOp keep_op, uint32_t global_element_bytes, size_t cost_array)
     : arrays_(spec.arrays.size()),
       threads_per_block_(tpb),
       warps_((tpb + kWarpLanes - 1) / kWarpLanes),
@@ -142,7 +142,7 @@ WarpRequests::WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& 
         if (shared) shared_bytes = (shared_bytes + bytes - 1) / bytes * bytes;
         places_.push_back({global_element_bytes && !shared ? global_element_bytes : bytes, shared ? shared_bytes : 0});
         if (shared) shared_bytes += sizes[a] * bytes;
-        costs_.emplace_back(sizes[a]);
+        costs_.emplace_back(cost_array == SIZE_MAX || cost_array == a ? sizes[a] : 0);
     }
     next_.assign(size_t(tpb) * site_capacity_, 0);
     requests_.resize(size_t(warps_) * site_capacity_);
@@ -248,6 +248,7 @@ void WarpRequests::count(MemorySite& site, const WarpRequest& r) {
         site.ideal_sectors += ideal;
     }
     std::vector<ElementCost>& costs = costs_[site.array];
+    if (costs.empty()) return;  // another array's than ModelLaunch::cost_array
     const bool load = site.op == AccessOp::Load;
     for (uint32_t mask = r.mask; mask; mask &= mask - 1) {
         const uint64_t first = r.index[std::countr_zero(mask)];

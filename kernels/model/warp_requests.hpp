@@ -18,9 +18,11 @@ class WarpRequests {
   public:
     // `array_sizes`: elements per array (a shared array: per block); `keep`: an array whose
     // requests of `keep_op` are kept whole (SIZE_MAX: none; a shared array: the mapped block's);
-    // `global_element_bytes`: the size global arrays' sectors are counted for (0: their own).
+    // `global_element_bytes`: the size global arrays' sectors are counted for (0: their own);
+    // `cost_array`: the array whose per-element costs are kept (SIZE_MAX: every array's).
     WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& array_sizes, uint32_t threads_per_block,
-                 size_t keep = SIZE_MAX, AccessOp keep_op = AccessOp::Store, uint32_t global_element_bytes = 0);
+                 size_t keep = SIZE_MAX, AccessOp keep_op = AccessOp::Store, uint32_t global_element_bytes = 0,
+                 size_t cost_array = SIZE_MAX);
 
     // One lane's access of `width` elements from `index` (a vector access: 2 to 16, ≤ 16 bytes).
     // `context`: where the lane is in its loops and barriers (ModelThread::loop_context and the
@@ -92,7 +94,7 @@ class WarpRequests {
     };
     std::vector<uint32_t> next_;                   // [thread in block][site]: the request after its last
     std::vector<SiteRequests> requests_;           // [warp][site]
-    std::vector<std::vector<ElementCost>> costs_;  // per element (a shared array: of one block)
+    std::vector<std::vector<ElementCost>> costs_;  // per element (a shared array: of one block); empty: not kept
     bool keep_shared_costs_ = false;
     uint64_t block_ = 0;
     size_t keep_;  // the array whose requests of keep_op_ are kept

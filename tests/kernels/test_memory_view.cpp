@@ -236,6 +236,25 @@ TEST_CASE("each element of C carries its store's sectors and active lanes") {
     CHECK(c[195 * 200 + 7].store_lanes == 8);
     CHECK(c[0].load_cost == 0);                 // C is never read
     CHECK(r.value->arrays[2].records.empty());  // no per-element records in this mode
+    // Only C's costs kept (the window's map of C): A's and B's are left out, C's and every
+    // site's figures are the same.
+    model_launch.cost_array = 2;
+    const auto only_c = run_model(model_launch);
+    REQUIRE(only_c.value);
+    const MemoryView& v = *only_c.value->memory;
+    CHECK(v.costs[0].empty());
+    CHECK(v.costs[1].empty());
+    REQUIRE(v.costs[2].size() == c.size());
+    CHECK(std::equal(c.begin(), c.end(), v.costs[2].begin(), [](const ElementCost& a, const ElementCost& b) {
+        return a.load_cost == b.load_cost && a.store_cost == b.store_cost && a.load_lanes == b.load_lanes &&
+               a.store_lanes == b.store_lanes;
+    }));
+    REQUIRE(v.sites.size() == r.value->memory->sites.size());
+    for (size_t k = 0; k < v.sites.size(); ++k) {
+        CHECK(v.sites[k].requests == r.value->memory->sites[k].requests);
+        CHECK(v.sites[k].sectors == r.value->memory->sites[k].sectors);
+        CHECK(v.sites[k].active_lanes == r.value->memory->sites[k].active_lanes);
+    }
 }
 
 TEST_CASE("the tiled transpose's column reads are 32-way bank conflicts and padding the tile removes them") {
