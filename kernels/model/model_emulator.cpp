@@ -1157,7 +1157,7 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, const ModelEmulator* 
         std::vector<uint64_t> sizes;
         for (const Storage& st : arrays_) sizes.push_back(st.size);
         requests_ = std::make_unique<WarpRequests>(spec_, sizes, tpb_, keep_requests_, keep_op_, global_element_bytes_,
-                                                   cost_array_);
+                                                   cost_array_, !spec_.runs_as_fibers());
     }
     if (record_elements_) threads_touching_.assign(arrays_.size(), {0, 0});
     as_fibers_ = spec_.runs_as_fibers();

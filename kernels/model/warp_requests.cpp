@@ -122,10 +122,12 @@ MemoryTotals memory_totals(const std::vector<MemorySite>& sites, MemorySpace spa
 }
 
 WarpRequests::WarpRequests(const KernelSpec& spec, const std::vector<uint64_t>& sizes, uint32_t tpb, size_t keep,
-                           AccessOp keep_op, uint32_t global_element_bytes, size_t cost_array)
+                           AccessOp keep_op, uint32_t global_element_bytes, size_t cost_array, bool lanes_in_turn)
     : arrays_(spec.arrays.size()),
       threads_per_block_(tpb),
       warps_((tpb + kWarpLanes - 1) / kWarpLanes),
+      lanes_in_turn_(lanes_in_turn),
+      logging_(lanes_in_turn),
       keep_(keep < spec.arrays.size() ? keep : SIZE_MAX),
       keep_op_(keep_op) {
     if (keep_ != SIZE_MAX) {
@@ -209,6 +211,7 @@ uint32_t WarpRequests::add_site(size_t key, size_t array, int line, AccessOp op,
     s.access_bytes = places_[array].element_bytes * width;
     s.space = spaces_[array];
     sites_.push_back(s);
+    site_width_.push_back(width);
     if (sites_.size() > site_capacity_) {  // re-lay the per-site tables out, twice as wide
         const size_t old = site_capacity_;
         site_capacity_ *= 2;
@@ -290,7 +293,87 @@ void WarpRequests::keep(std::vector<KeptRequest>& warp_requests) {
     }
 }
 
+void WarpRequests::replay_log(uint32_t warp) {
+    size_t at = 0;
+    for (uint32_t lane = 0; lane < kWarpLanes; ++lane)
+        for (uint32_t n = 0; n < lane_entries_[lane]; ++n, ++at) {
+            const LoggedAccess& e = log_[at];
+            const uint32_t site = e.site & ~kInBounds;
+            join(warp * kWarpLanes + lane, e.context, site, e.index, site_width_[site], e.site & kInBounds);
+        }
+    log_.clear();
+    lane_entries_.fill(0);
+    logging_ = false;
+}
+
+bool WarpRequests::count_logged(uint32_t warp) {
+    const uint32_t first = lane_entries_[0];
+    const LoggedAccess* lane0 = log_.data();
+    std::array<const LoggedAccess*, kWarpLanes> logs{};  // each active lane's log
+    std::array<uint32_t, kWarpLanes> made{}, lane_of{};
+    uint32_t active = 0;  // lanes that made an access
+    size_t at = 0;
+    for (uint32_t lane = 0; lane < kWarpLanes; ++lane) {
+        const uint32_t n = lane_entries_[lane];
+        if (n > first) return false;
+        for (uint32_t k = 0; k < n; ++k) {
+            const LoggedAccess& e = log_[at + k];
+            if (((e.site ^ lane0[k].site) & ~kInBounds) || e.context != lane0[k].context) return false;
+        }
+        if (n > 0) {
+            logs[active] = log_.data() + at;
+            made[active] = n;
+            lane_of[active++] = lane;
+        }
+        at += n;
+    }
+    // Lane 0's k-th access opens a request (join makes one for each of them) and every lane's
+    // k-th access joins it: the k-th request is the k-th entry of each lane's log. Counted in
+    // that order here; close_warp counts one site's requests after another's, which sums to the
+    // same figures, and the kept ones are put in its order below.
+    executions_.assign(sites_.size(), 0);
+    std::vector<KeptRequest>& warp_kept = warp_kept_;
+    warp_kept.clear();
+    warp_kept_sites_.clear();
+    for (uint32_t k = 0; k < first; ++k) {
+        const uint32_t site = lane0[k].site & ~kInBounds;
+        const uint32_t execution = executions_[site]++;
+        WarpRequest r;
+        r.width = site_width_[site];
+        for (uint32_t a = 0; a < active; ++a) {
+            if (made[a] <= k || !(logs[a][k].site & kInBounds)) continue;
+            r.index[lane_of[a]] = logs[a][k].index;
+            r.mask |= 1u << lane_of[a];
+        }
+        if (!r.mask) continue;
+        count(sites_[site], r);
+        if (!kept_capped_ && kept(sites_[site])) {
+            warp_kept.push_back({r, block_ * warps_ + warp, int32_t(sites_[site].line), execution});
+            warp_kept_sites_.push_back(site);
+        }
+    }
+    if (warp_kept.empty()) return true;
+    if (!std::is_sorted(warp_kept_sites_.begin(), warp_kept_sites_.end())) {  // close_warp's: by site, then execution
+        std::vector<uint32_t> order(warp_kept.size());
+        for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](uint32_t a, uint32_t b) { return warp_kept_sites_[a] < warp_kept_sites_[b]; });
+        std::vector<KeptRequest> sorted;
+        sorted.reserve(order.size());
+        for (uint32_t i : order) sorted.push_back(warp_kept[i]);
+        warp_kept = std::move(sorted);
+    }
+    keep(warp_kept);
+    return true;
+}
+
 void WarpRequests::close_warp(uint32_t warp) {
+    if (lanes_in_turn_) {
+        if (logging_ && !count_logged(warp)) replay_log(warp);
+        const bool counted = logging_;  // else replayed: its requests are counted below
+        clear_log();
+        if (counted) return;
+    }
     std::vector<KeptRequest>& warp_kept = warp_kept_;
     warp_kept.clear();
     for (size_t k = 0; k < sites_.size(); ++k) {

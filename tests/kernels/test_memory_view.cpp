@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <atomic>
 #include <functional>
+#include <random>
 
 #include "kernels/builtin/registry.hpp"
 #include "kernels/core/executor.hpp"
 #include "kernels/model/model_emulator.hpp"
+#include "kernels/model/warp_requests.hpp"
 
 using namespace threadmap;
 
@@ -491,4 +493,79 @@ TEST_CASE("a launch whose one block is huge stops within the block - cancelled o
     ModelLaunch stride{find_builtin_kernel("increment-stride"), {uint64_t(1) << 20}, {{1, 1, 1}, {1, 1, 1}}};
     stride.max_accesses = uint64_t(1) << 18;
     CHECK(run_model(stride).error.find("more than 262144 loads and stores") != std::string::npos);
+}
+
+TEST_CASE("lanes logged in turn make the requests lanes joined access by access make") {
+    // Two recorders fed the same accesses, lane after lane: one logs each warp and counts it when
+    // the warp closes, the other joins each access to its request as it comes (as for threads
+    // that interleave). Lanes in lockstep, lanes that stop early, a lane that skips an access or
+    // takes another context, a lane with more accesses than lane 0, out-of-bounds lanes, vector
+    // accesses, shared arrays, and a warp longer than the log holds: the same view every time.
+    const KernelSpec& spec = *find_builtin_kernel("matmul-tiled");  // A, B, C global; As, Bs shared
+    const std::vector<uint64_t> sizes = {4096, 4096, 4096, 256, 256};
+    std::mt19937 rng(2026);
+    for (int round = 0; round < 120; ++round) {
+        const uint32_t tpb = round == 5 ? 64 : 1 + uint32_t(rng() % 100);
+        const int kind = round % 6;
+        const uint32_t steps = round == 5 ? 40000 : 1 + uint32_t(rng() % 20);
+        const size_t keep = rng() % 5;
+        const AccessOp keep_op = rng() % 2 ? AccessOp::Load : AccessOp::Store;
+        WarpRequests logged(spec, sizes, tpb, keep, keep_op, 0, SIZE_MAX, true);
+        WarpRequests joined(spec, sizes, tpb, keep, keep_op, 0, SIZE_MAX, false);
+        const uint32_t odd_lane = uint32_t(rng() % tpb);
+        for (uint64_t block = 0; block < 2; ++block) {
+            logged.begin_block(block, block == 1);
+            joined.begin_block(block, block == 1);
+            for (uint32_t t = 0; t < tpb; ++t) {
+                uint32_t made = steps;
+                if (kind == 1) made = steps - std::min(steps, t % 5);  // a guard ends some lanes early
+                if (kind == 4 && t == odd_lane) made = steps + 2;      // more than lane 0
+                for (uint32_t k = 0; k < made; ++k) {
+                    if (kind == 2 && t == odd_lane && k == steps / 2) continue;  // skips one
+                    // Four sites taken in turn, each several times, in contexts of eight accesses.
+                    const uint32_t slot = k % 4;
+                    const size_t array = (slot + size_t(round)) % 5;
+                    const uint64_t size = sizes[array];
+                    const uint32_t width = slot == 2 ? 4 : 1;
+                    const uint64_t index = (t * (1 + k % 3) + k * 32 + block) % (size - 4) / width * width;
+                    const uint64_t context = kind == 3 && t == odd_lane ? 99 : k / 8;
+                    const bool in_bounds = (t + k) % 11 != 0;
+                    const int line = 10 + int(slot);
+                    const AccessOp op = slot % 2 ? AccessOp::Store : AccessOp::Load;
+                    logged.record(t, context, array, index, line, op, width, in_bounds);
+                    joined.record(t, context, array, index, line, op, width, in_bounds);
+                }
+                if ((t + 1) % kWarpLanes == 0 || t + 1 == tpb) {
+                    logged.close_warp(t / kWarpLanes);
+                    joined.close_warp(t / kWarpLanes);
+                }
+            }
+        }
+        const MemoryView a = logged.finish(), b = joined.finish();
+        CAPTURE(round);
+        REQUIRE(a.sites.size() == b.sites.size());
+        for (size_t k = 0; k < a.sites.size(); ++k) {
+            const MemorySite &x = a.sites[k], &y = b.sites[k];
+            CHECK((x.line == y.line && x.op == y.op && x.array == y.array && x.access_bytes == y.access_bytes));
+            CHECK((x.requests == y.requests && x.active_lanes == y.active_lanes && x.sectors == y.sectors &&
+                   x.ideal_sectors == y.ideal_sectors && x.wavefronts == y.wavefronts &&
+                   x.ideal_wavefronts == y.ideal_wavefronts && x.conflict_ways_max == y.conflict_ways_max));
+        }
+        REQUIRE(a.costs.size() == b.costs.size());
+        for (size_t k = 0; k < a.costs.size(); ++k)
+            CHECK(std::equal(a.costs[k].begin(), a.costs[k].end(), b.costs[k].begin(), b.costs[k].end(),
+                             [](const ElementCost& x, const ElementCost& y) {
+                                 return x.load_cost == y.load_cost && x.store_cost == y.store_cost &&
+                                        x.load_lanes == y.load_lanes && x.store_lanes == y.store_lanes;
+                             }));
+        REQUIRE(a.kept_requests.size() == b.kept_requests.size());
+        for (size_t k = 0; k < a.kept_requests.size(); ++k) {
+            const KeptRequest &x = a.kept_requests[k], &y = b.kept_requests[k];
+            CHECK((x.warp == y.warp && x.line == y.line && x.execution == y.execution &&
+                   x.request.mask == y.request.mask && x.request.width == y.request.width &&
+                   std::equal(std::begin(x.request.index), std::end(x.request.index), std::begin(y.request.index))));
+        }
+        CHECK(a.kept_request_of == b.kept_request_of);
+        CHECK(a.kept_capped == b.kept_capped);
+    }
 }
