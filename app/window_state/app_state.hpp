@@ -18,6 +18,7 @@
 #include "app/window_state/launch_sweep_job.hpp"
 #include "app/window_state/touchers_job.hpp"
 #include "app/window_state/map_picture.hpp"
+#include "app/window_state/picture_cache.hpp"
 #include "app/launch/centre_view.hpp"
 #include "viz/color/theme.hpp"
 #include "app/window_state/timing_state.hpp"
@@ -92,6 +93,8 @@ struct AppState {
     std::optional<PictureJob> picture_job;             // the map being computed, if any
     std::vector<std::future<PictureResult>> retiring;  // cancelled jobs finishing their current block
     std::optional<MapPicture> spare;                   // a replaced map whose buffers the next job refills
+    PictureOptions picture_options;                    // what `picture` was built with (its build, not its colours)
+    PictureCache kept_pictures;                        // replaced maps, shown again when their launch comes back
     FrameRequests requests;                            // one-frame requests from panels and shortcuts
     RowWidth row_width;                                // 1D rows: whole blocks, or a wrapped block's warps
     bool auto_blocks_per_row = true;                   // 1D rows follow the view's shape until the learner sets them

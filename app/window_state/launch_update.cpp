@@ -28,16 +28,23 @@ PictureOptions layout_options(const AppState& state, uint32_t max_side, uint64_t
     return o;
 }
 
-// Starts computing `launch` on a worker thread, with the buffers of a map no longer shown.
-void start_job(AppState& state, const ResolvedLaunch& launch, uint32_t max_side, uint64_t max_cells) {
-    cancel_picture_job(state);
+// What a picture of `launch` is built with now: the controls' layout and colours, the backend,
+// the lesson's comparison, and rows that follow the view's shape chosen for the new launch (so
+// that its map arrives laid out: laying out millions of cells again would take a frame seconds).
+PictureOptions build_options(const AppState& state, const ResolvedLaunch& launch, uint32_t max_side,
+                             uint64_t max_cells) {
     PictureOptions o = layout_options(state, max_side, max_cells);
     o.backend = state.backend;
     o.compare = lesson_comparison(launch);
-    // Rows that follow the view's shape are chosen for the new launch now, so that its map
-    // arrives laid out (laying out millions of cells again would take a frame seconds).
     if (state.auto_blocks_per_row && !is_2d(launch.workload) && state.map_rect.w > 0 && state.map_rect.h > 0)
         o.rows = row_width_for_aspect(launch.workload, launch.launch, state.map_rect.w / state.map_rect.h);
+    return o;
+}
+
+// Starts computing `launch` on a worker thread, with the buffers of a map no longer shown.
+void start_job(AppState& state, const ResolvedLaunch& launch, uint32_t max_side, uint64_t max_cells) {
+    cancel_picture_job(state);
+    const PictureOptions o = build_options(state, launch, max_side, max_cells);
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     std::optional<MapPicture> spare = std::move(state.spare);
     state.spare.reset();
@@ -62,6 +69,7 @@ void show_picture(AppState& state, PictureResult built, const ResolvedLaunch& la
             state.backend_line = "Backend: CPU emulator (" + why + ")";
             state.picture.reset();  // its map lived on the lost device
             state.spare.reset();
+            state.kept_pictures.clear();
             state.pending.apply = true;
             return;
         }
@@ -77,8 +85,9 @@ void show_picture(AppState& state, PictureResult built, const ResolvedLaunch& la
         (state.picture->layout.width != built.value->layout.width ||
          state.picture->layout.height != built.value->layout.height))
         state.requests.fit = true;
-    state.spare = std::move(state.picture);
+    if (state.picture) state.spare = state.kept_pictures.keep(std::move(*state.picture), state.picture_options);
     state.picture = std::move(built.value);
+    state.picture_options = used;
     state.warp_step.reset();  // its request numbers were the last picture's
     if (state.auto_blocks_per_row) state.row_width = used.rows;
     const PictureOptions now = layout_options(state, max_side, max_cells);
@@ -105,6 +114,20 @@ void show_picture(AppState& state, PictureResult built, const ResolvedLaunch& la
     state.pending.upload = true;
 }
 
+// A launch the window showed before, kept (PictureCache): on screen again now, laid out and
+// coloured as the controls are; false when none is kept.
+bool show_kept(AppState& state, const ResolvedLaunch& launch, bool memory, uint32_t max_side, uint64_t max_cells) {
+    const PictureOptions o = build_options(state, launch, max_side, max_cells);
+    std::optional<MapPicture> kept = state.kept_pictures.take(launch, o, memory);
+    if (!kept) return false;
+    cancel_picture_job(state);
+    kept->launch = launch;  // the same build, maybe of a lesson since left (ResolvedLaunch::preset)
+    relayout(*kept, o);
+    recolor(*kept, o.mode, o.palette, o.gpu);
+    show_picture(state, PictureResult{std::move(*kept), {}}, launch, o, max_side, max_cells);
+    return true;
+}
+
 void collect_job(AppState& state, uint32_t max_side, uint64_t max_cells) {
     std::erase_if(state.retiring, [](const std::future<PictureResult>& f) { return ready(f); });
     if (!state.picture_job || !ready(state.picture_job->result)) return;
@@ -115,7 +138,7 @@ void collect_job(AppState& state, uint32_t max_side, uint64_t max_cells) {
 }
 
 // Work below this (threads × inner steps, with at most kPaintInFrameCells elements) is done
-// within the frame, reusing the shown map's buffers: at most about 0.2 s on two cores, sooner
+// within the frame, reusing a replaced map's buffers: at most about 0.2 s on two cores, sooner
 // on screen than a worker thread's map (which cannot reuse the buffers on show, and shares the
 // cores with the frames). Above it, a worker thread computes while the window keeps drawing.
 constexpr uint64_t kWorkInFrame = uint64_t(1) << 28;
@@ -148,6 +171,7 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
             return;
         }
         const bool memory = is_memory_mode(state.color_mode()) || state.memory_view_open;
+        if (show_kept(state, *checked.value, memory, max_side, max_cells)) return;
         // The kernel model records every access (tens of times the fast emulator's cost per step),
         // and a kernel with barriers switches between its threads' fibers besides: tiled-matmul's
         // 8×8 blocks over 200×200 (2^23 steps) took a 90 ms frame.
@@ -165,8 +189,11 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
         cancel_picture_job(state);
         PictureOptions o = layout_options(state, max_side, max_cells);
         o.backend = state.backend;
-        show_picture(state, build_picture(*checked.value, o, state.picture ? &*state.picture : nullptr), *checked.value,
-                     o, max_side, max_cells);
+        // The buffers of a map no longer shown, or of the shown one where it will not be kept.
+        MapPicture* previous = state.spare                                             ? &*state.spare
+                               : state.picture && !PictureCache::keeps(*state.picture) ? &*state.picture
+                                                                                       : nullptr;
+        show_picture(state, build_picture(*checked.value, o, previous), *checked.value, o, max_side, max_cells);
         return;
     }
     state.pending.recolor = state.pending.relayout = false;

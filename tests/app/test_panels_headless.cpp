@@ -18,6 +18,8 @@
 #include "app/window_state/launch_update.hpp"
 #include "viz/draw/legend.hpp"
 #include "app/window_state/map_picture.hpp"
+#include "app/window_state/picture_cache.hpp"
+#include "tests/app/lesson_launch.hpp"
 #include "app/launch/lessons.hpp"
 #include "app/window/main_layout.hpp"
 #include "app/launch/model_launch.hpp"
@@ -391,6 +393,90 @@ TEST_CASE("a launch at the emulator's caps computes off the UI thread - the last
     CHECK(state.picture->launch.launch.block == Dim3{128, 1, 1});
     CHECK(state.launch_error.empty());
     for (auto& f : state.retiring) f.wait();
+}
+
+TEST_CASE("a launch the window showed before is on screen again at once - a new kernel or backend computes anew") {
+    HeadlessUi ui;
+    AppState state;
+    select_lesson(state, "coalescing");  // the seed matmul with its memory view: hundreds of ms a run
+    ui.frame(state);
+    REQUIRE(state.picture);
+    REQUIRE(state.picture->memory.computed);
+    const uint64_t first = state.picture->serial;
+    const LaunchConfig lesson = state.edit.launch;
+    const auto change_to = [&](const LaunchConfig& launch) {
+        state.edit.launch = launch;
+        state.pending.apply = true;
+        update_picture(state, 16384, kMaxDrawnCells);
+    };
+    change_to({{13, 13, 1}, {16, 16, 1}});
+    finish_picture_job(state, 16384, kMaxDrawnCells);
+    const uint64_t second = state.picture->serial;
+    CHECK(second != first);
+    // Back to the lesson's launch: the kept picture, in this very update, no job.
+    change_to(lesson);
+    CHECK_FALSE(state.picture_job);
+    REQUIRE(state.picture);
+    CHECK(state.picture->serial == first);
+    CHECK(state.picture->launch.launch == lesson);
+    CHECK(state.picture->memory.computed);
+    CHECK(state.pending.upload);
+    // And forth: the 16×16 one was kept when it was replaced.
+    change_to({{13, 13, 1}, {16, 16, 1}});
+    CHECK(state.picture->serial == second);
+    // A launch never shown is computed.
+    change_to({{7, 7, 1}, {32, 32, 1}});
+    finish_picture_job(state, 16384, kMaxDrawnCells);
+    CHECK(state.picture->serial != first);
+    CHECK(state.picture->serial != second);
+    // Another backend (the same emulator, chosen again): nothing it kept is its.
+    state.backend = cpu_backend("chosen again");
+    change_to(lesson);
+    finish_picture_job(state, 16384, kMaxDrawnCells);
+    CHECK(state.picture->serial != first);
+}
+
+TEST_CASE("the kept pictures: a few small host maps, the oldest going first, a recompiled kernel never matching") {
+    const auto picture_of = [](const char* lesson, const Dim3& block) {
+        ResolvedLaunch launch = lesson_launch(lesson);
+        launch.launch.block = block;
+        PictureOptions o;
+        o.check_findings = false;
+        auto built = build_picture(launch, o);
+        REQUIRE_MESSAGE(built.value, built.error);
+        return std::move(*built.value);
+    };
+    PictureCache cache;
+    PictureOptions o;
+    o.check_findings = false;
+    for (uint32_t x : {32u, 64u, 128u, 256u}) CHECK_FALSE(cache.keep(picture_of("seed-increment", {x, 1, 1}), o));
+    // A fifth pushes the first out, for its buffers to be refilled.
+    const auto out = cache.keep(picture_of("seed-increment", {512, 1, 1}), o);
+    REQUIRE(out);
+    CHECK(out->launch.launch.block == Dim3{32, 1, 1});
+    CHECK(cache.size() == PictureCache::kMaxPictures);
+    CHECK_FALSE(cache.take(picture_of("seed-increment", {32, 1, 1}).launch, o, false));
+    const MapPicture wide = picture_of("seed-increment", {64, 1, 1});
+    PictureOptions with_findings = o;
+    with_findings.check_findings = true;
+    CHECK_FALSE(cache.take(wide.launch, with_findings, false));  // built without its findings
+    CHECK_FALSE(cache.take(wide.launch, o, true));               // nor its memory view
+    const auto taken = cache.take(wide.launch, o, false);
+    REQUIRE(taken);
+    CHECK(taken->launch.launch.block == Dim3{64, 1, 1});
+    CHECK(cache.size() == PictureCache::kMaxPictures - 1);
+    // A learner's kernel compiled again is another kernel, wherever its spec lies.
+    ResolvedLaunch a = lesson_launch("histogram-race"), b = a;
+    REQUIRE(a.model);
+    a.model->owner = std::make_shared<int>(1);
+    b.model->owner = std::make_shared<int>(1);
+    CHECK_FALSE(same_build(a, o, b, o));
+    b.model->owner = a.model->owner;
+    CHECK(same_build(a, o, b, o));
+    // A map over millions of elements is not kept: its buffers are the next run's.
+    const MapPicture big = picture_of("timing-pinned", {256, 1, 1});
+    REQUIRE(element_count(big.launch.workload) > PictureCache::kMaxElements);
+    CHECK_FALSE(PictureCache::keeps(big));
 }
 
 TEST_CASE("the editor runs the first of several kernels - and the one the learner picks") {
