@@ -128,27 +128,60 @@ bool show_kept(AppState& state, const ResolvedLaunch& launch, bool memory, uint3
     return true;
 }
 
+std::string cost_key(const ResolvedLaunch& launch, bool memory) {
+    return launch.kernel_name() + (memory ? " with its memory view" : "");
+}
+
+void learn_cost(AppState& state, const ResolvedLaunch& launch, bool memory, double ms) {
+    state.picture_cost[cost_key(launch, memory)] = ms / double(std::max<uint64_t>(thread_steps(launch), 1));
+}
+
 void collect_job(AppState& state, uint32_t max_side, uint64_t max_cells) {
     std::erase_if(state.retiring, [](const std::future<PictureResult>& f) { return ready(f); });
     if (!state.picture_job || !ready(state.picture_job->result)) return;
     PictureJob job = std::move(*state.picture_job);
     state.picture_job.reset();
     state.last_update_ms = std::chrono::duration<double, std::milli>(Clock::now() - job.started).count();
+    // With the frames' share of the cores: more than it would take within one, which errs safe.
+    learn_cost(state, job.launch, job.options.memory || is_memory_mode(job.options.mode), state.last_update_ms);
     show_picture(state, job.result.get(), job.launch, job.options, max_side, max_cells);
 }
 
-// Work below this (threads × inner steps, with at most kPaintInFrameCells elements) is done
-// within the frame, reusing a replaced map's buffers: at most about 0.2 s on two cores, sooner
-// on screen than a worker thread's map (which cannot reuse the buffers on show, and shares the
-// cores with the frames). Above it, a worker thread computes while the window keeps drawing.
+// A picture that takes at most this long is computed within the frame, reusing a replaced map's
+// buffers: sooner on screen than a worker thread's map (which cannot reuse the buffers on show,
+// and shares the cores with the frames), and the frame (10-20 ms of drawing besides, and the
+// colouring of up to kPaintInFrameCells cells) stays under 50 ms. Longer ones are computed by a
+// worker thread while the window keeps drawing.
+constexpr double kFrameBudgetMs = 25;
+// Before a kernel's first picture says what it costs: work (threads × inner steps) below this
+// within the frame, the fast emulator's (about 0.2 s on two cores at most)…
 constexpr uint64_t kWorkInFrame = uint64_t(1) << 28;
-// The memory view within the frame up to this much work (about 40 ms here), on the worker above.
+// …the memory view's and the kernel model's (about 40 ms here)…
 constexpr uint64_t kMemoryInFrame = uint64_t(1) << 23;
+// …and a kernel with barriers', which switches between its threads' fibers besides (tiled-matmul's
+// 8×8 blocks over 200×200, 2^23 steps, took a 90 ms frame).
+constexpr uint64_t kFibersInFrame = kMemoryInFrame / 8;
 
 // A learner's kernel (the Editor's, a lesson's own) runs in a child process for as long as
 // its time limit allows, and its loops are its own: `while (1) {}` takes the whole limit, so
 // it never runs within a frame (the window froze for the 5 s default before).
 bool off_the_frame(const ResolvedLaunch& resolved) { return resolved.model && resolved.model->owner; }
+
+// Whether the picture of `launch` is computed within this frame: by what its kernel's last
+// picture took per step when there was one (a shared-memory histogram's took 255 ms frames),
+// else by the work limits above.
+bool fits_frame(const AppState& state, const ResolvedLaunch& launch, bool memory) {
+    if (off_the_frame(launch) || element_count(launch.workload) > kPaintInFrameCells ||
+        lesson_comparison(launch).any())  // two pictures: off the frame
+        return false;
+    const uint64_t steps = thread_steps(launch);
+    if (const auto cost = state.picture_cost.find(cost_key(launch, memory)); cost != state.picture_cost.end())
+        return cost->second * double(steps) <= kFrameBudgetMs;
+    const uint64_t in_frame = !launch.model                          ? kWorkInFrame
+                              : launch.model->spec->runs_as_fibers() ? kFibersInFrame
+                                                                     : kMemoryInFrame;
+    return steps <= in_frame && (!memory || steps <= kMemoryInFrame);
+}
 
 }  // namespace
 
@@ -172,17 +205,7 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
         }
         const bool memory = is_memory_mode(state.color_mode()) || state.memory_view_open;
         if (show_kept(state, *checked.value, memory, max_side, max_cells)) return;
-        // The kernel model records every access (tens of times the fast emulator's cost per step),
-        // and a kernel with barriers switches between its threads' fibers besides: tiled-matmul's
-        // 8×8 blocks over 200×200 (2^23 steps) took a 90 ms frame.
-        const ModelKernel* model = checked.value->model ? &*checked.value->model : nullptr;
-        const uint64_t in_frame = !model                          ? kWorkInFrame
-                                  : model->spec->runs_as_fibers() ? kMemoryInFrame / 8
-                                                                  : kMemoryInFrame;
-        if (off_the_frame(*checked.value) || thread_steps(*checked.value) > in_frame ||
-            element_count(checked.value->workload) > kPaintInFrameCells ||
-            (memory && thread_steps(*checked.value) > kMemoryInFrame) ||
-            lesson_comparison(*checked.value).any()) {  // two pictures: off the frame
+        if (!fits_frame(state, *checked.value, memory)) {
             start_job(state, *checked.value, max_side, max_cells);
             return;
         }
@@ -193,7 +216,12 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
         MapPicture* previous = state.spare                                             ? &*state.spare
                                : state.picture && !PictureCache::keeps(*state.picture) ? &*state.picture
                                                                                        : nullptr;
-        show_picture(state, build_picture(*checked.value, o, previous), *checked.value, o, max_side, max_cells);
+        const auto started = Clock::now();
+        PictureResult built = build_picture(*checked.value, o, previous);
+        if (built.value)
+            learn_cost(state, *checked.value, memory,
+                       std::chrono::duration<double, std::milli>(Clock::now() - started).count());
+        show_picture(state, std::move(built), *checked.value, o, max_side, max_cells);
         return;
     }
     state.pending.recolor = state.pending.relayout = false;

@@ -108,7 +108,7 @@ inline constexpr uint64_t kMaxCompareCells = uint64_t(1) << 20;
 // Colours the layout on the host into prepared_colors (a host map only: a GPU paints its own)
 // when it has more cells than a frame colours quickly; smaller maps are coloured straight into
 // the GL buffer when painted (no copy).
-inline constexpr uint64_t kPaintInFrameCells = uint64_t(1) << 24;
+inline constexpr uint64_t kPaintInFrameCells = uint64_t(1) << 22;
 void prepare_colors(MapPicture& picture);
 
 // The per-element figures the picture's colour mode colours by (memory costs, findings), or

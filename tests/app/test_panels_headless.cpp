@@ -436,6 +436,33 @@ TEST_CASE("a launch the window showed before is on screen again at once - a new 
     CHECK(state.picture->serial != first);
 }
 
+TEST_CASE("a kernel whose last picture took long computes its next one on a worker - a quick one within the frame") {
+    HeadlessUi ui;
+    AppState state;
+    select_lesson(state, "histogram-atomic");
+    ui.frame(state);
+    REQUIRE(state.picture);
+    // The window learnt what a picture of this kernel costs per thread-step.
+    REQUIRE(state.picture_cost.count("histogram-atomic") == 1);
+    const auto change_block = [&](uint32_t x) {
+        state.edit.launch.block.x = x;
+        state.pending.apply = true;
+        update_picture(state, 16384, kMaxDrawnCells);
+    };
+    change_block(128);
+    CHECK_FALSE(state.picture_job);  // small: computed within the frame
+    CHECK(state.picture->launch.launch.block.x == 128);
+    // Had its last picture taken a second per step (a frame frozen that long), the next one
+    // is computed while the window keeps drawing, the last map on screen meanwhile.
+    state.picture_cost["histogram-atomic"] = 1000;
+    change_block(64);
+    REQUIRE(state.picture_job);
+    CHECK(state.picture->launch.launch.block.x == 128);
+    finish_picture_job(state, 16384, kMaxDrawnCells);
+    CHECK(state.picture->launch.launch.block.x == 64);
+    CHECK(state.picture_cost["histogram-atomic"] < 1000);  // and learnt again from that one
+}
+
 TEST_CASE("the kept pictures: a few small host maps, the oldest going first, a recompiled kernel never matching") {
     const auto picture_of = [](const char* lesson, const Dim3& block) {
         ResolvedLaunch launch = lesson_launch(lesson);
