@@ -11,7 +11,8 @@
 //     as no-ops (run to completion);
 //  4. the memory view (accesses grouped into warp requests, sectors and wavefronts counted):
 //     the tutorial's matmul and increment over 16,777,216 elements as `threadmap memory` runs
-//     them (no per-element records or hazards), each against the model run `check` makes;
+//     them (no per-element records or hazards), each against the model run `check` makes, and
+//     as the window runs it for its map (the output's requests kept, only its costs);
 //  5. the recording levels side by side, per kernel: the fast emulator (writers only, the
 //     tutorial's kernels), findings only (`check`, map's JSON), every access with per-element
 //     records (the window's map) and warp requests (the memory view), in ms and in ns per
@@ -143,14 +144,16 @@ void bench_memory(int repeats) {
         Params params;
         LaunchConfig launch;
         AccessOp kept;  // the window's warp inspector keeps array 0's requests of this access
+        size_t mapped;  // the array the window maps (its stores)
     };
     const Case memory_cases[] = {
-        {"memory_view_seed_matmul", "matmul", {200, 200, 200, 300, 300}, {{16, 16, 1}, {32, 32, 1}}, AccessOp::Load},
+        {"memory_view_seed_matmul", "matmul", {200, 200, 200, 300, 300}, {{16, 16, 1}, {32, 32, 1}}, AccessOp::Load, 2},
         {"memory_view_increment_16M",
          "increment",
          {uint64_t(1) << 24},
          {{1 << 16, 1, 1}, {256, 1, 1}},
-         AccessOp::Store},
+         AccessOp::Store,
+         0},
     };
     for (const Case& c : memory_cases) {
         const KernelSpec& spec = *find_builtin_kernel(c.kernel);
@@ -165,11 +168,23 @@ void bench_memory(int repeats) {
         size_t kept = 0;
         const double keeping = median_ms(
             repeats, [&] { kept = model(spec, c.params, c.launch, true, 0, c.kept).memory->kept_requests.size(); });
+        // As the window runs it for its map: the mapped array's store requests kept, and only its
+        // per-element costs (ModelLaunch::cost_array).
+        const double window = median_ms(repeats, [&] {
+            ModelLaunch m{&spec, c.params, c.launch};
+            m.record_requests = true;
+            m.record_elements = false;
+            m.keep_requests = c.mapped;
+            m.keep_op = AccessOp::Store;
+            m.cost_array = c.mapped;
+            if (!run_model(m).value) std::exit(1);
+        });
         std::printf(
             "{\"bench\":\"%s\",\"check_run_ms\":%.1f,\"memory_view_run_ms\":%.1f,"
-            "\"requests\":%llu,\"memory_view_keeping_%s_requests_of_array_0_ms\":%.1f,\"kept\":%zu}\n",
+            "\"requests\":%llu,\"memory_view_keeping_%s_requests_of_array_0_ms\":%.1f,\"kept\":%zu,"
+            "\"memory_view_as_the_window_maps_its_output_ms\":%.1f}\n",
             c.name, check, view, (unsigned long long)requests, c.kept == AccessOp::Load ? "load" : "store", keeping,
-            kept);
+            kept, window);
     }
 }
 

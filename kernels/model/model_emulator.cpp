@@ -322,6 +322,9 @@ class ModelEmulator {
     // one this run touched (a one-thread run could have gone otherwise).
     bool absorb(ModelEmulator& later);
     bool ended_early() const { return result_.ended_early; }
+    // An atomic wrote a global array (a histogram's bins, a total): blocks that share results
+    // so, whose ranges absorb would refuse to join.
+    bool shared_by_atomics() const { return global_atomics_; }
     uint64_t accesses() const { return result_.accesses; }
     ModelResult finish();
 
@@ -471,9 +474,10 @@ class ModelEmulator {
     // Sync epochs of the running block: one more after each barrier and each __syncwarp();
     // accesses are stamped with epoch_ (Hazard).
     uint32_t epoch_ = 0, barrier_epoch_ = 0;
-    bool as_fibers_ = false;   // the block's threads run as fibers (barriers or warp functions)
-    Phases no_phases_{};       // every element's epochs without fibers: always 0
-    uint32_t block_base_ = 0;  // the running block's first thread id
+    bool as_fibers_ = false;       // the block's threads run as fibers (barriers or warp functions)
+    bool global_atomics_ = false;  // shared_by_atomics()
+    Phases no_phases_{};           // every element's epochs without fibers: always 0
+    uint32_t block_base_ = 0;      // the running block's first thread id
     bool record_reads_ = true;
     bool record_elements_ = true;
     bool keep_records_ = true;    // record_elements and keep_records
@@ -679,6 +683,7 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     }
     const uint64_t old = s.get(i);
     if (write) {
+        global_atomics_ = global_atomics_ || (atomic && !s.shared);
         if (write_may_conflict(h, p, id)) check_write(a, i, h, p, id, line, atomic);
         if (recorded && keep_records_) {
             ElementRecord& r = s.records[i];
@@ -1447,6 +1452,10 @@ ModelResult run_blocks_spread(const ModelLaunch& model_launch, const std::atomic
         if (expected < double(kSpreadAccessesPerElement) *
                            double(global_elements(*model_launch.spec, model_launch.params, model_launch.launch)))
             workers = 1;
+        // Blocks that add into shared global results with atomics (a histogram's bins) make every
+        // later range touch what an earlier one wrote: the ranges would run again on one thread
+        // after the joined ones (occupancy-shared-memory's histogram: 286 ms spread, 212 ms not).
+        if (runs[0]->shared_by_atomics()) workers = 1;
     }
     if (workers <= 1) {
         runs[0]->run_blocks(sampled, blocks);
