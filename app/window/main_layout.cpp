@@ -62,8 +62,9 @@ StatusBar layout_status_bar(const AppState& state) {
     if (state.picture && state.picture->launch.model)  // whatever the backend: see map_picture
         bar.facts += " | this map: the kernel model, on the CPU";
     if (!state.paint_line.empty()) bar.facts += " | " + state.paint_line;
-    char times[96];
-    std::snprintf(times, sizeof times, " | map updated in %.0f ms | %.1f ms/frame", state.last_update_ms,
+    char times[128];
+    std::snprintf(times, sizeof times, " | %s in %.0f ms | %.1f ms/frame",
+                  state.picture_was_kept ? "map kept from before, shown" : "map updated", state.last_update_ms,
                   1000.0 / std::max(ImGui::GetIO().Framerate, 0.001f));
     bar.facts += times;
     const ImGuiStyle& style = ImGui::GetStyle();

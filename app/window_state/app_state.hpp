@@ -95,6 +95,7 @@ struct AppState {
     std::optional<MapPicture> spare;                   // a replaced map whose buffers the next job refills
     PictureOptions picture_options;                    // what `picture` was built with (its build, not its colours)
     PictureCache kept_pictures;                        // replaced maps, shown again when their launch comes back
+    bool picture_was_kept = false;                     // `picture` came from kept_pictures (the status bar says so)
     FrameRequests requests;                            // one-frame requests from panels and shortcuts
     RowWidth row_width;                                // 1D rows: whole blocks, or a wrapped block's warps
     bool auto_blocks_per_row = true;                   // 1D rows follow the view's shape until the learner sets them

@@ -88,6 +88,7 @@ void show_picture(AppState& state, PictureResult built, const ResolvedLaunch& la
     if (state.picture) state.spare = state.kept_pictures.keep(std::move(*state.picture), state.picture_options);
     state.picture = std::move(built.value);
     state.picture_options = used;
+    state.picture_was_kept = false;
     state.warp_step.reset();  // its request numbers were the last picture's
     if (state.auto_blocks_per_row) state.row_width = used.rows;
     const PictureOptions now = layout_options(state, max_side, max_cells);
@@ -125,6 +126,7 @@ bool show_kept(AppState& state, const ResolvedLaunch& launch, bool memory, uint3
     relayout(*kept, o);
     recolor(*kept, o.mode, o.palette, o.gpu);
     show_picture(state, PictureResult{std::move(*kept), {}}, launch, o, max_side, max_cells);
+    state.picture_was_kept = true;
     return true;
 }
 
