@@ -163,7 +163,7 @@ ResolveResult resolve_model_kernel(const KernelSpec& spec, const Lesson* lesson,
     ModelKernel& k = *out.model;
     std::optional<Dim3> block, grid;
     if (lesson) {
-        out.preset = lesson->name;
+        out.preset = out.lesson = lesson->name;
         if (lesson->model) k = *lesson->model;  // else its own kernel: the spec's defaults
         block = lesson->block;
         grid = lesson->grid;
@@ -321,7 +321,7 @@ ResolveResult resolve_tutorial_kernel(const LaunchOptions& o, const Lesson* less
     ResolvedLaunch out;
     std::optional<Dim3> block, grid;
     if (lesson) {
-        out.preset = lesson->name;
+        out.preset = out.lesson = lesson->name;
         out.workload = lesson->workload;
         block = lesson->block;
         grid = lesson->grid;

@@ -76,7 +76,11 @@ struct ModelKernel {
 };
 
 struct ResolvedLaunch {
-    std::string preset;  // the lesson used, if any
+    std::string preset;  // the lesson used, if any, while the launch is the lesson's own
+    // The lesson it came from, kept when the learner changes the launch (preset is cleared
+    // then): its comparison stays beside the map while the kernel is the lesson's (tiled-matmul
+    // asks to step the phase slider and watch both tiles).
+    std::string lesson;
     // A model kernel's workload is KernelKind::Model over its mapped array (model_workload).
     Workload workload;
     LaunchConfig launch;

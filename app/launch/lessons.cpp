@@ -287,7 +287,7 @@ LessonRun lesson_run(const Lesson* lesson) {
 }
 
 Comparison lesson_comparison(const ResolvedLaunch& launch) {
-    const Lesson* lesson = launch.preset.empty() ? nullptr : find_lesson(launch.preset);
+    const Lesson* lesson = launch.lesson.empty() ? nullptr : find_lesson(launch.lesson);
     if (!lesson || !lesson->model || !launch.model || launch.model->spec != lesson->model->spec) return {};
     if (!lesson->compare_array.empty() && launch.mapped_array() == lesson->compare_array) return {};
     return {lesson->compare_kernel, lesson->compare_array};

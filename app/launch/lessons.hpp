@@ -110,8 +110,9 @@ Outcome<Lesson> parse_lesson(const std::string& json_text);
 // Every embedded lesson, in the curriculum's order.
 const std::vector<Lesson>& lessons();
 const Lesson* find_lesson(const std::string& name);
-// What the launch's lesson draws beside its picture (compare_kernel, compare_array), while the
-// launch runs the lesson's kernel and maps another array than the one compared; none otherwise.
+// What the lesson the launch came from draws beside its picture (compare_kernel, compare_array),
+// while the launch runs that lesson's kernel (its launch changed or not: ResolvedLaunch::lesson)
+// and maps another array than the one compared; none otherwise.
 Comparison lesson_comparison(const ResolvedLaunch& launch);
 
 // What a timing run of a lesson is (the window's Timing panel, `bench` and `render --timing`

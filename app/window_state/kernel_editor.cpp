@@ -147,6 +147,7 @@ void apply_editor_compile(AppState& state, KernelEditor::Compiled c) {
         }
     }
     state.edit.preset.clear();
+    state.edit.lesson.clear();  // the learner's own kernel
     state.edit.model = std::move(k);
     state.edit.workload = model_workload(*state.edit.model, state.edit.launch);
     state.pending.apply = true;

@@ -130,12 +130,20 @@ bool show_kept(AppState& state, const ResolvedLaunch& launch, bool memory, uint3
     return true;
 }
 
-std::string cost_key(const ResolvedLaunch& launch, bool memory) {
-    return launch.kernel_name() + (memory ? " with its memory view" : "");
+// What a picture's cost per step depends on: the kernel, whether the kernel model or the fast
+// emulator draws it (a tutorial kernel's map of another array is the model's), where it runs,
+// and whether its memory view is computed.
+std::string cost_key(const AppState& state, const ResolvedLaunch& launch, bool memory) {
+    return launch.kernel_name() + (launch.model ? " in the kernel model" : " emulated") + " on " +
+           (state.backend ? state.backend->name : "cpu-emulator") + (memory ? " with its memory view" : "");
 }
 
-void learn_cost(AppState& state, const ResolvedLaunch& launch, bool memory, double ms) {
-    state.picture_cost[cost_key(launch, memory)] = ms / double(std::max<uint64_t>(thread_steps(launch), 1));
+// Learns from a picture that did all it was asked (a memory view or findings skipped as too
+// large would teach a cost far below what a smaller launch that computes them takes).
+void learn_cost(AppState& state, const MapPicture& picture, bool memory, double ms) {
+    if (!picture.findings.not_checked.empty() || (memory && !picture.memory.not_computed.empty())) return;
+    state.picture_cost[cost_key(state, picture.launch, memory)] =
+        ms / double(std::max<uint64_t>(thread_steps(picture.launch), 1));
 }
 
 void collect_job(AppState& state, uint32_t max_side, uint64_t max_cells) {
@@ -144,9 +152,11 @@ void collect_job(AppState& state, uint32_t max_side, uint64_t max_cells) {
     PictureJob job = std::move(*state.picture_job);
     state.picture_job.reset();
     state.last_update_ms = std::chrono::duration<double, std::milli>(Clock::now() - job.started).count();
+    PictureResult built = job.result.get();
     // With the frames' share of the cores: more than it would take within one, which errs safe.
-    learn_cost(state, job.launch, job.options.memory || is_memory_mode(job.options.mode), state.last_update_ms);
-    show_picture(state, job.result.get(), job.launch, job.options, max_side, max_cells);
+    if (built.value)
+        learn_cost(state, *built.value, job.options.memory || is_memory_mode(job.options.mode), state.last_update_ms);
+    show_picture(state, std::move(built), job.launch, job.options, max_side, max_cells);
 }
 
 // A picture that takes at most this long is computed within the frame, reusing a replaced map's
@@ -169,20 +179,21 @@ constexpr uint64_t kFibersInFrame = kMemoryInFrame / 8;
 // it never runs within a frame (the window froze for the 5 s default before).
 bool off_the_frame(const ResolvedLaunch& resolved) { return resolved.model && resolved.model->owner; }
 
-// Whether the picture of `launch` is computed within this frame: by what its kernel's last
-// picture took per step when there was one (a shared-memory histogram's took 255 ms frames),
-// else by the work limits above.
+// Whether the picture of `launch` is computed within this frame: within the work limits above,
+// and by what its kernel's last picture took per step, when there was one, within
+// kFrameBudgetMs (a shared-memory histogram's took 255 ms frames within the limits). What was
+// learnt only ever sends a picture to the worker.
 bool fits_frame(const AppState& state, const ResolvedLaunch& launch, bool memory) {
     if (off_the_frame(launch) || element_count(launch.workload) > kPaintInFrameCells ||
         lesson_comparison(launch).any())  // two pictures: off the frame
         return false;
     const uint64_t steps = thread_steps(launch);
-    if (const auto cost = state.picture_cost.find(cost_key(launch, memory)); cost != state.picture_cost.end())
-        return cost->second * double(steps) <= kFrameBudgetMs;
     const uint64_t in_frame = !launch.model                          ? kWorkInFrame
                               : launch.model->spec->runs_as_fibers() ? kFibersInFrame
                                                                      : kMemoryInFrame;
-    return steps <= in_frame && (!memory || steps <= kMemoryInFrame);
+    if (steps > in_frame || (memory && steps > kMemoryInFrame)) return false;
+    const auto cost = state.picture_cost.find(cost_key(state, launch, memory));
+    return cost == state.picture_cost.end() || cost->second * double(steps) <= kFrameBudgetMs;
 }
 
 }  // namespace
@@ -221,7 +232,7 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
         const auto started = Clock::now();
         PictureResult built = build_picture(*checked.value, o, previous);
         if (built.value)
-            learn_cost(state, *checked.value, memory,
+            learn_cost(state, *built.value, memory,
                        std::chrono::duration<double, std::milli>(Clock::now() - started).count());
         show_picture(state, std::move(built), *checked.value, o, max_side, max_cells);
         return;

@@ -356,6 +356,7 @@ std::optional<ResolvedLaunch> compared_launch(const ResolvedLaunch& resolved, co
     if (other == k.spec && array == k.array) return std::nullopt;  // the same picture
     ResolvedLaunch c = resolved;
     c.preset.clear();
+    c.lesson.clear();
     c.model->spec = other;
     c.model->array = array;
     c.model->owner.reset();

@@ -547,6 +547,18 @@ TEST_CASE("tiled-matmul draws its B tile beside its A tile - the same block and 
     CHECK(shared_run.findings.counts == alone.value->findings.counts);
     CHECK(shared_run.result.stats.threads_active == alone.value->result.stats.threads_active);
     CHECK(shared_run.layout.width == alone.value->layout.width);
+    // Stepping the phase slider, as the lesson asks, makes the launch the learner's own (no
+    // preset: mark_launch_edited) and keeps the B tile beside the A tile, at the new phase.
+    ResolvedLaunch stepped = lesson;
+    stepped.preset.clear();
+    stepped.model->phase = 1;
+    CHECK(lesson_comparison(stepped).array == "Bs");
+    po.compare = lesson_comparison(stepped);
+    auto next = build_picture(stepped, po);
+    REQUIRE(next.value);
+    REQUIRE(next.value->compare);
+    CHECK(next.value->compare->launch.model->phase == 1);
+    CHECK(next.value->compare->launch.mapped_array() == "Bs");
     // Mapping Bs itself: nothing to set beside it.
     ResolvedLaunch bs = lesson;
     bs.model->array = bs.model->spec->array_index("Bs");
