@@ -32,7 +32,8 @@ bool phase_fields(AppState& state, ModelKernel& k) {
         return changed;
     }
     int phase = k.phase == ModelKernel::kAllPhases ? 0 : int(std::min<uint32_t>(k.phase, uint32_t(phases - 1)));
-    ImGui::SameLine();
+    // On a line of its own: beside the checkbox a projector's narrow column left it a few
+    // pixels wide, too narrow to drag through the phases the lessons ask to step through.
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 3);
     changed |= ImGui::SliderInt("phase", &phase, 0, std::max(phases - 1, 0));
     remember_rect(state, "phase");
