@@ -144,7 +144,8 @@ void draw_legend_in_margin(ImDrawList* dl, AppState& state, const Legend& legend
 
 // The two pictures' sentences: which kernel each is, and the comparison's legend figure.
 std::string left_sentence(const MapPicture& picture) {
-    return "Left: " + picture_sentence(picture, "the lesson's view");
+    // A launch the learner changed keeps the lesson's comparison, but is no longer its view.
+    return "Left: " + picture_sentence(picture, picture.launch.preset.empty() ? "your launch" : "the lesson's view");
 }
 std::string right_sentence(const MapPicture& picture) {
     return "Right: " + picture_sentence(*picture.compare, "the same launch and view");

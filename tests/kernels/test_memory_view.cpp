@@ -37,6 +37,11 @@ MemoryView view_of(const char* kernel, const Params& p, const LaunchConfig& laun
     return *r.value->memory;
 }
 
+bool same_cost(const ElementCost& a, const ElementCost& b) {
+    return a.load_cost == b.load_cost && a.store_cost == b.store_cost && a.load_lanes == b.load_lanes &&
+           a.store_lanes == b.store_lanes;
+}
+
 // A copy: callers pass views that end with the statement.
 MemorySite site(const KernelSpec& spec, const MemoryView& v, const char* array, AccessOp op) {
     for (const MemorySite& s : v.sites)
@@ -247,10 +252,7 @@ TEST_CASE("each element of C carries its store's sectors and active lanes") {
     CHECK(v.costs[0].empty());
     CHECK(v.costs[1].empty());
     REQUIRE(v.costs[2].size() == c.size());
-    CHECK(std::equal(c.begin(), c.end(), v.costs[2].begin(), [](const ElementCost& a, const ElementCost& b) {
-        return a.load_cost == b.load_cost && a.store_cost == b.store_cost && a.load_lanes == b.load_lanes &&
-               a.store_lanes == b.store_lanes;
-    }));
+    CHECK(std::equal(c.begin(), c.end(), v.costs[2].begin(), same_cost));
     REQUIRE(v.sites.size() == r.value->memory->sites.size());
     for (size_t k = 0; k < v.sites.size(); ++k) {
         CHECK(v.sites[k].requests == r.value->memory->sites[k].requests);
@@ -553,11 +555,7 @@ TEST_CASE("lanes logged in turn make the requests lanes joined access by access 
         }
         REQUIRE(a.costs.size() == b.costs.size());
         for (size_t k = 0; k < a.costs.size(); ++k)
-            CHECK(std::equal(a.costs[k].begin(), a.costs[k].end(), b.costs[k].begin(), b.costs[k].end(),
-                             [](const ElementCost& x, const ElementCost& y) {
-                                 return x.load_cost == y.load_cost && x.store_cost == y.store_cost &&
-                                        x.load_lanes == y.load_lanes && x.store_lanes == y.store_lanes;
-                             }));
+            CHECK(std::equal(a.costs[k].begin(), a.costs[k].end(), b.costs[k].begin(), b.costs[k].end(), same_cost));
         REQUIRE(a.kept_requests.size() == b.kept_requests.size());
         for (size_t k = 0; k < a.kept_requests.size(); ++k) {
             const KeptRequest &x = a.kept_requests[k], &y = b.kept_requests[k];
