@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kernels/emulator/cpu_emulator.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
 
 using namespace threadmap;
 
@@ -85,10 +86,10 @@ int main(int argc, char** argv) {
     int repeats = 7;
     if (argc == 3 && std::strcmp(argv[1], "--repeats") == 0) repeats = std::max(1, std::atoi(argv[2]));
     const std::vector<Case> cases = {
-        {"increment 1M", array_workload(KernelKind::Increment, 1 << 20), {256, 1, 1}},
-        {"increment 16M", array_workload(KernelKind::Increment, 1 << 24), {256, 1, 1}},
-        {"matmul 300x200x300", matmul_workload(KernelKind::Matmul, 300, 300, 200), {32, 32, 1}},
-        {"matmul-xcol 4096x4096, inner 16", matmul_workload(KernelKind::MatmulXCol, 4096, 4096, 16), {32, 32, 1}},
+        {"increment 1M", array_workload(&IncrementBody::kernel, 1 << 20), {256, 1, 1}},
+        {"increment 16M", array_workload(&IncrementBody::kernel, 1 << 24), {256, 1, 1}},
+        {"matmul 300x200x300", matmul_workload(&MatmulBody::kernel, 300, 300, 200), {32, 32, 1}},
+        {"matmul-xcol 4096x4096, inner 16", matmul_workload(&MatmulXColBody::kernel, 4096, 4096, 16), {32, 32, 1}},
     };
     std::printf("{\"cores\":%u,\"cases\":[", std::thread::hardware_concurrency());
     for (size_t i = 0; i < cases.size(); ++i) {

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "kernels/builtin/registry.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
 #include "kernels/emulator/cpu_emulator.hpp"
 #include "kernels/model/model_emulator.hpp"
 #include "kernels/model/model_thread.hpp"
@@ -73,7 +74,7 @@ ModelResult model(const KernelSpec& spec, const Params& p, const LaunchConfig& l
 
 // 1. the tutorial's matmul
 void bench_matmul(int repeats) {
-    Workload workload = matmul_workload(KernelKind::Matmul, 200, 200, 200);
+    Workload workload = matmul_workload(&MatmulBody::kernel, 200, 200, 200);
     workload.a_rows = 300;
     workload.b_cols = 300;
     const LaunchConfig launch{{16, 16, 1}, {32, 32, 1}};
@@ -196,10 +197,10 @@ void bench_levels(int repeats) {
         Dim3 block;
         std::optional<Workload> fast;  // the fast emulator's twin, when it has one
     };
-    Workload seed = matmul_workload(KernelKind::Matmul, 200, 200, 200);
+    Workload seed = matmul_workload(&MatmulBody::kernel, 200, 200, 200);
     seed.a_rows = seed.b_cols = 300;
     const Level levels[] = {
-        {"increment", {uint64_t(1) << 24}, {256, 1, 1}, array_workload(KernelKind::Increment, uint64_t(1) << 24)},
+        {"increment", {uint64_t(1) << 24}, {256, 1, 1}, array_workload(&IncrementBody::kernel, uint64_t(1) << 24)},
         {"matmul", {200, 200, 200, 300, 300}, {32, 32, 1}, seed},
         {"transpose-tiled", {2048, 2048}, {32, 8, 1}, std::nullopt},
         {"reduce-sequential", {uint64_t(1) << 22}, {256, 1, 1}, std::nullopt},

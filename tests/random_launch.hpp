@@ -7,6 +7,7 @@
 #include <random>
 
 #include "kernels/core/launch_config.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
 #include "kernels/core/sanitizer.hpp"
 #include "kernels/core/workload.hpp"
 
@@ -37,13 +38,13 @@ class RandomLaunches {
     Workload workload(int trial) {
         switch (trial % 4) {
             case 0:
-                return array_workload(KernelKind::Increment, pick(1, 5000));
+                return array_workload(&IncrementBody::kernel, pick(1, 5000));
             case 1:
-                return array_workload(KernelKind::IncrementStride, pick(1, 5000));
+                return array_workload(&IncrementStrideBody::kernel, pick(1, 5000));
             case 2:
-                return matmul_workload(KernelKind::Matmul, pick(1, 150), pick(1, 150), pick(1, 16));
+                return matmul_workload(&MatmulBody::kernel, pick(1, 150), pick(1, 150), pick(1, 16));
             default:
-                return matmul_workload(KernelKind::MatmulXCol, pick(1, 150), pick(1, 150), pick(1, 16));
+                return matmul_workload(&MatmulXColBody::kernel, pick(1, 150), pick(1, 150), pick(1, 16));
         }
     }
 

@@ -1,5 +1,6 @@
 // `threadmap bench`; see bench_command.hpp.
 #include "app/commands/bench_command.hpp"
+#include "kernels/builtin/registry.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -65,7 +66,7 @@ int print_profiles() {
 }
 
 // The sweep as `bench --sweep --json` prints it.
-nlohmann::json sweep_json(const SweepResult& r, KernelKind kind, const std::string& device, bool pinned,
+nlohmann::json sweep_json(const SweepResult& r, const FastKernel* kind, const std::string& device, bool pinned,
                           const TimedProgram& program, const std::string& point_origin) {
     nlohmann::json j;
     j["kernel"] = std::string(kernel_name(kind));
@@ -95,7 +96,7 @@ nlohmann::json sweep_json(const SweepResult& r, KernelKind kind, const std::stri
     return j;
 }
 
-int run_sweep_command(const BenchCommandOptions& o, KernelKind kind, const Dim3& block, const BackendChoice& b,
+int run_sweep_command(const BenchCommandOptions& o, const FastKernel* kind, const Dim3& block, const BackendChoice& b,
                       const DeviceProfile* model, bool pinned, const TimedProgram& program) {
     const SweepRange range = default_sweep_range(kind);
     const auto from = o.from.empty() ? Outcome<uint64_t>{range.from, {}} : parse_count(o.from, "--from");
@@ -193,8 +194,8 @@ int run_bench_command(const BenchCommandOptions& o) {
     const auto tutorial = parse_kernel(launch.kernel);  // the others refuse the sweep below (kNoSweep)
     if (o.sweep && tutorial && launch.preset.empty() && launch.n.empty() && launch.rows.empty() &&
         launch.cols.empty()) {
-        (is_matrix(*tutorial) ? launch.rows : launch.n) = "1024";
-        if (is_matrix(*tutorial)) launch.cols = "1024";
+        (is_matrix(tutorial) ? launch.rows : launch.n) = "1024";
+        if (is_matrix(tutorial)) launch.cols = "1024";
     }
     const PrepareResult prepared = prepare_launch(launch);
     if (!prepared.value) return fail(prepared.error, 2);

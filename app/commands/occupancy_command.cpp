@@ -1,5 +1,6 @@
 // `threadmap occupancy`; see occupancy_command.hpp.
 #include "app/commands/occupancy_command.hpp"
+#include "kernels/builtin/registry.hpp"
 
 #include <cstdio>
 #include <iostream>
@@ -57,7 +58,7 @@ int run_occupancy_command(const OccupancyCommandOptions& o) {
     const auto tutorial = parse_kernel(launch.value->spec->name);
     std::optional<int> device_registers;
     if (!registers && gpu.value->device && tutorial)
-        device_registers = cuda_kernel_registers(*tutorial, *gpu.value->device);
+        device_registers = cuda_kernel_registers(tutorial, *gpu.value->device);
     auto resources = launch_resources(*launch.value, gpu.value->sm, registers ? registers : device_registers, shared);
     if (!resources.value) return fail(resources.error);
     if (device_registers) resources.value->registers_origin = "cudaFuncGetAttributes on " + gpu.value->name;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "kernels/builtin/kernel_bodies.hpp"
 #include "kernels/builtin/registry.hpp"
 #include "app/launch/lessons.hpp"
 #include "app/launch/source_launch.hpp"
@@ -48,7 +49,7 @@ size_t default_mapped_array(const KernelSpec& spec) {
 
 ModelKernel tutorial_model_kernel(const Workload& workload, bool store_in_loop) {
     ModelKernel k;
-    const bool in_loop = store_in_loop && workload.kernel == KernelKind::Matmul;
+    const bool in_loop = store_in_loop && workload.kernel == &MatmulBody::kernel;
     k.spec = find_builtin_kernel(in_loop ? "matmul-store-in-loop" : std::string(kernel_name(workload.kernel)));
     k.params = is_matrix(workload.kernel)
                    ? Params{workload.rows, workload.cols, workload.inner, workload.a_rows, workload.b_cols}
@@ -117,8 +118,6 @@ Outcome<Dim3> parse_dim3(const std::string& text, const std::string& option) {
     }
     return {Dim3{parts[0], parts[1], parts[2]}, {}};
 }
-
-Dim3 default_block(KernelKind kind) { return is_matrix(kind) ? Dim3{16, 16, 1} : Dim3{256, 1, 1}; }
 
 namespace {
 
@@ -328,12 +327,12 @@ ResolveResult resolve_tutorial_kernel(const LaunchOptions& o, const Lesson* less
     }
     if (explicit_kernel) {
         const auto kind = parse_kernel(o.kernel);
-        if (lesson && is_matrix(*kind) != is_matrix(lesson->workload.kernel)) {
+        if (lesson && is_matrix(kind) != is_matrix(lesson->workload.kernel)) {
             err = "--kernel " + o.kernel + " needs a different shape than preset " + lesson->name +
                   "; give the shape without --preset";
             return r;
         }
-        out.workload.kernel = *kind;
+        out.workload.kernel = kind;
     }
     Workload& workload = out.workload;
     if (const Outcome<void> problem = take_tutorial_shape(workload, o, lesson); !problem.done())

@@ -81,7 +81,7 @@ struct ResolvedLaunch {
     // then): its comparison stays beside the map while the kernel is the lesson's (tiled-matmul
     // asks to step the phase slider and watch both tiles).
     std::string lesson;
-    // A model kernel's workload is KernelKind::Model over its mapped array (model_workload).
+    // A model kernel's workload is the kernel model's picture of its mapped array (model_workload).
     Workload workload;
     LaunchConfig launch;
     std::optional<ModelKernel> model;
@@ -140,9 +140,6 @@ struct PixelSize {
 };
 Outcome<PixelSize> parse_size(const std::string& text, const std::string& option, int min_width, int min_height,
                               int max_side);
-
-// The block a user gets without --block: 256 threads for 1D kernels, 16×16 for matmul.
-Dim3 default_block(KernelKind kind);
 
 // A launch of a registry kernel with its default parameters and block, over the covering grid.
 ResolvedLaunch default_model_launch(const KernelSpec& spec);

@@ -130,14 +130,14 @@ void read_registry_kernel(const nlohmann::json& j, Lesson& lesson) {
         launch.grid = lesson.grid.value_or(spec->covering_grid(k.params, launch.block));
         lesson.workload = model_workload(k, launch);
         lesson.model = std::move(k);
-    } else if (is_matrix(*kernel)) {
+    } else if (is_matrix(kernel)) {
         lesson.workload =
-            matmul_workload(*kernel, json_number<uint64_t>(j.at("rows"), "rows"),
+            matmul_workload(kernel, json_number<uint64_t>(j.at("rows"), "rows"),
                             json_number<uint64_t>(j.at("cols"), "cols"), json_number<uint64_t>(j.at("inner"), "inner"));
         if (j.contains("a_rows")) lesson.workload.a_rows = json_number<uint64_t>(j.at("a_rows"), "a_rows");
         if (j.contains("b_cols")) lesson.workload.b_cols = json_number<uint64_t>(j.at("b_cols"), "b_cols");
     } else {
-        lesson.workload = array_workload(*kernel, json_number<uint64_t>(j.at("n"), "n"));
+        lesson.workload = array_workload(kernel, json_number<uint64_t>(j.at("n"), "n"));
     }
 }
 

@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include "app/window_state/kernel_code.hpp"
+#include "kernels/builtin/registry.hpp"
 #include "app/launch/lessons.hpp"
 #include "app/panels/panel_widgets.hpp"
 #include "app/launch/source_launch.hpp"
@@ -35,9 +36,14 @@ void draw_code_panel(AppState& state) {
         ImGui::SameLine();
         ImGui::TextDisabled("its CUDA C++ in the Editor tab, to change and run");
     }
-    if (resolved.model) {  // the kernel model's kernels: their CUDA C++, whose lines the findings name
-        ImGui::TextWrapped("%s: %s", resolved.model->spec->name.c_str(), resolved.model->spec->summary.c_str());
-        show(model_kernel_code(*resolved.model->spec, resolved.launch));
+    if (resolved.model || !has_tutorial_text(resolved.workload)) {
+        // The kernel model's kernels (and a fast body the tutorial does not teach): their CUDA
+        // C++, whose lines the findings name.
+        const KernelSpec& spec = resolved.model
+                                     ? *resolved.model->spec
+                                     : *find_builtin_kernel(std::string(kernel_name(resolved.workload.kernel)));
+        ImGui::TextWrapped("%s: %s", spec.name.c_str(), spec.summary.c_str());
+        show(model_kernel_code(spec, resolved.launch));
         return;
     }
     CodeOptions o;

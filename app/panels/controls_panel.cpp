@@ -104,7 +104,7 @@ bool kernel_combo(AppState& state) {
     ResolvedLaunch& resolved = state.edit;
     bool changed = false;
     if (ImGui::BeginCombo("kernel", resolved.kernel_name().c_str())) {
-        for (KernelKind k : all_kernels()) {
+        for (const FastKernel* k : all_kernels()) {
             if (!ImGui::Selectable(std::string(kernel_name(k)).c_str(),
                                    !resolved.model && k == resolved.workload.kernel))
                 continue;

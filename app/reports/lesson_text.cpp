@@ -7,6 +7,7 @@
 #include "kernels/emulator/cpu_emulator.hpp"
 #include "app/launch/device_profiles.hpp"
 #include "app/launch/launch_options.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
 #include "kernels/builtin/registry.hpp"
 #include "kernels/model/model_array_stats.hpp"
 #include "app/launch/model_launch.hpp"
@@ -211,12 +212,12 @@ std::map<std::string, std::string> compute_figures(const Lesson& lesson) {
             add_memory_figures(other, "other_", f);
         } else if (is_matrix(workload.kernel)) {
             ModelLaunch other = model_launch;
-            other.spec = find_builtin_kernel(workload.kernel == KernelKind::Matmul ? "matmul-xcol" : "matmul");
+            other.spec = find_builtin_kernel(workload.kernel == &MatmulBody::kernel ? "matmul-xcol" : "matmul");
             std::swap(other.launch.grid.x, other.launch.grid.y);
             f["other_kernel"] = other.spec->name;
             add_memory_figures(other, "other_", f);
             Workload other_w = workload;
-            other_w.kernel = workload.kernel == KernelKind::Matmul ? KernelKind::MatmulXCol : KernelKind::Matmul;
+            other_w.kernel = other.spec->fast;
             add_modeled_kernel_time(workload, launch, lesson.program, "", f);
             add_modeled_kernel_time(other_w, other.launch, lesson.program, "other_", f);
         }

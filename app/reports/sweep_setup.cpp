@@ -14,7 +14,7 @@ SweepGpu sweep_gpu(const DeviceProfile* model, const std::optional<BackendChoice
     return {};
 }
 
-SweepRange default_sweep_range(KernelKind kind) {
+SweepRange default_sweep_range(const FastKernel* kind) {
     if (is_matrix(kind)) return {256, 262144, uint64_t(1) << 22};
     return {1024, uint64_t(1) << 24, uint64_t(1) << 26};
 }

@@ -22,7 +22,7 @@ struct SweepRange {
     uint64_t from, to;  // elements (matmul: elements of C)
     uint64_t max_to;    // the largest size the sweep accepts
 };
-SweepRange default_sweep_range(KernelKind kind);  // increment 1,024 to 2^24; matmul 16² to 512²
+SweepRange default_sweep_range(const FastKernel* kind);  // increment 1,024 to 2^24; matmul 16² to 512²
 inline constexpr int kDefaultSweepPoints = 30;
 
 // "elements,cpu_seconds,gpu_copy_seconds,gpu_resident_seconds,origin" and one line a size.

@@ -1,5 +1,6 @@
 // Timing reports; see timing_report.hpp.
 #include "app/reports/timing_report.hpp"
+#include "kernels/builtin/registry.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -109,17 +109,16 @@ void add_formulas(CellDescription& d, const MapPicture& picture, const CellSampl
                   uint64_t gx, uint64_t gy) {
     const Workload& workload = picture.launch.workload;
     const LaunchConfig& launch = picture.launch.launch;
-    switch (workload.kernel) {
-        case KernelKind::Model:  // its index arithmetic is in the Code tab, line by line
+    switch (placement_of(workload)) {
+        case ThreadPlacement::ByKernel:  // its index arithmetic is in the Code tab, line by line
             d.formulas.push_back(picture.launch.model->spec->name + ": " + picture.launch.model->spec->summary);
             break;
-        case KernelKind::Increment:
-        case KernelKind::IncrementStride: {
+        case ThreadPlacement::Linear: {
             d.formulas.push_back(grid_formula("pos", 'x', s.thread.x, s.block.x, launch.block.x));
             if (!element) {
                 d.formulas.push_back("pos >= n: " + n2s(gx) + " >= " + n2s(workload.n) +
                                      ", so the guard skips this thread");
-            } else if (workload.kernel == KernelKind::IncrementStride && *element != gx) {
+            } else if (*element != gx) {  // a grid-stride loop's later step
                 const uint64_t stride = uint64_t(launch.block.x) * launch.grid.x;
                 d.formulas.push_back("stride = blockDim.x * gridDim.x = " + n2s(launch.block.x) + " * " +
                                      n2s(launch.grid.x) + " = " + n2s(stride));
@@ -131,9 +130,9 @@ void add_formulas(CellDescription& d, const MapPicture& picture, const CellSampl
             }
             break;
         }
-        case KernelKind::Matmul:
-        case KernelKind::MatmulXCol: {
-            const bool x_row = workload.kernel == KernelKind::Matmul;
+        case ThreadPlacement::XRow:
+        case ThreadPlacement::XColumn: {
+            const bool x_row = placement_of(workload) == ThreadPlacement::XRow;
             d.formulas.push_back(x_row ? grid_formula("i", 'x', s.thread.x, s.block.x, launch.block.x)
                                        : grid_formula("i", 'y', s.thread.y, s.block.y, launch.block.y));
             d.formulas.push_back(x_row ? grid_formula("j", 'y', s.thread.y, s.block.y, launch.block.y)

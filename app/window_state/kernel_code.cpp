@@ -26,27 +26,37 @@ std::string cu_dim(const Dim3& d, int n) {
 
 std::string shape(uint64_t a, uint64_t b) { return "(" + std::to_string(a) + ", " + std::to_string(b) + ")"; }
 
+// The kernels whose text the tutorial gives (numba's and its CUDA C++ twin, with the host code
+// around the launch), by the fast body's name: matmul's text serves both of its placements.
+enum class TutorialKernel { None, Increment, IncrementStride, Matmul };
+TutorialKernel tutorial_kernel(const Workload& workload) {
+    const std::string_view name = kernel_name(workload.kernel);
+    if (name == "increment") return TutorialKernel::Increment;
+    if (name == "increment-stride") return TutorialKernel::IncrementStride;
+    if (name == "matmul" || name == "matmul-xcol") return TutorialKernel::Matmul;
+    return TutorialKernel::None;
+}
+
 // The numba kernel bodies, as the tutorial writes them (or with x indexing columns).
 std::vector<CodeLine> numba_kernel(const Workload& workload, const CodeOptions& o) {
-    switch (workload.kernel) {
-        case KernelKind::Model:  // the kernel model's kernels are CUDA C++ only
+    switch (tutorial_kernel(workload)) {
+        case TutorialKernel::None:
             return {};
-        case KernelKind::Increment:
+        case TutorialKernel::Increment:
             return {{"@cuda.jit"},
                     {"def increment_by_one(an_array):"},
                     {"    pos = cuda.threadIdx.x + cuda.blockIdx.x * cuda.blockDim.x"},
                     {"    if pos < an_array.size:", true},
                     {"        an_array[pos] += 1"}};
-        case KernelKind::IncrementStride:
+        case TutorialKernel::IncrementStride:
             return {{"@cuda.jit"},
                     {"def increment_stride(an_array):"},
                     {"    start = cuda.grid(1)"},
                     {"    stride = cuda.gridsize(1)"},
                     {"    for pos in range(start, an_array.size, stride):", true},
                     {"        an_array[pos] += 1"}};
-        case KernelKind::Matmul:
-        case KernelKind::MatmulXCol: {
-            const bool x_row = workload.kernel == KernelKind::Matmul;
+        case TutorialKernel::Matmul: {
+            const bool x_row = placement_of(workload) == ThreadPlacement::XRow;
             const bool fp32 = o.program.element == ElementType::Float32;
             std::vector<CodeLine> k = {
                 {"@cuda.jit"},
@@ -66,6 +76,8 @@ std::vector<CodeLine> numba_kernel(const Workload& workload, const CodeOptions& 
 }
 
 }  // namespace
+
+bool has_tutorial_text(const Workload& workload) { return tutorial_kernel(workload) != TutorialKernel::None; }
 
 std::vector<CodeLine> numba_code(const Workload& workload, const LaunchConfig& l, const CodeOptions& o) {
     const int n = std::max(dims(l.grid), dims(l.block));
@@ -93,7 +105,8 @@ std::vector<CodeLine> numba_code(const Workload& workload, const LaunchConfig& l
             c.push_back({"result = C.copy_to_host()"});
         }
     } else {
-        const std::string name = workload.kernel == KernelKind::Increment ? "increment_by_one" : "increment_stride";
+        const std::string name =
+            tutorial_kernel(workload) == TutorialKernel::Increment ? "increment_by_one" : "increment_stride";
         const std::string zeros = "np.zeros(" + std::to_string(workload.n) + dtype + ")";
         if (host_arrays) {
             c.push_back({"an_array = " + zeros});
@@ -152,7 +165,7 @@ std::vector<CodeLine> increment_code(const std::string& name, const std::vector<
 // The tutorial's matmul (x → row, or x → column) and the host code around its launch.
 std::vector<CodeLine> matmul_code(const Workload& workload, const std::string& t, const std::string& launch,
                                   const std::string& host, bool store_in_loop) {
-    const bool x_row = workload.kernel == KernelKind::Matmul;
+    const bool x_row = placement_of(workload) == ThreadPlacement::XRow;
     std::vector<CodeLine> c = {
         {"__global__ void matmul(const " + t + "* A, const " + t + "* B, " + t + "* C,"},
         {"                       int rows, int cols, int inner, int ldb) {  // ldb: B's row length"},
@@ -194,21 +207,20 @@ std::vector<CodeLine> cuda_code(const Workload& workload, const LaunchConfig& l,
     const std::string t = o.program.element == ElementType::Float64 ? "double" : "float";
     const std::string host = o.pinned ? "// host arrays from cudaMallocHost (pinned); device arrays from cudaMalloc"
                                       : "// host arrays from malloc (pageable); device arrays from cudaMalloc";
-    switch (workload.kernel) {
-        case KernelKind::Model:  // model_kernel_code
+    switch (tutorial_kernel(workload)) {
+        case TutorialKernel::None:  // model_kernel_code
             return {};
-        case KernelKind::Increment:
+        case TutorialKernel::Increment:
             return increment_code("increment_by_one",
                                   {"    size_t pos = threadIdx.x + blockIdx.x * blockDim.x;", "    if (pos < n)"}, t,
                                   launch, host, workload.n);
-        case KernelKind::IncrementStride:
+        case TutorialKernel::IncrementStride:
             return increment_code(
                 "increment_stride",
                 {"    size_t stride = (size_t)blockDim.x * gridDim.x;",
                  "    for (size_t pos = threadIdx.x + blockIdx.x * blockDim.x; pos < n; pos += stride)"},
                 t, launch, host, workload.n);
-        case KernelKind::Matmul:
-        case KernelKind::MatmulXCol:
+        case TutorialKernel::Matmul:
             return matmul_code(workload, t, launch, host, o.store_in_loop);
     }
     return {};

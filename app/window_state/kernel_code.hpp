@@ -29,6 +29,9 @@ struct CodeOptions {
     bool store_in_loop = false;
 };
 
+// Whether the tutorial gives this fast body's text (numba_code and cuda_code); the others show
+// their spec's CUDA C++ (model_kernel_code).
+bool has_tutorial_text(const Workload& workload);
 // numba: the kernel, the host lines for the program's arrays and transfers, and as comments
 // the NumbaPerformanceWarnings numba prints for it (a host array's copies; fewer than 128
 // blocks). CUDA C++: the kernel and the host's cudaMemcpy calls (always explicit).

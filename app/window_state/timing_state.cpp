@@ -32,7 +32,7 @@ bool start_timing_run(TimingState& t, const ResolvedLaunch& launch, const std::o
     return true;
 }
 
-bool start_sweep(TimingState& t, KernelKind kernel, const std::optional<BackendChoice>& backend,
+bool start_sweep(TimingState& t, const FastKernel* kernel, const std::optional<BackendChoice>& backend,
                  std::optional<Dim3> block) {
     if (t.sweep_job.valid()) return false;
     const DeviceProfile* model = t.source == TimingSource::Modeled ? chosen_profile(t) : nullptr;

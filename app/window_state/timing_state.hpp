@@ -47,7 +47,7 @@ inline constexpr size_t kTimingHistory = 8;
 bool start_timing_run(TimingState& t, const ResolvedLaunch& launch, const std::optional<BackendChoice>& backend);
 // Starts a sweep of the launch's kernel; false when one runs.
 // block: the launch's, for a modeled kernel's waves.
-bool start_sweep(TimingState& t, KernelKind kernel, const std::optional<BackendChoice>& backend,
+bool start_sweep(TimingState& t, const FastKernel* kernel, const std::optional<BackendChoice>& backend,
                  std::optional<Dim3> block = std::nullopt);
 // Loads t.recording_path; on failure t.message says why and the report on show stays.
 void load_recording_into(TimingState& t, const ResolvedLaunch& like);

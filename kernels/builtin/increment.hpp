@@ -9,12 +9,13 @@ inline const KernelSpec& increment() {
     static const KernelSpec spec = [] {
         KernelSpec spec;
         spec.name = "increment";
+        spec.fast = &IncrementBody::kernel;
         spec.summary = "a[pos] += 1 for pos = blockIdx.x * blockDim.x + threadIdx.x < n (the tutorial's first kernel)";
         spec.params = {{"n", "elements of a", 500}};
         spec.arrays = {{"a", MemorySpace::Global, ValueType::Float32, ArrayRole::InOut, shape_n}};
         spec.body = [](ModelThread& t) { increment_by_one(context_of(t), RecordedVector{t.array<float>(0), 4, 4}); };
         spec.covering_grid = cover_n;
-        spec.default_block = {32, 1, 1};
+        spec.default_block = {256, 1, 1};
         spec.fill_input = fill_counting;
         spec.flops = [](const Params& p) { return double(p[0]); };
         spec.reference = [](const Params&, const LaunchConfig&, const KernelSpec::Bits& in) {

@@ -8,7 +8,9 @@ namespace threadmap::builtin {
 inline const KernelSpec& increment_unguarded() {
     static const KernelSpec spec = [] {
         KernelSpec spec = increment();
+        spec.fast = nullptr;  // the kernel model only: its writes past the end need the model's bounds
         spec.name = "increment-unguarded";
+        spec.default_block = {32, 1, 1};
         spec.summary = "a[pos] += 1 with no `if (pos < n)`: every thread past the end touches memory outside a";
         spec.body = [](ModelThread& t) {
             const auto a = t.array<float>(0);

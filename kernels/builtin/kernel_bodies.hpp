@@ -4,6 +4,7 @@
 #pragma once
 
 #include "kernels/core/thread_context.hpp"
+#include "kernels/core/workload.hpp"
 
 namespace threadmap {
 
@@ -48,6 +49,58 @@ TM_HD_INLINE void matmul_x_row(const ThreadContext& t, In A, In B, Out C) {
 template <class In, class Out>
 TM_HD_INLINE void matmul_x_col(const ThreadContext& t, In A, In B, Out C) {
     matmul_element(grid_y(t), grid_x(t), A, B, C);
+}
+
+// ---- the fast bodies: each kernel above as its spec carries it (KernelSpec::fast) -----------
+// A body is called per thread with the context and views of its family's data (Array: the array;
+// Matrix: A, B, C). The emulator and the GPU instantiate their runs for each body of FastBodies;
+// a kernel with a fast body adds its struct here and names `&Body::kernel` in its spec.
+
+struct IncrementBody {
+    static constexpr FastKernel kernel{"increment", FastFamily::Array, ThreadPlacement::Linear};
+    template <class Array>
+    TM_HD_INLINE void operator()(const ThreadContext& t, Array a) const {
+        increment_by_one(t, a);
+    }
+};
+
+struct IncrementStrideBody {
+    static constexpr FastKernel kernel{"increment-stride", FastFamily::Array, ThreadPlacement::Linear};
+    template <class Array>
+    TM_HD_INLINE void operator()(const ThreadContext& t, Array a) const {
+        increment_stride(t, a);
+    }
+};
+
+struct MatmulBody {
+    static constexpr FastKernel kernel{"matmul", FastFamily::Matrix, ThreadPlacement::XRow};
+    template <class In, class Out>
+    TM_HD_INLINE void operator()(const ThreadContext& t, In A, In B, Out C) const {
+        matmul_x_row(t, A, B, C);
+    }
+};
+
+struct MatmulXColBody {
+    static constexpr FastKernel kernel{"matmul-xcol", FastFamily::Matrix, ThreadPlacement::XColumn};
+    template <class In, class Out>
+    TM_HD_INLINE void operator()(const ThreadContext& t, In A, In B, Out C) const {
+        matmul_x_col(t, A, B, C);
+    }
+};
+
+template <class... Bodies>
+struct FastBodyList {};
+using FastBodies = FastBodyList<IncrementBody, IncrementStrideBody, MatmulBody, MatmulXColBody>;
+
+template <class F, class... Bodies>
+bool visit_body_of(const FastKernel* kernel, F& f, FastBodyList<Bodies...>) {
+    return ((kernel == &Bodies::kernel ? (f(Bodies{}), true) : false) || ...);
+}
+
+// Calls f(Body{}) with the body `kernel` names; false when none of FastBodies does.
+template <class F>
+bool visit_fast_body(const FastKernel* kernel, F&& f) {
+    return visit_body_of(kernel, f, FastBodies{});
 }
 
 }  // namespace threadmap

@@ -9,6 +9,8 @@ inline const KernelSpec& matmul() {
     static const KernelSpec spec = [] {
         KernelSpec spec = matmul_spec_base();
         spec.name = "matmul";
+        spec.default_block = {16, 16, 1};
+        spec.fast = &MatmulBody::kernel;
         spec.summary = "C = A·B, one thread per element of C, x indexing rows (the tutorial's)";
         spec.body = [](ModelThread& t) {
             const MatmulOperands m(t, 8, 9);

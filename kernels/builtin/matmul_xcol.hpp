@@ -9,6 +9,8 @@ inline const KernelSpec& matmul_xcol() {
     static const KernelSpec spec = [] {
         KernelSpec spec = matmul_spec_base();
         spec.name = "matmul-xcol";
+        spec.default_block = {16, 16, 1};
+        spec.fast = &MatmulXColBody::kernel;
         spec.summary = "C = A·B, one thread per element of C, x indexing columns (coalesced)";
         spec.body = [](ModelThread& t) {
             const MatmulOperands m(t, 8, 9);

@@ -2,6 +2,7 @@
 #include "kernels/builtin/registry.hpp"
 
 #include "kernels/builtin/copy_offset.hpp"
+#include "kernels/core/join_names.hpp"
 #include "kernels/builtin/histogram_atomic.hpp"
 #include "kernels/builtin/histogram_racy.hpp"
 #include "kernels/builtin/histogram_shared.hpp"
@@ -51,6 +52,28 @@ const KernelSpec* find_builtin_kernel(const std::string& name) {
     for (const KernelSpec* spec : builtin_kernels())
         if (spec->name == name) return spec;
     return nullptr;
+}
+
+const std::vector<const FastKernel*>& all_kernels() {
+    static const std::vector<const FastKernel*> fast = [] {
+        std::vector<const FastKernel*> v;
+        for (const KernelSpec* spec : builtin_kernels())
+            if (spec->fast) v.push_back(spec->fast);
+        return v;
+    }();
+    return fast;
+}
+
+const FastKernel* parse_kernel(std::string_view name) {
+    for (const FastKernel* kernel : all_kernels())
+        if (name == kernel->name) return kernel;
+    return nullptr;
+}
+
+Dim3 default_block(const FastKernel* kernel) { return find_builtin_kernel(kernel->name)->default_block; }
+
+std::string kernel_names(const char* separator, const char* last) {
+    return join_names(all_kernels(), kernel_name, separator, last);
 }
 
 }  // namespace threadmap

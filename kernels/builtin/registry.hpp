@@ -1,5 +1,6 @@
 // The built-in kernels of the open kernel model, one file each in kernels/builtin/. Adding a
-// kernel: its file (spec, body, CUDA text, reference), one line in registry.cpp, a lesson.
+// kernel: its file (spec, body, CUDA text, reference), one line in registry.cpp, a lesson; a
+// kernel with a fast body (the writers-only emulator, a GPU twin) adds it to FastBodies too.
 #pragma once
 
 #include <string>
@@ -11,5 +12,13 @@ namespace threadmap {
 
 const std::vector<const KernelSpec*>& builtin_kernels();
 const KernelSpec* find_builtin_kernel(const std::string& name);  // nullptr when there is none
+
+// The kernels with a fast body (KernelSpec::fast), in the registry's order, and one by name.
+const std::vector<const FastKernel*>& all_kernels();
+const FastKernel* parse_kernel(std::string_view name);  // nullptr when none has that name
+// The block a user gets without --block: its spec's.
+Dim3 default_block(const FastKernel* kernel);
+// "increment, increment-stride, matmul or matmul-xcol" (or joined by `separator`).
+std::string kernel_names(const char* separator = ", ", const char* last = " or ");
 
 }  // namespace threadmap

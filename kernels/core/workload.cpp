@@ -1,68 +1,23 @@
-// Kernel names, shapes and the covering grid; see workload.hpp.
+// Shapes and the covering grid; see workload.hpp.
 #include "kernels/core/workload.hpp"
 
-#include "kernels/core/join_names.hpp"
-
-#include <array>
-
 namespace threadmap {
-
-namespace {
-
-struct KernelEntry {
-    KernelKind kind;
-    std::string_view name;
-};
-
-constexpr std::array<KernelEntry, 4> kKernels{{
-    {KernelKind::Increment, "increment"},
-    {KernelKind::IncrementStride, "increment-stride"},
-    {KernelKind::Matmul, "matmul"},
-    {KernelKind::MatmulXCol, "matmul-xcol"},
-}};
-
-}  // namespace
 
 bool operator==(const Workload& a, const Workload& b) {
     return a.kernel == b.kernel && a.n == b.n && a.rows == b.rows && a.cols == b.cols && a.inner == b.inner &&
            a.a_rows == b.a_rows && a.b_cols == b.b_cols;
 }
 
-std::string_view kernel_name(KernelKind kind) {
-    for (const auto& k : kKernels)
-        if (k.kind == kind) return k.name;
-    return "?";
-}
-
-std::optional<KernelKind> parse_kernel(std::string_view name) {
-    for (const auto& k : kKernels)
-        if (k.name == name) return k.kind;
-    return std::nullopt;
-}
-
-std::string kernel_names(const char* separator, const char* last) {
-    return join_names(all_kernels(), kernel_name, separator, last);
-}
-
-const std::vector<KernelKind>& all_kernels() {
-    static const std::vector<KernelKind> kinds = [] {
-        std::vector<KernelKind> v;
-        for (const auto& k : kKernels) v.push_back(k.kind);
-        return v;
-    }();
-    return kinds;
-}
-
-Workload array_workload(KernelKind kind, uint64_t n) {
+Workload array_workload(const FastKernel* kernel, uint64_t n) {
     Workload workload;
-    workload.kernel = kind;
+    workload.kernel = kernel;
     workload.n = n;
     return workload;
 }
 
-Workload matmul_workload(KernelKind kind, uint64_t rows, uint64_t cols, uint64_t inner) {
+Workload matmul_workload(const FastKernel* kernel, uint64_t rows, uint64_t cols, uint64_t inner) {
     Workload workload;
-    workload.kernel = kind;
+    workload.kernel = kernel;
     workload.rows = workload.a_rows = rows;
     workload.cols = workload.b_cols = cols;
     workload.inner = inner;
@@ -71,7 +26,6 @@ Workload matmul_workload(KernelKind kind, uint64_t rows, uint64_t cols, uint64_t
 
 Workload model_array_workload(const std::vector<uint64_t>& shape) {
     Workload workload;
-    workload.kernel = KernelKind::Model;
     if (shape.size() == 2) {
         workload.rows = workload.a_rows = shape[0];
         workload.cols = workload.b_cols = shape[1];
@@ -92,17 +46,16 @@ std::vector<uint64_t> map_shape(const Workload& workload) {
 
 Dim3 covering_grid(const Workload& workload, const Dim3& block) {
     Dim3 grid;  // y and z stay 1: no kernel here indexes blockIdx.z, 1D kernels not blockIdx.y
-    switch (workload.kernel) {
-        case KernelKind::Increment:
-        case KernelKind::IncrementStride:
+    switch (placement_of(workload)) {
+        case ThreadPlacement::Linear:
             grid.x = blocks_to_cover(workload.n, block.x);
             break;
-        case KernelKind::Matmul:  // x → row i, y → column j
+        case ThreadPlacement::XRow:  // x → row i, y → column j
             grid.x = blocks_to_cover(workload.rows, block.x);
             grid.y = blocks_to_cover(workload.cols, block.y);
             break;
-        case KernelKind::MatmulXCol:  // x → column j, y → row i
-        case KernelKind::Model:       // the spec's covering_grid decides; x across, y down here
+        case ThreadPlacement::XColumn:   // x → column j, y → row i
+        case ThreadPlacement::ByKernel:  // the spec's covering_grid decides; x across, y down here
             grid.x = blocks_to_cover(is_2d(workload) ? workload.cols : workload.n, block.x);
             grid.y = blocks_to_cover(is_2d(workload) ? workload.rows : 1, block.y);
             break;
@@ -111,7 +64,7 @@ Dim3 covering_grid(const Workload& workload, const Dim3& block) {
 }
 
 Outcome<void> check_shape(const Workload& workload) {
-    if (workload.kernel == KernelKind::Model) {
+    if (is_model(workload)) {
         if (element_count(workload) == 0) return failed("the mapped array is empty");
         return done();
     }

@@ -1,5 +1,5 @@
-// Workload: which kernel runs over which shape. The map is of the kernel's output array (a for
-// increment, C for matmul; for a kernel only the kernel model runs, the array the map shows).
+// Workload: which fast body runs over which shape. The map is of the kernel's output array (a for
+// increment, C for matmul; for the kernel model's picture, the array the map shows).
 #pragma once
 
 #include <optional>
@@ -12,21 +12,34 @@
 
 namespace threadmap {
 
-enum class KernelKind {
-    Increment,
-    IncrementStride,
-    Matmul,
-    MatmulXCol,
-    // A kernel of the registry (kernels/builtin) that only the kernel model runs: the workload
-    // describes the array the map shows, n elements, or rows × cols when rows > 0 (no operands,
-    // no idle-thread cells: which thread would land on a cell is the kernel's own business).
-    Model,
+// Where a launch's threads land on the mapped array by their cuda.grid position: the map draws
+// idle threads past the data there ("ghost" cells). A layout hint of a kernel's fast body.
+enum class ThreadPlacement : uint8_t {
+    ByKernel,  // the kernel's own indexing decides (the kernel model's maps): no idle-thread cells
+    Linear,    // cuda.grid(1) → element (increment)
+    XRow,      // x → row i, y → column j (the tutorial's matmul)
+    XColumn,   // x → column j, y → row i (matmul-xcol)
+};
+
+// The data a fast body runs over: one array of n elements, or C = A·B.
+enum class FastFamily : uint8_t { Array, Matrix };
+
+// A kernel's compiled fast body, as its spec carries it (KernelSpec::fast): the writers-only CPU
+// emulator, a GPU twin and the map's layout run it. Each is defined beside its body
+// (kernels/builtin/kernel_bodies.hpp); its address names it.
+struct FastKernel {
+    const char* name;  // the registry's name: "increment", "matmul-xcol"
+    FastFamily family;
+    ThreadPlacement placement;
 };
 
 struct Workload {
-    KernelKind kernel = KernelKind::Increment;
-    uint64_t n = 0;  // 1D kernels: array length
-    // Matmul: C is rows×cols; A is a_rows×inner, B is inner×b_cols. The tutorial's seed-matmul
+    // The kernel's fast body; nullptr: the kernel model's picture of a registry kernel's array,
+    // n elements, or rows × cols when rows > 0 (no operands, no idle-thread cells: which thread
+    // would land on a cell is the kernel's own business).
+    const FastKernel* kernel = nullptr;
+    uint64_t n = 0;  // Array: its length
+    // Matrix: C is rows×cols; A is a_rows×inner, B is inner×b_cols. The tutorial's seed-matmul
     // allocates C smaller than A·B (a_rows > rows, b_cols > cols), so they are kept apart.
     uint64_t rows = 0;
     uint64_t cols = 0;
@@ -37,21 +50,21 @@ struct Workload {
 
 bool operator==(const Workload& a, const Workload& b);  // spelled out: nvcc here is C++17
 
-std::string_view kernel_name(KernelKind kind);  // "increment", "matmul-xcol", …
-std::optional<KernelKind> parse_kernel(std::string_view name);
-const std::vector<KernelKind>& all_kernels();
-// "increment, increment-stride, matmul or matmul-xcol" (or joined by `separator`).
-std::string kernel_names(const char* separator = ", ", const char* last = " or ");
-TM_HD inline bool is_matrix(KernelKind kind) { return kind == KernelKind::Matmul || kind == KernelKind::MatmulXCol; }
-// The mapped array is drawn as rows × cols: a matmul's C, or a 2D array of a model kernel.
-TM_HD inline bool is_2d(const Workload& workload) {
-    return is_matrix(workload.kernel) || (workload.kernel == KernelKind::Model && workload.rows > 0);
+inline std::string_view kernel_name(const FastKernel* kernel) { return kernel ? kernel->name : "?"; }
+inline bool is_matrix(const FastKernel* kernel) { return kernel && kernel->family == FastFamily::Matrix; }
+inline bool is_model(const Workload& workload) { return workload.kernel == nullptr; }
+// The mapped array is drawn as rows × cols: a matmul's C, or a 2D array of a model kernel (a
+// 1D workload leaves rows 0; TM_HD: the GPU's colorizer asks too).
+TM_HD inline bool is_2d(const Workload& workload) { return workload.rows > 0; }
+// Where the threads land (ByKernel for the kernel model's maps).
+inline ThreadPlacement placement_of(const Workload& workload) {
+    return workload.kernel ? workload.kernel->placement : ThreadPlacement::ByKernel;
 }
 
-// An increment kernel over an array of n elements.
-Workload array_workload(KernelKind kind, uint64_t n);
-// A matmul workload whose A and B are exactly the operands of a rows×cols product.
-Workload matmul_workload(KernelKind kind, uint64_t rows, uint64_t cols, uint64_t inner);
+// An Array kernel over n elements.
+Workload array_workload(const FastKernel* kernel, uint64_t n);
+// A Matrix workload whose A and B are exactly the operands of a rows×cols product.
+Workload matmul_workload(const FastKernel* kernel, uint64_t rows, uint64_t cols, uint64_t inner);
 // The array a model kernel's map shows: [n] or [rows, cols].
 Workload model_array_workload(const std::vector<uint64_t>& shape);
 

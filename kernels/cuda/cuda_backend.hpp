@@ -37,9 +37,9 @@ struct CudaDevices {
 // Never throws; CUDA errors are cleared after being turned into `reason`.
 CudaDevices list_cuda_devices();
 
-// The registers per thread of the kernel a GPU run of `kind` launches (the plain kernel, as
+// The registers per thread of the kernel a GPU run of `kernel` launches (the plain kernel, as
 // bench times it), from cudaFuncGetAttributes on `device`; none without CUDA or on an error.
-std::optional<int> cuda_kernel_registers(KernelKind kind, int device);
+std::optional<int> cuda_kernel_registers(const FastKernel* kernel, int device);
 
 // The mapped launch on a real GPU is make_cuda_executor (executor.hpp): the same ThreadMap
 // as the emulator's (first toucher by atomicMin, touches by atomicAdd), kept on the device.

@@ -407,9 +407,9 @@ CudaDevices list_cuda_devices() {
     return d;
 }
 
-std::optional<int> cuda_kernel_registers(KernelKind kind, int device) {
+std::optional<int> cuda_kernel_registers(const FastKernel* kernel, int device) {
     int registers = 0;
-    const int rc = plain_kernel_registers(kind, device, &registers);
+    const int rc = plain_kernel_registers(kernel, device, &registers);
     cudaGetLastError();
     return rc == 0 ? std::optional<int>(registers) : std::nullopt;
 }

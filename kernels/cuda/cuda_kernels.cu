@@ -1,4 +1,4 @@
-// The real kernels: the bodies of kernel_bodies.hpp wrapped in __global__ functions, with a
+// The real kernels: the fast bodies of kernel_bodies.hpp (FastBodies) wrapped in __global__ functions, with a
 // map-recording memory access, and thin launchers. No logic lives here that the emulator
 // does not share.
 #include <cooperative_groups.h>
@@ -65,39 +65,31 @@ __device__ ThreadContext this_thread() {
     return c;
 }
 
-// Runs one kernel body for this thread with views of out, A and B through `Access`s.
-template <KernelKind kKind, class OutAccess>
+// Runs one fast body for this thread with views of out, A and B through `Access`s.
+template <class Body, class OutAccess>
 __device__ void run_body(const ThreadContext& c, const Workload& workload, float* out, const float* a, const float* b,
                          OutAccess* out_access) {
-    if constexpr (kKind == KernelKind::Increment || kKind == KernelKind::IncrementStride) {
-        const ArrayView<float, OutAccess> view(out, workload.n, out_access);
-        if constexpr (kKind == KernelKind::Increment)
-            increment_by_one(c, view);
-        else
-            increment_stride(c, view);
+    if constexpr (Body::kernel.family == FastFamily::Array) {
+        Body{}(c, ArrayView<float, OutAccess>(out, workload.n, out_access));
     } else {
         GpuPlainAccess in;
         const MatrixView<const float, GpuPlainAccess> A(a, workload.a_rows, workload.inner, &in);
         const MatrixView<const float, GpuPlainAccess> B(b, workload.inner, workload.b_cols, &in);
-        const MatrixView<float, OutAccess> C(out, workload.rows, workload.cols, out_access);
-        if constexpr (kKind == KernelKind::Matmul)
-            matmul_x_row(c, A, B, C);
-        else
-            matmul_x_col(c, A, B, C);
+        Body{}(c, A, B, MatrixView<float, OutAccess>(out, workload.rows, workload.cols, out_access));
     }
 }
 
-template <KernelKind kKind>
+template <class Body>
 __global__ void plain_kernel(Workload workload, float* out, const float* a, const float* b) {
     GpuPlainAccess access;
-    run_body<kKind>(this_thread(), workload, out, a, b, &access);
+    run_body<Body>(this_thread(), workload, out, a, b, &access);
 }
 
-template <KernelKind kKind>
+template <class Body>
 __global__ void mapped_kernel(Workload workload, DeviceMapBuffers m) {
     const ThreadContext c = this_thread();
     GpuRecordingAccess out(m.first_toucher, m.touches, uint32_t(global_linear(c)));
-    run_body<kKind>(c, workload, m.out, m.a, m.b, &out);
+    run_body<Body>(c, workload, m.out, m.a, m.b, &out);
     if (out.touched()) {  // one atomic per group of converged lanes, not per thread (2^30 at the cap)
         const cooperative_groups::coalesced_group writers = cooperative_groups::coalesced_threads();
         if (writers.thread_rank() == 0) atomicAdd(m.threads_active, (unsigned long long)writers.size());
@@ -105,45 +97,6 @@ __global__ void mapped_kernel(Workload workload, DeviceMapBuffers m) {
 }
 
 dim3 to_cuda(const Dim3& d) { return dim3(d.x, d.y, d.z); }
-
-// Instantiates `kernel<kind>` for w's kernel and launches it.
-template <template <KernelKind> class Launch, class... Args>
-void dispatch(KernelKind kind, Args&&... args) {
-    switch (kind) {
-        case KernelKind::Increment:
-            Launch<KernelKind::Increment>::go(args...);
-            break;
-        case KernelKind::IncrementStride:
-            Launch<KernelKind::IncrementStride>::go(args...);
-            break;
-        case KernelKind::Matmul:
-            Launch<KernelKind::Matmul>::go(args...);
-            break;
-        case KernelKind::MatmulXCol:
-            Launch<KernelKind::MatmulXCol>::go(args...);
-            break;
-    }
-}
-
-template <KernelKind kKind>
-struct LaunchMapped {
-    static void go(const Workload& workload, dim3 grid, dim3 block, const DeviceMapBuffers& m, cudaStream_t stream) {
-        mapped_kernel<kKind><<<grid, block, 0, stream>>>(workload, m);
-    }
-};
-
-template <KernelKind kKind>
-struct LaunchPlain {
-    static void go(const Workload& workload, dim3 grid, dim3 block, float* out, const float* a, const float* b,
-                   cudaStream_t stream) {
-        plain_kernel<kKind><<<grid, block, 0, stream>>>(workload, out, a, b);
-    }
-};
-
-template <KernelKind kKind>
-struct PlainAttributes {
-    static void go(cudaFuncAttributes* a, cudaError_t* rc) { *rc = cudaFuncGetAttributes(a, plain_kernel<kKind>); }
-};
 
 // Grid-stride over the map; each warp sums its lanes with shuffles and adds once.
 __global__ void count_touches(const uint32_t* touches, uint64_t n, unsigned long long* counts) {
@@ -171,25 +124,32 @@ int launch_count_touches(const uint32_t* touches, uint64_t n, unsigned long long
     return int(cudaGetLastError());
 }
 
+// Each launcher returns cudaErrorInvalidDeviceFunction for a kernel with no GPU twin (no body of
+// FastBodies): the executor's caller says the device cannot run it.
 int launch_mapped_kernel(const Workload& workload, const LaunchConfig& launch, const DeviceMapBuffers& m,
                          cudaStream_t stream) {
-    dispatch<LaunchMapped>(workload.kernel, workload, to_cuda(launch.grid), to_cuda(launch.block), m, stream);
-    return int(cudaGetLastError());
+    const bool twin = visit_fast_body(workload.kernel, [&](auto body) {
+        mapped_kernel<decltype(body)><<<to_cuda(launch.grid), to_cuda(launch.block), 0, stream>>>(workload, m);
+    });
+    return twin ? int(cudaGetLastError()) : int(cudaErrorInvalidDeviceFunction);
 }
 
-int plain_kernel_registers(KernelKind kind, int device, int* registers) {
+int plain_kernel_registers(const FastKernel* kernel, int device, int* registers) {
     cudaError_t rc = cudaSetDevice(device);
     if (rc != cudaSuccess) return int(rc);
     cudaFuncAttributes a{};
-    dispatch<PlainAttributes>(kind, &a, &rc);
+    rc = cudaErrorInvalidDeviceFunction;
+    visit_fast_body(kernel, [&](auto body) { rc = cudaFuncGetAttributes(&a, plain_kernel<decltype(body)>); });
     if (rc == cudaSuccess) *registers = a.numRegs;
     return int(rc);
 }
 
 int launch_plain_kernel(const Workload& workload, const LaunchConfig& launch, float* out, const float* a,
                         const float* b, cudaStream_t stream) {
-    dispatch<LaunchPlain>(workload.kernel, workload, to_cuda(launch.grid), to_cuda(launch.block), out, a, b, stream);
-    return int(cudaGetLastError());
+    const bool twin = visit_fast_body(workload.kernel, [&](auto body) {
+        plain_kernel<decltype(body)><<<to_cuda(launch.grid), to_cuda(launch.block), 0, stream>>>(workload, out, a, b);
+    });
+    return twin ? int(cudaGetLastError()) : int(cudaErrorInvalidDeviceFunction);
 }
 
 }  // namespace threadmap

@@ -31,9 +31,9 @@ int launch_mapped_kernel(const Workload& workload, const LaunchConfig& launch, c
 // start at 0.
 int launch_count_touches(const uint32_t* touches, uint64_t elements, unsigned long long* counts, CUstream_st* stream);
 
-// cudaFuncGetAttributes' numRegs of the plain kernel for `kind` on `device`, into *registers;
-// the cudaError_t as an int.
-int plain_kernel_registers(KernelKind kind, int device, int* registers);
+// cudaFuncGetAttributes' numRegs of the plain kernel of `kernel`'s fast body on `device`, into
+// *registers; the cudaError_t as an int.
+int plain_kernel_registers(const FastKernel* kernel, int device, int* registers);
 
 // The same kernel without map recording: what a learner's kernel costs (bench timings).
 int launch_plain_kernel(const Workload& workload, const LaunchConfig& launch, float* out, const float* a,

@@ -8,7 +8,7 @@ namespace {
 constexpr const char* kWhy = "this threadmap was built without CUDA (no nvcc at build time)";
 }
 
-std::optional<int> cuda_kernel_registers(KernelKind, int) { return std::nullopt; }
+std::optional<int> cuda_kernel_registers(const FastKernel*, int) { return std::nullopt; }
 
 CudaDevices list_cuda_devices() {
     CudaDevices d;

@@ -138,21 +138,17 @@ WorkerTally run_worker(const Workload& workload, const LaunchConfig& launch, Ker
     ReadOnlyAccess in;
     const auto run = [&](const auto& body) { run_blocks(launch, first_block, end_block, out, body, cancel); };
 
-    if (is_matrix(workload.kernel)) {
-        const MatrixView<const float, ReadOnlyAccess> A(d.a.data(), workload.a_rows, workload.inner, &in);
-        const MatrixView<const float, ReadOnlyAccess> B(d.b.data(), workload.inner, workload.b_cols, &in);
-        const MatrixView<float, Out> C(d.out.data(), workload.rows, workload.cols, &out);
-        if (workload.kernel == KernelKind::Matmul)
-            run([&](const ThreadContext& c) { matmul_x_row(c, A, B, C); });
-        else
-            run([&](const ThreadContext& c) { matmul_x_col(c, A, B, C); });
-    } else {
-        const ArrayView<float, Out> a(d.out.data(), d.out.size(), &out);
-        if (workload.kernel == KernelKind::Increment)
-            run([&](const ThreadContext& c) { increment_by_one(c, a); });
-        else
-            run([&](const ThreadContext& c) { increment_stride(c, a); });
-    }
+    visit_fast_body(workload.kernel, [&](auto body) {
+        if constexpr (decltype(body)::kernel.family == FastFamily::Matrix) {
+            const MatrixView<const float, ReadOnlyAccess> A(d.a.data(), workload.a_rows, workload.inner, &in);
+            const MatrixView<const float, ReadOnlyAccess> B(d.b.data(), workload.inner, workload.b_cols, &in);
+            const MatrixView<float, Out> C(d.out.data(), workload.rows, workload.cols, &out);
+            run([&](const ThreadContext& c) { body(c, A, B, C); });
+        } else {
+            const ArrayView<float, Out> a(d.out.data(), d.out.size(), &out);
+            run([&](const ThreadContext& c) { body(c, a); });
+        }
+    });
     return out.tally;
 }
 

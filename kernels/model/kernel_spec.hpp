@@ -16,6 +16,7 @@
 
 #include "kernels/core/launch_config.hpp"
 #include "kernels/core/outcome.hpp"
+#include "kernels/core/workload.hpp"
 #include "kernels/model/value_type.hpp"
 
 namespace threadmap {
@@ -94,6 +95,9 @@ struct KernelSpec {
     // How run_model runs it when not in this process: a learner's kernel runs in a locked-down
     // child with a time limit (kernels/kernel_host/isolated_run.hpp), calling run_model_here there.
     std::function<Outcome<ModelResult>(const ModelLaunch& launch, const std::atomic<bool>* cancel)> run_apart;
+    // Its compiled fast body (kernels/builtin/kernel_bodies.hpp): the writers-only emulator, a
+    // GPU twin, the timing sweep and the map's idle threads run it. nullptr: the kernel model only.
+    const FastKernel* fast = nullptr;
 
     size_t param_index(const std::string& param) const;  // params.size() when absent
     std::vector<std::string> param_names() const;        // in order: two kernels with the same take one Params

@@ -5,10 +5,10 @@
 
 namespace threadmap {
 
-Workload sized_workload(KernelKind kind, uint64_t elements) {
-    if (!is_matrix(kind)) return array_workload(kind, elements);
+Workload sized_workload(const FastKernel* kernel, uint64_t elements) {
+    if (!is_matrix(kernel)) return array_workload(kernel, elements);
     const uint64_t n = std::max<uint64_t>(1, uint64_t(std::llround(std::sqrt(double(elements)))));
-    return matmul_workload(kind, n, n, n);
+    return matmul_workload(kernel, n, n, n);
 }
 
 std::vector<uint64_t> sweep_sizes(uint64_t from, uint64_t to, int points) {
@@ -63,7 +63,7 @@ std::string said(const Crossover& c) {
 
 }  // namespace
 
-SweepResult run_sweep(KernelKind kind, const std::vector<uint64_t>& sizes,
+SweepResult run_sweep(const FastKernel* kernel, const std::vector<uint64_t>& sizes,
                       const std::function<double(const Workload&)>& cpu, const SweepGpu& gpu,
                       const std::function<void(size_t, size_t)>& progress, const std::atomic<bool>* cancel) {
     SweepResult r;
@@ -76,7 +76,7 @@ SweepResult run_sweep(KernelKind kind, const std::vector<uint64_t>& sizes,
             r.cancelled = true;
             break;
         }
-        const Workload workload = sized_workload(kind, sizes[i]);
+        const Workload workload = sized_workload(kernel, sizes[i]);
         r.points.push_back(point(workload, cpu(workload), gpu.timer));
         if (ranged) {
             fast.push_back(point(workload, r.points.back().cpu_seconds, gpu.fast));

@@ -53,13 +53,13 @@ struct SweepGpu {
 };
 
 // Workload of a given size: n elements for the 1D kernels, an N×N×N matmul (N = √elements).
-Workload sized_workload(KernelKind kind, uint64_t elements);
+Workload sized_workload(const FastKernel* kernel, uint64_t elements);
 // `points` sizes from `from` to `to`, evenly spaced on a log scale, distinct.
 std::vector<uint64_t> sweep_sizes(uint64_t from, uint64_t to, int points);
 
 // cpu(workload) → seconds; gpu.timer may be empty. progress(done, total) after each size;
 // cancel stops between sizes.
-SweepResult run_sweep(KernelKind kind, const std::vector<uint64_t>& sizes,
+SweepResult run_sweep(const FastKernel* kernel, const std::vector<uint64_t>& sizes,
                       const std::function<double(const Workload&)>& cpu, const SweepGpu& gpu,
                       const std::function<void(size_t, size_t)>& progress = {},
                       const std::atomic<bool>* cancel = nullptr);

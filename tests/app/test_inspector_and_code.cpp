@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "app/window_state/export_names.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
 #include "app/window_state/inspector_text.hpp"
 #include "app/window_state/kernel_code.hpp"
 #include "tests/app/lesson_launch.hpp"
@@ -122,7 +123,7 @@ TEST_CASE("inspector - a read map says read by, and a float4 load's 16 sectors a
 }
 
 TEST_CASE("code panel - the launch line for the current configuration - and the guard marked") {
-    Workload workload = array_workload(KernelKind::Increment, 500);
+    Workload workload = array_workload(&IncrementBody::kernel, 500);
     const auto py = numba_code(workload, {{16, 1, 1}, {32, 1, 1}});
     const auto cu = cuda_code(workload, {{16, 1, 1}, {32, 1, 1}});
     const auto launch_of = [](const std::vector<CodeLine>& lines) {
@@ -133,7 +134,7 @@ TEST_CASE("code panel - the launch line for the current configuration - and the 
     CHECK(launch_of(py) == "increment_by_one[16, 32](d_a)");  // explicit copies unless told otherwise
     CHECK(launch_of(cu) == "increment_by_one<<<16, 32>>>(d_a, 500);");
     CHECK(std::count_if(py.begin(), py.end(), [](const CodeLine& l) { return l.guard; }) == 1);
-    const Workload matmul = matmul_workload(KernelKind::Matmul, 200, 200, 200);
+    const Workload matmul = matmul_workload(&MatmulBody::kernel, 200, 200, 200);
     CHECK(launch_of(numba_code(matmul, {{16, 16, 1}, {32, 32, 1}})) == "matmul[(16, 16), (32, 32)](A, B, C)");
     CHECK(launch_of(cuda_code(matmul, {{16, 16, 1}, {32, 32, 1}})) ==
           "matmul<<<dim3(16, 16), dim3(32, 32)>>>(d_A, d_B, d_C, 200, 200, 200, 200);");
@@ -146,7 +147,7 @@ TEST_CASE(
         for (const auto& l : lines) all += l.text + "\n";
         return all;
     };
-    const Workload workload = matmul_workload(KernelKind::Matmul, 300, 300, 200);
+    const Workload workload = matmul_workload(&MatmulBody::kernel, 300, 300, 200);
     CodeOptions tutorial;
     tutorial.program = {HostLanguage::Numba, ElementType::Float64, Transfers::HostArrays};
     tutorial.store_in_loop = true;
@@ -167,7 +168,7 @@ TEST_CASE(
     CHECK(py32.find("Host array used") == std::string::npos);
     CHECK(py32.find("        C[i, j] = tmp\n") != std::string::npos);
     // 531 blocks: no low-occupancy warning (numba warns below 128).
-    CHECK(text(numba_code(array_workload(KernelKind::Increment, 500), {{531, 1, 1}, {32, 1, 1}}, tutorial))
+    CHECK(text(numba_code(array_workload(&IncrementBody::kernel, 500), {{531, 1, 1}, {32, 1, 1}}, tutorial))
               .find("Grid size") == std::string::npos);
     CodeOptions doubles;
     doubles.program.element = ElementType::Float64;

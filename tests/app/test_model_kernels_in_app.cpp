@@ -53,7 +53,7 @@ TEST_CASE("--kernel of a model kernel takes its own parameters and maps its outp
     CHECK(r.kernel_name() == "histogram-racy");
     CHECK(r.mapped_array() == "bins");
     CHECK(r.model->params == Params{1000, 8});
-    CHECK(r.workload.kernel == KernelKind::Model);
+    CHECK(r.workload.kernel == nullptr);
     CHECK(element_count(r.workload) == 8);
     CHECK(r.launch.grid == Dim3{4, 1, 1});  // ⌈1000 / 256⌉
 

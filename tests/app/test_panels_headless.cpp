@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "app/window_state/export_budget.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
 #include "app/window_state/inspector_text.hpp"
 #include "tests/app/headless_imgui.hpp"
 #include "app/window_state/kernel_editor.hpp"
@@ -287,7 +288,7 @@ TEST_CASE("the Findings tab: the model's findings for the launch on screen - or 
     CHECK(f.counts[size_t(FindingKind::WriteWriteRace)] == 500);
     CHECK(f.list.size() == PictureFindings::kMaxListed);
     CHECK(f.list.front().kind == FindingKind::WriteWriteRace);
-    state.edit.workload = array_workload(KernelKind::Increment, uint64_t(1) << 23);
+    state.edit.workload = array_workload(&IncrementBody::kernel, uint64_t(1) << 23);
     state.edit.launch = {{1 << 15, 1, 1}, {256, 1, 1}};
     state.pending.apply = true;
     ui.frame(state);
@@ -370,7 +371,7 @@ TEST_CASE("a launch at the emulator's caps computes off the UI thread - the last
     ui.frame(state);
     REQUIRE(state.picture);
     // 2^30 threads: seconds of emulation. update_picture only starts it.
-    state.edit.workload = array_workload(KernelKind::Increment, 1000);
+    state.edit.workload = array_workload(&IncrementBody::kernel, 1000);
     state.edit.launch = {{1u << 20, 1, 1}, {1024, 1, 1}};
     state.pending.apply = true;
     update_picture(state, 16384, kMaxDrawnCells);

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/refusal.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
 #include "tests/run_binary.hpp"
 #include "app/launch/device_profiles.hpp"
 #include "app/reports/sweep_setup.hpp"
@@ -17,8 +18,8 @@ TEST_CASE("sweep sizes run evenly on a log scale from --from to --to") {
     const auto s = sweep_sizes(10, 100000, 5);
     CHECK(s == std::vector<uint64_t>{10, 100, 1000, 10000, 100000});
     CHECK(sweep_sizes(5, 5, 30).size() == 1);
-    CHECK(sized_workload(KernelKind::Matmul, 10000).rows == 100);
-    CHECK(sized_workload(KernelKind::Increment, 777).n == 777);
+    CHECK(sized_workload(&MatmulBody::kernel, 10000).rows == 100);
+    CHECK(sized_workload(&IncrementBody::kernel, 777).n == 777);
 }
 
 TEST_CASE("the crossover on a synthetic device where it is known") {
@@ -33,7 +34,7 @@ TEST_CASE("the crossover on a synthetic device where it is known") {
     };
     gpu.origin = "modeled";
     gpu.device = "a test device";
-    const SweepResult r = run_sweep(KernelKind::Increment, sweep_sizes(1000, 1000000, 31), cpu, gpu);
+    const SweepResult r = run_sweep(&IncrementBody::kernel, sweep_sizes(1000, 1000000, 31), cpu, gpu);
     REQUIRE(r.resident.elements);
     CHECK(*r.resident.elements > 11111);
     CHECK(*r.resident.elements < 11111 * 1.3);  // the first sweep size past the crossover
@@ -55,7 +56,7 @@ TEST_CASE("the crossover over a profile's ranges - from its best case to its wor
     const SweepGpu gpu = modeled_gpu(*laptop, false, TimedProgram{});
     REQUIRE(gpu.fast);
     const auto cpu = [](const Workload& workload) { return double(element_count(workload)) * 2e-9; };  // a slow CPU
-    const SweepResult r = run_sweep(KernelKind::Increment, sweep_sizes(1024, 1 << 24, 30), cpu, gpu);
+    const SweepResult r = run_sweep(&IncrementBody::kernel, sweep_sizes(1024, 1 << 24, 30), cpu, gpu);
     CHECK(r.resident.ranged);
     REQUIRE(r.resident.fast);
     REQUIRE(r.resident.slow);

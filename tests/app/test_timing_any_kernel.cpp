@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/run_binary.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
 #include "kernels/builtin/registry.hpp"
 #include "app/launch/device_profiles.hpp"
 #include "kernels/timing/spec_cost.hpp"
@@ -31,7 +32,7 @@ ResolvedLaunch resolved(const std::string& kernel) {
     o.kernel = kernel;
     o.backend = "cpu";
     if (const auto tutorial = parse_kernel(kernel)) {  // the tutorial's kernels take their size from the user
-        if (is_matrix(*tutorial))
+        if (is_matrix(tutorial))
             o.rows = o.cols = "200";
         else
             o.n = "500";
@@ -65,9 +66,9 @@ TEST_CASE("the tutorial's kernels cost the same through their spec as through th
         CAPTURE(describe(program));
         const LaunchConfig launch{{16, 1, 1}, {32, 1, 1}};
         check_same_cost(spec_cost(*find_builtin_kernel("increment"), {500}, launch, program).value.value(),
-                        workload_cost(array_workload(KernelKind::Increment, 500), program));
+                        workload_cost(array_workload(&IncrementBody::kernel, 500), program));
         // The seed's shapes: C 200×200 from A 300×200 and B 200×300.
-        Workload seed = matmul_workload(KernelKind::Matmul, 200, 200, 200);
+        Workload seed = matmul_workload(&MatmulBody::kernel, 200, 200, 200);
         seed.a_rows = seed.b_cols = 300;
         check_same_cost(
             spec_cost(*find_builtin_kernel("matmul"), {200, 200, 200, 300, 300}, launch, program).value.value(),

@@ -14,6 +14,7 @@
 #include <imgui.h>
 
 #include "app/window_state/app_state.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
 #include "tests/app/headless_imgui.hpp"
 #include "tests/app/lesson_launch.hpp"
 #include "app/window_state/launch_update.hpp"
@@ -151,7 +152,7 @@ TEST_CASE("recordings - recorded on DEVICE and DATE - bad or mismatched files ke
 TEST_CASE("the sweep runs off the UI thread - reports progress - and can be cancelled") {
     TimingState t;
     t.source = TimingSource::Modeled;
-    REQUIRE(start_sweep(t, KernelKind::Increment, std::nullopt));
+    REQUIRE(start_sweep(t, &IncrementBody::kernel, std::nullopt));
     wait_for_jobs(t);
     REQUIRE(t.sweep);
     CHECK(t.sweep->points.size() == 30);
@@ -159,7 +160,7 @@ TEST_CASE("the sweep runs off the UI thread - reports progress - and can be canc
     CHECK(t.sweep->gpu_origin == "modeled");
     TimingState c;
     c.source = TimingSource::Modeled;
-    REQUIRE(start_sweep(c, KernelKind::Increment, std::nullopt));
+    REQUIRE(start_sweep(c, &IncrementBody::kernel, std::nullopt));
     c.sweep_cancel = true;  // heard by the sweep's own thread while this one goes on
     wait_for_jobs(c);
     REQUIRE(c.sweep);
@@ -172,7 +173,7 @@ TEST_CASE("the timing panel draws a run - its history - and a sweep chart in a h
     AppState state;
     open_modeled(state, "seed-matmul-fixed");
     REQUIRE(start_timing_run(state.timing, state.picture->launch, std::nullopt));
-    REQUIRE(start_sweep(state.timing, KernelKind::MatmulXCol, std::nullopt));
+    REQUIRE(start_sweep(state.timing, &MatmulXColBody::kernel, std::nullopt));
     wait_for_jobs(state.timing);
     REQUIRE(start_timing_run(state.timing, state.picture->launch, std::nullopt));
     wait_for_jobs(state.timing);
@@ -209,7 +210,7 @@ TEST_CASE("timing lessons set the panel up - and the numbers can be saved as JSO
 
     const std::string dir = "/tmp/threadmap-timing-save-" + std::to_string(getpid());
     std::filesystem::create_directories(dir);
-    REQUIRE(start_sweep(state.timing, KernelKind::Increment, std::nullopt));
+    REQUIRE(start_sweep(state.timing, &IncrementBody::kernel, std::nullopt));
     wait_for_jobs(state.timing);
     const std::string said = save_timing_numbers(state.timing, dir, 0);
     CHECK(said.rfind("saved ", 0) == 0);

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "app/launch/device_profiles.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
 #include "app/reports/lesson_text.hpp"
 #include "app/launch/lessons.hpp"
 #include "app/launch/timing_sectors.hpp"
@@ -13,7 +14,7 @@ using namespace threadmap;
 
 namespace {
 
-Workload tutorial(KernelKind kernel) {
+Workload tutorial(const FastKernel* kernel) {
     Workload workload = matmul_workload(kernel, 200, 200, 200);
     workload.a_rows = workload.b_cols = 300;
     return workload;
@@ -21,7 +22,7 @@ Workload tutorial(KernelKind kernel) {
 
 const LaunchConfig kTutorialLaunch{{16, 16, 1}, {32, 32, 1}};
 
-uint64_t sectors(KernelKind kernel, ElementType element) {
+uint64_t sectors(const FastKernel* kernel, ElementType element) {
     WorkloadCost c = workload_cost(tutorial(kernel));
     const std::string said = add_sectors(c, tutorial(kernel), kTutorialLaunch, *find_device_profile("h200"), element);
     CHECK(said.find("sectors: " + std::to_string(c.global_sectors) + " global load and store sectors") == 0);
@@ -35,30 +36,30 @@ TEST_CASE("time follows bytes - the tutorial's launch requests the sectors worke
     // sector per active lane (rows 0-199 in warps of 32: 6 full and one of 8), 200 per (j, k);
     // B[k][j] is one element for the warp, 1 sector per warp (7 per (j, k)); C[i][j] stores one
     // sector per lane, 200 per j. 200·200·200 + 200·200·7 + 200·200.
-    CHECK(sectors(KernelKind::Matmul, ElementType::Float32) == 8'000'000 + 280'000 + 40'000);
+    CHECK(sectors(&MatmulBody::kernel, ElementType::Float32) == 8'000'000 + 280'000 + 40'000);
     // 8-byte elements change nothing: every lane still has a sector of its own, B still one.
-    CHECK(sectors(KernelKind::Matmul, ElementType::Float64) == 8'320'000);
+    CHECK(sectors(&MatmulBody::kernel, ElementType::Float64) == 8'320'000);
     // x → column: a warp is 32 columns of one row i. A[i][k]: 1 sector per warp, 7 per (i, k).
     // B[k][j]: row k starts at byte 1,200·k, 16 bytes into a sector when k is odd: a full warp
     // (128 bytes) takes 4 sectors at even k and 5 at odd, the last warp (8 lanes, 32 bytes) 1
     // and 2: per i, 100·(6·4 + 1) + 100·(6·5 + 2) = 5,700. C[i][j]: rows of 800 bytes, always
     // aligned: 6·4 + 1 = 25 per i.
-    CHECK(sectors(KernelKind::MatmulXCol, ElementType::Float32) == 280'000 + 200 * 5'700 + 200 * 25);
+    CHECK(sectors(&MatmulXColBody::kernel, ElementType::Float32) == 280'000 + 200 * 5'700 + 200 * 25);
     // float64: B's rows are 2,400 bytes, always aligned: a full warp 8 sectors, the last 2;
     // per i 200·(6·8 + 2); C the same 6·8 + 2 per i.
-    CHECK(sectors(KernelKind::MatmulXCol, ElementType::Float64) == 280'000 + 200 * 200 * 50 + 200 * 50);
+    CHECK(sectors(&MatmulXColBody::kernel, ElementType::Float64) == 280'000 + 200 * 200 * 50 + 200 * 50);
 }
 
 TEST_CASE("time follows bytes - the uncoalesced matmul's modeled kernel takes its extra sectors' L1 time") {
     const DeviceProfile& p = *find_device_profile("h200");
-    const auto kernel_seconds = [&](KernelKind kernel) {
+    const auto kernel_seconds = [&](const FastKernel* kernel) {
         WorkloadCost c = workload_cost(tutorial(kernel));
         add_waves(c, tutorial(kernel), kTutorialLaunch, p);
         add_sectors(c, tutorial(kernel), kTutorialLaunch, p, ElementType::Float32);
         return std::pair{modeled_kernel_seconds(p, c), wave_factor(c)};
     };
-    const auto [rows, waves] = kernel_seconds(KernelKind::Matmul);
-    const auto [cols, same_waves] = kernel_seconds(KernelKind::MatmulXCol);
+    const auto [rows, waves] = kernel_seconds(&MatmulBody::kernel);
+    const auto [cols, same_waves] = kernel_seconds(&MatmulXColBody::kernel);
     CHECK(waves == same_waves);
     // Both are L1-bound on an H200 (DRAM: 640 KB in 0.15 us; 16 MFLOP in 0.24 us): the
     // difference is the extra sectors through L1, 32 bytes each.
@@ -67,7 +68,7 @@ TEST_CASE("time follows bytes - the uncoalesced matmul's modeled kernel takes it
 }
 
 TEST_CASE("time follows bytes - a launch too large to count says so and keeps bytes and flops") {
-    const Workload workload = array_workload(KernelKind::Increment, 40'000'000);
+    const Workload workload = array_workload(&IncrementBody::kernel, 40'000'000);
     WorkloadCost c = workload_cost(workload);
     const std::string said =
         add_sectors(c, workload, {{156'250, 1, 1}, {256, 1, 1}}, *find_device_profile("h200"), ElementType::Float32);

@@ -11,6 +11,7 @@
 #include <cstdlib>
 
 #include "kernels/timing/cpu_reference.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
 #include "kernels/emulator/cpu_emulator.hpp"
 #include "kernels/cuda/cuda_backend.hpp"
 #include "kernels/core/executor.hpp"
@@ -94,30 +95,30 @@ TEST_CASE("the CUDA map equals the emulator's for 1000+ random valid launches") 
 TEST_CASE("the CUDA map equals the emulator's at the limits of a launch") {
     // gridDim.x past 65,535 (only x may be); 1,024-thread blocks; blockDim.z = 64 (its limit),
     // where the x-only index makes 64 threads write each element; the emulator's thread cap.
-    compare(array_workload(KernelKind::Increment, 70000 * 32 - 5), {{70000, 1, 1}, {32, 1, 1}});
-    compare(array_workload(KernelKind::IncrementStride, 3'000'000), {{70000, 1, 1}, {32, 1, 1}});
-    compare(array_workload(KernelKind::Increment, 100'000), {{98, 1, 1}, {1024, 1, 1}});
-    compare(matmul_workload(KernelKind::MatmulXCol, 64, 64, 8), {{2, 2, 1}, {32, 32, 1}});
-    compare(array_workload(KernelKind::Increment, 300), {{10, 1, 1}, {1, 1, 64}});
-    compare(array_workload(KernelKind::Increment, 5000), {{1u << 20, 1, 1}, {1024, 1, 1}});  // 2^30 threads
+    compare(array_workload(&IncrementBody::kernel, 70000 * 32 - 5), {{70000, 1, 1}, {32, 1, 1}});
+    compare(array_workload(&IncrementStrideBody::kernel, 3'000'000), {{70000, 1, 1}, {32, 1, 1}});
+    compare(array_workload(&IncrementBody::kernel, 100'000), {{98, 1, 1}, {1024, 1, 1}});
+    compare(matmul_workload(&MatmulXColBody::kernel, 64, 64, 8), {{2, 2, 1}, {32, 32, 1}});
+    compare(array_workload(&IncrementBody::kernel, 300), {{10, 1, 1}, {1, 1, 64}});
+    compare(array_workload(&IncrementBody::kernel, 5000), {{1u << 20, 1, 1}, {1024, 1, 1}});  // 2^30 threads
 }
 
 TEST_CASE("a launch of more than 2^32 threads is refused for the GPU map, with its own reason") {
     const Outcome<LaunchResult> g =
-        gpu().run(array_workload(KernelKind::Increment, 16), {{1u << 23, 1, 1}, {1024, 1, 1}});
+        gpu().run(array_workload(&IncrementBody::kernel, 16), {{1u << 23, 1, 1}, {1024, 1, 1}});
     REQUIRE_FALSE(g.value);
     CHECK(g.error.find("32 bits") != std::string::npos);
 }
 
 TEST_CASE("the kernels compute what the CPU reference computes") {
-    for (KernelKind k : {KernelKind::Matmul, KernelKind::MatmulXCol}) {
+    for (const FastKernel* k : {&MatmulBody::kernel, &MatmulXColBody::kernel}) {
         const Workload workload = matmul_workload(k, 300, 300, 200);
         const Outcome<LaunchResult> g = run_on_gpu(workload, {covering_grid(workload, {32, 32, 1}), {32, 32, 1}});
         REQUIRE_MESSAGE(g.value, g.error);
         const std::vector<float> ref = cpu_reference_result(workload);
         for (size_t i = 0; i < ref.size(); ++i) REQUIRE(g.value->data.out[i] == ref[i]);
     }
-    const Workload inc = array_workload(KernelKind::Increment, 1 << 20);
+    const Workload inc = array_workload(&IncrementBody::kernel, 1 << 20);
     const Outcome<LaunchResult> g = run_on_gpu(inc, {covering_grid(inc, {256, 1, 1}), {256, 1, 1}});
     REQUIRE(g.value);
     const std::vector<float> ref = cpu_reference_result(inc);
@@ -137,7 +138,7 @@ TEST_CASE("the validator rejects exactly the limit cases the device rejects") {
         CAPTURE(to_string(l.grid));
         CAPTURE(to_string(l.block));
         const bool ours = !validate_launch(l, limits).has_value();
-        const Outcome<LaunchResult> g = run_on_gpu(array_workload(KernelKind::Increment, 16), l);
+        const Outcome<LaunchResult> g = run_on_gpu(array_workload(&IncrementBody::kernel, 16), l);
         CHECK(ours == g.value.has_value());
         if (!ours) CHECK(g.error.find("cudaErrorInvalidConfiguration") != std::string::npos);
     }
@@ -159,9 +160,9 @@ TEST_CASE("interop colours equal host-painted colours - pixel for pixel, every m
     CellGridRenderer renderer;
     CudaGlPainter painter;
     const std::pair<Workload, Dim3> launches[] = {
-        {matmul_workload(KernelKind::Matmul, 200, 200, 200), Dim3{32, 32, 1}},
-        {array_workload(KernelKind::Increment, 500), Dim3{32, 1, 1}},
-        {matmul_workload(KernelKind::MatmulXCol, 90, 70, 5), Dim3{8, 4, 4}},  // threadIdx.z varies; multi-writers
+        {matmul_workload(&MatmulBody::kernel, 200, 200, 200), Dim3{32, 32, 1}},
+        {array_workload(&IncrementBody::kernel, 500), Dim3{32, 1, 1}},
+        {matmul_workload(&MatmulXColBody::kernel, 90, 70, 5), Dim3{8, 4, 4}},  // threadIdx.z varies; multi-writers
     };
     for (const auto& [w, block] : launches) {
         const LaunchConfig launch{covering_grid(w, block), block};

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "tests/launch_oracle.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
 #include "kernels/emulator/cpu_emulator.hpp"
 
 using namespace threadmap;
@@ -43,7 +44,7 @@ void check_against_oracle(const Workload& workload, const LaunchConfig& launch, 
 }  // namespace
 
 TEST_CASE("the tutorial's launches - by hand") {
-    const Workload workload = array_workload(KernelKind::Increment, 500);
+    const Workload workload = array_workload(&IncrementBody::kernel, 500);
     const LaunchResult right = emulate(workload, {{16, 1, 1}, {32, 1, 1}});
     CHECK(right.stats.threads_launched == 512);
     CHECK(right.stats.threads_active == 500);
@@ -61,7 +62,7 @@ TEST_CASE("the tutorial's launches - by hand") {
 }
 
 TEST_CASE("a 2D block on the x-only increment - several threads write one element") {
-    const Workload workload = array_workload(KernelKind::Increment, 64);
+    const Workload workload = array_workload(&IncrementBody::kernel, 64);
     const LaunchResult result = emulate(workload, {{2, 1, 1}, {32, 3, 1}});
     CHECK(result.stats.elements_multi == 64);
     CHECK(result.map.touches[5] == 3);
@@ -71,27 +72,27 @@ TEST_CASE("a 2D block on the x-only increment - several threads write one elemen
 
 TEST_CASE("blockIdx.y copies of an x-only grid race on a GPU - the emulator still maps exactly") {
     // Different blocks write the same elements: the parallel run detects it and re-runs.
-    check_against_oracle(array_workload(KernelKind::Increment, 1000), {{8, 3, 2}, {128, 1, 1}}, 2);
-    check_against_oracle(array_workload(KernelKind::IncrementStride, 1000), {{3, 2, 1}, {100, 1, 1}}, 4);
+    check_against_oracle(array_workload(&IncrementBody::kernel, 1000), {{8, 3, 2}, {128, 1, 1}}, 2);
+    check_against_oracle(array_workload(&IncrementStrideBody::kernel, 1000), {{3, 2, 1}, {100, 1, 1}}, 4);
 }
 
 TEST_CASE("a launch whose blocks race is re-run on one worker - a race-free one keeps its workers") {
     // blockIdx.y = 0 and 1 lie far apart in block order, so two workers get them and both
     // write a[0..1023]: the parallel run must notice and re-run on one worker.
-    const LaunchResult racy = emulate(array_workload(KernelKind::Increment, 1024), {{4, 2, 1}, {256, 1, 1}}, 2);
+    const LaunchResult racy = emulate(array_workload(&IncrementBody::kernel, 1024), {{4, 2, 1}, {256, 1, 1}}, 2);
     CHECK(racy.workers == 1);
     CHECK(racy.stats.elements_multi == 1024);
-    const LaunchResult clean = emulate(array_workload(KernelKind::Increment, 1024), {{8, 1, 1}, {128, 1, 1}}, 2);
+    const LaunchResult clean = emulate(array_workload(&IncrementBody::kernel, 1024), {{8, 1, 1}, {128, 1, 1}}, 2);
     CHECK(clean.workers == 2);
     CHECK(clean.stats.elements_multi == 0);
     // Several threads of one block writing one element is no cross-worker race.
-    const LaunchResult in_block = emulate(array_workload(KernelKind::Increment, 64), {{4, 1, 1}, {16, 2, 1}}, 2);
+    const LaunchResult in_block = emulate(array_workload(&IncrementBody::kernel, 64), {{4, 1, 1}, {16, 2, 1}}, 2);
     CHECK(in_block.workers == 2);
     CHECK(in_block.stats.elements_multi == 64);
 }
 
 TEST_CASE("a result whose buffers were moved out is refilled, not trusted - a matmul reads its inputs again") {
-    const Workload workload = matmul_workload(KernelKind::Matmul, 64, 48, 32);
+    const Workload workload = matmul_workload(&MatmulBody::kernel, 64, 48, 32);
     const LaunchConfig launch{{4, 4, 1}, {16, 16, 1}};
     const LaunchResult want = emulate(workload, launch, 2);
     for (unsigned workers : {1u, 2u}) {
@@ -150,10 +151,10 @@ TEST_CASE("emulator against the oracle - fixed corner cases") {
     };
     for (const auto& l : cases)
         for (unsigned workers : {1u, 2u, 3u}) {
-            check_against_oracle(array_workload(KernelKind::Increment, 777), l, workers);
-            check_against_oracle(array_workload(KernelKind::IncrementStride, 777), l, workers);
-            check_against_oracle(matmul_workload(KernelKind::Matmul, 23, 37, 5), l, workers);
-            check_against_oracle(matmul_workload(KernelKind::MatmulXCol, 23, 37, 5), l, workers);
+            check_against_oracle(array_workload(&IncrementBody::kernel, 777), l, workers);
+            check_against_oracle(array_workload(&IncrementStrideBody::kernel, 777), l, workers);
+            check_against_oracle(matmul_workload(&MatmulBody::kernel, 23, 37, 5), l, workers);
+            check_against_oracle(matmul_workload(&MatmulXColBody::kernel, 23, 37, 5), l, workers);
         }
 }
 
@@ -168,17 +169,17 @@ TEST_CASE("emulator against the oracle - random launches") {
         const unsigned workers = pick(1, 4);
         switch (trial % 4) {
             case 0:
-                check_against_oracle(array_workload(KernelKind::Increment, pick(1, 900)), launch, workers);
+                check_against_oracle(array_workload(&IncrementBody::kernel, pick(1, 900)), launch, workers);
                 break;
             case 1:
-                check_against_oracle(array_workload(KernelKind::IncrementStride, pick(1, 900)), launch, workers);
+                check_against_oracle(array_workload(&IncrementStrideBody::kernel, pick(1, 900)), launch, workers);
                 break;
             case 2:
-                check_against_oracle(matmul_workload(KernelKind::Matmul, pick(1, 60), pick(1, 60), pick(1, 4)), launch,
+                check_against_oracle(matmul_workload(&MatmulBody::kernel, pick(1, 60), pick(1, 60), pick(1, 4)), launch,
                                      workers);
                 break;
             case 3:
-                check_against_oracle(matmul_workload(KernelKind::MatmulXCol, pick(1, 60), pick(1, 60), pick(1, 4)),
+                check_against_oracle(matmul_workload(&MatmulXColBody::kernel, pick(1, 60), pick(1, 60), pick(1, 4)),
                                      launch, workers);
                 break;
         }

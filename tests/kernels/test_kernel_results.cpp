@@ -2,12 +2,13 @@
 #include <doctest/doctest.h>
 
 #include "tests/launch_oracle.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
 #include "kernels/emulator/cpu_emulator.hpp"
 
 using namespace threadmap;
 
 TEST_CASE("increment adds one per writing thread - and nothing past the guard") {
-    Workload workload = array_workload(KernelKind::Increment, 300);
+    Workload workload = array_workload(&IncrementBody::kernel, 300);
     for (const LaunchConfig launch : {LaunchConfig{{10, 1, 1}, {32, 1, 1}}, LaunchConfig{{2, 1, 1}, {64, 1, 1}},
                                       LaunchConfig{{3, 2, 1}, {128, 2, 1}}}) {
         const LaunchResult result = emulate(workload, launch, 2);
@@ -20,7 +21,7 @@ TEST_CASE("increment adds one per writing thread - and nothing past the guard") 
 }
 
 TEST_CASE("matmul computes C = A·B where the grid covers C - and leaves zeros elsewhere") {
-    for (KernelKind k : {KernelKind::Matmul, KernelKind::MatmulXCol}) {
+    for (const FastKernel* k : {&MatmulBody::kernel, &MatmulXColBody::kernel}) {
         Workload workload = matmul_workload(k, 45, 30, 17);
         workload.a_rows = 50;  // A and B larger than C, as in the tutorial's seed-matmul
         workload.b_cols = 33;
@@ -44,7 +45,7 @@ TEST_CASE("matmul computes C = A·B where the grid covers C - and leaves zeros e
 }
 
 TEST_CASE("the grid-stride loop covers any n with any grid - once per element") {
-    Workload workload = array_workload(KernelKind::IncrementStride, 1000);
+    Workload workload = array_workload(&IncrementStrideBody::kernel, 1000);
     const LaunchResult result = emulate(workload, {{3, 1, 1}, {50, 1, 1}}, 2);
     CHECK(result.stats.elements_untouched == 0);
     CHECK(result.stats.elements_multi == 0);

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "tests/random_launch.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
 #include "kernels/builtin/registry.hpp"
 #include "kernels/emulator/cpu_emulator.hpp"
 #include "kernels/model/model_array_stats.hpp"
@@ -272,10 +273,10 @@ TEST_CASE(
 
 TEST_CASE("the model's writer map equals the fast emulator's on random launches") {
     RandomLaunches random(7);
-    const std::pair<const char*, KernelKind> kernels[] = {{"increment", KernelKind::Increment},
-                                                          {"increment-stride", KernelKind::IncrementStride},
-                                                          {"matmul", KernelKind::Matmul},
-                                                          {"matmul-xcol", KernelKind::MatmulXCol}};
+    const std::pair<const char*, const FastKernel*> kernels[] = {{"increment", &IncrementBody::kernel},
+                                                                 {"increment-stride", &IncrementStrideBody::kernel},
+                                                                 {"matmul", &MatmulBody::kernel},
+                                                                 {"matmul-xcol", &MatmulXColBody::kernel}};
     for (int trial = 0; trial < 40; ++trial) {
         const Workload workload = random.workload(trial);
         const LaunchConfig launch = random.launch(trial);

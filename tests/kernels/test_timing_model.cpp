@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "kernels/timing/timing_model.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
 
 using namespace threadmap;
 
@@ -35,7 +36,7 @@ const TimedProgram kNumbaTutorial{HostLanguage::Numba, ElementType::Float64, Tra
 TEST_CASE("the sectors a launch requests pass through L1 at its bandwidth - when slower than DRAM and arithmetic") {
     const DeviceProfile p = round_numbers();
     // increment, n = 1M: 8 MB at 50 GB/s achievable = 160 us.
-    WorkloadCost inc = workload_cost(array_workload(KernelKind::Increment, 1'000'000));
+    WorkloadCost inc = workload_cost(array_workload(&IncrementBody::kernel, 1'000'000));
     inc.global_sectors = 250'000;  // coalesced: 8 MB in sectors, 8 us at 1 TB/s: DRAM still decides
     CHECK(modeled_kernel_seconds(p, inc) == doctest::Approx(1.6e-4));
     inc.global_sectors = 8'000'000;  // one sector per element: 256 MB through L1 at 1 TB/s = 256 us
@@ -56,14 +57,14 @@ TEST_CASE("copies - latency plus bytes over the link's bandwidth - pinned or pag
 TEST_CASE("CUDA C++ float32 - launch plus the slower of achievable bandwidth and FP32 arithmetic") {
     const DeviceProfile p = round_numbers();
     // increment, n = 1M: 8 MB at 50 GB/s achievable = 160 us; 1 MFLOP at 1 TFLOP/s = 1 us.
-    const WorkloadCost inc = workload_cost(array_workload(KernelKind::Increment, 1'000'000));
+    const WorkloadCost inc = workload_cost(array_workload(&IncrementBody::kernel, 1'000'000));
     CHECK(inc.h2d_bytes == 4'000'000);
     CHECK(inc.d2h_bytes == 4'000'000);
     CHECK(inc.kernel_bytes == 8'000'000);
     CHECK(inc.allocations_per_call == 0);
     CHECK(modeled_kernel_seconds(p, inc) == doctest::Approx(1.6e-4));
     // matmul 1000³: 2 GFLOP at 1 TFLOP/s = 2 ms beats 12 MB at 50 GB/s = 240 us.
-    const WorkloadCost mm = workload_cost(matmul_workload(KernelKind::Matmul, 1000, 1000, 1000));
+    const WorkloadCost mm = workload_cost(matmul_workload(&MatmulBody::kernel, 1000, 1000, 1000));
     CHECK(mm.flops == doctest::Approx(2e9));
     CHECK(mm.h2d_bytes == 8'000'000);  // A and B in
     CHECK(mm.d2h_bytes == 4'000'000);  // C back
@@ -79,7 +80,7 @@ TEST_CASE("CUDA C++ float32 - launch plus the slower of achievable bandwidth and
 
 TEST_CASE("the tutorial's numba matmul - three float64 arrays in and back, allocated every call, FP64") {
     const DeviceProfile p = round_numbers();
-    Workload workload = matmul_workload(KernelKind::Matmul, 200, 200, 200);  // seed-matmul: A 300x200, B 200x300
+    Workload workload = matmul_workload(&MatmulBody::kernel, 200, 200, 200);  // seed-matmul: A 300x200, B 200x300
     workload.a_rows = workload.b_cols = 300;
     const WorkloadCost c = workload_cost(workload, kNumbaTutorial);
     const uint64_t a = 300 * 200 * 8, b = 200 * 300 * 8, out = 200 * 200 * 8;  // 480,000 + 480,000 + 320,000
@@ -101,7 +102,7 @@ TEST_CASE("the tutorial's numba matmul - three float64 arrays in and back, alloc
 
 TEST_CASE("the fixed numba matmul - float32, A and B in, C back once, no allocation per call") {
     const TimedProgram fixed{HostLanguage::Numba, ElementType::Float32, Transfers::Explicit};
-    const WorkloadCost c = workload_cost(matmul_workload(KernelKind::Matmul, 300, 300, 200), fixed);
+    const WorkloadCost c = workload_cost(matmul_workload(&MatmulBody::kernel, 300, 300, 200), fixed);
     CHECK(c.h2d_bytes == (300 * 200 + 200 * 300) * 4);
     CHECK(c.d2h_bytes == 300 * 300 * 4);
     CHECK(c.allocations_per_call == 0);
@@ -110,10 +111,10 @@ TEST_CASE("the fixed numba matmul - float32, A and B in, C back once, no allocat
 
 TEST_CASE("resident launches back to back cost the longer of launch and kernel, not their sum") {
     const DeviceProfile p = round_numbers();
-    const WorkloadCost tiny = workload_cost(array_workload(KernelKind::Increment, 1000));  // 8 KB: 0.16 us
+    const WorkloadCost tiny = workload_cost(array_workload(&IncrementBody::kernel, 1000));  // 8 KB: 0.16 us
     CHECK(model_times(p, tiny, {}, true, false, 1).kernel == doctest::Approx(5e-6 + 1.6e-7));
-    CHECK(model_times(p, tiny, {}, true, true, 1000).kernel == doctest::Approx(5e-6));          // launch-bound
-    const WorkloadCost big = workload_cost(array_workload(KernelKind::Increment, 10'000'000));  // 1.6 ms
+    CHECK(model_times(p, tiny, {}, true, true, 1000).kernel == doctest::Approx(5e-6));           // launch-bound
+    const WorkloadCost big = workload_cost(array_workload(&IncrementBody::kernel, 10'000'000));  // 1.6 ms
     CHECK(model_times(p, big, {}, true, true, 1000).kernel == doctest::Approx(1.6e-3));
 }
 
@@ -137,7 +138,7 @@ TEST_CASE("waves - a launch of 1.004 waves costs two - with no GPU named there a
     // increment, 8 registers on 9.0, 1024 threads per block: 2 blocks per SM (64 warp slots),
     // 264 slots. 264 blocks are one full wave; 265 are two, each costing a full wave's time.
     const auto kernel_time = [&](uint64_t blocks) {
-        const Workload workload = array_workload(KernelKind::Increment, blocks * 1024);
+        const Workload workload = array_workload(&IncrementBody::kernel, blocks * 1024);
         WorkloadCost c = workload_cost(workload);
         add_waves(c, workload, {{uint32_t(blocks), 1, 1}, {1024, 1, 1}}, p);
         CHECK(c.wave_slots == 264);
@@ -147,8 +148,8 @@ TEST_CASE("waves - a launch of 1.004 waves costs two - with no GPU named there a
     CHECK(kernel_time(265) == doctest::Approx(2.0 * 264 / 265));
     CHECK(kernel_time(528) == doctest::Approx(1.0));
     CHECK(kernel_time(132) == doctest::Approx(2.0));  // half a wave costs a whole one
-    WorkloadCost none = workload_cost(array_workload(KernelKind::Increment, 1024));
-    add_waves(none, array_workload(KernelKind::Increment, 1024), {{1, 1, 1}, {1024, 1, 1}}, round_numbers());
+    WorkloadCost none = workload_cost(array_workload(&IncrementBody::kernel, 1024));
+    add_waves(none, array_workload(&IncrementBody::kernel, 1024), {{1, 1, 1}, {1024, 1, 1}}, round_numbers());
     CHECK(none.wave_slots == 0);
     CHECK(wave_factor(none) == 1.0);
 }

@@ -2,12 +2,13 @@
 #include <doctest/doctest.h>
 
 #include "kernels/emulator/cpu_emulator.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
 #include "viz/layout/map_layout.hpp"
 
 using namespace threadmap;
 
 TEST_CASE("seed-increment-bug - one block per row - 500 elements - then 16492 ghosts") {
-    Workload workload = array_workload(KernelKind::Increment, 500);
+    Workload workload = array_workload(&IncrementBody::kernel, 500);
     const LaunchConfig launch{{531, 1, 1}, {32, 1, 1}};
     const auto r = make_layout(workload, launch, {1}, 16384);
     REQUIRE(r.value);
@@ -31,7 +32,7 @@ TEST_CASE("seed-increment-bug - one block per row - 500 elements - then 16492 gh
 }
 
 TEST_CASE("rows of several blocks - and a row width raised to fit the texture") {
-    Workload workload = array_workload(KernelKind::Increment, 1000);
+    Workload workload = array_workload(&IncrementBody::kernel, 1000);
     const LaunchConfig launch{{8, 1, 1}, {128, 1, 1}};
     auto r = make_layout(workload, launch, {4}, 16384);
     REQUIRE(r.value);
@@ -47,7 +48,7 @@ TEST_CASE("rows of several blocks - and a row width raised to fit the texture") 
 }
 
 TEST_CASE("seed-matmul - C 200x200 inside a 512x512 launch - x runs down the rows") {
-    Workload workload = matmul_workload(KernelKind::Matmul, 200, 200, 200);
+    Workload workload = matmul_workload(&MatmulBody::kernel, 200, 200, 200);
     workload.a_rows = workload.b_cols = 300;
     const LaunchConfig launch{{16, 16, 1}, {32, 32, 1}};
     const auto r = make_layout(workload, launch, {1}, 16384);
@@ -68,11 +69,11 @@ TEST_CASE("seed-matmul - C 200x200 inside a 512x512 launch - x runs down the row
 }
 
 TEST_CASE("a matrix too large to draw is refused with the reason - huge ghost margins are trimmed") {
-    const Workload big = matmul_workload(KernelKind::MatmulXCol, 20000, 10, 1);
+    const Workload big = matmul_workload(&MatmulXColBody::kernel, 20000, 10, 1);
     const auto r = make_layout(big, {{1, 1250, 1}, {16, 16, 1}}, {1}, 16384);
     CHECK_FALSE(r.value);
     CHECK(r.error.find("at most 16384") != std::string::npos);
-    Workload workload = array_workload(KernelKind::Increment, 10);
+    Workload workload = array_workload(&IncrementBody::kernel, 10);
     const auto t = make_layout(workload, {{1u << 20, 1, 1}, {1024, 1, 1}}, {1}, 16384, 1u << 20);
     REQUIRE(t.value);
     CHECK(uint64_t(t.value->width) * t.value->height <= (1u << 20) + 1024);
@@ -81,13 +82,13 @@ TEST_CASE("a matrix too large to draw is refused with the reason - huge ghost ma
 
 TEST_CASE("1D arrays wrap into rows of whole blocks that give the map the view's shape") {
     // seed-increment-bug: 531 blocks of 32 in a 16:9 view — 5 blocks per row, not a strip.
-    const Workload bug = array_workload(KernelKind::Increment, 500);
+    const Workload bug = array_workload(&IncrementBody::kernel, 500);
     const LaunchConfig bug_launch{{531, 1, 1}, {32, 1, 1}};
     CHECK(row_width_for_aspect(bug, bug_launch, 16.0 / 9) == RowWidth{5, 0});
     for (const auto& [w, l] :
          {std::pair{bug, bug_launch},
-          std::pair{array_workload(KernelKind::Increment, 1'000'000), LaunchConfig{{3907, 1, 1}, {256, 1, 1}}},
-          std::pair{array_workload(KernelKind::IncrementStride, 100'000), LaunchConfig{{4, 1, 1}, {128, 1, 1}}}})
+          std::pair{array_workload(&IncrementBody::kernel, 1'000'000), LaunchConfig{{3907, 1, 1}, {256, 1, 1}}},
+          std::pair{array_workload(&IncrementStrideBody::kernel, 100'000), LaunchConfig{{4, 1, 1}, {128, 1, 1}}}})
         for (double aspect : {0.5, 1.0, 16.0 / 9, 3.0}) {
             CAPTURE(aspect);
             const RowWidth k = row_width_for_aspect(w, l, aspect);
@@ -102,17 +103,17 @@ TEST_CASE("1D arrays wrap into rows of whole blocks that give the map the view's
     // Two blocks of 32 in a wide view: eight rows of 8 threads (each block wrapped over four)
     // are closer to its shape than two rows of 32; in a view 100 times wider than tall, one row
     // of both blocks. Matrices are not wrapped.
-    CHECK(row_width_for_aspect(array_workload(KernelKind::Increment, 64), {{2, 1, 1}, {32, 1, 1}}, 16.0 / 9) ==
+    CHECK(row_width_for_aspect(array_workload(&IncrementBody::kernel, 64), {{2, 1, 1}, {32, 1, 1}}, 16.0 / 9) ==
           RowWidth{1, 8});
-    CHECK(row_width_for_aspect(array_workload(KernelKind::Increment, 64), {{2, 1, 1}, {32, 1, 1}}, 100) ==
+    CHECK(row_width_for_aspect(array_workload(&IncrementBody::kernel, 64), {{2, 1, 1}, {32, 1, 1}}, 100) ==
           RowWidth{2, 0});
-    CHECK(row_width_for_aspect(matmul_workload(KernelKind::Matmul, 50, 50, 5), {{2, 2, 1}, {32, 32, 1}}, 2) ==
+    CHECK(row_width_for_aspect(matmul_workload(&MatmulBody::kernel, 50, 50, 5), {{2, 2, 1}, {32, 32, 1}}, 2) ==
           RowWidth{1, 0});
 }
 
 TEST_CASE("1D maps never collapse: a block wider than a row wraps over rows of whole warps") {
     // The CLI's default blockDim over 500 elements: two blocks of 256, each over rows of warps.
-    const Workload workload = array_workload(KernelKind::Increment, 500);
+    const Workload workload = array_workload(&IncrementBody::kernel, 500);
     const LaunchConfig launch{{2, 1, 1}, {256, 1, 1}};
     const RowWidth rows = row_width_for_aspect(workload, launch, 16.0 / 9);
     CHECK(rows.threads > 0);
@@ -134,7 +135,7 @@ TEST_CASE("1D maps never collapse: a block wider than a row wraps over rows of w
         for (uint32_t b : {1u, 31u, 32u, 100u, 256u, 1000u, 1024u}) {
             CAPTURE(n);
             CAPTURE(b);
-            const Workload workload = array_workload(KernelKind::Increment, n);
+            const Workload workload = array_workload(&IncrementBody::kernel, n);
             const LaunchConfig launch{{uint32_t(std::min<uint64_t>((n + b - 1) / b, 65535)), 1, 1}, {b, 1, 1}};
             const auto laid = make_layout(workload, launch, row_width_for_aspect(workload, launch, 16.0 / 9), 16384);
             REQUIRE(laid.value);
@@ -150,7 +151,7 @@ TEST_CASE("1D maps never collapse: a block wider than a row wraps over rows of w
 
 TEST_CASE("a kernel-model map draws the cells past its array's end - 1D after it, 2D in rows under it") {
     Workload line;
-    line.kernel = KernelKind::Model;
+    line.kernel = nullptr;
     line.n = 500;
     const LaunchConfig launch{{16, 1, 1}, {32, 1, 1}};
     auto r = make_layout(line, launch, {1}, 16384, kMaxDrawnCells, 12);
@@ -180,7 +181,7 @@ TEST_CASE("a kernel-model map draws the cells past its array's end - 1D after it
 
     // 4×5 and 7 cells past it: two rows under it, continuing row-major (row 4, then 5).
     Workload grid;
-    grid.kernel = KernelKind::Model;
+    grid.kernel = nullptr;
     grid.rows = 4;
     grid.cols = 5;
     r = make_layout(grid, {{1, 1, 1}, {8, 8, 1}}, {1}, 16384, kMaxDrawnCells, 7);

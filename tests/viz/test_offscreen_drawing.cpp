@@ -18,6 +18,7 @@ struct MesaDrawing {};
 #endif
 
 #include "viz/draw/cell_grid_renderer.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
 #include "kernels/emulator/cpu_emulator.hpp"
 #include "viz/draw/figure.hpp"
 #include "viz/draw/gl_resources.hpp"
@@ -34,7 +35,7 @@ TEST_CASE("a map and a figure drawn in-process through EGL have the colorizer's 
     REQUIRE_MESSAGE(context.value, context.error);
     constexpr int kWidth = 800, kHeight = 450;
     HeadlessImGui imgui(kWidth, kHeight, 16);
-    const Workload workload = array_workload(KernelKind::Increment, 100);
+    const Workload workload = array_workload(&IncrementBody::kernel, 100);
     const LaunchConfig launch{{4, 1, 1}, {32, 1, 1}};
     const LaunchResult result = emulate(workload, launch);
     const auto layout = make_layout(workload, launch, {2}, uint32_t(CellGridRenderer::max_texture_side()));

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "viz/layout/map_labels.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
 #include "viz/layout/window_layout.hpp"
 
 using namespace threadmap;
@@ -107,11 +108,11 @@ TEST_CASE("the legend is wrapped narrower only where that gives the picture more
 }
 
 TEST_CASE("ruler margins: room for the longest row number right, the column ruler below") {
-    const auto line = make_layout(array_workload(KernelKind::Increment, 500), {{16, 1, 1}, {32, 1, 1}}, {2}, 16384);
+    const auto line = make_layout(array_workload(&IncrementBody::kernel, 500), {{16, 1, 1}, {32, 1, 1}}, {2}, 16384);
     REQUIRE(line.value);
     const Margins few = ruler_margins(20, *line.value, map_labels(*line.value, ""));  // rows start at 0…448
     const auto big =
-        make_layout(array_workload(KernelKind::Increment, 16777216), {{65536, 1, 1}, {256, 1, 1}}, {64}, 16384);
+        make_layout(array_workload(&IncrementBody::kernel, 16777216), {{65536, 1, 1}, {256, 1, 1}}, {64}, 16384);
     REQUIRE(big.value);
     const Margins many = ruler_margins(20, *big.value, map_labels(*big.value, ""));  // …16776704: 8 digits
     CHECK(many.right > few.right + 20 * 0.8 * 0.62 * 4);
@@ -134,7 +135,7 @@ TEST_CASE("ruler ticks stand at 1, 2 or 5 times a power of ten, far enough apart
 }
 
 TEST_CASE("the picture names its arrays: C, A and B with their shapes for the tutorial's matmul, a[n] for increment") {
-    const Workload mm = matmul_workload(KernelKind::Matmul, 200, 200, 200);
+    const Workload mm = matmul_workload(&MatmulBody::kernel, 200, 200, 200);
     Workload seed = mm;
     seed.a_rows = 300;
     seed.b_cols = 300;
@@ -149,11 +150,11 @@ TEST_CASE("the picture names its arrays: C, A and B with their shapes for the tu
     CHECK(l.arrays[2].box.y1 < 0);
     CHECK(l.axis_note.find("x runs down the rows of C") != std::string::npos);
     const auto xcol =
-        make_layout(matmul_workload(KernelKind::MatmulXCol, 64, 64, 8), {{4, 4, 1}, {16, 16, 1}}, {1}, 16384);
+        make_layout(matmul_workload(&MatmulXColBody::kernel, 64, 64, 8), {{4, 4, 1}, {16, 16, 1}}, {1}, 16384);
     REQUIRE(xcol.value);
     CHECK(map_labels(*xcol.value, "").axis_note.find("x runs across the columns") != std::string::npos);
 
-    const auto line = make_layout(array_workload(KernelKind::Increment, 500), {{16, 1, 1}, {32, 1, 1}}, {2}, 16384);
+    const auto line = make_layout(array_workload(&IncrementBody::kernel, 500), {{16, 1, 1}, {32, 1, 1}}, {2}, 16384);
     REQUIRE(line.value);
     const MapLabels a = map_labels(*line.value, "");
     REQUIRE(a.arrays.size() == 1);

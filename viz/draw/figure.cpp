@@ -19,7 +19,7 @@ std::string launch_caption(const std::string& kernel, const std::string& array, 
                            ColorMode mode) {
     const Workload& workload = layout.workload;
     const std::string shape =
-        workload.kernel == KernelKind::Model
+        is_model(workload)
             ? array + " " +
                   (is_2d(workload) ? shape_text(workload.rows, workload.cols) : "[" + std::to_string(workload.n) + "]")
         : is_matrix(workload.kernel)

@@ -36,27 +36,26 @@ std::pair<uint64_t, uint64_t> visible(double world0, double world1, uint64_t cou
     return {uint64_t(a), uint64_t(b)};
 }
 
-// Where block (bx, by)'s first cell is, for the tutorial's kernels (cells of C or of a); false
-// when the layout's blocks are not a regular grid of cells (a model kernel's: by toucher).
+// Where block (bx, by)'s first cell is, for a fast body's map (cells of C or of a); false when
+// the layout's blocks are not a regular grid of cells (a model kernel's: by toucher).
 bool block_origin(const MapLayout& layout, uint64_t bx, uint64_t by, double& x, double& y) {
     const Dim3& b = layout.launch.block;
-    switch (layout.workload.kernel) {
-        case KernelKind::Matmul:  // x indexes rows
+    switch (layout.placement) {
+        case ThreadPlacement::XRow:  // x indexes rows
             x = double(by * b.y);
             y = double(bx * b.x);
             return true;
-        case KernelKind::MatmulXCol:
+        case ThreadPlacement::XColumn:
             x = double(bx * b.x);
             y = double(by * b.y);
             return true;
-        case KernelKind::Increment:
-        case KernelKind::IncrementStride: {
+        case ThreadPlacement::Linear: {
             const uint64_t e = bx * b.x;  // pos = blockIdx.x · blockDim.x + threadIdx.x
             x = double(e % layout.width);
             y = double(e / layout.width);
             return true;
         }
-        case KernelKind::Model:
+        case ThreadPlacement::ByKernel:
             return false;
     }
     return false;
@@ -107,14 +106,10 @@ void draw_block_labels(ImDrawList* dl, const MapLayout& layout, const View& v, c
                        std::vector<ViewRect>& over) {
     const float px = s.font_px * 0.75f;
     const Dim3& g = layout.launch.grid;
-    const double cell_w =
-        layout.is_matrix()
-            ? double(layout.workload.kernel == KernelKind::Matmul ? layout.launch.block.y : layout.launch.block.x)
-            : double(std::min<uint64_t>(layout.launch.block.x, layout.width));
-    const double cell_h =
-        layout.is_matrix()
-            ? double(layout.workload.kernel == KernelKind::Matmul ? layout.launch.block.x : layout.launch.block.y)
-            : 1;
+    const bool x_rows = layout.placement == ThreadPlacement::XRow;
+    const double cell_w = layout.is_matrix() ? double(x_rows ? layout.launch.block.y : layout.launch.block.x)
+                                             : double(std::min<uint64_t>(layout.launch.block.x, layout.width));
+    const double cell_h = layout.is_matrix() ? double(x_rows ? layout.launch.block.x : layout.launch.block.y) : 1;
     if (cell_w * v.zoom < px * 3 || cell_h * v.zoom < px * 1.1) return;  // no room for a label
     const uint64_t gy = layout.is_matrix() ? g.y : 1;
     const size_t taken = over.size();  // the arrays' names: a block's number never covers one

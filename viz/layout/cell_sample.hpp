@@ -24,22 +24,23 @@ TM_HD_INLINE CellSample sample_map_cell(const MapLayout& layout, const uint32_t*
         }
         return s;
     }
-    // Not an element: a ghost if some thread's cuda.grid position lands here (the tutorial's
-    // kernels only: a model kernel's threads map to elements by its own code).
-    if (layout.workload.kernel == KernelKind::Model) return s;
+    // Not an element: a ghost if some thread's cuda.grid position lands here (fast bodies only:
+    // a model kernel's threads map to elements by its own code).
     const LaunchConfig& launch = layout.launch;
     const uint64_t ex = uint64_t(launch.grid.x) * launch.block.x, ey = uint64_t(launch.grid.y) * launch.block.y;
     uint64_t gx, gy = 0;  // cuda.grid position of the cell
-    switch (layout.workload.kernel) {
-        case KernelKind::Matmul:
+    switch (layout.placement) {
+        case ThreadPlacement::ByKernel:
+            return s;
+        case ThreadPlacement::XRow:
             gx = y;
             gy = x;
             break;
-        case KernelKind::MatmulXCol:
+        case ThreadPlacement::XColumn:
             gx = x;
             gy = y;
             break;
-        default:
+        case ThreadPlacement::Linear:
             gx = uint64_t(y) * layout.width + x;
             break;
     }

@@ -45,7 +45,7 @@ MapLabels map_labels(const MapLayout& layout, const std::string& array) {
         const OperandRects o = operand_rects(layout);
         l.arrays.push_back({"A " + shape_text(workload.a_rows, workload.inner), o.a});
         l.arrays.push_back({"B " + shape_text(workload.inner, workload.b_cols), o.b});
-        l.axis_note = workload.kernel == KernelKind::Matmul
+        l.axis_note = layout.placement == ThreadPlacement::XRow
                           ? "i, j = cuda.grid(2): x runs down the rows of C (i), y across its columns (j)"
                           : "x runs across the columns of C (j), y down its rows (i)";
     }

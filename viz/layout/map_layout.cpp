@@ -22,17 +22,18 @@ struct Extent {
 // past: a kernel-model map's cells past the end (rows under a 2D array, filled row-major).
 Extent launched_extent(const Workload& workload, const LaunchConfig& launch, uint64_t past = 0) {
     const uint64_t ex = uint64_t(launch.grid.x) * launch.block.x, ey = uint64_t(launch.grid.y) * launch.block.y;
-    switch (workload.kernel) {
-        case KernelKind::Matmul:
+    switch (placement_of(workload)) {
+        case ThreadPlacement::XRow:
             return {ex, ey};  // x → row i
-        case KernelKind::MatmulXCol:
-            return {ey, ex};     // x → column j
-        case KernelKind::Model:  // the array and its past cells: no idle-thread cells
+        case ThreadPlacement::XColumn:
+            return {ey, ex};             // x → column j
+        case ThreadPlacement::ByKernel:  // the array and its past cells: no idle-thread cells
             return is_2d(workload) ? Extent{workload.rows + (past + workload.cols - 1) / workload.cols, workload.cols}
                                    : Extent{1, workload.n + past};
-        default:
-            return {1, ex};
+        case ThreadPlacement::Linear:
+            break;
     }
+    return {1, ex};
 }
 
 }  // namespace
@@ -55,8 +56,8 @@ std::optional<std::string> lay_out_2d(MapLayout& layout, const Extent& launched,
     const Workload& workload = layout.workload;
     const LaunchConfig& launch = layout.launch;
     if (workload.rows > max_side || workload.cols > max_side) {
-        return (workload.kernel == KernelKind::Model ? "the array is " : "C is ") + std::to_string(workload.rows) +
-               "x" + std::to_string(workload.cols) + "; the map can draw at most " + std::to_string(max_side) +
+        return (is_model(workload) ? "the array is " : "C is ") + std::to_string(workload.rows) + "x" +
+               std::to_string(workload.cols) + "; the map can draw at most " + std::to_string(max_side) +
                " cells on a side";
     }
     uint64_t rows = std::max(workload.rows, launched.rows), cols = std::max(workload.cols, launched.cols);
@@ -72,8 +73,9 @@ std::optional<std::string> lay_out_2d(MapLayout& layout, const Extent& launched,
     layout.height = uint32_t(rows);
     // Display x is the column j: set by blockIdx.y for matmul, blockIdx.x for matmul-xcol (and
     // for the model's 2D kernels, which index columns with x as CUDA samples do).
-    layout.block_w = workload.kernel == KernelKind::Matmul ? launch.block.y : launch.block.x;
-    layout.block_h = workload.kernel == KernelKind::Matmul ? launch.block.x : launch.block.y;
+    const bool x_rows = layout.placement == ThreadPlacement::XRow;
+    layout.block_w = x_rows ? launch.block.y : launch.block.x;
+    layout.block_h = x_rows ? launch.block.x : launch.block.y;
     const uint64_t launched_cells =
         std::min(launched.rows, uint64_t(layout.height)) * std::min(launched.cols, uint64_t(layout.width));
     const uint64_t launched_all = launched.rows * launched.cols;
@@ -113,7 +115,7 @@ std::optional<std::string> lay_out_1d(MapLayout& layout, const Extent& launched,
         }
         layout.blocks_per_row = uint32_t(k);
         // A model kernel's short array (16 histogram bins) is one row of its own length.
-        layout.width = uint32_t(workload.kernel == KernelKind::Model ? std::min<uint64_t>(k * bdx, drawn) : k * bdx);
+        layout.width = uint32_t(is_model(workload) ? std::min<uint64_t>(k * bdx, drawn) : k * bdx);
         layout.height = uint32_t((drawn + layout.width - 1) / layout.width);
         layout.block_w = launch.block.x;
         layout.block_h = 1;
@@ -137,7 +139,8 @@ LayoutResult make_layout(const Workload& workload, const LaunchConfig& launch, R
     MapLayout layout;
     layout.workload = workload;
     layout.launch = launch;
-    if (workload.kernel != KernelKind::Model) past = 0;
+    layout.placement = placement_of(workload);
+    if (!is_model(workload)) past = 0;
     const Extent launched = launched_extent(workload, launch, past);
     const auto problem = is_2d(workload) ? lay_out_2d(layout, launched, max_side, max_cells, past)
                                          : lay_out_1d(layout, launched, row_width, max_side, max_cells, past);
@@ -145,7 +148,7 @@ LayoutResult make_layout(const Workload& workload, const LaunchConfig& launch, R
         r.error = *problem;
         return r;
     }
-    if (workload.kernel == KernelKind::Model) {  // outlines from who touched each cell
+    if (is_model(workload)) {  // outlines from who touched each cell
         layout.past_not_drawn = past - layout.past_cells;
         layout.ghosts_not_drawn = 0;
         layout.outline_by_toucher = true;

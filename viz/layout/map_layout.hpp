@@ -31,6 +31,9 @@ uint64_t wrapped_row_threads(uint64_t threads);
 struct MapLayout {
     Workload workload;
     LaunchConfig launch;
+    // Where idle threads are drawn (the workload's, copied: the GPU's colorizer cannot read it
+    // through workload.kernel).
+    ThreadPlacement placement = ThreadPlacement::ByKernel;
     uint32_t width = 0;    // cells across
     uint32_t height = 0;   // cells down
     uint32_t block_w = 1;  // block outlines every block_w cells across …
