@@ -7,7 +7,7 @@
 #include <random>
 
 #include "kernels/core/launch_config.hpp"
-#include "kernels/builtin/kernel_bodies.hpp"
+#include "kernels/builtin/registry.hpp"
 #include "kernels/core/sanitizer.hpp"
 #include "kernels/core/workload.hpp"
 
@@ -34,18 +34,12 @@ class RandomLaunches {
         return launch;
     }
 
-    // The four kernels in turn, on small shapes.
+    // The kernels with a fast body in turn (the registry's order), on small shapes.
     Workload workload(int trial) {
-        switch (trial % 4) {
-            case 0:
-                return array_workload(&IncrementBody::kernel, pick(1, 5000));
-            case 1:
-                return array_workload(&IncrementStrideBody::kernel, pick(1, 5000));
-            case 2:
-                return matmul_workload(&MatmulBody::kernel, pick(1, 150), pick(1, 150), pick(1, 16));
-            default:
-                return matmul_workload(&MatmulXColBody::kernel, pick(1, 150), pick(1, 150), pick(1, 16));
-        }
+        const FastKernel* kernel = all_kernels()[size_t(trial) % all_kernels().size()];
+        if (!is_matrix(kernel)) return array_workload(kernel, pick(1, 5000));
+        const uint32_t rows = pick(1, 150), cols = pick(1, 150);
+        return matmul_workload(kernel, rows, cols, pick(1, 16));
     }
 
   private:

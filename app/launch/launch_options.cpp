@@ -39,14 +39,6 @@ std::string ResolvedLaunch::array_caption() const {
     return s;
 }
 
-size_t default_mapped_array(const KernelSpec& spec) {
-    for (size_t a = 0; a < spec.arrays.size(); ++a)
-        if (spec.arrays[a].space == MemorySpace::Global &&
-            (spec.arrays[a].role == ArrayRole::Output || spec.arrays[a].role == ArrayRole::InOut))
-            return a;
-    return 0;
-}
-
 ModelKernel tutorial_model_kernel(const Workload& workload, bool store_in_loop) {
     ModelKernel k;
     const bool in_loop = store_in_loop && workload.kernel == &MatmulBody::kernel;
@@ -54,7 +46,7 @@ ModelKernel tutorial_model_kernel(const Workload& workload, bool store_in_loop) 
     k.params = is_matrix(workload.kernel)
                    ? Params{workload.rows, workload.cols, workload.inner, workload.a_rows, workload.b_cols}
                    : Params{workload.n};
-    k.array = default_mapped_array(*k.spec);
+    k.array = k.spec->mapped_array();
     return k;
 }
 
@@ -66,7 +58,7 @@ ResolvedLaunch default_model_launch(const KernelSpec& spec) {
     ResolvedLaunch resolved;
     ModelKernel k;
     k.spec = &spec;
-    k.array = default_mapped_array(spec);
+    k.array = spec.mapped_array();
     for (const ParamSpec& p : spec.params)
         k.params.push_back(p.default_from < k.params.size() ? k.params[p.default_from] : p.default_value);
     resolved.launch.block = spec.default_block;

@@ -109,8 +109,6 @@ inline constexpr const char* kNoSweep =
 // Every built-in kernel's name, joined ("increment | matmul | …" for the help).
 std::string all_kernel_names(const char* separator);
 
-// The first output (or in-out) global array of a kernel: what its map shows by default.
-size_t default_mapped_array(const KernelSpec& spec);
 // One of the tutorial's kernels as the registry has it (a lesson's store in the loop:
 // matmul-store-in-loop), mapping its output.
 ModelKernel tutorial_model_kernel(const Workload& workload, bool store_in_loop);

@@ -128,7 +128,7 @@ void apply_editor_compile(AppState& state, KernelEditor::Compiled c) {
     ModelKernel k;
     k.spec = a.loaded->spec;
     k.owner = a.loaded->owner;
-    k.array = default_mapped_array(*k.spec);
+    k.array = k.spec->mapped_array();
     if (session) {  // an opened session's launch and array, now that its text compiled
         state.edit.launch = {session->grid, session->block};
         if (const size_t array = k.spec->array_index(session->array); array < k.spec->arrays.size()) {

@@ -102,6 +102,8 @@ struct KernelSpec {
     size_t param_index(const std::string& param) const;  // params.size() when absent
     std::vector<std::string> param_names() const;        // in order: two kernels with the same take one Params
     size_t array_index(const std::string& array) const;  // arrays.size() when absent
+    // The first output (or in-out) global array: what its map shows by default.
+    size_t mapped_array() const;
 };
 
 }  // namespace threadmap

@@ -102,6 +102,14 @@ size_t KernelSpec::array_index(const std::string& array) const {
     return arrays.size();
 }
 
+size_t KernelSpec::mapped_array() const {
+    for (size_t a = 0; a < arrays.size(); ++a)
+        if (arrays[a].space == MemorySpace::Global &&
+            (arrays[a].role == ArrayRole::Output || arrays[a].role == ArrayRole::InOut))
+            return a;
+    return 0;
+}
+
 uint64_t global_elements(const KernelSpec& spec, const Params& params, const LaunchConfig& launch) {
     uint64_t elements = 0;
     for (const auto& a : spec.arrays)
