@@ -80,6 +80,58 @@ TEST_CASE("a map and a figure drawn in-process through EGL have the colorizer's 
     }
 }
 
+// `m` drawn as a figure from the colours `renderer` holds.
+Image figure_of(CellGridRenderer& renderer, const MapLayout& m, const ColorContext& color) {
+    constexpr int kWidth = 640, kHeight = 360;
+    RenderTarget target(kWidth, kHeight);
+    target.bind();
+    FigureSpec spec;
+    spec.layout = &m;
+    spec.legend = make_legend({color.mode, color.palette, color.grid, color.block});
+    spec.width = kWidth;
+    spec.height = kHeight;
+    spec.font_px = 16;
+    {
+        MesaDrawing mesa;
+        draw_figure(renderer, spec);
+    }
+    return read_framebuffer(kWidth, kHeight);
+}
+
+TEST_CASE("one colour buffer serves maps of any size in turn - each drawn with its own colours, never the last's") {
+    const auto context = OffscreenContext::open();
+    REQUIRE_MESSAGE(context.value, context.error);
+    HeadlessImGui imgui(640, 360, 16);
+    CellGridRenderer renderer;
+    // Growing a little (kept storage), shrinking below a quarter (new storage), growing past it,
+    // and after a reservation ahead of a map (the window's, while a worker computes it).
+    for (const uint64_t n : {400, 520, 60, 700, 2000}) {  // 4, 5, 1, 6 and 16 rows of 128 cells
+        if (n == 700) renderer.reserve_cells(1000);
+        CAPTURE(n);
+        const Workload workload = array_workload(&IncrementBody::kernel, n);
+        const LaunchConfig launch{{uint32_t((n + 31) / 32), 1, 1}, {32, 1, 1}};
+        const LaunchResult result = emulate(workload, launch);
+        const auto layout = make_layout(workload, launch, {4}, uint32_t(CellGridRenderer::max_texture_side()));
+        REQUIRE(layout.value);
+        const MapLayout& m = *layout.value;
+        const ColorContext color{ColorMode::Global, Palette::Standard, launch.grid, launch.block};
+        std::vector<Rgba8> want(size_t(m.width) * m.height);
+        colorize_layout(m, result.map, color, want.data());
+        colorize_layout(m, result.map, color, renderer.map_cells(m.width, m.height));
+        renderer.unmap_cells();
+        const std::vector<Rgba8> held = renderer.read_cells();
+        REQUIRE(held.size() == want.size());
+        CHECK(std::equal(held.begin(), held.end(), want.begin(),
+                         [](Rgba8 a, Rgba8 b) { return a.r == b.r && a.g == b.g && a.b == b.b && a.a == b.a; }));
+        // The same figure from a buffer made for this map alone, pixel for pixel.
+        CellGridRenderer fresh;
+        colorize_layout(m, result.map, color, fresh.map_cells(m.width, m.height));
+        fresh.unmap_cells();
+        const Image kept = figure_of(renderer, m, color), own = figure_of(fresh, m, color);
+        CHECK(kept.rgba == own.rgba);
+    }
+}
+
 TEST_CASE("the timing figure draws its bars in-process through EGL") {
     const auto context = OffscreenContext::open();
     REQUIRE_MESSAGE(context.value, context.error);

@@ -34,9 +34,12 @@ class CellGridRenderer {
     // A buffer GL cannot map gives nullptr and is kept as the thread's GL failure.
     Rgba8* map_cells(uint32_t width, uint32_t height);
     void unmap_cells();
-    // Sizes the colour buffer for width × height cells (reallocating only on a change) and
-    // returns its GL name, for CUDA–OpenGL interop to register.
+    // Sizes the colour buffer for width × height cells (reallocating only when they outgrow it,
+    // or take under a quarter of it) and returns its GL name, for CUDA–OpenGL interop to register.
     GLuint prepare_cells(uint32_t width, uint32_t height);
+    // Grows the colour buffer ahead to hold `cells` (the cells a map computing now will have),
+    // so that its allocation is not paid in the frame the map lands in.
+    void reserve_cells(uint64_t cells);
     // The colours as GL holds them (tests compare interop and host painting with it).
     std::vector<Rgba8> read_cells() const;
     void upload(const Rgba8* cells, uint32_t width, uint32_t height);  // map, copy, unmap
@@ -59,8 +62,9 @@ class CellGridRenderer {
     Variant plain_, detail_, operand_;
     GlVertexArray vao_;
     GlBuffer cells_;
-    GlTexture texture_;  // a GL_TEXTURE_BUFFER view of cells_
-    uint32_t width_ = 0, height_ = 0;
+    GlTexture texture_;                // a GL_TEXTURE_BUFFER view of cells_
+    uint32_t width_ = 0, height_ = 0;  // the cells the buffer holds now, row 0 first
+    uint64_t capacity_ = 0;            // the buffer's bytes (at least width_ · height_ cells)
 };
 
 }  // namespace threadmap
