@@ -36,6 +36,10 @@ void draw_code_panel(AppState& state) {
         ImGui::SameLine();
         ImGui::TextDisabled("its CUDA C++ in the Editor tab, to change and run");
     }
+    if (!resolved.model && !resolved.workload.kernel) {  // no launch resolved (a lesson that failed to open)
+        ImGui::TextDisabled("no kernel chosen");
+        return;
+    }
     if (resolved.model || !has_tutorial_text(resolved.workload)) {
         // The kernel model's kernels (and a fast body the tutorial does not teach): their CUDA
         // C++, whose lines the findings name.

@@ -198,10 +198,11 @@ int run_frames(AppState& state, WindowSession& window, const WindowOptions& o, s
         clock.before_update(state);
         const bool updating = state.pending.any_update();
         update_picture(state, max_side, max_cells);
-        // A map computed on a worker gets its colour buffer now: at the window's start, in its
-        // first frame (long anyway), not 35 ms more in the frame the first map lands in. Not
-        // with a GPU, whose interop registers the buffer: GL must not reallocate it under CUDA.
-        if (state.picture_job && !(state.backend && state.backend->cuda))
+        // The first map, computed on a worker, gets its colour buffer now: at the window's start,
+        // in its first frame (long anyway), not 35 ms more in the frame it lands in. Only while
+        // no map is shown (growing the buffer drops what it holds), and not with a GPU, whose
+        // interop registers the buffer: GL must not reallocate it under CUDA.
+        if (state.picture_job && !state.picture && !(state.backend && state.backend->cuda))
             renderer->reserve_cells(element_count(state.picture_job->launch.workload));
         if (state.pending.upload) {  // colours straight into the GL buffer the shader reads
             state.paint_line = paint_picture(*state.picture, *renderer, painter);

@@ -1,8 +1,9 @@
 // The registry: one line per built-in kernel.
 #include "kernels/builtin/registry.hpp"
 
+#include <cassert>
+
 #include "kernels/builtin/copy_offset.hpp"
-#include "kernels/core/join_names.hpp"
 #include "kernels/builtin/histogram_atomic.hpp"
 #include "kernels/builtin/histogram_racy.hpp"
 #include "kernels/builtin/histogram_shared.hpp"
@@ -18,6 +19,7 @@
 #include "kernels/builtin/stencil_1d.hpp"
 #include "kernels/builtin/transpose_naive.hpp"
 #include "kernels/builtin/transpose_tiled.hpp"
+#include "kernels/core/join_names.hpp"
 
 namespace threadmap {
 
@@ -70,7 +72,10 @@ const FastKernel* parse_kernel(std::string_view name) {
     return nullptr;
 }
 
-Dim3 default_block(const FastKernel* kernel) { return find_builtin_kernel(kernel->name)->default_block; }
+Dim3 default_block(const FastKernel* kernel) {
+    assert(kernel && "a fast body's block: the kernel model's launches take their spec's");
+    return find_builtin_kernel(kernel->name)->default_block;
+}
 
 std::string kernel_names(const char* separator, const char* last) {
     return join_names(all_kernels(), kernel_name, separator, last);

@@ -115,6 +115,17 @@ TEST_CASE("every lesson and colour mode draws its panels") {
     }
 }
 
+TEST_CASE("a window whose lesson could not open draws its panels - the Code tab says no kernel is chosen") {
+    HeadlessUi ui;
+    AppState state;  // select_lesson failed (a lesson's own kernel that did not compile): nothing resolved
+    state.requests.rescale = false;
+    for (int i = 0; i < 3; ++i) ui.frame(state);
+    ui.click(state, "tab:Code");  // drawn with nothing to show: it said increment's text before
+    ui.frame(state);
+    CHECK(!state.picture);
+    CHECK(state.widget_rects.count("blockDim.x") == 1);
+}
+
 TEST_CASE("an invalid blockDim is explained and the last valid map stays") {
     HeadlessUi ui;
     AppState state;

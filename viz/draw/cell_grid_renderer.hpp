@@ -38,7 +38,8 @@ class CellGridRenderer {
     // or take under a quarter of it) and returns its GL name, for CUDA–OpenGL interop to register.
     GLuint prepare_cells(uint32_t width, uint32_t height);
     // Grows the colour buffer ahead to hold `cells` (the cells a map computing now will have),
-    // so that its allocation is not paid in the frame the map lands in.
+    // so that its allocation is not paid in the frame the map lands in. Growing drops the
+    // colours it holds: for a buffer that shows no map yet.
     void reserve_cells(uint64_t cells);
     // The colours as GL holds them (tests compare interop and host painting with it).
     std::vector<Rgba8> read_cells() const;
