@@ -21,7 +21,10 @@ enum class ThreadPlacement : uint8_t {
     XColumn,   // x → column j, y → row i (matmul-xcol)
 };
 
-// The data a fast body runs over: one array of n elements, or C = A·B.
+// The data a fast body runs over: one array of n elements, or C = A·B. The family also says what
+// the body computes where the timing model and the CPU reference need it (timing_model.cpp's
+// workload_cost, cpu_reference.cpp): a[i] += 1 over the array, or the product. A fast body
+// that computes something else needs its own cost and CPU twin there first.
 enum class FastFamily : uint8_t { Array, Matrix };
 
 // A kernel's compiled fast body, as its spec carries it (KernelSpec::fast): the writers-only CPU
