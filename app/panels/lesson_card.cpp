@@ -13,14 +13,7 @@ namespace threadmap {
 
 namespace {
 
-// A lesson's text as the screen shows it: its figures filled in, no `code` marks.
-std::string shown_text(const Lesson& lesson, const std::string& text) {
-    std::string s = fill_lesson_text(text, lesson_figures(lesson));
-    s.erase(std::remove(s.begin(), s.end(), '`'), s.end());
-    return s;
-}
-
-std::string look_for_text(const Lesson& lesson) { return "Look for: " + shown_text(lesson, lesson.look_for); }
+std::string look_for_text(const Lesson& lesson) { return "Look for: " + lesson_text_now(lesson, lesson.look_for); }
 
 }  // namespace
 

@@ -3,8 +3,6 @@
 
 #include <imgui.h>
 
-#include <algorithm>
-
 #include "app/reports/lesson_text.hpp"
 #include "app/launch/lessons.hpp"
 
@@ -19,14 +17,8 @@ void draw_lessons_panel(AppState& state) {
         ImGui::Indent();
         ImGui::TextDisabled("--preset %s", l.name.c_str());
         if (current) {  // the figures come from the lesson's own launch (one emulation, kept)
-            const auto& figures = lesson_figures(l);
-            const auto shown = [&figures](const std::string& text) {  // `code` marks need no marks on screen
-                std::string s = fill_lesson_text(text, figures);
-                s.erase(std::remove(s.begin(), s.end(), '`'), s.end());
-                return s;
-            };
-            ImGui::TextWrapped("%s", shown(l.explanation).c_str());
-            ImGui::TextWrapped("Look for: %s", shown(l.look_for).c_str());
+            ImGui::TextWrapped("%s", lesson_text_now(l, l.explanation).c_str());
+            ImGui::TextWrapped("Look for: %s", lesson_text_now(l, l.look_for).c_str());
             for (const auto& source : l.sources) ImGui::TextDisabled("Source: %s", source.source.c_str());
         }
         ImGui::Unindent();

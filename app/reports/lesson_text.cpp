@@ -1,7 +1,10 @@
 // Lesson figures; see lesson_text.hpp.
 #include "app/reports/lesson_text.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <future>
 #include <mutex>
 
 #include "kernels/emulator/cpu_emulator.hpp"
@@ -225,18 +228,45 @@ std::map<std::string, std::string> compute_figures(const Lesson& lesson) {
     return f;
 }
 
-}  // namespace
+using Figures = std::map<std::string, std::string>;
 
-const std::map<std::string, std::string>& lesson_figures(const Lesson& lesson) {
-    static std::mutex mutex;
-    static std::map<std::string, std::map<std::string, std::string>> cache;
+// Each lesson's figures, computed once on a thread of their own (one lesson at a time, as
+// the launch each runs shares the cores): a lesson's launch takes up to 0.7 s (the seed
+// matmul's memory view, twice), which froze the window's frame when the card first showed.
+std::shared_future<Figures> figures_of(const Lesson& lesson) {
+    static std::mutex mutex, computing;
+    static std::map<std::string, std::shared_future<Figures>> cache;
     std::lock_guard<std::mutex> lock(mutex);
     auto it = cache.find(lesson.name);
-    if (it == cache.end()) it = cache.emplace(lesson.name, compute_figures(lesson)).first;
+    if (it == cache.end()) {
+        std::shared_future<Figures> f = std::async(std::launch::async, [&lesson] {
+                                            std::lock_guard<std::mutex> one_at_a_time(computing);
+                                            return compute_figures(lesson);
+                                        }).share();
+        it = cache.emplace(lesson.name, std::move(f)).first;
+    }
     return it->second;
 }
 
-std::string fill_lesson_text(const std::string& text, const std::map<std::string, std::string>& figures) {
+}  // namespace
+
+const Figures& lesson_figures(const Lesson& lesson) { return figures_of(lesson).get(); }
+
+const Figures* lesson_figures_if_ready(const Lesson& lesson) {
+    const std::shared_future<Figures> f = figures_of(lesson);
+    // The cache keeps the shared state: the figures outlive this copy of the future.
+    return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready ? &f.get() : nullptr;
+}
+
+std::string lesson_text_now(const Lesson& lesson, const std::string& text) {
+    const Figures* figures = lesson_figures_if_ready(lesson);
+    std::string s = figures ? fill_lesson_text(text, *figures) : fill_lesson_text(text, {}, "\u2026");
+    s.erase(std::remove(s.begin(), s.end(), '`'), s.end());
+    return s;
+}
+
+std::string fill_lesson_text(const std::string& text, const std::map<std::string, std::string>& figures,
+                             const char* unknown) {
     std::string out;
     for (size_t i = 0; i < text.size();) {
         const size_t open = text.find('{', i);
@@ -246,7 +276,9 @@ std::string fill_lesson_text(const std::string& text, const std::map<std::string
             break;
         }
         const auto f = figures.find(text.substr(open + 1, close - open - 1));
-        out += text.substr(i, open - i) + (f == figures.end() ? text.substr(open, close - open + 1) : f->second);
+        out += text.substr(i, open - i) + (f != figures.end() ? f->second
+                                           : unknown          ? std::string(unknown)
+                                                              : text.substr(open, close - open + 1));
         i = close + 1;
     }
     return out;

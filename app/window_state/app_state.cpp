@@ -6,6 +6,7 @@
 #include "app/launch/device_profiles.hpp"
 #include "viz/draw/legend.hpp"
 #include "app/launch/lessons.hpp"
+#include "app/reports/lesson_text.hpp"
 
 namespace threadmap {
 
@@ -16,6 +17,11 @@ std::optional<OccupancyGpu> AppState::occupancy_gpu() const {
 }
 
 ColorMode AppState::color_mode() const { return parse_color_mode(settings.color_mode).value_or(ColorMode::Block); }
+
+bool AppState::lesson_figures_pending() const {
+    const Lesson* lesson = find_lesson(edit.preset);
+    return lesson && !lesson_figures_if_ready(*lesson);
+}
 
 void select_lesson(AppState& state, const std::string& name) {
     LaunchOptions o;

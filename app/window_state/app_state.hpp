@@ -185,12 +185,14 @@ struct AppState {
     const Theme& theme() const { return theme_of(parse_theme(settings.theme).value_or(ThemeName::Dark)); }
     std::optional<glm::ivec2> inspected_cell() const { return pinned_cell ? pinned_cell : hovered_cell; }
     // Work that will change what is on screen without input: a map to build, a timing run, a
-    // sweep or an export in flight.
+    // sweep, an export or the lesson's figures in flight.
     bool busy() const {
         return pending.any_update() || pending.upload || picture_job.has_value() || timing.run.valid() ||
                timing.sweep_job.valid() || launch_sweep.running() || touchers.running() || editor.gpu_job.valid() ||
-               editor.compile_job.valid() || !exports.empty();
+               editor.compile_job.valid() || !exports.empty() || lesson_figures_pending();
     }
+    // The lesson's card shows "…" for figures its launch is still computing (lesson_text_now).
+    bool lesson_figures_pending() const;
 };
 
 // Loads a lesson into the controls (the map follows on the next frame), opening on its view.

@@ -173,6 +173,10 @@ constexpr uint64_t kMemoryInFrame = uint64_t(1) << 23;
 // …and a kernel with barriers', which switches between its threads' fibers besides (tiled-matmul's
 // 8×8 blocks over 200×200, 2^23 steps, took a 90 ms frame).
 constexpr uint64_t kFibersInFrame = kMemoryInFrame / 8;
+// A kernel model's picture of a kernel that drew none yet: its steps may cost ten times the
+// usual (every access of increment-unguarded's 5M threads past its end is a finding: a 417 ms
+// frame at 2^23 steps), so only this much before what it costs is known.
+constexpr uint64_t kFirstModelInFrame = uint64_t(1) << 20;
 
 // A learner's kernel (the Editor's, a lesson's own) runs in a child process for as long as
 // its time limit allows, and its loops are its own: `while (1) {}` takes the whole limit, so
@@ -193,7 +197,8 @@ bool fits_frame(const AppState& state, const ResolvedLaunch& launch, bool memory
                                                                      : kMemoryInFrame;
     if (steps > in_frame || (memory && steps > kMemoryInFrame)) return false;
     const auto cost = state.picture_cost.find(cost_key(state, launch, memory));
-    return cost == state.picture_cost.end() || cost->second * double(steps) <= kFrameBudgetMs;
+    if (cost == state.picture_cost.end()) return !launch.model || steps <= kFirstModelInFrame;
+    return cost->second * double(steps) <= kFrameBudgetMs;
 }
 
 }  // namespace

@@ -32,6 +32,7 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <initializer_list>
 #include <new>
 #include <stdexcept>
 #include <thread>
@@ -399,7 +400,7 @@ class ModelEmulator {
     // Counts a finding; lists it (making its text, which costs) while the list has room. Out
     // of line: the access path stays small.
     template <class Describe>
-    [[gnu::noinline, gnu::cold]] void report(FindingKind kind, std::vector<uint32_t> ids, size_t array,
+    [[gnu::noinline, gnu::cold]] void report(FindingKind kind, std::initializer_list<uint32_t> ids, size_t array,
                                              uint64_t element, int line, Describe describe);
     [[gnu::noinline, gnu::cold]] void out_of_bounds(size_t a, uint64_t i, uint32_t id, int line, bool write,
                                                     bool atomic);
@@ -547,8 +548,8 @@ std::vector<uint64_t> ModelEmulator::index_of(size_t a, uint64_t i) const {
 }
 
 template <class Describe>
-void ModelEmulator::report(FindingKind kind, std::vector<uint32_t> ids, size_t array, uint64_t element, int line,
-                           Describe describe) {
+void ModelEmulator::report(FindingKind kind, std::initializer_list<uint32_t> ids, size_t array, uint64_t element,
+                           int line, Describe describe) {
     ++result_.counts[size_t(kind)];
     if (result_.findings.size() >= ModelResult::kMaxListedFindings) return;
     Finding f;

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <bit>
@@ -22,6 +23,7 @@
 #include "app/window_state/picture_cache.hpp"
 #include "tests/app/lesson_launch.hpp"
 #include "app/launch/lessons.hpp"
+#include "app/reports/lesson_text.hpp"
 #include "app/window/main_layout.hpp"
 #include "app/launch/model_launch.hpp"
 #include "app/window/replay.hpp"
@@ -494,6 +496,45 @@ TEST_CASE("a kernel whose last picture took long computes its next one on a work
     CHECK(state.picture_job);
     cancel_picture_job(state);
     for (auto& f : state.retiring) f.wait();
+}
+
+TEST_CASE("a model kernel's first picture is computed within the frame only when small - its cost is not known yet") {
+    HeadlessUi ui;
+    AppState state;
+    ResolvedLaunch launch = default_model_launch(*find_builtin_kernel("increment-unguarded"));
+    const auto show = [&](uint32_t grid_x) {
+        state.edit = launch;
+        state.edit.launch.grid = {grid_x, 1, 1};
+        mark_launch_edited(state);
+        update_picture(state, 16384, kMaxDrawnCells);
+    };
+    // Every thread past n = 500 writes past the end of a: a finding per access, ten times the
+    // usual cost. 2^21 threads of that froze a frame for a quarter of a second.
+    show(65536);  // 2^21 threads of 32
+    CHECK(state.picture_job);
+    finish_picture_job(state, 16384, kMaxDrawnCells);
+    REQUIRE(state.picture);
+    CHECK(state.picture->launch.launch.grid.x == 65536);
+    state.picture_cost.clear();  // as if the window had just opened
+    show(64);                    // 2,048 threads: within the frame
+    CHECK_FALSE(state.picture_job);
+    CHECK(state.picture->launch.launch.grid.x == 64);
+}
+
+TEST_CASE("a lesson's figures are computed beside the window - its card says ... until they come, busy meanwhile") {
+    const Lesson& lesson = *find_lesson("coalescing");  // its figures run the seed matmul's memory view twice
+    const std::string now = lesson_text_now(lesson, lesson.look_for);
+    CHECK(now.find('{') == std::string::npos);  // never a placeholder: a figure or "…"
+    AppState state;
+    select_lesson(state, "coalescing");
+    const auto& figures = lesson_figures(lesson);  // waits for them
+    CHECK_FALSE(state.lesson_figures_pending());
+    std::string filled = fill_lesson_text(lesson.look_for, figures);
+    filled.erase(std::remove(filled.begin(), filled.end(), '`'), filled.end());
+    CHECK(lesson_text_now(lesson, lesson.look_for) == filled);
+    CHECK(filled.find("\u2026") == std::string::npos);
+    CHECK(fill_lesson_text("{blocks} blocks, {nosuch}", {}, "\u2026") == "\u2026 blocks, \u2026");
+    CHECK(fill_lesson_text("{blocks} blocks, {nosuch}", {{"blocks", "4"}}) == "4 blocks, {nosuch}");
 }
 
 TEST_CASE("stepping tiled-matmul's phase slider keeps the B tile beside the A tile - another kernel drops it") {
