@@ -13,13 +13,15 @@ namespace threadmap {
 
 namespace {
 
-std::string look_for_text(const Lesson& lesson) { return "Look for: " + lesson_text_now(lesson, lesson.look_for); }
+std::string look_for_text(const AppState& state, const Lesson& lesson) {
+    return "Look for: " + lesson_text_now(state, lesson, lesson.look_for);
+}
 
 }  // namespace
 
 std::string look_for_for_margin(const AppState& state) {
     const Lesson* lesson = find_lesson(state.edit.preset);
-    return lesson && state.settings.lesson_card_open ? look_for_text(*lesson) : "";
+    return lesson && state.settings.lesson_card_open ? look_for_text(state, *lesson) : "";
 }
 
 void draw_lesson_card(AppState& state) {
@@ -55,7 +57,7 @@ void draw_lesson_card(AppState& state) {
     if (ImGui::ArrowButton("##next", ImGuiDir_Right)) select_lesson(state, all[(at + 1) % all.size()].name);
     remember_rect(state, "lesson:card-next");
     if (state.settings.lesson_card_open && !state.look_for_in_margin) {
-        ImGui::TextWrapped("%s", look_for_text(*lesson).c_str());
+        ImGui::TextWrapped("%s", look_for_text(state, *lesson).c_str());
         remember_rect(state, "lesson:look-for");
     }
     ImGui::Separator();

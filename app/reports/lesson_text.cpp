@@ -2,9 +2,7 @@
 #include "app/reports/lesson_text.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <future>
 #include <mutex>
 
 #include "kernels/emulator/cpu_emulator.hpp"
@@ -228,38 +226,34 @@ std::map<std::string, std::string> compute_figures(const Lesson& lesson) {
     return f;
 }
 
+}  // namespace
+
 using Figures = std::map<std::string, std::string>;
 
-// Each lesson's figures, computed once on a thread of their own (one lesson at a time, as
-// the launch each runs shares the cores): a lesson's launch takes up to 0.7 s (the seed
-// matmul's memory view, twice), which froze the window's frame when the card first showed.
-std::shared_future<Figures> figures_of(const Lesson& lesson) {
-    static std::mutex mutex, computing;
-    static std::map<std::string, std::shared_future<Figures>> cache;
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = cache.find(lesson.name);
-    if (it == cache.end()) {
-        std::shared_future<Figures> f = std::async(std::launch::async, [&lesson] {
-                                            std::lock_guard<std::mutex> one_at_a_time(computing);
-                                            return compute_figures(lesson);
-                                        }).share();
-        it = cache.emplace(lesson.name, std::move(f)).first;
-    }
-    return it->second;
-}
+namespace {
+
+std::mutex g_cache_mutex;                // held briefly: the cache's map
+std::map<std::string, Figures> g_cache;  // by lesson; entries never move or go
+std::mutex g_compute_mutex;              // one lesson's runs at a time (they share the cores)
 
 }  // namespace
 
-const Figures& lesson_figures(const Lesson& lesson) { return figures_of(lesson).get(); }
-
-const Figures* lesson_figures_if_ready(const Lesson& lesson) {
-    const std::shared_future<Figures> f = figures_of(lesson);
-    // The cache keeps the shared state: the figures outlive this copy of the future.
-    return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready ? &f.get() : nullptr;
+const Figures& lesson_figures(const Lesson& lesson) {
+    if (const Figures* done = cached_lesson_figures(lesson)) return *done;
+    std::lock_guard<std::mutex> computing(g_compute_mutex);
+    if (const Figures* done = cached_lesson_figures(lesson)) return *done;  // another thread's
+    Figures figures = compute_figures(lesson);
+    std::lock_guard<std::mutex> lock(g_cache_mutex);
+    return g_cache.emplace(lesson.name, std::move(figures)).first->second;
 }
 
-std::string lesson_text_now(const Lesson& lesson, const std::string& text) {
-    const Figures* figures = lesson_figures_if_ready(lesson);
+const Figures* cached_lesson_figures(const Lesson& lesson) {
+    std::lock_guard<std::mutex> lock(g_cache_mutex);
+    const auto it = g_cache.find(lesson.name);
+    return it == g_cache.end() ? nullptr : &it->second;
+}
+
+std::string lesson_text_shown(const std::string& text, const Figures* figures) {
     std::string s = figures ? fill_lesson_text(text, *figures) : fill_lesson_text(text, {}, "\u2026");
     s.erase(std::remove(s.begin(), s.end(), '`'), s.end());
     return s;

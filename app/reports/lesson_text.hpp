@@ -14,21 +14,20 @@ namespace threadmap {
 // b_cols, grid, block ("16x16"), blocks, threads_per_block, threads_launched,
 // threads_active, threads_idle, idle_percent, elements, elements_untouched, elements_multi,
 // stride (blockDim.x·gridDim.x), stores (stores per element of a matmul: inner),
-// missing_percent (C's share of A·B not computed). Computed once per lesson (an emulation, on
-// a thread of its own); this waits for them.
+// missing_percent (C's share of A·B not computed). Computed once per lesson (runs of its launch:
+// up to 0.7 s for a heavy lesson, one lesson at a time) and kept; from any thread.
 const std::map<std::string, std::string>& lesson_figures(const Lesson& lesson);
-// The same when they are computed; else nullptr, and they are being (the window's frames do
-// not wait: a heavy lesson's take up to 0.7 s).
-const std::map<std::string, std::string>* lesson_figures_if_ready(const Lesson& lesson);
+// The same when they were computed, else nullptr; never waits (the window's frames ask).
+const std::map<std::string, std::string>* cached_lesson_figures(const Lesson& lesson);
 
 // text with every {name} replaced by its figure; an unknown name stays as written, or becomes
 // `unknown` when given (the window's "…" while the figures are computed).
 std::string fill_lesson_text(const std::string& text, const std::map<std::string, std::string>& figures,
                              const char* unknown = nullptr);
 
-// A lesson's text as the window shows it now: its figures filled in, "…" for those still being
-// computed, no `code` marks.
-std::string lesson_text_now(const Lesson& lesson, const std::string& text);
+// A lesson's text as the screen shows it: its figures filled in ("…" for each while `figures`
+// is null: still being computed), no `code` marks.
+std::string lesson_text_shown(const std::string& text, const std::map<std::string, std::string>* figures);
 
 // Large counts as a learner reads them: 16992 → "16,992" (four digits stay as they are).
 std::string grouped(uint64_t value);

@@ -20,7 +20,18 @@ ColorMode AppState::color_mode() const { return parse_color_mode(settings.color_
 
 bool AppState::lesson_figures_pending() const {
     const Lesson* lesson = find_lesson(edit.preset);
-    return lesson && !lesson_figures_if_ready(*lesson);
+    if (!lesson || cached_lesson_figures(*lesson)) return false;
+    const auto job = lesson_figure_jobs.find(lesson->name);
+    return job != lesson_figure_jobs.end() &&
+           job->second.wait_for(std::chrono::seconds(0)) != std::future_status::ready;
+}
+
+std::string lesson_text_now(const AppState& state, const Lesson& lesson, const std::string& text) {
+    const auto* figures = cached_lesson_figures(lesson);
+    if (!figures && !state.lesson_figure_jobs.count(lesson.name))
+        state.lesson_figure_jobs.emplace(lesson.name,
+                                         std::async(std::launch::async, [&lesson] { lesson_figures(lesson); }));
+    return lesson_text_shown(text, figures);
 }
 
 void select_lesson(AppState& state, const std::string& name) {

@@ -191,15 +191,21 @@ struct AppState {
                timing.sweep_job.valid() || launch_sweep.running() || touchers.running() || editor.gpu_job.valid() ||
                editor.compile_job.valid() || !exports.empty() || lesson_figures_pending();
     }
-    // The lesson's card shows "…" for figures its launch is still computing (lesson_text_now).
-    bool lesson_figures_pending() const;
+    // A lesson's figures computed beside the window, by lesson (lesson_text_now starts them;
+    // the state's end waits for them, before the process's statics go).
+    mutable std::map<std::string, std::future<void>> lesson_figure_jobs;
+    bool lesson_figures_pending() const;  // the open lesson's card still says "…"
 };
+
+// A lesson's text as the window shows it now: its figures filled in, or "…" while a job beside
+// the window computes them (a heavy lesson's take up to 0.7 s: the frame does not wait).
+struct Lesson;
+std::string lesson_text_now(const AppState& state, const Lesson& lesson, const std::string& text);
 
 // Loads a lesson into the controls (the map follows on the next frame), opening on its view.
 void select_lesson(AppState& state, const std::string& name);
 // A lesson's view (on opening it, and the lesson card's "Show me"): the array it maps, its
 // colour mode, tab, pinned element and, for a timing lesson, a run.
-struct Lesson;
 void show_lesson_view(AppState& state, const Lesson& lesson);
 
 // Whether the map is of the target's array (of its block, for a __shared__ one).

@@ -523,18 +523,20 @@ TEST_CASE("a model kernel's first picture is computed within the frame only when
 
 TEST_CASE("a lesson's figures are computed beside the window - its card says ... until they come, busy meanwhile") {
     const Lesson& lesson = *find_lesson("coalescing");  // its figures run the seed matmul's memory view twice
-    const std::string now = lesson_text_now(lesson, lesson.look_for);
-    CHECK(now.find('{') == std::string::npos);  // never a placeholder: a figure or "…"
     AppState state;
     select_lesson(state, "coalescing");
-    const auto& figures = lesson_figures(lesson);  // waits for them
+    const std::string now = lesson_text_now(state, lesson, lesson.look_for);  // never waits
+    CHECK(now.find('{') == std::string::npos);                                // a figure or "…", no placeholder
+    REQUIRE(state.lesson_figure_jobs.count("coalescing") == 1);
+    state.lesson_figure_jobs.at("coalescing").wait();
     CHECK_FALSE(state.lesson_figures_pending());
-    std::string filled = fill_lesson_text(lesson.look_for, figures);
+    std::string filled = fill_lesson_text(lesson.look_for, lesson_figures(lesson));
     filled.erase(std::remove(filled.begin(), filled.end(), '`'), filled.end());
-    CHECK(lesson_text_now(lesson, lesson.look_for) == filled);
+    CHECK(lesson_text_now(state, lesson, lesson.look_for) == filled);
     CHECK(filled.find("\u2026") == std::string::npos);
-    CHECK(fill_lesson_text("{blocks} blocks, {nosuch}", {}, "\u2026") == "\u2026 blocks, \u2026");
-    CHECK(fill_lesson_text("{blocks} blocks, {nosuch}", {{"blocks", "4"}}) == "4 blocks, {nosuch}");
+    CHECK(lesson_text_shown("{blocks} blocks, {nosuch}", nullptr) == "\u2026 blocks, \u2026");
+    const std::map<std::string, std::string> four{{"blocks", "4"}};
+    CHECK(lesson_text_shown("{blocks} `blocks`, {nosuch}", &four) == "4 blocks, {nosuch}");
 }
 
 TEST_CASE("stepping tiled-matmul's phase slider keeps the B tile beside the A tile - another kernel drops it") {
