@@ -17,6 +17,8 @@ struct MesaDrawing {  // allocations made meanwhile are not leak-checked
 struct MesaDrawing {};
 #endif
 
+#include <map>
+
 #include "viz/draw/cell_grid_renderer.hpp"
 #include "kernels/builtin/kernel_bodies.hpp"
 #include "kernels/emulator/cpu_emulator.hpp"
@@ -105,6 +107,9 @@ TEST_CASE("one colour buffer serves maps of any size in turn - each drawn with i
     CellGridRenderer renderer;
     // Growing a little (kept storage), shrinking below a quarter (new storage), growing past it,
     // and after a reservation ahead of a map (the window's, while a worker computes it).
+    // New storage (which CUDA interop must register anew) only where the map outgrew the buffer
+    // or took under a quarter of it: at 400, 60, the reservation before 700, and 2000.
+    const std::map<uint64_t, uint64_t> storages_after{{400, 1}, {520, 1}, {60, 2}, {700, 3}, {2000, 4}};
     for (const uint64_t n : {400, 520, 60, 700, 2000}) {  // 4, 5, 1, 6 and 16 rows of 128 cells
         if (n == 700) renderer.reserve_cells(1000);
         CAPTURE(n);
@@ -119,6 +124,7 @@ TEST_CASE("one colour buffer serves maps of any size in turn - each drawn with i
         colorize_layout(m, result.map, color, want.data());
         colorize_layout(m, result.map, color, renderer.map_cells(m.width, m.height));
         renderer.unmap_cells();
+        CHECK(renderer.storage_generation() == storages_after.at(n));
         const std::vector<Rgba8> held = renderer.read_cells();
         REQUIRE(held.size() == want.size());
         CHECK(std::equal(held.begin(), held.end(), want.begin(),

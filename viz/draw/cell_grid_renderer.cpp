@@ -67,6 +67,7 @@ GLuint CellGridRenderer::prepare_cells(uint32_t width, uint32_t height) {
         GL_CHECK(glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA8, cells_.get()));
         glBindTexture(GL_TEXTURE_BUFFER, 0);
         capacity_ = bytes + spare;
+        ++storage_generation_;
     }
     width_ = width;
     height_ = height;

@@ -41,6 +41,8 @@ class CellGridRenderer {
     // so that its allocation is not paid in the frame the map lands in. Growing drops the
     // colours it holds: for a buffer that shows no map yet.
     void reserve_cells(uint64_t cells);
+    // Counts the buffer's storages: CUDA interop registers it anew when this changed.
+    uint64_t storage_generation() const { return storage_generation_; }
     // The colours as GL holds them (tests compare interop and host painting with it).
     std::vector<Rgba8> read_cells() const;
     void upload(const Rgba8* cells, uint32_t width, uint32_t height);  // map, copy, unmap
@@ -66,6 +68,7 @@ class CellGridRenderer {
     GlTexture texture_;                // a GL_TEXTURE_BUFFER view of cells_
     uint32_t width_ = 0, height_ = 0;  // the cells the buffer holds now, row 0 first
     uint64_t capacity_ = 0;            // the buffer's bytes (at least width_ · height_ cells)
+    uint64_t storage_generation_ = 0;
 };
 
 }  // namespace threadmap

@@ -65,6 +65,7 @@ struct CudaGlPainter::Impl {
     std::unique_ptr<CudaStream> stream;  // paints wait for their own work, never a bench's
     std::unique_ptr<Registration> registration;
     uint32_t width = 0, height = 0;
+    uint64_t storage = 0;  // the renderer's storage_generation() it registered
     // A failure is remembered for its size: the same paint is not retried every frame (a
     // registration is slow to fail), a new size tries once more.
     std::string failed;
@@ -84,13 +85,17 @@ std::string CudaGlPainter::paint(CellGridRenderer& renderer, const MapLayout& la
     try {
         CUDA_CHECK(cudaSetDevice(map.device));
         if (!p.stream || p.stream->device() != map.device) p.stream = std::make_unique<CudaStream>(map.device);
-        if (layout.width != p.width || layout.height != p.height || !p.registration) {
+        // Registered anew for another size, or when the host's painting gave the buffer new
+        // storage since (a kernel model's map on this backend, at another size).
+        if (layout.width != p.width || layout.height != p.height || !p.registration ||
+            p.storage != renderer.storage_generation()) {
             p.registration.reset();  // unregister before GL reallocates the buffer
             p.width = p.height = 0;
             const GLuint buffer = renderer.prepare_cells(layout.width, layout.height);
             p.registration = std::make_unique<Registration>(buffer);
             p.width = layout.width;
             p.height = layout.height;
+            p.storage = renderer.storage_generation();
         }
         {  // the executor's device buffers, read in place: the map never leaves the GPU
             ScopedMapping mapping(p.registration->get(), p.stream->get());
