@@ -42,7 +42,7 @@ std::string ResolvedLaunch::array_caption() const {
 ModelKernel tutorial_model_kernel(const Workload& workload, bool store_in_loop) {
     ModelKernel k;
     const bool in_loop = store_in_loop && workload.kernel == &MatmulBody::kernel;
-    k.spec = find_builtin_kernel(in_loop ? "matmul-store-in-loop" : std::string(kernel_name(workload.kernel)));
+    k.spec = in_loop ? find_builtin_kernel("matmul-store-in-loop") : &spec_of(*workload.kernel);
     k.params = is_matrix(workload.kernel)
                    ? Params{workload.rows, workload.cols, workload.inner, workload.a_rows, workload.b_cols}
                    : Params{workload.n};

@@ -43,9 +43,7 @@ void draw_code_panel(AppState& state) {
     if (resolved.model || !has_tutorial_text(resolved.workload)) {
         // The kernel model's kernels (and a fast body the tutorial does not teach): their CUDA
         // C++, whose lines the findings name.
-        const KernelSpec& spec = resolved.model
-                                     ? *resolved.model->spec
-                                     : *find_builtin_kernel(std::string(kernel_name(resolved.workload.kernel)));
+        const KernelSpec& spec = resolved.model ? *resolved.model->spec : spec_of(*resolved.workload.kernel);
         ImGui::TextWrapped("%s: %s", spec.name.c_str(), spec.summary.c_str());
         show(model_kernel_code(spec, resolved.launch));
         return;

@@ -19,7 +19,6 @@
 #include "kernels/builtin/stencil_1d.hpp"
 #include "kernels/builtin/transpose_naive.hpp"
 #include "kernels/builtin/transpose_tiled.hpp"
-#include "kernels/core/join_names.hpp"
 
 namespace threadmap {
 
@@ -72,13 +71,15 @@ const FastKernel* parse_kernel(std::string_view name) {
     return nullptr;
 }
 
-Dim3 default_block(const FastKernel* kernel) {
-    assert(kernel && "a fast body's block: the kernel model's launches take their spec's");
-    return find_builtin_kernel(kernel->name)->default_block;
+const KernelSpec& spec_of(const FastKernel& kernel) {
+    const KernelSpec* spec = find_builtin_kernel(kernel.name);
+    assert(spec && spec->fast == &kernel && "a fast body is carried by the spec of its name");
+    return *spec;
 }
 
-std::string kernel_names(const char* separator, const char* last) {
-    return join_names(all_kernels(), kernel_name, separator, last);
+Dim3 default_block(const FastKernel* kernel) {
+    assert(kernel && "a fast body's block: the kernel model's launches take their spec's");
+    return spec_of(*kernel).default_block;
 }
 
 }  // namespace threadmap

@@ -16,9 +16,9 @@ const KernelSpec* find_builtin_kernel(const std::string& name);  // nullptr when
 // The kernels with a fast body (KernelSpec::fast), in the registry's order, and one by name.
 const std::vector<const FastKernel*>& all_kernels();
 const FastKernel* parse_kernel(std::string_view name);  // nullptr when none has that name
+// The spec that carries a fast body (every FastKernel of FastBodies is named by one).
+const KernelSpec& spec_of(const FastKernel& kernel);
 // The block a user gets without --block: its spec's.
 Dim3 default_block(const FastKernel* kernel);
-// "increment, increment-stride, matmul or matmul-xcol" (or joined by `separator`).
-std::string kernel_names(const char* separator = ", ", const char* last = " or ");
 
 }  // namespace threadmap

@@ -277,7 +277,7 @@ TEST_CASE("the model's writer map equals the fast emulator's on random launches 
     for (int trial = 0; trial < 10 * int(all_kernels().size()); ++trial) {
         const Workload workload = random.workload(trial);
         const LaunchConfig launch = random.launch(trial);
-        const KernelSpec& spec = *find_builtin_kernel(std::string(kernel_name(workload.kernel)));
+        const KernelSpec& spec = spec_of(*workload.kernel);
         REQUIRE(spec.fast == workload.kernel);
         const bool matrix = is_matrix(workload.kernel);
         const size_t mapped = spec.mapped_array();
