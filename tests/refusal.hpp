@@ -10,3 +10,5 @@ template <class T>
 std::string refusal(const threadmap::Outcome<T>& outcome) {
     return outcome.value ? "" : outcome.error;
 }
+
+inline std::string refusal(const threadmap::Outcome<void>& outcome) { return outcome.error; }

@@ -1,6 +1,5 @@
 // `threadmap bench`; see bench_command.hpp.
 #include "app/commands/bench_command.hpp"
-#include "kernels/builtin/registry.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,6 +8,7 @@
 
 #include "app/launch/backend_choice.hpp"
 #include "app/reports/sweep_setup.hpp"
+#include "kernels/builtin/registry.hpp"
 #include "kernels/timing/cpu_reference.hpp"
 #include "kernels/cuda/cuda_backend.hpp"
 #include "app/launch/device_profiles.hpp"
@@ -66,12 +66,13 @@ int print_profiles() {
 }
 
 // The sweep as `bench --sweep --json` prints it.
-nlohmann::json sweep_json(const SweepResult& r, const FastKernel* kind, const std::string& device, bool pinned,
+nlohmann::json sweep_json(const SweepResult& r, const std::string& kernel, const std::string& device, bool pinned,
                           const TimedProgram& program, const std::string& point_origin) {
     nlohmann::json j;
-    j["kernel"] = std::string(kernel_name(kind));
+    j["kernel"] = kernel;
     j["device"] = device;
     j["cpu_device"] = cpu_name();
+    j["cpu_implementation"] = r.cpu;
     j["pinned"] = pinned;
     j["program"] = {{"language", language_name(program.language)},
                     {"element", element_name(program.element)},
@@ -96,9 +97,12 @@ nlohmann::json sweep_json(const SweepResult& r, const FastKernel* kind, const st
     return j;
 }
 
-int run_sweep_command(const BenchCommandOptions& o, const FastKernel* kind, const Dim3& block, const BackendChoice& b,
+int run_sweep_command(const BenchCommandOptions& o, const ResolvedLaunch& resolved, const BackendChoice& b,
                       const DeviceProfile* model, bool pinned, const TimedProgram& program) {
-    const SweepRange range = default_sweep_range(kind);
+    if (const Outcome<void> why = why_no_sweep(resolved, program, model, b); !why.done())
+        return std::fprintf(stderr, "threadmap bench: %s\n", why.error.c_str()), 2;
+    const KernelSpec& spec = resolved.spec();
+    const SweepRange range = default_sweep_range(spec);
     const auto from = o.from.empty() ? Outcome<uint64_t>{range.from, {}} : parse_count(o.from, "--from");
     const auto to = o.to.empty() ? Outcome<uint64_t>{range.to, {}} : parse_count(o.to, "--to");
     const auto points = parse_count(o.points, "--points");
@@ -110,22 +114,18 @@ int run_sweep_command(const BenchCommandOptions& o, const FastKernel* kind, cons
                      (unsigned long long)range.max_to);
         return 2;
     }
-    if (b.cuda && !model && !(program == TimedProgram{}))
-        return std::fprintf(stderr,
-                            "threadmap bench: a sweep on this GPU times the CUDA C++ float32 program; "
-                            "model the others (--backend model)\n"),
-               2;
-    const SweepGpu gpu = sweep_gpu(model, b, pinned, program, block);
-    const auto cpu = [element = program.element](const Workload& workload) {
-        return cpu_median_seconds(workload, element);
+    const SweepGpu gpu = sweep_gpu(model, b, pinned, program);
+    const auto cpu = [element = program.element](const KernelSpec& s, const SweepCase& c) {
+        return time_sweep_cpu(s, c, element);
     };
-    const SweepResult r = run_sweep(kind, sweep_sizes(*from.value, *to.value, int(*points.value)), cpu, gpu);
+    const SweepResult r =
+        run_sweep(spec, resolved.launch.block, sweep_sizes(*from.value, *to.value, int(*points.value)), cpu, gpu);
     const std::string point_origin = "cpu: measured, gpu: " + (gpu.origin.empty() ? std::string("none") : gpu.origin);
     if (o.csv) {
         std::fputs(sweep_csv(r).c_str(), stdout);
         return 0;
     }
-    const nlohmann::json j = sweep_json(r, kind, gpu.device, pinned, program, point_origin);
+    const nlohmann::json j = sweep_json(r, spec.name, gpu.device, pinned, program, point_origin);
     if (o.json) {
         std::printf("%s\n", j.dump(1).c_str());
         return 0;
@@ -190,8 +190,8 @@ int run_bench_command(const BenchCommandOptions& o) {
     if (!model && !o.device_profile.empty()) return fail("--device-profile goes with --backend model", 2);
     LaunchOptions launch = o.launch;
     launch.backend = timing.value->backend;
-    // The sweep chooses its own sizes: the kernel alone matters, so any size resolves it.
-    const auto tutorial = parse_kernel(launch.kernel);  // the others refuse the sweep below (kNoSweep)
+    // The sweep chooses its own sizes, so any size resolves the kernel (the tutorial's ask for one).
+    const FastKernel* tutorial = parse_kernel(launch.kernel);
     if (o.sweep && tutorial && launch.preset.empty() && launch.n.empty() && launch.rows.empty() &&
         launch.cols.empty()) {
         (is_matrix(tutorial) ? launch.rows : launch.n) = "1024";
@@ -201,9 +201,7 @@ int run_bench_command(const BenchCommandOptions& o) {
     if (!prepared.value) return fail(prepared.error, 2);
     const BackendChoice& b = prepared.value->backend;
     const ResolvedLaunch& resolved = prepared.value->launch;
-    if (o.sweep && resolved.model) return fail(resolved.kernel_name() + ": " + kNoSweep, 2);
-    if (o.sweep)
-        return run_sweep_command(o, resolved.workload.kernel, resolved.launch.block, b, model, pinned, program);
+    if (o.sweep) return run_sweep_command(o, resolved, b, model, pinned, program);
     if (o.csv) return fail("--csv goes with --sweep (a single run prints JSON or a table)", 2);
 
     TimingRequest request{resolved, b, model, pinned, resident, int(*repeats.value), program};

@@ -40,16 +40,20 @@ int write_figure(int width, int height, const std::string& out) {
     return written.done() ? 0 : fail(written.error, 1);  // output that cannot be written
 }
 
-// The Timing panel's size sweep of a tutorial kernel, run here to the end.
-SweepResult panel_sweep(const ResolvedLaunch& resolved, const BackendChoice& backend, const DeviceProfile* model,
-                        const LessonRun& base) {
+// The Timing panel's size sweep, run here to the end; none (and why, on stderr) for a kernel
+// that has none with these clocks.
+std::optional<SweepResult> panel_sweep(const ResolvedLaunch& resolved, const BackendChoice& backend,
+                                       const DeviceProfile* model, const LessonRun& base) {
     TimingState t;
     t.source = model ? TimingSource::Modeled : TimingSource::Measured;
     t.pinned = base.pinned;
     t.program = base.program;
     for (size_t i = 0; model && i < device_profiles().size(); ++i)
         if (&device_profiles()[i] == model) t.profile = int(i);
-    start_sweep(t, resolved.workload.kernel, backend, resolved.launch.block);
+    if (!start_sweep(t, resolved, backend)) {
+        std::fprintf(stderr, "threadmap render: the figure has no size sweep. %s\n", t.message.c_str());
+        return std::nullopt;
+    }
     return t.sweep_job.get();
 }
 
@@ -77,7 +81,7 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
         if (const Outcome<void> why = why_not_timed(request); !why.done()) return fail(why.error, 2);
         report = measure_timing(request);
         if (!report.value) return fail(report.error, 1);
-        if (!resolved.model) sweep = panel_sweep(resolved, prepared.value->backend, model, base);  // else kNoSweep
+        sweep = panel_sweep(resolved, prepared.value->backend, model, base);
     }
     double axis = 0;
     const TimingReport& t = *report.value;

@@ -23,6 +23,8 @@ bool LaunchOptions::any_param() const {
     return false;
 }
 
+const KernelSpec& ResolvedLaunch::spec() const { return model ? *model->spec : spec_of(*workload.kernel); }
+
 std::string ResolvedLaunch::kernel_name() const {
     return model ? model->spec->name : std::string(threadmap::kernel_name(workload.kernel));
 }
@@ -59,8 +61,7 @@ ResolvedLaunch default_model_launch(const KernelSpec& spec) {
     ModelKernel k;
     k.spec = &spec;
     k.array = spec.mapped_array();
-    for (const ParamSpec& p : spec.params)
-        k.params.push_back(p.default_from < k.params.size() ? k.params[p.default_from] : p.default_value);
+    k.params = spec.default_params();
     resolved.launch.block = spec.default_block;
     resolved.launch.grid = spec.covering_grid(k.params, resolved.launch.block);
     resolved.workload = model_workload(k, resolved.launch);

@@ -86,6 +86,7 @@ struct ResolvedLaunch {
     LaunchConfig launch;
     std::optional<ModelKernel> model;
 
+    const KernelSpec& spec() const;     // the model's, or the registry's for the fast body's
     std::string kernel_name() const;    // "increment", "histogram-racy"
     std::string mapped_array() const;   // "a", "C", "bins"
     std::string array_caption() const;  // "bins", or "As of block (1,2,0)" for a __shared__ one
@@ -99,12 +100,6 @@ struct Comparison {
     std::string array;   // an array by name; empty: the map's
     bool any() const { return !kernel.empty() || !array.empty(); }
 };
-
-// Why a kernel other than the tutorial's four has no sweep over sizes (the Timing tab, `bench
-// --sweep`, `render --timing`): it is timed at its launch's size.
-inline constexpr const char* kNoSweep =
-    "the sweep over sizes compares the tutorial's kernels (increment, increment-stride, matmul, matmul-xcol) with "
-    "their tuned CPU twins; this kernel is timed at its launch's size";
 
 // Every built-in kernel's name, joined ("increment | matmul | …" for the help).
 std::string all_kernel_names(const char* separator);

@@ -5,8 +5,6 @@
 
 #include "kernels/timing/spec_cost.hpp"
 #include "app/launch/model_launch.hpp"
-#include "kernels/occupancy/launch_resources.hpp"
-#include "kernels/occupancy/sm_properties.hpp"
 
 namespace threadmap {
 
@@ -72,11 +70,8 @@ Outcome<LaunchCost> launch_cost(const ResolvedLaunch& resolved, const TimedProgr
     auto cost = spec_cost(*k.spec, k.params, resolved.launch, program);
     if (!cost.value) return failure_of(cost);
     c.cost = *cost.value;
-    const ModelLaunch model_launch = model_launch_for(resolved);
-    if (const SmProperties* sm = find_sm_properties(profile.cc_major, profile.cc_minor))
-        if (const auto r = launch_resources(model_launch, *sm, std::nullopt, std::nullopt); r.value)
-            add_waves(c.cost, r.value->resources, resolved.launch, profile);
-    if (count_sectors) c.sectors = add_sectors(c.cost, model_launch, profile, cancel);
+    add_spec_waves(c.cost, *k.spec, k.params, resolved.launch, profile);
+    if (count_sectors) c.sectors = add_sectors(c.cost, model_launch_for(resolved), profile, cancel);
     return {c, {}};
 }
 

@@ -4,7 +4,6 @@
 #include <imgui.h>
 
 #include "app/window_state/kernel_code.hpp"
-#include "kernels/builtin/registry.hpp"
 #include "app/launch/lessons.hpp"
 #include "app/panels/panel_widgets.hpp"
 #include "app/launch/source_launch.hpp"
@@ -43,7 +42,7 @@ void draw_code_panel(AppState& state) {
     if (resolved.model || !has_tutorial_text(resolved.workload)) {
         // The kernel model's kernels (and a fast body the tutorial does not teach): their CUDA
         // C++, whose lines the findings name.
-        const KernelSpec& spec = resolved.model ? *resolved.model->spec : spec_of(*resolved.workload.kernel);
+        const KernelSpec& spec = resolved.spec();
         ImGui::TextWrapped("%s: %s", spec.name.c_str(), spec.summary.c_str());
         show(model_kernel_code(spec, resolved.launch));
         return;

@@ -187,14 +187,14 @@ void draw_save_button(AppState& state) {
 void draw_sweep(AppState& state) {
     TimingState& t = state.timing;
     const bool busy = t.sweep_job.valid();
-    const bool sweeps = state.picture && !state.picture->launch.model;  // the tutorial's kernels (kNoSweep)
-    ImGui::BeginDisabled(busy || !sweeps || t.source == TimingSource::Recorded);
-    if (ImGui::Button("sweep sizes"))
-        start_sweep(t, state.picture->launch.workload.kernel, state.backend, state.picture->launch.launch.block);
+    const Outcome<void> why_not =
+        state.picture ? why_no_sweep(t, state.picture->launch, state.backend) : failed("no map yet");
+    ImGui::BeginDisabled(busy || !why_not.done());
+    if (ImGui::Button("sweep sizes")) start_sweep(t, state.picture->launch, state.backend);
     remember_rect(state, "timing-sweep");
     ImGui::EndDisabled();
-    if (state.picture && !sweeps && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("No sweep: %s.", kNoSweep);
+    if (!why_not.done() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("No sweep: %s.", why_not.error.c_str());
     ImGui::SameLine();  // on the sweep's line: the chart below keeps the view's height
     draw_save_button(state);
     if (busy) {

@@ -240,22 +240,13 @@ Outcome<TimingReport> parse_timing_report(const nlohmann::json& j) {
     return {r, {}};
 }
 
-double cpu_median_seconds(const Workload& workload, ElementType element) {
-    const double once = time_cpu_reference(workload, 1, element).seconds.front();
-    std::vector<double> s =
-        time_cpu_reference(workload, int(std::clamp(0.02 / std::max(once, 1e-9), 3.0, 50.0)), element).seconds;
-    std::sort(s.begin(), s.end());
-    return s[s.size() / 2];
-}
-
 GpuTimer measured_gpu(int device, bool pinned) {
-    return [device, pinned](const Workload& workload) -> std::optional<GpuStageSeconds> {
+    return [device, pinned](const KernelSpec&, const SweepCase& c) -> std::optional<GpuStageSeconds> {
+        if (!c.workload) return std::nullopt;
         GpuBenchOptions go;
         go.repeats = 5;
         go.pinned = pinned;
-        const Dim3 block = default_block(workload.kernel);
-        const Outcome<GpuBenchResult> measured =
-            bench_on_gpu(workload, {covering_grid(workload, block), block}, go, device);
+        const Outcome<GpuBenchResult> measured = bench_on_gpu(*c.workload, c.launch, go, device);
         if (!measured.value || measured.value->stages.size() != 3) return std::nullopt;
         const GpuBenchResult& g = *measured.value;
         const auto median = [](std::vector<double> v) {

@@ -91,10 +91,8 @@ Outcome<TimingReport> measure_timing(const TimingRequest& request);
 Outcome<TimingReport> load_recording(const std::string& path, const TimingReport* like = nullptr);
 TimingReport launch_key(const ResolvedLaunch& launch);  // kernel and shape only, for `like`
 
-// The sweep's two clocks: the CPU reference's median over enough runs for a stable median
-// (≈ 20 ms of work, 3 to 50 runs), and the GPU's stages measured with CUDA events (median
-// of 5) at the default block for each size.
-double cpu_median_seconds(const Workload& workload, ElementType element = ElementType::Float32);
+// The sweep's measured GPU clock: each size's launch (the sweep's block) timed with CUDA events,
+// median of 5; a kernel without a GPU twin has no time (sweeps refuse it first: why_no_sweep).
 GpuTimer measured_gpu(int device, bool pinned);
 
 std::string cpu_name();  // /proc/cpuinfo's model name

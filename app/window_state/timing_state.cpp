@@ -32,21 +32,33 @@ bool start_timing_run(TimingState& t, const ResolvedLaunch& launch, const std::o
     return true;
 }
 
-bool start_sweep(TimingState& t, const FastKernel* kernel, const std::optional<BackendChoice>& backend,
-                 std::optional<Dim3> block) {
+Outcome<void> why_no_sweep(const TimingState& t, const ResolvedLaunch& launch,
+                           const std::optional<BackendChoice>& backend) {
+    if (t.source == TimingSource::Recorded) return failed("a recording is one run: sweep measured or modeled");
+    return why_no_sweep(launch, t.program, t.source == TimingSource::Modeled ? chosen_profile(t) : nullptr, backend);
+}
+
+bool start_sweep(TimingState& t, const ResolvedLaunch& launch, const std::optional<BackendChoice>& backend) {
     if (t.sweep_job.valid()) return false;
+    if (const Outcome<void> why = why_no_sweep(t, launch, backend); !why.done()) {
+        t.message = "No sweep: " + why.error + ".";
+        return false;
+    }
     const DeviceProfile* model = t.source == TimingSource::Modeled ? chosen_profile(t) : nullptr;
-    const SweepGpu gpu =
-        t.source == TimingSource::Recorded ? SweepGpu{} : sweep_gpu(model, backend, t.pinned, t.program, block);
+    const SweepGpu gpu = sweep_gpu(model, backend, t.pinned, t.program);
     const ElementType element = t.program.element;
-    const SweepRange range = default_sweep_range(kernel);
+    const KernelSpec* spec = &launch.spec();
+    const std::shared_ptr<const void> keep = launch.model ? launch.model->owner : nullptr;  // a learner's spec
+    const Dim3 block = launch.launch.block;
+    const SweepRange range = default_sweep_range(*spec);
     const std::vector<uint64_t> sizes = sweep_sizes(range.from, range.to, kDefaultSweepPoints);
     t.sweep_cancel = false;
     t.sweep_done = 0;
     t.sweep_total = sizes.size();
-    t.sweep_job = std::async(std::launch::async, [&t, kernel, sizes, gpu, element] {
+    t.sweep_job = std::async(std::launch::async, [&t, spec, keep, block, sizes, gpu, element] {
         return run_sweep(
-            kernel, sizes, [element](const Workload& workload) { return cpu_median_seconds(workload, element); }, gpu,
+            *spec, block, sizes,
+            [element](const KernelSpec& s, const SweepCase& c) { return time_sweep_cpu(s, c, element); }, gpu,
             [&t](size_t done, size_t) { t.sweep_done = done; }, &t.sweep_cancel);
     });
     return true;

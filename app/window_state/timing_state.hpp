@@ -45,10 +45,12 @@ inline constexpr size_t kTimingHistory = 8;
 
 // Starts a measured or modeled run of `launch` on the chosen backend; false when one runs.
 bool start_timing_run(TimingState& t, const ResolvedLaunch& launch, const std::optional<BackendChoice>& backend);
-// Starts a sweep of the launch's kernel; false when one runs.
-// block: the launch's, for a modeled kernel's waves.
-bool start_sweep(TimingState& t, const FastKernel* kernel, const std::optional<BackendChoice>& backend,
-                 std::optional<Dim3> block = std::nullopt);
+// Why the launch's kernel has no sweep with the chosen clocks, if it has none (why_no_sweep).
+Outcome<void> why_no_sweep(const TimingState& t, const ResolvedLaunch& launch,
+                           const std::optional<BackendChoice>& backend);
+// Starts a sweep of the launch's kernel at the launch's block; false when one runs or the
+// kernel has no sweep (t.message says why).
+bool start_sweep(TimingState& t, const ResolvedLaunch& launch, const std::optional<BackendChoice>& backend);
 // Loads t.recording_path; on failure t.message says why and the report on show stays.
 void load_recording_into(TimingState& t, const ResolvedLaunch& like);
 // Collects finished background work (call once a frame).

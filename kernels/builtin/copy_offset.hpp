@@ -12,7 +12,8 @@ inline const KernelSpec& copy_offset() {
         KernelSpec spec;
         spec.name = "copy-offset";
         spec.summary = "out[i] = in[i + offset] for i < n: offset 1 makes every warp's load straddle a sector boundary";
-        spec.params = {{"n", "elements of out", 1024}, {"offset", "elements skipped at the start of in", 1, 0, 1024}};
+        spec.params = {{"n", "elements of out", 1024},
+                       {"offset", "elements skipped at the start of in", 1, 0, 1024, SIZE_MAX, false}};
         spec.arrays = {{"in", MemorySpace::Global, ValueType::Float32, ArrayRole::Input,
                         [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0] + p[1]}; }},
                        {"out", MemorySpace::Global, ValueType::Float32, ArrayRole::Output, shape_n}};

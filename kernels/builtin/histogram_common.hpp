@@ -12,7 +12,7 @@ inline uint32_t histogram_value(uint64_t i) { return uint32_t((i * 2654435761u) 
 
 inline KernelSpec histogram_spec_base() {
     KernelSpec spec;
-    spec.params = {{"n", "values counted", 4096}, {"bins", "bins of the histogram", 16, 1, 1 << 20}};
+    spec.params = {{"n", "values counted", 4096}, {"bins", "bins of the histogram", 16, 1, 1 << 20, SIZE_MAX, false}};
     spec.arrays = {{"data", MemorySpace::Global, ValueType::Int32, ArrayRole::Input, shape_n},
                    {"bins", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
                     [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[kHistBins]}; }}};

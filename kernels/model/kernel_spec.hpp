@@ -42,6 +42,9 @@ struct ParamSpec {
     // When not given: the value of this parameter instead of default_value (matmul's A has
     // as many rows as C unless a lesson says otherwise).
     size_t default_from = SIZE_MAX;
+    // Part of the problem's size (n, rows, cols, inner), which the sweep over sizes grows; false:
+    // a setting it keeps (a histogram's bins, an offset).
+    bool problem_size = true;
 };
 
 // The problem: one value per ParamSpec, in the spec's order.
@@ -99,6 +102,7 @@ struct KernelSpec {
     // GPU twin, the timing sweep and the map's idle threads run it. nullptr: the kernel model only.
     const FastKernel* fast = nullptr;
 
+    Params default_params() const;                       // each default_value, or the one it follows
     size_t param_index(const std::string& param) const;  // params.size() when absent
     std::vector<std::string> param_names() const;        // in order: two kernels with the same take one Params
     size_t array_index(const std::string& array) const;  // arrays.size() when absent

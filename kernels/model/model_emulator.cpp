@@ -85,6 +85,13 @@ const char* finding_kind_title(FindingKind kind) {
     return "?";
 }
 
+Params KernelSpec::default_params() const {
+    Params values;
+    for (const ParamSpec& p : params)
+        values.push_back(p.default_from < values.size() ? values[p.default_from] : p.default_value);
+    return values;
+}
+
 size_t KernelSpec::param_index(const std::string& param) const {
     for (size_t i = 0; i < params.size(); ++i)
         if (params[i].name == param) return i;

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <chrono>
 
+#include "kernels/occupancy/launch_resources.hpp"
+#include "kernels/occupancy/sm_properties.hpp"
+
 namespace threadmap {
 
 namespace {
@@ -53,8 +56,20 @@ Outcome<WorkloadCost> spec_cost(const KernelSpec& spec, const Params& params, co
     return {c, {}};
 }
 
+void add_spec_waves(WorkloadCost& cost, const KernelSpec& spec, const Params& params, const LaunchConfig& launch,
+                    const DeviceProfile& profile) {
+    const SmProperties* sm = find_sm_properties(profile.cc_major, profile.cc_minor);
+    if (!sm) return;
+    ModelLaunch model_launch;
+    model_launch.spec = &spec;
+    model_launch.params = params;
+    model_launch.launch = launch;
+    if (const auto r = launch_resources(model_launch, *sm, std::nullopt, std::nullopt); r.value)
+        add_waves(cost, r.value->resources, launch, profile);
+}
+
 Outcome<CpuReferenceTiming> time_spec_reference(const KernelSpec& spec, const Params& params,
-                                                const LaunchConfig& launch, int repeats) {
+                                                const LaunchConfig& launch, int repeats, double budget) {
     if (!spec.reference)
         return {std::nullopt, spec.name + " has no CPU reference to time next to it (a learner's kernel has none)"};
     const KernelSpec::Bits inputs = spec_inputs(spec, params, launch);
@@ -66,7 +81,7 @@ Outcome<CpuReferenceTiming> time_spec_reference(const KernelSpec& spec, const Pa
     CpuReferenceTiming t;
     t.implementation = "C++ reference, 1 thread (a check of results, not tuned)";
     const double first = once();  // warms the caches, and says how long a run is
-    const int runs = std::clamp(int(0.2 / std::max(first, 1e-9)), 1, std::max(repeats, 1));
+    const int runs = std::clamp(int(budget / std::max(first, 1e-9)), 1, std::max(repeats, 1));
     for (int r = 0; r < runs; ++r) t.seconds.push_back(once());
     const auto cost = spec_cost(spec, params, launch, {});
     t.bytes = cost.value->kernel_bytes;

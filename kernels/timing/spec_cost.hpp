@@ -20,10 +20,16 @@ namespace threadmap {
 Outcome<WorkloadCost> spec_cost(const KernelSpec& spec, const Params& params, const LaunchConfig& launch,
                                 const TimedProgram& program);
 
+// The launch's waves on the profile's GPU (add_waves), from what a block of the spec asks of
+// an SM: registers as nvcc allocated them, its shared arrays at this block. Left uncounted when
+// the build has no figures for the profile's architecture.
+void add_spec_waves(WorkloadCost& cost, const KernelSpec& spec, const Params& params, const LaunchConfig& launch,
+                    const DeviceProfile& profile);
+
 // The spec's C++ reference (what its outputs must equal), timed on this CPU on its own inputs,
-// once to warm up and then `repeats` times, fewer when each run is long (about 0.2 s in all).
-// Refused for a spec with no reference (a learner's kernel).
+// once to warm up and then `repeats` times, fewer when each run is long (about `budget`
+// seconds in all). Refused for a spec with no reference (a learner's kernel).
 Outcome<CpuReferenceTiming> time_spec_reference(const KernelSpec& spec, const Params& params,
-                                                const LaunchConfig& launch, int repeats);
+                                                const LaunchConfig& launch, int repeats, double budget = 0.2);
 
 }  // namespace threadmap

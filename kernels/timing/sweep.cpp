@@ -1,14 +1,60 @@
 // The size sweep; see sweep.hpp.
 #include "kernels/timing/sweep.hpp"
 
+#include <algorithm>
 #include <cmath>
+
+#include "kernels/timing/spec_cost.hpp"
 
 namespace threadmap {
 
-Workload sized_workload(const FastKernel* kernel, uint64_t elements) {
-    if (!is_matrix(kernel)) return array_workload(kernel, elements);
-    const uint64_t n = std::max<uint64_t>(1, uint64_t(std::llround(std::sqrt(double(elements)))));
-    return matmul_workload(kernel, n, n, n);
+namespace {
+
+// The largest global array of the spec at these parameters: its elements and rank.
+std::pair<uint64_t, int> largest_global_array(const KernelSpec& spec, const Params& params,
+                                              const LaunchConfig& launch) {
+    std::pair<uint64_t, int> largest{0, 1};
+    for (const ArraySpec& a : spec.arrays) {
+        if (a.space != MemorySpace::Global) continue;
+        const std::vector<uint64_t> shape = a.shape(params, launch);
+        uint64_t elements = 1;
+        for (const uint64_t d : shape) elements *= d;
+        if (elements > largest.first) largest = {elements, int(shape.size())};
+    }
+    return largest;
+}
+
+uint64_t param(const KernelSpec& spec, const Params& params, const char* name) {
+    return params.at(spec.param_index(name));
+}
+
+}  // namespace
+
+int sweep_rank(const KernelSpec& spec) {
+    const Params params = spec.default_params();
+    return largest_global_array(spec, params, {spec.covering_grid(params, spec.default_block), spec.default_block})
+        .second;
+}
+
+SweepCase sweep_case(const KernelSpec& spec, const Dim3& block, uint64_t elements) {
+    const double side = std::pow(double(std::max<uint64_t>(elements, 1)), 1.0 / sweep_rank(spec));
+    SweepCase c;
+    c.params = spec.default_params();
+    for (size_t i = 0; i < spec.params.size(); ++i) {
+        const ParamSpec& p = spec.params[i];
+        if (p.default_from < i)
+            c.params[i] = c.params[p.default_from];
+        else if (p.problem_size)
+            c.params[i] = std::clamp(uint64_t(std::llround(side)), p.min, p.max);
+    }
+    c.launch = {spec.covering_grid(c.params, block), block};
+    c.elements = largest_global_array(spec, c.params, c.launch).first;
+    if (spec.fast)
+        c.workload = is_matrix(spec.fast)
+                         ? matmul_workload(spec.fast, param(spec, c.params, "rows"), param(spec, c.params, "cols"),
+                                           param(spec, c.params, "inner"))
+                         : array_workload(spec.fast, param(spec, c.params, "n"));
+    return c;
 }
 
 std::vector<uint64_t> sweep_sizes(uint64_t from, uint64_t to, int points) {
@@ -40,12 +86,12 @@ std::optional<uint64_t> crossover(const std::vector<SweepPoint>& points, bool re
 
 namespace {
 
-SweepPoint point(const Workload& workload, double cpu_seconds, const GpuTimer& gpu) {
+SweepPoint point(const KernelSpec& spec, const SweepCase& c, double cpu_seconds, const GpuTimer& gpu) {
     SweepPoint p;
-    p.elements = element_count(workload);
+    p.elements = c.elements;
     p.cpu_seconds = cpu_seconds;
     if (gpu)
-        if (const auto g = gpu(workload)) {
+        if (const auto g = gpu(spec, c)) {
             p.gpu_copy_seconds = g->alloc + g->h2d + g->kernel + g->d2h;
             p.gpu_resident_seconds = g->kernel;
         }
@@ -63,9 +109,18 @@ std::string said(const Crossover& c) {
 
 }  // namespace
 
-SweepResult run_sweep(const FastKernel* kernel, const std::vector<uint64_t>& sizes,
-                      const std::function<double(const Workload&)>& cpu, const SweepGpu& gpu,
-                      const std::function<void(size_t, size_t)>& progress, const std::atomic<bool>* cancel) {
+Outcome<CpuReferenceTiming> time_sweep_cpu(const KernelSpec& spec, const SweepCase& c, ElementType element) {
+    constexpr double kWork = 0.02;  // seconds of runs: a stable median without a long sweep
+    if (c.workload) {
+        const double once = time_cpu_reference(*c.workload, 1, element).seconds.front();
+        return {time_cpu_reference(*c.workload, int(std::clamp(kWork / std::max(once, 1e-9), 3.0, 50.0)), element), {}};
+    }
+    return time_spec_reference(spec, c.params, c.launch, 50, kWork);
+}
+
+SweepResult run_sweep(const KernelSpec& spec, const Dim3& block, const std::vector<uint64_t>& sizes,
+                      const CpuClock& cpu, const SweepGpu& gpu, const std::function<void(size_t, size_t)>& progress,
+                      const std::atomic<bool>* cancel) {
     SweepResult r;
     r.gpu_origin = gpu.timer ? gpu.origin : "";
     r.device = gpu.device;
@@ -76,11 +131,19 @@ SweepResult run_sweep(const FastKernel* kernel, const std::vector<uint64_t>& siz
             r.cancelled = true;
             break;
         }
-        const Workload workload = sized_workload(kernel, sizes[i]);
-        r.points.push_back(point(workload, cpu(workload), gpu.timer));
+        const SweepCase c = sweep_case(spec, block, sizes[i]);
+        Outcome<CpuReferenceTiming> timed = cpu(spec, c);
+        if (!timed.value || timed.value->seconds.empty()) {
+            r.sentence = "No sweep: " + (timed.value ? "the CPU clock gave no runs" : timed.error) + ".";
+            return r;
+        }
+        std::vector<double>& runs = timed.value->seconds;
+        std::sort(runs.begin(), runs.end());
+        r.cpu = timed.value->implementation;
+        r.points.push_back(point(spec, c, runs[runs.size() / 2], gpu.timer));
         if (ranged) {
-            fast.push_back(point(workload, r.points.back().cpu_seconds, gpu.fast));
-            slow.push_back(point(workload, r.points.back().cpu_seconds, gpu.slow));
+            fast.push_back(point(spec, c, r.points.back().cpu_seconds, gpu.fast));
+            slow.push_back(point(spec, c, r.points.back().cpu_seconds, gpu.slow));
         }
         if (progress) progress(i + 1, sizes.size());
     }
@@ -93,21 +156,29 @@ SweepResult run_sweep(const FastKernel* kernel, const std::vector<uint64_t>& siz
             c.slow = crossover(slow, resident);
         }
     }
+    const std::string against = r.cpu.empty() ? "" : " The CPU: " + r.cpu + ".";
     if (!gpu.timer) {
-        r.sentence = "No GPU column: the CPU alone was timed.";
+        r.sentence = "No GPU column: the CPU alone was timed." + against;
         return r;
     }
     r.sentence = "On " + gpu.device + " (" + gpu.origin + ") the kernel " + said(r.resident) +
-                 " once data stays on the device; with copies every call it " + said(r.with_copies) + ".";
+                 " once data stays on the device; with copies every call it " + said(r.with_copies) + "." + against;
     return r;
 }
 
-SweepGpu modeled_gpu(const DeviceProfile& profile, bool pinned, const TimedProgram& program,
-                     std::optional<Dim3> block) {
-    const auto timer = [pinned, program, block](DeviceProfile p) -> GpuTimer {
-        return [p, pinned, program, block](const Workload& workload) -> std::optional<GpuStageSeconds> {
-            WorkloadCost cost = workload_cost(workload, program);
-            if (block) add_waves(cost, workload, {covering_grid(workload, *block), *block}, p);
+SweepGpu modeled_gpu(const DeviceProfile& profile, bool pinned, const TimedProgram& program) {
+    const auto timer = [pinned, program](DeviceProfile p) -> GpuTimer {
+        return [p, pinned, program](const KernelSpec& spec, const SweepCase& c) -> std::optional<GpuStageSeconds> {
+            WorkloadCost cost;
+            if (c.workload) {
+                cost = workload_cost(*c.workload, program);
+                add_waves(cost, *c.workload, c.launch, p);
+            } else {
+                const Outcome<WorkloadCost> priced = spec_cost(spec, c.params, c.launch, program);
+                if (!priced.value) return std::nullopt;  // a float64 program: refused before the sweep
+                cost = *priced.value;
+                add_spec_waves(cost, spec, c.params, c.launch, p);
+            }
             const ModeledTimes t = model_times(p, cost, program, pinned);
             return GpuStageSeconds{t.alloc, t.h2d, t.kernel, t.d2h};
         };

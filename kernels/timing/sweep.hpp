@@ -9,8 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "kernels/timing/cpu_reference.hpp"
 #include "kernels/timing/timing_model.hpp"
 #include "kernels/core/workload.hpp"
+#include "kernels/model/kernel_spec.hpp"
 
 namespace threadmap {
 
@@ -34,15 +36,35 @@ struct SweepResult {
     std::string device;      // the GPU (or profile) the GPU columns are for
     Crossover resident;      // data resident on the device
     Crossover with_copies;   // copying every call
+    std::string cpu;         // what the CPU column times: a tuned twin, or the spec's C++ reference
     std::string sentence;    // the finding in one sentence
     bool cancelled = false;
 };
 
-// GPU stage times for one workload (empty: no GPU column).
+// The kernel at one size of the sweep. The size is the elements of its largest global array;
+// every parameter that is part of the problem's size takes the same value, so a matmul is
+// N×N×N and a transpose N×N, a histogram keeps its bins.
+struct SweepCase {
+    uint64_t elements = 0;             // of the largest global array at these parameters
+    Params params;                     // the spec's, in its order
+    LaunchConfig launch;               // the sweep's block, with the grid that covers the problem
+    std::optional<Workload> workload;  // the fast body's problem, when the kernel has one
+};
+// A size parameter is kept in its range (the elements then say what was run).
+SweepCase sweep_case(const KernelSpec& spec, const Dim3& block, uint64_t elements);
+// How many dimensions the sweep's size spreads over: the rank of the largest global array.
+int sweep_rank(const KernelSpec& spec);
+
+// GPU stage times for one size (empty: no GPU column).
 struct GpuStageSeconds {
     double alloc = 0, h2d = 0, kernel = 0, d2h = 0;
 };
-using GpuTimer = std::function<std::optional<GpuStageSeconds>(const Workload&)>;
+using GpuTimer = std::function<std::optional<GpuStageSeconds>(const KernelSpec&, const SweepCase&)>;
+using CpuClock = std::function<Outcome<CpuReferenceTiming>(const KernelSpec&, const SweepCase&)>;
+
+// The sweep's CPU clock: a fast body's tuned twin (time_cpu_reference) where the kernel has
+// one, else the spec's C++ reference; about 20 ms of runs (3 to 50), at least one.
+Outcome<CpuReferenceTiming> time_sweep_cpu(const KernelSpec& spec, const SweepCase& c, ElementType element);
 
 // The GPU clock of a sweep: measured or modeled (with the profile's bounds), or none.
 struct SweepGpu {
@@ -52,25 +74,23 @@ struct SweepGpu {
     std::string device;   // the profile's title or the device's name
 };
 
-// Workload of a given size: n elements for the 1D kernels, an N×N×N matmul (N = √elements).
-Workload sized_workload(const FastKernel* kernel, uint64_t elements);
 // `points` sizes from `from` to `to`, evenly spaced on a log scale, distinct.
 std::vector<uint64_t> sweep_sizes(uint64_t from, uint64_t to, int points);
 
-// cpu(workload) → seconds; gpu.timer may be empty. progress(done, total) after each size;
-// cancel stops between sizes.
-SweepResult run_sweep(const FastKernel* kernel, const std::vector<uint64_t>& sizes,
-                      const std::function<double(const Workload&)>& cpu, const SweepGpu& gpu,
+// Each point's CPU time is the median of the clock's runs; gpu.timer may be empty.
+// progress(done, total) after each size; cancel stops between sizes. A clock that fails ends
+// the sweep there, its reason in the sentence.
+SweepResult run_sweep(const KernelSpec& spec, const Dim3& block, const std::vector<uint64_t>& sizes,
+                      const CpuClock& cpu, const SweepGpu& gpu,
                       const std::function<void(size_t, size_t)>& progress = {},
                       const std::atomic<bool>* cancel = nullptr);
 
 // The smallest size from which `gpu` stays below `cpu` to the end of the sweep, if any.
 std::optional<uint64_t> crossover(const std::vector<SweepPoint>& points, bool resident);
 
-// The program's GPU stages modeled from a profile; with ranges, fast and slow as well.
-// block: each size's launch is this block with the covering grid, and the kernel time counts
-// its waves on the profile's GPU; none: no waves.
-SweepGpu modeled_gpu(const DeviceProfile& profile, bool pinned, const TimedProgram& program,
-                     std::optional<Dim3> block = std::nullopt);
+// The program's GPU stages modeled from a profile; with ranges, fast and slow as well. The
+// kernel time counts the waves of each size's launch on the profile's GPU. A kernel with a
+// fast body is priced by workload_cost (float64 programs too), any other by spec_cost.
+SweepGpu modeled_gpu(const DeviceProfile& profile, bool pinned, const TimedProgram& program);
 
 }  // namespace threadmap

@@ -226,7 +226,7 @@ TEST_CASE(
     for (uint32_t x = 0; x < bins.layout.width; ++x) CHECK((bin_cells[x].a & kEdgeBits) == 0);
 }
 
-TEST_CASE("render draws a model kernel's map - bench and render --timing time it, with no sweep") {
+TEST_CASE("render draws a model kernel's map - bench and render --timing time it, and sweep it") {
     const std::string out = "/tmp/threadmap-model-render-" + std::to_string(getpid()) + ".png";
     const RunResult r = run_threadmap({"render", "--kernel", "histogram-racy", "--bins", "8", "--out", out, "--size",
                                        "640x360", "--color", "coverage"},
@@ -243,6 +243,7 @@ TEST_CASE("render draws a model kernel's map - bench and render --timing time it
                                             "--device-profile", "h200", "--out", out, "--size", "640x360"},
                                            {"-u DISPLAY", "ASAN_OPTIONS=detect_leaks=0"});
     REQUIRE_MESSAGE(timing.exit_code == 0, timing.err);
+    CHECK(timing.err.find("no size sweep") == std::string::npos);
     CHECK(load_png(out).width == 640);
     std::remove(out.c_str());
 }

@@ -4,7 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/refusal.hpp"
-#include "kernels/builtin/kernel_bodies.hpp"
+#include "kernels/builtin/registry.hpp"
+#include "kernels/timing/spec_cost.hpp"
 #include "tests/run_binary.hpp"
 #include "app/launch/device_profiles.hpp"
 #include "app/reports/sweep_setup.hpp"
@@ -14,27 +15,69 @@
 using namespace threadmap;
 using nlohmann::json;
 
-TEST_CASE("sweep sizes run evenly on a log scale from --from to --to") {
+// A CPU clock of a synthetic machine: `ns` nanoseconds per element.
+CpuClock synthetic_cpu(double ns) {
+    return [ns](const KernelSpec&, const SweepCase& c) -> Outcome<CpuReferenceTiming> {
+        return {CpuReferenceTiming{"a test CPU", {double(c.elements) * ns * 1e-9}, 0, 0}, {}};
+    };
+}
+
+const KernelSpec& builtin(const char* name) {
+    const KernelSpec* spec = find_builtin_kernel(name);
+    REQUIRE(spec);
+    return *spec;
+}
+
+TEST_CASE("sweep sizes run evenly on a log scale - each size grows every size parameter of any kernel") {
     const auto s = sweep_sizes(10, 100000, 5);
     CHECK(s == std::vector<uint64_t>{10, 100, 1000, 10000, 100000});
     CHECK(sweep_sizes(5, 5, 30).size() == 1);
-    CHECK(sized_workload(&MatmulBody::kernel, 10000).rows == 100);
-    CHECK(sized_workload(&IncrementBody::kernel, 777).n == 777);
+
+    // A matmul is N×N×N (A follows C's rows, B its columns), its fast body's problem the same.
+    const SweepCase matmul = sweep_case(builtin("matmul"), {16, 16, 1}, 10000);
+    CHECK(matmul.params == Params{100, 100, 100, 100, 100});
+    CHECK(matmul.elements == 10000);
+    REQUIRE(matmul.workload);
+    CHECK(matmul.workload->rows == 100);
+    CHECK(matmul.workload->inner == 100);
+    CHECK(matmul.launch.grid == Dim3{7, 7, 1});  // the block's covering grid
+    const SweepCase increment = sweep_case(builtin("increment"), {256, 1, 1}, 777);
+    CHECK(increment.params == Params{777});
+    REQUIRE(increment.workload);
+    CHECK(increment.workload->n == 777);
+    CHECK(increment.launch.grid == Dim3{4, 1, 1});
+
+    // Kernels without a fast body: the size is the elements of the largest global array.
+    const SweepCase transpose = sweep_case(builtin("transpose-tiled"), {32, 8, 1}, 10000);
+    CHECK(transpose.params == Params{100, 100});
+    CHECK(transpose.elements == 10000);
+    CHECK_FALSE(transpose.workload);
+    const SweepCase tiled = sweep_case(builtin("matmul-tiled"), {16, 16, 1}, 1 << 16);
+    CHECK(tiled.params == Params{256, 256, 256, 256, 256});
+    // A histogram keeps its bins, a copy its offset: settings, not the problem's size.
+    const SweepCase histogram = sweep_case(builtin("histogram-atomic"), {256, 1, 1}, 100000);
+    CHECK(histogram.params == Params{100000, 16});
+    CHECK(histogram.elements == 100000);
+    const SweepCase copy = sweep_case(builtin("copy-offset"), {256, 1, 1}, 5000);
+    CHECK(copy.params == Params{5000, 1});
+    CHECK(copy.elements == 5001);  // in: n + offset, the largest array
+    // The sum's partial sums (one per block) are not its size: its input is.
+    CHECK(sweep_case(builtin("reduce-sequential"), {256, 1, 1}, 1 << 20).params == Params{1 << 20});
 }
 
 TEST_CASE("the crossover on a synthetic device where it is known") {
     // CPU: 1 ns per element. GPU: 10 us fixed + 0.1 ns per element resident, and copies of
     // 0.5 ns per element each way. Resident wins above 10 us / 0.9 ns ≈ 11,111 elements;
     // with copies the GPU costs 1.1 ns per element: it never wins.
-    const auto cpu = [](const Workload& workload) { return double(element_count(workload)) * 1e-9; };
     SweepGpu gpu;
-    gpu.timer = [](const Workload& workload) -> std::optional<GpuStageSeconds> {
-        const double n = double(element_count(workload));
+    gpu.timer = [](const KernelSpec&, const SweepCase& c) -> std::optional<GpuStageSeconds> {
+        const double n = double(c.elements);
         return GpuStageSeconds{0, n * 0.5e-9, 10e-6 + n * 0.1e-9, n * 0.5e-9};
     };
     gpu.origin = "modeled";
     gpu.device = "a test device";
-    const SweepResult r = run_sweep(&IncrementBody::kernel, sweep_sizes(1000, 1000000, 31), cpu, gpu);
+    const SweepResult r =
+        run_sweep(builtin("increment"), {256, 1, 1}, sweep_sizes(1000, 1000000, 31), synthetic_cpu(1), gpu);
     REQUIRE(r.resident.elements);
     CHECK(*r.resident.elements > 11111);
     CHECK(*r.resident.elements < 11111 * 1.3);  // the first sweep size past the crossover
@@ -42,10 +85,20 @@ TEST_CASE("the crossover on a synthetic device where it is known") {
     CHECK_FALSE(r.resident.ranged);
     CHECK(r.sentence ==
           "On a test device (modeled) the kernel wins above about " + std::to_string(*r.resident.elements) +
-              " elements once data stays on the device; with copies every call it never does in this range.");
+              " elements once data stays on the device; with copies every call it never does in this range. The "
+              "CPU: a test CPU.");
     // A GPU that wins, loses again at the end: no crossover (it must win to the end).
     std::vector<SweepPoint> flip = {{10, 1.0, 2.0, 0.5}, {100, 1.0, 2.0, 2.0}};
     CHECK_FALSE(crossover(flip, true));
+    // A clock that fails ends the sweep, saying why.
+    const SweepResult failed_clock = run_sweep(
+        builtin("increment"), {256, 1, 1}, sweep_sizes(1000, 1000000, 5),
+        [](const KernelSpec&, const SweepCase&) -> Outcome<CpuReferenceTiming> {
+            return {std::nullopt, "no CPU"};
+        },
+        gpu);
+    CHECK(failed_clock.points.empty());
+    CHECK(failed_clock.sentence == "No sweep: no CPU.");
 }
 
 TEST_CASE("the crossover over a profile's ranges - from its best case to its worst") {
@@ -55,14 +108,83 @@ TEST_CASE("the crossover over a profile's ranges - from its best case to its wor
     REQUIRE(laptop);
     const SweepGpu gpu = modeled_gpu(*laptop, false, TimedProgram{});
     REQUIRE(gpu.fast);
-    const auto cpu = [](const Workload& workload) { return double(element_count(workload)) * 2e-9; };  // a slow CPU
-    const SweepResult r = run_sweep(&IncrementBody::kernel, sweep_sizes(1024, 1 << 24, 30), cpu, gpu);
+    const SweepResult r =
+        run_sweep(builtin("increment"), {256, 1, 1}, sweep_sizes(1024, 1 << 24, 30), synthetic_cpu(2), gpu);
     CHECK(r.resident.ranged);
     REQUIRE(r.resident.fast);
     REQUIRE(r.resident.slow);
     CHECK(*r.resident.fast <= *r.resident.elements);
     CHECK(*r.resident.elements <= *r.resident.slow);
     CHECK(r.sentence.find("over the profile's ranges") != std::string::npos);
+}
+
+TEST_CASE("a kernel without a fast body is swept by the model - its arrays' bytes copied, its waves counted") {
+    // transpose-tiled 1024 x 1024 float32 on the H200 profile: in (4 MiB) copied in, out
+    // (4 MiB) back; the kernel reads one and writes the other.
+    const DeviceProfile* h200 = find_device_profile("h200");
+    REQUIRE(h200);
+    const KernelSpec& transpose = builtin("transpose-tiled");
+    const SweepGpu gpu = modeled_gpu(*h200, false, TimedProgram{});
+    const SweepCase c = sweep_case(transpose, {32, 8, 1}, 1 << 20);
+    const auto stages = gpu.timer(transpose, c);
+    REQUIRE(stages);
+    const uint64_t bytes = uint64_t(4) << 20;
+    CHECK(stages->h2d == doctest::Approx(modeled_copy_seconds(*h200, bytes, false)));
+    CHECK(stages->d2h == doctest::Approx(modeled_copy_seconds(*h200, bytes, false)));
+    CHECK(stages->alloc == 0);  // CUDA C++ allocates once, not every call
+    // One block per 32 x 32 tile: 1,024 blocks of 256 threads, their waves on the 132 SMs counted.
+    WorkloadCost cost = spec_cost(transpose, c.params, c.launch, TimedProgram{}).value.value();
+    CHECK(cost.kernel_bytes == 2 * bytes);
+    add_spec_waves(cost, transpose, c.params, c.launch, *h200);
+    CHECK(cost.blocks == 1024);
+    CHECK(cost.wave_slots > 0);
+    CHECK(stages->kernel == doctest::Approx(model_times(*h200, cost, TimedProgram{}, false).kernel));
+
+    // Its CPU clock is its spec's C++ reference, said in the sentence.
+    const SweepResult r = run_sweep(
+        transpose, {32, 8, 1}, sweep_sizes(256, 4096, 3),
+        [](const KernelSpec& s, const SweepCase& sc) { return time_sweep_cpu(s, sc, ElementType::Float32); }, gpu);
+    REQUIRE(r.points.size() == 3);
+    CHECK(r.points[2].elements == 4096);
+    CHECK(r.points[2].cpu_seconds > 0);
+    CHECK(r.cpu == "C++ reference, 1 thread (a check of results, not tuned)");
+    CHECK(r.sentence.find("The CPU: C++ reference") != std::string::npos);
+}
+
+TEST_CASE("bench --sweep takes every built-in kernel - refusals name why") {
+    for (const KernelSpec* spec : builtin_kernels()) {
+        CAPTURE(spec->name);
+        const RunResult r = run_threadmap({"bench", "--backend", "model", "--device-profile", "h200", "--kernel",
+                                           spec->name, "--sweep", "--points", "3", "--to", "20000", "--json"});
+        REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+        const json j = json::parse(r.out);
+        CHECK(j["kernel"] == spec->name);
+        REQUIRE(j["points"].size() == 3);
+        for (const auto& p : j["points"]) {
+            CHECK(p["cpu_seconds"].get<double>() > 0);
+            CHECK(p["gpu_resident_seconds"].get<double>() > 0);
+            CHECK(p["gpu_copy_seconds"].get<double>() > p["gpu_resident_seconds"].get<double>());
+        }
+        CHECK(j["points"][2]["elements"].get<uint64_t>() > j["points"][0]["elements"].get<uint64_t>());
+        const std::string cpu = j["cpu_implementation"];
+        CHECK((spec->fast ? cpu.find("reference") == std::string::npos : cpu.find("C++ reference") == 0));
+    }
+    // A learner's kernel has no CPU reference; a spec's arrays are float32 as its text says; a GPU
+    // measures only kernels with a GPU twin.
+    RunResult r = run_threadmap({"bench", "--backend", "model", "--device-profile", "h200", "--kernel",
+                                 "histogram-racy", "--sweep", "--dtype", "float64"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("float64") != std::string::npos);
+    ResolvedLaunch transpose = default_model_launch(builtin("transpose-tiled"));
+    BackendChoice gpu = cpu_backend("");
+    gpu.cuda = true;
+    CHECK(refusal(why_no_sweep(transpose, TimedProgram{}, nullptr, gpu)).find("no GPU twin") != std::string::npos);
+    CHECK(why_no_sweep(transpose, TimedProgram{}, find_device_profile("h200"), gpu).done());
+    KernelSpec learner = builtin("transpose-tiled");
+    learner.reference = nullptr;
+    transpose.model->spec = &learner;
+    CHECK(refusal(why_no_sweep(transpose, TimedProgram{}, find_device_profile("h200"), gpu)).find("no CPU reference") !=
+          std::string::npos);
 }
 
 TEST_CASE("every shipped device profile cites a source for every number") {

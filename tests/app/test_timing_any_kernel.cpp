@@ -138,8 +138,11 @@ TEST_CASE("bench times any built-in kernel with the model - and says why where i
                                           "--device-profile", "h200", "--dtype", "float64"});
     CHECK(fp64.exit_code == 2);
     CHECK(fp64.err.find("arrays have the types its CUDA text declares") != std::string::npos);
-    const RunResult sweep = run_threadmap(
-        {"bench", "--kernel", "reduce-sequential", "--backend", "model", "--device-profile", "h200", "--sweep"});
-    CHECK(sweep.exit_code == 2);
-    CHECK(sweep.err.find("the sweep over sizes compares the tutorial's kernels") != std::string::npos);
+    // A learner's kernel has no CPU reference to sweep against.
+    const std::string cu = temp_source_file(
+        "sweep.cu", "__global__ void k(float* a, int n) { int i = threadIdx.x; if (i < n) a[i] = 1; }\n");
+    const RunResult learner = run_threadmap({"bench", "--source", cu, "--bind", "a=float[64]", "--bind", "n=64",
+                                             "--backend", "model", "--device-profile", "h200", "--sweep"});
+    CHECK(learner.exit_code == 2);
+    CHECK(learner.err.find("no CPU reference") != std::string::npos);
 }

@@ -152,7 +152,7 @@ TEST_CASE("recordings - recorded on DEVICE and DATE - bad or mismatched files ke
 TEST_CASE("the sweep runs off the UI thread - reports progress - and can be cancelled") {
     TimingState t;
     t.source = TimingSource::Modeled;
-    REQUIRE(start_sweep(t, &IncrementBody::kernel, std::nullopt));
+    REQUIRE(start_sweep(t, lesson_launch("seed-increment"), std::nullopt));
     wait_for_jobs(t);
     REQUIRE(t.sweep);
     CHECK(t.sweep->points.size() == 30);
@@ -160,7 +160,7 @@ TEST_CASE("the sweep runs off the UI thread - reports progress - and can be canc
     CHECK(t.sweep->gpu_origin == "modeled");
     TimingState c;
     c.source = TimingSource::Modeled;
-    REQUIRE(start_sweep(c, &IncrementBody::kernel, std::nullopt));
+    REQUIRE(start_sweep(c, lesson_launch("seed-increment"), std::nullopt));
     c.sweep_cancel = true;  // heard by the sweep's own thread while this one goes on
     wait_for_jobs(c);
     REQUIRE(c.sweep);
@@ -168,12 +168,29 @@ TEST_CASE("the sweep runs off the UI thread - reports progress - and can be canc
     CHECK(c.sweep->cancelled);
 }
 
+TEST_CASE("any kernel of a lesson sweeps - a recording does not, and says why") {
+    TimingState t;
+    t.source = TimingSource::Modeled;
+    const ResolvedLaunch histogram = lesson_launch("histogram-atomic");
+    REQUIRE(histogram.model);
+    REQUIRE(start_sweep(t, histogram, std::nullopt));
+    wait_for_jobs(t);
+    REQUIRE(t.sweep);
+    CHECK(t.sweep->points.size() == 30);
+    CHECK(t.sweep->points.back().elements == uint64_t(1) << 24);  // values counted, into the same bins
+    CHECK(t.sweep->cpu == "C++ reference, 1 thread (a check of results, not tuned)");
+    TimingState recorded;
+    recorded.source = TimingSource::Recorded;
+    CHECK_FALSE(start_sweep(recorded, histogram, std::nullopt));
+    CHECK(recorded.message.find("a recording is one run") != std::string::npos);
+}
+
 TEST_CASE("the timing panel draws a run - its history - and a sweep chart in a headless ImGui frame") {
     HeadlessImGuiContext context(1200, 900);
     AppState state;
     open_modeled(state, "seed-matmul-fixed");
     REQUIRE(start_timing_run(state.timing, state.picture->launch, std::nullopt));
-    REQUIRE(start_sweep(state.timing, &MatmulXColBody::kernel, std::nullopt));
+    REQUIRE(start_sweep(state.timing, lesson_launch("seed-matmul-fixed"), std::nullopt));
     wait_for_jobs(state.timing);
     REQUIRE(start_timing_run(state.timing, state.picture->launch, std::nullopt));
     wait_for_jobs(state.timing);
@@ -210,7 +227,7 @@ TEST_CASE("timing lessons set the panel up - and the numbers can be saved as JSO
 
     const std::string dir = "/tmp/threadmap-timing-save-" + std::to_string(getpid());
     std::filesystem::create_directories(dir);
-    REQUIRE(start_sweep(state.timing, &IncrementBody::kernel, std::nullopt));
+    REQUIRE(start_sweep(state.timing, state.picture->launch, std::nullopt));
     wait_for_jobs(state.timing);
     const std::string said = save_timing_numbers(state.timing, dir, 0);
     CHECK(said.rfind("saved ", 0) == 0);

@@ -227,9 +227,13 @@ void draw_timing_figure(int width, int height, float font_px, const std::vector<
     y += font_px * 0.6f;
     y += draw_timing_bars(dl, font, font_px, pad, y, inner, bars, axis, theme) + font_px * 0.6f;
     if (sweep && !sweep->points.empty()) {
-        const float chart_h = std::max(font_px * 6, float(height) - y - font_px * 3.5f);
+        // The sentence under the chart, wrapped to the figure's width: the chart takes what is left.
+        const float sentence_px = font_px * 0.9f;
+        const float sentence_h = font->CalcTextSizeA(sentence_px, 1e9f, inner, sweep->sentence.c_str()).y;
+        const float chart_h = std::max(font_px * 6, float(height) - y - sentence_h - font_px * 1.5f);
         draw_sweep_chart(dl, font, font_px, pad, y, inner, chart_h, *sweep, theme);
-        dl->AddText(font, font_px * 0.9f, ImVec2(pad, y + chart_h + font_px * 0.5f), text, sweep->sentence.c_str());
+        dl->AddText(font, sentence_px, ImVec2(pad, y + chart_h + font_px * 0.5f), text, sweep->sentence.c_str(),
+                    nullptr, inner);
     }
     overlay.render();
 }
