@@ -88,8 +88,22 @@ void run_editor(AppState& state) {
     }
     editor.compile_job = std::async(
         std::launch::async, [text = editor.text, entry = editor.entry, binds = editor_binds(editor),
-                             dynamic_shared = editor_dynamic_shared(editor), limits = kernel_limits(state.settings)] {
-            KernelEditor::Compiled c{compile_and_bind(text, "kernel.cu", entry, binds, dynamic_shared, limits), entry};
+                             dynamic_shared = editor_dynamic_shared(editor), limits = kernel_limits(state.settings),
+                             from_launch = std::exchange(editor.from_launch, std::nullopt)]() mutable {
+            KernelEditor::Compiled c;
+            if (from_launch) {  // the parameters come from a first compile; each is bound as the launch has it
+                const SourceAttempt first = compile_and_bind(text, "kernel.cu", "", {}, 0, limits);
+                c.launch_params = first.params;
+                c.launch_binds.emplace();
+                binds.clear();
+                for (const auto& [name, type] : first.params) {
+                    c.launch_binds->push_back(bind_from_launch(name, type.find('*') != std::string::npos,
+                                                               from_launch->kernel, from_launch->launch));
+                    if (!c.launch_binds->back().empty()) binds.push_back(name + "=" + c.launch_binds->back());
+                }
+            }
+            c.attempt = compile_and_bind(text, "kernel.cu", entry, binds, dynamic_shared, limits);
+            c.entry = entry;
             const std::vector<std::string>& kernels = c.attempt.kernels;
             const bool chosen = std::find(kernels.begin(), kernels.end(), entry) != kernels.end();
             if (c.attempt.compiled && !kernels.empty() && !chosen && (kernels.size() > 1 || !entry.empty())) {
@@ -115,6 +129,10 @@ void apply_editor_compile(AppState& state, KernelEditor::Compiled c) {
     editor.messages = a.loaded ? "" : a.messages;
     editor.warnings = a.warnings;
     editor.warning_lines = a.compiled ? a.warning_lines : std::vector<int>{};
+    if (c.launch_binds) {  // the launch's bindings, kept below as typed ones
+        editor.params = c.launch_params;
+        editor.binds = *c.launch_binds;
+    }
     if (a.compiled) {  // the fields follow the kernel's parameters, keeping what was typed
         std::vector<std::string> names;
         for (const auto& p : editor.params) names.push_back(p.first);
@@ -201,12 +219,11 @@ void edit_launch_kernel(AppState& state) {
     editor.text = k.spec->cuda_source;
     editor.entry.clear();
     editor.unsaved = true;
-    // The parameters come from a first compile; each is bound as the launch has it.
-    const SourceAttempt first = compile_and_bind(editor.text, "kernel.cu", "", {}, 0, kKernelLimits);
-    editor.params = first.params;
+    // Its parameters are bound as the launch has them by the compile job (a compile here, on
+    // the UI thread, froze the window: 50-95 ms warm, the kernel host's start cold).
+    editor.params.clear();
     editor.binds.clear();
-    for (const auto& [name, type] : first.params)
-        editor.binds.push_back(bind_from_launch(name, type.find('*') != std::string::npos, k, resolved.launch));
+    editor.from_launch = KernelEditor::LaunchBinding{k, resolved.launch};
     editor.dynamic_shared = "0";
     for (const ArraySpec& a : k.spec->arrays)  // an extern __shared__ array: its bytes at this launch
         if (a.space == MemorySpace::Shared &&

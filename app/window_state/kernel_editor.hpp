@@ -65,9 +65,20 @@ struct KernelEditor {
     struct Compiled {
         SourceAttempt attempt;
         std::string entry;
+        // Bound from a launch (from_launch): the parameters a first compile found, and each
+        // one's binding at that launch.
+        std::optional<std::vector<std::string>> launch_binds;
+        std::vector<std::pair<std::string, std::string>> launch_params;
     };
     std::future<Compiled> compile_job;
     bool compile_again = false;
+    // A built-in kernel's text opened here (the Code tab's "edit"): the next compile binds each
+    // parameter as this launch has it, which only a first compile of the text can name.
+    struct LaunchBinding {
+        ModelKernel kernel;
+        LaunchConfig launch;
+    };
+    std::optional<LaunchBinding> from_launch;
 };
 
 // The editor's kernel with `expect` as its expected result (check --expect): a one-thread

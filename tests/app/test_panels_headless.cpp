@@ -674,6 +674,27 @@ TEST_CASE("a lesson's own kernel: Edit opens its text and bindings, and the fix 
     CHECK(findings()[size_t(FindingKind::OutOfBounds)] == 0);
 }
 
+TEST_CASE("a built-in kernel opened in the Editor is compiled and bound to its launch off the UI thread") {
+    SKIP_WITHOUT_CLANG();
+    AppState state;
+    select_lesson(state, "transpose-coalescing");
+    REQUIRE(state.edit.model);
+    edit_launch_kernel(state);
+    KernelEditor& editor = state.editor;
+    // Returned at once: the compile that names the parameters runs in the job (a compile here
+    // froze the window for 50-95 ms, the kernel host's start when cold).
+    CHECK(editor.compile_job.valid());
+    CHECK(editor.binds.empty());
+    CHECK(state.open_view == CentreView::Editor);
+    finish_editor_compile(state);
+    CHECK(editor.messages.empty());
+    REQUIRE_FALSE(editor.params.empty());
+    const ModelKernel& k = *state.edit.model;
+    const std::vector<uint64_t> in = k.spec->arrays[k.spec->array_index("in")].shape(k.params, state.edit.launch);
+    CHECK(editor.binds[0] == "float[" + std::to_string(in[0]) + "][" + std::to_string(in[1]) + "]:random");
+    CHECK(editor.running);
+}
+
 TEST_CASE("where does it break - a sweep of a kernel that never ends is cancelled, and the next one runs") {
     SKIP_WITHOUT_CLANG();
     AppState state;
