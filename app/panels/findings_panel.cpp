@@ -102,18 +102,15 @@ void sweep_button(AppState& state, LaunchSweepJob& job) {
         remember_rect(state, "findings:expect");
     }
     if (ImGui::Button("Where does it break? Try awkward launches")) {
-        std::optional<Outcome<ModelLaunch>> wanted;  // an expectation to compile, and its launch
-        if (editors && !job.expect.empty()) wanted = editor_expectation(state, job.expect);
+        ExpectationCompile expected;  // compiled in the sweep's job
+        if (editors && !job.expect.empty()) expected = editor_expectation(state, job.expect);
         if (lessons && (lesson_expects || !job.expect.empty()))
-            wanted = expectation_launch(compile_and_bind(lessons->text, on_map.preset + ".cu", lessons->entry,
-                                                         lessons->binds, 0, kernel_limits(state.settings),
-                                                         lesson_expects ? lessons->expect : job.expect));
-        if (wanted && !wanted->value) {
-            job.result.reset();
-            job.error = wanted->error;
-        } else {
-            start_launch_sweep(job, on_map, wanted ? std::move(wanted->value) : std::nullopt);
-        }
+            expected = [text = lessons->text, file = on_map.preset + ".cu", entry = lessons->entry,
+                        binds = lessons->binds, limits = kernel_limits(state.settings),
+                        expect = lesson_expects ? lessons->expect : job.expect] {
+                return expectation_launch(compile_and_bind(text, file, entry, binds, 0, limits, expect));
+            };
+        start_launch_sweep(job, on_map, std::move(expected));
     }
     remember_rect(state, "findings:sweep");
 }

@@ -233,10 +233,12 @@ void edit_launch_kernel(AppState& state) {
     run_editor(state);
 }
 
-Outcome<ModelLaunch> editor_expectation(const AppState& state, const std::string& expect) {
+ExpectationCompile editor_expectation(const AppState& state, const std::string& expect) {
     const KernelEditor& editor = state.editor;
-    return expectation_launch(compile_and_bind(editor.text, "kernel.cu", editor.entry, editor_binds(editor),
-                                               editor_dynamic_shared(editor), kernel_limits(state.settings), expect));
+    return [text = editor.text, entry = editor.entry, binds = editor_binds(editor),
+            dynamic_shared = editor_dynamic_shared(editor), limits = kernel_limits(state.settings), expect] {
+        return expectation_launch(compile_and_bind(text, "kernel.cu", entry, binds, dynamic_shared, limits, expect));
+    };
 }
 
 void start_gpu_compile(KernelEditor& editor) {

@@ -17,6 +17,7 @@
 #include "kernels/cuda/nvrtc_compiler.hpp"
 #include "kernels/core/outcome.hpp"
 #include "app/launch/source_launch.hpp"
+#include "app/window_state/launch_sweep_job.hpp"
 
 namespace threadmap {
 
@@ -83,7 +84,7 @@ struct KernelEditor {
 
 // The editor's kernel with `expect` as its expected result (check --expect): a one-thread
 // launch of it, or Clang's message about the statement.
-Outcome<ModelLaunch> editor_expectation(const AppState& state, const std::string& expect);
+ExpectationCompile editor_expectation(const AppState& state, const std::string& expect);
 
 // Starts NVRTC on the editor's text (unless it runs); poll_gpu_compile collects it.
 void start_gpu_compile(KernelEditor& editor);

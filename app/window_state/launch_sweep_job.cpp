@@ -9,21 +9,30 @@ LaunchSweepJob::~LaunchSweepJob() {
     if (cancel) *cancel = true;
 }
 
-void start_launch_sweep(LaunchSweepJob& job, const ResolvedLaunch& launch, std::optional<ModelLaunch> expected) {
+void start_launch_sweep(LaunchSweepJob& job, const ResolvedLaunch& launch, ExpectationCompile expected) {
     if (job.cancel) *job.cancel = true;
-    if (job.run.valid()) job.run.wait();  // cancelled: its current run stops at once
+    if (job.run.valid()) job.retiring.push_back(std::move(job.run));  // stops at once, or after its compile
     job.reference = launch;
     job.result.reset();
     job.error.clear();
     job.cancel = std::make_shared<std::atomic<bool>>(false);
     // The reference's kernel (and a learner's compiled code) stays alive in the copy.
-    job.run = std::async(std::launch::async, [reference = launch, cancel = job.cancel, expected] {
-        return sweep_launches(model_launch_for(reference), cancel.get(), expected ? &*expected : nullptr);
-    });
+    job.run = std::async(
+        std::launch::async,
+        [reference = launch, cancel = job.cancel, expected = std::move(expected)]() -> Outcome<LaunchSweep> {
+            std::optional<ModelLaunch> expectation;
+            if (expected) {
+                Outcome<ModelLaunch> compiled = expected();
+                if (!compiled.value) return failure_of(compiled);
+                expectation = std::move(*compiled.value);
+            }
+            return sweep_launches(model_launch_for(reference), cancel.get(), expectation ? &*expectation : nullptr);
+        });
 }
 
 void poll_launch_sweep(LaunchSweepJob& job) {
     using namespace std::chrono_literals;
+    std::erase_if(job.retiring, [](const auto& f) { return f.wait_for(0s) == std::future_status::ready; });
     if (!job.run.valid() || job.run.wait_for(0s) != std::future_status::ready) return;
     Outcome<LaunchSweep> r = job.run.get();
     if (r.value)
