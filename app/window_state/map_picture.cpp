@@ -2,6 +2,7 @@
 #include "app/window_state/map_picture.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <cassert>
 #include <chrono>
 #include <future>
@@ -511,8 +512,9 @@ const uint8_t* element_figures(const MapPicture& picture) {
 
 std::function<Rgba8(uint32_t x, uint32_t y)> cell_colors(const MapPicture& picture) {
     if (picture.result.map.size() == 0) return {};
-    return [&picture, costs = element_figures(picture)](uint32_t x, uint32_t y) {
-        CellSample s = sample_cell(picture.layout, picture.result.map, x, y);
+    return [&picture, costs = element_figures(picture),
+            sampler = std::make_shared<const CellSampler>(picture.layout, picture.result.map)](uint32_t x, uint32_t y) {
+        CellSample s = (*sampler)(x, y);
         if (costs && s.kind == CellSample::Element) s.cost = costs[picture.layout.element_index(x, y)];
         return colorize(s, picture.color);
     };

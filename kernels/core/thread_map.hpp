@@ -63,16 +63,18 @@ struct ThreadMap {
 // rounding error n·(m − 2^64/d) stays below 2^64/d), threadIdx comes from a table (at most
 // 1024 entries), blockIdx from a table when the grid is small enough. Gives exactly
 // ThreadMap::decode_global_id; ids are < 2^30 (the emulator's thread cap).
+// tabulate_blocks: false for a decoder that decodes a few ids (its table would cost more
+// than they: a grid of 2^20 blocks is 12 MB and a millisecond).
 class ToucherDecoder {
   public:
-    explicit ToucherDecoder(const LaunchConfig& launch)
+    explicit ToucherDecoder(const LaunchConfig& launch, bool tabulate_blocks = true)
         : launch_(launch),
           tpb_(uint32_t(launch.threads_per_block())),
           reciprocal_(tpb_ > 1 ? ~uint64_t(0) / tpb_ + 1 : 0) {
         assert(launch.blocks() * launch.threads_per_block() <= (uint64_t(1) << 32) && "ids must fit in 32 bits");
         threads_.resize(tpb_);
         for (uint32_t t = 0; t < tpb_; ++t) threads_[t] = unlinearize(t, launch.block);
-        if (launch.blocks() <= kMaxTabulatedBlocks) {
+        if (tabulate_blocks && launch.blocks() <= kMaxTabulatedBlocks) {
             blocks_.resize(size_t(launch.blocks()));
             for (uint64_t b = 0; b < launch.blocks(); ++b) blocks_[b] = unlinearize(b, launch.grid);
         }

@@ -114,7 +114,7 @@ TEST_CASE("the fast decoder equals decode_global_id for every block size and bot
         const Dim3 shapes[] = {{tpb, 1, 1}, tpb % 4 == 0 ? Dim3{tpb / 4, 2, 2} : Dim3{1, tpb, 1}};
         for (const Dim3 block : shapes) {
             const LaunchConfig launch{{7, 3, 2}, block};
-            const ToucherDecoder d(launch);
+            const ToucherDecoder d(launch), untabulated(launch, false);
             const uint64_t threads = launch.blocks() * launch.threads_per_block();
             // Every id of small launches; a stride through larger ones, ends included.
             const uint64_t step = std::max<uint64_t>(1, threads / 4000);
@@ -122,6 +122,7 @@ TEST_CASE("the fast decoder equals decode_global_id for every block size and bot
                 const Toucher a = d.decode(uint32_t(id)), b = ThreadMap::decode_global_id(id, launch);
                 REQUIRE(a.block == b.block);
                 REQUIRE(a.thread == b.thread);
+                REQUIRE(untabulated.decode(uint32_t(id)).block == b.block);
             }
             const Toucher last = d.decode(uint32_t(threads - 1));
             REQUIRE(last.block == Dim3{6, 2, 1});

@@ -31,6 +31,26 @@ TEST_CASE("seed-increment-bug - one block per row - 500 elements - then 16492 gh
     CHECK(ghosts == result.stats.threads_idle);
 }
 
+TEST_CASE("a sampler of many cells gives what sample_cell gives - a 1D, a 3-D and a matrix launch") {
+    const auto same = [](const Workload& workload, const LaunchConfig& launch) {
+        const auto r = make_layout(workload, launch, {1}, 16384);
+        REQUIRE(r.value);
+        const LaunchResult result = emulate(workload, launch);
+        const CellSampler sampler(*r.value, result.map);
+        for (uint32_t y = 0; y < r.value->height; ++y)
+            for (uint32_t x = 0; x < r.value->width; ++x) {
+                const CellSample a = sampler(x, y), b = sample_cell(*r.value, result.map, x, y);
+                REQUIRE(a.kind == b.kind);
+                REQUIRE(a.block == b.block);
+                REQUIRE(a.thread == b.thread);
+                REQUIRE(a.touches == b.touches);
+            }
+    };
+    same(array_workload(&IncrementBody::kernel, 500), {{16, 1, 1000}, {32, 1, 1}});  // 1,000 writers an element
+    same(array_workload(&IncrementBody::kernel, 500), {{531, 1, 1}, {32, 1, 1}});    // idle threads
+    same(matmul_workload(&MatmulBody::kernel, 40, 30, 20), {{3, 4, 2}, {16, 8, 1}});
+}
+
 TEST_CASE("rows of several blocks - and a row width raised to fit the texture") {
     Workload workload = array_workload(&IncrementBody::kernel, 1000);
     const LaunchConfig launch{{8, 1, 1}, {128, 1, 1}};

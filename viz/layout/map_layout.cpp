@@ -223,8 +223,10 @@ TM_HD_INLINE CellSample sample(const MapLayout& layout, const ThreadMap& map, co
 }  // namespace
 
 CellSample sample_cell(const MapLayout& layout, const ThreadMap& map, uint32_t x, uint32_t y) {
-    return sample(layout, map, ToucherDecoder(map.launch), x, y);
+    return sample(layout, map, ToucherDecoder(map.launch, false), x, y);
 }
+
+CellSample CellSampler::operator()(uint32_t x, uint32_t y) const { return sample(layout_, map_, decoder_, x, y); }
 
 void colorize_layout(const MapLayout& layout, const ThreadMap& map, const ColorContext& ctx, Rgba8* out,
                      const uint8_t* cost) {
