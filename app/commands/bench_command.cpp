@@ -119,7 +119,7 @@ int run_sweep_command(const BenchCommandOptions& o, const ResolvedLaunch& resolv
         return time_sweep_cpu(s, c, element);
     };
     const SweepResult r =
-        run_sweep(spec, resolved.launch.block, sweep_sizes(*from.value, *to.value, int(*points.value)), cpu, gpu);
+        run_sweep(swept_kernel(resolved), sweep_sizes(*from.value, *to.value, int(*points.value)), cpu, gpu);
     const std::string point_origin = "cpu: measured, gpu: " + (gpu.origin.empty() ? std::string("none") : gpu.origin);
     if (o.csv) {
         std::fputs(sweep_csv(r).c_str(), stdout);

@@ -212,7 +212,9 @@ void draw_sweep(AppState& state) {
     draw_sweep_chart(ImGui::GetWindowDrawList(), ImGui::GetFont(), ImGui::GetFontSize(), p.x, p.y, w, h, r,
                      state.theme());
     ImGui::Dummy(ImVec2(w, h));
-    ImGui::TextWrapped("%s%s", r.sentence.c_str(), r.cancelled ? " (cancelled: partial sweep)" : "");
+    // Named: the chart stays when the launch moves to another kernel, until the next sweep.
+    ImGui::TextWrapped("Sweep of %s. %s%s", r.kernel.c_str(), r.sentence.c_str(),
+                       r.cancelled ? " (cancelled: partial sweep)" : "");
 }
 
 }  // namespace

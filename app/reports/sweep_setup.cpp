@@ -15,6 +15,10 @@ SweepGpu sweep_gpu(const DeviceProfile* model, const std::optional<BackendChoice
     return {};
 }
 
+SweptKernel swept_kernel(const ResolvedLaunch& launch) {
+    return {&launch.spec(), launch.model ? launch.model->params : Params{}, launch.launch.block};
+}
+
 Outcome<void> why_no_sweep(const ResolvedLaunch& launch, const TimedProgram& program, const DeviceProfile* model,
                            const std::optional<BackendChoice>& device) {
     const KernelSpec& spec = launch.spec();

@@ -18,6 +18,10 @@ namespace threadmap {
 SweepGpu sweep_gpu(const DeviceProfile* model, const std::optional<BackendChoice>& device, bool pinned,
                    const TimedProgram& program);
 
+// The launch's kernel as a sweep grows it: its parameters (a tutorial kernel's are all sizes),
+// its block.
+SweptKernel swept_kernel(const ResolvedLaunch& launch);
+
 // Why the launch's kernel cannot be swept with these clocks, if it cannot: a learner's kernel
 // has no CPU reference; a kernel without a GPU twin is modeled, not measured; a spec's arrays
 // have the types its text declares (no float64 program); a GPU times the CUDA C++ float32

@@ -71,6 +71,7 @@ std::string editor_file_path() {
 
 void start_editor(KernelEditor& editor, const std::string& save_path) {
     editor.save_path = save_path;
+    editor.from_launch.reset();
     editor.text = first_kernel();
     editor.params = {{"a", "float *"}, {"n", "int"}};
     editor.binds = {"float[500]:zeros", "500"};
@@ -104,6 +105,7 @@ void run_editor(AppState& state) {
             }
             c.attempt = compile_and_bind(text, "kernel.cu", entry, binds, dynamic_shared, limits);
             c.entry = entry;
+            c.text = text;
             const std::vector<std::string>& kernels = c.attempt.kernels;
             const bool chosen = std::find(kernels.begin(), kernels.end(), entry) != kernels.end();
             if (c.attempt.compiled && !kernels.empty() && !chosen && (kernels.size() > 1 || !entry.empty())) {
@@ -178,7 +180,15 @@ void poll_editor_compile(AppState& state) {
     using namespace std::chrono_literals;
     KernelEditor& editor = state.editor;
     if (!editor.compile_job.valid() || editor.compile_job.wait_for(0s) != std::future_status::ready) return;
-    apply_editor_compile(state, editor.compile_job.get());
+    KernelEditor::Compiled compiled = editor.compile_job.get();
+    // A compile of a text since replaced, with the new one waiting: its parameters would replace
+    // the new text's bindings (a kernel opened while the last compiled), so only the new one counts.
+    if (!(editor.compile_again && compiled.text != editor.text)) {
+        apply_editor_compile(state, std::move(compiled));
+    } else if (compiled.launch_binds) {  // but the launch's bindings it found stay for the new text
+        editor.params = compiled.launch_params;
+        editor.binds = *compiled.launch_binds;
+    }
     if (std::exchange(editor.compile_again, false)) run_editor(state);
 }
 
@@ -188,6 +198,7 @@ void open_in_editor(AppState& state, const std::string& text, const std::string&
     editor.text = text;
     editor.entry = entry;
     editor.unsaved = true;
+    editor.from_launch.reset();  // its own bindings, not an earlier "edit"'s launch
     editor.params.clear();
     editor.binds.clear();
     for (const std::string& b : binds) {  // run_editor sets the types from the signature

@@ -66,6 +66,7 @@ struct KernelEditor {
     struct Compiled {
         SourceAttempt attempt;
         std::string entry;
+        std::string text;  // the text compiled
         // Bound from a launch (from_launch): the parameters a first compile found, and each
         // one's binding at that launch.
         std::optional<std::vector<std::string>> launch_binds;

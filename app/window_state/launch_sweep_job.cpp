@@ -23,6 +23,7 @@ void start_launch_sweep(LaunchSweepJob& job, const ResolvedLaunch& launch, Expec
             std::optional<ModelLaunch> expectation;
             if (expected) {
                 Outcome<ModelLaunch> compiled = expected();
+                if (cancel->load()) return cancellation();  // cancelled while it compiled
                 if (!compiled.value) return failure_of(compiled);
                 expectation = std::move(*compiled.value);
             }

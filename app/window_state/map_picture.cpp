@@ -512,9 +512,12 @@ const uint8_t* element_figures(const MapPicture& picture) {
 
 std::function<Rgba8(uint32_t x, uint32_t y)> cell_colors(const MapPicture& picture) {
     if (picture.result.map.size() == 0) return {};
+    // The sampler (its tables: up to 12 MB for a large grid) is made at the first cell asked
+    // for: a frame whose view is too far out to colour cells one by one asks for none.
     return [&picture, costs = element_figures(picture),
-            sampler = std::make_shared<const CellSampler>(picture.layout, picture.result.map)](uint32_t x, uint32_t y) {
-        CellSample s = (*sampler)(x, y);
+            sampler = std::make_shared<std::unique_ptr<const CellSampler>>()](uint32_t x, uint32_t y) {
+        if (!*sampler) *sampler = std::make_unique<const CellSampler>(picture.layout, picture.result.map);
+        CellSample s = (**sampler)(x, y);
         if (costs && s.kind == CellSample::Element) s.cost = costs[picture.layout.element_index(x, y)];
         return colorize(s, picture.color);
     };

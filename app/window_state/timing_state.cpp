@@ -47,19 +47,17 @@ bool start_sweep(TimingState& t, const ResolvedLaunch& launch, const std::option
     const DeviceProfile* model = t.source == TimingSource::Modeled ? chosen_profile(t) : nullptr;
     const SweepGpu gpu = sweep_gpu(model, backend, t.pinned, t.program);
     const ElementType element = t.program.element;
-    const KernelSpec* spec = &launch.spec();
+    const SweptKernel kernel = swept_kernel(launch);
     const std::shared_ptr<const void> keep = launch.model ? launch.model->owner : nullptr;  // a learner's spec
-    const Dim3 block = launch.launch.block;
-    const SweepRange range = default_sweep_range(*spec);
+    const SweepRange range = default_sweep_range(*kernel.spec);
     const std::vector<uint64_t> sizes = sweep_sizes(range.from, range.to, kDefaultSweepPoints);
     t.sweep_cancel = false;
     t.sweep_done = 0;
     t.sweep_total = sizes.size();
-    t.sweep_job = std::async(std::launch::async, [&t, spec, keep, block, sizes, gpu, element] {
+    t.sweep_job = std::async(std::launch::async, [&t, kernel, keep, sizes, gpu, element] {
         return run_sweep(
-            *spec, block, sizes,
-            [element](const KernelSpec& s, const SweepCase& c) { return time_sweep_cpu(s, c, element); }, gpu,
-            [&t](size_t done, size_t) { t.sweep_done = done; }, &t.sweep_cancel);
+            kernel, sizes, [element](const KernelSpec& s, const SweepCase& c) { return time_sweep_cpu(s, c, element); },
+            gpu, [&t](size_t done, size_t) { t.sweep_done = done; }, &t.sweep_cancel);
     });
     return true;
 }

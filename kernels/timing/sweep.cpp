@@ -10,20 +10,6 @@ namespace threadmap {
 
 namespace {
 
-// The largest global array of the spec at these parameters: its elements and rank.
-std::pair<uint64_t, int> largest_global_array(const KernelSpec& spec, const Params& params,
-                                              const LaunchConfig& launch) {
-    std::pair<uint64_t, int> largest{0, 1};
-    for (const ArraySpec& a : spec.arrays) {
-        if (a.space != MemorySpace::Global) continue;
-        const std::vector<uint64_t> shape = a.shape(params, launch);
-        uint64_t elements = 1;
-        for (const uint64_t d : shape) elements *= d;
-        if (elements > largest.first) largest = {elements, int(shape.size())};
-    }
-    return largest;
-}
-
 uint64_t param(const KernelSpec& spec, const Params& params, const char* name) {
     return params.at(spec.param_index(name));
 }
@@ -31,24 +17,38 @@ uint64_t param(const KernelSpec& spec, const Params& params, const char* name) {
 }  // namespace
 
 int sweep_rank(const KernelSpec& spec) {
+    // The largest global array at the spec's defaults: a reduction's input, not its partial sums.
     const Params params = spec.default_params();
-    return largest_global_array(spec, params, {spec.covering_grid(params, spec.default_block), spec.default_block})
-        .second;
+    const LaunchConfig launch{spec.covering_grid(params, spec.default_block), spec.default_block};
+    uint64_t largest = 0;
+    int rank = 1;
+    for (const ArraySpec& a : spec.arrays) {
+        if (a.space != MemorySpace::Global) continue;
+        const std::vector<uint64_t> shape = a.shape(params, launch);
+        uint64_t elements = 1;
+        for (const uint64_t d : shape) elements *= d;
+        if (elements > largest) largest = elements, rank = int(shape.size());
+    }
+    return rank;
 }
 
-SweepCase sweep_case(const KernelSpec& spec, const Dim3& block, uint64_t elements) {
-    const double side = std::pow(double(std::max<uint64_t>(elements, 1)), 1.0 / sweep_rank(spec));
+SweepCase sweep_case(const SweptKernel& kernel, uint64_t elements) {
+    const KernelSpec& spec = *kernel.spec;
+    const int rank = sweep_rank(spec);
+    const uint64_t side =
+        std::max<uint64_t>(1, uint64_t(std::llround(std::pow(double(std::max<uint64_t>(elements, 1)), 1.0 / rank))));
     SweepCase c;
-    c.params = spec.default_params();
+    c.params = kernel.settings.size() == spec.params.size() ? kernel.settings : spec.default_params();
     for (size_t i = 0; i < spec.params.size(); ++i) {
         const ParamSpec& p = spec.params[i];
         if (p.default_from < i)
             c.params[i] = c.params[p.default_from];
         else if (p.problem_size)
-            c.params[i] = std::clamp(uint64_t(std::llround(side)), p.min, p.max);
+            c.params[i] = std::clamp(side, p.min, p.max);
     }
-    c.launch = {spec.covering_grid(c.params, block), block};
-    c.elements = largest_global_array(spec, c.params, c.launch).first;
+    c.elements = side;
+    for (int d = 1; d < rank; ++d) c.elements *= side;
+    c.launch = {spec.covering_grid(c.params, kernel.block), kernel.block};
     if (spec.fast)
         c.workload = is_matrix(spec.fast)
                          ? matmul_workload(spec.fast, param(spec, c.params, "rows"), param(spec, c.params, "cols"),
@@ -118,10 +118,12 @@ Outcome<CpuReferenceTiming> time_sweep_cpu(const KernelSpec& spec, const SweepCa
     return time_spec_reference(spec, c.params, c.launch, 50, kWork);
 }
 
-SweepResult run_sweep(const KernelSpec& spec, const Dim3& block, const std::vector<uint64_t>& sizes,
-                      const CpuClock& cpu, const SweepGpu& gpu, const std::function<void(size_t, size_t)>& progress,
+SweepResult run_sweep(const SweptKernel& kernel, const std::vector<uint64_t>& sizes, const CpuClock& cpu,
+                      const SweepGpu& gpu, const std::function<void(size_t, size_t)>& progress,
                       const std::atomic<bool>* cancel) {
+    const KernelSpec& spec = *kernel.spec;
     SweepResult r;
+    r.kernel = spec.name;
     r.gpu_origin = gpu.timer ? gpu.origin : "";
     r.device = gpu.device;
     const bool ranged = gpu.timer && gpu.fast && gpu.slow;
@@ -131,7 +133,7 @@ SweepResult run_sweep(const KernelSpec& spec, const Dim3& block, const std::vect
             r.cancelled = true;
             break;
         }
-        const SweepCase c = sweep_case(spec, block, sizes[i]);
+        const SweepCase c = sweep_case(kernel, sizes[i]);
         Outcome<CpuReferenceTiming> timed = cpu(spec, c);
         if (!timed.value || timed.value->seconds.empty()) {
             r.sentence = "No sweep: " + (timed.value ? "the CPU clock gave no runs" : timed.error) + ".";
@@ -156,7 +158,11 @@ SweepResult run_sweep(const KernelSpec& spec, const Dim3& block, const std::vect
             c.slow = crossover(slow, resident);
         }
     }
-    const std::string against = r.cpu.empty() ? "" : " The CPU: " + r.cpu + ".";
+    std::string against = r.cpu.empty() ? "" : " The CPU: " + r.cpu + ".";
+    if (gpu.origin == "modeled" && spec.uses_atomics)  // the model's kernel time is bytes, sectors and flops
+        against +=
+            " The model does not price its atomics' contention (threads adding into one address wait "
+            "their turn): the GPU's time is a floor.";
     if (!gpu.timer) {
         r.sentence = "No GPU column: the CPU alone was timed." + against;
         return r;

@@ -36,22 +36,31 @@ struct SweepResult {
     std::string device;      // the GPU (or profile) the GPU columns are for
     Crossover resident;      // data resident on the device
     Crossover with_copies;   // copying every call
+    std::string kernel;      // the kernel swept
     std::string cpu;         // what the CPU column times: a tuned twin, or the spec's C++ reference
     std::string sentence;    // the finding in one sentence
     bool cancelled = false;
 };
 
-// The kernel at one size of the sweep. The size is the elements of its largest global array;
-// every parameter that is part of the problem's size takes the same value, so a matmul is
-// N×N×N and a transpose N×N, a histogram keeps its bins.
+// What a sweep grows: a kernel, the launch's parameters it starts from (the ones that are not
+// part of the problem's size stay: a histogram's bins, an offset), and the block every size
+// launches with the grid that covers it.
+struct SweptKernel {
+    const KernelSpec* spec = nullptr;
+    Params settings;  // empty: the spec's defaults
+    Dim3 block;
+};
+
+// The kernel at one size of the sweep. A size is N^rank elements, rank that of the kernel's
+// largest global array; every parameter that is part of the problem's size takes N, so a
+// matmul is N×N×N, a transpose N×N, a histogram N values into the bins it had.
 struct SweepCase {
-    uint64_t elements = 0;             // of the largest global array at these parameters
+    uint64_t elements = 0;             // N^rank
     Params params;                     // the spec's, in its order
     LaunchConfig launch;               // the sweep's block, with the grid that covers the problem
     std::optional<Workload> workload;  // the fast body's problem, when the kernel has one
 };
-// A size parameter is kept in its range (the elements then say what was run).
-SweepCase sweep_case(const KernelSpec& spec, const Dim3& block, uint64_t elements);
+SweepCase sweep_case(const SweptKernel& kernel, uint64_t elements);
 // How many dimensions the sweep's size spreads over: the rank of the largest global array.
 int sweep_rank(const KernelSpec& spec);
 
@@ -80,9 +89,8 @@ std::vector<uint64_t> sweep_sizes(uint64_t from, uint64_t to, int points);
 // Each point's CPU time is the median of the clock's runs; gpu.timer may be empty.
 // progress(done, total) after each size; cancel stops between sizes. A clock that fails ends
 // the sweep there, its reason in the sentence.
-SweepResult run_sweep(const KernelSpec& spec, const Dim3& block, const std::vector<uint64_t>& sizes,
-                      const CpuClock& cpu, const SweepGpu& gpu,
-                      const std::function<void(size_t, size_t)>& progress = {},
+SweepResult run_sweep(const SweptKernel& kernel, const std::vector<uint64_t>& sizes, const CpuClock& cpu,
+                      const SweepGpu& gpu, const std::function<void(size_t, size_t)>& progress = {},
                       const std::atomic<bool>* cancel = nullptr);
 
 // The smallest size from which `gpu` stays below `cpu` to the end of the sweep, if any.

@@ -693,6 +693,15 @@ TEST_CASE("a built-in kernel opened in the Editor is compiled and bound to its l
     const std::vector<uint64_t> in = k.spec->arrays[k.spec->array_index("in")].shape(k.params, state.edit.launch);
     CHECK(editor.binds[0] == "float[" + std::to_string(in[0]) + "][" + std::to_string(in[1]) + "]:random");
     CHECK(editor.running);
+    // "edit" while a compile runs waits for it; a kernel opened meanwhile keeps its own bindings.
+    run_editor(state);
+    edit_launch_kernel(state);
+    open_in_editor(state, "__global__ void k(float* a, int n) { if (threadIdx.x < n) a[threadIdx.x] = 1; }\n", "",
+                   {"a=float[8]:zeros", "n=8"}, "0");
+    finish_editor_compile(state);
+    CHECK(editor.messages.empty());
+    const std::vector<std::string> own = {"float[8]:zeros", "8"};
+    CHECK_MESSAGE(editor.binds == own, editor.messages);
 }
 
 TEST_CASE("where does it break - a sweep of a kernel that never ends is cancelled, and the next one runs") {

@@ -34,35 +34,38 @@ TEST_CASE("sweep sizes run evenly on a log scale - each size grows every size pa
     CHECK(sweep_sizes(5, 5, 30).size() == 1);
 
     // A matmul is N×N×N (A follows C's rows, B its columns), its fast body's problem the same.
-    const SweepCase matmul = sweep_case(builtin("matmul"), {16, 16, 1}, 10000);
+    const SweepCase matmul = sweep_case({&builtin("matmul"), {}, {16, 16, 1}}, 10000);
     CHECK(matmul.params == Params{100, 100, 100, 100, 100});
     CHECK(matmul.elements == 10000);
     REQUIRE(matmul.workload);
     CHECK(matmul.workload->rows == 100);
     CHECK(matmul.workload->inner == 100);
     CHECK(matmul.launch.grid == Dim3{7, 7, 1});  // the block's covering grid
-    const SweepCase increment = sweep_case(builtin("increment"), {256, 1, 1}, 777);
+    const SweepCase increment = sweep_case({&builtin("increment"), {}, {256, 1, 1}}, 777);
     CHECK(increment.params == Params{777});
     REQUIRE(increment.workload);
     CHECK(increment.workload->n == 777);
     CHECK(increment.launch.grid == Dim3{4, 1, 1});
 
     // Kernels without a fast body: the size is the elements of the largest global array.
-    const SweepCase transpose = sweep_case(builtin("transpose-tiled"), {32, 8, 1}, 10000);
+    const SweepCase transpose = sweep_case({&builtin("transpose-tiled"), {}, {32, 8, 1}}, 10000);
     CHECK(transpose.params == Params{100, 100});
     CHECK(transpose.elements == 10000);
     CHECK_FALSE(transpose.workload);
-    const SweepCase tiled = sweep_case(builtin("matmul-tiled"), {16, 16, 1}, 1 << 16);
+    const SweepCase tiled = sweep_case({&builtin("matmul-tiled"), {}, {16, 16, 1}}, 1 << 16);
     CHECK(tiled.params == Params{256, 256, 256, 256, 256});
     // A histogram keeps its bins, a copy its offset: settings, not the problem's size.
-    const SweepCase histogram = sweep_case(builtin("histogram-atomic"), {256, 1, 1}, 100000);
+    const SweepCase histogram = sweep_case({&builtin("histogram-atomic"), {}, {256, 1, 1}}, 100000);
     CHECK(histogram.params == Params{100000, 16});
     CHECK(histogram.elements == 100000);
-    const SweepCase copy = sweep_case(builtin("copy-offset"), {256, 1, 1}, 5000);
+    const SweepCase copy = sweep_case({&builtin("copy-offset"), {}, {256, 1, 1}}, 5000);
     CHECK(copy.params == Params{5000, 1});
-    CHECK(copy.elements == 5001);  // in: n + offset, the largest array
+    CHECK(copy.elements == 5000);  // the size asked for: in is one longer
+    // The launch's settings stay (a learner's bins, an aligned copy); its sizes do not.
+    CHECK(sweep_case({&builtin("histogram-atomic"), {64, 1024}, {256, 1, 1}}, 100000).params == Params{100000, 1024});
+    CHECK(sweep_case({&builtin("copy-offset"), {64, 0}, {256, 1, 1}}, 5000).params == Params{5000, 0});
     // The sum's partial sums (one per block) are not its size: its input is.
-    CHECK(sweep_case(builtin("reduce-sequential"), {256, 1, 1}, 1 << 20).params == Params{1 << 20});
+    CHECK(sweep_case({&builtin("reduce-sequential"), {}, {256, 1, 1}}, 1 << 20).params == Params{1 << 20});
 }
 
 TEST_CASE("the crossover on a synthetic device where it is known") {
@@ -77,7 +80,7 @@ TEST_CASE("the crossover on a synthetic device where it is known") {
     gpu.origin = "modeled";
     gpu.device = "a test device";
     const SweepResult r =
-        run_sweep(builtin("increment"), {256, 1, 1}, sweep_sizes(1000, 1000000, 31), synthetic_cpu(1), gpu);
+        run_sweep({&builtin("increment"), {}, {256, 1, 1}}, sweep_sizes(1000, 1000000, 31), synthetic_cpu(1), gpu);
     REQUIRE(r.resident.elements);
     CHECK(*r.resident.elements > 11111);
     CHECK(*r.resident.elements < 11111 * 1.3);  // the first sweep size past the crossover
@@ -92,7 +95,7 @@ TEST_CASE("the crossover on a synthetic device where it is known") {
     CHECK_FALSE(crossover(flip, true));
     // A clock that fails ends the sweep, saying why.
     const SweepResult failed_clock = run_sweep(
-        builtin("increment"), {256, 1, 1}, sweep_sizes(1000, 1000000, 5),
+        {&builtin("increment"), {}, {256, 1, 1}}, sweep_sizes(1000, 1000000, 5),
         [](const KernelSpec&, const SweepCase&) -> Outcome<CpuReferenceTiming> {
             return {std::nullopt, "no CPU"};
         },
@@ -109,7 +112,7 @@ TEST_CASE("the crossover over a profile's ranges - from its best case to its wor
     const SweepGpu gpu = modeled_gpu(*laptop, false, TimedProgram{});
     REQUIRE(gpu.fast);
     const SweepResult r =
-        run_sweep(builtin("increment"), {256, 1, 1}, sweep_sizes(1024, 1 << 24, 30), synthetic_cpu(2), gpu);
+        run_sweep({&builtin("increment"), {}, {256, 1, 1}}, sweep_sizes(1024, 1 << 24, 30), synthetic_cpu(2), gpu);
     CHECK(r.resident.ranged);
     REQUIRE(r.resident.fast);
     REQUIRE(r.resident.slow);
@@ -125,7 +128,7 @@ TEST_CASE("a kernel without a fast body is swept by the model - its arrays' byte
     REQUIRE(h200);
     const KernelSpec& transpose = builtin("transpose-tiled");
     const SweepGpu gpu = modeled_gpu(*h200, false, TimedProgram{});
-    const SweepCase c = sweep_case(transpose, {32, 8, 1}, 1 << 20);
+    const SweepCase c = sweep_case({&transpose, {}, {32, 8, 1}}, 1 << 20);
     const auto stages = gpu.timer(transpose, c);
     REQUIRE(stages);
     const uint64_t bytes = uint64_t(4) << 20;
@@ -142,9 +145,10 @@ TEST_CASE("a kernel without a fast body is swept by the model - its arrays' byte
 
     // Its CPU clock is its spec's C++ reference, said in the sentence.
     const SweepResult r = run_sweep(
-        transpose, {32, 8, 1}, sweep_sizes(256, 4096, 3),
+        {&transpose, {}, {32, 8, 1}}, sweep_sizes(256, 4096, 3),
         [](const KernelSpec& s, const SweepCase& sc) { return time_sweep_cpu(s, sc, ElementType::Float32); }, gpu);
     REQUIRE(r.points.size() == 3);
+    CHECK(r.kernel == "transpose-tiled");
     CHECK(r.points[2].elements == 4096);
     CHECK(r.points[2].cpu_seconds > 0);
     CHECK(r.cpu == "C++ reference, 1 thread (a check of results, not tuned)");
@@ -169,6 +173,18 @@ TEST_CASE("bench --sweep takes every built-in kernel - refusals name why") {
         const std::string cpu = j["cpu_implementation"];
         CHECK((spec->fast ? cpu.find("reference") == std::string::npos : cpu.find("C++ reference") == 0));
     }
+    // The launch's bins are swept, not the default 16: 4,096 bins copy 16 KiB back each call.
+    const auto first_copy = [](const char* bins) {
+        const RunResult r = run_threadmap({"bench", "--backend", "model", "--device-profile", "h200", "--kernel",
+                                           "histogram-atomic", "--bins", bins, "--sweep", "--points", "2", "--json"});
+        REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+        const json j = json::parse(r.out);
+        CHECK(std::string(j["sentence"]).find("does not price its atomics' contention") != std::string::npos);
+        return j["points"][0]["gpu_copy_seconds"].get<double>() - j["points"][0]["gpu_resident_seconds"].get<double>();
+    };
+    const DeviceProfile* h200 = find_device_profile("h200");
+    CHECK(first_copy("4096") - first_copy("1") ==
+          doctest::Approx(modeled_copy_seconds(*h200, 4096 * 4, false) - modeled_copy_seconds(*h200, 4, false)));
     // A learner's kernel has no CPU reference; a spec's arrays are float32 as its text says; a GPU
     // measures only kernels with a GPU twin.
     RunResult r = run_threadmap({"bench", "--backend", "model", "--device-profile", "h200", "--kernel",
