@@ -366,7 +366,9 @@ nlohmann::json state_json(AppState& state) {
     nlohmann::json j;
     add_geometry(state, j);
     j["launch_error"] = state.launch_error;
-    j["computing"] = state.picture_job.has_value();     // a map on the worker thread
+    // A map on the worker thread, or asked for and started by the next frame's update (a compile
+    // that lands in this frame's panels asks for it after this frame's update ran).
+    j["computing"] = state.picture_job.has_value() || state.pending.apply;
     j["compiling"] = state.editor.compile_job.valid();  // the Editor's Run, in the kernel host
     add_editor_state(state, j);
     j["message"] = state.message;
