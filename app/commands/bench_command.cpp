@@ -115,11 +115,8 @@ int run_sweep_command(const BenchCommandOptions& o, const ResolvedLaunch& resolv
         return 2;
     }
     const SweepGpu gpu = sweep_gpu(model, b, pinned, program);
-    const auto cpu = [element = program.element](const KernelSpec& s, const SweepCase& c) {
-        return time_sweep_cpu(s, c, element);
-    };
-    const SweepResult r =
-        run_sweep(swept_kernel(resolved), sweep_sizes(*from.value, *to.value, int(*points.value)), cpu, gpu);
+    const SweepResult r = run_sweep(swept_kernel(resolved), sweep_sizes(*from.value, *to.value, int(*points.value)),
+                                    sweep_cpu_clock(program.element), gpu);
     const std::string point_origin = "cpu: measured, gpu: " + (gpu.origin.empty() ? std::string("none") : gpu.origin);
     if (o.csv) {
         std::fputs(sweep_csv(r).c_str(), stdout);

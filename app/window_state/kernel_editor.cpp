@@ -131,10 +131,6 @@ void apply_editor_compile(AppState& state, KernelEditor::Compiled c) {
     editor.messages = a.loaded ? "" : a.messages;
     editor.warnings = a.warnings;
     editor.warning_lines = a.compiled ? a.warning_lines : std::vector<int>{};
-    if (c.launch_binds) {  // the launch's bindings, kept below as typed ones
-        editor.params = c.launch_params;
-        editor.binds = *c.launch_binds;
-    }
     if (a.compiled) {  // the fields follow the kernel's parameters, keeping what was typed
         std::vector<std::string> names;
         for (const auto& p : editor.params) names.push_back(p.first);
@@ -181,14 +177,13 @@ void poll_editor_compile(AppState& state) {
     KernelEditor& editor = state.editor;
     if (!editor.compile_job.valid() || editor.compile_job.wait_for(0s) != std::future_status::ready) return;
     KernelEditor::Compiled compiled = editor.compile_job.get();
-    // A compile of a text since replaced, with the new one waiting: its parameters would replace
-    // the new text's bindings (a kernel opened while the last compiled), so only the new one counts.
-    if (!(editor.compile_again && compiled.text != editor.text)) {
-        apply_editor_compile(state, std::move(compiled));
-    } else if (compiled.launch_binds) {  // but the launch's bindings it found stay for the new text
+    if (compiled.launch_binds) {  // the launch's bindings, which the fields then keep as typed ones
         editor.params = compiled.launch_params;
         editor.binds = *compiled.launch_binds;
     }
+    // A compile of a text since replaced, with the new one waiting: its parameters would replace
+    // the new text's bindings (a kernel opened while the last compiled), so only the new one counts.
+    if (!(editor.compile_again && compiled.text != editor.text)) apply_editor_compile(state, std::move(compiled));
     if (std::exchange(editor.compile_again, false)) run_editor(state);
 }
 

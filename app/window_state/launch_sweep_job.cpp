@@ -11,7 +11,9 @@ LaunchSweepJob::~LaunchSweepJob() {
 
 void start_launch_sweep(LaunchSweepJob& job, const ResolvedLaunch& launch, ExpectationCompile expected) {
     if (job.cancel) *job.cancel = true;
-    if (job.run.valid()) job.retiring.push_back(std::move(job.run));  // stops at once, or after its compile
+    // Cancelled: its run stops at once (the panel offers no new sweep while one runs, so an
+    // expectation's compile is not waited for here).
+    if (job.run.valid()) job.run.wait();
     job.reference = launch;
     job.result.reset();
     job.error.clear();
@@ -33,7 +35,6 @@ void start_launch_sweep(LaunchSweepJob& job, const ResolvedLaunch& launch, Expec
 
 void poll_launch_sweep(LaunchSweepJob& job) {
     using namespace std::chrono_literals;
-    std::erase_if(job.retiring, [](const auto& f) { return f.wait_for(0s) == std::future_status::ready; });
     if (!job.run.valid() || job.run.wait_for(0s) != std::future_status::ready) return;
     Outcome<LaunchSweep> r = job.run.get();
     if (r.value)

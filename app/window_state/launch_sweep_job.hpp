@@ -9,7 +9,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "app/launch/launch_options.hpp"
 #include "app/reports/launch_sweep.hpp"
@@ -19,8 +18,6 @@ namespace threadmap {
 struct LaunchSweepJob {
     ResolvedLaunch reference;  // the launch swept (keeps a learner's kernel alive)
     std::future<Outcome<LaunchSweep>> run;
-    // Sweeps given up for a newer one, finishing a compile they cannot be stopped in.
-    std::vector<std::future<Outcome<LaunchSweep>>> retiring;
     std::shared_ptr<std::atomic<bool>> cancel;
     std::optional<LaunchSweep> result;  // the last finished sweep, of `reference`
     std::string error;                  // why the last one did not finish

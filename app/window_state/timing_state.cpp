@@ -56,8 +56,8 @@ bool start_sweep(TimingState& t, const ResolvedLaunch& launch, const std::option
     t.sweep_total = sizes.size();
     t.sweep_job = std::async(std::launch::async, [&t, kernel, keep, sizes, gpu, element] {
         return run_sweep(
-            kernel, sizes, [element](const KernelSpec& s, const SweepCase& c) { return time_sweep_cpu(s, c, element); },
-            gpu, [&t](size_t done, size_t) { t.sweep_done = done; }, &t.sweep_cancel);
+            kernel, sizes, sweep_cpu_clock(element), gpu, [&t](size_t done, size_t) { t.sweep_done = done; },
+            &t.sweep_cancel);
     });
     return true;
 }

@@ -109,13 +109,16 @@ std::string said(const Crossover& c) {
 
 }  // namespace
 
-Outcome<CpuReferenceTiming> time_sweep_cpu(const KernelSpec& spec, const SweepCase& c, ElementType element) {
-    constexpr double kWork = 0.02;  // seconds of runs: a stable median without a long sweep
-    if (c.workload) {
-        const double once = time_cpu_reference(*c.workload, 1, element).seconds.front();
-        return {time_cpu_reference(*c.workload, int(std::clamp(kWork / std::max(once, 1e-9), 3.0, 50.0)), element), {}};
-    }
-    return time_spec_reference(spec, c.params, c.launch, 50, kWork);
+CpuClock sweep_cpu_clock(ElementType element) {
+    return [element](const KernelSpec& spec, const SweepCase& c) -> Outcome<CpuReferenceTiming> {
+        constexpr double kWork = 0.02;  // seconds of runs: a stable median without a long sweep
+        if (c.workload) {
+            const double once = time_cpu_reference(*c.workload, 1, element).seconds.front();
+            return {time_cpu_reference(*c.workload, int(std::clamp(kWork / std::max(once, 1e-9), 3.0, 50.0)), element),
+                    {}};
+        }
+        return time_spec_reference(spec, c.params, c.launch, 50, kWork);
+    };
 }
 
 SweepResult run_sweep(const SweptKernel& kernel, const std::vector<uint64_t>& sizes, const CpuClock& cpu,

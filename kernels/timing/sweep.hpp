@@ -71,9 +71,10 @@ struct GpuStageSeconds {
 using GpuTimer = std::function<std::optional<GpuStageSeconds>(const KernelSpec&, const SweepCase&)>;
 using CpuClock = std::function<Outcome<CpuReferenceTiming>(const KernelSpec&, const SweepCase&)>;
 
-// The sweep's CPU clock: a fast body's tuned twin (time_cpu_reference) where the kernel has
-// one, else the spec's C++ reference; about 20 ms of runs (3 to 50), at least one.
-Outcome<CpuReferenceTiming> time_sweep_cpu(const KernelSpec& spec, const SweepCase& c, ElementType element);
+// The sweep's CPU clock for a program of `element`s: a fast body's tuned twin
+// (time_cpu_reference) where the kernel has one, else the spec's C++ reference; about 20 ms of
+// runs (3 to 50), at least one.
+CpuClock sweep_cpu_clock(ElementType element);
 
 // The GPU clock of a sweep: measured or modeled (with the profile's bounds), or none.
 struct SweepGpu {

@@ -144,9 +144,8 @@ TEST_CASE("a kernel without a fast body is swept by the model - its arrays' byte
     CHECK(stages->kernel == doctest::Approx(model_times(*h200, cost, TimedProgram{}, false).kernel));
 
     // Its CPU clock is its spec's C++ reference, said in the sentence.
-    const SweepResult r = run_sweep(
-        {&transpose, {}, {32, 8, 1}}, sweep_sizes(256, 4096, 3),
-        [](const KernelSpec& s, const SweepCase& sc) { return time_sweep_cpu(s, sc, ElementType::Float32); }, gpu);
+    const SweepResult r =
+        run_sweep({&transpose, {}, {32, 8, 1}}, sweep_sizes(256, 4096, 3), sweep_cpu_clock(ElementType::Float32), gpu);
     REQUIRE(r.points.size() == 3);
     CHECK(r.kernel == "transpose-tiled");
     CHECK(r.points[2].elements == 4096);
