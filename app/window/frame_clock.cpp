@@ -42,9 +42,9 @@ void FrameClock::after_update(AppState& state, bool updated) {
 void FrameClock::frame_shown(const AppState& state) {
     frame_ms_.push_back(ms_since(frame_start_));
     computing_.push_back(state.picture_job.has_value());
-    frame_start_ = Clock::now();
-    if (frame_ms_.size() == 1) first_frame_ = frame_start_;
-    const double t = std::chrono::duration<double>(frame_start_ - first_frame_).count();
+    const Clock::time_point now = Clock::now();
+    if (frame_ms_.size() == 1) first_frame_ = now;
+    const double t = std::chrono::duration<double>(now - first_frame_).count();
     if (rss_mb_.empty() || t - rss_mb_.back().first >= kRssSampleSeconds) rss_mb_.emplace_back(t, resident_mb());
     if (change_pending_ && !state.pending.apply && !state.picture_job) {  // computed, painted and shown
         change_to_screen_ms_.push_back(ms_since(change_start_));

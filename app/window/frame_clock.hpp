@@ -12,11 +12,14 @@ namespace threadmap {
 
 class FrameClock {
   public:
+    // As a frame's work begins (after its wait for input: while a map computes the loop waits
+    // between frames, and that wait is not the frame's).
+    void frame_begins() { frame_start_ = Clock::now(); }
     // Before update_picture: starts the change-to-screen clock when a launch change is new.
     void before_update(const AppState& state);
     // After update_picture, when it had work: how long the update took (state.last_update_ms).
     void after_update(AppState& state, bool updated);
-    // After the swap.
+    // After the swap: the frame took from frame_begins to now.
     void frame_shown(const AppState& state);
     // JSON: frame_ms (with `computing`, per frame), update_ms, change_to_screen_ms, the map's
     // size, and the process's resident memory (MB) at the first frame, every 10 s, and the last.

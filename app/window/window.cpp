@@ -187,6 +187,7 @@ int run_frames(AppState& state, WindowSession& window, const WindowOptions& o, s
     choose_backend_once(state, o.backend);
     MapFrame frame;
     frame.renderer = renderer.get();
+    state.wake_ui = &WindowSession::wake;
     FrameClock clock;
     int exit_code = 0;
     quit_on_signals();
@@ -194,6 +195,7 @@ int run_frames(AppState& state, WindowSession& window, const WindowOptions& o, s
     while (!window.should_close() && !state.requests.quit && !g_quit_signal) {
         const auto size = window.poll();
         if (!size) continue;  // minimised
+        clock.frame_begins();
         follow_content_scale(state, window, size->content_scale, content_scale);
         clock.before_update(state);
         const bool updating = state.pending.any_update();
@@ -222,9 +224,11 @@ int run_frames(AppState& state, WindowSession& window, const WindowOptions& o, s
         clock.frame_shown(state);
         if (was_busy && !state.busy()) return_freed_memory();
         was_busy = state.busy();
-        // While a map computes, frames come at most 60 a second (sooner on input): the
-        // computation gets the cores a faster frame loop would take for nothing.
-        if (state.picture_job) window.wait_events_until_next_frame(1.0 / 60);
+        // While a map computes, frames come at most 20 a second (sooner on input, and at once
+        // when the map is ready: the job wakes the loop): the computation gets the cores the
+        // frames would take (with a software GL, as on a machine without a GPU driver, a frame
+        // costs a core for 15 ms: the tiled-matmul lesson's change took 132 ms at 60 a second).
+        if (state.picture_job) window.wait_events_until_next_frame(1.0 / 20);
     }
     if (!o.frame_report.empty()) {
         const auto written = clock.write_report(o.frame_report, state);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <mutex>
 #include <utility>
 
 #include "app/launch/input_file.hpp"
@@ -20,6 +21,11 @@ namespace {
 
 void glfw_error(int code, const char* text) { std::fprintf(stderr, "threadmap: GLFW error %d: %s\n", code, text); }
 
+// Whether GLFW is up for wake(): a job finishing as the window closes must not post to it after
+// glfwTerminate (GLFW would report an error).
+std::mutex g_wake_mutex;
+bool g_glfw_up = false;
+
 }  // namespace
 
 Outcome<std::unique_ptr<WindowSession>> WindowSession::open(int width, int height, bool vsync, const char* ini_file) {
@@ -30,6 +36,10 @@ Outcome<std::unique_ptr<WindowSession>> WindowSession::open(int width, int heigh
                 "no display to open a window on (is DISPLAY set?); "
                 "use 'threadmap render … --out FILE.png' to draw without one"};
     s->glfw_ = true;
+    {
+        const std::lock_guard lock(g_wake_mutex);
+        g_glfw_up = true;
+    }
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -79,7 +89,15 @@ WindowSession::~WindowSession() {
     if (glfw_backend_) ImGui_ImplGlfw_Shutdown();
     if (imgui_) ImGui::DestroyContext();
     if (window_) glfwDestroyWindow(window_);
-    if (glfw_) glfwTerminate();
+    if (!glfw_) return;
+    const std::lock_guard lock(g_wake_mutex);
+    g_glfw_up = false;
+    glfwTerminate();
+}
+
+void WindowSession::wake() {
+    const std::lock_guard lock(g_wake_mutex);
+    if (g_glfw_up) glfwPostEmptyEvent();
 }
 
 bool WindowSession::should_close() const { return glfwWindowShouldClose(window_); }

@@ -36,6 +36,8 @@ class WindowSession {
     std::optional<FramebufferSize> poll();
     // Waits for input, at most until `frame_seconds` after the last call returned.
     void wait_events_until_next_frame(double frame_seconds);
+    // Ends that wait now; from any thread, also after the window closed (then it does nothing).
+    static void wake();
     void begin_imgui_frame();  // the backends' NewFrame (input injection goes after it)
     void render_imgui();       // ImGui's draw data into the bound framebuffer
     void swap();

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -79,6 +80,8 @@ struct Settings {
 struct PictureJob {
     std::future<PictureResult> result;
     std::shared_ptr<std::atomic<bool>> cancel;
+    // Set by the job as it returns its map: the result is then at most a return away.
+    std::shared_ptr<std::atomic<bool>> done;
     ResolvedLaunch launch;  // what it computes
     std::chrono::steady_clock::time_point started;
     PictureOptions options;  // the layout and colours it makes
@@ -86,11 +89,14 @@ struct PictureJob {
 
 struct AppState {
     Settings settings;
-    ResolvedLaunch edit;                               // what the controls show, valid or not
-    std::string launch_error;                          // why `edit` cannot run; the last valid map stays on screen
-    std::optional<MapPicture> picture;                 // the last valid map
-    PictureWork pending;                               // what the next update_picture does
-    std::optional<PictureJob> picture_job;             // the map being computed, if any
+    ResolvedLaunch edit;                    // what the controls show, valid or not
+    std::string launch_error;               // why `edit` cannot run; the last valid map stays on screen
+    std::optional<MapPicture> picture;      // the last valid map
+    PictureWork pending;                    // what the next update_picture does
+    std::optional<PictureJob> picture_job;  // the map being computed, if any
+    // Called from the picture job's thread when its map is ready (the window wakes its frame
+    // loop, which waits between frames while a map computes); empty: nothing to wake.
+    std::function<void()> wake_ui;
     std::vector<std::future<PictureResult>> retiring;  // cancelled jobs finishing their current block
     std::optional<MapPicture> spare;                   // a replaced map whose buffers the next job refills
     PictureOptions picture_options;                    // what `picture` was built with (its build, not its colours)

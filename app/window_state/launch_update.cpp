@@ -46,14 +46,18 @@ void start_job(AppState& state, const ResolvedLaunch& launch, uint32_t max_side,
     cancel_picture_job(state);
     const PictureOptions o = build_options(state, launch, max_side, max_cells);
     auto cancel = std::make_shared<std::atomic<bool>>(false);
+    auto done = std::make_shared<std::atomic<bool>>(false);
     std::optional<MapPicture> spare = std::move(state.spare);
     state.spare.reset();
-    auto job = [launch, o, cancel, spare = std::move(spare)]() mutable {
+    auto job = [launch, o, cancel, done, spare = std::move(spare), wake = state.wake_ui]() mutable {
         PictureResult built = build_picture(launch, o, spare ? &*spare : nullptr, cancel.get());
         if (built.value) prepare_colors(*built.value);  // tens of millions of cells: here, not in a frame
+        done->store(true);
+        if (wake) wake();
         return built;
     };
-    state.picture_job = PictureJob{std::async(std::launch::async, std::move(job)), cancel, launch, Clock::now(), o};
+    state.picture_job =
+        PictureJob{std::async(std::launch::async, std::move(job)), cancel, done, launch, Clock::now(), o};
 }
 
 // A new map goes on screen (recoloured and laid out as the controls are now: they may have
@@ -148,7 +152,9 @@ void learn_cost(AppState& state, const MapPicture& picture, bool memory, double 
 
 void collect_job(AppState& state, uint32_t max_side, uint64_t max_cells) {
     std::erase_if(state.retiring, [](const std::future<PictureResult>& f) { return ready(f); });
-    if (!state.picture_job || !ready(state.picture_job->result)) return;
+    if (!state.picture_job) return;
+    if (state.picture_job->done->load()) state.picture_job->result.wait();  // woken by the job: it is returning
+    if (!ready(state.picture_job->result)) return;
     PictureJob job = std::move(*state.picture_job);
     state.picture_job.reset();
     state.last_update_ms = std::chrono::duration<double, std::milli>(Clock::now() - job.started).count();

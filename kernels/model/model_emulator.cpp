@@ -1160,12 +1160,12 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, const ModelEmulator* 
             s.bits.assign(inputs->arrays_[a].bits.begin(), inputs->arrays_[a].bits.end());
         else
             s.bits.assign(s.size * s.words, 0u);
-        if (record_elements_) s.hazards = ZeroedBuffer<Hazard>(s.size);
-        if (record_elements_ && spec_.runs_as_fibers()) s.phases = ZeroedBuffer<Phases>(s.size);
+        if (record_elements_) s.hazards = ZeroedBuffer<Hazard>(s.size, true);
+        if (record_elements_ && spec_.runs_as_fibers()) s.phases = ZeroedBuffer<Phases>(s.size, true);
         if (keep_records_) {
             reserve_huge(s.records, s.size);
             s.records.assign(s.size, ElementRecord{});
-            s.counted = ZeroedBuffer<Counted>(s.size);
+            s.counted = ZeroedBuffer<Counted>(s.size, true);
         }
         arrays_.push_back(std::move(s));
     }
@@ -1428,8 +1428,7 @@ namespace {
 // first holds a copy of the global arrays' values, records and ordering states; they stay within a memory budget.
 unsigned model_workers(const ModelLaunch& model_launch) {
     if (model_launch.spec->one_thread_at_a_time || !model_launch.record_elements || !model_launch.record_reads ||
-        model_launch.record_requests || model_launch.phase != ModelLaunch::kAllPhases ||
-        model_launch.watch_array != SIZE_MAX)
+        model_launch.record_requests || model_launch.watch_array != SIZE_MAX)
         return 1;
     const uint64_t blocks = model_launch.launch.blocks();
     uint64_t workers = model_launch.workers;

@@ -7,10 +7,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <bit>
 #include <fstream>
+#include <thread>
 
 #include "app/window_state/export_budget.hpp"
 #include "kernels/builtin/kernel_bodies.hpp"
@@ -475,11 +477,19 @@ TEST_CASE("a kernel whose last picture took long computes its next one on a work
     // Had its last picture taken a second per step (a frame frozen that long), the next one
     // is computed while the window keeps drawing, the last map on screen meanwhile.
     state.picture_cost[key] = 1000;
+    // The job wakes the window's frame loop (which waits between frames while a map computes)
+    // as its map is ready, and the frame it wakes shows that map.
+    std::atomic<int> wakes = 0;
+    state.wake_ui = [&wakes] { ++wakes; };
     change_block(64);
     REQUIRE(state.picture_job);
     CHECK(state.picture->launch.launch.block.x == 128);
-    finish_picture_job(state, 16384, kMaxDrawnCells);
+    while (wakes == 0) std::this_thread::yield();
+    update_picture(state, 16384, kMaxDrawnCells);
+    CHECK_FALSE(state.picture_job);
     CHECK(state.picture->launch.launch.block.x == 64);
+    CHECK(wakes == 1);
+    state.wake_ui = nullptr;
     CHECK(state.picture_cost[key] < 1000);  // and learnt again from that one
     // What one way of drawing it costs says nothing of another's: the memory view asked for
     // is another cost, and a launch past the old limits never computes within the frame.

@@ -164,6 +164,21 @@ TEST_CASE("spread over threads, the kept shared block and a divergent barrier mi
     kept.shared_block = 13;
     check_spread(kept);
 
+    // One phase recorded (the window's phase slider): the kept block's shared records and the
+    // global ones are that phase's, the findings every phase's, as on one thread.
+    const KernelSpec& tiled = *find_builtin_kernel("matmul-tiled");
+    for (uint32_t phase : {0u, 3u}) {
+        CAPTURE(phase);
+        ModelLaunch one_phase{&tiled, {70, 70, 70, 70, 70}, {{9, 9, 1}, {8, 16, 1}}};
+        one_phase.phase = phase;
+        one_phase.shared_block = 40;
+        one_phase.workers = 3;
+        const auto r = run_model(one_phase);
+        REQUIRE_MESSAGE(r.value, r.error);
+        CHECK(r.value->block_ranges > 1);
+        check_spread(one_phase);
+    }
+
     // Block 7 of 12 leaves half its threads out of the barrier: the launch ends there, and
     // the blocks after it (run by another thread) leave no trace.
     KernelSpec spec;
