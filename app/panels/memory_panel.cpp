@@ -143,7 +143,7 @@ void draw_memory_panel(AppState& state) {
     if (!state.picture) return;
     const MapPicture& picture = state.picture.value();
     const PictureMemory& m = picture.memory;
-    if (!m.computed) {
+    if (!memory_ready(m, true)) {  // not computed, or only the mapped array's sites (a memory colour mode's)
         if (!state.picture_job && !state.pending.any_update()) state.pending.recolor = true;  // count them now
         ImGui::TextUnformatted("Counting the warp requests of this launch...");
         return;

@@ -303,8 +303,10 @@ void add_picture_state(AppState& state, nlohmann::json& j) {
         if (p.compare->memory.computed && p.compare->memory.not_computed.empty())
             j["compare"]["memory"] = memory_json(model_launch_for(p.compare->launch), p.compare->memory.sites);
     }
-    if (p.memory.computed && p.memory.not_computed.empty())
+    if (p.memory.computed && p.memory.not_computed.empty()) {
         j["memory"] = memory_json(model_launch_for(p.launch), p.memory.sites);
+        j["memory"]["every_site"] = p.memory.every_site;  // else the mapped array's sites only
+    }
     if (const KeptRequest* k = inspected_request(state)) {  // the warp inspector's
         const WarpRequest& r = k->request;
         const RequestSectors counted = request_sectors(r, p.memory.place.element_bytes);

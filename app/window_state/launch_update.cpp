@@ -251,12 +251,13 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
     state.pending.recolor = state.pending.relayout = false;
     if (!state.picture) return;
     // A memory view asked for now: computed here when small, with the map on a worker when not.
-    if ((is_memory_mode(state.color_mode()) || state.memory_view_open) && !state.picture->memory.computed) {
+    if ((is_memory_mode(state.color_mode()) || state.memory_view_open) &&
+        !memory_ready(state.picture->memory, state.memory_view_open)) {
         if (off_the_frame(state.picture->launch) || thread_steps(state.picture->launch) > kMemoryInFrame) {
             if (!state.picture_job) start_job(state, state.picture->launch, max_side, max_cells);
             return;
         }
-        compute_picture_memory(*state.picture);
+        compute_picture_memory(*state.picture, state.memory_view_open);
     }
     relayout(*state.picture, layout_options(state, max_side, max_cells));
     recolor(*state.picture, state.color_mode(), state.palette(), state.occupancy_gpu());

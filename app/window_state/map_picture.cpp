@@ -121,9 +121,11 @@ Outcome<LaunchResult> model_map(const ResolvedLaunch& resolved, const ModelResul
 }
 
 // The memory view of the launch, or why there is none; nullopt when cancelled.
-std::optional<PictureMemory> compute_memory(const ResolvedLaunch& resolved, const std::atomic<bool>* cancel) {
+std::optional<PictureMemory> compute_memory(const ResolvedLaunch& resolved, bool every_site,
+                                            const std::atomic<bool>* cancel) {
     PictureMemory out;
     out.computed = true;
+    out.every_site = every_site;
     ModelLaunch model_launch = model_launch_for(resolved);
     out.spec = model_launch.spec;
     const uint64_t work = thread_steps(resolved);
@@ -140,6 +142,7 @@ std::optional<PictureMemory> compute_memory(const ResolvedLaunch& resolved, cons
         model_launch.shared_block = UINT64_MAX;  // else the mapped block's bank conflicts, per element
     const AccessOp op = resolved.model && resolved.model->reads ? AccessOp::Load : AccessOp::Store;
     model_launch.cost_array = array;  // the map colours this array's elements only
+    if (!every_site) model_launch.requests_array = array;
     if (element_count(resolved.workload) <= kWarpInspectorElements) {
         model_launch.keep_requests = array;
         model_launch.keep_op = op;
@@ -185,9 +188,9 @@ uint64_t thread_steps(const ResolvedLaunch& resolved) {
     return threads * (is_matrix(resolved.workload.kernel) ? std::max<uint64_t>(resolved.workload.inner, 1) : 1);
 }
 
-void compute_picture_memory(MapPicture& picture, const std::atomic<bool>* cancel) {
-    if (picture.memory.computed) return;
-    if (auto m = compute_memory(picture.launch, cancel)) picture.memory = std::move(*m);
+void compute_picture_memory(MapPicture& picture, bool every_site, const std::atomic<bool>* cancel) {
+    if (memory_ready(picture.memory, every_site)) return;
+    if (auto m = compute_memory(picture.launch, every_site, cancel)) picture.memory = std::move(*m);
 }
 
 namespace {
@@ -322,9 +325,11 @@ namespace {
 // caller's, reaches it whenever the picture's side looks (join).
 class MemoryBeside {
   public:
-    MemoryBeside(const ResolvedLaunch& resolved, bool wanted, const std::atomic<bool>* cancel) : cancel_(cancel) {
+    MemoryBeside(const ResolvedLaunch& resolved, bool wanted, bool every_site, const std::atomic<bool>* cancel)
+        : cancel_(cancel) {
         if (wanted && !(resolved.model && model_launch_for(resolved).spec->run_apart))
-            run_ = std::async(std::launch::async, [&resolved, this] { return compute_memory(resolved, &stop_); });
+            run_ = std::async(std::launch::async,
+                              [&resolved, every_site, this] { return compute_memory(resolved, every_site, &stop_); });
     }
     ~MemoryBeside() {  // the picture was given up: so is its memory view
         stop_ = true;
@@ -404,7 +409,7 @@ std::shared_ptr<MapPicture> compare_from_run(const ResolvedLaunch& c, const Pict
     if (!map.value) return nullptr;
     take_run(picture, std::move(*map.value), *layout.value, co);
     if (co.memory || is_memory_mode(co.mode)) {
-        compute_picture_memory(picture, cancel);
+        compute_picture_memory(picture, co.memory, cancel);
         if (!picture.memory.computed) return nullptr;
     }
     recolor(picture, co.mode, co.palette, co.gpu);
@@ -418,7 +423,7 @@ PictureResult build_picture(const ResolvedLaunch& resolved, const PictureOptions
     auto layout = make_layout(resolved.workload, resolved.launch, o.rows, o.max_side, o.max_cells);
     if (!layout.value) return failure_of(layout);
     const bool memory_wanted = o.memory || is_memory_mode(o.mode);
-    MemoryBeside memory(resolved, memory_wanted, cancel);
+    MemoryBeside memory(resolved, memory_wanted, o.memory, cancel);
     // A lesson's comparison: of the same kernel, from the map's run; of another, its own run
     // beside the map on another core.
     const std::optional<ResolvedLaunch> compared = compared_launch(resolved, o);
@@ -448,7 +453,7 @@ PictureResult build_picture(const ResolvedLaunch& resolved, const PictureOptions
     if (memory.running()) {
         if (auto m = memory.join()) picture.memory = std::move(*m);
     } else if (memory_wanted) {
-        compute_picture_memory(picture, cancel);
+        compute_picture_memory(picture, o.memory, cancel);
     }
     if (memory_wanted && !picture.memory.computed) return cancellation();
     if (same_run) picture.compare = compare_from_run(*compared, o, *model_run, cancel);
@@ -483,7 +488,7 @@ void recolor(MapPicture& picture, ColorMode mode, Palette palette, const std::op
             picture.occupancy_error = resources.error;
         }
     }
-    if (is_memory_mode(mode)) compute_picture_memory(picture);
+    if (is_memory_mode(mode)) compute_picture_memory(picture, false);
     picture.color = {mode, palette, picture.launch.launch.grid, picture.launch.launch.block};
     picture.color.reads = picture.launch.model && picture.launch.model->reads;
     picture.color.findings_checked = picture.findings.found.size() == element_count(picture.launch.workload);

@@ -54,6 +54,10 @@ struct PictureMemory {
     bool computed = false;
     const KernelSpec* spec = nullptr;  // the kernel the model ran (its arrays name the sites)
     std::vector<MemorySite> sites;     // as `threadmap memory` lists them
+    // `sites` has every array's (the Memory tab's table); else only the mapped array's, all a
+    // memory colour mode needs (the coalescing lesson's matmul: its loads of A and B, 400 a
+    // thread, left out of a map of its stores to C).
+    bool every_site = false;
     // Per element: the costliest request's sectors (a global array) or wavefronts, the bank
     // conflict ways (a __shared__ array, in the mapped block), and the fewest active lanes;
     // 0: no request of the mapped access touched it.
@@ -132,7 +136,7 @@ struct PictureOptions {
     std::optional<BackendChoice> backend;  // none: the emulator
     bool check_findings = true;            // run the kernel model for the Findings tab
     std::optional<OccupancyGpu> gpu;       // where blocks are placed: SM and wave colours
-    bool memory = false;                   // compute the memory view (a memory mode does anyway)
+    bool memory = false;  // compute the memory view with every site (a memory mode: the mapped array's)
     // A lesson's comparison (lesson_comparison): built too, over the same launch, access, phase
     // and block, as MapPicture::compare, when the launch is a model kernel's, the kernel compared
     // has the array and its map has at most kMaxCompareCells cells.
@@ -150,9 +154,14 @@ PictureResult build_picture(const ResolvedLaunch& launch, const PictureOptions& 
 // when that layout cannot be drawn.
 bool relayout(MapPicture& picture, const PictureOptions& options);
 
-// Computes the picture's memory view if it has none yet (a cancellation when cancelled: left
-// uncomputed).
-void compute_picture_memory(MapPicture& picture, const std::atomic<bool>* cancel = nullptr);
+// Whether `m` was computed, with every array's sites when `every_site` asks for them.
+inline bool memory_ready(const PictureMemory& m, bool every_site) {
+    return m.computed && (m.every_site || !every_site);
+}
+
+// Computes the picture's memory view unless memory_ready (a cancellation when cancelled: left
+// as it was).
+void compute_picture_memory(MapPicture& picture, bool every_site, const std::atomic<bool>* cancel = nullptr);
 
 // Another colour mode, palette or GPU for the same map (no re-emulation; paint again after);
 // a memory mode computes the memory view first if the picture has none.

@@ -42,7 +42,8 @@ bool same_build(const ResolvedLaunch& a, const PictureOptions& ao, const Resolve
 std::optional<MapPicture> PictureCache::take(const ResolvedLaunch& launch, const PictureOptions& options,
                                              bool with_memory) {
     const auto it = std::find_if(kept_.begin(), kept_.end(), [&](const Kept& k) {
-        return same_build(k.picture.launch, k.options, launch, options) && (!with_memory || k.picture.memory.computed);
+        return same_build(k.picture.launch, k.options, launch, options) &&
+               (!with_memory || memory_ready(k.picture.memory, options.memory));
     });
     if (it == kept_.end()) return std::nullopt;
     MapPicture picture = std::move(it->picture);

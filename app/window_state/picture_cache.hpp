@@ -21,7 +21,8 @@ class PictureCache {
     // Takes the picture built from `launch` with `options` out of the cache, if one is kept:
     // the same kernel, parameters, lesson, launch, view of the kernel and backend, and the same
     // comparison, findings and layout limits (its colours and rows may differ: the caller
-    // recolours and lays it out again). `with_memory`: only one whose memory view was computed.
+    // recolours and lays it out again). `with_memory`: only one whose memory view was computed (with every site
+    // when options.memory asks for them).
     std::optional<MapPicture> take(const ResolvedLaunch& launch, const PictureOptions& options, bool with_memory);
     // Keeps a replaced picture built with `options`; returns what is not kept (the picture when
     // it may not be, else the oldest one it pushed out), for its buffers to be refilled.

@@ -319,6 +319,7 @@ class ModelEmulator {
           record_requests_(model_launch.record_requests),
           keep_requests_(model_launch.keep_requests),
           cost_array_(model_launch.cost_array),
+          requests_array_(model_launch.requests_array),
           keep_op_(model_launch.keep_op),
           global_element_bytes_(model_launch.global_element_bytes),
           max_accesses_(model_launch.max_accesses),
@@ -501,6 +502,7 @@ class ModelEmulator {
     bool record_requests_ = false;
     size_t keep_requests_ = SIZE_MAX;
     size_t cost_array_ = SIZE_MAX;
+    size_t requests_array_ = SIZE_MAX;
     AccessOp keep_op_ = AccessOp::Store;
     uint32_t global_element_bytes_ = 0;
     uint64_t max_accesses_ = kMaxModelAccesses;
@@ -660,7 +662,8 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     if ((++result_.accesses & kStopCheckEvery) == 0 && should_stop()) throw StopRun{};
     Storage& s = arrays_[a];
     const uint32_t id = t.global_id_;
-    if (requests_ && !atomic && request_width)  // a lane partly out of bounds is inactive in the request
+    if (requests_ && !atomic && request_width &&  // a lane partly out of bounds is inactive in the request
+        (requests_array_ == SIZE_MAX || a == requests_array_))
         requests_->record(t.fiber_, t.loops.context() ^ (uint64_t(phase_) * 0x9e3779b97f4a7c15ull), a, i, line,
                           write ? AccessOp::Store : AccessOp::Load, request_width,
                           i < s.size && (request_width == 1 || s.size - i >= request_width));

@@ -50,6 +50,10 @@ struct ModelLaunch {
     // With record_requests: the one array whose per-element costs (MemoryView::costs) are kept,
     // as the window's map colours only the mapped array's; SIZE_MAX: every array's.
     size_t cost_array = SIZE_MAX;
+    // With record_requests: the one array whose accesses are grouped into requests, the others'
+    // left out (the window's map colours one array by them; the Memory tab's table lists every
+    // array's, `threadmap memory` too); SIZE_MAX: every array's. Its requests are the same either way.
+    size_t requests_array = SIZE_MAX;
     // With record_requests: the element size global arrays' sectors are counted for, when not
     // their own (0) — the built-in kernels' values are 4 bytes, but the timing model's float64
     // programs move 8.

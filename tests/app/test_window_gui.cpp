@@ -436,6 +436,28 @@ TEST_CASE("the Occupancy tab: 32 threads per block fill half an H200 SM - its bu
     CHECK(c.mismatches == 0);
 }
 
+TEST_CASE("a map coloured by sectors counts its own array's requests - the Memory tab then counts every array's") {
+    // The coalescing lesson opens on C coloured by its stores' sectors: A's and B's loads (400 a
+    // thread) are not grouped for that; opening the Memory tab, whose table lists them, does.
+    const WindowRun w = run_window({"--preset", "coalescing"},
+                                   "1 move 5 5\n3 wait idle\n4 state @/map.json\n5 click tab:Memory\n8 wait idle\n"
+                                   "9 state @/tab.json\n10 quit\n");
+    const json map = load_json(w.path("map.json"));
+    CHECK(map["color_mode"] == "sectors");
+    REQUIRE(map.contains("memory"));
+    CHECK(map["memory"]["every_site"] == false);
+    CHECK(map["memory"]["totals"]["global_store"]["sectors_per_request"].get<double>() == doctest::Approx(200.0 / 7));
+    CHECK(map["memory"]["totals"]["global_load"]["requests"] == 0);
+    CHECK(map["memory"]["sites"].size() == 1);  // C's store
+    const json tab = load_json(w.path("tab.json"));
+    REQUIRE(tab.contains("memory"));
+    CHECK(tab["memory"]["every_site"] == true);
+    CHECK(tab["memory"]["totals"]["global_store"] == map["memory"]["totals"]["global_store"]);
+    CHECK(tab["memory"]["totals"]["global_load"]["sectors_per_request"].get<double>() ==
+          doctest::Approx(207.0 / 14));  // the Memory tab's test below, the seed's matmul
+    CHECK(tab["memory"]["sites"].size() == 3);
+}
+
 TEST_CASE("the Memory tab counts the tutorial's 28.6 store sectors per request - its button colours the map by them") {
     const WindowRun w = run_window({"--preset", "seed-matmul"},
                                    "1 move 5 5\n3 wait idle\n4 click tab:Memory\n8 wait idle\n"

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <atomic>
 #include <functional>
+#include <iterator>
 #include <random>
+#include <vector>
 
 #include "kernels/builtin/registry.hpp"
 #include "kernels/core/executor.hpp"
@@ -565,5 +567,56 @@ TEST_CASE("lanes logged in turn make the requests lanes joined access by access 
         }
         CHECK(a.kept_request_of == b.kept_request_of);
         CHECK(a.kept_capped == b.kept_capped);
+    }
+}
+
+TEST_CASE("one array's requests alone are the ones a view of every array counts for it - every built-in kernel") {
+    // The window's memory colour modes group only the mapped array's accesses into requests:
+    // its sites, per-element costs and kept requests must be those of the whole view.
+    for (const KernelSpec* spec : builtin_kernels()) {
+        CAPTURE(spec->name);
+        Params p;
+        for (const ParamSpec& s : spec->params)
+            p.push_back(std::max(
+                s.min, std::min<uint64_t>(96, s.default_from < p.size() ? p[s.default_from] : s.default_value)));
+        const Dim3 block = spec->default_block;
+        ModelLaunch every{spec, p, {spec->covering_grid(p, block), block}};
+        every.record_requests = true;
+        every.record_elements = false;
+        every.shared_block = 1;
+        for (size_t a = 0; a < spec->arrays.size(); ++a) {
+            CAPTURE(spec->arrays[a].name);
+            every.cost_array = a;
+            every.keep_requests = a;
+            every.keep_op = spec->arrays[a].role == ArrayRole::Input ? AccessOp::Load : AccessOp::Store;
+            ModelLaunch one = every;
+            one.requests_array = a;
+            const auto all = run_model(every), alone = run_model(one);
+            REQUIRE_MESSAGE(all.value, all.error);
+            REQUIRE_MESSAGE(alone.value, alone.error);
+            const MemoryView &x = *all.value->memory, &y = *alone.value->memory;
+            std::vector<MemorySite> of_a;
+            std::copy_if(x.sites.begin(), x.sites.end(), std::back_inserter(of_a),
+                         [&](const MemorySite& s) { return s.array == a; });
+            REQUIRE(y.sites.size() == of_a.size());
+            for (size_t k = 0; k < of_a.size(); ++k) {
+                const MemorySite &s = of_a[k], &t = y.sites[k];
+                CHECK((s.line == t.line && s.op == t.op && s.access_bytes == t.access_bytes &&
+                       s.requests == t.requests && s.active_lanes == t.active_lanes && s.sectors == t.sectors &&
+                       s.ideal_sectors == t.ideal_sectors && s.wavefronts == t.wavefronts &&
+                       s.ideal_wavefronts == t.ideal_wavefronts && s.conflict_ways_max == t.conflict_ways_max));
+            }
+            CHECK(std::equal(x.costs[a].begin(), x.costs[a].end(), y.costs[a].begin(), y.costs[a].end(), same_cost));
+            REQUIRE(x.kept_requests.size() == y.kept_requests.size());
+            for (size_t k = 0; k < x.kept_requests.size(); ++k) {
+                const KeptRequest &s = x.kept_requests[k], &t = y.kept_requests[k];
+                CHECK(
+                    (s.warp == t.warp && s.line == t.line && s.execution == t.execution &&
+                     s.request.mask == t.request.mask &&
+                     std::equal(std::begin(s.request.index), std::end(s.request.index), std::begin(t.request.index))));
+            }
+            CHECK(x.kept_request_of == y.kept_request_of);
+            CHECK(all.value->accesses == alone.value->accesses);
+        }
     }
 }
