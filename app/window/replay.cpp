@@ -300,8 +300,10 @@ void add_picture_state(AppState& state, nlohmann::json& j) {
                         {"view",
                          {{"center", {state.compare_view.center.x, state.compare_view.center.y}},
                           {"zoom", state.compare_view.zoom}}}};
-        if (p.compare->memory.computed && p.compare->memory.not_computed.empty())
+        if (p.compare->memory.computed && p.compare->memory.not_computed.empty()) {
             j["compare"]["memory"] = memory_json(model_launch_for(p.compare->launch), p.compare->memory.sites);
+            j["compare"]["memory"]["every_site"] = p.compare->memory.every_site;
+        }
     }
     if (p.memory.computed && p.memory.not_computed.empty()) {
         j["memory"] = memory_json(model_launch_for(p.launch), p.memory.sites);

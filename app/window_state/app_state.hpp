@@ -94,8 +94,9 @@ struct AppState {
     std::optional<MapPicture> picture;      // the last valid map
     PictureWork pending;                    // what the next update_picture does
     std::optional<PictureJob> picture_job;  // the map being computed, if any
-    // Called from the picture job's thread when its map is ready (the window wakes its frame
-    // loop, which waits between frames while a map computes); empty: nothing to wake.
+    // Called from the picture job's thread as it ends, with its map or a failure or cancellation
+    // (the window wakes its frame loop, which waits between frames while a map computes);
+    // empty: nothing to wake.
     std::function<void()> wake_ui;
     std::vector<std::future<PictureResult>> retiring;  // cancelled jobs finishing their current block
     std::optional<MapPicture> spare;                   // a replaced map whose buffers the next job refills

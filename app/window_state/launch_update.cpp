@@ -16,6 +16,16 @@ bool ready(const std::future<PictureResult>& f) {
     return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
 }
 
+// The memory view a picture is asked for: none, the mapped array's requests (a memory colour
+// mode), or every array's (the Memory tab): three costs.
+enum class MemoryAsked { None, MappedArray, EverySite };
+
+MemoryAsked memory_asked(ColorMode mode, bool memory_tab) {
+    return memory_tab ? MemoryAsked::EverySite : is_memory_mode(mode) ? MemoryAsked::MappedArray : MemoryAsked::None;
+}
+
+MemoryAsked memory_asked(const AppState& state) { return memory_asked(state.color_mode(), state.memory_view_open); }
+
 PictureOptions layout_options(const AppState& state, uint32_t max_side, uint64_t max_cells) {
     PictureOptions o;
     o.mode = state.color_mode();
@@ -121,9 +131,10 @@ void show_picture(AppState& state, PictureResult built, const ResolvedLaunch& la
 
 // A launch the window showed before, kept (PictureCache): on screen again now, laid out and
 // coloured as the controls are; false when none is kept.
-bool show_kept(AppState& state, const ResolvedLaunch& launch, bool memory, uint32_t max_side, uint64_t max_cells) {
+bool show_kept(AppState& state, const ResolvedLaunch& launch, MemoryAsked memory, uint32_t max_side,
+               uint64_t max_cells) {
     const PictureOptions o = build_options(state, launch, max_side, max_cells);
-    std::optional<MapPicture> kept = state.kept_pictures.take(launch, o, memory);
+    std::optional<MapPicture> kept = state.kept_pictures.take(launch, o, memory != MemoryAsked::None);
     if (!kept) return false;
     cancel_picture_job(state);
     kept->launch = launch;  // the same build, maybe of a lesson since left (ResolvedLaunch::preset)
@@ -136,16 +147,20 @@ bool show_kept(AppState& state, const ResolvedLaunch& launch, bool memory, uint3
 
 // What a picture's cost per step depends on: the kernel, whether the kernel model or the fast
 // emulator draws it (a tutorial kernel's map of another array is the model's), where it runs,
-// and whether its memory view is computed.
-std::string cost_key(const AppState& state, const ResolvedLaunch& launch, bool memory) {
+// and which memory view is computed with it.
+std::string cost_key(const AppState& state, const ResolvedLaunch& launch, MemoryAsked memory) {
     return launch.kernel_name() + (launch.model ? " in the kernel model" : " emulated") + " on " +
-           (state.backend ? state.backend->name : "cpu-emulator") + (memory ? " with its memory view" : "");
+           (state.backend ? state.backend->name : "cpu-emulator") +
+           (memory == MemoryAsked::EverySite     ? " with its memory view"
+            : memory == MemoryAsked::MappedArray ? " with its mapped array's requests"
+                                                 : "");
 }
 
 // Learns from a picture that did all it was asked (a memory view or findings skipped as too
 // large would teach a cost far below what a smaller launch that computes them takes).
-void learn_cost(AppState& state, const MapPicture& picture, bool memory, double ms) {
-    if (!picture.findings.not_checked.empty() || (memory && !picture.memory.not_computed.empty())) return;
+void learn_cost(AppState& state, const MapPicture& picture, MemoryAsked memory, double ms) {
+    if (!picture.findings.not_checked.empty() || (memory != MemoryAsked::None && !picture.memory.not_computed.empty()))
+        return;
     state.picture_cost[cost_key(state, picture.launch, memory)] =
         ms / double(std::max<uint64_t>(thread_steps(picture.launch), 1));
 }
@@ -161,7 +176,7 @@ void collect_job(AppState& state, uint32_t max_side, uint64_t max_cells) {
     PictureResult built = job.result.get();
     // With the frames' share of the cores: more than it would take within one, which errs safe.
     if (built.value)
-        learn_cost(state, *built.value, job.options.memory || is_memory_mode(job.options.mode), state.last_update_ms);
+        learn_cost(state, *built.value, memory_asked(job.options.mode, job.options.memory), state.last_update_ms);
     show_picture(state, std::move(built), job.launch, job.options, max_side, max_cells);
 }
 
@@ -193,7 +208,7 @@ bool off_the_frame(const ResolvedLaunch& resolved) { return resolved.model && re
 // and by what its kernel's last picture took per step, when there was one, within
 // kFrameBudgetMs (a shared-memory histogram's took 255 ms frames within the limits). What was
 // learnt only ever sends a picture to the worker.
-bool fits_frame(const AppState& state, const ResolvedLaunch& launch, bool memory) {
+bool fits_frame(const AppState& state, const ResolvedLaunch& launch, MemoryAsked memory) {
     if (off_the_frame(launch) || element_count(launch.workload) > kPaintInFrameCells ||
         lesson_comparison(launch).any())  // two pictures: off the frame
         return false;
@@ -201,7 +216,7 @@ bool fits_frame(const AppState& state, const ResolvedLaunch& launch, bool memory
     const uint64_t in_frame = !launch.model                          ? kWorkInFrame
                               : launch.model->spec->runs_as_fibers() ? kFibersInFrame
                                                                      : kMemoryInFrame;
-    if (steps > in_frame || (memory && steps > kMemoryInFrame)) return false;
+    if (steps > in_frame || (memory != MemoryAsked::None && steps > kMemoryInFrame)) return false;
     const auto cost = state.picture_cost.find(cost_key(state, launch, memory));
     if (cost == state.picture_cost.end()) return !launch.model || steps <= kFirstModelInFrame;
     return cost->second * double(steps) <= kFrameBudgetMs;
@@ -227,7 +242,7 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
             state.launch_error = checked.error;
             return;
         }
-        const bool memory = is_memory_mode(state.color_mode()) || state.memory_view_open;
+        const MemoryAsked memory = memory_asked(state);
         if (show_kept(state, *checked.value, memory, max_side, max_cells)) return;
         if (!fits_frame(state, *checked.value, memory)) {
             start_job(state, *checked.value, max_side, max_cells);
@@ -251,8 +266,7 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
     state.pending.recolor = state.pending.relayout = false;
     if (!state.picture) return;
     // A memory view asked for now: computed here when small, with the map on a worker when not.
-    if ((is_memory_mode(state.color_mode()) || state.memory_view_open) &&
-        !memory_ready(state.picture->memory, state.memory_view_open)) {
+    if (memory_asked(state) != MemoryAsked::None && !memory_ready(state.picture->memory, state.memory_view_open)) {
         if (off_the_frame(state.picture->launch) || thread_steps(state.picture->launch) > kMemoryInFrame) {
             if (!state.picture_job) start_job(state, state.picture->launch, max_side, max_cells);
             return;

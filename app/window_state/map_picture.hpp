@@ -154,9 +154,10 @@ PictureResult build_picture(const ResolvedLaunch& launch, const PictureOptions& 
 // when that layout cannot be drawn.
 bool relayout(MapPicture& picture, const PictureOptions& options);
 
-// Whether `m` was computed, with every array's sites when `every_site` asks for them.
+// Whether `m` was computed, with every array's sites when `every_site` asks for them (a view
+// that could not be computed, too large or failed, is as ready as it will be).
 inline bool memory_ready(const PictureMemory& m, bool every_site) {
-    return m.computed && (m.every_site || !every_site);
+    return m.computed && (m.every_site || !every_site || !m.not_computed.empty());
 }
 
 // Computes the picture's memory view unless memory_ready (a cancellation when cancelled: left

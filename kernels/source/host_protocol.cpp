@@ -349,6 +349,7 @@ json run_to_json(const RunRequest& r) {
             {"keep_requests", r.keep_requests == SIZE_MAX ? -1 : int64_t(r.keep_requests)},
             {"keep_op", int(r.keep_op)},
             {"cost_array", r.cost_array == SIZE_MAX ? -1 : int64_t(r.cost_array)},
+            {"requests_array", r.requests_array == SIZE_MAX ? -1 : int64_t(r.requests_array)},
             {"global_element_bytes", r.global_element_bytes},
             {"max_accesses", r.max_accesses},
             {"shared_block", r.shared_block},
@@ -368,7 +369,7 @@ std::optional<RunRequest> run_from_json(const json& j) {
         d = {(*it)[0].get<uint32_t>(), (*it)[1].get<uint32_t>(), (*it)[2].get<uint32_t>()};
         return true;
     };
-    int64_t keep = -1, watch = -1, cost_array = -1;
+    int64_t keep = -1, watch = -1, cost_array = -1, requests_array = -1;
     int op = 0;
     if (!field(j, "compile", r.compile) || !field(j, "kernel", r.kernel) || !list(j, "bindings", bindings) ||
         !field(j, "dynamic_shared_bytes", r.dynamic_shared_bytes) || !field(j, "seconds", r.limits.seconds) ||
@@ -376,13 +377,15 @@ std::optional<RunRequest> run_from_json(const json& j) {
         !dim("block", r.launch.block) || !field(j, "record_reads", r.record_reads) ||
         !field(j, "record_elements", r.record_elements) || !field(j, "keep_records", r.keep_records) ||
         !field(j, "record_requests", r.record_requests) || !field(j, "keep_requests", keep) ||
-        !field(j, "keep_op", op) || !field(j, "cost_array", cost_array) || op < 0 || op > 1 ||
+        !field(j, "keep_op", op) || !field(j, "cost_array", cost_array) ||
+        !field(j, "requests_array", requests_array) || op < 0 || op > 1 ||
         !field(j, "global_element_bytes", r.global_element_bytes) || !field(j, "max_accesses", r.max_accesses) ||
         !field(j, "shared_block", r.shared_block) || !field(j, "phase", r.phase) || !field(j, "watch_array", watch) ||
         !field(j, "watch_element", r.watch_element) || !(r.limits.seconds > 0))
         return std::nullopt;
     r.keep_requests = keep < 0 ? SIZE_MAX : size_t(keep);
     r.cost_array = cost_array < 0 ? SIZE_MAX : size_t(cost_array);
+    r.requests_array = requests_array < 0 ? SIZE_MAX : size_t(requests_array);
     r.watch_array = watch < 0 ? SIZE_MAX : size_t(watch);
     r.keep_op = AccessOp(op);
     for (const json& b : *bindings) {
@@ -409,6 +412,7 @@ ModelLaunch model_launch_of(const RunRequest& r, const KernelSpec& spec) {
     model_launch.record_requests = r.record_requests;
     model_launch.keep_requests = r.keep_requests;
     model_launch.cost_array = r.cost_array;
+    model_launch.requests_array = r.requests_array;
     model_launch.keep_op = r.keep_op;
     model_launch.global_element_bytes = r.global_element_bytes;
     model_launch.max_accesses = r.max_accesses;

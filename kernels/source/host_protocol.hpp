@@ -67,6 +67,7 @@ struct RunRequest {
     bool record_reads = true, record_elements = true, keep_records = true, record_requests = false;
     size_t keep_requests = SIZE_MAX;
     size_t cost_array = SIZE_MAX;
+    size_t requests_array = SIZE_MAX;
     AccessOp keep_op = AccessOp::Store;
     uint32_t global_element_bytes = 0;
     uint64_t max_accesses = kMaxModelAccesses;

@@ -338,6 +338,7 @@ Outcome<std::shared_ptr<const BoundKernel>> bind_in_host(std::shared_ptr<const C
         r.record_requests = model_launch.record_requests;
         r.keep_requests = model_launch.keep_requests;
         r.cost_array = model_launch.cost_array;
+        r.requests_array = model_launch.requests_array;
         r.keep_op = model_launch.keep_op;
         r.global_element_bytes = model_launch.global_element_bytes;
         r.max_accesses = model_launch.max_accesses;

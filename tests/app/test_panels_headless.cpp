@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <bit>
+#include <chrono>
 #include <fstream>
 #include <thread>
 
@@ -484,7 +485,9 @@ TEST_CASE("a kernel whose last picture took long computes its next one on a work
     change_block(64);
     REQUIRE(state.picture_job);
     CHECK(state.picture->launch.launch.block.x == 128);
-    while (wakes == 0) std::this_thread::yield();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (wakes == 0 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+    REQUIRE(wakes == 1);
     update_picture(state, 16384, kMaxDrawnCells);
     CHECK_FALSE(state.picture_job);
     CHECK(state.picture->launch.launch.block.x == 64);
@@ -974,4 +977,22 @@ TEST_CASE("a Memory-table row shows its line on the map - its elements outlined,
     INFO(state.message);
     CHECK(state.message.find("line 8 is counted, not drawn: the map shows C's stores") != std::string::npos);
     CHECK(state.memory_line->line == 9);
+}
+
+TEST_CASE("a memory view too large to count says so once - the Memory tab opening computes nothing again") {
+    HeadlessUi ui;
+    AppState state;
+    select_lesson(state, "seed-matmul");
+    state.settings.color_mode = "sectors";
+    state.edit.workload.inner = 2048;  // 200 × 200 × 2048 thread-steps, past the memory view's 2^26
+    mark_launch_edited(state);
+    finish_picture_job(state, 16384, kMaxDrawnCells);
+    REQUIRE(state.picture);
+    REQUIRE(state.picture->memory.computed);
+    CHECK_FALSE(state.picture->memory.not_computed.empty());
+    CHECK_FALSE(state.picture->memory.every_site);
+    state.memory_view_open = true;
+    state.pending.recolor = true;
+    update_picture(state, 16384, kMaxDrawnCells);
+    CHECK_FALSE(state.picture_job);  // nothing more to count: the tab says why at once
 }

@@ -383,6 +383,15 @@ TEST_CASE("the warp inspector's kept requests come back from the kernel's proces
                std::equal(std::begin(x.request.index), std::end(x.request.index), std::begin(y.request.index));
     }
     CHECK(same);
+    // A's requests alone (a map of A coloured by sectors): the child groups only those too.
+    typed.requests_array = 0;
+    const auto alone = run_model(typed);
+    REQUIRE_MESSAGE(alone.value, alone.error);
+    const MemoryView& o = *alone.value->memory;
+    REQUIRE(o.sites.size() == 1);
+    CHECK(o.sites[0].array == 0);
+    CHECK(o.kept_requests.size() == t.kept_requests.size());
+    CHECK(o.kept_request_of == t.kept_request_of);
 }
 
 TEST_CASE("dynamic shared memory: CUDA's 48 KB limit on the bytes given - one extern __shared__ array, or refused") {
