@@ -28,7 +28,7 @@ TM_HD_INLINE CellSample sample_map_cell(const MapLayout& layout, const uint32_t*
     // a model kernel's threads map to elements by its own code).
     const LaunchConfig& launch = layout.launch;
     const uint64_t ex = uint64_t(launch.grid.x) * launch.block.x, ey = uint64_t(launch.grid.y) * launch.block.y;
-    uint64_t gx, gy = 0;  // cuda.grid position of the cell
+    uint64_t gx = 0, gy = 0;  // cuda.grid position of the cell
     switch (layout.placement) {
         case ThreadPlacement::ByKernel:
             return s;
