@@ -19,7 +19,7 @@ void show(const std::vector<CodeLine>& lines) {
         else if (l.launch)
             ImGui::TextColored(grid_dim_color(), "%s", l.text.c_str());
         else if (l.note)
-            ImGui::TextWrapped("%s", l.text.c_str());
+            text_wrapped("%s", l.text.c_str());
         else
             ImGui::TextUnformatted(l.text.c_str());
     }
@@ -43,7 +43,7 @@ void draw_code_panel(AppState& state) {
         // The kernel model's kernels (and a fast body the tutorial does not teach): their CUDA
         // C++, whose lines the findings name.
         const KernelSpec& spec = resolved.spec();
-        ImGui::TextWrapped("%s: %s", spec.name.c_str(), spec.summary.c_str());
+        text_wrapped("%s: %s", spec.name.c_str(), spec.summary.c_str());
         show(model_kernel_code(spec, resolved.launch));
         return;
     }
@@ -52,7 +52,7 @@ void draw_code_panel(AppState& state) {
     o.pinned = state.timing.pinned;
     const Lesson* lesson = find_lesson(resolved.preset);
     o.store_in_loop = lesson && lesson->store_in_loop && lesson->workload == resolved.workload;
-    ImGui::TextWrapped("The Timing tab models this program: %s.", describe(o.program).c_str());
+    text_wrapped("The Timing tab models this program: %s.", describe(o.program).c_str());
     if (ImGui::BeginTabBar("languages")) {
         if (ImGui::BeginTabItem("numba (Python)")) {
             show(numba_code(resolved.workload, resolved.launch, o));

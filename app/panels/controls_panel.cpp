@@ -198,7 +198,7 @@ void launch_status(AppState& state) {
     }
     if (!state.launch_error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, error_color());
-        ImGui::TextWrapped("%s", state.launch_error.c_str());
+        text_wrapped("%s", state.launch_error.c_str());
         ImGui::PopStyleColor();
         ImGui::TextDisabled("(the map shows the last valid launch)");
     }

@@ -295,7 +295,7 @@ void draw_messages(AppState& state, const KernelEditor& editor, bool warned, flo
 void draw_editor_panel(AppState& state) {
     KernelEditor& editor = state.editor;
     if (!source_kernels_available()) {
-        ImGui::TextWrapped("%s", compile_and_bind("", "", "", {}, 0, kKernelLimits).messages.c_str());
+        text_wrapped("%s", compile_and_bind("", "", "", {}, 0, kKernelLimits).messages.c_str());
         return;
     }
     bool run = run_line(state, editor);

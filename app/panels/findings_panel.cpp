@@ -57,20 +57,20 @@ void draw_sweep_result(const LaunchSweepJob& job) {
     for (const SweptLaunch& w : s.launches) differ += !w.agrees();
     const LaunchConfig& launch = job.reference.launch;
     if (s.expected)
-        ImGui::TextWrapped(
+        text_wrapped(
             "%s, against the expected result (and no findings): %zu of %zu launches differ, your "
             "launch (grid %s, block %s) first.",
             job.reference.kernel_name().c_str(), differ, s.launches.size(), to_string(launch.grid).c_str(),
             to_string(launch.block).c_str());
     else
-        ImGui::TextWrapped("%s, against its launch grid %s, block %s: %zu of %zu awkward launches differ.",
-                           job.reference.kernel_name().c_str(), to_string(launch.grid).c_str(),
-                           to_string(launch.block).c_str(), differ, s.launches.size());
+        text_wrapped("%s, against its launch grid %s, block %s: %zu of %zu awkward launches differ.",
+                     job.reference.kernel_name().c_str(), to_string(launch.grid).c_str(),
+                     to_string(launch.block).c_str(), differ, s.launches.size());
     for (const SweptLaunch& w : s.launches) {
         ImGui::TextColored(w.agrees() ? ImVec4(0.55f, 0.8f, 0.55f, 1) : error_color(), "%s",
                            w.agrees() ? "same" : "DIFFERS");
         ImGui::SameLine();
-        ImGui::TextWrapped("%s", swept_launch_text(w).c_str());
+        text_wrapped("%s", swept_launch_text(w).c_str());
     }
     for (const std::string& a : s.not_compared) disabled_note(a + " is not compared: its shape follows the launch.");
 }
@@ -129,7 +129,7 @@ void draw_launch_sweep(AppState& state) {
     sweep_button(state, job);
     if (!job.error.empty()) {  // Clang's lines about the expectation, or why the sweep stopped
         ImGui::PushStyleColor(ImGuiCol_Text, error_color());
-        ImGui::TextWrapped("%s", job.error.c_str());
+        text_wrapped("%s", job.error.c_str());
         ImGui::PopStyleColor();
     }
     if (!job.result) {
@@ -147,10 +147,10 @@ void draw_findings_panel(AppState& state) {
     if (!state.picture) return;
     const PictureFindings& f = state.picture->findings;
     if (!f.not_checked.empty()) {
-        ImGui::TextWrapped("%s", f.not_checked.c_str());
+        text_wrapped("%s", f.not_checked.c_str());
         return;
     }
-    ImGui::TextWrapped("%s.", findings_summary(f.counts).c_str());
+    text_wrapped("%s.", findings_summary(f.counts).c_str());
     disabled_note("The emulator's model of CUDA's rules, not a GPU's observation.");
     colour_map_button(state, ("Colour array " + f.output + " by findings").c_str(), "findings", "findings");
     ImGui::Separator();
@@ -172,7 +172,7 @@ void draw_findings_panel(AppState& state) {
             remember_rect(state, "finding:" + std::to_string(i));
             ImGui::SetCursorPos(at);
         }
-        ImGui::TextWrapped("%s", label.c_str());
+        text_wrapped("%s", label.c_str());
         ImGui::Separator();
         ImGui::PopID();
     }

@@ -29,7 +29,7 @@ void go_to_element(AppState& state) {
     }
     if (!state.go_to_error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, error_color());
-        ImGui::TextWrapped("%s", state.go_to_error.c_str());
+        text_wrapped("%s", state.go_to_error.c_str());
         ImGui::PopStyleColor();
     }
 }
@@ -49,21 +49,21 @@ void draw_touchers(AppState& state) {
         return;
     }
     if (!job.error.empty()) {
-        ImGui::TextWrapped("Which threads touched it was not found: %s", job.error.c_str());
+        text_wrapped("Which threads touched it was not found: %s", job.error.c_str());
         return;
     }
     if (!job.result) return;
     const WatchedElement& w = *job.result;
     if (w.threads == 0) {
-        ImGui::TextWrapped("No thread loads, stores or makes an atomic on it.");
+        text_wrapped("No thread loads, stores or makes an atomic on it.");
         return;
     }
-    ImGui::TextWrapped("Touched by %llu thread%s (%llu access%s)%s:", (unsigned long long)w.threads,
-                       w.threads == 1 ? "" : "s", (unsigned long long)w.accesses, w.accesses == 1 ? "" : "es",
-                       w.threads > w.listed.size() ? ", the first in the order they ran" : "");
+    text_wrapped("Touched by %llu thread%s (%llu access%s)%s:", (unsigned long long)w.threads,
+                 w.threads == 1 ? "" : "s", (unsigned long long)w.accesses, w.accesses == 1 ? "" : "es",
+                 w.threads > w.listed.size() ? ", the first in the order they ran" : "");
     for (const ElementToucher& t : w.listed) {
         ImGui::Bullet();
-        ImGui::TextWrapped("%s", toucher_text(t, picture.launch.launch).c_str());
+        text_wrapped("%s", toucher_text(t, picture.launch.launch).c_str());
     }
 }
 
@@ -74,7 +74,7 @@ void draw_inspector_panel(AppState& state) {
     if (state.picture && !state.pinned_cell) want_touchers(state.touchers, *state.picture, std::nullopt);
     const auto cell = state.inspected_cell();
     if (!state.picture || !cell) {
-        ImGui::TextWrapped("Hover over a cell of the map to see which thread wrote it; click to pin it.");
+        text_wrapped("Hover over a cell of the map to see which thread wrote it; click to pin it.");
         return;
     }
     const CellDescription d = describe_cell(*state.picture, cell->x, cell->y);
@@ -82,7 +82,7 @@ void draw_inspector_panel(AppState& state) {
         ImGui::TextDisabled("(no element and no thread here)");
         return;
     }
-    ImGui::TextWrapped("%s%s", d.heading.c_str(), state.pinned_cell ? "   [pinned: click it again to release]" : "");
+    text_wrapped("%s%s", d.heading.c_str(), state.pinned_cell ? "   [pinned: click it again to release]" : "");
     if (ImGui::BeginTable("cell", 2, ImGuiTableFlags_RowBg)) {
         // Half the width each, both wrapping: a fixed label column ("blockDim (threads per
         // block)") would leave the values a few pixels in a narrow inspector.
@@ -94,18 +94,18 @@ void draw_inspector_panel(AppState& state) {
             const bool block_dim = label.rfind("blockDim", 0) == 0, grid_dim = label.rfind("gridDim", 0) == 0;
             if (block_dim || grid_dim)
                 ImGui::PushStyleColor(ImGuiCol_Text, block_dim ? block_dim_color() : grid_dim_color());
-            ImGui::TextWrapped("%s", label.c_str());
+            text_wrapped("%s", label.c_str());
             if (block_dim || grid_dim) ImGui::PopStyleColor();
             ImGui::TableNextColumn();
-            ImGui::TextWrapped("%s", value.c_str());
+            text_wrapped("%s", value.c_str());
         }
         ImGui::EndTable();
     }
-    for (const auto& f : d.formulas) ImGui::TextWrapped("%s", f.c_str());
+    for (const auto& f : d.formulas) text_wrapped("%s", f.c_str());
     if (state.pinned_cell) draw_touchers(state);
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("blockDim is the shape of one block; gridDim is how many blocks the grid has.");
+    text_wrapped("blockDim is the shape of one block; gridDim is how many blocks the grid has.");
     ImGui::PopStyleColor();
 }
 

@@ -57,7 +57,7 @@ void draw_lesson_card(AppState& state) {
     if (ImGui::ArrowButton("##next", ImGuiDir_Right)) select_lesson(state, all[(at + 1) % all.size()].name);
     remember_rect(state, "lesson:card-next");
     if (state.settings.lesson_card_open && !state.look_for_in_margin) {
-        ImGui::TextWrapped("%s", look_for_text(state, *lesson).c_str());
+        text_wrapped("%s", look_for_text(state, *lesson).c_str());
         remember_rect(state, "lesson:look-for");
     }
     ImGui::Separator();

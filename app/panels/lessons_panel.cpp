@@ -3,6 +3,7 @@
 
 #include <imgui.h>
 
+#include "app/panels/panel_widgets.hpp"
 #include "app/reports/lesson_text.hpp"
 #include "app/launch/lessons.hpp"
 
@@ -17,8 +18,8 @@ void draw_lessons_panel(AppState& state) {
         ImGui::Indent();
         ImGui::TextDisabled("--preset %s", l.name.c_str());
         if (current) {  // the figures come from the lesson's own launch (one emulation, kept)
-            ImGui::TextWrapped("%s", lesson_text_now(state, l, l.explanation).c_str());
-            ImGui::TextWrapped("Look for: %s", lesson_text_now(state, l, l.look_for).c_str());
+            text_wrapped("%s", lesson_text_now(state, l, l.explanation).c_str());
+            text_wrapped("Look for: %s", lesson_text_now(state, l, l.look_for).c_str());
             for (const auto& source : l.sources) ImGui::TextDisabled("Source: %s", source.source.c_str());
         }
         ImGui::Unindent();

@@ -49,7 +49,7 @@ void totals_line(const PictureMemory& m, MemorySpace space, AccessOp op) {
                 std::to_string(t.conflict_ways_max) + "-way bank conflict";
     }
     line += "; " + decimals(double(t.active_lanes) / n, 1) + " of 32 lanes active.";
-    ImGui::TextWrapped("%s", line.c_str());
+    text_wrapped("%s", line.c_str());
 }
 
 // The tab's lead: the global or shared access furthest from its ideal (sectors, or wavefronts
@@ -105,7 +105,7 @@ void site_table(AppState& state, const PictureMemory& m) {
         const auto cell = [](const std::string& text, bool wraps = false) {
             ImGui::TableNextColumn();
             if (wraps)
-                ImGui::TextWrapped("%s", text.c_str());
+                text_wrapped("%s", text.c_str());
             else
                 ImGui::TextUnformatted(text.c_str());
         };
@@ -120,7 +120,7 @@ void site_table(AppState& state, const PictureMemory& m) {
         remember_rect(state, "memory:line:" + std::to_string(s.line) + ":" + m.spec->arrays[s.array].name + ":" +
                                  access_op_name(s.op));
         ImGui::TableNextColumn();
-        ImGui::TextWrapped("%s", s.line >= 1 && size_t(s.line) <= code.size() ? code[size_t(s.line) - 1].c_str() : "");
+        text_wrapped("%s", s.line >= 1 && size_t(s.line) <= code.size() ? code[size_t(s.line) - 1].c_str() : "");
         // "shared load, 16 B": the bytes each lane's access covers (a float4 through a cast: 16).
         cell(std::string(memory_space_name(s.space)) + " " + access_op_name(s.op) + ", " +
                  std::to_string(s.access_bytes) + " B",
@@ -152,7 +152,7 @@ void draw_memory_panel(AppState& state) {
     ImGui::Text("%s on gridDim %s, blockDim %s", m.spec ? m.spec->name.c_str() : "?", to_string(launch.grid).c_str(),
                 to_string(launch.block).c_str());
     if (!m.not_computed.empty()) {
-        ImGui::TextWrapped("Not computed: %s.", m.not_computed.c_str());
+        text_wrapped("Not computed: %s.", m.not_computed.c_str());
         return;
     }
     lead_figure(state, m);

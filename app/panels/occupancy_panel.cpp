@@ -63,9 +63,8 @@ void sweep_times(const std::vector<OccupancySweepPoint>& points, int current, in
     for (const auto& p : points)
         if (p.kernel_seconds && *p.kernel_seconds == fastest) best = p.block_size;
     if (slowest > 0)
-        ImGui::TextWrapped("Modeled kernel: %s at %d threads per block (the fastest), %s at yours, %s at the slowest.",
-                           micro_seconds(fastest).c_str(), best, time_of(current).c_str(),
-                           micro_seconds(slowest).c_str());
+        text_wrapped("Modeled kernel: %s at %d threads per block (the fastest), %s at yours, %s at the slowest.",
+                     micro_seconds(fastest).c_str(), best, time_of(current).c_str(), micro_seconds(slowest).c_str());
     if (hovered < 0) return;
     const auto& p = points[size_t(hovered)];
     ImGui::SetTooltip(
@@ -184,19 +183,19 @@ void draw_occupancy_panel(AppState& state) {
     if (!state.picture) return;
     const MapPicture& picture = *state.picture;
     if (!picture.occupancy) {
-        ImGui::TextWrapped("%s", picture.occupancy_error.c_str());
+        text_wrapped("%s", picture.occupancy_error.c_str());
         return;
     }
     const OccupancyReport& r = *picture.occupancy;
     const Occupancy& o = r.occupancy;
     disabled_note(r.gpu.source);
-    ImGui::TextWrapped("%s: %d threads per block; %d registers per thread (%s); %llu bytes of shared memory per block",
-                       r.launch.spec->name.c_str(), r.block_size, r.resources.resources.registers_per_thread,
-                       r.resources.registers_origin.c_str(),
-                       static_cast<unsigned long long>(r.resources.resources.shared_bytes_per_block));
+    text_wrapped("%s: %d threads per block; %d registers per thread (%s); %llu bytes of shared memory per block",
+                 r.launch.spec->name.c_str(), r.block_size, r.resources.resources.registers_per_thread,
+                 r.resources.registers_origin.c_str(),
+                 static_cast<unsigned long long>(r.resources.resources.shared_bytes_per_block));
     if (o.active_blocks_per_sm == 0) {
         ImGui::PushStyleColor(ImGuiCol_Text, error_color());
-        ImGui::TextWrapped("This launch cannot run on %s: %s", r.gpu.name.c_str(), o.cannot_launch.c_str());
+        text_wrapped("This launch cannot run on %s: %s", r.gpu.name.c_str(), o.cannot_launch.c_str());
         ImGui::PopStyleColor();
         return;
     }
@@ -211,7 +210,7 @@ void draw_occupancy_panel(AppState& state) {
                   ", barriers " + limit(o.limit_barriers) +
                   " blocks per SM (CUDA's occupancy calculator, compute capability " + r.gpu.sm.name() + ").");
     const Waves& w = r.waves;
-    ImGui::TextWrapped(
+    text_wrapped(
         "Waves: %llu blocks over %llu slots (%d per SM x %d SMs) = %llu %s; the last is %s full, so %s "
         "of the GPU's slots idle while it runs.",
         static_cast<unsigned long long>(w.blocks), static_cast<unsigned long long>(w.slots), o.active_blocks_per_sm,
@@ -223,7 +222,7 @@ void draw_occupancy_panel(AppState& state) {
     colour_map_button(state, "Colour the map by wave", "wave", "occupancy");
     disabled_note(std::string(kBlockOrderNote) + ".");
     ImGui::Separator();
-    ImGui::TextWrapped(
+    text_wrapped(
         "Block size sweep, 32 to 1024 threads per block on the same data: bars are occupancy (yours orange) with the "
         "waves written in them; the green line is the modeled kernel time on this profile, waves counted, from bytes "
         "and flops only (the Timing tab also counts the launch's sectors); higher is faster. Hover a bar for its "

@@ -1,10 +1,32 @@
 // Small pieces the panels share; see panel_widgets.hpp.
 #include "app/panels/panel_widgets.hpp"
 
+#include <cstdarg>
+#include <cstdio>
+
 #include "viz/draw/legend.hpp"
 #include "viz/draw/ui_font.hpp"
 
 namespace threadmap {
+
+std::string keep_decimals_whole(std::string text) {
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    for (size_t i = 1; i + 1 < text.size(); ++i)
+        if (text[i] == '.' && digit(text[i - 1]) && digit(text[i + 1])) text.replace(i, 1, "\u2024");
+    return text;
+}
+
+void text_wrapped(const char* format, ...) {
+    va_list args, again;
+    va_start(args, format);
+    va_copy(again, args);
+    const int size = std::vsnprintf(nullptr, 0, format, args);
+    va_end(args);
+    std::string text(size > 0 ? size_t(size) : 0, '\0');
+    if (size > 0) std::vsnprintf(text.data(), text.size() + 1, format, again);
+    va_end(again);
+    ImGui::TextWrapped("%s", keep_decimals_whole(std::move(text)).c_str());
+}
 
 std::string fit_to_width(const std::string& text, float width) {
     if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
@@ -68,10 +90,10 @@ void mark_launch_edited(AppState& state) {
 
 void headline(AppState& state, const std::string& figure, const std::string& meaning, const std::string& name) {
     ImGui::PushFont(heading_font());
-    ImGui::TextWrapped("%s", figure.c_str());
+    text_wrapped("%s", figure.c_str());
     ImGui::PopFont();
     remember_rect(state, name);
-    ImGui::TextWrapped("%s", meaning.c_str());
+    text_wrapped("%s", meaning.c_str());
 }
 
 }  // namespace threadmap

@@ -28,10 +28,19 @@ inline ImVec4 warning_color()   { return shade({0.95f, 0.90f, 0.45f, 1}, {0.50f,
 inline ImVec4 guard_color()     { return shade({0.55f, 1.00f, 0.55f, 1}, {0.08f, 0.48f, 0.08f, 1}); }
 // clang-format on
 
+// `text` with each decimal point between two digits drawn as U+2024 (one dot leader, a full
+// stop to the eye), which ImGui's wrapping keeps inside its number: ImGui 1.86 may end a line
+// after any '.', and the Occupancy tab read "so 70." at a line's end, "71% of the GPU's slots
+// idle" on the next.
+std::string keep_decimals_whole(std::string text);
+
+// ImGui::TextWrapped, its numbers kept whole (keep_decimals_whole).
+void text_wrapped(const char* format, ...) IM_FMTARGS(1);
+
 // A wrapped line in the dimmed text colour: what a figure is, where it comes from.
 inline void disabled_note(const std::string& text) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", text.c_str());
+    text_wrapped("%s", text.c_str());
     ImGui::PopStyleColor();
 }
 

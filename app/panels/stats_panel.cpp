@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "app/panels/panel_widgets.hpp"
+
 namespace threadmap {
 
 void draw_stats_panel(AppState& state) {
@@ -48,14 +50,14 @@ void draw_stats_panel(AppState& state) {
         ImGui::EndTable();
     }
     if (s.elements_multi > 0 && !model)
-        ImGui::TextWrapped(
+        text_wrapped(
             "Several threads write the same element: on a GPU that is a data race "
             "(the emulator runs them one after another).");
     if (s.elements_multi > 0 && model && !model->reads)
-        ImGui::TextWrapped("Several threads write the same element: the Findings tab says whether that is a race.");
+        text_wrapped("Several threads write the same element: the Findings tab says whether that is a race.");
     if (state.picture->layout.ghosts_not_drawn > 0)
-        ImGui::TextWrapped("%llu idle threads lie past the drawn area.",
-                           static_cast<unsigned long long>(state.picture->layout.ghosts_not_drawn));
+        text_wrapped("%llu idle threads lie past the drawn area.",
+                     static_cast<unsigned long long>(state.picture->layout.ghosts_not_drawn));
 }
 
 }  // namespace threadmap

@@ -74,7 +74,7 @@ void draw_controls(AppState& state) {
     ImGui::EndDisabled();
     if (!t.message.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, error_color());
-        ImGui::TextWrapped("%s", t.message.c_str());
+        text_wrapped("%s", t.message.c_str());
         ImGui::PopStyleColor();
     }
 }
@@ -130,18 +130,18 @@ void draw_figures(const TimingReport& r, bool first_launch) {
 
 void draw_run(const TimingState& t, const Theme& theme) {
     if (!t.current) {
-        ImGui::TextWrapped("Run a timing (or load a recording) to compare copies, kernel and the CPU.");
+        text_wrapped("Run a timing (or load a recording) to compare copies, kernel and the CPU.");
         return;
     }
     const TimingReport& r = *t.current;
-    ImGui::TextWrapped("%s %s", r.kernel.c_str(), nlohmann::json(r.shape).dump().c_str());
-    ImGui::TextWrapped(
-        "%s", r.is_recording() ? ("recorded on " + r.recorded_from).c_str() : (r.device + ", " + r.date).c_str());
-    ImGui::TextWrapped("program: %s", describe(r.program).c_str());
+    text_wrapped("%s %s", r.kernel.c_str(), nlohmann::json(r.shape).dump().c_str());
+    text_wrapped("%s",
+                 r.is_recording() ? ("recorded on " + r.recorded_from).c_str() : (r.device + ", " + r.date).c_str());
+    text_wrapped("program: %s", describe(r.program).c_str());
     // A modeled run states its model, folded so that the bars lead; the sources on hover.
     if (!r.model.empty() && ImGui::CollapsingHeader("How is this computed?")) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::TextWrapped("model: %s", r.model.c_str());
+        text_wrapped("model: %s", r.model.c_str());
         ImGui::PopStyleColor();
         if (ImGui::IsItemHovered() && !r.sources.empty()) {
             ImGui::BeginTooltip();
@@ -158,7 +158,7 @@ void draw_run(const TimingState& t, const Theme& theme) {
 
     draw_figures(r, t.first_launch);
     if (r.first_launch_seconds && t.first_launch && !r.first_launch_what.empty())
-        ImGui::TextWrapped("First launch: %s.", r.first_launch_what.c_str());  // its parts, or cold/warm
+        text_wrapped("First launch: %s.", r.first_launch_what.c_str());  // its parts, or cold/warm
 }
 
 // ---- 3. history ---------------------------------------------------------------------------
@@ -213,8 +213,8 @@ void draw_sweep(AppState& state) {
                      state.theme());
     ImGui::Dummy(ImVec2(w, h));
     // Named: the chart stays when the launch moves to another kernel, until the next sweep.
-    ImGui::TextWrapped("Sweep of %s. %s%s", r.kernel.c_str(), r.sentence.c_str(),
-                       r.cancelled ? " (cancelled: partial sweep)" : "");
+    text_wrapped("Sweep of %s. %s%s", r.kernel.c_str(), r.sentence.c_str(),
+                 r.cancelled ? " (cancelled: partial sweep)" : "");
 }
 
 }  // namespace

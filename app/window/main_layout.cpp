@@ -66,7 +66,7 @@ StatusBar layout_status_bar(const AppState& state) {
     std::snprintf(times, sizeof times, " | %s in %.0f ms | %.1f ms/frame",
                   state.picture_was_kept ? "map kept from before, shown" : "map updated", state.last_update_ms,
                   1000.0 / std::max(ImGui::GetIO().Framerate, 0.001f));
-    bar.facts += times;
+    bar.facts = keep_decimals_whole(bar.facts + times);  // wrapped in a narrow window
     const ImGuiStyle& style = ImGui::GetStyle();
     const float width = std::max(ImGui::GetContentRegionAvail().x - 2 * style.ItemSpacing.x, 1.0f);
     const std::string message = state.message.empty() ? "" : " | " + state.message;

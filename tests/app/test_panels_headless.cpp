@@ -996,3 +996,34 @@ TEST_CASE("a memory view too large to count says so once - the Memory tab openin
     update_picture(state, 16384, kMaxDrawnCells);
     CHECK_FALSE(state.picture_job);  // nothing more to count: the tab says why at once
 }
+
+TEST_CASE("a number in wrapped text is never split at its decimal point - ImGui would end a line after it") {
+    HeadlessImGuiContext context;
+    const ImFont& font = *ImGui::GetIO().Fonts->Fonts[0];
+    const std::string plain = "the last is 29.29% full, so 70.71% of the GPU's slots idle while it runs.";
+    const std::string kept = keep_decimals_whole(plain);
+    CHECK(kept == "the last is 29\u202429% full, so 70\u202471% of the GPU's slots idle while it runs.");
+    CHECK(keep_decimals_whole("v1.86 ends. 3. and .5") == "v1\u202486 ends. 3. and .5");  // only between digits
+    // Where ImGui ends each line of `text` at every width from 100 to 600 pixels (wider than
+    // any of its words, which ImGui cuts only when one is wider than the line): how many of
+    // those ends fall inside the number.
+    const auto splits_of_number = [&](const std::string& text, const std::string& number) {
+        const size_t first = text.find(number), last = first + number.size();
+        int splits = 0;
+        for (float width = 100; width <= 600; width += 1) {
+            const char* s = text.c_str();
+            const char* end = s + text.size();
+            while (s < end) {
+                const char* line_end = font.CalcWordWrapPositionA(1.0f, s, end, width);
+                if (line_end == s) line_end = s + 1;  // a word wider than the line
+                const size_t at = size_t(line_end - text.c_str());
+                splits += at > first && at < last;
+                s = line_end;
+                while (s < end && *s == ' ') ++s;
+            }
+        }
+        return splits;
+    };
+    CHECK(splits_of_number(plain, "70.71") > 0);  // why: ImGui 1.86 wraps after any '.'
+    CHECK(splits_of_number(kept, "70\u202471") == 0);
+}
