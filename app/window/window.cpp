@@ -173,6 +173,36 @@ void draw_frame(AppState& state, WindowSession& window, const FramebufferSize& s
     }
 }
 
+// The picture brought up to date (a change applied, a worker's map collected) and its colours
+// put in the GL buffer the shader reads.
+void update_and_paint(AppState& state, CellGridRenderer& renderer, CudaGlPainter& painter, uint32_t max_side,
+                      uint64_t max_cells) {
+    update_picture(state, max_side, max_cells);
+    // The first map, computed on a worker, gets its colour buffer now: at the window's start,
+    // in its first frame (long anyway), not 35 ms more in the frame it lands in. Only while
+    // no map is shown (growing the buffer drops what it holds), and not with a GPU, whose
+    // interop registers the buffer: GL must not reallocate it under CUDA.
+    if (state.picture_job && !state.picture && !(state.backend && state.backend->cuda))
+        renderer.reserve_cells(element_count(state.picture_job->launch.workload));
+    if (state.pending.upload) {
+        state.paint_line = paint_picture(*state.picture, renderer, painter);
+        state.pending.upload = false;
+    }
+}
+
+// What the frame's panels and input asked for: files dropped or opened, sessions, exports, a
+// new window size.
+void handle_frame_requests(AppState& state, WindowSession& window, const CellGridRenderer& renderer, MapFrame& frame,
+                           const FramebufferSize& size) {
+    for (std::string& path : window.take_dropped_files()) state.requests.open_files.push_back(std::move(path));
+    handle_session_requests(state);
+    handle_export_requests(state, renderer, frame, size, window);
+    if (state.requests.resize) {
+        window.set_size(state.requests.resize->first, state.requests.resize->second);
+        state.requests.resize.reset();
+    }
+}
+
 // The frame loop, until the window closes, the learner quits or a signal asks to: the
 // picture updated, the frame drawn, requests handled. Returns the window's exit code.
 int run_frames(AppState& state, WindowSession& window, const WindowOptions& o, std::optional<Replay>& replay,
@@ -199,26 +229,10 @@ int run_frames(AppState& state, WindowSession& window, const WindowOptions& o, s
         follow_content_scale(state, window, size->content_scale, content_scale);
         clock.before_update(state);
         const bool updating = state.pending.any_update();
-        update_picture(state, max_side, max_cells);
-        // The first map, computed on a worker, gets its colour buffer now: at the window's start,
-        // in its first frame (long anyway), not 35 ms more in the frame it lands in. Only while
-        // no map is shown (growing the buffer drops what it holds), and not with a GPU, whose
-        // interop registers the buffer: GL must not reallocate it under CUDA.
-        if (state.picture_job && !state.picture && !(state.backend && state.backend->cuda))
-            renderer->reserve_cells(element_count(state.picture_job->launch.workload));
-        if (state.pending.upload) {  // colours straight into the GL buffer the shader reads
-            state.paint_line = paint_picture(*state.picture, *renderer, painter);
-            state.pending.upload = false;
-        }
+        update_and_paint(state, *renderer, painter, max_side, max_cells);
         clock.after_update(state, updating);
         draw_frame(state, window, *size, frame, replay, exit_code);
-        for (std::string& path : window.take_dropped_files()) state.requests.open_files.push_back(std::move(path));
-        handle_session_requests(state);
-        handle_export_requests(state, *renderer, frame, *size, window);
-        if (state.requests.resize) {
-            window.set_size(state.requests.resize->first, state.requests.resize->second);
-            state.requests.resize.reset();
-        }
+        handle_frame_requests(state, window, *renderer, frame, *size);
         window.swap();
         if (!o.frame_report.empty()) finish_gpu_work();
         clock.frame_shown(state);
