@@ -18,6 +18,7 @@ inline const KernelSpec& histogram_shared() {
                                true});
         spec.uses_barriers = true;
         spec.uses_atomics = true;
+        spec.atomic_results_unused = true;  // the counts' old values are dropped
         spec.body = [](ModelThread& t) {
             const auto data = t.array<int>(0), bins = t.array<int>(1), local = t.array<int>(2);
             const uint64_t nbins = t.param(kHistBins);

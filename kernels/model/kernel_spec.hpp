@@ -75,6 +75,10 @@ struct KernelSpec {
     bool uses_warp_ops = false;  // __shfl_sync, __syncwarp, …: as fibers too
     bool runs_as_fibers() const { return uses_barriers || uses_warp_ops; }
     bool uses_atomics = false;
+    // The body never uses the old value an atomic returns (a histogram's counts): blocks run
+    // apart that add into the same elements with integer atomicAdd join by adding what each
+    // added, as one thread running them in turn would have left (ModelEmulator::absorb).
+    bool atomic_results_unused = false;
     // The body keeps process-wide state (a learner's compiled kernel: kernels/source), so the
     // model runs its blocks on one thread.
     bool one_thread_at_a_time = false;

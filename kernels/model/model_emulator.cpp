@@ -199,6 +199,9 @@ enum HazardFlag : uint8_t {
     kReportedRace = 4,  // each kind once per element (per block for shared memory)
     kReportedHazard = 8,
     kReportedUninit = 16,
+    // Touched other than by an integer atomicAdd (a plain read or write, another atomic): without
+    // it, ranges run apart that both added into the element may join by adding (absorb).
+    kNotSummed = 32,
 };
 
 // What was reported on an element, as the map's ElementFinding bits.
@@ -216,8 +219,11 @@ static_assert(sizeof(Hazard) + sizeof(Phases) + sizeof(ElementRecord) + sizeof(C
 struct Storage {
     std::vector<uint64_t> shape;
     uint64_t size = 0;
-    uint32_t words = 1;                  // per element: 2 for 8-byte elements (value_type.hpp)
-    std::vector<uint32_t> bits;          // size × words
+    uint32_t words = 1;          // per element: 2 for 8-byte elements (value_type.hpp)
+    std::vector<uint32_t> bits;  // size × words
+    // A worker's values as it started (only for a spec with atomic_results_unused): the sums
+    // absorb adds are its values less these.
+    std::vector<uint32_t> start;
     std::vector<ElementRecord> records;  // per element (with record_elements and keep_records)
     ZeroedBuffer<Counted> counted;       // likewise
     ZeroedBuffer<Hazard> hazards;        // per element (with record_elements)
@@ -336,7 +342,8 @@ class ModelEmulator {
     void run_blocks(uint64_t first, uint64_t end);
     // Joins the run of the blocks right after this one's, made by `later` from the same
     // inputs; false, changing nothing, when `later` touched an element this run wrote or wrote
-    // one this run touched (a one-thread run could have gone otherwise).
+    // one this run touched (a one-thread run could have gone otherwise), unless both only added
+    // into it with integer atomicAdd (KernelSpec::atomic_results_unused).
     bool absorb(ModelEmulator& later);
     bool ended_early() const { return result_.ended_early; }
     // An atomic wrote a global array (a histogram's bins, a total): blocks that share results
@@ -348,9 +355,11 @@ class ModelEmulator {
     // One load, store or atomic. Inlined into each of ModelThread's callers, whose constant
     // read/write/atomic flags fold its branches away. `request_width`: the elements from i that
     // this lane's access covers in the memory view (a vector access: 2 to 16, given with its
-    // first element; 0 with the others, which it covers).
+    // first element; 0 with the others, which it covers). `integer_add`: the atomic is an
+    // integer atomicAdd (kNotSummed).
     [[gnu::always_inline]] inline uint64_t access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write,
-                                                  bool atomic, uint64_t new_bits, uint32_t request_width = 1);
+                                                  bool atomic, uint64_t new_bits, uint32_t request_width = 1,
+                                                  bool integer_add = false);
     // __syncthreads() (and __syncthreads_count: returns how many of the block's threads gave a
     // true `predicate`).
     uint32_t barrier(ModelThread& t, int line, bool predicate = false);
@@ -656,7 +665,7 @@ void ModelEmulator::out_of_bounds(size_t a, uint64_t i, uint32_t id, int line, b
 
 // [SECTION] The access path
 uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write, bool atomic,
-                               uint64_t new_bits, uint32_t request_width) {
+                               uint64_t new_bits, uint32_t request_width, bool integer_add) {
     // Now and then: a cancelled launch, or one past its access cap, stops here, within its
     // block (a single thread's loop can be billions of accesses long).
     if ((++result_.accesses & kStopCheckEvery) == 0 && should_stop()) throw StopRun{};
@@ -677,6 +686,7 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
         return old;
     }
     Hazard& h = s.hazards[i];
+    h.flags |= atomic && integer_add ? 0 : kNotSummed;
     // Without fibers every epoch is 0: the shared scratch stays 0 and stands for each element's.
     Phases& p = as_fibers_ ? s.phases[i] : no_phases_;
     const uint16_t line16 = uint16_t(std::min(line, 65535));
@@ -1159,9 +1169,10 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, const ModelEmulator* 
         for (uint64_t side : s.shape) s.size *= side;
         s.words = value_words(spec.type);
         reserve_huge(s.bits, s.size * s.words);
-        if (inputs)
+        if (inputs) {
             s.bits.assign(inputs->arrays_[a].bits.begin(), inputs->arrays_[a].bits.end());
-        else
+            if (spec_.atomic_results_unused && !s.shared) s.start = s.bits;  // what absorb's sums add to
+        } else
             s.bits.assign(s.size * s.words, 0u);
         if (record_elements_) s.hazards = ZeroedBuffer<Hazard>(s.size, true);
         if (record_elements_ && spec_.runs_as_fibers()) s.phases = ZeroedBuffer<Phases>(s.size, true);
@@ -1238,21 +1249,30 @@ void join_past(Storage& mine, const Storage& theirs) {
 // one. Where it touched an element this run never wrote, and wrote none this run touched,
 // that state makes no difference (the checks look at writers, and at readers only of the
 // running block); so its records add to these, its state replaces this run's, and its values
-// are the ones it wrote.
+// are the ones it wrote. Where both only added into an integer element with atomicAdd, and
+// the body never looks at what an atomic returns, the order of the adds makes no difference
+// either: the element holds this run's value plus what `later` added.
 bool ModelEmulator::absorb(ModelEmulator& later) {
+    const auto summed = [&](size_t a, const Hazard& m, const Hazard& t) {
+        return spec_.atomic_results_unused && !value_is_float(spec_.arrays[a].type) && touched(m) &&
+               !((m.flags | t.flags) & kNotSummed);
+    };
     for (size_t a = 0; a < arrays_.size(); ++a) {
         if (arrays_[a].shared) continue;
         const auto& mine = arrays_[a].hazards;
         const auto& theirs = later.arrays_[a].hazards;
         for (size_t i = 0; i < mine.size(); ++i) {
             const Hazard &m = mine[i], &t = theirs[i];
-            if (touched(t) && (m.last_writer != kNone || (t.last_writer != kNone && touched(m)))) return false;
+            if (touched(t) && (m.last_writer != kNone || (t.last_writer != kNone && touched(m))) && !summed(a, m, t))
+                return false;
         }
     }
     for (size_t a = 0; a < arrays_.size(); ++a) {
         if (arrays_[a].shared) continue;
         Storage& mine = arrays_[a];
         const Storage& theirs = later.arrays_[a];
+        const uint32_t bits = 8 * value_bytes(spec_.arrays[a].type);
+        const uint64_t mask = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
         for (size_t i = 0; i < mine.hazards.size(); ++i) {
             const Hazard& t = theirs.hazards[i];
             if (!touched(t)) continue;
@@ -1266,11 +1286,14 @@ bool ModelEmulator::absorb(ModelEmulator& later) {
                 r.readers += tr.readers;
                 mine.counted[i] = theirs.counted[i];
             }
+            if (summed(a, mine.hazards[i], t))
+                mine.put(i, (mine.get(i) + theirs.get(i) - element_bits(theirs.start, theirs.words, i)) & mask);
+            else if (t.last_writer != kNone)
+                mine.put(i, theirs.get(i));
             const uint8_t flags = mine.hazards[i].flags;
             mine.hazards[i] = t;
             mine.hazards[i].flags |= flags;
             if (!mine.phases.empty()) mine.phases[i] = theirs.phases[i];
-            if (t.last_writer != kNone) mine.put(i, theirs.get(i));
         }
     }
     for (size_t a = 0; a < arrays_.size(); ++a) {
@@ -1365,7 +1388,7 @@ uint64_t ModelThread::atomic_bits(size_t array, uint64_t index, AtomicOp op, boo
                    ? atomic_result<uint16_t>(op, is_float, uint16_t(old), uint16_t(operand), uint16_t(compare))
                    : atomic_result<uint32_t>(op, is_float, uint32_t(old), uint32_t(operand), uint32_t(compare));
     }
-    return emulator_->access(*this, array, index, line, true, true, true, next);
+    return emulator_->access(*this, array, index, line, true, true, true, next, 1, op == AtomicOp::Add && !is_float);
 }
 
 // [SECTION] Launch checks
@@ -1473,7 +1496,8 @@ ModelResult run_blocks_spread(const ModelLaunch& model_launch, const std::atomic
         // Blocks that add into shared global results with atomics (a histogram's bins) make every
         // later range touch what an earlier one wrote: the ranges would run again on one thread
         // after the joined ones (occupancy-shared-memory's histogram: 286 ms spread, 212 ms not).
-        if (runs[0]->shared_by_atomics()) workers = 1;
+        // Unless the adds join by adding (KernelSpec::atomic_results_unused).
+        if (runs[0]->shared_by_atomics() && !model_launch.spec->atomic_results_unused) workers = 1;
     }
     if (workers <= 1) {
         runs[0]->run_blocks(sampled, blocks);

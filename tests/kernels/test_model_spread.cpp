@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <random>
 
 #include "kernels/builtin/registry.hpp"
@@ -156,6 +157,64 @@ TEST_CASE("spread over threads: blocks that share only what they read run apart 
     CHECK(again.value->block_ranges == 1);
     CHECK(again.value->counts[size_t(FindingKind::WriteWriteRace)] > 0);
     check_spread(racy_launch);
+}
+
+TEST_CASE("spread over threads: blocks that only add into the same integers run apart and their sums join") {
+    // Both histograms drop what atomicAdd returns: every range runs apart, and the bins hold
+    // the one-thread run's counts (checked against the spec's own reference too).
+    for (const char* name : {"histogram-atomic", "histogram-shared"}) {
+        CAPTURE(name);
+        const KernelSpec& spec = *find_builtin_kernel(name);
+        ModelLaunch model_launch{&spec, {5000, 24}, {{20, 1, 1}, {256, 1, 1}}};
+        model_launch.workers = 3;
+        const auto apart = run_model(model_launch);
+        REQUIRE_MESSAGE(apart.value, apart.error);
+        CHECK(apart.value->block_ranges == 3);
+        CHECK(apart.value->counts == std::array<uint64_t, kFindingKinds>{});
+        check_spread(model_launch);
+    }
+
+    // The same adds from a body that may use the old values, into floats (whose sums depend on
+    // their order), or beside a plain store: the ranges run again on one thread.
+    const auto adding = [](bool results_unused, ValueType type, bool plain_store) {
+        KernelSpec spec;
+        spec.name = "test-adds";
+        spec.params = {{"n", "", 4}};
+        spec.arrays = {{"sum", MemorySpace::Global, type, ArrayRole::Output,
+                        [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }}};
+        spec.uses_atomics = true;
+        spec.atomic_results_unused = results_unused;
+        spec.body = [type, plain_store](ModelThread& t) {
+            const uint64_t i = t.threadIdx.x % t.param(0);
+            if (plain_store && t.blockIdx.x == 9 && t.threadIdx.x == 0) t.array<int>(0).store(i, 5, 2);
+            if (type == ValueType::Float32)
+                t.array<float>(0).atomic_add(i, 0.1f * float(t.blockIdx.x + 1), 3);
+            else
+                t.array<int>(0).atomic_add(i, int(t.blockIdx.x) - 5, 3);
+        };
+        return spec;
+    };
+    const struct {
+        bool results_unused;
+        ValueType type;
+        bool plain_store;
+        uint32_t ranges;
+    } cases[] = {{true, ValueType::Int32, false, 2},
+                 {false, ValueType::Int32, false, 1},
+                 {true, ValueType::Float32, false, 1},
+                 {true, ValueType::Int32, true, 1}};
+    for (const auto& c : cases) {
+        CAPTURE(c.results_unused);
+        CAPTURE(int(c.type));
+        CAPTURE(c.plain_store);
+        const KernelSpec spec = adding(c.results_unused, c.type, c.plain_store);
+        ModelLaunch model_launch{&spec, {4}, {{12, 1, 1}, {64, 1, 1}}};
+        model_launch.workers = 2;
+        const auto r = run_model(model_launch);
+        REQUIRE_MESSAGE(r.value, r.error);
+        CHECK(r.value->block_ranges == c.ranges);
+        check_spread(model_launch);
+    }
 }
 
 TEST_CASE("spread over threads, the kept shared block and a divergent barrier mid-launch stay as on one thread") {
