@@ -220,6 +220,7 @@ struct Storage {
     std::vector<uint64_t> shape;
     uint64_t size = 0;
     uint32_t words = 1;          // per element: 2 for 8-byte elements (value_type.hpp)
+    uint32_t bytes = 4;          // per element (value_bytes)
     std::vector<uint32_t> bits;  // size × words
     // A worker's values as it started (only for a spec with atomic_results_unused): the sums
     // absorb adds are its values less these.
@@ -374,7 +375,7 @@ class ModelEmulator {
     static constexpr uint64_t kStopCheckEvery = (uint64_t(1) << 16) - 1;  // a mask: every 65,536 accesses
     uint64_t size(size_t a) const { return arrays_[a].size; }
     uint64_t peek(size_t a, uint64_t i) const { return arrays_[a].get(i); }
-    uint32_t element_bytes(size_t a) const { return value_bytes(spec_.arrays[a].type); }
+    uint32_t element_bytes(size_t a) const { return arrays_[a].bytes; }
     uint64_t param(size_t i) const { return params_[i]; }
 
   private:
@@ -484,9 +485,11 @@ class ModelEmulator {
         h.write_line = line;
         h.flags = uint8_t((h.flags & ~kAtomicWrite) | kWritten | (atomic ? kAtomicWrite : 0));
     }
-    bool write_may_conflict(const Hazard& h, const Phases& p, uint32_t id) const {
+    // An atomic after another thread's atomic is no race (check_write): only readers can conflict.
+    bool write_may_conflict(const Hazard& h, const Phases& p, uint32_t id, bool atomic) const {
         const auto other = [id](uint32_t t) { return t != kNone && t != id; };
-        return other(h.last_writer) || (p.read >= barrier_epoch_ && (other(h.last_reader) || other(h.other_reader)));
+        return (other(h.last_writer) && !(atomic && (h.flags & kAtomicWrite))) ||
+               (p.read >= barrier_epoch_ && (other(h.last_reader) || other(h.other_reader)));
     }
 
     const KernelSpec& spec_;
@@ -713,7 +716,7 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
     const uint64_t old = s.get(i);
     if (write) {
         global_atomics_ = global_atomics_ || (atomic && !s.shared);
-        if (write_may_conflict(h, p, id)) check_write(a, i, h, p, id, line, atomic);
+        if (write_may_conflict(h, p, id, atomic)) check_write(a, i, h, p, id, line, atomic);
         if (recorded && keep_records_) {
             ElementRecord& r = s.records[i];
             count_toucher(a, i, s.counted[i].writer, r.writers, id, true);
@@ -1168,6 +1171,7 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, const ModelEmulator* 
         s.size = 1;
         for (uint64_t side : s.shape) s.size *= side;
         s.words = value_words(spec.type);
+        s.bytes = value_bytes(spec.type);
         reserve_huge(s.bits, s.size * s.words);
         if (inputs) {
             s.bits.assign(inputs->arrays_[a].bits.begin(), inputs->arrays_[a].bits.end());
