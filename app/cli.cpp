@@ -36,9 +36,9 @@ namespace {
 
 // ---- The launch options every command shares ----
 
-// Parameters the shape options already carry, and the lessons' matmul shapes (a_rows, b_cols).
+// Parameters the shape options already carry.
 bool shape_option_param(const std::string& name) {
-    return name == "n" || name == "rows" || name == "cols" || name == "inner" || name == "a_rows" || name == "b_cols";
+    return name == "n" || name == "rows" || name == "cols" || name == "inner";
 }
 
 // The options, and a flag for each of the registry's own parameters.

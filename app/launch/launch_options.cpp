@@ -52,6 +52,14 @@ ModelKernel tutorial_model_kernel(const Workload& workload, bool store_in_loop) 
     return k;
 }
 
+Workload fast_workload(const ModelKernel& k) {
+    if (!is_matrix(k.spec->fast)) return array_workload(k.spec->fast, k.params[0]);
+    Workload w = matmul_workload(k.spec->fast, k.params[0], k.params[1], k.params[2]);
+    w.a_rows = k.params[3];
+    w.b_cols = k.params[4];
+    return w;
+}
+
 Workload model_workload(const ModelKernel& k, const LaunchConfig& launch) {
     return model_array_workload(k.spec->arrays[k.array].shape(k.params, launch));
 }
@@ -148,6 +156,14 @@ Outcome<void> choose_mapped_array(ModelKernel& k, const LaunchOptions& o) {
     return done();
 }
 
+// The kernel a lesson launches as the kernel model has it: nullopt for a lesson with its own
+// kernel source.
+std::optional<ModelKernel> lesson_kernel(const Lesson& lesson) {
+    if (lesson.model) return lesson.model;
+    if (lesson.workload.kernel) return tutorial_model_kernel(lesson.workload, false);
+    return std::nullopt;
+}
+
 // A launch of a model kernel: the lesson's parameters, block and grid (or the spec's defaults),
 // with the options given over them.
 ResolveResult resolve_model_kernel(const KernelSpec& spec, const Lesson* lesson, const LaunchOptions& o) {
@@ -156,7 +172,10 @@ ResolveResult resolve_model_kernel(const KernelSpec& spec, const Lesson* lesson,
     std::optional<Dim3> block, grid;
     if (lesson) {
         out.preset = out.lesson = lesson->name;
-        if (lesson->model) k = *lesson->model;  // else its own kernel: the spec's defaults
+        if (const std::optional<ModelKernel> given = lesson_kernel(*lesson)) {
+            k.params = given->params;  // its kernel's, or (resolve_launch) another's with the same parameters
+            if (given->spec == &spec) k = *given;
+        }  // else its own kernel: the spec's defaults
         block = lesson->block;
         grid = lesson->grid;
     }
@@ -271,93 +290,6 @@ ResolveResult resolve_source_kernel(const LaunchOptions& o, const Lesson* own_ke
     return r;
 }
 
-// The tutorial kernel's shape from --n, or --rows, --cols and --inner, over the lesson's;
-// a message when they do not fit the kernel.
-Outcome<void> take_tutorial_shape(Workload& workload, const LaunchOptions& o, const Lesson* lesson) {
-    std::string err;
-    const auto take = [&](const std::string& text, const char* option, uint64_t& field) {
-        if (text.empty()) return true;
-        const auto v = parse_count(text, option);
-        if (!v.value) err = v.error;
-        if (v.value) field = *v.value;
-        return v.value.has_value();
-    };
-    if (is_matrix(workload.kernel)) {
-        if (!o.n.empty()) return failed("--n is for the increment kernels; matmul takes --rows, --cols and --inner");
-        if (!take(o.rows, "--rows", workload.rows) || !take(o.cols, "--cols", workload.cols) ||
-            !take(o.inner, "--inner", workload.inner))
-            return failed(err);
-        if (!o.rows.empty() || !o.cols.empty() || !o.inner.empty()) {
-            if (o.inner.empty() && !lesson) workload.inner = workload.cols;
-            // A shape given here gets exactly matching operands; a preset's odd A and B
-            // (seed-matmul's C smaller than A·B) hold only for the preset's own shape.
-            workload = matmul_workload(workload.kernel, workload.rows, workload.cols, workload.inner);
-        }
-        if (workload.rows == 0 && o.rows.empty())
-            return failed("matmul needs --rows and --cols (and optionally --inner)");
-    } else {
-        if (!o.rows.empty() || !o.cols.empty() || !o.inner.empty())
-            return failed("--rows, --cols and --inner are for matmul; the increment kernels take --n");
-        if (!take(o.n, "--n", workload.n)) return failed(err);
-        if (workload.n == 0 && o.n.empty())
-            return failed("--kernel " + std::string(kernel_name(workload.kernel)) + " needs --n");
-    }
-    return done();
-}
-
-// One of the tutorial's kernels: the lesson's launch and shape, with the options over them.
-ResolveResult resolve_tutorial_kernel(const LaunchOptions& o, const Lesson* lesson) {
-    ResolveResult r;
-    std::string& err = r.error;
-    const bool explicit_kernel = !o.kernel.empty();
-    ResolvedLaunch out;
-    std::optional<Dim3> block, grid;
-    if (lesson) {
-        out.preset = out.lesson = lesson->name;
-        out.workload = lesson->workload;
-        block = lesson->block;
-        grid = lesson->grid;
-    }
-    if (explicit_kernel) {
-        const auto kind = parse_kernel(o.kernel);
-        if (lesson && is_matrix(kind) != is_matrix(lesson->workload.kernel)) {
-            err = "--kernel " + o.kernel + " needs a different shape than preset " + lesson->name +
-                  "; give the shape without --preset";
-            return r;
-        }
-        out.workload.kernel = kind;
-    }
-    Workload& workload = out.workload;
-    if (const Outcome<void> problem = take_tutorial_shape(workload, o, lesson); !problem.done())
-        return err = problem.error, r;
-    if (const Outcome<void> problem = check_shape(workload); !problem.done()) {
-        err = problem.error;
-        return r;
-    }
-    if (!o.block.empty()) {
-        const auto parsed = parse_dim3(o.block, "--block");
-        if (!parsed.value) return err = parsed.error, r;
-        block = parsed.value;
-        if (o.grid.empty()) grid.reset();  // a new block gets the grid that covers the shape
-    }
-    if (!o.grid.empty()) {
-        const auto parsed = parse_dim3(o.grid, "--grid");
-        if (!parsed.value) return err = parsed.error, r;
-        grid = parsed.value;
-    }
-    out.launch.block = block.value_or(default_block(workload.kernel));
-    out.launch.grid = grid.value_or(covering_grid(workload, out.launch.block));
-    if (!o.array.empty() || !o.access.empty() || !o.shared_block.empty() || !o.phase.empty()) {
-        // Another array, or the readers: the tutorial's kernel as the kernel model runs it.
-        ModelKernel k = tutorial_model_kernel(workload, lesson && lesson->store_in_loop);
-        if (const Outcome<void> problem = choose_mapped_array(k, o); !problem.done()) return err = problem.error, r;
-        out.workload = model_workload(k, out.launch);
-        out.model = std::move(k);
-    }
-    r.value = out;
-    return r;
-}
-
 ResolveResult resolve_launch(const LaunchOptions& o) {
     ResolveResult r;
     std::string& err = r.error;
@@ -382,34 +314,27 @@ ResolveResult resolve_launch(const LaunchOptions& o) {
         lesson = find_lesson(kDefaultLesson);
     }
 
-    const KernelSpec* model_spec = explicit_kernel && !parse_kernel(o.kernel) ? find_builtin_kernel(o.kernel) : nullptr;
-    if (explicit_kernel && !parse_kernel(o.kernel) && !model_spec) {
-        err = "unknown kernel '" + o.kernel + "'; choose " + all_kernel_names(", ");
-        return r;
+    const KernelSpec* lesson_spec = lesson ? lesson_kernel(*lesson)->spec : nullptr;
+    const KernelSpec* spec = explicit_kernel ? find_builtin_kernel(o.kernel) : lesson_spec;
+    if (!spec) return err = "unknown kernel '" + o.kernel + "'; choose " + all_kernel_names(", "), r;
+    if (lesson && spec != lesson_spec && spec->param_names() != lesson_spec->param_names())
+        return err = "--kernel " + o.kernel + " takes other parameters than preset " + lesson->name + "'s kernel " +
+                     lesson_spec->name + "; give its shape without --preset",
+               r;
+    // The tutorial's matmul with its store inside the loop, when another view than the
+    // writers of C shows what that does.
+    const bool view = !o.array.empty() || !o.access.empty() || !o.shared_block.empty() || !o.phase.empty();
+    if (lesson && lesson->store_in_loop && view && spec == lesson_spec)
+        spec = tutorial_model_kernel(lesson->workload, true).spec;
+    r = resolve_model_kernel(*spec, lesson, o);
+    // A kernel with a fast body, seen as its output's writers: the fast body draws the map.
+    if (r.value && spec->fast && !view) {
+        const Workload fast = fast_workload(*r.value->model);
+        if (const Outcome<void> problem = check_shape(fast); !problem.done()) return err = problem.error, r;
+        r.value->workload = fast;
+        r.value->model.reset();
     }
-    if (lesson && lesson->model && !model_spec && !explicit_kernel) model_spec = lesson->model->spec;
-    if (model_spec) {
-        if (!o.preset.empty() && (!lesson->model || lesson->model->spec != model_spec)) {
-            err = "--kernel " + o.kernel + " is not the kernel of preset " + lesson->name +
-                  "; give its shape without --preset";
-            return r;
-        }
-        return resolve_model_kernel(*model_spec, o.preset.empty() ? nullptr : lesson, o);
-    }
-    if (lesson && lesson->model) {
-        err = "--kernel " + o.kernel + " needs a different shape than preset " + lesson->name +
-              "; give the shape without --preset";
-        return r;
-    }
-    for (const auto& [name, text] : o.params)
-        if (!text.empty()) {
-            err = "--" + name + " is not a parameter of " +
-                  (explicit_kernel ? o.kernel
-                                   : "the lesson's kernel " + std::string(kernel_name(lesson->workload.kernel)));
-            return r;
-        }
-
-    return resolve_tutorial_kernel(o, lesson);
+    return r;
 }
 
 }  // namespace threadmap

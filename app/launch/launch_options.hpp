@@ -107,6 +107,8 @@ std::string all_kernel_names(const char* separator);
 // One of the tutorial's kernels as the registry has it (a lesson's store in the loop:
 // matmul-store-in-loop), mapping its output.
 ModelKernel tutorial_model_kernel(const Workload& workload, bool store_in_loop);
+// The workload of a kernel's fast body at the model kernel's parameters (its spec has one).
+Workload fast_workload(const ModelKernel& kernel);
 // The Model workload of a model kernel's launch (its mapped array's shape at this launch: one
 // partial sum per block follows the grid).
 Workload model_workload(const ModelKernel& kernel, const LaunchConfig& launch);

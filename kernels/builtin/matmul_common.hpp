@@ -13,7 +13,7 @@ enum MatmulArray : size_t { kA, kB, kC };
 inline std::vector<ParamSpec> matmul_params() {
     return {{"rows", "rows of C", 200},
             {"cols", "columns of C", 200},
-            {"inner", "columns of A = rows of B", 200, 1, uint64_t(1) << 16},
+            {"inner", "columns of A = rows of B (default: cols)", 200, 1, uint64_t(1) << 16, kCols},
             {"a_rows", "rows of A (default: rows)", 1, 1, uint64_t(1) << 30, kRows},
             {"b_cols", "columns of B (default: cols)", 1, 1, uint64_t(1) << 30, kCols}};
 }

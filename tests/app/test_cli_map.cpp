@@ -38,6 +38,21 @@ TEST_CASE("the tutorial's buggy launch - 531 blocks - 16992 threads - 500 active
     CHECK_FALSE(j.contains("elements"));
 }
 
+TEST_CASE("a tutorial kernel takes its parameters as every kernel does - defaults, --inner after --cols, A's rows") {
+    const json defaults = map_json({"--kernel", "increment", "--no-elements"});
+    CHECK(defaults["shape"] == json::array({500}));
+    CHECK(defaults["backend"] == "cpu-emulator");
+    const json mm =
+        map_json({"--kernel", "matmul", "--rows", "100", "--cols", "50", "--a_rows", "120", "--no-elements"});
+    CHECK(mm["operands"]["A"] == json::array({120, 50}));
+    CHECK(mm["operands"]["B"] == json::array({50, 50}));
+    CHECK(mm["operands"]["C"] == json::array({100, 50}));
+    // A with fewer rows than C: the rows past A's end are read out of bounds, and found.
+    const json short_a =
+        map_json({"--kernel", "matmul", "--rows", "10", "--cols", "4", "--a_rows", "8", "--no-elements"});
+    CHECK(short_a["finding_counts"]["out_of_bounds"] == 2 * 4 * 4);  // rows 8 and 9, 4 columns, 4 of A's each
+}
+
 TEST_CASE("JSON elements - row-major - index always a list - untouched elements null") {
     const json j = map_json({"--kernel", "matmul", "--rows", "5", "--cols", "3", "--block", "4,2", "--grid", "1,1"});
     const auto& el = j["elements"];
@@ -138,7 +153,6 @@ TEST_CASE("malformed arguments exit 2 with a one-line message - never a crash") 
         {"map", "--n", ""},
         {"map", "--n", "99999999999999999999999"},
         {"map", "--kernel", "nope", "--n", "5"},
-        {"map", "--kernel", "increment"},
         {"map", "--kernel", "increment", "--n", "0"},
         {"map", "--kernel", "increment", "--n", "5", "--block", "1,2,3,4"},
         {"map", "--kernel", "increment", "--n", "5", "--block", "4294967296"},

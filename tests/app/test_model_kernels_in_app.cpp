@@ -13,6 +13,7 @@
 
 #include "tests/png_image.hpp"
 #include "tests/run_binary.hpp"
+#include "kernels/builtin/kernel_bodies.hpp"
 #include "kernels/builtin/registry.hpp"
 #include "app/window_state/inspector_text.hpp"
 #include "tests/app/lesson_launch.hpp"
@@ -64,14 +65,45 @@ TEST_CASE("--kernel of a model kernel takes its own parameters and maps its outp
     tutorial.kernel = "increment";
     tutorial.n = "100";
     tutorial.params["bins"] = "4";
-    CHECK(resolve_launch(tutorial).error == "--bins is not a parameter of increment");
+    CHECK(resolve_launch(tutorial).error == "--bins is not a parameter of increment (it takes --n)");
     LaunchOptions mixed;
     mixed.preset = "seed-increment";
     mixed.kernel = "histogram-racy";
-    CHECK(resolve_launch(mixed).error.find("is not the kernel of preset seed-increment") != std::string::npos);
+    CHECK(resolve_launch(mixed).error ==
+          "--kernel histogram-racy takes other parameters than preset seed-increment's kernel increment; give its "
+          "shape without --preset");
     LaunchOptions unknown;
     unknown.kernel = "histogram";
     CHECK(resolve_launch(unknown).error.find("unknown kernel 'histogram'; choose increment, ") == 0);
+}
+
+TEST_CASE("the tutorial's kernels resolve as every kernel does, and their fast body draws the writers' map") {
+    // The spec's defaults (n 500), and the fast body's workload at them.
+    const ResolvedLaunch inc = resolved({.kernel = "increment"});
+    CHECK_FALSE(inc.model);
+    CHECK(inc.workload == array_workload(&IncrementBody::kernel, 500));
+    CHECK(inc.launch.grid == Dim3{2, 1, 1});
+    CHECK(inc.launch.block == Dim3{256, 1, 1});
+    // --inner left out follows --cols; A and B are exactly the operands of C.
+    const ResolvedLaunch mm = resolved({.kernel = "matmul", .rows = "100", .cols = "50"});
+    CHECK(mm.workload == matmul_workload(&MatmulBody::kernel, 100, 50, 50));
+    CHECK(mm.launch.grid == Dim3{7, 4, 1});  // x over rows, y over columns, blocks of 16×16
+    // A lesson's shape for another kernel with the same parameters: seed-matmul's A of 300 rows.
+    const ResolvedLaunch xcol = resolved({.preset = "seed-matmul", .kernel = "matmul-xcol"});
+    Workload seed = lesson_launch("seed-matmul").workload;
+    seed.kernel = &MatmulXColBody::kernel;
+    CHECK(xcol.workload == seed);
+    CHECK(xcol.workload.a_rows == 300);
+    // Another view than the writers of the output: the kernel model's picture, the store in
+    // the loop where the lesson has it there.
+    const ResolvedLaunch readers = resolved({.preset = "seed-matmul-store-in-loop", .access = "read"});
+    REQUIRE(readers.model);
+    CHECK(readers.model->spec == find_builtin_kernel("matmul-store-in-loop"));
+    CHECK(readers.kernel_name() == "matmul-store-in-loop");
+    CHECK(resolved({.preset = "seed-matmul-store-in-loop"}).kernel_name() == "matmul");
+    // A shape the fast body cannot run is refused as before.
+    CHECK(resolve_launch({.kernel = "matmul", .rows = "0", .cols = "4"}).error ==
+          "matrix sizes (rows, cols, inner) must each be at least 1");
 }
 
 TEST_CASE("a model lesson gives its kernel, parameters and block - and options given over it win") {
