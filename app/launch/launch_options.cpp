@@ -194,15 +194,19 @@ ResolveResult resolve_model_kernel(const KernelSpec& spec, const Lesson* lesson,
         if (!v.value) return failure_of(v);
         k.params[i] = *v.value;
     }
-    // A parameter that follows another (matmul's A rows follow C's) follows a value given for it.
+    // A parameter that follows another (ParamSpec::follows_given_shape): matmul's A rows follow
+    // C's whenever the shape is given, inner follows cols given without a lesson.
     const auto typed = [&](const std::string& param) {
         for (const auto& [name, text] : given)
             if (name == param && !text->empty()) return true;
         return false;
     };
+    bool any_typed = false;
+    for (const ParamSpec& p : spec.params) any_typed = any_typed || typed(p.name);
     for (size_t i = 0; i < spec.params.size(); ++i) {
         const ParamSpec& p = spec.params[i];
-        if (p.default_from < i && !typed(p.name) && typed(spec.params[p.default_from].name))
+        if (p.default_from >= i || typed(p.name)) continue;
+        if (p.follows_given_shape ? any_typed : !lesson && typed(spec.params[p.default_from].name))
             k.params[i] = k.params[p.default_from];
     }
     if (!o.block.empty()) {

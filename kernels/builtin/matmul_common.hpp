@@ -14,8 +14,8 @@ inline std::vector<ParamSpec> matmul_params() {
     return {{"rows", "rows of C", 200},
             {"cols", "columns of C", 200},
             {"inner", "columns of A = rows of B (default: cols)", 200, 1, uint64_t(1) << 16, kCols},
-            {"a_rows", "rows of A (default: rows)", 1, 1, uint64_t(1) << 30, kRows},
-            {"b_cols", "columns of B (default: cols)", 1, 1, uint64_t(1) << 30, kCols}};
+            {"a_rows", "rows of A (default: rows)", 1, 1, uint64_t(1) << 30, kRows, true, true},
+            {"b_cols", "columns of B (default: cols)", 1, 1, uint64_t(1) << 30, kCols, true, true}};
 }
 
 inline std::vector<ArraySpec> matmul_arrays() {

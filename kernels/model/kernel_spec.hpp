@@ -45,6 +45,10 @@ struct ParamSpec {
     // Part of the problem's size (n, rows, cols, inner), which the sweep over sizes grows; false:
     // a setting it keeps (a histogram's bins, an offset).
     bool problem_size = true;
+    // With default_from: it follows that parameter whenever a launch's parameters are given
+    // (matmul's A and B are then exactly C's operands; a lesson's larger ones hold only for its
+    // own shape). Otherwise it follows only where no lesson gives it (inner after cols).
+    bool follows_given_shape = false;
 };
 
 // The problem: one value per ParamSpec, in the spec's order.

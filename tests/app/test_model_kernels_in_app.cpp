@@ -88,6 +88,11 @@ TEST_CASE("the tutorial's kernels resolve as every kernel does, and their fast b
     const ResolvedLaunch mm = resolved({.kernel = "matmul", .rows = "100", .cols = "50"});
     CHECK(mm.workload == matmul_workload(&MatmulBody::kernel, 100, 50, 50));
     CHECK(mm.launch.grid == Dim3{7, 4, 1});  // x over rows, y over columns, blocks of 16×16
+    // A shape given over a lesson's: A and B are exactly C's operands again (seed-matmul's are
+    // 300 × 200 and 200 × 300), and the lesson's inner stays (grid-vs-block-dim's 4).
+    CHECK(resolved({.preset = "seed-matmul", .rows = "100"}).workload ==
+          matmul_workload(&MatmulBody::kernel, 100, 200, 200));
+    CHECK(resolved({.preset = "grid-vs-block-dim", .cols = "64"}).workload.inner == 4);
     // A lesson's shape for another kernel with the same parameters: seed-matmul's A of 300 rows.
     const ResolvedLaunch xcol = resolved({.preset = "seed-matmul", .kernel = "matmul-xcol"});
     Workload seed = lesson_launch("seed-matmul").workload;
