@@ -63,8 +63,10 @@ StatusBar layout_status_bar(const AppState& state) {
         bar.facts += " | this map: the kernel model, on the CPU";
     if (!state.paint_line.empty()) bar.facts += " | " + state.paint_line;
     char times[128];
-    std::snprintf(times, sizeof times, " | %s in %.0f ms | %.1f ms/frame",
-                  state.picture_was_kept ? "map kept from before, shown" : "map updated", state.last_update_ms,
+    const char* change = state.last_map_change == AppState::MapChange::Kept      ? "map kept from before, shown"
+                         : state.last_map_change == AppState::MapChange::Redrawn ? "map redrawn"
+                                                                                 : "map updated";
+    std::snprintf(times, sizeof times, " | %s in %.0f ms | %.1f ms/frame", change, state.last_update_ms,
                   1000.0 / std::max(ImGui::GetIO().Framerate, 0.001f));
     bar.facts = keep_decimals_whole(bar.facts + times);  // wrapped in a narrow window
     const ImGuiStyle& style = ImGui::GetStyle();

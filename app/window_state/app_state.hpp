@@ -102,10 +102,14 @@ struct AppState {
     std::optional<MapPicture> spare;                   // a replaced map whose buffers the next job refills
     PictureOptions picture_options;                    // what `picture` was built with (its build, not its colours)
     PictureCache kept_pictures;                        // replaced maps, shown again when their launch comes back
-    bool picture_was_kept = false;                     // `picture` came from kept_pictures (the status bar says so)
-    FrameRequests requests;                            // one-frame requests from panels and shortcuts
-    RowWidth row_width;                                // 1D rows: whole blocks, or a wrapped block's warps
-    bool auto_blocks_per_row = true;                   // 1D rows follow the view's shape until the learner sets them
+    // How the map on screen last changed, for the status bar: computed for its launch, kept from
+    // before and shown again (kept_pictures), or only laid out or coloured anew (a UI scale, a
+    // colour mode), which is no new map.
+    enum class MapChange : uint8_t { Computed, Kept, Redrawn };
+    MapChange last_map_change = MapChange::Computed;
+    FrameRequests requests;           // one-frame requests from panels and shortcuts
+    RowWidth row_width;               // 1D rows: whole blocks, or a wrapped block's warps
+    bool auto_blocks_per_row = true;  // 1D rows follow the view's shape until the learner sets them
 
     View view;
     bool view_is_fit = false;                // untouched since the last fit: follows the panel's size

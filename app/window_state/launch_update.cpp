@@ -102,7 +102,7 @@ void show_picture(AppState& state, PictureResult built, const ResolvedLaunch& la
     if (state.picture) state.spare = state.kept_pictures.keep(std::move(*state.picture), state.picture_options);
     state.picture = std::move(built.value);
     state.picture_options = used;
-    state.picture_was_kept = false;
+    state.last_map_change = AppState::MapChange::Computed;
     state.warp_step.reset();  // its request numbers were the last picture's
     if (state.auto_blocks_per_row) state.row_width = used.rows;
     const PictureOptions now = layout_options(state, max_side, max_cells);
@@ -141,7 +141,7 @@ bool show_kept(AppState& state, const ResolvedLaunch& launch, MemoryAsked memory
     relayout(*kept, o);
     recolor(*kept, o.mode, o.palette, o.gpu);
     show_picture(state, PictureResult{std::move(*kept), {}}, launch, o, max_side, max_cells);
-    state.picture_was_kept = true;
+    state.last_map_change = AppState::MapChange::Kept;
     return true;
 }
 
@@ -272,6 +272,9 @@ void update_picture(AppState& state, uint32_t max_side, uint64_t max_cells) {
             return;
         }
         compute_picture_memory(*state.picture, state.memory_view_open);
+        state.last_map_change = AppState::MapChange::Computed;  // its memory view, that is
+    } else {
+        state.last_map_change = AppState::MapChange::Redrawn;
     }
     relayout(*state.picture, layout_options(state, max_side, max_cells));
     recolor(*state.picture, state.color_mode(), state.palette(), state.occupancy_gpu());

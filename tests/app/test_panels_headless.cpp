@@ -440,14 +440,20 @@ TEST_CASE("a launch the window showed before is on screen again at once - a new 
     CHECK(state.picture->launch.launch == lesson);
     CHECK(state.picture->memory.computed);
     CHECK(state.pending.upload);
-    CHECK(state.picture_was_kept);  // the status bar says it was kept
+    CHECK(state.last_map_change == AppState::MapChange::Kept);  // the status bar says it was kept
     // And forth: the 16×16 one was kept when it was replaced.
     change_to({{13, 13, 1}, {16, 16, 1}});
     CHECK(state.picture->serial == second);
     // A launch never shown is computed.
     change_to({{7, 7, 1}, {32, 32, 1}});
     finish_picture_job(state, 16384, kMaxDrawnCells);
-    CHECK_FALSE(state.picture_was_kept);
+    CHECK(state.last_map_change == AppState::MapChange::Computed);
+    // Another colour mode: the same map redrawn, not a new one (the status bar said "map
+    // updated in 0 ms" after a UI scale's relayout).
+    state.settings.color_mode = "lane";
+    state.pending.recolor = true;
+    update_picture(state, 16384, kMaxDrawnCells);
+    CHECK(state.last_map_change == AppState::MapChange::Redrawn);
     CHECK(state.picture->serial != first);
     CHECK(state.picture->serial != second);
     // Another backend (the same emulator, chosen again): nothing it kept is its.
