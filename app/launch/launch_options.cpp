@@ -164,6 +164,42 @@ std::optional<ModelKernel> lesson_kernel(const Lesson& lesson) {
     return std::nullopt;
 }
 
+// The parameters typed (--n, --rows, …, and the spec's own flags) over `params`, and those that
+// follow them; a message for one the kernel does not take or a value that is not a count.
+Outcome<void> take_params(const KernelSpec& spec, Params& params, const LaunchOptions& o, const Lesson* lesson) {
+    std::vector<std::pair<std::string, const std::string*>> given = {
+        {"n", &o.n}, {"rows", &o.rows}, {"cols", &o.cols}, {"inner", &o.inner}};
+    for (const auto& [name, text] : o.params) given.emplace_back(name, &text);
+    for (const auto& [name, text] : given) {
+        if (text->empty()) continue;
+        const size_t i = spec.param_index(name);
+        if (i == spec.params.size()) {
+            std::string flags;
+            for (const ParamSpec& p : spec.params) flags += (flags.empty() ? "--" : ", --") + p.name;
+            return failed("--" + name + " is not a parameter of " + spec.name + " (it takes " + flags + ")");
+        }
+        const auto v = parse_count(*text, "--" + name);
+        if (!v.value) return failed(v.error);
+        params[i] = *v.value;
+    }
+    // A parameter that follows another (ParamSpec::follows_given_shape): matmul's A rows follow
+    // C's whenever the shape is given, inner follows cols given without a lesson.
+    const auto typed = [&](const std::string& param) {
+        for (const auto& [name, text] : given)
+            if (name == param && !text->empty()) return true;
+        return false;
+    };
+    bool any_typed = false;
+    for (const ParamSpec& p : spec.params) any_typed = any_typed || typed(p.name);
+    for (size_t i = 0; i < spec.params.size(); ++i) {
+        const ParamSpec& p = spec.params[i];
+        if (p.default_from >= i || typed(p.name)) continue;
+        if (p.follows_given_shape ? any_typed : !lesson && typed(spec.params[p.default_from].name))
+            params[i] = params[p.default_from];
+    }
+    return done();
+}
+
 // A launch of a model kernel: the lesson's parameters, block and grid (or the spec's defaults),
 // with the options given over them.
 ResolveResult resolve_model_kernel(const KernelSpec& spec, const Lesson* lesson, const LaunchOptions& o) {
@@ -179,36 +215,8 @@ ResolveResult resolve_model_kernel(const KernelSpec& spec, const Lesson* lesson,
         block = lesson->block;
         grid = lesson->grid;
     }
-    std::vector<std::pair<std::string, const std::string*>> given = {
-        {"n", &o.n}, {"rows", &o.rows}, {"cols", &o.cols}, {"inner", &o.inner}};
-    for (const auto& [name, text] : o.params) given.emplace_back(name, &text);
-    for (const auto& [name, text] : given) {
-        if (text->empty()) continue;
-        const size_t i = spec.param_index(name);
-        if (i == spec.params.size()) {
-            std::string flags;
-            for (const ParamSpec& p : spec.params) flags += (flags.empty() ? "--" : ", --") + p.name;
-            return {std::nullopt, "--" + name + " is not a parameter of " + spec.name + " (it takes " + flags + ")"};
-        }
-        const auto v = parse_count(*text, "--" + name);
-        if (!v.value) return failure_of(v);
-        k.params[i] = *v.value;
-    }
-    // A parameter that follows another (ParamSpec::follows_given_shape): matmul's A rows follow
-    // C's whenever the shape is given, inner follows cols given without a lesson.
-    const auto typed = [&](const std::string& param) {
-        for (const auto& [name, text] : given)
-            if (name == param && !text->empty()) return true;
-        return false;
-    };
-    bool any_typed = false;
-    for (const ParamSpec& p : spec.params) any_typed = any_typed || typed(p.name);
-    for (size_t i = 0; i < spec.params.size(); ++i) {
-        const ParamSpec& p = spec.params[i];
-        if (p.default_from >= i || typed(p.name)) continue;
-        if (p.follows_given_shape ? any_typed : !lesson && typed(spec.params[p.default_from].name))
-            k.params[i] = k.params[p.default_from];
-    }
+    if (const Outcome<void> problem = take_params(spec, k.params, o, lesson); !problem.done())
+        return {std::nullopt, problem.error};
     if (!o.block.empty()) {
         const auto parsed = parse_dim3(o.block, "--block");
         if (!parsed.value) return failure_of(parsed);

@@ -346,6 +346,11 @@ class ModelEmulator {
     // one this run touched (a one-thread run could have gone otherwise), unless both only added
     // into it with integer atomicAdd (KernelSpec::atomic_results_unused).
     bool absorb(ModelEmulator& later);
+    // absorb's parts: whether `later` joins, its elements joined to these, and whether an
+    // element both touched joins by adding.
+    bool joins(const ModelEmulator& later) const;
+    void join_elements(const ModelEmulator& later);
+    bool sums_join(size_t a, const Hazard& mine, const Hazard& theirs) const;
     bool ended_early() const { return result_.ended_early; }
     // An atomic wrote a global array (a histogram's bins, a total): blocks that share results
     // so, whose ranges absorb would refuse to join.
@@ -1256,26 +1261,31 @@ void join_past(Storage& mine, const Storage& theirs) {
 // are the ones it wrote. Where both only added into an integer element with atomicAdd, and
 // the body never looks at what an atomic returns, the order of the adds makes no difference
 // either: the element holds this run's value plus what `later` added.
-bool ModelEmulator::absorb(ModelEmulator& later) {
-    const auto summed = [&](size_t a, const Hazard& m, const Hazard& t) {
-        return spec_.atomic_results_unused && !value_is_float(spec_.arrays[a].type) && touched(m) &&
-               !((m.flags | t.flags) & kNotSummed);
-    };
+bool ModelEmulator::sums_join(size_t a, const Hazard& mine, const Hazard& theirs) const {
+    return spec_.atomic_results_unused && !value_is_float(spec_.arrays[a].type) && touched(mine) &&
+           !((mine.flags | theirs.flags) & kNotSummed);
+}
+
+bool ModelEmulator::joins(const ModelEmulator& later) const {
     for (size_t a = 0; a < arrays_.size(); ++a) {
         if (arrays_[a].shared) continue;
         const auto& mine = arrays_[a].hazards;
         const auto& theirs = later.arrays_[a].hazards;
         for (size_t i = 0; i < mine.size(); ++i) {
             const Hazard &m = mine[i], &t = theirs[i];
-            if (touched(t) && (m.last_writer != kNone || (t.last_writer != kNone && touched(m))) && !summed(a, m, t))
+            if (touched(t) && (m.last_writer != kNone || (t.last_writer != kNone && touched(m))) && !sums_join(a, m, t))
                 return false;
         }
     }
+    return true;
+}
+
+void ModelEmulator::join_elements(const ModelEmulator& later) {
     for (size_t a = 0; a < arrays_.size(); ++a) {
         if (arrays_[a].shared) continue;
         Storage& mine = arrays_[a];
         const Storage& theirs = later.arrays_[a];
-        const uint32_t bits = 8 * value_bytes(spec_.arrays[a].type);
+        const uint32_t bits = 8 * mine.bytes;
         const uint64_t mask = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
         for (size_t i = 0; i < mine.hazards.size(); ++i) {
             const Hazard& t = theirs.hazards[i];
@@ -1290,7 +1300,7 @@ bool ModelEmulator::absorb(ModelEmulator& later) {
                 r.readers += tr.readers;
                 mine.counted[i] = theirs.counted[i];
             }
-            if (summed(a, mine.hazards[i], t))
+            if (sums_join(a, mine.hazards[i], t))
                 mine.put(i, (mine.get(i) + theirs.get(i) - element_bits(theirs.start, theirs.words, i)) & mask);
             else if (t.last_writer != kNone)
                 mine.put(i, theirs.get(i));
@@ -1300,6 +1310,11 @@ bool ModelEmulator::absorb(ModelEmulator& later) {
             if (!mine.phases.empty()) mine.phases[i] = theirs.phases[i];
         }
     }
+}
+
+bool ModelEmulator::absorb(ModelEmulator& later) {
+    if (!joins(later)) return false;
+    join_elements(later);
     for (size_t a = 0; a < arrays_.size(); ++a) {
         threads_touching_[a][0] += later.threads_touching_[a][0];
         threads_touching_[a][1] += later.threads_touching_[a][1];
