@@ -264,6 +264,8 @@ Outcome<void> open_on_lesson_view(ResolvedLaunch& launch, const LaunchOptions& g
     const Lesson* lesson = given.preset.empty() ? nullptr : find_lesson(given.preset);
     if (!lesson || !given.array.empty() || !given.access.empty() || !given.phase.empty() || !given.shared_block.empty())
         return done();
+    // Another kernel at the lesson's shape (--kernel with --preset) has arrays of its own.
+    if (const std::optional<ModelKernel> k = lesson_kernel(*lesson); k && k->spec != &launch.spec()) return done();
     return apply_lesson_view(launch, *lesson);
 }
 
@@ -339,12 +341,15 @@ ResolveResult resolve_launch(const LaunchOptions& o) {
     if (lesson && lesson->store_in_loop && view && spec == lesson_spec)
         spec = tutorial_model_kernel(lesson->workload, true).spec;
     r = resolve_model_kernel(*spec, lesson, o);
-    // A kernel with a fast body, seen as its output's writers: the fast body draws the map.
+    // A kernel with a fast body, seen as its output's writers: the fast body draws the map,
+    // unless it cannot run the shape (A with fewer rows than C): then the kernel model does,
+    // and finds the reads past A's end.
     if (r.value && spec->fast && !view) {
         const Workload fast = fast_workload(*r.value->model);
-        if (const Outcome<void> problem = check_shape(fast); !problem.done()) return err = problem.error, r;
-        r.value->workload = fast;
-        r.value->model.reset();
+        if (check_shape(fast).done()) {
+            r.value->workload = fast;
+            r.value->model.reset();
+        }
     }
     return r;
 }

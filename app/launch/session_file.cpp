@@ -174,9 +174,15 @@ LaunchOptions options_of(const ResolvedLaunch& r) {
         if (!same_kernel) o.kernel = r.kernel_name();
         const std::optional<ModelKernel> given = same_kernel ? std::optional(kernel_of(*lesson)) : std::nullopt;
         for (size_t i = 0; i < m.spec->params.size() && i < m.params.size(); ++i) {
-            const std::string& name = m.spec->params[i].name;
-            if (name == "a_rows" || name == "b_cols") continue;  // a lesson's matmul shapes: no flag, its preset's
-            if (given && i < given->params.size() && given->params[i] == m.params[i]) continue;
+            const ParamSpec& p = m.spec->params[i];
+            const std::string& name = p.name;
+            const bool lessons = given && i < given->params.size() && given->params[i] == m.params[i];
+            if (p.follows_given_shape) {
+                // Opened again, it follows its parameter (or is the lesson's): written when it would not.
+                if (m.params[i] == m.params[p.default_from] && (lessons || !given)) continue;
+            } else if (lessons) {
+                continue;
+            }
             const std::string value = std::to_string(m.params[i]);
             std::string* field = name == "n"       ? &o.n
                                  : name == "rows"  ? &o.rows

@@ -1262,8 +1262,9 @@ void join_past(Storage& mine, const Storage& theirs) {
 // the body never looks at what an atomic returns, the order of the adds makes no difference
 // either: the element holds this run's value plus what `later` added.
 bool ModelEmulator::sums_join(size_t a, const Hazard& mine, const Hazard& theirs) const {
-    return spec_.atomic_results_unused && !value_is_float(spec_.arrays[a].type) && touched(mine) &&
-           !((mine.flags | theirs.flags) & kNotSummed);
+    // CUDA's integer atomicAdd takes 4- and 8-byte integers.
+    return spec_.atomic_results_unused && !value_is_float(spec_.arrays[a].type) && arrays_[a].bytes >= 4 &&
+           touched(mine) && !((mine.flags | theirs.flags) & kNotSummed);
 }
 
 bool ModelEmulator::joins(const ModelEmulator& later) const {
@@ -1485,7 +1486,8 @@ unsigned model_workers(const ModelLaunch& model_launch) {
     constexpr uint64_t kCopyBudgetBytes = uint64_t(1) << 30;
     const uint64_t copy_bytes = global_elements(*model_launch.spec, model_launch.params, model_launch.launch) *
                                 (sizeof(Hazard) + (model_launch.spec->runs_as_fibers() ? sizeof(Phases) : 0) +
-                                 (model_launch.keep_records ? sizeof(ElementRecord) + sizeof(Counted) : 0) + 4);
+                                 (model_launch.keep_records ? sizeof(ElementRecord) + sizeof(Counted) : 0) + 4 +
+                                 (model_launch.spec->atomic_results_unused ? 4 : 0));  // Storage::start
     while (workers > 1 && (workers - 1) * copy_bytes > kCopyBudgetBytes) --workers;
     return unsigned(std::min(workers, blocks));
 }

@@ -42,7 +42,7 @@ SweepCase sweep_case(const SweptKernel& kernel, uint64_t elements) {
     for (size_t i = 0; i < spec.params.size(); ++i) {
         const ParamSpec& p = spec.params[i];
         if (p.default_from < i)
-            c.params[i] = c.params[p.default_from];
+            c.params[i] = std::clamp(c.params[p.default_from], p.min, p.max);
         else if (p.problem_size)
             c.params[i] = std::clamp(side, p.min, p.max);
     }

@@ -313,6 +313,35 @@ TEST_CASE("threadmap lessons --format json - every lesson with its title, group 
     CHECK(bad.exit_code == 2);
 }
 
+TEST_CASE("a session of a changed launch resolves to the same - a typed A's rows, a preset's operands given up") {
+    const LaunchOptions launches[] = {
+        {.kernel = "matmul", .rows = "100", .cols = "50", .params = {{"a_rows", "120"}}},
+        {.preset = "seed-matmul", .rows = "100"},
+        {.preset = "seed-matmul", .params = {{"a_rows", "250"}}},
+        {.preset = "tiled-matmul", .cols = "64"},
+        {.preset = "grid-vs-block-dim", .cols = "64"},
+    };
+    for (const LaunchOptions& given : launches) {
+        CAPTURE(given.preset);
+        CAPTURE(given.rows);
+        CAPTURE(given.cols);
+        auto opened = resolve_launch(given);
+        REQUIRE_MESSAGE(opened.value, opened.error);
+        Session session;
+        session.launch = options_of(*opened.value);
+        const auto text = session_json(session);
+        REQUIRE(text.value);
+        const auto read = parse_session(*text.value, "s.threadmap");
+        REQUIRE_MESSAGE(read.value, read.error);
+        auto back = resolve_launch(read.value->launch);
+        REQUIRE_MESSAGE(back.value, back.error);
+        CHECK(back.value->kernel_name() == opened.value->kernel_name());
+        CHECK(back.value->workload == opened.value->workload);
+        CHECK(back.value->launch.grid == opened.value->launch.grid);
+        if (opened.value->model) CHECK(back.value->model->params == opened.value->model->params);
+    }
+}
+
 TEST_CASE("a session of every lesson as it opens resolves to the same launch - seed-matmul's A of 300x200 kept") {
     for (const Lesson& lesson : lessons()) {
         CAPTURE(lesson.name);

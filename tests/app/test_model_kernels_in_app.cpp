@@ -106,9 +106,18 @@ TEST_CASE("the tutorial's kernels resolve as every kernel does, and their fast b
     CHECK(readers.model->spec == find_builtin_kernel("matmul-store-in-loop"));
     CHECK(readers.kernel_name() == "matmul-store-in-loop");
     CHECK(resolved({.preset = "seed-matmul-store-in-loop"}).kernel_name() == "matmul");
-    // A shape the fast body cannot run is refused as before.
-    CHECK(resolve_launch({.kernel = "matmul", .rows = "0", .cols = "4"}).error ==
-          "matrix sizes (rows, cols, inner) must each be at least 1");
+    // A shape the fast body cannot run (A with fewer rows than C): the kernel model's picture,
+    // whose run finds the reads past A's end.
+    const ResolvedLaunch short_a =
+        resolved({.kernel = "matmul", .rows = "10", .cols = "4", .params = {{"a_rows", "8"}}});
+    REQUIRE(short_a.model);
+    CHECK(short_a.model->params == Params{10, 4, 4, 8, 4});
+    // Another kernel at a lesson's shape does not take the lesson's view of its own kernel's
+    // arrays (transpose-bank-conflicts maps tile; transpose-naive has none).
+    ResolvedLaunch naive = resolved({.preset = "transpose-bank-conflicts", .kernel = "transpose-naive"});
+    REQUIRE(open_on_lesson_view(naive, {.preset = "transpose-bank-conflicts", .kernel = "transpose-naive"}).done());
+    CHECK(naive.mapped_array() == find_builtin_kernel("transpose-naive")->arrays[naive.model->array].name);
+    CHECK(naive.model->params == lesson_launch("transpose-bank-conflicts").model->params);
 }
 
 TEST_CASE("a model lesson gives its kernel, parameters and block - and options given over it win") {
