@@ -366,6 +366,9 @@ class ModelEmulator {
     [[gnu::always_inline]] inline uint64_t access(ModelThread& t, size_t a, uint64_t i, int line, bool read, bool write,
                                                   bool atomic, uint64_t new_bits, uint32_t request_width = 1,
                                                   bool integer_add = false);
+    [[gnu::always_inline]] inline uint64_t access_element(ModelThread& t, Storage& s, size_t a, uint64_t i, int line,
+                                                          bool read, bool write, bool atomic, uint64_t new_bits,
+                                                          bool integer_add);
     // __syncthreads() (and __syncthreads_count: returns how many of the block's threads gave a
     // true `predicate`).
     uint32_t barrier(ModelThread& t, int line, bool predicate = false);
@@ -693,6 +696,14 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
         if (write) s.put(i, new_bits);
         return old;
     }
+    return access_element(t, s, a, i, line, read, write, atomic, new_bits, integer_add);
+}
+
+// access's part for an element in bounds, when elements are recorded: its ordering state
+// checked and updated, its record, its value.
+uint64_t ModelEmulator::access_element(ModelThread& t, Storage& s, size_t a, uint64_t i, int line, bool read,
+                                       bool write, bool atomic, uint64_t new_bits, bool integer_add) {
+    const uint32_t id = t.global_id_;
     Hazard& h = s.hazards[i];
     h.flags |= atomic && integer_add ? 0 : kNotSummed;
     // Without fibers every epoch is 0: the shared scratch stays 0 and stands for each element's.

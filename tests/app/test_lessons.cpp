@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <utility>
 #include <cctype>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -313,6 +314,24 @@ TEST_CASE("threadmap lessons --format json - every lesson with its title, group 
     CHECK(bad.exit_code == 2);
 }
 
+namespace {
+
+// The launch as Save session writes it and `threadmap FILE` reads it back: the options read,
+// and the launch they resolve to.
+std::pair<LaunchOptions, ResolvedLaunch> saved_and_reopened(const ResolvedLaunch& opened) {
+    Session session;
+    session.launch = options_of(opened);
+    const auto text = session_json(session);
+    REQUIRE(text.value);
+    const auto read = parse_session(*text.value, "s.threadmap");
+    REQUIRE_MESSAGE(read.value, read.error);
+    auto again = resolve_launch(read.value->launch);
+    REQUIRE_MESSAGE(again.value, again.error);
+    return {read.value->launch, std::move(*again.value)};
+}
+
+}  // namespace
+
 TEST_CASE("a session of a changed launch resolves to the same - a typed A's rows, a preset's operands given up") {
     const LaunchOptions launches[] = {
         {.kernel = "matmul", .rows = "100", .cols = "50", .params = {{"a_rows", "120"}}},
@@ -327,18 +346,11 @@ TEST_CASE("a session of a changed launch resolves to the same - a typed A's rows
         CAPTURE(given.cols);
         auto opened = resolve_launch(given);
         REQUIRE_MESSAGE(opened.value, opened.error);
-        Session session;
-        session.launch = options_of(*opened.value);
-        const auto text = session_json(session);
-        REQUIRE(text.value);
-        const auto read = parse_session(*text.value, "s.threadmap");
-        REQUIRE_MESSAGE(read.value, read.error);
-        auto back = resolve_launch(read.value->launch);
-        REQUIRE_MESSAGE(back.value, back.error);
-        CHECK(back.value->kernel_name() == opened.value->kernel_name());
-        CHECK(back.value->workload == opened.value->workload);
-        CHECK(back.value->launch.grid == opened.value->launch.grid);
-        if (opened.value->model) CHECK(back.value->model->params == opened.value->model->params);
+        const ResolvedLaunch back = saved_and_reopened(*opened.value).second;
+        CHECK(back.kernel_name() == opened.value->kernel_name());
+        CHECK(back.workload == opened.value->workload);
+        CHECK(back.launch.grid == opened.value->launch.grid);
+        if (opened.value->model) CHECK(back.model->params == opened.value->model->params);
     }
 }
 
@@ -350,16 +362,8 @@ TEST_CASE("a session of every lesson as it opens resolves to the same launch - s
         given.preset = lesson.name;
         REQUIRE(open_on_lesson_view(opened, given).done());
         // What Save session writes of it, read back as `threadmap FILE` reads it.
-        Session session;
-        session.launch = options_of(opened);
-        const auto text = session_json(session);
-        REQUIRE(text.value);
-        const auto read = parse_session(*text.value, "s.threadmap");
-        REQUIRE_MESSAGE(read.value, read.error);
-        auto again = resolve_launch(read.value->launch);
-        REQUIRE_MESSAGE(again.value, again.error);
-        ResolvedLaunch& back = *again.value;
-        REQUIRE(open_on_lesson_view(back, read.value->launch).done());
+        auto [read, back] = saved_and_reopened(opened);
+        REQUIRE(open_on_lesson_view(back, read).done());
         CHECK(back.kernel_name() == opened.kernel_name());
         CHECK(back.launch.grid == opened.launch.grid);
         CHECK(back.launch.block == opened.launch.block);
