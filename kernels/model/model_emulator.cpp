@@ -204,10 +204,18 @@ enum HazardFlag : uint8_t {
     kNotSummed = 32,
 };
 
-// What was reported on an element, as the map's ElementFinding bits.
-uint8_t found_bits(const Hazard& h) {
-    return uint8_t((h.flags & kReportedRace ? kFoundRace : 0) | (h.flags & kReportedHazard ? kFoundHazard : 0) |
-                   (h.flags & kReportedUninit ? kFoundUninit : 0));
+// What the ranges joined into a run did to an element (Storage::joined): their HazardFlags,
+// OR-ed, and these two.
+enum JoinedFlag : uint8_t {
+    kJoinedTouched = 64,
+    kJoinedWritten = 128,
+};
+static_assert((kNotSummed | kReportedRace | kReportedHazard | kReportedUninit) < kJoinedTouched);
+
+// What was reported on an element (its Hazard's flags, or Storage::joined), as the map's ElementFinding bits.
+uint8_t found_bits(uint8_t flags) {
+    return uint8_t((flags & kReportedRace ? kFoundRace : 0) | (flags & kReportedHazard ? kFoundHazard : 0) |
+                   (flags & kReportedUninit ? kFoundUninit : 0));
 }
 
 // Per element: its value, its ordering state (20 bytes, and 12 with barriers) and, when the
@@ -229,7 +237,11 @@ struct Storage {
     ZeroedBuffer<Counted> counted;       // likewise
     ZeroedBuffer<Hazard> hazards;        // per element (with record_elements)
     ZeroedBuffer<Phases> phases;         // likewise, for kernels that run as fibers
-    std::vector<PastRecord> past;        // out-of-bounds accesses just past the end (ArrayResult::past)
+    // Per element, once later ranges were joined to this run (absorb): what they did to it
+    // (JoinedFlag). Their ordering states stay theirs: only the blocks that run on after a range
+    // that does not join need them here (take_state).
+    ZeroedBuffer<uint8_t> joined;
+    std::vector<PastRecord> past;  // out-of-bounds accesses just past the end (ArrayResult::past)
     uint64_t past_elsewhere = 0;
     bool shared = false;
     // A race, hazard or uninitialised read was reported on an element (its Hazard flags say
@@ -313,7 +325,11 @@ enum class FiberState : uint8_t { Running, AtBarrier, AtWarp, Exited };
 }  // namespace
 
 // [SECTION] The ModelEmulator class
-class ModelEmulator {
+// Cache-line aligned: the ranges of a spread launch run in emulators made one after another,
+// and one's last members, written on every access, shared a line with the next one's first,
+// read on every thread (increment over 16M elements spread over two cores took 1.0 s of CPU
+// instead of 0.5).
+class alignas(64) ModelEmulator {
   public:
     explicit ModelEmulator(const ModelLaunch& model_launch)
         : spec_(*model_launch.spec),
@@ -335,22 +351,28 @@ class ModelEmulator {
           watch_element_(model_launch.watch_element),
           phase_filter_(model_launch.phase) {}
 
-    // The arrays, the inputs (when given, the values `inputs` holds now: a worker starts from
-    // the first run's after its sampled blocks, whose writes, if the worker reads them, make
-    // absorb refuse it), the block's threads and their fibers.
-    void setup(const std::atomic<bool>* cancel, const ModelEmulator* inputs = nullptr);
+    // The arrays, the inputs, the block's threads and their fibers. A `worker` (a range to be
+    // absorbed) also keeps its starting values for the sums absorb makes. It starts from the
+    // inputs, not from the first run's values after its sampled blocks: where those blocks wrote
+    // an element, absorb refuses a range that touched it, and the sums add what a range added.
+    void setup(const std::atomic<bool>* cancel, bool worker = false);
     // Blocks [first, end) in order, until a divergent barrier ends the launch.
     void run_blocks(uint64_t first, uint64_t end);
-    // Joins the run of the blocks right after this one's, made by `later` from the same
-    // inputs; false, changing nothing, when `later` touched an element this run wrote or wrote
-    // one this run touched (a one-thread run could have gone otherwise), unless both only added
-    // into it with integer atomicAdd (KernelSpec::atomic_results_unused).
-    bool absorb(ModelEmulator& later);
-    // absorb's parts: whether `later` joins, its elements joined to these, and whether an
-    // element both touched joins by adding.
-    bool joins(const ModelEmulator& later) const;
-    void join_elements(const ModelEmulator& later);
-    bool sums_join(size_t a, const Hazard& mine, const Hazard& theirs) const;
+    // Joins the run of the blocks right after this one's (and the ranges joined to it), made by
+    // `later` from the same inputs; false, changing nothing, when `later` touched an element
+    // they wrote or wrote one they touched (a one-thread run could have gone otherwise), unless
+    // all only added into it with integer atomicAdd (KernelSpec::atomic_results_unused).
+    // Its passes over the elements are cut into `parts`, each on a thread of its own.
+    bool absorb(ModelEmulator& later, unsigned parts);
+    // absorb's parts, over the `part`-th of `parts` slices of each array: whether `later`
+    // joins, its elements' values, records and flags joined to these (Storage::joined); and
+    // whether an element joins by adding.
+    bool joins(const ModelEmulator& later, unsigned part, unsigned parts) const;
+    void join_elements(const ModelEmulator& later, unsigned part, unsigned parts);
+    bool sums_join(size_t a, uint8_t earlier, uint8_t theirs) const;
+    // The ordering state `later` (a range absorbed before) left, taken as this run's: the blocks
+    // after a range that did not join run on here, and must meet the state serial blocks would.
+    void take_state(const ModelEmulator& later);
     bool ended_early() const { return result_.ended_early; }
     // An atomic wrote a global array (a histogram's bins, a total): blocks that share results
     // so, whose ranges absorb would refuse to join.
@@ -1052,7 +1074,7 @@ void ModelEmulator::keep_shared() {
         r.bits = s.bits;
         r.records = s.records;
         r.found.reserve(s.hazards.size());
-        for (const Hazard& h : s.hazards) r.found.push_back(found_bits(h));
+        for (const Hazard& h : s.hazards) r.found.push_back(found_bits(h.flags));
         r.past = s.past;
         r.past_elsewhere = s.past_elsewhere;
     }
@@ -1176,7 +1198,7 @@ void ModelEmulator::abandon_fibers() {
 }
 
 // [SECTION] Setup
-void ModelEmulator::setup(const std::atomic<bool>* cancel, const ModelEmulator* inputs) {
+void ModelEmulator::setup(const std::atomic<bool>* cancel, bool worker) {
     cancel_ = cancel;
     if (watch_array_ != SIZE_MAX) result_.watched.emplace();
     for (size_t a = 0; a < spec_.arrays.size(); ++a) {
@@ -1189,11 +1211,10 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, const ModelEmulator* 
         s.words = value_words(spec.type);
         s.bytes = value_bytes(spec.type);
         reserve_huge(s.bits, s.size * s.words);
-        if (inputs) {
-            s.bits.assign(inputs->arrays_[a].bits.begin(), inputs->arrays_[a].bits.end());
-            if (spec_.atomic_results_unused && !s.shared) s.start = s.bits;  // what absorb's sums add to
-        } else
-            s.bits.assign(s.size * s.words, 0u);
+        s.bits.assign(s.size * s.words, 0u);
+        if (!s.shared && (spec.role == ArrayRole::Input || spec.role == ArrayRole::InOut))
+            spec_.fill_input(params_, a, s.bits);
+        if (worker && spec_.atomic_results_unused && !s.shared) s.start = s.bits;  // what absorb's sums add to
         if (record_elements_) s.hazards = ZeroedBuffer<Hazard>(s.size, true);
         if (record_elements_ && spec_.runs_as_fibers()) s.phases = ZeroedBuffer<Phases>(s.size, true);
         if (keep_records_) {
@@ -1202,11 +1223,6 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, const ModelEmulator* 
             s.counted = ZeroedBuffer<Counted>(s.size, true);
         }
         arrays_.push_back(std::move(s));
-    }
-    for (size_t a = 0; a < spec_.arrays.size() && !inputs; ++a) {
-        const ArrayRole role = spec_.arrays[a].role;
-        if (!arrays_[a].shared && (role == ArrayRole::Input || role == ArrayRole::InOut))
-            spec_.fill_input(params_, a, arrays_[a].bits);
     }
     if (record_requests_) {
         std::vector<uint64_t> sizes;
@@ -1250,6 +1266,30 @@ namespace {
 // [SECTION] Joining ranges run apart (absorb) and the result (finish)
 bool touched(const Hazard& h) { return h.last_writer != kNone || h.last_reader != kNone; }
 
+// f(i) for each element index i of a part, until f returns false (then so does for_part):
+// chunks of 65,536 elements are dealt to the parts in turn, so that each part has its share of
+// the elements a range touched, wherever they lie.
+template <class F>
+bool for_part(uint64_t size, unsigned part, unsigned parts, const F& f) {
+    constexpr uint64_t kChunk = uint64_t(1) << 16;
+    for (uint64_t first = part * kChunk; first < size; first += parts * kChunk) {
+        const uint64_t end = std::min(size, first + kChunk);
+        for (uint64_t i = first; i < end; ++i)
+            if (!f(i)) return false;
+    }
+    return true;
+}
+
+// f(part) for each part, each on a thread of its own (part 0 on the caller's): absorb's passes
+// over every element of every array, which would otherwise keep the other cores waiting.
+template <class F>
+void in_parts(unsigned parts, const F& f) {
+    std::vector<std::thread> threads;
+    for (unsigned p = 1; p < parts; ++p) threads.emplace_back(f, p);
+    f(0);
+    for (std::thread& t : threads) t.join();
+}
+
 // Adds a later range's out-of-bounds records to these.
 void join_past(Storage& mine, const Storage& theirs) {
     if (theirs.past.size() > mine.past.size()) mine.past.resize(theirs.past.size());
@@ -1265,43 +1305,49 @@ void join_past(Storage& mine, const Storage& theirs) {
 }
 }  // namespace
 
-// Serially, `later`'s blocks would have found this run's state where `later` found a fresh
-// one. Where it touched an element this run never wrote, and wrote none this run touched,
-// that state makes no difference (the checks look at writers, and at readers only of the
-// running block); so its records add to these, its state replaces this run's, and its values
-// are the ones it wrote. Where both only added into an integer element with atomicAdd, and
-// the body never looks at what an atomic returns, the order of the adds makes no difference
-// either: the element holds this run's value plus what `later` added.
-bool ModelEmulator::sums_join(size_t a, const Hazard& mine, const Hazard& theirs) const {
+// Serially, `later`'s blocks would have found the state of this run and of the ranges joined
+// to it where `later` found a fresh one. Where it touched an element none of them wrote, and
+// wrote none they touched, that state makes no difference (the checks look at writers, and at
+// readers only of the running block); so its records add to these and its values are the ones
+// it wrote. Where all only added into an integer element with atomicAdd, and the body never
+// looks at what an atomic returns, the order of the adds makes no difference either: the
+// element holds the joined value plus what `later` added. `earlier`: the HazardFlags of the
+// element here and of the ranges joined before, OR-ed.
+bool ModelEmulator::sums_join(size_t a, uint8_t earlier, uint8_t theirs) const {
     // CUDA's integer atomicAdd takes 4- and 8-byte integers.
     return spec_.atomic_results_unused && !value_is_float(spec_.arrays[a].type) && arrays_[a].bytes >= 4 &&
-           touched(mine) && !((mine.flags | theirs.flags) & kNotSummed);
+           !((earlier | theirs) & kNotSummed);
 }
 
-bool ModelEmulator::joins(const ModelEmulator& later) const {
+bool ModelEmulator::joins(const ModelEmulator& later, unsigned part, unsigned parts) const {
     for (size_t a = 0; a < arrays_.size(); ++a) {
         if (arrays_[a].shared) continue;
-        const auto& mine = arrays_[a].hazards;
+        const Storage& mine = arrays_[a];
         const auto& theirs = later.arrays_[a].hazards;
-        for (size_t i = 0; i < mine.size(); ++i) {
-            const Hazard &m = mine[i], &t = theirs[i];
-            if (touched(t) && (m.last_writer != kNone || (t.last_writer != kNone && touched(m))) && !sums_join(a, m, t))
-                return false;
-        }
+        const bool all_join = for_part(mine.size, part, parts, [&](uint64_t i) {
+            const Hazard &m = mine.hazards[i], &t = theirs[i];
+            if (!touched(t)) return true;
+            const uint8_t joined = mine.joined.empty() ? 0 : mine.joined[i];
+            const bool written = m.last_writer != kNone || (joined & kJoinedWritten);
+            const bool earlier = touched(m) || (joined & kJoinedTouched);
+            return !(written || (t.last_writer != kNone && earlier)) || sums_join(a, m.flags | joined, t.flags);
+        });
+        if (!all_join) return false;
     }
     return true;
 }
 
-void ModelEmulator::join_elements(const ModelEmulator& later) {
+void ModelEmulator::join_elements(const ModelEmulator& later, unsigned part, unsigned parts) {
     for (size_t a = 0; a < arrays_.size(); ++a) {
         if (arrays_[a].shared) continue;
         Storage& mine = arrays_[a];
         const Storage& theirs = later.arrays_[a];
         const uint32_t bits = 8 * mine.bytes;
         const uint64_t mask = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
-        for (size_t i = 0; i < mine.hazards.size(); ++i) {
+        const bool sums = sums_join(a, 0, 0);  // this array's elements may join by adding
+        for_part(mine.size, part, parts, [&](uint64_t i) {
             const Hazard& t = theirs.hazards[i];
-            if (!touched(t)) continue;
+            if (!touched(t)) return true;
             if (keep_records_) {
                 ElementRecord& r = mine.records[i];
                 const ElementRecord& tr = theirs.records[i];
@@ -1310,12 +1356,28 @@ void ModelEmulator::join_elements(const ModelEmulator& later) {
                 r.stores += tr.stores;
                 r.first_reader = std::min(r.first_reader, tr.first_reader);
                 r.readers += tr.readers;
-                mine.counted[i] = theirs.counted[i];
             }
-            if (sums_join(a, mine.hazards[i], t))
+            const uint8_t joined = mine.joined[i];
+            if (sums && (touched(mine.hazards[i]) || (joined & kJoinedTouched)) &&
+                sums_join(a, mine.hazards[i].flags | joined, t.flags))
                 mine.put(i, (mine.get(i) + theirs.get(i) - element_bits(theirs.start, theirs.words, i)) & mask);
             else if (t.last_writer != kNone)
                 mine.put(i, theirs.get(i));
+            mine.joined[i] = uint8_t(joined | t.flags | kJoinedTouched | (t.last_writer != kNone ? kJoinedWritten : 0));
+            return true;
+        });
+    }
+}
+
+void ModelEmulator::take_state(const ModelEmulator& later) {
+    for (size_t a = 0; a < arrays_.size(); ++a) {
+        if (arrays_[a].shared) continue;
+        Storage& mine = arrays_[a];
+        const Storage& theirs = later.arrays_[a];
+        for (size_t i = 0; i < theirs.hazards.size(); ++i) {
+            const Hazard& t = theirs.hazards[i];
+            if (!touched(t)) continue;
+            if (keep_records_) mine.counted[i] = theirs.counted[i];
             const uint8_t flags = mine.hazards[i].flags;
             mine.hazards[i] = t;
             mine.hazards[i].flags |= flags;
@@ -1324,9 +1386,15 @@ void ModelEmulator::join_elements(const ModelEmulator& later) {
     }
 }
 
-bool ModelEmulator::absorb(ModelEmulator& later) {
-    if (!joins(later)) return false;
-    join_elements(later);
+bool ModelEmulator::absorb(ModelEmulator& later, unsigned parts) {
+    std::atomic<bool> joined{true};
+    in_parts(parts, [&](unsigned part) {
+        if (!joins(later, part, parts)) joined = false;
+    });
+    if (!joined) return false;
+    for (Storage& s : arrays_)
+        if (!s.shared && s.joined.empty()) s.joined = ZeroedBuffer<uint8_t>(s.size);
+    in_parts(parts, [&](unsigned part) { join_elements(later, part, parts); });
     for (size_t a = 0; a < arrays_.size(); ++a) {
         threads_touching_[a][0] += later.threads_touching_[a][0];
         threads_touching_[a][1] += later.threads_touching_[a][1];
@@ -1363,8 +1431,12 @@ ModelResult ModelEmulator::finish() {
             const ZeroedBuffer<Hazard>& hazards = arrays_[a].hazards;
             reserve_huge(r.found, hazards.size());
             r.found.resize(hazards.size());
-            if (arrays_[a].flagged) std::transform(hazards.begin(), hazards.end(), r.found.begin(), found_bits);
+            const ZeroedBuffer<uint8_t>& joined = arrays_[a].joined;
+            if (arrays_[a].flagged)
+                for (size_t i = 0; i < hazards.size(); ++i)
+                    r.found[i] = found_bits(hazards[i].flags | (joined.empty() ? 0 : joined[i]));
             arrays_[a].hazards = {};
+            arrays_[a].joined = {};
             arrays_[a].phases = {};
             arrays_[a].counted = {};
             r.past = std::move(arrays_[a].past);
@@ -1498,15 +1570,20 @@ unsigned model_workers(const ModelLaunch& model_launch) {
     const uint64_t copy_bytes = global_elements(*model_launch.spec, model_launch.params, model_launch.launch) *
                                 (sizeof(Hazard) + (model_launch.spec->runs_as_fibers() ? sizeof(Phases) : 0) +
                                  (model_launch.keep_records ? sizeof(ElementRecord) + sizeof(Counted) : 0) + 4 +
-                                 (model_launch.spec->atomic_results_unused ? 4 : 0));  // Storage::start
+                                 (model_launch.spec->atomic_results_unused ? 4 : 0) +  // Storage::start
+                                 1);  // the first run's Storage::joined (counted per worker: at most that)
     while (workers > 1 && (workers - 1) * copy_bytes > kCopyBudgetBytes) --workers;
     return unsigned(std::min(workers, blocks));
 }
 
-// Spreading pays when the launch makes many accesses per global element: copying and joining
-// an element's state costs about what a few dozen accesses do (increment over 16M elements,
-// two accesses each, took 5.6-6.1 s spread over two cores against 3.4 s on one).
-constexpr uint64_t kSpreadAccessesPerElement = 32;
+// Spreading pays when the launch makes enough accesses per global element. With per-element
+// records, a range's records (20 bytes each, not zero) are filled for every element and joined:
+// that costs what a few dozen accesses do (increment over 16M elements, two accesses each, at
+// the records level: 0.86 s spread over two cores against 0.56 s on one, model-bench levels).
+// Without, a range's state costs only where it touched (zero pages until then), and the join,
+// spread too, walks its elements once more: increment at the findings level took 0.34 s
+// end to end spread against 0.42 s on one (`map --kernel increment --n 16777216 --format json`).
+constexpr uint64_t kSpreadAccessesPerElementWithRecords = 32;
 
 ModelResult run_blocks_spread(const ModelLaunch& model_launch, const std::atomic<bool>* cancel) {
     unsigned workers = model_workers(model_launch);
@@ -1522,8 +1599,9 @@ ModelResult run_blocks_spread(const ModelLaunch& model_launch, const std::atomic
         sampled = std::max<uint64_t>(1, first_block(1) / 32);
         runs[0]->run_blocks(0, sampled);
         const double expected = double(runs[0]->accesses()) * double(blocks) / double(sampled);
-        if (expected < double(kSpreadAccessesPerElement) *
-                           double(global_elements(*model_launch.spec, model_launch.params, model_launch.launch)))
+        const uint64_t per_element = model_launch.keep_records ? kSpreadAccessesPerElementWithRecords : 1;
+        if (expected <
+            double(per_element) * double(global_elements(*model_launch.spec, model_launch.params, model_launch.launch)))
             workers = 1;
         // Blocks that add into shared global results with atomics (a histogram's bins) make every
         // later range touch what an earlier one wrote: the ranges would run again on one thread
@@ -1535,15 +1613,13 @@ ModelResult run_blocks_spread(const ModelLaunch& model_launch, const std::atomic
         runs[0]->run_blocks(sampled, blocks);
         return runs[0]->finish();
     }
-    for (unsigned w = 1; w < workers; ++w) {
-        runs.push_back(std::make_unique<ModelEmulator>(model_launch));
-        runs[w]->setup(cancel, runs[0].get());
-    }
+    for (unsigned w = 1; w < workers; ++w) runs.push_back(std::make_unique<ModelEmulator>(model_launch));
     std::vector<std::exception_ptr> errors(workers);
     std::vector<std::thread> threads;
     for (unsigned w = 1; w < workers; ++w)
         threads.emplace_back([&, w] {
             try {
+                runs[w]->setup(cancel, true);
                 runs[w]->run_blocks(first_block(w), first_block(w + 1));
             } catch (...) {
                 errors[w] = std::current_exception();
@@ -1558,7 +1634,8 @@ ModelResult run_blocks_spread(const ModelLaunch& model_launch, const std::atomic
     for (const auto& e : errors)
         if (e) std::rethrow_exception(e);
     for (unsigned w = 1; w < workers && !runs[0]->ended_early(); ++w) {
-        if (runs[0]->absorb(*runs[w])) continue;
+        if (runs[0]->absorb(*runs[w], workers)) continue;
+        for (unsigned v = 1; v < w; ++v) runs[0]->take_state(*runs[v]);
         runs[0]->run_blocks(first_block(w), blocks);  // on from the joined ranges, one block after another
         break;
     }

@@ -225,11 +225,12 @@ Outcome<void> check_model_arrays(const ModelLaunch& launch);
 Outcome<ModelResult> run_model(const ModelLaunch& launch, const std::atomic<bool>* cancel = nullptr);
 // In this process, whatever the spec says. Blocks are spread over several threads when the
 // launch records every access (every phase's or one phase's; no requests, no watched element), its body may run on
-// several threads at once, and its first blocks make many accesses per global element (copying and joining an element's
-// state costs what a few dozen accesses do): each thread runs a contiguous range of blocks from the same inputs, and
-// the ranges are joined in block order. A range that wrote an element an earlier range touched, or touched one an
-// earlier range wrote, could have seen another value or another order: from there the blocks run again on one thread
-// after the joined ranges, so the result is always the one-thread run's, findings and their order included.
+// several threads at once, and its first blocks make at least one access per global element (many, when it keeps
+// records: filling and joining an element's record costs what a few dozen accesses do): each thread runs a contiguous
+// range of blocks from the same inputs, and the ranges are joined in block order. A range that wrote an element an
+// earlier range touched, or touched one an earlier range wrote, could have seen another value or another order: from
+// there the blocks run again on one thread after the joined ranges, so the result is always the one-thread run's,
+// findings and their order included.
 Outcome<ModelResult> run_model_here(const ModelLaunch& launch, const std::atomic<bool>* cancel = nullptr);
 
 // The elements of a launch's global arrays, in all.

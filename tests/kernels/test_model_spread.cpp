@@ -159,6 +159,52 @@ TEST_CASE("spread over threads: blocks that share only what they read run apart 
     check_spread(racy_launch);
 }
 
+TEST_CASE("spread over threads: a range that touched what a joined range wrote runs again, after that range's state") {
+    // Six blocks over three ranges (blocks 0-1, 2-3, 4-5): each thread writes its own element,
+    // and block 5's thread 0 also writes element 8, block 2's, or reads it. The second range
+    // joins the first; the third does not (only what the second range left says element 8 was
+    // written), so its blocks run again on one thread, after the second range's state.
+    const auto late_touch = [](bool write) {
+        KernelSpec spec;
+        spec.name = "test-late-touch";
+        spec.params = {{"n", "", 24}};
+        spec.arrays = {{"out", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
+                        [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }}};
+        spec.body = [write](ModelThread& t) {
+            const auto out = t.array<int>(0);
+            const uint64_t i = uint64_t(t.blockIdx.x) * t.blockDim.x + t.threadIdx.x;
+            out.store(i, 1, 2);
+            if (t.blockIdx.x != 5 || t.threadIdx.x != 0) return;
+            if (write)
+                out.store(8, 2, 4);
+            else
+                out.store(i, out.load(8, 6) + 10, 6);
+        };
+        return spec;
+    };
+    for (bool write : {true, false}) {
+        CAPTURE(write);
+        const KernelSpec spec = late_touch(write);
+        ModelLaunch model_launch{&spec, {24}, {{6, 1, 1}, {4, 1, 1}}};
+        model_launch.workers = 3;
+        const auto r = run_model(model_launch);
+        REQUIRE_MESSAGE(r.value, r.error);
+        CHECK(r.value->block_ranges == 2);
+        if (write) {  // the race names the second range's writer
+            REQUIRE(r.value->counts[size_t(FindingKind::WriteWriteRace)] == 1);
+            const Finding& race = r.value->findings.front();
+            REQUIRE(race.threads.size() == 2);
+            CHECK(race.threads[0].block.x == 2);
+            CHECK(race.threads[1].block.x == 5);
+            CHECK(r.value->arrays[0].found[8] == kFoundRace);
+        } else {  // the read saw block 2's write
+            CHECK(r.value->findings.empty());
+            CHECK(r.value->arrays[0].bits[20] == 11u);
+        }
+        check_spread(model_launch);
+    }
+}
+
 TEST_CASE("spread over threads: blocks that only add into the same integers run apart and their sums join") {
     // Both histograms drop what atomicAdd returns: every range runs apart, and the bins hold
     // the one-thread run's counts (checked against the spec's own reference too).
