@@ -105,7 +105,7 @@ void add_source_options(CLI::App& cmd, LaunchOptions& o) {
         ->check(non_empty());
     cmd.add_option("--memory-limit", o.memory_limit,
                    "--source: MiB of memory a run of the kernel may take before it is stopped (default 2048; the "
-                   "kernel model keeps up to 64 bytes per element, 24 for check)")
+                   "kernel model keeps up to 64 bytes per element, 20 for check)")
         ->check(non_empty());
 }
 

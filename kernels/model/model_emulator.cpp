@@ -165,17 +165,40 @@ class ThreadSlot {
     uint32_t stored_;
 };
 
-// The ordering state of one element, for races and hazards (20 bytes; zero bytes: untouched).
+enum HazardFlag : uint8_t {
+    kAtomicWrite = 1,   // the last write was an atomic
+    kWritten = 2,       // shared memory: written in this block
+    kReportedRace = 4,  // each kind once per element (per block for shared memory)
+    kReportedHazard = 8,
+    kReportedUninit = 16,
+    // Touched other than by an integer atomicAdd (a plain read or write, another atomic): without
+    // it, ranges run apart that both added into the element may join by adding (absorb).
+    kNotSummed = 32,
+    kHazardFlags = 63,  // all of them: the low bits of Hazard::other_and_flags
+};
+
+// The ordering state of one element, for races and hazards (16 bytes, four to a cache line;
+// zero bytes: untouched).
 struct Hazard {
     ThreadSlot last_writer;
     ThreadSlot last_reader;
-    ThreadSlot other_reader;  // a reader since the last barrier other than last_reader
     uint16_t write_line;
     uint16_t read_line;
     uint16_t other_read_line;
-    uint8_t flags;
+    // Above the HazardFlags: the index in its block of the other reader, a reader since the last
+    // barrier other than last_reader (ModelEmulator::other_reader). It is always of last_reader's
+    // block, so 10 bits hold it (blocks have at most 1,024 threads); none when it is
+    // last_reader's own index.
+    uint16_t other_and_flags;
+
+    uint8_t flags() const { return uint8_t(other_and_flags & kHazardFlags); }
+    void add_flags(uint8_t f) { other_and_flags = uint16_t(other_and_flags | f); }
+    void set_flags(uint8_t f) { other_and_flags = uint16_t((other_and_flags & ~kHazardFlags) | f); }
+    uint32_t other_index() const { return other_and_flags >> 6; }
+    void set_other_index(uint32_t i) { other_and_flags = uint16_t((i << 6) | flags()); }
 };
-static_assert(sizeof(Hazard) == 20 && std::is_trivial_v<Hazard>);
+static_assert(sizeof(Hazard) == 16 && std::is_trivial_v<Hazard>);
+static_assert((1024 - 1) << 6 <= UINT16_MAX - kHazardFlags);
 
 // The sync epochs (ModelEmulator::epoch_) of an element's accesses named in its Hazard: two
 // accesses of one block are unordered when no barrier came between them (both at or after
@@ -193,24 +216,13 @@ static_assert(std::is_trivial_v<Phases>);
 struct Counted {
     ThreadSlot writer, reader;
 };
-enum HazardFlag : uint8_t {
-    kAtomicWrite = 1,   // the last write was an atomic
-    kWritten = 2,       // shared memory: written in this block
-    kReportedRace = 4,  // each kind once per element (per block for shared memory)
-    kReportedHazard = 8,
-    kReportedUninit = 16,
-    // Touched other than by an integer atomicAdd (a plain read or write, another atomic): without
-    // it, ranges run apart that both added into the element may join by adding (absorb).
-    kNotSummed = 32,
-};
-
 // What the ranges joined into a run did to an element (Storage::joined): their HazardFlags,
 // OR-ed, and these two.
 enum JoinedFlag : uint8_t {
     kJoinedTouched = 64,
     kJoinedWritten = 128,
 };
-static_assert((kNotSummed | kReportedRace | kReportedHazard | kReportedUninit) < kJoinedTouched);
+static_assert(kHazardFlags < kJoinedTouched);
 
 // What was reported on an element (its Hazard's flags, or Storage::joined), as the map's ElementFinding bits.
 uint8_t found_bits(uint8_t flags) {
@@ -218,11 +230,11 @@ uint8_t found_bits(uint8_t flags) {
                    (flags & kReportedUninit ? kFoundUninit : 0));
 }
 
-// Per element: its value, its ordering state (20 bytes, and 12 with barriers) and, when the
-// launch keeps records, its record (20, the result's: moved there whole) and who was counted
-// last (8).
-static_assert(sizeof(Hazard) + sizeof(Phases) + sizeof(ElementRecord) + sizeof(Counted) == 60,
-              "check_model_arrays gives 64 bytes per element with its value");
+// Per element: its value (4 or 8 bytes), its ordering state (16, and 12 with barriers) and,
+// when the launch keeps records, its record (20, the result's: moved there whole) and who was
+// counted last (8).
+static_assert(sizeof(Hazard) + sizeof(Phases) + sizeof(ElementRecord) + sizeof(Counted) + 8 == 64,
+              "check_model_arrays says up to 64 bytes per element");
 
 struct Storage {
     std::vector<uint64_t> shape;
@@ -467,7 +479,7 @@ class alignas(64) ModelEmulator {
     [[gnu::noinline]] void check_write(size_t a, uint64_t i, Hazard& h, const Phases& p, uint32_t id, int line,
                                        bool atomic);
     bool read_may_conflict(const Storage& s, const Hazard& h, const Phases& p, uint32_t id) const {
-        return (s.shared && !(h.flags & kWritten)) ||
+        return (s.shared && !(h.flags() & kWritten)) ||
                (h.last_writer != kNone && h.last_writer != id && p.write >= barrier_epoch_);
     }
     // Counts thread `id` among an element's writers or readers unless it already is. Without
@@ -490,22 +502,32 @@ class alignas(64) ModelEmulator {
     // With warp functions, a __syncwarp() may order a warp's readers with a later writer of
     // that warp but not with another warp's: of the two readers kept, keep one of another warp
     // than `id` when there is one, so that a writer of either warp still meets one unordered.
-    bool keep_last_reader(const Hazard& h, uint32_t id) const {
+    // `other`, the element's other reader, and `id` are of the running block.
+    bool keep_last_reader(const Hazard& h, uint32_t other, uint32_t id) const {
         const auto warp = [this](uint32_t t) { return (t - block_base_) / kWarpLanes; };
-        return h.other_reader == kNone || !in_block(h.other_reader) || warp(h.other_reader) == warp(id) ||
-               warp(h.last_reader) != warp(id);
+        return other == kNone || warp(other) == warp(id) || warp(h.last_reader) != warp(id);
+    }
+    // The element's other reader (Hazard::other_and_flags) when its last reader is of the running
+    // block, else kNone: the checks look only at readers of the running block, and another
+    // block's last reader already makes a write worth checking.
+    uint32_t other_reader(const Hazard& h) const {
+        if (!in_block(h.last_reader)) return kNone;
+        const uint32_t i = h.other_index();
+        return i == h.last_reader - block_base_ ? kNone : block_base_ + i;
     }
     // The element's ordering state after a plain read by `id`: it is the last reader, and the
     // reader before it stays as the other one while both are of the running block and unordered.
     [[gnu::always_inline]] void remember_reader(Hazard& h, Phases& p, uint32_t id, uint16_t line) const {
+        uint32_t other = other_reader(h);
         if (p.read < barrier_epoch_ || !in_block(h.last_reader))
-            h.other_reader = kNone;
-        else if (h.last_reader != id && (!spec_.uses_warp_ops || keep_last_reader(h, id))) {
-            h.other_reader = h.last_reader;
+            other = kNone;
+        else if (h.last_reader != id && (!spec_.uses_warp_ops || keep_last_reader(h, other, id))) {
+            other = h.last_reader;
             p.other_read = p.read;
             h.other_read_line = h.read_line;
         }
         h.last_reader = id;
+        h.set_other_index((other == kNone ? id : other) - block_base_);
         p.read = epoch_;
         h.read_line = line;
     }
@@ -513,13 +535,13 @@ class alignas(64) ModelEmulator {
         h.last_writer = id;
         p.write = epoch_;
         h.write_line = line;
-        h.flags = uint8_t((h.flags & ~kAtomicWrite) | kWritten | (atomic ? kAtomicWrite : 0));
+        h.set_flags(uint8_t((h.flags() & ~kAtomicWrite) | kWritten | (atomic ? kAtomicWrite : 0)));
     }
     // An atomic after another thread's atomic is no race (check_write): only readers can conflict.
     bool write_may_conflict(const Hazard& h, const Phases& p, uint32_t id, bool atomic) const {
         const auto other = [id](uint32_t t) { return t != kNone && t != id; };
-        return (other(h.last_writer) && !(atomic && (h.flags & kAtomicWrite))) ||
-               (p.read >= barrier_epoch_ && (other(h.last_reader) || other(h.other_reader)));
+        return (other(h.last_writer) && !(atomic && (h.flags() & kAtomicWrite))) ||
+               (p.read >= barrier_epoch_ && (other(h.last_reader) || other(other_reader(h))));
     }
 
     const KernelSpec& spec_;
@@ -617,8 +639,8 @@ void ModelEmulator::report(FindingKind kind, std::initializer_list<uint32_t> ids
 
 void ModelEmulator::check_read(size_t a, uint64_t i, Hazard& h, const Phases& p, uint32_t id, int line) {
     const auto element = [&] { return spec_.arrays[a].name + index_text(index_of(a, i)); };
-    if (arrays_[a].shared && !(h.flags & (kWritten | kReportedUninit))) {
-        h.flags |= kReportedUninit;
+    if (arrays_[a].shared && !(h.flags() & (kWritten | kReportedUninit))) {
+        h.add_flags(kReportedUninit);
         arrays_[a].flagged = true;
         report(FindingKind::UninitializedRead, {id}, a, i, line, [&] {
             return thread_text(id) + " reads " + element() + " (shared) at line " + std::to_string(line) +
@@ -626,8 +648,8 @@ void ModelEmulator::check_read(size_t a, uint64_t i, Hazard& h, const Phases& p,
         });
     }
     if (h.last_writer != kNone && h.last_writer != id && in_block(h.last_writer) &&
-        !ordered_in_block(h.last_writer, id, p.write) && !(h.flags & kReportedHazard)) {
-        h.flags |= kReportedHazard;
+        !ordered_in_block(h.last_writer, id, p.write) && !(h.flags() & kReportedHazard)) {
+        h.add_flags(kReportedHazard);
         arrays_[a].flagged = true;
         report(FindingKind::ReadWriteHazard, {h.last_writer, id}, a, i, line, [&] {
             return thread_text(id) + " reads " + element() + " at line " + std::to_string(line) + ", which " +
@@ -642,9 +664,9 @@ void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, const Phases& p
     const auto element = [&] { return spec_.arrays[a].name + index_text(index_of(a, i)); };
     const bool other_writer = h.last_writer != kNone && h.last_writer != id;
     const bool unordered = other_writer && (!in_block(h.last_writer) || !ordered_in_block(h.last_writer, id, p.write));
-    const bool both_atomic = atomic && (h.flags & kAtomicWrite);
-    if (unordered && !both_atomic && !(h.flags & kReportedRace)) {
-        h.flags |= kReportedRace;
+    const bool both_atomic = atomic && (h.flags() & kAtomicWrite);
+    if (unordered && !both_atomic && !(h.flags() & kReportedRace)) {
+        h.add_flags(kReportedRace);
         arrays_[a].flagged = true;
         report(FindingKind::WriteWriteRace, {h.last_writer, id}, a, i, line,
                [&] { return race_text(h.last_writer, id, element(), h.write_line, line); });
@@ -652,14 +674,14 @@ void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, const Phases& p
     const struct {
         uint32_t thread, phase;
         uint16_t line;
-    } readers[] = {{h.last_reader, p.read, h.read_line}, {h.other_reader, p.other_read, h.other_read_line}};
+    } readers[] = {{h.last_reader, p.read, h.read_line}, {other_reader(h), p.other_read, h.other_read_line}};
     // Named members, not a structured binding: Clang 14 (the fuzz build) and 15 cannot capture one
     // in a lambda.
     for (const auto& r : readers) {
         if (r.thread == kNone || r.thread == id || !in_block(r.thread) || ordered_in_block(r.thread, id, r.phase) ||
-            (h.flags & kReportedHazard))
+            (h.flags() & kReportedHazard))
             continue;
-        h.flags |= kReportedHazard;
+        h.add_flags(kReportedHazard);
         arrays_[a].flagged = true;
         report(FindingKind::ReadWriteHazard, {r.thread, id}, a, i, line, [&] {
             return thread_text(id) + " writes " + element() + " at line " + std::to_string(line) + ", which " +
@@ -727,7 +749,7 @@ uint64_t ModelEmulator::access_element(ModelThread& t, Storage& s, size_t a, uin
                                        bool write, bool atomic, uint64_t new_bits, bool integer_add) {
     const uint32_t id = t.global_id_;
     Hazard& h = s.hazards[i];
-    h.flags |= atomic && integer_add ? 0 : kNotSummed;
+    h.add_flags(atomic && integer_add ? 0 : kNotSummed);
     // Without fibers every epoch is 0: the shared scratch stays 0 and stands for each element's.
     Phases& p = as_fibers_ ? s.phases[i] : no_phases_;
     const uint16_t line16 = uint16_t(std::min(line, 65535));
@@ -1074,7 +1096,7 @@ void ModelEmulator::keep_shared() {
         r.bits = s.bits;
         r.records = s.records;
         r.found.reserve(s.hazards.size());
-        for (const Hazard& h : s.hazards) r.found.push_back(found_bits(h.flags));
+        for (const Hazard& h : s.hazards) r.found.push_back(found_bits(h.flags()));
         r.past = s.past;
         r.past_elsewhere = s.past_elsewhere;
     }
@@ -1330,7 +1352,7 @@ bool ModelEmulator::joins(const ModelEmulator& later, unsigned part, unsigned pa
             const uint8_t joined = mine.joined.empty() ? 0 : mine.joined[i];
             const bool written = m.last_writer != kNone || (joined & kJoinedWritten);
             const bool earlier = touched(m) || (joined & kJoinedTouched);
-            return !(written || (t.last_writer != kNone && earlier)) || sums_join(a, m.flags | joined, t.flags);
+            return !(written || (t.last_writer != kNone && earlier)) || sums_join(a, m.flags() | joined, t.flags());
         });
         if (!all_join) return false;
     }
@@ -1359,11 +1381,12 @@ void ModelEmulator::join_elements(const ModelEmulator& later, unsigned part, uns
             }
             const uint8_t joined = mine.joined[i];
             if (sums && (touched(mine.hazards[i]) || (joined & kJoinedTouched)) &&
-                sums_join(a, mine.hazards[i].flags | joined, t.flags))
+                sums_join(a, mine.hazards[i].flags() | joined, t.flags()))
                 mine.put(i, (mine.get(i) + theirs.get(i) - element_bits(theirs.start, theirs.words, i)) & mask);
             else if (t.last_writer != kNone)
                 mine.put(i, theirs.get(i));
-            mine.joined[i] = uint8_t(joined | t.flags | kJoinedTouched | (t.last_writer != kNone ? kJoinedWritten : 0));
+            mine.joined[i] =
+                uint8_t(joined | t.flags() | kJoinedTouched | (t.last_writer != kNone ? kJoinedWritten : 0));
             return true;
         });
     }
@@ -1378,9 +1401,9 @@ void ModelEmulator::take_state(const ModelEmulator& later) {
             const Hazard& t = theirs.hazards[i];
             if (!touched(t)) continue;
             if (keep_records_) mine.counted[i] = theirs.counted[i];
-            const uint8_t flags = mine.hazards[i].flags;
+            const uint8_t flags = mine.hazards[i].flags();
             mine.hazards[i] = t;
-            mine.hazards[i].flags |= flags;
+            mine.hazards[i].add_flags(flags);
             if (!mine.phases.empty()) mine.phases[i] = theirs.phases[i];
         }
     }
@@ -1434,7 +1457,7 @@ ModelResult ModelEmulator::finish() {
             const ZeroedBuffer<uint8_t>& joined = arrays_[a].joined;
             if (arrays_[a].flagged)
                 for (size_t i = 0; i < hazards.size(); ++i)
-                    r.found[i] = found_bits(hazards[i].flags | (joined.empty() ? 0 : joined[i]));
+                    r.found[i] = found_bits(hazards[i].flags() | (joined.empty() ? 0 : joined[i]));
             arrays_[a].hazards = {};
             arrays_[a].joined = {};
             arrays_[a].phases = {};

@@ -39,7 +39,7 @@ struct ModelLaunch {
     bool record_elements = true;
     // With record_elements, false: no per-element records (ArrayResult::records stays empty);
     // the findings, their bits per element and the counts of threads touching each array are the same. What
-    // `check` and the findings of map's JSON need, at 24 bytes per element instead of 52 (36 and 64 with barriers).
+    // `check` and the findings of map's JSON need, at 20 bytes per element instead of 48 (32 and 60 with barriers).
     bool keep_records = true;
     // true: group the loads and stores into warp requests (memory_view.hpp) in `memory`.
     bool record_requests = false;
@@ -241,7 +241,7 @@ uint64_t global_elements(const KernelSpec& spec, const Params& params, const Lau
 uint64_t shared_bytes_per_block(const KernelSpec& spec, const Params& params, const Dim3& block,
                                 bool dynamic_only = false);
 // Global elements a launch may have in all: each carries its value, its record (20 bytes) and
-// its ordering state for races and hazards (20, and 12 with barriers) and who was counted last (8).
+// its ordering state for races and hazards (16, and 12 with barriers) and who was counted last (8).
 inline constexpr uint64_t kMaxModelElements = uint64_t(1) << 24;
 
 // CUDA's default per-block limit without opting in (cudaFuncAttributeMaxDynamicSharedMemorySize).
