@@ -125,6 +125,7 @@ PictureOptions figure_options(const RenderCommandOptions& o, const ResolvedLaunc
                               const ViewRect& area) {
     PictureOptions po;
     po.check_findings = mode == ColorMode::Findings;  // a figure has no Findings tab
+    po.findings_any_size = true;                      // and nobody waits on a frame
     po.mode = mode;
     po.palette = o.palette == "colorblind" ? Palette::ColorBlindSafe : Palette::Standard;
     po.rows = per_row ? RowWidth{uint32_t(*per_row), 0}

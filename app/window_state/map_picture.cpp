@@ -61,14 +61,14 @@ PictureFindings picture_findings(const std::string& output, size_t array, const 
     return f;
 }
 
-PictureFindings check_findings(const ResolvedLaunch& resolved, const std::atomic<bool>* cancel) {
+PictureFindings check_findings(const ResolvedLaunch& resolved, bool any_size, const std::atomic<bool>* cancel) {
     PictureFindings f;
     ModelLaunch model_launch = model_launch_for(resolved);
     model_launch.keep_records = false;  // the map is the emulator's: the findings and their cells only
     f.output = resolved.mapped_array();
     const uint64_t work = thread_steps(resolved);
     const uint64_t elements = global_elements(*model_launch.spec, model_launch.params, model_launch.launch);
-    if (work > kFindingsWork || elements > kFindingsElements) {
+    if (!any_size && (work > kFindingsWork || elements > kFindingsElements)) {
         f.not_checked = "This launch is too large to check while the window waits (" + std::to_string(work) +
                         " thread-steps and " + std::to_string(elements) + " elements; the window checks up to " +
                         std::to_string(kFindingsWork) + " and " + std::to_string(kFindingsElements) +
@@ -449,7 +449,7 @@ PictureResult build_picture(const ResolvedLaunch& resolved, const PictureOptions
     take_run(picture, std::move(*run.value), *layout.value, o);
     // The findings while the memory view runs on the other core (after it, a seed matmul's
     // blockDim change waited for the two runs one after the other).
-    if (o.check_findings && !resolved.model) picture.findings = check_findings(resolved, cancel);
+    if (o.check_findings && !resolved.model) picture.findings = check_findings(resolved, o.findings_any_size, cancel);
     if (memory.running()) {
         if (auto m = memory.join()) picture.memory = std::move(*m);
     } else if (memory_wanted) {

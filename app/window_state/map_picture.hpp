@@ -135,8 +135,11 @@ struct PictureOptions {
     uint64_t max_cells = kMaxDrawnCells;   // the GL buffer-texture limit
     std::optional<BackendChoice> backend;  // none: the emulator
     bool check_findings = true;            // run the kernel model for the Findings tab
-    std::optional<OccupancyGpu> gpu;       // where blocks are placed: SM and wave colours
-    bool memory = false;  // compute the memory view with every site (a memory mode: the mapped array's)
+    // No window waits for it (`render`): every launch the kernel model takes is checked, as
+    // `threadmap check` checks it, not only those within kFindingsWork and kFindingsElements.
+    bool findings_any_size = false;
+    std::optional<OccupancyGpu> gpu;  // where blocks are placed: SM and wave colours
+    bool memory = false;              // compute the memory view with every site (a memory mode: the mapped array's)
     // A lesson's comparison (lesson_comparison): built too, over the same launch, access, phase
     // and block, as MapPicture::compare, when the launch is a model kernel's, the kernel compared
     // has the array and its map has at most kMaxCompareCells cells.

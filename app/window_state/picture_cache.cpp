@@ -35,8 +35,8 @@ bool same_lesson_build(const ResolvedLaunch& a, const ResolvedLaunch& b) {
 bool same_build(const ResolvedLaunch& a, const PictureOptions& ao, const ResolvedLaunch& b, const PictureOptions& bo) {
     return a.workload == b.workload && a.launch == b.launch && same_model(a.model, b.model) &&
            same_lesson_build(a, b) && executor_of(ao) == executor_of(bo) && ao.check_findings == bo.check_findings &&
-           ao.compare.kernel == bo.compare.kernel && ao.compare.array == bo.compare.array &&
-           ao.max_side == bo.max_side && ao.max_cells == bo.max_cells;
+           ao.findings_any_size == bo.findings_any_size && ao.compare.kernel == bo.compare.kernel &&
+           ao.compare.array == bo.compare.array && ao.max_side == bo.max_side && ao.max_cells == bo.max_cells;
 }
 
 std::optional<MapPicture> PictureCache::take(const ResolvedLaunch& launch, const PictureOptions& options,

@@ -160,6 +160,20 @@ TEST_CASE("render --color sectors shows the tutorial's 32-sector stores and the 
     for (const std::string& f : {rows, cols, lanes}) std::remove(f.c_str());
 }
 
+TEST_CASE("render --color findings checks launches too large for the window's budget - as threadmap check does") {
+    // 2^20 elements (the window checks up to 2^19) written by a 2D block: its two rows of
+    // threads race on every element. The window would paint them grey, "not checked".
+    const std::string out = temp_png("findings-large");
+    const auto found = render_colours({"--kernel", "increment", "--n", "1048576", "--block", "32,2", "--color",
+                                       "findings", "--size", "1280x720", "--no-legend"},
+                                      {}, out);
+    ColorContext findings{ColorMode::Findings, Palette::Standard, {32768, 1, 1}, {32, 2, 1}};
+    findings.findings_checked = true;
+    CHECK(found.count(rgb(colorize(CellSample{CellSample::Element, 1, {}, {}, kFoundRace}, findings))) == 1);
+    CHECK(found.count(rgb(from_hex(0x6B6B6B))) == 0);  // nothing left grey
+    std::remove(out.c_str());
+}
+
 TEST_CASE("render --color banks shows a shared tile's 32-way column reads - none padded - and a global array none") {
     const std::string plain = temp_png("banks-plain"), padded = temp_png("banks-padded"),
                       global = temp_png("banks-global");
