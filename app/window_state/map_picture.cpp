@@ -447,8 +447,9 @@ PictureResult build_picture(const ResolvedLaunch& resolved, const PictureOptions
     }
     if (!run.value) return failure_of(run);
     take_run(picture, std::move(*run.value), *layout.value, o);
-    // The findings while the memory view runs on the other core (after it, a seed matmul's
-    // blockDim change waited for the two runs one after the other).
+    // The findings while the memory view runs beside them (after it, a seed matmul's blockDim
+    // change waited for the two runs one after the other); a findings run spread over the
+    // cores (run_model_here) shares them with it.
     if (o.check_findings && !resolved.model) picture.findings = check_findings(resolved, o.findings_any_size, cancel);
     if (memory.running()) {
         if (auto m = memory.join()) picture.memory = std::move(*m);

@@ -42,7 +42,8 @@ struct PictureFindings {
 // Launches up to this many thread-steps (threads × inner) and global elements are checked
 // with the map — within the frame for small launches, so kept to tens of milliseconds: the
 // model checks every access, keeping 20 bytes per element (here `threadmap check --kernel
-// increment --n 524288` takes 40-50 ms, `--preset seed-matmul`, 2^22 steps, 130-140 ms).
+// increment --n 524288` takes 19-20 ms end to end, `--preset seed-matmul`, 2^22 steps,
+// 120-140 ms; 2026-12-06).
 inline constexpr uint64_t kFindingsWork = uint64_t(1) << 22;
 inline constexpr uint64_t kFindingsElements = uint64_t(1) << 19;
 

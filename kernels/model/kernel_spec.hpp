@@ -91,7 +91,8 @@ struct KernelSpec {
     // The grid a learner would write for this block to cover the problem.
     std::function<Dim3(const Params& p, const Dim3& block)> covering_grid;
     Dim3 default_block;
-    // Input values (deterministic): fills array `index` (an Input or InOut array).
+    // Input values (deterministic, and safe to call from several threads at once: each worker
+    // of a spread launch fills its own copy): fills array `index` (an Input or InOut array).
     std::function<void(const Params& p, size_t index, std::vector<uint32_t>& bits)> fill_input;
     // The outputs a correct kernel leaves for this launch, from the inputs (indexed like
     // `arrays`; entries other than Output/InOut arrays are left empty).

@@ -1253,6 +1253,8 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, bool worker) {
                                                    cost_array_, !spec_.runs_as_fibers());
     }
     if (record_elements_) threads_touching_.assign(arrays_.size(), {0, 0});
+    // Hazard keeps a reader's index in its block in 10 bits (check_model_launch refuses more).
+    if (tpb_ > 1024) throw std::logic_error("a block of " + std::to_string(tpb_) + " threads reached the model");
     as_fibers_ = spec_.runs_as_fibers();
     // Fibers: one ModelThread per thread of the block, each with its threadIdx for good. In turn:
     // one serves every thread (run_threads_in_turn).
@@ -1302,14 +1304,23 @@ bool for_part(uint64_t size, unsigned part, unsigned parts, const F& f) {
     return true;
 }
 
+// Threads joined however the scope ends: one that cannot be started throws, and the threads
+// started before it must not be left joinable (std::terminate).
+struct JoinedThreads {
+    std::vector<std::thread> threads;
+    ~JoinedThreads() {
+        for (std::thread& t : threads)
+            if (t.joinable()) t.join();
+    }
+};
+
 // f(part) for each part, each on a thread of its own (part 0 on the caller's): absorb's passes
 // over every element of every array, which would otherwise keep the other cores waiting.
 template <class F>
 void in_parts(unsigned parts, const F& f) {
-    std::vector<std::thread> threads;
-    for (unsigned p = 1; p < parts; ++p) threads.emplace_back(f, p);
+    JoinedThreads started;
+    for (unsigned p = 1; p < parts; ++p) started.threads.emplace_back(f, p);
     f(0);
-    for (std::thread& t : threads) t.join();
 }
 
 // Adds a later range's out-of-bounds records to these.
@@ -1638,9 +1649,9 @@ ModelResult run_blocks_spread(const ModelLaunch& model_launch, const std::atomic
     }
     for (unsigned w = 1; w < workers; ++w) runs.push_back(std::make_unique<ModelEmulator>(model_launch));
     std::vector<std::exception_ptr> errors(workers);
-    std::vector<std::thread> threads;
+    JoinedThreads started;
     for (unsigned w = 1; w < workers; ++w)
-        threads.emplace_back([&, w] {
+        started.threads.emplace_back([&, w] {
             try {
                 runs[w]->setup(cancel, true);
                 runs[w]->run_blocks(first_block(w), first_block(w + 1));
@@ -1653,7 +1664,7 @@ ModelResult run_blocks_spread(const ModelLaunch& model_launch, const std::atomic
     } catch (...) {
         errors[0] = std::current_exception();
     }
-    for (std::thread& t : threads) t.join();
+    for (std::thread& t : started.threads) t.join();
     for (const auto& e : errors)
         if (e) std::rethrow_exception(e);
     for (unsigned w = 1; w < workers && !runs[0]->ended_early(); ++w) {
