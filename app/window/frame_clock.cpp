@@ -35,7 +35,11 @@ void FrameClock::after_update(AppState& state, bool updated) {
     if (!updated) return;
     // A launch change only starts a job here: the update that counts is the job's, when its
     // map arrives (update_picture sets last_update_ms); a recolour or relayout is done here.
-    if (!state.picture_job) state.last_update_ms = ms_since(update_start_);
+    // A redraw keeps the time the map took to compute beside its own (a lesson whose view
+    // recolours its first map said only "map redrawn in 0 ms").
+    if (!state.picture_job)
+        (state.last_map_change == AppState::MapChange::Redrawn ? state.last_redraw_ms : state.last_update_ms) =
+            ms_since(update_start_);
     update_ms_.push_back(ms_since(update_start_));
 }
 

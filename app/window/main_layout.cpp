@@ -62,11 +62,13 @@ StatusBar layout_status_bar(const AppState& state) {
     if (state.picture && state.picture->launch.model)  // whatever the backend: see map_picture
         bar.facts += " | this map: the kernel model, on the CPU";
     if (!state.paint_line.empty()) bar.facts += " | " + state.paint_line;
-    char times[128];
-    const char* change = state.last_map_change == AppState::MapChange::Kept      ? "map kept from before, shown"
-                         : state.last_map_change == AppState::MapChange::Redrawn ? "map redrawn"
-                                                                                 : "map updated";
-    std::snprintf(times, sizeof times, " | %s in %.0f ms | %.1f ms/frame", change, state.last_update_ms,
+    char times[160];
+    const bool kept = state.last_map_change == AppState::MapChange::Kept;
+    char redrawn[48] = "";
+    if (state.last_map_change == AppState::MapChange::Redrawn)
+        std::snprintf(redrawn, sizeof redrawn, ", redrawn in %.0f ms", state.last_redraw_ms);
+    std::snprintf(times, sizeof times, " | %s in %.0f ms%s | %.1f ms/frame",
+                  kept ? "map kept from before, shown" : "map updated", state.last_update_ms, redrawn,
                   1000.0 / std::max(ImGui::GetIO().Framerate, 0.001f));
     bar.facts = keep_decimals_whole(bar.facts + times);  // wrapped in a narrow window
     const ImGuiStyle& style = ImGui::GetStyle();

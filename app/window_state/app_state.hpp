@@ -136,6 +136,7 @@ struct AppState {
     std::string paint_line;                // status bar: where colours are painted (GPU interop or host) and why
     std::string message;                   // status bar: the last export or settings message
     double last_update_ms = 0;             // time from a launch change to its new colours
+    double last_redraw_ms = 0;             // of the last recolour or relayout (MapChange::Redrawn)
     // Per kernel, with its memory view or without: what its last picture took per thread-step
     // (ms), which says whether the next one is computed within a frame (launch_update.cpp).
     std::map<std::string, double> picture_cost;

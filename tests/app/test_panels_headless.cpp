@@ -15,6 +15,7 @@
 #include <fstream>
 #include <thread>
 
+#include "app/window/frame_clock.hpp"
 #include "app/window_state/export_budget.hpp"
 #include "kernels/builtin/kernel_bodies.hpp"
 #include "app/window_state/inspector_text.hpp"
@@ -449,11 +450,18 @@ TEST_CASE("a launch the window showed before is on screen again at once - a new 
     finish_picture_job(state, 16384, kMaxDrawnCells);
     CHECK(state.last_map_change == AppState::MapChange::Computed);
     // Another colour mode: the same map redrawn, not a new one (the status bar said "map
-    // updated in 0 ms" after a UI scale's relayout).
+    // updated in 0 ms" after a UI scale's relayout); the time the map took to compute stays
+    // beside the redraw's (a lesson whose view recolours its first map said only "redrawn").
+    state.last_update_ms = 123;
     state.settings.color_mode = "lane";
     state.pending.recolor = true;
+    FrameClock clock;
+    clock.before_update(state);
     update_picture(state, 16384, kMaxDrawnCells);
+    clock.after_update(state, true);
     CHECK(state.last_map_change == AppState::MapChange::Redrawn);
+    CHECK(state.last_update_ms == 123);
+    CHECK(state.last_redraw_ms >= 0);
     CHECK(state.picture->serial != first);
     CHECK(state.picture->serial != second);
     // Another backend (the same emulator, chosen again): nothing it kept is its.
