@@ -100,8 +100,11 @@ struct AppState {
     std::function<void()> wake_ui;
     std::vector<std::future<PictureResult>> retiring;  // cancelled jobs finishing their current block
     std::optional<MapPicture> spare;                   // a replaced map whose buffers the next job refills
-    PictureOptions picture_options;                    // what `picture` was built with (its build, not its colours)
-    PictureCache kept_pictures;                        // replaced maps, shown again when their launch comes back
+    // Until a large map is replaced, buffers of its size being faulted in on a worker
+    // (spare_buffers): the next job refills them.
+    std::future<PictureResult> warming_spare;
+    PictureOptions picture_options;  // what `picture` was built with (its build, not its colours)
+    PictureCache kept_pictures;      // replaced maps, shown again when their launch comes back
     // How the map on screen last changed, for the status bar: computed for its launch, kept from
     // before and shown again (kept_pictures), or only laid out or coloured anew (a UI scale, a
     // colour mode), which is no new map.

@@ -51,7 +51,8 @@ PictureOptions build_options(const AppState& state, const ResolvedLaunch& launch
     return o;
 }
 
-// Starts computing `launch` on a worker thread, with the buffers of a map no longer shown.
+// Starts computing `launch` on a worker thread, with the buffers of a map no longer shown (or
+// the spare ones being faulted in: waited for there, not here).
 void start_job(AppState& state, const ResolvedLaunch& launch, uint32_t max_side, uint64_t max_cells) {
     cancel_picture_job(state);
     const PictureOptions o = build_options(state, launch, max_side, max_cells);
@@ -59,7 +60,12 @@ void start_job(AppState& state, const ResolvedLaunch& launch, uint32_t max_side,
     auto done = std::make_shared<std::atomic<bool>>(false);
     std::optional<MapPicture> spare = std::move(state.spare);
     state.spare.reset();
-    auto job = [launch, o, cancel, done, spare = std::move(spare), wake = state.wake_ui]() mutable {
+    std::future<PictureResult> warming;
+    if (!spare) warming = std::move(state.warming_spare);
+    auto job = [launch, o, cancel, done, spare = std::move(spare), warming = std::move(warming),
+                wake = state.wake_ui]() mutable {
+        if (warming.valid())
+            if (PictureResult warm = warming.get(); warm.value) spare = std::move(*warm.value);
         PictureResult built = build_picture(launch, o, spare ? &*spare : nullptr, cancel.get());
         if (built.value) prepare_colors(*built.value);  // tens of millions of cells: here, not in a frame
         done->store(true);
@@ -68,6 +74,26 @@ void start_job(AppState& state, const ResolvedLaunch& launch, uint32_t max_side,
     };
     state.picture_job =
         PictureJob{std::async(std::launch::async, std::move(job)), cancel, done, launch, Clock::now(), o};
+}
+
+void retire_warming_spare(AppState& state) {
+    if (state.warming_spare.valid()) state.retiring.push_back(std::move(state.warming_spare));
+}
+
+// A large map the fast emulator made on the host, which no picture cache keeps, is double
+// buffered: a second set of buffers of its size is faulted in on a worker while the window
+// idles, and the next launch's job fills those (spare_buffers). Without, the first change of a
+// 4096² map had no replaced map's buffers to refill.
+void warm_spare_buffers(AppState& state) {
+    const MapPicture& shown = *state.picture;
+    if (state.spare || state.warming_spare.valid() || shown.launch.model || shown.result.device_map ||
+        !shown.result.has_host_map() || PictureCache::keeps(shown))
+        return;
+    const uint64_t elements = shown.result.map.size();
+    const uint64_t cells = uint64_t(shown.layout.width) * shown.layout.height;
+    state.warming_spare = std::async(std::launch::async, [elements, cells] {
+        return PictureResult{spare_buffers(elements, cells), {}};
+    });
 }
 
 // A new map goes on screen (recoloured and laid out as the controls are now: they may have
@@ -83,6 +109,7 @@ void show_picture(AppState& state, PictureResult built, const ResolvedLaunch& la
             state.backend_line = "Backend: CPU emulator (" + why + ")";
             state.picture.reset();  // its map lived on the lost device
             state.spare.reset();
+            retire_warming_spare(state);
             state.kept_pictures.clear();
             state.pending.apply = true;
             return;
@@ -100,6 +127,7 @@ void show_picture(AppState& state, PictureResult built, const ResolvedLaunch& la
          state.picture->layout.height != built.value->layout.height))
         state.requests.fit = true;
     if (state.picture) state.spare = state.kept_pictures.keep(std::move(*state.picture), state.picture_options);
+    if (state.spare) retire_warming_spare(state);  // one spare set of buffers is enough
     state.picture = std::move(built.value);
     state.picture_options = used;
     state.last_map_change = AppState::MapChange::Computed;
@@ -127,6 +155,7 @@ void show_picture(AppState& state, PictureResult built, const ResolvedLaunch& la
         state.lesson_pin.reset();
     }
     state.pending.upload = true;
+    warm_spare_buffers(state);
 }
 
 // A launch the window showed before, kept (PictureCache): on screen again now, laid out and

@@ -11,6 +11,7 @@
 #include "kernels/builtin/registry.hpp"
 #include "app/launch/model_launch.hpp"
 #include "kernels/core/number_text.hpp"
+#include "kernels/core/zeroed_buffer.hpp"
 #include "viz/layout/map_labels.hpp"
 
 namespace threadmap {
@@ -435,6 +436,9 @@ PictureResult build_picture(const ResolvedLaunch& resolved, const PictureOptions
             return built.value ? std::make_shared<MapPicture>(std::move(*built.value)) : nullptr;
         });
     MapPicture picture = new_picture(resolved, o);
+    // The colours go where the replaced picture's went (64 MB for a 16M-cell map: fresh pages
+    // each time cost this kind of machine more than colouring them does).
+    if (previous) picture.prepared_colors = std::move(previous->prepared_colors);
     std::optional<ModelResult> model_run;
     Outcome<LaunchResult> run{std::nullopt, {}};
     if (resolved.model) {
@@ -532,9 +536,27 @@ std::function<Rgba8(uint32_t x, uint32_t y)> cell_colors(const MapPicture& pictu
 void prepare_colors(MapPicture& picture) {
     if (picture.result.device_map || uint64_t(picture.layout.width) * picture.layout.height <= kPaintInFrameCells)
         return;
-    picture.prepared_colors.resize(size_t(picture.layout.width) * picture.layout.height);
+    const size_t cells = size_t(picture.layout.width) * picture.layout.height;
+    reserve_huge(picture.prepared_colors, cells);
+    picture.prepared_colors.resize(cells);
     colorize_layout(picture.layout, picture.result.map, picture.color, picture.prepared_colors.data(),
                     element_figures(picture));
+}
+
+MapPicture spare_buffers(uint64_t elements, uint64_t colour_cells) {
+    MapPicture spare;
+    ThreadMap& map = spare.result.map;
+    map = ThreadMap({}, elements);
+    map.first_toucher.fault_in();
+    map.touches.fault_in();
+    spare.result.data.out = ZeroedBuffer<float>(elements);
+    spare.result.data.out.fault_in();
+    if (colour_cells > kPaintInFrameCells) {
+        reserve_huge(spare.prepared_colors, colour_cells);
+        spare.prepared_colors.resize(colour_cells);  // written, so faulted in; cleared: not prepared
+        spare.prepared_colors.clear();
+    }
+    return spare;
 }
 
 Outcome<const ThreadMap*> host_map(MapPicture& picture) {
@@ -562,7 +584,8 @@ std::string paint_picture(MapPicture& picture, CellGridRenderer& renderer, CudaG
     else
         colorize_layout(picture.layout, **map.value, picture.color, cells, element_figures(picture));
     renderer.unmap_cells();
-    picture.prepared_colors = {};  // in the GL buffer now: the memory goes back
+    // In the GL buffer now; the room stays for the next map this picture's buffers are lent to.
+    picture.prepared_colors.clear();
     return on_gpu ? "colours painted on the host (" + why_not + ")" : "";
 }
 

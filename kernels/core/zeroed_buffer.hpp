@@ -56,6 +56,12 @@ class ZeroedBuffer {
         if (data_ != nullptr) munmap(data_, bytes_);
     }
 
+    // Maps every page now (a zero written to each), so that whoever fills the buffer later does
+    // not fault them in: fresh pages cost a machine that hands its idle memory back to a
+    // hypervisor 0.4-0.7 GB/s on first touch, against some 8 GB/s for pages it already holds.
+    void fault_in() {
+        for (size_t offset = 0; offset < bytes_; offset += 4096) reinterpret_cast<volatile char*>(data_)[offset] = 0;
+    }
     T* data() { return data_; }
     const T* data() const { return data_; }
     size_t size() const { return size_; }

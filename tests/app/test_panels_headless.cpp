@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <future>
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
@@ -413,6 +414,50 @@ TEST_CASE("a launch at the emulator's caps computes off the UI thread - the last
     CHECK(state.picture->launch.launch.block == Dim3{128, 1, 1});
     CHECK(state.launch_error.empty());
     for (auto& f : state.retiring) f.wait();
+}
+
+TEST_CASE("a large map is double buffered - the next launch fills buffers faulted in while the window idled") {
+    HeadlessUi ui;
+    AppState state;
+    select_lesson(state, "seed-increment");
+    ui.frame(state);
+    REQUIRE(state.picture);
+    CHECK_FALSE(state.warming_spare.valid());  // a small map: the picture cache keeps it instead
+    // 2^23 elements: more than the cache keeps, computed on a worker.
+    const uint64_t n = uint64_t(1) << 23;
+    state.edit.workload = array_workload(&IncrementBody::kernel, n);
+    state.edit.launch = {{uint32_t(n / 256), 1, 1}, {256, 1, 1}};
+    state.pending.apply = true;
+    finish_picture_job(state, 16384, kMaxDrawnCells);
+    REQUIRE(state.picture);
+    REQUIRE(state.picture->result.map.size() == n);
+    CHECK_FALSE(state.spare);              // nothing was replaced that a job could refill…
+    REQUIRE(state.warming_spare.valid());  // …so buffers of its size are being faulted in
+    PictureResult warm = state.warming_spare.get();
+    REQUIRE(warm.value);
+    REQUIRE(warm.value->result.map.size() == n);
+    const uint32_t* spare_touches = warm.value->result.map.touches.data();
+    state.warming_spare = std::async(std::launch::deferred, [w = std::move(warm)]() mutable { return std::move(w); });
+    // The next launch's map is made in them, and is that launch's.
+    state.edit.launch = {{uint32_t(n / 128), 1, 1}, {128, 1, 1}};
+    state.pending.apply = true;
+    update_picture(state, 16384, kMaxDrawnCells);
+    REQUIRE(state.picture_job);
+    CHECK_FALSE(state.warming_spare.valid());  // the job took it
+    finish_picture_job(state, 16384, kMaxDrawnCells);
+    REQUIRE(state.picture->launch.launch.block == Dim3{128, 1, 1});
+    const ThreadMap& map = state.picture->result.map;
+    CHECK(map.touches.data() == spare_touches);
+    CHECK(state.picture->result.stats.threads_active == n);
+    CHECK(state.picture->result.stats.elements_untouched == 0);
+    for (const uint64_t e : {uint64_t(0), uint64_t(129), n / 2 + 7, n - 1}) {
+        REQUIRE(map.toucher(e));
+        CHECK(map.toucher(e)->block.x == e / 128);
+        CHECK(map.toucher(e)->thread.x == e % 128);
+    }
+    // The replaced map is the spare now: no second set is faulted in beside it.
+    CHECK(state.spare);
+    CHECK_FALSE(state.warming_spare.valid());
 }
 
 TEST_CASE("a launch the window showed before is on screen again at once - a new kernel or backend computes anew") {
