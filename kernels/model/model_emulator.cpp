@@ -51,6 +51,7 @@
 namespace threadmap {
 
 namespace ctx = boost::context;
+using namespace shadow;
 
 // [SECTION] Names of findings, spec lookups, sizes
 const char* finding_kind_name(FindingKind kind) {
@@ -147,69 +148,9 @@ uint64_t shared_bytes_per_block(const KernelSpec& spec, const Params& params, co
 
 namespace {
 
-// [SECTION] Per-element state: ThreadSlot, Hazard, Phases, Storage
+// [SECTION] Per-element state: the shadow state (shadow_state.hpp), Counted, Storage
 constexpr uint32_t kNone = ElementRecord::kNone;
-
-// A thread id in memory that starts zeroed (ZeroedBuffer: the kernel hands out zero pages,
-// 2 MiB at a time, for nothing until touched): the id is kept complemented, so zero bytes read
-// as kNone. Trivial, so that zero bytes are a valid one.
-class ThreadSlot {
-  public:
-    operator uint32_t() const { return ~stored_; }
-    ThreadSlot& operator=(uint32_t id) {
-        stored_ = ~id;
-        return *this;
-    }
-
-  private:
-    uint32_t stored_;
-};
-
-enum HazardFlag : uint8_t {
-    kAtomicWrite = 1,   // the last write was an atomic
-    kWritten = 2,       // shared memory: written in this block
-    kReportedRace = 4,  // each kind once per element (per block for shared memory)
-    kReportedHazard = 8,
-    kReportedUninit = 16,
-    // Touched other than by an integer atomicAdd (a plain read or write, another atomic): without
-    // it, ranges run apart that both added into the element may join by adding (absorb).
-    kNotSummed = 32,
-    kHazardFlags = 63,  // all of them: the low bits of Hazard::other_and_flags
-};
-
-// The ordering state of one element, for races and hazards (16 bytes, four to a cache line;
-// zero bytes: untouched).
-struct Hazard {
-    ThreadSlot last_writer;
-    ThreadSlot last_reader;
-    uint16_t write_line;
-    uint16_t read_line;
-    uint16_t other_read_line;
-    // Above the HazardFlags: the index in its block of the other reader, a reader since the last
-    // barrier other than last_reader (ModelEmulator::other_reader). It is always of last_reader's
-    // block, so 10 bits hold it (blocks have at most 1,024 threads); none when it is
-    // last_reader's own index.
-    uint16_t other_and_flags;
-
-    uint8_t flags() const { return uint8_t(other_and_flags & kHazardFlags); }
-    void add_flags(uint8_t f) { other_and_flags = uint16_t(other_and_flags | f); }
-    void set_flags(uint8_t f) { other_and_flags = uint16_t((other_and_flags & ~kHazardFlags) | f); }
-    uint32_t other_index() const { return other_and_flags >> 6; }
-    void set_other_index(uint32_t i) { other_and_flags = uint16_t((i << 6) | flags()); }
-};
-static_assert(sizeof(Hazard) == 16 && std::is_trivial_v<Hazard>);
-static_assert((1024 - 1) << 6 <= UINT16_MAX - kHazardFlags);
-
-// The sync epochs (ModelEmulator::epoch_) of an element's accesses named in its Hazard: two
-// accesses of one block are unordered when no barrier came between them (both at or after
-// barrier_epoch_) and no __syncwarp() of their warp did (WarpOrder). Each reader has its own:
-// the other reader may have read before a __syncwarp() that orders it with a writer the last
-// reader is not ordered with. Kept (12 bytes) only for kernels with barriers or warp functions:
-// without, every epoch is 0.
-struct Phases {
-    uint32_t write, read, other_read;
-};
-static_assert(std::is_trivial_v<Phases>);
+static_assert(kNoThread == kNone);
 
 // The last thread counted among an element's writers and readers (recorded accesses only,
 // atomics included): a thread's repeated accesses count once. Kept with the records.
@@ -222,7 +163,7 @@ enum JoinedFlag : uint8_t {
     kJoinedTouched = 64,
     kJoinedWritten = 128,
 };
-static_assert(kHazardFlags < kJoinedTouched);
+static_assert(int(kHazardFlags) < int(kJoinedTouched));
 
 // What was reported on an element (its Hazard's flags, or Storage::joined), as the map's ElementFinding bits.
 uint8_t found_bits(uint8_t flags) {
@@ -414,7 +355,6 @@ class alignas(64) ModelEmulator {
     }
     // Thrown from access() when should_stop(): a thread's body stops where it is.
     struct StopRun {};
-    static constexpr uint64_t kStopCheckEvery = (uint64_t(1) << 16) - 1;  // a mask: every 65,536 accesses
     uint64_t size(size_t a) const { return arrays_[a].size; }
     uint64_t peek(size_t a, uint64_t i) const { return arrays_[a].get(i); }
     uint32_t element_bytes(size_t a) const { return arrays_[a].bytes; }
@@ -447,8 +387,9 @@ class alignas(64) ModelEmulator {
     std::string race_text(uint32_t first, uint32_t second, const std::string& element, int first_line, int line) const;
     std::string lane_text(uint32_t fiber) const;
     void reset_shared();
-    // Whether thread `id` is in the running block (kNone is not: ids stay below 2^30).
-    bool in_block(uint32_t id) const { return id - block_base_ < tpb_; }
+    // The running block, as the shadow state's rules see it.
+    BlockOrder order() const { return {block_base_, tpb_, epoch_, barrier_epoch_, spec_.uses_warp_ops}; }
+    bool in_block(uint32_t id) const { return order().in_block(id); }
     FindingThread who(uint32_t id) const {
         return {unlinear(id / tpb_, launch_.grid), unlinear(id % tpb_, launch_.block)};
     }
@@ -478,10 +419,6 @@ class alignas(64) ModelEmulator {
     [[gnu::noinline]] void check_read(size_t a, uint64_t i, Hazard& h, const Phases& p, uint32_t id, int line);
     [[gnu::noinline]] void check_write(size_t a, uint64_t i, Hazard& h, const Phases& p, uint32_t id, int line,
                                        bool atomic);
-    bool read_may_conflict(const Storage& s, const Hazard& h, const Phases& p, uint32_t id) const {
-        return (s.shared && !(h.flags() & kWritten)) ||
-               (h.last_writer != kNone && h.last_writer != id && p.write >= barrier_epoch_);
-    }
     // Counts thread `id` among an element's writers or readers unless it already is. Without
     // barriers a thread runs to completion, so its accesses to an element follow one another:
     // one that is not the last counted is new. With barriers the block's threads take turns
@@ -499,51 +436,6 @@ class alignas(64) ModelEmulator {
         block_touchers_.insert(key(counted));
         return block_touchers_.insert(key(id)).second;
     }
-    // With warp functions, a __syncwarp() may order a warp's readers with a later writer of
-    // that warp but not with another warp's: of the two readers kept, keep one of another warp
-    // than `id` when there is one, so that a writer of either warp still meets one unordered.
-    // `other`, the element's other reader, and `id` are of the running block.
-    bool keep_last_reader(const Hazard& h, uint32_t other, uint32_t id) const {
-        const auto warp = [this](uint32_t t) { return (t - block_base_) / kWarpLanes; };
-        return other == kNone || warp(other) == warp(id) || warp(h.last_reader) != warp(id);
-    }
-    // The element's other reader (Hazard::other_and_flags) when its last reader is of the running
-    // block, else kNone: the checks look only at readers of the running block, and another
-    // block's last reader already makes a write worth checking.
-    uint32_t other_reader(const Hazard& h) const {
-        if (!in_block(h.last_reader)) return kNone;
-        const uint32_t i = h.other_index();
-        return i == h.last_reader - block_base_ ? kNone : block_base_ + i;
-    }
-    // The element's ordering state after a plain read by `id`: it is the last reader, and the
-    // reader before it stays as the other one while both are of the running block and unordered.
-    [[gnu::always_inline]] void remember_reader(Hazard& h, Phases& p, uint32_t id, uint16_t line) const {
-        uint32_t other = other_reader(h);
-        if (p.read < barrier_epoch_ || !in_block(h.last_reader))
-            other = kNone;
-        else if (h.last_reader != id && (!spec_.uses_warp_ops || keep_last_reader(h, other, id))) {
-            other = h.last_reader;
-            p.other_read = p.read;
-            h.other_read_line = h.read_line;
-        }
-        h.last_reader = id;
-        h.set_other_index((other == kNone ? id : other) - block_base_);
-        p.read = epoch_;
-        h.read_line = line;
-    }
-    [[gnu::always_inline]] void remember_writer(Hazard& h, Phases& p, uint32_t id, uint16_t line, bool atomic) const {
-        h.last_writer = id;
-        p.write = epoch_;
-        h.write_line = line;
-        h.set_flags(uint8_t((h.flags() & ~kAtomicWrite) | kWritten | (atomic ? kAtomicWrite : 0)));
-    }
-    // An atomic after another thread's atomic is no race (check_write): only readers can conflict.
-    bool write_may_conflict(const Hazard& h, const Phases& p, uint32_t id, bool atomic) const {
-        const auto other = [id](uint32_t t) { return t != kNone && t != id; };
-        return (other(h.last_writer) && !(atomic && (h.flags() & kAtomicWrite))) ||
-               (p.read >= barrier_epoch_ && (other(h.last_reader) || other(other_reader(h))));
-    }
-
     const KernelSpec& spec_;
     const Params& params_;
     LaunchConfig launch_;
@@ -558,7 +450,10 @@ class alignas(64) ModelEmulator {
     bool as_fibers_ = false;       // the block's threads run as fibers (barriers or warp functions)
     bool global_atomics_ = false;  // shared_by_atomics()
     Phases no_phases_{};           // every element's epochs without fibers: always 0
-    uint32_t block_base_ = 0;      // the running block's first thread id
+    // What ModelThread's inlined loads and stores need (setup says whether they may take it); its
+    // block order follows the running block.
+    InlineAccesses inline_;
+    uint32_t block_base_ = 0;  // the running block's first thread id
     bool record_reads_ = true;
     bool record_elements_ = true;
     bool keep_records_ = true;    // record_elements and keep_records
@@ -674,7 +569,7 @@ void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, const Phases& p
     const struct {
         uint32_t thread, phase;
         uint16_t line;
-    } readers[] = {{h.last_reader, p.read, h.read_line}, {other_reader(h), p.other_read, h.other_read_line}};
+    } readers[] = {{h.last_reader, p.read, h.read_line}, {order().other_reader(h), p.other_read, h.other_read_line}};
     // Named members, not a structured binding: Clang 14 (the fuzz build) and 15 cannot capture one
     // in a lambda.
     for (const auto& r : readers) {
@@ -723,7 +618,7 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
                                uint64_t new_bits, uint32_t request_width, bool integer_add) {
     // Now and then: a cancelled launch, or one past its access cap, stops here, within its
     // block (a single thread's loop can be billions of accesses long).
-    if ((++result_.accesses & kStopCheckEvery) == 0 && should_stop()) throw StopRun{};
+    if ((++result_.accesses & kStopCheckMask) == 0 && should_stop()) throw StopRun{};
     Storage& s = arrays_[a];
     const uint32_t id = t.global_id_;
     if (requests_ && !atomic && request_width &&  // a lane partly out of bounds is inactive in the request
@@ -752,7 +647,6 @@ uint64_t ModelEmulator::access_element(ModelThread& t, Storage& s, size_t a, uin
     h.add_flags(atomic && integer_add ? 0 : kNotSummed);
     // Without fibers every epoch is 0: the shared scratch stays 0 and stands for each element's.
     Phases& p = as_fibers_ ? s.phases[i] : no_phases_;
-    const uint16_t line16 = uint16_t(std::min(line, 65535));
     read = read && record_reads_;
     const bool recorded =
         (!s.shared || record_shared_) && (phase_filter_ == ModelLaunch::kAllPhases || phase_ == phase_filter_);
@@ -770,20 +664,20 @@ uint64_t ModelEmulator::access_element(ModelThread& t, Storage& s, size_t a, uin
     // An atomic's read is ordered with other atomics: only its write is checked (against
     // plain reads and writes), and it is not remembered as a reader.
     if (read && !atomic) {
-        if (read_may_conflict(s, h, p, id)) check_read(a, i, h, p, id, line);
-        remember_reader(h, p, id, line16);
+        if (order().read_may_conflict(s.shared, h, p, id)) check_read(a, i, h, p, id, line);
+        order().remember_reader(h, p, id, line16(line));
     }
     const uint64_t old = s.get(i);
     if (write) {
         global_atomics_ = global_atomics_ || (atomic && !s.shared);
-        if (write_may_conflict(h, p, id, atomic)) check_write(a, i, h, p, id, line, atomic);
+        if (order().write_may_conflict(h, p, id, atomic)) check_write(a, i, h, p, id, line, atomic);
         if (recorded && keep_records_) {
             ElementRecord& r = s.records[i];
             count_toucher(a, i, s.counted[i].writer, r.writers, id, true);
             r.first_writer = std::min(r.first_writer, id);
             ++r.stores;
         }
-        remember_writer(h, p, id, line16, atomic);
+        order().remember_writer(h, p, id, line16(line), atomic);
         s.put(i, new_bits);
     }
     return old;
@@ -1067,6 +961,7 @@ void ModelEmulator::run_block(uint64_t block) {
     record_shared_ = record_elements_ && block == shared_block_;
     if (requests_) requests_->begin_block(block, block == shared_block_);
     block_base_ = uint32_t(block * tpb_);
+    inline_.order = order();
     const Dim3 block_idx = unlinear(block, launch_.grid);
     if (!as_fibers_) {
         if (!run_threads_in_turn(block_idx)) return;
@@ -1256,11 +1151,25 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, bool worker) {
     // Hazard keeps a reader's index in its block in 10 bits (check_model_launch refuses more).
     if (tpb_ > 1024) throw std::logic_error("a block of " + std::to_string(tpb_) + " threads reached the model");
     as_fibers_ = spec_.runs_as_fibers();
+    // The inlined path takes what it records as this path would (access, access_element): no
+    // requests, records, fibers, phase or watch to look at, a 4-byte global array's value and
+    // ordering state only.
+    const bool inlined = record_elements_ && record_reads_ && !keep_records_ && !requests_ && !as_fibers_ &&
+                         phase_filter_ == ModelLaunch::kAllPhases;
+    static_assert(sizeof(InlineAccesses::arrays) / sizeof(InlineArray) == kMaxModelArrays);
+    inline_.accesses = &result_.accesses;
+    inline_.order = order();
+    for (size_t a = 0; inlined && a < arrays_.size(); ++a) {
+        Storage& s = arrays_[a];
+        if (!s.shared && s.bytes == 4 && a != watch_array_)
+            inline_.arrays[a] = {s.bits.data(), s.hazards.data(), s.size};
+    }
     // Fibers: one ModelThread per thread of the block, each with its threadIdx for good. In turn:
     // one serves every thread (run_threads_in_turn).
     threads_.assign(as_fibers_ ? tpb_ : 1, ModelThread{});
     for (uint32_t i = 0; i < threads_.size(); ++i) {
         threads_[i].emulator_ = this;
+        threads_[i].inline_ = inlined ? &inline_ : nullptr;
         threads_[i].fiber_ = i;
         threads_[i].threadIdx = unlinear(i, launch_.block);
         threads_[i].blockDim = launch_.block;
@@ -1495,11 +1404,11 @@ uint32_t ModelThread::syncthreads_count(int line, bool predicate) { return emula
 uint64_t ModelThread::warp(const WarpCall& call) { return emulator_->warp(*this, call); }
 uint64_t ModelThread::array_size(size_t array) const { return emulator_->size(array); }
 
-uint64_t ModelThread::load_bits(size_t array, uint64_t index, int line) {
+uint64_t ModelThread::emulator_load(size_t array, uint64_t index, int line) {
     return emulator_->access(*this, array, index, line, true, false, false, 0);
 }
 
-void ModelThread::store_bits(size_t array, uint64_t index, uint64_t bits, int line) {
+void ModelThread::emulator_store(size_t array, uint64_t index, uint64_t bits, int line) {
     emulator_->access(*this, array, index, line, false, true, false, bits);
 }
 

@@ -1,7 +1,9 @@
 // What a kernel body sees in the open kernel model: its indices and dimensions, its
-// parameters, its arrays, and __syncthreads(). Every load, store and atomic goes through the
-// emulator (model_emulator.hpp), which records it with the thread, the array, the element and
-// the source line, and reports out-of-bounds accesses, races and hazards.
+// parameters, its arrays, and __syncthreads(). Every load, store and atomic is recorded by the
+// emulator (model_emulator.hpp) with the thread, the array, the element and the source line, and
+// out-of-bounds accesses, races and hazards are reported; where a run allows, a plain load or
+// store that no finding can come of updates the element's shadow state (shadow_state.hpp) in the
+// body's own code, inlined, and only the rest call into the emulator.
 //
 // A body reads like the CUDA it stands for, with each access naming its line:
 //     const auto data = t.array<int>(0);
@@ -20,6 +22,7 @@
 #include "kernels/model/bfloat16_bits.hpp"
 #include "kernels/model/half_bits.hpp"
 #include "kernels/model/loop_nest.hpp"
+#include "kernels/model/shadow_state.hpp"
 #include "kernels/model/warp_collective.hpp"
 
 namespace threadmap {
@@ -118,9 +121,34 @@ class ModelThread {
     }
 
     // The emulator's side (Array and a learner's kernel's hooks call these): an element's bits,
-    // zero-extended (an array of 1, 2, 4 or 8-byte elements: value_type.hpp).
-    uint64_t load_bits(size_t array, uint64_t index, int line);
-    void store_bits(size_t array, uint64_t index, uint64_t bits, int line);
+    // zero-extended (an array of 1, 2, 4 or 8-byte elements: value_type.hpp). Inline: where the
+    // run allows (shadow::InlineAccesses), a plain access in bounds that no finding can come of
+    // is recorded here, in the body's own code, and only the rest call into the emulator.
+    uint64_t load_bits(size_t array, uint64_t index, int line) {
+        if (shadow::Hazard* h = inline_hazard(array, index)) {
+            shadow::Phases none{};  // no barriers: every epoch 0
+            if (!inline_->order.read_may_conflict(false, *h, none, global_id_) && counted_inline()) {
+                h->add_flags(shadow::kNotSummed);
+                inline_->order.remember_reader(*h, none, global_id_, shadow::line16(line));
+                arrays_read_ |= uint64_t(1) << array;
+                return inline_->arrays[array].bits[index];
+            }
+        }
+        return emulator_load(array, index, line);
+    }
+    void store_bits(size_t array, uint64_t index, uint64_t bits, int line) {
+        if (shadow::Hazard* h = inline_hazard(array, index)) {
+            shadow::Phases none{};
+            if (!inline_->order.write_may_conflict(*h, none, global_id_, false) && counted_inline()) {
+                h->add_flags(shadow::kNotSummed);
+                inline_->order.remember_writer(*h, none, global_id_, shadow::line16(line), false);
+                arrays_written_ |= uint64_t(1) << array;
+                inline_->arrays[array].bits[index] = uint32_t(bits);
+                return;
+            }
+        }
+        emulator_store(array, index, bits, line);
+    }
     // A vector access (a float2 or float4 through a cast; up to 16 bytes): `width` elements from `index`, each
     // recorded as an access of its own, and one access of `width` elements in the memory view.
     void load_vector_bits(size_t array, uint64_t index, uint32_t width, uint64_t* bits, int line);
@@ -139,7 +167,23 @@ class ModelThread {
 
   private:
     friend class ModelEmulator;
+    uint64_t emulator_load(size_t array, uint64_t index, int line);
+    void emulator_store(size_t array, uint64_t index, uint64_t bits, int line);
+    // The element's shadow state where this run records an access of `array` at `index` inline
+    // when no finding can come of it; null where the emulator records every access of it.
+    shadow::Hazard* inline_hazard(size_t array, uint64_t index) const {
+        return inline_ && index < inline_->arrays[array].size ? &inline_->arrays[array].hazards[index] : nullptr;
+    }
+    // Counts an access taken inline; false (not counted) for every 65,536th, which goes the
+    // emulator's way to be counted and to stop there if the run must.
+    bool counted_inline() {
+        uint64_t& accesses = *inline_->accesses;
+        return ((accesses + 1) & shadow::kStopCheckMask) != 0 && (++accesses, true);
+    }
     ModelEmulator* emulator_ = nullptr;
+    // The run's inlined path; null where every access goes to the emulator. An array's `size` is
+    // 0 where its accesses do.
+    const shadow::InlineAccesses* inline_ = nullptr;
     uint32_t global_id_ = 0;  // blockIdx·threads per block + thread's linear index
     uint32_t fiber_ = 0;      // the thread's index in its block (its fiber, with barriers)
     // The arrays (bit a: array a) it read and wrote, as recorded, in the running block.

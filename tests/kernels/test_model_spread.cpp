@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <random>
 
 #include "kernels/builtin/registry.hpp"
@@ -137,6 +138,38 @@ TEST_CASE(
         }
     };
     for_each_test_launch(29, compare);
+}
+
+TEST_CASE("findings only: a read of what a later thread of the block writes, no barrier between, is a hazard") {
+    // a[i] = a[i + 1] + 1 in place, one block: thread i reads a[i + 1] before thread i + 1 writes
+    // it (the model runs a block's threads in order), with no barrier between: 62 hazards. At this
+    // level plain loads and stores are recorded inline (model_thread.hpp): the reader a load
+    // remembers there is what the later write is checked against.
+    KernelSpec spec;
+    spec.name = "test-shift-in-place";
+    spec.params = {{"n", "", 64}};
+    spec.arrays = {{"a", MemorySpace::Global, ValueType::Float32, ArrayRole::InOut,
+                    [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }}};
+    spec.fill_input = [](const Params&, size_t, std::vector<uint32_t>& bits) {
+        for (size_t i = 0; i < bits.size(); ++i) bits[i] = std::bit_cast<uint32_t>(float(i));
+    };
+    spec.body = [](ModelThread& t) {
+        const auto a = t.array<float>(0);
+        const uint64_t i = t.threadIdx.x;
+        if (i + 1 < a.size()) a.store(i, a.load(i + 1, 3) + 1, 3);
+    };
+    ModelLaunch launch{&spec, {64}, {{1, 1, 1}, {64, 1, 1}}};
+    const auto recorded = run_model(launch);
+    REQUIRE(recorded.value);
+    launch.keep_records = false;
+    const auto found = run_model(launch);
+    REQUIRE(found.value);
+    CHECK(found.value->counts[size_t(FindingKind::ReadWriteHazard)] == 62);
+    REQUIRE(!found.value->findings.empty());
+    const Finding& first = found.value->findings.front();
+    CHECK(first.kind == FindingKind::ReadWriteHazard);
+    CHECK(first.index == std::vector<uint64_t>{1});  // read by thread 0, written by thread 1
+    check_same(*recorded.value, *found.value, false);
 }
 
 TEST_CASE("spread over threads: blocks that share only what they read run apart - a race runs again on one") {

@@ -1,0 +1,163 @@
+// The kernel model's shadow state: what it keeps per element of an array to find races and
+// hazards (16 bytes, and 12 more with barriers), and the rules that read and update it on each
+// plain load and store. One definition for the emulator's access path (model_emulator.cpp) and
+// for the inlined one a body's plain loads and stores take (model_thread.hpp), which must give
+// the same state and the same findings.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+namespace threadmap::shadow {
+
+inline constexpr uint32_t kNoThread = ~uint32_t(0);
+
+// A thread id in memory that starts zeroed (ZeroedBuffer: the kernel hands out zero pages,
+// 2 MiB at a time, for nothing until touched): the id is kept complemented, so zero bytes read
+// as kNoThread. Trivial, so that zero bytes are a valid one.
+class ThreadSlot {
+  public:
+    operator uint32_t() const { return ~stored_; }
+    ThreadSlot& operator=(uint32_t id) {
+        stored_ = ~id;
+        return *this;
+    }
+
+  private:
+    uint32_t stored_;
+};
+
+enum HazardFlag : uint8_t {
+    kAtomicWrite = 1,   // the last write was an atomic
+    kWritten = 2,       // shared memory: written in this block
+    kReportedRace = 4,  // each kind once per element (per block for shared memory)
+    kReportedHazard = 8,
+    kReportedUninit = 16,
+    // Touched other than by an integer atomicAdd (a plain read or write, another atomic): without
+    // it, ranges run apart that both added into the element may join by adding (absorb).
+    kNotSummed = 32,
+    kHazardFlags = 63,  // all of them: the low bits of Hazard::other_and_flags
+};
+
+// The ordering state of one element, for races and hazards (16 bytes, four to a cache line;
+// zero bytes: untouched).
+struct Hazard {
+    ThreadSlot last_writer;
+    ThreadSlot last_reader;
+    uint16_t write_line;
+    uint16_t read_line;
+    uint16_t other_read_line;
+    // Above the HazardFlags: the index in its block of the other reader, a reader since the last
+    // barrier other than last_reader (BlockOrder::other_reader). It is always of last_reader's
+    // block, so 10 bits hold it (blocks have at most 1,024 threads); none when it is
+    // last_reader's own index.
+    uint16_t other_and_flags;
+
+    uint8_t flags() const { return uint8_t(other_and_flags & kHazardFlags); }
+    void add_flags(uint8_t f) { other_and_flags = uint16_t(other_and_flags | f); }
+    void set_flags(uint8_t f) { other_and_flags = uint16_t((other_and_flags & ~kHazardFlags) | f); }
+    uint32_t other_index() const { return other_and_flags >> 6; }
+    void set_other_index(uint32_t i) { other_and_flags = uint16_t((i << 6) | flags()); }
+};
+static_assert(sizeof(Hazard) == 16 && std::is_trivial_v<Hazard>);
+static_assert((1024 - 1) << 6 <= UINT16_MAX - kHazardFlags);
+
+// The sync epochs (BlockOrder::epoch) of an element's accesses named in its Hazard: two
+// accesses of one block are unordered when no barrier came between them (both at or after
+// barrier_epoch) and no __syncwarp() of their warp did (WarpOrder). Each reader has its own:
+// the other reader may have read before a __syncwarp() that orders it with a writer the last
+// reader is not ordered with. Kept (12 bytes) only for kernels with barriers or warp functions:
+// without, every epoch is 0.
+struct Phases {
+    uint32_t write, read, other_read;
+};
+static_assert(std::is_trivial_v<Phases>);
+
+// The source line an access names, as the Hazard keeps it.
+inline uint16_t line16(int line) { return uint16_t(line < 65535 ? line : 65535); }
+
+// The running block, as the rules see it: its first thread id, its size, and its sync epochs
+// (one more after each barrier and each __syncwarp(): accesses are stamped with `epoch`).
+struct BlockOrder {
+    uint32_t base = 0, threads = 1;
+    uint32_t epoch = 0, barrier_epoch = 0;
+    bool warp_ops = false;  // the kernel uses warp functions
+
+    // Whether thread `id` is in the running block (kNoThread is not: ids stay below 2^30).
+    bool in_block(uint32_t id) const { return id - base < threads; }
+    // The element's other reader (Hazard::other_and_flags) when its last reader is of the running
+    // block, else kNoThread: the checks look only at readers of the running block, and another
+    // block's last reader already makes a write worth checking.
+    uint32_t other_reader(const Hazard& h) const {
+        if (!in_block(h.last_reader)) return kNoThread;
+        const uint32_t i = h.other_index();
+        return i == h.last_reader - base ? kNoThread : base + i;
+    }
+    // Whether a plain read by `id` may be a finding (the emulator's check_read says): an
+    // uninitialised read of shared memory, or another thread's write not ordered before it.
+    bool read_may_conflict(bool shared, const Hazard& h, const Phases& p, uint32_t id) const {
+        return (shared && !(h.flags() & kWritten)) ||
+               (h.last_writer != kNoThread && h.last_writer != id && p.write >= barrier_epoch);
+    }
+    // Whether a write by `id` may be a finding (check_write). An atomic after another thread's
+    // atomic is no race: only readers can conflict with it.
+    bool write_may_conflict(const Hazard& h, const Phases& p, uint32_t id, bool atomic) const {
+        const auto other = [id](uint32_t t) { return t != kNoThread && t != id; };
+        return (other(h.last_writer) && !(atomic && (h.flags() & kAtomicWrite))) ||
+               (p.read >= barrier_epoch && (other(h.last_reader) || other(other_reader(h))));
+    }
+    // With warp functions, a __syncwarp() may order a warp's readers with a later writer of
+    // that warp but not with another warp's: of the two readers kept, keep one of another warp
+    // than `id` when there is one, so that a writer of either warp still meets one unordered.
+    // `other`, the element's other reader, and `id` are of the running block.
+    bool keep_last_reader(const Hazard& h, uint32_t other, uint32_t id) const {
+        const auto warp = [this](uint32_t t) { return (t - base) / 32; };
+        return other == kNoThread || warp(other) == warp(id) || warp(h.last_reader) != warp(id);
+    }
+    // The element's ordering state after a plain read by `id`: it is the last reader, and the
+    // reader before it stays as the other one while both are of the running block and unordered.
+    void remember_reader(Hazard& h, Phases& p, uint32_t id, uint16_t line) const {
+        uint32_t other = other_reader(h);
+        if (p.read < barrier_epoch || !in_block(h.last_reader))
+            other = kNoThread;
+        else if (h.last_reader != id && (!warp_ops || keep_last_reader(h, other, id))) {
+            other = h.last_reader;
+            p.other_read = p.read;
+            h.other_read_line = h.read_line;
+        }
+        h.last_reader = id;
+        h.set_other_index((other == kNoThread ? id : other) - base);
+        p.read = epoch;
+        h.read_line = line;
+    }
+    void remember_writer(Hazard& h, Phases& p, uint32_t id, uint16_t line, bool atomic) const {
+        h.last_writer = id;
+        p.write = epoch;
+        h.write_line = line;
+        h.set_flags(uint8_t((h.flags() & ~kAtomicWrite) | kWritten | (atomic ? kAtomicWrite : 0)));
+    }
+};
+
+// What a body's plain loads and stores of an array need to be recorded without a call into the
+// emulator (ModelThread::load_bits): its 4-byte values and ordering state. `bits` is null for an
+// array whose accesses take the emulator's path (shared, 2- or 8-byte elements, watched).
+struct InlineArray {
+    uint32_t* bits = nullptr;
+    Hazard* hazards = nullptr;
+    uint64_t size = 0;
+};
+
+// Every 65,536th access goes the emulator's way, where a cancelled launch, or one past its
+// access cap, stops (a mask on the count of accesses).
+inline constexpr uint64_t kStopCheckMask = (uint64_t(1) << 16) - 1;
+
+// The emulator's side of the inlined path, when the run allows it (ModelEmulator::setup): a
+// launch that finds races and hazards without per-element records, warp requests, fibers, a
+// phase or a watched element, whose plain accesses then need nothing but the arrays' state.
+struct InlineAccesses {
+    InlineArray arrays[64];        // indexed like the spec's arrays (kMaxModelArrays)
+    uint64_t* accesses = nullptr;  // the run's count
+    BlockOrder order;              // the running block's (no barriers: every epoch 0)
+};
+
+}  // namespace threadmap::shadow
