@@ -451,7 +451,7 @@ class alignas(64) ModelEmulator {
     bool global_atomics_ = false;  // shared_by_atomics()
     Phases no_phases_{};           // every element's epochs without fibers: always 0
     // What ModelThread's inlined loads and stores need (setup says whether they may take it); its
-    // block order follows the running block.
+    // block order is order(), set again wherever the running block or its epochs change.
     InlineAccesses inline_;
     uint32_t block_base_ = 0;  // the running block's first thread id
     bool record_reads_ = true;
@@ -823,7 +823,10 @@ bool ModelEmulator::complete_warp_calls() {
             }
             const UndefinedSource bad = complete_warp_call(&warp_calls_[first], members);
             note_undefined_values(first, lanes, c, bad);
-            if (c.op == WarpOp::Sync) warp_order_.sync(first, members, ++epoch_);
+            if (c.op == WarpOp::Sync) {
+                warp_order_.sync(first, members, ++epoch_);
+                inline_.order = order();
+            }
             for (uint32_t m = 0; m < lanes; ++m)
                 if (members >> m & 1) state_[first + m] = FiberState::Running;
             progressed = true;
@@ -962,6 +965,7 @@ void ModelEmulator::run_block(uint64_t block) {
     if (requests_) requests_->begin_block(block, block == shared_block_);
     block_base_ = uint32_t(block * tpb_);
     inline_.order = order();
+    inline_.record_shared = record_shared_;
     const Dim3 block_idx = unlinear(block, launch_.grid);
     if (!as_fibers_) {
         if (!run_threads_in_turn(block_idx)) return;
@@ -1044,6 +1048,7 @@ void ModelEmulator::run_block_as_fibers() {
         if (exited.empty() && elsewhere == waiting.end()) {
             ++phase_;
             barrier_epoch_ = ++epoch_;
+            inline_.order = order();
             barrier_count_ = uint32_t(std::count(barrier_vote_.begin(), barrier_vote_.end(), uint8_t(1)));
             for (uint32_t i : waiting) state_[i] = FiberState::Running;
             continue;
@@ -1151,18 +1156,19 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, bool worker) {
     // Hazard keeps a reader's index in its block in 10 bits (check_model_launch refuses more).
     if (tpb_ > 1024) throw std::logic_error("a block of " + std::to_string(tpb_) + " threads reached the model");
     as_fibers_ = spec_.runs_as_fibers();
-    // The inlined path takes what it records as this path would (access, access_element): no
-    // requests, records, fibers, phase or watch to look at, a 4-byte global array's value and
-    // ordering state only.
-    const bool inlined = record_elements_ && record_reads_ && !keep_records_ && !requests_ && !as_fibers_ &&
-                         phase_filter_ == ModelLaunch::kAllPhases;
+    // The inlined path records what it takes as this path would (access, access_element): no
+    // requests, records, phase or watch to look at, a 4-byte array's value and shadow state only.
+    const bool inlined =
+        record_elements_ && record_reads_ && !keep_records_ && !requests_ && phase_filter_ == ModelLaunch::kAllPhases;
     static_assert(sizeof(InlineAccesses::arrays) / sizeof(InlineArray) == kMaxModelArrays);
     inline_.accesses = &result_.accesses;
     inline_.order = order();
     for (size_t a = 0; inlined && a < arrays_.size(); ++a) {
         Storage& s = arrays_[a];
-        if (!s.shared && s.bytes == 4 && a != watch_array_)
-            inline_.arrays[a] = {s.bits.data(), s.hazards.data(), s.size};
+        if (s.bytes == 4 && a != watch_array_)
+            inline_.arrays[a] = {s.size,           s.bits.data(),
+                                 s.hazards.data(), !as_fibers_ && !s.shared,
+                                 s.shared,         as_fibers_ ? s.phases.data() : nullptr};
     }
     // Fibers: one ModelThread per thread of the block, each with its threadIdx for good. In turn:
     // one serves every thread (run_threads_in_turn).

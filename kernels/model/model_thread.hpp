@@ -126,24 +126,21 @@ class ModelThread {
     // is recorded here, in the body's own code, and only the rest call into the emulator.
     uint64_t load_bits(size_t array, uint64_t index, int line) {
         if (shadow::Hazard* h = inline_hazard(array, index)) {
-            shadow::Phases none{};  // no barriers: every epoch 0
-            if (!inline_->order.read_may_conflict(false, *h, none, global_id_) && counted_inline()) {
-                h->add_flags(shadow::kNotSummed);
-                inline_->order.remember_reader(*h, none, global_id_, shadow::line16(line));
-                arrays_read_ |= uint64_t(1) << array;
-                return inline_->arrays[array].bits[index];
-            }
+            const shadow::InlineArray& x = inline_->arrays[array];
+            shadow::Phases none{};  // without barriers every epoch is 0
+            if (x.plain ? inline_read<false>(array, *h, none, line)
+                        : inline_read<true>(array, *h, x.epochs(index, none), line))
+                return x.bits[index];
         }
         return emulator_load(array, index, line);
     }
     void store_bits(size_t array, uint64_t index, uint64_t bits, int line) {
         if (shadow::Hazard* h = inline_hazard(array, index)) {
+            const shadow::InlineArray& x = inline_->arrays[array];
             shadow::Phases none{};
-            if (!inline_->order.write_may_conflict(*h, none, global_id_, false) && counted_inline()) {
-                h->add_flags(shadow::kNotSummed);
-                inline_->order.remember_writer(*h, none, global_id_, shadow::line16(line), false);
-                arrays_written_ |= uint64_t(1) << array;
-                inline_->arrays[array].bits[index] = uint32_t(bits);
+            if (x.plain ? inline_write<false>(array, *h, none, line)
+                        : inline_write<true>(array, *h, x.epochs(index, none), line)) {
+                x.bits[index] = uint32_t(bits);
                 return;
             }
         }
@@ -174,6 +171,31 @@ class ModelThread {
     shadow::Hazard* inline_hazard(size_t array, uint64_t index) const {
         return inline_ && index < inline_->arrays[array].size ? &inline_->arrays[array].hazards[index] : nullptr;
     }
+    // A plain read or write of an element of `array` whose shadow state is `h` and epochs `p`, recorded
+    // inline; false, recording nothing, where a finding may come of it (the emulator then looks).
+    // Not kGeneral: a global array of a kernel without barriers (InlineArray::plain), whose epochs
+    // are a local zero and whose touching threads are all counted, which the compiler folds away.
+    template <bool kGeneral>
+    [[gnu::always_inline]] bool inline_read(size_t array, shadow::Hazard& h, shadow::Phases& p, int line) {
+        const shadow::InlineArray& x = inline_->arrays[array];
+        if (inline_->order.read_may_conflict(kGeneral && x.shared, h, p, global_id_) || !counted_inline()) return false;
+        h.add_flags(shadow::kNotSummed);
+        inline_->order.remember_reader(h, p, global_id_, shadow::line16(line));
+        arrays_read_ |= uint64_t(!kGeneral || recorded_inline(x)) << array;
+        return true;
+    }
+    template <bool kGeneral>
+    [[gnu::always_inline]] bool inline_write(size_t array, shadow::Hazard& h, shadow::Phases& p, int line) {
+        const shadow::InlineArray& x = inline_->arrays[array];
+        if (inline_->order.write_may_conflict(h, p, global_id_, false) || !counted_inline()) return false;
+        h.add_flags(shadow::kNotSummed);
+        inline_->order.remember_writer(h, p, global_id_, shadow::line16(line), false);
+        arrays_written_ |= uint64_t(!kGeneral || recorded_inline(x)) << array;
+        return true;
+    }
+    // Whether an access of `x` counts this thread among those touching it (a __shared__ array:
+    // only in the block whose copy is recorded).
+    bool recorded_inline(const shadow::InlineArray& x) const { return !x.shared || inline_->record_shared; }
     // Counts an access taken inline; false (not counted) for every 65,536th, which goes the
     // emulator's way to be counted and to stop there if the run must.
     bool counted_inline() {

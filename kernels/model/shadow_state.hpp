@@ -139,12 +139,21 @@ struct BlockOrder {
 };
 
 // What a body's plain loads and stores of an array need to be recorded without a call into the
-// emulator (ModelThread::load_bits): its 4-byte values and ordering state. `bits` is null for an
-// array whose accesses take the emulator's path (shared, 2- or 8-byte elements, watched).
+// emulator (ModelThread::load_bits): its 4-byte values and shadow state (a __shared__ array's:
+// the running block's copy). `size` is 0 for an array whose accesses take the emulator's path
+// (2- or 8-byte elements, a watched array).
 struct InlineArray {
+    uint64_t size = 0;
     uint32_t* bits = nullptr;
     Hazard* hazards = nullptr;
-    uint64_t size = 0;
+    // A global array of a kernel without barriers: every epoch 0, every access recorded (one
+    // flag, looked at on every access, for the two below).
+    bool plain = false;
+    bool shared = false;
+    Phases* phases = nullptr;  // with barriers or warp functions; else every epoch is 0
+
+    // Element i's epochs: `none` (zeros) without barriers.
+    Phases& epochs(uint64_t i, Phases& none) const { return phases ? phases[i] : none; }
 };
 
 // Every 65,536th access goes the emulator's way, where a cancelled launch, or one past its
@@ -152,12 +161,15 @@ struct InlineArray {
 inline constexpr uint64_t kStopCheckMask = (uint64_t(1) << 16) - 1;
 
 // The emulator's side of the inlined path, when the run allows it (ModelEmulator::setup): a
-// launch that finds races and hazards without per-element records, warp requests, fibers, a
-// phase or a watched element, whose plain accesses then need nothing but the arrays' state.
+// launch that finds races and hazards without per-element records, warp requests, a phase or a
+// watched element, whose plain accesses then need nothing but the arrays' state.
 struct InlineAccesses {
     InlineArray arrays[64];        // indexed like the spec's arrays (kMaxModelArrays)
     uint64_t* accesses = nullptr;  // the run's count
-    BlockOrder order;              // the running block's (no barriers: every epoch 0)
+    BlockOrder order;              // the running block's, as its epochs are now
+    // The running block's __shared__ arrays are the ones recorded (ModelLaunch::shared_block):
+    // the threads that touch them count among its threads touching them.
+    bool record_shared = false;
 };
 
 }  // namespace threadmap::shadow
