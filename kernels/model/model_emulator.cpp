@@ -450,10 +450,7 @@ class alignas(64) ModelEmulator {
     bool as_fibers_ = false;       // the block's threads run as fibers (barriers or warp functions)
     bool global_atomics_ = false;  // shared_by_atomics()
     Phases no_phases_{};           // every element's epochs without fibers: always 0
-    // What ModelThread's inlined loads and stores need (setup says whether they may take it); its
-    // block order is order(), set again wherever the running block or its epochs change.
-    InlineAccesses inline_;
-    uint32_t block_base_ = 0;  // the running block's first thread id
+    uint32_t block_base_ = 0;      // the running block's first thread id
     bool record_reads_ = true;
     bool record_elements_ = true;
     bool keep_records_ = true;    // record_elements and keep_records
@@ -502,6 +499,10 @@ class alignas(64) ModelEmulator {
     std::vector<std::array<uint64_t, 2>> threads_touching_;  // per array: writing, reading
     void count_touching(ModelThread& t);  // the arrays it read and wrote, among the threads touching each
     bool run_threads_in_turn(const Dim3& block_idx);
+    // What ModelThread's inlined loads and stores need (setup says whether they may take it); its
+    // block order is order(), set again wherever the running block or its epochs change. Last:
+    // its 2.5 KB would part the members the emulator's own access path reads.
+    InlineAccesses inline_;
 };
 
 // [SECTION] Findings: report, read and write checks, out of bounds

@@ -126,21 +126,18 @@ class ModelThread {
     // is recorded here, in the body's own code, and only the rest call into the emulator.
     uint64_t load_bits(size_t array, uint64_t index, int line) {
         if (shadow::Hazard* h = inline_hazard(array, index)) {
-            const shadow::InlineArray& x = inline_->arrays[array];
+            if (!inline_->arrays[array].plain) return shadow_load(array, index, line);
             shadow::Phases none{};  // without barriers every epoch is 0
-            if (x.plain ? inline_read<false>(array, *h, none, line)
-                        : inline_read<true>(array, *h, x.epochs(index, none), line))
-                return x.bits[index];
+            if (inline_read<false>(array, *h, none, line)) return inline_->arrays[array].bits[index];
         }
         return emulator_load(array, index, line);
     }
     void store_bits(size_t array, uint64_t index, uint64_t bits, int line) {
         if (shadow::Hazard* h = inline_hazard(array, index)) {
-            const shadow::InlineArray& x = inline_->arrays[array];
+            if (!inline_->arrays[array].plain) return shadow_store(array, index, bits, line);
             shadow::Phases none{};
-            if (x.plain ? inline_write<false>(array, *h, none, line)
-                        : inline_write<true>(array, *h, x.epochs(index, none), line)) {
-                x.bits[index] = uint32_t(bits);
+            if (inline_write<false>(array, *h, none, line)) {
+                inline_->arrays[array].bits[index] = uint32_t(bits);
                 return;
             }
         }
@@ -192,6 +189,23 @@ class ModelThread {
         inline_->order.remember_writer(h, p, global_id_, shadow::line16(line), false);
         arrays_written_ |= uint64_t(!kGeneral || recorded_inline(x)) << array;
         return true;
+    }
+    // The same for an array that is not plain (a kernel with barriers, a __shared__ array): out of
+    // line, so that the plain path inlined into a body stays small (inlined both, they slowed the
+    // tutorial's matmul loop by a fifth at every level).
+    [[gnu::noinline]] uint64_t shadow_load(size_t array, uint64_t index, int line) {
+        const shadow::InlineArray& x = inline_->arrays[array];
+        shadow::Phases none{};
+        if (inline_read<true>(array, x.hazards[index], x.epochs(index, none), line)) return x.bits[index];
+        return emulator_load(array, index, line);
+    }
+    [[gnu::noinline]] void shadow_store(size_t array, uint64_t index, uint64_t bits, int line) {
+        const shadow::InlineArray& x = inline_->arrays[array];
+        shadow::Phases none{};
+        if (inline_write<true>(array, x.hazards[index], x.epochs(index, none), line))
+            x.bits[index] = uint32_t(bits);
+        else
+            emulator_store(array, index, bits, line);
     }
     // Whether an access of `x` counts this thread among those touching it (a __shared__ array:
     // only in the block whose copy is recorded).

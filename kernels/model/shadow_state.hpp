@@ -88,20 +88,20 @@ struct BlockOrder {
     // The element's other reader (Hazard::other_and_flags) when its last reader is of the running
     // block, else kNoThread: the checks look only at readers of the running block, and another
     // block's last reader already makes a write worth checking.
-    uint32_t other_reader(const Hazard& h) const {
+    [[gnu::always_inline]] uint32_t other_reader(const Hazard& h) const {
         if (!in_block(h.last_reader)) return kNoThread;
         const uint32_t i = h.other_index();
         return i == h.last_reader - base ? kNoThread : base + i;
     }
     // Whether a plain read by `id` may be a finding (the emulator's check_read says): an
     // uninitialised read of shared memory, or another thread's write not ordered before it.
-    bool read_may_conflict(bool shared, const Hazard& h, const Phases& p, uint32_t id) const {
+    [[gnu::always_inline]] bool read_may_conflict(bool shared, const Hazard& h, const Phases& p, uint32_t id) const {
         return (shared && !(h.flags() & kWritten)) ||
                (h.last_writer != kNoThread && h.last_writer != id && p.write >= barrier_epoch);
     }
     // Whether a write by `id` may be a finding (check_write). An atomic after another thread's
     // atomic is no race: only readers can conflict with it.
-    bool write_may_conflict(const Hazard& h, const Phases& p, uint32_t id, bool atomic) const {
+    [[gnu::always_inline]] bool write_may_conflict(const Hazard& h, const Phases& p, uint32_t id, bool atomic) const {
         const auto other = [id](uint32_t t) { return t != kNoThread && t != id; };
         return (other(h.last_writer) && !(atomic && (h.flags() & kAtomicWrite))) ||
                (p.read >= barrier_epoch && (other(h.last_reader) || other(other_reader(h))));
@@ -116,7 +116,7 @@ struct BlockOrder {
     }
     // The element's ordering state after a plain read by `id`: it is the last reader, and the
     // reader before it stays as the other one while both are of the running block and unordered.
-    void remember_reader(Hazard& h, Phases& p, uint32_t id, uint16_t line) const {
+    [[gnu::always_inline]] void remember_reader(Hazard& h, Phases& p, uint32_t id, uint16_t line) const {
         uint32_t other = other_reader(h);
         if (p.read < barrier_epoch || !in_block(h.last_reader))
             other = kNoThread;
@@ -130,7 +130,7 @@ struct BlockOrder {
         p.read = epoch;
         h.read_line = line;
     }
-    void remember_writer(Hazard& h, Phases& p, uint32_t id, uint16_t line, bool atomic) const {
+    [[gnu::always_inline]] void remember_writer(Hazard& h, Phases& p, uint32_t id, uint16_t line, bool atomic) const {
         h.last_writer = id;
         p.write = epoch;
         h.write_line = line;
