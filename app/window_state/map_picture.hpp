@@ -118,7 +118,7 @@ void prepare_colors(MapPicture& picture);
 
 // A picture with no map whose buffers (the map's, the output's, `colour_cells` prepared colours)
 // hold `elements` and are faulted in now: build_picture refills them instead of fresh pages,
-// which on this project's 2-core VM took 430-470 ms of a 4096² change against 190 ms.
+// which on this project's 2-core VM took 430-525 ms of a 4096² change's build against 150-200 ms.
 MapPicture spare_buffers(uint64_t elements, uint64_t colour_cells);
 
 // The per-element figures the picture's colour mode colours by (memory costs, findings), or
