@@ -309,6 +309,10 @@ class alignas(64) ModelEmulator {
     // inputs, not from the first run's values after its sampled blocks: where those blocks wrote
     // an element, absorb refuses a range that touched it, and the sums add what a range added.
     void setup(const std::atomic<bool>* cancel, bool worker = false);
+    // setup's parts: array `a`'s values (its inputs filled) and the state the launch records for
+    // it; and the inlined path's table (shadow::InlineAccesses), when the launch allows it (true).
+    Storage make_storage(size_t a, bool worker) const;
+    bool set_up_inline_path();
     // Blocks [first, end) in order, until a divergent barrier ends the launch.
     void run_blocks(uint64_t first, uint64_t end);
     // Joins the run of the blocks right after this one's (and the ranges joined to it), made by
@@ -1121,42 +1125,31 @@ void ModelEmulator::abandon_fibers() {
 }
 
 // [SECTION] Setup
-void ModelEmulator::setup(const std::atomic<bool>* cancel, bool worker) {
-    cancel_ = cancel;
-    if (watch_array_ != SIZE_MAX) result_.watched.emplace();
-    for (size_t a = 0; a < spec_.arrays.size(); ++a) {
-        const ArraySpec& spec = spec_.arrays[a];
-        Storage s;
-        s.shared = spec.space == MemorySpace::Shared;
-        s.shape = spec.shape(params_, launch_);
-        s.size = 1;
-        for (uint64_t side : s.shape) s.size *= side;
-        s.words = value_words(spec.type);
-        s.bytes = value_bytes(spec.type);
-        reserve_huge(s.bits, s.size * s.words);
-        s.bits.assign(s.size * s.words, 0u);
-        if (!s.shared && (spec.role == ArrayRole::Input || spec.role == ArrayRole::InOut))
-            spec_.fill_input(params_, a, s.bits);
-        if (worker && spec_.atomic_results_unused && !s.shared) s.start = s.bits;  // what absorb's sums add to
-        if (record_elements_) s.hazards = ZeroedBuffer<Hazard>(s.size, true);
-        if (record_elements_ && spec_.runs_as_fibers()) s.phases = ZeroedBuffer<Phases>(s.size, true);
-        if (keep_records_) {
-            reserve_huge(s.records, s.size);
-            s.records.assign(s.size, ElementRecord{});
-            s.counted = ZeroedBuffer<Counted>(s.size, true);
-        }
-        arrays_.push_back(std::move(s));
+Storage ModelEmulator::make_storage(size_t a, bool worker) const {
+    const ArraySpec& spec = spec_.arrays[a];
+    Storage s;
+    s.shared = spec.space == MemorySpace::Shared;
+    s.shape = spec.shape(params_, launch_);
+    s.size = 1;
+    for (uint64_t side : s.shape) s.size *= side;
+    s.words = value_words(spec.type);
+    s.bytes = value_bytes(spec.type);
+    reserve_huge(s.bits, s.size * s.words);
+    s.bits.assign(s.size * s.words, 0u);
+    if (!s.shared && (spec.role == ArrayRole::Input || spec.role == ArrayRole::InOut))
+        spec_.fill_input(params_, a, s.bits);
+    if (worker && spec_.atomic_results_unused && !s.shared) s.start = s.bits;  // what absorb's sums add to
+    if (record_elements_) s.hazards = ZeroedBuffer<Hazard>(s.size, true);
+    if (record_elements_ && spec_.runs_as_fibers()) s.phases = ZeroedBuffer<Phases>(s.size, true);
+    if (keep_records_) {
+        reserve_huge(s.records, s.size);
+        s.records.assign(s.size, ElementRecord{});
+        s.counted = ZeroedBuffer<Counted>(s.size, true);
     }
-    if (record_requests_) {
-        std::vector<uint64_t> sizes;
-        for (const Storage& st : arrays_) sizes.push_back(st.size);
-        requests_ = std::make_unique<WarpRequests>(spec_, sizes, tpb_, keep_requests_, keep_op_, global_element_bytes_,
-                                                   cost_array_, !spec_.runs_as_fibers());
-    }
-    if (record_elements_) threads_touching_.assign(arrays_.size(), {0, 0});
-    // Hazard keeps a reader's index in its block in 10 bits (check_model_launch refuses more).
-    if (tpb_ > 1024) throw std::logic_error("a block of " + std::to_string(tpb_) + " threads reached the model");
-    as_fibers_ = spec_.runs_as_fibers();
+    return s;
+}
+
+bool ModelEmulator::set_up_inline_path() {
     // The inlined path records what it takes as this path would (access, access_element): no
     // requests, records, phase or watch to look at, a 4-byte array's value and shadow state only.
     const bool inlined =
@@ -1171,6 +1164,24 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, bool worker) {
                                  s.hazards.data(), !as_fibers_ && !s.shared,
                                  s.shared,         as_fibers_ ? s.phases.data() : nullptr};
     }
+    return inlined;
+}
+
+void ModelEmulator::setup(const std::atomic<bool>* cancel, bool worker) {
+    cancel_ = cancel;
+    if (watch_array_ != SIZE_MAX) result_.watched.emplace();
+    for (size_t a = 0; a < spec_.arrays.size(); ++a) arrays_.push_back(make_storage(a, worker));
+    if (record_requests_) {
+        std::vector<uint64_t> sizes;
+        for (const Storage& st : arrays_) sizes.push_back(st.size);
+        requests_ = std::make_unique<WarpRequests>(spec_, sizes, tpb_, keep_requests_, keep_op_, global_element_bytes_,
+                                                   cost_array_, !spec_.runs_as_fibers());
+    }
+    if (record_elements_) threads_touching_.assign(arrays_.size(), {0, 0});
+    // Hazard keeps a reader's index in its block in 10 bits (check_model_launch refuses more).
+    if (tpb_ > 1024) throw std::logic_error("a block of " + std::to_string(tpb_) + " threads reached the model");
+    as_fibers_ = spec_.runs_as_fibers();
+    const bool inlined = set_up_inline_path();
     // Fibers: one ModelThread per thread of the block, each with its threadIdx for good. In turn:
     // one serves every thread (run_threads_in_turn).
     threads_.assign(as_fibers_ ? tpb_ : 1, ModelThread{});
