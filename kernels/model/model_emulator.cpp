@@ -194,6 +194,9 @@ struct Storage {
     // (JoinedFlag). Their ordering states stay theirs: only the blocks that run on after a range
     // that does not join need them here (take_state).
     ZeroedBuffer<uint8_t> joined;
+    // Per chunk of elements (kTouchedChunkShift), whether this run's accesses touched the
+    // ordering state there, and whether the ranges joined to it did (where `joined` says what).
+    std::vector<uint8_t> touched, joined_touched;
     std::vector<PastRecord> past;  // out-of-bounds accesses just past the end (ArrayResult::past)
     uint64_t past_elsewhere = 0;
     bool shared = false;
@@ -202,6 +205,13 @@ struct Storage {
     bool flagged = false;
     uint64_t get(uint64_t i) const { return element_bits(bits, words, i); }
     void put(uint64_t i, uint64_t v) { put_element_bits(bits, words, i, v); }
+    // Element i's ordering state, read only where its chunk was touched (zero elsewhere).
+    Hazard state(uint64_t i) const { return touched[i >> kTouchedChunkShift] ? hazards[i] : Hazard{}; }
+    // What was reported on element i here and in the ranges joined to this run (HazardFlags).
+    uint8_t reported(uint64_t i) const {
+        const bool theirs = !joined_touched.empty() && joined_touched[i >> kTouchedChunkShift];
+        return uint8_t(state(i).flags() | (theirs ? joined[i] : 0));
+    }
 };
 
 // [SECTION] Fiber stacks
@@ -649,6 +659,7 @@ uint64_t ModelEmulator::access_element(ModelThread& t, Storage& s, size_t a, uin
                                        bool write, bool atomic, uint64_t new_bits, bool integer_add) {
     const uint32_t id = t.global_id_;
     Hazard& h = s.hazards[i];
+    s.touched[i >> kTouchedChunkShift] = 1;
     h.add_flags(atomic && integer_add ? 0 : kNotSummed);
     // Without fibers every epoch is 0: the shared scratch stays 0 and stands for each element's.
     Phases& p = as_fibers_ ? s.phases[i] : no_phases_;
@@ -1139,7 +1150,10 @@ Storage ModelEmulator::make_storage(size_t a, bool worker) const {
     if (!s.shared && (spec.role == ArrayRole::Input || spec.role == ArrayRole::InOut))
         spec_.fill_input(params_, a, s.bits);
     if (worker && spec_.atomic_results_unused && !s.shared) s.start = s.bits;  // what absorb's sums add to
-    if (record_elements_) s.hazards = ZeroedBuffer<Hazard>(s.size, true);
+    if (record_elements_) {
+        s.hazards = ZeroedBuffer<Hazard>(s.size, true);
+        s.touched.assign((s.size >> kTouchedChunkShift) + 1, 0);
+    }
     if (record_elements_ && spec_.runs_as_fibers()) s.phases = ZeroedBuffer<Phases>(s.size, true);
     if (keep_records_) {
         reserve_huge(s.records, s.size);
@@ -1162,7 +1176,8 @@ bool ModelEmulator::set_up_inline_path() {
         if (s.bytes == 4 && a != watch_array_)
             inline_.arrays[a] = {s.size,           s.bits.data(),
                                  s.hazards.data(), !as_fibers_ && !s.shared,
-                                 s.shared,         as_fibers_ ? s.phases.data() : nullptr};
+                                 s.shared,         as_fibers_ ? s.phases.data() : nullptr,
+                                 s.touched.data()};
     }
     return inlined;
 }
@@ -1217,13 +1232,14 @@ namespace {
 // [SECTION] Joining ranges run apart (absorb) and the result (finish)
 bool touched(const Hazard& h) { return h.last_writer != kNone || h.last_reader != kNone; }
 
-// f(i) for each element index i of a part, until f returns false (then so does for_part):
-// chunks of 65,536 elements are dealt to the parts in turn, so that each part has its share of
-// the elements a range touched, wherever they lie.
+// f(i) for each element index i of a part in the chunks a range touched (`touched`, its
+// Storage::touched), until f returns false (then so does for_part): the chunks are dealt to the
+// parts in turn, so that each part has its share of the elements a range touched, wherever they lie.
 template <class F>
-bool for_part(uint64_t size, unsigned part, unsigned parts, const F& f) {
-    constexpr uint64_t kChunk = uint64_t(1) << 16;
+bool for_part(uint64_t size, const std::vector<uint8_t>& touched, unsigned part, unsigned parts, const F& f) {
+    constexpr uint64_t kChunk = uint64_t(1) << kTouchedChunkShift;
     for (uint64_t first = part * kChunk; first < size; first += parts * kChunk) {
+        if (!touched[first >> kTouchedChunkShift]) continue;
         const uint64_t end = std::min(size, first + kChunk);
         for (uint64_t i = first; i < end; ++i)
             if (!f(i)) return false;
@@ -1283,9 +1299,9 @@ bool ModelEmulator::joins(const ModelEmulator& later, unsigned part, unsigned pa
     for (size_t a = 0; a < arrays_.size(); ++a) {
         if (arrays_[a].shared) continue;
         const Storage& mine = arrays_[a];
-        const auto& theirs = later.arrays_[a].hazards;
-        const bool all_join = for_part(mine.size, part, parts, [&](uint64_t i) {
-            const Hazard &m = mine.hazards[i], &t = theirs[i];
+        const Storage& theirs = later.arrays_[a];
+        const bool all_join = for_part(mine.size, theirs.touched, part, parts, [&](uint64_t i) {
+            const Hazard &t = theirs.hazards[i], m = mine.state(i);
             if (!touched(t)) return true;
             const uint8_t joined = mine.joined.empty() ? 0 : mine.joined[i];
             const bool written = m.last_writer != kNone || (joined & kJoinedWritten);
@@ -1305,7 +1321,7 @@ void ModelEmulator::join_elements(const ModelEmulator& later, unsigned part, uns
         const uint32_t bits = 8 * mine.bytes;
         const uint64_t mask = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
         const bool sums = sums_join(a, 0, 0);  // this array's elements may join by adding
-        for_part(mine.size, part, parts, [&](uint64_t i) {
+        for_part(mine.size, theirs.touched, part, parts, [&](uint64_t i) {
             const Hazard& t = theirs.hazards[i];
             if (!touched(t)) return true;
             if (keep_records_) {
@@ -1318,8 +1334,8 @@ void ModelEmulator::join_elements(const ModelEmulator& later, unsigned part, uns
                 r.readers += tr.readers;
             }
             const uint8_t joined = mine.joined[i];
-            if (sums && (touched(mine.hazards[i]) || (joined & kJoinedTouched)) &&
-                sums_join(a, mine.hazards[i].flags() | joined, t.flags()))
+            const Hazard m = mine.state(i);
+            if (sums && (touched(m) || (joined & kJoinedTouched)) && sums_join(a, m.flags() | joined, t.flags()))
                 mine.put(i, (mine.get(i) + theirs.get(i) - element_bits(theirs.start, theirs.words, i)) & mask);
             else if (t.last_writer != kNone)
                 mine.put(i, theirs.get(i));
@@ -1335,15 +1351,17 @@ void ModelEmulator::take_state(const ModelEmulator& later) {
         if (arrays_[a].shared) continue;
         Storage& mine = arrays_[a];
         const Storage& theirs = later.arrays_[a];
-        for (size_t i = 0; i < theirs.hazards.size(); ++i) {
+        for_part(theirs.size, theirs.touched, 0, 1, [&](uint64_t i) {
             const Hazard& t = theirs.hazards[i];
-            if (!touched(t)) continue;
+            if (!touched(t)) return true;
+            mine.touched[i >> kTouchedChunkShift] = 1;
             if (keep_records_) mine.counted[i] = theirs.counted[i];
             const uint8_t flags = mine.hazards[i].flags();
             mine.hazards[i] = t;
             mine.hazards[i].add_flags(flags);
             if (!mine.phases.empty()) mine.phases[i] = theirs.phases[i];
-        }
+            return true;
+        });
     }
 }
 
@@ -1354,9 +1372,15 @@ bool ModelEmulator::absorb(ModelEmulator& later, unsigned parts) {
     });
     if (!joined) return false;
     for (Storage& s : arrays_)
-        if (!s.shared && s.joined.empty()) s.joined = ZeroedBuffer<uint8_t>(s.size);
+        if (!s.shared && s.joined.empty()) {
+            s.joined = ZeroedBuffer<uint8_t>(s.size);
+            s.joined_touched.assign(s.touched.size(), 0);
+        }
     in_parts(parts, [&](unsigned part) { join_elements(later, part, parts); });
     for (size_t a = 0; a < arrays_.size(); ++a) {
+        if (!arrays_[a].shared)
+            for (size_t c = 0; c < arrays_[a].touched.size(); ++c)
+                arrays_[a].joined_touched[c] |= later.arrays_[a].touched[c];
         threads_touching_[a][0] += later.threads_touching_[a][0];
         threads_touching_[a][1] += later.threads_touching_[a][1];
         if (!arrays_[a].shared) join_past(arrays_[a], later.arrays_[a]);
@@ -1389,13 +1413,11 @@ ModelResult ModelEmulator::finish() {
             // The records are the result's as they are; the found bits come from the ordering
             // state, which then goes.
             r.records = std::move(arrays_[a].records);
-            const ZeroedBuffer<Hazard>& hazards = arrays_[a].hazards;
-            reserve_huge(r.found, hazards.size());
-            r.found.resize(hazards.size());
-            const ZeroedBuffer<uint8_t>& joined = arrays_[a].joined;
-            if (arrays_[a].flagged)
-                for (size_t i = 0; i < hazards.size(); ++i)
-                    r.found[i] = found_bits(hazards[i].flags() | (joined.empty() ? 0 : joined[i]));
+            const Storage& s = arrays_[a];
+            reserve_huge(r.found, s.hazards.size());
+            r.found.resize(s.hazards.size());
+            if (s.flagged)
+                for (size_t i = 0; i < s.hazards.size(); ++i) r.found[i] = found_bits(s.reported(i));
             arrays_[a].hazards = {};
             arrays_[a].joined = {};
             arrays_[a].phases = {};

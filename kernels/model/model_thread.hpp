@@ -125,7 +125,7 @@ class ModelThread {
     // run allows (shadow::InlineAccesses), a plain access in bounds that no finding can come of
     // is recorded here, in the body's own code, and only the rest call into the emulator.
     uint64_t load_bits(size_t array, uint64_t index, int line) {
-        if (shadow::Hazard* h = inline_hazard(array, index)) {
+        if (shadow::Hazard* h = touch_inline(array, index)) {
             if (!inline_->arrays[array].plain) return shadow_load(array, index, line);
             shadow::Phases none{};  // without barriers every epoch is 0
             if (inline_read<false>(array, *h, none, line)) return inline_->arrays[array].bits[index];
@@ -133,7 +133,7 @@ class ModelThread {
         return emulator_load(array, index, line);
     }
     void store_bits(size_t array, uint64_t index, uint64_t bits, int line) {
-        if (shadow::Hazard* h = inline_hazard(array, index)) {
+        if (shadow::Hazard* h = touch_inline(array, index)) {
             if (!inline_->arrays[array].plain) return shadow_store(array, index, bits, line);
             shadow::Phases none{};
             if (inline_write<false>(array, *h, none, line)) {
@@ -164,9 +164,13 @@ class ModelThread {
     uint64_t emulator_load(size_t array, uint64_t index, int line);
     void emulator_store(size_t array, uint64_t index, uint64_t bits, int line);
     // The element's shadow state where this run records an access of `array` at `index` inline
-    // when no finding can come of it; null where the emulator records every access of it.
-    shadow::Hazard* inline_hazard(size_t array, uint64_t index) const {
-        return inline_ && index < inline_->arrays[array].size ? &inline_->arrays[array].hazards[index] : nullptr;
+    // when no finding can come of it, its chunk marked touched (recorded here or by the
+    // emulator, the access touches it); null where the emulator records every access of it.
+    shadow::Hazard* touch_inline(size_t array, uint64_t index) const {
+        if (!inline_ || index >= inline_->arrays[array].size) return nullptr;
+        const shadow::InlineArray& x = inline_->arrays[array];
+        x.touched[index >> shadow::kTouchedChunkShift] = 1;
+        return &x.hazards[index];
     }
     // A plain read or write of an element of `array` whose shadow state is `h` and epochs `p`, recorded
     // inline; false, recording nothing, where a finding may come of it (the emulator then looks).

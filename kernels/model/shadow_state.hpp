@@ -138,6 +138,13 @@ struct BlockOrder {
     }
 };
 
+// The ordering state is marked touched per chunk of 65,536 elements (InlineArray::touched, the
+// emulator's Storage::touched): joining ranges run apart and reading out the findings skip the
+// chunks a run never touched, whose state is all zero. Reading it there would cost its pages:
+// zero pages shared by the kernel where it maps them, and on kernels that do not (this project's
+// VM, 2026-12-06) fresh memory, 256 MB of it for a 16M-element launch run in two ranges.
+inline constexpr unsigned kTouchedChunkShift = 16;
+
 // What a body's plain loads and stores of an array need to be recorded without a call into the
 // emulator (ModelThread::load_bits): its 4-byte values and shadow state (a __shared__ array's:
 // the running block's copy). `size` is 0 for an array whose accesses take the emulator's path
@@ -150,7 +157,8 @@ struct InlineArray {
     // flag, looked at on every access, for the two below).
     bool plain = false;
     bool shared = false;
-    Phases* phases = nullptr;  // with barriers or warp functions; else every epoch is 0
+    Phases* phases = nullptr;    // with barriers or warp functions; else every epoch is 0
+    uint8_t* touched = nullptr;  // per chunk (kTouchedChunkShift): set by every access of it
 
     // Element i's epochs: `none` (zeros) without barriers.
     Phases& epochs(uint64_t i, Phases& none) const { return phases ? phases[i] : none; }
