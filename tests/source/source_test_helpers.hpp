@@ -50,6 +50,16 @@ inline const MemorySite& site(const MemoryView& v, int line, AccessOp op) {
     return v.sites.front();
 }
 
+// A binding of 2-byte values (half or bfloat16 bit patterns): "a=ushort[3]:1,2,3".
+inline std::string ushorts(const char* name, const std::vector<uint16_t>& v) {
+    std::string t = std::string(name) + "=ushort[" + std::to_string(v.size()) + "]:";
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (i > 0) t += ',';  // not `(i ? "," : "") + …`: GCC 12 warns of a memcpy bound there (-Wstringop-overflow)
+        t += std::to_string(v[i]);
+    }
+    return t;
+}
+
 // Element i of an array of 8-byte elements (double, long long): its two 32-bit words.
 inline uint64_t wide(const ArrayResult& a, size_t i) { return a.bits[2 * i] | uint64_t(a.bits[2 * i + 1]) << 32; }
 

@@ -43,12 +43,6 @@ uint16_t nearest_bf16(long double x) {
     return sign | r;
 }
 
-std::string ushorts(const char* name, const std::vector<uint16_t>& v) {
-    std::string t = std::string(name) + "=ushort[" + std::to_string(v.size()) + "]:";
-    for (size_t i = 0; i < v.size(); ++i) t += (i ? "," : "") + std::to_string(v[i]);
-    return t;
-}
-
 // A random finite bfloat16 of either sign with an exponent in [-span, span].
 uint16_t random_bf16(std::mt19937& g, int span) {
     const int exponent = int(g() % uint32_t(2 * span + 1)) - span;

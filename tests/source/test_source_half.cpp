@@ -135,12 +135,7 @@ TEST_CASE("__hfma rounds once: a * b + c to the nearest half, checked against GC
         b.push_back(normal());
         c.push_back(g() % 2 ? normal() : uint16_t(g() % 0x0400));  // subnormal c too
     }
-    const auto values = [](const char* name, const std::vector<uint16_t>& v) {
-        std::string t = std::string(name) + "=ushort[" + std::to_string(v.size()) + "]:";
-        for (size_t i = 0; i < v.size(); ++i) t += (i ? "," : "") + std::to_string(v[i]);
-        return t;
-    };
-    auto k = bound(s, {values("a", a), values("b", b), values("c", c), "out=ushort[1024]"});
+    auto k = bound(s, {ushorts("a", a), ushorts("b", b), ushorts("c", c), "out=ushort[1024]"});
     const ModelResult result = run(*k, {4, 1, 1}, {256, 1, 1});
     CHECK(half_bits(result.arrays[3], 0) == 0x3d03);
     const auto as_long_double = [](uint16_t h) { return (long double)__threadmap_half_to_float(h); };
