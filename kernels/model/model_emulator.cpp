@@ -313,6 +313,10 @@ class alignas(64) ModelEmulator {
           watch_array_(model_launch.record_elements ? model_launch.watch_array : SIZE_MAX),
           watch_element_(model_launch.watch_element),
           phase_filter_(model_launch.phase) {}
+    // The threads' fibers wait for a next block that does not come: abandoned, not unwound.
+    ~ModelEmulator() { abandon_fibers(); }
+    ModelEmulator(const ModelEmulator&) = delete;
+    ModelEmulator& operator=(const ModelEmulator&) = delete;
 
     // The arrays, the inputs, the block's threads and their fibers. A `worker` (a range to be
     // absorbed) also keeps its starting values for the sums absorb makes. It starts from the
@@ -377,6 +381,7 @@ class alignas(64) ModelEmulator {
   private:
     void run_block(uint64_t block);
     void run_block_as_fibers();
+    ctx::fiber thread_fiber(uint32_t i);
     // The first thread from `from` on that is running (tpb_, the scheduler, if none or stopped).
     uint32_t next_running(uint32_t from) const;
     // Switches from `from` (a thread, or tpb_) to `to`; returns when something hands back.
@@ -1024,17 +1029,7 @@ void ModelEmulator::keep_shared() {
 void ModelEmulator::run_block_as_fibers() {
     for (uint32_t i = 0; i < tpb_; ++i) {
         state_[i] = FiberState::Running;
-        fibers_[i] = ctx::fiber(std::allocator_arg, ArenaAllocator{stacks_.get(), i}, [this, i](ctx::fiber&& from) {
-            fibers_[handed_by_] = std::move(from);
-            try {
-                spec_.body(threads_[i]);
-            } catch (const StopRun&) {  // caught on its own stack: nothing crosses a fiber
-                stopped_ = true;
-            }
-            state_[i] = FiberState::Exited;
-            handed_by_ = i;  // ended: what the next one keeps for it is never resumed
-            return std::move(fibers_[next_running(i + 1)]);
-        });
+        if (!fibers_[i]) fibers_[i] = thread_fiber(i);  // made once, and again after an abandoned block
     }
     for (;;) {
         // The running threads in order, each handing over to the next; the last back here.
@@ -1073,6 +1068,25 @@ void ModelEmulator::run_block_as_fibers() {
         abandon_fibers();
         return;
     }
+}
+
+// Thread i's fiber runs its body block after block: an ended thread hands over and waits for
+// the next block where it stopped. One fiber per thread and block cost a fiber's making (and a
+// switch into it) and its ending (a switch to free it) every time. It never ends: the waiting
+// fibers are abandoned with the emulator (abandon_fibers).
+ctx::fiber ModelEmulator::thread_fiber(uint32_t i) {
+    return ctx::fiber(std::allocator_arg, ArenaAllocator{stacks_.get(), i}, [this, i](ctx::fiber&& from) -> ctx::fiber {
+        fibers_[handed_by_] = std::move(from);
+        for (;;) {
+            try {
+                spec_.body(threads_[i]);
+            } catch (const StopRun&) {  // caught on its own stack: nothing crosses a fiber
+                stopped_ = true;
+            }
+            state_[i] = FiberState::Exited;
+            hand_over(i, next_running(i + 1));  // back when the next block starts
+        }
+    });
 }
 
 // The block's threads did not all reach the barrier on `line` (the first waiting thread's):
