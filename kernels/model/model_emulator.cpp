@@ -152,11 +152,6 @@ namespace {
 constexpr uint32_t kNone = ElementRecord::kNone;
 static_assert(kNoThread == kNone);
 
-// The last thread counted among an element's writers and readers (recorded accesses only,
-// atomics included): a thread's repeated accesses count once. Kept with the records.
-struct Counted {
-    ThreadSlot writer, reader;
-};
 // What the ranges joined into a run did to an element (Storage::joined): their HazardFlags,
 // OR-ed, and these two.
 enum JoinedFlag : uint8_t {
@@ -293,6 +288,8 @@ enum class FiberState : uint8_t { Running, AtBarrier, AtWarp, Exited };
 // read on every thread (increment over 16M elements spread over two cores took 1.0 s of CPU
 // instead of 0.5).
 class alignas(64) ModelEmulator {
+    friend class ModelThread;  // its inlined path counts touchers as count_toucher does
+
   public:
     explicit ModelEmulator(const ModelLaunch& model_launch)
         : spec_(*model_launch.spec),
@@ -409,6 +406,8 @@ class alignas(64) ModelEmulator {
     // The running block, as the shadow state's rules see it.
     BlockOrder order() const { return {block_base_, tpb_, epoch_, barrier_epoch_, spec_.uses_warp_ops}; }
     bool in_block(uint32_t id) const { return order().in_block(id); }
+    // The running phase's accesses count in the records (ModelLaunch::phase).
+    bool phase_recorded() const { return phase_filter_ == ModelLaunch::kAllPhases || phase_ == phase_filter_; }
     FindingThread who(uint32_t id) const {
         return {unlinear(id / tpb_, launch_.grid), unlinear(id % tpb_, launch_.block)};
     }
@@ -608,8 +607,7 @@ void ModelEmulator::check_write(size_t a, uint64_t i, Hazard& h, const Phases& p
 
 void ModelEmulator::out_of_bounds(size_t a, uint64_t i, uint32_t id, int line, bool write, bool atomic) {
     Storage& s = arrays_[a];
-    if (record_elements_ && (!s.shared || record_shared_) &&
-        (phase_filter_ == ModelLaunch::kAllPhases || phase_ == phase_filter_)) {
+    if (record_elements_ && (!s.shared || record_shared_) && phase_recorded()) {
         if (i >= s.size && i - s.size < past_window(s.size)) {
             const uint64_t k = i - s.size;
             if (k >= s.past.size()) s.past.resize(k + 1);
@@ -669,8 +667,7 @@ uint64_t ModelEmulator::access_element(ModelThread& t, Storage& s, size_t a, uin
     // Without fibers every epoch is 0: the shared scratch stays 0 and stands for each element's.
     Phases& p = as_fibers_ ? s.phases[i] : no_phases_;
     read = read && record_reads_;
-    const bool recorded =
-        (!s.shared || record_shared_) && (phase_filter_ == ModelLaunch::kAllPhases || phase_ == phase_filter_);
+    const bool recorded = (!s.shared || record_shared_) && phase_recorded();
     if (recorded) {
         if (read) t.arrays_read_ |= uint64_t(1) << a;
         if (write) t.arrays_written_ |= uint64_t(1) << a;
@@ -987,6 +984,7 @@ void ModelEmulator::run_block(uint64_t block) {
     block_base_ = uint32_t(block * tpb_);
     inline_.order = order();
     inline_.record_shared = record_shared_;
+    inline_.record_phase = phase_recorded();
     const Dim3 block_idx = unlinear(block, launch_.grid);
     if (!as_fibers_) {
         if (!run_threads_in_turn(block_idx)) return;
@@ -1060,6 +1058,7 @@ void ModelEmulator::run_block_as_fibers() {
             ++phase_;
             barrier_epoch_ = ++epoch_;
             inline_.order = order();
+            inline_.record_phase = phase_recorded();
             barrier_count_ = uint32_t(std::count(barrier_vote_.begin(), barrier_vote_.end(), uint8_t(1)));
             for (uint32_t i : waiting) state_[i] = FiberState::Running;
             continue;
@@ -1180,18 +1179,25 @@ Storage ModelEmulator::make_storage(size_t a, bool worker) const {
 bool ModelEmulator::set_up_inline_path() {
     // The inlined path records what it takes as this path would (access, access_element): no
     // requests, records, phase or watch to look at, a 4-byte array's value and shadow state only.
-    const bool inlined =
-        record_elements_ && record_reads_ && !keep_records_ && !requests_ && phase_filter_ == ModelLaunch::kAllPhases;
+    const bool inlined = record_elements_ && record_reads_ && !requests_;
     static_assert(sizeof(InlineAccesses::arrays) / sizeof(InlineArray) == kMaxModelArrays);
     inline_.accesses = &result_.accesses;
     inline_.order = order();
+    inline_.fibers = as_fibers_;
     for (size_t a = 0; inlined && a < arrays_.size(); ++a) {
         Storage& s = arrays_[a];
+        // A plain array's path (inlined into the body) has no records, and records every access.
+        const bool plain = !as_fibers_ && !s.shared && !keep_records_ && phase_filter_ == ModelLaunch::kAllPhases;
         if (s.bytes == 4 && a != watch_array_)
-            inline_.arrays[a] = {s.size,           s.bits.data(),
-                                 s.hazards.data(), !as_fibers_ && !s.shared,
-                                 s.shared,         as_fibers_ ? s.phases.data() : nullptr,
-                                 s.touched.data()};
+            inline_.arrays[a] = {s.size,
+                                 s.bits.data(),
+                                 s.hazards.data(),
+                                 plain,
+                                 s.shared,
+                                 as_fibers_ ? s.phases.data() : nullptr,
+                                 s.touched.data(),
+                                 keep_records_ ? s.records.data() : nullptr,
+                                 keep_records_ ? s.counted.data() : nullptr};
     }
     return inlined;
 }
@@ -1457,6 +1463,10 @@ void ModelThread::syncthreads(int line) { emulator_->barrier(*this, line); }
 uint32_t ModelThread::syncthreads_count(int line, bool predicate) { return emulator_->barrier(*this, line, predicate); }
 uint64_t ModelThread::warp(const WarpCall& call) { return emulator_->warp(*this, call); }
 uint64_t ModelThread::array_size(size_t array) const { return emulator_->size(array); }
+
+bool ModelThread::first_in_block(size_t array, uint64_t index, uint32_t counted, bool write) {
+    return emulator_->first_in_block(array, index, counted, global_id_, write);
+}
 
 uint64_t ModelThread::emulator_load(size_t array, uint64_t index, int line) {
     return emulator_->access(*this, array, index, line, true, false, false, 0);

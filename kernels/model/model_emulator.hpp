@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "kernels/model/element_finding.hpp"
+#include "kernels/model/element_record.hpp"
 #include "kernels/model/kernel_spec.hpp"
 #include "kernels/model/memory_view.hpp"
 #include "kernels/core/outcome.hpp"
@@ -80,18 +81,6 @@ struct ModelLaunch {
     // Threads the blocks are spread over, at most (0: one per core). Only launches whose
     // result cannot depend on it are spread (see run_model_here); the rest run on one.
     unsigned workers = 0;
-};
-
-// Who touched one element of a global array (20 bytes). Thread ids are global linear ids:
-// blockIdx (x fastest) · threads per block + threadIdx (x fastest). Atomics count as a read
-// and a write. writers/readers count the distinct threads that wrote/read it.
-struct ElementRecord {
-    static constexpr uint32_t kNone = ~uint32_t(0);
-    uint32_t first_writer = kNone;  // the smallest id that wrote it
-    uint32_t writers = 0;
-    uint32_t stores = 0;  // every store: a thread that stores twice counts twice
-    uint32_t first_reader = kNone;
-    uint32_t readers = 0;
 };
 
 // Out-of-bounds accesses just past an array's end, where the map draws them: per index

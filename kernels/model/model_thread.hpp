@@ -14,6 +14,7 @@
 // divergent barrier is abandoned, not unwound.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <type_traits>
@@ -194,26 +195,50 @@ class ModelThread {
         arrays_written_ |= uint64_t(!kGeneral || recorded_inline(x)) << array;
         return true;
     }
-    // The same for an array that is not plain (a kernel with barriers, a __shared__ array): out of
-    // line, so that the plain path inlined into a body stays small (inlined both, they slowed the
-    // tutorial's matmul loop by a fifth at every level).
+    // The same for an array that is not plain (a kernel with barriers, a __shared__ array, a run
+    // that keeps records or records one phase): out of line, so that the plain path inlined into
+    // a body stays small (inlined both, they slowed the tutorial's matmul loop by a fifth at every level).
     [[gnu::noinline]] uint64_t shadow_load(size_t array, uint64_t index, int line) {
         const shadow::InlineArray& x = inline_->arrays[array];
         shadow::Phases none{};
-        if (inline_read<true>(array, x.hazards[index], x.epochs(index, none), line)) return x.bits[index];
-        return emulator_load(array, index, line);
+        if (!inline_read<true>(array, x.hazards[index], x.epochs(index, none), line))
+            return emulator_load(array, index, line);
+        if (x.records && recorded_inline(x)) record_inline(x, array, index, false);
+        return x.bits[index];
     }
     [[gnu::noinline]] void shadow_store(size_t array, uint64_t index, uint64_t bits, int line) {
         const shadow::InlineArray& x = inline_->arrays[array];
         shadow::Phases none{};
-        if (inline_write<true>(array, x.hazards[index], x.epochs(index, none), line))
-            x.bits[index] = uint32_t(bits);
-        else
-            emulator_store(array, index, bits, line);
+        if (!inline_write<true>(array, x.hazards[index], x.epochs(index, none), line))
+            return emulator_store(array, index, bits, line);
+        if (x.records && recorded_inline(x)) record_inline(x, array, index, true);
+        x.bits[index] = uint32_t(bits);
     }
-    // Whether an access of `x` counts this thread among those touching it (a __shared__ array:
-    // only in the block whose copy is recorded).
-    bool recorded_inline(const shadow::InlineArray& x) const { return !x.shared || inline_->record_shared; }
+    // The element's record after a recorded read or write taken inline, as the emulator's
+    // access_element keeps it: this thread counted once among its readers or writers.
+    void record_inline(const shadow::InlineArray& x, size_t array, uint64_t index, bool write) {
+        ElementRecord& r = x.records[index];
+        shadow::ThreadSlot& counted = write ? x.counted[index].writer : x.counted[index].reader;
+        if (counted != global_id_) {
+            (write ? r.writers : r.readers) +=
+                !inline_->fibers || !inline_->order.in_block(counted) || first_in_block(array, index, counted, write);
+            counted = global_id_;
+        }
+        if (write) {
+            r.first_writer = std::min(r.first_writer, global_id_);
+            ++r.stores;
+        } else {
+            r.first_reader = std::min(r.first_reader, global_id_);
+        }
+    }
+    // Whether this thread is new among the running block's touchers of the element, whose last
+    // counted one, `counted`, is of the block too (ModelEmulator::first_in_block).
+    bool first_in_block(size_t array, uint64_t index, uint32_t counted, bool write);
+    // Whether an access of `x` counts this thread among those touching it and in the records (a
+    // __shared__ array: only in the block whose copy is recorded; only in a recorded phase).
+    bool recorded_inline(const shadow::InlineArray& x) const {
+        return (!x.shared || inline_->record_shared) && inline_->record_phase;
+    }
     // Counts an access taken inline; false (not counted) for every 65,536th, which goes the
     // emulator's way to be counted and to stop there if the run must.
     bool counted_inline() {

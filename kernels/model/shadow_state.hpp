@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/model/element_record.hpp"
+
 namespace threadmap::shadow {
 
 inline constexpr uint32_t kNoThread = ~uint32_t(0);
@@ -61,6 +63,12 @@ struct Hazard {
 };
 static_assert(sizeof(Hazard) == 16 && std::is_trivial_v<Hazard>);
 static_assert((1024 - 1) << 6 <= UINT16_MAX - kHazardFlags);
+
+// The last thread counted among an element's writers and readers (recorded accesses only,
+// atomics included): a thread's repeated accesses count once. Kept with the records.
+struct Counted {
+    ThreadSlot writer, reader;
+};
 
 // The sync epochs (BlockOrder::epoch) of an element's accesses named in its Hazard: two
 // accesses of one block are unordered when no barrier came between them (both at or after
@@ -159,6 +167,10 @@ struct InlineArray {
     bool shared = false;
     Phases* phases = nullptr;    // with barriers or warp functions; else every epoch is 0
     uint8_t* touched = nullptr;  // per chunk (kTouchedChunkShift): set by every access of it
+    // Per element, where the run keeps records (never for a plain array): its record, and who
+    // was counted last among its writers and readers.
+    ElementRecord* records = nullptr;
+    Counted* counted = nullptr;
 
     // Element i's epochs: `none` (zeros) without barriers.
     Phases& epochs(uint64_t i, Phases& none) const { return phases ? phases[i] : none; }
@@ -178,6 +190,12 @@ struct InlineAccesses {
     // The running block's __shared__ arrays are the ones recorded (ModelLaunch::shared_block):
     // the threads that touch them count among its threads touching them.
     bool record_shared = false;
+    // The running phase is one the run records (ModelLaunch::phase): its accesses count in the
+    // records and among the threads touching an array.
+    bool record_phase = true;
+    // The block's threads run as fibers: a thread counted on an element may not be the last
+    // of the block that touched it (ModelEmulator::count_toucher).
+    bool fibers = false;
 };
 
 }  // namespace threadmap::shadow

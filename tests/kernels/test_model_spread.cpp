@@ -121,12 +121,20 @@ TEST_CASE("spread over threads, every built-in kernel's launches give the one-th
     for_each_test_launch(11, check_spread);
 }
 
+// The launch with every access taken by the emulator's path: a run that records the memory
+// view's warp requests takes none inline (ModelEmulator::set_up_inline_path), so it is the
+// reference the inlined path must match.
+ModelLaunch through_the_emulator(ModelLaunch model_launch) {
+    model_launch.record_requests = true;
+    return model_launch;
+}
+
 TEST_CASE(
     "findings only: every built-in kernel's findings, their cells, counts, values and touching threads are the "
     "recording run's, no records") {
     const auto compare = [](ModelLaunch model_launch) {
         model_launch.shared_block = 0;  // its __shared__ arrays' copies and touching threads kept too
-        const auto recorded = run_model(model_launch);
+        const auto recorded = run_model(through_the_emulator(model_launch));
         if (!recorded.value) return;
         REQUIRE(!recorded.value->arrays.empty());
         for (unsigned workers : {1u, 3u}) {
@@ -139,6 +147,28 @@ TEST_CASE(
         }
     };
     for_each_test_launch(29, compare);
+}
+
+TEST_CASE(
+    "records taken inline are the emulator's: every built-in kernel's launches, every phase and one, with their "
+    "values, findings and touching threads") {
+    const auto compare = [](ModelLaunch model_launch) {
+        model_launch.shared_block = 0;
+        for (uint32_t phase : {ModelLaunch::kAllPhases, 0u, 1u}) {
+            CAPTURE(phase);
+            model_launch.phase = phase;
+            const auto reference = run_model(through_the_emulator(model_launch));
+            if (!reference.value) return;
+            for (unsigned workers : {1u, 3u}) {
+                CAPTURE(workers);
+                model_launch.workers = workers;
+                const auto inlined = run_model(model_launch);
+                REQUIRE_MESSAGE(inlined.value, inlined.error);
+                check_same(*reference.value, *inlined.value);
+            }
+        }
+    };
+    for_each_test_launch(31, compare);
 }
 
 TEST_CASE("findings only: a read of what a later thread of the block writes, no barrier between, is a hazard") {
