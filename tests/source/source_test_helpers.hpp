@@ -54,7 +54,7 @@ inline const MemorySite& site(const MemoryView& v, int line, AccessOp op) {
 inline std::string ushorts(const char* name, const std::vector<uint16_t>& v) {
     std::string t = std::string(name) + "=ushort[" + std::to_string(v.size()) + "]:";
     for (size_t i = 0; i < v.size(); ++i) {
-        if (i > 0) t += ',';  // not `(i ? "," : "") + …`: GCC 12 warns of a memcpy bound there (-Wstringop-overflow)
+        if (i > 0) t += ',';
         t += std::to_string(v[i]);
     }
     return t;
