@@ -288,7 +288,7 @@ enum class FiberState : uint8_t { Running, AtBarrier, AtWarp, Exited };
 // read on every thread (increment over 16M elements spread over two cores took 1.0 s of CPU
 // instead of 0.5).
 class alignas(64) ModelEmulator {
-    friend class ModelThread;  // its inlined path counts touchers as count_toucher does
+    friend class ModelThread;  // its inlined path looks up a block's touchers (first_in_block)
 
   public:
     explicit ModelEmulator(const ModelLaunch& model_launch)
@@ -437,15 +437,11 @@ class alignas(64) ModelEmulator {
     [[gnu::noinline]] void check_read(size_t a, uint64_t i, Hazard& h, const Phases& p, uint32_t id, int line);
     [[gnu::noinline]] void check_write(size_t a, uint64_t i, Hazard& h, const Phases& p, uint32_t id, int line,
                                        bool atomic);
-    // Counts thread `id` among an element's writers or readers unless it already is. Without
-    // barriers a thread runs to completion, so its accesses to an element follow one another:
-    // one that is not the last counted is new. With barriers the block's threads take turns
-    // between them, so the block's earlier touchers are looked up in block_touchers_.
-    [[gnu::always_inline]] void count_toucher(size_t a, uint64_t i, ThreadSlot& counted, uint32_t& count, uint32_t id,
-                                              bool write) {
-        if (counted == id) return;
-        count += !as_fibers_ || !in_block(counted) || first_in_block(a, i, counted, id, write);
-        counted = id;
+    // Element i's record after a recorded access by `id` (shadow::record_access; with barriers,
+    // the block's earlier touchers are looked up in block_touchers_).
+    [[gnu::always_inline]] void record(Storage& s, size_t a, uint64_t i, uint32_t id, bool write) {
+        record_access(s.records[i], s.counted[i], id, write, as_fibers_, order(),
+                      [&](uint32_t counted) { return first_in_block(a, i, counted, id, write); });
     }
     // Whether `id` is new among the running block's touchers of the element, whose last
     // counted one was `counted`, of the same block (out of line: only kernels with barriers).
@@ -509,7 +505,7 @@ class alignas(64) ModelEmulator {
     };
     std::vector<AbandonedFiber> abandoned_;
     // With barriers: (element, thread in block, array, write) of the running block's threads
-    // counted on elements more than one of them touched (count_toucher).
+    // counted on elements more than one of them touched (record).
     std::unordered_set<uint64_t> block_touchers_;
     std::unique_ptr<WarpRequests> requests_;  // when the launch records requests
     // Per array, the threads that read and wrote it (counted from each ModelThread's masks
@@ -674,11 +670,7 @@ uint64_t ModelEmulator::access_element(ModelThread& t, Storage& s, size_t a, uin
         if (a == watch_array_ && i == watch_element_) [[unlikely]]
             watch(id, line, read, write, atomic);
     }
-    if (read && recorded && keep_records_) {
-        ElementRecord& r = s.records[i];
-        count_toucher(a, i, s.counted[i].reader, r.readers, id, false);
-        r.first_reader = std::min(r.first_reader, id);
-    }
+    if (read && recorded && keep_records_) record(s, a, i, id, false);
     // An atomic's read is ordered with other atomics: only its write is checked (against
     // plain reads and writes), and it is not remembered as a reader.
     if (read && !atomic) {
@@ -689,12 +681,7 @@ uint64_t ModelEmulator::access_element(ModelThread& t, Storage& s, size_t a, uin
     if (write) {
         global_atomics_ = global_atomics_ || (atomic && !s.shared);
         if (order().write_may_conflict(h, p, id, atomic)) check_write(a, i, h, p, id, line, atomic);
-        if (recorded && keep_records_) {
-            ElementRecord& r = s.records[i];
-            count_toucher(a, i, s.counted[i].writer, r.writers, id, true);
-            r.first_writer = std::min(r.first_writer, id);
-            ++r.stores;
-        }
+        if (recorded && keep_records_) record(s, a, i, id, true);
         order().remember_writer(h, p, id, line16(line), atomic);
         s.put(i, new_bits);
     }

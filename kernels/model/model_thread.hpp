@@ -14,7 +14,6 @@
 // divergent barrier is abandoned, not unwound.
 #pragma once
 
-#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <type_traits>
@@ -214,22 +213,10 @@ class ModelThread {
         if (x.records && recorded_inline(x)) record_inline(x, array, index, true);
         x.bits[index] = uint32_t(bits);
     }
-    // The element's record after a recorded read or write taken inline, as the emulator's
-    // access_element keeps it: this thread counted once among its readers or writers.
+    // The element's record after a recorded read or write taken inline (shadow::record_access).
     void record_inline(const shadow::InlineArray& x, size_t array, uint64_t index, bool write) {
-        ElementRecord& r = x.records[index];
-        shadow::ThreadSlot& counted = write ? x.counted[index].writer : x.counted[index].reader;
-        if (counted != global_id_) {
-            (write ? r.writers : r.readers) +=
-                !inline_->fibers || !inline_->order.in_block(counted) || first_in_block(array, index, counted, write);
-            counted = global_id_;
-        }
-        if (write) {
-            r.first_writer = std::min(r.first_writer, global_id_);
-            ++r.stores;
-        } else {
-            r.first_reader = std::min(r.first_reader, global_id_);
-        }
+        shadow::record_access(x.records[index], x.counted[index], global_id_, write, inline_->fibers, inline_->order,
+                              [&](uint32_t counted) { return first_in_block(array, index, counted, write); });
     }
     // Whether this thread is new among the running block's touchers of the element, whose last
     // counted one, `counted`, is of the block too (ModelEmulator::first_in_block).

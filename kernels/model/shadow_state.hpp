@@ -5,6 +5,7 @@
 // the same state and the same findings.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -146,6 +147,28 @@ struct BlockOrder {
     }
 };
 
+// An element's record after a recorded read or write by `id` (the emulator's access path and the
+// inlined one): every store counted, the smallest id kept, and `id` counted among the readers or
+// writers unless it already is. Without barriers a thread runs to completion, so its accesses to
+// an element follow one another: one that is not the last counted is new. With barriers
+// (`fibers`) the block's threads take turns between them, so where the last counted is of the
+// running block, `first_in_block(counted)` says whether `id` is new among the block's touchers.
+template <class FirstInBlock>
+[[gnu::always_inline]] inline void record_access(ElementRecord& r, Counted& c, uint32_t id, bool write, bool fibers,
+                                                 const BlockOrder& order, const FirstInBlock& first_in_block) {
+    ThreadSlot& counted = write ? c.writer : c.reader;
+    if (counted != id) {
+        (write ? r.writers : r.readers) += !fibers || !order.in_block(counted) || first_in_block(uint32_t(counted));
+        counted = id;
+    }
+    if (write) {
+        r.first_writer = std::min(r.first_writer, id);
+        ++r.stores;
+    } else {
+        r.first_reader = std::min(r.first_reader, id);
+    }
+}
+
 // The ordering state is marked touched per chunk of 65,536 elements (InlineArray::touched, the
 // emulator's Storage::touched): joining ranges run apart and reading out the findings skip the
 // chunks a run never touched, whose state is all zero. Reading it there would cost its pages:
@@ -194,7 +217,7 @@ struct InlineAccesses {
     // records and among the threads touching an array.
     bool record_phase = true;
     // The block's threads run as fibers: a thread counted on an element may not be the last
-    // of the block that touched it (ModelEmulator::count_toucher).
+    // of the block that touched it (record_access).
     bool fibers = false;
 };
 
