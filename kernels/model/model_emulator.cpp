@@ -1165,7 +1165,8 @@ Storage ModelEmulator::make_storage(size_t a, bool worker) const {
 
 bool ModelEmulator::set_up_inline_path() {
     // The inlined path records what it takes as this path would (access, access_element): no
-    // requests, records, phase or watch to look at, a 4-byte array's value and shadow state only.
+    // warp requests or watched element to look at; a 4-byte array's value, shadow state and,
+    // where kept, its records.
     const bool inlined = record_elements_ && record_reads_ && !requests_;
     static_assert(sizeof(InlineAccesses::arrays) / sizeof(InlineArray) == kMaxModelArrays);
     inline_.accesses = &result_.accesses;
