@@ -57,7 +57,7 @@ ModelResult model(const KernelSpec& spec, const Params& p, const LaunchConfig& l
                   size_t keep = SIZE_MAX, AccessOp op = AccessOp::Store, unsigned workers = 0,
                   bool keep_records = true) {
     ModelLaunch model_launch{&spec, p, launch};
-    model_launch.keep_records = keep_records;
+    model_launch.keep_records = keep_records ? ModelLaunch::kAllArrays : 0;
     model_launch.workers = workers;
     model_launch.record_requests = requests;
     model_launch.keep_requests = keep;

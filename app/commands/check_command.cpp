@@ -148,7 +148,7 @@ int run_check_command(const CheckCommandOptions& o) {
         return 2;
     }
     ModelLaunch model_launch = *launch.value;
-    model_launch.keep_records = false;  // the findings, not who touched each element
+    model_launch.keep_records = 0;  // the findings, not who touched each element
     if (const Outcome<void> problem = check_model_launch(model_launch); !problem.done()) {
         std::fprintf(stderr, "threadmap: %s\n", problem.error.c_str());
         return 2;

@@ -68,7 +68,7 @@ int run_map_command(const MapCommandOptions& o) {
     std::optional<Outcome<ModelResult>> checked;
     if (format == MapFormat::Json) {
         ModelLaunch findings_only = model_launch_for(prepared_launch);
-        findings_only.keep_records = false;  // the map is the emulator's
+        findings_only.keep_records = 0;  // the map is the emulator's
         checked = run_model(findings_only);
         if (checked->value) checked->value->arrays = {};
     }

@@ -28,6 +28,9 @@ ModelLaunch model_launch_for(const ResolvedLaunch& resolved) {
         model_launch.keep = resolved.model->owner;
         model_launch.params = resolved.model->params;
         model_launch.phase = resolved.model->phase;
+        // The map's records: the mapped array's (a lesson's comparison of another array of the
+        // kernel adds its own, build_picture).
+        model_launch.keep_records = uint64_t(1) << resolved.model->array;
         const Dim3& b = resolved.model->shared_block;
         if (resolved.model->shared())
             model_launch.shared_block =

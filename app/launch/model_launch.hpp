@@ -13,7 +13,7 @@
 namespace threadmap {
 
 // The registry's kernel and parameters for a resolved launch (a lesson's matmul-store-in-loop
-// included).
+// included), keeping the records of its mapped array only.
 ModelLaunch model_launch_for(const ResolvedLaunch& launch);
 
 Outcome<ModelLaunch> resolve_model_launch(const LaunchOptions& options);

@@ -124,14 +124,14 @@ Outcome<LaunchSweep> sweep_launches(const ModelLaunch& reference, const std::ato
     const auto cancelled = [&] { return cancel && cancel->load(); };
     // The sweep compares values and counts findings: no per-element records.
     ModelLaunch base = reference;
-    base.keep_records = false;
+    base.keep_records = 0;
     const auto ref = run_model(base, cancel);
     if (cancelled()) return cancellation();
     if (!ref.value) return {std::nullopt, "the reference launch did not run: " + ref.error};
     std::optional<Outcome<ModelResult>> truth;
     if (expected) {
         ModelLaunch want_launch = *expected;
-        want_launch.keep_records = false;
+        want_launch.keep_records = 0;
         truth = run_model(want_launch, cancel);
         if (cancelled()) return cancellation();
         if (!truth->value) return {std::nullopt, "--expect did not run: " + truth->error};

@@ -65,7 +65,7 @@ PictureFindings picture_findings(const std::string& output, size_t array, const 
 PictureFindings check_findings(const ResolvedLaunch& resolved, bool any_size, const std::atomic<bool>* cancel) {
     PictureFindings f;
     ModelLaunch model_launch = model_launch_for(resolved);
-    model_launch.keep_records = false;  // the map is the emulator's: the findings and their cells only
+    model_launch.keep_records = 0;  // the map is the emulator's: the findings and their cells only
     f.output = resolved.mapped_array();
     const uint64_t work = thread_steps(resolved);
     const uint64_t elements = global_elements(*model_launch.spec, model_launch.params, model_launch.launch);
@@ -442,7 +442,9 @@ PictureResult build_picture(const ResolvedLaunch& resolved, const PictureOptions
     std::optional<ModelResult> model_run;
     Outcome<LaunchResult> run{std::nullopt, {}};
     if (resolved.model) {
-        auto r = run_model(model_launch_for(resolved), cancel);
+        ModelLaunch model_launch = model_launch_for(resolved);
+        if (same_run) model_launch.keep_records |= uint64_t(1) << compared->model->array;
+        auto r = run_model(model_launch, cancel);
         if (!r.value) return failure_of(r);
         model_run = std::move(*r.value);
         run = model_map(resolved, *model_run, picture.findings, picture.phases);

@@ -22,7 +22,7 @@ void want_touchers(TouchersJob& job, const MapPicture& picture, std::optional<ui
     job.error.clear();
     if (!element) return;
     ModelLaunch model_launch = model_launch_for(picture.launch);
-    model_launch.keep_records = false;  // only the element's touchers
+    model_launch.keep_records = 0;  // only the element's touchers
     model_launch.watch_array = model_launch.spec->array_index(picture.launch.mapped_array());
     model_launch.watch_element = *element;
     job.cancel = std::make_shared<std::atomic<bool>>(false);

@@ -119,10 +119,10 @@ size_t KernelSpec::mapped_array() const {
     return 0;
 }
 
-uint64_t global_elements(const KernelSpec& spec, const Params& params, const LaunchConfig& launch) {
+uint64_t global_elements(const KernelSpec& spec, const Params& params, const LaunchConfig& launch, uint64_t arrays) {
     uint64_t elements = 0;
-    for (const auto& a : spec.arrays)
-        if (a.space != MemorySpace::Shared) {
+    for (size_t k = 0; k < spec.arrays.size(); ++k)
+        if (const ArraySpec& a = spec.arrays[k]; a.space != MemorySpace::Shared && k < 64 && (arrays >> k & 1)) {
             uint64_t n = 1;
             for (uint64_t side : a.shape(params, launch)) n = saturating_mul(n, side);
             elements = saturating_add(elements, n);
@@ -181,7 +181,7 @@ struct Storage {
     // A worker's values as it started (only for a spec with atomic_results_unused): the sums
     // absorb adds are its values less these.
     std::vector<uint32_t> start;
-    std::vector<ElementRecord> records;  // per element (with record_elements and keep_records)
+    std::vector<ElementRecord> records;  // per element, where kept (ModelLaunch::keeps_records)
     ZeroedBuffer<Counted> counted;       // likewise
     ZeroedBuffer<Hazard> hazards;        // per element (with record_elements)
     ZeroedBuffer<Phases> phases;         // likewise, for kernels that run as fibers
@@ -195,6 +195,7 @@ struct Storage {
     std::vector<PastRecord> past;  // out-of-bounds accesses just past the end (ArrayResult::past)
     uint64_t past_elsewhere = 0;
     bool shared = false;
+    bool keeps_records = false;  // records and counted are kept
     // A race, hazard or uninitialised read was reported on an element (its Hazard flags say
     // which): without, every found bit is 0 and finish need not read the ordering state.
     bool flagged = false;
@@ -298,7 +299,7 @@ class alignas(64) ModelEmulator {
           tpb_(uint32_t(model_launch.launch.threads_per_block())),
           record_reads_(model_launch.record_reads),
           record_elements_(model_launch.record_elements),
-          keep_records_(model_launch.record_elements && model_launch.keep_records),
+          keep_records_(model_launch.record_elements ? model_launch.keep_records : 0),
           record_requests_(model_launch.record_requests),
           keep_requests_(model_launch.keep_requests),
           cost_array_(model_launch.cost_array),
@@ -467,7 +468,7 @@ class alignas(64) ModelEmulator {
     uint32_t block_base_ = 0;      // the running block's first thread id
     bool record_reads_ = true;
     bool record_elements_ = true;
-    bool keep_records_ = true;    // record_elements and keep_records
+    uint64_t keep_records_ = 0;   // with record_elements: ModelLaunch::keep_records
     bool record_shared_ = false;  // the running block is shared_block_: its shared arrays' records are kept
     bool record_requests_ = false;
     size_t keep_requests_ = SIZE_MAX;
@@ -670,7 +671,7 @@ uint64_t ModelEmulator::access_element(ModelThread& t, Storage& s, size_t a, uin
         if (a == watch_array_ && i == watch_element_) [[unlikely]]
             watch(id, line, read, write, atomic);
     }
-    if (read && recorded && keep_records_) record(s, a, i, id, false);
+    if (read && recorded && s.keeps_records) record(s, a, i, id, false);
     // An atomic's read is ordered with other atomics: only its write is checked (against
     // plain reads and writes), and it is not remembered as a reader.
     if (read && !atomic) {
@@ -681,7 +682,7 @@ uint64_t ModelEmulator::access_element(ModelThread& t, Storage& s, size_t a, uin
     if (write) {
         global_atomics_ = global_atomics_ || (atomic && !s.shared);
         if (order().write_may_conflict(h, p, id, atomic)) check_write(a, i, h, p, id, line, atomic);
-        if (recorded && keep_records_) record(s, a, i, id, true);
+        if (recorded && s.keeps_records) record(s, a, i, id, true);
         order().remember_writer(h, p, id, line16(line), atomic);
         s.put(i, new_bits);
     }
@@ -1155,7 +1156,8 @@ Storage ModelEmulator::make_storage(size_t a, bool worker) const {
         s.touched.assign((s.size >> kTouchedChunkShift) + 1, 0);
     }
     if (record_elements_ && spec_.runs_as_fibers()) s.phases = ZeroedBuffer<Phases>(s.size, true);
-    if (keep_records_) {
+    s.keeps_records = a < 64 && (keep_records_ >> a & 1);
+    if (s.keeps_records) {
         reserve_huge(s.records, s.size);
         s.records.assign(s.size, ElementRecord{});
         s.counted = ZeroedBuffer<Counted>(s.size, true);
@@ -1175,7 +1177,7 @@ bool ModelEmulator::set_up_inline_path() {
     for (size_t a = 0; inlined && a < arrays_.size(); ++a) {
         Storage& s = arrays_[a];
         // A plain array's path (inlined into the body) has no records, and records every access.
-        const bool plain = !as_fibers_ && !s.shared && !keep_records_ && phase_filter_ == ModelLaunch::kAllPhases;
+        const bool plain = !as_fibers_ && !s.shared && !s.keeps_records && phase_filter_ == ModelLaunch::kAllPhases;
         if (s.bytes == 4 && a != watch_array_)
             inline_.arrays[a] = {s.size,
                                  s.bits.data(),
@@ -1184,8 +1186,8 @@ bool ModelEmulator::set_up_inline_path() {
                                  s.shared,
                                  as_fibers_ ? s.phases.data() : nullptr,
                                  s.touched.data(),
-                                 keep_records_ ? s.records.data() : nullptr,
-                                 keep_records_ ? s.counted.data() : nullptr};
+                                 s.keeps_records ? s.records.data() : nullptr,
+                                 s.keeps_records ? s.counted.data() : nullptr};
     }
     return inlined;
 }
@@ -1332,7 +1334,7 @@ void ModelEmulator::join_elements(const ModelEmulator& later, unsigned part, uns
         for_part(mine.size, theirs.touched, part, parts, [&](uint64_t i) {
             const Hazard& t = theirs.hazards[i];
             if (!touched(t)) return true;
-            if (keep_records_) {
+            if (mine.keeps_records) {
                 ElementRecord& r = mine.records[i];
                 const ElementRecord& tr = theirs.records[i];
                 r.first_writer = std::min(r.first_writer, tr.first_writer);
@@ -1363,7 +1365,7 @@ void ModelEmulator::take_state(const ModelEmulator& later) {
             const Hazard& t = theirs.hazards[i];
             if (!touched(t)) return true;
             mine.touched[i >> kTouchedChunkShift] = 1;
-            if (keep_records_) mine.counted[i] = theirs.counted[i];
+            if (mine.keeps_records) mine.counted[i] = theirs.counted[i];
             const uint8_t flags = mine.hazards[i].flags();
             mine.hazards[i] = t;
             mine.hazards[i].add_flags(flags);
@@ -1548,6 +1550,13 @@ Outcome<void> check_model_launch(const ModelLaunch& model_launch) {
 namespace {
 
 // [SECTION] Spreading blocks over threads, run_model
+// The elements of the global arrays whose records the launch keeps.
+uint64_t recorded_elements(const ModelLaunch& model_launch) {
+    return model_launch.record_elements ? global_elements(*model_launch.spec, model_launch.params, model_launch.launch,
+                                                          model_launch.keep_records)
+                                        : 0;
+}
+
 // The threads a launch's blocks may be spread over (1: not spread). Each worker after the
 // first holds a copy of the global arrays' values, records and ordering states; they stay within a memory budget.
 unsigned model_workers(const ModelLaunch& model_launch) {
@@ -1563,16 +1572,17 @@ unsigned model_workers(const ModelLaunch& model_launch) {
     }
     constexpr uint64_t kCopyBudgetBytes = uint64_t(1) << 30;
     const uint64_t copy_bytes = global_elements(*model_launch.spec, model_launch.params, model_launch.launch) *
-                                (sizeof(Hazard) + (model_launch.spec->runs_as_fibers() ? sizeof(Phases) : 0) +
-                                 (model_launch.keep_records ? sizeof(ElementRecord) + sizeof(Counted) : 0) + 4 +
-                                 (model_launch.spec->atomic_results_unused ? 4 : 0) +  // Storage::start
-                                 1);  // the first run's Storage::joined (counted per worker: at most that)
+                                    (sizeof(Hazard) + (model_launch.spec->runs_as_fibers() ? sizeof(Phases) : 0) + 4 +
+                                     (model_launch.spec->atomic_results_unused ? 4 : 0) +  // Storage::start
+                                     1) +  // the first run's Storage::joined (counted per worker: at most that)
+                                recorded_elements(model_launch) * (sizeof(ElementRecord) + sizeof(Counted));
     while (workers > 1 && (workers - 1) * copy_bytes > kCopyBudgetBytes) --workers;
     return unsigned(std::min(workers, blocks));
 }
 
 // Spreading pays when the launch makes enough accesses per global element. With per-element
-// records, a range's records (20 bytes each, not zero) are filled for every element and joined:
+// records, a range's records (20 bytes each, not zero) are filled for every element of the
+// arrays that keep them and joined:
 // that costs what a few dozen accesses do (increment over 16M elements, two accesses each, at
 // the records level: 0.86 s spread over two cores against 0.56 s on one, model-bench levels).
 // Without, a range's state costs only where it touched (zero pages until then), and the join,
@@ -1594,9 +1604,9 @@ ModelResult run_blocks_spread(const ModelLaunch& model_launch, const std::atomic
         sampled = std::max<uint64_t>(1, first_block(1) / 32);
         runs[0]->run_blocks(0, sampled);
         const double expected = double(runs[0]->accesses()) * double(blocks) / double(sampled);
-        const uint64_t per_element = model_launch.keep_records ? kSpreadAccessesPerElementWithRecords : 1;
+        const double elements = double(global_elements(*model_launch.spec, model_launch.params, model_launch.launch));
         if (expected <
-            double(per_element) * double(global_elements(*model_launch.spec, model_launch.params, model_launch.launch)))
+            elements + double(kSpreadAccessesPerElementWithRecords - 1) * double(recorded_elements(model_launch)))
             workers = 1;
         // Blocks that add into shared global results with atomics (a histogram's bins) make every
         // later range touch what an earlier one wrote: the ranges would run again on one thread

@@ -38,10 +38,16 @@ struct ModelLaunch {
     // false: no per-element records, races, hazards or uninitialised reads (out-of-bounds
     // accesses and divergent barriers are still found) — what the memory view alone needs.
     bool record_elements = true;
-    // With record_elements, false: no per-element records (ArrayResult::records stays empty);
-    // the findings, their bits per element and the counts of threads touching each array are the same. What
-    // `check` and the findings of map's JSON need, at 20 bytes per element instead of 48 (32 and 60 with barriers).
-    bool keep_records = true;
+    // With record_elements: the arrays (bit a: array a) whose per-element records are kept; the
+    // others' ArrayResult::records stay empty, and their findings, found bits and counts of
+    // threads touching them are the same. 0, what `check` and the findings of map's JSON need:
+    // 20 bytes per element instead of 48 (32 and 60 with barriers). The window and `map` keep
+    // the mapped array's only: an array without records takes the inlined path where the
+    // kernel allows (a kernel without barriers: the body's own code), with records the out-of-line one.
+    uint64_t keep_records = kAllArrays;
+    static constexpr uint64_t kAllArrays = ~uint64_t(0);
+    // Whether array a's records are kept.
+    bool keeps_records(size_t a) const { return record_elements && a < 64 && (keep_records >> a & 1); }
     // true: group the loads and stores into warp requests (memory_view.hpp) in `memory`.
     bool record_requests = false;
     // With record_requests: an array whose requests of `keep_op` are kept whole (the warp
@@ -222,8 +228,9 @@ Outcome<ModelResult> run_model(const ModelLaunch& launch, const std::atomic<bool
 // findings and their order included.
 Outcome<ModelResult> run_model_here(const ModelLaunch& launch, const std::atomic<bool>* cancel = nullptr);
 
-// The elements of a launch's global arrays, in all.
-uint64_t global_elements(const KernelSpec& spec, const Params& params, const LaunchConfig& launch);
+// The elements of a launch's global arrays, in all (of those whose bit is set in `arrays`).
+uint64_t global_elements(const KernelSpec& spec, const Params& params, const LaunchConfig& launch,
+                         uint64_t arrays = ~uint64_t(0));
 
 // The __shared__ memory (static and dynamic; dynamic_only: the extern arrays sized at
 // launch) one block of a launch of `spec` uses, in bytes.

@@ -102,18 +102,23 @@ struct BlockOrder {
         const uint32_t i = h.other_index();
         return i == h.last_reader - base ? kNoThread : base + i;
     }
-    // Whether a plain read by `id` may be a finding (the emulator's check_read says): an
-    // uninitialised read of shared memory, or another thread's write not ordered before it.
+    // Whether a plain read by `id` may be a finding not yet reported on the element (the
+    // emulator's check_read says): an uninitialised read of shared memory, or another thread's
+    // write not ordered before it. A kind already reported is not looked for again, so that in a
+    // launch with a finding on every element (a missing barrier, a tile half written) only the
+    // first access of each takes the emulator's path.
     [[gnu::always_inline]] bool read_may_conflict(bool shared, const Hazard& h, const Phases& p, uint32_t id) const {
-        return (shared && !(h.flags() & kWritten)) ||
-               (h.last_writer != kNoThread && h.last_writer != id && p.write >= barrier_epoch);
+        return (shared && !(h.flags() & (kWritten | kReportedUninit))) ||
+               (h.last_writer != kNoThread && h.last_writer != id && p.write >= barrier_epoch &&
+                !(h.flags() & kReportedHazard));
     }
-    // Whether a write by `id` may be a finding (check_write). An atomic after another thread's
-    // atomic is no race: only readers can conflict with it.
+    // Whether a write by `id` may be a finding not yet reported (check_write). An atomic after
+    // another thread's atomic is no race: only readers can conflict with it.
     [[gnu::always_inline]] bool write_may_conflict(const Hazard& h, const Phases& p, uint32_t id, bool atomic) const {
         const auto other = [id](uint32_t t) { return t != kNoThread && t != id; };
-        return (other(h.last_writer) && !(atomic && (h.flags() & kAtomicWrite))) ||
-               (p.read >= barrier_epoch && (other(h.last_reader) || other(other_reader(h))));
+        return (other(h.last_writer) && !(atomic && (h.flags() & kAtomicWrite)) && !(h.flags() & kReportedRace)) ||
+               (p.read >= barrier_epoch && (other(h.last_reader) || other(other_reader(h))) &&
+                !(h.flags() & kReportedHazard));
     }
     // With warp functions, a __syncwarp() may order a warp's readers with a later writer of
     // that warp but not with another warp's: of the two readers kept, keep one of another warp

@@ -64,7 +64,8 @@ struct RunRequest {
     // ModelLaunch's fields, without its spec (the host binds its own).
     Params params;
     LaunchConfig launch;
-    bool record_reads = true, record_elements = true, keep_records = true, record_requests = false;
+    bool record_reads = true, record_elements = true, record_requests = false;
+    uint64_t keep_records = ModelLaunch::kAllArrays;
     size_t keep_requests = SIZE_MAX;
     size_t cost_array = SIZE_MAX;
     size_t requests_array = SIZE_MAX;

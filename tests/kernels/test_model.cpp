@@ -373,7 +373,7 @@ TEST_CASE("a watched element lists every thread that touched it - the first 32, 
     for (const auto& [array, element] : {std::pair{c, uint64_t(3 * 200 + 4)}, std::pair{a, uint64_t(5 * 200 + 7)}}) {
         CAPTURE(array);
         ModelLaunch w = model_launch;
-        w.keep_records = false;
+        w.keep_records = 0;
         w.watch_array = array;
         w.watch_element = element;
         const auto run = run_model(w);

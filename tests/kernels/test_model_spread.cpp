@@ -28,8 +28,9 @@ Params small_params(const KernelSpec& spec) {
     return p;
 }
 
-// records: `spread` kept per-element records (else it must have none, `one`'s are not compared).
-void check_same(const ModelResult& one, const ModelResult& spread, bool records = true) {
+// records: the arrays (bit a: array a) whose per-element records `spread` kept (the others must
+// have none; `one`'s are not compared there).
+void check_same(const ModelResult& one, const ModelResult& spread, uint64_t records = ModelLaunch::kAllArrays) {
     CHECK(spread.ended_early == one.ended_early);
     REQUIRE(spread.diverged.has_value() == one.diverged.has_value());
     if (one.diverged) {
@@ -64,7 +65,7 @@ void check_same(const ModelResult& one, const ModelResult& spread, bool records 
         CHECK(y.found == x.found);
         CHECK(y.threads_writing == x.threads_writing);
         CHECK(y.threads_reading == x.threads_reading);
-        if (!records) {
+        if (!(records >> a & 1)) {
             CHECK(y.records.empty());
             continue;
         }
@@ -139,11 +140,11 @@ TEST_CASE(
         REQUIRE(!recorded.value->arrays.empty());
         for (unsigned workers : {1u, 3u}) {
             CAPTURE(workers);
-            model_launch.keep_records = false;
+            model_launch.keep_records = 0;
             model_launch.workers = workers;
             const auto found = run_model(model_launch);
             REQUIRE_MESSAGE(found.value, found.error);
-            check_same(*recorded.value, *found.value, false);
+            check_same(*recorded.value, *found.value, 0);
         }
     };
     for_each_test_launch(29, compare);
@@ -171,6 +172,30 @@ TEST_CASE(
     for_each_test_launch(31, compare);
 }
 
+TEST_CASE(
+    "one array's records (the window's map): every built-in kernel's launches keep that array's records as a run "
+    "that keeps every array's does, and the others' none, with the same values, findings and touching threads") {
+    const auto compare = [](ModelLaunch model_launch) {
+        model_launch.shared_block = 0;
+        for (uint32_t phase : {ModelLaunch::kAllPhases, 0u}) {
+            CAPTURE(phase);
+            model_launch.phase = phase;
+            model_launch.keep_records = ModelLaunch::kAllArrays;
+            const auto every = run_model(model_launch);
+            if (!every.value) return;
+            for (size_t a = 0; a < model_launch.spec->arrays.size(); ++a) {
+                CAPTURE(model_launch.spec->arrays[a].name);
+                model_launch.keep_records = uint64_t(1) << a;
+                model_launch.workers = a % 2 ? 3 : 1;
+                const auto one = run_model(model_launch);
+                REQUIRE_MESSAGE(one.value, one.error);
+                check_same(*every.value, *one.value, model_launch.keep_records);
+            }
+        }
+    };
+    for_each_test_launch(37, compare);
+}
+
 TEST_CASE("findings only: a read of what a later thread of the block writes, no barrier between, is a hazard") {
     // a[i] = a[i + 1] + 1 in place, one block: thread i reads a[i + 1] before thread i + 1 writes
     // it (the model runs a block's threads in order), with no barrier between: 62 hazards. At this
@@ -192,7 +217,7 @@ TEST_CASE("findings only: a read of what a later thread of the block writes, no 
     ModelLaunch launch{&spec, {64}, {{1, 1, 1}, {64, 1, 1}}};
     const auto recorded = run_model(launch);
     REQUIRE(recorded.value);
-    launch.keep_records = false;
+    launch.keep_records = 0;
     const auto found = run_model(launch);
     REQUIRE(found.value);
     CHECK(found.value->counts[size_t(FindingKind::ReadWriteHazard)] == 62);

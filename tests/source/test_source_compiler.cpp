@@ -761,7 +761,7 @@ TEST_CASE("a learner's kernel run apart lists the threads that touched a watched
         "}\n");
     auto b = bound(s, {"in=float[64]", "out=float[64]", "n=64"});
     ModelLaunch model_launch{&b->spec, {}, {{2, 1, 1}, {32, 1, 1}}};
-    model_launch.keep_records = false;
+    model_launch.keep_records = 0;
     model_launch.watch_array = b->spec.array_index("in");
     model_launch.watch_element = 2;  // read by threads 8 to 11
     const auto r = run_model(model_launch);
