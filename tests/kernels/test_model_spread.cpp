@@ -225,7 +225,40 @@ TEST_CASE("findings only: a read of what a later thread of the block writes, no 
     const Finding& first = found.value->findings.front();
     CHECK(first.kind == FindingKind::ReadWriteHazard);
     CHECK(first.index == std::vector<uint64_t>{1});  // read by thread 0, written by thread 1
-    check_same(*recorded.value, *found.value, false);
+    check_same(*recorded.value, *found.value, 0);
+}
+
+TEST_CASE("a finding reported on an element does not hide one of another kind there, on either path") {
+    // One block of four threads, run in order. a[0]: threads 0, 1 and 2 write it (a race,
+    // reported at thread 1), then thread 3 reads it (a hazard). a[1]: thread 0 writes it, thread
+    // 1 reads it (a hazard), thread 2 writes it (a race). A kind reported on an element is not
+    // looked for again there (BlockOrder::read_may_conflict): the other kind still is.
+    KernelSpec spec;
+    spec.name = "test-race-then-hazard";
+    spec.params = {{"n", "", 2}};
+    spec.arrays = {{"a", MemorySpace::Global, ValueType::Float32, ArrayRole::InOut,
+                    [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }}};
+    spec.fill_input = [](const Params&, size_t, std::vector<uint32_t>&) {};
+    spec.body = [](ModelThread& t) {
+        const auto a = t.array<float>(0);
+        const uint32_t i = t.threadIdx.x;
+        if (i < 3) a.store(0, float(i), 3);
+        if (i == 3) a.load(0, 4);
+        if (i == 0 || i == 2) a.store(1, float(i), 5);
+        if (i == 1) a.load(1, 6);
+    };
+    ModelLaunch launch{&spec, {2}, {{1, 1, 1}, {4, 1, 1}}};
+    const auto through = run_model(through_the_emulator(launch));
+    REQUIRE(through.value);
+    for (uint64_t records : {ModelLaunch::kAllArrays, uint64_t(0)}) {
+        CAPTURE(records);
+        launch.keep_records = records;
+        const auto inlined = run_model(launch);
+        REQUIRE(inlined.value);
+        CHECK(inlined.value->counts[size_t(FindingKind::WriteWriteRace)] == 2);
+        CHECK(inlined.value->counts[size_t(FindingKind::ReadWriteHazard)] == 2);
+        check_same(*through.value, *inlined.value, records);
+    }
 }
 
 TEST_CASE("spread over threads: blocks that share only what they read run apart - a race runs again on one") {
