@@ -181,7 +181,7 @@ struct Storage {
     // A worker's values as it started (only for a spec with atomic_results_unused): the sums
     // absorb adds are its values less these.
     std::vector<uint32_t> start;
-    std::vector<ElementRecord> records;  // per element, where kept (ModelLaunch::keeps_records)
+    std::vector<ElementRecord> records;  // per element, where kept (ModelLaunch::keep_records)
     ZeroedBuffer<Counted> counted;       // likewise
     ZeroedBuffer<Hazard> hazards;        // per element (with record_elements)
     ZeroedBuffer<Phases> phases;         // likewise, for kernels that run as fibers

@@ -46,8 +46,6 @@ struct ModelLaunch {
     // kernel allows (a kernel without barriers: the body's own code), with records the out-of-line one.
     uint64_t keep_records = kAllArrays;
     static constexpr uint64_t kAllArrays = ~uint64_t(0);
-    // Whether array a's records are kept.
-    bool keeps_records(size_t a) const { return record_elements && a < 64 && (keep_records >> a & 1); }
     // true: group the loads and stores into warp requests (memory_view.hpp) in `memory`.
     bool record_requests = false;
     // With record_requests: an array whose requests of `keep_op` are kept whole (the warp
