@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <functional>
 #include <random>
+#include <string>
 
 #include "kernels/builtin/registry.hpp"
 #include "kernels/model/model_emulator.hpp"
@@ -116,6 +118,21 @@ void for_each_test_launch(unsigned seed, Check check) {
     }
 }
 
+// A test kernel over one global float array `a` of n elements (n, its one parameter), a[i] = i
+// at the start.
+KernelSpec one_array_kernel(const std::string& name, uint64_t n, std::function<void(ModelThread&)> body) {
+    KernelSpec spec;
+    spec.name = name;
+    spec.params = {{"n", "", n}};
+    spec.arrays = {{"a", MemorySpace::Global, ValueType::Float32, ArrayRole::InOut,
+                    [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }}};
+    spec.fill_input = [](const Params&, size_t, std::vector<uint32_t>& bits) {
+        for (size_t i = 0; i < bits.size(); ++i) bits[i] = std::bit_cast<uint32_t>(float(i));
+    };
+    spec.body = std::move(body);
+    return spec;
+}
+
 }  // namespace
 
 TEST_CASE("spread over threads, every built-in kernel's launches give the one-thread result, findings included") {
@@ -201,19 +218,11 @@ TEST_CASE("findings only: a read of what a later thread of the block writes, no 
     // it (the model runs a block's threads in order), with no barrier between: 62 hazards. At this
     // level plain loads and stores are recorded inline (model_thread.hpp): the reader a load
     // remembers there is what the later write is checked against.
-    KernelSpec spec;
-    spec.name = "test-shift-in-place";
-    spec.params = {{"n", "", 64}};
-    spec.arrays = {{"a", MemorySpace::Global, ValueType::Float32, ArrayRole::InOut,
-                    [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }}};
-    spec.fill_input = [](const Params&, size_t, std::vector<uint32_t>& bits) {
-        for (size_t i = 0; i < bits.size(); ++i) bits[i] = std::bit_cast<uint32_t>(float(i));
-    };
-    spec.body = [](ModelThread& t) {
+    const KernelSpec spec = one_array_kernel("test-shift-in-place", 64, [](ModelThread& t) {
         const auto a = t.array<float>(0);
         const uint64_t i = t.threadIdx.x;
         if (i + 1 < a.size()) a.store(i, a.load(i + 1, 3) + 1, 3);
-    };
+    });
     ModelLaunch launch{&spec, {64}, {{1, 1, 1}, {64, 1, 1}}};
     const auto recorded = run_model(launch);
     REQUIRE(recorded.value);
@@ -233,20 +242,14 @@ TEST_CASE("a finding reported on an element does not hide one of another kind th
     // reported at thread 1), then thread 3 reads it (a hazard). a[1]: thread 0 writes it, thread
     // 1 reads it (a hazard), thread 2 writes it (a race). A kind reported on an element is not
     // looked for again there (BlockOrder::read_may_conflict): the other kind still is.
-    KernelSpec spec;
-    spec.name = "test-race-then-hazard";
-    spec.params = {{"n", "", 2}};
-    spec.arrays = {{"a", MemorySpace::Global, ValueType::Float32, ArrayRole::InOut,
-                    [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }}};
-    spec.fill_input = [](const Params&, size_t, std::vector<uint32_t>&) {};
-    spec.body = [](ModelThread& t) {
+    const KernelSpec spec = one_array_kernel("test-race-then-hazard", 2, [](ModelThread& t) {
         const auto a = t.array<float>(0);
         const uint32_t i = t.threadIdx.x;
         if (i < 3) a.store(0, float(i), 3);
         if (i == 3) a.load(0, 4);
         if (i == 0 || i == 2) a.store(1, float(i), 5);
         if (i == 1) a.load(1, 6);
-    };
+    });
     ModelLaunch launch{&spec, {2}, {{1, 1, 1}, {4, 1, 1}}};
     const auto through = run_model(through_the_emulator(launch));
     REQUIRE(through.value);
