@@ -2,7 +2,6 @@
 // Index of this file (search for "[SECTION]"):
 //  - Names of findings, spec lookups, sizes
 //  - Per-element state: ThreadSlot, Hazard, Phases, Storage
-//  - Fiber stacks
 //  - Text helpers
 //  - The ModelEmulator class
 //  - Findings: report, read and write checks, out of bounds
@@ -20,18 +19,12 @@
 
 #include "kernels/model/model_emulator.hpp"
 
-#include <sys/mman.h>
-#include "kernels/core/sanitizer.hpp"
-#if THREADMAP_ASAN
-#include <sanitizer/asan_interface.h>
-#endif
-#include <unistd.h>
-
 #include <algorithm>
 #include <boost/context/fiber.hpp>
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <future>
 #include <initializer_list>
 #include <new>
 #include <stdexcept>
@@ -42,6 +35,7 @@
 #include "kernels/core/executor.hpp"
 #include "kernels/core/device_limits.hpp"
 #include "kernels/core/emulator_caps.hpp"
+#include "kernels/model/fiber_stacks.hpp"
 #include "kernels/model/model_thread.hpp"
 #include "kernels/core/saturating.hpp"
 #include "kernels/core/validation.hpp"
@@ -208,53 +202,6 @@ struct Storage {
         const bool theirs = !joined_touched.empty() && joined_touched[i >> kTouchedChunkShift];
         return uint8_t(state(i).flags() | (theirs ? joined[i] : 0));
     }
-};
-
-// [SECTION] Fiber stacks
-// Fiber stacks: one mapping for a block's threads, each stack with a guard page below it (a
-// body that recurses too deep faults instead of writing into its neighbour's stack).
-class StackArena {
-  public:
-    static constexpr size_t kStackBytes = 64 * 1024;
-    explicit StackArena(size_t count) : page_(size_t(sysconf(_SC_PAGESIZE))), count_(count) {
-        bytes_ = count_ * (kStackBytes + page_);
-        void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (p == MAP_FAILED) throw std::bad_alloc();
-        base_ = static_cast<char*>(p);
-        for (size_t i = 0; i < count_; ++i) mprotect(base_ + i * (kStackBytes + page_), page_, PROT_NONE);
-    }
-    ~StackArena() {
-#if THREADMAP_ASAN
-        // Abandoned threads' frames leave their stack poisoning behind; a later mapping at the
-        // same address must start clean.
-        __asan_unpoison_memory_region(base_, bytes_);
-#endif
-        munmap(base_, bytes_);
-    }
-    StackArena(const StackArena&) = delete;
-    StackArena& operator=(const StackArena&) = delete;
-    size_t count() const { return count_; }
-    // Each stack's top a different number of cache lines below its end: stacks a whole number
-    // of pages apart would put every fiber's saved registers and newest frames in the same few
-    // cache sets, and each round of switches at a barrier would miss on all of them.
-    ctx::stack_context stack(size_t i) const {
-        const size_t stagger = i * 9 % 64 * 64;  // 64 different lines of a page
-        ctx::stack_context sc;
-        sc.size = kStackBytes - stagger;
-        sc.sp = base_ + i * (kStackBytes + page_) + page_ + kStackBytes - stagger;  // stacks grow down
-        return sc;
-    }
-
-  private:
-    size_t page_, count_, bytes_ = 0;
-    char* base_ = nullptr;
-};
-
-struct ArenaAllocator {
-    const StackArena* arena;
-    size_t index;
-    ctx::stack_context allocate() { return arena->stack(index); }
-    void deallocate(ctx::stack_context&) noexcept {}
 };
 
 // [SECTION] Text helpers
@@ -489,7 +436,7 @@ class alignas(64) ModelEmulator {
     std::vector<ArrayResult> shared_kept_;  // shared_block_'s shared arrays
     ModelResult result_;
     // Fibers (kernels with barriers): the block's threads, and where each waits.
-    std::unique_ptr<StackArena> stacks_;
+    StackArenaHandle stacks_;
     // [i]: thread i's continuation while it waits or has not started; [tpb_]: the block's
     // scheduler's while a thread runs. A thread that stops hands over straight to the next
     // that can run (hand_over), so a round of a barrier costs one switch per thread, not two.
@@ -1219,7 +1166,7 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, bool worker) {
         threads_[i].gridDim = launch_.grid;
     }
     if (as_fibers_) {
-        stacks_ = std::make_unique<StackArena>(tpb_);
+        stacks_ = take_stack_arena(tpb_);
         fibers_.resize(tpb_ + 1);
         state_.resize(tpb_);
         barrier_line_.resize(tpb_);
@@ -1557,8 +1504,17 @@ uint64_t recorded_elements(const ModelLaunch& model_launch) {
                                         : 0;
 }
 
-// The threads a launch's blocks may be spread over (1: not spread). Each worker after the
-// first holds a copy of the global arrays' values, records and ordering states; they stay within a memory budget.
+// What each worker after the first holds: a copy of the global arrays' values, records and
+// ordering states.
+uint64_t copy_bytes(const ModelLaunch& model_launch) {
+    return global_elements(*model_launch.spec, model_launch.params, model_launch.launch) *
+               (sizeof(Hazard) + (model_launch.spec->runs_as_fibers() ? sizeof(Phases) : 0) + 4 +
+                (model_launch.spec->atomic_results_unused ? 4 : 0) +  // Storage::start
+                1) +  // the first run's Storage::joined (counted per worker: at most that)
+           recorded_elements(model_launch) * (sizeof(ElementRecord) + sizeof(Counted));
+}
+
+// The threads a launch's blocks may be spread over (1: not spread); the copies stay within a memory budget.
 unsigned model_workers(const ModelLaunch& model_launch) {
     if (model_launch.spec->one_thread_at_a_time || !model_launch.record_elements || !model_launch.record_reads ||
         model_launch.record_requests || model_launch.watch_array != SIZE_MAX)
@@ -1571,14 +1527,15 @@ unsigned model_workers(const ModelLaunch& model_launch) {
         workers = std::clamp<uint64_t>(std::thread::hardware_concurrency(), 1, 8);
     }
     constexpr uint64_t kCopyBudgetBytes = uint64_t(1) << 30;
-    const uint64_t copy_bytes = global_elements(*model_launch.spec, model_launch.params, model_launch.launch) *
-                                    (sizeof(Hazard) + (model_launch.spec->runs_as_fibers() ? sizeof(Phases) : 0) + 4 +
-                                     (model_launch.spec->atomic_results_unused ? 4 : 0) +  // Storage::start
-                                     1) +  // the first run's Storage::joined (counted per worker: at most that)
-                                recorded_elements(model_launch) * (sizeof(ElementRecord) + sizeof(Counted));
-    while (workers > 1 && (workers - 1) * copy_bytes > kCopyBudgetBytes) --workers;
+    while (workers > 1 && (workers - 1) * copy_bytes(model_launch) > kCopyBudgetBytes) --workers;
     return unsigned(std::min(workers, blocks));
 }
+
+// A copy this small is made beside the first blocks that say whether spreading pays, and thrown
+// away when it does not: a few milliseconds of first touches on this project's VM, which a
+// tiled-matmul lesson's picture (60 ms) waited for after those blocks. A larger one waits to be
+// needed (increment over 16M elements: 64 MB of values, which it seldom is).
+constexpr uint64_t kCopyMadeBesideBytes = uint64_t(16) << 20;
 
 // Spreading pays when the launch makes enough accesses per global element. With per-element
 // records, a range's records (20 bytes each, not zero) are filled for every element of the
@@ -1590,55 +1547,61 @@ unsigned model_workers(const ModelLaunch& model_launch) {
 // end to end spread against 0.42 s on one (`map --kernel increment --n 16777216 --format json`).
 constexpr uint64_t kSpreadAccessesPerElementWithRecords = 32;
 
+// Whether spreading pays, from the first `sampled` blocks of the first range (run by `first`):
+// they say how many accesses the launch will make (the blocks of a launch run one body).
+bool spreading_pays(const ModelLaunch& model_launch, const ModelEmulator& first, uint64_t sampled) {
+    const double expected = double(first.accesses()) * double(model_launch.launch.blocks()) / double(sampled);
+    const double elements = double(global_elements(*model_launch.spec, model_launch.params, model_launch.launch));
+    // Blocks that add into shared global results with atomics (a histogram's bins) make every
+    // later range touch what an earlier one wrote: the ranges would run again on one thread
+    // after the joined ones (occupancy-shared-memory's histogram: 286 ms spread, 212 ms not).
+    // Unless the adds join by adding (KernelSpec::atomic_results_unused).
+    return expected >=
+               elements + double(kSpreadAccessesPerElementWithRecords - 1) * double(recorded_elements(model_launch)) &&
+           !(first.shared_by_atomics() && !model_launch.spec->atomic_results_unused);
+}
+
 ModelResult run_blocks_spread(const ModelLaunch& model_launch, const std::atomic<bool>* cancel) {
-    unsigned workers = model_workers(model_launch);
+    const unsigned workers = model_workers(model_launch);
     const uint64_t blocks = model_launch.launch.blocks();
     std::vector<std::unique_ptr<ModelEmulator>> runs;
-    runs.push_back(std::make_unique<ModelEmulator>(model_launch));
-    runs[0]->setup(cancel);
+    for (unsigned w = 0; w < workers; ++w) runs.push_back(std::make_unique<ModelEmulator>(model_launch));
     const auto first_block = [&](unsigned w) { return blocks * w / workers; };
-    // Unless told how many workers: the first blocks of the first range, run now, say how many
-    // accesses the launch will make (the blocks of a launch run one body).
-    uint64_t sampled = 0;
-    if (workers > 1 && model_launch.workers == 0) {
-        sampled = std::max<uint64_t>(1, first_block(1) / 32);
-        runs[0]->run_blocks(0, sampled);
-        const double expected = double(runs[0]->accesses()) * double(blocks) / double(sampled);
-        const double elements = double(global_elements(*model_launch.spec, model_launch.params, model_launch.launch));
-        if (expected <
-            elements + double(kSpreadAccessesPerElementWithRecords - 1) * double(recorded_elements(model_launch)))
-            workers = 1;
-        // Blocks that add into shared global results with atomics (a histogram's bins) make every
-        // later range touch what an earlier one wrote: the ranges would run again on one thread
-        // after the joined ones (occupancy-shared-memory's histogram: 286 ms spread, 212 ms not).
-        // Unless the adds join by adding (KernelSpec::atomic_results_unused).
-        if (runs[0]->shared_by_atomics() && !model_launch.spec->atomic_results_unused) workers = 1;
-    }
-    if (workers <= 1) {
-        runs[0]->run_blocks(sampled, blocks);
-        return runs[0]->finish();
-    }
-    for (unsigned w = 1; w < workers; ++w) runs.push_back(std::make_unique<ModelEmulator>(model_launch));
+    // The other workers set up (their copies of the arrays, their fibers' stacks), beside the first
+    // blocks of the first range where their copies are small, which say whether spreading pays
+    // (unless the launch says how many workers); they run their ranges once told it does.
     std::vector<std::exception_ptr> errors(workers);
     JoinedThreads started;
+    std::promise<bool> spread;  // after `started`: gone first, so that a throw below ends the waits
+    std::shared_future<bool> told = spread.get_future().share();
+    const bool beside = copy_bytes(model_launch) <= kCopyMadeBesideBytes;
     for (unsigned w = 1; w < workers; ++w)
-        started.threads.emplace_back([&, w] {
+        started.threads.emplace_back([&, w, told] {
             try {
+                if (!beside && !told.get()) return;
                 runs[w]->setup(cancel, true);
-                runs[w]->run_blocks(first_block(w), first_block(w + 1));
+                if (told.get()) runs[w]->run_blocks(first_block(w), first_block(w + 1));
             } catch (...) {
                 errors[w] = std::current_exception();
             }
         });
+    runs[0]->setup(cancel);
+    uint64_t sampled = 0;
+    if (workers > 1 && model_launch.workers == 0) {
+        sampled = std::max<uint64_t>(1, first_block(1) / 32);
+        runs[0]->run_blocks(0, sampled);
+    }
+    const bool spreads = workers > 1 && (sampled == 0 || spreading_pays(model_launch, *runs[0], sampled));
+    spread.set_value(spreads);
     try {
-        runs[0]->run_blocks(sampled, first_block(1));
+        runs[0]->run_blocks(sampled, spreads ? first_block(1) : blocks);
     } catch (...) {
         errors[0] = std::current_exception();
     }
     for (std::thread& t : started.threads) t.join();
-    for (const auto& e : errors)
-        if (e) std::rethrow_exception(e);
-    for (unsigned w = 1; w < workers && !runs[0]->ended_early(); ++w) {
+    for (unsigned w = 0; w < (spreads ? workers : 1); ++w)  // an unused worker's failure is no loss
+        if (errors[w]) std::rethrow_exception(errors[w]);
+    for (unsigned w = 1; spreads && w < workers && !runs[0]->ended_early(); ++w) {
         if (runs[0]->absorb(*runs[w], workers)) continue;
         for (unsigned v = 1; v < w; ++v) runs[0]->take_state(*runs[v]);
         runs[0]->run_blocks(first_block(w), blocks);  // on from the joined ranges, one block after another

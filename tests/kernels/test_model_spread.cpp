@@ -12,6 +12,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "kernels/builtin/registry.hpp"
 #include "kernels/model/model_emulator.hpp"
@@ -433,4 +434,28 @@ TEST_CASE("spread over threads, the kept shared block and a divergent barrier mi
     CHECK(r.value->arrays[0].bits[7 * 64] == 1);      // block 7 stopped at it
     CHECK(r.value->arrays[0].bits[8 * 64] == 0);      // block 8 never ran
     check_spread(model_launch);
+}
+
+TEST_CASE("left to choose, the model spreads a launch of many accesses per element, not one of few, with one result") {
+    const unsigned cores = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+    struct Case {
+        const char* kernel;
+        Params params;
+        Dim3 block;
+        bool spreads;
+    };
+    // matmul-tiled: 16K threads of some 120 accesses each over 48K elements; increment: 64K
+    // threads of two accesses each, one element each (records kept: not worth a second copy).
+    for (const Case& c : {Case{"matmul-tiled", {128, 128, 128, 128, 128}, {16, 16, 1}, true},
+                          Case{"increment", {uint64_t(1) << 16}, {256, 1, 1}, false}}) {
+        CAPTURE(c.kernel);
+        const KernelSpec& spec = *find_builtin_kernel(c.kernel);
+        ModelLaunch chosen{&spec, c.params, {spec.covering_grid(c.params, c.block), c.block}};
+        const auto r = run_model(chosen);
+        REQUIRE_MESSAGE(r.value, r.error);
+        CHECK(r.value->block_ranges == (c.spreads ? cores : 1u));
+        ModelLaunch one = chosen;
+        one.workers = 1;
+        check_same(*run_model(one).value, *r.value);
+    }
 }

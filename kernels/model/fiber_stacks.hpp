@@ -1,0 +1,50 @@
+// The fibers' stacks of a kernel with barriers: one mapping for a block's threads, each stack with
+// a guard page below it, and the mappings that finished runs give back, kept for the next ones.
+#pragma once
+
+#include <boost/context/stack_context.hpp>
+#include <cstddef>
+#include <memory>
+
+namespace threadmap {
+
+class StackArena {
+  public:
+    static constexpr size_t kStackBytes = 64 * 1024;
+    explicit StackArena(size_t count);
+    ~StackArena();
+    StackArena(const StackArena&) = delete;
+    StackArena& operator=(const StackArena&) = delete;
+    size_t count() const { return count_; }
+    // Thread i's stack.
+    boost::context::stack_context stack(size_t i) const;
+    // With AddressSanitizer: forgets the poisoning that abandoned threads' frames left behind
+    // (they are abandoned, not unwound: ModelEmulator::abandon_fibers).
+    void unpoison() const;
+
+  private:
+    size_t page_, count_, bytes_ = 0;
+    char* base_ = nullptr;
+};
+
+// A run's arena: taken from those kept when one has enough stacks, and kept again when the run
+// ends (KeptArenas in fiber_stacks.cpp). A fresh mapping's stack pages fault in on the run's first
+// switch into each fiber: on this project's VM that cost the tiled-matmul lesson's first blocks
+// 4 ms of a 60 ms picture (`threadmap map --preset tiled-matmul --block 8,16`, 2026-12-06),
+// and each worker of a spread run paid it again.
+struct ArenaReturn {
+    void operator()(StackArena* arena) const;
+};
+using StackArenaHandle = std::unique_ptr<StackArena, ArenaReturn>;
+StackArenaHandle take_stack_arena(size_t count);
+
+// Boost.Context's stack allocator for thread i's fiber: its stack in the arena, which outlives
+// the fiber (a fiber is abandoned, never freed: ModelEmulator::abandon_fibers).
+struct ArenaAllocator {
+    const StackArena* arena;
+    size_t index;
+    boost::context::stack_context allocate() { return arena->stack(index); }
+    void deallocate(boost::context::stack_context&) noexcept {}
+};
+
+}  // namespace threadmap
