@@ -202,7 +202,7 @@ void bench_levels(int repeats) {
     const Level levels[] = {
         {"increment", {uint64_t(1) << 24}, {256, 1, 1}, array_workload(&IncrementBody::kernel, uint64_t(1) << 24)},
         {"matmul", {200, 200, 200, 300, 300}, {32, 32, 1}, seed},
-        {"transpose-tiled", {2048, 2048}, {32, 8, 1}, std::nullopt},
+        {"transpose-tiled", {2048, 2048}, {32, 32, 1}, std::nullopt},
         {"reduce-sequential", {uint64_t(1) << 22}, {256, 1, 1}, std::nullopt},
         {"matmul-tiled", {256, 256, 256, 256, 256}, {16, 16, 1}, std::nullopt},
     };
