@@ -126,7 +126,9 @@ class ModelThread {
     // is recorded here, in the body's own code, and only the rest call into the emulator.
     uint64_t load_bits(size_t array, uint64_t index, int line) {
         if (shadow::Hazard* h = touch_inline(array, index)) {
-            if (!inline_->arrays[array].plain) return shadow_load(array, index, line);
+            if (!inline_->arrays[array].plain)
+                return inline_->arrays[array].shared ? shadow_load_inline(array, index, line)
+                                                     : shadow_load(array, index, line);
             shadow::Phases none{};  // without barriers every epoch is 0
             if (inline_read<false>(array, *h, none, line)) return inline_->arrays[array].bits[index];
         }
@@ -196,8 +198,16 @@ class ModelThread {
     }
     // The same for an array that is not plain (a kernel with barriers, a __shared__ array, a run
     // that keeps records or records one phase): out of line, so that the plain path inlined into
-    // a body stays small (inlined both, they slowed the tutorial's matmul loop by a fifth at every level).
+    // a body stays small (inlined both, they slowed the tutorial's matmul loop by a fifth at every
+    // level), but for a __shared__ array's loads, which are inlined: a tiled kernel's inner loop is
+    // made of them (matmul-tiled's 32 of 36 accesses per step), and the call cost a fifth of the
+    // barrier lessons' CPU time (`map --preset tiled-matmul`: 0.21-0.25 s user, 0.18-0.20 inlined),
+    // while the tutorial's matmul, whose arrays are global, runs as fast (seed-matmul-fixed's map:
+    // 0.17-0.19 s user either way; with every such load inlined, 0.19-0.21).
     [[gnu::noinline]] uint64_t shadow_load(size_t array, uint64_t index, int line) {
+        return shadow_load_inline(array, index, line);
+    }
+    [[gnu::always_inline]] uint64_t shadow_load_inline(size_t array, uint64_t index, int line) {
         const shadow::InlineArray& x = inline_->arrays[array];
         shadow::Phases none{};
         if (!inline_read<true>(array, x.hazards[index], x.epochs(index, none), line))
