@@ -24,7 +24,6 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
-#include <future>
 #include <initializer_list>
 #include <new>
 #include <stdexcept>
@@ -1561,6 +1560,32 @@ bool spreading_pays(const ModelLaunch& model_launch, const ModelEmulator& first,
            !(first.shared_by_atomics() && !model_launch.spec->atomic_results_unused);
 }
 
+// Whether a spread run's other workers run their ranges, told once. An atomic waited on, not a
+// std::promise: a promise's shared state is polymorphic, and UBSan's check of its dynamic type
+// opens a pipe, which the sandboxed run of a learner's kernel may not (the sanitizer build's
+// kernel host died of SIGSYS).
+class SpreadDecision {
+  public:
+    // Tells the workers no as it goes, unless they were told: made after their threads, it goes
+    // before they are joined when a throw unwinds, so that they end.
+    struct NoUnlessTold {
+        SpreadDecision& decision;
+        ~NoUnlessTold() { decision.tell(false); }
+    };
+    void tell(bool spread) {
+        int untold = kUntold;
+        if (state_.compare_exchange_strong(untold, spread ? 1 : 0)) state_.notify_all();
+    }
+    bool wait() const {
+        state_.wait(kUntold);
+        return state_.load() == 1;
+    }
+
+  private:
+    static constexpr int kUntold = -1;
+    std::atomic<int> state_{kUntold};
+};
+
 ModelResult run_blocks_spread(const ModelLaunch& model_launch, const std::atomic<bool>* cancel) {
     const unsigned workers = model_workers(model_launch);
     const uint64_t blocks = model_launch.launch.blocks();
@@ -1571,16 +1596,16 @@ ModelResult run_blocks_spread(const ModelLaunch& model_launch, const std::atomic
     // blocks of the first range where their copies are small, which say whether spreading pays
     // (unless the launch says how many workers); they run their ranges once told it does.
     std::vector<std::exception_ptr> errors(workers);
+    SpreadDecision spread;
     JoinedThreads started;
-    std::promise<bool> spread;  // after `started`: gone first, so that a throw below ends the waits
-    std::shared_future<bool> told = spread.get_future().share();
+    const SpreadDecision::NoUnlessTold no_unless_told{spread};
     const bool beside = copy_bytes(model_launch) <= kCopyMadeBesideBytes;
     for (unsigned w = 1; w < workers; ++w)
-        started.threads.emplace_back([&, w, told] {
+        started.threads.emplace_back([&, w] {
             try {
-                if (!beside && !told.get()) return;
+                if (!beside && !spread.wait()) return;
                 runs[w]->setup(cancel, true);
-                if (told.get()) runs[w]->run_blocks(first_block(w), first_block(w + 1));
+                if (spread.wait()) runs[w]->run_blocks(first_block(w), first_block(w + 1));
             } catch (...) {
                 errors[w] = std::current_exception();
             }
@@ -1592,7 +1617,7 @@ ModelResult run_blocks_spread(const ModelLaunch& model_launch, const std::atomic
         runs[0]->run_blocks(0, sampled);
     }
     const bool spreads = workers > 1 && (sampled == 0 || spreading_pays(model_launch, *runs[0], sampled));
-    spread.set_value(spreads);
+    spread.tell(spreads);
     try {
         runs[0]->run_blocks(sampled, spreads ? first_block(1) : blocks);
     } catch (...) {
