@@ -13,7 +13,7 @@ inline const KernelSpec& reduce_interleaved() {
         spec.summary =
             "per-block sum in shared memory, s = 1, 2, 4 …: threads with tid % (2*s) == 0 add sdata[tid + s]";
         spec.body = [](ModelThread& t) {
-            reduce_body(t, [](ModelThread& t, const ModelThread::Array<float>& sdata, uint32_t tid) {
+            reduce_body(t, [](ModelThread& t, const ModelThread::SharedArray<float>& sdata, uint32_t tid) {
                 for (uint32_t spec = 1; spec < t.blockDim.x; spec *= 2) {
                     if (tid % (2 * spec) == 0) sdata.store(tid, sdata.load(tid, 9) + sdata.load(tid + spec, 9), 9);
                     t.syncthreads(10);

@@ -12,7 +12,7 @@ inline const KernelSpec& reduce_sequential() {
         spec.name = "reduce-sequential";
         spec.summary = "per-block sum in shared memory, s = blockDim.x/2 down to 1: thread tid adds sdata[tid + s]";
         spec.body = [](ModelThread& t) {
-            reduce_body(t, [](ModelThread& t, const ModelThread::Array<float>& sdata, uint32_t tid) {
+            reduce_body(t, [](ModelThread& t, const ModelThread::SharedArray<float>& sdata, uint32_t tid) {
                 for (uint32_t spec = t.blockDim.x / 2; spec > 0; spec >>= 1) {
                     if (tid < spec) sdata.store(tid, sdata.load(tid, 9) + sdata.load(tid + spec, 9), 9);
                     t.syncthreads(10);

@@ -113,11 +113,19 @@ class ModelThread {
     // its mask names have called it too (warp_collective.hpp), with this lane's result.
     uint64_t warp(const WarpCall& call);
 
-    template <class T>
+    // An array's handle; a __shared__ array's, from shared_array, takes the recorder's path
+    // inlined into the body for its loads (load_shared_bits).
+    template <class T, bool kShared = false>
     class Array;
     template <class T>
     Array<T> array(size_t index) {
         return Array<T>(*this, index);
+    }
+    template <class T>
+    using SharedArray = Array<T, true>;
+    template <class T>
+    SharedArray<T> shared_array(size_t index) {
+        return SharedArray<T>(*this, index);
     }
 
     // The emulator's side (Array and a learner's kernel's hooks call these): an element's bits,
@@ -126,13 +134,21 @@ class ModelThread {
     // is recorded here, in the body's own code, and only the rest call into the emulator.
     uint64_t load_bits(size_t array, uint64_t index, int line) {
         if (shadow::Hazard* h = touch_inline(array, index)) {
-            if (!inline_->arrays[array].plain)
-                return inline_->arrays[array].shared ? shadow_load_inline(array, index, line)
-                                                     : shadow_load(array, index, line);
+            if (!inline_->arrays[array].plain) return shadow_load(array, index, line);
             shadow::Phases none{};  // without barriers every epoch is 0
             if (inline_read<false>(array, *h, none, line)) return inline_->arrays[array].bits[index];
         }
         return emulator_load(array, index, line);
+    }
+    // A __shared__ array's load with its shadow path inlined here, in the body: a tiled kernel's
+    // inner loop is made of them (matmul-tiled's 32 of 36 accesses per step), and the call cost a
+    // fifth of the barrier lessons' CPU time (`map --preset tiled-matmul`: 0.25-0.28 s user,
+    // 0.20-0.22 inlined). Only where a body asks (SharedArray): inlined into every load, the path
+    // slowed the tutorial's matmul, whose arrays are global, by a twentieth (`memory --preset
+    // coalescing` 0.21-0.22 → 0.22-0.23 s user). Another array takes load_bits' way.
+    uint64_t load_shared_bits(size_t array, uint64_t index, int line) {
+        if (touch_inline(array, index) && inline_->arrays[array].shared) return shadow_load_inline(array, index, line);
+        return load_bits(array, index, line);
     }
     void store_bits(size_t array, uint64_t index, uint64_t bits, int line) {
         if (shadow::Hazard* h = touch_inline(array, index)) {
@@ -199,11 +215,7 @@ class ModelThread {
     // The same for an array that is not plain (a kernel with barriers, a __shared__ array, a run
     // that keeps records or records one phase): out of line, so that the plain path inlined into
     // a body stays small (inlined both, they slowed the tutorial's matmul loop by a fifth at every
-    // level), but for a __shared__ array's loads, which are inlined: a tiled kernel's inner loop is
-    // made of them (matmul-tiled's 32 of 36 accesses per step), and the call cost a fifth of the
-    // barrier lessons' CPU time (`map --preset tiled-matmul`: 0.21-0.25 s user, 0.18-0.20 inlined),
-    // while the tutorial's matmul, whose arrays are global, runs as fast (seed-matmul-fixed's map:
-    // 0.17-0.19 s user either way; with every such load inlined, 0.19-0.21).
+    // level); a __shared__ array's loads may take it inlined (load_shared_bits).
     [[gnu::noinline]] uint64_t shadow_load(size_t array, uint64_t index, int line) {
         return shadow_load_inline(array, index, line);
     }
@@ -252,13 +264,16 @@ class ModelThread {
     uint64_t arrays_read_ = 0, arrays_written_ = 0;
 };
 
-template <class T>
+template <class T, bool kShared>
 class ModelThread::Array {
     static_assert(sizeof(T) == 4, "the built-in bodies' arrays have 4-byte elements");
 
   public:
     Array(ModelThread& t, size_t index) : t_(&t), index_(index) {}
-    T load(uint64_t i, int line) const { return std::bit_cast<T>(uint32_t(t_->load_bits(index_, i, line))); }
+    T load(uint64_t i, int line) const {
+        return std::bit_cast<T>(
+            uint32_t(kShared ? t_->load_shared_bits(index_, i, line) : t_->load_bits(index_, i, line)));
+    }
     void store(uint64_t i, T value, int line) const { t_->store_bits(index_, i, std::bit_cast<uint32_t>(value), line); }
     T atomic_add(uint64_t i, T value, int line) const { return atomic(i, AtomicOp::Add, value, T{}, line); }
     T atomic_max(uint64_t i, T value, int line) const { return atomic(i, AtomicOp::Max, value, T{}, line); }
