@@ -4,7 +4,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <mutex>
 #include <new>
 #include <vector>
@@ -67,7 +66,7 @@ class KeptArenas {
         kept_.erase(best);
         return arena;
     }
-    // Keeps `arena` if there is room (replacing the smallest kept one when it is larger), else frees it.
+    // Keeps `arena` if there is room, else frees it.
     void give(std::unique_ptr<StackArena> arena) {
         const std::lock_guard lock(mutex_);
         size_t stacks = arena->count();

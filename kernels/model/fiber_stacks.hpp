@@ -28,10 +28,11 @@ class StackArena {
 };
 
 // A run's arena: taken from those kept when one has enough stacks, and kept again when the run
-// ends (KeptArenas in fiber_stacks.cpp). A fresh mapping's stack pages fault in on the run's first
-// switch into each fiber: on this project's VM that cost the tiled-matmul lesson's first blocks
-// 4 ms of a 60 ms picture (`threadmap map --preset tiled-matmul --block 8,16`, 2026-12-06),
-// and each worker of a spread run paid it again.
+// ends (KeptArenas in fiber_stacks.cpp). A fresh mapping's stack pages fault in as the run makes
+// its fibers: on this project's VM a block of 128 took 2.85 ms on a fresh mapping and 0.013 ms
+// on a kept one (tiled-matmul at blockDim 8×16, timed with temporary prints, 2026-12-06), paid
+// by each worker of a spread run and each picture the window makes. (In model-bench's one
+// process a kept mapping ran matmul-tiled slower; docs/performance.md, 2026-12-06 evening.)
 struct ArenaReturn {
     void operator()(StackArena* arena) const;
 };
