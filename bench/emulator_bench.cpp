@@ -1,7 +1,9 @@
 // Emulator benchmark: emulated threads per second and memory per element for the issue's
 // reference workloads, printed as JSON: each a fresh emulate() (allocation included) and the
-// window's path, emulate_into() the buffers of the previous run. Each case runs in a child process so that its peak
-// resident memory is its own. Usage: emulator-bench [--repeats N] (default 7).
+// window's path, emulate_into() the buffers of the previous run, at both levels side by side:
+// "writers" (the map: what every picture and report runs) and "values" (the kernel's output too,
+// as the tests run it). Each case runs in a child process so that its peak resident memory is
+// its own. Usage: emulator-bench [--repeats N] (default 7).
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,7 +39,7 @@ uint64_t status_kb(const char* key) {
     return 0;
 }
 
-void run_case(const Case& c, int repeats, int fd) {
+void run_case(const Case& c, OutputValues values, int repeats, int fd) {
     const LaunchConfig launch{covering_grid(c.workload, c.block), c.block};
     const uint64_t rss_before = status_kb("VmRSS:");
     std::vector<double> ms;
@@ -45,7 +47,7 @@ void run_case(const Case& c, int repeats, int fd) {
     unsigned workers = 0;
     for (int r = 0; r < repeats; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
-        const LaunchResult result = emulate(c.workload, launch);
+        const LaunchResult result = emulate(c.workload, launch, 0, values);
         const auto t1 = std::chrono::steady_clock::now();
         ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
         threads = result.stats.threads_launched;
@@ -54,10 +56,10 @@ void run_case(const Case& c, int repeats, int fd) {
     }
     // The window's path: the same launch again into the buffers of the previous run.
     std::vector<double> reused;
-    LaunchResult into = emulate(c.workload, launch);
+    LaunchResult into = emulate(c.workload, launch, 0, values);
     for (int r = 0; r < repeats; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
-        emulate_into(c.workload, launch, into);
+        emulate_into(c.workload, launch, into, 0, nullptr, values);
         reused.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     std::sort(reused.begin(), reused.end());
@@ -68,15 +70,15 @@ void run_case(const Case& c, int repeats, int fd) {
     char buf[1536];
     const int len = std::snprintf(
         buf, sizeof buf,
-        "{\"name\":\"%s\",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"threads\":%llu,\"elements\":%llu,"
+        "{\"name\":\"%s\",\"level\":\"%s\",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"threads\":%llu,\"elements\":%llu,"
         "\"workers\":%u,\"repeats\":%d,\"first_ms\":%.2f,\"ms_min\":%.2f,\"ms_median\":%.2f,\"ms_max\":%.2f,"
         "\"threads_per_second_median\":%.4g,\"reused_ms_min\":%.2f,\"reused_ms_median\":%.2f,"
         "\"reused_threads_per_second_median\":%.4g,\"peak_rss_bytes\":%llu,\"rss_bytes_per_element\":%.2f}",
-        c.name, launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x, launch.block.y, launch.block.z,
-        (unsigned long long)threads, (unsigned long long)elements, workers, repeats, ms.front(), sorted.front(), median,
-        sorted.back(), double(threads) / (median / 1000), reused.front(), reused[reused.size() / 2],
-        double(threads) / (reused[reused.size() / 2] / 1000), (unsigned long long)peak * 1024,
-        double(peak - rss_before) * 1024 / double(elements));
+        c.name, values == OutputValues::Skipped ? "writers" : "values", launch.grid.x, launch.grid.y, launch.grid.z,
+        launch.block.x, launch.block.y, launch.block.z, (unsigned long long)threads, (unsigned long long)elements,
+        workers, repeats, ms.front(), sorted.front(), median, sorted.back(), double(threads) / (median / 1000),
+        reused.front(), reused[reused.size() / 2], double(threads) / (reused[reused.size() / 2] / 1000),
+        (unsigned long long)peak * 1024, double(peak - rss_before) * 1024 / double(elements));
     if (write(fd, buf, size_t(len)) != len) std::_Exit(1);
 }
 
@@ -92,14 +94,14 @@ int main(int argc, char** argv) {
         {"matmul-xcol 4096x4096, inner 16", matmul_workload(&MatmulXColBody::kernel, 4096, 4096, 16), {32, 32, 1}},
     };
     std::printf("{\"cores\":%u,\"cases\":[", std::thread::hardware_concurrency());
-    for (size_t i = 0; i < cases.size(); ++i) {
+    for (size_t i = 0; i < 2 * cases.size(); ++i) {
         int fds[2];
         if (pipe(fds) != 0) return 1;
         std::fflush(stdout);
         const pid_t pid = fork();
         if (pid == 0) {
             close(fds[0]);
-            run_case(cases[i], repeats, fds[1]);
+            run_case(cases[i / 2], i % 2 ? OutputValues::Computed : OutputValues::Skipped, repeats, fds[1]);
             std::_Exit(0);
         }
         close(fds[1]);

@@ -551,8 +551,6 @@ MapPicture spare_buffers(uint64_t elements, uint64_t colour_cells) {
     map = ThreadMap({}, elements);
     map.first_toucher.fault_in();
     map.touches.fault_in();
-    spare.result.data.out = ZeroedBuffer<float>(elements);
-    spare.result.data.out.fault_in();
     if (colour_cells > kPaintInFrameCells) {
         reserve_huge(spare.prepared_colors, colour_cells);
         spare.prepared_colors.resize(colour_cells);  // written, so faulted in; cleared: not prepared

@@ -116,7 +116,7 @@ inline constexpr uint64_t kMaxCompareCells = uint64_t(1) << 20;
 inline constexpr uint64_t kPaintInFrameCells = uint64_t(1) << 22;
 void prepare_colors(MapPicture& picture);
 
-// A picture with no map whose buffers (the map's, the output's, `colour_cells` prepared colours)
+// A picture with no map whose buffers (the map's and `colour_cells` prepared colours)
 // hold `elements` and are faulted in now: build_picture refills them instead of fresh pages,
 // which on this project's 2-core VM took 430-525 ms of a 4096² change's build against 150-200 ms.
 MapPicture spare_buffers(uint64_t elements, uint64_t colour_cells);

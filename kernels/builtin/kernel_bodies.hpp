@@ -54,7 +54,9 @@ TM_HD_INLINE void matmul_x_col(const ThreadContext& t, In A, In B, Out C) {
 // ---- the fast bodies: each kernel above as its spec carries it (KernelSpec::fast) -----------
 // A body is called per thread with the context and views of its family's data (Array: the array;
 // Matrix: A, B, C). The emulator and the GPU instantiate their runs for each body of FastBodies;
-// a kernel with a fast body adds its struct here and names `&Body::kernel` in its spec.
+// a kernel with a fast body adds its struct here and names `&Body::kernel` in its spec. A body's
+// branches and indices must not depend on the values it loads: the emulator's writers level
+// runs it with every load reading zero (cpu_emulator.hpp, OutputValues).
 
 struct IncrementBody {
     static constexpr FastKernel kernel{"increment", FastFamily::Array, ThreadPlacement::Linear};

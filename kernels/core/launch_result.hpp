@@ -30,7 +30,9 @@ struct LaunchResult {
     // On the host: always from the emulator; from a GPU only after Executor::fetch_map.
     ThreadMap map;
     LaunchStats stats;
-    KernelData data;  // inputs, and the kernel's real output in data.out
+    // Inputs, and the kernel's real output in data.out: from a GPU, or from the emulator when
+    // asked for (OutputValues::Computed); empty at the emulator's writers level (the map only).
+    KernelData data;
     // Emulator: blocks ran on this many host threads. Launches where two blocks write one
     // element (a data race on a GPU) are detected and re-run on one thread, in block order:
     // that gives the first toucher exactly and one of the results a GPU could produce.

@@ -80,10 +80,15 @@ class ToucherDecoder {
         }
     }
     Toucher decode(uint32_t id) const {
-        const uint32_t b = tpb_ > 1 ? uint32_t((unsigned __int128)id * reciprocal_ >> 64) : id;
+        const uint32_t b = block_index(id);
         const uint32_t t = id - b * tpb_;
         return {id, b < blocks_.size() ? blocks_[b] : unlinearize(b, launch_.grid), threads_[t]};
     }
+    // The block's linear index alone (id / threads per block).
+    uint32_t block_index(uint32_t id) const {
+        return tpb_ > 1 ? uint32_t((unsigned __int128)id * reciprocal_ >> 64) : id;
+    }
+    uint32_t threads_per_block() const { return tpb_; }
 
   private:
     static constexpr uint64_t kMaxTabulatedBlocks = uint64_t(1) << 20;  // 12 MB of Dim3 at most

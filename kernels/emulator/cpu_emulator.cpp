@@ -46,8 +46,10 @@ struct WorkerTally {
     uint64_t multi = 0;     // elements written by more than one thread
 };
 
-// The output array's access: every store records the writing thread in the map.
-template <bool kTrackOwnership>
+// The output array's access: every store records the writing thread in the map. Without values
+// (the writers level) loads read zeros and stores keep only who wrote: the body's arithmetic is
+// then dead code the compiler drops, which leaves a matmul's map the cost of its stores.
+template <bool kTrackOwnership, bool kValues>
 class RecordingAccess {
   public:
     RecordingAccess(uint32_t* first, uint32_t* touches, uint64_t* owned)
@@ -61,12 +63,13 @@ class RecordingAccess {
 
     template <class T>
     T load(T* base, uint64_t i) {
-        return relaxed_load(base[i]);
+        if constexpr (kValues) return relaxed_load(base[i]);
+        return T{};
     }
     template <class T>
     void store(T* base, uint64_t i, T value) {
         record(i);
-        relaxed_store(base[i], value);
+        if constexpr (kValues) relaxed_store(base[i], value);
     }
 
     WorkerTally tally;
@@ -97,11 +100,13 @@ class RecordingAccess {
     uint64_t last_ = kNone;
 };
 
-// Inputs are only read, by everyone: plain loads.
+// Inputs are only read, by everyone: plain loads (zeros without values).
+template <bool kValues>
 struct ReadOnlyAccess {
     template <class T>
     T load(const T* base, uint64_t i) const {
-        return base[i];
+        if constexpr (kValues) return base[i];
+        return T{};
     }
 };
 
@@ -130,22 +135,23 @@ void run_blocks(const LaunchConfig& launch, uint64_t first_block, uint64_t end_b
     }
 }
 
-template <bool kTrackOwnership>
+template <bool kTrackOwnership, bool kValues>
 WorkerTally run_worker(const Workload& workload, const LaunchConfig& launch, KernelData& d, ThreadMap& map,
                        uint64_t* owned, uint64_t first_block, uint64_t end_block, const std::atomic<bool>* cancel) {
-    using Out = RecordingAccess<kTrackOwnership>;
+    using Out = RecordingAccess<kTrackOwnership, kValues>;
+    using In = ReadOnlyAccess<kValues>;
     Out out(map.first_toucher.data(), map.touches.data(), owned);
-    ReadOnlyAccess in;
+    In in;
     const auto run = [&](const auto& body) { run_blocks(launch, first_block, end_block, out, body, cancel); };
 
     [[maybe_unused]] const bool ran = visit_fast_body(workload.kernel, [&](auto body) {
         if constexpr (decltype(body)::kernel.family == FastFamily::Matrix) {
-            const MatrixView<const float, ReadOnlyAccess> A(d.a.data(), workload.a_rows, workload.inner, &in);
-            const MatrixView<const float, ReadOnlyAccess> B(d.b.data(), workload.inner, workload.b_cols, &in);
+            const MatrixView<const float, In> A(d.a.data(), workload.a_rows, workload.inner, &in);
+            const MatrixView<const float, In> B(d.b.data(), workload.inner, workload.b_cols, &in);
             const MatrixView<float, Out> C(d.out.data(), workload.rows, workload.cols, &out);
             run([&](const ThreadContext& c) { body(c, A, B, C); });
         } else {
-            const ArrayView<float, Out> a(d.out.data(), d.out.size(), &out);
+            const ArrayView<float, Out> a(d.out.data(), map.size(), &out);
             run([&](const ThreadContext& c) { body(c, a); });
         }
     });
@@ -156,6 +162,7 @@ WorkerTally run_worker(const Workload& workload, const LaunchConfig& launch, Ker
 // ---- 3. the parallel driver ---------------------------------------------------------------
 
 // Runs [0, blocks) on `workers` threads; returns false when two workers wrote one element.
+template <bool kValues>
 bool run_parallel(const Workload& workload, const LaunchConfig& launch, KernelData& d, ThreadMap& map, unsigned workers,
                   std::vector<WorkerTally>& tallies, const std::atomic<bool>* cancel) {
     const uint64_t words = (map.size() + 63) / 64;
@@ -166,8 +173,8 @@ bool run_parallel(const Workload& workload, const LaunchConfig& launch, KernelDa
         std::vector<std::jthread> pool;
         for (unsigned i = 0; i < workers; ++i) {
             pool.emplace_back([&, i] {
-                tallies[i] = run_worker<true>(workload, launch, d, map, owned.data() + i * words, blocks * i / workers,
-                                              blocks * (i + 1) / workers, cancel);
+                tallies[i] = run_worker<true, kValues>(workload, launch, d, map, owned.data() + i * words,
+                                                       blocks * i / workers, blocks * (i + 1) / workers, cancel);
             });
         }
     }
@@ -191,47 +198,65 @@ void clear_map(ThreadMap& map, const LaunchConfig& launch, uint64_t elements) {
     std::memset(map.touches.data(), 0, elements * sizeof(uint32_t));
 }
 
-}  // namespace
-
-LaunchResult emulate(const Workload& workload, const LaunchConfig& launch, unsigned workers) {
-    LaunchResult result;
-    emulate_into(workload, launch, result, workers);
-    return result;
-}
-
-bool emulate_into(const Workload& workload, const LaunchConfig& launch, LaunchResult& result, unsigned workers,
-                  const std::atomic<bool>* cancel) {
-    assert(launch.blocks() > 0 && launch.threads_per_block() > 0 && "validate the launch before emulating");
-    assert(check_shape(workload).done() && check_shape_caps(workload).done() &&
-           check_launch_caps(workload, launch).done() && "check the shape and the emulator's caps before emulating");
-    const uint64_t elements = element_count(workload);
-    clear_map(result.map, launch, elements);
+// The data the body starts from: none without values; with them the output's starting values
+// and the inputs, which depend on the workload only, so a result of the same workload keeps
+// them, unless its buffers were moved out (a map refilled from another keeps that one's
+// workload, and a matmul then read A and B through null pointers: a crash the monkey test found).
+void prepare_data(const Workload& workload, LaunchResult& result, OutputValues values) {
+    if (values == OutputValues::Skipped) {
+        result.data = {};
+        return;
+    }
     reset_output(workload, result.data.out);
-    // Inputs depend on the workload only, so a result of the same workload keeps them, unless
-    // its buffers were moved out (a map refilled from another keeps that one's workload, and
-    // a matmul then read A and B through null pointers: a crash the monkey test found).
     const bool inputs_there =
         !is_matrix(workload.kernel) || (result.data.a.size() == workload.a_rows * workload.inner &&
                                         result.data.b.size() == workload.inner * workload.b_cols);
     if (!(result.workload == workload) || !inputs_there) make_inputs(workload, result.data);
+}
+
+// Runs the launch on `workers` threads, or on one when two of them wrote one element (then
+// `workers` says 1); the workers' tallies.
+template <bool kValues>
+std::vector<WorkerTally> run_launch(const Workload& workload, const LaunchConfig& launch, LaunchResult& result,
+                                    unsigned& workers, const std::atomic<bool>* cancel) {
+    std::vector<WorkerTally> tallies;
+    if (workers > 1 && !run_parallel<kValues>(workload, launch, result.data, result.map, workers, tallies, cancel) &&
+        !(cancel && cancel->load())) {
+        clear_map(result.map, launch, result.map.size());
+        if constexpr (kValues) reset_output(workload, result.data.out);
+        workers = 1;
+    }
+    if (workers == 1)
+        tallies = {
+            run_worker<false, kValues>(workload, launch, result.data, result.map, nullptr, 0, launch.blocks(), cancel)};
+    return tallies;
+}
+
+}  // namespace
+
+LaunchResult emulate(const Workload& workload, const LaunchConfig& launch, unsigned workers, OutputValues values) {
+    LaunchResult result;
+    emulate_into(workload, launch, result, workers, nullptr, values);
+    return result;
+}
+
+bool emulate_into(const Workload& workload, const LaunchConfig& launch, LaunchResult& result, unsigned workers,
+                  const std::atomic<bool>* cancel, OutputValues values) {
+    assert(launch.blocks() > 0 && launch.threads_per_block() > 0 && "validate the launch before emulating");
+    assert(check_shape(workload).done() && check_shape_caps(workload).done() &&
+           check_launch_caps(workload, launch).done() && "check the shape and the emulator's caps before emulating");
+    clear_map(result.map, launch, element_count(workload));
+    prepare_data(workload, result, values);
     result.workload = workload;
     result.launch = launch;
     result.device_map.reset();
 
     if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
     workers = unsigned(std::min<uint64_t>({workers, launch.blocks(), 16}));
-
-    std::vector<WorkerTally> tallies;
-    const auto cancelled = [cancel] { return cancel && cancel->load(); };
-    if (workers > 1 && !run_parallel(workload, launch, result.data, result.map, workers, tallies, cancel) &&
-        !cancelled()) {
-        clear_map(result.map, launch, elements);
-        reset_output(workload, result.data.out);
-        workers = 1;
-    }
-    if (workers == 1)
-        tallies = {run_worker<false>(workload, launch, result.data, result.map, nullptr, 0, launch.blocks(), cancel)};
-    if (cancelled()) return false;  // what was computed is partial: the caller throws it away
+    const std::vector<WorkerTally> tallies = values == OutputValues::Computed
+                                                 ? run_launch<true>(workload, launch, result, workers, cancel)
+                                                 : run_launch<false>(workload, launch, result, workers, cancel);
+    if (cancel && cancel->load()) return false;  // what was computed is partial: the caller throws it away
     result.workers = workers;
 
     result.stats = shape_stats(launch);

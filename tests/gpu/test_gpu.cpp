@@ -49,7 +49,7 @@ void compare(const Workload& workload, const LaunchConfig& launch) {
     CAPTURE(std::string(kernel_name(workload.kernel)));
     CAPTURE(to_string(launch.grid));
     CAPTURE(to_string(launch.block));
-    const LaunchResult cpu = emulate(workload, launch);
+    const LaunchResult cpu = emulate(workload, launch, 0, OutputValues::Computed);
     const Outcome<LaunchResult> on_gpu = run_on_gpu(workload, launch);
     REQUIRE_MESSAGE(on_gpu.value, on_gpu.error);
     const LaunchResult& result = *on_gpu.value;

@@ -13,12 +13,13 @@ using namespace threadmap;
 
 namespace {
 
-void check_against_oracle(const Workload& workload, const LaunchConfig& launch, unsigned workers) {
+void check_level(const Workload& workload, const LaunchConfig& launch, unsigned workers, OutputValues values) {
     CAPTURE(kernel_name(workload.kernel));
     CAPTURE(to_string(launch.grid));
     CAPTURE(to_string(launch.block));
     CAPTURE(workers);
-    const LaunchResult result = emulate(workload, launch, workers);
+    CAPTURE(int(values));
+    const LaunchResult result = emulate(workload, launch, workers, values);
     const oracle::Map o = oracle::compute(workload, launch);
     REQUIRE(result.map.size() == o.touches.size());
     uint64_t untouched = 0, multi = 0;
@@ -39,6 +40,14 @@ void check_against_oracle(const Workload& workload, const LaunchConfig& launch, 
     CHECK(result.stats.elements_multi == multi);
     CHECK(result.stats.warps == blocks * ((tpb + 31) / 32));
     CHECK(result.stats.partial_warps == (tpb % 32 ? blocks : 0));
+    CHECK(result.data.out.empty() == (values == OutputValues::Skipped));  // the writers level holds no data
+}
+
+// At both levels: the map every picture and report gets (values skipped) and the one the value
+// tests get (the kernel's output computed too).
+void check_against_oracle(const Workload& workload, const LaunchConfig& launch, unsigned workers) {
+    check_level(workload, launch, workers, OutputValues::Skipped);
+    check_level(workload, launch, workers, OutputValues::Computed);
 }
 
 }  // namespace
@@ -94,14 +103,14 @@ TEST_CASE("a launch whose blocks race is re-run on one worker - a race-free one 
 TEST_CASE("a result whose buffers were moved out is refilled, not trusted - a matmul reads its inputs again") {
     const Workload workload = matmul_workload(&MatmulBody::kernel, 64, 48, 32);
     const LaunchConfig launch{{4, 4, 1}, {16, 16, 1}};
-    const LaunchResult want = emulate(workload, launch, 2);
+    const LaunchResult want = emulate(workload, launch, 2, OutputValues::Computed);
     for (unsigned workers : {1u, 2u}) {
         CAPTURE(workers);
         // As the window's spare map comes back to be refilled: it keeps its workload, its
         // buffers went to the map that replaced it.
-        LaunchResult again = emulate(workload, launch, 2);
+        LaunchResult again = emulate(workload, launch, 2, OutputValues::Computed);
         const LaunchResult taken = std::move(again);
-        REQUIRE(emulate_into(workload, launch, again, workers));
+        REQUIRE(emulate_into(workload, launch, again, workers, nullptr, OutputValues::Computed));
         CHECK(again.data.a.size() == taken.data.a.size());
         for (uint64_t i = 0; i < element_count(workload); ++i)
             if (again.data.out[i] != want.data.out[i]) FAIL("C element " << i);

@@ -11,7 +11,7 @@ TEST_CASE("increment adds one per writing thread - and nothing past the guard") 
     Workload workload = array_workload(&IncrementBody::kernel, 300);
     for (const LaunchConfig launch : {LaunchConfig{{10, 1, 1}, {32, 1, 1}}, LaunchConfig{{2, 1, 1}, {64, 1, 1}},
                                       LaunchConfig{{3, 2, 1}, {128, 2, 1}}}) {
-        const LaunchResult result = emulate(workload, launch, 2);
+        const LaunchResult result = emulate(workload, launch, 2, OutputValues::Computed);
         const oracle::Map o = oracle::compute(workload, launch);
         for (uint64_t i = 0; i < workload.n; ++i) {
             // Threads that race on one element run one after another here: +1 each.
@@ -26,7 +26,7 @@ TEST_CASE("matmul computes C = A·B where the grid covers C - and leaves zeros e
         workload.a_rows = 50;  // A and B larger than C, as in the tutorial's seed-matmul
         workload.b_cols = 33;
         const LaunchConfig launch{{2, 2, 1}, {16, 16, 1}};  // covers 32x32: rows 32..44 stay zero
-        const LaunchResult result = emulate(workload, launch, 2);
+        const LaunchResult result = emulate(workload, launch, 2, OutputValues::Computed);
         const oracle::Map o = oracle::compute(workload, launch);
         for (uint64_t i = 0; i < workload.rows; ++i)
             for (uint64_t j = 0; j < workload.cols; ++j) {
@@ -46,7 +46,7 @@ TEST_CASE("matmul computes C = A·B where the grid covers C - and leaves zeros e
 
 TEST_CASE("the grid-stride loop covers any n with any grid - once per element") {
     Workload workload = array_workload(&IncrementStrideBody::kernel, 1000);
-    const LaunchResult result = emulate(workload, {{3, 1, 1}, {50, 1, 1}}, 2);
+    const LaunchResult result = emulate(workload, {{3, 1, 1}, {50, 1, 1}}, 2, OutputValues::Computed);
     CHECK(result.stats.elements_untouched == 0);
     CHECK(result.stats.elements_multi == 0);
     CHECK(result.stats.threads_active == 150);

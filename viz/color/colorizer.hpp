@@ -157,6 +157,32 @@ TM_HD_INLINE Rgba8 toucher_color(const CellSample& s, const ColorContext& c) {
     }
 }
 
+// What the colour of an element some threads wrote depends on besides the context, as a key:
+// cells with one key have one colour, so colouring millions of them computes each colour once
+// (colorize_layout's cache). block and thread: the first writer's linear indices; touches: how
+// many threads wrote it (> 0). kNoColorKey: no key worth keeping (Global: a colour per thread;
+// the modes coloured by a figure per element).
+inline constexpr uint64_t kNoColorKey = ~uint64_t(0);
+TM_HD_INLINE uint64_t element_color_key(const ColorContext& c, uint64_t block, uint32_t thread, uint32_t touches) {
+    switch (c.mode) {
+        case ColorMode::Block:
+        case ColorMode::Sm:
+        case ColorMode::Wave:
+            return block;
+        case ColorMode::ThreadX:
+        case ColorMode::ThreadY:
+        case ColorMode::ThreadZ:
+        case ColorMode::Lane:
+            return thread;
+        case ColorMode::Warp:
+            return block * ((c.block.volume() + 31) / 32) + thread / 32;
+        case ColorMode::Coverage:
+            return touches > 1;
+        default:
+            return kNoColorKey;
+    }
+}
+
 TM_HD_INLINE Rgba8 colorize(const CellSample& s, const ColorContext& c) {
     if (s.kind == CellSample::Empty) return {0, 0, 0, 0};
     Rgba8 out{};

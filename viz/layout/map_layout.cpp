@@ -228,40 +228,125 @@ CellSample sample_cell(const MapLayout& layout, const ThreadMap& map, uint32_t x
 
 CellSample CellSampler::operator()(uint32_t x, uint32_t y) const { return sample(layout_, map_, decoder_, x, y); }
 
+namespace {
+
+// outline_by_toucher: which block a cell belongs to (its first toucher's, an idle thread's), or
+// none; an edge is drawn where it differs from the cell's left or upper neighbour's.
+constexpr uint64_t kNoBlock = ~uint64_t(0), kUntouched = kNoBlock - 1;
+
+struct CellColor {
+    Rgba8 color;
+    uint64_t block;  // kNoBlock, kUntouched or the linear index of the cell's thread's block
+};
+
+// One worker's colouring of rows. A written element's colour is kept by its key
+// (element_color_key) in a small direct-mapped table, so a map of millions of cells computes
+// each block's (or thread index's, or warp's) colour about once instead of once per cell
+// (colour-bench, 4096² in Block mode on two cores: COLOUR_FIGURES).
+class RowColorer {
+  public:
+    RowColorer(const MapLayout& layout, const ThreadMap& map, const ToucherDecoder& decoder, const ColorContext& ctx,
+               const uint8_t* cost)
+        : layout_(layout), map_(map), decoder_(decoder), ctx_(ctx), cost_(cost) {
+        for (Slot& s : slots_) s.key = kNoColorKey;
+        CellSample untouched;
+        untouched.kind = CellSample::Element;
+        untouched_ = colorize(untouched, ctx);  // in every mode: nobody wrote it
+    }
+
+    // Row y's colours into out; with `blocks`, each cell's block (CellColor::block) there.
+    void operator()(uint32_t y, Rgba8* out, uint64_t* blocks) {
+        const uint32_t elements = layout_.elements_in_row(y);
+        const uint64_t e0 = elements > 0 ? layout_.element_index(0, y) : 0;
+        const uint32_t* touches = map_.touches.data() + e0;
+        const uint32_t* first = map_.first_toucher.data() + e0;
+        const uint32_t tpb = decoder_.threads_per_block();
+        const ColorContext ctx = ctx_;  // a copy: stores of colours may alias the original
+        for (uint32_t x = 0; x < elements; ++x) {
+            CellColor cell{untouched_, kUntouched};
+            if (touches[x] > 0) {
+                const uint32_t b = decoder_.block_index(first[x]);
+                const uint64_t key = element_color_key(ctx, b, first[x] - b * tpb, touches[x]);
+                if (key == kNoColorKey) {
+                    cell = {element_color(ctx, touches[x], first[x], e0 + x), b};
+                } else {
+                    Slot& slot = slots_[key % kSlots];
+                    if (slot.key != key) slot = {key, element_color(ctx, touches[x], first[x], e0 + x)};
+                    cell = {slot.color, b};
+                }
+            }
+            out[x] = cell.color;
+            if (blocks) blocks[x] = cell.block;
+        }
+        for (uint32_t x = elements; x < layout_.width; ++x) {  // ghosts, cells past the end, nothing
+            const CellColor cell = computed(x, y);
+            out[x] = cell.color;
+            if (blocks) blocks[x] = cell.block;
+        }
+    }
+
+  private:
+    static constexpr size_t kSlots = 1024;  // every thread index of a block: ThreadX never evicts
+    struct Slot {
+        uint64_t key;
+        Rgba8 color;
+    };
+
+    // A written element's colour: what colorize(sample_cell) gives, from its first writer.
+    Rgba8 element_color(const ColorContext& ctx, uint32_t touches, uint32_t first, uint64_t e) const {
+        const Toucher t = decoder_.decode(first);
+        CellSample s;
+        s.kind = CellSample::Element;
+        s.touches = touches;
+        s.block = t.block;
+        s.thread = t.thread;
+        if (cost_) s.cost = cost_[e];
+        return colorize(s, ctx);
+    }
+
+    // Any other cell's colour, and its block.
+    CellColor computed(uint32_t x, uint32_t y) const {
+        CellSample s = sample(layout_, map_, decoder_, x, y);
+        if (cost_ && s.kind == CellSample::Element) s.cost = cost_[layout_.element_index(x, y)];
+        const uint64_t block = s.kind == CellSample::Empty ? kNoBlock
+                               : s.kind == CellSample::Element && s.touches == 0
+                                   ? kUntouched
+                                   : block_linear(s.block, map_.launch.grid);
+        return {colorize(s, ctx_), block};
+    }
+
+    const MapLayout& layout_;
+    const ThreadMap& map_;
+    const ToucherDecoder& decoder_;
+    const ColorContext& ctx_;
+    const uint8_t* cost_;
+    Rgba8 untouched_;
+    Slot slots_[kSlots];
+};
+
+}  // namespace
+
 void colorize_layout(const MapLayout& layout, const ThreadMap& map, const ColorContext& ctx, Rgba8* out,
                      const uint8_t* cost) {
     const unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
     const ToucherDecoder decoder(map.launch);
-    // outline_by_toucher: which block a cell belongs to (its first toucher's, an idle thread's),
-    // or none; an edge is drawn where it differs from the cell's left or upper neighbour's.
-    constexpr uint64_t kNoBlock = ~uint64_t(0), kUntouched = kNoBlock - 1;
-    const auto block_of = [&](const CellSample& s) {
-        if (s.kind == CellSample::Empty) return kNoBlock;
-        if (s.kind == CellSample::Element && s.touches == 0) return kUntouched;
-        return block_linear(s.block, map.launch.grid);
-    };
     const auto rows = [&](uint32_t y0, uint32_t y1) {
-        std::vector<uint64_t> above, here;
-        if (layout.outline_by_toucher) {
-            above.assign(layout.width, kNoBlock);
-            here.resize(layout.width);
-            for (uint32_t x = 0; y0 > 0 && x < layout.width; ++x)
-                above[x] = block_of(sample(layout, map, decoder, x, y0 - 1));
+        RowColorer color_row(layout, map, decoder, ctx, cost);
+        if (!layout.outline_by_toucher) {
+            for (uint32_t y = y0; y < y1; ++y) color_row(y, out + uint64_t(y) * layout.width, nullptr);
+            return;
         }
+        // An edge where a cell's block differs from its left or upper neighbour's.
+        std::vector<uint64_t> above(layout.width, kNoBlock), here(layout.width);
+        std::vector<Rgba8> scratch(layout.width);
+        if (y0 > 0) color_row(y0 - 1, scratch.data(), above.data());
         for (uint32_t y = y0; y < y1; ++y) {
-            for (uint32_t x = 0; x < layout.width; ++x) {
-                CellSample s = sample(layout, map, decoder, x, y);
-                if (cost && s.kind == CellSample::Element) s.cost = cost[layout.element_index(x, y)];
-                Rgba8 c = colorize(s, ctx);
-                if (layout.outline_by_toucher && s.kind != CellSample::Empty) {
-                    const uint64_t b = here[x] = block_of(s);
-                    c.a = uint8_t((c.a & ~kEdgeBits) | (x > 0 && here[x - 1] != b ? kEdgeLeft : 0) |
-                                  (y > 0 && above[x] != b ? kEdgeTop : 0));
-                } else if (layout.outline_by_toucher) {
-                    here[x] = kNoBlock;
-                }
-                out[uint64_t(y) * layout.width + x] = c;
-            }
+            Rgba8* row = out + uint64_t(y) * layout.width;
+            color_row(y, row, here.data());
+            for (uint32_t x = 0; x < layout.width; ++x)
+                if (here[x] != kNoBlock)
+                    row[x].a = uint8_t((row[x].a & ~kEdgeBits) | (x > 0 && here[x - 1] != here[x] ? kEdgeLeft : 0) |
+                                       (y > 0 && above[x] != here[x] ? kEdgeTop : 0));
             std::swap(above, here);
         }
     };

@@ -60,6 +60,13 @@ struct MapLayout {
         const uint64_t p = uint64_t(y) * width + x;
         return p < workload.n ? p : kNoElement;
     }
+    // How many cells of row y show elements: cells 0 to k − 1, elements element_index(0, y)
+    // onwards, one after another (a row of C, or of the wrapped 1D array).
+    uint32_t elements_in_row(uint32_t y) const {
+        if (is_matrix()) return y < workload.rows ? uint32_t(std::min<uint64_t>(workload.cols, width)) : 0;
+        const uint64_t p = uint64_t(y) * width;
+        return p < workload.n ? uint32_t(std::min<uint64_t>(workload.n - p, width)) : 0;
+    }
     // The offset past the array's end of a past cell (element size() + k), or kNoElement.
     uint64_t past_index(uint32_t x, uint32_t y) const {
         const uint64_t p = is_matrix() ? uint64_t(y) * workload.cols + x : uint64_t(y) * width + x;
