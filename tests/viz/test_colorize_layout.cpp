@@ -86,6 +86,7 @@ TEST_CASE("a map coloured at once equals each cell coloured on its own - every m
     // Matrices both ways round, grids short of C and past it, more than 1,024 blocks (the
     // table's slots wrap).
     check_launch(matmul_workload(&MatmulBody::kernel, 45, 70, 3), {{2, 5, 1}, {16, 16, 1}});
+    check_launch(matmul_workload(&MatmulBody::kernel, 20, 10, 2), {{2, 4, 1}, {16, 8, 1}});  // idle blocks across a row
     check_launch(matmul_workload(&MatmulXColBody::kernel, 45, 70, 3), {{5, 2, 2}, {16, 32, 1}});
     check_launch(matmul_workload(&MatmulXColBody::kernel, 256, 256, 2), {{64, 64, 1}, {4, 4, 1}});
 }

@@ -239,17 +239,17 @@ struct CellColor {
     uint64_t block;  // kNoBlock, kUntouched or the linear index of the cell's thread's block
 };
 
-// One worker's colouring of rows. A written element's colour is kept by its key
-// (element_color_key) in a small direct-mapped table, so a map of millions of cells computes
-// each block's (or thread index's, or warp's) colour about once instead of once per cell
-// (colour-bench, a 4096² map in Block mode on two cores: 86-99 ms colouring every cell on its
-// own, 13-23 ms so).
+// One worker's colouring of rows. A written element's (or an idle thread's) colour is kept by
+// its key (element_color_key) in a small direct-mapped table (24 KB), so a map of millions of
+// cells computes each block's (or thread index's, or warp's) colour about once instead of once
+// per cell. colour-bench, two cores, 19f8e6b colouring every cell on its own against this:
+// a 4096² map in Block mode 62-102 ms -> 17-25 ms; 2^26 ghost cells 199-326 -> 58-93 ms.
 class RowColorer {
   public:
     RowColorer(const MapLayout& layout, const ThreadMap& map, const ToucherDecoder& decoder, const ColorContext& ctx,
                const uint8_t* cost)
         : layout_(layout), map_(map), decoder_(decoder), ctx_(ctx), cost_(cost) {
-        for (Slot& s : slots_) s.key = kNoColorKey;
+        std::fill(std::begin(keys_), std::end(keys_), kNoColorKey);
         CellSample untouched;
         untouched.kind = CellSample::Element;
         untouched_ = colorize(untouched, ctx);  // in every mode: nobody wrote it
@@ -268,18 +268,13 @@ class RowColorer {
             if (touches[x] > 0) {
                 const uint32_t b = decoder_.block_index(first[x]);
                 const uint64_t key = element_color_key(ctx, b, first[x] - b * tpb, touches[x]);
-                if (key == kNoColorKey) {
-                    cell = {element_color(ctx, touches[x], first[x], e0 + x), b};
-                } else {
-                    Slot& slot = slots_[key % kSlots];
-                    if (slot.key != key) slot = {key, element_color(ctx, touches[x], first[x], e0 + x)};
-                    cell = {slot.color, b};
-                }
+                cell = {kept(key, false, [&] { return element_color(ctx, touches[x], first[x], e0 + x); }), b};
             }
             out[x] = cell.color;
             if (blocks) blocks[x] = cell.block;
         }
-        for (uint32_t x = elements; x < layout_.width; ++x) {  // ghosts, cells past the end, nothing
+        if (layout_.placement != ThreadPlacement::ByKernel) return ghost_cells(ctx, y, elements, out, blocks);
+        for (uint32_t x = elements; x < layout_.width; ++x) {  // cells past a model array's end, nothing
             const CellColor cell = computed(x, y);
             out[x] = cell.color;
             if (blocks) blocks[x] = cell.block;
@@ -287,11 +282,58 @@ class RowColorer {
     }
 
   private:
-    static constexpr size_t kSlots = 1024;  // every thread index of a block: ThreadX never evicts
-    struct Slot {
-        uint64_t key;
-        Rgba8 color;
-    };
+    // Every thread index of a block, as an element's and a ghost's: ThreadX never evicts.
+    static constexpr size_t kSlots = 2048;
+
+    // The colour kept under `key` for an element or a ghost (their colours differ in alpha), or
+    // made by `make` and kept; kNoColorKey: made each time.
+    template <class Make>
+    Rgba8 kept(uint64_t key, bool ghost, const Make& make) {
+        if (key == kNoColorKey) return make();
+        key = key * 2 + ghost;
+        const size_t slot = key % kSlots;
+        if (keys_[slot] != key) {
+            keys_[slot] = key;
+            colors_[slot] = make();
+        }
+        return colors_[slot];
+    }
+
+    // Cells x0 onwards of row y, past the elements: the idle threads whose cuda.grid position
+    // lands there (sample_map_cell's rule), stepped along the row instead of divided out per cell.
+    void ghost_cells(const ColorContext& ctx, uint32_t y, uint32_t x0, Rgba8* out, uint64_t* blocks) {
+        const LaunchConfig& launch = layout_.launch;
+        const uint64_t ex = uint64_t(launch.grid.x) * launch.block.x, ey = uint64_t(launch.grid.y) * launch.block.y;
+        const bool along_x = layout_.placement != ThreadPlacement::XRow;  // XRow: y of cuda.grid runs across
+        uint64_t gx = layout_.placement == ThreadPlacement::XRow      ? y
+                      : layout_.placement == ThreadPlacement::XColumn ? x0
+                                                                      : uint64_t(y) * layout_.width + x0;
+        uint64_t gy = layout_.placement == ThreadPlacement::XRow      ? x0
+                      : layout_.placement == ThreadPlacement::XColumn ? y
+                                                                      : 0;
+        CellSample s;
+        s.kind = CellSample::Ghost;
+        s.block = {uint32_t(gx / launch.block.x), uint32_t(gy / launch.block.y), 0};
+        s.thread = {uint32_t(gx % launch.block.x), uint32_t(gy % launch.block.y), 0};
+        for (uint32_t x = x0; x < layout_.width; ++x) {
+            if (gx >= ex || gy >= ey) {
+                out[x] = colorize(CellSample{}, ctx);  // no thread lands here
+                if (blocks) blocks[x] = kNoBlock;
+            } else {
+                const uint64_t b = block_linear(s.block, launch.grid);
+                const uint64_t key = element_color_key(ctx, b, uint32_t(thread_linear(s.thread, launch.block)), 0);
+                out[x] = kept(key, true, [&] { return colorize(s, ctx); });
+                if (blocks) blocks[x] = b;
+            }
+            if (along_x) {
+                ++gx;
+                if (++s.thread.x == launch.block.x) s.thread.x = 0, ++s.block.x;
+            } else {
+                ++gy;
+                if (++s.thread.y == launch.block.y) s.thread.y = 0, ++s.block.y;
+            }
+        }
+    }
 
     // A written element's colour: what colorize(sample_cell) gives, from its first writer.
     Rgba8 element_color(const ColorContext& ctx, uint32_t touches, uint32_t first, uint64_t e) const {
@@ -322,7 +364,8 @@ class RowColorer {
     const ColorContext& ctx_;
     const uint8_t* cost_;
     Rgba8 untouched_;
-    Slot slots_[kSlots];
+    uint64_t keys_[kSlots];
+    Rgba8 colors_[kSlots];
 };
 
 }  // namespace
