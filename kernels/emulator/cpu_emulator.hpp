@@ -10,7 +10,7 @@ namespace threadmap {
 
 // What a run leaves in LaunchResult::data. Skipped: the writers level, the map and its counts
 // only (loads read zeros, stores keep who wrote): what every picture and report needs, and a
-// matmul's map without its arithmetic (a 4096² one: 21-25 ms against 287-300 with values,
+// matmul's map without its arithmetic (a 4096² one: 21-42 ms against 157-300 with values,
 // emulator-bench). Computed: the kernel's inputs and real output too, which the tests compare
 // with a reference and a GPU. A fast body's control flow does not depend on the values it
 // loads (kernel_bodies.hpp), so both give one map.
