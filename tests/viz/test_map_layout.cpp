@@ -100,6 +100,22 @@ TEST_CASE("a matrix too large to draw is refused with the reason - huge ghost ma
     CHECK(t.value->ghosts_not_drawn > 0);
 }
 
+TEST_CASE(
+    "a wide C under a tall launch has its ghost rows trimmed - and a C of more cells than the map holds is refused") {
+    // x → rows: 16,384 rows launched over C's 2,000, and 16,000 columns: more than 2^26 cells,
+    // and only the rows have a margin (this layout once looped for ever).
+    const Workload wide = matmul_workload(&MatmulBody::kernel, 2000, 16000, 2);
+    const auto r = make_layout(wide, {{512, 1, 1}, {32, 1, 1}}, {1}, 16384);
+    REQUIRE(r.value);
+    CHECK(r.value->width == 16000);
+    CHECK(r.value->height >= 2000);
+    CHECK(uint64_t(r.value->width) * r.value->height <= kMaxDrawnCells);
+    CHECK(r.value->ghosts_not_drawn > 0);
+    const auto refused = make_layout(wide, {{512, 1, 1}, {32, 1, 1}}, {1}, 16384, 1u << 24);
+    REQUIRE_FALSE(refused.value);
+    CHECK(refused.error == "32000000 elements; the map can draw at most 16777216");
+}
+
 TEST_CASE("1D arrays wrap into rows of whole blocks that give the map the view's shape") {
     // seed-increment-bug: 531 blocks of 32 in a 16:9 view — 5 blocks per row, not a strip.
     const Workload bug = array_workload(&IncrementBody::kernel, 500);

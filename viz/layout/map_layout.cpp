@@ -63,8 +63,11 @@ std::optional<std::string> lay_out_2d(MapLayout& layout, const Extent& launched,
     uint64_t rows = std::max(workload.rows, launched.rows), cols = std::max(workload.cols, launched.cols);
     rows = std::min<uint64_t>(rows, max_side);
     cols = std::min<uint64_t>(cols, max_side);
-    while (rows * cols > max_cells) {  // trim the ghost margin, never C itself
-        if (rows > workload.rows && rows >= cols)
+    // Trim the ghost margin, never C itself: the longer side while it has a margin, else the
+    // other, which then has one (C alone fits: make_layout checked). Trimming only the longer
+    // side spun for ever on a C wider than tall under a taller launch: no column margin to give.
+    while (rows * cols > max_cells) {
+        if (rows > workload.rows && (rows >= cols || cols == workload.cols))
             rows = std::max<uint64_t>(workload.rows, rows / 2);
         else
             cols = std::max<uint64_t>(workload.cols, cols / 2);
