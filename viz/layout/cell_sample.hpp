@@ -29,22 +29,7 @@ TM_HD_INLINE CellSample sample_map_cell(const MapLayout& layout, const uint32_t*
     const LaunchConfig& launch = layout.launch;
     const uint64_t ex = uint64_t(launch.grid.x) * launch.block.x, ey = uint64_t(launch.grid.y) * launch.block.y;
     uint64_t gx = 0, gy = 0;  // cuda.grid position of the cell
-    switch (layout.placement) {
-        case ThreadPlacement::ByKernel:
-            return s;
-        case ThreadPlacement::XRow:
-            gx = y;
-            gy = x;
-            break;
-        case ThreadPlacement::XColumn:
-            gx = x;
-            gy = y;
-            break;
-        case ThreadPlacement::Linear:
-            gx = uint64_t(y) * layout.width + x;
-            break;
-    }
-    if (gx >= ex || gy >= ey) return s;
+    if (!layout.grid_position(x, y, gx, gy) || gx >= ex || gy >= ey) return s;
     s.kind = CellSample::Ghost;
     s.block = {uint32_t(gx / launch.block.x), uint32_t(gy / launch.block.y), 0};
     s.thread = {uint32_t(gx % launch.block.x), uint32_t(gy % launch.block.y), 0};

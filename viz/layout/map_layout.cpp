@@ -276,7 +276,8 @@ class RowColorer {
             out[x] = cell.color;
             if (blocks) blocks[x] = cell.block;
         }
-        if (layout_.placement != ThreadPlacement::ByKernel) return ghost_cells(ctx, y, elements, out, blocks);
+        if (uint64_t gx = 0, gy = 0; layout_.grid_position(elements, y, gx, gy))
+            return ghost_cells(ctx, gx, gy, elements, out, blocks);
         for (uint32_t x = elements; x < layout_.width; ++x) {  // cells past a model array's end, nothing
             const CellColor cell = computed(x, y);
             out[x] = cell.color;
@@ -302,18 +303,13 @@ class RowColorer {
         return colors_[slot];
     }
 
-    // Cells x0 onwards of row y, past the elements: the idle threads whose cuda.grid position
-    // lands there (sample_map_cell's rule), stepped along the row instead of divided out per cell.
-    void ghost_cells(const ColorContext& ctx, uint32_t y, uint32_t x0, Rgba8* out, uint64_t* blocks) {
+    // Cells x0 onwards of a row, past the elements, (gx, gy) the cuda.grid position cell x0
+    // shows (MapLayout::grid_position, sample_map_cell's rule): the idle threads landing there,
+    // stepped along the row instead of divided out per cell.
+    void ghost_cells(const ColorContext& ctx, uint64_t gx, uint64_t gy, uint32_t x0, Rgba8* out, uint64_t* blocks) {
         const LaunchConfig& launch = layout_.launch;
         const uint64_t ex = uint64_t(launch.grid.x) * launch.block.x, ey = uint64_t(launch.grid.y) * launch.block.y;
         const bool along_x = layout_.placement != ThreadPlacement::XRow;  // XRow: y of cuda.grid runs across
-        uint64_t gx = layout_.placement == ThreadPlacement::XRow      ? y
-                      : layout_.placement == ThreadPlacement::XColumn ? x0
-                                                                      : uint64_t(y) * layout_.width + x0;
-        uint64_t gy = layout_.placement == ThreadPlacement::XRow      ? x0
-                      : layout_.placement == ThreadPlacement::XColumn ? y
-                                                                      : 0;
         CellSample s;
         s.kind = CellSample::Ghost;
         s.block = {uint32_t(gx / launch.block.x), uint32_t(gy / launch.block.y), 0};

@@ -73,6 +73,25 @@ struct MapLayout {
         const uint64_t n = element_count(workload);
         return (!is_matrix() || x < workload.cols) && p >= n && p - n < past_cells ? p - n : kNoElement;
     }
+    // The cuda.grid position (gx, gy) of the thread the placement lands on cell (x, y), where an
+    // idle thread is drawn as a ghost; false for ByKernel (a model kernel's threads land by its
+    // own code). One cell to the right is one more in gx, or in gy for XRow.
+    TM_HD bool grid_position(uint32_t x, uint32_t y, uint64_t& gx, uint64_t& gy) const {
+        switch (placement) {
+            case ThreadPlacement::ByKernel:
+                return false;
+            case ThreadPlacement::XRow:  // the tutorial's matmul: x of cuda.grid runs down the rows
+                gx = y, gy = x;
+                return true;
+            case ThreadPlacement::XColumn:
+                gx = x, gy = y;
+                return true;
+            case ThreadPlacement::Linear:
+                gx = uint64_t(y) * width + x, gy = 0;
+                return true;
+        }
+        return false;
+    }
     std::optional<uint64_t> element_at(uint32_t x, uint32_t y) const {
         const uint64_t e = element_index(x, y);
         return e == kNoElement ? std::nullopt : std::optional<uint64_t>(e);
