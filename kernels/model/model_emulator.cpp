@@ -312,8 +312,19 @@ class alignas(64) ModelEmulator {
     uint64_t warp(ModelThread& t, const WarpCall& call);
     void keep_shared();  // shared_block_'s shared arrays, as it leaves them
     void abandon_fibers();
-    bool should_stop() const {
-        return (cancel_ && cancel_->load(std::memory_order_relaxed)) || result_.accesses > max_accesses_;
+    bool should_stop() {
+        if (cancel_ && cancel_->load(std::memory_order_relaxed)) return true;
+        if (!launch_accesses_) return result_.accesses > max_accesses_;
+        const uint64_t made = result_.accesses - reported_accesses_;
+        reported_accesses_ = result_.accesses;
+        return launch_accesses_->fetch_add(made, std::memory_order_relaxed) + made > max_accesses_;
+    }
+    // The count of a spread run's accesses over all its workers, which should_stop adds this
+    // worker's to: the access cap is the launch's, not each range's (a 1024³ tiled matmul's two
+    // ranges, each under it, ran to their ends before the sum was refused). nullptr: its own.
+    void count_accesses_in(std::atomic<uint64_t>* launch_accesses) {
+        launch_accesses_ = launch_accesses;
+        reported_accesses_ = result_.accesses;
     }
     // Thrown from access() when should_stop(): a thread's body stops where it is.
     struct StopRun {};
@@ -431,8 +442,10 @@ class alignas(64) ModelEmulator {
     [[gnu::noinline, gnu::cold]] void watch(uint32_t id, int line, bool read, bool write, bool atomic);
     uint32_t phase_filter_ = ModelLaunch::kAllPhases;  // record only this phase's accesses
     const std::atomic<bool>* cancel_ = nullptr;
-    bool stopped_ = false;                  // cancelled or over the access cap, within a block
-    std::vector<ArrayResult> shared_kept_;  // shared_block_'s shared arrays
+    bool stopped_ = false;                              // cancelled or over the access cap, within a block
+    std::atomic<uint64_t>* launch_accesses_ = nullptr;  // count_accesses_in
+    uint64_t reported_accesses_ = 0;                    // of result_.accesses, added to it
+    std::vector<ArrayResult> shared_kept_;              // shared_block_'s shared arrays
     ModelResult result_;
     // Fibers (kernels with barriers): the block's threads, and where each waits.
     StackArenaHandle stacks_;
@@ -1586,11 +1599,22 @@ class SpreadDecision {
     std::atomic<int> state_{kUntold};
 };
 
-ModelResult run_blocks_spread(const ModelLaunch& model_launch, const std::atomic<bool>* cancel) {
+// A launch stopped at its access cap (ModelLaunch::max_accesses), as run_model says so.
+Outcome<ModelResult> past_access_cap(const ModelLaunch& model_launch) {
+    return {std::nullopt, "the launch makes more than " + std::to_string(model_launch.max_accesses) +
+                              " loads and stores; the kernel model stops there (at about 10 ns each): choose a "
+                              "smaller shape or grid"};
+}
+
+Outcome<ModelResult> run_blocks_spread(const ModelLaunch& model_launch, const std::atomic<bool>* cancel) {
     const unsigned workers = model_workers(model_launch);
     const uint64_t blocks = model_launch.launch.blocks();
     std::vector<std::unique_ptr<ModelEmulator>> runs;
-    for (unsigned w = 0; w < workers; ++w) runs.push_back(std::make_unique<ModelEmulator>(model_launch));
+    std::atomic<uint64_t> launch_accesses{0};
+    for (unsigned w = 0; w < workers; ++w) {
+        runs.push_back(std::make_unique<ModelEmulator>(model_launch));
+        runs.back()->count_accesses_in(&launch_accesses);
+    }
     const auto first_block = [&](unsigned w) { return blocks * w / workers; };
     // The other workers set up (their copies of the arrays, their fibers' stacks), beside the first
     // blocks of the first range where their copies are small, which say whether spreading pays
@@ -1624,15 +1648,21 @@ ModelResult run_blocks_spread(const ModelLaunch& model_launch, const std::atomic
         errors[0] = std::current_exception();
     }
     for (std::thread& t : started.threads) t.join();
-    for (unsigned w = 0; w < (spreads ? workers : 1); ++w)  // an unused worker's failure is no loss
+    uint64_t made = 0;
+    for (unsigned w = 0; w < (spreads ? workers : 1); ++w) {  // an unused worker's failure is no loss
         if (errors[w]) std::rethrow_exception(errors[w]);
+        made += runs[w]->accesses();
+        runs[w]->count_accesses_in(nullptr);  // absorb adds the others' to the first's own count
+    }
+    if (made > model_launch.max_accesses) return past_access_cap(model_launch);
     for (unsigned w = 1; spreads && w < workers && !runs[0]->ended_early(); ++w) {
         if (runs[0]->absorb(*runs[w], workers)) continue;
         for (unsigned v = 1; v < w; ++v) runs[0]->take_state(*runs[v]);
         runs[0]->run_blocks(first_block(w), blocks);  // on from the joined ranges, one block after another
         break;
     }
-    return runs[0]->finish();
+    if (runs[0]->accesses() > model_launch.max_accesses) return past_access_cap(model_launch);
+    return {runs[0]->finish(), {}};
 }
 
 }  // namespace
@@ -1651,9 +1681,9 @@ Outcome<ModelResult> run_model_here(const ModelLaunch& model_launch, const std::
         return {std::nullopt, problem.error};
     // What the fibers throw is caught on their stacks and rethrown here, on the caller's: it
     // ends as a failure of its kind, never as an exception out of the kernel model.
-    ModelResult result;
+    Outcome<ModelResult> run{std::nullopt, {}};
     try {
-        result = run_blocks_spread(model_launch, cancel);
+        run = run_blocks_spread(model_launch, cancel);
     } catch (const std::bad_alloc&) {
         return failed("kernel " + model_launch.spec->name +
                           " ran out of memory: its arrays and the kernel model's "
@@ -1663,15 +1693,13 @@ Outcome<ModelResult> run_model_here(const ModelLaunch& model_launch, const std::
         return failed("kernel " + model_launch.spec->name + " stopped: " + e.what(), Failure::Internal);
     }
     if (cancel && cancel->load()) return cancellation();
-    if (result.accesses > model_launch.max_accesses)
-        return {std::nullopt, "the launch makes more than " + std::to_string(model_launch.max_accesses) +
-                                  " loads and stores; the kernel model stops there (at about 10 ns each): choose a "
-                                  "smaller shape or grid"};
+    if (!run.value) return run;
+    ModelResult& result = *run.value;
     // Listed by kind (out of bounds, races, hazards, uninitialised reads, divergent barriers),
     // each kind in the order the threads ran.
     std::stable_sort(result.findings.begin(), result.findings.end(),
                      [](const Finding& a, const Finding& b) { return a.kind < b.kind; });
-    return {std::move(result), {}};
+    return run;
 }
 
 }  // namespace threadmap

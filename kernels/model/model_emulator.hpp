@@ -24,7 +24,10 @@
 
 namespace threadmap {
 
-inline constexpr uint64_t kMaxModelAccesses = uint64_t(1) << 31;
+// The loads, stores and atomics a launch may make in the kernel model (ModelLaunch::max_accesses):
+// 3·2^30, so that a 1024³ tiled matmul (2.4 billion) runs, and under 2^32 with room for what the
+// workers make past it before they stop, so that no element's 32-bit count of stores can wrap.
+inline constexpr uint64_t kMaxModelAccesses = uint64_t(3) << 30;
 // A kernel's arrays, global and shared (a learner's kernel binds at most 32).
 inline constexpr size_t kMaxModelArrays = 64;
 
@@ -64,8 +67,9 @@ struct ModelLaunch {
     // programs move 8.
     uint32_t global_element_bytes = 0;
     // The model stops (within 65,536 accesses, mid-block if need be: one thread's loop can be
-    // billions long) once the launch has made this many loads, stores and atomics, and run_model
-    // says so: at about 10 ns each, 2^31 is some 20 s of waiting. A cancel stops it the same way.
+    // billions long) once the launch has made this many loads, stores and atomics over all its
+    // workers, and run_model says so: at about 10 ns each, kMaxModelAccesses is some 30 s of one
+    // core's time. A cancel stops it the same way.
     uint64_t max_accesses = kMaxModelAccesses;
     // The block (linear index, x fastest) whose __shared__ arrays are recorded and kept in the
     // result like a global array's (with record_elements), and whose shared requests' costs per

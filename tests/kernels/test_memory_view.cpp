@@ -477,6 +477,19 @@ TEST_CASE("a launch past the model's access budget stops between blocks and says
     CHECK(r.error.find("more than 1000 loads and stores") != std::string::npos);
     model_launch.max_accesses = 10000;  // 5,000 loads and 5,000 stores: within it
     CHECK(run_model(model_launch).value);
+
+    // Spread over two workers, each range's 5,000 accesses under the cap and their sum over it:
+    // the cap is the launch's, whichever worker stopped first.
+    model_launch.workers = 2;
+    model_launch.max_accesses = 6000;
+    const auto spread = run_model(model_launch);
+    CHECK_FALSE(spread.value);
+    CHECK(spread.error.find("more than 6000 loads and stores") != std::string::npos);
+    model_launch.max_accesses = 10000;
+    const auto within = run_model(model_launch);
+    REQUIRE(within.value);
+    CHECK(within.value->accesses == 10000);
+    CHECK(within.value->block_ranges == 2);
 }
 
 TEST_CASE("a launch whose one block is huge stops within the block - cancelled or past its budget") {
