@@ -47,7 +47,8 @@ void FrameClock::frame_shown(const AppState& state) {
     frame_ms_.push_back(ms_since(frame_start_));
     computing_.push_back(state.picture_job.has_value());
     const Clock::time_point now = Clock::now();
-    if (frame_ms_.size() == 1) first_frame_ = now;
+    if (frame_ms_.size() == 1) first_frame_ = now, first_start_ = frame_start_;
+    frame_start_s_.push_back(std::chrono::duration<double>(frame_start_ - first_start_).count());
     const double t = std::chrono::duration<double>(now - first_frame_).count();
     if (rss_mb_.empty() || t - rss_mb_.back().first >= kRssSampleSeconds) rss_mb_.emplace_back(t, resident_mb());
     if (change_pending_ && !state.pending.apply && !state.picture_job) {  // computed, painted and shown
@@ -58,6 +59,7 @@ void FrameClock::frame_shown(const AppState& state) {
 
 Outcome<void> FrameClock::write_report(const std::string& path, const AppState& state) const {
     nlohmann::json j = {{"frame_ms", frame_ms_},
+                        {"frame_start_s", frame_start_s_},
                         {"computing", computing_},
                         {"update_ms", update_ms_},
                         {"change_to_screen_ms", change_to_screen_ms_}};

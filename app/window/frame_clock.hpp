@@ -21,7 +21,8 @@ class FrameClock {
     void after_update(AppState& state, bool updated);
     // After the swap: the frame took from frame_begins to now.
     void frame_shown(const AppState& state);
-    // JSON: frame_ms (with `computing`, per frame), update_ms, change_to_screen_ms, the map's
+    // JSON: frame_ms (with frame_start_s, seconds from the first frame's start, and
+    // `computing`, per frame), update_ms, change_to_screen_ms, the map's
     // size, and the process's resident memory (MB) at the first frame, every 10 s, and the last.
     Outcome<void> write_report(const std::string& path, const AppState& state) const;
 
@@ -31,8 +32,9 @@ class FrameClock {
         return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
     }
     std::vector<double> frame_ms_, update_ms_, change_to_screen_ms_;
-    std::vector<bool> computing_;  // per frame: a map was being computed off the UI thread
-    Clock::time_point frame_start_ = Clock::now(), update_start_{}, change_start_{};
+    std::vector<double> frame_start_s_;  // per frame: when its work began, from the first's
+    std::vector<bool> computing_;        // per frame: a map was being computed off the UI thread
+    Clock::time_point frame_start_ = Clock::now(), first_start_{}, update_start_{}, change_start_{};
     bool change_pending_ = false;                    // a launch change not yet on screen
     std::vector<std::pair<double, double>> rss_mb_;  // (seconds since the first frame, MB)
     Clock::time_point first_frame_{};

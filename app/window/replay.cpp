@@ -4,6 +4,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdlib>
@@ -193,6 +194,11 @@ Replay Replay::quit_after(int frame) {
     Replay r;
     r.steps_.push_back({frame, "quit", {}, ""});
     return r;
+}
+
+bool Replay::finished() const {
+    return !holding_ &&
+           std::none_of(steps_.begin(), steps_.end(), [this](const ReplayStep& s) { return s.frame >= frame_; });
 }
 
 bool Replay::held(const AppState& state) {

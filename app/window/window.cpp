@@ -203,6 +203,36 @@ void handle_frame_requests(AppState& state, WindowSession& window, const CellGri
     }
 }
 
+// An idle window draws a frame when input comes, else every kSeconds (a text field's caret
+// blinks): with a software GL, as on a laptop without a GPU driver, a frame costs a core for
+// 10-15 ms, and 60 of them a second would keep a core busy showing nothing new. A few frames
+// go on after each input first, as ImGui settles some widgets a frame or two after the input
+// that changed them (a popup opening, a window fitting its contents).
+class IdleFrames {
+  public:
+    static constexpr double kSeconds = 0.25;
+    // After a frame: whether the loop may wait for input before the next.
+    bool may_wait(uint64_t input_events, bool working) {
+        if (working || input_events != seen_) {
+            seen_ = input_events;
+            quiet_ = 0;
+            return false;
+        }
+        return ++quiet_ > kSettleFrames;
+    }
+
+  private:
+    static constexpr int kSettleFrames = 3;
+    uint64_t seen_ = 0;
+    int quiet_ = 0;
+};
+
+// Whether the window has work that wants frames: a computation to collect, a replay step to
+// run, a kernel text to compile once the typing pauses.
+bool working(const AppState& state, const std::optional<Replay>& replay) {
+    return state.busy() || (replay && !replay->finished()) || state.editor.edited;
+}
+
 // The frame loop, until the window closes, the learner quits or a signal asks to: the
 // picture updated, the frame drawn, requests handled. Returns the window's exit code.
 int run_frames(AppState& state, WindowSession& window, const WindowOptions& o, std::optional<Replay>& replay,
@@ -222,6 +252,7 @@ int run_frames(AppState& state, WindowSession& window, const WindowOptions& o, s
     int exit_code = 0;
     quit_on_signals();
     bool was_busy = false;
+    IdleFrames idle;
     while (!window.should_close() && !state.requests.quit && !g_quit_signal) {
         const auto size = window.poll();
         if (!size) continue;  // minimised
@@ -242,7 +273,10 @@ int run_frames(AppState& state, WindowSession& window, const WindowOptions& o, s
         // when the map is ready: the job wakes the loop): the computation gets the cores the
         // frames would take (with a software GL, as on a machine without a GPU driver, a frame
         // costs a core for 15 ms: the tiled-matmul lesson's change took 132 ms at 60 a second).
-        if (state.picture_job) window.wait_events_until_next_frame(1.0 / 20);
+        if (state.picture_job)
+            window.wait_events_until_next_frame(1.0 / 20);
+        else if (idle.may_wait(window.input_events(), working(state, replay)))
+            window.wait_for_input(IdleFrames::kSeconds);
     }
     if (!o.frame_report.empty()) {
         const auto written = clock.write_report(o.frame_report, state);

@@ -53,7 +53,9 @@ Outcome<std::unique_ptr<WindowSession>> WindowSession::open(int width, int heigh
     glfwSetDropCallback(s->window_, [](GLFWwindow* w, int count, const char** paths) {
         auto* session = static_cast<WindowSession*>(glfwGetWindowUserPointer(w));
         for (int i = 0; i < count; ++i) session->dropped_.emplace_back(paths[i]);
+        ++session->input_events_;
     });
+    count_input_events(s->window_);
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
@@ -76,6 +78,26 @@ Outcome<std::unique_ptr<WindowSession>> WindowSession::open(int width, int heigh
     if (!s->glfw_backend_ || !s->gl_backend_)
         return {std::nullopt, "Dear ImGui could not start on this OpenGL context"};
     return {std::move(s), {}};
+}
+
+// Every kind of input the window gets counts (input_events). Set before ImGui's backend
+// installs its own, which call these first (1.86 chains the callbacks it finds); it installs
+// none for motion, resizes or exposure, which it reads from GLFW each frame.
+template <class... Args>
+void WindowSession::count_event(GLFWwindow* window, Args...) {
+    ++static_cast<WindowSession*>(glfwGetWindowUserPointer(window))->input_events_;
+}
+
+void WindowSession::count_input_events(GLFWwindow* w) {
+    glfwSetKeyCallback(w, count_event<int, int, int, int>);
+    glfwSetCharCallback(w, count_event<unsigned>);
+    glfwSetMouseButtonCallback(w, count_event<int, int, int>);
+    glfwSetScrollCallback(w, count_event<double, double>);
+    glfwSetCursorPosCallback(w, count_event<double, double>);
+    glfwSetCursorEnterCallback(w, count_event<int>);
+    glfwSetWindowFocusCallback(w, count_event<int>);
+    glfwSetFramebufferSizeCallback(w, count_event<int, int>);
+    glfwSetWindowRefreshCallback(w, count_event<>);
 }
 
 WindowSession::~WindowSession() {
@@ -127,6 +149,11 @@ std::optional<FramebufferSize> WindowSession::poll() {
 void WindowSession::wait_events_until_next_frame(double frame_seconds) {
     const double left = frame_seconds - (glfwGetTime() - last_frame_end_);
     if (left > 0) glfwWaitEventsTimeout(left);
+    last_frame_end_ = glfwGetTime();
+}
+
+void WindowSession::wait_for_input(double seconds) {
+    glfwWaitEventsTimeout(seconds);
     last_frame_end_ = glfwGetTime();
 }
 

@@ -36,8 +36,13 @@ class WindowSession {
     std::optional<FramebufferSize> poll();
     // Waits for input, at most until `frame_seconds` after the last call returned.
     void wait_events_until_next_frame(double frame_seconds);
-    // Ends that wait now; from any thread, also after the window closed (then it does nothing).
+    // Waits for input (or wake()) for at most `seconds`: an idle window's frames.
+    void wait_for_input(double seconds);
+    // Ends either wait now; from any thread, also after the window closed (then it does nothing).
     static void wake();
+    // The input events the window has had (keys, characters, mouse buttons, motion, scrolling,
+    // focus, files dropped, resizes, exposure): while none come, an idle window waits.
+    uint64_t input_events() const { return input_events_; }
     void begin_imgui_frame();  // the backends' NewFrame (input injection goes after it)
     void render_imgui();       // ImGui's draw data into the bound framebuffer
     void swap();
@@ -54,6 +59,11 @@ class WindowSession {
     double last_frame_end_ = 0;  // glfwGetTime() when wait_events_until_next_frame last returned
     std::string ini_path_;       // the window layout's file (ImGui's ini), or empty: not kept
     std::vector<std::string> dropped_;
+    uint64_t input_events_ = 0;
+    // GLFW's callbacks that count input_events_ (window_session.cpp).
+    static void count_input_events(GLFWwindow* window);
+    template <class... Args>
+    static void count_event(GLFWwindow* window, Args...);
     static constexpr uint64_t kMaxIniBytes = uint64_t(1) << 20;
 };
 
