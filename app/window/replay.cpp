@@ -4,7 +4,6 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
-#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdlib>
@@ -194,11 +193,6 @@ Replay Replay::quit_after(int frame) {
     Replay r;
     r.steps_.push_back({frame, "quit", {}, ""});
     return r;
-}
-
-bool Replay::finished() const {
-    return !holding_ &&
-           std::none_of(steps_.begin(), steps_.end(), [this](const ReplayStep& s) { return s.frame >= frame_; });
 }
 
 bool Replay::held(const AppState& state) {

@@ -70,8 +70,6 @@ class Replay {
     // After the frame is drawn, before the swap: runs the frame's outputs and moves the
     // script on. A failure says which step could not run.
     Outcome<void> after_render(AppState& state, int framebuffer_width, int framebuffer_height);
-    // Every step has run (a script that does not quit): the window may idle as without one.
-    bool finished() const;
 
     static constexpr std::chrono::seconds kWaitCap{120};
     static constexpr int kMaxReplayWindowSide = 16384;

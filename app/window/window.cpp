@@ -227,10 +227,10 @@ class IdleFrames {
     int quiet_ = 0;
 };
 
-// Whether the window has work that wants frames: a computation to collect, a replay step to
-// run, a kernel text to compile once the typing pauses.
+// Whether the window has work that wants frames: a computation to collect, a script to step
+// through (every script ends by quitting), a kernel text to compile once the typing pauses.
 bool working(const AppState& state, const std::optional<Replay>& replay) {
-    return state.busy() || (replay && !replay->finished()) || state.editor.edited;
+    return state.busy() || replay || state.editor.edited;
 }
 
 // The frame loop, until the window closes, the learner quits or a signal asks to: the
