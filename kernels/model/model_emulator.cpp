@@ -314,18 +314,18 @@ class alignas(64) ModelEmulator {
     void abandon_fibers();
     bool should_stop() {
         if (cancel_ && cancel_->load(std::memory_order_relaxed)) return true;
-        if (!launch_accesses_) return result_.accesses > max_accesses_;
-        const uint64_t made = result_.accesses - reported_accesses_;
-        reported_accesses_ = result_.accesses;
-        return launch_accesses_->fetch_add(made, std::memory_order_relaxed) + made > max_accesses_;
+        return capped_ = launch_accesses() > max_accesses_;
     }
-    // The count of a spread run's accesses over all its workers, which should_stop adds this
-    // worker's to: the access cap is the launch's, not each range's (a 1024³ tiled matmul's two
-    // ranges, each under it, ran to their ends before the sum was refused). nullptr: its own.
+    // The count of a spread run's accesses over all its workers, which this worker adds its own
+    // to: the access cap is the launch's, not each range's (a 1024³ tiled matmul's two ranges,
+    // each under it, ran to their ends before the sum was refused). nullptr: its own.
     void count_accesses_in(std::atomic<uint64_t>* launch_accesses) {
         launch_accesses_ = launch_accesses;
         reported_accesses_ = result_.accesses;
+        launch_seen_ = 0;
     }
+    // Whether the run stopped at the access cap (not at a divergent barrier, not cancelled).
+    bool capped() const { return capped_; }
     // Thrown from access() when should_stop(): a thread's body stops where it is.
     struct StopRun {};
     uint64_t size(size_t a) const { return arrays_[a].size; }
@@ -445,7 +445,20 @@ class alignas(64) ModelEmulator {
     bool stopped_ = false;                              // cancelled or over the access cap, within a block
     std::atomic<uint64_t>* launch_accesses_ = nullptr;  // count_accesses_in
     uint64_t reported_accesses_ = 0;                    // of result_.accesses, added to it
-    std::vector<ArrayResult> shared_kept_;              // shared_block_'s shared arrays
+    uint64_t launch_seen_ = 0;                          // what it held after this worker's last add
+    bool capped_ = false;                               // should_stop found the launch past its cap
+    // The launch's accesses as this worker knows them: with count_accesses_in, the others' as of
+    // its last add to the count, which it makes every 65,536 of its own (one atomic add, not one
+    // per block of a launch of small blocks).
+    uint64_t launch_accesses() {
+        if (!launch_accesses_) return result_.accesses;
+        const uint64_t unreported = result_.accesses - reported_accesses_;
+        if (unreported <= kStopCheckMask) return launch_seen_ + unreported;
+        launch_seen_ = launch_accesses_->fetch_add(unreported, std::memory_order_relaxed) + unreported;
+        reported_accesses_ = result_.accesses;
+        return launch_seen_;
+    }
+    std::vector<ArrayResult> shared_kept_;  // shared_block_'s shared arrays
     ModelResult result_;
     // Fibers (kernels with barriers): the block's threads, and where each waits.
     StackArenaHandle stacks_;
@@ -1599,11 +1612,48 @@ class SpreadDecision {
     std::atomic<int> state_{kUntold};
 };
 
+// Whether a spread launch is within its access cap, by what a one-thread run would have made: the
+// ranges in order, up to the first that ended the launch (a divergent barrier) where one did.
+// Unknown: a range before that one stopped at the cap counted with the ranges after it, which a
+// one-thread run never reaches — it says which comes first.
+enum class CapVerdict { Within, Over, Unknown };
+CapVerdict cap_verdict(const std::vector<std::unique_ptr<ModelEmulator>>& runs, unsigned used, uint64_t max) {
+    const auto ended_launch = [](const auto& run) { return run->ended_early() && !run->capped(); };
+    uint64_t made = 0;
+    if (std::none_of(runs.begin(), runs.begin() + used, ended_launch)) {
+        for (unsigned w = 0; w < used; ++w) made += runs[w]->accesses();
+        return made > max ? CapVerdict::Over : CapVerdict::Within;
+    }
+    for (unsigned w = 0;; ++w) {
+        made += runs[w]->accesses();
+        if (made > max) return CapVerdict::Over;
+        if (runs[w]->capped()) return CapVerdict::Unknown;
+        if (ended_launch(runs[w])) return CapVerdict::Within;
+    }
+}
+
 // A launch stopped at its access cap (ModelLaunch::max_accesses), as run_model says so.
 Outcome<ModelResult> past_access_cap(const ModelLaunch& model_launch) {
     return {std::nullopt, "the launch makes more than " + std::to_string(model_launch.max_accesses) +
                               " loads and stores; the kernel model stops there (at about 10 ns each): choose a "
                               "smaller shape or grid"};
+}
+
+// The launch's result from the `used` ranges' runs (within the cap), absorbed into the first's
+// in order up to a range that ended the launch; from the first range that cannot join on, the
+// blocks run on the first's thread, one after another.
+Outcome<ModelResult> joined(const ModelLaunch& model_launch, std::vector<std::unique_ptr<ModelEmulator>>& runs,
+                            unsigned used) {
+    const uint64_t blocks = model_launch.launch.blocks();
+    for (unsigned w = 0; w < used; ++w) runs[w]->count_accesses_in(nullptr);  // absorb adds up their own
+    for (unsigned w = 1; w < used && !runs[0]->ended_early(); ++w) {
+        if (runs[0]->absorb(*runs[w], used)) continue;
+        for (unsigned v = 1; v < w; ++v) runs[0]->take_state(*runs[v]);
+        runs[0]->run_blocks(blocks * w / used, blocks);
+        break;
+    }
+    if (runs[0]->accesses() > model_launch.max_accesses) return past_access_cap(model_launch);
+    return {runs[0]->finish(), {}};
 }
 
 Outcome<ModelResult> run_blocks_spread(const ModelLaunch& model_launch, const std::atomic<bool>* cancel) {
@@ -1648,21 +1698,21 @@ Outcome<ModelResult> run_blocks_spread(const ModelLaunch& model_launch, const st
         errors[0] = std::current_exception();
     }
     for (std::thread& t : started.threads) t.join();
-    uint64_t made = 0;
-    for (unsigned w = 0; w < (spreads ? workers : 1); ++w) {  // an unused worker's failure is no loss
+    const unsigned used = spreads ? workers : 1;
+    for (unsigned w = 0; w < used; ++w)  // an unused worker's failure is no loss
         if (errors[w]) std::rethrow_exception(errors[w]);
-        made += runs[w]->accesses();
-        runs[w]->count_accesses_in(nullptr);  // absorb adds the others' to the first's own count
+    switch (cap_verdict(runs, used, model_launch.max_accesses)) {
+        case CapVerdict::Over:
+            return past_access_cap(model_launch);
+        case CapVerdict::Unknown: {
+            ModelLaunch alone = model_launch;
+            alone.workers = 1;
+            return run_blocks_spread(alone, cancel);
+        }
+        case CapVerdict::Within:
+            break;
     }
-    if (made > model_launch.max_accesses) return past_access_cap(model_launch);
-    for (unsigned w = 1; spreads && w < workers && !runs[0]->ended_early(); ++w) {
-        if (runs[0]->absorb(*runs[w], workers)) continue;
-        for (unsigned v = 1; v < w; ++v) runs[0]->take_state(*runs[v]);
-        runs[0]->run_blocks(first_block(w), blocks);  // on from the joined ranges, one block after another
-        break;
-    }
-    if (runs[0]->accesses() > model_launch.max_accesses) return past_access_cap(model_launch);
-    return {runs[0]->finish(), {}};
+    return joined(model_launch, runs, used);
 }
 
 }  // namespace

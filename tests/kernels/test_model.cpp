@@ -224,6 +224,35 @@ TEST_CASE("a barrier not every thread reaches is a finding and ends the launch -
     CHECK_FALSE(run(spec, {64}, {{1, 1, 1}, {64, 1, 1}}).diverged);
 }
 
+TEST_CASE("a launch ended at a divergent barrier counts against the access cap only what came before the end") {
+    // Spread over two workers: blocks 0-3 and 4-7. Block 1 diverges, so a one-thread run makes
+    // block 0's 6,400 stores and stops; the second range's 25,600 are past the launch's end.
+    KernelSpec spec;
+    spec.name = "test-divergent-late-work";
+    spec.params = {{"n", "", 64}};
+    spec.arrays = {{"out", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
+                    [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }}};
+    spec.uses_barriers = true;
+    spec.body = [](ModelThread& t) {
+        if (t.blockIdx.x == 1 && t.threadIdx.x % 2 == 1) return;
+        t.syncthreads(3);
+        for (int k = 0; k < 100; ++k) t.array<int>(0).store(t.threadIdx.x, k, 4);
+    };
+    ModelLaunch model_launch{&spec, {64}, {{8, 1, 1}, {64, 1, 1}}};
+    model_launch.workers = 2;
+    model_launch.max_accesses = 10000;
+    const auto ended = run_model(model_launch);
+    REQUIRE(ended.value);
+    CHECK(ended.value->accesses == 6400);
+    REQUIRE(ended.value->diverged);
+    CHECK(ended.value->diverged->block == 1);
+    // Under a cap block 0 alone passes, a one-thread run stops before the end: so does this.
+    model_launch.max_accesses = 5000;
+    const auto over = run_model(model_launch);
+    CHECK_FALSE(over.value);
+    CHECK(over.error.find("more than 5000 loads and stores") != std::string::npos);
+}
+
 TEST_CASE("shared memory read before any thread of the block wrote it: an uninitialised read") {
     KernelSpec spec;
     spec.name = "test-uninit";
