@@ -317,11 +317,7 @@ void draw_editor_panel(AppState& state) {
     run |= binding_fields(state, editor);
     if (!editor.messages.empty() || warned) draw_messages(state, editor, warned, printed ? row * 4 : 0);
     if (printed) draw_printed(state, *printed);
-    if (editor.edited && std::chrono::steady_clock::now() - editor.last_edit > KernelEditor::kPause) run = true;
-    if (run) {
-        run_editor(state);
-        if (Outcome<void> saved = save_editor_text(editor); !saved.done()) state.message = saved.error;
-    }
+    if (run) run_and_save_editor(state);
 }
 
 }  // namespace threadmap

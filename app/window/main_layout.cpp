@@ -199,6 +199,7 @@ void poll_jobs(AppState& state) {
     poll_touchers(state.touchers);
     poll_gpu_compile(state.editor);
     poll_editor_compile(state);
+    run_editor_after_pause(state);
     if (!state.requests.run_timing_for.empty() && state.edit.preset != state.requests.run_timing_for)
         state.requests.run_timing_for.clear();
     if (!state.requests.run_timing_for.empty() && state.picture && !state.picture_job && !state.pending.any_update() &&

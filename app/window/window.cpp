@@ -227,11 +227,11 @@ class IdleFrames {
     int quiet_ = 0;
 };
 
-// Whether the window has work that wants frames: a computation to collect, a script to step
-// through (every script ends by quitting), a kernel text to compile once the typing pauses, a
-// mouse button held (a held − or + button repeats with no new input).
+// Whether the window has work that wants frames: a computation to collect or a kernel text to
+// compile once the typing pauses (busy), a script to step through (every script ends by
+// quitting), a mouse button held (a held − or + button repeats with no new input).
 bool working(const AppState& state, const std::optional<Replay>& replay) {
-    return state.busy() || replay || state.editor.edited || ImGui::IsAnyMouseDown();
+    return state.busy() || replay || ImGui::IsAnyMouseDown();
 }
 
 // The frame loop, until the window closes, the learner quits or a signal asks to: the

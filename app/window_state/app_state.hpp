@@ -200,11 +200,12 @@ struct AppState {
     const Theme& theme() const { return theme_of(parse_theme(settings.theme).value_or(ThemeName::Dark)); }
     std::optional<glm::ivec2> inspected_cell() const { return pinned_cell ? pinned_cell : hovered_cell; }
     // Work that will change what is on screen without input: a map to build, a timing run, a
-    // sweep, an export or the lesson's figures in flight.
+    // sweep, an export or the lesson's figures in flight, the Editor's text to compile once the
+    // typing pauses.
     bool busy() const {
         return pending.any_update() || pending.upload || picture_job.has_value() || timing.run.valid() ||
                timing.sweep_job.valid() || launch_sweep.running() || touchers.running() || editor.gpu_job.valid() ||
-               editor.compile_job.valid() || !exports.empty() || lesson_figures_pending();
+               editor.edited || editor.compile_job.valid() || !exports.empty() || lesson_figures_pending();
     }
     // A lesson's figures computed beside the window, by lesson (lesson_text_now starts them;
     // the state's end waits for them, before the process's statics go).

@@ -80,6 +80,16 @@ void start_editor(KernelEditor& editor, const std::string& save_path) {
     if (saved.value) editor.text = *saved.value;
 }
 
+void run_and_save_editor(AppState& state) {
+    run_editor(state);
+    if (Outcome<void> saved = save_editor_text(state.editor); !saved.done()) state.message = saved.error;
+}
+
+void run_editor_after_pause(AppState& state) {
+    if (state.editor.edited && std::chrono::steady_clock::now() - state.editor.last_edit > KernelEditor::kPause)
+        run_and_save_editor(state);
+}
+
 void run_editor(AppState& state) {
     KernelEditor& editor = state.editor;
     editor.edited = false;

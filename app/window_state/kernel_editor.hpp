@@ -101,6 +101,11 @@ void start_editor(KernelEditor& editor, const std::string& save_path);
 // Starts compiling and binding the text (off the UI thread); poll_editor_compile applies the
 // result: on success the map shows it.
 void run_editor(AppState& state);
+// run_editor, and the text saved where the Editor keeps it (a failure on the status line).
+void run_and_save_editor(AppState& state);
+// After a pause in typing (KernelEditor::kPause), the text runs, whichever tab is open: the
+// learner may have gone to the map to watch it. Once a frame.
+void run_editor_after_pause(AppState& state);
 void poll_editor_compile(AppState& state);
 
 // Opens the kernel on the map (its CUDA text) in the editor, each parameter bound as the

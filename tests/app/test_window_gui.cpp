@@ -805,6 +805,18 @@ TEST_CASE("the kernel editor - a kernel that never ends is stopped at the time l
     CHECK(s["launch_error"].get<std::string>().find("kernel spin ran past the time limit of 2 s") != std::string::npos);
 }
 
+TEST_CASE("the kernel editor - a pause in typing runs the text, also once the learner went to the map") {
+    // No Ctrl+Enter: the Map tab is open the frame after the typing, and the text compiles after
+    // the pause all the same (`wait idle` holds while it waits to: its error is then there).
+    const WindowRun w = run_window({},
+                                   "1 move 5 5\n2 wait idle\n3 click tab:Editor\n6 click editor:text\n7 key ctrl+a\n"
+                                   "8 type __global__ void k(float* a) { a[0] = 1 }\n9 click tab:Map\n"
+                                   "11 wait idle\n12 state @/paused.json\n13 quit\n");
+    const json s = load_json(w.path("paused.json"));
+    CHECK(s["editor"]["text"] == "__global__ void k(float* a) { a[0] = 1 }");
+    CHECK(s["editor"]["messages"].get<std::string>().find("expected ';'") != std::string::npos);
+}
+
 TEST_CASE("the kernel editor - what a kernel prints with printf is shown under its bindings") {
     const WindowRun w =
         run_window({},
