@@ -9,6 +9,7 @@
 #include <bit>
 #include <cmath>
 
+#include "tests/kernels/int_out_kernel.hpp"
 #include "tests/random_launch.hpp"
 #include "kernels/builtin/kernel_bodies.hpp"
 #include "kernels/builtin/registry.hpp"
@@ -176,17 +177,11 @@ TEST_CASE("matmul-tiled-nosync: the next step's loads overwrite tiles still bein
 }
 
 TEST_CASE("a barrier not every thread reaches is a finding and ends the launch - never a hang") {
-    KernelSpec spec;
-    spec.name = "test-divergent";
-    spec.params = {{"n", "", 64}};
-    spec.arrays = {{"out", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
-                    [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }}};
-    spec.uses_barriers = true;
-    spec.body = [](ModelThread& t) {
+    KernelSpec spec = int_out_kernel("test-divergent", 64, true, [](ModelThread& t) {
         if (t.threadIdx.x % 2 == 1) return;  // odd threads leave
         t.syncthreads(3);
         t.array<int>(0).store(t.threadIdx.x, 1, 4);
-    };
+    });
     const ModelResult result = run(spec, {64}, {{2, 1, 1}, {64, 1, 1}});
     CHECK(result.ended_early);
     REQUIRE(result.findings.size() == 1);
@@ -227,17 +222,11 @@ TEST_CASE("a barrier not every thread reaches is a finding and ends the launch -
 TEST_CASE("a launch ended at a divergent barrier counts against the access cap only what came before the end") {
     // Spread over two workers: blocks 0-3 and 4-7. Block 1 diverges, so a one-thread run makes
     // block 0's 6,400 stores and stops; the second range's 25,600 are past the launch's end.
-    KernelSpec spec;
-    spec.name = "test-divergent-late-work";
-    spec.params = {{"n", "", 64}};
-    spec.arrays = {{"out", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
-                    [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }}};
-    spec.uses_barriers = true;
-    spec.body = [](ModelThread& t) {
+    const KernelSpec spec = int_out_kernel("test-divergent-late-work", 64, true, [](ModelThread& t) {
         if (t.blockIdx.x == 1 && t.threadIdx.x % 2 == 1) return;
         t.syncthreads(3);
         for (int k = 0; k < 100; ++k) t.array<int>(0).store(t.threadIdx.x, k, 4);
-    };
+    });
     ModelLaunch model_launch{&spec, {64}, {{8, 1, 1}, {64, 1, 1}}};
     model_launch.workers = 2;
     model_launch.max_accesses = 10000;

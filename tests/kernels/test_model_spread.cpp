@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "tests/kernels/int_out_kernel.hpp"
 #include "kernels/builtin/registry.hpp"
 #include "kernels/model/model_emulator.hpp"
 #include "kernels/model/model_thread.hpp"
@@ -291,12 +292,7 @@ TEST_CASE("spread over threads: a range that touched what a joined range wrote r
     // joins the first; the third does not (only what the second range left says element 8 was
     // written), so its blocks run again on one thread, after the second range's state.
     const auto late_touch = [](bool write) {
-        KernelSpec spec;
-        spec.name = "test-late-touch";
-        spec.params = {{"n", "", 24}};
-        spec.arrays = {{"out", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
-                        [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }}};
-        spec.body = [write](ModelThread& t) {
+        return int_out_kernel("test-late-touch", 24, false, [write](ModelThread& t) {
             const auto out = t.array<int>(0);
             const uint64_t i = uint64_t(t.blockIdx.x) * t.blockDim.x + t.threadIdx.x;
             out.store(i, 1, 2);
@@ -305,8 +301,7 @@ TEST_CASE("spread over threads: a range that touched what a joined range wrote r
                 out.store(8, 2, 4);
             else
                 out.store(i, out.load(8, 6) + 10, 6);
-        };
-        return spec;
+        });
     };
     for (bool write : {true, false}) {
         CAPTURE(write);
@@ -412,19 +407,13 @@ TEST_CASE("spread over threads, the kept shared block and a divergent barrier mi
 
     // Block 7 of 12 leaves half its threads out of the barrier: the launch ends there, and
     // the blocks after it (run by another thread) leave no trace.
-    KernelSpec spec;
-    spec.name = "test-divergent-mid-launch";
-    spec.params = {{"n", "", 768}};
-    spec.arrays = {{"out", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
-                    [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }}};
-    spec.uses_barriers = true;
-    spec.body = [](ModelThread& t) {
+    const KernelSpec spec = int_out_kernel("test-divergent-mid-launch", 768, true, [](ModelThread& t) {
         const uint64_t i = uint64_t(t.blockIdx.x) * t.blockDim.x + t.threadIdx.x;
         t.array<int>(0).store(i, 1, 2);
         if (t.blockIdx.x == 7 && t.threadIdx.x % 2 == 1) return;
         t.syncthreads(4);
         t.array<int>(0).store(i, 2, 5);
-    };
+    });
     ModelLaunch model_launch{&spec, {768}, {{12, 1, 1}, {64, 1, 1}}};
     model_launch.workers = 3;
     const auto r = run_model(model_launch);
