@@ -178,6 +178,7 @@ void bench_memory(int repeats) {
             m.keep_requests = c.mapped;
             m.keep_op = AccessOp::Store;
             m.cost_array = c.mapped;
+            m.requests_array = c.mapped;  // the Map tab's view: the mapped array's requests only
             if (!run_model(m).value) std::exit(1);
         });
         std::printf(

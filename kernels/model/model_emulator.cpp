@@ -1123,10 +1123,8 @@ Storage ModelEmulator::make_storage(size_t a, bool worker) const {
     if (!s.shared && (spec.role == ArrayRole::Input || spec.role == ArrayRole::InOut))
         spec_.fill_input(params_, a, s.bits);
     if (worker && spec_.atomic_results_unused && !s.shared) s.start = s.bits;  // what absorb's sums add to
-    if (record_elements_) {
-        s.hazards = ZeroedBuffer<Hazard>(s.size, true);
-        s.touched.assign((s.size >> kTouchedChunkShift) + 1, 0);
-    }
+    s.touched.assign((s.size >> kTouchedChunkShift) + 1, 0);
+    if (record_elements_) s.hazards = ZeroedBuffer<Hazard>(s.size, true);
     if (record_elements_ && spec_.runs_as_fibers()) s.phases = ZeroedBuffer<Phases>(s.size, true);
     s.keeps_records = a < 64 && (keep_records_ >> a & 1);
     if (s.keeps_records) {
@@ -1138,28 +1136,32 @@ Storage ModelEmulator::make_storage(size_t a, bool worker) const {
 }
 
 bool ModelEmulator::set_up_inline_path() {
-    // The inlined path records what it takes as this path would (access, access_element): no
-    // warp requests or watched element to look at; a 4-byte array's value, shadow state and,
-    // where kept, its records.
-    const bool inlined = record_elements_ && record_reads_ && !requests_;
+    // The inlined path records what it takes as this path would (access, access_element): a
+    // 4-byte array's value, shadow state and, where kept, its records; without per-element state
+    // (the memory view's run), its value only. An array whose accesses are grouped into warp
+    // requests, or that has the watched element, is left to this path.
     static_assert(sizeof(InlineAccesses::arrays) / sizeof(InlineArray) == kMaxModelArrays);
     inline_.accesses = &result_.accesses;
     inline_.order = order();
     inline_.fibers = as_fibers_;
-    for (size_t a = 0; inlined && a < arrays_.size(); ++a) {
+    bool inlined = false;
+    for (size_t a = 0; record_reads_ && a < arrays_.size(); ++a) {
         Storage& s = arrays_[a];
+        const bool requested = requests_ && (requests_array_ == SIZE_MAX || a == requests_array_);
+        if (s.bytes != 4 || a == watch_array_ || requested) continue;
         // A plain array's path (inlined into the body) has no records, and records every access.
-        const bool plain = !as_fibers_ && !s.shared && !s.keeps_records && phase_filter_ == ModelLaunch::kAllPhases;
-        if (s.bytes == 4 && a != watch_array_)
-            inline_.arrays[a] = {s.size,
-                                 s.bits.data(),
-                                 s.hazards.data(),
-                                 plain,
-                                 s.shared,
-                                 as_fibers_ ? s.phases.data() : nullptr,
-                                 s.touched.data(),
-                                 s.keeps_records ? s.records.data() : nullptr,
-                                 s.keeps_records ? s.counted.data() : nullptr};
+        const bool plain = record_elements_ && !as_fibers_ && !s.shared && !s.keeps_records &&
+                           phase_filter_ == ModelLaunch::kAllPhases;
+        inline_.arrays[a] = {s.size,
+                             s.bits.data(),
+                             record_elements_ ? s.hazards.data() : nullptr,
+                             plain,
+                             s.shared,
+                             as_fibers_ && record_elements_ ? s.phases.data() : nullptr,
+                             s.touched.data(),
+                             s.keeps_records ? s.records.data() : nullptr,
+                             s.keeps_records ? s.counted.data() : nullptr};
+        inlined = true;
     }
     return inlined;
 }

@@ -133,10 +133,13 @@ class ModelThread {
     // run allows (shadow::InlineAccesses), a plain access in bounds that no finding can come of
     // is recorded here, in the body's own code, and only the rest call into the emulator.
     uint64_t load_bits(size_t array, uint64_t index, int line) {
-        if (shadow::Hazard* h = touch_inline(array, index)) {
-            if (!inline_->arrays[array].plain) return shadow_load(array, index, line);
+        if (const shadow::InlineArray* x = touch_inline(array, index)) {
+            if (!x->plain) {
+                if (!x->hazards && counted_inline()) return x->bits[index];  // values only
+                return shadow_load(array, index, line);
+            }
             shadow::Phases none{};  // without barriers every epoch is 0
-            if (inline_read<false>(array, *h, none, line)) return inline_->arrays[array].bits[index];
+            if (inline_read<false>(array, x->hazards[index], none, line)) return x->bits[index];
         }
         return emulator_load(array, index, line);
     }
@@ -147,15 +150,20 @@ class ModelThread {
     // slowed the tutorial's matmul, whose arrays are global, by a twentieth (`memory --preset
     // coalescing` 0.21-0.22 → 0.22-0.23 s user). Another array takes load_bits' way.
     uint64_t load_shared_bits(size_t array, uint64_t index, int line) {
-        if (touch_inline(array, index) && inline_->arrays[array].shared) return shadow_load_inline(array, index, line);
+        if (const shadow::InlineArray* x = touch_inline(array, index); x && x->shared)
+            return shadow_load_inline(array, index, line);
         return load_bits(array, index, line);
     }
     void store_bits(size_t array, uint64_t index, uint64_t bits, int line) {
-        if (shadow::Hazard* h = touch_inline(array, index)) {
-            if (!inline_->arrays[array].plain) return shadow_store(array, index, bits, line);
+        if (const shadow::InlineArray* x = touch_inline(array, index)) {
+            if (!x->plain) {
+                if (x->hazards || !counted_inline()) return shadow_store(array, index, bits, line);
+                x->bits[index] = uint32_t(bits);  // values only
+                return;
+            }
             shadow::Phases none{};
-            if (inline_write<false>(array, *h, none, line)) {
-                inline_->arrays[array].bits[index] = uint32_t(bits);
+            if (inline_write<false>(array, x->hazards[index], none, line)) {
+                x->bits[index] = uint32_t(bits);
                 return;
             }
         }
@@ -181,14 +189,14 @@ class ModelThread {
     friend class ModelEmulator;
     uint64_t emulator_load(size_t array, uint64_t index, int line);
     void emulator_store(size_t array, uint64_t index, uint64_t bits, int line);
-    // The element's shadow state where this run records an access of `array` at `index` inline
-    // when no finding can come of it, its chunk marked touched (recorded here or by the
-    // emulator, the access touches it); null where the emulator records every access of it.
-    shadow::Hazard* touch_inline(size_t array, uint64_t index) const {
+    // The array's inlined path where this run records an access of `array` at `index` inline
+    // when no finding can come of it, the element's chunk marked touched (recorded here or by
+    // the emulator, the access touches it); null where the emulator records every access of it.
+    const shadow::InlineArray* touch_inline(size_t array, uint64_t index) const {
         if (!inline_ || index >= inline_->arrays[array].size) return nullptr;
         const shadow::InlineArray& x = inline_->arrays[array];
         x.touched[index >> shadow::kTouchedChunkShift] = 1;
-        return &x.hazards[index];
+        return &x;
     }
     // A plain read or write of an element of `array` whose shadow state is `h` and epochs `p`, recorded
     // inline; false, recording nothing, where a finding may come of it (the emulator then looks).
@@ -221,6 +229,8 @@ class ModelThread {
     }
     [[gnu::always_inline]] uint64_t shadow_load_inline(size_t array, uint64_t index, int line) {
         const shadow::InlineArray& x = inline_->arrays[array];
+        if (!x.hazards) [[unlikely]]
+            return values_access(array, index, line, false, 0);
         shadow::Phases none{};
         if (!inline_read<true>(array, x.hazards[index], x.epochs(index, none), line))
             return emulator_load(array, index, line);
@@ -229,11 +239,28 @@ class ModelThread {
     }
     [[gnu::noinline]] void shadow_store(size_t array, uint64_t index, uint64_t bits, int line) {
         const shadow::InlineArray& x = inline_->arrays[array];
+        if (!x.hazards) {
+            values_access(array, index, line, true, bits);
+            return;
+        }
         shadow::Phases none{};
         if (!inline_write<true>(array, x.hazards[index], x.epochs(index, none), line))
             return emulator_store(array, index, bits, line);
         if (x.records && recorded_inline(x)) record_inline(x, array, index, true);
         x.bits[index] = uint32_t(bits);
+    }
+    // An access in bounds of an array without per-element state (InlineArray::hazards): its
+    // value read and, for a store, written — counted, and every 65,536th the emulator's to count.
+    [[gnu::noinline]] uint64_t values_access(size_t array, uint64_t index, int line, bool write, uint64_t bits) {
+        if (!counted_inline()) {
+            if (!write) return emulator_load(array, index, line);
+            emulator_store(array, index, bits, line);
+            return 0;
+        }
+        uint32_t& value = inline_->arrays[array].bits[index];
+        const uint32_t old = value;
+        if (write) value = uint32_t(bits);
+        return old;
     }
     // The element's record after a recorded read or write taken inline (shadow::record_access).
     void record_inline(const shadow::InlineArray& x, size_t array, uint64_t index, bool write) {

@@ -184,10 +184,12 @@ inline constexpr unsigned kTouchedChunkShift = 16;
 // What a body's plain loads and stores of an array need to be recorded without a call into the
 // emulator (ModelThread::load_bits): its 4-byte values and shadow state (a __shared__ array's:
 // the running block's copy). `size` is 0 for an array whose accesses take the emulator's path
-// (2- or 8-byte elements, a watched array).
+// (2- or 8-byte elements, a watched array, an array whose accesses are grouped into warp requests).
 struct InlineArray {
     uint64_t size = 0;
     uint32_t* bits = nullptr;
+    // Null in a run without per-element state (the memory view's): an access in bounds only
+    // reads or writes the value (ModelThread::values_access).
     Hazard* hazards = nullptr;
     // A global array of a kernel without barriers: every epoch 0, every access recorded (one
     // flag, looked at on every access, for the two below).
@@ -208,9 +210,9 @@ struct InlineArray {
 // access cap, stops (a mask on the count of accesses).
 inline constexpr uint64_t kStopCheckMask = (uint64_t(1) << 16) - 1;
 
-// The emulator's side of the inlined path, when the run allows it (ModelEmulator::setup): a
-// launch that finds races and hazards without per-element records, warp requests, a phase or a
-// watched element, whose plain accesses then need nothing but the arrays' state.
+// The emulator's side of the inlined path (ModelEmulator::set_up_inline_path): the arrays whose
+// plain accesses in bounds a body records itself, in its own code, where no finding can come of
+// them, and what the rules need to know of the running block.
 struct InlineAccesses {
     InlineArray arrays[64];        // indexed like the spec's arrays (kMaxModelArrays)
     uint64_t* accesses = nullptr;  // the run's count

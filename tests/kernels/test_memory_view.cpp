@@ -630,6 +630,11 @@ TEST_CASE("one array's requests alone are the ones a view of every array counts 
             }
             CHECK(x.kept_request_of == y.kept_request_of);
             CHECK(all.value->accesses == alone.value->accesses);
+            // The other arrays' accesses take the body's own path (values only): the same
+            // values, and the same out-of-bounds findings.
+            for (size_t k = 0; k < spec->arrays.size(); ++k)
+                CHECK(all.value->arrays[k].bits == alone.value->arrays[k].bits);
+            CHECK(all.value->findings.size() == alone.value->findings.size());
         }
     }
 }
