@@ -1588,6 +1588,50 @@ bool spreading_pays(const ModelLaunch& model_launch, const ModelEmulator& first,
            !(first.shared_by_atomics() && !model_launch.spec->atomic_results_unused);
 }
 
+// The first block of each of `workers` ranges, and `blocks` after the last. Where the launch says
+// how many workers, equal counts of blocks. Chosen, equal shares of the work as the kernel's
+// covering grid suggests it, each block within that grid weighing kCoveredBlockWeight blocks
+// outside it: a grid larger than its data has its work in some of its blocks (the tutorial's
+// matmul covers its 200×200 C with 16×16 blocks of 32×32 threads: its work is in 49 of them, all
+// in the first half), and equal counts would leave a core with none of it. The split changes
+// only which thread runs which block, never the result (absorb joins the ranges in order).
+constexpr uint64_t kCoveredBlockWeight = 64;
+
+}  // namespace
+
+std::vector<uint64_t> model_range_starts(const ModelLaunch& model_launch, unsigned workers) {
+    const Dim3& grid = model_launch.launch.grid;
+    const uint64_t blocks = model_launch.launch.blocks();
+    std::vector<uint64_t> starts(workers + 1, blocks);
+    for (unsigned w = 0; w < workers; ++w) starts[w] = blocks * w / workers;
+    if (model_launch.workers != 0 || workers == 1) return starts;
+    const Dim3 cover = model_launch.spec->covering_grid(model_launch.params, model_launch.launch.block);
+    const uint64_t cx = std::min(cover.x, grid.x), cy = std::min(cover.y, grid.y), cz = std::min(cover.z, grid.z);
+    if (cx * cy * cz == blocks) return starts;  // every block within: equal counts
+    // The weight of the blocks before linear index b (x fastest, then y, then z).
+    const auto weight_before = [&](uint64_t b) {
+        const uint64_t x = b % grid.x, y = b / grid.x % grid.y, z = b / grid.x / grid.y;
+        uint64_t covered = std::min(z, cz) * cy * cx;
+        if (z < cz) covered += std::min(y, cy) * cx + (y < cy ? std::min(x, cx) : 0);
+        return covered * kCoveredBlockWeight + (b - covered);
+    };
+    const uint64_t total = cx * cy * cz * kCoveredBlockWeight + (blocks - cx * cy * cz);
+    for (unsigned w = 1; w < workers; ++w) {
+        uint64_t low = starts[w - 1], high = blocks;  // the first block whose weight before reaches w/workers
+        while (low < high) {
+            const uint64_t mid = low + (high - low) / 2;
+            if (weight_before(mid) * workers >= total * w)
+                high = mid;
+            else
+                low = mid + 1;
+        }
+        starts[w] = std::min(blocks, std::max(low, starts[w - 1] + 1));
+    }
+    return starts;
+}
+
+namespace {
+
 // Whether a spread run's other workers run their ranges, told once. An atomic waited on, not a
 // std::promise: a promise's shared state is polymorphic, and UBSan's check of its dynamic type
 // opens a pipe, which the sandboxed run of a learner's kernel may not (the sanitizer build's
@@ -1645,13 +1689,12 @@ Outcome<ModelResult> past_access_cap(const ModelLaunch& model_launch) {
 // in order up to a range that ended the launch; from the first range that cannot join on, the
 // blocks run on the first's thread, one after another.
 Outcome<ModelResult> joined(const ModelLaunch& model_launch, std::vector<std::unique_ptr<ModelEmulator>>& runs,
-                            unsigned used) {
-    const uint64_t blocks = model_launch.launch.blocks();
+                            const std::vector<uint64_t>& starts, unsigned used) {
     for (unsigned w = 0; w < used; ++w) runs[w]->count_accesses_in(nullptr);  // absorb adds up their own
     for (unsigned w = 1; w < used && !runs[0]->ended_early(); ++w) {
         if (runs[0]->absorb(*runs[w], used)) continue;
         for (unsigned v = 1; v < w; ++v) runs[0]->take_state(*runs[v]);
-        runs[0]->run_blocks(blocks * w / used, blocks);
+        runs[0]->run_blocks(starts[w], model_launch.launch.blocks());
         break;
     }
     if (runs[0]->accesses() > model_launch.max_accesses) return past_access_cap(model_launch);
@@ -1667,7 +1710,8 @@ Outcome<ModelResult> run_blocks_spread(const ModelLaunch& model_launch, const st
         runs.push_back(std::make_unique<ModelEmulator>(model_launch));
         runs.back()->count_accesses_in(&launch_accesses);
     }
-    const auto first_block = [&](unsigned w) { return blocks * w / workers; };
+    const std::vector<uint64_t> starts = model_range_starts(model_launch, workers);
+    const auto first_block = [&](unsigned w) { return starts[w]; };
     // The other workers set up (their copies of the arrays, their fibers' stacks), beside the first
     // blocks of the first range where their copies are small, which say whether spreading pays
     // (unless the launch says how many workers); they run their ranges once told it does.
@@ -1714,7 +1758,7 @@ Outcome<ModelResult> run_blocks_spread(const ModelLaunch& model_launch, const st
         case CapVerdict::Within:
             break;
     }
-    return joined(model_launch, runs, used);
+    return joined(model_launch, runs, starts, used);
 }
 
 }  // namespace

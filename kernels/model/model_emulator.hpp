@@ -229,6 +229,11 @@ Outcome<ModelResult> run_model(const ModelLaunch& launch, const std::atomic<bool
 // there the blocks run again on one thread after the joined ranges, so the result is always the one-thread run's,
 // findings and their order included.
 Outcome<ModelResult> run_model_here(const ModelLaunch& launch, const std::atomic<bool>* cancel = nullptr);
+// The first block of each of the `ranges` contiguous ranges a spread launch is cut into, and the
+// launch's count of blocks after the last: equal counts where the launch says how many workers;
+// chosen, equal shares of the blocks within the kernel's covering grid (a grid larger than its
+// data has its work there). Which thread runs which block, never the result, depends on it.
+std::vector<uint64_t> model_range_starts(const ModelLaunch& launch, unsigned ranges);
 
 // The elements of a launch's global arrays, in all (of those whose bit is set in `arrays`).
 uint64_t global_elements(const KernelSpec& spec, const Params& params, const LaunchConfig& launch,

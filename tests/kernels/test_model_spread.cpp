@@ -448,3 +448,46 @@ TEST_CASE("left to choose, the model spreads a launch of many accesses per eleme
         check_same(*run_model(one).value, *r.value);
     }
 }
+
+TEST_CASE("left to choose, a grid larger than its data is cut where each core gets a share of its work") {
+    // The tutorial's matmul: 16×16 blocks of 32×32 threads over a 200×200 C, whose work is in the
+    // 7×7 blocks at the grid's corner, all in its first half.
+    const KernelSpec& spec = *find_builtin_kernel("matmul");
+    const Dim3 grid{16, 16, 1};
+    ModelLaunch chosen{&spec, {200, 200, 200, 300, 300}, {grid, {32, 32, 1}}};
+    chosen.keep_records = 0;  // as `check` runs it
+    const auto covered_in = [&](uint64_t first, uint64_t end) {
+        uint64_t n = 0;
+        for (uint64_t b = first; b < end; ++b) n += b % grid.x < 7 && b / grid.x < 7;
+        return n;
+    };
+    for (unsigned ranges : {2u, 3u}) {
+        CAPTURE(ranges);
+        const std::vector<uint64_t> starts = model_range_starts(chosen, ranges);
+        REQUIRE(starts.size() == ranges + 1);
+        CHECK(starts.front() == 0);
+        CHECK(starts.back() == 256);
+        for (unsigned r = 0; r < ranges; ++r) {
+            CAPTURE(r);
+            CHECK(starts[r] < starts[r + 1]);
+            const uint64_t share = covered_in(starts[r], starts[r + 1]);
+            CHECK(share * ranges >= 49 - 4 * ranges);  // within a few blocks of an equal share
+            CHECK(share * ranges <= 49 + 4 * ranges);
+        }
+    }
+    // Told how many ranges, or every block within the covering grid: equal counts of blocks.
+    ModelLaunch told = chosen;
+    told.workers = 2;
+    CHECK(model_range_starts(told, 2) == std::vector<uint64_t>{0, 128, 256});
+    ModelLaunch covering = chosen;
+    covering.launch.grid = {7, 7, 1};
+    CHECK(model_range_starts(covering, 2) == std::vector<uint64_t>{0, 24, 49});
+
+    // And the result is the one-thread run's.
+    const auto r = run_model(chosen);
+    REQUIRE_MESSAGE(r.value, r.error);
+    CHECK(r.value->block_ranges == std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
+    ModelLaunch one = chosen;
+    one.workers = 1;
+    check_same(*run_model(one).value, *r.value, 0);
+}
