@@ -1588,44 +1588,58 @@ bool spreading_pays(const ModelLaunch& model_launch, const ModelEmulator& first,
            !(first.shared_by_atomics() && !model_launch.spec->atomic_results_unused);
 }
 
-// The first block of each of `workers` ranges, and `blocks` after the last. Where the launch says
-// how many workers, equal counts of blocks. Chosen, equal shares of the work as the kernel's
-// covering grid suggests it, each block within that grid weighing kCoveredBlockWeight blocks
-// outside it: a grid larger than its data has its work in some of its blocks (the tutorial's
-// matmul covers its 200×200 C with 16×16 blocks of 32×32 threads: its work is in 49 of them, all
-// in the first half), and equal counts would leave a core with none of it. The split changes
-// only which thread runs which block, never the result (absorb joins the ranges in order).
-constexpr uint64_t kCoveredBlockWeight = 64;
+// The blocks within the kernel's covering grid `cover` among the first `end` of the launch
+// (linear index, x fastest, then y, then z).
+uint64_t covered_blocks_before(const LaunchConfig& launch, const Dim3& cover, uint64_t end) {
+    const Dim3& grid = launch.grid;
+    const uint64_t cx = std::min(cover.x, grid.x), cy = std::min(cover.y, grid.y), cz = std::min(cover.z, grid.z);
+    const uint64_t x = end % grid.x, y = end / grid.x % grid.y, z = end / grid.x / grid.y;
+    uint64_t covered = std::min(z, cz) * cy * cx;
+    if (z < cz) covered += std::min(y, cy) * cx + (y < cy ? std::min(x, cx) : 0);
+    return covered;
+}
+
+// What a block within the kernel's covering grid weighs against one outside it, from the first
+// `sampled` blocks of the launch (run by `first`): 1 + the accesses a covered thread made there,
+// a thread outside costing about one access (its body's call and guard). A grid larger than its
+// data has its work in its covered blocks (the tutorial's matmul covers its 200×200 C with 16×16
+// blocks of 32×32 threads: its work is in 49 of them, all in the first half, some 400 accesses a
+// thread), and equal counts of blocks would leave a core with none of it; a light kernel's
+// uncovered blocks (increment: two accesses a covered thread) still cost a third of a covered one.
+uint64_t covered_block_weight(const ModelLaunch& model_launch, const ModelEmulator& first, uint64_t sampled) {
+    if (!model_launch.spec->covering_grid) return 1;
+    const Dim3 cover = model_launch.spec->covering_grid(model_launch.params, model_launch.launch.block);
+    const uint64_t covered = covered_blocks_before(model_launch.launch, cover, sampled);
+    if (covered == 0) return 1;
+    constexpr uint64_t kMostWeight = uint64_t(1) << 20;  // blocks × weight × ranges stays far within 64 bits
+    return 1 + std::min(kMostWeight, first.accesses() / (covered * model_launch.launch.threads_per_block()));
+}
 
 }  // namespace
 
-std::vector<uint64_t> model_range_starts(const ModelLaunch& model_launch, unsigned workers) {
-    const Dim3& grid = model_launch.launch.grid;
+std::vector<uint64_t> model_range_starts(const ModelLaunch& model_launch, unsigned ranges, uint64_t covered_weight) {
     const uint64_t blocks = model_launch.launch.blocks();
-    std::vector<uint64_t> starts(workers + 1, blocks);
-    for (unsigned w = 0; w < workers; ++w) starts[w] = blocks * w / workers;
-    if (model_launch.workers != 0 || workers == 1) return starts;
+    std::vector<uint64_t> starts(ranges + 1, blocks);
+    for (unsigned r = 0; r < ranges; ++r) starts[r] = blocks * r / ranges;
+    if (covered_weight <= 1 || ranges == 1 || !model_launch.spec->covering_grid) return starts;
     const Dim3 cover = model_launch.spec->covering_grid(model_launch.params, model_launch.launch.block);
-    const uint64_t cx = std::min(cover.x, grid.x), cy = std::min(cover.y, grid.y), cz = std::min(cover.z, grid.z);
-    if (cx * cy * cz == blocks) return starts;  // every block within: equal counts
-    // The weight of the blocks before linear index b (x fastest, then y, then z).
+    const uint64_t covered = covered_blocks_before(model_launch.launch, cover, blocks);
+    if (covered == blocks || covered == 0) return starts;
     const auto weight_before = [&](uint64_t b) {
-        const uint64_t x = b % grid.x, y = b / grid.x % grid.y, z = b / grid.x / grid.y;
-        uint64_t covered = std::min(z, cz) * cy * cx;
-        if (z < cz) covered += std::min(y, cy) * cx + (y < cy ? std::min(x, cx) : 0);
-        return covered * kCoveredBlockWeight + (b - covered);
+        const uint64_t c = covered_blocks_before(model_launch.launch, cover, b);
+        return c * covered_weight + (b - c);
     };
-    const uint64_t total = cx * cy * cz * kCoveredBlockWeight + (blocks - cx * cy * cz);
-    for (unsigned w = 1; w < workers; ++w) {
-        uint64_t low = starts[w - 1], high = blocks;  // the first block whose weight before reaches w/workers
+    const uint64_t total = weight_before(blocks);
+    for (unsigned r = 1; r < ranges; ++r) {
+        uint64_t low = starts[r - 1], high = blocks;  // the first block whose weight before reaches r/ranges
         while (low < high) {
             const uint64_t mid = low + (high - low) / 2;
-            if (weight_before(mid) * workers >= total * w)
+            if (weight_before(mid) * ranges >= total * r)
                 high = mid;
             else
                 low = mid + 1;
         }
-        starts[w] = std::min(blocks, std::max(low, starts[w - 1] + 1));
+        starts[r] = std::min(blocks, std::max(low, starts[r - 1] + 1));
     }
     return starts;
 }
@@ -1710,7 +1724,8 @@ Outcome<ModelResult> run_blocks_spread(const ModelLaunch& model_launch, const st
         runs.push_back(std::make_unique<ModelEmulator>(model_launch));
         runs.back()->count_accesses_in(&launch_accesses);
     }
-    const std::vector<uint64_t> starts = model_range_starts(model_launch, workers);
+    // Equal counts of blocks, until the first blocks say what a covered one weighs.
+    std::vector<uint64_t> starts = model_range_starts(model_launch, workers, 1);
     const auto first_block = [&](unsigned w) { return starts[w]; };
     // The other workers set up (their copies of the arrays, their fibers' stacks), beside the first
     // blocks of the first range where their copies are small, which say whether spreading pays
@@ -1737,6 +1752,10 @@ Outcome<ModelResult> run_blocks_spread(const ModelLaunch& model_launch, const st
         runs[0]->run_blocks(0, sampled);
     }
     const bool spreads = workers > 1 && (sampled == 0 || spreading_pays(model_launch, *runs[0], sampled));
+    if (spreads && sampled > 0) {  // before the other workers are told, and read them
+        starts = model_range_starts(model_launch, workers, covered_block_weight(model_launch, *runs[0], sampled));
+        for (unsigned w = 1; w < workers; ++w) starts[w] = std::max(starts[w], w == 1 ? sampled : starts[w - 1]);
+    }
     spread.tell(spreads);
     try {
         runs[0]->run_blocks(sampled, spreads ? first_block(1) : blocks);

@@ -230,10 +230,11 @@ Outcome<ModelResult> run_model(const ModelLaunch& launch, const std::atomic<bool
 // findings and their order included.
 Outcome<ModelResult> run_model_here(const ModelLaunch& launch, const std::atomic<bool>* cancel = nullptr);
 // The first block of each of the `ranges` contiguous ranges a spread launch is cut into, and the
-// launch's count of blocks after the last: equal counts where the launch says how many workers;
-// chosen, equal shares of the blocks within the kernel's covering grid (a grid larger than its
-// data has its work there). Which thread runs which block, never the result, depends on it.
-std::vector<uint64_t> model_range_starts(const ModelLaunch& launch, unsigned ranges);
+// launch's count of blocks after the last: equal shares of the blocks' weight, a block within
+// the kernel's covering grid weighing `covered_weight` blocks outside it (1: equal counts, as
+// where the launch says how many workers; left to choose, run_model weighs a covered block by
+// the accesses its first blocks made). Which thread runs which block depends on it, never the result.
+std::vector<uint64_t> model_range_starts(const ModelLaunch& launch, unsigned ranges, uint64_t covered_weight);
 
 // The elements of a launch's global arrays, in all (of those whose bit is set in `arrays`).
 uint64_t global_elements(const KernelSpec& spec, const Params& params, const LaunchConfig& launch,

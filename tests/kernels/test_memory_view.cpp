@@ -634,6 +634,7 @@ TEST_CASE("one array's requests alone are the ones a view of every array counts 
             // values, and the same out-of-bounds findings.
             for (size_t k = 0; k < spec->arrays.size(); ++k)
                 CHECK(all.value->arrays[k].bits == alone.value->arrays[k].bits);
+            CHECK(all.value->counts == alone.value->counts);
             CHECK(all.value->findings.size() == alone.value->findings.size());
         }
     }

@@ -450,44 +450,55 @@ TEST_CASE("left to choose, the model spreads a launch of many accesses per eleme
 }
 
 TEST_CASE("left to choose, a grid larger than its data is cut where each core gets a share of its work") {
-    // The tutorial's matmul: 16×16 blocks of 32×32 threads over a 200×200 C, whose work is in the
-    // 7×7 blocks at the grid's corner, all in its first half.
-    const KernelSpec& spec = *find_builtin_kernel("matmul");
-    const Dim3 grid{16, 16, 1};
-    ModelLaunch chosen{&spec, {200, 200, 200, 300, 300}, {grid, {32, 32, 1}}};
-    chosen.keep_records = 0;  // as `check` runs it
-    const auto covered_in = [&](uint64_t first, uint64_t end) {
-        uint64_t n = 0;
-        for (uint64_t b = first; b < end; ++b) n += b % grid.x < 7 && b / grid.x < 7;
-        return n;
-    };
-    for (unsigned ranges : {2u, 3u}) {
-        CAPTURE(ranges);
-        const std::vector<uint64_t> starts = model_range_starts(chosen, ranges);
+    // Each range's first block is the first whose blocks before it weigh its share, a block
+    // within the covering grid weighing `weight` blocks outside it (counted here one by one).
+    const auto check_starts = [](const ModelLaunch& launch, unsigned ranges, uint64_t weight) {
+        const Dim3 cover = launch.spec->covering_grid(launch.params, launch.launch.block);
+        const Dim3& grid = launch.launch.grid;
+        std::vector<uint64_t> before{0};  // the weight of the blocks before each block
+        for (uint64_t b = 0; b < launch.launch.blocks(); ++b) {
+            const bool covered = b % grid.x < cover.x && b / grid.x % grid.y < cover.y && b / grid.x / grid.y < cover.z;
+            before.push_back(before.back() + (covered ? weight : 1));
+        }
+        const std::vector<uint64_t> starts = model_range_starts(launch, ranges, weight);
         REQUIRE(starts.size() == ranges + 1);
         CHECK(starts.front() == 0);
-        CHECK(starts.back() == 256);
-        for (unsigned r = 0; r < ranges; ++r) {
+        CHECK(starts.back() == launch.launch.blocks());
+        for (unsigned r = 1; r < ranges; ++r) {
             CAPTURE(r);
-            CHECK(starts[r] < starts[r + 1]);
-            const uint64_t share = covered_in(starts[r], starts[r + 1]);
-            CHECK(share * ranges >= 49 - 4 * ranges);  // within a few blocks of an equal share
-            CHECK(share * ranges <= 49 + 4 * ranges);
+            const uint64_t first = uint64_t(std::find_if(before.begin(), before.end(),
+                                                         [&](uint64_t w) { return w * ranges >= before.back() * r; }) -
+                                            before.begin());
+            CHECK(starts[r] == std::max(first, starts[r - 1] + 1));
         }
-    }
-    // Told how many ranges, or every block within the covering grid: equal counts of blocks.
-    ModelLaunch told = chosen;
-    told.workers = 2;
-    CHECK(model_range_starts(told, 2) == std::vector<uint64_t>{0, 128, 256});
-    ModelLaunch covering = chosen;
+    };
+    // The tutorial's matmul: 16×16 blocks of 32×32 threads over a 200×200 C, whose work is in the
+    // 7×7 blocks at the grid's corner, all in its first half (some 400 accesses a thread).
+    const KernelSpec& matmul = *find_builtin_kernel("matmul");
+    ModelLaunch seed{&matmul, {200, 200, 200, 300, 300}, {{16, 16, 1}, {32, 32, 1}}};
+    seed.keep_records = 0;  // as `check` runs it
+    for (unsigned ranges : {2u, 3u})
+        for (uint64_t weight : {3u, 401u}) {
+            CAPTURE(ranges);
+            CAPTURE(weight);
+            check_starts(seed, ranges, weight);
+        }
+    // A covering grid larger than the launch's on one axis, smaller on the two others.
+    ModelLaunch three_d = seed;
+    three_d.launch = {{5, 9, 3}, {32, 32, 1}};  // covers 7×7×1: x wholly, y up to 7, z only 0
+    check_starts(three_d, 3, 17);
+    // Weight 1, or every block within the covering grid: equal counts of blocks.
+    CHECK(model_range_starts(seed, 2, 1) == std::vector<uint64_t>{0, 128, 256});
+    ModelLaunch covering = seed;
     covering.launch.grid = {7, 7, 1};
-    CHECK(model_range_starts(covering, 2) == std::vector<uint64_t>{0, 24, 49});
+    CHECK(model_range_starts(covering, 2, 401) == std::vector<uint64_t>{0, 24, 49});
 
-    // And the result is the one-thread run's.
-    const auto r = run_model(chosen);
+    // Left to choose, the first blocks weigh a covered block: the matmul's cores each get about
+    // half of the 49 covered blocks, and the result is the one-thread run's.
+    const auto r = run_model(seed);
     REQUIRE_MESSAGE(r.value, r.error);
     CHECK(r.value->block_ranges == std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
-    ModelLaunch one = chosen;
+    ModelLaunch one = seed;
     one.workers = 1;
     check_same(*run_model(one).value, *r.value, 0);
 }
