@@ -2,7 +2,9 @@
 //  1. matmul 300×200×300 (the tutorial's C 200×200 from A 300×200, B 200×300, grid 16×16,
 //     block 32×32): the model with every read and write recorded (races and hazards checked)
 //     on one thread against the model recording writes only, and against the fast write-only
-//     emulator; and the same spread over every core;
+//     emulator; and the same spread over every core; and the findings level on one thread, in
+//     equal ranges of blocks per core, and in ranges cut by the covering grid (its work lies in
+//     the grid's first half);
 //  2. matmul-tiled 1024×1024×1024 (16×16 tiles, two barriers per step) in the model, its blocks
 //     spread over every core (run_model's default) against one thread;
 //  3. reduce-sequential over 16,000,000 values (block 256: 9 barriers per thread), in ns per
@@ -12,11 +14,13 @@
 //  4. the memory view (accesses grouped into warp requests, sectors and wavefronts counted):
 //     the tutorial's matmul and increment over 16,777,216 elements as `threadmap memory` runs
 //     them (no per-element records or hazards), each against the model run `check` makes, and
-//     as the window runs it for its map (the output's requests kept, only its costs);
+//     as the window runs it for its map (only the mapped array's accesses grouped, its
+//     requests kept, its costs);
 //  5. the recording levels side by side, per kernel: the fast emulator (writers only, the
 //     tutorial's kernels), findings only (`check`, map's JSON), every access with per-element
 //     records (the window's map) and warp requests (the memory view), in ms and in ns per
-//     recorded access, blocks spread over every core as run_model does by default.
+//     recorded access, blocks spread over every core as run_model does by default; for the
+//     findings level also the CPU time per access (every core's: the cost per access per core).
 // Usage: model-bench [--repeats N] [matmul|tiled|reduce|memory|levels ...] (default: 3 repeats,
 // the median printed; every case).
 #include <algorithm>
@@ -24,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <functional>
 #include <optional>
 #include <string>
@@ -40,16 +45,31 @@ using namespace threadmap;
 
 namespace {
 
-double median_ms(int repeats, const std::function<void()>& f) {
-    std::vector<double> ms;
+// The process's CPU time so far (every thread's), in ms.
+double cpu_ms() {
+    timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+// The run of median wall time among `repeats`: its wall and CPU time (all cores'), in ms.
+struct Timed {
+    double wall_ms, cpu_ms;
+};
+Timed median_timed(int repeats, const std::function<void()>& f) {
+    std::vector<Timed> runs;
     for (int r = 0; r < repeats; ++r) {
+        const double cpu0 = cpu_ms();
         const auto t0 = std::chrono::steady_clock::now();
         f();
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        runs.push_back({std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(),
+                        cpu_ms() - cpu0});
     }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
+    std::sort(runs.begin(), runs.end(), [](const Timed& a, const Timed& b) { return a.wall_ms < b.wall_ms; });
+    return runs[runs.size() / 2];
 }
+
+double median_ms(int repeats, const std::function<void()>& f) { return median_timed(repeats, f).wall_ms; }
 
 // keep: the array whose requests of `op` are kept whole, as the window's warp inspector asks.
 // workers: 0 spreads the blocks over every core (run_model's default), 1 runs them on one.
@@ -91,11 +111,22 @@ void bench_matmul(int repeats) {
         model_launch.record_reads = false;
         if (!run_model(model_launch).value) std::exit(1);
     });
+    // The findings level (`check`): on one thread, cut into equal ranges of blocks, one per core
+    // (its work, all in the grid's first half, on one of them), and as chosen (shares of the
+    // blocks within the covering grid: model_range_starts).
+    const unsigned cores = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+    const auto findings = [&](unsigned ranges) {
+        return median_ms(repeats, [&] { model(spec, p, launch, false, SIZE_MAX, {}, ranges, false); });
+    };
+    const double findings_one = findings(1), findings_equal = findings(cores), findings_chosen = findings(0);
     std::printf(
         "{\"bench\":\"matmul_300x200x300\",\"fast_emulator_ms\":%.1f,\"model_writes_recorded_ms\":%.1f,"
         "\"model_reads_and_writes_recorded_ms\":%.1f,\"ratio_to_writes_recorded\":%.2f,"
-        "\"ratio_to_fast_emulator\":%.2f,\"reads_and_writes_spread_over_cores_ms\":%.1f,\"accesses\":%llu}\n",
-        fast, writes_only, recorded, recorded / writes_only, recorded / fast, spread, (unsigned long long)accesses);
+        "\"ratio_to_fast_emulator\":%.2f,\"reads_and_writes_spread_over_cores_ms\":%.1f,\"accesses\":%llu,"
+        "\"findings_one_thread_ms\":%.1f,\"findings_equal_ranges_ms\":%.1f,\"findings_ranges_by_covering_grid_ms\":%."
+        "1f}\n",
+        fast, writes_only, recorded, recorded / writes_only, recorded / fast, spread, (unsigned long long)accesses,
+        findings_one, findings_equal, findings_chosen);
 }
 
 // 2. tiled matmul with barriers
@@ -211,8 +242,9 @@ void bench_levels(int repeats) {
         const KernelSpec& spec = *find_builtin_kernel(c.kernel);
         const LaunchConfig launch{spec.covering_grid(c.params, c.block), c.block};
         uint64_t accesses = 0;
-        const double findings = median_ms(
+        const Timed findings_timed = median_timed(
             repeats, [&] { accesses = model(spec, c.params, launch, false, SIZE_MAX, {}, 0, false).accesses; });
+        const double findings = findings_timed.wall_ms;
         const double records = median_ms(repeats, [&] { model(spec, c.params, launch); });
         const double requests = median_ms(repeats, [&] { model(spec, c.params, launch, true); });
         const double fast = c.fast ? median_ms(repeats, [&] { emulate(*c.fast, launch); }) : -1;
@@ -221,10 +253,10 @@ void bench_levels(int repeats) {
         if (fast >= 0) std::snprintf(fast_text, sizeof fast_text, "%.1f", fast);
         std::printf(
             "{\"bench\":\"levels_%s\",\"accesses\":%llu,\"fast_emulator_ms\":%s,\"findings_ms\":%.1f,"
-            "\"findings_ns_per_access\":%.1f,\"records_ms\":%.1f,\"records_ns_per_access\":%.1f,"
-            "\"requests_ms\":%.1f,\"requests_ns_per_access\":%.1f}\n",
-            c.kernel, (unsigned long long)accesses, fast_text, findings, ns(findings), records, ns(records), requests,
-            ns(requests));
+            "\"findings_ns_per_access\":%.1f,\"findings_cpu_ns_per_access\":%.1f,\"records_ms\":%.1f,"
+            "\"records_ns_per_access\":%.1f,\"requests_ms\":%.1f,\"requests_ns_per_access\":%.1f}\n",
+            c.kernel, (unsigned long long)accesses, fast_text, findings, ns(findings), ns(findings_timed.cpu_ms),
+            records, ns(records), requests, ns(requests));
     }
 }
 
