@@ -1646,6 +1646,16 @@ std::vector<uint64_t> model_range_starts(const ModelLaunch& model_launch, unsign
 
 namespace {
 
+// The ranges' starts weighed by the first `sampled` blocks (run by `first`), which stay in the
+// first range.
+std::vector<uint64_t> weighed_starts(const ModelLaunch& model_launch, unsigned workers, const ModelEmulator& first,
+                                     uint64_t sampled) {
+    std::vector<uint64_t> starts =
+        model_range_starts(model_launch, workers, covered_block_weight(model_launch, first, sampled));
+    for (unsigned w = 1; w < workers; ++w) starts[w] = std::max(starts[w], w == 1 ? sampled : starts[w - 1]);
+    return starts;
+}
+
 // Whether a spread run's other workers run their ranges, told once. An atomic waited on, not a
 // std::promise: a promise's shared state is polymorphic, and UBSan's check of its dynamic type
 // opens a pipe, which the sandboxed run of a learner's kernel may not (the sanitizer build's
@@ -1726,7 +1736,6 @@ Outcome<ModelResult> run_blocks_spread(const ModelLaunch& model_launch, const st
     }
     // Equal counts of blocks, until the first blocks say what a covered one weighs.
     std::vector<uint64_t> starts = model_range_starts(model_launch, workers, 1);
-    const auto first_block = [&](unsigned w) { return starts[w]; };
     // The other workers set up (their copies of the arrays, their fibers' stacks), beside the first
     // blocks of the first range where their copies are small, which say whether spreading pays
     // (unless the launch says how many workers); they run their ranges once told it does.
@@ -1740,7 +1749,7 @@ Outcome<ModelResult> run_blocks_spread(const ModelLaunch& model_launch, const st
             try {
                 if (!beside && !spread.wait()) return;
                 runs[w]->setup(cancel, true);
-                if (spread.wait()) runs[w]->run_blocks(first_block(w), first_block(w + 1));
+                if (spread.wait()) runs[w]->run_blocks(starts[w], starts[w + 1]);
             } catch (...) {
                 errors[w] = std::current_exception();
             }
@@ -1748,17 +1757,14 @@ Outcome<ModelResult> run_blocks_spread(const ModelLaunch& model_launch, const st
     runs[0]->setup(cancel);
     uint64_t sampled = 0;
     if (workers > 1 && model_launch.workers == 0) {
-        sampled = std::max<uint64_t>(1, first_block(1) / 32);
+        sampled = std::max<uint64_t>(1, starts[1] / 32);
         runs[0]->run_blocks(0, sampled);
     }
     const bool spreads = workers > 1 && (sampled == 0 || spreading_pays(model_launch, *runs[0], sampled));
-    if (spreads && sampled > 0) {  // before the other workers are told, and read them
-        starts = model_range_starts(model_launch, workers, covered_block_weight(model_launch, *runs[0], sampled));
-        for (unsigned w = 1; w < workers; ++w) starts[w] = std::max(starts[w], w == 1 ? sampled : starts[w - 1]);
-    }
+    if (spreads && sampled > 0) starts = weighed_starts(model_launch, workers, *runs[0], sampled);  // read once told
     spread.tell(spreads);
     try {
-        runs[0]->run_blocks(sampled, spreads ? first_block(1) : blocks);
+        runs[0]->run_blocks(sampled, spreads ? starts[1] : blocks);
     } catch (...) {
         errors[0] = std::current_exception();
     }
