@@ -135,8 +135,8 @@ class ModelThread {
     uint64_t load_bits(size_t array, uint64_t index, int line) {
         if (const shadow::InlineArray* x = touch_inline(array, index)) {
             if (!x->plain) {
-                if (!x->hazards && counted_inline()) return x->bits[index];  // values only
-                return shadow_load(array, index, line);
+                if (x->hazards) return shadow_load(array, index, line);
+                return counted_inline() ? x->bits[index] : emulator_load(array, index, line);  // values only
             }
             shadow::Phases none{};  // without barriers every epoch is 0
             if (inline_read<false>(array, x->hazards[index], none, line)) return x->bits[index];
@@ -150,14 +150,15 @@ class ModelThread {
     // slowed the tutorial's matmul, whose arrays are global, by a twentieth (`memory --preset
     // coalescing` 0.21-0.22 → 0.22-0.23 s user). Another array takes load_bits' way.
     uint64_t load_shared_bits(size_t array, uint64_t index, int line) {
-        if (const shadow::InlineArray* x = touch_inline(array, index); x && x->shared)
+        if (const shadow::InlineArray* x = touch_inline(array, index); x && x->shared && x->hazards)
             return shadow_load_inline(array, index, line);
         return load_bits(array, index, line);
     }
     void store_bits(size_t array, uint64_t index, uint64_t bits, int line) {
         if (const shadow::InlineArray* x = touch_inline(array, index)) {
             if (!x->plain) {
-                if (x->hazards || !counted_inline()) return shadow_store(array, index, bits, line);
+                if (x->hazards) return shadow_store(array, index, bits, line);
+                if (!counted_inline()) return emulator_store(array, index, bits, line);
                 x->bits[index] = uint32_t(bits);  // values only
                 return;
             }
@@ -229,8 +230,6 @@ class ModelThread {
     }
     [[gnu::always_inline]] uint64_t shadow_load_inline(size_t array, uint64_t index, int line) {
         const shadow::InlineArray& x = inline_->arrays[array];
-        if (!x.hazards) [[unlikely]]
-            return values_access(array, index, line, false, 0);
         shadow::Phases none{};
         if (!inline_read<true>(array, x.hazards[index], x.epochs(index, none), line))
             return emulator_load(array, index, line);
@@ -239,28 +238,11 @@ class ModelThread {
     }
     [[gnu::noinline]] void shadow_store(size_t array, uint64_t index, uint64_t bits, int line) {
         const shadow::InlineArray& x = inline_->arrays[array];
-        if (!x.hazards) {
-            values_access(array, index, line, true, bits);
-            return;
-        }
         shadow::Phases none{};
         if (!inline_write<true>(array, x.hazards[index], x.epochs(index, none), line))
             return emulator_store(array, index, bits, line);
         if (x.records && recorded_inline(x)) record_inline(x, array, index, true);
         x.bits[index] = uint32_t(bits);
-    }
-    // An access in bounds of an array without per-element state (InlineArray::hazards): its
-    // value read and, for a store, written — counted, and every 65,536th the emulator's to count.
-    [[gnu::noinline]] uint64_t values_access(size_t array, uint64_t index, int line, bool write, uint64_t bits) {
-        if (!counted_inline()) {
-            if (!write) return emulator_load(array, index, line);
-            emulator_store(array, index, bits, line);
-            return 0;
-        }
-        uint32_t& value = inline_->arrays[array].bits[index];
-        const uint32_t old = value;
-        if (write) value = uint32_t(bits);
-        return old;
     }
     // The element's record after a recorded read or write taken inline (shadow::record_access).
     void record_inline(const shadow::InlineArray& x, size_t array, uint64_t index, bool write) {

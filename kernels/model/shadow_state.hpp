@@ -189,7 +189,7 @@ struct InlineArray {
     uint64_t size = 0;
     uint32_t* bits = nullptr;
     // Null in a run without per-element state (the memory view's): an access in bounds only
-    // reads or writes the value (ModelThread::values_access).
+    // reads or writes the value (ModelThread::load_bits, store_bits).
     Hazard* hazards = nullptr;
     // A global array of a kernel without barriers: every epoch 0, every access recorded (one
     // flag, looked at on every access, for the two below).
