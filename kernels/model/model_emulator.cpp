@@ -177,7 +177,7 @@ struct Storage {
     std::vector<ElementRecord> records;  // per element, where kept (ModelLaunch::keep_records)
     ZeroedBuffer<Counted> counted;       // likewise
     ZeroedBuffer<Hazard> hazards;        // per element (with record_elements)
-    ZeroedBuffer<Phases> phases;         // likewise, for kernels that run as fibers
+    ZeroedBuffer<Phases> phases;         // likewise, for kernels that run as fibers, and __shared__ arrays
     // Per element, once later ranges were joined to this run (absorb): what they did to it
     // (JoinedFlag). Their ordering states stay theirs: only the blocks that run on after a range
     // that does not join need them here (take_state).
@@ -331,7 +331,6 @@ class alignas(64) ModelEmulator {
     uint64_t size(size_t a) const { return arrays_[a].size; }
     uint64_t peek(size_t a, uint64_t i) const { return arrays_[a].get(i); }
     uint32_t element_bytes(size_t a) const { return arrays_[a].bytes; }
-    uint64_t param(size_t i) const { return params_[i]; }
 
   private:
     void run_block(uint64_t block);
@@ -413,6 +412,7 @@ class alignas(64) ModelEmulator {
     LaunchConfig launch_;
     uint32_t tpb_;
     std::vector<Storage> arrays_;
+    std::vector<uint64_t> array_sizes_;       // each array's size, as ModelThread::array_size reads it
     std::vector<ModelThread> threads_;        // the running block's
     std::vector<uint32_t> waiting_, exited_;  // at a barrier: the threads waiting there, and those that ended
     uint32_t phase_ = 0;                      // barriers the running block has passed
@@ -469,11 +469,18 @@ class alignas(64) ModelEmulator {
     uint32_t handed_by_ = 0;  // who switched last: a thread, or tpb_ for the scheduler
     std::vector<FiberState> state_;
     std::vector<int> barrier_line_;
-    std::vector<uint8_t> barrier_vote_;  // the predicates of __syncthreads_count/and/or
-    uint32_t barrier_count_ = 0;         // of the barrier the block passed last: those true
-    std::vector<WarpCall> warp_calls_;   // per thread of the block: its waiting warp call
-    WarpOrder warp_order_;               // kernels with warp functions
-    struct AbandonedFiber {              // never destroyed: see run_block_as_fibers
+    // The threads at a barrier now, counted as they arrive, so that a phase ends without a look at
+    // each thread: how many, whether all at one line (that of the last), and how many gave a true
+    // predicate (__syncthreads_count/and/or).
+    struct Arrivals {
+        uint32_t threads = 0, votes = 0;
+        int line = 0;
+        bool one_line = true;
+    } arrivals_;
+    uint32_t barrier_count_ = 0;        // of the barrier the block passed last: those true
+    std::vector<WarpCall> warp_calls_;  // per thread of the block: its waiting warp call
+    WarpOrder warp_order_;              // kernels with warp functions
+    struct AbandonedFiber {             // never destroyed: see run_block_as_fibers
         alignas(ctx::fiber) unsigned char bytes[sizeof(ctx::fiber)];
     };
     std::vector<AbandonedFiber> abandoned_;
@@ -667,7 +674,10 @@ uint32_t ModelEmulator::barrier(ModelThread& t, int line, bool predicate) {
         throw std::logic_error("kernel " + spec_.name + " calls __syncthreads() but its spec says it has no barriers");
     state_[t.fiber_] = FiberState::AtBarrier;
     barrier_line_[t.fiber_] = line;
-    barrier_vote_[t.fiber_] = predicate;
+    arrivals_.one_line = arrivals_.one_line && (arrivals_.threads == 0 || line == arrivals_.line);
+    arrivals_.line = line;
+    ++arrivals_.threads;
+    arrivals_.votes += predicate;
     hand_over(t.fiber_, next_running(t.fiber_ + 1));  // back when the block passes
     return barrier_count_;
 }
@@ -985,6 +995,7 @@ void ModelEmulator::keep_shared() {
 // others wait, or threads waiting at different barriers, make a divergent barrier: CUDA leaves
 // that undefined (a hang, or a wrong result), so the launch ends here with a finding.
 void ModelEmulator::run_block_as_fibers() {
+    arrivals_ = {};
     for (uint32_t i = 0; i < tpb_; ++i) {
         state_[i] = FiberState::Running;
         if (!fibers_[i]) fibers_[i] = thread_fiber(i);  // made once, and again after an abandoned block
@@ -1005,25 +1016,24 @@ void ModelEmulator::run_block_as_fibers() {
             abandon_fibers();
             return;
         }
+        if (arrivals_.threads == tpb_ && arrivals_.one_line) {  // every thread at one barrier: the next phase
+            ++phase_;
+            barrier_epoch_ = ++epoch_;
+            inline_.order = order();
+            inline_.record_phase = phase_recorded();
+            barrier_count_ = arrivals_.votes;
+            std::fill(state_.begin(), state_.end(), FiberState::Running);
+            arrivals_ = {};
+            continue;
+        }
+        // Every thread ended (the block is done), or some wait where others do not.
         std::vector<uint32_t>& waiting = waiting_;
         std::vector<uint32_t>& exited = exited_;
         waiting.clear();
         exited.clear();
         for (uint32_t i = 0; i < tpb_; ++i) (state_[i] == FiberState::AtBarrier ? waiting : exited).push_back(i);
         if (waiting.empty()) return;
-        const int line = barrier_line_[waiting.front()];
-        const auto elsewhere =
-            std::find_if(waiting.begin(), waiting.end(), [&](uint32_t i) { return barrier_line_[i] != line; });
-        if (exited.empty() && elsewhere == waiting.end()) {
-            ++phase_;
-            barrier_epoch_ = ++epoch_;
-            inline_.order = order();
-            inline_.record_phase = phase_recorded();
-            barrier_count_ = uint32_t(std::count(barrier_vote_.begin(), barrier_vote_.end(), uint8_t(1)));
-            for (uint32_t i : waiting) state_[i] = FiberState::Running;
-            continue;
-        }
-        report_divergent_barrier(waiting, exited, line);
+        report_divergent_barrier(waiting, exited, barrier_line_[waiting.front()]);
         abandon_fibers();
         return;
     }
@@ -1125,7 +1135,8 @@ Storage ModelEmulator::make_storage(size_t a, bool worker) const {
     if (worker && spec_.atomic_results_unused && !s.shared) s.start = s.bits;  // what absorb's sums add to
     s.touched.assign((s.size >> kTouchedChunkShift) + 1, 0);
     if (record_elements_) s.hazards = ZeroedBuffer<Hazard>(s.size, true);
-    if (record_elements_ && spec_.runs_as_fibers()) s.phases = ZeroedBuffer<Phases>(s.size, true);
+    // A __shared__ array's, always (a block's few): its inlined loads need not look for them.
+    if (record_elements_ && (spec_.runs_as_fibers() || s.shared)) s.phases = ZeroedBuffer<Phases>(s.size, true);
     s.keeps_records = a < 64 && (keep_records_ >> a & 1);
     if (s.keeps_records) {
         reserve_huge(s.records, s.size);
@@ -1157,7 +1168,7 @@ bool ModelEmulator::set_up_inline_path() {
                              record_elements_ ? s.hazards.data() : nullptr,
                              plain,
                              s.shared,
-                             as_fibers_ && record_elements_ ? s.phases.data() : nullptr,
+                             (as_fibers_ || s.shared) && record_elements_ ? s.phases.data() : nullptr,
                              s.touched.data(),
                              s.keeps_records ? s.records.data() : nullptr,
                              s.keeps_records ? s.counted.data() : nullptr};
@@ -1169,7 +1180,10 @@ bool ModelEmulator::set_up_inline_path() {
 void ModelEmulator::setup(const std::atomic<bool>* cancel, bool worker) {
     cancel_ = cancel;
     if (watch_array_ != SIZE_MAX) result_.watched.emplace();
-    for (size_t a = 0; a < spec_.arrays.size(); ++a) arrays_.push_back(make_storage(a, worker));
+    for (size_t a = 0; a < spec_.arrays.size(); ++a) {
+        arrays_.push_back(make_storage(a, worker));
+        array_sizes_.push_back(arrays_.back().size);
+    }
     if (record_requests_) {
         std::vector<uint64_t> sizes;
         for (const Storage& st : arrays_) sizes.push_back(st.size);
@@ -1187,6 +1201,8 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, bool worker) {
     for (uint32_t i = 0; i < threads_.size(); ++i) {
         threads_[i].emulator_ = this;
         threads_[i].inline_ = inlined ? &inline_ : nullptr;
+        threads_[i].params_ = params_.data();
+        threads_[i].array_sizes_ = array_sizes_.data();
         threads_[i].fiber_ = i;
         threads_[i].threadIdx = unlinear(i, launch_.block);
         threads_[i].blockDim = launch_.block;
@@ -1197,7 +1213,6 @@ void ModelEmulator::setup(const std::atomic<bool>* cancel, bool worker) {
         fibers_.resize(tpb_ + 1);
         state_.resize(tpb_);
         barrier_line_.resize(tpb_);
-        barrier_vote_.resize(tpb_);
         warp_calls_.resize(tpb_);
     }
 }
@@ -1422,11 +1437,9 @@ ModelResult ModelEmulator::finish() {
 }
 
 // [SECTION] ModelThread: what a body calls
-uint64_t ModelThread::param(size_t index) const { return emulator_->param(index); }
 void ModelThread::syncthreads(int line) { emulator_->barrier(*this, line); }
 uint32_t ModelThread::syncthreads_count(int line, bool predicate) { return emulator_->barrier(*this, line, predicate); }
 uint64_t ModelThread::warp(const WarpCall& call) { return emulator_->warp(*this, call); }
-uint64_t ModelThread::array_size(size_t array) const { return emulator_->size(array); }
 
 bool ModelThread::first_in_block(size_t array, uint64_t index, uint32_t counted, bool write) {
     return emulator_->first_in_block(array, index, counted, global_id_, write);

@@ -103,7 +103,7 @@ class ModelThread {
   public:
     Dim3 threadIdx, blockIdx, blockDim, gridDim;
 
-    uint64_t param(size_t index) const;
+    uint64_t param(size_t index) const { return params_[index]; }
     // CUDA's __syncthreads(): returns once every thread of the block has reached it.
     void syncthreads(int line);
     // __syncthreads_count(predicate): the barrier, then how many of the block's threads gave
@@ -139,7 +139,7 @@ class ModelThread {
                 return counted_inline() ? x->bits[index] : emulator_load(array, index, line);  // values only
             }
             shadow::Phases none{};  // without barriers every epoch is 0
-            if (inline_read<false>(array, x->hazards[index], none, line)) return x->bits[index];
+            if (inline_read<Path::Plain>(array, x->hazards[index], none, line)) return x->bits[index];
         }
         return emulator_load(array, index, line);
     }
@@ -149,10 +149,16 @@ class ModelThread {
     // 0.20-0.22 inlined). Only where a body asks (SharedArray): inlined into every load, the path
     // slowed the tutorial's matmul, whose arrays are global, by a twentieth (`memory --preset
     // coalescing` 0.21-0.22 → 0.22-0.23 s user). Another array takes load_bits' way.
-    uint64_t load_shared_bits(size_t array, uint64_t index, int line) {
-        if (const shadow::InlineArray* x = touch_inline(array, index); x && x->shared && x->hazards)
-            return shadow_load_inline(array, index, line);
+    // `x`, the array's inlined path where it is a __shared__ array with shadow state (its handle
+    // looks it up once: shared_inline), else null. A __shared__ array's chunks are not marked
+    // touched: only a global array's are ever read.
+    uint64_t load_shared_bits(const shadow::InlineArray* x, size_t array, uint64_t index, int line) {
+        if (x && index < x->size) return shadow_load_inline<Path::Shared>(*x, array, index, line);
         return load_bits(array, index, line);
+    }
+    const shadow::InlineArray* shared_inline(size_t array) const {
+        const shadow::InlineArray* x = inline_ ? &inline_->arrays[array] : nullptr;
+        return x && x->size && x->shared && x->hazards ? x : nullptr;
     }
     void store_bits(size_t array, uint64_t index, uint64_t bits, int line) {
         if (const shadow::InlineArray* x = touch_inline(array, index)) {
@@ -163,7 +169,7 @@ class ModelThread {
                 return;
             }
             shadow::Phases none{};
-            if (inline_write<false>(array, x->hazards[index], none, line)) {
+            if (inline_write<Path::Plain>(array, x->hazards[index], none, line)) {
                 x->bits[index] = uint32_t(bits);
                 return;
             }
@@ -178,7 +184,7 @@ class ModelThread {
     // bytes; Add and Max per type).
     uint64_t atomic_bits(size_t array, uint64_t index, AtomicOp op, bool is_float, uint64_t operand, uint64_t compare,
                          int line);
-    uint64_t array_size(size_t array) const;
+    uint64_t array_size(size_t array) const { return array_sizes_[array]; }
 
     // Where the thread is in its loops, for the memory view (loop_nest.hpp): a learner's kernel
     // marks its loops (source_compiler.cpp); a built-in body's are not marked, as in each of
@@ -199,49 +205,66 @@ class ModelThread {
         x.touched[index >> shadow::kTouchedChunkShift] = 1;
         return &x;
     }
+    // Which of the inlined paths an access takes, known where the body's code is compiled so that
+    // the compiler folds away what the others look at: Plain, a global array of a kernel without
+    // barriers (InlineArray::plain: its epochs a local zero, its touching threads all counted);
+    // Shared, a __shared__ array's load (load_shared_bits: its ranges never join, so it needs no
+    // kNotSummed); General, any other.
+    enum class Path { Plain, Shared, General };
     // A plain read or write of an element of `array` whose shadow state is `h` and epochs `p`, recorded
     // inline; false, recording nothing, where a finding may come of it (the emulator then looks).
-    // Not kGeneral: a global array of a kernel without barriers (InlineArray::plain), whose epochs
-    // are a local zero and whose touching threads are all counted, which the compiler folds away.
-    template <bool kGeneral>
+    template <Path kPath>
     [[gnu::always_inline]] bool inline_read(size_t array, shadow::Hazard& h, shadow::Phases& p, int line) {
         const shadow::InlineArray& x = inline_->arrays[array];
-        if (inline_->order.read_may_conflict(kGeneral && x.shared, h, p, global_id_) || !counted_inline()) return false;
-        h.add_flags(shadow::kNotSummed);
-        inline_->order.remember_reader(h, p, global_id_, shadow::line16(line));
-        arrays_read_ |= uint64_t(!kGeneral || recorded_inline(x)) << array;
+        const bool shared = kPath == Path::Shared || (kPath == Path::General && x.shared);
+        const shadow::BlockOrder plain = plain_order();
+        const shadow::BlockOrder& order = kPath == Path::Plain ? plain : inline_->order;
+        if (order.read_may_conflict(shared, h, p, global_id_) || !counted_inline()) return false;
+        if (kPath != Path::Shared) h.add_flags(shadow::kNotSummed);  // a __shared__ array's ranges never join
+        order.remember_reader(h, p, global_id_, shadow::line16(line));
+        arrays_read_ |= uint64_t(recorded_inline<kPath>(x)) << array;
         return true;
     }
-    template <bool kGeneral>
+    template <Path kPath>
     [[gnu::always_inline]] bool inline_write(size_t array, shadow::Hazard& h, shadow::Phases& p, int line) {
         const shadow::InlineArray& x = inline_->arrays[array];
-        if (inline_->order.write_may_conflict(h, p, global_id_, false) || !counted_inline()) return false;
+        const shadow::BlockOrder plain = plain_order();
+        const shadow::BlockOrder& order = kPath == Path::Plain ? plain : inline_->order;
+        if (order.write_may_conflict(h, p, global_id_, false) || !counted_inline()) return false;
         h.add_flags(shadow::kNotSummed);
-        inline_->order.remember_writer(h, p, global_id_, shadow::line16(line), false);
-        arrays_written_ |= uint64_t(!kGeneral || recorded_inline(x)) << array;
+        order.remember_writer(h, p, global_id_, shadow::line16(line), false);
+        arrays_written_ |= uint64_t(recorded_inline<kPath>(x)) << array;
         return true;
+    }
+    // The running block's order as a plain array's path sees it (a kernel without barriers or warp
+    // functions): its epochs always 0, which the compiler then folds into the rules (unused, and
+    // dropped, on the other paths).
+    [[gnu::always_inline]] shadow::BlockOrder plain_order() const {
+        return {inline_->order.base, inline_->order.threads, 0, 0, false};
     }
     // The same for an array that is not plain (a kernel with barriers, a __shared__ array, a run
     // that keeps records or records one phase): out of line, so that the plain path inlined into
     // a body stays small (inlined both, they slowed the tutorial's matmul loop by a fifth at every
     // level); a __shared__ array's loads may take it inlined (load_shared_bits).
     [[gnu::noinline]] uint64_t shadow_load(size_t array, uint64_t index, int line) {
-        return shadow_load_inline(array, index, line);
+        return shadow_load_inline<Path::General>(inline_->arrays[array], array, index, line);
     }
-    [[gnu::always_inline]] uint64_t shadow_load_inline(size_t array, uint64_t index, int line) {
-        const shadow::InlineArray& x = inline_->arrays[array];
+    // Path::Shared: its epochs are always kept (InlineArray::phases).
+    template <Path kPath>
+    [[gnu::always_inline]] uint64_t shadow_load_inline(const shadow::InlineArray& x, size_t array, uint64_t index,
+                                                       int line) {
         shadow::Phases none{};
-        if (!inline_read<true>(array, x.hazards[index], x.epochs(index, none), line))
-            return emulator_load(array, index, line);
-        if (x.records && recorded_inline(x)) record_inline(x, array, index, false);
+        shadow::Phases& p = kPath == Path::Shared ? x.phases[index] : x.epochs(index, none);
+        if (!inline_read<kPath>(array, x.hazards[index], p, line)) return emulator_load(array, index, line);
+        if (x.records && recorded_inline<kPath>(x)) record_inline(x, array, index, false);
         return x.bits[index];
     }
     [[gnu::noinline]] void shadow_store(size_t array, uint64_t index, uint64_t bits, int line) {
         const shadow::InlineArray& x = inline_->arrays[array];
         shadow::Phases none{};
-        if (!inline_write<true>(array, x.hazards[index], x.epochs(index, none), line))
+        if (!inline_write<Path::General>(array, x.hazards[index], x.epochs(index, none), line))
             return emulator_store(array, index, bits, line);
-        if (x.records && recorded_inline(x)) record_inline(x, array, index, true);
+        if (x.records && recorded_inline<Path::General>(x)) record_inline(x, array, index, true);
         x.bits[index] = uint32_t(bits);
     }
     // The element's record after a recorded read or write taken inline (shadow::record_access).
@@ -254,8 +277,12 @@ class ModelThread {
     bool first_in_block(size_t array, uint64_t index, uint32_t counted, bool write);
     // Whether an access of `x` counts this thread among those touching it and in the records (a
     // __shared__ array: only in the block whose copy is recorded; only in a recorded phase).
+    // A plain array's accesses always count.
+    template <Path kPath>
     bool recorded_inline(const shadow::InlineArray& x) const {
-        return (!x.shared || inline_->record_shared) && inline_->record_phase;
+        if (kPath == Path::Plain) return true;
+        const bool shared = kPath == Path::Shared || x.shared;
+        return (!shared || inline_->record_shared) && inline_->record_phase;
     }
     // Counts an access taken inline; false (not counted) for every 65,536th, which goes the
     // emulator's way to be counted and to stop there if the run must.
@@ -267,6 +294,10 @@ class ModelThread {
     // The run's inlined path; null where every access goes to the emulator. An array's `size` is
     // 0 where its accesses do.
     const shadow::InlineAccesses* inline_ = nullptr;
+    // The launch's parameters and its arrays' sizes in elements (a __shared__ array's per block),
+    // read here, inline: a body asks for them on every thread.
+    const uint64_t* params_ = nullptr;
+    const uint64_t* array_sizes_ = nullptr;
     uint32_t global_id_ = 0;  // blockIdx·threads per block + thread's linear index
     uint32_t fiber_ = 0;      // the thread's index in its block (its fiber, with barriers)
     // The arrays (bit a: array a) it read and wrote, as recorded, in the running block.
@@ -278,10 +309,11 @@ class ModelThread::Array {
     static_assert(sizeof(T) == 4, "the built-in bodies' arrays have 4-byte elements");
 
   public:
-    Array(ModelThread& t, size_t index) : t_(&t), index_(index) {}
+    Array(ModelThread& t, size_t index)
+        : t_(&t), index_(index), shared_inline_(kShared ? t.shared_inline(index) : nullptr) {}
     T load(uint64_t i, int line) const {
         return std::bit_cast<T>(
-            uint32_t(kShared ? t_->load_shared_bits(index_, i, line) : t_->load_bits(index_, i, line)));
+            uint32_t(kShared ? t_->load_shared_bits(shared_inline_, index_, i, line) : t_->load_bits(index_, i, line)));
     }
     void store(uint64_t i, T value, int line) const { t_->store_bits(index_, i, std::bit_cast<uint32_t>(value), line); }
     T atomic_add(uint64_t i, T value, int line) const { return atomic(i, AtomicOp::Add, value, T{}, line); }
@@ -299,6 +331,7 @@ class ModelThread::Array {
     }
     ModelThread* t_;
     size_t index_;
+    const shadow::InlineArray* shared_inline_;  // a SharedArray's inlined path (ModelThread::shared_inline)
 };
 
 }  // namespace threadmap

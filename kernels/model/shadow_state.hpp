@@ -195,7 +195,9 @@ struct InlineArray {
     // flag, looked at on every access, for the two below).
     bool plain = false;
     bool shared = false;
-    Phases* phases = nullptr;    // with barriers or warp functions; else every epoch is 0
+    // With barriers or warp functions, and for a __shared__ array always (its epochs stay 0
+    // without); else null: every epoch is 0.
+    Phases* phases = nullptr;
     uint8_t* touched = nullptr;  // per chunk (kTouchedChunkShift): set by every access of it
     // Per element, where the run keeps records (never for a plain array): its record, and who
     // was counted last among its writers and readers.
