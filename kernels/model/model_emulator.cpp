@@ -1153,6 +1153,7 @@ bool ModelEmulator::set_up_inline_path() {
     // requests, or that has the watched element, is left to this path.
     static_assert(sizeof(InlineAccesses::arrays) / sizeof(InlineArray) == kMaxModelArrays);
     inline_.accesses = &result_.accesses;
+    inline_.global_atomics = &global_atomics_;
     inline_.order = order();
     inline_.fibers = as_fibers_;
     bool inlined = false;
@@ -1463,8 +1464,8 @@ void ModelThread::store_vector_bits(size_t array, uint64_t index, uint32_t width
         emulator_->access(*this, array, index + k, line, false, true, false, bits[k], k == 0 ? width : 0);
 }
 
-uint64_t ModelThread::atomic_bits(size_t array, uint64_t index, AtomicOp op, bool is_float, uint64_t operand,
-                                  uint64_t compare, int line) {
+uint64_t ModelThread::emulator_atomic(size_t array, uint64_t index, AtomicOp op, bool is_float, uint64_t operand,
+                                      uint64_t compare, int line) {
     // The new value needs the old one: read it without recording, then record one atomic access.
     uint64_t next = operand;
     if (index < emulator_->size(array)) {

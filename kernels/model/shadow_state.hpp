@@ -216,9 +216,10 @@ inline constexpr uint64_t kStopCheckMask = (uint64_t(1) << 16) - 1;
 // plain accesses in bounds a body records itself, in its own code, where no finding can come of
 // them, and what the rules need to know of the running block.
 struct InlineAccesses {
-    InlineArray arrays[64];        // indexed like the spec's arrays (kMaxModelArrays)
-    uint64_t* accesses = nullptr;  // the run's count
-    BlockOrder order;              // the running block's, as its epochs are now
+    InlineArray arrays[64];          // indexed like the spec's arrays (kMaxModelArrays)
+    uint64_t* accesses = nullptr;    // the run's count
+    bool* global_atomics = nullptr;  // set by an atomic on a global array (ModelEmulator::shared_by_atomics)
+    BlockOrder order;                // the running block's, as its epochs are now
     // The running block's __shared__ arrays are the ones recorded (ModelLaunch::shared_block):
     // the threads that touch them count among its threads touching them.
     bool record_shared = false;
