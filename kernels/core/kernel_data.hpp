@@ -14,7 +14,9 @@ struct KernelData {
     ZeroedBuffer<float> b;    // matmul's B (inner × b_cols); empty for 1D kernels
 };
 
-inline float initial_array_value(uint64_t i) { return float(i % 1000); }
+// The increment kernels' input: 0, 1, …, 999, again and again.
+inline constexpr uint64_t kInitialValuePeriod = 1000;
+inline float initial_array_value(uint64_t i) { return float(i % kInitialValuePeriod); }
 inline float matrix_a_value(uint64_t i, uint64_t k) { return float(int((i * 7 + k * 3) % 17) - 8) / 8; }
 inline float matrix_b_value(uint64_t k, uint64_t j) { return float(int((k * 5 + j * 11) % 13) - 6) / 8; }
 
