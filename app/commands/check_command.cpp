@@ -88,7 +88,7 @@ int report_sweep(const ModelLaunch& model_launch, const std::optional<ModelLaunc
     return all_agree ? 0 : 3;
 }
 
-// `check --format json`: the launch, its findings and their counts, what it printed.
+// `check --format json`: the launch, its findings and their counts, the accesses it made, what it printed.
 void write_check_json(const ModelLaunch& model_launch, const ModelResult& result, const std::string& warnings) {
     nlohmann::json j = {
         {"kernel", model_launch.spec->name},
@@ -99,6 +99,7 @@ void write_check_json(const ModelLaunch& model_launch, const ModelResult& result
         {"counts", finding_counts_json(result)},
         {"listed_at_most", ModelResult::kMaxListedFindings},
         {"ended_early", result.ended_early},
+        {"accesses", result.accesses},
         {"model", kModelNote}};
     if (result.printed.calls > 0) j["printed"] = printed_json(result.printed);
     if (!warnings.empty()) j["warnings"] = warnings;

@@ -38,6 +38,8 @@ TEST_CASE("check: increment on a 2D block races on every element - the tutorial'
     CHECK(first["array"] == "a");
     CHECK(first["index"] == json::array({0}));
     CHECK(first["line"] == 4);
+    // Each of the 1,000 threads with pos < 500 (both rows of each block) loads and stores a[pos].
+    CHECK(race.j["accesses"] == 2000);
     const Checked lesson = check_json({"--preset", "race-2d-block"});  // the lesson of this race
     CHECK(lesson.exit_code == 3);
     CHECK(lesson.j["findings"][0] == race.j["findings"][0]);
