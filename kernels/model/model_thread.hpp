@@ -114,7 +114,8 @@ class ModelThread {
     uint64_t warp(const WarpCall& call);
 
     // An array's handle; a __shared__ array's, from shared_array, takes the recorder's path
-    // inlined into the body for its loads (load_shared_bits).
+    // compiled for shared arrays: inlined into the body for its loads (load_shared_bits), out of
+    // line for its stores (store_shared_bits).
     template <class T, bool kShared = false>
     class Array;
     template <class T>
@@ -226,7 +227,8 @@ class ModelThread {
     // Which of the inlined paths an access takes, known where the body's code is compiled so that
     // the compiler folds away what the others look at: Plain, a global array of a kernel without
     // barriers (InlineArray::plain: its epochs a local zero, its touching threads all counted);
-    // Shared, a __shared__ array's load (load_shared_bits: its ranges never join, so it needs no
+    // Shared, a __shared__ array's load or store through its handle (load_shared_bits,
+    // store_shared_bits: its epochs always kept, its ranges never join, so it needs no
     // kNotSummed); General, any other.
     enum class Path { Plain, Shared, General };
     // A plain read or write of an element of `array` whose shadow state is `h` and epochs `p`, recorded

@@ -75,8 +75,9 @@ struct Counted {
 // accesses of one block are unordered when no barrier came between them (both at or after
 // barrier_epoch) and no __syncwarp() of their warp did (WarpOrder). Each reader has its own:
 // the other reader may have read before a __syncwarp() that orders it with a writer the last
-// reader is not ordered with. Kept (12 bytes) only for kernels with barriers or warp functions:
-// without, every epoch is 0.
+// reader is not ordered with. Kept (12 bytes) for kernels with barriers or warp functions, and
+// for a __shared__ array always (a block's few elements; without barriers they stay 0); a global
+// array of another kernel has none: every epoch is 0.
 struct Phases {
     uint32_t write, read, other_read;
 };
