@@ -39,9 +39,9 @@ struct RecordedMatrix {
 inline std::vector<uint64_t> shape_n(const Params& p, const LaunchConfig&) { return {p[0]}; }
 inline Dim3 cover_n(const Params& p, const Dim3& block) { return {blocks_to_cover(p[0], block.x), 1, 1}; }
 
-// One float per element, from kernel_data.hpp's values (exact in float).
-// The first period of initial_array_value, then copies of it: a division and a conversion per
-// element took a tenth of a 16M-element increment's findings run.
+// One float per element, from kernel_data.hpp's values (exact in float): their first period,
+// then copies of it (a division and a conversion per element took a tenth of a 16M-element
+// increment's findings run).
 inline void fill_counting(const Params&, size_t, std::vector<uint32_t>& bits) {
     const size_t period = std::min<size_t>(bits.size(), kInitialValuePeriod);
     for (size_t i = 0; i < period; ++i) bits[i] = std::bit_cast<uint32_t>(initial_array_value(i));
