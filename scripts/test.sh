@@ -38,6 +38,22 @@ if [ "${1:-}" = "--sanitize" ]; then
 fi
 scripts/setup.sh
 [ "$build_only" = 1 ] && exit 0
+# One X server for the window tests (tests/app/test_window_gui.cpp reads its display from
+# THREADMAP_TEST_DISPLAY): each run of the window used to start its own through xvfb-run, half a
+# second each for some fifty runs, and now and then xvfb-run's own cleanup failed a test that had
+# passed (exit 5, its temporary folder gone). Xvfb names the free display it took on fd 3.
+if [ -z "${ctest_args[*]}" ] && command -v Xvfb >/dev/null; then
+  xvfb_dir=$(mktemp -d)
+  mkfifo "$xvfb_dir/display"
+  Xvfb -displayfd 3 -screen 0 1920x1080x24 -nolisten tcp 3>"$xvfb_dir/display" 2>"$xvfb_dir/log" &
+  xvfb_pid=$!
+  trap 'kill "$xvfb_pid" 2>/dev/null; rm -rf "$xvfb_dir"' EXIT
+  if read -r -t 30 display <"$xvfb_dir/display"; then
+    export THREADMAP_TEST_DISPLAY=":$display"
+  else
+    echo "Xvfb did not start (the window tests start their own):" && cat "$xvfb_dir/log"
+  fi
+fi
 cd "${BUILD_DIR:-build}"
 ctest --output-on-failure -j"$(nproc)" "${ctest_args[@]}"
 # ctest hides a skipped test's output: show why the GPU tests did not run (a report only;

@@ -1,7 +1,8 @@
 // The real window under Xvfb (Mesa llvmpipe), driven by scripted input: each lesson's map
 // has the colorizer's colours where the view says its cells are, the legend is drawn, the
 // idle threads of seed-increment-bug are there, and typing a blockDim or turning the wheel
-// changes the picture. Needs xvfb-run (scripts/setup.sh installs it).
+// changes the picture. Runs on the Xvfb scripts/test.sh starts, or xvfb-run's (scripts/setup.sh
+// installs both).
 #include <doctest/doctest.h>
 
 #include <map>
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -29,7 +31,14 @@ using nlohmann::json;
 
 namespace {
 
-const std::string kXvfb = "xvfb-run -a -s '-screen 0 1920x1080x24'";
+// The X server the window runs on: the one scripts/test.sh starts for every window test
+// (THREADMAP_TEST_DISPLAY), else one of its own per run, through xvfb-run (ctest run by hand).
+std::string x_server() {
+    const char* display = std::getenv("THREADMAP_TEST_DISPLAY");
+    if (display && *display) return std::string("env DISPLAY=") + display;
+    REQUIRE_MESSAGE(std::system("command -v xvfb-run >/dev/null") == 0, "xvfb-run is missing: run scripts/setup.sh");
+    return "xvfb-run -a -s '-screen 0 1920x1080x24'";
+}
 
 struct WindowRun {
     std::string dir;
@@ -40,7 +49,6 @@ struct WindowRun {
 // Runs the window with a replay script ("FRAME COMMAND …" lines; FILE names are relative
 // to a fresh folder) and returns where its outputs are.
 WindowRun run_window(const std::vector<std::string>& args, const std::string& script) {
-    REQUIRE_MESSAGE(std::system("command -v xvfb-run >/dev/null") == 0, "xvfb-run is missing: run scripts/setup.sh");
     static int counter = 0;
     WindowRun w;
     w.dir = "/tmp/threadmap-gui-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
@@ -52,7 +60,7 @@ WindowRun run_window(const std::vector<std::string>& args, const std::string& sc
     all.insert(all.end(), args.begin(), args.end());
     if (std::find(args.begin(), args.end(), "--window-size") == args.end())
         all.insert(all.end(), {"--window-size", "1600x900"});
-    w.result = run_threadmap(all, {}, kXvfb);
+    w.result = run_threadmap(all, {}, x_server());
     REQUIRE_MESSAGE(w.result.exit_code == 0, w.result.err);
     return w;
 }
@@ -630,17 +638,17 @@ TEST_CASE("a replay script without quit ends after its last step - with --screen
     const std::string dir = "/tmp/threadmap-bad-replay-" + std::to_string(getpid());
     std::filesystem::create_directories(dir);
     std::ofstream(dir + "/bad.replay") << "1 move 10 10\n2 click ten 20\n";
-    const RunResult bad = run_threadmap({"--no-settings", "--replay", dir + "/bad.replay"}, {}, kXvfb);
+    const RunResult bad = run_threadmap({"--no-settings", "--replay", dir + "/bad.replay"}, {}, x_server());
     CHECK(bad.exit_code == 2);
     CHECK(bad.err.find(dir + "/bad.replay:2: expected 'click X Y' (numbers) or 'click WIDGET'") != std::string::npos);
     // A widget no frame draws stops the script there (its random `click?` form does not).
     std::ofstream(dir + "/nowidget.replay") << "1 move 10 10\n3 click? no-such-widget\n4 click no-such-widget\n";
-    const RunResult missing = run_threadmap({"--no-settings", "--replay", dir + "/nowidget.replay"}, {}, kXvfb);
+    const RunResult missing = run_threadmap({"--no-settings", "--replay", dir + "/nowidget.replay"}, {}, x_server());
     CHECK(missing.exit_code == 2);
     CHECK(missing.err.find(dir + "/nowidget.replay:2:") == std::string::npos);
     CHECK(missing.err.find(dir + "/nowidget.replay:3: no widget 'no-such-widget' on screen at frame 4") !=
           std::string::npos);
-    const RunResult folder = run_threadmap({"--no-settings", "--replay", dir}, {}, kXvfb);
+    const RunResult folder = run_threadmap({"--no-settings", "--replay", dir}, {}, x_server());
     CHECK(folder.exit_code == 2);
     CHECK(folder.err.find("is a directory") != std::string::npos);
     std::filesystem::remove_all(dir);
@@ -710,7 +718,7 @@ TEST_CASE("a window layout file that is a FIFO is refused with a message - the w
     const std::string home = "/tmp/threadmap-fifo-ini-" + std::to_string(getpid());
     std::filesystem::create_directories(home + "/threadmap");
     REQUIRE(mkfifo((home + "/threadmap/imgui.ini").c_str(), 0600) == 0);
-    const RunResult r = run_threadmap({"--quit-after-frames", "3"}, {"XDG_CONFIG_HOME=" + home}, kXvfb);
+    const RunResult r = run_threadmap({"--quit-after-frames", "3"}, {"XDG_CONFIG_HOME=" + home}, x_server());
     CHECK(r.exit_code == 0);
     CHECK(r.err.find("imgui.ini is not a regular file") != std::string::npos);
     // Written back atomically at exit: a plain file now, holding the layout.
