@@ -141,6 +141,28 @@ TEST_CASE("spread over threads, every built-in kernel's launches give the one-th
     for_each_test_launch(11, check_spread);
 }
 
+// The state is kept in chunks of 65,536 elements, and a later range's chunks that no earlier one
+// touched are taken whole (ModelEmulator::take_chunk): the small launches above fit in one.
+TEST_CASE("spread over threads, launches over several chunks of elements give the one-thread result") {
+    const KernelSpec& increment = *find_builtin_kernel("increment");
+    const uint64_t n = 5 * (uint64_t(1) << 16) + 123;
+    check_spread({&increment, {n}, {{uint32_t((n + 255) / 256), 1, 1}, {256, 1, 1}}});
+    const KernelSpec& transpose = *find_builtin_kernel("transpose-tiled");
+    check_spread({&transpose, {512, 512}, {{16, 16, 1}, {32, 32, 1}}});
+    // 8-byte elements (two words each), all read, odd ones written by two threads (a race).
+    KernelSpec wide = one_array_kernel("wide", n, [](ModelThread& t) {
+        const uint64_t i = t.blockIdx.x * uint64_t(t.blockDim.x) + t.threadIdx.x;
+        if (i >= t.param(0)) return;
+        const uint64_t bits = t.load_bits(0, i, 1);
+        if (i % 2 || i + 1 < t.param(0)) t.store_bits(0, i | 1, bits + (uint64_t(1) << 40) + 1, 2);
+    });
+    wide.arrays[0].type = ValueType::Float64;
+    wide.fill_input = [](const Params&, size_t, std::vector<uint32_t>& bits) {
+        for (size_t w = 0; w < bits.size(); ++w) bits[w] = uint32_t(w * 2654435761u);
+    };
+    check_spread({&wide, {n}, {{uint32_t((n + 127) / 128), 1, 1}, {128, 1, 1}}});
+}
+
 // The launch with every access taken by the emulator's path: a run that records the memory
 // view's warp requests takes none inline (ModelEmulator::set_up_inline_path), so it is the
 // reference the inlined path must match.
