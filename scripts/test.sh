@@ -24,6 +24,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ctest_args=()
+window_tests=1
 build_only=0
 for arg in "$@"; do [ "$arg" = "--build-only" ] && build_only=1; done
 if [ "${1:-}" = "--sanitize" ]; then
@@ -35,6 +36,7 @@ if [ "${1:-}" = "--sanitize" ]; then
   export LP_NUM_THREADS=0
   export OPENBLAS_NUM_THREADS=1
   ctest_args=(-LE "gui|once|render")
+  window_tests=0
 fi
 scripts/setup.sh
 [ "$build_only" = 1 ] && exit 0
@@ -42,7 +44,7 @@ scripts/setup.sh
 # THREADMAP_TEST_DISPLAY): each run of the window used to start its own through xvfb-run, half a
 # second each for some fifty runs, and now and then xvfb-run's own cleanup failed a test that had
 # passed (exit 5, its temporary folder gone). Xvfb names the free display it took on fd 3.
-if [ -z "${ctest_args[*]}" ] && command -v Xvfb >/dev/null; then
+if [ "$window_tests" = 1 ] && command -v Xvfb >/dev/null; then
   xvfb_dir=$(mktemp -d)
   mkfifo "$xvfb_dir/display"
   Xvfb -displayfd 3 -screen 0 1920x1080x24 -nolisten tcp 3>"$xvfb_dir/display" 2>"$xvfb_dir/log" &
