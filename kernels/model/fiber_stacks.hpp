@@ -39,13 +39,4 @@ struct ArenaReturn {
 using StackArenaHandle = std::unique_ptr<StackArena, ArenaReturn>;
 StackArenaHandle take_stack_arena(size_t count);
 
-// Boost.Context's stack allocator for thread i's fiber: its stack in the arena, which outlives
-// the fiber (a fiber is abandoned, never freed: ModelEmulator::abandon_fibers).
-struct ArenaAllocator {
-    const StackArena* arena;
-    size_t index;
-    boost::context::stack_context allocate() { return arena->stack(index); }
-    void deallocate(boost::context::stack_context&) noexcept {}
-};
-
 }  // namespace threadmap

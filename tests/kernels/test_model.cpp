@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <stdexcept>
 
 #include "tests/kernels/int_out_kernel.hpp"
 #include "tests/random_launch.hpp"
@@ -264,6 +265,29 @@ TEST_CASE("shared memory read before any thread of the block wrote it: an uninit
     CHECK(result.findings[0].message ==
           "thread (31,0,0) of block (0,0,0) reads s[32] (shared) at line 4 before any thread of its block wrote it: "
           "shared memory starts undefined.");
+}
+
+// A thread runs on a fiber's stack: what its body throws (a model's bug) is caught there and
+// rethrown on the caller's, which ends the launch with it; the process goes on.
+TEST_CASE("a body with barriers that throws ends its launch with the error, and the next launch runs") {
+    KernelSpec spec;
+    spec.name = "test-throws";
+    spec.params = {{"n", "", 64}};
+    spec.arrays = {{"out", MemorySpace::Global, ValueType::Float32, ArrayRole::Output,
+                    [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }}};
+    spec.uses_barriers = true;
+    spec.body = [](ModelThread& t) {
+        const uint64_t i = t.blockIdx.x * uint64_t(t.blockDim.x) + t.threadIdx.x;
+        t.syncthreads(2);
+        if (i == t.param(0) + 5) throw std::runtime_error("a stand-in fault");
+        if (i < t.param(0)) t.array<float>(0).store(i, 1.0f, 4);
+    };
+    const auto thrown = run_model({&spec, {64}, {{3, 1, 1}, {32, 1, 1}}});  // thread 69, in the last block
+    REQUIRE_FALSE(thrown.value);
+    CHECK(thrown.error == "kernel test-throws stopped: a stand-in fault");
+    const auto next = run_model({&spec, {96}, {{3, 1, 1}, {32, 1, 1}}});  // i never reaches 101
+    REQUIRE_MESSAGE(next.value, next.error);
+    CHECK(next.value->accesses == 96);
 }
 
 TEST_CASE(
