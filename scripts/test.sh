@@ -43,11 +43,14 @@ scripts/setup.sh
 # One X server for the window tests (tests/app/test_window_gui.cpp reads its display from
 # THREADMAP_TEST_DISPLAY): each run of the window used to start its own through xvfb-run, half a
 # second each for some fifty runs, and now and then xvfb-run's own cleanup failed a test that had
-# passed (exit 5, its temporary folder gone). Xvfb names the free display it took on fd 3.
+# passed (exit 5, its temporary folder gone). Xvfb names the free display it took on fd 3;
+# -noreset: a server resets when its last client leaves, and a window connecting then (another
+# test's, on the other core) could be dropped (xdpyinfo in two loops: 7 of 300 connections failed
+# without it, none with it).
 if [ "$window_tests" = 1 ] && command -v Xvfb >/dev/null; then
   xvfb_dir=$(mktemp -d)
   mkfifo "$xvfb_dir/display"
-  Xvfb -displayfd 3 -screen 0 1920x1080x24 -nolisten tcp 3>"$xvfb_dir/display" 2>"$xvfb_dir/log" &
+  Xvfb -displayfd 3 -noreset -screen 0 1920x1080x24 -nolisten tcp 3>"$xvfb_dir/display" 2>"$xvfb_dir/log" &
   xvfb_pid=$!
   trap 'kill "$xvfb_pid" 2>/dev/null; rm -rf "$xvfb_dir"' EXIT
   if read -r -t 30 display <"$xvfb_dir/display"; then

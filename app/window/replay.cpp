@@ -218,6 +218,11 @@ void Replay::press_key(std::string name, int frame) {
 
 void Replay::inject(AppState& state) {
     ImGuiIO& io = ImGui::GetIO();
+    // The script's input is the window's wherever the display's focus went: a window opening
+    // beside it (another test's on a shared X server, or the user's) takes the focus, and ImGui
+    // clears every key held in the frame that learns of it (ImGui::NewFrame, AppFocusLost) — a
+    // script's ctrl+a was lost so, and its typed folder went elsewhere.
+    io.AppFocusLost = false;
     holding_ = held(state);
     if (holding_) {
         if (!wait_started_) wait_started_ = std::chrono::steady_clock::now();

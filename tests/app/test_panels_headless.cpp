@@ -346,6 +346,23 @@ TEST_CASE("exports over the pixel budget are made at a smaller scale - and say s
     CHECK(none.note == "not exported: it would be 9000x9000 pixels, over the 40-megapixel export budget");
 }
 
+// A replay drives the window whatever has the display's focus: the frame that learns of a
+// focus loss (another window opened on the display) still gets the script's keys.
+TEST_CASE("a replay's keys reach the window in a frame where it lost the focus") {
+    HeadlessUi ui;
+    AppState state;
+    select_lesson(state, "seed-increment");
+    ui.frame(state);
+    auto replay = Replay::parse("1 key ctrl+s\n2 quit\n", "focus.replay");
+    REQUIRE(replay.value);
+    ImGui::GetIO().AddFocusEvent(false);  // as GLFW's focus callback reports it, before the frame
+    replay.value->inject(state);
+    ImGui::NewFrame();
+    handle_shortcuts(state);
+    ImGui::Render();
+    CHECK(state.requests.export_map);  // Ctrl+S: the map's figure asked for
+}
+
 TEST_CASE("replay scripts are checked when loaded - FILE:LINE and what was expected") {
     const auto error = [](const std::string& text) { return Replay::parse(text, "s.replay").error; };
     CHECK(error("1 move 10 20\n2 click 5 5\n3 scroll 4 4 -1\n4 key ctrl+s\n5 type 64\n6 wait idle\n7 quit\n").empty());
