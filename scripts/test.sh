@@ -45,8 +45,8 @@ scripts/setup.sh
 # second each for some fifty runs, and now and then xvfb-run's own cleanup failed a test that had
 # passed (exit 5, its temporary folder gone). Xvfb names the free display it took on fd 3;
 # -noreset: a server resets when its last client leaves, and a window connecting then (another
-# test's, on the other core) could be dropped (xdpyinfo in two loops: 7 of 300 connections failed
-# without it, none with it).
+# test's, on the other core) could be dropped (xdpyinfo in two loops side by side: 6 of 300
+# connections failed without it, none with it).
 if [ "$window_tests" = 1 ] && command -v Xvfb >/dev/null; then
   xvfb_dir=$(mktemp -d)
   mkfifo "$xvfb_dir/display"
