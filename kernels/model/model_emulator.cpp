@@ -46,7 +46,7 @@ namespace threadmap {
 // Boost.Context's own context switch, under its fiber class: a thread's context is a pointer,
 // dropped when the thread is abandoned (never unwound), and a switch is one call. Through the
 // fiber class each switch also moved and tested the fiber objects on both sides: reduce-sequential,
-// a barrier for every two accesses, took 12% more instructions.
+// a barrier for every two accesses, took 307.4 instructions per access against 301.7.
 namespace fctx = boost::context::detail;
 using namespace shadow;
 
