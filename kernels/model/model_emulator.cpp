@@ -1268,6 +1268,11 @@ namespace {
 // [SECTION] Joining ranges run apart (absorb) and the result (finish)
 bool touched(const Hazard& h) { return h.last_writer != kNone || h.last_reader != kNone; }
 
+// What a later range did to an element it touched (`written`: it wrote it), as Storage::joined keeps it.
+uint8_t joined_flags(const Hazard& t, bool written) {
+    return uint8_t(t.flags() | kJoinedTouched | (written ? kJoinedWritten : 0));
+}
+
 // f(first, end) for each chunk [first, end) of a part that a range touched (`touched`, its
 // Storage::touched), until f returns false (then so does for_chunks_of_part): the chunks are
 // dealt to the parts in turn, so that each part has its share of the elements a range touched,
@@ -1403,7 +1408,7 @@ void ModelEmulator::join_element(size_t a, Storage& mine, const Storage& theirs,
         mine.put(i, (mine.get(i) + theirs.get(i) - element_bits(theirs.start, theirs.words, i)) & mask);
     else if (t.last_writer != kNone)
         mine.put(i, theirs.get(i));
-    mine.joined[i] = uint8_t(joined | t.flags() | kJoinedTouched | (t.last_writer != kNone ? kJoinedWritten : 0));
+    mine.joined[i] = uint8_t(joined | joined_flags(t, t.last_writer != kNone));
 }
 
 // A chunk neither this run nor a range joined before touched: what the later range did there is
@@ -1427,7 +1432,7 @@ void ModelEmulator::take_chunk(Storage& mine, const Storage& theirs, uint64_t fi
             const bool written = t.last_writer != kNone;
             if (written)
                 for (uint32_t w = 0; w < kWords; ++w) taken[i * kWords + w] = values[i * kWords + w];
-            joined[i] = uint8_t(t.flags() | kJoinedTouched | (written ? kJoinedWritten : 0));
+            joined[i] = joined_flags(t, written);
         }
     };
     if (mine.words == 1)
