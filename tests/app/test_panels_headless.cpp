@@ -618,10 +618,14 @@ TEST_CASE("a lesson's figures are computed beside the window - its card says ...
     const Lesson& lesson = *find_lesson("coalescing");  // its figures run the seed matmul's memory view twice
     AppState state;
     select_lesson(state, "coalescing");
+    // The figures are kept for the process: where an earlier case in the same process computed
+    // them (the test binary run whole, not one case a process as ctest runs it), they are there at
+    // once and no job starts.
+    const bool computed_before = cached_lesson_figures(lesson) != nullptr;
     const std::string now = lesson_text_now(state, lesson, lesson.look_for);  // never waits
     CHECK(now.find('{') == std::string::npos);                                // a figure or "…", no placeholder
-    REQUIRE(state.lesson_figure_jobs.count("coalescing") == 1);
-    state.lesson_figure_jobs.at("coalescing").wait();
+    REQUIRE(state.lesson_figure_jobs.count("coalescing") == (computed_before ? 0 : 1));
+    if (!computed_before) state.lesson_figure_jobs.at("coalescing").wait();
     CHECK_FALSE(state.lesson_figures_pending());
     std::string filled = fill_lesson_text(lesson.look_for, lesson_figures(lesson));
     filled.erase(std::remove(filled.begin(), filled.end(), '`'), filled.end());
