@@ -150,8 +150,9 @@ class ModelThread {
     // 0.20-0.22 inlined). Only where a body asks (SharedArray): inlined into every load, the path
     // slowed the tutorial's matmul, whose arrays are global, by a twentieth (`memory --preset
     // coalescing` 0.21-0.22 → 0.22-0.23 s user). Another array takes load_bits' way.
-    // `x`, the array's inlined path where it is a __shared__ array with shadow state (its handle
-    // looks it up once: shared_inline), else null. A __shared__ array's chunks are not marked
+    // `x`, the array's inlined path where it is a __shared__ array with shadow state of a kernel
+    // without warp functions (its handle looks it up once: shared_inline; Path::Shared's rules
+    // leave __syncwarp()'s readers out), else null. A __shared__ array's chunks are not marked
     // touched: only a global array's are ever read.
     uint64_t load_shared_bits(const shadow::InlineArray* x, size_t array, uint64_t index, int line) {
         if (x && index < x->size) return shadow_load_inline<Path::Shared>(*x, array, index, line);
@@ -165,7 +166,7 @@ class ModelThread {
     }
     const shadow::InlineArray* shared_inline(size_t array) const {
         const shadow::InlineArray* x = inline_ ? &inline_->arrays[array] : nullptr;
-        return x && x->size && x->shared && x->hazards ? x : nullptr;
+        return x && x->size && x->shared && x->hazards && !inline_->order.warp_ops ? x : nullptr;
     }
     void store_bits(size_t array, uint64_t index, uint64_t bits, int line) {
         if (const shadow::InlineArray* x = touch_inline(array, index)) {
@@ -227,9 +228,9 @@ class ModelThread {
     // Which of the inlined paths an access takes, known where the body's code is compiled so that
     // the compiler folds away what the others look at: Plain, a global array of a kernel without
     // barriers (InlineArray::plain: its epochs a local zero, its touching threads all counted);
-    // Shared, a __shared__ array's load or store through its handle (load_shared_bits,
-    // store_shared_bits: its epochs always kept, its ranges never join, so it needs no
-    // kNotSummed); General, any other.
+    // Shared, a __shared__ array's load or store through its handle in a kernel without warp
+    // functions (load_shared_bits, store_shared_bits: its epochs always kept, its ranges never
+    // join, so it needs no kNotSummed, and no reader is kept for a __syncwarp()); General, any other.
     enum class Path { Plain, Shared, General };
     // A plain read or write of an element of `array` whose shadow state is `h` and epochs `p`, recorded
     // inline; false, recording nothing, where a finding may come of it (the emulator then looks).
@@ -241,7 +242,7 @@ class ModelThread {
         const shadow::BlockOrder& order = kPath == Path::Plain ? plain : inline_->order;
         if (order.read_may_conflict(shared, h, p, global_id_) || !counted_inline()) return false;
         if (kPath != Path::Shared) h.add_flags(shadow::kNotSummed);  // a __shared__ array's ranges never join
-        order.remember_reader(h, p, global_id_, shadow::line16(line));
+        order.template remember_reader<kPath != Path::Shared>(h, p, global_id_, shadow::line16(line));
         arrays_read_ |= uint64_t(recorded_inline<kPath>(x)) << array;
         return true;
     }
@@ -315,8 +316,20 @@ class ModelThread {
         x.bits[index] = uint32_t(bits);
     }
     // The element's record after a recorded read or write taken inline (shadow::record_access).
+    // Where the last thread counted on it is another of the running block's fibers, whether this
+    // one is new among them is looked up out of line (record_inline_in_block); elsewhere the call
+    // needs no frame of its own.
     void record_inline(const shadow::InlineArray& x, size_t array, uint64_t index, bool write) {
-        shadow::record_access(x.records[index], x.counted[index], global_id_, write, inline_->fibers, inline_->order,
+        const shadow::Counted& c = x.counted[index];
+        const uint32_t counted = write ? c.writer : c.reader;
+        if (counted != global_id_ && inline_->fibers && inline_->order.in_block(counted))
+            return record_inline_in_block(x, array, index, write);
+        shadow::record_access(x.records[index], x.counted[index], global_id_, write, false, inline_->order,
+                              [](uint32_t) { return true; });
+    }
+    [[gnu::noinline]] void record_inline_in_block(const shadow::InlineArray& x, size_t array, uint64_t index,
+                                                  bool write) {
+        shadow::record_access(x.records[index], x.counted[index], global_id_, write, true, inline_->order,
                               [&](uint32_t counted) { return first_in_block(array, index, counted, write); });
     }
     // Whether this thread is new among the running block's touchers of the element, whose last

@@ -132,11 +132,14 @@ struct BlockOrder {
     // The element's ordering state after a plain read by `id`: it is the last reader, and the
     // reader before it stays as the other one while both are of the running block and unordered.
     // The other reader is looked up only where it stays: most reads of a tile replace it by the last.
+    // kMayUseWarpOps false: a path only kernels without warp functions take (ModelThread's Path::Shared),
+    // where the compiler drops keep_last_reader.
+    template <bool kMayUseWarpOps = true>
     [[gnu::always_inline]] void remember_reader(Hazard& h, Phases& p, uint32_t id, uint16_t line) const {
         uint32_t other;
         if (p.read < barrier_epoch || !in_block(h.last_reader)) {
             other = kNoThread;
-        } else if (h.last_reader != id && (!warp_ops || keep_last_reader(h, other_reader(h), id))) {
+        } else if (h.last_reader != id && (!(kMayUseWarpOps && warp_ops) || keep_last_reader(h, other_reader(h), id))) {
             other = h.last_reader;
             p.other_read = p.read;
             h.other_read_line = h.read_line;

@@ -267,6 +267,41 @@ TEST_CASE("shared memory read before any thread of the block wrote it: an uninit
           "shared memory starts undefined.");
 }
 
+// A __syncwarp() orders a warp's readers with its later writer but not another warp's: of an
+// element's two readers the model keeps one of another warp than the writer's
+// (BlockOrder::keep_last_reader), on every path a __shared__ array's accesses take.
+TEST_CASE("a __shared__ array read by two warps, then written after one warp's __syncwarp(): a hazard with the other") {
+    KernelSpec spec;
+    spec.name = "test-syncwarp-readers";
+    spec.params = {{"n", "", 64}};
+    spec.arrays = {{"out", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
+                    [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }},
+                   {"s", MemorySpace::Shared, ValueType::Int32, ArrayRole::Scratch,
+                    [](const Params&, const LaunchConfig&) { return std::vector<uint64_t>{1}; }}};
+    spec.uses_barriers = true;
+    spec.uses_warp_ops = true;
+    spec.body = [](ModelThread& t) {
+        const auto s = t.shared_array<int>(1);
+        const uint32_t i = t.threadIdx.x;
+        if (i == 63) s.store(0, 7, 2);
+        t.syncthreads(3);
+        // Warp 1's lane 33 reads s[0], then warp 0's lanes 1 and 2 (after their warp met): the
+        // last two readers are of warp 0, and lane 33's read must not be forgotten.
+        int v = i == 33 ? s.load(0, 5) : 0;
+        t.warp(WarpCall{WarpOp::Sync, ~0u, 0, 0, 32, 6});
+        if (i == 1 || i == 2) v = s.load(0, 7);
+        t.warp(WarpCall{WarpOp::Sync, ~0u, 0, 0, 32, 8});
+        if (i == 0) s.store(0, v + 1, 9);  // ordered after lanes 1 and 2's reads, not after lane 33's
+        t.array<int>(0).store(i, v, 10);
+    };
+    const ModelResult result = run(spec, {64}, {{1, 1, 1}, {64, 1, 1}});
+    CHECK(count(result, FindingKind::ReadWriteHazard) == 1);
+    CHECK(count(result, FindingKind::WriteWriteRace) == 0);
+    REQUIRE(!result.findings.empty());
+    CHECK(result.findings[0].message.find("thread (0,0,0) of block (0,0,0) writes s[0] at line 9, which thread "
+                                          "(33,0,0) of block (0,0,0) reads at line 5") != std::string::npos);
+}
+
 // A thread runs on a fiber's stack: what its body throws (a model's bug) is caught there and
 // rethrown on the caller's, which ends the launch with it; the process goes on.
 TEST_CASE("a body with barriers that throws ends its launch with the error, and the next launch runs") {
