@@ -302,7 +302,7 @@ class alignas(64) ModelEmulator {
     // An atomic wrote a global array (a histogram's bins, a total): blocks that share results
     // so, whose ranges absorb would refuse to join.
     bool shared_by_atomics() const { return global_atomics_; }
-    uint64_t accesses() const { return result_.accesses; }
+    uint64_t accesses() const { return inline_.accesses; }
     ModelResult finish();
 
     // One load, store or atomic. Inlined into each of ModelThread's callers, whose constant
@@ -331,7 +331,7 @@ class alignas(64) ModelEmulator {
     // each under it, ran to their ends before the sum was refused). nullptr: its own.
     void count_accesses_in(std::atomic<uint64_t>* launch_accesses) {
         launch_accesses_ = launch_accesses;
-        reported_accesses_ = result_.accesses;
+        reported_accesses_ = inline_.accesses;
         launch_seen_ = 0;
     }
     // Whether the run stopped at the access cap (not at a divergent barrier, not cancelled).
@@ -455,18 +455,18 @@ class alignas(64) ModelEmulator {
     const std::atomic<bool>* cancel_ = nullptr;
     bool stopped_ = false;                              // cancelled or over the access cap, within a block
     std::atomic<uint64_t>* launch_accesses_ = nullptr;  // count_accesses_in
-    uint64_t reported_accesses_ = 0;                    // of result_.accesses, added to it
+    uint64_t reported_accesses_ = 0;                    // of inline_.accesses, added to it
     uint64_t launch_seen_ = 0;                          // what it held after this worker's last add
     bool capped_ = false;                               // should_stop found the launch past its cap
     // The launch's accesses as this worker knows them: with count_accesses_in, the others' as of
     // its last add to the count, which it makes every 65,536 of its own (one atomic add, not one
     // per block of a launch of small blocks).
     uint64_t launch_accesses() {
-        if (!launch_accesses_) return result_.accesses;
-        const uint64_t unreported = result_.accesses - reported_accesses_;
+        if (!launch_accesses_) return inline_.accesses;
+        const uint64_t unreported = inline_.accesses - reported_accesses_;
         if (unreported <= kStopCheckMask) return launch_seen_ + unreported;
         launch_seen_ = launch_accesses_->fetch_add(unreported, std::memory_order_relaxed) + unreported;
-        reported_accesses_ = result_.accesses;
+        reported_accesses_ = inline_.accesses;
         return launch_seen_;
     }
     std::vector<ArrayResult> shared_kept_;  // shared_block_'s shared arrays
@@ -638,7 +638,7 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
                                uint64_t new_bits, uint32_t request_width, bool integer_add) {
     // Now and then: a cancelled launch, or one past its access cap, stops here, within its
     // block (a single thread's loop can be billions of accesses long).
-    if ((++result_.accesses & kStopCheckMask) == 0 && should_stop()) throw StopRun{};
+    if ((++inline_.accesses & kStopCheckMask) == 0 && should_stop()) throw StopRun{};
     Storage& s = arrays_[a];
     const uint32_t id = t.global_id_;
     if (requests_ && !atomic && request_width &&  // a lane partly out of bounds is inactive in the request
@@ -1188,7 +1188,6 @@ bool ModelEmulator::set_up_inline_path() {
     // (the memory view's run), its value only. An array whose accesses are grouped into warp
     // requests, or that has the watched element, is left to this path.
     static_assert(sizeof(InlineAccesses::arrays) / sizeof(InlineArray) == kMaxModelArrays);
-    inline_.accesses = &result_.accesses;
     inline_.global_atomics = &global_atomics_;
     inline_.order = order();
     inline_.fibers = as_fibers_;
@@ -1488,7 +1487,7 @@ bool ModelEmulator::absorb(ModelEmulator& later, unsigned parts) {
         result_.findings.push_back(std::move(f));
     }
     for (size_t k = 0; k < kFindingKinds; ++k) result_.counts[k] += later.result_.counts[k];
-    result_.accesses += later.result_.accesses;
+    inline_.accesses += later.inline_.accesses;
     result_.phases = std::max(result_.phases, later.result_.phases);
     result_.ended_early = later.result_.ended_early;
     if (later.result_.diverged) result_.diverged = std::move(later.result_.diverged);
@@ -1532,6 +1531,7 @@ ModelResult ModelEmulator::finish() {
         result_.arrays.push_back(std::move(r));
     }
     if (requests_) result_.memory = requests_->finish();
+    result_.accesses = inline_.accesses;
     return std::move(result_);
 }
 

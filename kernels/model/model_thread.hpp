@@ -347,13 +347,13 @@ class ModelThread {
     // Counts an access taken inline; false (not counted) for every 65,536th, which goes the
     // emulator's way to be counted and to stop there if the run must.
     bool counted_inline() {
-        uint64_t& accesses = *inline_->accesses;
+        uint64_t& accesses = inline_->accesses;
         return ((accesses + 1) & shadow::kStopCheckMask) != 0 && (++accesses, true);
     }
     ModelEmulator* emulator_ = nullptr;
     // The run's inlined path; null where every access goes to the emulator. An array's `size` is
     // 0 where its accesses do.
-    const shadow::InlineAccesses* inline_ = nullptr;
+    shadow::InlineAccesses* inline_ = nullptr;
     // The launch's parameters and its arrays' sizes in elements (a __shared__ array's per block),
     // read here, inline: a body asks for them on every thread.
     const uint64_t* params_ = nullptr;

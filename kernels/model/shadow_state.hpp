@@ -223,8 +223,10 @@ inline constexpr uint64_t kStopCheckMask = (uint64_t(1) << 16) - 1;
 // plain accesses in bounds a body records itself, in its own code, where no finding can come of
 // them, and what the rules need to know of the running block.
 struct InlineAccesses {
-    InlineArray arrays[64];          // indexed like the spec's arrays (kMaxModelArrays)
-    uint64_t* accesses = nullptr;    // the run's count
+    InlineArray arrays[64];  // indexed like the spec's arrays (kMaxModelArrays)
+    // The run's count of loads, stores and atomics (ModelResult::accesses once it ends), here where
+    // a body's inlined path counts one without looking up where it is.
+    uint64_t accesses = 0;
     bool* global_atomics = nullptr;  // set by an atomic on a global array (ModelEmulator::shared_by_atomics)
     BlockOrder order;                // the running block's, as its epochs are now
     // The running block's __shared__ arrays are the ones recorded (ModelLaunch::shared_block):
