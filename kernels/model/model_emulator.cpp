@@ -700,7 +700,7 @@ uint32_t ModelEmulator::barrier(ModelThread& t, int line, bool predicate) {
         throw std::logic_error("kernel " + spec_.name + " calls __syncthreads() but its spec says it has no barriers");
     state_[t.fiber_] = FiberState::AtBarrier;
     barrier_line_[t.fiber_] = line;
-    arrivals_.one_line = arrivals_.one_line && (arrivals_.threads == 0 || line == arrivals_.line);
+    arrivals_.one_line &= arrivals_.threads == 0 || line == arrivals_.line;
     arrivals_.line = line;
     ++arrivals_.threads;
     arrivals_.votes += predicate;
