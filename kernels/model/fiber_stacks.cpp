@@ -49,11 +49,16 @@ boost::context::stack_context StackArena::stack(size_t i) const {
 
 namespace {
 
-// The arenas finished runs gave back: as many as a spread run has workers (8 at most), with at
-// most 4,096 stacks in all (some 8 KB of each faulted in: 32 MB at most stays resident).
+// The arenas finished runs gave back: 8 at most, with at most 8,192 stacks in all (some 8 KB of
+// each faulted in: 64 MB at most stays resident). A lesson with a comparison and a memory view
+// runs six at once, each of up to 1,024 stacks (the map's and the comparison's runs spread over
+// two workers, and the two memory views): with 4,096 kept, two of the six were fresh mappings
+// at every change, whose first touch of each stack costs this project's VM some 10 µs a page
+// (transpose-bank-conflicts, 15 blockDim changes: 771-796 ms to the screen in all against
+// 664-698 with 8,192 kept, the same resident memory at the end; 2026-12-07).
 class KeptArenas {
   public:
-    static constexpr size_t kMaxArenas = 8, kMaxStacks = 4096;
+    static constexpr size_t kMaxArenas = 8, kMaxStacks = 8192;
 
     // The smallest kept arena with `count` stacks or more, else none.
     std::unique_ptr<StackArena> take(size_t count) {
