@@ -444,6 +444,9 @@ PictureResult build_picture(const ResolvedLaunch& resolved, const PictureOptions
     if (resolved.model) {
         ModelLaunch model_launch = model_launch_for(resolved);
         if (same_run) model_launch.keep_records |= uint64_t(1) << compared->model->array;
+        // Beside its memory view or another kernel's picture the cores are taken: on one worker,
+        // it makes no second emulator (its set-up, its fiber stacks, the join) to share them with.
+        if (memory.running() || compare.valid()) model_launch.workers = 1;
         auto r = run_model(model_launch, cancel);
         if (!r.value) return failure_of(r);
         model_run = std::move(*r.value);
