@@ -95,11 +95,14 @@ void quit_on_signals() {
 }
 
 // After a map, an export or a timing run is done, the memory its buffers took goes back to
-// the system: glibc keeps freed memory in its arenas (worker threads have their own), and
-// after a launch at the caps that is hundreds of MB the learner's laptop would not get back.
+// the system when it is much: glibc keeps freed memory in its arenas (worker threads have their
+// own), and after a launch at the caps that is hundreds of MB the learner's laptop would not get
+// back. A few MB stay for the next map: handed back after every map, they were faulted in again
+// by the next (transpose-bank-conflicts: ~1,000 page faults a blockDim change, 2026-12-07).
 void return_freed_memory() {
 #if defined(__GLIBC__)
-    malloc_trim(0);
+    constexpr size_t kKeptFreeBytes = size_t(64) << 20;
+    if (mallinfo2().fordblks > kKeptFreeBytes) malloc_trim(0);
 #endif
 }
 
