@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <mutex>
 #include <new>
 #include <vector>
@@ -15,14 +16,18 @@
 
 namespace threadmap {
 
-StackArena::StackArena(size_t count) : page_(size_t(sysconf(_SC_PAGESIZE))), count_(count) {
-    bytes_ = count_ * (kStackBytes + page_);
+StackArena::StackArena() : page_(size_t(sysconf(_SC_PAGESIZE))) {
+    bytes_ = kMaxStacks * (kStackBytes + page_);
     void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     base_ = static_cast<char*>(p);
+}
+
+void StackArena::use(size_t count) {
     // A guard page below each stack: a body that recurses too deep faults instead of writing
     // into its neighbour's stack.
-    for (size_t i = 0; i < count_; ++i) mprotect(base_ + i * (kStackBytes + page_), page_, PROT_NONE);
+    for (; used_ < std::min(count, kMaxStacks); ++used_)
+        mprotect(base_ + used_ * (kStackBytes + page_), page_, PROT_NONE);
 }
 
 StackArena::~StackArena() {
@@ -32,7 +37,7 @@ StackArena::~StackArena() {
 
 void StackArena::unpoison() const {
 #if THREADMAP_ASAN
-    __asan_unpoison_memory_region(base_, bytes_);
+    __asan_unpoison_memory_region(base_, used_ * (kStackBytes + page_));
 #endif
 }
 
@@ -49,34 +54,30 @@ boost::context::stack_context StackArena::stack(size_t i) const {
 
 namespace {
 
-// The arenas finished runs gave back: 8 at most, with at most 8,192 stacks in all (some 8 KB of
-// each faulted in: 64 MB at most stays resident). A lesson with a comparison and a memory view
-// runs six at once, each of up to 1,024 stacks (the map's and the comparison's runs spread over
-// two workers, and the two memory views): with 4,096 kept, two of the six were fresh mappings
-// at every change, whose first touch of each stack costs this project's VM some 10 µs a page
-// (transpose-bank-conflicts, 15 blockDim changes: 771-796 ms to the screen in all against
-// 664-698 with 8,192 kept, the same resident memory at the end; 2026-12-07).
+// The arenas finished runs gave back: 8 at most (with 1,024 stacks each, some 8 KB of each
+// faulted in: 64 MB at most stays resident). A lesson with a comparison and a memory view runs
+// six at once, each with one stack per thread of a block; a fresh mapping's first touch of each
+// stack costs this project's VM some 10 µs a page (transpose-bank-conflicts, 15 blockDim changes:
+// 771-796 ms to the screen in all with 4,096 stacks kept in arenas of their first block's size,
+// against 664-698 with 8,192; 2026-12-07).
 class KeptArenas {
   public:
-    static constexpr size_t kMaxArenas = 8, kMaxStacks = 8192;
+    static constexpr size_t kMaxArenas = 8;
 
-    // The smallest kept arena with `count` stacks or more, else none.
-    std::unique_ptr<StackArena> take(size_t count) {
+    // The kept arena that readied the most stacks (the most already faulted in), else none.
+    std::unique_ptr<StackArena> take() {
         const std::lock_guard lock(mutex_);
-        auto best = kept_.end();
-        for (auto it = kept_.begin(); it != kept_.end(); ++it)
-            if ((*it)->count() >= count && (best == kept_.end() || (*it)->count() < (*best)->count())) best = it;
-        if (best == kept_.end()) return nullptr;
-        std::unique_ptr<StackArena> arena = std::move(*best);
-        kept_.erase(best);
+        const auto most = std::max_element(kept_.begin(), kept_.end(),
+                                           [](const auto& a, const auto& b) { return a->used() < b->used(); });
+        if (most == kept_.end()) return nullptr;
+        std::unique_ptr<StackArena> arena = std::move(*most);
+        kept_.erase(most);
         return arena;
     }
     // Keeps `arena` if there is room, else frees it.
     void give(std::unique_ptr<StackArena> arena) {
         const std::lock_guard lock(mutex_);
-        size_t stacks = arena->count();
-        for (const auto& a : kept_) stacks += a->count();
-        if (kept_.size() < kMaxArenas && stacks <= kMaxStacks) kept_.push_back(std::move(arena));
+        if (kept_.size() < kMaxArenas) kept_.push_back(std::move(arena));
     }
 
   private:
@@ -97,8 +98,9 @@ void ArenaReturn::operator()(StackArena* arena) const {
 }
 
 StackArenaHandle take_stack_arena(size_t count) {
-    std::unique_ptr<StackArena> arena = kept_arenas().take(count);
-    if (!arena) arena = std::make_unique<StackArena>(count);
+    std::unique_ptr<StackArena> arena = kept_arenas().take();
+    if (!arena) arena = std::make_unique<StackArena>();
+    arena->use(count);
     return StackArenaHandle(arena.release());
 }
 

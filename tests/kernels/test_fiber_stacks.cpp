@@ -5,29 +5,30 @@
 
 namespace threadmap {
 
-TEST_CASE("a run's fiber stacks serve a later run of as many threads or fewer, and only one at a time") {
+TEST_CASE("a run's fiber stacks serve a later run of any block size, and only one run at a time") {
     StackArena* kept = nullptr;
     {
-        const StackArenaHandle first = take_stack_arena(777);
-        REQUIRE(first->count() == 777);
+        const StackArenaHandle first = take_stack_arena(500);
+        REQUIRE(first->used() == 500);
         kept = first.get();
     }  // the run ends: its arena is kept
     {
-        const StackArenaHandle fewer = take_stack_arena(500);
-        CHECK(fewer.get() == kept);
-        CHECK(fewer->count() == 777);
+        // More threads than the last run had: the kept arena, readied further.
+        const StackArenaHandle more = take_stack_arena(1024);
+        CHECK(more.get() == kept);
+        CHECK(more->used() == 1024);
         // Taken: a run beside it gets stacks of its own.
-        const StackArenaHandle beside = take_stack_arena(500);
+        const StackArenaHandle beside = take_stack_arena(16);
         CHECK(beside.get() != kept);
-        CHECK(beside->count() == 500);
+        CHECK(beside->used() == 16);
     }
-    // More threads than any kept arena holds: a new one, as large as asked.
-    const StackArenaHandle more = take_stack_arena(778);
-    CHECK(more.get() != kept);
-    CHECK(more->count() == 778);
+    // Both were kept: the one readied furthest comes first (its stacks are already faulted in).
+    const StackArenaHandle fewer = take_stack_arena(64);
+    CHECK(fewer.get() == kept);
+    CHECK(fewer->used() == 1024);
     // Each stack lies within its own slot: below the next one's guard page.
-    for (size_t i = 0; i + 1 < more->count(); ++i) {
-        const auto here = more->stack(i), next = more->stack(i + 1);
+    for (size_t i = 0; i + 1 < fewer->used(); ++i) {
+        const auto here = fewer->stack(i), next = fewer->stack(i + 1);
         CHECK(static_cast<char*>(here.sp) <= static_cast<char*>(next.sp) - next.size - 4096);
     }
 }
