@@ -83,7 +83,11 @@ TEST_CASE("legends show the colours the map uses") {
         CHECK(g.swatches[b].color == colorize(element({b, 0, 0}, {0, 0, 0}),
                                               {ColorMode::Block, Palette::Standard, launch.grid, launch.block}));
     }
+    // The idle swatch looks like the idle threads the map draws: the last block's (seed-increment:
+    // 500 elements, 16 blocks of 32, the last 12 threads idle).
     CHECK(g.swatches.back().ghost);
+    CHECK(g.swatches.back().color == colorize({CellSample::Ghost, 0, {15, 0, 0}, {31, 0, 0}},
+                                              {ColorMode::Block, Palette::Standard, launch.grid, launch.block}));
     const Legend t = make_legend({ColorMode::ThreadX, Palette::Standard, launch.grid, launch.block});
     CHECK(t.ramp);
     CHECK(t.ramp_high == "31");

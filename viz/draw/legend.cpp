@@ -152,7 +152,12 @@ Legend make_legend(const ColorContext& c) {
             break;
     }
     g.swatches.push_back({colorize({CellSample::Element, 0, {}, {}}, c), nobody, false, LegendCategory::Untouched});
-    g.swatches.push_back({colorize({CellSample::Ghost, 0, {}, {}}, c), "idle thread (past the data)", true});
+    // Idle threads are most often the last block's (a grid rounded up past the data): the swatch
+    // takes its last thread's colour, as the map draws them (block 7's, drawn for any launch, did
+    // not match the cells it named).
+    const auto last = [](const Dim3& d) { return Dim3{d.x - 1, d.y - 1, d.z - 1}; };
+    g.swatches.push_back(
+        {colorize({CellSample::Ghost, 0, last(c.grid), last(c.block)}, c), "idle thread (past the data)", true});
     return g;
 }
 
