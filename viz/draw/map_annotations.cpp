@@ -187,11 +187,14 @@ std::vector<ViewRect> draw_map_labels(ImDrawList* dl, const MapLayout& layout, c
     for (size_t k = 0; k < labels.arrays.size(); ++k) {
         const ArrayLabel& a = labels.arrays[k];
         const glm::dvec2 at = world_to_screen(v, r, {a.box.x0, a.box.y0});
-        // The mapped array's name over its first cells (B lies just above C); the operands' above them.
-        const ImVec2 where = k == 0 && layout.is_matrix() ? ImVec2(float(at.x) + 3, float(at.y) + 3)
-                                                          : ImVec2(float(at.x), float(at.y) - px * 1.35f);
+        // A matrix's name over its first cells where its operands are drawn (B lies just above C);
+        // else, and the operands' names, in the line above (the fit leaves it: ruler_margins), where
+        // it hides no cell (a tile's first row, 2026-12-07).
+        const bool inside = k == 0 && layout.is_matrix() && labels.arrays.size() > 1;
+        const ImVec2 where =
+            inside ? ImVec2(float(at.x) + 3, float(at.y) + 3) : ImVec2(float(at.x), float(at.y) - px * 1.35f);
         const ViewRect box = backed_text(dl, s, px, where, a.text);
-        if (k == 0 && layout.is_matrix()) over.push_back(box);
+        if (inside) over.push_back(box);
     }
     draw_block_labels(dl, layout, v, r, s, over);
     draw_cell_indices(dl, layout, v, r, s, over);
