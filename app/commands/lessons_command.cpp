@@ -34,7 +34,9 @@ int run_lessons_command(const LessonsCommandOptions& o) {
         }
         out += "\nOpen one with: threadmap --preset ID  (or render --preset ID, check --preset ID, …)\n";
     }
-    return std::fwrite(out.data(), 1, out.size(), stdout) == out.size() ? 0 : 1;
+    // A failed write (a full disk, a closed pipe) is main's to report, with its reason.
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return 0;
 }
 
 }  // namespace threadmap

@@ -131,6 +131,11 @@ TEST_CASE("every command whose output cannot be written exits 1 saying so - neve
         {"check", "--preset", "seed-increment"},
         {"check", "--kernel", "histogram-racy", "--format", "json"},  // findings (3), output lost: 1
         {"kernels"},
+        {"kernels", "--format", "json"},
+        {"lessons"},
+        {"lessons", "--format", "json"},
+        {"occupancy", "--preset", "occupancy-shared-memory"},
+        {"memory", "--preset", "coalescing"},
     };
     for (const auto& args : commands) {
         std::string line;
