@@ -41,72 +41,62 @@ bool shape_option_param(const std::string& name) {
     return name == "n" || name == "rows" || name == "cols" || name == "inner";
 }
 
-// The options, and a flag for each of the registry's own parameters.
-// An empty value would read as "not given" later; refuse it where it is typed.
-const CLI::Validator& non_empty() {
-    static const CLI::Validator validator(
+// An empty value (`--registers ''`) would read as "not given" later: every option that takes a
+// value, of every command, refuses one where it is typed (refuse_empty_values).
+void refuse_empty_values(CLI::App& app) {
+    static const CLI::Validator non_empty(
         [](std::string& v) { return v.empty() ? std::string("an empty value") : std::string(); }, "VALUE");
-    return validator;
+    for (CLI::Option* option : app.get_options([](const CLI::Option* o) { return o->get_type_size_max() > 0; }))
+        option->check(non_empty);
+    for (CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) refuse_empty_values(*command);
 }
 
 // The lesson, kernel, shape, launch and backend, and which array and access the map shows.
 void add_shape_options(CLI::App& cmd, LaunchOptions& o) {
-    cmd.add_option("--preset", o.preset, "A lesson by its id (threadmap lessons lists them, in order)")
-        ->check(non_empty());
-    cmd.add_option("--kernel", o.kernel, all_kernel_names(" | ") + " (threadmap kernels lists them)")
-        ->check(non_empty());
-    cmd.add_option("--n", o.n, "n: the array length, for the kernels that take it")->check(non_empty());
-    cmd.add_option("--rows", o.rows, "Rows of C (matmul kernels) or of in (transposes)")->check(non_empty());
-    cmd.add_option("--cols", o.cols, "Columns of C (matmul kernels) or of in (transposes)")->check(non_empty());
-    cmd.add_option("--inner", o.inner, "Inner dimension of A·B (default: --cols)")->check(non_empty());
-    cmd.add_option("--block", o.block, "blockDim X[,Y[,Z]] (default 256, or 16,16 for matmul)")->check(non_empty());
-    cmd.add_option("--grid", o.grid, "gridDim X[,Y[,Z]] (default: ceiling division of the shape)")->check(non_empty());
+    cmd.add_option("--preset", o.preset, "A lesson by its id (threadmap lessons lists them, in order)");
+    cmd.add_option("--kernel", o.kernel, all_kernel_names(" | ") + " (threadmap kernels lists them)");
+    cmd.add_option("--n", o.n, "n: the array length, for the kernels that take it");
+    cmd.add_option("--rows", o.rows, "Rows of C (matmul kernels) or of in (transposes)");
+    cmd.add_option("--cols", o.cols, "Columns of C (matmul kernels) or of in (transposes)");
+    cmd.add_option("--inner", o.inner, "Inner dimension of A·B (default: --cols)");
+    cmd.add_option("--block", o.block, "blockDim X[,Y[,Z]] (default 256, or 16,16 for matmul)");
+    cmd.add_option("--grid", o.grid, "gridDim X[,Y[,Z]] (default: ceiling division of the shape)");
     cmd.add_option("--backend", o.backend,
                    "cpu | cuda | auto (default auto: a CUDA device when there is one); bench also takes model")
         ->check(CLI::IsMember({"cpu", "cuda", "auto", "model"}));
     cmd.add_option("--array", o.array,
                    "Map this array of the kernel, global or __shared__ (threadmap kernels lists them; default: its "
-                   "output); the kernel then runs in the kernel model")
-        ->check(non_empty());
+                   "output); the kernel then runs in the kernel model");
     cmd.add_option("--access", o.access, "write | read: who wrote or who read each element (default write)")
         ->check(CLI::IsMember({"write", "read"}));
     cmd.add_option("--phase", o.phase,
                    "A kernel with __syncthreads(): map only the accesses between barrier K and the next (0: before "
-                   "the first)")
-        ->check(non_empty());
+                   "the first)");
     cmd.add_option("--shared-block", o.shared_block,
-                   "--array of a __shared__ array: the block X[,Y[,Z]] whose copy (default 0)")
-        ->check(non_empty());
+                   "--array of a __shared__ array: the block X[,Y[,Z]] whose copy (default 0)");
 }
 
 // A learner's kernel: its file, entry, bindings, expectation and limits.
 void add_source_options(CLI::App& cmd, LaunchOptions& o) {
     cmd.add_option("--source", o.source,
-                   "Your own kernel: a CUDA C++ file, compiled on the CPU (bind its parameters with --bind)")
-        ->check(non_empty());
-    cmd.add_option("--entry", o.entry, "--source: the __global__ function to run (default: the only one)")
-        ->check(non_empty());
+                   "Your own kernel: a CUDA C++ file, compiled on the CPU (bind its parameters with --bind)");
+    cmd.add_option("--entry", o.entry, "--source: the __global__ function to run (default: the only one)");
     cmd.add_option("--bind", o.binds,
                    "--source: one parameter, NAME=float[N][:FILL] or NAME=int[ROWS][COLS][:FILL] for a pointer "
                    "(FILL: zeros, ones, index, random, random:SEED), NAME=VALUE for a number; once per parameter "
-                   "(with the --preset of a lesson that has its own source: replaces that lesson's binding)")
-        ->check(non_empty());
+                   "(with the --preset of a lesson that has its own source: replaces that lesson's binding)");
     cmd.add_option("--dynamic-shared", o.dynamic_shared,
                    "--source: dynamic shared memory per block in bytes, for an extern __shared__ array (the third "
-                   "value of <<<grid, block, bytes>>>)")
-        ->check(non_empty());
+                   "value of <<<grid, block, bytes>>>)");
     cmd.add_option("--expect", o.expect,
                    "--source with check --sweep-launches: a C++ statement over the kernel's parameters that computes "
                    "the right results, run by one thread (\"for (int i = 0; i < n; ++i) y[i] = a * x[i] + y[i];\"); "
-                   "every launch is compared with it")
-        ->check(non_empty());
+                   "every launch is compared with it");
     cmd.add_option("--time-limit", o.time_limit,
-                   "--source: seconds a run of the kernel may take before it is stopped (default 5)")
-        ->check(non_empty());
+                   "--source: seconds a run of the kernel may take before it is stopped (default 5)");
     cmd.add_option("--memory-limit", o.memory_limit,
                    "--source: MiB of memory a run of the kernel may take before it is stopped (default 2048; the "
-                   "kernel model keeps up to 64 bytes per element, 20 for check)")
-        ->check(non_empty());
+                   "kernel model keeps up to 64 bytes per element, 20 for check)");
 }
 
 // One option per parameter of the registry's kernels (--offset, --bins, …), naming its kernels.
@@ -118,7 +108,7 @@ void add_kernel_param_options(CLI::App& cmd, LaunchOptions& o) {
             for (const KernelSpec* other : builtin_kernels())
                 if (other->param_index(p.name) < other->params.size())
                     kernels += (kernels.empty() ? "" : ", ") + other->name;
-            cmd.add_option("--" + p.name, o.params[p.name], p.help + " (" + kernels + ")")->check(non_empty());
+            cmd.add_option("--" + p.name, o.params[p.name], p.help + " (" + kernels + ")");
         }
 }
 
@@ -330,6 +320,7 @@ int run_cli(int argc, char** argv) {
     add_window_options(app, window);
 #endif
     app.require_subcommand(0, 1);
+    refuse_empty_values(app);
     if (const auto done = parse_arguments(app, argc, argv)) return *done;
     if (app.got_subcommand("map")) return run_map_command(map);
     if (app.got_subcommand("bench")) return run_bench_command(bench);

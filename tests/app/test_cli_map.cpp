@@ -175,6 +175,31 @@ TEST_CASE("malformed arguments exit 2 with a one-line message - never a crash") 
     }
 }
 
+TEST_CASE("an empty value is refused by every command's options - never read as the default") {
+    std::vector<std::vector<std::string>> empty = {
+        {"occupancy", "--cc", "9.0", "--sms", "10", "--registers", ""},
+        {"occupancy", "--cc", "9.0", "--sms", "10", "--shared-bytes", ""},
+        {"occupancy", "--cc", "", "--sms", "10"},
+        {"bench", "--backend", "model", "--device-profile", "h200", "--repeat", ""},
+        {"bench", "--backend", "model", "--device-profile", "h200", "--dtype", ""},
+        {"check", "--kernel", "increment", "--phase", ""},
+        {"memory", "--preset", "coalescing", "--array", ""},
+    };
+    if (THREADMAP_HAS_GUI) {  // the window's and render's options
+        empty.push_back({"--color", ""});
+        empty.push_back({"render", "--kernel", "increment", "--color", "", "--out", "unwritten.png"});
+        empty.push_back({"render", "--session", "", "--out", "unwritten.png"});
+    }
+    for (const auto& args : empty) {
+        std::string line;
+        for (const auto& a : args) line += a + " ";
+        CAPTURE(line);
+        const RunResult r = run_threadmap(args, {"-u DISPLAY", "-u WAYLAND_DISPLAY"});
+        CHECK(r.exit_code == 2);
+        CHECK(r.err.find("an empty value") != std::string::npos);
+    }
+}
+
 TEST_CASE("--help and --version") {
     RunResult r = run_threadmap({"--help"});
     CHECK(r.exit_code == 0);
