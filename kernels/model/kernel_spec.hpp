@@ -78,6 +78,10 @@ struct KernelSpec {
     bool uses_barriers = false;  // __syncthreads(): the block's threads run as fibers
     bool uses_warp_ops = false;  // __shfl_sync, __syncwarp, …: as fibers too
     bool runs_as_fibers() const { return uses_barriers || uses_warp_ops; }
+    // The dynamic shared memory a learner's launch gives (the third value of <<<…>>>), in bytes,
+    // whether or not an extern __shared__ array takes it: CUDA checks it at launch, and an SM
+    // sets it aside for the block all the same (shared_bytes_per_block).
+    uint64_t launch_dynamic_shared_bytes = 0;
     bool uses_atomics = false;
     // The body never uses the old value an atomic returns (a histogram's counts): blocks run
     // apart that add into the same elements with integer atomicAdd join by adding what each

@@ -129,7 +129,7 @@ uint64_t global_elements(const KernelSpec& spec, const Params& params, const Lau
 
 uint64_t shared_bytes_per_block(const KernelSpec& spec, const Params& params, const Dim3& block, bool dynamic_only) {
     // Every extern __shared__ array starts at the one block of dynamic memory the launch gives.
-    uint64_t fixed = 0, dynamic = 0;
+    uint64_t fixed = 0, dynamic = spec.launch_dynamic_shared_bytes;
     for (const auto& a : spec.arrays) {
         if (a.space != MemorySpace::Shared) continue;
         uint64_t n = 1;

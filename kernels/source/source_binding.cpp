@@ -453,6 +453,7 @@ Outcome<std::shared_ptr<BoundKernel>> bind_parameters(std::shared_ptr<const Comp
     k.spec.uses_warp_ops = kernel.uses_warp_ops;
     k.spec.one_thread_at_a_time = true;  // source_hooks keeps the running thread in globals
     k.spec.uses_atomics = kernel.uses_atomics;
+    k.spec.launch_dynamic_shared_bytes = dynamic_shared_bytes;
 
     if (Outcome<void> named = check_names(kernel, *k.source, bindings); !named.done()) return failure_of(named);
     std::vector<ArrayStart> starts;  // per global array of the spec: what it holds at first

@@ -706,6 +706,19 @@ TEST_CASE("--source: dynamic shared memory near 2^64 is refused, not wrapped und
     CHECK(r.err.find("18446744073709551600 of them dynamic, given at launch); CUDA allows 49152") != std::string::npos);
 }
 
+TEST_CASE("--source: dynamic shared memory over the limit is refused for a kernel with no extern __shared__ too") {
+    // The driver checks the launch's bytes, not what the kernel declares; an SM sets them aside all the same.
+    const std::string cu = temp_source_file("nodyn.cu", kIncrement);
+    const auto check = [&](const char* bytes) {
+        return run_threadmap(
+            {"check", "--source", cu, "--bind", "a=float[500]", "--bind", "n=500", "--dynamic-shared", bytes});
+    };
+    const RunResult over = check("49153");
+    CHECK(over.exit_code == 2);
+    CHECK(over.err.find("49153 of them dynamic, given at launch); CUDA allows 49152") != std::string::npos);
+    CHECK(check("49152").exit_code == 0);
+}
+
 TEST_CASE("--source: arrays too large for the model are said so, before the grid derived from them") {
     const RunResult r = run_threadmap(
         {"check", "--source", temp_source_file("two.cu", "__global__ void k(float* a, float* b) { a[0] = b[0]; }\n"),
