@@ -244,7 +244,7 @@ int run_render_command(RenderCommandOptions o) {
     if (placed) {
         // An occupancy lesson's blocks are dealt to its own GPU, as `occupancy --preset` does.
         const std::string profile = !o.device_profile.empty() || !lesson ? o.device_profile : lesson->occupancy_profile;
-        auto resolved = resolve_occupancy_gpu(profile, "", "");
+        auto resolved = resolve_occupancy_gpu(profile, "", "", false);
         if (!resolved.value) return fail("--color " + color + ": " + resolved.error, 2);
         gpu = std::move(resolved.value);
     }

@@ -135,7 +135,9 @@ Outcome<void> choose_mapped_array(ModelKernel& k, const LaunchOptions& o) {
     }
     if (!o.access.empty()) k.reads = o.access == "read";
     if (!o.phase.empty()) {
-        if (!spec.uses_barriers) return failed("--phase: " + spec.name + " has no __syncthreads(), so one phase");
+        if (!spec.uses_barriers)
+            return failed("--phase: " + spec.name +
+                          " has no __syncthreads(): all its accesses are one phase; leave --phase out");
         const auto p = parse_count(o.phase, "--phase");
         if (!p.value) return failed(p.error);
         if (*p.value >= ModelKernel::kAllPhases) return failed(std::string("--phase is too large"));

@@ -19,7 +19,8 @@ std::string percent_text(double fraction) {
     return text;
 }
 
-Outcome<OccupancyGpu> resolve_occupancy_gpu(const std::string& profile, const std::string& cc, const std::string& sms) {
+Outcome<OccupancyGpu> resolve_occupancy_gpu(const std::string& profile, const std::string& cc, const std::string& sms,
+                                            bool takes_cc) {
     if (!profile.empty() && !cc.empty()) return {std::nullopt, "give --device-profile or --cc, not both"};
     std::optional<uint64_t> sm_count;
     if (!sms.empty()) {
@@ -51,8 +52,8 @@ Outcome<OccupancyGpu> resolve_occupancy_gpu(const std::string& profile, const st
         const CudaDevices devices = list_cuda_devices();
         if (devices.devices.empty())
             return {std::nullopt, "occupancy needs a GPU to compute for: --device-profile NAME (" +
-                                      device_profile_names() +
-                                      ") or --cc X.Y --sms N (no CUDA device here: " + devices.reason + ")"};
+                                      device_profile_names() + ")" + (takes_cc ? " or --cc X.Y --sms N" : "") +
+                                      " (no CUDA device here: " + devices.reason + ")"};
         const CudaDevice& d = devices.devices.front();
         if (d.cc_major < 7 || d.cc_major > 12)  // the calculator's rules cover 7.x to 12.x
             return {std::nullopt, d.name + " has compute capability " + std::to_string(d.cc_major) + "." +

@@ -24,8 +24,10 @@ struct OccupancyGpu {
 };
 
 // profile: --device-profile; cc and sms: --cc and --sms as text (empty: not given). With none
-// of them, the first real CUDA device, if there is one, with its own properties.
-Outcome<OccupancyGpu> resolve_occupancy_gpu(const std::string& profile, const std::string& cc, const std::string& sms);
+// of them, the first real CUDA device, if there is one, with its own properties. `takes_cc`:
+// the command has --cc and --sms, which the message without a device then names (render has not).
+Outcome<OccupancyGpu> resolve_occupancy_gpu(const std::string& profile, const std::string& cc, const std::string& sms,
+                                            bool takes_cc = true);
 
 struct OccupancyReport {
     ModelLaunch launch;

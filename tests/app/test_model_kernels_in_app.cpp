@@ -435,7 +435,8 @@ TEST_CASE("the phase slider steps through a reduction's tree - each phase halves
     o.kernel = "histogram-racy";
     o.array.clear();
     o.phase = "1";
-    CHECK(resolve_launch(o).error == "--phase: histogram-racy has no __syncthreads(), so one phase");
+    CHECK(resolve_launch(o).error ==
+          "--phase: histogram-racy has no __syncthreads(): all its accesses are one phase; leave --phase out");
 }
 
 TEST_CASE("a shuffle from a lane that takes no part is on the map - the cells of the threads that took it") {

@@ -121,6 +121,7 @@ TEST_CASE("render --color sm deals blocks to the profile's SMs in blockIdx order
         run_threadmap({"render", "--preset", "seed-increment", "--color", "sm", "--out", sm}, kNoDisplay);
     CHECK(none.exit_code == 2);
     CHECK(none.err.find("--device-profile") != std::string::npos);
+    CHECK(none.err.find("--cc") == std::string::npos);  // an option of occupancy's, not render's
     std::remove(sm.c_str());
     std::remove(wave.c_str());
 }
