@@ -53,6 +53,22 @@ class ArrayMap {
 const char* access_name(const ModelMapReport& r) { return r.reads ? "read" : "write"; }
 bool shared(const ModelMapReport& r) { return r.launch.spec->arrays[r.array].space == MemorySpace::Shared; }
 
+// A matmul's operands (global matrices A, B and C, as the matmul kernels name them), as the fast
+// emulator's map gives them: every matmul's map names them, whichever engine made it.
+void write_operands(Writer& w, const ModelMapReport& r) {
+    const KernelSpec& spec = *r.launch.spec;
+    std::string operands;
+    for (const char* name : {"A", "B", "C"}) {
+        const size_t a = spec.array_index(name);
+        if (a == spec.arrays.size() || spec.arrays[a].space != MemorySpace::Global) return;
+        const std::vector<uint64_t>& shape = r.result.arrays[a].shape;
+        if (shape.size() != 2) return;
+        operands += std::string(operands.empty() ? "" : ",") + '"' + name + "\":[" + std::to_string(shape[0]) + ',' +
+                    std::to_string(shape[1]) + ']';
+    }
+    w << ",\"operands\":{" << operands << '}';
+}
+
 void write_json(Writer& w, const ModelMapReport& r, const ArrayMap& m) {
     const LaunchConfig& launch = r.launch.launch;
     w << "{\"launch\":{\"grid\":";
@@ -67,7 +83,9 @@ void write_json(Writer& w, const ModelMapReport& r, const ArrayMap& m) {
     }
     w << ",\"shape\":[";
     for (size_t i = 0; i < m.shape().size(); ++i) w << (i ? "," : "") << m.shape()[i];
-    w << "],\"backend\":\"cpu-model\",\"stats\":";
+    w << ']';
+    write_operands(w, r);
+    w << ",\"backend\":\"cpu-model\",\"stats\":";
     write_stats_json(w, m.stats());
     if (r.include_elements) {
         w << ",\"elements\":[";

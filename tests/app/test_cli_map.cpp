@@ -175,6 +175,21 @@ TEST_CASE("malformed arguments exit 2 with a one-line message - never a crash") 
     }
 }
 
+TEST_CASE("map's JSON names a matmul's operands whichever engine made the map") {
+    for (const char* kernel : {"matmul", "matmul-tiled"})
+        for (const std::vector<std::string>& more : {std::vector<std::string>{}, {"--array", "C"}}) {
+            std::vector<std::string> args = {"map", "--kernel", kernel, "--rows",   "4",    "--cols",
+                                             "5",   "--inner",  "3",    "--format", "json", "--no-elements"};
+            args.insert(args.end(), more.begin(), more.end());
+            CAPTURE(kernel);
+            CAPTURE(more.size());
+            const RunResult r = run_threadmap(args);
+            REQUIRE(r.exit_code == 0);
+            const auto j = nlohmann::json::parse(r.out);
+            CHECK(j["operands"] == nlohmann::json::parse(R"({"A":[4,3],"B":[3,5],"C":[4,5]})"));
+        }
+}
+
 TEST_CASE("an empty value is refused by every command's options - never read as the default") {
     std::vector<std::vector<std::string>> empty = {
         {"occupancy", "--cc", "9.0", "--sms", "10", "--registers", ""},
