@@ -81,7 +81,9 @@ LaunchOptions read_launch(const nlohmann::json& j, const std::string& name) {
 Outcome<Session> parse_session(const std::string& json_text, const std::string& name) {
     try {
         const nlohmann::json j = nlohmann::json::parse(json_text);
-        if (!j.is_object() || j.value("threadmap_session", 0) != 1)
+        // Exactly the number 1 (not 1.5, true or "1", which json's value() would read as 1 or throw on).
+        const auto version = j.is_object() ? j.find("threadmap_session") : j.end();
+        if (!j.is_object() || version == j.end() || !version->is_number_integer() || *version != 1)
             return {std::nullopt, name + ": not a threadmap session (no \"threadmap_session\": 1)"};
         Session s;
         for (const auto& [key, value] : j.items())

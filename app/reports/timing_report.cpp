@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernels/core/number_text.hpp"
+#include "kernels/core/validation.hpp"
 #include "kernels/timing/cpu_reference.hpp"
 #include "kernels/cuda/cuda_backend.hpp"
 #include "app/launch/input_file.hpp"
@@ -181,6 +182,9 @@ Outcome<void> read_shape_and_launch(const nlohmann::json& j, TimingReport& r) {
     };
     if (!dim("grid", r.grid) || !dim("block", r.block))
         return failed("'launch' must hold grid and block as three whole numbers each");
+    // A launch CUDA would refuse (blockDim 2000, a zero) was never measured: the file is wrong.
+    if (const auto e = validate_launch({r.grid, r.block}, cc90_profile()))
+        return failed("'launch' is not one CUDA runs: " + describe(*e));
     return done();
 }
 
@@ -191,6 +195,9 @@ Outcome<void> read_stages(const nlohmann::json& j, TimingReport& r) {
     for (size_t i = 0; i < j["stages"].size(); ++i) {
         auto s = parse_stage(j["stages"][i], "stages[" + std::to_string(i) + "]");
         if (!s.value) return failed(s.error);
+        for (const StageFigures& before : r.stages)
+            if (before.name == s.value->name)
+                return failed("stages[" + std::to_string(i) + "]: a second '" + before.name + "' stage");
         r.stages.push_back(*s.value);
     }
     if (!j.contains("cpu_reference")) return failed("'cpu_reference' is missing");

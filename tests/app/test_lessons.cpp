@@ -389,6 +389,9 @@ TEST_CASE("a session file's bad fields are named - and a learner's text takes no
     };
     CHECK(problem("{").find("s.threadmap: malformed session") == 0);
     CHECK(problem(R"({"launch":{}})") == R"(s.threadmap: not a threadmap session (no "threadmap_session": 1))");
+    for (const char* version : {"1.5", "true", R"("1")", "2"})  // only the number 1
+        CHECK(problem(std::string(R"({"threadmap_session":)") + version + R"(,"launch":{}})") ==
+              R"(s.threadmap: not a threadmap session (no "threadmap_session": 1))");
     CHECK(problem(R"({"threadmap_session":1})") == "s.threadmap: launch is missing");
     CHECK(problem(R"({"threadmap_session":1,"launch":{"blokc":"32"}})") ==
           "s.threadmap: launch.blokc: not a field of a session's launch");

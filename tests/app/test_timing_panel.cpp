@@ -112,6 +112,12 @@ TEST_CASE("recordings - recorded on DEVICE and DATE - bad or mismatched files ke
     std::filesystem::create_directory(dir + "/a-directory.json");
     REQUIRE(::mkfifo((dir + "/fifo.json").c_str(), 0600) == 0);  // no writer: opening it would block
     std::ofstream(dir + "/too-big.json") << std::string(5 << 20, ' ');
+    nlohmann::json wide = bench;  // no GPU runs a block of 2,000 threads
+    wide["launch"]["block"] = {2000, 1, 1};
+    std::ofstream(dir + "/block-2000.json") << wide.dump();
+    nlohmann::json twice = bench;
+    twice["stages"].push_back(twice["stages"][0]);
+    std::ofstream(dir + "/stage-twice.json") << twice.dump();
     nlohmann::json implementation = bench;
     implementation["cpu_reference"]["implementation"] = 3;
     std::ofstream(dir + "/implementation-number.json") << implementation.dump();
@@ -135,7 +141,9 @@ TEST_CASE("recordings - recorded on DEVICE and DATE - bad or mismatched files ke
           std::pair{"/far.json", "must be at most 86400"}, std::pair{"/negative-bytes.json", "'stages[0].bytes'"},
           std::pair{"/stage-name.json", "must be alloc, h2d, kernel, d2h or cpu"},
           std::pair{"/a-directory.json", "is a directory"}, std::pair{"/fifo.json", "not a regular file"},
-          std::pair{"/too-big.json", "above the 4194304 a recording may have"}}) {
+          std::pair{"/too-big.json", "above the 4194304 a recording may have"},
+          std::pair{"/block-2000.json", "'launch' is not one CUDA runs"},
+          std::pair{"/stage-twice.json", "a second '"}}) {
         t.recording_path = dir + bad;
         load_recording_into(t, resolved);
         CAPTURE(t.message);
