@@ -57,6 +57,12 @@ std::optional<SweepResult> panel_sweep(const ResolvedLaunch& resolved, const Bac
     return t.sweep_job.get();
 }
 
+// Why the launch cannot be drawn, naming the session file it came from, if any (its launch's
+// fields are the command line's options: "--n expects a whole number" is its launch.n).
+std::string launch_problem(const RenderCommandOptions& o, const std::string& error) {
+    return o.session.empty() ? error : o.session + ": its launch: " + error;
+}
+
 // `render --timing`: a run (measured, modeled or recorded) and, unless recorded, a sweep.
 int render_timing(const RenderCommandOptions& o, int width, int height) {
     // A lesson's program and Timing setup, as the window and `bench` use them.
@@ -67,7 +73,7 @@ int render_timing(const RenderCommandOptions& o, int width, int height) {
     LaunchOptions launch = o.launch;
     launch.backend = timing.value->backend;
     const PrepareResult prepared = prepare_launch(launch);
-    if (!prepared.value) return fail(prepared.error, 2);
+    if (!prepared.value) return fail(launch_problem(o, prepared.error), 2);
     const ResolvedLaunch& resolved = prepared.value->launch;
     Outcome<TimingReport> report;
     std::optional<SweepResult> sweep;
@@ -249,7 +255,7 @@ int run_render_command(RenderCommandOptions o) {
         gpu = std::move(resolved.value);
     }
     const PrepareResult prepared = prepare_launch(o.launch);
-    if (!prepared.value) return fail(prepared.error, 2);
+    if (!prepared.value) return fail(launch_problem(o, prepared.error), 2);
 
     return render_map(o, *prepared.value, *mode, gpu, per_row, {width, height});
 }

@@ -1032,6 +1032,12 @@ TEST_CASE(
         run_threadmap({"render", "--session", dir + "/good.threadmap", "--block", "32", "--out", dir + "/x.png"});
     CHECK(mixed.exit_code == 2);
     CHECK(mixed.err.find("no other launch options") != std::string::npos);
+    // A launch field with a value no launch takes: the file is named with the problem.
+    std::ofstream(dir + "/negative.threadmap") << R"({"threadmap_session":1,"launch":{"kernel":"increment","n":"-5"}})";
+    const RunResult negative =
+        run_threadmap({"render", "--session", dir + "/negative.threadmap", "--out", dir + "/x.png"});
+    CHECK(negative.exit_code == 2);
+    CHECK(negative.err.find("negative.threadmap: its launch: --n expects a whole number") != std::string::npos);
     std::filesystem::remove_all(dir);
 }
 
