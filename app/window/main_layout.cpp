@@ -59,8 +59,11 @@ struct StatusBar {
 StatusBar layout_status_bar(const AppState& state) {
     StatusBar bar;
     bar.facts = state.backend_line;
-    if (state.picture && state.picture->launch.model)  // whatever the backend: see map_picture
-        bar.facts += " | this map: the kernel model, on the CPU";
+    // Whatever the backend: see map_picture ("on the CPU" only beside a GPU's name: said once, the
+    // line fits a 1280-pixel projector's width).
+    if (state.picture && state.picture->launch.model)
+        bar.facts += state.backend && state.backend->cuda ? " | this map: the kernel model, on the CPU"
+                                                          : " | this map: the kernel model";
     if (!state.paint_line.empty()) bar.facts += " | " + state.paint_line;
     char times[160];
     const bool kept = state.last_map_change == AppState::MapChange::Kept;
