@@ -121,9 +121,15 @@ void draw_block_labels(ImDrawList* dl, const MapLayout& layout, const View& v, c
             const glm::dvec2 at = world_to_screen(v, r, {x, y});
             if (at.x > r.x + r.w || at.y > r.y + r.h || at.x + cell_w * v.zoom < r.x || at.y + cell_h * v.zoom < r.y)
                 continue;
-            const std::string t =
-                layout.is_matrix() ? "(" + std::to_string(bx) + "," + std::to_string(by) + ")" : std::to_string(bx);
-            const ImVec2 size = s.font->CalcTextSizeA(px, 1e9f, 0, t.c_str());
+            // A row's block says "block 1" where that fits: a bare 1 over element 32's cell read
+            // as its index (grid-stride's map, 2026-12-07); a matrix's "(1,0)" is no index.
+            std::string t = layout.is_matrix() ? "(" + std::to_string(bx) + "," + std::to_string(by) + ")"
+                                               : "block " + std::to_string(bx);
+            ImVec2 size = s.font->CalcTextSizeA(px, 1e9f, 0, t.c_str());
+            if (!layout.is_matrix() && size.x + 4 > cell_w * v.zoom) {
+                t = std::to_string(bx);
+                size = s.font->CalcTextSizeA(px, 1e9f, 0, t.c_str());
+            }
             if (size.x + 4 > cell_w * v.zoom) continue;
             if (meets_any({at.x, at.y, size.x + 4, size.y + 2}, over, taken)) continue;
             over.push_back(backed_text(dl, s, px, ImVec2(float(at.x) + 2, float(at.y) + 1), t));
