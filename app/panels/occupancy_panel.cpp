@@ -160,12 +160,17 @@ void draw_wave_timeline(AppState& state, const OccupancyReport& r) {
         for (uint64_t sm = 0; sm < sms; ++sm) {  // blocks dealt round-robin: in_wave / sms each, the first more
             const uint64_t blocks = in_wave / sms + (sm < in_wave % sms ? 1 : 0);
             if (blocks == 0) continue;
+            // At least 3 pixels high: a GPU's 132 SMs take a pixel each, and a last wave's one
+            // block was a line a projector did not show.
             const float top = origin.y + row * float(sm);
             dl->AddRectFilled(ImVec2(left, top),
-                              ImVec2(left + (right - left) * float(blocks) / float(per_sm), top + std::max(row, 1.0f)),
+                              ImVec2(left + (right - left) * float(blocks) / float(per_sm), top + std::max(row, 3.0f)),
                               IM_COL32(78, 121, 167, 255));
         }
-        const std::string label = "wave " + std::to_string(wave + 1);
+        // The column's blocks in words where they fit: "wave 2: 1 block" says what its bars draw.
+        std::string label = "wave " + std::to_string(wave + 1);
+        const std::string counted = label + ": " + std::to_string(in_wave) + (in_wave == 1 ? " block" : " blocks");
+        if (ImGui::CalcTextSize(counted.c_str()).x < right - left) label = counted;
         dl->AddText(ImVec2(left, origin.y + height + 2), text, label.c_str());
     }
     if (ImGui::IsItemHovered())
