@@ -23,10 +23,14 @@ void draw_stats_panel(AppState& state) {
         ImGui::ProgressBar(idle, ImVec2(-1, 0), overlay);
     }
     if (ImGui::BeginTable("stats", 2, ImGuiTableFlags_RowBg)) {
+        // The numbers as wide as they need, the labels wrapped in the rest: in a panel 200 pixels
+        // wide (1280×720) "threads that wrote As (its block)" was cut to "threads that \".
+        ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableSetupColumn("count", ImGuiTableColumnFlags_WidthFixed);
         const auto row = [](const char* label, uint64_t v) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(label);
+            ImGui::TextWrapped("%s", label);
             ImGui::TableNextColumn();
             ImGui::Text("%llu", static_cast<unsigned long long>(v));
         };
