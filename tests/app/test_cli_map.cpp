@@ -202,8 +202,8 @@ TEST_CASE("an empty value is refused by every command's options - never read as 
     };
     if (THREADMAP_HAS_GUI) {  // the window's and render's options
         empty.push_back({"--color", ""});
-        empty.push_back({"render", "--kernel", "increment", "--color", "", "--out", "unwritten.png"});
-        empty.push_back({"render", "--session", "", "--out", "unwritten.png"});
+        empty.push_back({"render", "--kernel", "increment", "--color", "", "--out", "/tmp/threadmap-unwritten.png"});
+        empty.push_back({"render", "--session", "", "--out", "/tmp/threadmap-unwritten.png"});
     }
     for (const auto& args : empty) {
         std::string line;
