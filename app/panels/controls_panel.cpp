@@ -162,11 +162,11 @@ bool launch_fields(AppState& state) {
     ImGui::Spacing();
     ImGui::TextColored(block_dim_color(), "blockDim");
     ImGui::SameLine();
-    ImGui::TextDisabled("threads in each block (x, y, z)");
+    disabled_note("threads in each block (x, y, z)");  // wrapped: a 1280-pixel window's panel cut it
     changed |= dim3_fields(state, "blockDim", resolved.launch.block);
     ImGui::TextColored(grid_dim_color(), "gridDim");
     ImGui::SameLine();
-    ImGui::TextDisabled("blocks in the grid (x, y, z)");
+    disabled_note("blocks in the grid (x, y, z)");
     changed |= dim3_fields(state, "gridDim", resolved.launch.grid);
 
     const Dim3 cover = covering_grid_of(resolved);
