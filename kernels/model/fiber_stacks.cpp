@@ -16,18 +16,22 @@
 
 namespace threadmap {
 
+// Reserved without access: a mapping no one may write is not data (RLIMIT_DATA, the limit a
+// learner's kernel runs under: --memory-limit 64 refused a 1,000-element kernel when the whole
+// reservation was writable); `use` opens the stacks a run needs.
 StackArena::StackArena() : page_(size_t(sysconf(_SC_PAGESIZE))) {
     bytes_ = kMaxStacks * (kStackBytes + page_);
-    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void* p = mmap(nullptr, bytes_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     base_ = static_cast<char*>(p);
 }
 
 void StackArena::use(size_t count) {
-    // A guard page below each stack: a body that recurses too deep faults instead of writing
-    // into its neighbour's stack.
+    // Each stack above a guard page left without access: a body that recurses too deep faults
+    // instead of writing into its neighbour's stack.
     for (; used_ < std::min(count, kMaxStacks); ++used_)
-        mprotect(base_ + used_ * (kStackBytes + page_), page_, PROT_NONE);
+        if (mprotect(base_ + used_ * (kStackBytes + page_) + page_, kStackBytes, PROT_READ | PROT_WRITE) != 0)
+            throw std::bad_alloc();  // past the run's memory limit: the run says it ran out
 }
 
 StackArena::~StackArena() {

@@ -719,6 +719,23 @@ TEST_CASE("--source: dynamic shared memory over the limit is refused for a kerne
     CHECK(check("49152").exit_code == 0);
 }
 
+TEST_CASE("--source: a small kernel with barriers runs within the lowest memory limit") {
+    // Its fibers' stacks count against the limit only as far as the run uses them (a whole
+    // arena's reservation, writable, once made this one run out of memory at 64 MiB).
+    const std::string cu = temp_source_file("barrier.cu",
+                                            "__global__ void k(float* a, int n) {\n"
+                                            "    __shared__ float s[256];\n"
+                                            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                            "    s[threadIdx.x] = 1;\n"
+                                            "    __syncthreads();\n"
+                                            "    if (i < n) a[i] = s[255 - threadIdx.x];\n"
+                                            "}\n");
+    const RunResult r = run_threadmap({"check", "--source", cu, "--bind", "a=float[1000]", "--bind", "n=1000",
+                                       "--block", "256", "--memory-limit", "64"});
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("no findings") != std::string::npos);
+}
+
 TEST_CASE("--source: arrays too large for the model are said so, before the grid derived from them") {
     const RunResult r = run_threadmap(
         {"check", "--source", temp_source_file("two.cu", "__global__ void k(float* a, float* b) { a[0] = b[0]; }\n"),
