@@ -97,17 +97,34 @@ void add_coverage_swatches(Legend& g, const ColorContext& c, const char* nobody)
     g.swatches.push_back({coverage_color(Coverage::Idle, palette), "idle thread (past the data)", true});
 }
 
+// The mode's title; a memory mode's "per request" says which: "per load request" or "per store request".
+std::string legend_title(const ColorContext& c) {
+    std::string title = color_mode_title(c.mode);
+    if (is_memory_mode(c.mode)) {
+        const size_t at = title.find("per request");
+        if (at != std::string::npos) title.insert(at + 4, c.reads ? "load " : "store ");
+    }
+    return title;
+}
+
+// The two swatches every mode but coverage ends with: an element nobody touched, an idle thread.
+void add_untouched_and_idle(Legend& g, const ColorContext& c, const char* nobody) {
+    g.swatches.push_back({colorize({CellSample::Element, 0, {}, {}}, c), nobody, false, LegendCategory::Untouched});
+    // Idle threads are most often the last block's (a grid rounded up past the data): the swatch
+    // takes its last thread's colour, as the map draws them (block 7's, drawn for any launch, did
+    // not match the cells it named).
+    const auto last = [](const Dim3& d) { return Dim3{d.x - 1, d.y - 1, d.z - 1}; };
+    g.swatches.push_back(
+        {colorize({CellSample::Ghost, 0, last(c.grid), last(c.block)}, c), "idle thread (past the data)", true});
+}
+
 }  // namespace
 
 Legend make_legend(const ColorContext& c) {
     const ColorMode mode = c.mode;
     const LaunchConfig launch{c.grid, c.block};
     Legend g;
-    g.title = color_mode_title(mode);
-    if (is_memory_mode(mode)) {  // "per request" → "per load request" or "per store request"
-        const size_t at = g.title.find("per request");
-        if (at != std::string::npos) g.title.insert(at + 4, c.reads ? "load " : "store ");
-    }
+    g.title = legend_title(c);
     const char* nobody = c.reads ? "element nobody read" : "element nobody wrote";
     switch (mode) {
         case ColorMode::Block:
@@ -151,13 +168,7 @@ Legend make_legend(const ColorContext& c) {
             add_finding_swatches(g, c);
             break;
     }
-    g.swatches.push_back({colorize({CellSample::Element, 0, {}, {}}, c), nobody, false, LegendCategory::Untouched});
-    // Idle threads are most often the last block's (a grid rounded up past the data): the swatch
-    // takes its last thread's colour, as the map draws them (block 7's, drawn for any launch, did
-    // not match the cells it named).
-    const auto last = [](const Dim3& d) { return Dim3{d.x - 1, d.y - 1, d.z - 1}; };
-    g.swatches.push_back(
-        {colorize({CellSample::Ghost, 0, last(c.grid), last(c.block)}, c), "idle thread (past the data)", true});
+    add_untouched_and_idle(g, c, nobody);
     return g;
 }
 
