@@ -12,7 +12,13 @@ namespace threadmap {
 
 namespace {
 
+// Code keeps its lines: in a box of its own that scrolls sideways, the column's width whatever
+// the longest line (a projector's narrow column would cut them).
 void show(const std::vector<CodeLine>& lines) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float height =
+        float(lines.size()) * ImGui::GetTextLineHeightWithSpacing() + style.ScrollbarSize + style.WindowPadding.y;
+    ImGui::BeginChild("code", ImVec2(0, height), false, ImGuiWindowFlags_HorizontalScrollbar);
     for (const auto& l : lines) {
         if (l.guard)
             ImGui::TextColored(guard_color(), "%s   <- guard", l.text.c_str());
@@ -23,6 +29,7 @@ void show(const std::vector<CodeLine>& lines) {
         else
             ImGui::TextUnformatted(l.text.c_str());
     }
+    ImGui::EndChild();
 }
 
 }  // namespace
@@ -32,8 +39,9 @@ void draw_code_panel(AppState& state) {
     if (source_kernels_available()) {
         if (ImGui::Button("Edit this kernel")) edit_launch_kernel(state);
         remember_rect(state, "code:edit");
-        ImGui::SameLine();
-        ImGui::TextDisabled("its CUDA C++ in the Editor tab, to change and run");
+        const char* what = "its CUDA C++ in the Editor tab, to change and run";
+        same_line_if_fits(ImGui::CalcTextSize(what).x);
+        disabled_note(what);
     }
     if (!resolved.model && !resolved.workload.kernel) {  // no launch resolved (a lesson that failed to open)
         ImGui::TextDisabled("no kernel chosen");
@@ -64,7 +72,7 @@ void draw_code_panel(AppState& state) {
         }
         ImGui::EndTabBar();
     }
-    ImGui::TextDisabled("numba: kernel[blocks per grid, threads per block]; CUDA: <<<gridDim, blockDim>>>");
+    disabled_note("numba: kernel[blocks per grid, threads per block]; CUDA: <<<gridDim, blockDim>>>");
 }
 
 }  // namespace threadmap

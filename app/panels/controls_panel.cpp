@@ -3,6 +3,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "kernels/builtin/registry.hpp"
@@ -14,8 +15,13 @@ namespace threadmap {
 
 namespace {
 
+// A picker's width: at least 9 font sizes, so that a narrow column puts its label above it
+// (place_label) rather than leave it a few letters of a lesson's title.
+float combo_width() { return std::max(ImGui::CalcItemWidth(), ImGui::GetFontSize() * 9); }
+
 bool count_field(AppState& state, const char* label, uint64_t& v) {
-    const bool changed = ImGui::InputScalar(label, ImGuiDataType_U64, &v, nullptr, nullptr, "%llu");
+    const bool changed = ImGui::InputScalar(place_label(label, ImGui::CalcItemWidth()).c_str(), ImGuiDataType_U64, &v,
+                                            nullptr, nullptr, "%llu");
     remember_rect(state, label);
     return changed;
 }
@@ -39,8 +45,8 @@ bool phase_fields(AppState& state, ModelKernel& k) {
     remember_rect(state, "phase");
     changed |= uint32_t(phase) != k.phase;
     k.phase = uint32_t(phase);
-    ImGui::TextDisabled(
-        phase == 0 ? "accesses before the first __syncthreads()" : "accesses between barrier %d and the next", phase);
+    disabled_note(phase == 0 ? std::string("accesses before the first __syncthreads()")
+                             : "accesses between barrier " + std::to_string(phase) + " and the next");
     return changed;
 }
 
@@ -60,7 +66,7 @@ bool model_kernel_fields(AppState& state, ModelKernel& k) {
         return k.spec->arrays[a].name +
                (space == MemorySpace::Global ? "" : std::string(" (") + memory_space_name(space) + ")");
     };
-    if (ImGui::BeginCombo("array", label(k.array).c_str())) {
+    if (ImGui::BeginCombo(place_label("array", combo_width()).c_str(), label(k.array).c_str())) {
         for (size_t a = 0; a < k.spec->arrays.size(); ++a) {
             if (!ImGui::Selectable(label(a).c_str(), a == k.array)) continue;
             k.array = a;
@@ -71,12 +77,12 @@ bool model_kernel_fields(AppState& state, ModelKernel& k) {
     }
     remember_rect(state, "array");
     if (k.shared()) {  // one copy per block: which block's
-        ImGui::TextDisabled("the copy of blockIdx (x, y, z)");
+        disabled_note("the copy of blockIdx (x, y, z)");
         changed |= dim3_fields(state, "sharedBlock", k.shared_block);
     }
     int access = k.reads ? 1 : 0;
     changed |= ImGui::RadioButton("written by", &access, 0);
-    ImGui::SameLine();
+    same_line_if_fits(box_item_width("read by"));
     changed |= ImGui::RadioButton("read by", &access, 1);
     k.reads = access == 1;
     if (k.spec->uses_barriers) changed |= phase_fields(state, k);
@@ -86,7 +92,8 @@ bool model_kernel_fields(AppState& state, ModelKernel& k) {
 // The lesson picker, by group in the curriculum's order.
 void lesson_combo(AppState& state) {
     const Lesson* current = find_lesson(state.edit.preset);
-    if (ImGui::BeginCombo("lesson", current ? current->title.c_str() : "(your own launch)")) {
+    if (ImGui::BeginCombo(place_label("lesson", combo_width()).c_str(),
+                          current ? current->title.c_str() : "(your own launch)")) {
         std::string group;
         for (const auto& l : lessons()) {
             if (l.group != group) ImGui::TextDisabled("%s", (group = l.group).c_str());
@@ -95,7 +102,8 @@ void lesson_combo(AppState& state) {
         }
         ImGui::EndCombo();
     }
-    if (current) ImGui::TextDisabled("--preset %s", current->name.c_str());
+    if (current && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", current->title.c_str());  // a narrow combo cuts it
+    if (current) disabled_note("--preset " + current->name);
 }
 
 // The kernel picker: the tutorial's four kernels, then the registry's others (the kernel
@@ -103,7 +111,7 @@ void lesson_combo(AppState& state) {
 bool kernel_combo(AppState& state) {
     ResolvedLaunch& resolved = state.edit;
     bool changed = false;
-    if (ImGui::BeginCombo("kernel", resolved.kernel_name().c_str())) {
+    if (ImGui::BeginCombo(place_label("kernel", combo_width()).c_str(), resolved.kernel_name().c_str())) {
         for (const FastKernel* k : all_kernels()) {
             if (!ImGui::Selectable(std::string(kernel_name(k)).c_str(),
                                    !resolved.model && k == resolved.workload.kernel))
@@ -177,7 +185,7 @@ bool launch_fields(AppState& state) {
                                 : "gridDim.x = ceil(" + std::to_string(workload.n) + " / " +
                                       std::to_string(resolved.launch.block.x) + ") = " + std::to_string(cover.x);
     ImGui::BeginDisabled(cover == resolved.launch.grid);
-    if (ImGui::Button(fix.c_str())) {
+    if (wrapped_button(fix, "fix-grid")) {
         resolved.launch.grid = cover;
         changed = true;
     }
@@ -191,8 +199,8 @@ void launch_status(AppState& state) {
     if (state.picture_job) {  // computed off the UI thread: the last map stays until this one is ready
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - state.picture_job->started).count();
-        ImGui::Text("computing the map... %.1f s", seconds);
-        ImGui::SameLine();
+        text_wrapped("computing the map... %.1f s", seconds);
+        same_line_if_fits(ImGui::CalcTextSize("cancel").x + 2 * ImGui::GetStyle().FramePadding.x);
         if (ImGui::SmallButton("cancel")) cancel_picture_job(state);
         remember_rect(state, "cancel-map");
     }
@@ -200,7 +208,7 @@ void launch_status(AppState& state) {
         ImGui::PushStyleColor(ImGuiCol_Text, error_color());
         text_wrapped("%s", state.launch_error.c_str());
         ImGui::PopStyleColor();
-        ImGui::TextDisabled("(the map shows the last valid launch)");
+        disabled_note("(the map shows the last valid launch)");
     }
 }
 

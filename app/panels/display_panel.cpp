@@ -15,70 +15,63 @@ namespace threadmap {
 
 namespace {
 
-// The colour modes, related ones on one row (short labels, the full title as a tooltip): the
-// list stays short enough to leave the export controls in view on a laptop's screen.
+// The colour modes, related ones on one row (short labels, the full title as a tooltip and the
+// legend's: "SM of the block (one possible order)"): the list stays short enough to leave the
+// export controls in view on a laptop's screen.
 struct ModeRow {
     const char* lead;  // before the buttons, or null
     std::vector<std::pair<ColorMode, const char*>> modes;
-    const char* tail;  // after them, or null
 };
 
 const std::vector<ModeRow>& mode_rows() {
     static const std::vector<ModeRow> rows = {
-        {nullptr, {{ColorMode::Block, "blockIdx"}}, nullptr},
-        {"threadIdx", {{ColorMode::ThreadX, ".x"}, {ColorMode::ThreadY, ".y"}, {ColorMode::ThreadZ, ".z"}}, nullptr},
-        {nullptr, {{ColorMode::Global, "global index, cuda.grid (x fastest)"}}, nullptr},
-        {nullptr, {{ColorMode::Warp, "warp"}, {ColorMode::Lane, "lane"}, {ColorMode::Coverage, "coverage"}}, nullptr},
-        {nullptr, {{ColorMode::Sm, "SM"}, {ColorMode::Wave, "wave"}}, "(one possible order)"},
-        {"per request",
-         {{ColorMode::Sectors, "sectors"}, {ColorMode::Banks, "banks"}, {ColorMode::Lanes, "lanes"}},
-         nullptr},
-        {nullptr, {{ColorMode::Findings, "findings of the kernel model"}}, nullptr},
+        {nullptr, {{ColorMode::Block, "blockIdx"}}},
+        {"threadIdx", {{ColorMode::ThreadX, ".x"}, {ColorMode::ThreadY, ".y"}, {ColorMode::ThreadZ, ".z"}}},
+        {nullptr, {{ColorMode::Global, "global index (cuda.grid)"}}},
+        {nullptr, {{ColorMode::Warp, "warp"}, {ColorMode::Lane, "lane"}, {ColorMode::Coverage, "coverage"}}},
+        {nullptr, {{ColorMode::Sm, "SM"}, {ColorMode::Wave, "wave"}}},
+        {"per request", {{ColorMode::Sectors, "sectors"}, {ColorMode::Banks, "banks"}, {ColorMode::Lanes, "lanes"}}},
+        {nullptr, {{ColorMode::Findings, "findings of the kernel model"}}},
     };
     return rows;
 }
 
-// A radio button per colour mode, related ones on one row, and the palette.
+// A radio button per colour mode, related ones on one row where the column is wide enough, and
+// the palette.
 void color_mode_buttons(AppState& state) {
     Settings& s = state.settings;
     ImGui::TextUnformatted("colour by");
     for (const ModeRow& row : mode_rows()) {
-        if (row.lead) {
-            ImGui::TextUnformatted(row.lead);
-            ImGui::SameLine();
-        }
+        if (row.lead) ImGui::TextUnformatted(row.lead);
         for (size_t k = 0; k < row.modes.size(); ++k) {
             const auto [m, label] = row.modes[k];
             const std::string name(color_mode_name(m));
-            if (k) ImGui::SameLine();
-            if (ImGui::RadioButton(label, state.color_mode() == m)) {
+            if (row.lead || k) same_line_if_fits(box_item_width(label));
+            if (wrapped_radio(label, name.c_str(), state.color_mode() == m)) {
                 s.color_mode = name;
                 state.pending.recolor = true;
             }
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", color_mode_title(m).c_str());
             remember_rect(state, "color:" + name);
         }
-        if (row.tail) {
-            ImGui::SameLine();
-            ImGui::TextDisabled("%s", row.tail);
-        }
     }
-    if (ImGui::Checkbox("colour-blind-safe palette", &s.colorblind_palette)) state.pending.recolor = true;
+    if (wrapped_checkbox("colour-blind-safe palette", "palette", &s.colorblind_palette)) state.pending.recolor = true;
+    remember_rect(state, "palette");
 }
 
 // A 1D map's whole blocks per row (a wrapped block counts as one: the field takes it from
 // there), the learner's number or automatic.
 void blocks_per_row_field(AppState& state) {
     int per_row = int(std::max(state.picture->layout.blocks_per_row, 1u));
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-    if (ImGui::InputInt("blocks per row", &per_row)) {  // the learner's choice wins over auto
+    if (ImGui::InputInt(place_label("blocks per row", ImGui::GetFontSize() * 7).c_str(),
+                        &per_row)) {  // the learner's choice wins over auto
         state.row_width = {uint32_t(std::clamp(per_row, 1, 4096)), 0};
         state.auto_blocks_per_row = false;
         state.pending.relayout = true;
         state.requests.fit = true;
     }
     remember_rect(state, "blocks-per-row");
-    ImGui::SameLine();
+    same_line_if_fits(box_item_width("auto"));
     if (ImGui::Checkbox("auto", &state.auto_blocks_per_row)) state.requests.fit = true;
     remember_rect(state, "blocks-per-row-auto");
 }
@@ -88,21 +81,23 @@ void export_buttons(AppState& state) {
     Settings& s = state.settings;
     ImGui::TextUnformatted("export PNG");
     for (int k : {1, 2, 4}) {
-        ImGui::SameLine();
-        if (ImGui::RadioButton((std::to_string(k) + "x").c_str(), s.export_scale == k)) s.export_scale = k;
+        const std::string label = std::to_string(k) + "x";
+        same_line_if_fits(box_item_width(label));
+        if (ImGui::RadioButton(label.c_str(), s.export_scale == k)) s.export_scale = k;
         remember_rect(state, "export-scale:" + std::to_string(k));
     }
     char dir[512];
     std::snprintf(dir, sizeof dir, "%s", s.export_dir.c_str());
-    if (ImGui::InputText("folder", dir, sizeof dir)) s.export_dir = dir;
+    if (ImGui::InputText(place_label("folder", ImGui::GetFontSize() * 8).c_str(), dir, sizeof dir)) s.export_dir = dir;
     remember_rect(state, "folder");
-    if (ImGui::Button("map + legend (Ctrl+S)")) state.requests.export_map = true;
+    if (wrapped_button("map + legend (Ctrl+S)", "export-map")) state.requests.export_map = true;
     remember_rect(state, "export-map");
-    ImGui::SameLine();
-    if (ImGui::Button("whole window (Ctrl+Shift+S)")) state.requests.export_window = true;
+    const char* whole = "whole window (Ctrl+Shift+S)";
+    same_line_if_fits(ImGui::CalcTextSize(whole).x + 2 * ImGui::GetStyle().FramePadding.x);
+    if (wrapped_button(whole, "export-window")) state.requests.export_window = true;
     remember_rect(state, "export-window");
     // What is on screen as a file to hand a class: threadmap FILE (or a drop on the window) opens it.
-    if (ImGui::Button("Save session (.threadmap)")) state.requests.save_session = true;
+    if (wrapped_button("Save session (.threadmap)", "save-session")) state.requests.save_session = true;
     remember_rect(state, "save-session");
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
@@ -118,13 +113,14 @@ void draw_display_panel(AppState& state) {
     if (state.picture && !state.picture->layout.is_matrix()) blocks_per_row_field(state);
 
     ImGui::Separator();
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-    if (ImGui::SliderFloat("UI scale", &s.ui_scale, Settings::kMinUiScale, Settings::kMaxUiScale, "%.2f"))
+    if (ImGui::SliderFloat(place_label("UI scale", ImGui::GetFontSize() * 7).c_str(), &s.ui_scale,
+                           Settings::kMinUiScale, Settings::kMaxUiScale, "%.2f"))
         state.requests.rescale = true;
-    ImGui::SameLine();
+    remember_rect(state, "ui-scale");
+    same_line_if_fits(ImGui::CalcTextSize("Ctrl +/-").x);
     ImGui::TextDisabled("Ctrl +/-");
     bool light = state.theme().light;
-    if (ImGui::Checkbox("light theme (a lit room, a projector)", &light)) {
+    if (wrapped_checkbox("light theme (for a lit room)", "theme", &light)) {
         s.theme = light ? "light" : "dark";
         state.requests.rescale = true;  // the style's colours are rebuilt with the fonts
     }

@@ -101,7 +101,7 @@ void sweep_button(AppState& state, LaunchSweepJob& job) {
         ImGui::InputText("##expect", &job.expect);
         remember_rect(state, "findings:expect");
     }
-    if (ImGui::Button("Where does it break? Try awkward launches")) {
+    if (wrapped_button("Where does it break?", "launch-sweep")) {
         ExpectationCompile expected;  // compiled in the sweep's job
         if (editors && !job.expect.empty()) expected = editor_expectation(state, job.expect);
         if (lessons && (lesson_expects || !job.expect.empty()))
@@ -123,7 +123,7 @@ void draw_launch_sweep(AppState& state) {
         if (ImGui::Button("Cancel")) *job.cancel = true;
         remember_rect(state, "findings:sweep");
         ImGui::SameLine();
-        ImGui::TextDisabled("running %s on awkward launches...", job.reference.kernel_name().c_str());
+        disabled_note("running " + job.reference.kernel_name() + " on awkward launches...");
         return;
     }
     sweep_button(state, job);
@@ -179,8 +179,8 @@ void draw_findings_panel(AppState& state) {
     uint64_t total = 0;
     for (uint64_t c : f.counts) total += c;
     if (total > f.list.size())
-        ImGui::TextDisabled("... and %llu more (threadmap check --format json lists up to 1000)",
-                            static_cast<unsigned long long>(total - f.list.size()));
+        disabled_note("... and " + std::to_string(total - f.list.size()) +
+                      " more (threadmap check --format json lists up to 1000)");
 }
 
 }  // namespace threadmap

@@ -17,11 +17,12 @@ namespace {
 void go_to_element(AppState& state) {
     if (!state.picture) return;
     const std::vector<uint64_t> shape = map_shape(state.picture->launch.workload);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    const std::string label = place_label("go to element", ImGui::GetFontSize() * 8);
     if (std::exchange(state.requests.focus_go_to, false)) ImGui::SetKeyboardFocusHere();
-    const bool entered = ImGui::InputTextWithHint("go to element (Ctrl+G)", shape.size() == 2 ? "row, column" : "index",
+    const bool entered = ImGui::InputTextWithHint(label.c_str(), shape.size() == 2 ? "row, column" : "index",
                                                   &state.go_to_text, ImGuiInputTextFlags_EnterReturnsTrue);
     remember_rect(state, "go-to-element");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Ctrl+G");
     if (entered) {
         const auto element = parse_element(state.go_to_text, shape);
         state.go_to_error = element.error;

@@ -13,14 +13,16 @@ void draw_lessons_panel(AppState& state) {
     for (const auto& l : lessons()) {
         const bool current = state.edit.preset == l.name;
         ImGui::PushID(l.name.c_str());
-        if (ImGui::Selectable(l.title.c_str(), current)) select_lesson(state, l.name);
+        // The title wrapped to the column: a projector's cut it ("increment_by_one, one th").
+        const std::string title = wrap_to_width(l.title, ImGui::GetContentRegionAvail().x) + "###title";
+        if (ImGui::Selectable(title.c_str(), current)) select_lesson(state, l.name);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l.summary.c_str());
         ImGui::Indent();
-        ImGui::TextDisabled("--preset %s", l.name.c_str());
+        disabled_note("--preset " + l.name);
         if (current) {  // the figures come from the lesson's own launch (one emulation, kept)
             text_wrapped("%s", lesson_text_now(state, l, l.explanation).c_str());
             text_wrapped("Look for: %s", lesson_text_now(state, l, l.look_for).c_str());
-            for (const auto& source : l.sources) ImGui::TextDisabled("Source: %s", source.source.c_str());
+            for (const auto& source : l.sources) disabled_note("Source: " + source.source);
         }
         ImGui::Unindent();
         ImGui::Spacing();

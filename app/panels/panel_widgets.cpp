@@ -1,6 +1,7 @@
 // Small pieces the panels share; see panel_widgets.hpp.
 #include "app/panels/panel_widgets.hpp"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 
@@ -40,6 +41,67 @@ std::string fit_to_width(const std::string& text, float width) {
         if (ImGui::CalcTextSize((cut + "\u2026").c_str()).x <= width) break;
     }
     return cut + "\u2026";
+}
+
+std::string wrap_to_width(const std::string& text, float width) {
+    std::string wrapped, line;
+    for (size_t start = 0; start <= text.size();) {
+        const size_t end = std::min(text.find(' ', start), text.size());
+        const std::string word = text.substr(start, end - start);
+        const std::string longer = line.empty() ? word : line + " " + word;
+        if (!line.empty() && ImGui::CalcTextSize(longer.c_str()).x > width) {
+            wrapped += line + "\n";
+            line = word;
+        } else {
+            line = longer;
+        }
+        start = end + 1;
+    }
+    return wrapped + line;
+}
+
+namespace {
+
+float box_width() { return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x; }
+
+// `label` wrapped to the line's rest less `less`, with the ID `id`.
+std::string wrapped_label(const std::string& label, float less, const char* id) {
+    return wrap_to_width(label, std::max(ImGui::GetContentRegionAvail().x - less, 1.0f)) + "###" + id;
+}
+
+}  // namespace
+
+bool wrapped_checkbox(const std::string& label, const char* id, bool* v) {
+    return ImGui::Checkbox(wrapped_label(label, box_width(), id).c_str(), v);
+}
+
+bool wrapped_radio(const std::string& label, const char* id, bool active) {
+    return ImGui::RadioButton(wrapped_label(label, box_width(), id).c_str(), active);
+}
+
+bool wrapped_button(const std::string& label, const char* id) {
+    return ImGui::Button(wrapped_label(label, 2 * ImGui::GetStyle().FramePadding.x, id).c_str());
+}
+
+float box_item_width(const std::string& label) { return box_width() + ImGui::CalcTextSize(label.c_str()).x; }
+
+void same_line_if_fits(float width, float spacing) {
+    if (spacing < 0) spacing = ImGui::GetStyle().ItemSpacing.x;
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + spacing + width <= right) ImGui::SameLine(0, spacing);
+}
+
+std::string place_label(const char* label, float width) {
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float beside = ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+    const std::string id = std::string("###") + label;
+    if (width + beside <= avail) {
+        ImGui::SetNextItemWidth(width);
+        return label + id;
+    }
+    ImGui::TextUnformatted(label);
+    ImGui::SetNextItemWidth(avail);
+    return id;
 }
 
 bool dim3_fields(AppState& state, const char* id, Dim3& d, float width) {

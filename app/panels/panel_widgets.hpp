@@ -54,6 +54,32 @@ inline void remember_rect(AppState& state, const std::string& name) {
 // "…" after it.
 std::string fit_to_width(const std::string& text, float width);
 
+// ---- Widgets that fit a column as narrow as a projector's (1280 px: the left one ~190 px) ----
+// ImGui draws a label on one line beside its widget, and a narrow column cuts what does not fit
+// ("light theme (a lit roo", "gridDim = ceil(C / block"); these wrap it, or move it.
+
+// `text` broken at spaces into lines that each fit `width` pixels of the current font (a word
+// wider than that keeps a line of its own).
+std::string wrap_to_width(const std::string& text, float width);
+
+// A checkbox, a radio button and a button whose label wraps to the rest of the line; `id` keeps
+// each the same widget however its lines fall.
+bool wrapped_checkbox(const std::string& label, const char* id, bool* v);
+bool wrapped_radio(const std::string& label, const char* id, bool active);
+bool wrapped_button(const std::string& label, const char* id);
+
+// The width of a checkbox or radio button whose label is `label`, on one line.
+float box_item_width(const std::string& label);
+
+// Puts the next item, `width` pixels wide, on the last item's line where it fits there,
+// `spacing` after it (negative: the style's), else lets it start the next line.
+void same_line_if_fits(float width, float spacing = -1);
+
+// Places `label` for the next item (a combo, a slider), `width` pixels wide: beside it where
+// both fit the line, else on the line above, the item then taking the whole line. Returns the
+// label to give the item (the same ImGui ID either way).
+std::string place_label(const char* label, float width);
+
 // An analysis tab's lead: its key figure in large type ("28.57 sectors per store request"),
 // then one line of what it means; `name` is the figure's widget name (tests, replays).
 void headline(AppState& state, const std::string& figure, const std::string& meaning, const std::string& name);
@@ -74,7 +100,7 @@ void mark_launch_edited(AppState& state);
 // A button that colours the map by `mode` (a colour mode name) and shows the map; its rectangle
 // is remembered as "PREFIX:MODE" for scripted clicks.
 inline void colour_map_button(AppState& state, const char* label, const char* mode, const char* prefix) {
-    if (ImGui::Button(label)) {
+    if (wrapped_button(label, (std::string(prefix) + ":" + mode).c_str())) {
         state.settings.color_mode = mode;
         state.pending.recolor = true;
         state.open_view = CentreView::Map;

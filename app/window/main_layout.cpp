@@ -214,14 +214,38 @@ void poll_jobs(AppState& state) {
     }
 }
 
-// One tab of the right column, its rectangle remembered for replays.
-template <class Draw>
-void info_tab(AppState& state, const std::string& label, const char* rect_name, Draw draw) {
-    const bool open = ImGui::BeginTabItem(label.c_str());
-    if (rect_name) remember_rect(state, rect_name);
-    if (!open) return;
-    draw(state);
-    ImGui::EndTabItem();
+// The right column's tabs, as buttons that wrap to a second line where the column is narrower
+// than their names: ImGui's tab bar shrank them, and a projector's 1280-px window read
+// "Fin..." for "Findings (256)", the count a race lesson points at. Each button's rectangle
+// is remembered ("tab:Findings") for replays.
+void info_tabs(AppState& state) {
+    using Tab = AppState::InfoTab;
+    struct Entry {
+        Tab tab;
+        std::string label;
+        const char* rect;
+        void (*draw)(AppState&);
+    };
+    const Entry entries[] = {{Tab::Stats, "Stats", "tab:Stats", draw_stats_panel},
+                             {Tab::Findings, findings_tab_label(state), "tab:Findings", draw_findings_panel},
+                             {Tab::Code, "Code", "tab:Code", draw_code_panel},
+                             {Tab::Lessons, "Lessons", "tab:Lessons", draw_lessons_panel}};
+    const float padding = 2 * ImGui::GetStyle().FramePadding.x;
+    for (const Entry& e : entries) {
+        if (e.tab != Tab::Stats)  // as close as a tab bar's tabs
+            same_line_if_fits(ImGui::CalcTextSize(e.label.c_str(), nullptr, true).x + padding,
+                              ImGui::GetStyle().ItemInnerSpacing.x);
+        const bool open = state.info_tab == e.tab;
+        ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(open ? ImGuiCol_TabActive : ImGuiCol_Tab));
+        ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImGui::GetStyleColorVec4(ImGuiCol_TabHovered));
+        ImGui::Button(e.label.c_str());
+        if (ImGui::IsItemActivated()) state.info_tab = e.tab;  // on the press, as a tab bar's tab
+        ImGui::PopStyleColor(2);
+        remember_rect(state, e.rect);
+    }
+    ImGui::Separator();
+    for (const Entry& e : entries)
+        if (state.info_tab == e.tab) e.draw(state);
 }
 
 // The side columns of the normal layout: the launch and display on the left, the inspector
@@ -231,7 +255,7 @@ void draw_side_columns(AppState& state, const WindowLayoutSpec& spec, const Wind
     begin_region("left", origin, regions.left, true);
     if (ImGui::CollapsingHeader("Launch", ImGuiTreeNodeFlags_DefaultOpen)) draw_controls_panel(state);
     if (ImGui::CollapsingHeader("Display and export", ImGuiTreeNodeFlags_DefaultOpen)) draw_display_panel(state);
-    if (ImGui::Button("Presentation mode (F11)")) state.settings.presentation = true;
+    if (wrapped_button("Presentation mode (F11)", "presentation")) state.settings.presentation = true;
     remember_rect(state, "presentation");
     ImGui::EndChild();
     const double bar = spec.splitter * scale;
@@ -240,13 +264,7 @@ void draw_side_columns(AppState& state, const WindowLayoutSpec& spec, const Wind
              scale);
     begin_region("right", origin, regions.right, true);
     if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) draw_inspector_panel(state);
-    if (ImGui::BeginTabBar("info")) {
-        info_tab(state, "Stats", nullptr, draw_stats_panel);
-        info_tab(state, findings_tab_label(state), "tab:Findings", draw_findings_panel);
-        info_tab(state, "Code", "tab:Code", draw_code_panel);
-        info_tab(state, "Lessons", nullptr, draw_lessons_panel);
-        ImGui::EndTabBar();
-    }
+    info_tabs(state);
     ImGui::EndChild();
 }
 

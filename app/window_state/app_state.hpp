@@ -150,6 +150,8 @@ struct AppState {
     TouchersJob touchers;                     // the inspector's threads that touched the pinned element
     std::optional<CentreView> open_view;      // select this tab of the centre once (a lesson chose it)
     CentreView shown_view = CentreView::Map;  // the centre tab drawn last (a saved session's)
+    // The right column's open tab (main_layout.cpp's info_tabs).
+    enum class InfoTab { Stats, Findings, Code, Lessons } info_tab = InfoTab::Stats;
     // The warp inspector stepped (arrow keys) from the request of `cell` to request `request`
     // of the picture's memory (another of the same warp).
     struct WarpStep {

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <unistd.h>
 
@@ -52,6 +53,7 @@ using namespace threadmap;
 namespace {
 
 struct HeadlessUi {
+    explicit HeadlessUi(float width = 1600, float height = 900) : context(width, height) {}
     HeadlessImGuiContext context;
     void frame(AppState& state) {
         finish_picture_job(state, 16384, kMaxDrawnCells);  // the map of this frame's launch, computed
@@ -119,6 +121,40 @@ TEST_CASE("every lesson and colour mode draws its panels") {
             CHECK(state.widget_rects.count("memory:lanes") == 1);
         else
             CHECK(state.map_rect.w > 100);
+    }
+}
+
+namespace {
+
+// How far the widest line of the side column `name` ("left", "right") reaches past its content
+// region's width, in pixels, as the last frame laid it out (ImGui cuts what does not fit).
+float side_column_overflow(const char* name) {
+    const std::string child = std::string("/") + name + "_";
+    for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+        if (std::string(w->Name).find(child) != std::string::npos)
+            return w->ContentSize.x - w->ContentRegionRect.GetWidth();
+    FAIL("no side column named " << name);
+    return 0;
+}
+
+}  // namespace
+
+TEST_CASE("at a projector's 1280x720 nothing in the side columns is cut - labels wrap or go above their fields") {
+    HeadlessUi ui(1280, 720);
+    for (const auto& l : lessons()) {
+        CAPTURE(l.name);
+        AppState state;
+        state.requests.rescale = false;
+        select_lesson(state, l.name);
+        for (int i = 0; i < 3; ++i) ui.frame(state);  // ContentSize: the last frame's, laid out as measured
+        CHECK(side_column_overflow("left") <= 0.5f);
+        using Tab = AppState::InfoTab;
+        for (Tab tab : {Tab::Stats, Tab::Findings, Tab::Code, Tab::Lessons}) {
+            CAPTURE(int(tab));
+            state.info_tab = tab;
+            for (int i = 0; i < 3; ++i) ui.frame(state);  // a scrollbar that comes takes its width a frame later
+            CHECK(side_column_overflow("right") <= 0.5f);
+        }
     }
 }
 

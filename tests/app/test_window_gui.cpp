@@ -306,8 +306,9 @@ TEST_CASE("a lesson of a kernel only the model runs opens - its map is the model
 TEST_CASE("the Findings tab names the race of increment on a 2D block - a click pins its element") {
     const WindowRun w =
         run_window({"--kernel", "increment", "--n", "500", "--block", "32,2"},
-                   "1 move 5 5\n3 wait idle\n4 click tab:Findings\n6 move finding:3\n7 click finding:3\n"
-                   "9 move 5 5\n10 state @/s.json\n10 screenshot @/f.png\n11 quit\n");
+                   // the list's fourth finding lies below a 900-px window's fold: scrolled into view
+                   "1 move 5 5\n3 wait idle\n4 click tab:Findings\n6 scroll 1440 600 -1\n7 move finding:3\n"
+                   "8 click finding:3\n10 move 5 5\n11 state @/s.json\n11 screenshot @/f.png\n12 quit\n");
     const json s = load_json(w.path("s.json"));
     CHECK(s["findings"] == 1000);  // 500 races and 500 hazards: each element, twice written
     // The fourth finding is the race on a[3]; a 1D map of 500 elements in rows of whole blocks.
@@ -403,8 +404,9 @@ TEST_CASE("a finding on a shared tile - a click maps that block's copy of the ti
         CAPTURE(first_array);
         const WindowRun w = run_window(args,
                                        "1 move 5 5\n3 wait idle\n3 state @/before.json\n4 click tab:Findings\n"
-                                       "6 move finding:3\n7 click finding:3\n9 wait idle\n10 move 5 5\n"
-                                       "11 state @/s.json\n11 screenshot @/f.png\n12 quit\n");
+                                       // the list's fourth finding lies below a 900-px window's fold
+                                       "6 scroll 1440 600 -1\n7 move finding:3\n8 click finding:3\n10 wait idle\n"
+                                       "11 move 5 5\n12 state @/s.json\n12 screenshot @/f.png\n13 quit\n");
         CHECK(load_json(w.path("before.json"))["array"] == first_array);
         const json s = load_json(w.path("s.json"));
         CHECK(s["array"] == "As");
