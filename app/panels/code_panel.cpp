@@ -3,6 +3,10 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+#include <cctype>
+#include <string>
+
 #include "app/window_state/kernel_code.hpp"
 #include "app/launch/lessons.hpp"
 #include "app/panels/panel_widgets.hpp"
@@ -12,24 +16,60 @@ namespace threadmap {
 
 namespace {
 
-// Code keeps its lines: in a box of its own that scrolls sideways, the column's width whatever
-// the longest line (a projector's narrow column would cut them).
-void show(const std::vector<CodeLine>& lines) {
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const float height =
-        float(lines.size()) * ImGui::GetTextLineHeightWithSpacing() + style.ScrollbarSize + style.WindowPadding.y;
-    ImGui::BeginChild("code", ImVec2(0, height), false, ImGuiWindowFlags_HorizontalScrollbar);
-    for (const auto& l : lines) {
-        if (l.guard)
-            ImGui::TextColored(guard_color(), "%s   <- guard", l.text.c_str());
-        else if (l.launch)
-            ImGui::TextColored(grid_dim_color(), "%s", l.text.c_str());
-        else if (l.note)
-            text_wrapped("%s", l.text.c_str());
-        else
-            ImGui::TextUnformatted(l.text.c_str());
+// `text` with the spaces before a leading line number as wide as its digits (U+2007, a figure
+// space): padded with spaces, numbers from 10 on sat a space right of those below 10.
+std::string with_figure_spaces(const std::string& text) {
+    const size_t digits = text.find_first_not_of(' ');
+    if (digits == std::string::npos || !std::isdigit(static_cast<unsigned char>(text[digits]))) return text;
+    std::string padded;
+    for (size_t i = 0; i < digits; ++i) padded += "\u2007";
+    return padded + text.substr(digits);
+}
+
+// A line of code in the column's width: where it does not fit (a projector's column shows some 22
+// characters, and the line a lesson is about was off-screen), it goes on over the next lines,
+// indented past where its code starts, so that its line number and nesting stay readable.
+void code_line(const std::string& text) {
+    const float width = ImGui::GetContentRegionAvail().x;
+    if (ImGui::CalcTextSize(with_figure_spaces(text).c_str()).x <= width)
+        return ImGui::TextUnformatted(with_figure_spaces(text).c_str());
+    // Where the code starts: past the leading spaces, and past a line number and its spaces.
+    std::string line = text;
+    size_t number_end = 0, code = std::min(line.find_first_not_of(' '), line.size());
+    if (code < line.size() && std::isdigit(static_cast<unsigned char>(line[code]))) {
+        number_end = std::min(line.find_first_not_of("0123456789", code), line.size());
+        code = std::min(line.find_first_not_of(' ', number_end), line.size());
     }
-    ImGui::EndChild();
+    // Indentation deeper than a third of the column (a parameter list aligned under its
+    // parenthesis) shrinks to it: else the line number stood alone on its line.
+    while (code > number_end + 2 && ImGui::CalcTextSize(line.substr(0, code).c_str()).x > width / 3) {
+        line.erase(number_end, 1);
+        --code;
+    }
+    std::string hang(code + 4, ' ');
+    while (hang.size() > 1 && ImGui::CalcTextSize(hang.c_str()).x > width / 3) hang.pop_back();
+    // The first line takes the column's width, the rest what the hang leaves.
+    const std::string shown = with_figure_spaces(line);
+    const std::string all = wrap_to_width(shown, width);
+    std::string indented = all.substr(0, all.find('\n'));
+    const std::string rest = shown.substr(std::min(shown.find_first_not_of(' ', indented.size()), shown.size()));
+    if (!rest.empty())
+        for (const char c : "\n" + wrap_to_width(rest, width - ImGui::CalcTextSize(hang.c_str()).x))
+            indented += c == '\n' ? "\n" + hang : std::string(1, c);
+    ImGui::TextUnformatted(indented.c_str());
+}
+
+void show(const std::vector<CodeLine>& lines) {
+    for (const auto& l : lines) {
+        if (l.note) {
+            text_wrapped("%s", l.text.c_str());
+            continue;
+        }
+        const bool coloured = l.guard || l.launch;
+        if (coloured) ImGui::PushStyleColor(ImGuiCol_Text, l.guard ? guard_color() : grid_dim_color());
+        code_line(l.guard ? l.text + "   <- guard" : l.text);
+        if (coloured) ImGui::PopStyleColor();
+    }
 }
 
 }  // namespace
@@ -62,7 +102,7 @@ void draw_code_panel(AppState& state) {
     o.store_in_loop = lesson && lesson->store_in_loop && lesson->workload == resolved.workload;
     text_wrapped("The Timing tab models this program: %s.", describe(o.program).c_str());
     if (ImGui::BeginTabBar("languages")) {
-        if (ImGui::BeginTabItem("numba (Python)")) {
+        if (ImGui::BeginTabItem("numba")) {  // "numba (Python)" was cut to "numba (P..." at 1280 px
             show(numba_code(resolved.workload, resolved.launch, o));
             ImGui::EndTabItem();
         }

@@ -20,8 +20,12 @@ namespace {
 float combo_width() { return std::max(ImGui::CalcItemWidth(), ImGui::GetFontSize() * 9); }
 
 bool count_field(AppState& state, const char* label, uint64_t& v) {
-    const bool changed = ImGui::InputScalar(place_label(label, ImGui::CalcItemWidth()).c_str(), ImGuiDataType_U64, &v,
-                                            nullptr, nullptr, "%llu");
+    // At least as wide as the number and a digit more: at a raised UI scale the column left the
+    // field "26214" of 262144, its label beside it.
+    const float number =
+        ImGui::CalcTextSize((std::to_string(v) + "0").c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
+    const bool changed = ImGui::InputScalar(place_label(label, std::max(ImGui::CalcItemWidth(), number)).c_str(),
+                                            ImGuiDataType_U64, &v, nullptr, nullptr, "%llu");
     remember_rect(state, label);
     return changed;
 }
@@ -103,7 +107,7 @@ void lesson_combo(AppState& state) {
         ImGui::EndCombo();
     }
     if (current && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", current->title.c_str());  // a narrow combo cuts it
-    if (current) disabled_note("--preset " + current->name);
+    if (current) disabled_note(wrap_to_width("--preset " + current->name, ImGui::GetContentRegionAvail().x));
 }
 
 // The kernel picker: the tutorial's four kernels, then the registry's others (the kernel
@@ -136,6 +140,7 @@ bool kernel_combo(AppState& state) {
         ImGui::EndCombo();
     }
     remember_rect(state, "kernel");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", resolved.kernel_name().c_str());  // "matmul-tiled-nosyn"
     return changed;
 }
 

@@ -41,12 +41,19 @@ const std::vector<ModeRow>& mode_rows() {
 void color_mode_buttons(AppState& state) {
     Settings& s = state.settings;
     ImGui::TextUnformatted("colour by");
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
     for (const ModeRow& row : mode_rows()) {
-        if (row.lead) ImGui::TextUnformatted(row.lead);
+        if (row.lead) {  // beside its buttons where they all fit the line, else on a line of its own above
+            float buttons = 0;
+            for (const auto& [m, label] : row.modes) buttons += spacing + box_item_width(label);
+            ImGui::AlignTextToFramePadding();
+            ImGui::TextUnformatted(row.lead);
+            if (ImGui::CalcTextSize(row.lead).x + buttons <= ImGui::GetContentRegionAvail().x) ImGui::SameLine();
+        }
         for (size_t k = 0; k < row.modes.size(); ++k) {
             const auto [m, label] = row.modes[k];
             const std::string name(color_mode_name(m));
-            if (row.lead || k) same_line_if_fits(box_item_width(label));
+            if (k) same_line_if_fits(box_item_width(label));
             if (wrapped_radio(label, name.c_str(), state.color_mode() == m)) {
                 s.color_mode = name;
                 state.pending.recolor = true;
@@ -79,10 +86,13 @@ void blocks_per_row_field(AppState& state) {
 // PNG exports (map with its legend, or the whole window) at a scale, and the session file.
 void export_buttons(AppState& state) {
     Settings& s = state.settings;
+    ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("export PNG");
+    const float scales = 3 * (ImGui::GetStyle().ItemSpacing.x + box_item_width("4x"));
+    const bool beside = ImGui::CalcTextSize("export PNG").x + scales <= ImGui::GetContentRegionAvail().x;
     for (int k : {1, 2, 4}) {
         const std::string label = std::to_string(k) + "x";
-        same_line_if_fits(box_item_width(label));
+        if (beside || k > 1) ImGui::SameLine();
         if (ImGui::RadioButton(label.c_str(), s.export_scale == k)) s.export_scale = k;
         remember_rect(state, "export-scale:" + std::to_string(k));
     }

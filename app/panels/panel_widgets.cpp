@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 
 #include "viz/draw/legend.hpp"
 #include "viz/draw/ui_font.hpp"
@@ -44,18 +45,38 @@ std::string fit_to_width(const std::string& text, float width) {
 }
 
 std::string wrap_to_width(const std::string& text, float width) {
+    const auto fits = [width](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x <= width; };
     std::string wrapped, line;
+    bool started = false;  // the line has a word (an empty one too: a code line's leading spaces)
     for (size_t start = 0; start <= text.size();) {
         const size_t end = std::min(text.find(' ', start), text.size());
-        const std::string word = text.substr(start, end - start);
-        const std::string longer = line.empty() ? word : line + " " + word;
-        if (!line.empty() && ImGui::CalcTextSize(longer.c_str()).x > width) {
-            wrapped += line + "\n";
-            line = word;
-        } else {
-            line = longer;
-        }
+        std::string word = text.substr(start, end - start);
         start = end + 1;
+        const std::string longer = started ? line + " " + word : word;
+        if (fits(longer)) {
+            line = longer;
+            started = true;
+            continue;
+        }
+        if (started) wrapped += line + "\n";
+        line.clear();
+        started = false;
+        if (word.empty()) continue;  // a line goes on without the spaces it broke at
+        // A word wider than the line (a preset's name, a file's, code) is cut after a '-', '_',
+        // '/', '.', ',', '(' or '[' where one lets a piece fit (ImGui cut "transpose-bank-conflict"
+        // from its "s"), else where the line ends.
+        while (!fits(word) && word.size() > 1) {
+            size_t cut = 0, fitting = 1;
+            for (size_t i = 1; i < word.size() && fits(word.substr(0, i)); ++i) {
+                fitting = i;
+                if (std::strchr("-_/.,([", word[i - 1])) cut = i;
+            }
+            if (cut == 0) cut = fitting;
+            wrapped += word.substr(0, cut) + "\n";
+            word.erase(0, cut);
+        }
+        line = word;
+        started = true;
     }
     return wrapped + line;
 }

@@ -58,8 +58,9 @@ std::string fit_to_width(const std::string& text, float width);
 // ImGui draws a label on one line beside its widget, and a narrow column cuts what does not fit
 // ("light theme (a lit roo", "gridDim = ceil(C / block"); these wrap it, or move it.
 
-// `text` broken at spaces into lines that each fit `width` pixels of the current font (a word
-// wider than that keeps a line of its own).
+// `text` broken at spaces into lines that each fit `width` pixels of the current font; a word
+// wider than that is cut after a '-', '_', '/', '.', ',', '(' or '[' where it can be, else where
+// the line ends.
 std::string wrap_to_width(const std::string& text, float width);
 
 // A checkbox, a radio button and a button whose label wraps to the rest of the line; `id` keeps

@@ -239,9 +239,17 @@ void info_tabs(AppState& state) {
         ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(open ? ImGuiCol_TabActive : ImGuiCol_Tab));
         ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImGui::GetStyleColorVec4(ImGuiCol_TabHovered));
         ImGui::Button(e.label.c_str());
-        if (ImGui::IsItemActivated()) state.info_tab = e.tab;  // on the press, as a tab bar's tab
+        if (ImGui::IsItemActivated()) {  // on the press, as a tab bar's tab
+            state.requests.show_current_lesson |= e.tab == Tab::Lessons && !open;
+            state.info_tab = e.tab;
+        }
         ImGui::PopStyleColor(2);
         remember_rect(state, e.rect);
+        if (open) {  // underlined: a hovered tab is as bright as the open one
+            const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+            ImGui::GetWindowDrawList()->AddLine(ImVec2(a.x, b.y - 1), ImVec2(b.x, b.y - 1),
+                                                ImGui::GetColorU32(ImGuiCol_Text), 2);
+        }
     }
     ImGui::Separator();
     for (const Entry& e : entries)

@@ -48,6 +48,7 @@ struct FrameRequests {
     std::string run_timing_for;                 // a timing lesson's run, once the map of its launch is there: its name
     std::optional<std::pair<int, int>> resize;  // a replay's `resize`: the window's new size
     bool save_session = false;                  // the Display panel's Save session
+    bool show_current_lesson = false;           // the Lessons tab opened: scroll its list to the open lesson
     std::vector<std::string> open_files;        // dropped on the window (or a replay's `drop`)
 };
 

@@ -138,8 +138,12 @@ std::vector<CodeLine> model_kernel_code(const KernelSpec& spec, const LaunchConf
         c.push_back({number + text});
     }
     const int n = std::max(dims(launch.grid), dims(launch.block));
-    std::string name = spec.cuda_source.substr(0, spec.cuda_source.find('('));
-    name = name.substr(name.find_last_of(' ') + 1);
+    // The kernel's name: the word before the parenthesis after __global__ (a __device__ helper
+    // may come first: warp-shuffle-sum's launch line read "<<<4, 128>>>(...)").
+    const size_t global = spec.cuda_source.find("__global__");
+    const size_t from = global == std::string::npos ? 0 : global;
+    std::string name = spec.cuda_source.substr(from, spec.cuda_source.find('(', from) - from);
+    name = name.substr(name.find_last_of(" \n*&") + 1);
     c.push_back({""});
     c.push_back({"// launched as", false, false, true});
     c.push_back({name + "<<<" + cu_dim(launch.grid, n) + ", " + cu_dim(launch.block, n) + ">>>(...);", false, true});

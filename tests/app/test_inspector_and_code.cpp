@@ -122,6 +122,20 @@ TEST_CASE("inspector - a read map says read by, and a float4 load's 16 sectors a
     CHECK(field(describe_cell(picture, int(x), int(y)), "read by") == "no thread reads it");
 }
 
+TEST_CASE("code panel - a kernel after a __device__ helper is launched by its own name") {
+    KernelSpec spec;
+    spec.cuda_source =
+        "// doubles each value\n"
+        "__device__ int twice(int v) { return 2 * v; }\n"
+        "__global__ void doubled(int* out, int n) {\n"
+        "    out[threadIdx.x] = twice(threadIdx.x);\n"
+        "}\n";
+    const auto lines = model_kernel_code(spec, {{4, 1, 1}, {128, 1, 1}});
+    REQUIRE(!lines.empty());
+    CHECK(lines.back().launch);
+    CHECK(lines.back().text == "doubled<<<4, 128>>>(...);");  // it read "twice<<<4, 128>>>(...);"
+}
+
 TEST_CASE("code panel - the launch line for the current configuration - and the guard marked") {
     Workload workload = array_workload(&IncrementBody::kernel, 500);
     const auto py = numba_code(workload, {{16, 1, 1}, {32, 1, 1}});

@@ -158,6 +158,24 @@ TEST_CASE("at a projector's 1280x720 nothing in the side columns is cut - labels
     }
 }
 
+TEST_CASE("the Lessons tab opens on the open lesson - a late one is scrolled into view") {
+    HeadlessUi ui(1280, 720);
+    AppState state;
+    state.requests.rescale = false;
+    select_lesson(state, lessons().back().name);
+    for (int i = 0; i < 3; ++i) ui.frame(state);
+    const auto right_scroll = [] {
+        for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+            if (std::string(w->Name).find("/right_") != std::string::npos) return w->Scroll.y;
+        return -1.0f;
+    };
+    CHECK(right_scroll() == 0);
+    ui.click(state, "tab:Lessons");
+    for (int i = 0; i < 2; ++i) ui.frame(state);
+    CHECK(state.info_tab == AppState::InfoTab::Lessons);
+    CHECK(right_scroll() > 1000);  // the last of 33 lessons, far below the first
+}
+
 TEST_CASE("a window whose lesson could not open draws its panels - the Code tab says no kernel is chosen") {
     HeadlessUi ui;
     AppState state;  // select_lesson failed (a lesson's own kernel that did not compile): nothing resolved

@@ -10,9 +10,9 @@ namespace {
 ImFont* g_mono = nullptr;     // one window per process
 ImFont* g_heading = nullptr;  // an analysis tab's key figure
 
-// Latin, with the punctuation, arrows and mathematical signs the labels use ("×", "·", "…",
-// "→", "↓", "≥"); the fonts cover them (DejaVu).
-const ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x21FF, 0x2200, 0x22FF, 0};
+// Latin, with the spaces, punctuation, arrows and mathematical signs the labels use ("×", "·",
+// "…", "→", "↓", "≥", the Code tab's figure space); the fonts cover them (DejaVu).
+const ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x2000, 0x2027, 0x2190, 0x21FF, 0x2200, 0x22FF, 0};
 }  // namespace
 
 ImFont* load_ui_font(ImGuiIO& io, float size_px) {
