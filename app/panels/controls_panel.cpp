@@ -173,12 +173,15 @@ bool launch_fields(AppState& state) {
     ResolvedLaunch& resolved = state.edit;
     bool changed = false;
     ImGui::Spacing();
+    // Each hint wrapped beside its name where a few of its words fit there, else under it: at a
+    // raised UI scale a 1280-pixel window's column left it room for "threa" / "ds".
+    const float hint_room = ImGui::CalcTextSize("threads in each").x;
     ImGui::TextColored(block_dim_color(), "blockDim");
-    ImGui::SameLine();
-    disabled_note("threads in each block (x, y, z)");  // wrapped: a 1280-pixel window's panel cut it
+    same_line_if_fits(hint_room);
+    disabled_note("threads in each block (x, y, z)");
     changed |= dim3_fields(state, "blockDim", resolved.launch.block);
     ImGui::TextColored(grid_dim_color(), "gridDim");
-    ImGui::SameLine();
+    same_line_if_fits(hint_room);
     disabled_note("blocks in the grid (x, y, z)");
     changed |= dim3_fields(state, "gridDim", resolved.launch.grid);
 
