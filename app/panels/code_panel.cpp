@@ -16,14 +16,30 @@ namespace threadmap {
 
 namespace {
 
-// `text` with the spaces before a leading line number as wide as its digits (U+2007, a figure
-// space): padded with spaces, numbers from 10 on sat a space right of those below 10.
+// Where a line of code's number (if it has one) and its code start: past the leading spaces,
+// and past the number and the spaces after it.
+struct LineParts {
+    size_t number = std::string::npos;  // npos: no line number
+    size_t number_end = 0, code = 0;
+};
+LineParts parts_of(const std::string& text) {
+    LineParts p;
+    p.code = std::min(text.find_first_not_of(' '), text.size());
+    if (p.code == text.size() || !std::isdigit(static_cast<unsigned char>(text[p.code]))) return p;
+    p.number = p.code;
+    p.number_end = std::min(text.find_first_not_of("0123456789", p.number), text.size());
+    p.code = std::min(text.find_first_not_of(' ', p.number_end), text.size());
+    return p;
+}
+
+// `text` with the spaces before its line number as wide as its digits (U+2007, a figure space):
+// padded with spaces, numbers from 10 on sat a space right of those below 10.
 std::string with_figure_spaces(const std::string& text) {
-    const size_t digits = text.find_first_not_of(' ');
-    if (digits == std::string::npos || !std::isdigit(static_cast<unsigned char>(text[digits]))) return text;
+    const size_t number = parts_of(text).number;
+    if (number == std::string::npos) return text;
     std::string padded;
-    for (size_t i = 0; i < digits; ++i) padded += "\u2007";
-    return padded + text.substr(digits);
+    for (size_t i = 0; i < number; ++i) padded += "\u2007";
+    return padded + text.substr(number);
 }
 
 // A line of code in the column's width: where it does not fit (a projector's column shows some 22
@@ -31,22 +47,17 @@ std::string with_figure_spaces(const std::string& text) {
 // indented past where its code starts, so that its line number and nesting stay readable.
 void code_line(const std::string& text) {
     const float width = ImGui::GetContentRegionAvail().x;
-    if (ImGui::CalcTextSize(with_figure_spaces(text).c_str()).x <= width)
-        return ImGui::TextUnformatted(with_figure_spaces(text).c_str());
-    // Where the code starts: past the leading spaces, and past a line number and its spaces.
-    std::string line = text;
-    size_t number_end = 0, code = std::min(line.find_first_not_of(' '), line.size());
-    if (code < line.size() && std::isdigit(static_cast<unsigned char>(line[code]))) {
-        number_end = std::min(line.find_first_not_of("0123456789", code), line.size());
-        code = std::min(line.find_first_not_of(' ', number_end), line.size());
-    }
+    if (const std::string shown = with_figure_spaces(text); ImGui::CalcTextSize(shown.c_str()).x <= width)
+        return ImGui::TextUnformatted(shown.c_str());
     // Indentation deeper than a third of the column (a parameter list aligned under its
     // parenthesis) shrinks to it: else the line number stood alone on its line.
-    while (code > number_end + 2 && ImGui::CalcTextSize(line.substr(0, code).c_str()).x > width / 3) {
-        line.erase(number_end, 1);
-        --code;
+    std::string line = text;
+    LineParts p = parts_of(line);
+    while (p.code > p.number_end + 2 && ImGui::CalcTextSize(line.substr(0, p.code).c_str()).x > width / 3) {
+        line.erase(p.number_end, 1);
+        --p.code;
     }
-    std::string hang(code + 4, ' ');
+    std::string hang(p.code + 4, ' ');
     while (hang.size() > 1 && ImGui::CalcTextSize(hang.c_str()).x > width / 3) hang.pop_back();
     // The first line takes the column's width, the rest what the hang leaves.
     const std::string shown = with_figure_spaces(line);

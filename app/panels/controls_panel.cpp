@@ -22,8 +22,7 @@ float combo_width() { return std::max(ImGui::CalcItemWidth(), ImGui::GetFontSize
 bool count_field(AppState& state, const char* label, uint64_t& v) {
     // At least as wide as the number and a digit more: at a raised UI scale the column left the
     // field "26214" of 262144, its label beside it.
-    const float number =
-        ImGui::CalcTextSize((std::to_string(v) + "0").c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
+    const float number = button_width(std::to_string(v) + "0");  // a field's frame is a button's
     const bool changed = ImGui::InputScalar(place_label(label, std::max(ImGui::CalcItemWidth(), number)).c_str(),
                                             ImGuiDataType_U64, &v, nullptr, nullptr, "%llu");
     remember_rect(state, label);
@@ -208,7 +207,7 @@ void launch_status(AppState& state) {
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - state.picture_job->started).count();
         text_wrapped("computing the map... %.1f s", seconds);
-        same_line_if_fits(ImGui::CalcTextSize("cancel").x + 2 * ImGui::GetStyle().FramePadding.x);
+        same_line_if_fits(button_width("cancel"));
         if (ImGui::SmallButton("cancel")) cancel_picture_job(state);
         remember_rect(state, "cancel-map");
     }

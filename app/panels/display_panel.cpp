@@ -103,7 +103,7 @@ void export_buttons(AppState& state) {
     if (wrapped_button("map + legend (Ctrl+S)", "export-map")) state.requests.export_map = true;
     remember_rect(state, "export-map");
     const char* whole = "whole window (Ctrl+Shift+S)";
-    same_line_if_fits(ImGui::CalcTextSize(whole).x + 2 * ImGui::GetStyle().FramePadding.x);
+    same_line_if_fits(button_width(whole));
     if (wrapped_button(whole, "export-window")) state.requests.export_window = true;
     remember_rect(state, "export-window");
     // What is on screen as a file to hand a class: threadmap FILE (or a drop on the window) opens it.

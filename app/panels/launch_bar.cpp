@@ -34,13 +34,11 @@ void draw_launch_bar(AppState& state) {
     const ImGuiStyle& style = ImGui::GetStyle();
     const Dim3 cover = covering_grid_of(resolved);
     const std::string cover_text = "cover: " + to_string(cover);
-    const auto button_w = [&](const std::string& t) {
-        return ImGui::CalcTextSize(t.c_str()).x + 2 * style.FramePadding.x;
-    };
     const char* back = "Panels (F11)";
     const float others = 2 * ImGui::GetFrameHeight() + ImGui::CalcTextSize("blockDimgridDim").x + 2 * font * 11 +
-                         font * 11 + button_w(back) + (cover == resolved.launch.grid ? 0 : button_w(cover_text)) +
-                         4 * font + 12 * style.ItemSpacing.x;
+                         font * 11 + button_width(back) +
+                         (cover == resolved.launch.grid ? 0 : button_width(cover_text)) + 4 * font +
+                         12 * style.ItemSpacing.x;
     const float title_w = std::max(font * 8, ImGui::GetContentRegionAvail().x - others);
 
     if (ImGui::ArrowButton("##previous-lesson", ImGuiDir_Left)) step_lesson(state, -1);

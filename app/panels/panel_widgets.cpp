@@ -101,10 +101,14 @@ bool wrapped_radio(const std::string& label, const char* id, bool active) {
 }
 
 bool wrapped_button(const std::string& label, const char* id) {
-    return ImGui::Button(wrapped_label(label, 2 * ImGui::GetStyle().FramePadding.x, id).c_str());
+    return ImGui::Button(wrapped_label(label, button_width(""), id).c_str());
 }
 
 float box_item_width(const std::string& label) { return box_width() + ImGui::CalcTextSize(label.c_str()).x; }
+
+float button_width(const std::string& label) {
+    return ImGui::CalcTextSize(label.c_str(), nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
+}
 
 void same_line_if_fits(float width, float spacing) {
     if (spacing < 0) spacing = ImGui::GetStyle().ItemSpacing.x;

@@ -69,8 +69,9 @@ bool wrapped_checkbox(const std::string& label, const char* id, bool* v);
 bool wrapped_radio(const std::string& label, const char* id, bool active);
 bool wrapped_button(const std::string& label, const char* id);
 
-// The width of a checkbox or radio button whose label is `label`, on one line.
+// The width of a checkbox or radio button, and of a button, whose label is `label`, on one line.
 float box_item_width(const std::string& label);
+float button_width(const std::string& label);
 
 // Puts the next item, `width` pixels wide, on the last item's line where it fits there,
 // `spacing` after it (negative: the style's), else lets it start the next line.

@@ -230,11 +230,9 @@ void info_tabs(AppState& state) {
                              {Tab::Findings, findings_tab_label(state), "tab:Findings", draw_findings_panel},
                              {Tab::Code, "Code", "tab:Code", draw_code_panel},
                              {Tab::Lessons, "Lessons", "tab:Lessons", draw_lessons_panel}};
-    const float padding = 2 * ImGui::GetStyle().FramePadding.x;
     for (const Entry& e : entries) {
         if (e.tab != Tab::Stats)  // as close as a tab bar's tabs
-            same_line_if_fits(ImGui::CalcTextSize(e.label.c_str(), nullptr, true).x + padding,
-                              ImGui::GetStyle().ItemInnerSpacing.x);
+            same_line_if_fits(button_width(e.label), ImGui::GetStyle().ItemInnerSpacing.x);
         const bool open = state.info_tab == e.tab;
         ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(open ? ImGuiCol_TabActive : ImGuiCol_Tab));
         ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImGui::GetStyleColorVec4(ImGuiCol_TabHovered));
