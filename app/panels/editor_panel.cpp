@@ -214,19 +214,39 @@ bool run_line(AppState& state, const KernelEditor& editor) {
     run |= ImGui::Button("Run (Ctrl+Enter)");
     remember_rect(state, "editor:run");
     ImGui::SameLine();
+    // Wrapped in what is left of the line (beside a map at 1280 pixels, some 400).
+    const auto say = [](const ImVec4& color, const std::string& text) {
+        ImGui::PushStyleColor(ImGuiCol_Text, color);
+        text_wrapped("%s", text.c_str());
+        ImGui::PopStyleColor();
+    };
+    const ImVec4 dim = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+    const std::string ms = std::to_string(int(std::lround(editor.compile_ms)));
     if (!editor.messages.empty() && editor.error_line)
-        ImGui::TextColored(error_color(), "does not compile: line %d (the map keeps the last good kernel)",
-                           editor.error_line);
+        say(error_color(),
+            "does not compile: line " + std::to_string(editor.error_line) + " (the map keeps the last good kernel)");
     else if (!editor.messages.empty())
-        ImGui::TextColored(error_color(), "not run: see below (the map keeps the last good kernel)");
+        say(error_color(), "not run: see below (the map keeps the last good kernel)");
     else if (editor.running && !state.launch_error.empty())  // compiled, but the run failed (a time-out, a crash)
-        ImGui::TextColored(error_color(), "compiled in %.0f ms, but: %s", editor.compile_ms,
-                           state.launch_error.c_str());
+        say(error_color(), "compiled in " + ms + " ms, but: " + state.launch_error);
     else if (editor.running)
-        ImGui::TextDisabled("compiled in %.0f ms; the map shows it (Clang, on the CPU)", editor.compile_ms);
+        say(dim, "compiled in " + ms + " ms; the map shows it (Clang, on the CPU)");
     else
-        ImGui::TextDisabled("edit, then Ctrl+Enter: the map shows your kernel");
+        say(dim, "edit, then Ctrl+Enter: the map shows your kernel");
     return run;
+}
+
+// Where the map shows another kernel than this text (a lesson's, a built-in one, or any before
+// the first Run), says which, with a way to open it here: a learner who opened the Editor in a
+// lesson on its own kernel saw an unrelated template beside the lesson's map.
+void map_kernel_notice(AppState& state, const KernelEditor& editor) {
+    if (!state.picture || map_shows_editor_kernel(state) || editor.compile_job.valid() || !editor.messages.empty())
+        return;
+    text_wrapped("The map shows %s, not this text.", state.picture->launch.kernel_name().c_str());
+    if (wrapped_button("Open the map's kernel here", "editor:open-map-kernel")) edit_launch_kernel(state);
+    remember_rect(state, "editor:open-map-kernel");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Replaces this text with the map's kernel, each parameter bound as the launch has it");
 }
 
 // Which __global__ function runs (when the file has several), each parameter's binding, the
@@ -247,8 +267,9 @@ bool binding_fields(AppState& state, KernelEditor& editor) {
         remember_rect(state, "editor:entry");
     }
     if (!editor.params.empty())
-        ImGui::TextDisabled(
-            "each array: [N] or [ROWS][COLS], of its declared type (+ :index, :ones, :random); each number: a value");
+        disabled_note(
+            "each array: [N] or [ROWS][COLS], of its declared type (+ :index, :ones, :random); each "
+            "number: a value");
     for (size_t i = 0; i < editor.params.size() && i < editor.binds.size(); ++i) {
         const std::string label = editor.params[i].first + " (" + editor.params[i].second + ")";
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
@@ -300,6 +321,7 @@ void draw_editor_panel(AppState& state) {
     }
     bool run = run_line(state, editor);
     draw_gpu_compile(state, editor);
+    map_kernel_notice(state, editor);
 
     const KernelPrint* printed =
         editor.running && editor.messages.empty() && state.picture && state.picture->findings.printed.calls > 0

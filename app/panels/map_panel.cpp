@@ -245,21 +245,31 @@ PanelPlan plan_panel(const AppState& state, const ViewRect& area, float font) {
     WorldRect scene = scene_bounds(picture.layout);
     if (picture.compare) scene.x1 = scene.x0 + 2.25 * (scene.x1 - scene.x0);
     const bool reshapes = !picture.layout.is_matrix() && state.auto_blocks_per_row;
-    // A reshaping map may have its legend as a strip under it, as wide as the area.
-    const double strip_h = reshapes && !picture.compare
-                               ? legend_size(*plan.legend, ImGui::GetFont(), plan.legend_font,
-                                             float(area.w - plan.margins.across()) - 2 * plan.legend_pad, true)
-                                         .y +
-                                     2 * plan.legend_pad
-                               : 0;
-    // The legend's column as wide as 16 text heights, or narrower where that gives the picture
-    // more (a projector's 1280 pixels: the first lesson's rows are width-bound).
-    std::vector<LegendSize> sizes;
-    for (const float wrap : {16.0f, 14.0f, 12.0f}) {
-        const ImVec2 l = measure(wrap);
-        sizes.push_back({l.x + 2 * plan.legend_pad, l.y + 2 * plan.legend_pad});
+    const auto place = [&] {
+        // A reshaping map may have its legend as a strip under it, as wide as the area.
+        const double strip_h = reshapes && !picture.compare
+                                   ? legend_size(*plan.legend, ImGui::GetFont(), plan.legend_font,
+                                                 float(area.w - plan.margins.across()) - 2 * plan.legend_pad, true)
+                                             .y +
+                                         2 * plan.legend_pad
+                                   : 0;
+        // The legend's column as wide as 16 text heights, or narrower where that gives the picture
+        // more (a projector's 1280 pixels: the first lesson's rows are width-bound).
+        std::vector<LegendSize> sizes;
+        for (const float wrap : {16.0f, 14.0f, 12.0f}) {
+            const ImVec2 l = measure(wrap);
+            sizes.push_back({l.x + 2 * plan.legend_pad, l.y + 2 * plan.legend_pad});
+        }
+        return best_legend_place(scene, area, sizes, plan.margins, reshapes, strip_h).place;
+    };
+    plan.place = place();
+    // The lesson's point never covers the picture (the Editor beside a narrow map put it over
+    // two thirds of it): where the legend would be drawn over the cells, the point stays in the
+    // card and the legend, smaller without it, is placed again.
+    if (plan.place.over && !plan.legend->lead.empty()) {
+        plan.legend->lead.clear();
+        plan.place = place();
     }
-    plan.place = best_legend_place(scene, area, sizes, plan.margins, reshapes, strip_h).place;
     if (picture.compare) plan.compare = share_with_compare(plan.place.map, font, picture);
     return plan;
 }

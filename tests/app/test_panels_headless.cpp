@@ -176,6 +176,29 @@ TEST_CASE("the Lessons tab opens on the open lesson - a late one is scrolled int
     CHECK(right_scroll() > 1000);  // the last of 33 lessons, far below the first
 }
 
+TEST_CASE("a legend title wider than its column wraps - it is measured as tall as it is drawn, never cut") {
+    HeadlessImGuiContext imgui;
+    ImGui::NewFrame();
+    Legend legend;
+    legend.title = "sectors per store request (log scale)";  // the coalescing lesson's, in a 1280-px margin
+    legend.ramp = true;
+    legend.ramp_low = "1 sector";
+    legend.ramp_high = "32 sectors";
+    ImFont* font = ImGui::GetFont();
+    const float size = ImGui::GetFontSize();
+    const float title_w = font->CalcTextSizeA(size, 1e9f, 0, legend.title.c_str()).x;
+    const ImVec2 wide = legend_size(legend, font, size, title_w * 2);
+    const ImVec2 narrow = legend_size(legend, font, size, title_w * 0.6f);
+    CHECK(narrow.x <= title_w * 0.6f);
+    CHECK(narrow.y >= wide.y + size);  // a second line of title
+    ImDrawList* dl = ImGui::GetForegroundDrawList();
+    CHECK(draw_legend(dl, legend, font, size, 0, 0, narrow.x) == doctest::Approx(narrow.y).epsilon(0.01));
+    float right = 0;  // nothing drawn reaches past the width it was given
+    for (const ImDrawVert& v : dl->VtxBuffer) right = std::max(right, v.pos.x);
+    CHECK(right <= narrow.x + 1);
+    ImGui::EndFrame();
+}
+
 TEST_CASE("a window whose lesson could not open draws its panels - the Code tab says no kernel is chosen") {
     HeadlessUi ui;
     AppState state;  // select_lesson failed (a lesson's own kernel that did not compile): nothing resolved

@@ -960,6 +960,31 @@ TEST_CASE("the editor beside the map - a hatched cell lights the line that wrote
     CHECK(outline > 200);
 }
 
+TEST_CASE(
+    "the Editor in a lesson on its own kernel at 1280x720 - the lesson's point leaves the map uncovered, and "
+    "one button opens the map's kernel in the editor") {
+    const WindowRun w = run_window({"--preset", "warp-shuffle-sum", "--window-size", "1280x720"},
+                                   "1 move 5 5\n2 wait idle\n3 move tab:Editor\n4 click tab:Editor\n6 wait idle\n"
+                                   "7 state @/before.json\n8 move editor:open-map-kernel\n"
+                                   "9 click editor:open-map-kernel\n11 wait idle\n13 wait idle\n14 state @/after.json\n"
+                                   "15 quit\n");
+    const json before = load_json(w.path("before.json"));
+    // The legend is in the map's margin, not over its cells: the "Look for" paragraph went to the card.
+    const auto rect = [](const json& r) { return ViewRect{r[0], r[1], r[2], r[3]}; };
+    const ViewRect map = rect(before["map_rect"]), legend = rect(before["legend_rect"]);
+    CHECK(legend.w > 0);
+    CHECK_FALSE(overlaps(map, legend));
+    CHECK_FALSE(bool(before["look_for_in_margin"]));
+    // The editor holds the learner's template, and says that the map shows another kernel.
+    CHECK(std::string(before["editor"]["text"]).find("increment_by_one") != std::string::npos);
+    REQUIRE(before["widgets"].contains("editor:open-map-kernel"));
+    // The button: the lesson's kernel in the editor, run, and on the map.
+    const json after = load_json(w.path("after.json"));
+    CHECK(std::string(after["editor"]["text"]).find("__shfl_down_sync") != std::string::npos);
+    CHECK(bool(after["editor"]["running"]));
+    CHECK_FALSE(after["widgets"].contains("editor:open-map-kernel"));
+}
+
 TEST_CASE("a session round trip - Save session writes what is on screen, threadmap FILE and render --session open it") {
     // The race lesson as it opens, saved into a folder typed in the Display panel.
     const WindowRun w = run_window({"--preset", "race-2d-block"},

@@ -197,6 +197,12 @@ std::vector<std::pair<float, int>> swatch_places(const Legend& g, ImFont* font, 
     return places;
 }
 
+// The title's lines, wrapped at `width` (a long one, "sectors per store request (log scale)", in a
+// projector's narrow margin), and the gap under them.
+float title_height(const Legend& g, ImFont* font, float size, float width) {
+    return font->CalcTextSizeA(size, 1e9f, width, g.title.c_str()).y - size + size * 1.35f * 1.2f;
+}
+
 }  // namespace
 
 ImVec2 legend_size(const Legend& g, ImFont* font, float size, float max_width, bool across) {
@@ -206,7 +212,7 @@ ImVec2 legend_size(const Legend& g, ImFont* font, float size, float max_width, b
     for (const auto& s : g.swatches) width = std::max(width, swatch_width(s, font, size));
     if (g.ramp) width = std::max(width, std::max(size * 10, text_w(g.ramp_low) + text_w(g.ramp_high) + size));
     width = across || !g.lead.empty() ? max_width : std::min(width + 2, max_width);
-    float height = line * 1.2f;
+    float height = title_height(g, font, size, width);
     if (!g.lead.empty()) height += font->CalcTextSizeA(size, 1e9f, width, g.lead.c_str()).y + line * 0.6f;
     if (!g.note.empty()) height += font->CalcTextSizeA(size, 1e9f, width, g.note.c_str()).y + line * 0.3f;
     if (g.ramp) height += box + size * 0.3f + line * 1.3f;
@@ -224,8 +230,8 @@ float draw_legend(ImDrawList* dl, const Legend& g, ImFont* font, float size, flo
         dl->AddText(font, size, ImVec2(x, cy), text, g.lead.c_str(), nullptr, width);
         cy += font->CalcTextSizeA(size, 1e9f, width, g.lead.c_str()).y + line * 0.6f;
     }
-    dl->AddText(font, size, ImVec2(x, cy), text, g.title.c_str());
-    cy += line * 1.2f;
+    dl->AddText(font, size, ImVec2(x, cy), text, g.title.c_str(), nullptr, width);
+    cy += title_height(g, font, size, width);
     if (!g.note.empty()) {
         const ImVec2 note = font->CalcTextSizeA(size, 1e9f, width, g.note.c_str());
         dl->AddText(font, size, ImVec2(x, cy), text, g.note.c_str(), nullptr, width);
