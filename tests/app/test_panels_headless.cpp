@@ -53,7 +53,7 @@ using namespace threadmap;
 namespace {
 
 struct HeadlessUi {
-    explicit HeadlessUi(float width = 1600, float height = 900) : context(width, height) {}
+    explicit HeadlessUi(float width = 1600, float height = 900, float scale = 1) : context(width, height, scale) {}
     HeadlessImGuiContext context;
     void frame(AppState& state) {
         finish_picture_job(state, 16384, kMaxDrawnCells);  // the map of this frame's launch, computed
@@ -174,6 +174,30 @@ TEST_CASE("the Lessons tab opens on the open lesson - a late one is scrolled int
     for (int i = 0; i < 2; ++i) ui.frame(state);
     CHECK(state.info_tab == AppState::InfoTab::Lessons);
     CHECK(right_scroll() > 1000);  // the last of 33 lessons, far below the first
+}
+
+TEST_CASE("presentation mode at a projector's 1280x720 - its launch bar stays in the window at every UI scale") {
+    for (const float scale : {1.0f, 1.15f, 1.3225f, 1.52f}) {
+        CAPTURE(scale);
+        HeadlessUi ui(1280, 720, scale);
+        AppState state;
+        state.requests.rescale = false;
+        state.settings.ui_scale = scale;
+        state.settings.presentation = true;
+        select_lesson(state, "missing-barrier");
+        for (int i = 0; i < 2; ++i) ui.frame(state);
+        for (const char* part : {"lesson:combo", "blockDim.z", "gridDim.z", "colour-mode", "presentation"}) {
+            CAPTURE(part);
+            REQUIRE(state.widget_rects.count(part) == 1);
+            const ViewRect r = state.widget_rects.at(part);
+            CHECK(r.x + r.w <= 1280);
+        }
+        // The fields keep a four-digit number whole.
+        const float digits = ImGui::CalcTextSize("1024").x + 2 * ImGui::GetStyle().FramePadding.x;
+        CHECK(state.widget_rects.at("gridDim.x").w >= digits - 0.5f);
+        // The lesson's title is in the bar where it has room; at a raised scale, its list's arrow.
+        if (scale == 1.0f) CHECK(state.widget_rects.at("lesson:combo").w > 8 * ImGui::GetFontSize());
+    }
 }
 
 TEST_CASE("a legend title wider than its column wraps - it is measured as tall as it is drawn, never cut") {
