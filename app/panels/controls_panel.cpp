@@ -69,7 +69,7 @@ bool model_kernel_fields(AppState& state, ModelKernel& k) {
         return k.spec->arrays[a].name +
                (space == MemorySpace::Global ? "" : std::string(" (") + memory_space_name(space) + ")");
     };
-    if (ImGui::BeginCombo(place_label("array", combo_width()).c_str(), label(k.array).c_str())) {
+    if (ImGui::BeginCombo(place_combo_label("array", label(k.array), combo_width()).c_str(), label(k.array).c_str())) {
         for (size_t a = 0; a < k.spec->arrays.size(); ++a) {
             if (!ImGui::Selectable(label(a).c_str(), a == k.array)) continue;
             k.array = a;
@@ -114,7 +114,8 @@ void lesson_combo(AppState& state) {
 bool kernel_combo(AppState& state) {
     ResolvedLaunch& resolved = state.edit;
     bool changed = false;
-    if (ImGui::BeginCombo(place_label("kernel", combo_width()).c_str(), resolved.kernel_name().c_str())) {
+    const std::string name = resolved.kernel_name();
+    if (ImGui::BeginCombo(place_combo_label("kernel", name, combo_width()).c_str(), name.c_str())) {
         for (const FastKernel* k : all_kernels()) {
             if (!ImGui::Selectable(std::string(kernel_name(k)).c_str(),
                                    !resolved.model && k == resolved.workload.kernel))

@@ -37,14 +37,24 @@ void draw_lesson_card(AppState& state) {
     ImGui::SameLine();
     ImGui::TextDisabled("Lesson %zu of %zu \u00b7 %s", at + 1, all.size(), lesson->group.c_str());
     ImGui::SameLine(0, font);
-    // The title in what the buttons at the right end of the line leave (whole, with the summary, in its tooltip).
+    // The title in what the buttons at the right end of the line leave, or, where it does not fit
+    // there (most titles at a projector's 1280 pixels), whole on the lines under them: cut with
+    // "…", the lesson's name was lost to the room. Its summary in its tooltip.
     const ImGuiStyle& style = ImGui::GetStyle();
     const float buttons = ImGui::CalcTextSize("Show me").x + 2 * ImGui::GetFrameHeight() + 2 * style.FramePadding.x +
                           2 * style.ItemSpacing.x;
     const float buttons_x = ImGui::GetWindowContentRegionMax().x - buttons;
-    const std::string title = fit_to_width(lesson->title, buttons_x - ImGui::GetCursorPosX() - style.ItemSpacing.x);
-    ImGui::TextUnformatted(title.c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", lesson->title.c_str(), lesson->summary.c_str());
+    const bool title_beside =
+        ImGui::CalcTextSize(lesson->title.c_str()).x <= buttons_x - ImGui::GetCursorPosX() - style.ItemSpacing.x;
+    const auto title = [&] {
+        if (title_beside)
+            ImGui::TextUnformatted(lesson->title.c_str());
+        else
+            text_wrapped("%s", lesson->title.c_str());
+        remember_rect(state, "lesson:title");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", lesson->summary.c_str());
+    };
+    if (title_beside) title();
     ImGui::SameLine(std::max(ImGui::GetCursorPosX(), buttons_x));
     if (ImGui::ArrowButton("##previous", ImGuiDir_Left))
         select_lesson(state, all[(at + all.size() - 1) % all.size()].name);
@@ -56,6 +66,7 @@ void draw_lesson_card(AppState& state) {
     ImGui::SameLine();
     if (ImGui::ArrowButton("##next", ImGuiDir_Right)) select_lesson(state, all[(at + 1) % all.size()].name);
     remember_rect(state, "lesson:card-next");
+    if (!title_beside) title();
     if (state.settings.lesson_card_open && !state.look_for_in_margin) {
         text_wrapped("%s", look_for_text(state, *lesson).c_str());
         remember_rect(state, "lesson:look-for");

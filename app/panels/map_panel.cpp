@@ -264,9 +264,15 @@ PanelPlan plan_panel(const AppState& state, const ViewRect& area, float font) {
     };
     plan.place = place();
     // The lesson's point never covers the picture (the Editor beside a narrow map put it over
-    // two thirds of it): where the legend would be drawn over the cells, the point stays in the
-    // card and the legend, smaller without it, is placed again.
-    if (plan.place.over && !plan.legend->lead.empty()) {
+    // two thirds of it): where the legend would be drawn over the fitted picture's cells (not
+    // an empty corner of its scene), the point stays in the card and the legend, smaller
+    // without it, is placed again.
+    const auto over_cells = [&] {
+        const ViewRect& m = plan.place.map;
+        return plan.place.over &&
+               overlaps(plan.place.legend, screen_rect(fit(scene, m, plan.margins), m, scene_bounds(picture.layout)));
+    };
+    if (!plan.legend->lead.empty() && over_cells()) {
         plan.legend->lead.clear();
         plan.place = place();
     }

@@ -30,20 +30,6 @@ void text_wrapped(const char* format, ...) {
     ImGui::TextWrapped("%s", keep_decimals_whole(std::move(text)).c_str());
 }
 
-std::string fit_to_width(const std::string& text, float width) {
-    if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
-    std::string cut = text;
-    while (!cut.empty()) {
-        uint8_t last = 0;
-        do {  // a whole UTF-8 character: its continuation bytes, then its lead byte
-            last = uint8_t(cut.back());
-            cut.pop_back();
-        } while (!cut.empty() && (last & 0xC0) == 0x80);
-        if (ImGui::CalcTextSize((cut + "\u2026").c_str()).x <= width) break;
-    }
-    return cut + "\u2026";
-}
-
 std::string wrap_to_width(const std::string& text, float width) {
     const auto fits = [width](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x <= width; };
     std::string wrapped, line;
@@ -127,6 +113,17 @@ std::string place_label(const char* label, float width) {
     ImGui::TextUnformatted(label);
     ImGui::SetNextItemWidth(avail);
     return id;
+}
+
+std::string place_combo_label(const char* label, const std::string& preview, float width) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float combo = width + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x <= avail ? width : avail;
+    if (ImGui::CalcTextSize(preview.c_str()).x + ImGui::GetFrameHeight() + 2 * style.FramePadding.x <= combo)
+        return place_label(label, width);
+    ImGui::TextUnformatted(wrap_to_width(std::string(label) + ": " + preview, avail).c_str());
+    ImGui::SetNextItemWidth(avail);
+    return std::string("###") + label;
 }
 
 bool dim3_fields(AppState& state, const char* id, Dim3& d, float width) {

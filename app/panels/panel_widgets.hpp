@@ -50,10 +50,6 @@ inline void remember_rect(AppState& state, const std::string& name) {
     state.widget_rects[name] = {a.x, a.y, b.x - a.x, b.y - a.y};
 }
 
-// `text` as it fits in `width` pixels of the current font: whole, or cut at a character with
-// "…" after it.
-std::string fit_to_width(const std::string& text, float width);
-
 // ---- Widgets that fit a column as narrow as a projector's (1280 px: the left one ~190 px) ----
 // ImGui draws a label on one line beside its widget, and a narrow column cuts what does not fit
 // ("light theme (a lit roo", "gridDim = ceil(C / block"); these wrap it, or move it.
@@ -81,6 +77,10 @@ void same_line_if_fits(float width, float spacing = -1);
 // both fit the line, else on the line above, the item then taking the whole line. Returns the
 // label to give the item (the same ImGui ID either way).
 std::string place_label(const char* label, float width);
+// place_label for a combo showing `preview`: where the combo would cut it ("matmul-tiled-nosyn",
+// the suffix the missing-barrier lesson is about), the line above names it whole
+// ("kernel: matmul-tiled-nosync"), the combo then taking the whole line.
+std::string place_combo_label(const char* label, const std::string& preview, float width);
 
 // An analysis tab's lead: its key figure in large type ("28.57 sectors per store request"),
 // then one line of what it means; `name` is the figure's widget name (tests, replays).

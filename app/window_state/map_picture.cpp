@@ -10,6 +10,7 @@
 #include "kernels/model/model_array_stats.hpp"
 #include "kernels/builtin/registry.hpp"
 #include "app/launch/model_launch.hpp"
+#include "app/reports/lesson_text.hpp"
 #include "kernels/core/number_text.hpp"
 #include "kernels/core/zeroed_buffer.hpp"
 #include "viz/layout/map_labels.hpp"
@@ -70,10 +71,9 @@ PictureFindings check_findings(const ResolvedLaunch& resolved, bool any_size, co
     const uint64_t work = thread_steps(resolved);
     const uint64_t elements = global_elements(*model_launch.spec, model_launch.params, model_launch.launch);
     if (!any_size && (work > kFindingsWork || elements > kFindingsElements)) {
-        f.not_checked = "This launch is too large to check while the window waits (" + std::to_string(work) +
-                        " thread-steps and " + std::to_string(elements) + " elements; the window checks up to " +
-                        std::to_string(kFindingsWork) + " and " + std::to_string(kFindingsElements) +
-                        "). threadmap check runs it.";
+        f.not_checked = "This launch is too large to check while the window waits (" + grouped(work) +
+                        " thread-steps and " + grouped(elements) + " elements; the window checks up to " +
+                        grouped(kFindingsWork) + " and " + grouped(kFindingsElements) + "). threadmap check runs it.";
         return f;
     }
     auto run = run_model(model_launch, cancel);

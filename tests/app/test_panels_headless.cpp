@@ -407,13 +407,19 @@ TEST_CASE("the Findings tab: the model's findings for the launch on screen - or 
     CHECK(f.counts[size_t(FindingKind::WriteWriteRace)] == 500);
     CHECK(f.list.size() == PictureFindings::kMaxListed);
     CHECK(f.list.front().kind == FindingKind::WriteWriteRace);
+    // The tab lists the first 50, each a link to its element, and counts the rest.
+    state.info_tab = AppState::InfoTab::Findings;
+    ui.frame(state);
+    CHECK(state.widget_rects.count("finding:49") == 1);
+    CHECK(state.widget_rects.count("finding:50") == 0);
     state.edit.workload = array_workload(&IncrementBody::kernel, uint64_t(1) << 23);
     state.edit.launch = {{1 << 15, 1, 1}, {256, 1, 1}};
     state.pending.apply = true;
     ui.frame(state);
-    CHECK(state.picture->findings.not_checked.rfind("This launch is too large to check while the window waits (8388608 "
-                                                    "thread-steps",
-                                                    0) == 0);
+    CHECK(
+        state.picture->findings.not_checked.rfind("This launch is too large to check while the window waits (8,388,608 "
+                                                  "thread-steps",
+                                                  0) == 0);
 }
 
 TEST_CASE("a long status message is shown in full - wrapped below the status line - and the map gives it room") {

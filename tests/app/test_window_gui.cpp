@@ -902,11 +902,13 @@ TEST_CASE("where does it break - a lesson's own kernel without an expected resul
 
 TEST_CASE("the kernel editor - Compile for a GPU too: NVRTC's verdict beside Run, a syntax error its own message") {
     const WindowRun w = run_window({},
-                                   "1 move 5 5\n2 wait idle\n3 click tab:Editor\n6 click editor:gpu-compile\n"
-                                   "9 wait idle\n10 state @/good.json\n11 screenshot @/gpu.png\n"
-                                   "12 click editor:text\n13 key ctrl+a\n"
-                                   "14 type __global__ void k(float* a) { a[0] = 1 }\n16 click editor:gpu-compile\n"
-                                   "19 wait idle\n20 state @/bad.json\n21 quit\n");
+                                   // The lesson card takes the "Look for" a frame after the Editor opens
+                                   // (the legend beside the narrower map would cover it): the clicks after.
+                                   "1 move 5 5\n2 wait idle\n3 click tab:Editor\n8 click editor:gpu-compile\n"
+                                   "11 wait idle\n12 state @/good.json\n13 screenshot @/gpu.png\n"
+                                   "14 click editor:text\n15 key ctrl+a\n"
+                                   "16 type __global__ void k(float* a) { a[0] = 1 }\n18 click editor:gpu-compile\n"
+                                   "21 wait idle\n22 state @/bad.json\n23 quit\n");
     const json good = load_json(w.path("good.json"))["editor"];
     REQUIRE(good.contains("gpu"));
     if (!good["gpu"]["available"].get<bool>()) {
