@@ -111,7 +111,6 @@ void draw_code_panel(AppState& state) {
     o.pinned = state.timing.pinned;
     const Lesson* lesson = find_lesson(resolved.preset);
     o.store_in_loop = lesson && lesson->store_in_loop && lesson->workload == resolved.workload;
-    text_wrapped("The Timing tab models this program: %s.", describe(o.program).c_str());
     if (ImGui::BeginTabBar("languages")) {
         if (ImGui::BeginTabItem("numba")) {  // "numba (Python)" was cut to "numba (P..." at 1280 px
             show(numba_code(resolved.workload, resolved.launch, o));
@@ -123,6 +122,9 @@ void draw_code_panel(AppState& state) {
         }
         ImGui::EndTabBar();
     }
+    // Under the code, not over it: above the numba tab it read as a description of the Python.
+    ImGui::Separator();
+    disabled_note("The Timing tab models one of these programs: " + describe(o.program) + ".");
     disabled_note("numba: kernel[blocks per grid, threads per block]; CUDA: <<<gridDim, blockDim>>>");
 }
 
