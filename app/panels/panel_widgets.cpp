@@ -2,6 +2,7 @@
 #include "app/panels/panel_widgets.hpp"
 
 #include <algorithm>
+#include <vector>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -11,11 +12,29 @@
 
 namespace threadmap {
 
-std::string keep_decimals_whole(std::string text) {
+std::string keep_numbers_whole(const std::string& text) {
     const auto digit = [](char c) { return c >= '0' && c <= '9'; };
-    for (size_t i = 1; i + 1 < text.size(); ++i)
-        if (text[i] == '.' && digit(text[i - 1]) && digit(text[i + 1])) text.replace(i, 1, "\u2024");
-    return text;
+    // The ends of the short parenthesised groups: their spaces do not break.
+    std::vector<bool> in_group(text.size(), false);
+    for (size_t open = text.find('('); open != std::string::npos; open = text.find('(', open + 1)) {
+        const size_t close = text.find_first_of("()", open + 1);
+        if (close != std::string::npos && text[close] == ')' && close - open <= kWholeGroupChars)
+            std::fill(in_group.begin() + ptrdiff_t(open), in_group.begin() + ptrdiff_t(close), true);
+    }
+    std::string kept;
+    kept.reserve(text.size() + 16);
+    for (size_t i = 0; i < text.size(); ++i) {
+        const bool between_digits = i > 0 && i + 1 < text.size() && digit(text[i - 1]) && digit(text[i + 1]);
+        if (text[i] == '.' && between_digits)
+            kept += "\u2024";  // one dot leader
+        else if (text[i] == ',' && (between_digits || in_group[i]))
+            kept += "\u201A";  // a single low-9 quotation mark, a comma to the eye
+        else if (text[i] == ' ' && in_group[i])
+            kept += "\u00A0";  // a no-break space
+        else
+            kept += text[i];
+    }
+    return kept;
 }
 
 void text_wrapped(const char* format, ...) {
@@ -27,7 +46,7 @@ void text_wrapped(const char* format, ...) {
     std::string text(size > 0 ? size_t(size) : 0, '\0');
     if (size > 0) std::vsnprintf(text.data(), text.size() + 1, format, again);
     va_end(again);
-    ImGui::TextWrapped("%s", keep_decimals_whole(std::move(text)).c_str());
+    ImGui::TextWrapped("%s", keep_numbers_whole(text).c_str());
 }
 
 std::string wrap_to_width(const std::string& text, float width) {

@@ -28,13 +28,16 @@ inline ImVec4 warning_color()   { return shade({0.95f, 0.90f, 0.45f, 1}, {0.50f,
 inline ImVec4 guard_color()     { return shade({0.55f, 1.00f, 0.55f, 1}, {0.08f, 0.48f, 0.08f, 1}); }
 // clang-format on
 
-// `text` with each decimal point between two digits drawn as U+2024 (one dot leader, a full
-// stop to the eye), which ImGui's wrapping keeps inside its number: ImGui 1.86 may end a line
-// after any '.', and the Occupancy tab read "so 70." at a line's end, "71% of the GPU's slots
-// idle" on the next.
-std::string keep_decimals_whole(std::string text);
+// `text` with its numbers and short groups kept whole where ImGui wraps it: ImGui 1.86 may end
+// a line after any '.' or ',' and at any space, and the Occupancy tab read "so 70." at a line's
+// end, "71% of the GPU's slots idle" on the next; the Findings tab "block (0,0," and "0)"; the
+// left column "(x," and "y, z)". A '.' or ',' between two digits is drawn as a look-alike that
+// does not end a line (U+2024, U+201A), and so is a ',' or a space inside parentheses at most
+// kWholeGroupChars apart (U+201A, and U+00A0, a no-break space).
+inline constexpr size_t kWholeGroupChars = 12;
+std::string keep_numbers_whole(const std::string& text);
 
-// ImGui::TextWrapped, its numbers kept whole (keep_decimals_whole).
+// ImGui::TextWrapped, its numbers and short groups kept whole (keep_numbers_whole).
 void text_wrapped(const char* format, ...) IM_FMTARGS(1);
 
 // A wrapped line in the dimmed text colour: what a figure is, where it comes from.

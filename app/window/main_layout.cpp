@@ -73,7 +73,7 @@ StatusBar layout_status_bar(const AppState& state) {
     std::snprintf(times, sizeof times, " | %s in %.0f ms%s | %.1f ms/frame",
                   kept ? "map kept from before, shown" : "map updated", state.last_update_ms, redrawn,
                   1000.0 / std::max(ImGui::GetIO().Framerate, 0.001f));
-    bar.facts = keep_decimals_whole(bar.facts + times);  // wrapped in a narrow window
+    bar.facts = keep_numbers_whole(bar.facts + times);  // wrapped in a narrow window
     const ImGuiStyle& style = ImGui::GetStyle();
     const float width = std::max(ImGui::GetContentRegionAvail().x - 2 * style.ItemSpacing.x, 1.0f);
     const std::string message = state.message.empty() ? "" : " | " + state.message;

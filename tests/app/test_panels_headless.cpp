@@ -1192,9 +1192,13 @@ TEST_CASE("a number in wrapped text is never split at its decimal point - ImGui 
     HeadlessImGuiContext context;
     const ImFont& font = *ImGui::GetIO().Fonts->Fonts[0];
     const std::string plain = "the last is 29.29% full, so 70.71% of the GPU's slots idle while it runs.";
-    const std::string kept = keep_decimals_whole(plain);
+    const std::string kept = keep_numbers_whole(plain);
     CHECK(kept == "the last is 29\u202429% full, so 70\u202471% of the GPU's slots idle while it runs.");
-    CHECK(keep_decimals_whole("v1.86 ends. 3. and .5") == "v1\u202486 ends. 3. and .5");  // only between digits
+    CHECK(keep_numbers_whole("v1.86 ends. 3. and .5") == "v1\u202486 ends. 3. and .5");  // only between digits
+    // Tuples and short groups stay whole; a long parenthesis still breaks at its spaces.
+    CHECK(keep_numbers_whole("block (0,0,0) and (x, y, z)") ==
+          "block (0\u201A0\u201A0) and (x\u201A\u00A0y\u201A\u00A0z)");
+    CHECK(keep_numbers_whole("(a longer aside, not kept)") == "(a longer aside, not kept)");
     // Where ImGui ends each line of `text` at every width from 100 to 600 pixels (wider than
     // any of its words, which ImGui cuts only when one is wider than the line): how many of
     // those ends fall inside the number.
@@ -1217,4 +1221,10 @@ TEST_CASE("a number in wrapped text is never split at its decimal point - ImGui 
     };
     CHECK(splits_of_number(plain, "70.71") > 0);  // why: ImGui 1.86 wraps after any '.'
     CHECK(splits_of_number(kept, "70\u202471") == 0);
+    const std::string tuples = "thread (10,1,0) of block (0,0,0) writes, threads in each block (x, y, z) there";
+    const std::string tuples_kept = keep_numbers_whole(tuples);
+    CHECK(splits_of_number(tuples, "(x, y, z)") > 0);
+    CHECK(splits_of_number(tuples, "(10,1,0)") > 0);
+    CHECK(splits_of_number(tuples_kept, "(x\u201A\u00A0y\u201A\u00A0z)") == 0);
+    CHECK(splits_of_number(tuples_kept, "(10\u201A1\u201A0)") == 0);
 }
