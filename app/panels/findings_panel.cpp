@@ -151,7 +151,7 @@ void draw_findings_panel(AppState& state) {
         text_wrapped("%s", f.not_checked.c_str());
         return;
     }
-    text_wrapped("%s.", findings_summary(f.counts).c_str());
+    text_wrapped("%s.", findings_summary(f.counts, true).c_str());
     disabled_note("The emulator's model of CUDA's rules, not a GPU's observation.");
     colour_map_button(state, ("Colour array " + f.output + " by findings").c_str(), "findings", "findings");
     ImGui::Separator();

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/reports/lesson_text.hpp"
+
 namespace threadmap {
 
 namespace {
@@ -46,11 +48,12 @@ nlohmann::json finding_counts_json(const ModelResult& result) {
     return counts;
 }
 
-std::string findings_summary(const std::array<uint64_t, kFindingKinds>& counts) {
+std::string findings_summary(const std::array<uint64_t, kFindingKinds>& counts, bool grouped_digits) {
     std::string s;
     for (size_t k = 0; k < kFindingKinds; ++k) {
         if (counts[k] == 0) continue;
-        s += (s.empty() ? "" : ", ") + std::to_string(counts[k]) + " " + kind_words(FindingKind(k), counts[k]);
+        const std::string count = grouped_digits ? grouped(counts[k]) : std::to_string(counts[k]);
+        s += (s.empty() ? "" : ", ") + count + " " + kind_words(FindingKind(k), counts[k]);
     }
     return s.empty() ? "no findings" : s;
 }

@@ -22,6 +22,7 @@
 #include "app/panels/occupancy_panel.hpp"
 #include "app/panels/stats_panel.hpp"
 #include "app/panels/timing_panel.hpp"
+#include "app/reports/lesson_text.hpp"
 #include "viz/layout/window_layout.hpp"
 
 namespace threadmap {
@@ -106,7 +107,7 @@ std::string findings_tab_label(const AppState& state) {
     uint64_t n = 0;
     if (state.picture)
         for (uint64_t c : state.picture->findings.counts) n += c;
-    return n ? "Findings (" + std::to_string(n) + ")###findings" : "Findings###findings";
+    return n ? "Findings (" + grouped(n) + ")###findings" : "Findings###findings";
 }
 
 // One centre tab that fills the area with its panel in a child window; selected when `open`

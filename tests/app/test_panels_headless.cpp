@@ -29,6 +29,7 @@
 #include "app/window_state/picture_cache.hpp"
 #include "tests/app/lesson_launch.hpp"
 #include "app/launch/lessons.hpp"
+#include "app/reports/findings_report.hpp"
 #include "app/reports/lesson_text.hpp"
 #include "app/window/main_layout.hpp"
 #include "app/launch/model_launch.hpp"
@@ -407,9 +408,14 @@ TEST_CASE("the Findings tab: the model's findings for the launch on screen - or 
     CHECK(f.counts[size_t(FindingKind::WriteWriteRace)] == 500);
     CHECK(f.list.size() == PictureFindings::kMaxListed);
     CHECK(f.list.front().kind == FindingKind::WriteWriteRace);
-    // The tab lists the first 50, each a link to its element, and counts the rest.
+    // The tab lists the first 50, each a link to its element, and counts the rest; the window
+    // groups a count's digits, the command line's reports do not.
     state.info_tab = AppState::InfoTab::Findings;
     ui.frame(state);
+    std::array<uint64_t, kFindingKinds> many{};
+    many[size_t(FindingKind::ReadWriteHazard)] = 86528;
+    CHECK(findings_summary(many, true) == "86,528 read-write hazards");
+    CHECK(findings_summary(many) == "86528 read-write hazards");
     CHECK(state.widget_rects.count("finding:49") == 1);
     CHECK(state.widget_rects.count("finding:50") == 0);
     state.edit.workload = array_workload(&IncrementBody::kernel, uint64_t(1) << 23);
