@@ -141,6 +141,7 @@ bool kernel_combo(AppState& state) {
     }
     remember_rect(state, "kernel");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", resolved.kernel_name().c_str());  // "matmul-tiled-nosyn"
+    if (changed && resolved.kernel_name() != name) state.lesson.clear();  // another kernel: the lesson is left
     return changed;
 }
 

@@ -20,12 +20,12 @@ std::string look_for_text(const AppState& state, const Lesson& lesson) {
 }  // namespace
 
 std::string look_for_for_margin(const AppState& state) {
-    const Lesson* lesson = find_lesson(state.edit.preset);
+    const Lesson* lesson = find_lesson(state.lesson);
     return lesson && state.settings.lesson_card_open ? look_for_text(state, *lesson) : "";
 }
 
 void draw_lesson_card(AppState& state) {
-    const Lesson* lesson = find_lesson(state.edit.preset);
+    const Lesson* lesson = find_lesson(state.lesson);
     if (!lesson) return;
     const auto& all = lessons();
     const size_t at = size_t(lesson - all.data());
@@ -35,7 +35,14 @@ void draw_lesson_card(AppState& state) {
         state.settings.lesson_card_open = !state.settings.lesson_card_open;
     remember_rect(state, "lesson:fold");
     ImGui::SameLine();
-    ImGui::TextDisabled("Lesson %zu of %zu \u00b7 %s", at + 1, all.size(), lesson->group.c_str());
+    // A launch the learner changed keeps the lesson's card; its figures stay the lesson's own.
+    const bool changed = state.edit.preset != lesson->name;
+    ImGui::TextDisabled("Lesson %zu of %zu \u00b7 %s%s", at + 1, all.size(), lesson->group.c_str(),
+                        changed ? " \u00b7 your launch" : "");
+    if (changed && ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "You changed the lesson's launch; its figures are the lesson's own. Show me opens its "
+            "launch again.");
     ImGui::SameLine(0, font);
     // The title in what the buttons at the right end of the line leave, or, where it does not fit
     // there (most titles at a projector's 1280 pixels), whole on the lines under them: cut with
@@ -60,8 +67,15 @@ void draw_lesson_card(AppState& state) {
         select_lesson(state, all[(at + all.size() - 1) % all.size()].name);
     remember_rect(state, "lesson:card-previous");
     ImGui::SameLine();
-    if (ImGui::Button("Show me")) show_lesson_view(state, *lesson);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open the picture this lesson's point is on, again");
+    if (ImGui::Button("Show me")) {
+        if (changed)
+            select_lesson(state, lesson->name);  // its own launch again, opening on its view
+        else
+            show_lesson_view(state, *lesson);
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(changed ? "Open the lesson's launch and the picture its point is on, again"
+                                  : "Open the picture this lesson's point is on, again");
     remember_rect(state, "lesson:show-me");
     ImGui::SameLine();
     if (ImGui::ArrowButton("##next", ImGuiDir_Right)) select_lesson(state, all[(at + 1) % all.size()].name);

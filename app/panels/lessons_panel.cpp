@@ -15,7 +15,7 @@ namespace threadmap {
 void draw_lessons_panel(AppState& state) {
     std::string group;
     for (const auto& l : lessons()) {
-        const bool current = state.edit.preset == l.name;
+        const bool current = state.lesson == l.name;
         if (l.group != group) {
             ImGui::Spacing();
             disabled_note(group = l.group);

@@ -300,7 +300,7 @@ void draw_main_layout(AppState& state, MapFrame& frame) {
     spec.presentation = state.settings.presentation;
     spec.left_width = state.settings.left_width;
     spec.right_width = state.settings.right_width;
-    spec.top_height = launch_bar_height();
+    spec.top_height = launch_bar_height(state.edit, avail.x);
     spec.status_height = status.height;
     const WindowRegions regions = window_regions(spec);
 

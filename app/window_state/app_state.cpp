@@ -19,7 +19,7 @@ std::optional<OccupancyGpu> AppState::occupancy_gpu() const {
 ColorMode AppState::color_mode() const { return parse_color_mode(settings.color_mode).value_or(ColorMode::Block); }
 
 bool AppState::lesson_figures_pending() const {
-    const Lesson* lesson = find_lesson(edit.preset);
+    const Lesson* lesson = find_lesson(this->lesson);
     if (!lesson || cached_lesson_figures(*lesson)) return false;
     const auto job = lesson_figure_jobs.find(lesson->name);
     return job != lesson_figure_jobs.end() &&
@@ -48,6 +48,7 @@ void select_lesson(AppState& state, const std::string& name) {
         return;
     }
     state.edit = *r.value;
+    state.lesson = name;
     state.settings.last_preset = name;
     if (lesson) state.timing.program = lesson->program;  // the code shown and timed
     if (lesson && lesson->timing) {                      // set the Timing panel up for the lesson

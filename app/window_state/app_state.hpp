@@ -90,7 +90,12 @@ struct PictureJob {
 
 struct AppState {
     Settings settings;
-    ResolvedLaunch edit;                    // what the controls show, valid or not
+    ResolvedLaunch edit;  // what the controls show, valid or not
+    // The lesson the learner is in: the last one opened, kept while they change its launch (its
+    // "Look for" asks them to: "Change blockDim to 2, 1, 1") or edit its kernel, so that its card
+    // and the Lessons tab stay on it; empty once another kernel is picked. `edit.preset` is the
+    // lesson only while the launch is the lesson's own.
+    std::string lesson;
     std::string launch_error;               // why `edit` cannot run; the last valid map stays on screen
     std::optional<MapPicture> picture;      // the last valid map
     PictureWork pending;                    // what the next update_picture does

@@ -85,7 +85,10 @@ void open_session(AppState& state, const std::string& path) {
             state.message = path + ": " + problem.error;
             return;
         }
-        if (!s.launch.preset.empty()) select_lesson(state, s.launch.preset);
+        if (!s.launch.preset.empty())
+            select_lesson(state, s.launch.preset);
+        else
+            state.lesson.clear();  // a launch of no lesson: no lesson's card over it
         state.edit = *resolved.value;
         state.editor.running = false;
         state.pending.apply = true;

@@ -178,27 +178,60 @@ TEST_CASE("the Lessons tab opens on the open lesson - a late one is scrolled int
 }
 
 TEST_CASE("presentation mode at a projector's 1280x720 - its launch bar stays in the window at every UI scale") {
+    // Lessons whose bar has the covering grid's button, or five-digit grids.
+    const char* const bar_lessons[] = {"missing-barrier", "coalescing",         "grid-stride",
+                                       "rgb-to-gray",     "seed-matmul",        "warp-shuffle-sum",
+                                       "timing-pinned",   "seed-increment-bug", "occupancy-small-blocks"};
     for (const float scale : {1.0f, 1.15f, 1.3225f, 1.52f}) {
-        CAPTURE(scale);
         HeadlessUi ui(1280, 720, scale);
-        AppState state;
-        state.requests.rescale = false;
-        state.settings.ui_scale = scale;
-        state.settings.presentation = true;
-        select_lesson(state, "missing-barrier");
-        for (int i = 0; i < 2; ++i) ui.frame(state);
-        for (const char* part : {"lesson:combo", "blockDim.z", "gridDim.z", "colour-mode", "presentation"}) {
-            CAPTURE(part);
-            REQUIRE(state.widget_rects.count(part) == 1);
-            const ViewRect r = state.widget_rects.at(part);
-            CHECK(r.x + r.w <= 1280);
+        for (const char* lesson : bar_lessons) {
+            CAPTURE(scale);
+            CAPTURE(lesson);
+            AppState state;
+            state.requests.rescale = false;
+            state.settings.ui_scale = scale;
+            state.settings.presentation = true;
+            select_lesson(state, lesson);
+            for (int i = 0; i < 2; ++i) ui.frame(state);
+            for (const char* part : {"lesson:combo", "blockDim.z", "gridDim.z", "colour-mode", "presentation"}) {
+                CAPTURE(part);
+                REQUIRE(state.widget_rects.count(part) == 1);
+                const ViewRect r = state.widget_rects.at(part);
+                CHECK(r.x + r.w <= 1280);
+            }
+            // Every field holds its number whole.
+            const ImGuiStyle& style = ImGui::GetStyle();
+            for (const auto& [name, value] : {std::pair{"blockDim.x", state.edit.launch.block.x},
+                                              std::pair{"gridDim.x", state.edit.launch.grid.x}}) {
+                CAPTURE(name);
+                CHECK(state.widget_rects.at(name).w >=
+                      ImGui::CalcTextSize(std::to_string(value).c_str()).x + 2 * style.FramePadding.x);
+            }
+            // The lesson's title is in the bar where it has room (at scale 1, on one line).
+            if (scale == 1.0f) CHECK(state.widget_rects.at("lesson:combo").w > 8 * ImGui::GetFontSize());
         }
-        // The fields keep a four-digit number whole.
-        const float digits = ImGui::CalcTextSize("1024").x + 2 * ImGui::GetStyle().FramePadding.x;
-        CHECK(state.widget_rects.at("gridDim.x").w >= digits - 0.5f);
-        // The lesson's title is in the bar where it has room; at a raised scale, its list's arrow.
-        if (scale == 1.0f) CHECK(state.widget_rects.at("lesson:combo").w > 8 * ImGui::GetFontSize());
     }
+}
+
+TEST_CASE("a lesson's card stays while the learner changes its launch - Show me opens the lesson's launch again") {
+    HeadlessUi ui(1280, 720);
+    AppState state;
+    state.requests.rescale = false;
+    select_lesson(state, "hello-threads");
+    for (int i = 0; i < 2; ++i) ui.frame(state);
+    REQUIRE(state.edit.launch.block == Dim3{4, 1, 1});
+    // As its Look for asks: blockDim 2, 1, 1.
+    state.edit.launch.block = {2, 1, 1};
+    mark_launch_edited(state);
+    for (int i = 0; i < 2; ++i) ui.frame(state);
+    CHECK(state.edit.preset.empty());  // the launch is the learner's now
+    CHECK(state.lesson == "hello-threads");
+    CHECK(state.widget_rects.count("lesson:show-me") == 1);  // the card is still there
+    CHECK(state.picture->launch.launch.block == Dim3{2, 1, 1});
+    ui.click(state, "lesson:show-me");
+    ui.frame(state);
+    CHECK(state.edit.preset == "hello-threads");
+    CHECK(state.picture->launch.launch.block == Dim3{4, 1, 1});
 }
 
 TEST_CASE("a legend title wider than its column wraps - it is measured as tall as it is drawn, never cut") {
