@@ -82,7 +82,19 @@ void draw_lesson_card(AppState& state) {
     remember_rect(state, "lesson:card-next");
     if (!title_beside) title();
     if (state.settings.lesson_card_open && !state.look_for_in_margin) {
-        text_wrapped("%s", look_for_text(state, *lesson).c_str());
+        // At most a quarter of the centre's height (three lines at least), scrolling within beyond:
+        // at a raised UI scale in presentation mode its 3 to 8 lines left the map a strip.
+        const std::string text = look_for_text(state, *lesson);
+        const float most = std::max(3 * ImGui::GetTextLineHeightWithSpacing(), ImGui::GetContentRegionAvail().y / 4);
+        const float tall =
+            ImGui::CalcTextSize(keep_numbers_whole(text).c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
+        if (tall <= most) {
+            text_wrapped("%s", text.c_str());
+        } else {
+            ImGui::BeginChild("look-for", ImVec2(0, most));
+            text_wrapped("%s", text.c_str());
+            ImGui::EndChild();
+        }
         remember_rect(state, "lesson:look-for");
     }
     ImGui::Separator();

@@ -9,6 +9,7 @@
 
 #include "app/window_state/finding_target.hpp"
 #include "app/panels/lesson_card.hpp"
+#include "app/panels/panel_widgets.hpp"
 #include "viz/draw/legend.hpp"
 #include "viz/draw/map_annotations.hpp"
 #include "viz/layout/window_layout.hpp"
@@ -145,10 +146,11 @@ void draw_legend_in_margin(ImDrawList* dl, AppState& state, const Legend& legend
 // The two pictures' sentences: which kernel each is, and the comparison's legend figure.
 std::string left_sentence(const MapPicture& picture) {
     // A launch the learner changed keeps the lesson's comparison, but is no longer its view.
-    return "Left: " + picture_sentence(picture, picture.launch.preset.empty() ? "your launch" : "the lesson's view");
+    return keep_numbers_whole(
+        "Left: " + picture_sentence(picture, picture.launch.preset.empty() ? "your launch" : "the lesson's view"));
 }
-std::string right_sentence(const MapPicture& picture) {
-    return "Right: " + picture_sentence(*picture.compare, "the same launch and view");
+std::string right_sentence(const MapPicture& picture) {  // both wrapped, their tuples whole
+    return keep_numbers_whole("Right: " + picture_sentence(*picture.compare, "the same launch and view"));
 }
 
 // Splits the pictures' rectangle `map` in two halves with a gap, less a band under them for

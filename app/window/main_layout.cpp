@@ -78,7 +78,9 @@ StatusBar layout_status_bar(const AppState& state) {
     const ImGuiStyle& style = ImGui::GetStyle();
     const float width = std::max(ImGui::GetContentRegionAvail().x - 2 * style.ItemSpacing.x, 1.0f);
     const std::string message = state.message.empty() ? "" : " | " + state.message;
-    bar.message_below = ImGui::CalcTextSize((bar.facts + message).c_str()).x > width;
+    // (With no message, nothing goes below: a wrapped line of facts made room for an empty one, a
+    // blank strip under the status bar at a raised UI scale.)
+    bar.message_below = !message.empty() && ImGui::CalcTextSize((bar.facts + message).c_str()).x > width;
     const auto lines_height = [width](const std::string& text) {  // a narrow window wraps the facts too
         return ImGui::CalcTextSize(text.c_str(), nullptr, false, width).y;
     };
@@ -251,8 +253,14 @@ void info_tabs(AppState& state) {
         }
     }
     ImGui::Separator();
+    // The open tab's content scrolls on its own under the tabs, as tall as the column leaves (a
+    // few lines at least): the Findings tab's list scrolled the whole column, its tabs some
+    // 8,700 pixels off the top at the list's end.
+    const float least = 8 * ImGui::GetTextLineHeightWithSpacing();
+    ImGui::BeginChild("tab-content", ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, least)), false);
     for (const Entry& e : entries)
         if (state.info_tab == e.tab) e.draw(state);
+    ImGui::EndChild();
 }
 
 // The side columns of the normal layout: the launch and display on the left, the inspector
