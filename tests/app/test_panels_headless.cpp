@@ -238,6 +238,30 @@ TEST_CASE("a lesson's card stays while the learner changes its launch - Show me 
     CHECK(state.picture->launch.launch.block == Dim3{4, 1, 1});
 }
 
+TEST_CASE("scrolled to the end of missing-barrier's findings, the right column's tabs are still on screen") {
+    HeadlessUi ui(1280, 720);
+    AppState state;
+    state.requests.rescale = false;
+    select_lesson(state, "missing-barrier");
+    state.info_tab = AppState::InfoTab::Findings;
+    for (int i = 0; i < 2; ++i) ui.frame(state);
+    REQUIRE(state.widget_rects.count("finding:0") == 1);
+    const ViewRect first = state.widget_rects.at("finding:0");
+    ImGui::GetIO().MousePos = ImVec2(first.x + first.w / 2, first.y + first.h / 2);
+    for (int i = 0; i < 40; ++i) {  // the wheel, turned down to the list's end
+        ImGui::GetIO().MouseWheel = -10;
+        ui.frame(state);
+    }
+    ImGui::GetIO().MouseWheel = 0;
+    ui.frame(state);
+    CHECK(state.widget_rects.count("finding:49") == 1);  // the list's end is on screen…
+    CHECK(state.widget_rects.at("finding:49").y < 720);
+    for (const char* tab : {"tab:Stats", "tab:Findings", "tab:Code", "tab:Lessons"}) {  // …and so are the tabs
+        CAPTURE(tab);
+        CHECK(state.widget_rects.at(tab).y >= 0);
+    }
+}
+
 TEST_CASE("a legend title wider than its column wraps - it is measured as tall as it is drawn, never cut") {
     HeadlessImGuiContext imgui;
     ImGui::NewFrame();
