@@ -188,7 +188,11 @@ bool launch_fields(AppState& state) {
 
     const Dim3 cover = covering_grid_of(resolved);
     const Workload& workload = resolved.workload;
-    const std::string fix = resolved.model ? "gridDim = the covering grid = " + to_string(cover)
+    // A learner's kernel: threadmap cannot know what its threads cover (rgb-to-gray's bytes are three
+    // a pixel, a grid-stride loop covers with any grid), so the button says what it assumes.
+    const bool learners = resolved.model && resolved.model->owner;
+    const std::string fix = learners ? "gridDim for one thread per element of its largest array = " + to_string(cover)
+                            : resolved.model ? "gridDim = the covering grid = " + to_string(cover)
                             : is_matrix(workload.kernel)
                                 ? "gridDim = ceil(C / blockDim) = " + to_string(cover)
                                 : "gridDim.x = ceil(" + std::to_string(workload.n) + " / " +

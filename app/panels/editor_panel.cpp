@@ -232,7 +232,7 @@ bool run_line(AppState& state, const KernelEditor& editor) {
     else if (editor.running)
         say(dim, "compiled in " + ms + " ms; the map shows it (Clang, on the CPU)");
     else
-        say(dim, "edit, then Ctrl+Enter: the map shows your kernel");
+        say(dim, "Ctrl+Enter runs this text on the map");
     return run;
 }
 

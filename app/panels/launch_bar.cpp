@@ -131,7 +131,10 @@ void draw_launch_bar(AppState& state) {
                 resolved.launch.grid = cover;
                 changed = true;
             }
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("gridDim = the grid that covers the data for this blockDim");
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip(resolved.model && resolved.model->owner
+                                      ? "gridDim for one thread per element of your kernel's largest array"
+                                      : "gridDim = the grid that covers the data for this blockDim");
             remember_rect(state, "fix-grid");
         }
     };

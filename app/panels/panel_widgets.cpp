@@ -138,7 +138,7 @@ std::string place_combo_label(const char* label, const std::string& preview, flo
     const ImGuiStyle& style = ImGui::GetStyle();
     const float avail = ImGui::GetContentRegionAvail().x;
     const float combo = width + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x <= avail ? width : avail;
-    if (ImGui::CalcTextSize(preview.c_str()).x + ImGui::GetFrameHeight() + 2 * style.FramePadding.x <= combo)
+    if (ImGui::CalcTextSize(preview.c_str()).x + ImGui::GetFrameHeight() + style.FramePadding.x <= combo)
         return place_label(label, width);
     ImGui::TextUnformatted(wrap_to_width(std::string(label) + ": " + preview, avail).c_str());
     ImGui::SetNextItemWidth(avail);
