@@ -567,10 +567,15 @@ void ModelEmulator::check_read(size_t a, uint64_t i, Hazard& h, const Phases& p,
         !ordered_in_block(h.last_writer, id, p.write) && !(h.flags() & kReportedHazard)) {
         h.add_flags(kReportedHazard);
         arrays_[a].flagged = true;
+        // The writer read the element at this line before writing it: a read-modify-write of one
+        // element by several threads (histogram-racy's bins[k]++), which no barrier mends.
+        const bool read_modify_write = h.last_reader == h.last_writer && h.read_line == line && h.write_line == line;
         report(FindingKind::ReadWriteHazard, {h.last_writer, id}, a, i, line, [&] {
             return thread_text(id) + " reads " + element() + " at line " + std::to_string(line) + ", which " +
                    thread_text(h.last_writer) + " writes at line " + std::to_string(h.write_line) + ": " +
-                   missing_sync(h.last_writer, id, h.write_line, line) +
+                   (read_modify_write ? std::string("both read and write it there: accumulate with an atomic "
+                                                    "(atomicAdd), or give each thread its own element")
+                                      : missing_sync(h.last_writer, id, h.write_line, line)) +
                    "; the read may see the old value or the new one.";
         });
     }

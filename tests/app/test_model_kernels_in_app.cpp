@@ -169,6 +169,25 @@ TEST_CASE("a model kernel's picture is the model's map of its array - with its f
     CHECK(read_picture.result.map.touches[200 * 200 - 1] == 13);
 }
 
+TEST_CASE("a hazard's advice fits its cause - an atomic for a read-modify-write, a barrier for a missing one") {
+    const auto first_hazard = [](const char* preset) {
+        LaunchOptions o;
+        o.preset = preset;
+        const MapPicture picture = picture_of(resolved(o));
+        for (const Finding& f : picture.findings.list)
+            if (f.kind == FindingKind::ReadWriteHazard) return f.message;
+        FAIL("no hazard in " << preset);
+        return std::string();
+    };
+    // bins[k]++ by many threads: no barrier mends it.
+    const std::string histogram = first_hazard("histogram-race");
+    CHECK(histogram.find("atomicAdd") != std::string::npos);
+    CHECK(histogram.find("__syncthreads") == std::string::npos);
+    // A tile read before it is whole: the barrier between the two lines.
+    CHECK(first_hazard("missing-barrier").find("missing __syncthreads() between line 10 and line 14") !=
+          std::string::npos);
+}
+
 TEST_CASE("the model lessons' findings tell their stories") {
     const auto figure = [](const char* lesson, const char* name) {
         const Lesson* l = find_lesson(lesson);

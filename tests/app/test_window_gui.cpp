@@ -267,7 +267,8 @@ TEST_CASE("a drag pans the map - a resize, down to 1x1 and back, keeps the windo
     const WindowRun w = run_window({"--preset", "seed-increment"},
                                    "1 move 5 5\n2 wait idle\n3 state @/s1.json\n"
                                    "4 drag 760 440 660 400\n8 state @/s2.json\n"
-                                   "9 resize 1 1\n12 resize 800 600\n16 wait idle\n17 state @/s3.json\n"
+                                   // The mouse off the map: a hovered cell is outlined.
+                                   "9 resize 1 1\n12 resize 800 600\n14 move 5 5\n16 wait idle\n17 state @/s3.json\n"
                                    "17 screenshot @/small.png\n18 quit\n");
     const json s1 = load_json(w.path("s1.json")), s2 = load_json(w.path("s2.json")), s3 = load_json(w.path("s3.json"));
     CHECK(s1["view"]["center"] != s2["view"]["center"]);
