@@ -138,7 +138,7 @@ void draw_block_labels(ImDrawList* dl, const MapLayout& layout, const View& v, c
 }
 
 // Each visible cell's index, centred in it, all at one size: as large as the widest index in
-// view allows (down to 0.55 of the text's size), or none where even that does not fit (cells
+// view allows (from the text's size down to 0.55 of it), or none where even that does not fit (cells
 // that each dropped the indices they could not hold left a ragged patch of labels). Dark on a
 // light cell, light on a dark one where the style knows the cells' colours, each with a shadow
 // of the other; none where a label already drawn (`over`: a block's number, an array's name)
@@ -162,7 +162,9 @@ void draw_cell_indices(ImDrawList* dl, const MapLayout& layout, const View& v, c
             labels.push_back({layout.is_matrix() ? std::to_string(y) + "," + std::to_string(x) : std::to_string(e),
                               world_to_screen(v, r, {double(x) + 0.5, double(y) + 0.5}), uint32_t(x), uint32_t(y)});
         }
-    float px = std::min(s.font_px * 0.7f, float(v.zoom) * 0.4f);
+    // Up to the UI's own text size in large cells (at 0.7 of it, a projector's 150-pixel cells
+    // held 9-pixel numbers).
+    float px = std::min(s.font_px, float(v.zoom) * 0.4f);
     float widest = 0;
     for (const Label& l : labels) widest = std::max(widest, s.font->CalcTextSizeA(px, 1e9f, 0, l.text.c_str()).x);
     if (widest + 4 > v.zoom) px *= float(v.zoom - 4) / widest;  // text width scales with its size
