@@ -92,67 +92,78 @@ float launch_bar_height(const ResolvedLaunch& resolved, float width) {
     return lines * ImGui::GetFrameHeight() + (lines - 1) * style.ItemSpacing.y + 2 * style.WindowPadding.y;
 }
 
-void draw_launch_bar(AppState& state) {
-    ResolvedLaunch& resolved = state.edit;
-    const float font = ImGui::GetFontSize();
-    const BarPlan plan = plan_bar(resolved, ImGui::GetContentRegionAvail().x);
-    bool changed = false;
+namespace {
 
-    const auto lesson = [&] {
-        if (ImGui::ArrowButton("##previous-lesson", ImGuiDir_Left)) step_lesson(state, -1);
-        remember_rect(state, "lesson:previous");
-        ImGui::SameLine();
-        const Lesson* current = find_lesson(resolved.preset);
-        if (plan.title_shown) ImGui::SetNextItemWidth(plan.title_w);
-        if (ImGui::BeginCombo("##lesson", current ? current->title.c_str() : "(your own launch)",
-                              plan.title_shown ? 0 : ImGuiComboFlags_NoPreview)) {
-            for (const auto& l : lessons()) {
-                if (ImGui::Selectable(l.title.c_str(), current == &l)) select_lesson(state, l.name);
-                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l.summary.c_str());
-            }
-            ImGui::EndCombo();
+// The lesson's list between its previous and next arrows.
+void lesson_picker(AppState& state, const BarPlan& plan) {
+    if (ImGui::ArrowButton("##previous-lesson", ImGuiDir_Left)) step_lesson(state, -1);
+    remember_rect(state, "lesson:previous");
+    ImGui::SameLine();
+    const Lesson* current = find_lesson(state.edit.preset);
+    if (plan.title_shown) ImGui::SetNextItemWidth(plan.title_w);
+    if (ImGui::BeginCombo("##lesson", current ? current->title.c_str() : "(your own launch)",
+                          plan.title_shown ? 0 : ImGuiComboFlags_NoPreview)) {
+        for (const auto& l : lessons()) {
+            if (ImGui::Selectable(l.title.c_str(), current == &l)) select_lesson(state, l.name);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l.summary.c_str());
         }
-        remember_rect(state, "lesson:combo");
+        ImGui::EndCombo();
+    }
+    remember_rect(state, "lesson:combo");
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("##next-lesson", ImGuiDir_Right)) step_lesson(state, +1);
+    remember_rect(state, "lesson:next");
+}
+
+// blockDim, gridDim and the covering grid's button; true when the launch changed.
+bool launch_fields(AppState& state, const BarPlan& plan) {
+    ResolvedLaunch& resolved = state.edit;
+    bool changed = false;
+    ImGui::TextColored(block_dim_color(), "blockDim");
+    ImGui::SameLine();
+    changed |= dim3_fields(state, "blockDim", resolved.launch.block, plan.block_w);
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    ImGui::TextColored(grid_dim_color(), "gridDim");
+    ImGui::SameLine();
+    changed |= dim3_fields(state, "gridDim", resolved.launch.grid, plan.grid_w);
+    if (const Dim3 cover = covering_grid_of(resolved); !(cover == resolved.launch.grid)) {
         ImGui::SameLine();
-        if (ImGui::ArrowButton("##next-lesson", ImGuiDir_Right)) step_lesson(state, +1);
-        remember_rect(state, "lesson:next");
-    };
-    const auto launch = [&] {
-        ImGui::TextColored(block_dim_color(), "blockDim");
-        ImGui::SameLine();
-        changed |= dim3_fields(state, "blockDim", resolved.launch.block, plan.block_w);
-        ImGui::SameLine(0, font);
-        ImGui::TextColored(grid_dim_color(), "gridDim");
-        ImGui::SameLine();
-        changed |= dim3_fields(state, "gridDim", resolved.launch.grid, plan.grid_w);
-        if (const Dim3 cover = covering_grid_of(resolved); !(cover == resolved.launch.grid)) {
-            ImGui::SameLine();
-            if (ImGui::Button(cover_text(cover).c_str())) {
-                resolved.launch.grid = cover;
-                changed = true;
-            }
-            if (ImGui::IsItemHovered())
-                ImGui::SetTooltip(resolved.model && resolved.model->owner
-                                      ? "gridDim for one thread per element of your kernel's largest array"
-                                      : "gridDim = the grid that covers the data for this blockDim");
-            remember_rect(state, "fix-grid");
+        if (ImGui::Button(cover_text(cover).c_str())) {
+            resolved.launch.grid = cover;
+            changed = true;
         }
-    };
-    const auto display = [&] {
-        color_mode_combo(state, plan.combo_w);
-        ImGui::SameLine(0, font);
-        if (ImGui::Button(kBack)) state.settings.presentation = false;
-        remember_rect(state, "presentation");
-    };
-    lesson();
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(resolved.model && resolved.model->owner
+                                  ? "gridDim for one thread per element of your kernel's largest array"
+                                  : "gridDim = the grid that covers the data for this blockDim");
+        remember_rect(state, "fix-grid");
+    }
+    return changed;
+}
+
+// The colour mode and the way back to the panels.
+void display_controls(AppState& state, const BarPlan& plan) {
+    color_mode_combo(state, plan.combo_w);
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    if (ImGui::Button(kBack)) state.settings.presentation = false;
+    remember_rect(state, "presentation");
+}
+
+}  // namespace
+
+void draw_launch_bar(AppState& state) {
+    const float font = ImGui::GetFontSize();
+    const BarPlan plan = plan_bar(state.edit, ImGui::GetContentRegionAvail().x);
+    lesson_picker(state, plan);
     ImGui::SameLine(0, font);
-    if (plan.two_lines) {
-        display();
-        launch();
+    bool changed = false;
+    if (plan.two_lines) {  // the launch on a line of its own
+        display_controls(state, plan);
+        changed = launch_fields(state, plan);
     } else {
-        launch();
+        changed = launch_fields(state, plan);
         ImGui::SameLine(0, font);
-        display();
+        display_controls(state, plan);
     }
     if (changed) mark_launch_edited(state);
 }
