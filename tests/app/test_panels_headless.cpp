@@ -654,7 +654,7 @@ TEST_CASE("a large map is double buffered - the next launch fills buffers faulte
 TEST_CASE("a launch the window showed before is on screen again at once - a new kernel or backend computes anew") {
     HeadlessUi ui;
     AppState state;
-    select_lesson(state, "coalescing");  // the seed matmul with its memory view: hundreds of ms a run
+    select_lesson(state, "coalescing");  // the tutorial's matmul with its memory view: hundreds of ms a run
     ui.frame(state);
     REQUIRE(state.picture);
     REQUIRE(state.picture->memory.computed);
@@ -682,7 +682,7 @@ TEST_CASE("a launch the window showed before is on screen again at once - a new 
     change_to({{13, 13, 1}, {16, 16, 1}});
     CHECK(state.picture->serial == second);
     // A launch never shown is computed.
-    change_to({{7, 7, 1}, {32, 32, 1}});
+    change_to({{8, 8, 1}, {32, 32, 1}});
     finish_picture_job(state, 16384, kMaxDrawnCells);
     CHECK(state.last_map_change == AppState::MapChange::Computed);
     // Another colour mode: the same map redrawn, not a new one (the status bar said "map

@@ -1104,6 +1104,24 @@ TEST_CASE(
     CHECK(labels(load_json(tiles.path("s.json"))).size() <= 4);  // the tiles' names only
 }
 
+TEST_CASE("the coalescing lesson at 1280x720 - C's last rows, the warps with 8 active lanes, are under no label") {
+    // C is 200x200 in blocks of 32 rows: the last row of blocks holds its rows 192-199, the map's
+    // point (fewer active lanes, fewer sectors). Each of those blocks' numbers covered them.
+    const WindowRun w = run_window({"--preset", "coalescing", "--window-size", "1280x720"},
+                                   "1 move 5 5\n2 wait idle\n3 state @/s.json\n4 quit\n");
+    const json s = load_json(w.path("s.json"));
+    const glm::dvec2 top_left = world_to_screen(state_view(s), state_map_rect(s), {0, 192});
+    const glm::dvec2 bottom_right = world_to_screen(state_view(s), state_map_rect(s), {200, 200});
+    const ViewRect last_rows{top_left.x, top_left.y, bottom_right.x - top_left.x, bottom_right.y - top_left.y};
+    REQUIRE(last_rows.w > 100);
+    REQUIRE(last_rows.h > 4);
+    REQUIRE(s["labels_over_cells"].size() >= 36);  // the other blocks keep their numbers
+    for (const auto& l : s["labels_over_cells"]) {
+        CAPTURE(l);
+        CHECK_FALSE(overlaps(ViewRect{l[0], l[1], l[2], l[3]}, last_rows));
+    }
+}
+
 TEST_CASE("the Memory tab at 1280x720 - its figure first, every column of its table on screen") {
     const WindowRun w = run_window({"--preset", "transpose-bank-conflicts", "--window-size", "1280x720"},
                                    "1 move 5 5\n2 wait idle\n3 click tab:Memory\n5 wait idle\n6 move 5 5\n"

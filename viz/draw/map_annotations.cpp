@@ -102,6 +102,20 @@ void draw_rulers(ImDrawList* dl, const MapLayout& layout, const MapLabels& label
                 across.c_str());
 }
 
+// Whether a block label at the corner of a block the array's edge cuts would cover half or more
+// of the block's cells that show elements: the coalescing lesson's last row of blocks holds C's
+// last 8 rows, whose warps' fewer active lanes are the map's point, and "(6,0)" hid them. A block
+// whole, or wholly past the array's end (its cells idle), keeps its label.
+bool covers_edge_data(const MapLayout& layout, double x, double y, double cell_w, double cell_h, double zoom,
+                      ImVec2 label) {
+    const double data_w = std::clamp(double(layout.elements_in_row(uint32_t(y))) - x, 0.0, cell_w);
+    const double data_h =
+        layout.is_matrix() ? std::clamp(double(layout.workload.rows) - y, 0.0, cell_h) : (data_w > 0 ? cell_h : 0);
+    if (data_w == 0 || (data_w == cell_w && data_h == cell_h)) return false;
+    const double covered = std::min<double>(label.x + 4, data_w * zoom) * std::min<double>(label.y + 2, data_h * zoom);
+    return covered * 2 >= data_w * zoom * data_h * zoom;
+}
+
 void draw_block_labels(ImDrawList* dl, const MapLayout& layout, const View& v, const ViewRect& r, const LabelStyle& s,
                        std::vector<ViewRect>& over) {
     const float px = s.font_px * 0.75f;
@@ -131,6 +145,7 @@ void draw_block_labels(ImDrawList* dl, const MapLayout& layout, const View& v, c
                 size = s.font->CalcTextSizeA(px, 1e9f, 0, t.c_str());
             }
             if (size.x + 4 > cell_w * v.zoom) continue;
+            if (covers_edge_data(layout, x, y, cell_w, cell_h, v.zoom, size)) continue;
             if (meets_any({at.x, at.y, size.x + 4, size.y + 2}, over, taken)) continue;
             over.push_back(backed_text(dl, s, px, ImVec2(float(at.x) + 2, float(at.y) + 1), t));
             ++drawn;
