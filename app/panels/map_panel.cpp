@@ -278,6 +278,17 @@ PanelPlan plan_panel(const AppState& state, const ViewRect& area, float font) {
         plan.legend->lead.clear();
         plan.place = place();
     }
+    // A legend over the picture's cells lists fewer of its example colours, down to three, where
+    // that lets it beside the picture (the blockIdx legend's ten at UI scale 1.5).
+    const Legend full = *plan.legend;
+    for (size_t keep = full.examples / 2; keep >= 3 && over_cells(); keep = keep * 2 / 3) {
+        plan.legend = with_examples(full, keep);
+        plan.place = place();
+    }
+    if (over_cells() && plan.legend->examples < full.examples) {  // it did not: the whole legend over the cells
+        plan.legend = full;
+        plan.place = place();
+    }
     if (picture.compare) plan.compare = share_with_compare(plan.place.map, font, picture);
     return plan;
 }

@@ -15,6 +15,7 @@
 #include <bit>
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <thread>
 
 #include "app/window/frame_clock.hpp"
@@ -260,6 +261,64 @@ TEST_CASE("scrolled to the end of missing-barrier's findings, the right column's
         CAPTURE(tab);
         CHECK(state.widget_rects.at(tab).y >= 0);
     }
+}
+
+// The lines of text the last frame drew right of `left`, as read back from its glyphs' quads
+// (each glyph a quad whose first corner has the glyph's U0, V0 and lies the glyph's Y0, scaled,
+// below its line's top; a gap wider than a fifth of the font's size between two is a space).
+std::vector<std::string> drawn_lines(float left) {
+    const ImFont* font = ImGui::GetFont();
+    std::map<std::pair<float, float>, const ImFontGlyph*> glyph_of;
+    for (const ImFontGlyph& g : font->Glyphs)
+        if (g.Codepoint < 128 && g.Visible) glyph_of[{g.U0, g.V0}] = &g;
+    std::map<int, std::map<float, std::pair<float, char>>> lines;  // top → left → (right, char)
+    const ImDrawData* data = ImGui::GetDrawData();
+    for (int l = 0; l < data->CmdListsCount; ++l) {
+        const ImVector<ImDrawVert>& v = data->CmdLists[l]->VtxBuffer;
+        for (int i = 0; i + 3 < v.Size; ++i) {
+            const auto found = glyph_of.find({v[i].uv.x, v[i].uv.y});
+            if (found == glyph_of.end() || v[i].pos.x < left || v[i + 2].uv.x <= v[i].uv.x) continue;
+            const ImFontGlyph& g = *found->second;
+            const float scale = (v[i + 2].pos.y - v[i].pos.y) / std::max(g.Y1 - g.Y0, 1e-3f);
+            lines[int(std::lround(v[i].pos.y - g.Y0 * scale))][v[i].pos.x] = {v[i + 2].pos.x, char(g.Codepoint)};
+            i += 3;
+        }
+    }
+    std::vector<std::string> out;
+    for (const auto& [top, glyphs] : lines) {
+        std::string text;
+        float right = -1e9f;
+        for (const auto& [x, glyph] : glyphs) {
+            if (!text.empty() && x - right > ImGui::GetFontSize() / 5) text += ' ';
+            text += glyph.second;
+            right = glyph.first;
+        }
+        out.push_back(text);
+    }
+    return out;
+}
+
+TEST_CASE("the Stats tab in a narrow column at UI scale 1.5 - no label is broken inside a word") {
+    // The right column of a 1280-pixel window at 1.52: "threads launched" beside its number
+    // read "thread" / "s launch" / "ed".
+    HeadlessUi ui(1280, 720, 1.52f);
+    AppState state;
+    state.settings.ui_scale = 1.52f;
+    select_lesson(state, "grid-vs-block-dim");
+    for (int i = 0; i < 3; ++i) ui.frame(state);
+    REQUIRE(state.picture);
+    REQUIRE(state.widget_rects.count("tab:Stats") == 1);
+    const std::vector<std::string> lines = drawn_lines(float(state.widget_rects.at("tab:Stats").x));
+    std::string all;
+    for (const std::string& l : lines) all += l + " | ";
+    CAPTURE(all);
+    const auto has = [&](const std::string& word) {
+        return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(word) != l.npos; });
+    };
+    CHECK(has("threads"));
+    CHECK(has("launched"));
+    CHECK(has("threads active"));
+    CHECK(has("2880"));
 }
 
 TEST_CASE("a legend title wider than its column wraps - it is measured as tall as it is drawn, never cut") {

@@ -1122,6 +1122,20 @@ TEST_CASE("the coalescing lesson at 1280x720 - C's last rows, the warps with 8 a
     }
 }
 
+TEST_CASE("at UI scale 1.5 on a projector, the blockIdx legend lists fewer colours and stays beside the picture") {
+    // Its ten swatches made it taller than the map's area: it went over the right third of C.
+    const WindowRun w = run_window({"--preset", "grid-vs-block-dim", "--window-size", "1280x720"},
+                                   "1 move 5 5\n2 wait idle\n3 key ctrl+equal\n5 key ctrl+equal\n7 key ctrl+equal\n"
+                                   "9 wait idle\n12 wait idle\n14 state @/s.json\n15 quit\n");
+    const json s = load_json(w.path("s.json"));
+    REQUIRE(s["ui_scale"].get<double>() > 1.4);
+    const auto rect = [](const json& r) { return ViewRect{r[0], r[1], r[2], r[3]}; };
+    const ViewRect map = rect(s["map_rect"]), legend = rect(s["legend_rect"]);
+    CHECK(legend.w > 0);
+    CHECK_FALSE(overlaps(map, legend));
+    CHECK(legend.y + legend.h <= map.y + map.h + 1);
+}
+
 TEST_CASE("the Memory tab at 1280x720 - its figure first, every column of its table on screen") {
     const WindowRun w = run_window({"--preset", "transpose-bank-conflicts", "--window-size", "1280x720"},
                                    "1 move 5 5\n2 wait idle\n3 click tab:Memory\n5 wait idle\n6 move 5 5\n"

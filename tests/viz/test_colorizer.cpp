@@ -88,6 +88,14 @@ TEST_CASE("legends show the colours the map uses") {
     CHECK(g.swatches.back().ghost);
     CHECK(g.swatches.back().color == colorize({CellSample::Ghost, 0, {15, 0, 0}, {31, 0, 0}},
                                               {ColorMode::Block, Palette::Standard, launch.grid, launch.block}));
+    // Short of room, it lists the first three blocks' colours and says so; the idle swatch stays.
+    CHECK(g.examples == 10);
+    const Legend few = with_examples(g, 3);
+    REQUIRE(few.swatches.size() == g.swatches.size() - 7);
+    CHECK(few.swatches[2].label == "blockIdx 2");
+    CHECK(few.swatches.back().label == g.swatches.back().label);
+    CHECK(few.note.find("(the first 3 of 10 colours listed)") != std::string::npos);
+    CHECK(with_examples(g, 12).swatches.size() == g.swatches.size());
     const Legend t = make_legend({ColorMode::ThreadX, Palette::Standard, launch.grid, launch.block});
     CHECK(t.ramp);
     CHECK(t.ramp_high == "31");

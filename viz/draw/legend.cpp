@@ -38,6 +38,7 @@ void add_block_swatches(Legend& g, const ColorContext& c) {
         g.swatches.push_back(
             {categorical(block_color_index(idx), c.palette), "blockIdx " + dim_label(idx, two, three)});
     }
+    g.examples = g.swatches.size();
     if (launch.blocks() > shown) {
         g.title += " (colours repeat)";
         g.note = std::to_string(palette_size(c.palette)) +
@@ -53,6 +54,7 @@ void add_warp_swatches(Legend& g, const ColorContext& c) {
     for (uint64_t w = 0; w < shown; ++w)
         g.swatches.push_back({categorical(w, c.palette),
                               "warp " + std::to_string(w % per_block) + " of block " + std::to_string(w / per_block)});
+    g.examples = g.swatches.size();
 }
 
 // The SM a block runs on (one swatch per SM shown) or its wave (a ramp), for the chosen GPU.
@@ -69,6 +71,7 @@ void add_sm_or_wave(Legend& g, const ColorContext& c) {
     const uint64_t shown = std::min<uint64_t>({uint64_t(palette_size(c.palette)), c.sms, launch.blocks()});
     for (uint64_t sm = 0; sm < shown; ++sm)
         g.swatches.push_back({categorical(sm, c.palette), "SM " + std::to_string(sm)});
+    g.examples = g.swatches.size();
     if (std::min(c.sms, launch.blocks()) > shown) g.title += " (colours repeat)";
 }
 
@@ -169,6 +172,17 @@ Legend make_legend(const ColorContext& c) {
             break;
     }
     add_untouched_and_idle(g, c, nobody);
+    return g;
+}
+
+Legend with_examples(const Legend& legend, size_t keep) {
+    Legend g = legend;
+    keep = std::max<size_t>(keep, 1);
+    if (keep >= g.examples) return g;
+    g.swatches.erase(g.swatches.begin() + ptrdiff_t(keep), g.swatches.begin() + ptrdiff_t(g.examples));
+    g.note += (g.note.empty() ? "" : " ") + std::string("(the first ") + std::to_string(keep) + " of " +
+              std::to_string(g.examples) + " colours listed)";
+    g.examples = keep;
     return g;
 }
 

@@ -36,9 +36,17 @@ struct Legend {
     std::vector<LegendSwatch> swatches;
     bool ramp = false;  // a continuous scale from ramp_low to ramp_high
     std::string ramp_low, ramp_high;
+    // The first `examples` swatches are a repeating cycle's first colours (blockIdx, warp, SM),
+    // of which a legend short of room lists fewer (with_examples).
+    size_t examples = 0;
 };
 
 Legend make_legend(const ColorContext& color);
+
+// The legend listing only the first `keep` (at least 1) of its example swatches, its note saying
+// so: at a raised UI scale the blockIdx legend's ten swatches made it taller than the map's area,
+// and it went over a third of the picture.
+Legend with_examples(const Legend& legend, size_t keep);
 
 // The size the legend takes drawn at `font_size`: as wide as its widest line (at most
 // `max_width`, its note wrapped there), as tall as draw_legend makes it. `across`: a strip as
