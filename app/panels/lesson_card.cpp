@@ -13,8 +13,12 @@ namespace threadmap {
 
 namespace {
 
+// With a launch the learner changed, the paragraph says whose launch its figures are (the
+// seed-increment lesson's "12 threads that fail the guard" beside blockDim 100's 1,100 idle).
 std::string look_for_text(const AppState& state, const Lesson& lesson) {
-    return "Look for: " + lesson_text_now(state, lesson, lesson.look_for);
+    const bool changed = state.edit.preset != lesson.name;
+    return (changed ? "Look for, on the lesson's own launch (Show me opens it again): " : "Look for: ") +
+           lesson_text_now(state, lesson, lesson.look_for);
 }
 
 // The lesson's title, on the card's first line or wrapped on the lines under it; its summary on hover.

@@ -70,9 +70,11 @@ void draw_stats_panel(AppState& state) {
     } else {
         const std::string array = state.picture->launch.mapped_array();
         const std::string in_block = model->shared() ? " (its block)" : "";
-        const std::string did = (model->reads ? "threads that read " : "threads that wrote ") + array;
-        rows.push_back({did + in_block, s.threads_active});
-        rows.push_back({"threads that did not" + in_block, s.threads_idle});
+        // "an element of": a thread whose only write lies past the array's end (missing-guard's 12)
+        // wrote none of them; "threads that did not" beside the map's writes past the end read as wrong.
+        const std::string verb = model->reads ? "read" : "wrote";
+        rows.push_back({"threads that " + verb + " an element of " + array + in_block, s.threads_active});
+        rows.push_back({"threads that " + verb + " none" + in_block, s.threads_idle});
     }
     rows.push_back({"blocks", s.blocks});
     rows.push_back({"warps", s.warps});

@@ -77,6 +77,42 @@ struct HeadlessUi {
     }
 };
 
+// The lines of text the last frame drew between `left` and `right`, as read back from its glyphs' quads
+// (each glyph a quad whose first corner has the glyph's U0, V0 and lies the glyph's Y0, scaled,
+// below its line's top; a gap wider than a fifth of the font's size between two is a space).
+std::vector<std::string> drawn_lines(float left, float right = 1e9f) {
+    const ImFont* font = ImGui::GetFont();
+    std::map<std::pair<float, float>, const ImFontGlyph*> glyph_of;
+    for (const ImFontGlyph& g : font->Glyphs)
+        if (g.Codepoint < 128 && g.Visible) glyph_of[{g.U0, g.V0}] = &g;
+    std::map<int, std::map<float, std::pair<float, char>>> lines;  // top → left → (right, char)
+    const ImDrawData* data = ImGui::GetDrawData();
+    for (int l = 0; l < data->CmdListsCount; ++l) {
+        const ImVector<ImDrawVert>& v = data->CmdLists[l]->VtxBuffer;
+        for (int i = 0; i + 3 < v.Size; ++i) {
+            const auto found = glyph_of.find({v[i].uv.x, v[i].uv.y});
+            if (found == glyph_of.end() || v[i].pos.x < left || v[i].pos.x > right || v[i + 2].uv.x <= v[i].uv.x)
+                continue;
+            const ImFontGlyph& g = *found->second;
+            const float scale = (v[i + 2].pos.y - v[i].pos.y) / std::max(g.Y1 - g.Y0, 1e-3f);
+            lines[int(std::lround(v[i].pos.y - g.Y0 * scale))][v[i].pos.x] = {v[i + 2].pos.x, char(g.Codepoint)};
+            i += 3;
+        }
+    }
+    std::vector<std::string> out;
+    for (const auto& [top, glyphs] : lines) {
+        std::string text;
+        float right = -1e9f;
+        for (const auto& [x, glyph] : glyphs) {
+            if (!text.empty() && x - right > ImGui::GetFontSize() / 5) text += ' ';
+            text += glyph.second;
+            right = glyph.first;
+        }
+        out.push_back(text);
+    }
+    return out;
+}
+
 }  // namespace
 
 namespace {
@@ -233,10 +269,23 @@ TEST_CASE("a lesson's card stays while the learner changes its launch - Show me 
     CHECK(state.lesson == "hello-threads");
     CHECK(state.widget_rects.count("lesson:show-me") == 1);  // the card is still there
     CHECK(state.picture->launch.launch.block == Dim3{2, 1, 1});
+    // Its figures are the lesson's launch's, and it says so.
+    const auto says = [&](const std::string& words) {  // the Look for, in the legend or the card, wrapped anywhere
+        const auto card = state.widget_rects.find("lesson:look-for");
+        for (const ViewRect& r : {state.legend_rect, card == state.widget_rects.end() ? ViewRect{} : card->second}) {
+            std::string text;
+            for (const std::string& l : drawn_lines(float(r.x), float(r.x + r.w))) text += l + " ";
+            if (r.w > 0 && text.find(words) != std::string::npos) return true;
+        }
+        return false;
+    };
+    CHECK(says("on the lesson's own launch"));
     ui.click(state, "lesson:show-me");
     ui.frame(state);
     CHECK(state.edit.preset == "hello-threads");
     CHECK(state.picture->launch.launch.block == Dim3{4, 1, 1});
+    CHECK_FALSE(says("on the lesson's own launch"));
+    CHECK(says("Look for:"));
 }
 
 TEST_CASE("scrolled to the end of missing-barrier's findings, the right column's tabs are still on screen") {
@@ -263,41 +312,6 @@ TEST_CASE("scrolled to the end of missing-barrier's findings, the right column's
     }
 }
 
-// The lines of text the last frame drew right of `left`, as read back from its glyphs' quads
-// (each glyph a quad whose first corner has the glyph's U0, V0 and lies the glyph's Y0, scaled,
-// below its line's top; a gap wider than a fifth of the font's size between two is a space).
-std::vector<std::string> drawn_lines(float left) {
-    const ImFont* font = ImGui::GetFont();
-    std::map<std::pair<float, float>, const ImFontGlyph*> glyph_of;
-    for (const ImFontGlyph& g : font->Glyphs)
-        if (g.Codepoint < 128 && g.Visible) glyph_of[{g.U0, g.V0}] = &g;
-    std::map<int, std::map<float, std::pair<float, char>>> lines;  // top → left → (right, char)
-    const ImDrawData* data = ImGui::GetDrawData();
-    for (int l = 0; l < data->CmdListsCount; ++l) {
-        const ImVector<ImDrawVert>& v = data->CmdLists[l]->VtxBuffer;
-        for (int i = 0; i + 3 < v.Size; ++i) {
-            const auto found = glyph_of.find({v[i].uv.x, v[i].uv.y});
-            if (found == glyph_of.end() || v[i].pos.x < left || v[i + 2].uv.x <= v[i].uv.x) continue;
-            const ImFontGlyph& g = *found->second;
-            const float scale = (v[i + 2].pos.y - v[i].pos.y) / std::max(g.Y1 - g.Y0, 1e-3f);
-            lines[int(std::lround(v[i].pos.y - g.Y0 * scale))][v[i].pos.x] = {v[i + 2].pos.x, char(g.Codepoint)};
-            i += 3;
-        }
-    }
-    std::vector<std::string> out;
-    for (const auto& [top, glyphs] : lines) {
-        std::string text;
-        float right = -1e9f;
-        for (const auto& [x, glyph] : glyphs) {
-            if (!text.empty() && x - right > ImGui::GetFontSize() / 5) text += ' ';
-            text += glyph.second;
-            right = glyph.first;
-        }
-        out.push_back(text);
-    }
-    return out;
-}
-
 TEST_CASE("the Stats tab in a narrow column at UI scale 1.5 - no label is broken inside a word") {
     // The right column of a 1280-pixel window at 1.52: "threads launched" beside its number
     // read "thread" / "s launch" / "ed".
@@ -319,6 +333,20 @@ TEST_CASE("the Stats tab in a narrow column at UI scale 1.5 - no label is broken
     CHECK(has("launched"));
     CHECK(has("threads active"));
     CHECK(has("2880"));
+}
+
+TEST_CASE("missing-guard's Stats - the threads whose only write lies past a's end wrote none of its elements") {
+    // They were "threads that did not", beside the map's writes past the end and 24 findings.
+    HeadlessUi ui;
+    AppState state;
+    select_lesson(state, "missing-guard");
+    for (int i = 0; i < 3; ++i) ui.frame(state);
+    REQUIRE(state.widget_rects.count("tab:Stats") == 1);
+    std::string text;
+    for (const std::string& l : drawn_lines(float(state.widget_rects.at("tab:Stats").x))) text += l + " ";
+    CAPTURE(text);
+    CHECK(text.find("threads that wrote an element of") != std::string::npos);
+    CHECK(text.find("threads that wrote none 12") != std::string::npos);
 }
 
 TEST_CASE("a legend title wider than its column wraps - it is measured as tall as it is drawn, never cut") {

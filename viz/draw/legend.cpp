@@ -83,8 +83,9 @@ void add_finding_swatches(Legend& g, const ColorContext& c) {
     const Palette palette = c.palette;
     g.swatches.push_back({finding_color(kFoundRace, palette), "write-write race", false, LegendCategory::Race});
     g.swatches.push_back({finding_color(kFoundHazard, palette), "read-write hazard", false, LegendCategory::Hazard});
-    g.swatches.push_back(
-        {finding_color(kFoundUninit, palette), "uninitialised read (shared)", false, LegendCategory::Uninitialized});
+    g.swatches.push_back({finding_color(kFoundUninit, palette),
+                          "uninitialised read (unwritten shared memory, or a shuffle from a missing lane)", false,
+                          LegendCategory::Uninitialized});
     g.swatches.push_back({finding_color(0, palette), c.reads ? "read, no finding" : "written, no finding"});
 }
 
