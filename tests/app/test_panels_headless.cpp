@@ -84,8 +84,8 @@ std::vector<std::string> drawn_lines(float left, float right = 1e9f) {
     const ImFont* font = ImGui::GetFont();
     std::map<std::pair<float, float>, const ImFontGlyph*> glyph_of;
     for (const ImFontGlyph& g : font->Glyphs)
-        if (g.Codepoint < 128 && g.Visible) glyph_of[{g.U0, g.V0}] = &g;
-    std::map<int, std::map<float, std::pair<float, char>>> lines;  // top → left → (right, char)
+        if (g.Visible) glyph_of[{g.U0, g.V0}] = &g;
+    std::map<int, std::map<float, std::pair<float, unsigned>>> lines;  // top → left → (right, codepoint)
     const ImDrawData* data = ImGui::GetDrawData();
     for (int l = 0; l < data->CmdListsCount; ++l) {
         const ImVector<ImDrawVert>& v = data->CmdLists[l]->VtxBuffer;
@@ -95,7 +95,7 @@ std::vector<std::string> drawn_lines(float left, float right = 1e9f) {
                 continue;
             const ImFontGlyph& g = *found->second;
             const float scale = (v[i + 2].pos.y - v[i].pos.y) / std::max(g.Y1 - g.Y0, 1e-3f);
-            lines[int(std::lround(v[i].pos.y - g.Y0 * scale))][v[i].pos.x] = {v[i + 2].pos.x, char(g.Codepoint)};
+            lines[int(std::lround(v[i].pos.y - g.Y0 * scale))][v[i].pos.x] = {v[i + 2].pos.x, g.Codepoint};
             i += 3;
         }
     }
@@ -105,7 +105,9 @@ std::vector<std::string> drawn_lines(float left, float right = 1e9f) {
         float right = -1e9f;
         for (const auto& [x, glyph] : glyphs) {
             if (!text.empty() && x - right > ImGui::GetFontSize() / 5) text += ' ';
-            text += glyph.second;
+            char utf8[5] = {};
+            ImTextCharToUtf8(utf8, glyph.second);
+            text += utf8;
             right = glyph.first;
         }
         out.push_back(text);
@@ -347,6 +349,20 @@ TEST_CASE("missing-guard's Stats - the threads whose only write lies past a's en
     CAPTURE(text);
     CHECK(text.find("threads that wrote an element of") != std::string::npos);
     CHECK(text.find("threads that wrote none 12") != std::string::npos);
+}
+
+TEST_CASE("the seed matmul's outline of A·B carries its own name - C's sits at the corner they share") {
+    HeadlessUi ui(1280, 720);
+    AppState state;
+    state.requests.rescale = false;
+    select_lesson(state, "seed-matmul");
+    for (int i = 0; i < 3; ++i) ui.frame(state);
+    std::string text;
+    for (const std::string& l : drawn_lines(float(state.map_rect.x), float(state.map_rect.x + state.map_rect.w)))
+        text += l + " | ";
+    CAPTURE(text);
+    CHECK(text.find("A\u00b7B 300\u00d7300 |") != std::string::npos);  // its tag, a line of its own
+    CHECK(text.find("C 200\u00d7200") != std::string::npos);
 }
 
 TEST_CASE("a legend title wider than its column wraps - it is measured as tall as it is drawn, never cut") {

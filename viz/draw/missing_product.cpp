@@ -23,6 +23,7 @@ std::optional<MissingProduct> missing_product(const Workload& workload) {
     const auto dims = [](uint64_t r, uint64_t c) { return std::to_string(r) + "\u00d7" + std::to_string(c); };
     m.text = group_thousands(m.results) + " results are never computed: C is " + dims(workload.rows, workload.cols) +
              ", A\u00b7B is " + dims(workload.a_rows, workload.b_cols);
+    m.name = "A\u00b7B " + dims(workload.a_rows, workload.b_cols);
     return m;
 }
 
@@ -41,6 +42,14 @@ void draw_missing_product(ImDrawList* dl, const MissingProduct& m, const View& v
     dl->AddRectFilled(ImVec2(at.x - 3, at.y - 2), ImVec2(at.x + size.x + 3, at.y + size.y + 2),
                       IM_COL32(backing.r, backing.g, backing.b, backing.a), 3);
     dl->AddText(font, font_px, at, color, m.text.c_str(), nullptr, wrap);
+    // Its tag inside its bottom-right corner, over results C cannot hold (the seed's "C 200×200",
+    // at the corner the two share, read as the outline's name).
+    const ImVec2 tag = font->CalcTextSizeA(font_px, 1e9f, 0, m.name.c_str());
+    const ImVec2 tag_at(float(b.x) - tag.x - thickness - 3, float(b.y) - tag.y - thickness - 2);
+    if (tag_at.x < float(a.x) + thickness || tag.y + 4 > float(b.y - a.y)) return;  // no room inside it
+    dl->AddRectFilled(ImVec2(tag_at.x - 3, tag_at.y - 1), ImVec2(tag_at.x + tag.x + 2, tag_at.y + tag.y + 1),
+                      IM_COL32(backing.r, backing.g, backing.b, backing.a), 3);
+    dl->AddText(font, font_px, tag_at, color, m.name.c_str());
 }
 
 }  // namespace threadmap

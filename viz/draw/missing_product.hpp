@@ -20,12 +20,14 @@ struct MissingProduct {
     uint64_t results = 0;  // cells of A·B outside C
     WorldRect product;     // A·B in map cells: a_rows down, b_cols across
     std::string text;      // "50,000 results are never computed: C is 200×200, A·B is 300×300"
+    std::string name;      // "A·B 300×300": the outline's own tag (C's name sits at the corner they share)
 };
 
 // Empty unless the workload is a matmul whose C is smaller than A·B.
 std::optional<MissingProduct> missing_product(const Workload& workload);
 
-// The outline of A·B and its sentence under it, in the view's screen coordinates.
+// The outline of A·B, its tag inside its bottom-right corner and its sentence under it, in the
+// view's screen coordinates.
 void draw_missing_product(ImDrawList* list, const MissingProduct& m, const View& view, const ViewRect& rect,
                           ImFont* font, float font_px, Rgba8 backing = {10, 10, 12, 225});
 
