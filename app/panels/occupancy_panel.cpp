@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <string>
+#include <string_view>
 
 #include "app/launch/device_profiles.hpp"
 #include "app/reports/occupancy_report.hpp"
@@ -35,8 +37,13 @@ void draw_sweep_axes(ImDrawList* dl, ImVec2 origin, float width, float height, f
                            std::clamp(y, origin.y, origin.y + height - label_h)),
                     text, label.c_str());
     }
-    dl->AddText(ImVec2(origin.x, origin.y + height + label_h), text,
-                "threads per block (bars: occupancy; in them: waves; green: modeled time)");
+    // The longest title the chart's width holds (beside the timeline, half the tab's).
+    for (const char* title : {"threads per block (bars: occupancy; in them: waves; green: modeled time)",
+                              "threads per block (bars: occupancy; green: time)", "threads per block"})
+        if (ImGui::CalcTextSize(title).x <= width || std::string_view(title) == "threads per block") {
+            dl->AddText(ImVec2(origin.x, origin.y + height + label_h), text, title);
+            break;
+        }
 }
 
 // The modeled kernel's fastest and slowest time over a sweep (0 when none has one).
@@ -167,17 +174,41 @@ void draw_wave_timeline(AppState& state, const OccupancyReport& r) {
                               ImVec2(left + (right - left) * float(blocks) / float(per_sm), top + std::max(row, 3.0f)),
                               IM_COL32(78, 121, 167, 255));
         }
-        // The column's blocks in words where they fit: "wave 2: 1 block" says what its bars draw.
-        std::string label = "wave " + std::to_string(wave + 1);
-        const std::string counted = label + ": " + std::to_string(in_wave) + (in_wave == 1 ? " block" : " blocks");
-        if (ImGui::CalcTextSize(counted.c_str()).x < right - left) label = counted;
-        dl->AddText(ImVec2(left, origin.y + height + 2), text, label.c_str());
+        // The column's blocks in words where they fit: "wave 2: 1 block" says what its bars draw;
+        // in narrower columns "wave 2", or "2" (eight waves beside the sweep ran into each other).
+        const std::string number = std::to_string(wave + 1), named = "wave " + number;
+        const std::string counted = named + ": " + std::to_string(in_wave) + (in_wave == 1 ? " block" : " blocks");
+        for (const std::string& label : {counted, named, number})
+            if (ImGui::CalcTextSize(label.c_str()).x < right - left) {
+                dl->AddText(ImVec2(left, origin.y + height + 2), text, label.c_str());
+                break;
+            }
     }
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
             "Each row an SM, each column a wave: a bar is the blocks that SM runs in that wave, out of "
             "its %llu slots (%s).",
             static_cast<unsigned long long>(per_sm), kBlockOrderNote);
+}
+
+// The timeline and the buttons that colour the map by SM or by wave.
+void draw_waves_part(AppState& state, const OccupancyReport& r) {
+    draw_wave_timeline(state, r);
+    colour_map_button(state, "Colour the map by SM", "sm", "occupancy");
+    same_line_if_fits(button_width("Colour the map by wave"));
+    colour_map_button(state, "Colour the map by wave", "wave", "occupancy");
+}
+
+// The block size sweep, its chart first and what it draws under it.
+void draw_sweep_part(AppState& state, const MapPicture& picture, const OccupancyReport& r) {
+    const auto& profiles = device_profiles();
+    const DeviceProfile& profile = profiles[size_t(std::clamp(state.timing.profile, 0, int(profiles.size()) - 1))];
+    draw_sweep(state, occupancy_sweep(picture.launch, r.gpu, &profile, state.timing.program), r.block_size);
+    text_wrapped(
+        "Block size sweep, 32 to 1024 threads per block on the same data: bars are occupancy (yours orange) with the "
+        "waves written in them; the green line is the modeled kernel time on this profile, waves counted, from bytes "
+        "and flops only (the Timing tab also counts the launch's sectors); higher is faster. Hover a bar for its "
+        "figures.");
 }
 
 }  // namespace
@@ -221,20 +252,21 @@ void draw_occupancy_panel(AppState& state) {
         static_cast<unsigned long long>(w.blocks), static_cast<unsigned long long>(w.slots), o.active_blocks_per_sm,
         r.gpu.sms, static_cast<unsigned long long>(w.waves), w.waves == 1 ? "wave" : "waves",
         percent_text(w.last_wave_fill).c_str(), percent_text(1 - w.last_wave_fill).c_str());
-    draw_wave_timeline(state, r);
-    colour_map_button(state, "Colour the map by SM", "sm", "occupancy");
-    ImGui::SameLine();
-    colour_map_button(state, "Colour the map by wave", "wave", "occupancy");
+    // The two pictures side by side where the tab is wide enough, so that at a projector's 720
+    // pixels the sweep a lesson's Look for points at is on screen with the timeline, not under it.
+    if (ImGui::GetContentRegionAvail().x >= ImGui::GetFontSize() * 36 &&
+        ImGui::BeginTable("occupancy-pictures", 2, ImGuiTableFlags_SizingStretchSame)) {
+        ImGui::TableNextColumn();
+        draw_waves_part(state, r);
+        ImGui::TableNextColumn();
+        draw_sweep_part(state, picture, r);
+        ImGui::EndTable();
+    } else {
+        draw_waves_part(state, r);
+        ImGui::Separator();
+        draw_sweep_part(state, picture, r);
+    }
     disabled_note(std::string(kBlockOrderNote) + ".");
-    ImGui::Separator();
-    text_wrapped(
-        "Block size sweep, 32 to 1024 threads per block on the same data: bars are occupancy (yours orange) with the "
-        "waves written in them; the green line is the modeled kernel time on this profile, waves counted, from bytes "
-        "and flops only (the Timing tab also counts the launch's sectors); higher is faster. Hover a bar for its "
-        "figures.");
-    const auto& profiles = device_profiles();
-    const DeviceProfile& profile = profiles[size_t(std::clamp(state.timing.profile, 0, int(profiles.size()) - 1))];
-    draw_sweep(state, occupancy_sweep(picture.launch, r.gpu, &profile, state.timing.program), r.block_size);
 }
 
 }  // namespace threadmap

@@ -365,6 +365,25 @@ TEST_CASE("the seed matmul's outline of A·B carries its own name - C's sits at 
     CHECK(text.find("C 200\u00d7200") != std::string::npos);
 }
 
+TEST_CASE("the occupancy lessons at 1280x720 - the sweep their Look for names is on screen with the timeline") {
+    // Under the timeline, the sweep began at y = 686 of 720: only its caption showed.
+    for (const char* id : {"occupancy-small-blocks", "occupancy-shared-memory", "occupancy-wave-quantization"}) {
+        CAPTURE(id);
+        HeadlessUi ui(1280, 720);
+        AppState state;
+        state.requests.rescale = false;
+        select_lesson(state, id);
+        for (int i = 0; i < 3; ++i) ui.frame(state);
+        REQUIRE(state.widget_rects.count("occupancy-sweep") == 1);
+        REQUIRE(state.widget_rects.count("occupancy-waves") == 1);
+        const ViewRect sweep = state.widget_rects.at("occupancy-sweep"),
+                       waves = state.widget_rects.at("occupancy-waves");
+        CHECK(sweep.y + sweep.h <= 690);  // above the status bar
+        CHECK(waves.y + waves.h <= 690);
+        CHECK(sweep.w > 300);
+    }
+}
+
 TEST_CASE("a legend title wider than its column wraps - it is measured as tall as it is drawn, never cut") {
     HeadlessImGuiContext imgui;
     ImGui::NewFrame();
