@@ -35,6 +35,8 @@ void draw_program(TimedProgram& p) {
     if (p.language == HostLanguage::CudaCpp) p.transfers = Transfers::Explicit;
 }
 
+void draw_sweep_button(AppState& state);
+
 // ---- 1. source and toggles ------------------------------------------------------------
 
 void draw_controls(AppState& state) {
@@ -72,6 +74,8 @@ void draw_controls(AppState& state) {
     if (ImGui::Button(busy ? "running..." : "run")) start_timing_run(t, state.picture->launch, state.backend);
     remember_rect(state, "timing-run");
     ImGui::EndDisabled();
+    ImGui::SameLine();
+    draw_sweep_button(state);
     if (!t.message.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, error_color());
         text_wrapped("%s", t.message.c_str());
@@ -136,10 +140,11 @@ void draw_run(const TimingState& t, const Theme& theme) {
         return;
     }
     const TimingReport& r = *t.current;
-    text_wrapped("%s %s", r.kernel.c_str(), nlohmann::json(r.shape).dump().c_str());
-    text_wrapped("%s",
-                 r.is_recording() ? ("recorded on " + r.recorded_from).c_str() : (r.device + ", " + r.date).c_str());
-    text_wrapped("program: %s", describe(r.program).c_str());
+    // What ran, on what and how, in one paragraph: three lines of it pushed the figures down.
+    text_wrapped(
+        "%s %s on %s; program: %s", r.kernel.c_str(), nlohmann::json(r.shape).dump().c_str(),
+        r.is_recording() ? ("a recording from " + r.recorded_from).c_str() : (r.device + ", " + r.date).c_str(),
+        describe(r.program).c_str());
     // A modeled run states its model, folded so that the bars lead; the sources on hover.
     if (!r.model.empty() && ImGui::CollapsingHeader("How is this computed?")) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -157,10 +162,11 @@ void draw_run(const TimingState& t, const Theme& theme) {
     const float h = draw_timing_bars(ImGui::GetWindowDrawList(), ImGui::GetFont(), ImGui::GetFontSize(), p.x, p.y,
                                      ImGui::GetContentRegionAvail().x, bars, axis, theme);
     ImGui::Dummy(ImVec2(ImGui::GetContentRegionAvail().x, h));
-
-    draw_figures(r, t.first_launch);
+    // Its parts (or cold against warm) under the bars, not the table: at 720 pixels the table's
+    // end is under the window's edge.
     if (r.first_launch_seconds && t.first_launch && !r.first_launch_what.empty())
-        text_wrapped("First launch: %s.", r.first_launch_what.c_str());  // its parts, or cold/warm
+        text_wrapped("First launch: %s.", r.first_launch_what.c_str());
+    draw_figures(r, t.first_launch);
 }
 
 // ---- 3. history ---------------------------------------------------------------------------
@@ -178,6 +184,20 @@ void draw_history(const TimingState& t) {
 
 // ---- 4. the sweep chart -------------------------------------------------------------------
 
+// Beside "run": a timing lesson's "Run the size sweep" names it, and under the table it was
+// below a projector's 720 pixels.
+void draw_sweep_button(AppState& state) {
+    TimingState& t = state.timing;
+    const Outcome<void> why_not =
+        state.picture ? why_no_sweep(t, state.picture->launch, state.backend) : failed("no map yet");
+    ImGui::BeginDisabled(t.sweep_job.valid() || !why_not.done());
+    if (ImGui::Button("sweep sizes")) t.scroll_to_sweep = start_sweep(t, state.picture->launch, state.backend);
+    remember_rect(state, "timing-sweep");
+    ImGui::EndDisabled();
+    if (!why_not.done() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("No sweep: %s.", why_not.error.c_str());
+}
+
 void draw_save_button(AppState& state) {
     ImGui::BeginDisabled(!state.timing.current && !state.timing.sweep);
     if (ImGui::Button("save the numbers (JSON, CSV)"))
@@ -189,16 +209,7 @@ void draw_save_button(AppState& state) {
 void draw_sweep(AppState& state) {
     TimingState& t = state.timing;
     const bool busy = t.sweep_job.valid();
-    const Outcome<void> why_not =
-        state.picture ? why_no_sweep(t, state.picture->launch, state.backend) : failed("no map yet");
-    ImGui::BeginDisabled(busy || !why_not.done());
-    if (ImGui::Button("sweep sizes")) start_sweep(t, state.picture->launch, state.backend);
-    remember_rect(state, "timing-sweep");
-    ImGui::EndDisabled();
-    if (!why_not.done() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("No sweep: %s.", why_not.error.c_str());
-    ImGui::SameLine();  // on the sweep's line: the chart below keeps the view's height
-    draw_save_button(state);
+    draw_save_button(state);  // on the sweep's line: the chart below keeps the view's height
     if (busy) {
         ImGui::SameLine();
         if (ImGui::Button("cancel")) t.sweep_cancel = true;
@@ -217,6 +228,10 @@ void draw_sweep(AppState& state) {
     // Named: the chart stays when the launch moves to another kernel, until the next sweep.
     text_wrapped("Sweep of %s. %s%s", r.kernel.c_str(), r.sentence.c_str(),
                  r.cancelled ? " (cancelled: partial sweep)" : "");
+    if (t.scroll_to_sweep && !busy) {  // the chart and its sentence, at the view's bottom
+        ImGui::SetScrollHereY(1.0f);
+        t.scroll_to_sweep = false;
+    }
 }
 
 }  // namespace

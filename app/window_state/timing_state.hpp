@@ -37,6 +37,9 @@ struct TimingState {
     std::atomic<bool> sweep_cancel{false};
     std::atomic<size_t> sweep_done{0}, sweep_total{0};
     std::optional<SweepResult> sweep;
+    // The sweep asked for from the button beside "run": the tab scrolls to its chart once it is
+    // drawn (below the table, it was under a 720-pixel window's edge).
+    bool scroll_to_sweep = false;
 
     ~TimingState() { sweep_cancel = true; }  // a running sweep stops at its next size
 };

@@ -629,6 +629,24 @@ TEST_CASE("a timing lesson opens the Timing tab - runs off the UI thread - and s
     CHECK(save_bottom < 900 - 40);
 }
 
+TEST_CASE("a timing lesson at 1280x720 - 'sweep sizes' is beside 'run', and its chart scrolls into view") {
+    // Under the table, the button its Look for names was below the window's edge.
+    const WindowRun w = run_window({"--preset", "timing-resident", "--window-size", "1280x720"},
+                                   "1 move 5 5\n4 wait idle\n5 state @/before.json\n6 move timing-sweep\n"
+                                   "7 click timing-sweep\n9 wait idle\n11 wait idle\n12 move 5 5\n14 state @/s.json\n"
+                                   "14 screenshot @/t.png\n15 quit\n");
+    const json before = load_json(w.path("before.json"));
+    const json run = before["widgets"]["timing-run"], sweep = before["widgets"]["timing-sweep"];
+    CHECK(double(sweep[1]) + double(sweep[3]) < 690);
+    CHECK(double(sweep[1]) == doctest::Approx(double(run[1])));  // on run's line
+    const PngImage img = load_png(w.path("t.png"));
+    REQUIRE(img.valid());
+    int crossover = 0;  // the chart's crossover line (yellow), on screen after the sweep
+    for (int y = 0; y < img.height - 30; ++y)
+        for (int x = 200; x < img.width * 5 / 6; ++x) crossover += close(img.at(x, y), {255, 230, 60}, 40);
+    CHECK(crossover > 50);
+}
+
 TEST_CASE("a replay script without quit ends after its last step - with --screenshot and --quit-after-frames") {
     const WindowRun w = run_window({"--quit-after-frames", "5", "--screenshot", "/tmp/unused.png"},
                                    "3 wait idle\n4 state @/state.json\n");
