@@ -333,11 +333,13 @@ void draw_map_panel(AppState& state, MapFrame& frame) {
 
     dl->PushClipRect(ImVec2(pos.x, pos.y), ImVec2(pos.x + size.x, pos.y + size.y), true);
     outline_cells(dl, state, r);
+    std::vector<ViewRect> missing_texts;
     if (const auto missing = missing_product(layout.workload))
-        draw_missing_product(dl, *missing, state.view, r, ImGui::GetFont(), font * 0.9f, theme.backing);
+        missing_texts = draw_missing_product(dl, *missing, state.view, r, ImGui::GetFont(), font * 0.9f, theme.backing);
     LabelStyle style = label_style(ImGui::GetFont(), font, theme);
     style.cell_color = cell_colors(*state.picture);
     state.labels_over_cells = draw_map_labels(dl, layout, labels, state.view, r, style);
+    state.labels_over_cells.insert(state.labels_over_cells.end(), missing_texts.begin(), missing_texts.end());
     state.fit_margins = plan.margins;
     draw_warp_overlay(dl, state, r);
     dl->PopClipRect();

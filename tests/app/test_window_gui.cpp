@@ -1115,6 +1115,17 @@ TEST_CASE(
             CAPTURE(j);
             CHECK_FALSE(overlaps(all[i], all[j]));
         }
+    // Each block's first element is numbered (0, 32, 64…: blockIdx.x·blockDim.x), its number
+    // inside its cell: the block's "block N" goes to the row's end.
+    const json s = load_json(w.path("s.json"));
+    for (int block = 0; block < 16; ++block) {
+        CAPTURE(block);
+        const glm::dvec2 a = world_to_screen(state_view(s), state_map_rect(s), {0, block});
+        const glm::dvec2 b = world_to_screen(state_view(s), state_map_rect(s), {1, block + 1});
+        CHECK(std::any_of(all.begin(), all.end(), [&](const ViewRect& l) {
+            return l.x >= a.x && l.y >= a.y && l.x + l.w <= b.x && l.y + l.h <= b.y;
+        }));
+    }
     // tiled-matmul's 16x16 tiles at 1280x720: cells of 26 pixels cannot hold "15,15" at a
     // readable size, so no cell is numbered rather than the narrow ones alone.
     const WindowRun tiles = run_window({"--preset", "tiled-matmul", "--presentation", "--window-size", "1280x720"},

@@ -15,6 +15,9 @@ namespace threadmap {
 
 namespace {
 
+// The fewest pixels per cell at which cells are numbered (draw_cell_indices).
+constexpr double kCellIndexZoom = 24;
+
 // Text with a backing box, its top-left at `at`; the box's screen rectangle.
 ViewRect backed_text(ImDrawList* dl, const LabelStyle& s, float px, ImVec2 at, const std::string& text) {
     const ImVec2 size = s.font->CalcTextSizeA(px, 1e9f, 0, text.c_str());
@@ -146,8 +149,12 @@ void draw_block_labels(ImDrawList* dl, const MapLayout& layout, const View& v, c
             }
             if (size.x + 4 > cell_w * v.zoom) continue;
             if (covers_edge_data(layout, x, y, cell_w, cell_h, v.zoom, size)) continue;
-            if (meets_any({at.x, at.y, size.x + 4, size.y + 2}, over, taken)) continue;
-            over.push_back(backed_text(dl, s, px, ImVec2(float(at.x) + 2, float(at.y) + 1), t));
+            // Where the cells are numbered, a row's block says so at its end: at its start it hid
+            // blockIdx.x·blockDim.x, the number the first lessons teach (0, 32, 64…).
+            const double left =
+                !layout.is_matrix() && v.zoom >= kCellIndexZoom ? at.x + cell_w * v.zoom - size.x - 4 : at.x;
+            if (meets_any({left, at.y, size.x + 4, size.y + 2}, over, taken)) continue;
+            over.push_back(backed_text(dl, s, px, ImVec2(float(left) + 2, float(at.y) + 1), t));
             ++drawn;
         }
 }
@@ -160,7 +167,7 @@ void draw_block_labels(ImDrawList* dl, const MapLayout& layout, const View& v, c
 // would cover it.
 void draw_cell_indices(ImDrawList* dl, const MapLayout& layout, const View& v, const ViewRect& r, const LabelStyle& s,
                        std::vector<ViewRect>& over) {
-    if (v.zoom < 24) return;
+    if (v.zoom < kCellIndexZoom) return;
     const glm::dvec2 w0 = screen_to_world(v, r, {r.x, r.y}), w1 = screen_to_world(v, r, {r.x + r.w, r.y + r.h});
     const auto [x0, x1] = visible(w0.x, w1.x, layout.width);
     const auto [y0, y1] = visible(w0.y, w1.y, layout.height);

@@ -27,8 +27,8 @@ std::optional<MissingProduct> missing_product(const Workload& workload) {
     return m;
 }
 
-void draw_missing_product(ImDrawList* dl, const MissingProduct& m, const View& v, const ViewRect& r, ImFont* font,
-                          float font_px, Rgba8 backing) {
+std::vector<ViewRect> draw_missing_product(ImDrawList* dl, const MissingProduct& m, const View& v, const ViewRect& r,
+                                           ImFont* font, float font_px, Rgba8 backing) {
     const glm::dvec2 a = world_to_screen(v, r, {m.product.x0, m.product.y0});
     const glm::dvec2 b = world_to_screen(v, r, {m.product.x1, m.product.y1});
     const ImU32 color = IM_COL32(255, 90, 200, 255);  // magenta: no block colour of either palette
@@ -42,14 +42,17 @@ void draw_missing_product(ImDrawList* dl, const MissingProduct& m, const View& v
     dl->AddRectFilled(ImVec2(at.x - 3, at.y - 2), ImVec2(at.x + size.x + 3, at.y + size.y + 2),
                       IM_COL32(backing.r, backing.g, backing.b, backing.a), 3);
     dl->AddText(font, font_px, at, color, m.text.c_str(), nullptr, wrap);
+    std::vector<ViewRect> drawn = {{at.x - 3.0, at.y - 2.0, size.x + 6.0, size.y + 4.0}};
     // Its tag inside its bottom-right corner, over results C cannot hold (the seed's "C 200×200",
     // at the corner the two share, read as the outline's name).
     const ImVec2 tag = font->CalcTextSizeA(font_px, 1e9f, 0, m.name.c_str());
     const ImVec2 tag_at(float(b.x) - tag.x - thickness - 3, float(b.y) - tag.y - thickness - 2);
-    if (tag_at.x < float(a.x) + thickness || tag.y + 4 > float(b.y - a.y)) return;  // no room inside it
+    if (tag_at.x < float(a.x) + thickness || tag.y + 4 > float(b.y - a.y)) return drawn;  // no room inside it
     dl->AddRectFilled(ImVec2(tag_at.x - 3, tag_at.y - 1), ImVec2(tag_at.x + tag.x + 2, tag_at.y + tag.y + 1),
                       IM_COL32(backing.r, backing.g, backing.b, backing.a), 3);
     dl->AddText(font, font_px, tag_at, color, m.name.c_str());
+    drawn.push_back({tag_at.x - 3.0, tag_at.y - 1.0, tag.x + 5.0, tag.y + 2.0});
+    return drawn;
 }
 
 }  // namespace threadmap

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "viz/color/colors.hpp"
 #include "viz/layout/view_transform.hpp"
@@ -28,8 +29,10 @@ std::optional<MissingProduct> missing_product(const Workload& workload);
 
 // The outline of A·B, its tag inside its bottom-right corner and its sentence under it, in the
 // view's screen coordinates.
-void draw_missing_product(ImDrawList* list, const MissingProduct& m, const View& view, const ViewRect& rect,
-                          ImFont* font, float font_px, Rgba8 backing = {10, 10, 12, 225});
+// Returns the screen rectangles of its texts (over cells: what a pixel check leaves out).
+std::vector<ViewRect> draw_missing_product(ImDrawList* list, const MissingProduct& m, const View& view,
+                                           const ViewRect& rect, ImFont* font, float font_px,
+                                           Rgba8 backing = {10, 10, 12, 225});
 
 // 50000 → "50,000".
 std::string group_thousands(uint64_t value);
