@@ -67,16 +67,18 @@ std::string wrap_to_width(const std::string& text, float width) {
         line.clear();
         started = false;
         if (word.empty()) continue;  // a line goes on without the spaces it broke at
-        // A word wider than the line (a preset's name, a file's, code) is cut after a '-', '_',
-        // '/', '.', ',', '(' or '[' where one lets a piece fit (ImGui cut "transpose-bank-conflict"
-        // from its "s"), else where the line ends.
+        // A word wider than the line (a preset's name, a file's, code) is cut after a ',', '(' or
+        // '[' where one lets a piece fit, else after a '-', '_', '/' or '.' (ImGui cut
+        // "transpose-bank-conflict" from its "s"; "increment_by_one(an_" / "array):" hid the
+        // parameter's name), else where the line ends.
         while (!fits(word) && word.size() > 1) {
-            size_t cut = 0, fitting = 1;
+            size_t between = 0, inside = 0, fitting = 1;
             for (size_t i = 1; i < word.size() && fits(word.substr(0, i)); ++i) {
                 fitting = i;
-                if (std::strchr("-_/.,([", word[i - 1])) cut = i;
+                if (std::strchr(",([", word[i - 1])) between = i;
+                if (std::strchr("-_/.", word[i - 1])) inside = i;
             }
-            if (cut == 0) cut = fitting;
+            const size_t cut = between ? between : inside ? inside : fitting;
             wrapped += word.substr(0, cut) + "\n";
             word.erase(0, cut);
         }

@@ -58,8 +58,8 @@ inline void remember_rect(AppState& state, const std::string& name) {
 // ("light theme (a lit roo", "gridDim = ceil(C / block"); these wrap it, or move it.
 
 // `text` broken at spaces into lines that each fit `width` pixels of the current font; a word
-// wider than that is cut after a '-', '_', '/', '.', ',', '(' or '[' where it can be, else where
-// the line ends.
+// wider than that is cut after a ',', '(' or '[' where it can be, else after a '-', '_', '/' or
+// '.', else where the line ends.
 std::string wrap_to_width(const std::string& text, float width);
 
 // A checkbox, a radio button and a button whose label wraps to the rest of the line; `id` keeps

@@ -384,6 +384,17 @@ TEST_CASE("the occupancy lessons at 1280x720 - the sweep their Look for names is
     }
 }
 
+TEST_CASE("code wider than its column is cut between a call's name and its arguments, not inside a name") {
+    HeadlessImGuiContext imgui;
+    ImGui::NewFrame();
+    const std::string def = "increment_by_one(an_array):";
+    const float width = ImGui::CalcTextSize("increment_by_one(an_arr").x;  // "(an_" fits, "(an_array" not
+    CHECK(wrap_to_width(def, width) == "increment_by_one(\nan_array):");   // was "increment_by_one(an_" / "array):"
+    CHECK(wrap_to_width("transpose-bank-conflicts", ImGui::CalcTextSize("transpose-bank-con").x) ==
+          "transpose-bank-\nconflicts");
+    ImGui::EndFrame();
+}
+
 TEST_CASE("a legend title wider than its column wraps - it is measured as tall as it is drawn, never cut") {
     HeadlessImGuiContext imgui;
     ImGui::NewFrame();
