@@ -1151,6 +1151,14 @@ TEST_CASE("the coalescing lesson at 1280x720 - C's last rows, the warps with 8 a
     }
 }
 
+TEST_CASE("grid-vs-block-dim at 1280x720 - all 90 blocks are numbered, the first two beside C's name") {
+    // "C 40×72" over the first cells left (0,0) and (1,0) without their numbers.
+    const WindowRun w = run_window({"--preset", "grid-vs-block-dim", "--window-size", "1280x720"},
+                                   "1 move 5 5\n2 wait idle\n3 state @/s.json\n4 quit\n");
+    const json s = load_json(w.path("s.json"));
+    CHECK(s["labels_over_cells"].size() == 90 + 1);  // and C's name
+}
+
 TEST_CASE("at UI scale 1.5 on a projector, the blockIdx legend lists fewer colours and stays beside the picture") {
     // Its ten swatches made it taller than the map's area: it went over the right third of C.
     const WindowRun w = run_window({"--preset", "grid-vs-block-dim", "--window-size", "1280x720"},

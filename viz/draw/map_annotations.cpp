@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,25 @@ ViewRect backed_text(ImDrawList* dl, const LabelStyle& s, float px, ImVec2 at, c
 bool meets_any(const ViewRect& box, const std::vector<ViewRect>& taken, size_t count) {
     return std::any_of(taken.begin(), taken.begin() + std::ptrdiff_t(count),
                        [&](const ViewRect& o) { return overlaps(box, o); });
+}
+
+// Where in `block` a label `size` big meets none of the first `count` labels drawn: at the
+// block's corner (x, y), or just right of or under the one it meets there (a block's number
+// beside C's name, which lies over the first blocks: grid-vs-block-dim's "(0,0)" and "(1,0)"
+// were not drawn at all). None where no such place is inside the block.
+std::optional<ImVec2> clear_spot(const std::vector<ViewRect>& taken, size_t count, double x, double y, ImVec2 size,
+                                 const ViewRect& block) {
+    std::vector<ImVec2> tries = {ImVec2(float(x), float(y))};
+    for (size_t i = 0; i < tries.size() && i < 5; ++i) {
+        const ViewRect box{tries[i].x, tries[i].y, size.x + 4, size.y + 2};
+        if (box.x + box.w > block.x + block.w + 0.5 || box.y + box.h > block.y + block.h + 0.5) continue;
+        const auto met = std::find_if(taken.begin(), taken.begin() + std::ptrdiff_t(count),
+                                      [&](const ViewRect& o) { return overlaps(box, o); });
+        if (met == taken.begin() + std::ptrdiff_t(count)) return tries[i];
+        tries.push_back(ImVec2(float(met->x + met->w + 1), tries[i].y));
+        tries.push_back(ImVec2(tries[i].x, float(met->y + met->h + 1)));
+    }
+    return std::nullopt;
 }
 
 // The visible range [first, last) of cells along one axis, within [0, count).
@@ -153,8 +173,10 @@ void draw_block_labels(ImDrawList* dl, const MapLayout& layout, const View& v, c
             // blockIdx.x·blockDim.x, the number the first lessons teach (0, 32, 64…).
             const double left =
                 !layout.is_matrix() && v.zoom >= kCellIndexZoom ? at.x + cell_w * v.zoom - size.x - 4 : at.x;
-            if (meets_any({left, at.y, size.x + 4, size.y + 2}, over, taken)) continue;
-            over.push_back(backed_text(dl, s, px, ImVec2(float(left) + 2, float(at.y) + 1), t));
+            const ViewRect block{at.x, at.y, cell_w * v.zoom, cell_h * v.zoom};
+            const std::optional<ImVec2> spot = clear_spot(over, taken, left, at.y, size, block);
+            if (!spot) continue;
+            over.push_back(backed_text(dl, s, px, ImVec2(spot->x + 2, spot->y + 1), t));
             ++drawn;
         }
 }
@@ -205,6 +227,21 @@ void draw_cell_indices(ImDrawList* dl, const MapLayout& layout, const View& v, c
     }
 }
 
+// The mapped matrix's name as drawn over its first cells: without its shape where with it the
+// first block's number would not fit beside it in that block ("C 40×72" hid grid-vs-block-dim's
+// "(0,0)"; the shape is on the rulers).
+std::string name_beside_first_block(const MapLayout& layout, const View& v, const LabelStyle& s,
+                                    const std::string& caption) {
+    const bool x_rows = layout.placement == ThreadPlacement::XRow;
+    const double block_w = double(x_rows ? layout.launch.block.y : layout.launch.block.x) * v.zoom;
+    const double block_h = double(x_rows ? layout.launch.block.x : layout.launch.block.y) * v.zoom;
+    const float name_px = s.font_px * 0.9f, block_px = s.font_px * 0.75f;
+    if (block_w < block_px * 3 || block_h < block_px * 1.1) return caption;  // no block is numbered (draw_block_labels)
+    const float needed = s.font->CalcTextSizeA(name_px, 1e9f, 0, caption.c_str()).x +
+                         s.font->CalcTextSizeA(block_px, 1e9f, 0, "(0,0)").x + 12;
+    return needed <= block_w ? caption : caption.substr(0, caption.find(' '));
+}
+
 }  // namespace
 
 std::vector<ViewRect> draw_map_labels(ImDrawList* dl, const MapLayout& layout, const MapLabels& labels, const View& v,
@@ -223,7 +260,8 @@ std::vector<ViewRect> draw_map_labels(ImDrawList* dl, const MapLayout& layout, c
         const bool inside = k == 0 && layout.is_matrix() && labels.arrays.size() > 1;
         const ImVec2 where =
             inside ? ImVec2(float(at.x) + 3, float(at.y) + 3) : ImVec2(float(at.x), float(at.y) - px * 1.35f);
-        const ViewRect box = backed_text(dl, s, px, where, a.text);
+        const ViewRect box =
+            backed_text(dl, s, px, where, inside ? name_beside_first_block(layout, v, s, a.text) : a.text);
         if (inside) over.push_back(box);
     }
     draw_block_labels(dl, layout, v, r, s, over);
