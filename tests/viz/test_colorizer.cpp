@@ -99,6 +99,10 @@ TEST_CASE("legends show the colours the map uses") {
     const Legend t = make_legend({ColorMode::ThreadX, Palette::Standard, launch.grid, launch.block});
     CHECK(t.ramp);
     CHECK(t.ramp_high == "31");
+    // Global index: a grid-stride loop's cells are numbered by element, coloured by thread.
+    const Legend global = make_legend({ColorMode::Global, Palette::Standard, launch.grid, launch.block});
+    CHECK(global.ramp_high == "511");
+    CHECK(global.note.find("the elements' indices") != std::string::npos);
     const Legend cov = make_legend({ColorMode::Coverage, Palette::ColorBlindSafe, launch.grid, launch.block});
     CHECK(cov.swatches.size() == 4);
     for (ColorMode m : all_color_modes()) CHECK(parse_color_mode(color_mode_name(m)) == m);
