@@ -223,6 +223,28 @@ struct PanelPlan {
     float legend_font = 0, legend_pad = 0;
 };
 
+// Where the legend would be drawn over the fitted picture's cells (not an empty corner of its
+// scene), it is made smaller and placed again: first without the lesson's point, which then
+// stays in the card (the Editor beside a narrow map put it over two thirds of the map), then
+// listing fewer of its example colours, down to three (the blockIdx legend's ten at UI scale
+// 1.5); where even that leaves it over the cells, it is whole again.
+template <class Place, class OverCells>
+void keep_legend_off_cells(PanelPlan& plan, const Place& place, const OverCells& over_cells) {
+    if (!plan.legend->lead.empty() && over_cells()) {
+        plan.legend->lead.clear();
+        plan.place = place();
+    }
+    const Legend full = *plan.legend;
+    for (size_t keep = full.examples / 2; keep >= 3 && over_cells(); keep = keep * 2 / 3) {
+        plan.legend = with_examples(full, keep);
+        plan.place = place();
+    }
+    if (over_cells() && plan.legend->examples < full.examples) {
+        plan.legend = full;
+        plan.place = place();
+    }
+}
+
 PanelPlan plan_panel(const AppState& state, const ViewRect& area, float font) {
     PanelPlan plan;
     plan.legend_font = font * 0.9f;
@@ -265,30 +287,12 @@ PanelPlan plan_panel(const AppState& state, const ViewRect& area, float font) {
         return best_legend_place(scene, area, sizes, plan.margins, reshapes, strip_h).place;
     };
     plan.place = place();
-    // The lesson's point never covers the picture (the Editor beside a narrow map put it over
-    // two thirds of it): where the legend would be drawn over the fitted picture's cells (not
-    // an empty corner of its scene), the point stays in the card and the legend, smaller
-    // without it, is placed again.
     const auto over_cells = [&] {
         const ViewRect& m = plan.place.map;
         return plan.place.over &&
                overlaps(plan.place.legend, screen_rect(fit(scene, m, plan.margins), m, scene_bounds(picture.layout)));
     };
-    if (!plan.legend->lead.empty() && over_cells()) {
-        plan.legend->lead.clear();
-        plan.place = place();
-    }
-    // A legend over the picture's cells lists fewer of its example colours, down to three, where
-    // that lets it beside the picture (the blockIdx legend's ten at UI scale 1.5).
-    const Legend full = *plan.legend;
-    for (size_t keep = full.examples / 2; keep >= 3 && over_cells(); keep = keep * 2 / 3) {
-        plan.legend = with_examples(full, keep);
-        plan.place = place();
-    }
-    if (over_cells() && plan.legend->examples < full.examples) {  // it did not: the whole legend over the cells
-        plan.legend = full;
-        plan.place = place();
-    }
+    keep_legend_off_cells(plan, place, over_cells);
     if (picture.compare) plan.compare = share_with_compare(plan.place.map, font, picture);
     return plan;
 }
