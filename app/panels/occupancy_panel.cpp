@@ -111,7 +111,9 @@ void draw_sweep(AppState& state, const std::vector<OccupancySweepPoint>& points,
         dl->AddRectFilled(ImVec2(x0, top), ImVec2(x1, origin.y + height),
                           mine ? IM_COL32(242, 142, 43, 255) : IM_COL32(78, 121, 167, 255));
         const std::string waves = std::to_string(p.waves.waves);
-        if (ImGui::CalcTextSize(waves.c_str()).x < x1 - x0)
+        // With a gap to the next bar's: side by side with the timeline, digits in 11-pixel bars
+        // ran together ("6433222").
+        if (ImGui::CalcTextSize(waves.c_str()).x + ImGui::GetFontSize() * 0.4f < x1 - x0)
             dl->AddText(ImVec2(x0 + 1, origin.y + height - label_h), IM_COL32(235, 235, 235, 255), waves.c_str());
         if (p.kernel_seconds && slowest > fastest)  // the time line: the fastest at the top
             time_line.push_back(ImVec2(

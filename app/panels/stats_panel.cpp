@@ -74,7 +74,7 @@ void draw_stats_panel(AppState& state) {
         // wrote none of them; "threads that did not" beside the map's writes past the end read as wrong.
         const std::string verb = model->reads ? "read" : "wrote";
         rows.push_back({"threads that " + verb + " an element of " + array + in_block, s.threads_active});
-        rows.push_back({"threads that " + verb + " none" + in_block, s.threads_idle});
+        rows.push_back({"threads that " + verb + " none of its elements" + in_block, s.threads_idle});
     }
     rows.push_back({"blocks", s.blocks});
     rows.push_back({"warps", s.warps});

@@ -146,7 +146,7 @@ Legend make_legend(const ColorContext& c) {
         case ColorMode::Global:
             set_ramp(g, "0", std::to_string(launch.blocks() * launch.threads_per_block() - 1));
             // A grid-stride loop's element 300 is written by thread 44: its cell's number is not its colour's.
-            g.note = "the numbers in the cells are the elements' indices";
+            g.note = "zoomed in, the numbers in the cells are the elements' indices";
             break;
         case ColorMode::Lane:
             set_ramp(g, "lane 0", "lane 31");
