@@ -35,9 +35,21 @@ void draw_program(TimedProgram& p) {
     if (p.language == HostLanguage::CudaCpp) p.transfers = Transfers::Explicit;
 }
 
-void draw_sweep_button(AppState& state);
-
 // ---- 1. source and toggles ------------------------------------------------------------
+
+// Beside "run": a timing lesson's "Run the size sweep" names it, and under the table it was
+// below a projector's 720 pixels.
+void draw_sweep_button(AppState& state) {
+    TimingState& t = state.timing;
+    const Outcome<void> why_not =
+        state.picture ? why_no_sweep(t, state.picture->launch, state.backend) : failed("no map yet");
+    ImGui::BeginDisabled(t.sweep_job.valid() || !why_not.done());
+    if (ImGui::Button("sweep sizes")) t.scroll_to_sweep = start_sweep(t, state.picture->launch, state.backend);
+    remember_rect(state, "timing-sweep");
+    ImGui::EndDisabled();
+    if (!why_not.done() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("No sweep: %s.", why_not.error.c_str());
+}
 
 void draw_controls(AppState& state) {
     TimingState& t = state.timing;
@@ -141,10 +153,9 @@ void draw_run(const TimingState& t, const Theme& theme) {
     }
     const TimingReport& r = *t.current;
     // What ran, on what and how, in one paragraph: three lines of it pushed the figures down.
-    text_wrapped(
-        "%s %s on %s; program: %s", r.kernel.c_str(), nlohmann::json(r.shape).dump().c_str(),
-        r.is_recording() ? ("a recording from " + r.recorded_from).c_str() : (r.device + ", " + r.date).c_str(),
-        describe(r.program).c_str());
+    const std::string where = r.is_recording() ? "recorded on " + r.recorded_from : "on " + r.device + ", " + r.date;
+    text_wrapped("%s %s %s; program: %s", r.kernel.c_str(), nlohmann::json(r.shape).dump().c_str(), where.c_str(),
+                 describe(r.program).c_str());
     // A modeled run states its model, folded so that the bars lead; the sources on hover.
     if (!r.model.empty() && ImGui::CollapsingHeader("How is this computed?")) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -183,20 +194,6 @@ void draw_history(const TimingState& t) {
 }
 
 // ---- 4. the sweep chart -------------------------------------------------------------------
-
-// Beside "run": a timing lesson's "Run the size sweep" names it, and under the table it was
-// below a projector's 720 pixels.
-void draw_sweep_button(AppState& state) {
-    TimingState& t = state.timing;
-    const Outcome<void> why_not =
-        state.picture ? why_no_sweep(t, state.picture->launch, state.backend) : failed("no map yet");
-    ImGui::BeginDisabled(t.sweep_job.valid() || !why_not.done());
-    if (ImGui::Button("sweep sizes")) t.scroll_to_sweep = start_sweep(t, state.picture->launch, state.backend);
-    remember_rect(state, "timing-sweep");
-    ImGui::EndDisabled();
-    if (!why_not.done() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("No sweep: %s.", why_not.error.c_str());
-}
 
 void draw_save_button(AppState& state) {
     ImGui::BeginDisabled(!state.timing.current && !state.timing.sweep);

@@ -77,10 +77,12 @@ struct HeadlessUi {
     }
 };
 
-// The lines of text the last frame drew between `left` and `right`, as read back from its glyphs' quads
-// (each glyph a quad whose first corner has the glyph's U0, V0 and lies the glyph's Y0, scaled,
-// below its line's top; a gap wider than a fifth of the font's size between two is a space).
-std::vector<std::string> drawn_lines(float left, float right = 1e9f) {
+// The text the last frame drew between `left` and `right`, each line followed by `after`, as read
+// back from its glyphs' quads (each glyph a quad whose first corner has the glyph's U0, V0 and lies
+// the glyph's Y0, scaled, below its line's top; a gap wider than a fifth of the font's size
+// between two is a space). " | " keeps a line's words apart from the next line's; " " finds a
+// sentence wrapped anywhere.
+std::string drawn_text(float left, float right = 1e9f, const char* after = " | ") {
     const ImFont* font = ImGui::GetFont();
     std::map<std::pair<float, float>, const ImFontGlyph*> glyph_of;
     for (const ImFontGlyph& g : font->Glyphs)
@@ -99,20 +101,26 @@ std::vector<std::string> drawn_lines(float left, float right = 1e9f) {
             i += 3;
         }
     }
-    std::vector<std::string> out;
+    std::string out;
     for (const auto& [top, glyphs] : lines) {
-        std::string text;
         float right = -1e9f;
         for (const auto& [x, glyph] : glyphs) {
-            if (!text.empty() && x - right > ImGui::GetFontSize() / 5) text += ' ';
+            if (right > -1e9f && x - right > ImGui::GetFontSize() / 5) out += ' ';
             char utf8[5] = {};
             ImTextCharToUtf8(utf8, glyph.second);
-            text += utf8;
+            out += utf8;
             right = glyph.first;
         }
-        out.push_back(text);
+        out += after;
     }
     return out;
+}
+
+// A lesson opened in a headless window at its UI scale, its map computed and drawn `frames` times.
+void open_lesson(HeadlessUi& ui, AppState& state, const char* id, int frames = 3) {
+    state.requests.rescale = false;
+    select_lesson(state, id);
+    for (int i = 0; i < frames; ++i) ui.frame(state);
 }
 
 }  // namespace
@@ -259,9 +267,7 @@ TEST_CASE("presentation mode at a projector's 1280x720 - its launch bar stays in
 TEST_CASE("a lesson's card stays while the learner changes its launch - Show me opens the lesson's launch again") {
     HeadlessUi ui(1280, 720);
     AppState state;
-    state.requests.rescale = false;
-    select_lesson(state, "hello-threads");
-    for (int i = 0; i < 2; ++i) ui.frame(state);
+    open_lesson(ui, state, "hello-threads", 2);
     REQUIRE(state.edit.launch.block == Dim3{4, 1, 1});
     // As its Look for asks: blockDim 2, 1, 1.
     state.edit.launch.block = {2, 1, 1};
@@ -275,9 +281,7 @@ TEST_CASE("a lesson's card stays while the learner changes its launch - Show me 
     const auto says = [&](const std::string& words) {  // the Look for, in the legend or the card, wrapped anywhere
         const auto card = state.widget_rects.find("lesson:look-for");
         for (const ViewRect& r : {state.legend_rect, card == state.widget_rects.end() ? ViewRect{} : card->second}) {
-            std::string text;
-            for (const std::string& l : drawn_lines(float(r.x), float(r.x + r.w))) text += l + " ";
-            if (r.w > 0 && text.find(words) != std::string::npos) return true;
+            if (r.w > 0 && drawn_text(float(r.x), float(r.x + r.w), " ").find(words) != std::string::npos) return true;
         }
         return false;
     };
@@ -320,17 +324,12 @@ TEST_CASE("the Stats tab in a narrow column at UI scale 1.5 - no label is broken
     HeadlessUi ui(1280, 720, 1.52f);
     AppState state;
     state.settings.ui_scale = 1.52f;
-    select_lesson(state, "grid-vs-block-dim");
-    for (int i = 0; i < 3; ++i) ui.frame(state);
+    open_lesson(ui, state, "grid-vs-block-dim");
     REQUIRE(state.picture);
     REQUIRE(state.widget_rects.count("tab:Stats") == 1);
-    const std::vector<std::string> lines = drawn_lines(float(state.widget_rects.at("tab:Stats").x));
-    std::string all;
-    for (const std::string& l : lines) all += l + " | ";
-    CAPTURE(all);
-    const auto has = [&](const std::string& word) {
-        return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(word) != l.npos; });
-    };
+    const std::string lines = drawn_text(float(state.widget_rects.at("tab:Stats").x));
+    CAPTURE(lines);
+    const auto has = [&](const std::string& words) { return lines.find(words) != std::string::npos; };  // within a line
     CHECK(has("threads"));
     CHECK(has("launched"));
     CHECK(has("threads active"));
@@ -341,11 +340,9 @@ TEST_CASE("missing-guard's Stats - the threads whose only write lies past a's en
     // They were "threads that did not", beside the map's writes past the end and 24 findings.
     HeadlessUi ui;
     AppState state;
-    select_lesson(state, "missing-guard");
-    for (int i = 0; i < 3; ++i) ui.frame(state);
+    open_lesson(ui, state, "missing-guard");
     REQUIRE(state.widget_rects.count("tab:Stats") == 1);
-    std::string text;
-    for (const std::string& l : drawn_lines(float(state.widget_rects.at("tab:Stats").x))) text += l + " ";
+    const std::string text = drawn_text(float(state.widget_rects.at("tab:Stats").x), 1e9f, " ");
     CAPTURE(text);
     CHECK(text.find("threads that wrote an element of") != std::string::npos);
     CHECK(text.find("threads that wrote none of its") != std::string::npos);
@@ -354,12 +351,8 @@ TEST_CASE("missing-guard's Stats - the threads whose only write lies past a's en
 TEST_CASE("the seed matmul's outline of A·B carries its own name - C's sits at the corner they share") {
     HeadlessUi ui(1280, 720);
     AppState state;
-    state.requests.rescale = false;
-    select_lesson(state, "seed-matmul");
-    for (int i = 0; i < 3; ++i) ui.frame(state);
-    std::string text;
-    for (const std::string& l : drawn_lines(float(state.map_rect.x), float(state.map_rect.x + state.map_rect.w)))
-        text += l + " | ";
+    open_lesson(ui, state, "seed-matmul");
+    const std::string text = drawn_text(float(state.map_rect.x), float(state.map_rect.x + state.map_rect.w));
     CAPTURE(text);
     CHECK(text.find("A\u00b7B 300\u00d7300 |") != std::string::npos);  // its tag, a line of its own
     CHECK(text.find("C 200\u00d7200") != std::string::npos);
@@ -371,9 +364,7 @@ TEST_CASE("the occupancy lessons at 1280x720 - the sweep their Look for names is
         CAPTURE(id);
         HeadlessUi ui(1280, 720);
         AppState state;
-        state.requests.rescale = false;
-        select_lesson(state, id);
-        for (int i = 0; i < 3; ++i) ui.frame(state);
+        open_lesson(ui, state, id);
         REQUIRE(state.widget_rects.count("occupancy-sweep") == 1);
         REQUIRE(state.widget_rects.count("occupancy-waves") == 1);
         const ViewRect sweep = state.widget_rects.at("occupancy-sweep"),
