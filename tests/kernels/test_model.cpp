@@ -267,6 +267,47 @@ TEST_CASE("shared memory read before any thread of the block wrote it: an uninit
           "shared memory starts undefined.");
 }
 
+// Of an element's readers since the last barrier the model keeps the first two distinct ones
+// (BlockOrder::remember_reader): a later writer differs from one of them, so it meets one
+// unordered, whichever of the readers it is. Through the __shared__ handle's inlined path and
+// through the emulator's (a plain handle on the same array), the same finding.
+TEST_CASE(
+    "a __shared__ element read by a row of threads, then written by one of them: one hazard, with a kept reader") {
+    for (const bool inlined : {true, false}) {
+        CAPTURE(inlined);
+        KernelSpec spec;
+        spec.name = "test-many-readers";
+        spec.params = {{"n", "", 64}};
+        spec.arrays = {{"out", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
+                        [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }},
+                       {"s", MemorySpace::Shared, ValueType::Int32, ArrayRole::Scratch,
+                        [](const Params&, const LaunchConfig&) { return std::vector<uint64_t>{1}; }}};
+        spec.uses_barriers = true;
+        spec.body = inlined ? [](ModelThread& t) {
+            const auto s = t.shared_array<int>(1);
+            if (t.threadIdx.x == 63) s.store(0, 7, 2);
+            t.syncthreads(3);
+            const int v = s.load(0, 4);
+            if (t.threadIdx.x == 5) s.store(0, v + 1, 5);  // after threads 0-4's reads, with no barrier
+            t.array<int>(0).store(t.threadIdx.x, v, 6);
+        }
+                            : [](ModelThread& t) {
+                                  const auto s = t.array<int>(1);
+                                  if (t.threadIdx.x == 63) s.store(0, 7, 2);
+                                  t.syncthreads(3);
+                                  const int v = s.load(0, 4);
+                                  if (t.threadIdx.x == 5) s.store(0, v + 1, 5);
+                                  t.array<int>(0).store(t.threadIdx.x, v, 6);
+                              };
+        const ModelResult result = run(spec, {64}, {{1, 1, 1}, {64, 1, 1}});
+        CHECK(count(result, FindingKind::ReadWriteHazard) == 1);
+        CHECK(count(result, FindingKind::WriteWriteRace) == 0);
+        REQUIRE(!result.findings.empty());
+        CHECK(result.findings[0].message.find("thread (5,0,0) of block (0,0,0) writes s[0] at line 5, which thread "
+                                              "(1,0,0) of block (0,0,0) reads at line 4") != std::string::npos);
+    }
+}
+
 // A __syncwarp() orders a warp's readers with its later writer but not another warp's: of an
 // element's two readers the model keeps one of another warp than the writer's
 // (BlockOrder::keep_last_reader), on every path a __shared__ array's accesses take.
