@@ -144,29 +144,45 @@ class ModelThread {
         }
         return emulator_load(array, index, line);
     }
+    // A __shared__ array's inlined path as its handle keeps it (shared_inline): the array's
+    // InlineArray, and its size and pointers copied out of it, so that a body's loop holds them in
+    // registers rather than loading them through the InlineArray again after every call the loop
+    // may make (its cold paths into the emulator). They stay put for a block: reset_shared fills
+    // the arrays in place. `size` 0: the array's accesses take load_bits' way.
+    struct SharedPath {
+        const shadow::InlineArray* x = nullptr;
+        uint64_t size = 0;
+        uint32_t* bits = nullptr;
+        shadow::Hazard* hazards = nullptr;
+        shadow::Phases* phases = nullptr;
+    };
     // A __shared__ array's load with its shadow path inlined here, in the body: a tiled kernel's
     // inner loop is made of them (matmul-tiled's 32 of 36 accesses per step), and the call cost a
     // fifth of the barrier lessons' CPU time (`map --preset tiled-matmul`: 0.25-0.28 s user,
     // 0.20-0.22 inlined). Only where a body asks (SharedArray): inlined into every load, the path
     // slowed the tutorial's matmul, whose arrays are global, by a twentieth (`memory --preset
     // coalescing` 0.21-0.22 → 0.22-0.23 s user). Another array takes load_bits' way.
-    // `x`, the array's inlined path where it is a __shared__ array with shadow state of a kernel
-    // without warp functions (its handle looks it up once: shared_inline; Path::Shared's rules
-    // leave __syncwarp()'s readers out), else null. A __shared__ array's chunks are not marked
-    // touched: only a global array's are ever read.
-    uint64_t load_shared_bits(const shadow::InlineArray* x, size_t array, uint64_t index, int line) {
-        if (x && index < x->size) return shadow_load_inline<Path::Shared>(*x, array, index, line);
-        return load_bits(array, index, line);
+    // A __shared__ array's chunks are not marked touched: only a global array's are ever read.
+    uint64_t load_shared_bits(const SharedPath& path, size_t array, uint64_t index, int line) {
+        if (index >= path.size) return load_bits(array, index, line);
+        if (!read_with_record<Path::Shared>(*path.x, array, index, path.hazards[index], path.phases[index], line))
+            return emulator_load(array, index, line);
+        return path.bits[index];
     }
     // Its stores, fewer (matmul-tiled's 2 of 36 accesses per step), out of line.
-    [[gnu::noinline]] void store_shared_bits(const shadow::InlineArray* x, size_t array, uint64_t index, uint64_t bits,
+    [[gnu::noinline]] void store_shared_bits(const SharedPath& path, size_t array, uint64_t index, uint64_t bits,
                                              int line) {
-        if (x && index < x->size) return shadow_store_inline<Path::Shared>(*x, array, index, bits, line);
-        store_bits(array, index, bits, line);
+        if (index >= path.size) return store_bits(array, index, bits, line);
+        if (!write_with_record<Path::Shared>(*path.x, array, index, path.hazards[index], path.phases[index], line))
+            return emulator_store(array, index, bits, line);
+        path.bits[index] = uint32_t(bits);
     }
-    const shadow::InlineArray* shared_inline(size_t array) const {
+    // The array's SharedPath where it is a __shared__ array with shadow state of a kernel without
+    // warp functions (Path::Shared's rules leave __syncwarp()'s readers out), else none.
+    SharedPath shared_inline(size_t array) const {
         const shadow::InlineArray* x = inline_ ? &inline_->arrays[array] : nullptr;
-        return x && x->size && x->shared && x->hazards && !inline_->order.warp_ops ? x : nullptr;
+        if (!x || !x->size || !x->shared || !x->hazards || inline_->order.warp_ops) return {};
+        return {x, x->size, x->bits, x->hazards, x->phases};
     }
     void store_bits(size_t array, uint64_t index, uint64_t bits, int line) {
         if (const shadow::InlineArray* x = touch_inline(array, index)) {
@@ -291,29 +307,34 @@ class ModelThread {
     // a body stays small (inlined both, they slowed the tutorial's matmul loop by a fifth at every
     // level); a __shared__ array's loads may take it inlined (load_shared_bits).
     [[gnu::noinline]] uint64_t shadow_load(size_t array, uint64_t index, int line) {
-        return shadow_load_inline<Path::General>(inline_->arrays[array], array, index, line);
-    }
-    // Path::Shared: its epochs are always kept (InlineArray::phases).
-    template <Path kPath>
-    [[gnu::always_inline]] uint64_t shadow_load_inline(const shadow::InlineArray& x, size_t array, uint64_t index,
-                                                       int line) {
+        const shadow::InlineArray& x = inline_->arrays[array];
         shadow::Phases none{};
-        shadow::Phases& p = kPath == Path::Shared ? x.phases[index] : x.epochs(index, none);
-        if (!inline_read<kPath>(array, x.hazards[index], p, line)) return emulator_load(array, index, line);
-        if (x.records && recorded_inline<kPath>(x)) record_inline(x, array, index, false);
+        if (!read_with_record<Path::General>(x, array, index, x.hazards[index], x.epochs(index, none), line))
+            return emulator_load(array, index, line);
         return x.bits[index];
     }
     [[gnu::noinline]] void shadow_store(size_t array, uint64_t index, uint64_t bits, int line) {
-        shadow_store_inline<Path::General>(inline_->arrays[array], array, index, bits, line);
+        const shadow::InlineArray& x = inline_->arrays[array];
+        shadow::Phases none{};
+        if (!write_with_record<Path::General>(x, array, index, x.hazards[index], x.epochs(index, none), line))
+            return emulator_store(array, index, bits, line);
+        x.bits[index] = uint32_t(bits);
+    }
+    // A read or write of element `index` of `x`, whose state is `h` and epochs `p`, recorded inline
+    // with its record where the run keeps them; false, recording nothing, where a finding may come of it.
+    template <Path kPath>
+    [[gnu::always_inline]] bool read_with_record(const shadow::InlineArray& x, size_t array, uint64_t index,
+                                                 shadow::Hazard& h, shadow::Phases& p, int line) {
+        if (!inline_read<kPath>(array, h, p, line)) return false;
+        if (x.records && recorded_inline<kPath>(x)) record_inline(x, array, index, false);
+        return true;
     }
     template <Path kPath>
-    [[gnu::always_inline]] void shadow_store_inline(const shadow::InlineArray& x, size_t array, uint64_t index,
-                                                    uint64_t bits, int line) {
-        shadow::Phases none{};
-        shadow::Phases& p = kPath == Path::Shared ? x.phases[index] : x.epochs(index, none);
-        if (!inline_write<kPath>(array, x.hazards[index], p, line)) return emulator_store(array, index, bits, line);
+    [[gnu::always_inline]] bool write_with_record(const shadow::InlineArray& x, size_t array, uint64_t index,
+                                                  shadow::Hazard& h, shadow::Phases& p, int line) {
+        if (!inline_write<kPath>(array, h, p, line)) return false;
         if (x.records && recorded_inline<kPath>(x)) record_inline(x, array, index, true);
-        x.bits[index] = uint32_t(bits);
+        return true;
     }
     // The element's record after a recorded read or write taken inline (shadow::record_access).
     // Where the last thread counted on it is another of the running block's fibers, whether this
@@ -370,14 +391,14 @@ class ModelThread::Array {
 
   public:
     Array(ModelThread& t, size_t index)
-        : t_(&t), index_(index), shared_inline_(kShared ? t.shared_inline(index) : nullptr) {}
+        : t_(&t), index_(index), shared_(kShared ? t.shared_inline(index) : SharedPath{}) {}
     T load(uint64_t i, int line) const {
         return std::bit_cast<T>(
-            uint32_t(kShared ? t_->load_shared_bits(shared_inline_, index_, i, line) : t_->load_bits(index_, i, line)));
+            uint32_t(kShared ? t_->load_shared_bits(shared_, index_, i, line) : t_->load_bits(index_, i, line)));
     }
     void store(uint64_t i, T value, int line) const {
         if (kShared)
-            t_->store_shared_bits(shared_inline_, index_, i, std::bit_cast<uint32_t>(value), line);
+            t_->store_shared_bits(shared_, index_, i, std::bit_cast<uint32_t>(value), line);
         else
             t_->store_bits(index_, i, std::bit_cast<uint32_t>(value), line);
     }
@@ -396,7 +417,7 @@ class ModelThread::Array {
     }
     ModelThread* t_;
     size_t index_;
-    const shadow::InlineArray* shared_inline_;  // a SharedArray's inlined path (ModelThread::shared_inline)
+    SharedPath shared_;  // a SharedArray's inlined path (ModelThread::shared_inline)
 };
 
 }  // namespace threadmap
