@@ -192,6 +192,9 @@ struct Storage {
     std::vector<PastRecord> past;  // out-of-bounds accesses just past the end (ArrayResult::past)
     uint64_t past_elsewhere = 0;
     bool shared = false;
+    // An input with no ordering state (ModelLaunch::inputs_tracked): no hazards, phases or
+    // joined; a write to it ends the run (InputWritten).
+    bool untracked = false;
     bool keeps_records = false;  // records and counted are kept
     // A race, hazard or uninitialised read was reported on an element (its Hazard flags say
     // which): without, every found bit is 0 and finish need not read the ordering state.
@@ -252,6 +255,7 @@ class alignas(64) ModelEmulator {
           tpb_(uint32_t(model_launch.launch.threads_per_block())),
           record_reads_(model_launch.record_reads),
           record_elements_(model_launch.record_elements),
+          inputs_tracked_(model_launch.inputs_tracked),
           keep_records_(model_launch.record_elements ? model_launch.keep_records : 0),
           record_requests_(model_launch.record_requests),
           keep_requests_(model_launch.keep_requests),
@@ -338,6 +342,9 @@ class alignas(64) ModelEmulator {
     bool capped() const { return capped_; }
     // Thrown from access() when should_stop(): a thread's body stops where it is.
     struct StopRun {};
+    // Thrown from access() when the kernel writes an input that keeps no ordering state (Storage::
+    // untracked): run_model_here runs the launch again with every input tracked.
+    struct InputWritten {};
     uint64_t size(size_t a) const { return arrays_[a].size; }
     uint64_t peek(size_t a, uint64_t i) const { return arrays_[a].get(i); }
     uint32_t element_bytes(size_t a) const { return arrays_[a].bytes; }
@@ -436,8 +443,9 @@ class alignas(64) ModelEmulator {
     uint32_t block_base_ = 0;      // the running block's first thread id
     bool record_reads_ = true;
     bool record_elements_ = true;
-    uint64_t keep_records_ = 0;   // with record_elements: ModelLaunch::keep_records
-    bool record_shared_ = false;  // the running block is shared_block_: its shared arrays' records are kept
+    bool inputs_tracked_ = false;  // ModelLaunch::inputs_tracked
+    uint64_t keep_records_ = 0;    // with record_elements: ModelLaunch::keep_records
+    bool record_shared_ = false;   // the running block is shared_block_: its shared arrays' records are kept
     bool record_requests_ = false;
     size_t keep_requests_ = SIZE_MAX;
     size_t cost_array_ = SIZE_MAX;
@@ -668,11 +676,8 @@ uint64_t ModelEmulator::access(ModelThread& t, size_t a, uint64_t i, int line, b
 uint64_t ModelEmulator::access_element(ModelThread& t, Storage& s, size_t a, uint64_t i, int line, bool read,
                                        bool write, bool atomic, uint64_t new_bits, bool integer_add) {
     const uint32_t id = t.global_id_;
-    Hazard& h = s.hazards[i];
+    if (write && s.untracked) throw InputWritten{};
     s.touched[i >> kTouchedChunkShift] = 1;
-    h.add_flags(atomic && integer_add ? 0 : kNotSummed);
-    // Without fibers every epoch is 0: the shared scratch stays 0 and stands for each element's.
-    Phases& p = as_fibers_ ? s.phases[i] : no_phases_;
     read = read && record_reads_;
     const bool recorded = (!s.shared || record_shared_) && phase_recorded();
     if (recorded) {
@@ -682,6 +687,11 @@ uint64_t ModelEmulator::access_element(ModelThread& t, Storage& s, size_t a, uin
             watch(id, line, read, write, atomic);
     }
     if (read && recorded && s.keeps_records) record(s, a, i, id, false);
+    if (s.untracked) return s.get(i);  // reads alone: no ordering state to check or keep
+    Hazard& h = s.hazards[i];
+    h.add_flags(atomic && integer_add ? 0 : kNotSummed);
+    // Without fibers every epoch is 0: the shared scratch stays 0 and stands for each element's.
+    Phases& p = as_fibers_ ? s.phases[i] : no_phases_;
     // An atomic's read is ordered with other atomics: only its write is checked (against
     // plain reads and writes), and it is not remembered as a reader.
     if (read && !atomic) {
@@ -1175,9 +1185,11 @@ Storage ModelEmulator::make_storage(size_t a, bool worker) const {
         spec_.fill_input(params_, a, s.bits);
     if (worker && spec_.atomic_results_unused && !s.shared) s.start = s.bits;  // what absorb's sums add to
     s.touched.assign((s.size >> kTouchedChunkShift) + 1, 0);
-    if (record_elements_) s.hazards = ZeroedBuffer<Hazard>(s.size, true);
+    s.untracked = record_elements_ && !s.shared && spec.role == ArrayRole::Input && !inputs_tracked_;
+    const bool ordered = record_elements_ && !s.untracked;
+    if (ordered) s.hazards = ZeroedBuffer<Hazard>(s.size, true);
     // A __shared__ array's, always (a block's few): its inlined loads need not look for them.
-    if (record_elements_ && (spec_.runs_as_fibers() || s.shared)) s.phases = ZeroedBuffer<Phases>(s.size, true);
+    if (ordered && (spec_.runs_as_fibers() || s.shared)) s.phases = ZeroedBuffer<Phases>(s.size, true);
     s.keeps_records = a < 64 && (keep_records_ >> a & 1);
     if (s.keeps_records) {
         reserve_huge(s.records, s.size);
@@ -1206,10 +1218,11 @@ bool ModelEmulator::set_up_inline_path() {
                            phase_filter_ == ModelLaunch::kAllPhases;
         inline_.arrays[a] = {s.size,
                              s.bits.data(),
-                             record_elements_ ? s.hazards.data() : nullptr,
-                             plain,
+                             record_elements_ && !s.untracked ? s.hazards.data() : nullptr,
+                             plain && !s.untracked,
+                             s.untracked,
                              s.shared,
-                             (as_fibers_ || s.shared) && record_elements_ ? s.phases.data() : nullptr,
+                             s.phases.empty() ? nullptr : s.phases.data(),
                              s.touched.data(),
                              s.keeps_records ? s.records.data() : nullptr,
                              s.keeps_records ? s.counted.data() : nullptr};
@@ -1349,7 +1362,7 @@ bool ModelEmulator::sums_join(size_t a, uint8_t earlier, uint8_t theirs) const {
 
 bool ModelEmulator::joins(const ModelEmulator& later, unsigned part, unsigned parts) const {
     for (size_t a = 0; a < arrays_.size(); ++a) {
-        if (arrays_[a].shared) continue;
+        if (arrays_[a].shared || arrays_[a].untracked) continue;  // an input's reads always join
         const Storage& mine = arrays_[a];
         const Storage& theirs = later.arrays_[a];
         const bool all_join =
@@ -1372,6 +1385,15 @@ bool ModelEmulator::joins(const ModelEmulator& later, unsigned part, unsigned pa
     return true;
 }
 
+// A later range's record of an element added to this run's.
+static void join_record(ElementRecord& r, const ElementRecord& theirs) {
+    r.first_writer = std::min(r.first_writer, theirs.first_writer);
+    r.writers += theirs.writers;
+    r.stores += theirs.stores;
+    r.first_reader = std::min(r.first_reader, theirs.first_reader);
+    r.readers += theirs.readers;
+}
+
 void ModelEmulator::join_elements(const ModelEmulator& later, unsigned part, unsigned parts) {
     for (size_t a = 0; a < arrays_.size(); ++a) {
         if (arrays_[a].shared) continue;
@@ -1381,6 +1403,11 @@ void ModelEmulator::join_elements(const ModelEmulator& later, unsigned part, uns
         const uint64_t mask = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
         const bool sums = sums_join(a, 0, 0);  // this array's elements may join by adding
         for_chunks_of_part(mine.size, theirs.touched, part, parts, [&](uint64_t first, uint64_t end) {
+            if (mine.untracked) {  // read only: the values stand, the records add up
+                if (mine.keeps_records)
+                    for (uint64_t i = first; i < end; ++i) join_record(mine.records[i], theirs.records[i]);
+                return true;
+            }
             if (mine.fresh_chunk(first >> kTouchedChunkShift)) {
                 take_chunk(mine, theirs, first, end);
                 return true;
@@ -1397,15 +1424,7 @@ void ModelEmulator::join_element(size_t a, Storage& mine, const Storage& theirs,
                                  bool sums) const {
     const Hazard& t = theirs.hazards[i];
     if (!touched(t)) return;
-    if (mine.keeps_records) {
-        ElementRecord& r = mine.records[i];
-        const ElementRecord& tr = theirs.records[i];
-        r.first_writer = std::min(r.first_writer, tr.first_writer);
-        r.writers += tr.writers;
-        r.stores += tr.stores;
-        r.first_reader = std::min(r.first_reader, tr.first_reader);
-        r.readers += tr.readers;
-    }
+    if (mine.keeps_records) join_record(mine.records[i], theirs.records[i]);
     const uint8_t joined = mine.joined[i];
     const Hazard m = mine.state(i);
     if (sums && (touched(m) || (joined & kJoinedTouched)) && sums_join(a, m.flags() | joined, t.flags()))
@@ -1447,7 +1466,9 @@ void ModelEmulator::take_chunk(Storage& mine, const Storage& theirs, uint64_t fi
 
 void ModelEmulator::take_state(const ModelEmulator& later) {
     for (size_t a = 0; a < arrays_.size(); ++a) {
-        if (arrays_[a].shared) continue;
+        // An input has no state, and who was counted last on its elements matters only within a
+        // block: the blocks that run on here are others.
+        if (arrays_[a].shared || arrays_[a].untracked) continue;
         Storage& mine = arrays_[a];
         const Storage& theirs = later.arrays_[a];
         for_part(theirs.size, theirs.touched, 0, 1, [&](uint64_t i) {
@@ -1474,7 +1495,7 @@ bool ModelEmulator::absorb(ModelEmulator& later, unsigned parts) {
     if (!joined) return false;
     for (Storage& s : arrays_)
         if (!s.shared && s.joined.empty()) {
-            s.joined = ZeroedBuffer<uint8_t>(s.size);
+            if (!s.untracked) s.joined = ZeroedBuffer<uint8_t>(s.size);
             s.joined_touched.assign(s.touched.size(), 0);
         }
     in_parts(parts, [&](unsigned part) { join_elements(later, part, parts); });
@@ -1516,8 +1537,9 @@ ModelResult ModelEmulator::finish() {
             // state, which then goes.
             r.records = std::move(arrays_[a].records);
             const Storage& s = arrays_[a];
-            reserve_huge(r.found, s.hazards.size());
-            r.found.resize(s.hazards.size());
+            const uint64_t found = record_elements_ ? s.size : 0;  // an input's: all zero
+            reserve_huge(r.found, found);
+            r.found.resize(found);
             if (s.flagged)
                 for (size_t i = 0; i < s.hazards.size(); ++i) r.found[i] = found_bits(s.reported(i));
             arrays_[a].hazards = {};
@@ -1921,7 +1943,13 @@ Outcome<ModelResult> run_model_here(const ModelLaunch& model_launch, const std::
     // ends as a failure of its kind, never as an exception out of the kernel model.
     Outcome<ModelResult> run{std::nullopt, {}};
     try {
-        run = run_blocks_spread(model_launch, cancel);
+        try {
+            run = run_blocks_spread(model_launch, cancel);
+        } catch (const ModelEmulator::InputWritten&) {
+            ModelLaunch tracked = model_launch;
+            tracked.inputs_tracked = true;
+            run = run_blocks_spread(tracked, cancel);
+        }
     } catch (const std::bad_alloc&) {
         return failed("kernel " + model_launch.spec->name +
                           " ran out of memory: its arrays and the kernel model's "

@@ -86,6 +86,11 @@ struct ModelLaunch {
     // shared_block's copy; with a phase, that phase's accesses. SIZE_MAX: none.
     size_t watch_array = SIZE_MAX;
     uint64_t watch_element = 0;
+    // With record_elements: an array the kernel takes as an input (ArrayRole::Input: a const
+    // pointer) keeps no ordering state, as no finding can come of reads alone, and its reads cost
+    // a count and a record. true: it keeps one like any array — run_model runs a launch again so
+    // where the kernel writes such an array after all (a learner's const_cast).
+    bool inputs_tracked = false;
     // Threads the blocks are spread over, at most (0: one per core). Only launches whose
     // result cannot depend on it are spread (see run_model_here); the rest run on one.
     unsigned workers = 0;

@@ -137,6 +137,7 @@ class ModelThread {
         if (const shadow::InlineArray* x = touch_inline(array, index)) {
             if (!x->plain) {
                 if (x->hazards) return shadow_load(array, index, line);
+                if (x->input) return input_read(*x, array, index) ? x->bits[index] : emulator_load(array, index, line);
                 return counted_inline() ? x->bits[index] : emulator_load(array, index, line);  // values only
             }
             shadow::Phases none{};  // without barriers every epoch is 0
@@ -144,12 +145,12 @@ class ModelThread {
         }
         return emulator_load(array, index, line);
     }
-    // A __shared__ array's inlined path as its handle keeps it (shared_inline): the array's
-    // InlineArray, and its size and pointers copied out of it, so that a body's loop holds them in
-    // registers rather than loading them through the InlineArray again after every call the loop
-    // may make (its cold paths into the emulator). They stay put for a block: reset_shared fills
-    // the arrays in place. `size` 0: the array's accesses take load_bits' way.
-    struct SharedPath {
+    // A __shared__ array's or an input's inlined path as its handle keeps it (shared_inline,
+    // input_inline): the array's InlineArray, and its size and pointers copied out of it, so that a
+    // body's loop holds them in registers rather than loading them through the InlineArray again
+    // after every call the loop may make (its cold paths into the emulator). They stay put for a
+    // block: reset_shared fills the arrays in place. `size` 0: the array's accesses take load_bits' way.
+    struct ArrayPath {
         const shadow::InlineArray* x = nullptr;
         uint64_t size = 0;
         uint32_t* bits = nullptr;
@@ -163,32 +164,45 @@ class ModelThread {
     // slowed the tutorial's matmul, whose arrays are global, by a twentieth (`memory --preset
     // coalescing` 0.21-0.22 → 0.22-0.23 s user). Another array takes load_bits' way.
     // A __shared__ array's chunks are not marked touched: only a global array's are ever read.
-    uint64_t load_shared_bits(const SharedPath& path, size_t array, uint64_t index, int line) {
+    uint64_t load_shared_bits(const ArrayPath& path, size_t array, uint64_t index, int line) {
         if (index >= path.size) return load_bits(array, index, line);
         if (!read_with_record<Path::Shared>(*path.x, array, index, path.hazards[index], path.phases[index], line))
             return emulator_load(array, index, line);
         return path.bits[index];
     }
+    // An input's load (InlineArray::input), inlined into the body: the tutorial's matmul is made
+    // of them. In a call to load_bits (its prologue and epilogue, the looking up of the array's
+    // path), matmul's check took 52 instructions a load.
+    uint64_t load_input_bits(const ArrayPath& path, size_t array, uint64_t index, int line) {
+        if (index >= path.size || !input_read(*path.x, array, index)) return load_bits(array, index, line);
+        return path.bits[index];
+    }
     // Its stores, fewer (matmul-tiled's 2 of 36 accesses per step), out of line.
-    [[gnu::noinline]] void store_shared_bits(const SharedPath& path, size_t array, uint64_t index, uint64_t bits,
+    [[gnu::noinline]] void store_shared_bits(const ArrayPath& path, size_t array, uint64_t index, uint64_t bits,
                                              int line) {
         if (index >= path.size) return store_bits(array, index, bits, line);
         if (!write_with_record<Path::Shared>(*path.x, array, index, path.hazards[index], path.phases[index], line))
             return emulator_store(array, index, bits, line);
         path.bits[index] = uint32_t(bits);
     }
-    // The array's SharedPath where it is a __shared__ array with shadow state of a kernel without
+    // The array's ArrayPath where it is a __shared__ array with shadow state of a kernel without
     // warp functions (Path::Shared's rules leave __syncwarp()'s readers out), else none.
-    SharedPath shared_inline(size_t array) const {
+    ArrayPath shared_inline(size_t array) const {
         const shadow::InlineArray* x = inline_ ? &inline_->arrays[array] : nullptr;
         if (!x || !x->size || !x->shared || !x->hazards || inline_->order.warp_ops) return {};
         return {x, x->size, x->bits, x->hazards, x->phases};
+    }
+    // The array's ArrayPath where it is an input without shadow state, else none.
+    ArrayPath input_inline(size_t array) const {
+        const shadow::InlineArray* x = inline_ ? &inline_->arrays[array] : nullptr;
+        if (!x || !x->size || !x->input) return {};
+        return {x, x->size, x->bits, nullptr, nullptr};
     }
     void store_bits(size_t array, uint64_t index, uint64_t bits, int line) {
         if (const shadow::InlineArray* x = touch_inline(array, index)) {
             if (!x->plain) {
                 if (x->hazards) return shadow_store(array, index, bits, line);
-                if (!counted_inline()) return emulator_store(array, index, bits, line);
+                if (x->input || !counted_inline()) return emulator_store(array, index, bits, line);
                 x->bits[index] = uint32_t(bits);  // values only
                 return;
             }
@@ -271,6 +285,20 @@ class ModelThread {
         if (kPath != Path::Shared) h.add_flags(shadow::kNotSummed);
         order.remember_writer(h, p, global_id_, shadow::line16(line), false);
         arrays_written_ |= uint64_t(recorded_inline<kPath>(x)) << array;
+        return true;
+    }
+    // A load of an input (InlineArray::input), in bounds: counted, and recorded where the run keeps
+    // records; it has no ordering state, as no finding can come of reads alone. false, recording
+    // nothing, for the emulator's path (every 65,536th access). Its chunk is marked touched only
+    // where records are kept: then joining ranges run apart reads them.
+    [[gnu::always_inline]] bool input_read(const shadow::InlineArray& x, size_t array, uint64_t index) {
+        if (!counted_inline()) return false;
+        const bool recorded = inline_->record_phase;  // a global array's accesses count in every block
+        arrays_read_ |= uint64_t(recorded) << array;
+        if (x.records && recorded) {
+            x.touched[index >> shadow::kTouchedChunkShift] = 1;
+            record_inline(x, array, index, false);
+        }
         return true;
     }
     // The running block's order as a plain array's path sees it (a kernel without barriers or warp
@@ -391,14 +419,14 @@ class ModelThread::Array {
 
   public:
     Array(ModelThread& t, size_t index)
-        : t_(&t), index_(index), shared_(kShared ? t.shared_inline(index) : SharedPath{}) {}
+        : t_(&t), index_(index), path_(kShared ? t.shared_inline(index) : t.input_inline(index)) {}
     T load(uint64_t i, int line) const {
-        return std::bit_cast<T>(
-            uint32_t(kShared ? t_->load_shared_bits(shared_, index_, i, line) : t_->load_bits(index_, i, line)));
+        return std::bit_cast<T>(uint32_t(kShared ? t_->load_shared_bits(path_, index_, i, line)
+                                                 : t_->load_input_bits(path_, index_, i, line)));
     }
     void store(uint64_t i, T value, int line) const {
         if (kShared)
-            t_->store_shared_bits(shared_, index_, i, std::bit_cast<uint32_t>(value), line);
+            t_->store_shared_bits(path_, index_, i, std::bit_cast<uint32_t>(value), line);
         else
             t_->store_bits(index_, i, std::bit_cast<uint32_t>(value), line);
     }
@@ -417,7 +445,7 @@ class ModelThread::Array {
     }
     ModelThread* t_;
     size_t index_;
-    SharedPath shared_;  // a SharedArray's inlined path (ModelThread::shared_inline)
+    ArrayPath path_;  // a SharedArray's or an input's inlined path (ModelThread::shared_inline, input_inline)
 };
 
 }  // namespace threadmap

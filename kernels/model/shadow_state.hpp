@@ -205,11 +205,14 @@ struct InlineArray {
     uint64_t size = 0;
     uint32_t* bits = nullptr;
     // Null in a run without per-element state (the memory view's): an access in bounds only
-    // reads or writes the value (ModelThread::load_bits, store_bits).
+    // reads or writes the value (ModelThread::load_bits, store_bits); and for an input (below).
     Hazard* hazards = nullptr;
     // A global array of a kernel without barriers: every epoch 0, every access recorded (one
     // flag, looked at on every access, for the two below).
     bool plain = false;
+    // An input with no shadow state (ModelLaunch::inputs_tracked): a load is counted and
+    // recorded, a store goes to the emulator (which ends the run).
+    bool input = false;
     bool shared = false;
     // With barriers or warp functions, and for a __shared__ array always (its epochs stay 0
     // without); else null: every epoch is 0.

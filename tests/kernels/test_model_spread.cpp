@@ -163,6 +163,47 @@ TEST_CASE("spread over threads, launches over several chunks of elements give th
     check_spread({&wide, {n}, {{uint32_t((n + 127) / 128), 1, 1}, {128, 1, 1}}});
 }
 
+// An input (a const pointer) keeps no ordering state (ModelLaunch::inputs_tracked): reads alone
+// can be no finding, and a kernel that writes one anyway is run again with it tracked.
+TEST_CASE("inputs without ordering state: every built-in kernel's launches give the tracked run's result, spread too") {
+    const auto compare = [](ModelLaunch model_launch) {
+        model_launch.inputs_tracked = true;
+        model_launch.workers = 1;
+        const auto tracked = run_model(model_launch);
+        if (!tracked.value) return;
+        model_launch.inputs_tracked = false;
+        for (unsigned workers : {1u, 3u}) {
+            CAPTURE(workers);
+            model_launch.workers = workers;
+            const auto untracked = run_model(model_launch);
+            REQUIRE_MESSAGE(untracked.value, untracked.error);
+            check_same(*tracked.value, *untracked.value);
+        }
+    };
+    for_each_test_launch(37, compare);
+}
+
+TEST_CASE("a kernel that writes its input after all (a learner's const_cast) is run again with it tracked: its race") {
+    KernelSpec spec = one_array_kernel("writes-input", 64, [](ModelThread& t) {
+        const auto a = t.array<float>(0);
+        const float v = a.load(t.threadIdx.x, 1);
+        a.store(t.threadIdx.x / 2, v, 2);  // threads 2k and 2k+1 write a[k]
+    });
+    spec.arrays[0].role = ArrayRole::Input;
+    for (unsigned workers : {1u, 2u}) {
+        CAPTURE(workers);
+        ModelLaunch model_launch{&spec, {64}, {{2, 1, 1}, {32, 1, 1}}};
+        model_launch.workers = workers;
+        const auto untracked = run_model(model_launch);
+        REQUIRE_MESSAGE(untracked.value, untracked.error);
+        CHECK(untracked.value->counts[size_t(FindingKind::WriteWriteRace)] == 16);  // a[0] to a[15]
+        model_launch.inputs_tracked = true;
+        const auto tracked = run_model(model_launch);
+        REQUIRE_MESSAGE(tracked.value, tracked.error);
+        check_same(*tracked.value, *untracked.value);
+    }
+}
+
 // The launch with every access taken by the emulator's path: a run that records the memory
 // view's warp requests takes none inline (ModelEmulator::set_up_inline_path), so it is the
 // reference the inlined path must match.
