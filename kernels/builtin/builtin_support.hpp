@@ -16,9 +16,11 @@ namespace threadmap::builtin {
 
 inline ThreadContext context_of(const ModelThread& t) { return {t.threadIdx, t.blockIdx, t.blockDim, t.gridDim}; }
 
-// A 1D float array for kernel_bodies.hpp: its loads and stores at the lines given.
+// A 1D float array for kernel_bodies.hpp: its loads and stores at the lines given (`Handle`: an
+// input's, ModelThread::InputArray, where the kernel only reads it).
+template <class Handle = ModelThread::Array<float>>
 struct RecordedVector {
-    ModelThread::Array<float> a;
+    Handle a;
     int load_line, store_line;
     float load(uint64_t i) const { return a.load(i, load_line); }
     void store(uint64_t i, float v) const { a.store(i, v, store_line); }
@@ -26,8 +28,9 @@ struct RecordedVector {
 };
 
 // A row-major float matrix for kernel_bodies.hpp.
+template <class Handle = ModelThread::Array<float>>
 struct RecordedMatrix {
-    ModelThread::Array<float> a;
+    Handle a;
     uint64_t rows_, cols_;
     int load_line, store_line;
     float load(uint64_t i, uint64_t j) const { return a.load(i * cols_ + j, load_line); }

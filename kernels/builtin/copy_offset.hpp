@@ -18,7 +18,8 @@ inline const KernelSpec& copy_offset() {
                         [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0] + p[1]}; }},
                        {"out", MemorySpace::Global, ValueType::Float32, ArrayRole::Output, shape_n}};
         spec.body = [](ModelThread& t) {
-            const auto in = t.array<float>(0), out = t.array<float>(1);
+            const auto in = t.input_array<float>(0);
+            const auto out = t.array<float>(1);
             const uint64_t i = grid_x(context_of(t));
             if (i < t.param(0)) out.store(i, in.load(i + t.param(1), 4), 4);
         };

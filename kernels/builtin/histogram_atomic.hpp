@@ -13,7 +13,8 @@ inline const KernelSpec& histogram_atomic() {
         spec.uses_atomics = true;
         spec.atomic_results_unused = true;  // the counts' old values are dropped
         spec.body = [](ModelThread& t) {
-            const auto data = t.array<int>(0), bins = t.array<int>(1);
+            const auto data = t.input_array<int>(0);
+            const auto bins = t.array<int>(1);
             const uint64_t i = grid_x(context_of(t));
             if (i < t.param(kHistN)) bins.atomic_add(uint64_t(data.load(i, 4)) % t.param(kHistBins), 1, 4);
         };

@@ -11,7 +11,8 @@ inline const KernelSpec& histogram_racy() {
         spec.name = "histogram-racy";
         spec.summary = "bins[data[i] % nbins] += 1: threads counting into one bin race";
         spec.body = [](ModelThread& t) {
-            const auto data = t.array<int>(0), bins = t.array<int>(1);
+            const auto data = t.input_array<int>(0);
+            const auto bins = t.array<int>(1);
             const uint64_t i = grid_x(context_of(t));
             if (i < t.param(kHistN)) {
                 const uint64_t bin = uint64_t(data.load(i, 4)) % t.param(kHistBins);

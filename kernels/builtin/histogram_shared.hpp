@@ -20,7 +20,8 @@ inline const KernelSpec& histogram_shared() {
         spec.uses_atomics = true;
         spec.atomic_results_unused = true;  // the counts' old values are dropped
         spec.body = [](ModelThread& t) {
-            const auto data = t.array<int>(0), bins = t.array<int>(1);
+            const auto data = t.input_array<int>(0);
+            const auto bins = t.array<int>(1);
             const auto local = t.shared_array<int>(2);
             const uint64_t nbins = t.param(kHistBins);
             for (uint64_t b = t.threadIdx.x; b < nbins; b += t.blockDim.x) local.store(b, 0, 4);

@@ -55,10 +55,11 @@ inline KernelSpec::Bits matmul_reference(const Params& p, const LaunchConfig&, c
 
 // The operands as kernel_bodies.hpp sees them, loads at `line`, C's store at `store_line`.
 struct MatmulOperands {
-    RecordedMatrix A, B, C;
+    RecordedMatrix<ModelThread::InputArray<float>> A, B;
+    RecordedMatrix<> C;
     MatmulOperands(ModelThread& t, int line, int store_line)
-        : A{t.array<float>(kA), t.param(kARows), t.param(kInner), line, line},
-          B{t.array<float>(kB), t.param(kInner), t.param(kBCols), line, line},
+        : A{t.input_array<float>(kA), t.param(kARows), t.param(kInner), line, line},
+          B{t.input_array<float>(kB), t.param(kInner), t.param(kBCols), line, line},
           C{t.array<float>(kC), t.param(kRows), t.param(kCols), store_line, store_line} {}
 };
 

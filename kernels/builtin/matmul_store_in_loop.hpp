@@ -14,7 +14,8 @@ inline const KernelSpec& matmul_store_in_loop() {
         spec.body = [](ModelThread& t) {
             const ThreadContext c = context_of(t);
             const uint64_t i = grid_x(c), j = grid_y(c);
-            const auto A = t.array<float>(kA), B = t.array<float>(kB), C = t.array<float>(kC);
+            const auto A = t.input_array<float>(kA), B = t.input_array<float>(kB);
+            const auto C = t.array<float>(kC);
             const uint64_t rows = t.param(kRows), cols = t.param(kCols), inner = t.param(kInner);
             const uint64_t b_cols = t.param(kBCols);
             if (i < rows && j < cols) {

@@ -12,7 +12,8 @@ enum TiledArray : size_t { kAs = 3, kBs = 4 };
 
 // `second_barrier`: false for matmul-tiled-nosync (line 15 is a comment there).
 inline void matmul_tiled_body(ModelThread& t, bool second_barrier) {
-    const auto A = t.array<float>(kA), B = t.array<float>(kB), C = t.array<float>(kC);
+    const auto A = t.input_array<float>(kA), B = t.input_array<float>(kB);
+    const auto C = t.array<float>(kC);
     const auto As = t.shared_array<float>(kAs), Bs = t.shared_array<float>(kBs);
     const uint64_t rows = t.param(kRows), cols = t.param(kCols), inner = t.param(kInner), b_cols = t.param(kBCols);
     const uint32_t tx = t.threadIdx.x, ty = t.threadIdx.y;

@@ -26,7 +26,8 @@ inline std::string reduce_source(const std::string& name, const std::string& loo
 // The body around the loop: `step(t, sdata, tid)` runs lines 7-11.
 template <class Step>
 void reduce_body(ModelThread& t, Step step) {
-    const auto in = t.array<float>(kIn), partial = t.array<float>(kPartial);
+    const auto in = t.input_array<float>(kIn);
+    const auto partial = t.array<float>(kPartial);
     const auto sdata = t.shared_array<float>(kSdata);
     const uint32_t tid = t.threadIdx.x;
     const uint64_t i = grid_x(context_of(t));

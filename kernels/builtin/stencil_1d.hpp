@@ -10,7 +10,8 @@ inline constexpr uint32_t kRadius = 3;
 
 // Lines 6-16 of the CUDA text below, per thread.
 inline void stencil_1d_body(ModelThread& t) {
-    const auto in = t.array<float>(0), out = t.array<float>(1);
+    const auto in = t.input_array<float>(0);
+    const auto out = t.array<float>(1);
     const auto temp = t.shared_array<float>(2);
     const uint64_t n = t.param(0), g = grid_x(context_of(t)), b = t.blockDim.x;
     const uint64_t l = t.threadIdx.x + kRadius;

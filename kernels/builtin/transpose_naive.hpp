@@ -11,7 +11,8 @@ inline const KernelSpec& transpose_naive() {
         spec.name = "transpose-naive";
         spec.summary = "out[x][y] = in[y][x], one thread per element: reads along rows, writes down columns";
         spec.body = [](ModelThread& t) {
-            const auto in = t.array<float>(kTIn), out = t.array<float>(kTOut);
+            const auto in = t.input_array<float>(kTIn);
+            const auto out = t.array<float>(kTOut);
             const ThreadContext c = context_of(t);
             const uint64_t x = grid_x(c), y = grid_y(c), rows = t.param(kTRows), cols = t.param(kTCols);
             if (x < cols && y < rows) out.store(x * rows + y, in.load(y * cols + x, 5), 5);

@@ -10,7 +10,8 @@ namespace threadmap::builtin {
 
 // `width`: the tile's row length in floats (32, or 33 padded).
 inline void transpose_tiled_body(ModelThread& t, uint64_t width) {
-    const auto in = t.array<float>(kTIn), out = t.array<float>(kTOut);
+    const auto in = t.input_array<float>(kTIn);
+    const auto out = t.array<float>(kTOut);
     const auto tile = t.shared_array<float>(kTTile);
     const uint64_t rows = t.param(kTRows), cols = t.param(kTCols);
     const uint32_t tx = t.threadIdx.x, ty = t.threadIdx.y;

@@ -696,7 +696,7 @@ uint64_t ModelEmulator::access_element(ModelThread& t, Storage& s, size_t a, uin
     // plain reads and writes), and it is not remembered as a reader.
     if (read && !atomic) {
         if (order().read_may_conflict(s.shared, h, p, id)) check_read(a, i, h, p, id, line);
-        order().remember_reader(h, p, id, line16(line));
+        order().remember_reader(s.shared, h, p, id, line16(line));
     }
     const uint64_t old = s.get(i);
     if (write) {

@@ -130,19 +130,20 @@ struct BlockOrder {
         return other == kNoThread || warp(other) == warp(id) || warp(h.last_reader) != warp(id);
     }
     // The element's ordering state after a plain read by `id`: it is the last reader, and the
-    // reader before it stays as the other one while both are of the running block and unordered
-    // (until two are kept: below).
+    // reader before it stays as the other one while both are of the running block and unordered.
     // The other reader is looked up only where it stays: most reads of a tile replace it by the last.
-    // kMayUseWarpOps false: a path only kernels without warp functions take (ModelThread's Path::Shared),
-    // where the compiler drops keep_last_reader.
+    // Of a __shared__ array (`shared`), two distinct readers of the running block since its last
+    // barrier are kept as they are: any later writer differs from one of them, which is all a
+    // write's check asks, so a third reader would change nothing it finds. A tile's elements are
+    // read by a row of threads each phase (matmul-tiled: 16 readers of each element of As), and
+    // most reads then store nothing; a global array's elements are mostly read by one thread each,
+    // which the look would only slow (increment: 8 instructions an access).
+    // kMayUseWarpOps false: a path only kernels without warp functions take (ModelThread's
+    // Path::Shared), where the compiler drops keep_last_reader. With warp functions the readers'
+    // warps matter (keep_last_reader), and the last two are kept.
     template <bool kMayUseWarpOps = true>
-    [[gnu::always_inline]] void remember_reader(Hazard& h, Phases& p, uint32_t id, uint16_t line) const {
-        // Two distinct readers of the running block since its last barrier are kept as they are:
-        // any later writer differs from one of them, which is all a write's check asks, so a
-        // third reader would change nothing it finds. A tile's elements are read by a row of
-        // threads each phase (matmul-tiled: 16 readers of each element of As), and most reads
-        // then store nothing. With warp functions the readers' warps matter (keep_last_reader).
-        if (!(kMayUseWarpOps && warp_ops) && p.read >= barrier_epoch && p.other_read >= barrier_epoch &&
+    [[gnu::always_inline]] void remember_reader(bool shared, Hazard& h, Phases& p, uint32_t id, uint16_t line) const {
+        if (shared && !(kMayUseWarpOps && warp_ops) && p.read >= barrier_epoch && p.other_read >= barrier_epoch &&
             in_block(h.last_reader) && h.other_index() != h.last_reader - base)
             return;
         uint32_t other;

@@ -267,7 +267,7 @@ TEST_CASE("shared memory read before any thread of the block wrote it: an uninit
           "shared memory starts undefined.");
 }
 
-// Of an element's readers since the last barrier the model keeps the first two distinct ones
+// Of a __shared__ element's readers since the last barrier the model keeps the first two distinct ones
 // (BlockOrder::remember_reader): a later writer differs from one of them, so it meets one
 // unordered, whichever of the readers it is. Through the __shared__ handle's inlined path and
 // through the emulator's (a plain handle on the same array), the same finding.
