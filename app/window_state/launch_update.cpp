@@ -213,8 +213,10 @@ void collect_job(AppState& state, uint32_t max_side, uint64_t max_cells) {
 // buffers: sooner on screen than a worker thread's map (which cannot reuse the buffers on show,
 // and shares the cores with the frames), and the frame (10-20 ms of drawing besides, and the
 // colouring of up to kPaintInFrameCells cells) stays under 50 ms. Longer ones are computed by a
-// worker thread while the window keeps drawing.
-constexpr double kFrameBudgetMs = 25;
+// worker thread while the window keeps drawing. At 25 ms, once inputs kept no ordering state,
+// the coalescing lesson's pictures came within it and its changes took 50-55 ms frames
+// (`scripts/bench-lessons.sh build coalescing`); at 15, 32-34 ms.
+constexpr double kFrameBudgetMs = 15;
 // Before a kernel's first picture says what it costs: work (threads × inner steps) below this
 // within the frame, the fast emulator's (about 0.2 s on two cores at most)…
 constexpr uint64_t kWorkInFrame = uint64_t(1) << 28;
