@@ -125,6 +125,21 @@ TEST_CASE("a 2D block on a 1D kernel: two threads write each element, a write-wr
     CHECK(result.counts[size_t(FindingKind::WriteWriteRace)] == 64);
 }
 
+// An array behind a const pointer keeps no ordering state (reads alone are no finding); a kernel
+// that writes it anyway is run again with it kept, and its race is found as for any array.
+TEST_CASE("a const array written through a const_cast: its write-write race is found, its values are the writes'") {
+    auto s = compiled(
+        "__global__ void k(const int* in, int* out) {\n"
+        "    out[threadIdx.x] = in[threadIdx.x];\n"
+        "    const_cast<int*>(in)[threadIdx.x / 2] = threadIdx.x;\n"
+        "}\n");
+    auto b = bound(s, {"in=int[32]:index", "out=int[32]"});
+    const ModelResult result = run(*b, {1, 1, 1}, {32, 1, 1});
+    CHECK(result.counts[size_t(FindingKind::WriteWriteRace)] == 16);  // threads 2k and 2k+1 on in[k]
+    CHECK(result.arrays[0].bits[3] == 7);                             // the later thread's write
+    CHECK(result.arrays[1].bits[31] == 31);
+}
+
 TEST_CASE(
     "a tiled matmul with __shared__ tiles and barriers multiplies exactly, and without the second barrier has "
     "hazards") {
