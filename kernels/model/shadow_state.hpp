@@ -137,7 +137,8 @@ struct BlockOrder {
     // write's check asks, so a third reader would change nothing it finds. A tile's elements are
     // read by a row of threads each phase (matmul-tiled: 16 readers of each element of As), and
     // most reads then store nothing; a global array's elements are mostly read by one thread each,
-    // which the look would only slow (increment: 8 instructions an access).
+    // where the look is not worth its compares (increment's check, with it: 300.4 M instructions at
+    // 1M elements, without: 299.4 M).
     // kMayUseWarpOps false: a path only kernels without warp functions take (ModelThread's
     // Path::Shared), where the compiler drops keep_last_reader. With warp functions the readers'
     // warps matter (keep_last_reader), and the last two are kept.

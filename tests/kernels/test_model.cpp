@@ -267,6 +267,35 @@ TEST_CASE("shared memory read before any thread of the block wrote it: an uninit
           "shared memory starts undefined.");
 }
 
+namespace {
+
+// A kernel over `out` (n ints, n its one parameter) and a __shared__ `s` of one element, with
+// barriers: the tests of which of an element's readers the model keeps.
+KernelSpec one_shared_element_kernel(const std::string& name) {
+    KernelSpec spec;
+    spec.name = name;
+    spec.params = {{"n", "", 64}};
+    spec.arrays = {{"out", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
+                    [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }},
+                   {"s", MemorySpace::Shared, ValueType::Int32, ArrayRole::Scratch,
+                    [](const Params&, const LaunchConfig&) { return std::vector<uint64_t>{1}; }}};
+    spec.uses_barriers = true;
+    return spec;
+}
+
+// Every thread reads s[0] after a barrier; thread 5 then writes it, after threads 0-4's reads
+// with no barrier between. `s`: the array's handle, shared_array's or array()'s.
+template <class Handle>
+void read_by_a_row_then_written(ModelThread& t, const Handle& s) {
+    if (t.threadIdx.x == 63) s.store(0, 7, 2);
+    t.syncthreads(3);
+    const int v = s.load(0, 4);
+    if (t.threadIdx.x == 5) s.store(0, v + 1, 5);
+    t.array<int>(0).store(t.threadIdx.x, v, 6);
+}
+
+}  // namespace
+
 // Of a __shared__ element's readers since the last barrier the model keeps the first two distinct ones
 // (BlockOrder::remember_reader): a later writer differs from one of them, so it meets one
 // unordered, whichever of the readers it is. Through the __shared__ handle's inlined path and
@@ -275,30 +304,9 @@ TEST_CASE(
     "a __shared__ element read by a row of threads, then written by one of them: one hazard, with a kept reader") {
     for (const bool inlined : {true, false}) {
         CAPTURE(inlined);
-        KernelSpec spec;
-        spec.name = "test-many-readers";
-        spec.params = {{"n", "", 64}};
-        spec.arrays = {{"out", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
-                        [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }},
-                       {"s", MemorySpace::Shared, ValueType::Int32, ArrayRole::Scratch,
-                        [](const Params&, const LaunchConfig&) { return std::vector<uint64_t>{1}; }}};
-        spec.uses_barriers = true;
-        spec.body = inlined ? [](ModelThread& t) {
-            const auto s = t.shared_array<int>(1);
-            if (t.threadIdx.x == 63) s.store(0, 7, 2);
-            t.syncthreads(3);
-            const int v = s.load(0, 4);
-            if (t.threadIdx.x == 5) s.store(0, v + 1, 5);  // after threads 0-4's reads, with no barrier
-            t.array<int>(0).store(t.threadIdx.x, v, 6);
-        }
-                            : [](ModelThread& t) {
-                                  const auto s = t.array<int>(1);
-                                  if (t.threadIdx.x == 63) s.store(0, 7, 2);
-                                  t.syncthreads(3);
-                                  const int v = s.load(0, 4);
-                                  if (t.threadIdx.x == 5) s.store(0, v + 1, 5);
-                                  t.array<int>(0).store(t.threadIdx.x, v, 6);
-                              };
+        KernelSpec spec = one_shared_element_kernel("test-many-readers");
+        spec.body = inlined ? [](ModelThread& t) { read_by_a_row_then_written(t, t.shared_array<int>(1)); }
+                            : [](ModelThread& t) { read_by_a_row_then_written(t, t.array<int>(1)); };
         const ModelResult result = run(spec, {64}, {{1, 1, 1}, {64, 1, 1}});
         CHECK(count(result, FindingKind::ReadWriteHazard) == 1);
         CHECK(count(result, FindingKind::WriteWriteRace) == 0);
@@ -312,14 +320,7 @@ TEST_CASE(
 // element's two readers the model keeps one of another warp than the writer's
 // (BlockOrder::keep_last_reader), on every path a __shared__ array's accesses take.
 TEST_CASE("a __shared__ array read by two warps, then written after one warp's __syncwarp(): a hazard with the other") {
-    KernelSpec spec;
-    spec.name = "test-syncwarp-readers";
-    spec.params = {{"n", "", 64}};
-    spec.arrays = {{"out", MemorySpace::Global, ValueType::Int32, ArrayRole::Output,
-                    [](const Params& p, const LaunchConfig&) { return std::vector<uint64_t>{p[0]}; }},
-                   {"s", MemorySpace::Shared, ValueType::Int32, ArrayRole::Scratch,
-                    [](const Params&, const LaunchConfig&) { return std::vector<uint64_t>{1}; }}};
-    spec.uses_barriers = true;
+    KernelSpec spec = one_shared_element_kernel("test-syncwarp-readers");
     spec.uses_warp_ops = true;
     spec.body = [](ModelThread& t) {
         const auto s = t.shared_array<int>(1);

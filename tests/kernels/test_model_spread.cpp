@@ -100,6 +100,18 @@ void check_spread(ModelLaunch model_launch) {
     }
 }
 
+// The launch on 1 and on 3 workers gives `reference` (`records`: as check_same).
+void check_workers_give(const ModelResult& reference, ModelLaunch model_launch,
+                        uint64_t records = ModelLaunch::kAllArrays) {
+    for (unsigned workers : {1u, 3u}) {
+        CAPTURE(workers);
+        model_launch.workers = workers;
+        const auto run = run_model(model_launch);
+        REQUIRE_MESSAGE(run.value, run.error);
+        check_same(reference, *run.value, records);
+    }
+}
+
 // Each built-in kernel on its covering launch, with blocks past the end (out of bounds in the
 // unguarded kernels), and on three random 2D blocks (races, blocks a tiled kernel was not
 // written for); `seed` picks the blocks.
@@ -172,13 +184,7 @@ TEST_CASE("inputs without ordering state: every built-in kernel's launches give 
         const auto tracked = run_model(model_launch);
         if (!tracked.value) return;
         model_launch.inputs_tracked = false;
-        for (unsigned workers : {1u, 3u}) {
-            CAPTURE(workers);
-            model_launch.workers = workers;
-            const auto untracked = run_model(model_launch);
-            REQUIRE_MESSAGE(untracked.value, untracked.error);
-            check_same(*tracked.value, *untracked.value);
-        }
+        check_workers_give(*tracked.value, model_launch);
     };
     for_each_test_launch(37, compare);
 }
@@ -220,14 +226,8 @@ TEST_CASE(
         const auto recorded = run_model(through_the_emulator(model_launch));
         if (!recorded.value) return;
         REQUIRE(!recorded.value->arrays.empty());
-        for (unsigned workers : {1u, 3u}) {
-            CAPTURE(workers);
-            model_launch.keep_records = 0;
-            model_launch.workers = workers;
-            const auto found = run_model(model_launch);
-            REQUIRE_MESSAGE(found.value, found.error);
-            check_same(*recorded.value, *found.value, 0);
-        }
+        model_launch.keep_records = 0;
+        check_workers_give(*recorded.value, model_launch, 0);
     };
     for_each_test_launch(29, compare);
 }
@@ -242,13 +242,7 @@ TEST_CASE(
             model_launch.phase = phase;
             const auto reference = run_model(through_the_emulator(model_launch));
             if (!reference.value) return;
-            for (unsigned workers : {1u, 3u}) {
-                CAPTURE(workers);
-                model_launch.workers = workers;
-                const auto inlined = run_model(model_launch);
-                REQUIRE_MESSAGE(inlined.value, inlined.error);
-                check_same(*reference.value, *inlined.value);
-            }
+            check_workers_give(*reference.value, model_launch);
         }
     };
     for_each_test_launch(31, compare);
