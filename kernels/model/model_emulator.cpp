@@ -182,6 +182,7 @@ struct Storage {
     ZeroedBuffer<Counted> counted;       // likewise
     ZeroedBuffer<Hazard> hazards;        // per element (with record_elements)
     ZeroedBuffer<Phases> phases;         // likewise, for kernels that run as fibers, and __shared__ arrays
+    std::vector<uint32_t> settled;       // a __shared__ array's, with hazards (InlineArray::settled)
     // Per element, once later ranges were joined to this run (absorb): what they did to it
     // (JoinedFlag). Their ordering states stay theirs: only the blocks that run on after a range
     // that does not join need them here (take_state).
@@ -943,6 +944,7 @@ void ModelEmulator::reset_shared() {
         std::fill(s.counted.begin(), s.counted.end(), Counted{});
         std::fill(s.hazards.begin(), s.hazards.end(), Hazard{});
         std::fill(s.phases.begin(), s.phases.end(), Phases{});
+        std::fill(s.settled.begin(), s.settled.end(), 0u);
         s.past.clear();
         s.past_elsewhere = 0;
     }
@@ -1190,6 +1192,7 @@ Storage ModelEmulator::make_storage(size_t a, bool worker) const {
     if (ordered) s.hazards = ZeroedBuffer<Hazard>(s.size, true);
     // A __shared__ array's, always (a block's few): its inlined loads need not look for them.
     if (ordered && (spec_.runs_as_fibers() || s.shared)) s.phases = ZeroedBuffer<Phases>(s.size, true);
+    if (ordered && s.shared) s.settled.assign(s.size, 0u);
     s.keeps_records = a < 64 && (keep_records_ >> a & 1);
     if (s.keeps_records) {
         reserve_huge(s.records, s.size);
@@ -1216,16 +1219,17 @@ bool ModelEmulator::set_up_inline_path() {
         // A plain array's path (inlined into the body) has no records, and records every access.
         const bool plain = record_elements_ && !as_fibers_ && !s.shared && !s.keeps_records &&
                            phase_filter_ == ModelLaunch::kAllPhases;
-        inline_.arrays[a] = {s.size,
-                             s.bits.data(),
-                             record_elements_ && !s.untracked ? s.hazards.data() : nullptr,
-                             plain && !s.untracked,
-                             s.untracked,
-                             s.shared,
-                             s.phases.empty() ? nullptr : s.phases.data(),
-                             s.touched.data(),
-                             s.keeps_records ? s.records.data() : nullptr,
-                             s.keeps_records ? s.counted.data() : nullptr};
+        inline_.arrays[a] = {.size = s.size,
+                             .bits = s.bits.data(),
+                             .hazards = record_elements_ && !s.untracked ? s.hazards.data() : nullptr,
+                             .plain = plain && !s.untracked,
+                             .input = s.untracked,
+                             .shared = s.shared,
+                             .phases = s.phases.empty() ? nullptr : s.phases.data(),
+                             .touched = s.touched.data(),
+                             .records = s.keeps_records ? s.records.data() : nullptr,
+                             .counted = s.keeps_records ? s.counted.data() : nullptr,
+                             .settled = s.settled.empty() ? nullptr : s.settled.data()};
         inlined = true;
     }
     return inlined;

@@ -162,6 +162,17 @@ struct BlockOrder {
         p.read = epoch;
         h.read_line = line;
     }
+    // Whether a read of the element by any thread of the running block would, from now until the
+    // block's next barrier, find nothing and leave the element's state as it is (a __shared__
+    // array's, in a kernel without warp functions): it was written in the block before its last
+    // barrier, so the read is neither uninitialised nor unordered, and two distinct readers since
+    // are kept, which remember_reader then keeps as they are. A write before that barrier meets one
+    // of the two unordered and is reported as a hazard, after which the element's reads find
+    // nothing either (one hazard per element a block): they stay settled (InlineArray::settled).
+    bool reads_settled(const Hazard& h, const Phases& p) const {
+        return (h.flags() & kWritten) && p.write < barrier_epoch && p.read >= barrier_epoch &&
+               p.other_read >= barrier_epoch && in_block(h.last_reader) && h.other_index() != h.last_reader - base;
+    }
     [[gnu::always_inline]] void remember_writer(Hazard& h, Phases& p, uint32_t id, uint16_t line, bool atomic) const {
         h.last_writer = id;
         p.write = epoch;
@@ -224,6 +235,11 @@ struct InlineArray {
     // was counted last among its writers and readers.
     ElementRecord* records = nullptr;
     Counted* counted = nullptr;
+    // A __shared__ array's, with shadow state: per element, the running block's sync epoch + 1 at
+    // which its reads were found settled (BlockOrder::reads_settled; 0: not), where the block's
+    // accesses are not recorded (ModelThread::load_shared_bits). The next barrier moves the epoch
+    // on; the next block's copy starts at 0 (its epochs start again).
+    uint32_t* settled = nullptr;
 
     // Element i's epochs: `none` (zeros) without barriers.
     Phases& epochs(uint64_t i, Phases& none) const { return phases ? phases[i] : none; }

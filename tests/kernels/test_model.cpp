@@ -316,6 +316,30 @@ TEST_CASE(
     }
 }
 
+// After two of its threads read a __shared__ element in a phase, the model takes its block's other
+// reads of it as settled (BlockOrder::reads_settled) until the next barrier; a block's copy starts
+// unsettled, as it starts unwritten. Blocks 0 and 1 write s[0] and read it from every thread; block
+// 2 only reads it, at the same barrier as the others: its read before any write is a finding there.
+TEST_CASE("a __shared__ element read by every thread of two blocks, then only read by a third: uninitialised there") {
+    for (const bool inlined : {true, false}) {
+        CAPTURE(inlined);
+        KernelSpec spec = one_shared_element_kernel("test-settled-per-block");
+        const auto body = [](ModelThread& t, const auto& s) {
+            if (t.blockIdx.x != 2 && t.threadIdx.x == 0) s.store(0, 7, 2);
+            t.syncthreads(3);
+            t.array<int>(0).store(t.blockIdx.x * t.blockDim.x + t.threadIdx.x, s.load(0, 4), 4);
+        };
+        spec.body = inlined
+                        ? std::function<void(ModelThread&)>([=](ModelThread& t) { body(t, t.shared_array<int>(1)); })
+                        : [=](ModelThread& t) { body(t, t.array<int>(1)); };
+        const ModelResult result = run(spec, {192}, {{3, 1, 1}, {64, 1, 1}});
+        CHECK(count(result, FindingKind::UninitializedRead) == 1);
+        CHECK(count(result, FindingKind::ReadWriteHazard) == 0);
+        REQUIRE(result.findings.size() == 1);
+        CHECK(result.findings[0].message.find("thread (0,0,0) of block (2,0,0) reads s[0] (shared) at line 4") == 0);
+    }
+}
+
 // A __syncwarp() orders a warp's readers with its later writer but not another warp's: of an
 // element's two readers the model keeps one of another warp than the writer's
 // (BlockOrder::keep_last_reader), on every path a __shared__ array's accesses take.
