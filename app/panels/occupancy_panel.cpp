@@ -17,12 +17,6 @@ namespace threadmap {
 
 namespace {
 
-std::string micro_seconds(double s) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g us", s * 1e6);
-    return text;
-}
-
 // The sweep chart's gridlines, its occupancy axis (0, 50, 100%) left of the bars and the title
 // under them.
 void draw_sweep_axes(ImDrawList* dl, ImVec2 origin, float width, float height, float label_h) {
@@ -46,32 +40,11 @@ void draw_sweep_axes(ImDrawList* dl, ImVec2 origin, float width, float height, f
         }
 }
 
-// The modeled kernel's fastest and slowest time over a sweep (0 when none has one).
-std::pair<double, double> time_range(const std::vector<OccupancySweepPoint>& points) {
-    double fastest = 0, slowest = 0;
-    for (const auto& p : points)
-        if (p.kernel_seconds) {
-            fastest = fastest == 0 ? *p.kernel_seconds : std::min(fastest, *p.kernel_seconds);
-            slowest = std::max(slowest, *p.kernel_seconds);
-        }
-    return {fastest, slowest};
-}
-
 // Below the chart: the fastest, yours and the slowest time (the line spans the range only: this
 // says how wide it is, so small differences are not read as large); over a bar, its figures.
 void sweep_times(const std::vector<OccupancySweepPoint>& points, int current, int hovered) {
-    const auto [fastest, slowest] = time_range(points);
-    const auto time_of = [&](int size) -> std::string {
-        for (const auto& p : points)
-            if (p.block_size == size && p.kernel_seconds) return micro_seconds(*p.kernel_seconds);
-        return "-";
-    };
-    int best = 0;
-    for (const auto& p : points)
-        if (p.kernel_seconds && *p.kernel_seconds == fastest) best = p.block_size;
-    if (slowest > 0)
-        text_wrapped("Modeled kernel: %s at %d threads per block (the fastest), %s at yours, %s at the slowest.",
-                     micro_seconds(fastest).c_str(), best, time_of(current).c_str(), micro_seconds(slowest).c_str());
+    if (const std::string times = sweep_time_sentence(points, current); !times.empty())
+        text_wrapped("%s", times.c_str());
     if (hovered < 0) return;
     const auto& p = points[size_t(hovered)];
     ImGui::SetTooltip(
@@ -100,7 +73,7 @@ void draw_sweep(AppState& state, const std::vector<OccupancySweepPoint>& points,
     const float bar = width / float(points.size());
     dl->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), IM_COL32(30, 32, 38, 255));
     draw_sweep_axes(dl, origin, width, height, label_h);
-    const auto [fastest, slowest] = time_range(points);
+    const auto [fastest, slowest] = sweep_time_range(points);
     std::vector<ImVec2> time_line;
     int hovered = -1;
     for (size_t i = 0; i < points.size(); ++i) {

@@ -1,6 +1,7 @@
 // Occupancy reports; see occupancy_report.hpp.
 #include "app/reports/occupancy_report.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -125,6 +126,38 @@ nlohmann::json occupancy_sweep_json(const std::vector<OccupancySweepPoint>& swee
                         {"last_wave_fill", p.waves.last_wave_fill},
                         {"kernel_seconds", p.kernel_seconds ? nlohmann::json(*p.kernel_seconds) : nlohmann::json()}});
     return list;
+}
+
+std::pair<double, double> sweep_time_range(const std::vector<OccupancySweepPoint>& sweep) {
+    double fastest = 0, slowest = 0;
+    for (const auto& p : sweep)
+        if (p.kernel_seconds) {
+            fastest = fastest == 0 ? *p.kernel_seconds : std::min(fastest, *p.kernel_seconds);
+            slowest = std::max(slowest, *p.kernel_seconds);
+        }
+    return {fastest, slowest};
+}
+
+std::string sweep_time_sentence(const std::vector<OccupancySweepPoint>& sweep, int block_size) {
+    const auto [fastest, slowest] = sweep_time_range(sweep);
+    if (slowest == 0) return "";
+    int best = 0;
+    for (const auto& p : sweep)
+        if (p.kernel_seconds && *p.kernel_seconds == fastest) best = p.block_size;
+    const auto yours = std::find_if(sweep.begin(), sweep.end(),
+                                    [&](const OccupancySweepPoint& p) { return p.block_size == block_size; });
+    const std::string head = "Modeled kernel: " + micro_seconds(fastest) + " at " + std::to_string(best) +
+                             " threads per block (the fastest), ";
+    if (yours == sweep.end() || !yours->kernel_seconds)
+        return head + micro_seconds(slowest) + " at the slowest; yours, " + std::to_string(block_size) +
+               " threads per block, is not among the sizes swept.";
+    return head + micro_seconds(*yours->kernel_seconds) + " at yours, " + micro_seconds(slowest) + " at the slowest.";
+}
+
+std::string micro_seconds(double s) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g us", s * 1e6);
+    return text;
 }
 
 nlohmann::json occupancy_json(const OccupancyReport& r) {

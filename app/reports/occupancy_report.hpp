@@ -6,6 +6,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
+#include <utility>
+#include <vector>
 #include <string>
 
 #include "kernels/occupancy/launch_resources.hpp"
@@ -53,6 +55,14 @@ struct OccupancySweepPoint {
 std::vector<OccupancySweepPoint> occupancy_sweep(const ResolvedLaunch& launch, const OccupancyGpu& gpu,
                                                  const DeviceProfile* profile, const TimedProgram& program);
 nlohmann::json occupancy_sweep_json(const std::vector<OccupancySweepPoint>& sweep);
+// The modeled kernel's fastest and slowest time over a sweep (0 when none has one).
+std::pair<double, double> sweep_time_range(const std::vector<OccupancySweepPoint>& sweep);
+// The sweep's fastest time and its block size, the time at `block_size` (threads per block; one
+// the sweep does not try, as 16 is not a whole number of warps, is said to be none of its sizes)
+// and the slowest: "" where the sweep has no times.
+std::string sweep_time_sentence(const std::vector<OccupancySweepPoint>& sweep, int block_size);
+// `s` seconds in microseconds, 3 significant digits ("5.26 us").
+std::string micro_seconds(double s);
 
 nlohmann::json occupancy_json(const OccupancyReport& r);
 // 0.5 → "50%", 0.003788 → "0.3788%": four significant digits, as the text and the tab print.
