@@ -189,9 +189,11 @@ bool launch_fields(AppState& state) {
     const Dim3 cover = covering_grid_of(resolved);
     const Workload& workload = resolved.workload;
     // A learner's kernel: threadmap cannot know what its threads cover (rgb-to-gray's bytes are three
-    // a pixel, a grid-stride loop covers with any grid), so the button says what it assumes.
-    const bool learners = resolved.model && resolved.model->owner;
-    const std::string fix = learners ? "gridDim for one thread per element of its largest array = " + to_string(cover)
+    // a pixel, a grid-stride loop covers with any grid), so the button says what it assumes; a
+    // built-in grid-stride loop covers with the grid it has, so the button offers one element per
+    // thread as another grid, not as the fix of this one (covering_grid_words).
+    const std::string fix = (resolved.model && resolved.model->owner) || resolved.spec().any_grid_covers
+                                ? covering_grid_words(resolved) + ": " + to_string(cover)
                             : resolved.model ? "gridDim = the covering grid = " + to_string(cover)
                             : is_matrix(workload.kernel)
                                 ? "gridDim = ceil(C / blockDim) = " + to_string(cover)

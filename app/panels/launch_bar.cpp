@@ -132,10 +132,7 @@ bool launch_fields(AppState& state, const BarPlan& plan) {
             resolved.launch.grid = cover;
             changed = true;
         }
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip(resolved.model && resolved.model->owner
-                                  ? "gridDim for one thread per element of your kernel's largest array"
-                                  : "gridDim = the grid that covers the data for this blockDim");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", covering_grid_words(resolved).c_str());
         remember_rect(state, "fix-grid");
     }
     return changed;

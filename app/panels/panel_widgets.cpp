@@ -185,6 +185,14 @@ Dim3 covering_grid_of(const ResolvedLaunch& resolved) {
                           : covering_grid(resolved.workload, resolved.launch.block);
 }
 
+std::string covering_grid_words(const ResolvedLaunch& resolved) {
+    if (resolved.model && resolved.model->owner)
+        return "gridDim for one thread per element of your kernel's largest array";
+    if (resolved.spec().any_grid_covers)
+        return "gridDim for one element per thread (any grid covers: the loop strides by the grid)";
+    return "gridDim = the grid that covers the data for this blockDim";
+}
+
 void mark_launch_edited(AppState& state) {
     ResolvedLaunch& resolved = state.edit;
     resolved.preset.clear();  // a changed lesson is the learner's own launch now

@@ -98,6 +98,10 @@ void color_mode_combo(AppState& state, float width);
 
 // The grid that covers the launch's data for its blockDim (the "fix the grid" button's).
 Dim3 covering_grid_of(const ResolvedLaunch& launch);
+// What that grid is, in words for its button: one thread per element of a learner's kernel's
+// largest array (threadmap cannot know what its threads cover), one element per thread for a
+// grid-stride loop (any grid covers it), else the grid that covers the data.
+std::string covering_grid_words(const ResolvedLaunch& launch);
 
 // The controls changed the launch: it is the learner's own now, and the map follows.
 void mark_launch_edited(AppState& state);

@@ -10,6 +10,7 @@ inline const KernelSpec& increment_stride() {
         KernelSpec spec = increment();
         spec.name = "increment-stride";
         spec.fast = &IncrementStrideBody::kernel;
+        spec.any_grid_covers = true;
         spec.summary = "the grid-stride loop: a[pos] += 1 for pos = global x, then every gridDim.x * blockDim.x";
         spec.body = [](ModelThread& t) {
             threadmap::increment_stride(context_of(t), RecordedVector{t.array<float>(0), 4, 4});

@@ -94,6 +94,9 @@ struct KernelSpec {
     std::function<void(ModelThread& t)> body;
     // The grid a learner would write for this block to cover the problem.
     std::function<Dim3(const Params& p, const Dim3& block)> covering_grid;
+    // Any grid covers the problem (a grid-stride loop: each thread steps by the grid's size), so
+    // covering_grid is the grid of one element per thread, not the only one that covers.
+    bool any_grid_covers = false;
     Dim3 default_block;
     // Input values (deterministic, and safe to call from several threads at once: each worker
     // of a spread launch fills its own copy): fills array `index` (an Input or InOut array).

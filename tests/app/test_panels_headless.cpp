@@ -208,6 +208,18 @@ TEST_CASE("at a projector's 1280x720 nothing in the side columns is cut - labels
     }
 }
 
+// A grid-stride loop covers its array with any grid (the grid-stride lesson's 4 blocks of 32 over
+// 500 elements): its button offers one element per thread as another grid, not as the one that
+// covers, which the button of a kernel without the loop is.
+TEST_CASE("the covering grid's button - a grid-stride loop's says any grid covers, a plain kernel's that it covers") {
+    CHECK(covering_grid_words(lesson_launch("grid-stride")) ==
+          "gridDim for one element per thread (any grid covers: the loop strides by the grid)");
+    CHECK(covering_grid_words(lesson_launch("seed-increment-bug")) ==
+          "gridDim = the grid that covers the data for this blockDim");
+    CHECK(covering_grid_words(lesson_launch("hello-threads")) ==  // a learner's kernel: what it assumes
+          "gridDim for one thread per element of your kernel's largest array");
+}
+
 TEST_CASE("the Lessons tab opens on the open lesson - a late one is scrolled into view") {
     HeadlessUi ui(1280, 720);
     AppState state;
