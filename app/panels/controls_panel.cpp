@@ -192,7 +192,7 @@ bool launch_fields(AppState& state) {
     // a pixel, a grid-stride loop covers with any grid), so the button says what it assumes; a
     // built-in grid-stride loop covers with the grid it has, so the button offers one element per
     // thread as another grid, not as the fix of this one (covering_grid_words).
-    const std::string fix = (resolved.model && resolved.model->owner) || resolved.spec().any_grid_covers
+    const std::string fix = (resolved.model && resolved.model->owner) || any_grid_covers(resolved)
                                 ? covering_grid_words(resolved) + ": " + to_string(cover)
                             : resolved.model ? "gridDim = the covering grid = " + to_string(cover)
                             : is_matrix(workload.kernel)

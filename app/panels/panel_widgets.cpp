@@ -185,10 +185,15 @@ Dim3 covering_grid_of(const ResolvedLaunch& resolved) {
                           : covering_grid(resolved.workload, resolved.launch.block);
 }
 
+bool any_grid_covers(const ResolvedLaunch& resolved) {
+    return (resolved.model || resolved.workload.kernel) &&
+           resolved.spec().any_grid_covers;  // neither: nothing resolved
+}
+
 std::string covering_grid_words(const ResolvedLaunch& resolved) {
     if (resolved.model && resolved.model->owner)
         return "gridDim for one thread per element of your kernel's largest array";
-    if (resolved.spec().any_grid_covers)
+    if (any_grid_covers(resolved))
         return "gridDim for one element per thread (any grid covers: the loop strides by the grid)";
     return "gridDim = the grid that covers the data for this blockDim";
 }

@@ -98,6 +98,9 @@ void color_mode_combo(AppState& state, float width);
 
 // The grid that covers the launch's data for its blockDim (the "fix the grid" button's).
 Dim3 covering_grid_of(const ResolvedLaunch& launch);
+// Whether the launch's kernel covers its data with any grid (KernelSpec::any_grid_covers); false
+// where nothing is resolved (a lesson that could not open).
+bool any_grid_covers(const ResolvedLaunch& launch);
 // What that grid is, in words for its button: one thread per element of a learner's kernel's
 // largest array (threadmap cannot know what its threads cover), one element per thread for a
 // grid-stride loop (any grid covers it), else the grid that covers the data.
