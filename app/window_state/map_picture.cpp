@@ -252,6 +252,18 @@ void add_findings_notes(Legend& g, const MapPicture& picture) {
 }
 
 // The memory modes: the array's totals under the legend, or why it has none.
+// The mapped array's mean per request on the ramp, and what would do where it differs: a learner
+// who changes the launch sees the mark move where the cells' colour barely does (4 sectors
+// against 5).
+void mark_mean(Legend& g, ColorMode mode, double mean, double ideal) {
+    if (decimals(mean) == decimals(ideal)) {
+        g.marks.push_back({memory_ramp_at(mode, mean), "all: " + decimals(mean) + ", as would do"});
+        return;
+    }
+    g.marks.push_back({memory_ramp_at(mode, mean), "all: " + decimals(mean)});
+    g.marks.push_back({memory_ramp_at(mode, ideal), "would do: " + decimals(ideal)});
+}
+
 void add_memory_note(Legend& g, const MapPicture& picture) {
     const PictureMemory& m = picture.memory;
     const bool shared = picture.launch.model && picture.launch.model->shared();
@@ -279,15 +291,18 @@ void add_memory_note(Legend& g, const MapPicture& picture) {
     const MemoryTotals& t = m.totals;
     const double n = double(t.requests);
     g.note = std::string("All its ") + what + ": ";
-    if (picture.color.mode == ColorMode::Sectors)
+    if (picture.color.mode == ColorMode::Sectors) {
         g.note += decimals(double(t.sectors) / n) + " sectors\nper request (" + decimals(double(t.ideal_sectors) / n) +
                   " would do).";
-    else if (picture.color.mode == ColorMode::Banks)
+        mark_mean(g, ColorMode::Sectors, double(t.sectors) / n, double(t.ideal_sectors) / n);
+    } else if (picture.color.mode == ColorMode::Banks)
         g.note += decimals(double(t.wavefronts) / n) + " wavefronts\nper request (" +
                   decimals(double(t.ideal_wavefronts) / n) + " would do), at\nworst " +
                   std::to_string(t.conflict_ways_max) + "-way.";
-    else
+    else {
         g.note += decimals(double(t.active_lanes) / n) + " of 32\nlanes active.";
+        mark_mean(g, ColorMode::Lanes, double(t.active_lanes) / n, 32);
+    }
     g.note += "\nModeled as Nsight Compute counts.";
     if (shared) g.note += "\nColours: block " + to_string(picture.launch.model->shared_block) + "'s requests.";
 }

@@ -534,6 +534,34 @@ TEST_CASE("a legend lists only what is on its picture - no 'more than one' witho
     CHECK_FALSE(clean_idle);
 }
 
+// misaligned-access's point is 5 sectors a load where 4 would do; its cells' colours for 4 and 5
+// are neighbouring teals, so the legend marks both figures on its ramp, where the cells are
+// coloured (memory_ramp_at), and one mark once the offset makes the loads whole sectors.
+TEST_CASE("the sectors legend marks the mapped array's mean and what would do on its ramp - one mark when equal") {
+    const auto legend_of = [](const char* offset) {
+        LaunchOptions o;
+        o.preset = "misaligned-access";
+        o.params = {{"offset", offset}};
+        o.array = "in";  // the lesson's view: who read in
+        o.access = "read";
+        PictureOptions po;
+        po.mode = ColorMode::Sectors;
+        auto built = build_picture(resolved(o), po);
+        REQUIRE_MESSAGE(built.value, built.error);
+        return picture_legend(*built.value);
+    };
+    const Legend late = legend_of("1");
+    REQUIRE(late.marks.size() == 2);
+    CHECK(late.marks[0].label == "all: 5.00");
+    CHECK(late.marks[0].at == doctest::Approx(std::log2(5.0) / 5));
+    CHECK(late.marks[1].label == "would do: 4.00");
+    CHECK(late.marks[1].at == doctest::Approx(0.4));
+    const Legend whole = legend_of("0");
+    REQUIRE(whole.marks.size() == 1);
+    CHECK(whole.marks[0].label == "all: 4.00, as would do");
+    CHECK(legend_of("8").marks.size() == 1);  // a whole sector further: whole sectors again
+}
+
 TEST_CASE("a lesson's comparison kernel is built beside its own only while the launch runs the lesson's kernel") {
     LaunchOptions o;
     o.preset = "transpose-coalescing";

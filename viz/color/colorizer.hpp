@@ -121,6 +121,14 @@ TM_HD_INLINE Rgba8 placement_color(const CellSample& s, const ColorContext& c) {
                                    : ramp(waves > 1 ? float(double(at.wave) / double(waves - 1)) : 0.0f);
 }
 
+// Where a request's figure falls on a memory mode's ramp (0 at its low end, 1 at its high): sectors
+// and conflict ways 1 to 32 on a log scale, active lanes 1 to 32 evenly. The cells' colours and
+// the legend's marks of a mean (make_legend's RampMark) both take it.
+TM_HD_INLINE float memory_ramp_at(ColorMode mode, double figure) {
+    const float at = mode == ColorMode::Lanes ? float((figure - 1) / 31) : log2f(float(figure)) / 5.0f;
+    return at < 0 ? 0.0f : at > 1 ? 1.0f : at;
+}
+
 // The colour of a cell some thread touched, by the thread (or its request) that the mode shows.
 TM_HD_INLINE Rgba8 toucher_color(const CellSample& s, const ColorContext& c) {
     const auto frac = [](uint32_t v, uint32_t extent) { return extent > 1 ? float(v) / float(extent - 1) : 0.5f; };
@@ -144,11 +152,10 @@ TM_HD_INLINE Rgba8 toucher_color(const CellSample& s, const ColorContext& c) {
         case ColorMode::Sm:
         case ColorMode::Wave:
             return placement_color(s, c);
-        case ColorMode::Sectors:  // 1 to 32 on a log scale (4 against 5 shows); ghosts grey
+        case ColorMode::Sectors:  // ghosts grey
         case ColorMode::Banks:
-            return !element ? from_hex(0x6B6B6B) : ramp(log2f(float(s.cost)) / 5.0f);
-        case ColorMode::Lanes:  // 1 to 32
-            return !element ? from_hex(0x6B6B6B) : ramp(float(s.cost - 1) / 31.0f);
+        case ColorMode::Lanes:
+            return !element ? from_hex(0x6B6B6B) : ramp(memory_ramp_at(c.mode, double(s.cost)));
         case ColorMode::Findings:  // not checked (too large for the window): grey, and the legend says so
             return s.kind == CellSample::Ghost || !c.findings_checked ? from_hex(0x6B6B6B)
                                                                       : finding_color(s.cost, c.palette);

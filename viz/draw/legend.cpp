@@ -214,6 +214,34 @@ std::vector<std::pair<float, int>> swatch_places(const Legend& g, ImFont* font, 
     return places;
 }
 
+// The row of each mark's label over a ramp `width` wide: the first where it overlaps no label
+// before it; and the rows in all.
+struct MarkRows {
+    std::vector<int> row;
+    int rows = 0;
+};
+MarkRows mark_rows(const Legend& g, ImFont* font, float size, float width) {
+    MarkRows m;
+    std::vector<std::pair<float, float>> taken;  // each placed label's left and right, by row below
+    std::vector<int> taken_row;
+    for (const RampMark& mark : g.marks) {
+        const float w = font->CalcTextSizeA(size, 1e9f, 0, mark.label.c_str()).x;
+        const float left = std::clamp(mark.at * (width - 2) - w / 2, 0.0f, std::max(width - w, 0.0f));
+        int row = 0;
+        for (bool clash = true; clash; row += clash) {
+            clash = false;
+            for (size_t i = 0; i < taken.size(); ++i)
+                clash |= taken_row[i] == row && left < taken[i].second + size * 0.5f &&
+                         taken[i].first < left + w + size * 0.5f;
+        }
+        taken.emplace_back(left, left + w);
+        taken_row.push_back(row);
+        m.row.push_back(row);
+        m.rows = std::max(m.rows, row + 1);
+    }
+    return m;
+}
+
 // The title's lines, wrapped at `width` (a long one, "sectors per store request (log scale)", in a
 // projector's narrow margin), and the gap under them.
 float title_height(const Legend& g, ImFont* font, float size, float width) {
@@ -232,7 +260,7 @@ ImVec2 legend_size(const Legend& g, ImFont* font, float size, float max_width, b
     float height = title_height(g, font, size, width);
     if (!g.lead.empty()) height += font->CalcTextSizeA(size, 1e9f, width, g.lead.c_str()).y + line * 0.6f;
     if (!g.note.empty()) height += font->CalcTextSizeA(size, 1e9f, width, g.note.c_str()).y + line * 0.3f;
-    if (g.ramp) height += box + size * 0.3f + line * 1.3f;
+    if (g.ramp) height += box + size * 0.3f + line * 1.3f + float(mark_rows(g, font, size, width).rows) * line;
     const auto places = swatch_places(g, font, size, width, across);
     if (!places.empty()) height += line * float(places.back().second + 1);
     return ImVec2(width, height);
@@ -257,11 +285,25 @@ float draw_legend(ImDrawList* dl, const Legend& g, ImFont* font, float size, flo
     if (g.ramp) {
         const uint32_t anchors = 4;  // one gradient segment between each pair of ramp anchors
         const float w = width - 2, h = box;
+        // The marks' labels in their rows, then a tick across the ramp at each.
+        const MarkRows rows = mark_rows(g, font, size, width);
+        for (size_t i = 0; i < g.marks.size(); ++i) {
+            const RampMark& mark = g.marks[i];
+            const float lw = font->CalcTextSizeA(size, 1e9f, 0, mark.label.c_str()).x;
+            const float left = std::clamp(mark.at * w - lw / 2, 0.0f, std::max(width - lw, 0.0f));
+            dl->AddText(font, size, ImVec2(x + left, cy + line * float(rows.row[i])), text, mark.label.c_str());
+        }
+        cy += line * float(rows.rows);
         for (uint32_t i = 0; i < anchors; ++i) {
             const ImU32 a = to_imgui_opaque(ramp(float(i) / anchors)),
                         b = to_imgui_opaque(ramp(float(i + 1) / anchors));
             dl->AddRectFilledMultiColor(ImVec2(x + w * float(i) / anchors, cy),
                                         ImVec2(x + w * float(i + 1) / anchors, cy + h), a, b, b, a);
+        }
+        for (const RampMark& mark : g.marks) {
+            const float mx = x + mark.at * w;
+            dl->AddLine(ImVec2(mx, cy - size * 0.25f), ImVec2(mx, cy + h), IM_COL32(0, 0, 0, 255), 4);
+            dl->AddLine(ImVec2(mx, cy - size * 0.25f), ImVec2(mx, cy + h), text, 2);
         }
         cy += h + size * 0.3f;
         dl->AddText(font, size, ImVec2(x, cy), text, g.ramp_low.c_str());

@@ -29,6 +29,14 @@ struct LegendSwatch {
     LegendCategory category = LegendCategory::Always;
 };
 
+// A figure's place on the ramp (RampMark::at, 0 at its low end and 1 at its high), named over it:
+// the mean sectors per request of the mapped array and what would do, where the cells' colours
+// alone hardly tell 4 from 5 (neighbouring teals).
+struct RampMark {
+    float at = 0;
+    std::string label;
+};
+
 struct Legend {
     std::string lead;  // a paragraph above the title, wrapped (a lesson's point; may be empty)
     std::string title;
@@ -36,6 +44,7 @@ struct Legend {
     std::vector<LegendSwatch> swatches;
     bool ramp = false;  // a continuous scale from ramp_low to ramp_high
     std::string ramp_low, ramp_high;
+    std::vector<RampMark> marks;  // over the ramp, each label on the first row it does not overlap
     // The first `examples` swatches are a repeating cycle's first colours (blockIdx, warp, SM),
     // of which a legend short of room lists fewer (with_examples).
     size_t examples = 0;
