@@ -166,7 +166,7 @@ struct BlockOrder {
     // block's next barrier, find nothing and leave the element's state as it is (a __shared__
     // array's, in a kernel without warp functions): it was written in the block before its last
     // barrier, so the read is neither uninitialised nor unordered, and two distinct readers since
-    // are kept, which remember_reader then keeps as they are. A write before that barrier meets one
+    // are kept, which remember_reader then keeps as they are. A write before the next barrier meets one
     // of the two unordered and is reported as a hazard, after which the element's reads find
     // nothing either (one hazard per element a block): they stay settled (InlineArray::settled).
     // Its first look fails for an element read once a phase (a transpose's tile): no other reader.
