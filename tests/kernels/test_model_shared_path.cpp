@@ -34,7 +34,7 @@ void random_body(ModelThread& t, const Handle& s) {
     const uint32_t tid = t.threadIdx.x;
     const uint64_t id = uint64_t(t.blockIdx.x) * t.blockDim.x + tid;
     const uint64_t block_mix = (seed & 1) ? t.blockIdx.x % 2 : 0;
-    int sum = 0;
+    uint32_t sum = 0;  // unsigned: its sums wrap (a signed overflow is undefined, and UBSan's)
     for (uint64_t phase = 0; phase < phases; ++phase) {
         for (uint64_t k = 0; k < t.param(kOps); ++k) {
             const uint64_t r = mix(seed * 1000003 + block_mix * 7919 + phase * 131 + tid * 17 + k);
@@ -42,23 +42,23 @@ void random_body(ModelThread& t, const Handle& s) {
             const uint64_t i = (r >> 20) % 50 == 0 ? size + (r >> 26) % 3 : (r >> 8) % size;  // past the end at times
             const int line = int(10 + kind / 10);
             if (kind < 55) {
-                for (uint64_t q = 0; q < t.param(kRepeats); ++q) sum += s.load(i, line);
+                for (uint64_t q = 0; q < t.param(kRepeats); ++q) sum += uint32_t(s.load(i, line));
             } else if (kind < 70) {
-                s.store(i, int(r >> 40) + sum, line);
+                s.store(i, int(uint32_t(r >> 40) + sum), line);
             } else if (kind < 78) {
-                sum += s.atomic_add(i, 1, line);
+                sum += uint32_t(s.atomic_add(i, 1, line));
             } else if (kind < 84) {
-                sum += s.atomic_max(i, int(r >> 33), line);
+                sum += uint32_t(s.atomic_max(i, int(r >> 33), line));
             } else if (kind < 88) {
-                sum += s.atomic_cas(i, sum, int(r >> 35), line);
+                sum += uint32_t(s.atomic_cas(i, int(sum), int(r >> 35), line));
             } else if (kind < 90 && t.param(kDiverge) && phase == phases / 2 && tid == seed % 7) {
-                t.array<int>(0).store(id % t.param(kN), sum, 40);
+                t.array<int>(0).store(id % t.param(kN), int(sum), 40);
                 return;  // a divergent barrier, where one follows
             }
         }
         if (phase + 1 < phases) t.syncthreads(50);
     }
-    t.array<int>(0).store(id % t.param(kN), sum, 60);
+    t.array<int>(0).store(id % t.param(kN), int(sum), 60);
 }
 
 KernelSpec random_kernel(bool shared_handle) {
