@@ -248,6 +248,38 @@ float title_height(const Legend& g, ImFont* font, float size, float width) {
     return font->CalcTextSizeA(size, 1e9f, width, g.title.c_str()).y - size + size * 1.35f * 1.2f;
 }
 
+// A legend's ramp at (x, y), `width` wide: its marks' labels in their rows, the gradient with a
+// tick at each mark, its two ends named under it; returns its height.
+float draw_ramp(ImDrawList* dl, const Legend& g, ImFont* font, float size, float x, float y, float width, ImU32 text) {
+    const float line = size * 1.35f, w = width - 2, h = size * 0.9f;
+    float cy = y;
+    const MarkRows rows = mark_rows(g, font, size, width);
+    for (size_t i = 0; i < g.marks.size(); ++i) {
+        const RampMark& mark = g.marks[i];
+        const float lw = font->CalcTextSizeA(size, 1e9f, 0, mark.label.c_str()).x;
+        const float left = std::clamp(mark.at * w - lw / 2, 0.0f, std::max(width - lw, 0.0f));
+        dl->AddText(font, size, ImVec2(x + left, cy + line * float(rows.row[i])), text, mark.label.c_str());
+    }
+    cy += line * float(rows.rows);
+    const uint32_t anchors = 4;  // one gradient segment between each pair of ramp anchors
+    for (uint32_t i = 0; i < anchors; ++i) {
+        const ImU32 a = to_imgui_opaque(ramp(float(i) / anchors)), b = to_imgui_opaque(ramp(float(i + 1) / anchors));
+        dl->AddRectFilledMultiColor(ImVec2(x + w * float(i) / anchors, cy),
+                                    ImVec2(x + w * float(i + 1) / anchors, cy + h), a, b, b, a);
+    }
+    for (const RampMark& mark : g.marks) {
+        const float mx = x + mark.at * w;
+        dl->AddLine(ImVec2(mx, cy - size * 0.25f), ImVec2(mx, cy + h), IM_COL32(0, 0, 0, 255), 4);
+        dl->AddLine(ImVec2(mx, cy - size * 0.25f), ImVec2(mx, cy + h), text, 2);
+    }
+    cy += h + size * 0.3f;
+    dl->AddText(font, size, ImVec2(x, cy), text, g.ramp_low.c_str());
+    const float hw = font->CalcTextSizeA(size, 1e9f, 0, g.ramp_high.c_str()).x;
+    dl->AddText(font, size, ImVec2(x + width - hw, cy), text, g.ramp_high.c_str());
+    cy += line * 1.3f;
+    return cy - y;
+}
+
 }  // namespace
 
 ImVec2 legend_size(const Legend& g, ImFont* font, float size, float max_width, bool across) {
@@ -282,35 +314,7 @@ float draw_legend(ImDrawList* dl, const Legend& g, ImFont* font, float size, flo
         dl->AddText(font, size, ImVec2(x, cy), text, g.note.c_str(), nullptr, width);
         cy += note.y + line * 0.3f;
     }
-    if (g.ramp) {
-        const uint32_t anchors = 4;  // one gradient segment between each pair of ramp anchors
-        const float w = width - 2, h = box;
-        // The marks' labels in their rows, then a tick across the ramp at each.
-        const MarkRows rows = mark_rows(g, font, size, width);
-        for (size_t i = 0; i < g.marks.size(); ++i) {
-            const RampMark& mark = g.marks[i];
-            const float lw = font->CalcTextSizeA(size, 1e9f, 0, mark.label.c_str()).x;
-            const float left = std::clamp(mark.at * w - lw / 2, 0.0f, std::max(width - lw, 0.0f));
-            dl->AddText(font, size, ImVec2(x + left, cy + line * float(rows.row[i])), text, mark.label.c_str());
-        }
-        cy += line * float(rows.rows);
-        for (uint32_t i = 0; i < anchors; ++i) {
-            const ImU32 a = to_imgui_opaque(ramp(float(i) / anchors)),
-                        b = to_imgui_opaque(ramp(float(i + 1) / anchors));
-            dl->AddRectFilledMultiColor(ImVec2(x + w * float(i) / anchors, cy),
-                                        ImVec2(x + w * float(i + 1) / anchors, cy + h), a, b, b, a);
-        }
-        for (const RampMark& mark : g.marks) {
-            const float mx = x + mark.at * w;
-            dl->AddLine(ImVec2(mx, cy - size * 0.25f), ImVec2(mx, cy + h), IM_COL32(0, 0, 0, 255), 4);
-            dl->AddLine(ImVec2(mx, cy - size * 0.25f), ImVec2(mx, cy + h), text, 2);
-        }
-        cy += h + size * 0.3f;
-        dl->AddText(font, size, ImVec2(x, cy), text, g.ramp_low.c_str());
-        const float hw = font->CalcTextSizeA(size, 1e9f, 0, g.ramp_high.c_str()).x;
-        dl->AddText(font, size, ImVec2(x + width - hw, cy), text, g.ramp_high.c_str());
-        cy += line * 1.3f;
-    }
+    if (g.ramp) cy += draw_ramp(dl, g, font, size, x, cy, width, text);
     const auto places = swatch_places(g, font, size, width, across);
     const float top = cy;
     for (size_t i = 0; i < g.swatches.size(); ++i) {
